@@ -1,0 +1,69 @@
+// warpmind::Context — which backend runs the work, and the resources it needs.
+//
+// A Context is created once and shared by the module objects built from it (FieldLayers, ...).
+//   Backend::Cpu   multi-threaded CPU code only.
+//   Backend::Cuda  an NVIDIA GPU; create() fails with StatusCode::Unavailable if none is usable
+//                  (no driver, no device, CUDA not built in) and says why.
+//   Backend::Auto  CUDA when a device is usable, otherwise the CPU; the fallback is logged, never fatal.
+// The context owns the CPU thread pool and, on CUDA, the device and the stream all module work is
+// queued on. It is not thread-safe: use one context per thread that drives the library.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "warpmind/core/status.h"
+#include "warpmind/core/thread_pool.h"
+
+namespace warpmind {
+
+enum class Backend { Cpu, Cuda, Auto };
+
+// "cpu" | "cuda" | "auto"; returns false for anything else.
+bool parse_backend(std::string_view name, Backend& out);
+const char* backend_name(Backend b);
+
+struct ContextOptions {
+  Backend backend = Backend::Auto;
+  unsigned cpu_threads = 0;  // 0: one per hardware thread
+  int cuda_device = 0;       // device ordinal used when CUDA is chosen
+  bool quiet = false;        // true: do not log the backend choice to stderr
+};
+
+struct DeviceInfo {
+  std::string name;       // e.g. "NVIDIA H100 80GB HBM3", or "cpu"
+  int sm_count = 0;
+  int compute_major = 0, compute_minor = 0;
+  std::size_t memory_bytes = 0;
+};
+
+class Context {
+ public:
+  static Status create(const ContextOptions& options, std::unique_ptr<Context>& out);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  // The backend actually in use: Cpu or Cuda, never Auto.
+  Backend backend() const { return backend_; }
+  bool cuda() const { return backend_ == Backend::Cuda; }
+  ThreadPool& pool() { return pool_; }
+  const DeviceInfo& device() const { return device_; }
+  // Why CUDA is not in use (empty when it is).
+  const std::string& fallback_reason() const { return fallback_reason_; }
+  // The CUDA stream (a cudaStream_t) module work is queued on; nullptr on the CPU backend.
+  void* stream() const { return stream_; }
+  // Waits for all queued device work; reports a CUDA error if one happened.
+  Status synchronize();
+
+ private:
+  explicit Context(unsigned threads) : pool_(threads) {}
+  Backend backend_ = Backend::Cpu;
+  ThreadPool pool_;
+  DeviceInfo device_;
+  std::string fallback_reason_;
+  void* stream_ = nullptr;
+};
+
+}  // namespace warpmind

@@ -1,0 +1,149 @@
+// warpmind::field::FieldLayers — potential-field layers over a world rectangle, built every tick.
+//
+// What goes in: a world rectangle sampled by a W x H grid, a list of charge kinds (charge.h), and one or
+// more named layers. A layer says which entity *group* exerts which kind in it, e.g. for an RTS:
+//   layer "team0": group 1 (enemy units) -> attack, group 0 (own units) -> own_unit, group 2 -> obstacle
+//   layer "team1": group 0 -> attack, group 1 -> own_unit, group 2 -> obstacle
+// build(entities) computes every layer in one call.
+//
+// What comes out, exactly (the definition every variant meets bit for bit, see docs/field.md):
+//   an entity at world (x, y) sits in cell (floor((x - x0) / cw), floor((y - y0) / ch)), cw = width/W;
+//   cell c receives u(d) from it, d = sqrt((dx*cw)^2 + (dy*ch)^2) for the cell offset (dx, dy);
+//   each contribution is rounded to a multiple of 2^-10 and summed exactly in 64-bit integers;
+//   the cell's value is that sum as the nearest float.
+// So CPU and GPU, every variant, every thread count and entity order give identical fields — a lockstep
+// game can rely on it — and the memory-copy "stamp" is an exact method, not an approximation.
+// Entities outside the world still charge the cells they reach.
+//
+// Variants (FieldVariant) compute the same field at different costs; Auto picks by backend and size.
+// Cost: the stamp and binned variants do work proportional to the cells inside the entities' cut-offs;
+// the naive ones to cells x entities. No heap allocation per build once capacities have grown.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpmind/core/context.h"
+#include "warpmind/field/charge.h"
+
+namespace warpmind::field {
+
+inline constexpr int kFixedPointBits = 10;  // contributions are multiples of 2^-10
+inline constexpr std::uint32_t kMaxGroups = 64;
+inline constexpr int kMaxKinds = 16;
+inline constexpr int kMaxCellsPerSide = 32768;
+inline constexpr int kMaxKernelRadiusCells = 4096;  // a kind's cut-off, in cells, at this resolution
+
+enum class FieldVariant {
+  Auto,
+  CpuNaive,      // every cell sums every entity (the seed's Algorithm 1), multi-threaded over rows
+  CpuStamp,      // precomputed charge table stamped at each entity (the seed's memory copy), by row bands
+  GpuNaive,      // one thread per cell, all entities, 12-byte records (the seed's Algorithm 3)
+  GpuCoalesced,  // as GpuNaive with 16-byte records (the seed's coalesced variant)
+  GpuShared,     // entity records tiled through shared memory (the seed's Algorithm 4)
+  GpuBinned,     // entities binned to 32x32-cell tiles, each tile gathers its entities' precomputed tables
+};
+const char* variant_name(FieldVariant v);
+bool parse_variant(std::string_view name, FieldVariant& out);
+bool is_gpu_variant(FieldVariant v);
+
+struct WorldRect {
+  float x0 = 0.0f, y0 = 0.0f;
+  float width = 256.0f, height = 256.0f;  // [Limit: > 0]
+};
+
+struct Entity {  // 16 bytes, the same layout in host and device memory
+  float x = 0.0f, y = 0.0f;  // world units   [Limit: finite]
+  std::uint32_t group = 0;   // [Limit: < kMaxGroups]
+  std::uint32_t reserved = 0;
+};
+static_assert(sizeof(Entity) == 16);
+
+struct LayerRule {
+  std::uint32_t group;  // entities of this group ...
+  std::uint32_t kind;   // ... exert config.kinds[kind] in this layer
+};
+
+struct LayerSpec {
+  std::string name;
+  std::vector<LayerRule> rules;  // at most one rule per group
+};
+
+struct FieldConfig {
+  WorldRect world;
+  int width = 256, height = 256;  // cells   [Limit: 1..kMaxCellsPerSide]
+  std::vector<ChargeKind> kinds;  // [Limit: 1..kMaxKinds]
+  std::vector<LayerSpec> layers;  // [Limit: >= 1]
+  FieldVariant variant = FieldVariant::Auto;
+};
+
+struct Vec2 {
+  float x = 0.0f, y = 0.0f;
+};
+
+struct MoveChoice {
+  int cell_x = 0, cell_y = 0;  // the chosen cell
+  Vec2 target;                 // its centre in world units
+  float value = 0.0f;          // the field there
+};
+
+// A layer in device memory, for renderers and for chaining GPU stages without host copies.
+struct DeviceField {
+  const float* data = nullptr;  // row-major, `width` floats per row; nullptr on CPU variants
+  int width = 0, height = 0;
+  void* stream = nullptr;  // cudaStream_t the data is produced on
+};
+
+class FieldLayers {
+ public:
+  // Checks the config (world, resolution, kinds and their size at this resolution, layer rules) and
+  // allocates. Fails with Unavailable when a GPU variant is asked for on a CPU context.
+  static Status create(Context& ctx, const FieldConfig& config, std::unique_ptr<FieldLayers>& out);
+  ~FieldLayers();
+
+  // Builds every layer from host entities. Rejects non-finite positions and unknown groups, naming the
+  // first bad entity; on error the previous layers stay as they were.
+  Status build(std::span<const Entity> entities);
+  // GPU variants only: entities already in device memory (no validation: an entity with a non-finite
+  // position contributes nothing). Work is queued on the context's stream.
+  Status build_device(const Entity* device_entities, std::size_t count);
+
+  FieldVariant variant() const { return variant_; }
+  const FieldConfig& config() const { return config_; }
+  int layer_count() const { return static_cast<int>(config_.layers.size()); }
+  int layer_index(std::string_view name) const;  // -1 when there is no such layer
+
+  // Copies a layer (W*H floats, row-major) to the host.
+  Status read(int layer, std::span<float> out) const;
+  DeviceField device_layer(int layer) const;
+
+  // Batched queries for many units at once, on the variant's backend. A point outside the world is
+  // clamped to the nearest border cell.
+  //   sample:    the value of the cell containing each point.
+  //   best_move: the best cell of the window x window block centred on the point's cell (window odd,
+  //              3 = the 8 neighbours and the cell itself; cells off the grid are skipped); ties go to the
+  //              first in row-major order, so the choice is deterministic.
+  //   gradient:  central differences in value per world unit (one-sided on the border).
+  Status sample(int layer, std::span<const Vec2> points, std::span<float> values);
+  Status best_move(int layer, std::span<const Vec2> points, int window, std::span<MoveChoice> out);
+  Status gradient(int layer, std::span<const Vec2> points, std::span<Vec2> out);
+
+  struct Impl;
+
+ private:
+  FieldLayers() = default;
+  Context* ctx_ = nullptr;
+  FieldConfig config_;
+  FieldVariant variant_ = FieldVariant::Auto;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Counts the (cell, charge) pairs inside the cut-offs for these entities (the work any exact method
+// must do); used for benchmark floors.
+std::uint64_t count_evaluations(const FieldConfig& config, std::span<const Entity> entities);
+
+}  // namespace warpmind::field

@@ -1,0 +1,469 @@
+// FieldLayers: validation, the CPU variants (naive, stamp), CPU queries, and dispatch to gpu/.
+#include "warpmind/field/field.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "field_math.h"
+
+#if WARPMIND_HAVE_CUDA
+#include "warpmind/gpu/field.h"
+#endif
+
+namespace warpmind::field {
+
+using detail::Grid;
+using detail::Instance;
+using detail::KindTable;
+
+namespace {
+
+constexpr struct {
+  FieldVariant v;
+  const char* name;
+} kVariantNames[] = {
+    {FieldVariant::Auto, "auto"},
+    {FieldVariant::CpuNaive, "cpu-naive"},
+    {FieldVariant::CpuStamp, "cpu-stamp"},
+    {FieldVariant::GpuNaive, "gpu-naive"},
+    {FieldVariant::GpuCoalesced, "gpu-coalesced"},
+    {FieldVariant::GpuShared, "gpu-shared"},
+    {FieldVariant::GpuBinned, "gpu-binned"},
+};
+
+// Below this many cells per layer a GPU build is dominated by launch latency; auto stays on the CPU.
+constexpr long long kAutoGpuMinCells = 128 * 128;
+
+int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+}  // namespace
+
+const char* variant_name(FieldVariant v) {
+  for (const auto& e : kVariantNames)
+    if (e.v == v) return e.name;
+  return "?";
+}
+
+bool parse_variant(std::string_view name, FieldVariant& out) {
+  for (const auto& e : kVariantNames)
+    if (name == e.name) {
+      out = e.v;
+      return true;
+    }
+  return false;
+}
+
+bool is_gpu_variant(FieldVariant v) {
+  return v == FieldVariant::GpuNaive || v == FieldVariant::GpuCoalesced || v == FieldVariant::GpuShared ||
+         v == FieldVariant::GpuBinned;
+}
+
+struct FieldLayers::Impl {
+  Grid grid{};
+  std::vector<KindTable> tables;
+  std::vector<std::vector<int>> group_maps;  // per layer
+  // CPU variants
+  std::vector<std::vector<float>> layers;    // per layer, W*H
+  std::vector<std::int64_t> acc;             // W*H exact sums, reused by every layer
+  std::vector<Instance> instances;           // reused
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::FieldDevice> device;
+#endif
+};
+
+namespace {
+
+Status validate(const FieldConfig& c) {
+  const auto finite = [](float v) { return std::isfinite(v); };
+  if (!finite(c.world.x0) || !finite(c.world.y0) || !finite(c.world.width) || !finite(c.world.height) ||
+      c.world.width <= 0.0f || c.world.height <= 0.0f)
+    return Status::Invalid("world: x0, y0 must be finite and width, height finite and > 0");
+  if (c.width < 1 || c.height < 1 || c.width > kMaxCellsPerSide || c.height > kMaxCellsPerSide)
+    return Status::Invalid("resolution: width and height must be in 1.." + std::to_string(kMaxCellsPerSide) +
+                           ", got " + std::to_string(c.width) + "x" + std::to_string(c.height));
+  if (c.kinds.empty() || c.kinds.size() > static_cast<std::size_t>(kMaxKinds))
+    return Status::Invalid("kinds: need 1.." + std::to_string(kMaxKinds) + ", got " +
+                           std::to_string(c.kinds.size()));
+  const Grid g = detail::make_grid(c);
+  for (std::size_t i = 0; i < c.kinds.size(); ++i) {
+    const ChargeKind& k = c.kinds[i];
+    const std::string where = "kinds[" + std::to_string(i) + "] '" + k.name + "': ";
+    if (k.segments < 1 || k.segments > ChargeKind::kMaxSegments)
+      return Status::Invalid(where + "has no valid segments (bad parameters?)");
+    std::vector<ChargeSegment> segs;
+    for (int s = 0; s < k.segments; ++s) segs.push_back({k.end[s], k.slope[s], k.intercept[s]});
+    ChargeKind checked;
+    WM_RETURN_IF_ERROR(make_charge_kind(k.name, segs, checked));
+    if (detail::reach(k.cutoff(), g.cw) > kMaxKernelRadiusCells ||
+        detail::reach(k.cutoff(), g.ch) > kMaxKernelRadiusCells)
+      return Status::Invalid(where + "cut-off " + std::to_string(k.cutoff()) + " spans more than " +
+                             std::to_string(kMaxKernelRadiusCells) + " cells at this resolution");
+  }
+  if (c.layers.empty()) return Status::Invalid("layers: need at least one layer");
+  for (std::size_t l = 0; l < c.layers.size(); ++l) {
+    const LayerSpec& layer = c.layers[l];
+    const std::string where = "layers[" + std::to_string(l) + "] '" + layer.name + "': ";
+    if (layer.name.empty()) return Status::Invalid(where + "name must not be empty");
+    for (std::size_t m = 0; m < l; ++m)
+      if (c.layers[m].name == layer.name) return Status::Invalid(where + "duplicate layer name");
+    std::vector<bool> seen(kMaxGroups, false);
+    for (const LayerRule& r : layer.rules) {
+      if (r.group >= kMaxGroups)
+        return Status::Invalid(where + "group " + std::to_string(r.group) + " out of range (< 64)");
+      if (r.kind >= c.kinds.size())
+        return Status::Invalid(where + "kind index " + std::to_string(r.kind) + " out of range");
+      if (seen[r.group]) return Status::Invalid(where + "group " + std::to_string(r.group) + " has two rules");
+      seen[r.group] = true;
+    }
+  }
+  return Status::Ok();
+}
+
+// ---- CPU variants --------------------------------------------------------------------------------
+
+// Cells [row_begin, row_end) of one layer, every instance evaluated at every cell (Algorithm 1).
+void naive_rows(const FieldConfig& c, const Grid& g, const std::vector<Instance>& inst, int row_begin,
+                int row_end, std::int64_t* acc) {
+  for (int y = row_begin; y < row_end; ++y)
+    for (int x = 0; x < g.width; ++x) {
+      std::int64_t sum = 0;
+      for (const Instance& i : inst) {
+        const ChargeKind& k = c.kinds[i.kind];
+        sum += detail::quantize(k.value(detail::cell_distance(x - i.ix, y - i.iy, g)));
+      }
+      acc[static_cast<std::size_t>(y) * g.width + x] = sum;
+    }
+}
+
+// Cells [row_begin, row_end) of one layer, each instance's table added where it overlaps (memory copy).
+void stamp_rows(const Grid& g, const std::vector<KindTable>& tables, const std::vector<Instance>& inst,
+                int row_begin, int row_end, std::int64_t* acc) {
+  std::fill(acc + static_cast<std::size_t>(row_begin) * g.width, acc + static_cast<std::size_t>(row_end) * g.width,
+            std::int64_t{0});
+  for (const Instance& i : inst) {
+    const KindTable& t = tables[i.kind];
+    const int y0 = std::max(row_begin, i.iy - t.ry), y1 = std::min(row_end - 1, i.iy + t.ry);
+    const int x0 = std::max(0, i.ix - t.rx), x1 = std::min(g.width - 1, i.ix + t.rx);
+    if (y0 > y1 || x0 > x1) continue;
+    for (int y = y0; y <= y1; ++y) {
+      const std::int32_t* row = t.q.data() + static_cast<std::size_t>(std::abs(y - i.iy)) * t.pitch();
+      std::int64_t* out = acc + static_cast<std::size_t>(y) * g.width;
+      const int mid = std::clamp(i.ix, x0, x1 + 1);
+      for (int x = x0; x < mid; ++x) out[x] += row[i.ix - x];
+      for (int x = mid; x <= x1; ++x) out[x] += row[x - i.ix];
+    }
+  }
+}
+
+}  // namespace
+
+Status FieldLayers::create(Context& ctx, const FieldConfig& config, std::unique_ptr<FieldLayers>& out) {
+  WM_RETURN_IF_ERROR(validate(config));
+  FieldVariant v = config.variant;
+  if (v == FieldVariant::Auto) {
+    const bool big = static_cast<long long>(config.width) * config.height >= kAutoGpuMinCells;
+    v = ctx.cuda() && big ? FieldVariant::GpuBinned : FieldVariant::CpuStamp;
+  }
+  if (is_gpu_variant(v) && !ctx.cuda())
+    return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend (" +
+                               (ctx.fallback_reason().empty() ? "context is cpu" : ctx.fallback_reason()) + ")");
+
+  std::unique_ptr<FieldLayers> f(new FieldLayers());
+  f->ctx_ = &ctx;
+  f->config_ = config;
+  f->variant_ = v;
+  f->impl_ = std::make_unique<Impl>();
+  Impl& im = *f->impl_;
+  im.grid = detail::make_grid(config);
+  for (const ChargeKind& k : config.kinds) im.tables.push_back(detail::make_table(k, im.grid));
+  for (const LayerSpec& l : config.layers) im.group_maps.push_back(detail::group_map(l));
+  const std::size_t cells = static_cast<std::size_t>(config.width) * config.height;
+
+  if (!is_gpu_variant(v)) {
+    try {
+      im.layers.assign(config.layers.size(), std::vector<float>(cells, 0.0f));
+      im.acc.assign(cells, 0);
+    } catch (const std::bad_alloc&) {
+      return {StatusCode::OutOfMemory, "field: cannot allocate " + std::to_string(cells) + " cells per layer"};
+    }
+  } else {
+#if WARPMIND_HAVE_CUDA
+    gpu::FieldSetup s;
+    s.kernel = v == FieldVariant::GpuNaive       ? gpu::FieldKernel::Naive
+               : v == FieldVariant::GpuCoalesced ? gpu::FieldKernel::Coalesced
+               : v == FieldVariant::GpuShared    ? gpu::FieldKernel::Shared
+                                                 : gpu::FieldKernel::Binned;
+    s.grid = {im.grid.x0, im.grid.y0, im.grid.cw, im.grid.ch, im.grid.width, im.grid.height};
+    for (std::size_t k = 0; k < config.kinds.size(); ++k) {
+      const ChargeKind& ck = config.kinds[k];
+      gpu::FieldKind gk{};
+      gk.segments = ck.segments;
+      for (int i = 0; i < ChargeKind::kMaxSegments; ++i) {
+        gk.end[i] = ck.end[i];
+        gk.slope[i] = ck.slope[i];
+        gk.intercept[i] = ck.intercept[i];
+      }
+      gk.rx = im.tables[k].rx;
+      gk.ry = im.tables[k].ry;
+      gk.table_offset = static_cast<int>(s.tables.size());
+      s.tables.insert(s.tables.end(), im.tables[k].q.begin(), im.tables[k].q.end());
+      s.kinds.push_back(gk);
+    }
+    const auto tiles_along = [](int reach) { return (2 * reach + 1 + gpu::kFieldTile - 1) / gpu::kFieldTile + 1; };
+    for (std::size_t l = 0; l < config.layers.size(); ++l) {
+      gpu::FieldLayerMap m{};
+      m.max_abs_q = 0;
+      m.max_tiles_per_instance = 0;
+      for (std::uint32_t gidx = 0; gidx < kMaxGroups; ++gidx) {
+        const int k = im.group_maps[l][gidx];
+        m.kind_of_group[gidx] = static_cast<std::int16_t>(k);
+        if (k < 0) continue;
+        m.max_abs_q = std::max(m.max_abs_q, im.tables[k].max_abs_q);
+        m.max_tiles_per_instance =
+            std::max(m.max_tiles_per_instance, tiles_along(im.tables[k].rx) * tiles_along(im.tables[k].ry));
+      }
+      s.layers.push_back(m);
+    }
+    std::string err = gpu::FieldDevice::create(ctx.stream(), s, im.device);
+    if (!err.empty()) return Status::Internal("field: " + err);
+#endif
+  }
+  out = std::move(f);
+  return Status::Ok();
+}
+
+FieldLayers::~FieldLayers() = default;
+
+int FieldLayers::layer_index(std::string_view name) const {
+  for (std::size_t i = 0; i < config_.layers.size(); ++i)
+    if (config_.layers[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+Status FieldLayers::build(std::span<const Entity> entities) {
+  for (std::size_t i = 0; i < entities.size(); ++i) {
+    const Entity& e = entities[i];
+    if (!std::isfinite(e.x) || !std::isfinite(e.y))
+      return Status::Invalid("entity " + std::to_string(i) + ": position is not finite");
+    if (e.group >= kMaxGroups)
+      return Status::Invalid("entity " + std::to_string(i) + ": group " + std::to_string(e.group) +
+                             " out of range (< 64)");
+  }
+  Impl& im = *impl_;
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    std::string err = im.device->build_from_host(entities.data(), entities.size());
+    if (!err.empty()) return Status::Internal("field build: " + err);
+#endif
+    return Status::Ok();
+  }
+  const Grid& g = im.grid;
+  const int band = std::max(1, std::min(64, g.height / static_cast<int>(ctx_->pool().size() * 4) + 1));
+  const int bands = (g.height + band - 1) / band;
+  for (std::size_t l = 0; l < config_.layers.size(); ++l) {
+    detail::make_instances(im.group_maps[l], entities, g, im.instances);
+    float* dst = im.layers[l].data();
+    ctx_->pool().parallel_for(static_cast<std::size_t>(bands), [&](std::size_t b0, std::size_t b1, unsigned) {
+      for (std::size_t b = b0; b < b1; ++b) {
+        const int r0 = static_cast<int>(b) * band, r1 = std::min(g.height, r0 + band);
+        if (variant_ == FieldVariant::CpuNaive)
+          naive_rows(config_, g, im.instances, r0, r1, im.acc.data());
+        else
+          stamp_rows(g, im.tables, im.instances, r0, r1, im.acc.data());
+        for (std::size_t c = static_cast<std::size_t>(r0) * g.width; c < static_cast<std::size_t>(r1) * g.width; ++c)
+          dst[c] = detail::dequantize(im.acc[c]);
+      }
+    });
+  }
+  return Status::Ok();
+}
+
+Status FieldLayers::build_device(const Entity* device_entities, std::size_t count) {
+  if (!is_gpu_variant(variant_))
+    return Status::Invalid(std::string("build_device needs a GPU variant, this one is ") + variant_name(variant_));
+#if WARPMIND_HAVE_CUDA
+  std::string err = impl_->device->build(device_entities, count);
+  if (!err.empty()) return Status::Internal("field build: " + err);
+#else
+  (void)device_entities;
+  (void)count;
+#endif
+  return Status::Ok();
+}
+
+Status FieldLayers::read(int layer, std::span<float> out) const {
+  if (layer < 0 || layer >= layer_count()) return Status::Invalid("read: no layer " + std::to_string(layer));
+  const std::size_t cells = static_cast<std::size_t>(config_.width) * config_.height;
+  if (out.size() < cells)
+    return Status::Invalid("read: output holds " + std::to_string(out.size()) + " floats, layer has " +
+                           std::to_string(cells));
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    std::string err = impl_->device->download(layer, out.data());
+    if (!err.empty()) return Status::Internal("read: " + err);
+#endif
+    return Status::Ok();
+  }
+  std::memcpy(out.data(), impl_->layers[layer].data(), cells * sizeof(float));
+  return Status::Ok();
+}
+
+DeviceField FieldLayers::device_layer(int layer) const {
+  DeviceField d;
+  d.width = config_.width;
+  d.height = config_.height;
+#if WARPMIND_HAVE_CUDA
+  if (is_gpu_variant(variant_) && layer >= 0 && layer < layer_count()) {
+    d.data = impl_->device->layer(layer);
+    d.stream = ctx_->stream();
+  }
+#else
+  (void)layer;
+#endif
+  return d;
+}
+
+// ---- queries -------------------------------------------------------------------------------------
+
+namespace {
+
+struct CellView {
+  const float* f;
+  const Grid& g;
+  float at(int x, int y) const { return f[static_cast<std::size_t>(y) * g.width + x]; }
+  int cx(float x) const { return clampi(detail::snap(x, g.x0, g.cw), 0, g.width - 1); }
+  int cy(float y) const { return clampi(detail::snap(y, g.y0, g.ch), 0, g.height - 1); }
+};
+
+MoveChoice best_of(const CellView& v, Vec2 p, int half) {
+  const int cx = v.cx(p.x), cy = v.cy(p.y);
+  MoveChoice best{cx, cy, {}, v.at(cx, cy)};
+  bool first = true;
+  for (int y = cy - half; y <= cy + half; ++y) {
+    if (y < 0 || y >= v.g.height) continue;
+    for (int x = cx - half; x <= cx + half; ++x) {
+      if (x < 0 || x >= v.g.width) continue;
+      const float val = v.at(x, y);
+      if (first || val > best.value) best = {x, y, {}, val};
+      first = false;
+    }
+  }
+  best.target = {(static_cast<float>(best.cell_x) + 0.5f) * v.g.cw + v.g.x0,
+                 (static_cast<float>(best.cell_y) + 0.5f) * v.g.ch + v.g.y0};
+  return best;
+}
+
+float diff(float hi, float lo, float step) { return (hi - lo) / step; }
+
+Vec2 gradient_at(const CellView& v, Vec2 p) {
+  const int x = v.cx(p.x), y = v.cy(p.y), w = v.g.width, h = v.g.height;
+  Vec2 r;
+  if (w > 1) {
+    if (x == 0) r.x = diff(v.at(1, y), v.at(0, y), v.g.cw);
+    else if (x == w - 1) r.x = diff(v.at(x, y), v.at(x - 1, y), v.g.cw);
+    else r.x = diff(v.at(x + 1, y), v.at(x - 1, y), 2.0f * v.g.cw);
+  }
+  if (h > 1) {
+    if (y == 0) r.y = diff(v.at(x, 1), v.at(x, 0), v.g.ch);
+    else if (y == h - 1) r.y = diff(v.at(x, y), v.at(x, y - 1), v.g.ch);
+    else r.y = diff(v.at(x, y + 1), v.at(x, y - 1), 2.0f * v.g.ch);
+  }
+  return r;
+}
+
+Status check_query(const FieldLayers& f, int layer, std::size_t in, std::size_t out, const char* what) {
+  if (layer < 0 || layer >= f.layer_count())
+    return Status::Invalid(std::string(what) + ": no layer " + std::to_string(layer));
+  if (out < in)
+    return Status::Invalid(std::string(what) + ": output holds " + std::to_string(out) + " results for " +
+                           std::to_string(in) + " points");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<float> values) {
+  WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), values.size(), "sample"));
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    std::string err = impl_->device->sample(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()),
+                                            points.size(), values.data());
+    if (!err.empty()) return Status::Internal("sample: " + err);
+#endif
+    return Status::Ok();
+  }
+  const CellView v{impl_->layers[layer].data(), impl_->grid};
+  ctx_->pool().parallel_for(points.size(), [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) values[i] = v.at(v.cx(points[i].x), v.cy(points[i].y));
+  }, 4096);
+  return Status::Ok();
+}
+
+Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int window, std::span<MoveChoice> out) {
+  WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), out.size(), "best_move"));
+  if (window < 1 || window % 2 == 0 || window > 63)
+    return Status::Invalid("best_move: window must be odd and in 1..63, got " + std::to_string(window));
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    static_assert(sizeof(gpu::FieldMove) == sizeof(MoveChoice));
+    std::string err = impl_->device->best_move(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()),
+                                               points.size(), window, reinterpret_cast<gpu::FieldMove*>(out.data()));
+    if (!err.empty()) return Status::Internal("best_move: " + err);
+#endif
+    return Status::Ok();
+  }
+  const CellView v{impl_->layers[layer].data(), impl_->grid};
+  ctx_->pool().parallel_for(points.size(), [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) out[i] = best_of(v, points[i], window / 2);
+  }, 1024);
+  return Status::Ok();
+}
+
+Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<Vec2> out) {
+  WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), out.size(), "gradient"));
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    std::string err = impl_->device->gradient(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()),
+                                              points.size(), reinterpret_cast<gpu::FieldPoint*>(out.data()));
+    if (!err.empty()) return Status::Internal("gradient: " + err);
+#endif
+    return Status::Ok();
+  }
+  const CellView v{impl_->layers[layer].data(), impl_->grid};
+  ctx_->pool().parallel_for(points.size(), [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) out[i] = gradient_at(v, points[i]);
+  }, 4096);
+  return Status::Ok();
+}
+
+std::uint64_t count_evaluations(const FieldConfig& config, std::span<const Entity> entities) {
+  const Grid g = detail::make_grid(config);
+  // Per kind and row offset |dy|: the largest |dx| still inside the cut-off (-1: none). Distance grows
+  // with |dx|, so each row of the footprint is one run of cells.
+  std::vector<std::vector<int>> extent;
+  for (const ChargeKind& k : config.kinds) {
+    const int rx = detail::reach(k.cutoff(), g.cw), ry = detail::reach(k.cutoff(), g.ch);
+    std::vector<int> e(ry + 1, -1);
+    for (int ady = 0; ady <= ry; ++ady)
+      for (int adx = 0; adx <= rx && detail::cell_distance(adx, ady, g) <= k.cutoff(); ++adx) e[ady] = adx;
+    extent.push_back(std::move(e));
+  }
+  std::vector<Instance> inst;
+  std::uint64_t total = 0;
+  for (const LayerSpec& l : config.layers) {
+    detail::make_instances(detail::group_map(l), entities, g, inst);
+    for (const Instance& i : inst) {
+      const std::vector<int>& e = extent[i.kind];
+      const int ry = static_cast<int>(e.size()) - 1;
+      for (int y = std::max(0, i.iy - ry); y <= std::min(g.height - 1, i.iy + ry); ++y) {
+        const int ext = e[std::abs(y - i.iy)];
+        const int x0 = std::max(0, i.ix - ext), x1 = std::min(g.width - 1, i.ix + ext);
+        if (ext >= 0 && x1 >= x0) total += static_cast<std::uint64_t>(x1 - x0 + 1);
+      }
+    }
+  }
+  return total;
+}
+
+}  // namespace warpmind::field

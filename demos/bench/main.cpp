@@ -1,0 +1,20 @@
+// warpmind-bench — reproduces each source paper's experiment grid: CPU baselines and every GPU variant
+// in the same run, times, speedups and physical floors, results as JSON (docs/benchmarks.md).
+#include <cstdio>
+#include <cstring>
+
+#include "suites.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs("usage: warpmind-bench SUITE [--out FILE.json] [--quick] [options]\n"
+               "suites:\n"
+               "  field    the potential-field grid of Elmir (2013) plus a 100,000-entity scale case\n"
+               "Run 'warpmind-bench SUITE --help' for a suite's options.\n",
+               argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "field")) return warpmind::bench::field_suite(argc - 1, argv + 1);
+  std::fprintf(stderr, "warpmind-bench: unknown suite '%s'\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,8 @@
+// warpmind-bench suites, one per module. Each returns the process exit status.
+#pragma once
+
+namespace warpmind::bench {
+
+int field_suite(int argc, char** argv);  // argv[0] is "field"
+
+}  // namespace warpmind::bench

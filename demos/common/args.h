@@ -1,0 +1,43 @@
+// Command-line flags shared by warpmind, warpmind-bench and warpmind-demo: "--name value",
+// "--name=value" and boolean "--name". Unknown flags and malformed values are errors with a one-line
+// reason (the programs exit 2 with it, as the conventions in docs/conventions.md require).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warpmind::demos {
+
+class Args {
+ public:
+  // Parses argv[first..]; `with_value` names flags that take a value, `booleans` flags that do not.
+  Args(int argc, char** argv, int first, const std::set<std::string>& with_value, const std::set<std::string>& booleans);
+
+  const std::string& error() const { return error_; }  // empty when parsing succeeded
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  std::string str(const std::string& name, const std::string& fallback = "") const;
+  // Numeric accessors record an error (and return the fallback) when the value is malformed or out of range.
+  long long integer(const std::string& name, long long fallback, long long lo, long long hi);
+  double number(const std::string& name, double fallback, double lo, double hi);
+  void fail(const std::string& message) {
+    if (error_.empty()) error_ = message;
+  }
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::string error_;
+};
+
+// Writes `text` to `path`; returns an empty string or the reason.
+std::string write_file(const std::string& path, const std::string& text);
+// ISO-8601 UTC time now, for result files.
+std::string utc_now();
+// Source commit the binary was built from (or $WARPMIND_COMMIT when set).
+std::string build_commit();
+// Escapes a string for a JSON string literal.
+std::string json_escape(const std::string& s);
+
+}  // namespace warpmind::demos

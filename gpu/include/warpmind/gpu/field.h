@@ -1,0 +1,82 @@
+// Host-only interface to the CUDA potential-field kernels. Plain types only: gpu/ knows nothing of ai/.
+// ai/src/field/field.cpp translates FieldLayers' config into these and owns one FieldDevice.
+//
+// The definition of a field (snap to cells, distance, rounding, exact integer sums) is the one in
+// ai/include/warpmind/field/field.h; the charge tables are computed on the host and uploaded as they are.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpmind::gpu {
+
+inline constexpr int kFieldMaxKinds = 16;
+inline constexpr int kFieldMaxGroups = 64;
+inline constexpr int kFieldTile = 32;  // binned variant: tiles of 32 x 32 cells
+
+struct FieldKind {
+  int segments;
+  float end[4], slope[4], intercept[4];
+  int rx, ry;            // table reach in cells; the table has (rx + 2) * (ry + 2) entries
+  int table_offset;      // into the concatenated tables
+};
+
+struct FieldGrid {
+  float x0, y0, cell_w, cell_h;
+  int width, height;
+};
+
+struct FieldLayerMap {
+  std::int16_t kind_of_group[kFieldMaxGroups];  // -1: the group exerts nothing in this layer
+  std::int32_t max_abs_q;                       // largest |table entry| of the kinds used
+  std::int32_t max_tiles_per_instance;          // bound on tiles one charge can touch
+};
+
+enum class FieldKernel { Naive, Coalesced, Shared, Binned };
+
+struct FieldSetup {
+  FieldKernel kernel;
+  FieldGrid grid;
+  std::vector<FieldKind> kinds;
+  std::vector<std::int32_t> tables;
+  std::vector<FieldLayerMap> layers;
+};
+
+struct FieldPoint {
+  float x, y;
+};
+struct FieldMove {
+  int cell_x, cell_y;
+  float target_x, target_y, value;
+};
+
+// Device state of one set of layers. Not thread-safe; all work goes to the stream given at creation.
+class FieldDevice {
+ public:
+  static std::string create(void* stream, const FieldSetup& setup, std::unique_ptr<FieldDevice>& out);
+  ~FieldDevice();
+
+  // entities: 16-byte records {float x, y; uint32 group, reserved} in device memory.
+  std::string build(const void* device_entities, std::size_t count);
+  // Copies host entities to a device staging buffer first (on the stream, from pageable memory).
+  std::string build_from_host(const void* host_entities, std::size_t count);
+
+  const float* layer(int i) const;
+  std::string download(int layer, float* host) const;  // synchronous
+
+  // Synchronous batched queries (upload points, one kernel, download results).
+  std::string sample(int layer, const FieldPoint* points, std::size_t n, float* out);
+  std::string best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
+  std::string gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
+
+  struct Impl;
+
+ private:
+  FieldDevice() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::gpu

@@ -1,0 +1,486 @@
+// CUDA potential-field kernels: the seed's naive, coalesced and shared-memory variants and the binned
+// variant, plus batched queries. The arithmetic that defines a field value uses explicitly rounded
+// intrinsics (no fused multiply-add) so each contribution equals the host's bit for bit; sums are exact
+// 64-bit integers (see ai/include/warpmind/field/field.h).
+//
+// [SECTION] exact arithmetic     [SECTION] seed variants     [SECTION] binned variant
+// [SECTION] queries              [SECTION] FieldDevice
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "buffer.cuh"
+#include "check.cuh"
+#include "warpmind/gpu/field.h"
+
+namespace warpmind::gpu {
+namespace {
+
+constexpr int kFracBits = 10;  // == warpmind::field::kFixedPointBits
+constexpr int kThreads = 256;
+
+struct KindSet {
+  FieldKind k[kFieldMaxKinds];
+  float cut2_guard[kFieldMaxKinds];  // a little above cutoff^2: a cheap, conservative pre-filter
+};
+struct GroupMap {
+  std::int16_t kind_of_group[kFieldMaxGroups];
+};
+
+// ---- [SECTION] exact arithmetic ------------------------------------------------------------------
+
+__device__ __forceinline__ int snap_d(float p, float origin, float cell) {
+  float f = floorf(__fdiv_rn(__fsub_rn(p, origin), cell));
+  f = fminf(fmaxf(f, -1.0e7f), 1.0e7f);
+  return static_cast<int>(f);
+}
+
+__device__ __forceinline__ float dist2_d(int dx, int dy, const FieldGrid& g) {
+  const float fx = __fmul_rn(static_cast<float>(dx), g.cell_w);
+  const float fy = __fmul_rn(static_cast<float>(dy), g.cell_h);
+  return __fadd_rn(__fmul_rn(fx, fx), __fmul_rn(fy, fy));
+}
+
+__device__ __forceinline__ float kind_value_d(const FieldKind& k, float d) {
+  for (int s = 0; s < k.segments; ++s)
+    if (d <= k.end[s]) return __fadd_rn(k.intercept[s], __fmul_rn(k.slope[s], d));
+  return 0.0f;
+}
+
+__device__ __forceinline__ int quantize_d(float u) { return __float2int_rn(__fmul_rn(u, float(1 << kFracBits))); }
+
+__device__ __forceinline__ float dequantize_d(long long acc) {
+  return __double2float_rn(__dmul_rn(__ll2double_rn(acc), 1.0 / double(1 << kFracBits)));
+}
+
+__device__ __forceinline__ int entity_kind(const float4& e, const GroupMap& map) {
+  const unsigned group = __float_as_uint(e.z);
+  return group < kFieldMaxGroups ? map.kind_of_group[group] : -1;
+}
+
+// ---- [SECTION] seed variants ---------------------------------------------------------------------
+
+struct Inst12 {  // the seed's 12-byte record
+  int ix, iy, kind;
+};
+
+__device__ __forceinline__ Inst12 load_inst(const Inst12* p) { return *p; }
+__device__ __forceinline__ Inst12 load_inst(const int4* p) {
+  const int4 v = *p;  // one 16-byte load
+  return {v.x, v.y, v.z};
+}
+
+__global__ void k_expand12(const float4* ent, int n, FieldGrid g, GroupMap map, Inst12* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float4 e = ent[i];
+  out[i] = {snap_d(e.x, g.x0, g.cell_w), snap_d(e.y, g.y0, g.cell_h), entity_kind(e, map)};
+}
+
+__global__ void k_expand16(const float4* ent, int n, FieldGrid g, GroupMap map, int4* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float4 e = ent[i];
+  out[i] = make_int4(snap_d(e.x, g.x0, g.cell_w), snap_d(e.y, g.y0, g.cell_h), entity_kind(e, map), 0);
+}
+
+__device__ __forceinline__ long long contribution(const Inst12& r, int x, int y, const FieldGrid& g,
+                                                  const KindSet& ks) {
+  if (r.kind < 0) return 0;
+  const float d2 = dist2_d(x - r.ix, y - r.iy, g);
+  if (d2 > ks.cut2_guard[r.kind]) return 0;
+  return quantize_d(kind_value_d(ks.k[r.kind], __fsqrt_rn(d2)));
+}
+
+// Algorithm 3 (and, with int4 records, the coalesced variant): one thread per cell, every entity.
+template <class Rec>
+__global__ void k_naive(const Rec* inst, int n, FieldGrid g, KindSet ks, float* out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= g.width || y >= g.height) return;
+  long long sum = 0;
+  for (int i = 0; i < n; ++i) sum += contribution(load_inst(inst + i), x, y, g, ks);
+  out[static_cast<size_t>(y) * g.width + x] = dequantize_d(sum);
+}
+
+// Algorithm 4: records staged through shared memory one block-sized segment at a time.
+__global__ void __launch_bounds__(kThreads) k_shared(const int4* inst, int n, FieldGrid g, KindSet ks, float* out) {
+  __shared__ int4 seg[kThreads];
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  long long sum = 0;
+  for (int base = 0; base < n; base += kThreads) {
+    __syncthreads();
+    seg[tid] = base + tid < n ? inst[base + tid] : make_int4(0, 0, -1, 0);
+    __syncthreads();
+    const int m = min(kThreads, n - base);
+    for (int j = 0; j < m; ++j) {
+      const int4 r = seg[j];
+      sum += contribution({r.x, r.y, r.z}, x, y, g, ks);
+    }
+  }
+  if (x < g.width && y < g.height) out[static_cast<size_t>(y) * g.width + x] = dequantize_d(sum);
+}
+
+// ---- [SECTION] binned variant --------------------------------------------------------------------
+// Per layer: count the tiles each charge reaches, scan, scatter charge records into per-tile lists,
+// then one block per 32x32 tile sums its list by table lookups. Record: {ix, iy, table offset,
+// rx | ry << 16}. Integer sums make the list order irrelevant, so atomics keep results deterministic.
+
+struct TileGeom {
+  int tiles_x, tiles_y;
+};
+
+// Calls f(tile) for every tile the charge of entity e reaches (nearest cell of the tile within cut-off).
+template <class F>
+__device__ __forceinline__ void for_each_tile(const float4& e, const FieldGrid& g, const GroupMap& map,
+                                              const KindSet& ks, const TileGeom& tg, F&& f) {
+  const int kind = entity_kind(e, map);
+  if (kind < 0) return;
+  const FieldKind& k = ks.k[kind];
+  const int ix = snap_d(e.x, g.x0, g.cell_w), iy = snap_d(e.y, g.y0, g.cell_h);
+  const int x0 = max(0, ix - k.rx), x1 = min(g.width - 1, ix + k.rx);
+  const int y0 = max(0, iy - k.ry), y1 = min(g.height - 1, iy + k.ry);
+  if (x0 > x1 || y0 > y1) return;
+  const float cut = k.end[k.segments - 1];
+  for (int ty = y0 / kFieldTile; ty <= y1 / kFieldTile; ++ty) {
+    const int ny = min(max(iy, ty * kFieldTile), min(ty * kFieldTile + kFieldTile - 1, g.height - 1));
+    for (int tx = x0 / kFieldTile; tx <= x1 / kFieldTile; ++tx) {
+      const int nx = min(max(ix, tx * kFieldTile), min(tx * kFieldTile + kFieldTile - 1, g.width - 1));
+      if (__fsqrt_rn(dist2_d(nx - ix, ny - iy, g)) <= cut)
+        f(ty * tg.tiles_x + tx, make_int4(ix, iy, k.table_offset, k.rx | (k.ry << 16)));
+    }
+  }
+}
+
+__global__ void k_bin_count(const float4* ent, int n, FieldGrid g, GroupMap map, KindSet ks, TileGeom tg,
+                            unsigned* count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  for_each_tile(ent[i], g, map, ks, tg, [&](int t, int4) { atomicAdd(count + t, 1u); });
+}
+
+// Leaves `count` all zero again, ready for the next build.
+__global__ void k_bin_fill(const float4* ent, int n, FieldGrid g, GroupMap map, KindSet ks, TileGeom tg,
+                           unsigned* count, const unsigned* offset, int4* rec) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  for_each_tile(ent[i], g, map, ks, tg, [&](int t, int4 r) {
+    const unsigned slot = offset[t] + atomicSub(count + t, 1u) - 1u;
+    rec[slot] = r;
+  });
+}
+
+constexpr int kRowsPerThread = kFieldTile / (kThreads / kFieldTile);  // 4
+
+template <class Acc>
+__device__ __forceinline__ void accumulate_list(const int4* rec, unsigned begin, unsigned end,
+                                                const int* __restrict__ tables, int x, int ybase, int4* seg,
+                                                Acc (&acc)[kRowsPerThread]) {
+  for (unsigned base = begin; base < end; base += kThreads) {
+    __syncthreads();
+    if (base + threadIdx.x < end) seg[threadIdx.x] = rec[base + threadIdx.x];
+    __syncthreads();
+    const int m = static_cast<int>(min(end - base, static_cast<unsigned>(kThreads)));
+    for (int j = 0; j < m; ++j) {
+      const int4 r = seg[j];
+      const int rx = r.w & 0xffff, ry = r.w >> 16;
+      const int* row0 = tables + r.z + min(abs(x - r.x), rx + 1);
+      const int pitch = rx + 2;
+#pragma unroll
+      for (int q = 0; q < kRowsPerThread; ++q) {
+        const int ady = min(abs(ybase + q * (kThreads / kFieldTile) - r.y), ry + 1);
+        acc[q] += __ldg(row0 + ady * pitch);
+      }
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) k_bin_accumulate(const int4* rec, const unsigned* offset,
+                                                             const int* __restrict__ tables, FieldGrid g,
+                                                             TileGeom tg, int max_abs_q, float* out) {
+  __shared__ int4 seg[kThreads];
+  const int tile = blockIdx.x;
+  const int x = (tile % tg.tiles_x) * kFieldTile + (threadIdx.x % kFieldTile);
+  const int ybase = (tile / tg.tiles_x) * kFieldTile + threadIdx.x / kFieldTile;
+  const unsigned begin = offset[tile], end = offset[tile + 1];
+  long long sum[kRowsPerThread];
+  // int32 sums are exact while count * max|entry| < 2^31: the common case, and cheaper.
+  if (static_cast<long long>(end - begin) * max_abs_q < (1ll << 31)) {
+    int acc[kRowsPerThread] = {};
+    accumulate_list(rec, begin, end, tables, x, ybase, seg, acc);
+#pragma unroll
+    for (int q = 0; q < kRowsPerThread; ++q) sum[q] = acc[q];
+  } else {
+    long long acc[kRowsPerThread] = {};
+    accumulate_list(rec, begin, end, tables, x, ybase, seg, acc);
+#pragma unroll
+    for (int q = 0; q < kRowsPerThread; ++q) sum[q] = acc[q];
+  }
+  if (x >= g.width) return;
+#pragma unroll
+  for (int q = 0; q < kRowsPerThread; ++q) {
+    const int y = ybase + q * (kThreads / kFieldTile);
+    if (y < g.height) out[static_cast<size_t>(y) * g.width + x] = dequantize_d(sum[q]);
+  }
+}
+
+// ---- [SECTION] queries ---------------------------------------------------------------------------
+
+__device__ __forceinline__ int clamp_i(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+struct QueryView {
+  const float* f;
+  FieldGrid g;
+  __device__ float at(int x, int y) const { return f[static_cast<size_t>(y) * g.width + x]; }
+  __device__ int cx(float x) const { return clamp_i(snap_d(x, g.x0, g.cell_w), 0, g.width - 1); }
+  __device__ int cy(float y) const { return clamp_i(snap_d(y, g.y0, g.cell_h), 0, g.height - 1); }
+};
+
+__global__ void k_sample(QueryView v, const FieldPoint* p, int n, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = v.at(v.cx(p[i].x), v.cy(p[i].y));
+}
+
+__global__ void k_best_move(QueryView v, const FieldPoint* p, int n, int half, FieldMove* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int cx = v.cx(p[i].x), cy = v.cy(p[i].y);
+  int bx = cx, by = cy;
+  float best = v.at(cx, cy);
+  bool first = true;
+  for (int y = cy - half; y <= cy + half; ++y) {
+    if (y < 0 || y >= v.g.height) continue;
+    for (int x = cx - half; x <= cx + half; ++x) {
+      if (x < 0 || x >= v.g.width) continue;
+      const float val = v.at(x, y);
+      if (first || val > best) {
+        best = val;
+        bx = x;
+        by = y;
+      }
+      first = false;
+    }
+  }
+  out[i] = {bx, by, __fadd_rn(__fmul_rn(__fadd_rn(static_cast<float>(bx), 0.5f), v.g.cell_w), v.g.x0),
+            __fadd_rn(__fmul_rn(__fadd_rn(static_cast<float>(by), 0.5f), v.g.cell_h), v.g.y0), best};
+}
+
+__device__ __forceinline__ float diff_d(float hi, float lo, float step) { return __fdiv_rn(__fsub_rn(hi, lo), step); }
+
+__global__ void k_gradient(QueryView v, const FieldPoint* p, int n, FieldPoint* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int x = v.cx(p[i].x), y = v.cy(p[i].y), w = v.g.width, h = v.g.height;
+  FieldPoint r{0.0f, 0.0f};
+  if (w > 1) {
+    if (x == 0) r.x = diff_d(v.at(1, y), v.at(0, y), v.g.cell_w);
+    else if (x == w - 1) r.x = diff_d(v.at(x, y), v.at(x - 1, y), v.g.cell_w);
+    else r.x = diff_d(v.at(x + 1, y), v.at(x - 1, y), __fmul_rn(2.0f, v.g.cell_w));
+  }
+  if (h > 1) {
+    if (y == 0) r.y = diff_d(v.at(x, 1), v.at(x, 0), v.g.cell_h);
+    else if (y == h - 1) r.y = diff_d(v.at(x, y), v.at(x, y - 1), v.g.cell_h);
+    else r.y = diff_d(v.at(x, y + 1), v.at(x, y - 1), __fmul_rn(2.0f, v.g.cell_h));
+  }
+  out[i] = r;
+}
+
+int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
+
+}  // namespace
+
+// ---- [SECTION] FieldDevice -----------------------------------------------------------------------
+
+struct FieldDevice::Impl {
+  cudaStream_t stream = nullptr;
+  FieldKernel kernel{};
+  FieldGrid grid{};
+  KindSet kinds{};
+  std::vector<GroupMap> maps;
+  std::vector<FieldLayerMap> layer_info;
+  TileGeom tiles{};
+  std::size_t cells = 0;
+
+  DeviceBuffer<int> tables;
+  DeviceBuffer<float> layers;          // layer_count * cells
+  DeviceBuffer<float4> staging;        // host entities land here
+  DeviceBuffer<Inst12> inst12;         // seed variants' expanded records
+  DeviceBuffer<int4> inst16;
+  DeviceBuffer<unsigned> tile_count;   // binned: tiles + 1, zero between builds
+  DeviceBuffer<unsigned> tile_offset;  // tiles + 1
+  DeviceBuffer<int4> records;          // binned: per-tile charge lists
+  DeviceBuffer<unsigned char> scan_temp;
+  std::size_t scan_temp_bytes = 0;
+  DeviceBuffer<FieldPoint> q_points;
+  DeviceBuffer<unsigned char> q_out;
+
+  std::string build_layer(int l, const float4* ent, int n);
+};
+
+std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_ptr<FieldDevice>& out) {
+  if (s.kinds.empty() || s.kinds.size() > static_cast<std::size_t>(kFieldMaxKinds)) return "bad kind count";
+  std::unique_ptr<FieldDevice> d(new FieldDevice());
+  d->impl_ = std::make_unique<Impl>();
+  Impl& im = *d->impl_;
+  im.stream = static_cast<cudaStream_t>(stream);
+  im.kernel = s.kernel;
+  im.grid = s.grid;
+  for (std::size_t k = 0; k < s.kinds.size(); ++k) {
+    im.kinds.k[k] = s.kinds[k];
+    const float c = s.kinds[k].end[s.kinds[k].segments - 1];
+    im.kinds.cut2_guard[k] = c * c * 1.001f + 1e-30f;
+  }
+  for (const FieldLayerMap& m : s.layers) {
+    GroupMap gm;
+    std::copy(std::begin(m.kind_of_group), std::end(m.kind_of_group), gm.kind_of_group);
+    im.maps.push_back(gm);
+  }
+  im.layer_info = s.layers;
+  im.tiles = {(s.grid.width + kFieldTile - 1) / kFieldTile, (s.grid.height + kFieldTile - 1) / kFieldTile};
+  im.cells = static_cast<std::size_t>(s.grid.width) * s.grid.height;
+
+  std::string err;
+  if (!(err = im.tables.reserve(s.tables.size())).empty()) return err;
+  WM_CUDA(cudaMemcpy(im.tables.get(), s.tables.data(), s.tables.size() * sizeof(int), cudaMemcpyHostToDevice));
+  if (!(err = im.layers.reserve(im.cells * s.layers.size())).empty()) return err;
+  WM_CUDA(cudaMemset(im.layers.get(), 0, im.cells * s.layers.size() * sizeof(float)));
+  if (s.kernel == FieldKernel::Binned) {
+    const std::size_t tiles = static_cast<std::size_t>(im.tiles.tiles_x) * im.tiles.tiles_y;
+    if (!(err = im.tile_count.reserve(tiles + 1, true)).empty()) return err;
+    if (!(err = im.tile_offset.reserve(tiles + 1)).empty()) return err;
+    WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, im.scan_temp_bytes, im.tile_count.get(), im.tile_offset.get(),
+                                          static_cast<int>(tiles + 1)));
+    if (!(err = im.scan_temp.reserve(im.scan_temp_bytes)).empty()) return err;
+  }
+  out = std::move(d);
+  return {};
+}
+
+FieldDevice::~FieldDevice() = default;
+
+const float* FieldDevice::layer(int i) const { return impl_->layers.get() + impl_->cells * i; }
+
+std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
+  float* out = layers.get() + cells * l;
+  const GroupMap& map = maps[l];
+  const dim3 block2d(16, 16);
+  const dim3 grid2d((grid.width + 15) / 16, (grid.height + 15) / 16);
+  std::string err;
+  switch (kernel) {
+    case FieldKernel::Naive:
+      if (!(err = inst12.reserve(std::max(n, 1))).empty()) return err;
+      if (n > 0) k_expand12<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, inst12.get());
+      WM_CUDA_LAUNCH(k_expand12);
+      k_naive<<<grid2d, block2d, 0, stream>>>(inst12.get(), n, grid, kinds, out);
+      WM_CUDA_LAUNCH(k_naive);
+      return {};
+    case FieldKernel::Coalesced:
+    case FieldKernel::Shared:
+      if (!(err = inst16.reserve(std::max(n, 1))).empty()) return err;
+      if (n > 0) k_expand16<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, inst16.get());
+      WM_CUDA_LAUNCH(k_expand16);
+      if (kernel == FieldKernel::Coalesced)
+        k_naive<<<grid2d, block2d, 0, stream>>>(inst16.get(), n, grid, kinds, out);
+      else
+        k_shared<<<grid2d, block2d, 0, stream>>>(inst16.get(), n, grid, kinds, out);
+      WM_CUDA_LAUNCH(k_seed);
+      return {};
+    case FieldKernel::Binned: {
+      const int ntiles = tiles.tiles_x * tiles.tiles_y;
+      if (n > 0)
+        k_bin_count<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, kinds, tiles, tile_count.get());
+      WM_CUDA_LAUNCH(k_bin_count);
+      std::size_t temp = scan_temp_bytes;
+      WM_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.get(), temp, tile_count.get(), tile_offset.get(), ntiles + 1,
+                                            stream));
+      // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
+      std::size_t need = static_cast<std::size_t>(n) *
+                         std::min<std::size_t>(layer_info[l].max_tiles_per_instance, ntiles);
+      constexpr std::size_t kDirectLimit = std::size_t{8} << 20;
+      if (need > kDirectLimit) {
+        unsigned total = 0;
+        WM_CUDA(cudaMemcpyAsync(&total, tile_offset.get() + ntiles, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+        WM_CUDA(cudaStreamSynchronize(stream));
+        need = total;
+      }
+      if (!(err = records.reserve(std::max<std::size_t>(need, 1))).empty()) return err;
+      if (n > 0)
+        k_bin_fill<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, kinds, tiles, tile_count.get(),
+                                                           tile_offset.get(), records.get());
+      WM_CUDA_LAUNCH(k_bin_fill);
+      k_bin_accumulate<<<ntiles, kThreads, 0, stream>>>(records.get(), tile_offset.get(), tables.get(), grid, tiles,
+                                                        layer_info[l].max_abs_q, out);
+      WM_CUDA_LAUNCH(k_bin_accumulate);
+      return {};
+    }
+  }
+  return "unknown kernel";
+}
+
+std::string FieldDevice::build(const void* device_entities, std::size_t count) {
+  if (count > static_cast<std::size_t>(INT32_MAX / 2)) return "too many entities";
+  const auto* ent = static_cast<const float4*>(device_entities);
+  for (int l = 0; l < static_cast<int>(impl_->maps.size()); ++l) {
+    std::string err = impl_->build_layer(l, ent, static_cast<int>(count));
+    if (!err.empty()) return err;
+  }
+  return {};
+}
+
+std::string FieldDevice::build_from_host(const void* host_entities, std::size_t count) {
+  Impl& im = *impl_;
+  std::string err = im.staging.reserve(std::max<std::size_t>(count, 1));
+  if (!err.empty()) return err;
+  if (count > 0)
+    WM_CUDA(cudaMemcpyAsync(im.staging.get(), host_entities, count * sizeof(float4), cudaMemcpyHostToDevice, im.stream));
+  return build(im.staging.get(), count);
+}
+
+std::string FieldDevice::download(int layer, float* host) const {
+  const Impl& im = *impl_;
+  WM_CUDA(cudaMemcpyAsync(host, im.layers.get() + im.cells * layer, im.cells * sizeof(float), cudaMemcpyDeviceToHost,
+                          im.stream));
+  WM_CUDA(cudaStreamSynchronize(im.stream));
+  return {};
+}
+
+namespace {
+// Uploads the points, runs `launch(view, device points, device out)`, downloads n results of type R.
+template <class R, class Launch>
+std::string run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std::size_t n, R* out,
+                      Launch&& launch) {
+  if (n == 0) return {};
+  if (n > static_cast<std::size_t>(INT32_MAX)) return "too many points";
+  std::string err = im.q_points.reserve(n);
+  if (err.empty()) err = im.q_out.reserve(n * sizeof(R));
+  if (!err.empty()) return err;
+  WM_CUDA(cudaMemcpyAsync(im.q_points.get(), points, n * sizeof(FieldPoint), cudaMemcpyHostToDevice, im.stream));
+  const QueryView view{im.layers.get() + im.cells * layer, im.grid};
+  launch(view, im.q_points.get(), static_cast<int>(n), reinterpret_cast<R*>(im.q_out.get()));
+  WM_CUDA_LAUNCH(query);
+  WM_CUDA(cudaMemcpyAsync(out, im.q_out.get(), n * sizeof(R), cudaMemcpyDeviceToHost, im.stream));
+  WM_CUDA(cudaStreamSynchronize(im.stream));
+  return {};
+}
+}  // namespace
+
+std::string FieldDevice::sample(int layer, const FieldPoint* points, std::size_t n, float* out) {
+  return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, float* o) {
+    k_sample<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, o);
+  });
+}
+
+std::string FieldDevice::best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
+  return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, FieldMove* o) {
+    k_best_move<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, window / 2, o);
+  });
+}
+
+std::string FieldDevice::gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out) {
+  return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, FieldPoint* o) {
+    k_gradient<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, o);
+  });
+}
+
+}  // namespace warpmind::gpu

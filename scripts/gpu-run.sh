@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs the staged GPU tests and benchmarks on a CUDA machine; writes logs and JSON into OUTDIR.
+# Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
+#   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
+#   tests), racecheck, bench-SUITE (e.g. bench-field), bench-SUITE-quick. Default: tests memcheck bench-field
+# Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
+# non-zero if any step failed; a summary table is printed last.
+set -uo pipefail
+stage=$(cd "${1:?stage dir}" && pwd)
+out=${2:?output dir}
+shift 2
+steps=("$@")
+((${#steps[@]})) || steps=(tests memcheck bench-field)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+export WARPMIND_BIN_DIR="$stage" WARPMIND_SOURCE_DIR="$stage" WARPMIND_COMMIT="$(cat "$stage/COMMIT" 2>/dev/null || echo unknown)"
+nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "nvidia-smi not available" > "$out/nvidia-smi.txt"
+gpu_filter='*Gpu*:*gpu*:*Device*:Field.*:FieldQueries.*'
+summary=()
+status=0
+for step in "${steps[@]}"; do
+  log="$out/$step.log"
+  t0=$(date +%s)
+  case "$step" in
+    tests)
+      "$stage/warpmind_tests" --gtest_output="json:$out/tests.json" > "$log" 2>&1 ;;
+    memcheck|racecheck)
+      compute-sanitizer --tool "$step" --error-exitcode 3 "$stage/warpmind_tests" --gtest_filter="$gpu_filter" > "$log" 2>&1 ;;
+    bench-*-quick)
+      suite=${step#bench-}; suite=${suite%-quick}
+      "$stage/warpmind-bench" "$suite" --quick --out "$out/$suite-quick.json" > "$log" 2>&1 ;;
+    bench-*)
+      suite=${step#bench-}
+      "$stage/warpmind-bench" "$suite" --out "$out/$suite.json" > "$log" 2>&1 ;;
+    *)
+      echo "unknown step $step" > "$log"; false ;;
+  esac
+  rc=$?
+  ((rc == 0)) || status=1
+  summary+=("$(printf '%-22s rc=%-3s %5ss  %s' "$step" "$rc" "$(( $(date +%s) - t0 ))" "$(tail -n 1 "$log" | cut -c1-90)")")
+done
+echo "== gpu-run summary ($(head -n 1 "$out/nvidia-smi.txt" | cut -c1-60))"
+printf '%s\n' "${summary[@]}"
+exit $status

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds self-contained GPU test and benchmark binaries (static CUDA runtime, libstdc++ and GoogleTest;
+# no GLFW or Vulkan) and stages them with the assets they read and the run script into one folder,
+# default gpu-stage/. Copy that folder to any x86-64 Linux machine with an NVIDIA driver and run
+#   gpu-stage/gpu-run.sh gpu-stage OUTDIR
+# Usage: scripts/gpu-stage.sh [STAGE_DIR] [extra cmake args, e.g. -DCMAKE_CUDA_ARCHITECTURES="80;90"]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stage=${1:-gpu-stage}
+shift || true
+build=${WARPMIND_GPU_BUILD_DIR:-build-gpu}
+if [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]]; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPMIND_CUDA=ON -DWARPMIND_ENGINE=OFF \
+        -DWARPMIND_STATIC_RUNTIME=ON "$@"
+fi
+cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind_tests warpmind-bench warpmind
+rm -rf "$stage"
+mkdir -p "$stage/assets"
+cp "$build/bin/warpmind_tests" "$build/bin/warpmind-bench" "$build/bin/warpmind" "$stage/"
+cp -r assets/scenarios "$stage/assets/"
+cp scripts/gpu-run.sh "$stage/"
+git rev-parse --short=12 HEAD > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
+strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" 2>/dev/null || true
+du -sh "$stage"

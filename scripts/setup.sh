@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what warpmind needs from Debian's packages; installs nothing that is already there.
+# Safe to run any number of times. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libgtest-dev googletest          # tests (static libgtest.a is used for staged GPU binaries)
+  nlohmann-json3-dev               # scenario files
+  libstb-dev                       # stb_image_write for PNG output
+  libvulkan-dev glslc vulkan-tools # renderer (demo engine)
+  libglfw3-dev                     # windows and input
+  libimgui-dev                     # Dear ImGui and its GLFW/Vulkan backends
+  mesa-vulkan-drivers              # lavapipe: software Vulkan for headless tests
+  xvfb xauth                       # a display for windowed tests on machines without one
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"

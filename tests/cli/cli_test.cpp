@@ -1,0 +1,103 @@
+// The programs as a user runs them: exit status 0 / 2, outputs written, JSON summaries.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "gpu_helpers.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status;
+  std::string out;
+};
+
+Outcome run(const std::string& args) {
+  const fs::path tmp = fs::temp_directory_path() / ("wm_cli_" + std::to_string(::getpid()) + ".txt");
+  const std::string cmd = warpmind::test::bin_dir() + "/" + args + " > " + tmp.string() + " 2>/dev/null";
+  const int raw = std::system(cmd.c_str());
+  std::ifstream in(tmp);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  fs::remove(tmp);
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, ss.str()};
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("wm_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d / name;
+}
+
+bool is_png(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  char sig[8] = {};
+  in.read(sig, 8);
+  return in && std::string(sig + 1, 3) == "PNG" && fs::file_size(p) > 100;
+}
+
+TEST(Cli, FieldWritesPngRawAndJson) {
+  const fs::path png = scratch("f.png"), raw = scratch("f.f32");
+  const Outcome r = run("warpmind field --backend cpu --resolution 96x64 --count 30 --radius 12 --png " + png.string() +
+                    " --raw " + raw.string() + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(is_png(png));
+  EXPECT_EQ(fs::file_size(raw), 96u * 64u * 4u);
+  EXPECT_NE(r.out.find("\"command\":\"field\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"hash\":"), std::string::npos);
+  EXPECT_NE(r.out.find("\"variant\":\"cpu-stamp\""), std::string::npos);
+}
+
+TEST(Cli, FieldScenarioWritesOnePngPerLayer) {
+  const fs::path png = scratch("demo.png");
+  const Outcome r = run("warpmind field --backend cpu --scenario " + warpmind::test::source_dir() +
+                    "/assets/scenarios/field_demo.json --png " + png.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* layer : {"team0", "team1", "navigation"})
+    EXPECT_TRUE(is_png(scratch(std::string("demo-") + layer + ".png"))) << layer;
+  EXPECT_NE(r.out.find("layer team0"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BadInputExitsWithTwo) {
+  EXPECT_EQ(run("warpmind field --resolution 0").status, 2);
+  EXPECT_EQ(run("warpmind field --resolution 12x").status, 2);
+  EXPECT_EQ(run("warpmind field --count -3").status, 2);
+  EXPECT_EQ(run("warpmind field --variant gpu-fastest").status, 2);
+  EXPECT_EQ(run("warpmind field --frobnicate").status, 2);
+  EXPECT_EQ(run("warpmind field --scenario /nonexistent.json").status, 2);
+  EXPECT_EQ(run("warpmind field --scenario x.json --count 3").status, 2);
+  EXPECT_EQ(run("warpmind nosuchcommand").status, 2);
+  EXPECT_EQ(run("warpmind field --help").status, 0);
+  EXPECT_EQ(run("warpmind --help").status, 0);
+  if (!warpmind::test::cuda_context()) {
+    EXPECT_EQ(run("warpmind field --backend cuda --resolution 8").status, 2);
+    EXPECT_EQ(run("warpmind field --backend cpu --variant gpu-binned --resolution 8").status, 2);
+  }
+}
+
+TEST(Cli, BenchQuickWritesResultsJson) {
+  const fs::path out = scratch("bench.json");
+  const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string j = ss.str();
+  for (const char* key : {"\"device\": \"cpu\"", "\"suite\": \"field\"", "\"records\"", "\"variant\": \"cpu-stamp\"",
+                          "\"variant\": \"cpu-naive\"", "\"median_ms\"", "\"floor_ms\": null", "\"checked\": true",
+                          "\"commit\"", "\"date\""})
+    EXPECT_NE(j.find(key), std::string::npos) << key;
+  EXPECT_EQ(j.find("\"checked\": false"), std::string::npos);
+  EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
+  EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
+}
+
+}  // namespace

@@ -1,0 +1,299 @@
+// Every variant against cpu-naive, bit for bit (the field is defined exactly: tolerance 0), on the
+// cases of field_cases.h; plus the pinned signature, determinism and error handling.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include "field_cases.h"
+#include "gpu_helpers.h"
+#include "warpmind/core/device_memory.h"
+#include "field/field_math.h"
+#include "warpmind/core/hash.h"
+#include "warpmind/field/field.h"
+
+namespace warpmind::field {
+namespace {
+
+using test::FieldCase;
+
+Context* context_for(FieldVariant v) {
+  return is_gpu_variant(v) ? warpmind::test::cuda_context() : &warpmind::test::cpu_context();
+}
+
+std::vector<std::vector<float>> build_all(Context& ctx, FieldConfig cfg, FieldVariant v,
+                                          const std::vector<Entity>& entities,
+                                          const std::vector<Entity>* poison = nullptr) {
+  cfg.variant = v;
+  std::unique_ptr<FieldLayers> f;
+  Status s = FieldLayers::create(ctx, cfg, f);
+  EXPECT_TRUE(s.ok()) << s.message();
+  if (!s.ok()) return {};
+  if (poison) {
+    EXPECT_TRUE(f->build(*poison).ok());
+  }  // leaves non-zero values behind: unwritten cells would show
+  s = f->build(entities);
+  EXPECT_TRUE(s.ok()) << s.message();
+  std::vector<std::vector<float>> out(f->layer_count(), std::vector<float>(static_cast<std::size_t>(cfg.width) * cfg.height));
+  for (int l = 0; l < f->layer_count(); ++l) EXPECT_TRUE(f->read(l, out[l]).ok());
+  return out;
+}
+
+const std::vector<std::vector<float>>& reference(const FieldCase& c) {
+  static std::map<std::string, std::vector<std::vector<float>>> cache;
+  auto it = cache.find(c.name);
+  if (it == cache.end())
+    it = cache.emplace(c.name, build_all(warpmind::test::cpu_context(), c.config,
+                                         c.naive_reference ? FieldVariant::CpuNaive : FieldVariant::CpuStamp,
+                                         c.entities)).first;
+  return it->second;
+}
+
+class FieldVariantTest : public testing::TestWithParam<FieldVariant> {};
+
+TEST_P(FieldVariantTest, MatchesReferenceBitForBit) {
+  const FieldVariant v = GetParam();
+  if (is_gpu_variant(v)) WM_REQUIRE_GPU();
+  for (const FieldCase& c : test::field_cases()) {
+    SCOPED_TRACE(c.name);
+    const auto& ref = reference(c);
+    const std::vector<Entity> poison = test::random_entities(c.config.world, 64, kMaxGroups, 99);
+    const auto got = build_all(*context_for(v), c.config, v, c.entities, &poison);
+    ASSERT_EQ(got.size(), ref.size());
+    for (std::size_t l = 0; l < ref.size(); ++l) {
+      std::size_t bad = 0, first = 0;
+      for (std::size_t i = 0; i < ref[l].size(); ++i)
+        if (std::memcmp(&got[l][i], &ref[l][i], sizeof(float)) != 0 && bad++ == 0) first = i;
+      EXPECT_EQ(bad, 0u) << "layer " << l << ": first mismatch at cell " << first << " (x " << first % c.config.width
+                         << ", y " << first / c.config.width << "): got " << got[l][first] << ", want " << ref[l][first];
+    }
+  }
+}
+
+TEST_P(FieldVariantTest, SeedGridCornerCase) {
+  // The seed's set-up at a small resolution: 256-unit world, radius 15, many entities.
+  const FieldVariant v = GetParam();
+  if (is_gpu_variant(v)) WM_REQUIRE_GPU();
+  FieldGenParams p;
+  p.width = 96;
+  p.count = 300;
+  p.radius = 15.0f;
+  p.seed = 21;
+  const FieldScenario sc = generate_field_scenario(p);
+  const auto ref = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuNaive, sc.entities);
+  const auto got = build_all(*context_for(v), sc.config, v, sc.entities);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_TRUE(std::memcmp(got[0].data(), ref[0].data(), ref[0].size() * sizeof(float)) == 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, FieldVariantTest,
+                         testing::Values(FieldVariant::CpuNaive, FieldVariant::CpuStamp, FieldVariant::GpuNaive,
+                                         FieldVariant::GpuCoalesced, FieldVariant::GpuShared, FieldVariant::GpuBinned),
+                         [](const testing::TestParamInfo<FieldVariant>& i) {
+                           std::string n = variant_name(i.param);
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+TEST(Field, HandComputedValues) {
+  // One circle of the seed's native radius on 1-unit cells: the field is Figure 2.2 sampled at cell centres.
+  FieldConfig c;
+  c.world = {0, 0, 64, 64};
+  c.width = c.height = 64;
+  c.kinds = {circle(7.14f), attack(5.0f)};
+  c.layers = {{"base", {{0, 0}}}, {"enemy", {{1, 1}}}};
+  const std::vector<Entity> e = {{32.5f, 32.5f, 0, 0}, {10.2f, 50.9f, 1, 0}};
+  const auto f = build_all(warpmind::test::cpu_context(), c, FieldVariant::CpuStamp, e);
+  const auto at = [&](int l, int x, int y) { return f[l][static_cast<std::size_t>(y) * 64 + x]; };
+  EXPECT_EQ(at(0, 32, 32), -37.5f);
+  EXPECT_EQ(at(0, 36, 32), -16.5f);  // d = 4: 5.25*4 - 37.5
+  EXPECT_EQ(at(0, 32, 39), -0.5f);   // d = 7: 3.5*7 - 25
+  EXPECT_EQ(at(0, 40, 32), 0.0f);    // beyond 7.14
+  EXPECT_EQ(at(1, 13, 50), 60.0f);   // attack, d = 3 < MSD - 1: 100*3/5
+  EXPECT_EQ(at(1, 15, 50), 100.0f);  // d = 5 = MSD
+  EXPECT_EQ(at(1, 10, 60), 75.0f);   // d = 10: 80 - (10 - 5)
+  // Rounding to 2^-10: a value that is not a multiple keeps within half a step of the float value.
+  const float exact = circle(7.14f).value(std::sqrt(5.0f));
+  EXPECT_NEAR(at(0, 34, 33), exact, 0.5f / 1024);
+}
+
+TEST(Field, PinnedSignature) {
+  // Changing the field's definition changes this hash; do it on purpose and say so in docs/field.md.
+  FieldGenParams p;
+  p.width = 256;
+  p.count = 100;
+  p.radius = 8.0f;
+  p.seed = 7;
+  const FieldScenario sc = generate_field_scenario(p);
+  const auto f = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuStamp, sc.entities);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(fnv1a(f[0].data(), f[0].size() * sizeof(float)), 0x38ddfaf140744df7ull);
+}
+
+TEST(Field, IndependentOfThreadsAndEntityOrder) {
+  FieldGenParams p;
+  p.width = 200;
+  p.count = 500;
+  p.seed = 3;
+  FieldScenario sc = generate_field_scenario(p);
+  std::unique_ptr<Context> one;
+  ContextOptions o;
+  o.backend = Backend::Cpu;
+  o.cpu_threads = 1;
+  ASSERT_TRUE(Context::create(o, one).ok());
+  const auto a = build_all(*one, sc.config, FieldVariant::CpuStamp, sc.entities);
+  std::reverse(sc.entities.begin(), sc.entities.end());
+  const auto b = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuStamp, sc.entities);
+  EXPECT_TRUE(std::memcmp(a[0].data(), b[0].data(), a[0].size() * sizeof(float)) == 0);
+}
+
+TEST(Field, BadEntitiesAreRejectedAndLeaveLayersUnchanged) {
+  FieldGenParams p;
+  p.width = 64;
+  p.count = 20;
+  const FieldScenario sc = generate_field_scenario(p);
+  for (Context* ctx : {&warpmind::test::cpu_context(), warpmind::test::cuda_context()}) {
+    if (!ctx) continue;
+    FieldConfig cfg = sc.config;
+    cfg.variant = ctx->cuda() ? FieldVariant::GpuBinned : FieldVariant::CpuStamp;
+    std::unique_ptr<FieldLayers> f;
+    ASSERT_TRUE(FieldLayers::create(*ctx, cfg, f).ok());
+    ASSERT_TRUE(f->build(sc.entities).ok());
+    std::vector<float> before(64 * 64), after(64 * 64);
+    ASSERT_TRUE(f->read(0, before).ok());
+    std::vector<Entity> bad = sc.entities;
+    bad[7].y = NAN;
+    Status s = f->build(bad);
+    EXPECT_EQ(s.code(), StatusCode::InvalidArgument);
+    EXPECT_NE(s.message().find("entity 7"), std::string::npos) << s.message();
+    bad = sc.entities;
+    bad[3].group = 64;
+    EXPECT_NE(f->build(bad).message().find("entity 3"), std::string::npos);
+    ASSERT_TRUE(f->read(0, after).ok());
+    EXPECT_EQ(before, after);
+    EXPECT_FALSE(f->read(1, after).ok());
+    std::vector<float> small(10);
+    EXPECT_FALSE(f->read(0, small).ok());
+  }
+}
+
+TEST(Field, CreateRejectsBadConfigs) {
+  Context& ctx = warpmind::test::cpu_context();
+  const auto err = [&](FieldConfig c) {
+    std::unique_ptr<FieldLayers> f;
+    Status s = FieldLayers::create(ctx, c, f);
+    EXPECT_EQ(s.ok(), f != nullptr);
+    return s.ok() ? std::string("ok") : s.message();
+  };
+  FieldConfig good;
+  good.kinds = {circle(4)};
+  good.layers = {{"f", {{0, 0}}}};
+  EXPECT_EQ(err(good), "ok");
+  FieldConfig c = good;
+  c.width = 0;
+  EXPECT_NE(err(c).find("resolution"), std::string::npos);
+  c = good;
+  c.world.width = -1;
+  EXPECT_NE(err(c).find("world"), std::string::npos);
+  c = good;
+  c.kinds.clear();
+  EXPECT_NE(err(c).find("kinds"), std::string::npos);
+  c = good;
+  c.layers = {{"f", {{0, 3}}}};
+  EXPECT_NE(err(c).find("kind index 3"), std::string::npos);
+  c = good;
+  c.layers = {{"f", {{70, 0}}}};
+  EXPECT_NE(err(c).find("group 70"), std::string::npos);
+  c = good;
+  c.layers = {{"f", {{1, 0}, {1, 0}}}};
+  EXPECT_NE(err(c).find("two rules"), std::string::npos);
+  c = good;
+  c.layers = {{"f", {}}, {"f", {}}};
+  EXPECT_NE(err(c).find("duplicate"), std::string::npos);
+  c = good;
+  c.kinds = {circle(-3)};
+  EXPECT_NE(err(c).find("kinds[0]"), std::string::npos);
+  c = good;
+  c.width = c.height = 8192;
+  c.world = {0, 0, 1, 1};
+  EXPECT_NE(err(c).find("cells"), std::string::npos);  // cut-off spans > 4096 cells
+  if (!warpmind::test::cuda_context()) {
+    c = good;
+    c.variant = FieldVariant::GpuBinned;
+    std::unique_ptr<FieldLayers> f;
+    EXPECT_EQ(FieldLayers::create(ctx, c, f).code(), StatusCode::Unavailable);
+  }
+}
+
+TEST(Field, AutoVariantFollowsBackend) {
+  FieldConfig c;
+  c.kinds = {circle(4)};
+  c.layers = {{"f", {{0, 0}}}};
+  std::unique_ptr<FieldLayers> f;
+  ASSERT_TRUE(FieldLayers::create(warpmind::test::cpu_context(), c, f).ok());
+  EXPECT_EQ(f->variant(), FieldVariant::CpuStamp);
+  EXPECT_EQ(f->device_layer(0).data, nullptr);
+  if (Context* g = warpmind::test::cuda_context()) {
+    ASSERT_TRUE(FieldLayers::create(*g, c, f).ok());
+    EXPECT_EQ(f->variant(), FieldVariant::GpuBinned);
+    EXPECT_NE(f->device_layer(0).data, nullptr);
+    EXPECT_EQ(f->device_layer(0).stream, g->stream());
+  }
+}
+
+TEST(Field, VariantNamesRoundTrip) {
+  for (FieldVariant v : {FieldVariant::Auto, FieldVariant::CpuNaive, FieldVariant::CpuStamp, FieldVariant::GpuNaive,
+                         FieldVariant::GpuCoalesced, FieldVariant::GpuShared, FieldVariant::GpuBinned}) {
+    FieldVariant back;
+    ASSERT_TRUE(parse_variant(variant_name(v), back));
+    EXPECT_EQ(back, v);
+  }
+  FieldVariant x;
+  EXPECT_FALSE(parse_variant("gpu-fastest", x));
+}
+
+TEST(Field, BuildDeviceMatchesHostBuild) {
+  WM_REQUIRE_GPU();
+  Context& ctx = *warpmind::test::cuda_context();
+  FieldGenParams p;
+  p.width = 300;
+  p.count = 1000;
+  p.distribution = Distribution::Clustered;
+  FieldScenario sc = generate_field_scenario(p);
+  const auto ref = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuStamp, sc.entities);
+  for (FieldVariant v : {FieldVariant::GpuNaive, FieldVariant::GpuShared, FieldVariant::GpuBinned}) {
+    sc.config.variant = v;
+    std::unique_ptr<FieldLayers> f;
+    ASSERT_TRUE(FieldLayers::create(ctx, sc.config, f).ok());
+    DeviceBytes d;
+    ASSERT_TRUE(d.allocate(ctx, sc.entities.size() * sizeof(Entity)).ok());
+    ASSERT_TRUE(d.upload(ctx, sc.entities.data(), sc.entities.size() * sizeof(Entity)).ok());
+    ASSERT_TRUE(f->build_device(static_cast<const Entity*>(d.get()), sc.entities.size()).ok());
+    std::vector<float> got(ref[0].size());
+    ASSERT_TRUE(f->read(0, got).ok());
+    EXPECT_TRUE(std::memcmp(got.data(), ref[0].data(), got.size() * sizeof(float)) == 0) << variant_name(v);
+  }
+}
+
+TEST(Field, CountEvaluationsMatchesBruteForce) {
+  for (const FieldCase& c : test::field_cases()) {
+    if (!c.naive_reference) continue;
+    SCOPED_TRACE(c.name);
+    const detail::Grid g = detail::make_grid(c.config);
+    std::uint64_t brute = 0;
+    std::vector<detail::Instance> inst;
+    for (const LayerSpec& l : c.config.layers) {
+      detail::make_instances(detail::group_map(l), c.entities, g, inst);
+      for (const auto& i : inst)
+        for (int y = 0; y < g.height; ++y)
+          for (int x = 0; x < g.width; ++x)
+            brute += detail::cell_distance(x - i.ix, y - i.iy, g) <= c.config.kinds[i.kind].cutoff();
+    }
+    EXPECT_EQ(count_evaluations(c.config, c.entities), brute);
+  }
+}
+
+}  // namespace
+}  // namespace warpmind::field
