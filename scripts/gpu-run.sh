@@ -2,7 +2,9 @@
 # Runs the staged GPU tests and benchmarks on a CUDA machine; writes logs and JSON into OUTDIR.
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
-#   tests), racecheck, bench-SUITE (e.g. bench-field), bench-SUITE-quick. Default: tests memcheck bench-field
+#   tests), racecheck, ncu-field (per-kernel times with Nsight Compute), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
+#   tests memcheck bench-field
 # Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
 # non-zero if any step failed; a summary table is printed last.
 set -uo pipefail
@@ -26,12 +28,26 @@ for step in "${steps[@]}"; do
       "$stage/warpmind_tests" --gtest_output="json:$out/tests.json" > "$log" 2>&1 ;;
     memcheck|racecheck)
       compute-sanitizer --tool "$step" --error-exitcode 3 "$stage/warpmind_tests" --gtest_filter="$gpu_filter" > "$log" 2>&1 ;;
+    bench-*:*)
+      spec=${step#bench-}; suite=${spec%%:*}; IFS=, read -r -a extra <<< "${spec#*:}"
+      name=$(echo "$spec" | tr -c 'A-Za-z0-9_.\n-' '-' | sed 's/--*/-/g; s/-$//')
+      log="$out/bench-$name.log"
+      "$stage/warpmind-bench" "$suite" "${extra[@]}" --out "$out/$name.json" > "$log" 2>&1 ;;
     bench-*-quick)
       suite=${step#bench-}; suite=${suite%-quick}
       "$stage/warpmind-bench" "$suite" --quick --out "$out/$suite-quick.json" > "$log" 2>&1 ;;
     bench-*)
       suite=${step#bench-}
       "$stage/warpmind-bench" "$suite" --out "$out/$suite.json" > "$log" 2>&1 ;;
+    ncu-field)
+      # Per-kernel device time of one gpu-binned build: the 100,000-entity scale case, then the seed's
+      # heaviest case (2048^2, 2048 entities, radius 15).
+      for a in "--resolution 4096 --world 4096 --count 100000" "--resolution 2048 --count 2048"; do
+        echo "== warpmind field $a --radius 15 --variant gpu-binned"
+        ncu --print-summary per-kernel --metrics gpu__time_duration.sum \
+          "$stage/warpmind" field $a --radius 15 --variant gpu-binned --repeat 3 2>&1 |
+          grep -E "^  [a-zA-Z_]|gpu__time_duration|==|build:" | grep -v "^==PROF=="
+      done > "$log" 2>&1 ;;
     *)
       echo "unknown step $step" > "$log"; false ;;
   esac

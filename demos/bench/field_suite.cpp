@@ -244,15 +244,16 @@ int field_suite(int argc, char** argv) {
     }
     std::printf("%6g %5d %6d %9.2f | %s\n", c.radius, c.resolution, c.count, evals / 1e6, row.c_str());
     std::fflush(stdout);
-  }
-  if (args.has("out")) {
-    std::string err = demos::write_file(args.str("out"), s.results.to_json());
-    if (!err.empty()) {
-      std::fprintf(stderr, "warpmind-bench field: %s\n", err.c_str());
-      return 1;
+    // Rewritten after every case, so an interrupted run still leaves its finished records.
+    if (args.has("out")) {
+      std::string err = demos::write_file(args.str("out"), s.results.to_json());
+      if (!err.empty()) {
+        std::fprintf(stderr, "warpmind-bench field: %s\n", err.c_str());
+        return 1;
+      }
     }
-    std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), s.results.records().size());
   }
+  if (args.has("out")) std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), s.results.records().size());
   if (s.failures) std::fprintf(stderr, "warpmind-bench field: %d failure(s)\n", s.failures);
   return s.failures ? 1 : 0;
 }

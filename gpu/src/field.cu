@@ -137,18 +137,19 @@ __device__ __forceinline__ void for_each_tile(const float4& e, const FieldGrid& 
                                               const KindSet& ks, const TileGeom& tg, F&& f) {
   const int kind = entity_kind(e, map);
   if (kind < 0) return;
-  const FieldKind& k = ks.k[kind];
+  // Scalar loads from the parameter block (a reference to ks.k[kind] would copy it to local memory).
+  const int rx = ks.k[kind].rx, ry = ks.k[kind].ry, table = ks.k[kind].table_offset;
+  const float cut = ks.k[kind].end[ks.k[kind].segments - 1];
   const int ix = snap_d(e.x, g.x0, g.cell_w), iy = snap_d(e.y, g.y0, g.cell_h);
-  const int x0 = max(0, ix - k.rx), x1 = min(g.width - 1, ix + k.rx);
-  const int y0 = max(0, iy - k.ry), y1 = min(g.height - 1, iy + k.ry);
+  const int x0 = max(0, ix - rx), x1 = min(g.width - 1, ix + rx);
+  const int y0 = max(0, iy - ry), y1 = min(g.height - 1, iy + ry);
   if (x0 > x1 || y0 > y1) return;
-  const float cut = k.end[k.segments - 1];
   for (int ty = y0 / kFieldTile; ty <= y1 / kFieldTile; ++ty) {
     const int ny = min(max(iy, ty * kFieldTile), min(ty * kFieldTile + kFieldTile - 1, g.height - 1));
     for (int tx = x0 / kFieldTile; tx <= x1 / kFieldTile; ++tx) {
       const int nx = min(max(ix, tx * kFieldTile), min(tx * kFieldTile + kFieldTile - 1, g.width - 1));
       if (__fsqrt_rn(dist2_d(nx - ix, ny - iy, g)) <= cut)
-        f(ty * tg.tiles_x + tx, make_int4(ix, iy, k.table_offset, k.rx | (k.ry << 16)));
+        f(ty * tg.tiles_x + tx, make_int4(ix, iy, table, rx | (ry << 16)));
     }
   }
 }
@@ -185,12 +186,13 @@ __device__ __forceinline__ void accumulate_list(const int4* rec, unsigned begin,
     for (int j = 0; j < m; ++j) {
       const int4 r = seg[j];
       const int rx = r.w & 0xffff, ry = r.w >> 16;
-      const int* row0 = tables + r.z + min(abs(x - r.x), rx + 1);
+      const int* col = tables + r.z + min(abs(x - r.x), rx + 1);  // column rx + 1 is zero
       const int pitch = rx + 2;
 #pragma unroll
       for (int q = 0; q < kRowsPerThread; ++q) {
-        const int ady = min(abs(ybase + q * (kThreads / kFieldTile) - r.y), ry + 1);
-        acc[q] += __ldg(row0 + ady * pitch);
+        // A warp shares its rows, so this branch never diverges: rows the charge misses cost nothing.
+        const int ady = abs(ybase + q * (kThreads / kFieldTile) - r.y);
+        if (ady <= ry) acc[q] += __ldg(col + ady * pitch);
       }
     }
   }
