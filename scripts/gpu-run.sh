@@ -48,6 +48,11 @@ for step in "${steps[@]}"; do
           "$stage/warpmind" field $a --radius 15 --variant gpu-binned --repeat 3 2>&1 |
           grep -E "^  [a-zA-Z_]|gpu__time_duration|==|build:" | grep -v "^==PROF=="
       done > "$log" 2>&1 ;;
+    sass-field)
+      # Disassembly of the binned accumulate kernel and its instruction mix.
+      cuobjdump -sass -fun k_bin_accumulate "$stage/warpmind" > "$log" 2>&1 || cuobjdump -sass "$stage/warpmind" > "$log" 2>&1
+      grep -oE "^ +/\*[0-9a-f]+\*/ +[@!A-Z0-9.]+ *[A-Z][A-Z0-9.]*" "$log" | awk '{print $NF}' | sed 's/\..*//' |
+        sort | uniq -c | sort -rn | head -25 >> "$log" ;;
     *)
       echo "unknown step $step" > "$log"; false ;;
   esac

@@ -23,10 +23,11 @@ constexpr int kThreads = 256;
 struct KindSet {
   FieldKind k[kFieldMaxKinds];
   float cut2_guard[kFieldMaxKinds];  // a little above cutoff^2: a cheap, conservative pre-filter
+  float cut[kFieldMaxKinds];         // cutoff
 };
-struct GroupMap {
-  std::int16_t kind_of_group[kFieldMaxGroups];
-};
+// A layer's group -> kind map lives in device memory: indexing a by-value parameter array with a
+// run-time index would copy it to local memory in every thread.
+using GroupMap = const std::int16_t*;
 
 // ---- [SECTION] exact arithmetic ------------------------------------------------------------------
 
@@ -54,9 +55,9 @@ __device__ __forceinline__ float dequantize_d(long long acc) {
   return __double2float_rn(__dmul_rn(__ll2double_rn(acc), 1.0 / double(1 << kFracBits)));
 }
 
-__device__ __forceinline__ int entity_kind(const float4& e, const GroupMap& map) {
+__device__ __forceinline__ int entity_kind(const float4& e, GroupMap map) {
   const unsigned group = __float_as_uint(e.z);
-  return group < kFieldMaxGroups ? map.kind_of_group[group] : -1;
+  return group < kFieldMaxGroups ? __ldg(map + group) : -1;
 }
 
 // ---- [SECTION] seed variants ---------------------------------------------------------------------
@@ -124,106 +125,111 @@ __global__ void __launch_bounds__(kThreads) k_shared(const int4* inst, int n, Fi
 
 // ---- [SECTION] binned variant --------------------------------------------------------------------
 // Per layer: count the tiles each charge reaches, scan, scatter charge records into per-tile lists,
-// then one block per 32x32 tile sums its list by table lookups. Record: {ix, iy, table offset,
+// then one warp per 32x32 tile sums its list by table lookups. Record: {ix, iy, table offset,
 // rx | ry << 16}. Integer sums make the list order irrelevant, so atomics keep results deterministic.
+// Binning runs one thread per (charge, tile of its bounding box) slot: with one thread per charge, a
+// few thousand large charges leave most of the GPU idle behind chains of dependent atomics.
 
 struct TileGeom {
   int tiles_x, tiles_y;
 };
 
-// Calls f(tile) for every tile the charge of entity e reaches (nearest cell of the tile within cut-off).
+// Calls f(tile, record) if the `slot`-th tile of entity e's bounding box is reached by its charge
+// (the tile's nearest cell lies within the cut-off). `slots` bounds the tiles of any bounding box.
 template <class F>
-__device__ __forceinline__ void for_each_tile(const float4& e, const FieldGrid& g, const GroupMap& map,
-                                              const KindSet& ks, const TileGeom& tg, F&& f) {
+__device__ __forceinline__ void visit_slot(const float4& e, int slot, const FieldGrid& g, GroupMap map,
+                                           const KindSet& ks, const TileGeom& tg, F&& f) {
   const int kind = entity_kind(e, map);
   if (kind < 0) return;
   // Scalar loads from the parameter block (a reference to ks.k[kind] would copy it to local memory).
-  const int rx = ks.k[kind].rx, ry = ks.k[kind].ry, table = ks.k[kind].table_offset;
-  const float cut = ks.k[kind].end[ks.k[kind].segments - 1];
+  const int rx = ks.k[kind].rx, ry = ks.k[kind].ry;
   const int ix = snap_d(e.x, g.x0, g.cell_w), iy = snap_d(e.y, g.y0, g.cell_h);
   const int x0 = max(0, ix - rx), x1 = min(g.width - 1, ix + rx);
   const int y0 = max(0, iy - ry), y1 = min(g.height - 1, iy + ry);
   if (x0 > x1 || y0 > y1) return;
-  for (int ty = y0 / kFieldTile; ty <= y1 / kFieldTile; ++ty) {
-    const int ny = min(max(iy, ty * kFieldTile), min(ty * kFieldTile + kFieldTile - 1, g.height - 1));
-    for (int tx = x0 / kFieldTile; tx <= x1 / kFieldTile; ++tx) {
-      const int nx = min(max(ix, tx * kFieldTile), min(tx * kFieldTile + kFieldTile - 1, g.width - 1));
-      if (__fsqrt_rn(dist2_d(nx - ix, ny - iy, g)) <= cut)
-        f(ty * tg.tiles_x + tx, make_int4(ix, iy, table, rx | (ry << 16)));
-    }
-  }
+  const int tx0 = x0 / kFieldTile, nx = x1 / kFieldTile - tx0 + 1;
+  const int ty0 = y0 / kFieldTile, ny = y1 / kFieldTile - ty0 + 1;
+  if (slot >= nx * ny) return;
+  const int tx = tx0 + slot % nx, ty = ty0 + slot / nx;
+  const int cx = min(max(ix, tx * kFieldTile), min(tx * kFieldTile + kFieldTile - 1, g.width - 1));
+  const int cy = min(max(iy, ty * kFieldTile), min(ty * kFieldTile + kFieldTile - 1, g.height - 1));
+  if (__fsqrt_rn(dist2_d(cx - ix, cy - iy, g)) <= ks.cut[kind])
+    f(ty * tg.tiles_x + tx, make_int4(ix, iy, ks.k[kind].table_offset, rx | (ry << 16)));
 }
 
-__global__ void k_bin_count(const float4* ent, int n, FieldGrid g, GroupMap map, KindSet ks, TileGeom tg,
-                            unsigned* count) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  for_each_tile(ent[i], g, map, ks, tg, [&](int t, int4) { atomicAdd(count + t, 1u); });
+__global__ void k_bin_count(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
+                            KindSet ks, TileGeom tg, unsigned* count) {
+  for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
+       s += static_cast<long long>(gridDim.x) * blockDim.x)
+    visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg,
+               [&](int t, int4) { atomicAdd(count + t, 1u); });
 }
 
 // Leaves `count` all zero again, ready for the next build.
-__global__ void k_bin_fill(const float4* ent, int n, FieldGrid g, GroupMap map, KindSet ks, TileGeom tg,
-                           unsigned* count, const unsigned* offset, int4* rec) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  for_each_tile(ent[i], g, map, ks, tg, [&](int t, int4 r) {
-    const unsigned slot = offset[t] + atomicSub(count + t, 1u) - 1u;
-    rec[slot] = r;
-  });
+__global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
+                           KindSet ks, TileGeom tg, unsigned* count, const unsigned* offset, int4* rec) {
+  for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
+       s += static_cast<long long>(gridDim.x) * blockDim.x)
+    visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg, [&](int t, int4 r) {
+      rec[offset[t] + atomicSub(count + t, 1u) - 1u] = r;
+    });
 }
 
-constexpr int kRowsPerThread = kFieldTile / (kThreads / kFieldTile);  // 4
+// One warp per tile; lane = column, the 32 rows in registers. Per record, the row offsets are the
+// same for the whole warp, so each lookup costs the lane a load and an add; rows are visited in
+// blocks of 8 and blocks the charge misses are skipped (a warp-uniform branch).
+// Records are summed in int32 chunks of at most `chunk` records (chunk * max|entry| < 2^31); a tile
+// with more records flushes each chunk into 64-bit sums in shared memory.
+constexpr int kRowBlock = 8;
 
-template <class Acc>
-__device__ __forceinline__ void accumulate_list(const int4* rec, unsigned begin, unsigned end,
-                                                const int* __restrict__ tables, int x, int ybase, int4* seg,
-                                                Acc (&acc)[kRowsPerThread]) {
-  for (unsigned base = begin; base < end; base += kThreads) {
-    __syncthreads();
-    if (base + threadIdx.x < end) seg[threadIdx.x] = rec[base + threadIdx.x];
-    __syncthreads();
-    const int m = static_cast<int>(min(end - base, static_cast<unsigned>(kThreads)));
-    for (int j = 0; j < m; ++j) {
-      const int4 r = seg[j];
-      const int rx = r.w & 0xffff, ry = r.w >> 16;
-      const int* col = tables + r.z + min(abs(x - r.x), rx + 1);  // column rx + 1 is zero
-      const int pitch = rx + 2;
+__device__ __forceinline__ void add_record(const int4 r, const int* __restrict__ tables, int x, int ty0,
+                                           int (&acc)[kFieldTile]) {
+  const int rx = r.w & 0xffff, ry = r.w >> 16, pitch = rx + 2;
+  const int* col = tables + r.z + min(abs(x - r.x), rx + 1);  // column rx + 1 is zero
+  const int dy0 = ty0 - r.y;                                   // row q is dy0 + q from the charge
 #pragma unroll
-      for (int q = 0; q < kRowsPerThread; ++q) {
-        // A warp shares its rows, so this branch never diverges: rows the charge misses cost nothing.
-        const int ady = abs(ybase + q * (kThreads / kFieldTile) - r.y);
-        if (ady <= ry) acc[q] += __ldg(col + ady * pitch);
-      }
+  for (int b = 0; b < kFieldTile; b += kRowBlock) {
+    if (dy0 + b + kRowBlock - 1 < -ry || dy0 + b > ry) continue;
+#pragma unroll
+    for (int q = b; q < b + kRowBlock; ++q) {
+      const int ady = abs(dy0 + q);
+      if (ady <= ry) acc[q] += __ldg(col + ady * pitch);
     }
   }
 }
 
-__global__ void __launch_bounds__(kThreads) k_bin_accumulate(const int4* rec, const unsigned* offset,
-                                                             const int* __restrict__ tables, FieldGrid g,
-                                                             TileGeom tg, int max_abs_q, float* out) {
-  __shared__ int4 seg[kThreads];
-  const int tile = blockIdx.x;
-  const int x = (tile % tg.tiles_x) * kFieldTile + (threadIdx.x % kFieldTile);
-  const int ybase = (tile / tg.tiles_x) * kFieldTile + threadIdx.x / kFieldTile;
+__global__ void __launch_bounds__(32) k_bin_accumulate(const int4* __restrict__ rec, const unsigned* offset,
+                                                       const int* __restrict__ tables, FieldGrid g, TileGeom tg,
+                                                       unsigned chunk, float* out) {
+  __shared__ long long wide[kFieldTile][kFieldTile];
+  const int tile = blockIdx.x, lane = threadIdx.x;
+  const int x = (tile % tg.tiles_x) * kFieldTile + lane;
+  const int ty0 = (tile / tg.tiles_x) * kFieldTile;
   const unsigned begin = offset[tile], end = offset[tile + 1];
-  long long sum[kRowsPerThread];
-  // int32 sums are exact while count * max|entry| < 2^31: the common case, and cheaper.
-  if (static_cast<long long>(end - begin) * max_abs_q < (1ll << 31)) {
-    int acc[kRowsPerThread] = {};
-    accumulate_list(rec, begin, end, tables, x, ybase, seg, acc);
+  const bool is_wide = end - begin > chunk;
+  int acc[kFieldTile];
 #pragma unroll
-    for (int q = 0; q < kRowsPerThread; ++q) sum[q] = acc[q];
+  for (int q = 0; q < kFieldTile; ++q) acc[q] = 0;
+  if (!is_wide) {
+    for (unsigned i = begin; i < end; ++i) add_record(rec[i], tables, x, ty0, acc);
   } else {
-    long long acc[kRowsPerThread] = {};
-    accumulate_list(rec, begin, end, tables, x, ybase, seg, acc);
 #pragma unroll
-    for (int q = 0; q < kRowsPerThread; ++q) sum[q] = acc[q];
+    for (int q = 0; q < kFieldTile; ++q) wide[q][lane] = 0;
+    for (unsigned i = begin; i < end;) {
+      for (const unsigned stop = min(end, i + chunk); i < stop; ++i) add_record(rec[i], tables, x, ty0, acc);
+#pragma unroll
+      for (int q = 0; q < kFieldTile; ++q) {
+        wide[q][lane] += acc[q];
+        acc[q] = 0;
+      }
+    }
   }
   if (x >= g.width) return;
 #pragma unroll
-  for (int q = 0; q < kRowsPerThread; ++q) {
-    const int y = ybase + q * (kThreads / kFieldTile);
-    if (y < g.height) out[static_cast<size_t>(y) * g.width + x] = dequantize_d(sum[q]);
+  for (int q = 0; q < kFieldTile; ++q) {
+    const int y = ty0 + q;
+    if (y < g.height)
+      out[static_cast<size_t>(y) * g.width + x] = dequantize_d(is_wide ? wide[q][lane] : acc[q]);
   }
 }
 
@@ -299,7 +305,7 @@ struct FieldDevice::Impl {
   FieldKernel kernel{};
   FieldGrid grid{};
   KindSet kinds{};
-  std::vector<GroupMap> maps;
+  DeviceBuffer<std::int16_t> maps;     // layer_count * kFieldMaxGroups
   std::vector<FieldLayerMap> layer_info;
   TileGeom tiles{};
   std::size_t cells = 0;
@@ -332,17 +338,17 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     im.kinds.k[k] = s.kinds[k];
     const float c = s.kinds[k].end[s.kinds[k].segments - 1];
     im.kinds.cut2_guard[k] = c * c * 1.001f + 1e-30f;
+    im.kinds.cut[k] = c;
   }
-  for (const FieldLayerMap& m : s.layers) {
-    GroupMap gm;
-    std::copy(std::begin(m.kind_of_group), std::end(m.kind_of_group), gm.kind_of_group);
-    im.maps.push_back(gm);
-  }
+  std::vector<std::int16_t> maps;
+  for (const FieldLayerMap& m : s.layers) maps.insert(maps.end(), std::begin(m.kind_of_group), std::end(m.kind_of_group));
   im.layer_info = s.layers;
   im.tiles = {(s.grid.width + kFieldTile - 1) / kFieldTile, (s.grid.height + kFieldTile - 1) / kFieldTile};
   im.cells = static_cast<std::size_t>(s.grid.width) * s.grid.height;
 
   std::string err;
+  if (!(err = im.maps.reserve(maps.size())).empty()) return err;
+  WM_CUDA(cudaMemcpy(im.maps.get(), maps.data(), maps.size() * sizeof(std::int16_t), cudaMemcpyHostToDevice));
   if (!(err = im.tables.reserve(s.tables.size())).empty()) return err;
   WM_CUDA(cudaMemcpy(im.tables.get(), s.tables.data(), s.tables.size() * sizeof(int), cudaMemcpyHostToDevice));
   if (!(err = im.layers.reserve(im.cells * s.layers.size())).empty()) return err;
@@ -365,7 +371,7 @@ const float* FieldDevice::layer(int i) const { return impl_->layers.get() + impl
 
 std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
   float* out = layers.get() + cells * l;
-  const GroupMap& map = maps[l];
+  const GroupMap map = maps.get() + static_cast<std::size_t>(l) * kFieldMaxGroups;
   const dim3 block2d(16, 16);
   const dim3 grid2d((grid.width + 15) / 16, (grid.height + 15) / 16);
   std::string err;
@@ -390,15 +396,18 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       return {};
     case FieldKernel::Binned: {
       const int ntiles = tiles.tiles_x * tiles.tiles_y;
+      const int slots = std::max(1, std::min(layer_info[l].max_tiles_per_instance, ntiles));
+      const long long slots_total = static_cast<long long>(n) * slots;
+      const int bin_blocks = static_cast<int>(std::min<long long>((slots_total + kThreads - 1) / kThreads, 1 << 16));
       if (n > 0)
-        k_bin_count<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, kinds, tiles, tile_count.get());
+        k_bin_count<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
+                                                         tile_count.get());
       WM_CUDA_LAUNCH(k_bin_count);
       std::size_t temp = scan_temp_bytes;
       WM_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.get(), temp, tile_count.get(), tile_offset.get(), ntiles + 1,
                                             stream));
       // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
-      std::size_t need = static_cast<std::size_t>(n) *
-                         std::min<std::size_t>(layer_info[l].max_tiles_per_instance, ntiles);
+      std::size_t need = static_cast<std::size_t>(slots_total);
       constexpr std::size_t kDirectLimit = std::size_t{8} << 20;
       if (need > kDirectLimit) {
         unsigned total = 0;
@@ -408,11 +417,14 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       }
       if (!(err = records.reserve(std::max<std::size_t>(need, 1))).empty()) return err;
       if (n > 0)
-        k_bin_fill<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, kinds, tiles, tile_count.get(),
-                                                           tile_offset.get(), records.get());
+        k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
+                                                        tile_count.get(), tile_offset.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
-      k_bin_accumulate<<<ntiles, kThreads, 0, stream>>>(records.get(), tile_offset.get(), tables.get(), grid, tiles,
-                                                        layer_info[l].max_abs_q, out);
+      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every partial sum exact.
+      const unsigned chunk = static_cast<unsigned>(
+          std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
+      k_bin_accumulate<<<ntiles, kFieldTile, 0, stream>>>(records.get(), tile_offset.get(), tables.get(), grid,
+                                                          tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       return {};
     }
@@ -423,7 +435,7 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
 std::string FieldDevice::build(const void* device_entities, std::size_t count) {
   if (count > static_cast<std::size_t>(INT32_MAX / 2)) return "too many entities";
   const auto* ent = static_cast<const float4*>(device_entities);
-  for (int l = 0; l < static_cast<int>(impl_->maps.size()); ++l) {
+  for (int l = 0; l < static_cast<int>(impl_->layer_info.size()); ++l) {
     std::string err = impl_->build_layer(l, ent, static_cast<int>(count));
     if (!err.empty()) return err;
   }
