@@ -48,9 +48,14 @@ for step in "${steps[@]}"; do
           "$stage/warpmind" field $a --radius 15 --variant gpu-binned --repeat 3 2>&1 |
           grep -E "^  [a-zA-Z_]|gpu__time_duration|==|build:" | grep -v "^==PROF=="
       done > "$log" 2>&1 ;;
+    ncu-detail-field)
+      # Full Nsight Compute sections for the binned accumulate kernel at the scale case.
+      ncu --kernel-name regex:k_bin_accumulate --launch-count 1 --section SpeedOfLight --section Occupancy \
+        --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats --section SchedulerStats \
+        "$stage/warpmind" field --resolution 4096 --world 4096 --count 100000 --radius 15 --variant gpu-binned > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
-      cuobjdump -sass -fun k_bin_accumulate "$stage/warpmind" > "$log" 2>&1 || cuobjdump -sass "$stage/warpmind" > "$log" 2>&1
+      cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1
       grep -oE "^ +/\*[0-9a-f]+\*/ +[@!A-Z0-9.]+ *[A-Z][A-Z0-9.]*" "$log" | awk '{print $NF}' | sed 's/\..*//' |
         sort | uniq -c | sort -rn | head -25 >> "$log" ;;
     *)

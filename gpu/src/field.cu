@@ -175,61 +175,94 @@ __global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, 
     });
 }
 
-// One warp per tile; lane = column, the 32 rows in registers. Per record, the row offsets are the
-// same for the whole warp, so each lookup costs the lane a load and an add; rows are visited in
-// blocks of 8 and blocks the charge misses are skipped (a warp-uniform branch).
-// Records are summed in int32 chunks of at most `chunk` records (chunk * max|entry| < 2^31); a tile
-// with more records flushes each chunk into 64-bit sums in shared memory.
+// Accumulate: persistent warps, each summing one 32x32 tile at a time (lane = column, the 32 rows in
+// registers). Per record the row offsets are the same for the whole warp; rows are visited in blocks
+// of 8 and blocks the charge misses are skipped (a warp-uniform branch). The layer's charge tables are
+// staged once per block into shared memory when they fit (32-bit LDS addressing), else read through L1.
+// Records are summed in int32 chunks of at most `chunk` records (chunk * max|entry| < 2^31); a tile with
+// more records flushes each chunk into a 64-bit scratch in global memory that only it touches.
 constexpr int kRowBlock = 8;
+constexpr int kAccumulateThreads = 256;
 
-__device__ __forceinline__ void add_record(const int4 r, const int* __restrict__ tables, int x, int ty0,
-                                           int (&acc)[kFieldTile]) {
-  const int rx = r.w & 0xffff, ry = r.w >> 16, pitch = rx + 2;
-  const int* col = tables + r.z + min(abs(x - r.x), rx + 1);  // column rx + 1 is zero
-  const int dy0 = ty0 - r.y;                                   // row q is dy0 + q from the charge
+template <bool kShared>
+__device__ __forceinline__ int table_at(const int* t, unsigned i) {
+  if constexpr (kShared) return t[i];
+  else return __ldg(t + i);
+}
+
+template <bool kShared>
+__device__ __forceinline__ void add_record(const int4 r, const int* t, int x, int ty0, int (&acc)[kFieldTile]) {
+  const int rx = r.w & 0xffff, ry = r.w >> 16;
+  const unsigned pitch = static_cast<unsigned>(rx) + 2u;
+  const unsigned col = static_cast<unsigned>(r.z) + static_cast<unsigned>(min(abs(x - r.x), rx + 1));  // rx+1: zero
+  const int dy0 = ty0 - r.y;  // row q lies dy0 + q rows from the charge
 #pragma unroll
   for (int b = 0; b < kFieldTile; b += kRowBlock) {
     if (dy0 + b + kRowBlock - 1 < -ry || dy0 + b > ry) continue;
 #pragma unroll
     for (int q = b; q < b + kRowBlock; ++q) {
       const int ady = abs(dy0 + q);
-      if (ady <= ry) acc[q] += __ldg(col + ady * pitch);
+      if (ady <= ry) acc[q] += table_at<kShared>(t, col + static_cast<unsigned>(ady) * pitch);
     }
   }
 }
 
-__global__ void __launch_bounds__(32) k_bin_accumulate(const int4* __restrict__ rec, const unsigned* offset,
-                                                       const int* __restrict__ tables, FieldGrid g, TileGeom tg,
-                                                       unsigned chunk, float* out) {
-  __shared__ long long wide[kFieldTile][kFieldTile];
-  const int tile = blockIdx.x, lane = threadIdx.x;
-  const int x = (tile % tg.tiles_x) * kFieldTile + lane;
-  const int ty0 = (tile / tg.tiles_x) * kFieldTile;
-  const unsigned begin = offset[tile], end = offset[tile + 1];
-  const bool is_wide = end - begin > chunk;
-  int acc[kFieldTile];
+template <bool kShared>
+__global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int4* __restrict__ rec,
+                                                                        const unsigned* __restrict__ offset,
+                                                                        const int* __restrict__ tables, int table_len,
+                                                                        FieldGrid g, TileGeom tg, unsigned chunk,
+                                                                        long long* wide, float* out) {
+  extern __shared__ int staged[];
+  const int* t = tables;
+  if constexpr (kShared) {
+    for (int i = threadIdx.x; i < table_len; i += blockDim.x) staged[i] = __ldg(tables + i);
+    __syncthreads();
+    t = staged;
+  }
+  const int lane = threadIdx.x % kFieldTile;
+  const int warps = gridDim.x * (blockDim.x / kFieldTile);
+  const int ntiles = tg.tiles_x * tg.tiles_y;
+  for (int tile = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile; tile < ntiles; tile += warps) {
+    const int x = (tile % tg.tiles_x) * kFieldTile + lane;
+    const int ty0 = (tile / tg.tiles_x) * kFieldTile;
+    const unsigned begin = offset[tile], end = offset[tile + 1];
+    const bool is_wide = end - begin > chunk;
+    int acc[kFieldTile];
 #pragma unroll
-  for (int q = 0; q < kFieldTile; ++q) acc[q] = 0;
-  if (!is_wide) {
-    for (unsigned i = begin; i < end; ++i) add_record(rec[i], tables, x, ty0, acc);
-  } else {
-#pragma unroll
-    for (int q = 0; q < kFieldTile; ++q) wide[q][lane] = 0;
+    for (int q = 0; q < kFieldTile; ++q) acc[q] = 0;
+    bool flushed = false;
     for (unsigned i = begin; i < end;) {
-      for (const unsigned stop = min(end, i + chunk); i < stop; ++i) add_record(rec[i], tables, x, ty0, acc);
+      const unsigned stop = min(end, i + chunk);
+      int4 next = rec[i];
+      for (; i < stop; ++i) {
+        const int4 r = next;
+        if (i + 1 < stop) next = rec[i + 1];  // the next record's load overlaps this one's lookups
+        add_record<kShared>(r, t, x, ty0, acc);
+      }
+      if (is_wide && x < g.width) {
 #pragma unroll
-      for (int q = 0; q < kFieldTile; ++q) {
-        wide[q][lane] += acc[q];
-        acc[q] = 0;
+        for (int q = 0; q < kFieldTile; ++q) {
+          const int y = ty0 + q;
+          if (y < g.height) {
+            long long* w = wide + static_cast<size_t>(y) * g.width + x;
+            *w = (flushed ? *w : 0ll) + acc[q];
+          }
+          acc[q] = 0;
+        }
+        flushed = true;
       }
     }
-  }
-  if (x >= g.width) return;
+    if (x < g.width) {
 #pragma unroll
-  for (int q = 0; q < kFieldTile; ++q) {
-    const int y = ty0 + q;
-    if (y < g.height)
-      out[static_cast<size_t>(y) * g.width + x] = dequantize_d(is_wide ? wide[q][lane] : acc[q]);
+      for (int q = 0; q < kFieldTile; ++q) {
+        const int y = ty0 + q;
+        if (y < g.height) {
+          const size_t c = static_cast<size_t>(y) * g.width + x;
+          out[c] = dequantize_d(flushed ? wide[c] : static_cast<long long>(acc[q]));
+        }
+      }
+    }
   }
 }
 
@@ -318,6 +351,11 @@ struct FieldDevice::Impl {
   DeviceBuffer<unsigned> tile_count;   // binned: tiles + 1, zero between builds
   DeviceBuffer<unsigned> tile_offset;  // tiles + 1
   DeviceBuffer<int4> records;          // binned: per-tile charge lists
+  DeviceBuffer<long long> wide;        // binned: 64-bit sums of tiles with very many records
+  int table_len = 0;
+  std::size_t table_bytes = 0;
+  bool shared_tables = false;          // the tables fit in shared memory next to nothing else
+  int accumulate_blocks = 0;
   DeviceBuffer<unsigned char> scan_temp;
   std::size_t scan_temp_bytes = 0;
   DeviceBuffer<FieldPoint> q_points;
@@ -360,6 +398,25 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, im.scan_temp_bytes, im.tile_count.get(), im.tile_offset.get(),
                                           static_cast<int>(tiles + 1)));
     if (!(err = im.scan_temp.reserve(im.scan_temp_bytes)).empty()) return err;
+    // Persistent accumulate grid: as many blocks as fit on the device at once.
+    int dev = 0, sms = 0, smem_optin = 0;
+    WM_CUDA(cudaGetDevice(&dev));
+    WM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    WM_CUDA(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    im.table_len = static_cast<int>(s.tables.size());
+    im.table_bytes = s.tables.size() * sizeof(int);
+    im.shared_tables = im.table_bytes <= std::min<std::size_t>(smem_optin, 160 * 1024);
+    int per_sm = 0;
+    if (im.shared_tables) {
+      WM_CUDA(cudaFuncSetAttribute(k_bin_accumulate<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(im.table_bytes)));
+      WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_bin_accumulate<true>, kAccumulateThreads,
+                                                            im.table_bytes));
+    } else {
+      WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_bin_accumulate<false>, kAccumulateThreads, 0));
+    }
+    const int warps_per_block = kAccumulateThreads / kFieldTile;
+    im.accumulate_blocks = std::max(1, std::min(sms * std::max(per_sm, 1), (static_cast<int>(tiles) + warps_per_block - 1) / warps_per_block));
   }
   out = std::move(d);
   return {};
@@ -420,11 +477,17 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                         tile_count.get(), tile_offset.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
-      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every partial sum exact.
+      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every partial sum exact. Only when some
+      // tile may exceed it is the 64-bit scratch needed.
       const unsigned chunk = static_cast<unsigned>(
           std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
-      k_bin_accumulate<<<ntiles, kFieldTile, 0, stream>>>(records.get(), tile_offset.get(), tables.get(), grid,
-                                                          tiles, chunk, out);
+      if (static_cast<unsigned>(n) > chunk && !(err = wide.reserve(cells)).empty()) return err;
+      if (shared_tables)
+        k_bin_accumulate<true><<<accumulate_blocks, kAccumulateThreads, table_bytes, stream>>>(
+            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, wide.get(), out);
+      else
+        k_bin_accumulate<false><<<accumulate_blocks, kAccumulateThreads, 0, stream>>>(
+            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, wide.get(), out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       return {};
     }
