@@ -176,33 +176,41 @@ __global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, 
 }
 
 // Accumulate: persistent warps, each summing one 32x32 tile at a time (lane = column, the 32 rows in
-// registers). Per record the row offsets are the same for the whole warp; rows are visited in blocks
-// of 8 and blocks the charge misses are skipped (a warp-uniform branch). The layer's charge tables are
-// staged once per block into shared memory when they fit (32-bit LDS addressing), else read through L1.
-// Records are summed in int32 chunks of at most `chunk` records (chunk * max|entry| < 2^31); a tile with
-// more records flushes each chunk into a 64-bit scratch in global memory that only it touches.
+// registers). On the device each table is stored two-sided in y — rows -ry..ry, pitch rx + 2, column
+// rx + 1 zero — so a record's rows are one interval [qlo, qhi] of the tile and consecutive rows are
+// one pitch apart: a lookup is a pointer step, a load and an add. Rows come in blocks of 8: blocks
+// outside the interval are skipped, blocks inside run without predicates (warp-uniform branches).
+// The layer's tables are staged once per block into shared memory when they fit, else read through L1.
+// Sums are int32, exact while a tile has at most `chunk` records (chunk * max|entry| < 2^31); tiles
+// with more are left to k_bin_accumulate_wide.
 constexpr int kRowBlock = 8;
-constexpr int kAccumulateThreads = 256;
+constexpr int kAccumulateThreads = 1024;  // 32 warps share one staged copy of the tables
 
 template <bool kShared>
-__device__ __forceinline__ int table_at(const int* t, unsigned i) {
+__device__ __forceinline__ int table_at(const int* t, int i) {
   if constexpr (kShared) return t[i];
   else return __ldg(t + i);
 }
 
-template <bool kShared>
-__device__ __forceinline__ void add_record(const int4 r, const int* t, int x, int ty0, int (&acc)[kFieldTile]) {
-  const int rx = r.w & 0xffff, ry = r.w >> 16;
-  const unsigned pitch = static_cast<unsigned>(rx) + 2u;
-  const unsigned col = static_cast<unsigned>(r.z) + static_cast<unsigned>(min(abs(x - r.x), rx + 1));  // rx+1: zero
-  const int dy0 = ty0 - r.y;  // row q lies dy0 + q rows from the charge
+template <bool kShared, class Acc>
+__device__ __forceinline__ void add_record(const int4 r, const int* t, int x, int ty0, Acc (&acc)[kFieldTile]) {
+  const int rx = r.w & 0xffff, ry = r.w >> 16, pitch = rx + 2;
+  const int dy0 = ty0 - r.y;  // row q of the tile lies dy0 + q rows from the charge
+  const int qlo = max(0, -ry - dy0), qhi = min(kFieldTile - 1, ry - dy0);
+  // Table index of row q: (dy0 + q + ry) * pitch + column; the column side is folded (|dx|, capped at
+  // the zero column rx + 1).
+  const int base = r.z + (dy0 + ry) * pitch + min(abs(x - r.x), rx + 1);
 #pragma unroll
   for (int b = 0; b < kFieldTile; b += kRowBlock) {
-    if (dy0 + b + kRowBlock - 1 < -ry || dy0 + b > ry) continue;
+    if (b + kRowBlock - 1 < qlo || b > qhi) continue;
+    int i = base + b * pitch;
+    if (b >= qlo && b + kRowBlock - 1 <= qhi) {
 #pragma unroll
-    for (int q = b; q < b + kRowBlock; ++q) {
-      const int ady = abs(dy0 + q);
-      if (ady <= ry) acc[q] += table_at<kShared>(t, col + static_cast<unsigned>(ady) * pitch);
+      for (int q = b; q < b + kRowBlock; ++q, i += pitch) acc[q] += table_at<kShared>(t, i);
+    } else {
+#pragma unroll
+      for (int q = b; q < b + kRowBlock; ++q, i += pitch)
+        if (q >= qlo && q <= qhi) acc[q] += table_at<kShared>(t, i);
     }
   }
 }
@@ -212,7 +220,7 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
                                                                         const unsigned* __restrict__ offset,
                                                                         const int* __restrict__ tables, int table_len,
                                                                         FieldGrid g, TileGeom tg, unsigned chunk,
-                                                                        long long* wide, float* out) {
+                                                                        float* __restrict__ out) {
   extern __shared__ int staged[];
   const int* t = tables;
   if constexpr (kShared) {
@@ -224,46 +232,45 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
   const int warps = gridDim.x * (blockDim.x / kFieldTile);
   const int ntiles = tg.tiles_x * tg.tiles_y;
   for (int tile = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile; tile < ntiles; tile += warps) {
+    const unsigned begin = offset[tile], end = offset[tile + 1];
+    if (end - begin > chunk) continue;  // k_bin_accumulate_wide
     const int x = (tile % tg.tiles_x) * kFieldTile + lane;
     const int ty0 = (tile / tg.tiles_x) * kFieldTile;
-    const unsigned begin = offset[tile], end = offset[tile + 1];
-    const bool is_wide = end - begin > chunk;
     int acc[kFieldTile];
 #pragma unroll
     for (int q = 0; q < kFieldTile; ++q) acc[q] = 0;
-    bool flushed = false;
-    for (unsigned i = begin; i < end;) {
-      const unsigned stop = min(end, i + chunk);
-      int4 next = rec[i];
-      for (; i < stop; ++i) {
+    if (begin < end) {
+      int4 next = rec[begin];
+      for (unsigned i = begin; i < end; ++i) {
         const int4 r = next;
-        if (i + 1 < stop) next = rec[i + 1];  // the next record's load overlaps this one's lookups
+        if (i + 1 < end) next = rec[i + 1];  // the next record's load overlaps this one's lookups
         add_record<kShared>(r, t, x, ty0, acc);
-      }
-      if (is_wide && x < g.width) {
-#pragma unroll
-        for (int q = 0; q < kFieldTile; ++q) {
-          const int y = ty0 + q;
-          if (y < g.height) {
-            long long* w = wide + static_cast<size_t>(y) * g.width + x;
-            *w = (flushed ? *w : 0ll) + acc[q];
-          }
-          acc[q] = 0;
-        }
-        flushed = true;
       }
     }
     if (x < g.width) {
 #pragma unroll
-      for (int q = 0; q < kFieldTile; ++q) {
-        const int y = ty0 + q;
-        if (y < g.height) {
-          const size_t c = static_cast<size_t>(y) * g.width + x;
-          out[c] = dequantize_d(flushed ? wide[c] : static_cast<long long>(acc[q]));
-        }
-      }
+      for (int q = 0; q < kFieldTile; ++q)
+        if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
     }
   }
+}
+
+// The tiles k_bin_accumulate leaves: more records than int32 sums can take. 64-bit sums, tables
+// through L1; one warp per tile. Rare (thousands of strong charges piled on one spot).
+__global__ void __launch_bounds__(kFieldTile) k_bin_accumulate_wide(const int4* __restrict__ rec,
+                                                                     const unsigned* __restrict__ offset,
+                                                                     const int* __restrict__ tables, FieldGrid g,
+                                                                     TileGeom tg, unsigned chunk, float* out) {
+  const int tile = blockIdx.x;
+  const unsigned begin = offset[tile], end = offset[tile + 1];
+  if (end - begin <= chunk) return;
+  const int x = (tile % tg.tiles_x) * kFieldTile + threadIdx.x;
+  const int ty0 = (tile / tg.tiles_x) * kFieldTile;
+  long long acc[kFieldTile] = {};
+  for (unsigned i = begin; i < end; ++i) add_record<false>(rec[i], tables, x, ty0, acc);
+  if (x >= g.width) return;
+  for (int q = 0; q < kFieldTile; ++q)
+    if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
 }
 
 // ---- [SECTION] queries ---------------------------------------------------------------------------
@@ -351,7 +358,6 @@ struct FieldDevice::Impl {
   DeviceBuffer<unsigned> tile_count;   // binned: tiles + 1, zero between builds
   DeviceBuffer<unsigned> tile_offset;  // tiles + 1
   DeviceBuffer<int4> records;          // binned: per-tile charge lists
-  DeviceBuffer<long long> wide;        // binned: 64-bit sums of tiles with very many records
   int table_len = 0;
   std::size_t table_bytes = 0;
   bool shared_tables = false;          // the tables fit in shared memory next to nothing else
@@ -384,11 +390,24 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
   im.tiles = {(s.grid.width + kFieldTile - 1) / kFieldTile, (s.grid.height + kFieldTile - 1) / kFieldTile};
   im.cells = static_cast<std::size_t>(s.grid.width) * s.grid.height;
 
+  // Device tables are two-sided in y (rows -ry..ry): see k_bin_accumulate. The host's are one quadrant
+  // with a zero row and column; kinds' table_offset is re-based onto the device layout.
+  std::vector<int> tables;
+  for (std::size_t k = 0; k < s.kinds.size(); ++k) {
+    FieldKind& fk = im.kinds.k[k];
+    const int pitch = fk.rx + 2;
+    const int offset = static_cast<int>(tables.size());
+    for (int dy = -fk.ry; dy <= fk.ry; ++dy) {
+      const auto row = s.tables.begin() + fk.table_offset + static_cast<std::ptrdiff_t>(dy < 0 ? -dy : dy) * pitch;
+      tables.insert(tables.end(), row, row + pitch);
+    }
+    fk.table_offset = offset;
+  }
   std::string err;
   if (!(err = im.maps.reserve(maps.size())).empty()) return err;
   WM_CUDA(cudaMemcpy(im.maps.get(), maps.data(), maps.size() * sizeof(std::int16_t), cudaMemcpyHostToDevice));
-  if (!(err = im.tables.reserve(s.tables.size())).empty()) return err;
-  WM_CUDA(cudaMemcpy(im.tables.get(), s.tables.data(), s.tables.size() * sizeof(int), cudaMemcpyHostToDevice));
+  if (!(err = im.tables.reserve(tables.size())).empty()) return err;
+  WM_CUDA(cudaMemcpy(im.tables.get(), tables.data(), tables.size() * sizeof(int), cudaMemcpyHostToDevice));
   if (!(err = im.layers.reserve(im.cells * s.layers.size())).empty()) return err;
   WM_CUDA(cudaMemset(im.layers.get(), 0, im.cells * s.layers.size() * sizeof(float)));
   if (s.kernel == FieldKernel::Binned) {
@@ -403,8 +422,8 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     WM_CUDA(cudaGetDevice(&dev));
     WM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     WM_CUDA(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    im.table_len = static_cast<int>(s.tables.size());
-    im.table_bytes = s.tables.size() * sizeof(int);
+    im.table_len = static_cast<int>(tables.size());
+    im.table_bytes = tables.size() * sizeof(int);
     im.shared_tables = im.table_bytes <= std::min<std::size_t>(smem_optin, 160 * 1024);
     int per_sm = 0;
     if (im.shared_tables) {
@@ -477,17 +496,20 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                         tile_count.get(), tile_offset.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
-      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every partial sum exact. Only when some
-      // tile may exceed it is the 64-bit scratch needed.
+      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every sum exact; only when a tile can
+      // hold more (n > chunk) do the 64-bit tiles need their own kernel.
       const unsigned chunk = static_cast<unsigned>(
           std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
-      if (static_cast<unsigned>(n) > chunk && !(err = wide.reserve(cells)).empty()) return err;
       if (shared_tables)
         k_bin_accumulate<true><<<accumulate_blocks, kAccumulateThreads, table_bytes, stream>>>(
-            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, wide.get(), out);
+            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, out);
       else
         k_bin_accumulate<false><<<accumulate_blocks, kAccumulateThreads, 0, stream>>>(
-            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, wide.get(), out);
+            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, out);
+      WM_CUDA_LAUNCH(k_bin_accumulate);
+      if (static_cast<unsigned>(n) > chunk)
+        k_bin_accumulate_wide<<<ntiles, kFieldTile, 0, stream>>>(records.get(), tile_offset.get(), tables.get(), grid,
+                                                                tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       return {};
     }
