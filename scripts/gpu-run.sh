@@ -52,7 +52,10 @@ for step in "${steps[@]}"; do
       # Full Nsight Compute sections for the binned accumulate kernel at the scale case.
       ncu --kernel-name regex:k_bin_accumulate --launch-count 1 --section SpeedOfLight --section Occupancy \
         --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats --section SchedulerStats \
-        "$stage/warpmind" field --resolution 4096 --world 4096 --count 100000 --radius 15 --variant gpu-binned > "$log" 2>&1 ;;
+        "$stage/warpmind" field --resolution 4096 --world 4096 --count 100000 --radius 15 --variant gpu-binned > "$log" 2>&1
+      ncu --kernel-name regex:k_bin_accumulate --launch-count 1 --section SpeedOfLight --section Occupancy \
+        --section WarpStateStats --section SchedulerStats --section InstructionStats \
+        "$stage/warpmind" field --resolution 2048 --count 2048 --radius 15 --variant gpu-binned >> "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

@@ -5,6 +5,7 @@
 //
 // [SECTION] exact arithmetic     [SECTION] seed variants     [SECTION] binned variant
 // [SECTION] queries              [SECTION] FieldDevice
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -165,6 +166,23 @@ __global__ void k_bin_count(const float4* ent, long long slots_total, int slots,
                [&](int t, int4) { atomicAdd(count + t, 1u); });
 }
 
+// Exclusive scan of up to kSmallScan tile counts in one block: one launch instead of the device-wide
+// scan's two, which matters when the whole build takes tens of microseconds.
+constexpr int kScanThreads = 1024, kScanItems = 32, kSmallScan = kScanThreads * kScanItems;
+
+__global__ void __launch_bounds__(kScanThreads) k_scan_small(const unsigned* in, unsigned* out, int n) {
+  using Scan = cub::BlockScan<unsigned, kScanThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  unsigned v[kScanItems];
+  const int first = threadIdx.x * kScanItems;
+#pragma unroll
+  for (int k = 0; k < kScanItems; ++k) v[k] = first + k < n ? in[first + k] : 0u;
+  Scan(temp).ExclusiveSum(v, v);
+#pragma unroll
+  for (int k = 0; k < kScanItems; ++k)
+    if (first + k < n) out[first + k] = v[k];
+}
+
 // Leaves `count` all zero again, ready for the next build.
 __global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
                            KindSet ks, TileGeom tg, unsigned* count, const unsigned* offset, int4* rec) {
@@ -257,20 +275,23 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
 
 // The tiles k_bin_accumulate leaves: more records than int32 sums can take. 64-bit sums, tables
 // through L1; one warp per tile. Rare (thousands of strong charges piled on one spot).
-__global__ void __launch_bounds__(kFieldTile) k_bin_accumulate_wide(const int4* __restrict__ rec,
-                                                                     const unsigned* __restrict__ offset,
-                                                                     const int* __restrict__ tables, FieldGrid g,
-                                                                     TileGeom tg, unsigned chunk, float* out) {
-  const int tile = blockIdx.x;
-  const unsigned begin = offset[tile], end = offset[tile + 1];
-  if (end - begin <= chunk) return;
-  const int x = (tile % tg.tiles_x) * kFieldTile + threadIdx.x;
-  const int ty0 = (tile / tg.tiles_x) * kFieldTile;
-  long long acc[kFieldTile] = {};
-  for (unsigned i = begin; i < end; ++i) add_record<false>(rec[i], tables, x, ty0, acc);
-  if (x >= g.width) return;
-  for (int q = 0; q < kFieldTile; ++q)
-    if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
+__global__ void __launch_bounds__(kThreads) k_bin_accumulate_wide(const int4* __restrict__ rec,
+                                                                   const unsigned* __restrict__ offset,
+                                                                   const int* __restrict__ tables, FieldGrid g,
+                                                                   TileGeom tg, unsigned chunk, float* out) {
+  const int warps = gridDim.x * (blockDim.x / kFieldTile);
+  for (int tile = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile;
+       tile < tg.tiles_x * tg.tiles_y; tile += warps) {
+    const unsigned begin = offset[tile], end = offset[tile + 1];
+    if (end - begin <= chunk) continue;
+    const int x = (tile % tg.tiles_x) * kFieldTile + threadIdx.x % kFieldTile;
+    const int ty0 = (tile / tg.tiles_x) * kFieldTile;
+    long long acc[kFieldTile] = {};
+    for (unsigned i = begin; i < end; ++i) add_record<false>(rec[i], tables, x, ty0, acc);
+    if (x >= g.width) continue;
+    for (int q = 0; q < kFieldTile; ++q)
+      if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
+  }
 }
 
 // ---- [SECTION] queries ---------------------------------------------------------------------------
@@ -479,9 +500,14 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         k_bin_count<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                          tile_count.get());
       WM_CUDA_LAUNCH(k_bin_count);
-      std::size_t temp = scan_temp_bytes;
-      WM_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.get(), temp, tile_count.get(), tile_offset.get(), ntiles + 1,
-                                            stream));
+      if (ntiles + 1 <= kSmallScan) {
+        k_scan_small<<<1, kScanThreads, 0, stream>>>(tile_count.get(), tile_offset.get(), ntiles + 1);
+        WM_CUDA_LAUNCH(k_scan_small);
+      } else {
+        std::size_t temp = scan_temp_bytes;
+        WM_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.get(), temp, tile_count.get(), tile_offset.get(), ntiles + 1,
+                                              stream));
+      }
       // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
       std::size_t need = static_cast<std::size_t>(slots_total);
       constexpr std::size_t kDirectLimit = std::size_t{8} << 20;
@@ -508,8 +534,8 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
             records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       if (static_cast<unsigned>(n) > chunk)
-        k_bin_accumulate_wide<<<ntiles, kFieldTile, 0, stream>>>(records.get(), tile_offset.get(), tables.get(), grid,
-                                                                tiles, chunk, out);
+        k_bin_accumulate_wide<<<std::min(blocks_for(static_cast<std::size_t>(ntiles) * kFieldTile), 264), kThreads, 0,
+                                stream>>>(records.get(), tile_offset.get(), tables.get(), grid, tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       return {};
     }
