@@ -5,8 +5,6 @@
 //
 // [SECTION] exact arithmetic     [SECTION] seed variants     [SECTION] binned variant
 // [SECTION] queries              [SECTION] FieldDevice
-#include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -125,7 +123,7 @@ __global__ void __launch_bounds__(kThreads) k_shared(const int4* inst, int n, Fi
 }
 
 // ---- [SECTION] binned variant --------------------------------------------------------------------
-// Per layer: count the tiles each charge reaches, scan, scatter charge records into per-tile lists,
+// Per layer: count the tiles each charge reaches, give each tile a segment, scatter charge records into it,
 // then one warp per 32x32 tile sums its list by table lookups. Record: {ix, iy, table offset,
 // rx | ry << 16}. Integer sums make the list order irrelevant, so atomics keep results deterministic.
 // Binning runs one thread per (charge, tile of its bounding box) slot: with one thread per charge, a
@@ -159,45 +157,49 @@ __device__ __forceinline__ void visit_slot(const float4& e, int slot, const Fiel
 }
 
 __global__ void k_bin_count(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
-                            KindSet ks, TileGeom tg, unsigned* count) {
+                            KindSet ks, TileGeom tg, unsigned* count, unsigned* cursor) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) *cursor = 0;
   for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
        s += static_cast<long long>(gridDim.x) * blockDim.x)
     visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg,
                [&](int t, int4) { atomicAdd(count + t, 1u); });
 }
 
-// Exclusive scan of up to kSmallScan tile counts in one block: one launch instead of the device-wide
-// scan's two, which matters when the whole build takes tens of microseconds.
-constexpr int kScanThreads = 1024, kScanItems = 32, kSmallScan = kScanThreads * kScanItems;
-
-__global__ void __launch_bounds__(kScanThreads) k_scan_small(const unsigned* in, unsigned* out, int n) {
-  using Scan = cub::BlockScan<unsigned, kScanThreads>;
-  __shared__ typename Scan::TempStorage temp;
-  unsigned v[kScanItems];
-  const int first = threadIdx.x * kScanItems;
+// Gives every tile a contiguous segment of the record array: a warp adds up its 32 tiles' counts with
+// shuffles and takes one segment for all of them from a bump cursor. Segments land in any order, which
+// is fine: sums are exact integers. `cursor` must be zero on entry (k_bin_count clears it).
+__global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned* cursor, uint2* range) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned c = t < ntiles ? count[t] : 0u;
+  unsigned incl = c;
 #pragma unroll
-  for (int k = 0; k < kScanItems; ++k) v[k] = first + k < n ? in[first + k] : 0u;
-  Scan(temp).ExclusiveSum(v, v);
-#pragma unroll
-  for (int k = 0; k < kScanItems; ++k)
-    if (first + k < n) out[first + k] = v[k];
+  for (int d = 1; d < 32; d *= 2) {
+    const unsigned v = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= static_cast<unsigned>(d)) incl += v;
+  }
+  unsigned base = 0;
+  if (lane == 31) base = atomicAdd(cursor, incl);
+  base = __shfl_sync(0xffffffffu, base, 31);
+  if (t < ntiles) range[t] = make_uint2(base + incl - c, base + incl);
 }
 
 // Leaves `count` all zero again, ready for the next build.
 __global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
-                           KindSet ks, TileGeom tg, unsigned* count, const unsigned* offset, int4* rec) {
+                           KindSet ks, TileGeom tg, unsigned* count, const uint2* range, int4* rec) {
   for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
        s += static_cast<long long>(gridDim.x) * blockDim.x)
     visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg, [&](int t, int4 r) {
-      rec[offset[t] + atomicSub(count + t, 1u) - 1u] = r;
+      rec[range[t].x + atomicSub(count + t, 1u) - 1u] = r;
     });
 }
 
 // Accumulate: persistent warps, each summing one 32x32 tile at a time (lane = column, the 32 rows in
-// registers). On the device each table is stored two-sided in y — rows -ry..ry, pitch rx + 2, column
-// rx + 1 zero — so a record's rows are one interval [qlo, qhi] of the tile and consecutive rows are
-// one pitch apart: a lookup is a pointer step, a load and an add. Rows come in blocks of 8: blocks
-// outside the interval are skipped, blocks inside run without predicates (warp-uniform branches).
+// registers). On the device each table is stored two-sided in y — rows -ry..ry plus 8 zero rows on
+// each side, pitch rx + 2, column rx + 1 zero — so a record's rows are one interval [qlo, qhi] of the
+// tile and consecutive rows are one pitch apart: a lookup is a pointer step, a load and an add. Rows
+// come in blocks of 8: blocks missing the interval are skipped (a warp-uniform branch), the others
+// run without predicates, reading zeros from the padding where they overhang.
 // The layer's tables are staged once per block into shared memory when they fit, else read through L1.
 // Sums are int32, exact while a tile has at most `chunk` records (chunk * max|entry| < 2^31); tiles
 // with more are left to k_bin_accumulate_wide.
@@ -217,25 +219,21 @@ __device__ __forceinline__ void add_record(const int4 r, const int* t, int x, in
   const int qlo = max(0, -ry - dy0), qhi = min(kFieldTile - 1, ry - dy0);
   // Table index of row q: (dy0 + q + ry) * pitch + column; the column side is folded (|dx|, capped at
   // the zero column rx + 1).
-  const int base = r.z + (dy0 + ry) * pitch + min(abs(x - r.x), rx + 1);
+  // r.z is the table's first row, kRowBlock zero rows above dy = -ry: a block of rows that touches the
+  // interval stays inside the zero padding, so no row needs a predicate.
+  const int base = r.z + (dy0 + ry + kRowBlock) * pitch + min(abs(x - r.x), rx + 1);
 #pragma unroll
   for (int b = 0; b < kFieldTile; b += kRowBlock) {
     if (b + kRowBlock - 1 < qlo || b > qhi) continue;
     int i = base + b * pitch;
-    if (b >= qlo && b + kRowBlock - 1 <= qhi) {
 #pragma unroll
-      for (int q = b; q < b + kRowBlock; ++q, i += pitch) acc[q] += table_at<kShared>(t, i);
-    } else {
-#pragma unroll
-      for (int q = b; q < b + kRowBlock; ++q, i += pitch)
-        if (q >= qlo && q <= qhi) acc[q] += table_at<kShared>(t, i);
-    }
+    for (int q = b; q < b + kRowBlock; ++q, i += pitch) acc[q] += table_at<kShared>(t, i);
   }
 }
 
 template <bool kShared>
 __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int4* __restrict__ rec,
-                                                                        const unsigned* __restrict__ offset,
+                                                                        const uint2* __restrict__ range,
                                                                         const int* __restrict__ tables, int table_len,
                                                                         FieldGrid g, TileGeom tg, unsigned chunk,
                                                                         float* __restrict__ out) {
@@ -250,7 +248,7 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
   const int warps = gridDim.x * (blockDim.x / kFieldTile);
   const int ntiles = tg.tiles_x * tg.tiles_y;
   for (int tile = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile; tile < ntiles; tile += warps) {
-    const unsigned begin = offset[tile], end = offset[tile + 1];
+    const unsigned begin = range[tile].x, end = range[tile].y;
     if (end - begin > chunk) continue;  // k_bin_accumulate_wide
     const int x = (tile % tg.tiles_x) * kFieldTile + lane;
     const int ty0 = (tile / tg.tiles_x) * kFieldTile;
@@ -276,13 +274,13 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
 // The tiles k_bin_accumulate leaves: more records than int32 sums can take. 64-bit sums, tables
 // through L1; one warp per tile. Rare (thousands of strong charges piled on one spot).
 __global__ void __launch_bounds__(kThreads) k_bin_accumulate_wide(const int4* __restrict__ rec,
-                                                                   const unsigned* __restrict__ offset,
+                                                                   const uint2* __restrict__ range,
                                                                    const int* __restrict__ tables, FieldGrid g,
                                                                    TileGeom tg, unsigned chunk, float* out) {
   const int warps = gridDim.x * (blockDim.x / kFieldTile);
   for (int tile = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile;
        tile < tg.tiles_x * tg.tiles_y; tile += warps) {
-    const unsigned begin = offset[tile], end = offset[tile + 1];
+    const unsigned begin = range[tile].x, end = range[tile].y;
     if (end - begin <= chunk) continue;
     const int x = (tile % tg.tiles_x) * kFieldTile + threadIdx.x % kFieldTile;
     const int ty0 = (tile / tg.tiles_x) * kFieldTile;
@@ -376,15 +374,14 @@ struct FieldDevice::Impl {
   DeviceBuffer<float4> staging;        // host entities land here
   DeviceBuffer<Inst12> inst12;         // seed variants' expanded records
   DeviceBuffer<int4> inst16;
-  DeviceBuffer<unsigned> tile_count;   // binned: tiles + 1, zero between builds
-  DeviceBuffer<unsigned> tile_offset;  // tiles + 1
+  DeviceBuffer<unsigned> tile_count;   // binned: per tile, zero between builds
+  DeviceBuffer<uint2> tile_range;      // binned: [begin, end) of each tile's records
+  DeviceBuffer<unsigned> cursor;       // binned: bump allocator of record segments
   DeviceBuffer<int4> records;          // binned: per-tile charge lists
   int table_len = 0;
   std::size_t table_bytes = 0;
   bool shared_tables = false;          // the tables fit in shared memory next to nothing else
   int accumulate_blocks = 0;
-  DeviceBuffer<unsigned char> scan_temp;
-  std::size_t scan_temp_bytes = 0;
   DeviceBuffer<FieldPoint> q_points;
   DeviceBuffer<unsigned char> q_out;
 
@@ -411,17 +408,19 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
   im.tiles = {(s.grid.width + kFieldTile - 1) / kFieldTile, (s.grid.height + kFieldTile - 1) / kFieldTile};
   im.cells = static_cast<std::size_t>(s.grid.width) * s.grid.height;
 
-  // Device tables are two-sided in y (rows -ry..ry): see k_bin_accumulate. The host's are one quadrant
+  // Device tables are two-sided in y (rows -ry..ry) with zero padding: see k_bin_accumulate. The host's are one quadrant
   // with a zero row and column; kinds' table_offset is re-based onto the device layout.
   std::vector<int> tables;
   for (std::size_t k = 0; k < s.kinds.size(); ++k) {
     FieldKind& fk = im.kinds.k[k];
     const int pitch = fk.rx + 2;
     const int offset = static_cast<int>(tables.size());
+    tables.insert(tables.end(), static_cast<std::size_t>(kRowBlock) * pitch, 0);
     for (int dy = -fk.ry; dy <= fk.ry; ++dy) {
       const auto row = s.tables.begin() + fk.table_offset + static_cast<std::ptrdiff_t>(dy < 0 ? -dy : dy) * pitch;
       tables.insert(tables.end(), row, row + pitch);
     }
+    tables.insert(tables.end(), static_cast<std::size_t>(kRowBlock) * pitch, 0);
     fk.table_offset = offset;
   }
   std::string err;
@@ -433,11 +432,9 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
   WM_CUDA(cudaMemset(im.layers.get(), 0, im.cells * s.layers.size() * sizeof(float)));
   if (s.kernel == FieldKernel::Binned) {
     const std::size_t tiles = static_cast<std::size_t>(im.tiles.tiles_x) * im.tiles.tiles_y;
-    if (!(err = im.tile_count.reserve(tiles + 1, true)).empty()) return err;
-    if (!(err = im.tile_offset.reserve(tiles + 1)).empty()) return err;
-    WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, im.scan_temp_bytes, im.tile_count.get(), im.tile_offset.get(),
-                                          static_cast<int>(tiles + 1)));
-    if (!(err = im.scan_temp.reserve(im.scan_temp_bytes)).empty()) return err;
+    if (!(err = im.tile_count.reserve(tiles, true)).empty()) return err;
+    if (!(err = im.tile_range.reserve(tiles)).empty()) return err;
+    if (!(err = im.cursor.reserve(1, true)).empty()) return err;
     // Persistent accumulate grid: as many blocks as fit on the device at once.
     int dev = 0, sms = 0, smem_optin = 0;
     WM_CUDA(cudaGetDevice(&dev));
@@ -498,29 +495,23 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       const int bin_blocks = static_cast<int>(std::min<long long>((slots_total + kThreads - 1) / kThreads, 1 << 16));
       if (n > 0)
         k_bin_count<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
-                                                         tile_count.get());
+                                                         tile_count.get(), cursor.get());
       WM_CUDA_LAUNCH(k_bin_count);
-      if (ntiles + 1 <= kSmallScan) {
-        k_scan_small<<<1, kScanThreads, 0, stream>>>(tile_count.get(), tile_offset.get(), ntiles + 1);
-        WM_CUDA_LAUNCH(k_scan_small);
-      } else {
-        std::size_t temp = scan_temp_bytes;
-        WM_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.get(), temp, tile_count.get(), tile_offset.get(), ntiles + 1,
-                                              stream));
-      }
+      k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, cursor.get(), tile_range.get());
+      WM_CUDA_LAUNCH(k_bin_alloc);
       // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
       std::size_t need = static_cast<std::size_t>(slots_total);
       constexpr std::size_t kDirectLimit = std::size_t{8} << 20;
       if (need > kDirectLimit) {
         unsigned total = 0;
-        WM_CUDA(cudaMemcpyAsync(&total, tile_offset.get() + ntiles, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+        WM_CUDA(cudaMemcpyAsync(&total, cursor.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
         WM_CUDA(cudaStreamSynchronize(stream));
         need = total;
       }
       if (!(err = records.reserve(std::max<std::size_t>(need, 1))).empty()) return err;
       if (n > 0)
         k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
-                                                        tile_count.get(), tile_offset.get(), records.get());
+                                                        tile_count.get(), tile_range.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
       // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every sum exact; only when a tile can
       // hold more (n > chunk) do the 64-bit tiles need their own kernel.
@@ -528,14 +519,14 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
           std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
       if (shared_tables)
         k_bin_accumulate<true><<<accumulate_blocks, kAccumulateThreads, table_bytes, stream>>>(
-            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, out);
+            records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, out);
       else
         k_bin_accumulate<false><<<accumulate_blocks, kAccumulateThreads, 0, stream>>>(
-            records.get(), tile_offset.get(), tables.get(), table_len, grid, tiles, chunk, out);
+            records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       if (static_cast<unsigned>(n) > chunk)
         k_bin_accumulate_wide<<<std::min(blocks_for(static_cast<std::size_t>(ntiles) * kFieldTile), 264), kThreads, 0,
-                                stream>>>(records.get(), tile_offset.get(), tables.get(), grid, tiles, chunk, out);
+                                stream>>>(records.get(), tile_range.get(), tables.get(), grid, tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       return {};
     }
