@@ -158,7 +158,7 @@ __device__ __forceinline__ void visit_slot(const float4& e, int slot, const Fiel
 
 __global__ void k_bin_count(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
                             KindSet ks, TileGeom tg, unsigned* count, unsigned* cursor) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) *cursor = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) cursor[0] = cursor[1] = 0;  // segment cursor, wide-tile count
   for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
        s += static_cast<long long>(gridDim.x) * blockDim.x)
     visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg,
@@ -167,8 +167,10 @@ __global__ void k_bin_count(const float4* ent, long long slots_total, int slots,
 
 // Gives every tile a contiguous segment of the record array: a warp adds up its 32 tiles' counts with
 // shuffles and takes one segment for all of them from a bump cursor. Segments land in any order, which
-// is fine: sums are exact integers. `cursor` must be zero on entry (k_bin_count clears it).
-__global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned* cursor, uint2* range) {
+// is fine: sums are exact integers. Tiles with more than `chunk` records are listed for the 64-bit
+// kernel. `cursor` and `wide_count` must be zero on entry (k_bin_count clears them).
+__global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned chunk, unsigned* cursor, uint2* range,
+                            unsigned* wide_count, unsigned* wide_list) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned lane = threadIdx.x % 32;
   const unsigned c = t < ntiles ? count[t] : 0u;
@@ -182,6 +184,7 @@ __global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned* cursor,
   if (lane == 31) base = atomicAdd(cursor, incl);
   base = __shfl_sync(0xffffffffu, base, 31);
   if (t < ntiles) range[t] = make_uint2(base + incl - c, base + incl);
+  if (c > chunk) wide_list[atomicAdd(wide_count, 1u)] = t;
 }
 
 // Leaves `count` all zero again, ready for the next build.
@@ -206,32 +209,31 @@ __global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, 
 constexpr int kRowBlock = 8;
 constexpr int kAccumulateThreads = 1024;  // 32 warps share one staged copy of the tables
 
-template <bool kShared>
-__device__ __forceinline__ int table_at(const int* t, int i) {
-  if constexpr (kShared) return t[i];
-  else return __ldg(t + i);
-}
-
-template <bool kShared, class Acc>
-__device__ __forceinline__ void add_record(const int4 r, const int* t, int x, int ty0, Acc (&acc)[kFieldTile]) {
-  const int rx = r.w & 0xffff, ry = r.w >> 16, pitch = rx + 2;
+// kPitch: the table row pitch when it is a compile-time constant (the device layout pads every row to
+// it), so the row steps fold into the loads' immediate offsets; 0: `pitch` at run time (rx + 2 when 0).
+template <bool kShared, int kPitch, class Acc>
+__device__ __forceinline__ void add_record(const int4 r, const int* t, int x, int ty0, int layout_pitch,
+                                           Acc (&acc)[kFieldTile]) {
+  const int rx = r.w & 0xffff, ry = r.w >> 16;
+  const int pitch = kPitch ? kPitch : (layout_pitch ? layout_pitch : rx + 2);
   const int dy0 = ty0 - r.y;  // row q of the tile lies dy0 + q rows from the charge
   const int qlo = max(0, -ry - dy0), qhi = min(kFieldTile - 1, ry - dy0);
-  // Table index of row q: (dy0 + q + ry) * pitch + column; the column side is folded (|dx|, capped at
-  // the zero column rx + 1).
   // r.z is the table's first row, kRowBlock zero rows above dy = -ry: a block of rows that touches the
-  // interval stays inside the zero padding, so no row needs a predicate.
-  const int base = r.z + (dy0 + ry + kRowBlock) * pitch + min(abs(x - r.x), rx + 1);
+  // interval stays inside the zero padding, so no row needs a predicate. The column side is folded
+  // (|dx|, capped at the zero column rx + 1).
+  const int* p = t + r.z + (dy0 + ry + kRowBlock) * pitch + min(abs(x - r.x), rx + 1);
 #pragma unroll
   for (int b = 0; b < kFieldTile; b += kRowBlock) {
     if (b + kRowBlock - 1 < qlo || b > qhi) continue;
-    int i = base + b * pitch;
 #pragma unroll
-    for (int q = b; q < b + kRowBlock; ++q, i += pitch) acc[q] += table_at<kShared>(t, i);
+    for (int q = b; q < b + kRowBlock; ++q) {
+      if constexpr (kShared) acc[q] += p[q * pitch];
+      else acc[q] += __ldg(p + q * pitch);
+    }
   }
 }
 
-template <bool kShared>
+template <bool kShared, int kPitch>
 __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int4* __restrict__ rec,
                                                                         const uint2* __restrict__ range,
                                                                         const int* __restrict__ tables, int table_len,
@@ -260,7 +262,7 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
       for (unsigned i = begin; i < end; ++i) {
         const int4 r = next;
         if (i + 1 < end) next = rec[i + 1];  // the next record's load overlaps this one's lookups
-        add_record<kShared>(r, t, x, ty0, acc);
+        add_record<kShared, kPitch>(r, t, x, ty0, 0, acc);
       }
     }
     if (x < g.width) {
@@ -271,21 +273,23 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
   }
 }
 
-// The tiles k_bin_accumulate leaves: more records than int32 sums can take. 64-bit sums, tables
-// through L1; one warp per tile. Rare (thousands of strong charges piled on one spot).
+// The tiles k_bin_accumulate leaves: more records than int32 sums can take (k_bin_alloc lists them).
+// 64-bit sums, tables through L1, one warp per listed tile. Rare: thousands of strong charges piled up.
 __global__ void __launch_bounds__(kThreads) k_bin_accumulate_wide(const int4* __restrict__ rec,
                                                                    const uint2* __restrict__ range,
-                                                                   const int* __restrict__ tables, FieldGrid g,
-                                                                   TileGeom tg, unsigned chunk, float* out) {
-  const int warps = gridDim.x * (blockDim.x / kFieldTile);
-  for (int tile = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile;
-       tile < tg.tiles_x * tg.tiles_y; tile += warps) {
-    const unsigned begin = range[tile].x, end = range[tile].y;
-    if (end - begin <= chunk) continue;
+                                                                   const unsigned* __restrict__ wide_list,
+                                                                   const unsigned* __restrict__ wide_count,
+                                                                   const int* __restrict__ tables, int layout_pitch,
+                                                                   FieldGrid g, TileGeom tg, float* out) {
+  const unsigned n = *wide_count;
+  const unsigned warps = gridDim.x * (blockDim.x / kFieldTile);
+  for (unsigned w = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile; w < n; w += warps) {
+    const unsigned tile = wide_list[w];
     const int x = (tile % tg.tiles_x) * kFieldTile + threadIdx.x % kFieldTile;
     const int ty0 = (tile / tg.tiles_x) * kFieldTile;
     long long acc[kFieldTile] = {};
-    for (unsigned i = begin; i < end; ++i) add_record<false>(rec[i], tables, x, ty0, acc);
+    for (unsigned i = range[tile].x; i < range[tile].y; ++i)
+      add_record<false, 0>(rec[i], tables, x, ty0, layout_pitch, acc);
     if (x >= g.width) continue;
     for (int q = 0; q < kFieldTile; ++q)
       if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
@@ -359,6 +363,18 @@ int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kTh
 
 // ---- [SECTION] FieldDevice -----------------------------------------------------------------------
 
+using AccumulateKernel = void (*)(const int4*, const uint2*, const int*, int, FieldGrid, TileGeom, unsigned, float*);
+
+AccumulateKernel pick_accumulate(bool shared, int pitch) {
+  switch (pitch) {
+    case 32: return shared ? k_bin_accumulate<true, 32> : k_bin_accumulate<false, 32>;
+    case 64: return shared ? k_bin_accumulate<true, 64> : k_bin_accumulate<false, 64>;
+    case 128: return shared ? k_bin_accumulate<true, 128> : k_bin_accumulate<false, 128>;
+    case 256: return shared ? k_bin_accumulate<true, 256> : k_bin_accumulate<false, 256>;
+    default: return shared ? k_bin_accumulate<true, 0> : k_bin_accumulate<false, 0>;
+  }
+}
+
 struct FieldDevice::Impl {
   cudaStream_t stream = nullptr;
   FieldKernel kernel{};
@@ -382,6 +398,9 @@ struct FieldDevice::Impl {
   std::size_t table_bytes = 0;
   bool shared_tables = false;          // the tables fit in shared memory next to nothing else
   int accumulate_blocks = 0;
+  int layout_pitch = 0;                // device table row pitch; 0: each kind's rx + 2
+  AccumulateKernel accumulate = nullptr;
+  DeviceBuffer<unsigned> wide_list;    // binned: tiles that need 64-bit sums
   DeviceBuffer<FieldPoint> q_points;
   DeviceBuffer<unsigned char> q_out;
 
@@ -408,17 +427,24 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
   im.tiles = {(s.grid.width + kFieldTile - 1) / kFieldTile, (s.grid.height + kFieldTile - 1) / kFieldTile};
   im.cells = static_cast<std::size_t>(s.grid.width) * s.grid.height;
 
-  // Device tables are two-sided in y (rows -ry..ry) with zero padding: see k_bin_accumulate. The host's are one quadrant
-  // with a zero row and column; kinds' table_offset is re-based onto the device layout.
+  // Device tables are two-sided in y (rows -ry..ry) with zero padding: see k_bin_accumulate. Rows are
+  // padded to one compile-time pitch when every kind fits in 256 columns. The host's tables are one
+  // quadrant with a zero row and column; kinds' table_offset is re-based onto the device layout.
+  int widest = 0;
+  for (const FieldKind& fk : s.kinds) widest = std::max(widest, fk.rx + 2);
+  im.layout_pitch = 0;
+  for (int p : {32, 64, 128, 256})
+    if (im.layout_pitch == 0 && widest <= p) im.layout_pitch = p;
   std::vector<int> tables;
   for (std::size_t k = 0; k < s.kinds.size(); ++k) {
     FieldKind& fk = im.kinds.k[k];
-    const int pitch = fk.rx + 2;
+    const int width = fk.rx + 2, pitch = im.layout_pitch ? im.layout_pitch : width;
     const int offset = static_cast<int>(tables.size());
     tables.insert(tables.end(), static_cast<std::size_t>(kRowBlock) * pitch, 0);
     for (int dy = -fk.ry; dy <= fk.ry; ++dy) {
-      const auto row = s.tables.begin() + fk.table_offset + static_cast<std::ptrdiff_t>(dy < 0 ? -dy : dy) * pitch;
-      tables.insert(tables.end(), row, row + pitch);
+      const auto row = s.tables.begin() + fk.table_offset + static_cast<std::ptrdiff_t>(dy < 0 ? -dy : dy) * width;
+      tables.insert(tables.end(), row, row + width);
+      tables.insert(tables.end(), static_cast<std::size_t>(pitch - width), 0);
     }
     tables.insert(tables.end(), static_cast<std::size_t>(kRowBlock) * pitch, 0);
     fk.table_offset = offset;
@@ -434,7 +460,8 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     const std::size_t tiles = static_cast<std::size_t>(im.tiles.tiles_x) * im.tiles.tiles_y;
     if (!(err = im.tile_count.reserve(tiles, true)).empty()) return err;
     if (!(err = im.tile_range.reserve(tiles)).empty()) return err;
-    if (!(err = im.cursor.reserve(1, true)).empty()) return err;
+    if (!(err = im.cursor.reserve(2, true)).empty()) return err;
+    if (!(err = im.wide_list.reserve(tiles)).empty()) return err;
     // Persistent accumulate grid: as many blocks as fit on the device at once.
     int dev = 0, sms = 0, smem_optin = 0;
     WM_CUDA(cudaGetDevice(&dev));
@@ -444,14 +471,11 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     im.table_bytes = tables.size() * sizeof(int);
     im.shared_tables = im.table_bytes <= std::min<std::size_t>(smem_optin, 160 * 1024);
     int per_sm = 0;
-    if (im.shared_tables) {
-      WM_CUDA(cudaFuncSetAttribute(k_bin_accumulate<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(im.table_bytes)));
-      WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_bin_accumulate<true>, kAccumulateThreads,
-                                                            im.table_bytes));
-    } else {
-      WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_bin_accumulate<false>, kAccumulateThreads, 0));
-    }
+    im.accumulate = pick_accumulate(im.shared_tables, im.layout_pitch);
+    const std::size_t smem = im.shared_tables ? im.table_bytes : 0;
+    if (im.shared_tables)
+      WM_CUDA(cudaFuncSetAttribute(im.accumulate, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, im.accumulate, kAccumulateThreads, smem));
     const int warps_per_block = kAccumulateThreads / kFieldTile;
     im.accumulate_blocks = std::max(1, std::min(sms * std::max(per_sm, 1), (static_cast<int>(tiles) + warps_per_block - 1) / warps_per_block));
   }
@@ -497,7 +521,12 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         k_bin_count<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                          tile_count.get(), cursor.get());
       WM_CUDA_LAUNCH(k_bin_count);
-      k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, cursor.get(), tile_range.get());
+      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every sum exact; tiles with more go to
+      // the 64-bit kernel, which only runs when some tile could have more (n > chunk).
+      const unsigned chunk = static_cast<unsigned>(
+          std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
+      k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, chunk, cursor.get(),
+                                                               tile_range.get(), cursor.get() + 1, wide_list.get());
       WM_CUDA_LAUNCH(k_bin_alloc);
       // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
       std::size_t need = static_cast<std::size_t>(slots_total);
@@ -513,21 +542,15 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                         tile_count.get(), tile_range.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
-      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every sum exact; only when a tile can
-      // hold more (n > chunk) do the 64-bit tiles need their own kernel.
-      const unsigned chunk = static_cast<unsigned>(
-          std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
-      if (shared_tables)
-        k_bin_accumulate<true><<<accumulate_blocks, kAccumulateThreads, table_bytes, stream>>>(
-            records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, out);
-      else
-        k_bin_accumulate<false><<<accumulate_blocks, kAccumulateThreads, 0, stream>>>(
-            records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, out);
+      accumulate<<<accumulate_blocks, kAccumulateThreads, shared_tables ? table_bytes : 0, stream>>>(
+          records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
-      if (static_cast<unsigned>(n) > chunk)
-        k_bin_accumulate_wide<<<std::min(blocks_for(static_cast<std::size_t>(ntiles) * kFieldTile), 264), kThreads, 0,
-                                stream>>>(records.get(), tile_range.get(), tables.get(), grid, tiles, chunk, out);
-      WM_CUDA_LAUNCH(k_bin_accumulate);
+      if (static_cast<unsigned>(n) > chunk) {
+        k_bin_accumulate_wide<<<2 * kFieldTile, kThreads, 0, stream>>>(records.get(), tile_range.get(), wide_list.get(),
+                                                                       cursor.get() + 1, tables.get(), layout_pitch,
+                                                                       grid, tiles, out);
+        WM_CUDA_LAUNCH(k_bin_accumulate_wide);
+      }
       return {};
     }
   }

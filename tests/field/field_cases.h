@@ -135,6 +135,24 @@ inline std::vector<FieldCase> field_cases() {
     cases.push_back(c);
   }
   {
+    // Reach beyond 254 cells: the GPU tables lose their compile-time pitch; this one is too large for
+    // shared memory (global tables), the next one fits (shared tables with a run-time pitch).
+    FieldCase c{"wide_reach", {}, {}};
+    c.config.world = {0, 0, 64, 64};
+    c.config.width = c.config.height = 512;
+    c.config.kinds = {circle(40.0f)};
+    c.config.layers = {{"field", {{0, 0}}}};
+    c.entities = random_entities(c.config.world, 30, 1, 14, 20.0f);
+    cases.push_back(c);
+    FieldCase d{"flat_cells_wide_rows", {}, {}};
+    d.config.world = {0, 0, 10, 100};
+    d.config.width = d.config.height = 40;
+    d.config.kinds = {circle(70.0f)};
+    d.config.layers = {{"field", {{0, 0}}}};
+    d.entities = random_entities(d.config.world, 20, 1, 15);
+    cases.push_back(d);
+  }
+  {
     FieldCase c{"huge_count", {}, {}, false};
     c.config.width = c.config.height = 256;
     c.config.kinds = {circle(4.0f)};
