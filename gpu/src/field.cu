@@ -207,45 +207,33 @@ __global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, 
 // Sums are int32, exact while a tile has at most `chunk` records (chunk * max|entry| < 2^31); tiles
 // with more are left to k_bin_accumulate_wide.
 constexpr int kRowBlock = 8;
-constexpr int kPadRows = kFieldTile;  // zero rows above and below each device table
 constexpr int kAccumulateThreads = 1024;  // 32 warps share one staged copy of the tables
 
 // kPitch: the table row pitch when it is a compile-time constant (the device layout pads every row to
 // it), so the row steps fold into the loads' immediate offsets; 0: `pitch` at run time (rx + 2 when 0).
-// kDense: every kind of the layer spans at least 33 rows, so a record touches nearly every row of the
-// tiles it reaches; all 32 rows are read (the zero padding covers the overhang) with no branch, which
-// lets the compiler overlap the loads of consecutive records.
-template <bool kShared, int kPitch, bool kDense, class Acc>
+template <bool kShared, int kPitch, class Acc>
 __device__ __forceinline__ void add_record(const int4 r, const int* t, int x, int ty0, int layout_pitch,
                                            Acc (&acc)[kFieldTile]) {
   const int rx = r.w & 0xffff, ry = r.w >> 16;
   const int pitch = kPitch ? kPitch : (layout_pitch ? layout_pitch : rx + 2);
   const int dy0 = ty0 - r.y;  // row q of the tile lies dy0 + q rows from the charge
-  // r.z is the table's first row, kPadRows zero rows above dy = -ry: rows of the tile that miss the
-  // charge read zeros instead of needing a predicate. The column side is folded (|dx|, capped at the
-  // zero column rx + 1).
-  const int* p = t + r.z + (dy0 + ry + kPadRows) * pitch + min(abs(x - r.x), rx + 1);
-  if constexpr (kDense) {
+  const int qlo = max(0, -ry - dy0), qhi = min(kFieldTile - 1, ry - dy0);
+  // r.z is the table's first row, kRowBlock zero rows above dy = -ry: a block of rows that touches the
+  // interval stays inside the zero padding, so no row needs a predicate. The column side is folded
+  // (|dx|, capped at the zero column rx + 1).
+  const int* p = t + r.z + (dy0 + ry + kRowBlock) * pitch + min(abs(x - r.x), rx + 1);
 #pragma unroll
-    for (int q = 0; q < kFieldTile; ++q) {
+  for (int b = 0; b < kFieldTile; b += kRowBlock) {
+    if (b + kRowBlock - 1 < qlo || b > qhi) continue;
+#pragma unroll
+    for (int q = b; q < b + kRowBlock; ++q) {
       if constexpr (kShared) acc[q] += p[q * pitch];
       else acc[q] += __ldg(p + q * pitch);
-    }
-  } else {
-    const int qlo = max(0, -ry - dy0), qhi = min(kFieldTile - 1, ry - dy0);
-#pragma unroll
-    for (int b = 0; b < kFieldTile; b += kRowBlock) {
-      if (b + kRowBlock - 1 < qlo || b > qhi) continue;  // rows come in blocks of 8; skip blocks missed
-#pragma unroll
-      for (int q = b; q < b + kRowBlock; ++q) {
-        if constexpr (kShared) acc[q] += p[q * pitch];
-        else acc[q] += __ldg(p + q * pitch);
-      }
     }
   }
 }
 
-template <bool kShared, int kPitch, bool kDense>
+template <bool kShared, int kPitch>
 __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int4* __restrict__ rec,
                                                                         const uint2* __restrict__ range,
                                                                         const int* __restrict__ tables, int table_len,
@@ -269,8 +257,14 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
     int acc[kFieldTile];
 #pragma unroll
     for (int q = 0; q < kFieldTile; ++q) acc[q] = 0;
-#pragma unroll 2
-    for (unsigned i = begin; i < end; ++i) add_record<kShared, kPitch, kDense>(rec[i], t, x, ty0, 0, acc);
+    if (begin < end) {
+      int4 next = rec[begin];
+      for (unsigned i = begin; i < end; ++i) {
+        const int4 r = next;
+        if (i + 1 < end) next = rec[i + 1];  // the next record's load overlaps this one's lookups
+        add_record<kShared, kPitch>(r, t, x, ty0, 0, acc);
+      }
+    }
     if (x < g.width) {
 #pragma unroll
       for (int q = 0; q < kFieldTile; ++q)
@@ -295,7 +289,7 @@ __global__ void __launch_bounds__(kThreads) k_bin_accumulate_wide(const int4* __
     const int ty0 = (tile / tg.tiles_x) * kFieldTile;
     long long acc[kFieldTile] = {};
     for (unsigned i = range[tile].x; i < range[tile].y; ++i)
-      add_record<false, 0, false>(rec[i], tables, x, ty0, layout_pitch, acc);
+      add_record<false, 0>(rec[i], tables, x, ty0, layout_pitch, acc);
     if (x >= g.width) continue;
     for (int q = 0; q < kFieldTile; ++q)
       if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
@@ -371,14 +365,13 @@ int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kTh
 
 using AccumulateKernel = void (*)(const int4*, const uint2*, const int*, int, FieldGrid, TileGeom, unsigned, float*);
 
-template <bool kDense>
 AccumulateKernel pick_accumulate(bool shared, int pitch) {
   switch (pitch) {
-    case 32: return shared ? k_bin_accumulate<true, 32, kDense> : k_bin_accumulate<false, 32, kDense>;
-    case 64: return shared ? k_bin_accumulate<true, 64, kDense> : k_bin_accumulate<false, 64, kDense>;
-    case 128: return shared ? k_bin_accumulate<true, 128, kDense> : k_bin_accumulate<false, 128, kDense>;
-    case 256: return shared ? k_bin_accumulate<true, 256, kDense> : k_bin_accumulate<false, 256, kDense>;
-    default: return shared ? k_bin_accumulate<true, 0, kDense> : k_bin_accumulate<false, 0, kDense>;
+    case 32: return shared ? k_bin_accumulate<true, 32> : k_bin_accumulate<false, 32>;
+    case 64: return shared ? k_bin_accumulate<true, 64> : k_bin_accumulate<false, 64>;
+    case 128: return shared ? k_bin_accumulate<true, 128> : k_bin_accumulate<false, 128>;
+    case 256: return shared ? k_bin_accumulate<true, 256> : k_bin_accumulate<false, 256>;
+    default: return shared ? k_bin_accumulate<true, 0> : k_bin_accumulate<false, 0>;
   }
 }
 
@@ -406,7 +399,7 @@ struct FieldDevice::Impl {
   bool shared_tables = false;          // the tables fit in shared memory next to nothing else
   int accumulate_blocks = 0;
   int layout_pitch = 0;                // device table row pitch; 0: each kind's rx + 2
-  std::vector<AccumulateKernel> accumulate;  // per layer (dense or not)
+  AccumulateKernel accumulate = nullptr;
   DeviceBuffer<unsigned> wide_list;    // binned: tiles that need 64-bit sums
   DeviceBuffer<FieldPoint> q_points;
   DeviceBuffer<unsigned char> q_out;
@@ -447,13 +440,13 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     FieldKind& fk = im.kinds.k[k];
     const int width = fk.rx + 2, pitch = im.layout_pitch ? im.layout_pitch : width;
     const int offset = static_cast<int>(tables.size());
-    tables.insert(tables.end(), static_cast<std::size_t>(kPadRows) * pitch, 0);
+    tables.insert(tables.end(), static_cast<std::size_t>(kRowBlock) * pitch, 0);
     for (int dy = -fk.ry; dy <= fk.ry; ++dy) {
       const auto row = s.tables.begin() + fk.table_offset + static_cast<std::ptrdiff_t>(dy < 0 ? -dy : dy) * width;
       tables.insert(tables.end(), row, row + width);
       tables.insert(tables.end(), static_cast<std::size_t>(pitch - width), 0);
     }
-    tables.insert(tables.end(), static_cast<std::size_t>(kPadRows) * pitch, 0);
+    tables.insert(tables.end(), static_cast<std::size_t>(kRowBlock) * pitch, 0);
     fk.table_offset = offset;
   }
   std::string err;
@@ -477,24 +470,12 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     im.table_len = static_cast<int>(tables.size());
     im.table_bytes = tables.size() * sizeof(int);
     im.shared_tables = im.table_bytes <= std::min<std::size_t>(smem_optin, 160 * 1024);
-    // Per layer: dense when every kind it uses spans at least 33 rows. Blocks per SM: the fewest any
-    // of the kernels allows.
-    int per_sm = 1 << 20;
+    int per_sm = 0;
+    im.accumulate = pick_accumulate(im.shared_tables, im.layout_pitch);
     const std::size_t smem = im.shared_tables ? im.table_bytes : 0;
-    for (const FieldLayerMap& m : s.layers) {
-      int min_ry = 1 << 30;
-      for (int gidx = 0; gidx < kFieldMaxGroups; ++gidx)
-        if (m.kind_of_group[gidx] >= 0) min_ry = std::min(min_ry, im.kinds.k[m.kind_of_group[gidx]].ry);
-      const bool dense = min_ry >= kFieldTile / 2 && min_ry < (1 << 30);
-      AccumulateKernel k = dense ? pick_accumulate<true>(im.shared_tables, im.layout_pitch)
-                                 : pick_accumulate<false>(im.shared_tables, im.layout_pitch);
-      if (im.shared_tables)
-        WM_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-      int blocks = 0;
-      WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, kAccumulateThreads, smem));
-      per_sm = std::min(per_sm, blocks);
-      im.accumulate.push_back(k);
-    }
+    if (im.shared_tables)
+      WM_CUDA(cudaFuncSetAttribute(im.accumulate, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, im.accumulate, kAccumulateThreads, smem));
     const int warps_per_block = kAccumulateThreads / kFieldTile;
     im.accumulate_blocks = std::max(1, std::min(sms * std::max(per_sm, 1), (static_cast<int>(tiles) + warps_per_block - 1) / warps_per_block));
   }
@@ -561,7 +542,7 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                         tile_count.get(), tile_range.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
-      accumulate[l]<<<accumulate_blocks, kAccumulateThreads, shared_tables ? table_bytes : 0, stream>>>(
+      accumulate<<<accumulate_blocks, kAccumulateThreads, shared_tables ? table_bytes : 0, stream>>>(
           records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
       if (static_cast<unsigned>(n) > chunk) {
