@@ -156,60 +156,35 @@ __device__ __forceinline__ void visit_slot(const float4& e, int slot, const Fiel
     f(ty * tg.tiles_x + tx, make_int4(ix, iy, ks.k[kind].table_offset, rx | (ry << 16)));
 }
 
-// Tile segments: a warp adds up its 32 tiles' counts with shuffles and takes one segment of the record
-// array for all of them from a bump cursor. Segments land in any order, which is fine: sums are exact
-// integers. Tiles with more than `chunk` records are listed for the 64-bit kernel. Done by the last
-// block of k_bin_count, so counting and allocating cost one launch.
-constexpr int kBinThreads = 1024;  // the last counting block allocates every tile's segment
-
-struct BinState {
-  unsigned cursor;       // next free record
-  unsigned wide_count;   // tiles listed for k_bin_accumulate_wide
-  unsigned blocks_done;  // k_bin_count blocks finished
-};
-
-__device__ void allocate_segments(const unsigned* count, int ntiles, unsigned chunk, BinState* st, uint2* range,
-                                  unsigned* wide_list) {
-  const unsigned lane = threadIdx.x % 32;
-  for (int first = 0; first < ntiles; first += blockDim.x) {
-    const int t = first + threadIdx.x;
-    const unsigned c = t < ntiles ? count[t] : 0u;
-    unsigned incl = c;
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const unsigned v = __shfl_up_sync(0xffffffffu, incl, d);
-      if (lane >= static_cast<unsigned>(d)) incl += v;
-    }
-    unsigned base = 0;
-    if (lane == 31) base = atomicAdd(&st->cursor, incl);
-    base = __shfl_sync(0xffffffffu, base, 31);
-    if (t < ntiles) range[t] = make_uint2(base + incl - c, base + incl);
-    if (c > chunk) wide_list[atomicAdd(&st->wide_count, 1u)] = t;
-  }
-}
-
-// Counts every tile's records; the last block to finish allocates the segments. st->blocks_done must
-// be zero on entry; the last block sets it back to zero.
 __global__ void k_bin_count(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
-                            KindSet ks, TileGeom tg, unsigned* count, int ntiles, unsigned chunk, BinState* st,
-                            uint2* range, unsigned* wide_list) {
+                            KindSet ks, TileGeom tg, unsigned* count, unsigned* cursor) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) cursor[0] = cursor[1] = 0;  // segment cursor, wide-tile count
   for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
        s += static_cast<long long>(gridDim.x) * blockDim.x)
     visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg,
                [&](int t, int4) { atomicAdd(count + t, 1u); });
-  __shared__ bool last;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    last = atomicAdd(&st->blocks_done, 1u) == gridDim.x - 1;
+}
+
+// Gives every tile a contiguous segment of the record array: a warp adds up its 32 tiles' counts with
+// shuffles and takes one segment for all of them from a bump cursor. Segments land in any order, which
+// is fine: sums are exact integers. Tiles with more than `chunk` records are listed for the 64-bit
+// kernel. `cursor` and `wide_count` must be zero on entry (k_bin_count clears them).
+__global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned chunk, unsigned* cursor, uint2* range,
+                            unsigned* wide_count, unsigned* wide_list) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned c = t < ntiles ? count[t] : 0u;
+  unsigned incl = c;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const unsigned v = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= static_cast<unsigned>(d)) incl += v;
   }
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  if (threadIdx.x == 0) st->cursor = st->wide_count = 0;
-  __syncthreads();
-  allocate_segments(count, ntiles, chunk, st, range, wide_list);
-  if (threadIdx.x == 0) st->blocks_done = 0;  // ready for the next launch; cursor and wide_count stay readable
+  unsigned base = 0;
+  if (lane == 31) base = atomicAdd(cursor, incl);
+  base = __shfl_sync(0xffffffffu, base, 31);
+  if (t < ntiles) range[t] = make_uint2(base + incl - c, base + incl);
+  if (c > chunk) wide_list[atomicAdd(wide_count, 1u)] = t;
 }
 
 // Leaves `count` all zero again, ready for the next build.
@@ -298,7 +273,7 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
   }
 }
 
-// The tiles k_bin_accumulate leaves: more records than int32 sums can take (k_bin_count lists them).
+// The tiles k_bin_accumulate leaves: more records than int32 sums can take (k_bin_alloc lists them).
 // 64-bit sums, tables through L1, one warp per listed tile. Rare: thousands of strong charges piled up.
 __global__ void __launch_bounds__(kThreads) k_bin_accumulate_wide(const int4* __restrict__ rec,
                                                                    const uint2* __restrict__ range,
@@ -417,7 +392,7 @@ struct FieldDevice::Impl {
   DeviceBuffer<int4> inst16;
   DeviceBuffer<unsigned> tile_count;   // binned: per tile, zero between builds
   DeviceBuffer<uint2> tile_range;      // binned: [begin, end) of each tile's records
-  DeviceBuffer<BinState> bin_state;    // binned: segment cursor, wide-tile count, blocks done
+  DeviceBuffer<unsigned> cursor;       // binned: bump allocator of record segments
   DeviceBuffer<int4> records;          // binned: per-tile charge lists
   int table_len = 0;
   std::size_t table_bytes = 0;
@@ -485,7 +460,7 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     const std::size_t tiles = static_cast<std::size_t>(im.tiles.tiles_x) * im.tiles.tiles_y;
     if (!(err = im.tile_count.reserve(tiles, true)).empty()) return err;
     if (!(err = im.tile_range.reserve(tiles)).empty()) return err;
-    if (!(err = im.bin_state.reserve(1, true)).empty()) return err;
+    if (!(err = im.cursor.reserve(2, true)).empty()) return err;
     if (!(err = im.wide_list.reserve(tiles)).empty()) return err;
     // Persistent accumulate grid: as many blocks as fit on the device at once.
     int dev = 0, sms = 0, smem_optin = 0;
@@ -541,28 +516,30 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       const int ntiles = tiles.tiles_x * tiles.tiles_y;
       const int slots = std::max(1, std::min(layer_info[l].max_tiles_per_instance, ntiles));
       const long long slots_total = static_cast<long long>(n) * slots;
-      const int bin_blocks = static_cast<int>(
-          std::max<long long>(1, std::min<long long>((slots_total + kBinThreads - 1) / kBinThreads, 1 << 14)));
+      const int bin_blocks = static_cast<int>(std::min<long long>((slots_total + kThreads - 1) / kThreads, 1 << 16));
+      if (n > 0)
+        k_bin_count<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
+                                                         tile_count.get(), cursor.get());
+      WM_CUDA_LAUNCH(k_bin_count);
       // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every sum exact; tiles with more go to
       // the 64-bit kernel, which only runs when some tile could have more (n > chunk).
       const unsigned chunk = static_cast<unsigned>(
           std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
-      k_bin_count<<<bin_blocks, kBinThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
-                                                          tile_count.get(), ntiles, chunk, bin_state.get(),
-                                                          tile_range.get(), wide_list.get());
-      WM_CUDA_LAUNCH(k_bin_count);
+      k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, chunk, cursor.get(),
+                                                               tile_range.get(), cursor.get() + 1, wide_list.get());
+      WM_CUDA_LAUNCH(k_bin_alloc);
       // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
       std::size_t need = static_cast<std::size_t>(slots_total);
       constexpr std::size_t kDirectLimit = std::size_t{8} << 20;
       if (need > kDirectLimit) {
         unsigned total = 0;
-        WM_CUDA(cudaMemcpyAsync(&total, &bin_state.get()->cursor, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+        WM_CUDA(cudaMemcpyAsync(&total, cursor.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
         WM_CUDA(cudaStreamSynchronize(stream));
         need = total;
       }
       if (!(err = records.reserve(std::max<std::size_t>(need, 1))).empty()) return err;
       if (n > 0)
-        k_bin_fill<<<bin_blocks, kBinThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
+        k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                         tile_count.get(), tile_range.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
       accumulate<<<accumulate_blocks, kAccumulateThreads, shared_tables ? table_bytes : 0, stream>>>(
@@ -570,7 +547,7 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       WM_CUDA_LAUNCH(k_bin_accumulate);
       if (static_cast<unsigned>(n) > chunk) {
         k_bin_accumulate_wide<<<2 * kFieldTile, kThreads, 0, stream>>>(records.get(), tile_range.get(), wide_list.get(),
-                                                                       &bin_state.get()->wide_count, tables.get(), layout_pitch,
+                                                                       cursor.get() + 1, tables.get(), layout_pitch,
                                                                        grid, tiles, out);
         WM_CUDA_LAUNCH(k_bin_accumulate_wide);
       }
