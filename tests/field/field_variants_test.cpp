@@ -277,6 +277,37 @@ TEST(Field, BuildDeviceMatchesHostBuild) {
   }
 }
 
+TEST(Field, RepeatedDeviceBuildsFollowMovingEntities) {
+  // Repeated builds from one device buffer are replayed from a captured graph: they must still read
+  // the buffer's current contents, and a new count or buffer must rebuild correctly.
+  WM_REQUIRE_GPU();
+  Context& ctx = *warpmind::test::cuda_context();
+  FieldGenParams p;
+  p.width = 256;
+  p.count = 800;
+  p.radius = 12.0f;
+  for (FieldVariant v : {FieldVariant::GpuBinned, FieldVariant::GpuShared}) {
+    FieldScenario sc = generate_field_scenario(p);
+    sc.config.variant = v;
+    std::unique_ptr<FieldLayers> f;
+    ASSERT_TRUE(FieldLayers::create(ctx, sc.config, f).ok());
+    DeviceBytes d;
+    ASSERT_TRUE(d.allocate(ctx, sc.entities.size() * sizeof(Entity)).ok());
+    for (int step = 0; step < 5; ++step) {
+      std::size_t n = step == 3 ? sc.entities.size() / 2 : sc.entities.size();  // a count change mid-way
+      for (auto& e : sc.entities) e.x = std::fmod(e.x + 3.7f, 256.0f);
+      const std::vector<Entity> used(sc.entities.begin(), sc.entities.begin() + static_cast<std::ptrdiff_t>(n));
+      ASSERT_TRUE(d.upload(ctx, used.data(), n * sizeof(Entity)).ok());
+      ASSERT_TRUE(f->build_device(static_cast<const Entity*>(d.get()), n).ok());
+      std::vector<float> got(256 * 256);
+      ASSERT_TRUE(f->read(0, got).ok());
+      const auto ref = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuStamp, used);
+      EXPECT_EQ(0, std::memcmp(got.data(), ref[0].data(), got.size() * sizeof(float)))
+          << variant_name(v) << " step " << step;
+    }
+  }
+}
+
 TEST(Field, CountEvaluationsMatchesBruteForce) {
   for (const FieldCase& c : test::field_cases()) {
     if (!c.naive_reference) continue;
