@@ -28,6 +28,18 @@ inline std::vector<Entity> random_entities(const WorldRect& w, int n, std::uint3
   return e;
 }
 
+// The seed's set-up (one circle kind, one layer) at the given size.
+inline FieldScenario seed_setup(int width, std::size_t count, float radius, std::uint64_t seed,
+                                Distribution d = Distribution::Uniform) {
+  FieldGenParams p;
+  p.width = width;
+  p.count = count;
+  p.radius = radius;
+  p.seed = seed;
+  p.distribution = d;
+  return generate_field_scenario(p);
+}
+
 inline std::vector<FieldCase> field_cases() {
   std::vector<FieldCase> cases;
   {

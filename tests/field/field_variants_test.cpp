@@ -76,12 +76,7 @@ TEST_P(FieldVariantTest, SeedGridCornerCase) {
   // The seed's set-up at a small resolution: 256-unit world, radius 15, many entities.
   const FieldVariant v = GetParam();
   if (is_gpu_variant(v)) WM_REQUIRE_GPU();
-  FieldGenParams p;
-  p.width = 96;
-  p.count = 300;
-  p.radius = 15.0f;
-  p.seed = 21;
-  const FieldScenario sc = generate_field_scenario(p);
+  const FieldScenario sc = test::seed_setup(96, 300, 15.0f, 21);
   const auto ref = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuNaive, sc.entities);
   const auto got = build_all(*context_for(v), sc.config, v, sc.entities);
   ASSERT_EQ(got.size(), 1u);
@@ -121,23 +116,14 @@ TEST(Field, HandComputedValues) {
 
 TEST(Field, PinnedSignature) {
   // Changing the field's definition changes this hash; do it on purpose and say so in docs/field.md.
-  FieldGenParams p;
-  p.width = 256;
-  p.count = 100;
-  p.radius = 8.0f;
-  p.seed = 7;
-  const FieldScenario sc = generate_field_scenario(p);
+  const FieldScenario sc = test::seed_setup(256, 100, 8.0f, 7);
   const auto f = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuStamp, sc.entities);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(fnv1a(f[0].data(), f[0].size() * sizeof(float)), 0x38ddfaf140744df7ull);
 }
 
 TEST(Field, IndependentOfThreadsAndEntityOrder) {
-  FieldGenParams p;
-  p.width = 200;
-  p.count = 500;
-  p.seed = 3;
-  FieldScenario sc = generate_field_scenario(p);
+  FieldScenario sc = test::seed_setup(200, 500, 8.0f, 3);
   std::unique_ptr<Context> one;
   ContextOptions o;
   o.backend = Backend::Cpu;
@@ -150,10 +136,7 @@ TEST(Field, IndependentOfThreadsAndEntityOrder) {
 }
 
 TEST(Field, BadEntitiesAreRejectedAndLeaveLayersUnchanged) {
-  FieldGenParams p;
-  p.width = 64;
-  p.count = 20;
-  const FieldScenario sc = generate_field_scenario(p);
+  const FieldScenario sc = test::seed_setup(64, 20, 8.0f, 1);
   for (Context* ctx : {&warpmind::test::cpu_context(), warpmind::test::cuda_context()}) {
     if (!ctx) continue;
     FieldConfig cfg = sc.config;
@@ -257,11 +240,7 @@ TEST(Field, VariantNamesRoundTrip) {
 TEST(Field, BuildDeviceMatchesHostBuild) {
   WM_REQUIRE_GPU();
   Context& ctx = *warpmind::test::cuda_context();
-  FieldGenParams p;
-  p.width = 300;
-  p.count = 1000;
-  p.distribution = Distribution::Clustered;
-  FieldScenario sc = generate_field_scenario(p);
+  FieldScenario sc = test::seed_setup(300, 1000, 8.0f, 1, Distribution::Clustered);
   const auto ref = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuStamp, sc.entities);
   for (FieldVariant v : {FieldVariant::GpuNaive, FieldVariant::GpuShared, FieldVariant::GpuBinned}) {
     sc.config.variant = v;
@@ -282,12 +261,8 @@ TEST(Field, RepeatedDeviceBuildsFollowMovingEntities) {
   // the buffer's current contents, and a new count or buffer must rebuild correctly.
   WM_REQUIRE_GPU();
   Context& ctx = *warpmind::test::cuda_context();
-  FieldGenParams p;
-  p.width = 256;
-  p.count = 800;
-  p.radius = 12.0f;
   for (FieldVariant v : {FieldVariant::GpuBinned, FieldVariant::GpuShared}) {
-    FieldScenario sc = generate_field_scenario(p);
+    FieldScenario sc = test::seed_setup(256, 800, 12.0f, 1);
     sc.config.variant = v;
     std::unique_ptr<FieldLayers> f;
     ASSERT_TRUE(FieldLayers::create(ctx, sc.config, f).ok());
