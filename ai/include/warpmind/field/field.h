@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "warpmind/core/context.h"
+#include "warpmind/core/geometry.h"
 #include "warpmind/field/charge.h"
 
 namespace warpmind::field {
@@ -51,10 +52,8 @@ const char* variant_name(FieldVariant v);
 bool parse_variant(std::string_view name, FieldVariant& out);
 bool is_gpu_variant(FieldVariant v);
 
-struct WorldRect {
-  float x0 = 0.0f, y0 = 0.0f;
-  float width = 256.0f, height = 256.0f;  // [Limit: > 0]
-};
+using warpmind::Vec2;
+using warpmind::WorldRect;
 
 struct Entity {  // 16 bytes, the same layout in host and device memory
   float x = 0.0f, y = 0.0f;  // world units   [Limit: finite]
@@ -79,10 +78,6 @@ struct FieldConfig {
   std::vector<ChargeKind> kinds;  // [Limit: 1..kMaxKinds]
   std::vector<LayerSpec> layers;  // [Limit: >= 1]
   FieldVariant variant = FieldVariant::Auto;
-};
-
-struct Vec2 {
-  float x = 0.0f, y = 0.0f;
 };
 
 struct MoveChoice {

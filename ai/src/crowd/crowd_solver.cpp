@@ -1,0 +1,276 @@
+// CrowdSolver: validation, the multi-threaded CPU reference, and dispatch to gpu/.
+#include "warpmind/crowd/crowd_solver.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "crowd_math.h"
+
+#if WARPMIND_HAVE_CUDA
+#include "warpmind/gpu/crowd.h"
+#endif
+
+namespace warpmind::crowd {
+
+using detail::Geometry;
+
+namespace {
+
+constexpr struct {
+  CrowdVariant v;
+  const char* name;
+} kVariants[] = {{CrowdVariant::Auto, "auto"}, {CrowdVariant::CpuReference, "cpu-reference"}, {CrowdVariant::GpuSort, "gpu-sort"}};
+
+// Agents sorted by binning cell (counting sort, stable by id): cell c holds ids[start[c] .. start[c+1]).
+struct CellIndex {
+  std::vector<std::uint32_t> start, ids;
+
+  void build(std::span<const Vec2> pts, const Geometry& g) {
+    const std::size_t cells = static_cast<std::size_t>(g.cells_x) * g.cells_y;
+    start.assign(cells + 1, 0);
+    ids.resize(pts.size());
+    for (const Vec2& p : pts) ++start[cell_of(p, g) + 1];
+    for (std::size_t c = 0; c < cells; ++c) start[c + 1] += start[c];
+    std::vector<std::uint32_t>& fill = scratch;
+    fill.assign(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < pts.size(); ++i) ids[fill[cell_of(pts[i], g)]++] = static_cast<std::uint32_t>(i);
+  }
+  static std::size_t cell_of(Vec2 p, const Geometry& g) {
+    return static_cast<std::size_t>(detail::cell_y(p.y, g)) * g.cells_x + detail::cell_x(p.x, g);
+  }
+  // Calls f(j) for every agent j binned within one cell of p (a superset of those within 2R).
+  template <class F>
+  void near(Vec2 p, const Geometry& g, F&& f) const {
+    const int cx = detail::cell_x(p.x, g), cy = detail::cell_y(p.y, g);
+    for (int y = std::max(0, cy - 1); y <= std::min(g.cells_y - 1, cy + 1); ++y)
+      for (int x = std::max(0, cx - 1); x <= std::min(g.cells_x - 1, cx + 1); ++x) {
+        const std::size_t c = static_cast<std::size_t>(y) * g.cells_x + x;
+        for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) f(ids[k]);
+      }
+  }
+
+ private:
+  std::vector<std::uint32_t> scratch;
+};
+
+std::string where(std::size_t i, Vec2 p) {
+  return "agent " + std::to_string(i) + " at (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ")";
+}
+
+}  // namespace
+
+const char* variant_name(CrowdVariant v) {
+  for (const auto& e : kVariants)
+    if (e.v == v) return e.name;
+  return "?";
+}
+bool parse_variant(std::string_view name, CrowdVariant& out) {
+  for (const auto& e : kVariants)
+    if (name == e.name) {
+      out = e.v;
+      return true;
+    }
+  return false;
+}
+bool is_gpu_variant(CrowdVariant v) { return v == CrowdVariant::GpuSort; }
+
+const char* rule_name(CrowdRule r) { return r == CrowdRule::Strict ? "strict" : "lowest-id"; }
+bool parse_rule(std::string_view name, CrowdRule& out) {
+  if (name == "strict") out = CrowdRule::Strict;
+  else if (name == "lowest-id") out = CrowdRule::LowestIdWins;
+  else return false;
+  return true;
+}
+
+struct CrowdSolver::Impl {
+  Geometry g{};
+  std::vector<Vec2> positions;   // CPU variant state
+  std::vector<Verdict> verdicts;
+  CellIndex olds, targets;
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::CrowdDevice> device;
+#endif
+};
+
+Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<CrowdSolver>& out) {
+  const auto finite = [](float v) { return std::isfinite(v); };
+  if (!finite(c.world.x0) || !finite(c.world.y0) || !(c.world.width > 0) || !(c.world.height > 0) ||
+      !finite(c.world.width) || !finite(c.world.height))
+    return Status::Invalid("world: x0, y0 must be finite and width, height finite and > 0");
+  if (!(c.radius > 0) || !finite(c.radius) || 2.0f * c.radius >= std::fmin(c.world.width, c.world.height))
+    return Status::Invalid("radius: must be > 0 and 2R smaller than the world");
+  const ObstacleGrid& o = c.obstacles;
+  if (o.width < 0 || o.height < 0 || (o.width == 0) != (o.height == 0) || o.width > 65536 || o.height > 65536 ||
+      o.blocked.size() != static_cast<std::size_t>(o.width) * o.height)
+    return Status::Invalid("obstacles: need width x height cells (both 0 for none) and as many blocked flags");
+  CrowdVariant v = c.variant;
+  if (v == CrowdVariant::Auto) v = ctx.cuda() ? CrowdVariant::GpuSort : CrowdVariant::CpuReference;
+  if (is_gpu_variant(v) && !ctx.cuda())
+    return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
+
+  std::unique_ptr<CrowdSolver> s(new CrowdSolver());
+  s->ctx_ = &ctx;
+  s->config_ = c;
+  s->variant_ = v;
+  s->impl_ = std::make_unique<Impl>();
+  s->impl_->g = detail::make_geometry(c);
+#if WARPMIND_HAVE_CUDA
+  if (is_gpu_variant(v)) {
+    const Geometry& g = s->impl_->g;
+    const gpu::CrowdGeometry gg{g.x0, g.y0, g.x1, g.y1, g.four_r2, g.cell, g.cells_x, g.cells_y,
+                                g.ob_w, g.ob_h, g.ob_cols, g.ob_rows};
+    std::string err = gpu::CrowdDevice::create(ctx.stream(), gg, o.blocked, c.rule == CrowdRule::LowestIdWins,
+                                               s->impl_->device);
+    if (!err.empty()) return Status::Internal("crowd: " + err);
+  }
+#endif
+  out = std::move(s);
+  return Status::Ok();
+}
+
+CrowdSolver::~CrowdSolver() = default;
+
+Status CrowdSolver::reset(std::span<const Vec2> positions) {
+  Impl& im = *impl_;
+  const Geometry& g = im.g;
+  const std::uint8_t* grid = config_.obstacles.blocked.data();
+  if (positions.size() > (std::size_t{1} << 30)) return Status::Invalid("reset: too many agents");
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Vec2 p = positions[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) return Status::Invalid("reset: " + where(i, p) + ": not finite");
+    if (!detail::inside(p, g)) return Status::Invalid("reset: " + where(i, p) + ": outside the world");
+    if (detail::blocked(p, g, grid)) return Status::Invalid("reset: " + where(i, p) + ": in a blocked cell");
+  }
+  CellIndex index;
+  index.build(positions, g);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    std::size_t other = SIZE_MAX;
+    index.near(positions[i], g, [&](std::uint32_t j) {
+      if (j > i && other == SIZE_MAX && !detail::apart(positions[i], positions[j], g)) other = j;
+    });
+    if (other != SIZE_MAX)
+      return Status::Invalid("reset: " + where(i, positions[i]) + " overlaps " + where(other, positions[other]) +
+                             " (closer than 2R)");
+  }
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    std::string err = im.device->reset(&positions.data()->x, positions.size());
+    if (!err.empty()) return Status::Internal("crowd reset: " + err);
+#endif
+  } else {
+    im.positions.assign(positions.begin(), positions.end());
+  }
+  im.verdicts.assign(positions.size(), Verdict::Stayed);
+  count_ = positions.size();
+  stats_ = StepStats{};
+  return Status::Ok();
+}
+
+Status CrowdSolver::step(std::span<const Vec2> proposals) {
+  if (proposals.size() != count_)
+    return Status::Invalid("step: " + std::to_string(proposals.size()) + " proposals for " + std::to_string(count_) +
+                           " agents");
+  for (std::size_t i = 0; i < proposals.size(); ++i)
+    if (!std::isfinite(proposals[i].x) || !std::isfinite(proposals[i].y))
+      return Status::Invalid("step: proposal of " + where(i, proposals[i]) + ": not finite");
+  Impl& im = *impl_;
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    gpu::CrowdCounts counts{};
+    std::string err = im.device->step(&proposals.data()->x, proposals.size(), counts);
+    if (!err.empty()) return Status::Internal("crowd step: " + err);
+    stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3],
+              counts.by_verdict[4]};
+#endif
+    return Status::Ok();
+  }
+  const Geometry& g = im.g;
+  const std::uint8_t* grid = config_.obstacles.blocked.data();
+  const bool lowest = config_.rule == CrowdRule::LowestIdWins;
+  const std::vector<Vec2>& old = im.positions;
+  im.olds.build(old, g);
+  im.targets.build(proposals, g);
+  ctx_->pool().parallel_for(count_, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) {
+      const Vec2 p = proposals[i];
+      Verdict v = Verdict::Moved;
+      if (p.x == old[i].x && p.y == old[i].y) v = Verdict::Stayed;
+      else if (!detail::inside(p, g)) v = Verdict::OutOfWorld;
+      else if (detail::blocked(p, g, grid)) v = Verdict::Blocked;
+      else {
+        bool hit = false;
+        im.olds.near(p, g, [&](std::uint32_t j) { hit = hit || (j != i && !detail::apart(p, old[j], g)); });
+        if (!hit)
+          im.targets.near(p, g, [&](std::uint32_t j) {
+            hit = hit || (j != i && (!lowest || j < i) && !detail::apart(p, proposals[j], g));
+          });
+        if (hit) v = Verdict::Collision;
+      }
+      im.verdicts[i] = v;
+    }
+  }, 2048);
+  StepStats st;
+  for (std::size_t i = 0; i < count_; ++i) {
+    switch (im.verdicts[i]) {
+      case Verdict::Moved: ++st.moved; im.positions[i] = proposals[i]; break;
+      case Verdict::Stayed: ++st.stayed; break;
+      case Verdict::OutOfWorld: ++st.out_of_world; break;
+      case Verdict::Blocked: ++st.blocked; break;
+      case Verdict::Collision: ++st.collisions; break;
+    }
+  }
+  stats_ = st;
+  return Status::Ok();
+}
+
+Status CrowdSolver::read_positions(std::span<Vec2> out) const {
+  if (out.size() < count_) return Status::Invalid("read_positions: output too small");
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    std::string err = impl_->device->download_positions(&out.data()->x);
+    if (!err.empty()) return Status::Internal("read_positions: " + err);
+#endif
+    return Status::Ok();
+  }
+  std::copy(impl_->positions.begin(), impl_->positions.end(), out.begin());
+  return Status::Ok();
+}
+
+Status CrowdSolver::read_verdicts(std::span<Verdict> out) const {
+  if (out.size() < count_) return Status::Invalid("read_verdicts: output too small");
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    static_assert(sizeof(Verdict) == 1);
+    std::string err = impl_->device->download_verdicts(reinterpret_cast<std::uint8_t*>(out.data()));
+    if (!err.empty()) return Status::Internal("read_verdicts: " + err);
+#endif
+    return Status::Ok();
+  }
+  std::copy(impl_->verdicts.begin(), impl_->verdicts.end(), out.begin());
+  return Status::Ok();
+}
+
+std::size_t count_overlaps(std::span<const Vec2> positions, float radius) {
+  if (positions.empty()) return 0;
+  float lo_x = positions[0].x, lo_y = positions[0].y, hi_x = lo_x, hi_y = lo_y;
+  for (const Vec2& p : positions) {
+    lo_x = std::fmin(lo_x, p.x);
+    lo_y = std::fmin(lo_y, p.y);
+    hi_x = std::fmax(hi_x, p.x);
+    hi_y = std::fmax(hi_y, p.y);
+  }
+  CrowdConfig c;
+  c.world = {lo_x, lo_y, std::fmax(hi_x - lo_x, 4.0f * radius) * 1.001f + 1e-3f,
+             std::fmax(hi_y - lo_y, 4.0f * radius) * 1.001f + 1e-3f};
+  c.radius = radius;
+  const Geometry g = detail::make_geometry(c);
+  CellIndex index;
+  index.build(positions, g);
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    index.near(positions[i], g, [&](std::uint32_t j) { n += j > i && !detail::apart(positions[i], positions[j], g); });
+  return n;
+}
+
+}  // namespace warpmind::crowd

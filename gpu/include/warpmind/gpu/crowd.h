@@ -1,0 +1,45 @@
+// Host-only interface to the CUDA crowd solver (gpu/src/crowd.cu). Plain types only.
+// The rule and its arithmetic are defined in ai/include/warpmind/crowd/crowd_solver.h; the geometry
+// is computed on the host (ai/src/crowd/crowd_math.h) and used here as given.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpmind::gpu {
+
+struct CrowdGeometry {
+  float x0, y0, x1, y1, four_r2, cell;
+  int cells_x, cells_y;
+  float ob_w, ob_h;
+  int ob_cols, ob_rows;
+};
+
+struct CrowdCounts {
+  std::size_t by_verdict[5];  // indexed by warpmind::crowd::Verdict
+};
+
+// Device state of one crowd: positions stay on the device between ticks. Not thread-safe.
+class CrowdDevice {
+ public:
+  static std::string create(void* stream, const CrowdGeometry& g, const std::vector<std::uint8_t>& blocked,
+                            bool lowest_id_wins, std::unique_ptr<CrowdDevice>& out);
+  ~CrowdDevice();
+  // positions: n float pairs on the host.
+  std::string reset(const float* positions, std::size_t n);
+  // proposals: n float pairs on the host. Synchronous (fills counts).
+  std::string step(const float* proposals, std::size_t n, CrowdCounts& counts);
+  std::string download_positions(float* out) const;
+  std::string download_verdicts(std::uint8_t* out) const;
+
+  struct Impl;
+
+ private:
+  CrowdDevice() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::gpu

@@ -1,0 +1,326 @@
+// Crowd solver: the guarantees on every scenario and variant, verdicts identical to a brute-force
+// oracle of each rule and across backends, a pinned state hash, and bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "gpu_helpers.h"
+#include "warpmind/core/hash.h"
+#include "warpmind/core/random.h"
+#include "warpmind/crowd/crowd_solver.h"
+
+namespace warpmind::crowd {
+namespace {
+
+constexpr float kR = 0.5f;
+
+// Jittered lattice: spacing `gap` (>= 2R) with jitter that keeps every pair >= 2R apart.
+std::vector<Vec2> lattice(const WorldRect& w, float gap, std::size_t n, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<Vec2> p;
+  const float jitter = (gap - 2.0f * kR) * 0.5f * 0.999f;
+  for (float y = w.y0 + gap * 0.5f; y < w.y0 + w.height - gap * 0.5f && p.size() < n; y += gap)
+    for (float x = w.x0 + gap * 0.5f; x < w.x0 + w.width - gap * 0.5f && p.size() < n; x += gap)
+      p.push_back({x + rng.uniform(-jitter, jitter), y + rng.uniform(-jitter, jitter)});
+  return p;
+}
+
+std::vector<Vec2> random_moves(const std::vector<Vec2>& from, float step, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<Vec2> t(from.size());
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    const float a = rng.uniform(0.0f, 6.2831853f), r = rng.uniform(0.0f, step);
+    t[i] = {from[i].x + r * std::cos(a), from[i].y + r * std::sin(a)};
+  }
+  return t;
+}
+
+bool apart(Vec2 a, Vec2 b) {
+  const float dx = a.x - b.x, dy = a.y - b.y, d = 2.0f * kR;
+  return dx * dx + dy * dy >= d * d;
+}
+
+// O(N^2) oracle of the rule, straight from the header's definition.
+std::vector<Verdict> oracle(const CrowdConfig& c, const std::vector<Vec2>& old, const std::vector<Vec2>& p) {
+  std::vector<Verdict> v(old.size());
+  for (std::size_t i = 0; i < old.size(); ++i) {
+    if (p[i].x == old[i].x && p[i].y == old[i].y) {
+      v[i] = Verdict::Stayed;
+      continue;
+    }
+    const WorldRect& w = c.world;
+    if (!(p[i].x >= w.x0 && p[i].x < w.x0 + w.width && p[i].y >= w.y0 && p[i].y < w.y0 + w.height)) {
+      v[i] = Verdict::OutOfWorld;
+      continue;
+    }
+    if (c.obstacles.width > 0) {
+      const float cw = w.width / static_cast<float>(c.obstacles.width), ch = w.height / static_cast<float>(c.obstacles.height);
+      int cx = static_cast<int>(std::floor((p[i].x - w.x0) / cw)), cy = static_cast<int>(std::floor((p[i].y - w.y0) / ch));
+      cx = std::min(std::max(cx, 0), c.obstacles.width - 1);
+      cy = std::min(std::max(cy, 0), c.obstacles.height - 1);
+      if (c.obstacles.blocked[static_cast<std::size_t>(cy) * c.obstacles.width + cx]) {
+        v[i] = Verdict::Blocked;
+        continue;
+      }
+    }
+    bool hit = false;
+    for (std::size_t j = 0; j < old.size() && !hit; ++j) {
+      if (j == i) continue;
+      hit = !apart(p[i], old[j]) || ((c.rule == CrowdRule::Strict || j < i) && !apart(p[i], p[j]));
+    }
+    v[i] = hit ? Verdict::Collision : Verdict::Moved;
+  }
+  return v;
+}
+
+struct Scenario {
+  std::string name;
+  CrowdConfig config;
+  std::vector<Vec2> start;
+  // Proposals for tick t from the current positions.
+  std::function<std::vector<Vec2>(const std::vector<Vec2>&, int)> propose;
+  int ticks = 5;
+};
+
+std::vector<Scenario> scenarios() {
+  std::vector<Scenario> s;
+  CrowdConfig base;
+  base.world = {0, 0, 40, 30};
+  base.radius = kR;
+  s.push_back({"random", base, lattice(base.world, 1.6f, 400, 1),
+               [](const std::vector<Vec2>& p, int t) { return random_moves(p, 1.0f, 100 + t); }, 8});
+  s.push_back({"dense_near_packed", base, lattice(base.world, 1.02f, 900, 2),
+               [](const std::vector<Vec2>& p, int t) { return random_moves(p, 0.3f, 200 + t); }, 8});
+  s.push_back({"everyone_to_one_point", base, lattice(base.world, 1.5f, 300, 3),
+               [](const std::vector<Vec2>& p, int) {
+                 std::vector<Vec2> t(p.size());
+                 for (std::size_t i = 0; i < p.size(); ++i)
+                   t[i] = {p[i].x + (20.0f - p[i].x) * 0.2f, p[i].y + (15.0f - p[i].y) * 0.2f};
+                 return t;
+               }, 10});
+  s.push_back({"swap_pairs_and_exact_targets", base, lattice(base.world, 1.5f, 200, 4),
+               [](const std::vector<Vec2>& p, int t) {
+                 std::vector<Vec2> q = p;
+                 for (std::size_t i = 0; i + 1 < p.size(); i += 2) std::swap(q[i], q[i + 1]);  // swaps: all collide
+                 if (t % 2) q[3] = {q[7].x, q[7].y};                                     // two agents want one spot
+                 return q;
+               }, 4});
+  s.push_back({"chain_push", base, [] {
+                 std::vector<Vec2> p;
+                 for (int i = 0; i < 30; ++i) p.push_back({2.0f + 1.0f * i, 10.0f});  // touching: distance exactly 2R
+                 return p;
+               }(),
+               [](const std::vector<Vec2>& p, int) {
+                 std::vector<Vec2> q = p;
+                 for (auto& v : q) v.x += 1.0f;  // each into the next one's old spot
+                 return q;
+               }, 3});
+  s.push_back({"borders", base, lattice(base.world, 1.5f, 500, 5),
+               [](const std::vector<Vec2>& p, int t) {
+                 std::vector<Vec2> q = random_moves(p, 3.0f, 300 + t);
+                 for (std::size_t i = 0; i < q.size(); i += 7) q[i] = {i % 2 ? -0.1f : 40.0f, q[i].y};
+                 return q;
+               }, 6});
+  CrowdConfig walls = base;
+  walls.obstacles.width = 40;
+  walls.obstacles.height = 30;
+  walls.obstacles.blocked.assign(40 * 30, 0);
+  for (int y = 0; y < 30; ++y) walls.obstacles.blocked[y * 40 + 20] = y % 10 != 5;  // a wall with gaps
+  {
+    std::vector<Vec2> st;
+    for (const Vec2& v : lattice(base.world, 1.5f, 500, 6))
+      if (std::floor(v.x) != 20.0f) st.push_back(v);
+    s.push_back({"obstacles", walls, st,
+                 [](const std::vector<Vec2>& p, int t) { return random_moves(p, 1.5f, 400 + t); }, 8});
+  }
+  s.push_back({"empty", base, {}, [](const std::vector<Vec2>& p, int) { return p; }, 2});
+  return s;
+}
+
+Context* context_for(CrowdVariant v) {
+  return is_gpu_variant(v) ? warpmind::test::cuda_context() : &warpmind::test::cpu_context();
+}
+
+struct Trace {
+  std::vector<std::vector<Verdict>> verdicts;
+  std::vector<Vec2> final_positions;
+};
+
+Trace run(const Scenario& sc, CrowdVariant v, CrowdRule rule, bool check_oracle) {
+  CrowdConfig c = sc.config;
+  c.variant = v;
+  c.rule = rule;
+  std::unique_ptr<CrowdSolver> s;
+  Status st = CrowdSolver::create(*context_for(v), c, s);
+  EXPECT_TRUE(st.ok()) << st.message();
+  Trace r;
+  if (!st.ok()) return r;
+  EXPECT_TRUE(s->reset(sc.start).ok());
+  std::vector<Vec2> pos = sc.start;
+  for (int t = 0; t < sc.ticks; ++t) {
+    const std::vector<Vec2> prop = sc.propose(pos, t);
+    EXPECT_TRUE(s->step(prop).ok());
+    std::vector<Verdict> verd(pos.size());
+    std::vector<Vec2> next(pos.size());
+    EXPECT_TRUE(s->read_verdicts(verd).ok());
+    EXPECT_TRUE(s->read_positions(next).ok());
+    if (check_oracle) EXPECT_EQ(verd, oracle(c, pos, prop)) << "tick " << t;
+    // Guarantees.
+    EXPECT_EQ(count_overlaps(next, kR), 0u) << "tick " << t;
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+      const bool at_old = next[i].x == pos[i].x && next[i].y == pos[i].y;
+      const bool at_new = next[i].x == prop[i].x && next[i].y == prop[i].y;
+      EXPECT_TRUE(at_old || at_new) << "agent " << i;
+      EXPECT_EQ(at_new && !at_old, verd[i] == Verdict::Moved) << "agent " << i;
+      EXPECT_TRUE(next[i].x >= c.world.x0 && next[i].x < c.world.x0 + c.world.width);
+      moved += verd[i] == Verdict::Moved;
+    }
+    EXPECT_EQ(s->last_stats().moved, moved);
+    r.verdicts.push_back(verd);
+    pos = next;
+  }
+  r.final_positions = pos;
+  return r;
+}
+
+class CrowdVariantTest : public testing::TestWithParam<std::tuple<CrowdVariant, CrowdRule>> {};
+
+TEST_P(CrowdVariantTest, GuaranteesAndOracleOnEveryScenario) {
+  const auto [v, rule] = GetParam();
+  if (is_gpu_variant(v)) WM_REQUIRE_GPU();
+  for (const Scenario& sc : scenarios()) {
+    SCOPED_TRACE(sc.name);
+    const Trace r = run(sc, v, rule, true);
+    std::size_t moved = 0, rejected = 0;
+    for (const auto& tick : r.verdicts)
+      for (Verdict x : tick) (x == Verdict::Moved ? moved : rejected) += x != Verdict::Stayed;
+    if (sc.name == "swap_pairs_and_exact_targets") {
+      EXPECT_EQ(moved, 0u);  // a swap always collides with the partner's old position
+    } else if (sc.name != "empty") {
+      EXPECT_GT(moved, 0u);  // the scenario exercises both outcomes
+      EXPECT_GT(rejected, 0u);
+    }
+  }
+}
+
+TEST_P(CrowdVariantTest, SameVerdictsAsCpuReferenceOnALargeCrowd) {
+  const auto [v, rule] = GetParam();
+  if (is_gpu_variant(v)) WM_REQUIRE_GPU();
+  CrowdConfig c;
+  c.world = {0, 0, 300, 300};
+  c.radius = kR;
+  Scenario sc{"large", c, lattice(c.world, 1.25f, 50000, 9),
+              [](const std::vector<Vec2>& p, int t) { return random_moves(p, 0.8f, 900 + t); }, 6};
+  const Trace ref = run(sc, CrowdVariant::CpuReference, rule, false);
+  const Trace got = run(sc, v, rule, false);
+  ASSERT_EQ(ref.verdicts.size(), got.verdicts.size());
+  for (std::size_t t = 0; t < ref.verdicts.size(); ++t) EXPECT_EQ(ref.verdicts[t], got.verdicts[t]) << "tick " << t;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, CrowdVariantTest,
+                         testing::Combine(testing::Values(CrowdVariant::CpuReference, CrowdVariant::GpuSort),
+                                          testing::Values(CrowdRule::Strict, CrowdRule::LowestIdWins)),
+                         [](const auto& i) {
+                           std::string n = std::string(variant_name(std::get<0>(i.param))) + "_" +
+                                           rule_name(std::get<1>(i.param));
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+TEST(Crowd, LowestIdWinsAcceptsASupersetOfStrict) {
+  for (const Scenario& sc : scenarios()) {
+    const Trace strict = run(sc, CrowdVariant::CpuReference, CrowdRule::Strict, false);
+    Scenario once = sc;
+    once.ticks = 1;
+    const Trace a = run(once, CrowdVariant::CpuReference, CrowdRule::Strict, false);
+    const Trace b = run(once, CrowdVariant::CpuReference, CrowdRule::LowestIdWins, false);
+    for (std::size_t i = 0; i < a.verdicts[0].size(); ++i)
+      if (a.verdicts[0][i] == Verdict::Moved) EXPECT_EQ(b.verdicts[0][i], Verdict::Moved) << sc.name << " " << i;
+  }
+}
+
+TEST(Crowd, ChainPushAndTouchingAgents) {
+  // Agents at exactly 2R are valid (distance >= 2R); pushing into the next one's old spot is rejected.
+  const Scenario sc = scenarios()[4];
+  ASSERT_EQ(sc.name, "chain_push");
+  const Trace r = run(sc, CrowdVariant::CpuReference, CrowdRule::Strict, false);
+  for (std::size_t i = 0; i + 1 < r.verdicts[0].size(); ++i) EXPECT_EQ(r.verdicts[0][i], Verdict::Collision);
+  EXPECT_EQ(r.verdicts[0].back(), Verdict::Moved);  // the head of the chain has free space
+}
+
+TEST(Crowd, PinnedStateHash) {
+  // Changing the rule or its arithmetic changes this; do it on purpose.
+  const Scenario sc = scenarios()[0];
+  const Trace r = run(sc, CrowdVariant::CpuReference, CrowdRule::Strict, false);
+  EXPECT_EQ(fnv1a(r.final_positions.data(), r.final_positions.size() * sizeof(Vec2)), 0xb446f1c4ce160f89ull);
+}
+
+TEST(Crowd, BadInputIsRejectedAndChangesNothing) {
+  for (Context* ctx : {&warpmind::test::cpu_context(), warpmind::test::cuda_context()}) {
+    if (!ctx) continue;
+    CrowdConfig c;
+    c.world = {0, 0, 20, 20};
+    c.radius = kR;
+    c.obstacles.width = c.obstacles.height = 20;
+    c.obstacles.blocked.assign(400, 0);
+    c.obstacles.blocked[5 * 20 + 5] = 1;
+    c.variant = ctx->cuda() ? CrowdVariant::GpuSort : CrowdVariant::CpuReference;
+    std::unique_ptr<CrowdSolver> s;
+    ASSERT_TRUE(CrowdSolver::create(*ctx, c, s).ok());
+    const std::vector<Vec2> good = {{1, 1}, {3, 1}, {10, 10}};
+    ASSERT_TRUE(s->reset(good).ok());
+    const auto err = [&](const std::vector<Vec2>& p) { return s->reset(p).message(); };
+    EXPECT_NE(err({{1, 1}, {1.5f, 1}}).find("overlaps"), std::string::npos);
+    EXPECT_NE(err({{1, 1}, {NAN, 1}}).find("agent 1"), std::string::npos);
+    EXPECT_NE(err({{1, 1}, {25, 1}}).find("outside"), std::string::npos);
+    EXPECT_NE(err({{5.5f, 5.5f}}).find("blocked"), std::string::npos);
+    EXPECT_EQ(s->size(), 3u);
+    std::vector<Vec2> pos(3);
+    ASSERT_TRUE(s->read_positions(pos).ok());
+    EXPECT_EQ(pos[2].x, 10.0f);
+    EXPECT_FALSE(s->step(std::vector<Vec2>{{1, 1}}).ok());
+    EXPECT_NE(s->step(std::vector<Vec2>{{1, 1}, {3, NAN}, {10, 10}}).message().find("agent 1"), std::string::npos);
+    ASSERT_TRUE(s->read_positions(pos).ok());
+    EXPECT_EQ(pos[1].x, 3.0f);
+    // Config errors.
+    CrowdConfig bad = c;
+    bad.radius = 0;
+    EXPECT_FALSE(CrowdSolver::create(*ctx, bad, s).ok());
+    bad = c;
+    bad.obstacles.blocked.resize(10);
+    EXPECT_FALSE(CrowdSolver::create(*ctx, bad, s).ok());
+    bad = c;
+    bad.world.width = NAN;
+    EXPECT_FALSE(CrowdSolver::create(*ctx, bad, s).ok());
+  }
+  if (!warpmind::test::cuda_context()) {
+    CrowdConfig c;
+    c.variant = CrowdVariant::GpuSort;
+    std::unique_ptr<CrowdSolver> s;
+    EXPECT_EQ(CrowdSolver::create(warpmind::test::cpu_context(), c, s).code(), StatusCode::Unavailable);
+  }
+}
+
+TEST(Crowd, CountOverlaps) {
+  EXPECT_EQ(count_overlaps(std::vector<Vec2>{}, kR), 0u);
+  EXPECT_EQ(count_overlaps(std::vector<Vec2>{{0, 0}, {1, 0}, {5, 5}}, kR), 0u);  // exactly 2R apart
+  EXPECT_EQ(count_overlaps(std::vector<Vec2>{{0, 0}, {0.99f, 0}, {0.5f, 0.2f}}, kR), 3u);
+}
+
+TEST(Crowd, NamesRoundTrip) {
+  CrowdVariant v;
+  EXPECT_TRUE(parse_variant("gpu-sort", v));
+  EXPECT_EQ(v, CrowdVariant::GpuSort);
+  EXPECT_FALSE(parse_variant("gpu-magic", v));
+  CrowdRule r;
+  EXPECT_TRUE(parse_rule("lowest-id", r));
+  EXPECT_EQ(r, CrowdRule::LowestIdWins);
+  EXPECT_FALSE(parse_rule("fair", r));
+}
+
+}  // namespace
+}  // namespace warpmind::crowd
