@@ -4,5 +4,6 @@
 namespace warpmind::bench {
 
 int field_suite(int argc, char** argv);  // argv[0] is "field"
+int crowd_suite(int argc, char** argv);  // argv[0] is "crowd"
 
 }  // namespace warpmind::bench

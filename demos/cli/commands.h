@@ -5,5 +5,6 @@
 namespace warpmind::cli {
 
 int field_command(int argc, char** argv);  // argv[0] is "field"
+int crowd_command(int argc, char** argv);  // argv[0] is "crowd"
 
 }  // namespace warpmind::cli

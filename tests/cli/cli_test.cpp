@@ -83,6 +83,26 @@ TEST(Cli, BadInputExitsWithTwo) {
   }
 }
 
+TEST(Cli, CrowdVerifiesAndReportsJson) {
+  const Outcome r = run("warpmind crowd --backend cpu --agents 3000 --steps 5 --verify --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* key : {"\"command\":\"crowd\"", "\"overlaps\":0", "\"violations\":0", "\"accepted\":",
+                          "\"ms_per_step\":", "\"verified\":true"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  EXPECT_EQ(run("warpmind crowd --agents -1").status, 2);
+  EXPECT_EQ(run("warpmind crowd --rule fair").status, 2);
+  EXPECT_EQ(run("warpmind crowd --variant gpu-magic").status, 2);
+  EXPECT_EQ(run("warpmind crowd --spacing 0.5").status, 2);
+  EXPECT_EQ(run("warpmind crowd --help").status, 0);
+  const fs::path out = scratch("crowd.json");
+  ASSERT_EQ(run("warpmind-bench crowd --quick --backend cpu --ticks 3 --out " + out.string()).status, 0);
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("\"suite\": \"crowd\""), std::string::npos);
+  EXPECT_NE(ss.str().find("\"overlaps\": 0"), std::string::npos);
+}
+
 TEST(Cli, BenchQuickWritesResultsJson) {
   const fs::path out = scratch("bench.json");
   const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());
