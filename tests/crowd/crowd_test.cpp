@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "gpu_helpers.h"
+#include "warpmind/core/device_memory.h"
 #include "warpmind/core/hash.h"
 #include "warpmind/core/random.h"
 #include "warpmind/crowd/crowd_solver.h"
@@ -221,7 +222,8 @@ TEST_P(CrowdVariantTest, SameVerdictsAsCpuReferenceOnALargeCrowd) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, CrowdVariantTest,
-                         testing::Combine(testing::Values(CrowdVariant::CpuReference, CrowdVariant::GpuSort),
+                         testing::Combine(testing::Values(CrowdVariant::CpuReference, CrowdVariant::GpuSort,
+                                                          CrowdVariant::GpuStaticGrid),
                                           testing::Values(CrowdRule::Strict, CrowdRule::LowestIdWins)),
                          [](const auto& i) {
                            std::string n = std::string(variant_name(std::get<0>(i.param))) + "_" +
@@ -230,6 +232,45 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, CrowdVariantTest,
                              if (ch == '-') ch = '_';
                            return n;
                          });
+
+TEST(Crowd, DeviceProposalsMatchHostSteps) {
+  // step_device (proposals in device memory, no host sync) gives the reference's verdicts and positions.
+  WM_REQUIRE_GPU();
+  Context& ctx = *warpmind::test::cuda_context();
+  const Scenario sc = scenarios()[1];  // dense
+  for (CrowdVariant v : {CrowdVariant::GpuSort, CrowdVariant::GpuStaticGrid})
+    for (CrowdRule rule : {CrowdRule::Strict, CrowdRule::LowestIdWins}) {
+      CrowdConfig c = sc.config;
+      c.rule = rule;
+      c.variant = v;
+      std::unique_ptr<CrowdSolver> gpu, cpu;
+      ASSERT_TRUE(CrowdSolver::create(ctx, c, gpu).ok());
+      c.variant = CrowdVariant::CpuReference;
+      ASSERT_TRUE(CrowdSolver::create(warpmind::test::cpu_context(), c, cpu).ok());
+      ASSERT_TRUE(gpu->reset(sc.start).ok());
+      ASSERT_TRUE(cpu->reset(sc.start).ok());
+      DeviceBytes d;
+      ASSERT_TRUE(d.allocate(ctx, sc.start.size() * sizeof(Vec2)).ok());
+      std::vector<Vec2> pos = sc.start, a(pos.size()), b(pos.size());
+      for (int t = 0; t < 4; ++t) {
+        const std::vector<Vec2> prop = sc.propose(pos, t);
+        ASSERT_TRUE(d.upload(ctx, prop.data(), prop.size() * sizeof(Vec2)).ok());
+        ASSERT_TRUE(gpu->step_device(static_cast<const Vec2*>(d.get())).ok());
+        ASSERT_TRUE(cpu->step(prop).ok());
+        ASSERT_TRUE(gpu->fetch_stats().ok());
+        EXPECT_EQ(gpu->last_stats().moved, cpu->last_stats().moved);
+        ASSERT_TRUE(gpu->read_positions(a).ok());
+        ASSERT_TRUE(cpu->read_positions(b).ok());
+        EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2))) << variant_name(v) << " " << rule_name(rule);
+        EXPECT_NE(gpu->device_positions(), nullptr);
+        pos = b;
+      }
+    }
+  std::unique_ptr<CrowdSolver> cpu;
+  ASSERT_TRUE(CrowdSolver::create(warpmind::test::cpu_context(), CrowdConfig{}, cpu).ok());
+  EXPECT_FALSE(cpu->step_device(nullptr).ok());
+  EXPECT_EQ(cpu->device_positions(), nullptr);
+}
 
 TEST(Crowd, LowestIdWinsAcceptsASupersetOfStrict) {
   for (const Scenario& sc : scenarios()) {

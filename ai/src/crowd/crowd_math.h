@@ -17,6 +17,11 @@ struct Geometry {
   int cells_x, cells_y;
   float ob_w, ob_h;          // obstacle cell size (0 when there is no obstacle grid)
   int ob_cols, ob_rows;
+  // Static grid (gpu-static-grid): cells of side a hair under 2R/sqrt(2), so two agents in one cell are
+  // always closer than 2R and a cell holds at most one old position; it covers the world plus a 2R margin,
+  // where targets just outside the world can still conflict with targets inside.
+  float sg_x0, sg_y0, sg_cell;
+  int sg_cols, sg_rows;
 };
 
 inline Geometry make_geometry(const CrowdConfig& c) {
@@ -37,6 +42,11 @@ inline Geometry make_geometry(const CrowdConfig& c) {
   g.ob_rows = c.obstacles.height;
   g.ob_w = g.ob_cols > 0 ? c.world.width / static_cast<float>(g.ob_cols) : 0.0f;
   g.ob_h = g.ob_rows > 0 ? c.world.height / static_cast<float>(g.ob_rows) : 0.0f;
+  g.sg_cell = d * 0.70706f;  // 2R / sqrt(2) = 0.707107 * 2R
+  g.sg_x0 = g.x0 - d;
+  g.sg_y0 = g.y0 - d;
+  g.sg_cols = static_cast<int>(std::ceil((c.world.width + 2.0f * d) / g.sg_cell)) + 1;
+  g.sg_rows = static_cast<int>(std::ceil((c.world.height + 2.0f * d) / g.sg_cell)) + 1;
   return g;
 }
 

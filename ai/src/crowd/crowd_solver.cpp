@@ -20,7 +20,8 @@ namespace {
 constexpr struct {
   CrowdVariant v;
   const char* name;
-} kVariants[] = {{CrowdVariant::Auto, "auto"}, {CrowdVariant::CpuReference, "cpu-reference"}, {CrowdVariant::GpuSort, "gpu-sort"}};
+} kVariants[] = {{CrowdVariant::Auto, "auto"}, {CrowdVariant::CpuReference, "cpu-reference"}, {CrowdVariant::GpuSort, "gpu-sort"},
+    {CrowdVariant::GpuStaticGrid, "gpu-static-grid"}};
 
 // Agents sorted by binning cell (counting sort, stable by id): cell c holds ids[start[c] .. start[c+1]).
 struct CellIndex {
@@ -73,7 +74,7 @@ bool parse_variant(std::string_view name, CrowdVariant& out) {
     }
   return false;
 }
-bool is_gpu_variant(CrowdVariant v) { return v == CrowdVariant::GpuSort; }
+bool is_gpu_variant(CrowdVariant v) { return v == CrowdVariant::GpuSort || v == CrowdVariant::GpuStaticGrid; }
 
 const char* rule_name(CrowdRule r) { return r == CrowdRule::Strict ? "strict" : "lowest-id"; }
 bool parse_rule(std::string_view name, CrowdRule& out) {
@@ -105,7 +106,7 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
       o.blocked.size() != static_cast<std::size_t>(o.width) * o.height)
     return Status::Invalid("obstacles: need width x height cells (both 0 for none) and as many blocked flags");
   CrowdVariant v = c.variant;
-  if (v == CrowdVariant::Auto) v = ctx.cuda() ? CrowdVariant::GpuSort : CrowdVariant::CpuReference;
+  if (v == CrowdVariant::Auto) v = ctx.cuda() ? CrowdVariant::GpuStaticGrid : CrowdVariant::CpuReference;
   if (is_gpu_variant(v) && !ctx.cuda())
     return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
 
@@ -118,9 +119,13 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
 #if WARPMIND_HAVE_CUDA
   if (is_gpu_variant(v)) {
     const Geometry& g = s->impl_->g;
-    const gpu::CrowdGeometry gg{g.x0, g.y0, g.x1, g.y1, g.four_r2, g.cell, g.cells_x, g.cells_y,
-                                g.ob_w, g.ob_h, g.ob_cols, g.ob_rows};
-    std::string err = gpu::CrowdDevice::create(ctx.stream(), gg, o.blocked, c.rule == CrowdRule::LowestIdWins,
+    if (v == CrowdVariant::GpuStaticGrid &&
+        static_cast<double>(g.sg_cols) * static_cast<double>(g.sg_rows) > static_cast<double>(1u << 30))
+      return Status::Invalid("gpu-static-grid: the world holds more than 2^30 cells of side 2R/sqrt(2)");
+    const gpu::CrowdGeometry gg{g.x0, g.y0, g.x1, g.y1, g.four_r2, g.cell, g.cells_x, g.cells_y, g.ob_w, g.ob_h,
+                                g.ob_cols, g.ob_rows, g.sg_x0, g.sg_y0, g.sg_cell, g.sg_cols, g.sg_rows};
+    const gpu::CrowdKernel k = v == CrowdVariant::GpuSort ? gpu::CrowdKernel::Sort : gpu::CrowdKernel::StaticGrid;
+    std::string err = gpu::CrowdDevice::create(ctx.stream(), k, gg, o.blocked, c.rule == CrowdRule::LowestIdWins,
                                                s->impl_->device);
     if (!err.empty()) return Status::Internal("crowd: " + err);
   }
@@ -222,6 +227,43 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
   }
   stats_ = st;
   return Status::Ok();
+}
+
+Status CrowdSolver::step_device(const Vec2* device_proposals) {
+  if (!is_gpu_variant(variant_))
+    return Status::Invalid(std::string("step_device needs a GPU variant, this one is ") + variant_name(variant_));
+#if WARPMIND_HAVE_CUDA
+  std::string err = impl_->device->step_device(&device_proposals->x, count_);
+  if (!err.empty()) return Status::Internal("crowd step: " + err);
+#else
+  (void)device_proposals;
+#endif
+  return Status::Ok();
+}
+
+Status CrowdSolver::fetch_stats() {
+  if (!is_gpu_variant(variant_)) return Status::Ok();
+#if WARPMIND_HAVE_CUDA
+  gpu::CrowdCounts counts{};
+  std::string err = impl_->device->fetch_counts(counts);
+  if (!err.empty()) return Status::Internal("crowd stats: " + err);
+  stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3], counts.by_verdict[4]};
+#endif
+  return Status::Ok();
+}
+
+const Vec2* CrowdSolver::device_positions() const {
+#if WARPMIND_HAVE_CUDA
+  if (is_gpu_variant(variant_)) return reinterpret_cast<const Vec2*>(impl_->device->positions());
+#endif
+  return nullptr;
+}
+
+const Verdict* CrowdSolver::device_verdicts() const {
+#if WARPMIND_HAVE_CUDA
+  if (is_gpu_variant(variant_)) return reinterpret_cast<const Verdict*>(impl_->device->verdicts());
+#endif
+  return nullptr;
 }
 
 Status CrowdSolver::read_positions(std::span<Vec2> out) const {

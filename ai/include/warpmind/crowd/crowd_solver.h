@@ -39,6 +39,8 @@ enum class CrowdVariant {
   Auto,
   CpuReference,  // uniform grid (counting sort into 2R cells), agents checked in parallel on the pool
   GpuSort,       // the seed's baseline: hash to cells, CUB radix sort, cell ranges, check neighbours
+  GpuStaticGrid, // the seed's sort-free algorithm: cells < 2R/sqrt(2) hold one agent, step ids instead of
+                 // clearing, four kernels; exact for both rules (see docs/crowd.md)
 };
 const char* variant_name(CrowdVariant v);
 bool parse_variant(std::string_view name, CrowdVariant& out);
@@ -85,6 +87,14 @@ class CrowdSolver {
   // One tick: proposals[i] is agent i's target. Rejects non-finite proposals or a wrong count (nothing
   // changes). Afterwards positions() holds the new positions and verdicts() the verdicts.
   Status step(std::span<const Vec2> proposals);
+  // GPU variants: proposals already in device memory (n Vec2). Queued on the context's stream without
+  // waiting and without validation (a non-finite proposal is rejected as outside the world); the
+  // verdict counts are fetched by fetch_stats(). For a simulation that lives on the GPU.
+  Status step_device(const Vec2* device_proposals);
+  Status fetch_stats();
+  // GPU variants: the state in device memory (nullptr on the CPU variant).
+  const Vec2* device_positions() const;
+  const Verdict* device_verdicts() const;
 
   std::size_t size() const { return count_; }
   Status read_positions(std::span<Vec2> out) const;

@@ -16,7 +16,11 @@ struct CrowdGeometry {
   int cells_x, cells_y;
   float ob_w, ob_h;
   int ob_cols, ob_rows;
+  float sg_x0, sg_y0, sg_cell;
+  int sg_cols, sg_rows;
 };
+
+enum class CrowdKernel { Sort, StaticGrid };
 
 struct CrowdCounts {
   std::size_t by_verdict[5];  // indexed by warpmind::crowd::Verdict
@@ -25,13 +29,20 @@ struct CrowdCounts {
 // Device state of one crowd: positions stay on the device between ticks. Not thread-safe.
 class CrowdDevice {
  public:
-  static std::string create(void* stream, const CrowdGeometry& g, const std::vector<std::uint8_t>& blocked,
-                            bool lowest_id_wins, std::unique_ptr<CrowdDevice>& out);
+  static std::string create(void* stream, CrowdKernel kernel, const CrowdGeometry& g,
+                            const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
+                            std::unique_ptr<CrowdDevice>& out);
   ~CrowdDevice();
   // positions: n float pairs on the host.
   std::string reset(const float* positions, std::size_t n);
   // proposals: n float pairs on the host. Synchronous (fills counts).
   std::string step(const float* proposals, std::size_t n, CrowdCounts& counts);
+  // proposals: n float pairs in device memory. Queued on the stream, no host synchronisation; the
+  // verdict counts are fetched by fetch_counts.
+  std::string step_device(const float* proposals, std::size_t n);
+  std::string fetch_counts(CrowdCounts& counts) const;
+  const float* positions() const;           // device, n float pairs
+  const std::uint8_t* verdicts() const;     // device, n bytes
   std::string download_positions(float* out) const;
   std::string download_verdicts(std::uint8_t* out) const;
 
