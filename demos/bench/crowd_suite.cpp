@@ -43,22 +43,12 @@ int crowd_suite(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return 0;
   }
-  ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend)) args.fail("--backend: expected cpu, cuda or auto");
-  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
   const int ticks = static_cast<int>(args.integer("ticks", 100, 1, 100000));
   crowd::CrowdRule rule = crowd::CrowdRule::Strict;
   if (!crowd::parse_rule(args.str("rule", "strict"), rule)) args.fail("--rule: expected strict or lowest-id");
-  if (!args.error().empty()) {
-    std::fprintf(stderr, "warpmind-bench crowd: %s\n", args.error().c_str());
-    return 2;
-  }
   std::unique_ptr<Context> ctx;
-  Status st = Context::create(co, ctx);
-  if (!st.ok()) {
-    std::fprintf(stderr, "warpmind-bench crowd: %s\n", st.message().c_str());
-    return 2;
-  }
+  if (int rc = open_context(args, "crowd", ctx)) return rc;
+  Status st;
   DeviceCeilings ceil;
   if (ctx->cuda()) {
     st = measure_ceilings(*ctx, ceil);

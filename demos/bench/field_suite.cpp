@@ -157,21 +157,11 @@ int field_suite(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return 0;
   }
-  ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend)) args.fail("--backend: expected cpu, cuda or auto");
-  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
   const int reps = static_cast<int>(args.integer("repeats", 30, 1, 100000));
   const double naive_limit = static_cast<double>(args.integer("naive-limit", 1ll << 28, 0, 1ll << 50));
-  if (!args.error().empty()) {
-    std::fprintf(stderr, "warpmind-bench field: %s\n", args.error().c_str());
-    return 2;
-  }
   std::unique_ptr<Context> ctx;
-  Status st = Context::create(co, ctx);
-  if (!st.ok()) {
-    std::fprintf(stderr, "warpmind-bench field: %s\n", st.message().c_str());
-    return 2;
-  }
+  if (int rc = open_context(args, "field", ctx)) return rc;
+  Status st;
   Suite s{*ctx, {}, ctx->cuda(), reps, std::min(reps, 10), naive_limit,
           Results("field", ctx->cuda() ? ctx->device().name : "cpu")};
   if (s.gpu) {

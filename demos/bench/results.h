@@ -4,8 +4,12 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "../common/args.h"
+#include "warpmind/core/context.h"
 
 namespace warpmind::bench {
 
@@ -42,5 +46,9 @@ class Results {
   std::string suite_, device_;
   std::vector<Record> records_;
 };
+
+// The context every suite runs on, from --backend and --threads. Returns 0, or the exit status after
+// printing why (2: bad options, 1: no context).
+int open_context(demos::Args& args, const char* suite, std::unique_ptr<Context>& ctx);
 
 }  // namespace warpmind::bench

@@ -114,11 +114,16 @@ __device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, 
   return false;
 }
 
-__global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g, const unsigned char* grid,
-                        Index olds, Index targets, bool lowest_id_wins, unsigned char* verdict,
-                        unsigned long long* counts) {
+// The common tail of both variants' last kernel: agent i's verdict from whether it conflicts (asked
+// only when its target is inside the world and free), the move if accepted, and the verdict counts
+// (double-buffered by tick parity: block 0 clears the other half for the next tick).
+template <class Conflicts>
+__device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const float2* prop, const CrowdGeometry& g,
+                                       const unsigned char* grid, unsigned char* verdict, unsigned long long* counts,
+                                       Conflicts&& conflicts) {
   __shared__ unsigned block_counts[5];
   if (threadIdx.x < 5) block_counts[threadIdx.x] = 0;
+  if (blockIdx.x == 0 && threadIdx.x < 5) counts[((tick + 1) & 1) * 5 + threadIdx.x] = 0;
   __syncthreads();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
@@ -127,15 +132,23 @@ __global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g,
     if (p.x == o.x && p.y == o.y) v = kStayed;
     else if (!inside_d(p, g)) v = kOutOfWorld;
     else if (blocked_d(p, g, grid)) v = kBlocked;
-    else if (conflict(p, i, olds, g, false) || conflict(p, i, targets, g, lowest_id_wins)) v = kCollision;
+    else if (conflicts(i, p)) v = kCollision;
     verdict[i] = v;
-    if (v == kMoved) pos[i] = p;  // other threads read old positions from the reordered copy only
+    if (v == kMoved) pos[i] = p;  // other threads read old positions from copies or by other ids only
     atomicAdd(&block_counts[v], 1u);
   }
   __syncthreads();
-  if (threadIdx.x < 5 && block_counts[threadIdx.x]) atomicAdd(&counts[threadIdx.x], block_counts[threadIdx.x]);
+  if (threadIdx.x < 5 && block_counts[threadIdx.x])
+    atomicAdd(&counts[(tick & 1) * 5 + threadIdx.x], block_counts[threadIdx.x]);
 }
 
+__global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g, const unsigned char* grid,
+                        Index olds, Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
+                        unsigned long long* counts) {
+  decide(n, tick, pos, prop, g, grid, verdict, counts, [&](int i, float2 p) {
+    return conflict(p, i, olds, g, false) || conflict(p, i, targets, g, lowest_id_wins);
+  });
+}
 
 // ---- gpu-static-grid ---------------------------------------------------------------------------
 
@@ -217,26 +230,7 @@ __global__ void k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeo
 __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
                              const unsigned char* grid, const unsigned char* hit, const unsigned* mark,
                              unsigned char* verdict, unsigned long long* counts) {
-  __shared__ unsigned block_counts[5];
-  if (threadIdx.x < 5) block_counts[threadIdx.x] = 0;
-  // Counts are double-buffered by tick parity; clear the other half for the next tick.
-  if (blockIdx.x == 0 && threadIdx.x < 5) counts[((tick + 1) & 1) * 5 + threadIdx.x] = 0;
-  __syncthreads();
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    const float2 p = prop[i], o = pos[i];
-    unsigned char v = kMoved;
-    if (p.x == o.x && p.y == o.y) v = kStayed;
-    else if (!inside_d(p, g)) v = kOutOfWorld;
-    else if (blocked_d(p, g, grid)) v = kBlocked;
-    else if (hit[i] || mark[i] == tick) v = kCollision;
-    verdict[i] = v;
-    if (v == kMoved) pos[i] = p;
-    atomicAdd(&block_counts[v], 1u);
-  }
-  __syncthreads();
-  if (threadIdx.x < 5 && block_counts[threadIdx.x])
-    atomicAdd(&counts[(tick & 1) * 5 + threadIdx.x], block_counts[threadIdx.x]);
+  decide(n, tick, pos, prop, g, grid, verdict, counts, [&](int i, float2) { return hit[i] || mark[i] == tick; });
 }
 
 int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
@@ -361,11 +355,10 @@ std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   k_ranges<<<blocks_for(ni), kThreads, 0, s>>>(key_tgt_sorted.get(), id_tgt.get(), p, ni, start_tgt.get(),
                                                end_tgt.get(), sorted_tgt.get());
   WM_CUDA_LAUNCH(k_ranges);
-  WM_CUDA(cudaMemsetAsync(counts.get() + (tick & 1) * 5, 0, 5 * sizeof(unsigned long long), s));
   const Index olds{start_old.get(), end_old.get(), id_old.get(), sorted_old.get()};
   const Index tgts{start_tgt.get(), end_tgt.get(), id_tgt.get(), sorted_tgt.get()};
-  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, grid.get(), olds, tgts, lowest, verdict.get(),
-                                              counts.get() + (tick & 1) * 5);
+  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, grid.get(), olds, tgts, lowest, tick,
+                                              verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_check);
   return {};
 }
