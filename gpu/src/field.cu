@@ -395,7 +395,7 @@ struct FieldDevice::Impl {
   DeviceBuffer<int4> inst16;
   DeviceBuffer<unsigned> tile_count;   // binned: per tile, zero between builds
   DeviceBuffer<uint2> tile_range;      // binned: [begin, end) of each tile's records
-  DeviceBuffer<unsigned> cursor;       // binned: bump allocator of record segments
+  DeviceBuffer<unsigned> cursor;       // binned: [0] next free record (bump allocator), [1] tiles in wide_list
   DeviceBuffer<int4> records;          // binned: per-tile charge lists
   int table_len = 0;
   std::size_t table_bytes = 0;
