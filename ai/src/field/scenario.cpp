@@ -1,15 +1,14 @@
 #include "warpmind/field/scenario.h"
 
 #include <cmath>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "common/json_reader.h"
 
 #include "warpmind/core/random.h"
 
 namespace warpmind::field {
 
-using nlohmann::json;
+using detail::json;
 
 bool parse_distribution(std::string_view name, Distribution& out) {
   if (name == "uniform") out = Distribution::Uniform;
@@ -57,36 +56,7 @@ FieldScenario generate_field_scenario(const FieldGenParams& p) {
 
 namespace {
 
-// Reads fields with one-line errors that say where: "<source>: <path>: <problem>".
-struct Reader {
-  const std::string& source;
-  Status error(const std::string& path, const std::string& what) const {
-    return Status::Invalid(source + ": " + path + ": " + what);
-  }
-  Status number(const json& obj, const std::string& key, const std::string& path, float& out, bool required) const {
-    auto it = obj.find(key);
-    if (it == obj.end()) return required ? error(path + key, "missing (a number)") : Status::Ok();
-    if (!it->is_number()) return error(path + key, "expected a number");
-    const double v = it->get<double>();
-    if (!std::isfinite(v) || std::fabs(v) > 3.0e38) return error(path + key, "not a finite float");
-    out = static_cast<float>(v);
-    return Status::Ok();
-  }
-  Status integer(const json& obj, const std::string& key, const std::string& path, long long lo, long long hi,
-                 long long& out, bool required) const {
-    auto it = obj.find(key);
-    if (it == obj.end()) return required ? error(path + key, "missing (an integer)") : Status::Ok();
-    if (!it->is_number_integer()) return error(path + key, "expected an integer");
-    const long long v = it->is_number_unsigned() && it->get<unsigned long long>() > 9.2e18 ? hi + 1 : it->get<long long>();
-    if (v < lo || v > hi)
-      return error(path + key, "must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + it->dump());
-    out = v;
-    return Status::Ok();
-  }
-  Status object(const json& obj, const std::string& path) const {
-    return obj.is_object() ? Status::Ok() : error(path.empty() ? "(top level)" : path, "expected an object");
-  }
-};
+using Reader = detail::JsonReader;
 
 Status parse_kind(const Reader& r, const json& k, const std::string& path, ChargeKind& out) {
   WM_RETURN_IF_ERROR(r.object(k, path));
@@ -122,15 +92,7 @@ Status parse_kind(const Reader& r, const json& k, const std::string& path, Charg
 
 Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
-  if (auto it = root.find("world"); it != root.end()) {
-    WM_RETURN_IF_ERROR(r.object(*it, "world"));
-    WM_RETURN_IF_ERROR(r.number(*it, "x0", "world.", s.config.world.x0, false));
-    WM_RETURN_IF_ERROR(r.number(*it, "y0", "world.", s.config.world.y0, false));
-    WM_RETURN_IF_ERROR(r.number(*it, "width", "world.", s.config.world.width, false));
-    WM_RETURN_IF_ERROR(r.number(*it, "height", "world.", s.config.world.height, false));
-    if (!(s.config.world.width > 0.0f) || !(s.config.world.height > 0.0f))
-      return r.error("world", "width and height must be > 0");
-  }
+  WM_RETURN_IF_ERROR(r.world(root, s.config.world));
   if (auto it = root.find("resolution"); it != root.end()) {
     long long w = 0, h = 0;
     if (it->is_number_integer()) {
@@ -223,29 +185,18 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
 }  // namespace
 
 Status parse_field_scenario(std::string_view json_text, const std::string& source, FieldScenario& out) {
-  json root;
-  try {
-    root = json::parse(json_text.begin(), json_text.end());
-  } catch (const json::parse_error& e) {
-    return Status::Invalid(source + ": not valid JSON (" + e.what() + ")");
-  }
   FieldScenario s;
-  const Reader r{source};
-  try {
-    WM_RETURN_IF_ERROR(parse_root(r, root, s));
-  } catch (const std::exception& e) {  // defensive: a type the checks above missed
-    return Status::Invalid(source + ": " + e.what());
-  }
+  WM_RETURN_IF_ERROR(detail::parse_json(json_text, source, [&](const Reader& r, const json& root) {
+    return parse_root(r, root, s);
+  }));
   out = std::move(s);
   return Status::Ok();
 }
 
 Status load_field_scenario(const std::string& path, FieldScenario& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Invalid(path + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_field_scenario(text.str(), path, out);
+  std::string text;
+  WM_RETURN_IF_ERROR(detail::read_text_file(path, text));
+  return parse_field_scenario(text, path, out);
 }
 
 }  // namespace warpmind::field
