@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "../common/args.h"
-#include "../common/crowd_gen.h"
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/crowd/scenario.h"
 
 namespace warpmind::bench {
 
@@ -84,11 +84,12 @@ int crowd_suite(int argc, char** argv) {
     const int k = n > 1000000 ? std::max(1, ticks / 5) : ticks;
     std::fprintf(stderr, "[%zu/%zu] %zu agents, %d ticks\n", si + 1, sizes.size(), n, k);
     crowd::CrowdConfig cfg;
-    cfg.world = demos::crowd_world(n, radius, spacing);
+    cfg.world = crowd::lattice_world(n, radius, spacing);
     cfg.radius = radius;
     cfg.rule = rule;
     std::vector<std::unique_ptr<crowd::CrowdSolver>> solvers;
-    std::vector<Vec2> pos = demos::crowd_start(n, radius, spacing, cfg.world, 7 + si), prop;
+    std::vector<Vec2> pos = crowd::lattice_start(n, radius, spacing, cfg, 7 + si), prop;
+    const crowd::MoveSpec moves{crowd::MoveSpec::Kind::Random, step, 11, {}};
     for (crowd::CrowdVariant v : variants) {
       cfg.variant = v;
       std::unique_ptr<crowd::CrowdSolver> s;
@@ -111,7 +112,7 @@ int crowd_suite(int argc, char** argv) {
       return 1;
     }
     for (int t = 0; t < k; ++t) {
-      demos::crowd_proposals(ctx->pool(), pos, step, 11, static_cast<std::uint64_t>(t), prop);
+      crowd::make_proposals(moves, ctx->pool(), pos, static_cast<std::uint64_t>(t), prop);
       if (ctx->cuda() && !(st = dev_prop.upload(*ctx, prop.data(), n * sizeof(Vec2))).ok()) return 1;
       for (std::size_t v = 0; v < variants.size(); ++v) {
         // GPU variants: proposals already on the device, device time of one tick (CUDA events).

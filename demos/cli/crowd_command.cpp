@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "../common/args.h"
-#include "../common/crowd_gen.h"
 #include "commands.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/crowd/scenario.h"
 
 namespace warpmind::cli {
 
@@ -18,10 +18,11 @@ namespace {
 constexpr const char* kHelp =
     "usage: warpmind crowd [options]\n"
     "\n"
-    "Runs N agents for K ticks: each tick every agent proposes a random move and the solver accepts or\n"
-    "rejects it so that no two agents ever overlap (docs/crowd.md).\n"
+    "Runs N agents for K ticks: each tick every agent proposes a move and the solver accepts or rejects\n"
+    "it so that no two agents ever overlap (docs/crowd.md).\n"
     "\n"
-    "  --agents N          agents (default 10000), started on a jittered lattice\n"
+    "  --scenario FILE     world, radius, rule, obstacles, agents and moves from JSON (docs/crowd.md)\n"
+    "  --agents N          generated: agents (default 10000) on a jittered lattice, random moves\n"
     "  --steps K           ticks (default 100)\n"
     "  --radius R          agent radius (default 0.5)\n"
     "  --spacing S         start lattice pitch in units of 2R (default 1.25, >= 1)\n"
@@ -51,15 +52,25 @@ int crowd_command(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return 0;
   }
-  if (args.has("scenario")) return bad("--scenario: crowd scenario files are not supported yet; use generated crowds");
-  const auto n = static_cast<std::size_t>(args.integer("agents", 10000, 0, 1 << 28));
+  crowd::CrowdScenario sc;
+  if (args.has("scenario")) {
+    for (const char* f : {"agents", "radius", "spacing", "step-size"})
+      if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
+    Status st = crowd::load_crowd_scenario(args.str("scenario"), sc);
+    if (!st.ok()) return bad(st.message());
+  } else {
+    const auto agents = static_cast<std::size_t>(args.integer("agents", 10000, 0, 1 << 28));
+    sc.config.radius = static_cast<float>(args.number("radius", 0.5, 1e-4, 1e4));
+    const float spacing = static_cast<float>(args.number("spacing", 1.25, 1.0, 100.0));
+    sc.moves.step = static_cast<float>(args.number("step-size", sc.config.radius, 0.0, 1e6));
+    sc.moves.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
+    if (!args.error().empty()) return bad(args.error());
+    sc.config.world = crowd::lattice_world(agents, sc.config.radius, spacing);
+    sc.start = crowd::lattice_start(agents, sc.config.radius, spacing, sc.config, sc.moves.seed);
+  }
   const int steps = static_cast<int>(args.integer("steps", 100, 0, 1000000));
-  const float radius = static_cast<float>(args.number("radius", 0.5, 1e-4, 1e4));
-  const float spacing = static_cast<float>(args.number("spacing", 1.25, 1.0, 100.0));
-  const float step_size = static_cast<float>(args.number("step-size", radius, 0.0, 1e6));
-  const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
-  crowd::CrowdConfig cfg;
-  if (!crowd::parse_rule(args.str("rule", "strict"), cfg.rule))
+  crowd::CrowdConfig& cfg = sc.config;
+  if (args.has("rule") && !crowd::parse_rule(args.str("rule"), cfg.rule))
     return bad("--rule: expected strict or lowest-id, got '" + args.str("rule") + "'");
   if (args.has("variant") && !crowd::parse_variant(args.str("variant"), cfg.variant))
     return bad("--variant: unknown variant '" + args.str("variant") + "'");
@@ -74,19 +85,19 @@ int crowd_command(int argc, char** argv) {
   std::unique_ptr<Context> ctx;
   Status st = Context::create(co, ctx);
   if (!st.ok()) return bad(st.message());
-  cfg.world = demos::crowd_world(n, radius, spacing);
-  cfg.radius = radius;
   std::unique_ptr<crowd::CrowdSolver> solver;
   st = crowd::CrowdSolver::create(*ctx, cfg, solver);
   if (!st.ok()) return bad(st.message());
-  std::vector<Vec2> pos = demos::crowd_start(n, radius, spacing, cfg.world, seed), prop, next(pos.size());
+  const std::size_t n = sc.start.size();
+  const float radius = cfg.radius;
+  std::vector<Vec2> pos = sc.start, prop, next(n);
   st = solver->reset(pos);
   if (!st.ok()) return bad(st.message());
 
   std::vector<double> ms;
   std::size_t accepted = 0, overlaps = 0, violations = 0;
   for (int t = 0; t < steps; ++t) {
-    demos::crowd_proposals(ctx->pool(), pos, step_size, seed, static_cast<std::uint64_t>(t), prop);
+    crowd::make_proposals(sc.moves, ctx->pool(), pos, static_cast<std::uint64_t>(t), prop);
     const auto t0 = std::chrono::steady_clock::now();
     st = solver->step(prop);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());

@@ -94,6 +94,12 @@ TEST(Cli, CrowdVerifiesAndReportsJson) {
   EXPECT_EQ(run("warpmind crowd --variant gpu-magic").status, 2);
   EXPECT_EQ(run("warpmind crowd --spacing 0.5").status, 2);
   EXPECT_EQ(run("warpmind crowd --help").status, 0);
+  const Outcome sc = run("warpmind crowd --backend cpu --steps 20 --verify --json --scenario " +
+                         warpmind::test::source_dir() + "/assets/scenarios/crowd_demo.json");
+  ASSERT_EQ(sc.status, 0) << sc.out;
+  EXPECT_NE(sc.out.find("\"rule\":\"lowest-id\""), std::string::npos) << sc.out;
+  EXPECT_EQ(run("warpmind crowd --scenario /nonexistent.json").status, 2);
+  EXPECT_EQ(run("warpmind crowd --scenario x.json --agents 5").status, 2);
   const fs::path out = scratch("crowd.json");
   ASSERT_EQ(run("warpmind-bench crowd --quick --backend cpu --ticks 3 --out " + out.string()).status, 0);
   std::ifstream in(out);
