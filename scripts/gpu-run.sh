@@ -2,7 +2,7 @@
 # Runs the staged GPU tests and benchmarks on a CUDA machine; writes logs and JSON into OUTDIR.
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
-#   tests), racecheck, ncu-field (per-kernel times with Nsight Compute), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   tests), racecheck, ncu-field / ncu-crowd (per-kernel times with Nsight Compute), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
 # Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
@@ -56,6 +56,14 @@ for step in "${steps[@]}"; do
       ncu --kernel-name regex:k_bin_accumulate --launch-count 1 --section SpeedOfLight --section Occupancy \
         --section WarpStateStats --section SchedulerStats --section InstructionStats \
         "$stage/warpmind" field --resolution 2048 --count 2048 --radius 15 --variant gpu-binned >> "$log" 2>&1 ;;
+    ncu-crowd)
+      # Per-kernel device time of the crowd GPU variants at 1,000,000 agents.
+      for v in gpu-static-grid gpu-sort; do
+        echo "== warpmind crowd --agents 1000000 --variant $v"
+        ncu --print-summary per-kernel --metrics gpu__time_duration.sum,dram__bytes.sum \
+          "$stage/warpmind" crowd --agents 1000000 --steps 4 --variant $v 2>&1 |
+          grep -E "^  [a-zA-Z_]|gpu__time_duration|dram__bytes|==" | grep -v "^==PROF=="
+      done > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

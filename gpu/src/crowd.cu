@@ -161,13 +161,18 @@ __device__ __forceinline__ bool slot_current(unsigned long long key, unsigned ti
   return static_cast<unsigned>(key >> 32) == ~tick;
 }
 
-// Static-grid cell of p, or -1 when p lies beyond the 2R margin around the world.
+// The static grid is stored with kPad never-written cells on every side, so the 5x5 neighbourhood of
+// any real cell is in bounds and the scan needs no bounds checks (a fully unrolled loop).
+constexpr int kPad = 2;
+__device__ __forceinline__ int sg_stride(const CrowdGeometry& g) { return g.sg_cols + 2 * kPad; }
+
+// Padded static-grid index of p's cell, or -1 when p lies beyond the 2R margin around the world.
 __device__ __forceinline__ int sg_cell(float2 p, const CrowdGeometry& g) {
   const float fx = floorf(__fdiv_rn(__fsub_rn(p.x, g.sg_x0), g.sg_cell));
   const float fy = floorf(__fdiv_rn(__fsub_rn(p.y, g.sg_y0), g.sg_cell));
   if (!(fx >= 0.0f && fy >= 0.0f && fx < static_cast<float>(g.sg_cols) && fy < static_cast<float>(g.sg_rows)))
     return -1;
-  return static_cast<int>(fy) * g.sg_cols + static_cast<int>(fx);
+  return (static_cast<int>(fy) + kPad) * sg_stride(g) + static_cast<int>(fx) + kPad;
 }
 
 __global__ void k_sg_write(const float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
@@ -205,10 +210,12 @@ __global__ void k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeo
     const unsigned long long own = tgt_slot[c];
     // Strict: sharing a cell is a conflict. Lowest-id: the cell's winner has the lowest id there.
     h = lowest_id_wins ? own != slot_key(tick, static_cast<unsigned>(i)) : contested[c] == tick;
-    const int cx = c % g.sg_cols, cy = c / g.sg_cols;
-    for (int y = max(0, cy - 2); y <= min(g.sg_rows - 1, cy + 2); ++y)
-      for (int x = max(0, cx - 2); x <= min(g.sg_cols - 1, cx + 2); ++x) {
-        const int k = y * g.sg_cols + x;
+    const int stride = sg_stride(g);
+#pragma unroll
+    for (int dy = -2; dy <= 2; ++dy)
+#pragma unroll
+      for (int dx = -2; dx <= 2; ++dx) {
+        const int k = c + dy * stride + dx;
         const unsigned long long ko = old_slot[k];
         if (slot_current(ko, tick)) {
           const unsigned j = static_cast<unsigned>(ko);
@@ -291,7 +298,7 @@ std::string CrowdDevice::create(void* stream, CrowdKernel kernel, const CrowdGeo
     for (DeviceBuffer<unsigned>* b : {&im.start_old, &im.end_old, &im.start_tgt, &im.end_tgt})
       if (!(err = b->reserve(im.cells)).empty()) return err;
   } else {
-    im.sg_cells = static_cast<std::size_t>(g.sg_cols) * static_cast<std::size_t>(g.sg_rows);
+    im.sg_cells = static_cast<std::size_t>(g.sg_cols + 2 * kPad) * static_cast<std::size_t>(g.sg_rows + 2 * kPad);
     if (!(err = im.old_slot.reserve(im.sg_cells)).empty()) return err;
     if (!(err = im.tgt_slot.reserve(im.sg_cells)).empty()) return err;
     if (!(err = im.contested.reserve(im.sg_cells, true)).empty()) return err;
