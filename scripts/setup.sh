@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev               # scenario files
   libstb-dev                       # stb_image_write for PNG output
   libvulkan-dev glslc vulkan-tools # renderer (demo engine)
+  vulkan-validationlayers          # validation in debug builds of the engine
   libglfw3-dev                     # windows and input
   libimgui-dev                     # Dear ImGui and its GLFW/Vulkan backends
   mesa-vulkan-drivers              # lavapipe: software Vulkan for headless tests

@@ -109,6 +109,22 @@ TEST(Cli, CrowdVerifiesAndReportsJson) {
   EXPECT_NE(ss.str().find("\"overlaps\": 0"), std::string::npos);
 }
 
+#if WARPMIND_ENGINE_TESTS
+TEST(Cli, DemoRendersHeadlessFrames) {
+  const fs::path dir = scratch("demo");
+  const Outcome r = run("warpmind-demo --headless --backend cpu --frames 3 --ticks-per-frame 4 --units 300 --size 256x256 --out " +
+                        dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* f : {"frame-0000.png", "frame-0001.png", "frame-0002.png"}) EXPECT_TRUE(is_png(dir / f)) << f;
+  std::ifstream in(dir / "stats.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("\"overlaps\": 0"), std::string::npos) << ss.str();
+  EXPECT_NE(ss.str().find("\"ticks\": 12"), std::string::npos);
+  EXPECT_EQ(run("warpmind-demo --frames 1").status, 2);  // windowed mode is not there yet: a clear error
+}
+#endif
+
 TEST(Cli, BenchQuickWritesResultsJson) {
   const fs::path out = scratch("bench.json");
   const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());

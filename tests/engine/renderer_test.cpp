@@ -1,0 +1,94 @@
+// The offscreen renderer on whatever Vulkan device is there (Mesa's lavapipe in CI): heat-map colours
+// and orientation, instanced discs where they belong, errors for bad frames.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "warpmind/engine/renderer.h"
+
+namespace warpmind::engine {
+namespace {
+
+struct Pixel {
+  int r, g, b;
+};
+
+Pixel at(const std::vector<std::uint8_t>& img, int w, int x, int y) {
+  const std::uint8_t* p = &img[(static_cast<std::size_t>(y) * w + x) * 4];
+  return {p[0], p[1], p[2]};
+}
+
+std::unique_ptr<OffscreenRenderer> make(int w, int h) {
+  std::unique_ptr<OffscreenRenderer> r;
+  const std::string err = OffscreenRenderer::create(w, h, r);
+  if (!err.empty()) {
+    ADD_FAILURE() << "no Vulkan renderer (install mesa-vulkan-drivers): " << err;
+    return nullptr;
+  }
+  return r;
+}
+
+TEST(Renderer, HeatMapAndDiscs) {
+  constexpr int W = 256, H = 192;
+  auto r = make(W, H);
+  ASSERT_NE(r, nullptr);
+  EXPECT_FALSE(r->device_name().empty());
+  // A field rising from -1 on the left to +1 on the right over a 64 x 32 world.
+  std::vector<float> heat(64 * 32);
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 64; ++x) heat[y * 64 + x] = (x - 31.5f) / 31.5f;
+  const std::vector<UnitInstance> units = {{32.0f, 16.0f, 3.0f, 0xff00ff00u},   // green, centre
+                                           {10.0f, 28.0f, 2.0f, 0xffffffffu}};  // white, top left (y up)
+  Frame f;
+  f.camera = {0, 0, 64, 32};
+  f.heat = heat.data();
+  f.heat_w = 64;
+  f.heat_h = 32;
+  f.heat_area = {0, 0, 64, 32};
+  f.units = units.data();
+  f.unit_count = units.size();
+  std::vector<std::uint8_t> img;
+  ASSERT_EQ(r->render(f, img), "");
+  ASSERT_EQ(img.size(), static_cast<std::size_t>(W) * H * 4);
+  const Pixel left = at(img, W, 4, H / 2), right = at(img, W, W - 4, H / 2), mid_dark = at(img, W, W / 2 - 20, H - 4);
+  EXPECT_GT(left.b, left.r + 50) << "negative values are blue";
+  EXPECT_GT(right.r, right.b + 50) << "positive values are red-yellow";
+  EXPECT_LT(mid_dark.r + mid_dark.g + mid_dark.b, 200) << "zero is dark";
+  const Pixel centre = at(img, W, W / 2, H / 2);
+  EXPECT_GT(centre.g, 200);
+  EXPECT_LT(centre.r, 60);
+  const Pixel top_left = at(img, W, 40, 24);  // world (10, 28): x 10/64*256, y (1 - 28/32)*192
+  EXPECT_GT(top_left.r + top_left.g + top_left.b, 700) << "white disc drawn with y up";
+  // Statistics a blank frame would fail.
+  double sum = 0, sum2 = 0;
+  for (std::size_t i = 0; i < img.size(); i += 4) {
+    sum += img[i];
+    sum2 += static_cast<double>(img[i]) * img[i];
+  }
+  const double n = static_cast<double>(W) * H, var = sum2 / n - (sum / n) * (sum / n);
+  EXPECT_GT(var, 1000.0);
+}
+
+TEST(Renderer, FramesWithoutHeatAndBadFrames) {
+  auto r = make(64, 64);
+  ASSERT_NE(r, nullptr);
+  std::vector<std::uint8_t> img;
+  Frame f;
+  f.camera = {0, 0, 10, 10};
+  ASSERT_EQ(r->render(f, img), "");
+  const Pixel bg = at(img, 64, 32, 32);
+  EXPECT_LT(bg.r + bg.g + bg.b, 40);  // background only
+  // Many units in one frame grow the instance buffer.
+  std::vector<UnitInstance> many(5000, UnitInstance{5.0f, 5.0f, 0.5f, 0xff0000ffu});
+  f.units = many.data();
+  f.unit_count = many.size();
+  ASSERT_EQ(r->render(f, img), "");
+  EXPECT_GT(at(img, 64, 32, 32).r, 200);
+  f.camera = {0, 0, 0, 10};
+  EXPECT_NE(r->render(f, img), "");
+  std::unique_ptr<OffscreenRenderer> none;
+  EXPECT_NE(OffscreenRenderer::create(0, 10, none), "");
+}
+
+}  // namespace
+}  // namespace warpmind::engine
