@@ -1,0 +1,194 @@
+#include "battle.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "warpmind/core/hash.h"
+#include "warpmind/core/random.h"
+
+namespace warpmind::demos {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+}  // namespace
+
+Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battle>& out) {
+  if (c.units_per_army == 0 || c.units_per_army > 100000) return Status::Invalid("battle: 1..100000 units per army");
+  if (!(c.weapon_range > 0) || !(c.damage > 0) || !(c.hp > 0) || !(c.step > 0) || c.cooldown_ticks < 0)
+    return Status::Invalid("battle: range, damage, hp and step must be > 0");
+  std::unique_ptr<Battle> b(new Battle());
+  b->ctx_ = &ctx;
+  b->cfg_ = c;
+  crowd::CrowdConfig& cc = b->crowd_cfg_;
+  cc.world = {0, 0, kMap, kMap};
+  cc.radius = 0.5f;
+  cc.rule = crowd::CrowdRule::LowestIdWins;
+  cc.obstacles.width = cc.obstacles.height = kMap;
+  cc.obstacles.blocked.assign(kMap * kMap, 0);
+  const auto wall = [&](int x0, int y0, int x1, int y1) {
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) {
+        cc.obstacles.blocked[y * kMap + x] = 1;
+        b->walls_.push_back({x + 0.5f, y + 0.5f, 2, 0});
+      }
+  };
+  wall(62, 10, 65, 50);
+  wall(62, 78, 65, 118);
+  wall(30, 62, 45, 65);
+  wall(82, 62, 97, 65);
+
+  // Armies on jittered lattices, their fronts start_gap apart around the centre line.
+  SplitMix64 rng(c.seed);
+  const int cols = std::max(4, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(c.units_per_army) * 1.5))));
+  const float pitch = 1.2f;
+  for (int t = 0; t < 2; ++t)
+    for (std::size_t k = 0; k < c.units_per_army; ++k) {
+      const float col = static_cast<float>(k % cols) * pitch, row = static_cast<float>(k / cols) * pitch;
+      const float x = t == 0 ? kMap / 2.0f - c.start_gap / 2 - col : kMap / 2.0f + c.start_gap / 2 + col;
+      const float y = 52.0f + row;  // through the gap between the long walls
+      const Vec2 p{x + rng.uniform(-0.05f, 0.05f), y + rng.uniform(-0.05f, 0.05f)};
+      if (p.x < 1 || p.x >= kMap - 1 || p.y >= kMap - 1 ||
+          cc.obstacles.blocked[static_cast<int>(p.y) * kMap + static_cast<int>(p.x)])
+        continue;
+      b->pos_.push_back(p);
+      b->team_.push_back(t);
+    }
+  b->hp_.assign(b->pos_.size(), c.hp);
+  b->cooldown_.assign(b->pos_.size(), 0);
+  WM_RETURN_IF_ERROR(crowd::CrowdSolver::create(ctx, cc, b->solver_));
+  WM_RETURN_IF_ERROR(b->solver_->reset(b->pos_));
+
+  field::FieldConfig fc;
+  fc.world = cc.world;
+  fc.width = fc.height = c.field_resolution;
+  fc.kinds = {field::attack(c.weapon_range, 100.0f, c.sight), field::own_unit(1.5f), field::obstacle(1.0f, -300.0f)};
+  fc.layers = {{"team0", {{1, 0}, {0, 1}, {2, 2}}}, {"team1", {{0, 0}, {1, 1}, {2, 2}}}};
+  WM_RETURN_IF_ERROR(field::FieldLayers::create(ctx, fc, b->layers_));
+  out = std::move(b);
+  return Status::Ok();
+}
+
+Status Battle::tick() {
+  if (winner() >= 0) return Status::Ok();
+  auto t0 = Clock::now();
+  entities_.assign(walls_.begin(), walls_.end());
+  for (std::size_t i = 0; i < pos_.size(); ++i)
+    entities_.push_back({pos_[i].x, pos_[i].y, static_cast<std::uint32_t>(team_[i]), 0});
+  WM_RETURN_IF_ERROR(layers_->build(entities_));
+  WM_RETURN_IF_ERROR(ctx_->synchronize());
+  times_.field_ms = ms_since(t0);
+
+  t0 = Clock::now();
+  for (int t = 0; t < 2; ++t) {
+    team_pts_[t].clear();
+    team_ids_[t].clear();
+  }
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    team_pts_[team_[i]].push_back(pos_[i]);
+    team_ids_[team_[i]].push_back(i);
+  }
+  proposal_.resize(pos_.size());
+  for (int t = 0; t < 2; ++t) {
+    choice_.resize(team_pts_[t].size());
+    WM_RETURN_IF_ERROR(layers_->best_move(t, team_pts_[t], 3, choice_));
+    for (std::size_t k = 0; k < choice_.size(); ++k) {
+      const std::size_t i = team_ids_[t][k];
+      const float dx = choice_[k].target.x - pos_[i].x, dy = choice_[k].target.y - pos_[i].y;
+      const float d = std::sqrt(dx * dx + dy * dy);
+      proposal_[i] = d > cfg_.step ? Vec2{pos_[i].x + dx / d * cfg_.step, pos_[i].y + dy / d * cfg_.step}
+                                   : choice_[k].target;
+    }
+  }
+  times_.decisions_ms = ms_since(t0);
+
+  t0 = Clock::now();
+  WM_RETURN_IF_ERROR(solver_->step(proposal_));
+  WM_RETURN_IF_ERROR(solver_->read_positions(pos_));
+  times_.crowd_ms = ms_since(t0);
+
+  t0 = Clock::now();
+  WM_RETURN_IF_ERROR(fire());
+  times_.combat_ms = ms_since(t0);
+  ++ticks_;
+  return Status::Ok();
+}
+
+// Every ready unit fires at its nearest enemy in range (a uniform grid of range-sized cells); damage
+// lands at once; the dead leave, and the crowd solver restarts with the survivors.
+Status Battle::fire() {
+  const float range = cfg_.weapon_range, r2 = range * range;
+  const int cells = static_cast<int>(std::ceil(kMap / range)) + 1;
+  std::vector<std::vector<std::uint32_t>> grid(static_cast<std::size_t>(cells) * cells);
+  const auto cell_of = [&](Vec2 p) {
+    const int cx = std::clamp(static_cast<int>(p.x / range), 0, cells - 1);
+    const int cy = std::clamp(static_cast<int>(p.y / range), 0, cells - 1);
+    return std::pair{cx, cy};
+  };
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    const auto [cx, cy] = cell_of(pos_[i]);
+    grid[static_cast<std::size_t>(cy) * cells + cx].push_back(static_cast<std::uint32_t>(i));
+  }
+  damage_.assign(pos_.size(), 0.0f);
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    if (cooldown_[i] > 0) {
+      --cooldown_[i];
+      continue;
+    }
+    const auto [cx, cy] = cell_of(pos_[i]);
+    std::size_t best = SIZE_MAX;
+    float best_d2 = r2;
+    for (int y = std::max(0, cy - 1); y <= std::min(cells - 1, cy + 1); ++y)
+      for (int x = std::max(0, cx - 1); x <= std::min(cells - 1, cx + 1); ++x)
+        for (std::uint32_t j : grid[static_cast<std::size_t>(y) * cells + x]) {
+          if (team_[j] == team_[i]) continue;
+          const float dx = pos_[j].x - pos_[i].x, dy = pos_[j].y - pos_[i].y, d2 = dx * dx + dy * dy;
+          if (d2 < best_d2 || (d2 == best_d2 && j < best)) {
+            best_d2 = d2;
+            best = j;
+          }
+        }
+    if (best != SIZE_MAX) {
+      damage_[best] += cfg_.damage;
+      cooldown_[i] = cfg_.cooldown_ticks;
+    }
+  }
+  bool deaths = false;
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    hp_[i] -= damage_[i];
+    if (hp_[i] <= 0.0f) {
+      deaths = true;
+      continue;
+    }
+    pos_[w] = pos_[i];
+    team_[w] = team_[i];
+    hp_[w] = hp_[i];
+    cooldown_[w] = cooldown_[i];
+    ++w;
+  }
+  pos_.resize(w);
+  team_.resize(w);
+  hp_.resize(w);
+  cooldown_.resize(w);
+  return deaths ? solver_->reset(pos_) : Status::Ok();
+}
+
+std::size_t Battle::alive(int team) const { return static_cast<std::size_t>(std::count(team_.begin(), team_.end(), team)); }
+
+int Battle::winner() const {
+  const std::size_t a = alive(0), b = alive(1);
+  if (a && b) return -1;
+  return a ? 0 : (b ? 1 : 2);
+}
+
+std::size_t Battle::overlaps() const { return crowd::count_overlaps(pos_, crowd_cfg_.radius); }
+
+std::uint64_t Battle::state_hash() const {
+  std::uint64_t h = fnv1a(pos_.data(), pos_.size() * sizeof(Vec2));
+  h = fnv1a(hp_.data(), hp_.size() * sizeof(float), h);
+  return fnv1a(team_.data(), team_.size() * sizeof(int), h);
+}
+
+}  // namespace warpmind::demos
