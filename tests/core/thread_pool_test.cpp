@@ -37,5 +37,20 @@ TEST(ThreadPool, ManyCallsInARowAndSingleThread) {
   EXPECT_EQ(s1, 45);
 }
 
+TEST(ThreadPool, TakesConstAndMutableCallables) {
+  ThreadPool pool(2);
+  std::atomic<int> calls{0};
+  const auto counted = [&](std::size_t b, std::size_t e, unsigned) { calls += static_cast<int>(e - b); };
+  pool.parallel_for(100, counted);
+  int sum = 0;  // a mutable lambda with its own state, run on one thread
+  auto stateful = [&sum, seen = 0](std::size_t b, std::size_t e, unsigned) mutable {
+    seen += static_cast<int>(e - b);
+    sum = seen;
+  };
+  ThreadPool(1).parallel_for(7, stateful);
+  EXPECT_EQ(calls.load(), 100);
+  EXPECT_EQ(sum, 7);
+}
+
 }  // namespace
 }  // namespace warpmind

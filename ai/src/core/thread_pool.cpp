@@ -19,7 +19,7 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::parallel_for(std::size_t n, const RangeFn& fn, std::size_t min_chunk) {
+void ThreadPool::run(std::size_t n, RangeFn fn, std::size_t min_chunk) {
   if (n == 0) return;
   const std::size_t threads = size();
   min_chunk = std::max<std::size_t>(min_chunk, 1);

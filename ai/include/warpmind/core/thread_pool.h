@@ -8,8 +8,8 @@
 
 #include <condition_variable>
 #include <cstddef>
-#include <functional>
 #include <mutex>
+#include <type_traits>
 #include <thread>
 #include <vector>
 
@@ -25,11 +25,29 @@ class ThreadPool {
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
-  using RangeFn = std::function<void(std::size_t begin, std::size_t end, unsigned worker)>;
+  // A non-owning reference to any callable fn(begin, end, worker): no allocation per call, so hot paths
+  // can call parallel_for every tick.
+  class RangeFn {
+   public:
+    template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, RangeFn>>>
+    RangeFn(F& f)
+        : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+          call_([](void* o, std::size_t b, std::size_t e, unsigned w) { (*static_cast<F*>(o))(b, e, w); }) {}
+    void operator()(std::size_t b, std::size_t e, unsigned w) const { call_(obj_, b, e, w); }
+
+   private:
+    void* obj_;
+    void (*call_)(void*, std::size_t, std::size_t, unsigned);
+  };
+
   // min_chunk: the smallest range worth handing to a thread (avoids waking threads for tiny work).
-  void parallel_for(std::size_t n, const RangeFn& fn, std::size_t min_chunk = 1);
+  template <class F>
+  void parallel_for(std::size_t n, F&& fn, std::size_t min_chunk = 1) {
+    run(n, RangeFn(fn), min_chunk);
+  }
 
  private:
+  void run(std::size_t n, RangeFn fn, std::size_t min_chunk);
   void worker_loop(unsigned index);
 
   std::vector<std::thread> workers_;
@@ -37,7 +55,7 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  const RangeFn* job_ = nullptr;
+  const RangeFn* job_ = nullptr;  // the running job (points into run()'s frame)
   std::size_t job_n_ = 0;
   std::size_t chunk_ = 0;
   std::size_t next_ = 0;     // next chunk start (guarded by mutex_)
