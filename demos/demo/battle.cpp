@@ -120,7 +120,9 @@ Status Battle::tick() {
 Status Battle::fire() {
   const float range = cfg_.weapon_range, r2 = range * range;
   const int cells = static_cast<int>(std::ceil(kMap / range)) + 1;
-  std::vector<std::vector<std::uint32_t>> grid(static_cast<std::size_t>(cells) * cells);
+  std::vector<std::vector<std::uint32_t>>& grid = grid_;  // reused: the inner lists keep their capacity
+  grid.resize(static_cast<std::size_t>(cells) * cells);
+  for (auto& list : grid) list.clear();
   const auto cell_of = [&](Vec2 p) {
     const int cx = std::clamp(static_cast<int>(p.x / range), 0, cells - 1);
     const int cy = std::clamp(static_cast<int>(p.y / range), 0, cells - 1);

@@ -67,6 +67,7 @@ class Battle {
   std::vector<field::MoveChoice> choice_;
   std::vector<int> team_, cooldown_;
   std::vector<float> hp_, damage_;
+  std::vector<std::vector<std::uint32_t>> grid_;  // combat: units per range-sized cell
   BattleTimes times_;
   long long ticks_ = 0;
 };
