@@ -89,6 +89,9 @@ struct OffscreenRenderer::Impl {
   ~Impl();
   std::string init(int w, int h);
   std::string memory_type(std::uint32_t bits, VkMemoryPropertyFlags flags, std::uint32_t& out) const;
+  // Allocates memory for `req` with `flags` (with `fallback` flags when none has them).
+  std::string allocate(const VkMemoryRequirements& req, VkMemoryPropertyFlags flags, VkMemoryPropertyFlags fallback,
+                       VkDeviceMemory& out);
   std::string make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer& b);
   void free_buffer(Buffer& b);
   std::string make_image(int w, int h, VkFormat format, VkImageUsageFlags usage, Image& img);
@@ -110,6 +113,17 @@ std::string OffscreenRenderer::Impl::memory_type(std::uint32_t bits, VkMemoryPro
   return "no suitable Vulkan memory type";
 }
 
+std::string OffscreenRenderer::Impl::allocate(const VkMemoryRequirements& req, VkMemoryPropertyFlags flags,
+                                              VkMemoryPropertyFlags fallback, VkDeviceMemory& out) {
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = req.size;
+  std::string err = memory_type(req.memoryTypeBits, flags, ai.memoryTypeIndex);
+  if (!err.empty()) err = memory_type(req.memoryTypeBits, fallback, ai.memoryTypeIndex);
+  if (!err.empty()) return err;
+  WM_VK(vkAllocateMemory(device, &ai, nullptr, &out));
+  return {};
+}
+
 std::string OffscreenRenderer::Impl::make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer& b) {
   VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bi.size = size;
@@ -118,13 +132,9 @@ std::string OffscreenRenderer::Impl::make_buffer(VkDeviceSize size, VkBufferUsag
   WM_VK(vkCreateBuffer(device, &bi, nullptr, &b.buffer));
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(device, b.buffer, &req);
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = req.size;
-  std::string err = memory_type(req.memoryTypeBits,
-                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                ai.memoryTypeIndex);
+  const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  std::string err = allocate(req, host, host, b.memory);
   if (!err.empty()) return err;
-  WM_VK(vkAllocateMemory(device, &ai, nullptr, &b.memory));
   WM_VK(vkBindBufferMemory(device, b.buffer, b.memory, 0));
   WM_VK(vkMapMemory(device, b.memory, 0, size, 0, &b.mapped));
   b.size = size;
@@ -151,12 +161,8 @@ std::string OffscreenRenderer::Impl::make_image(int w, int h, VkFormat format, V
   WM_VK(vkCreateImage(device, &ii, nullptr, &img.image));
   VkMemoryRequirements req;
   vkGetImageMemoryRequirements(device, img.image, &req);
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = req.size;
-  std::string err = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, ai.memoryTypeIndex);
-  if (!err.empty()) err = memory_type(req.memoryTypeBits, 0, ai.memoryTypeIndex);
+  std::string err = allocate(req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, img.memory);
   if (!err.empty()) return err;
-  WM_VK(vkAllocateMemory(device, &ai, nullptr, &img.memory));
   WM_VK(vkBindImageMemory(device, img.image, img.memory, 0));
   VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   vi.image = img.image;
