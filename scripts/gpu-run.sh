@@ -2,7 +2,8 @@
 # Runs the staged GPU tests and benchmarks on a CUDA machine; writes logs and JSON into OUTDIR.
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
-#   tests), racecheck, ncu-field / ncu-crowd (per-kernel times with Nsight Compute), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   tests), racecheck, memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
+#   ncu-detail-crowd (full sections of the hottest kernels), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
 # Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
@@ -28,6 +29,10 @@ for step in "${steps[@]}"; do
       "$stage/warpmind_tests" --gtest_output="json:$out/tests.json" > "$log" 2>&1 ;;
     memcheck|racecheck)
       compute-sanitizer --tool "$step" --error-exitcode 3 "$stage/warpmind_tests" --gtest_filter="$gpu_filter" > "$log" 2>&1 ;;
+    memcheck-crowd|racecheck-crowd)
+      # The crowd's GPU tests alone, without the 600-tick one (slow under the sanitizer).
+      compute-sanitizer --tool "${step%-crowd}" --error-exitcode 3 "$stage/warpmind_tests" \
+        --gtest_filter='AllVariants/CrowdVariantTest.*gpu*:Crowd.*:-Crowd.GpuVariantsMatchReferenceOverManyTicks' > "$log" 2>&1 ;;
     bench-*:*)
       spec=${step#bench-}; suite=${spec%%:*}; IFS=, read -r -a extra <<< "${spec#*:}"
       name=$(echo "$spec" | tr -c 'A-Za-z0-9_.\n-' '-' | sed 's/--*/-/g; s/-$//')
@@ -58,12 +63,19 @@ for step in "${steps[@]}"; do
         "$stage/warpmind" field --resolution 2048 --count 2048 --radius 15 --variant gpu-binned >> "$log" 2>&1 ;;
     ncu-crowd)
       # Per-kernel device time of the crowd GPU variants at 1,000,000 agents.
-      for v in gpu-static-grid gpu-sort; do
+      for v in gpu-static-grid gpu-tiled gpu-sort; do
         echo "== warpmind crowd --agents 1000000 --variant $v"
         ncu --print-summary per-kernel --metrics gpu__time_duration.sum,dram__bytes.sum \
           "$stage/warpmind" crowd --agents 1000000 --steps 4 --variant $v 2>&1 |
           grep -E "^  [a-zA-Z_]|gpu__time_duration|dram__bytes|==" | grep -v "^==PROF=="
       done > "$log" 2>&1 ;;
+    ncu-detail-crowd)
+      # Full Nsight Compute sections for the static grid's kernels at 1,000,000 agents.
+      ncu --kernel-name regex:"k_sg_scan|k_sg_write|k_tiled_check" --launch-skip 3 --launch-count 3 --section SpeedOfLight \
+        --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats \
+        --section SourceCounters "$stage/warpmind" crowd --agents 1000000 --steps 3 --variant gpu-static-grid > "$log" 2>&1
+      ncu --kernel-name regex:k_tiled_check --launch-count 1 --section SpeedOfLight --section WarpStateStats \
+        --section Occupancy "$stage/warpmind" crowd --agents 1000000 --steps 2 --variant gpu-tiled >> "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

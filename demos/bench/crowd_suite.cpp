@@ -71,14 +71,15 @@ int crowd_suite(int argc, char** argv) {
   std::vector<crowd::CrowdVariant> variants = {crowd::CrowdVariant::CpuReference};
   if (ctx->cuda()) {
     variants.push_back(crowd::CrowdVariant::GpuSort);
+    variants.push_back(crowd::CrowdVariant::GpuTiled);
     variants.push_back(crowd::CrowdVariant::GpuStaticGrid);
   }
 
   Results results("crowd", ctx->cuda() ? ctx->device().name : "cpu");
   int failures = 0;
   const float radius = 0.5f, spacing = 1.25f, step = radius;
-  std::printf("%9s %6s | %13s %9s %9s | %9s %9s %9s   (ms per tick, medians; GPU: device time)\n", "agents",
-              "ticks", "cpu-reference", "gpu-sort", "gpu-sgrid", "best x cpu", "floor", "accepted");
+  std::printf("%9s %6s | %13s %9s %9s %9s | %9s %9s %9s   (ms per tick, medians; GPU: device time)\n", "agents",
+              "ticks", "cpu-reference", "gpu-sort", "gpu-tiled", "gpu-sgrid", "best x cpu", "floor", "accepted");
   for (std::size_t si = 0; si < sizes.size(); ++si) {
     const std::size_t n = sizes[si];
     const int k = n > 1000000 ? std::max(1, ticks / 5) : ticks;
@@ -175,8 +176,9 @@ int crowd_suite(int argc, char** argv) {
     for (std::size_t v = 1; v < med.size(); ++v)
       if (best < 0 || med[v] < best) best = med[v];
     const auto cell = [](double x) { return x < 0 ? std::string("-") : std::to_string(x).substr(0, 8); };
-    std::printf("%9zu %6d | %13.4f %9s %9s | %8.1fx %9.5f %8.1f%%\n", n, k, med[0],
-                cell(med.size() > 1 ? med[1] : -1).c_str(), cell(med.size() > 2 ? med[2] : -1).c_str(),
+    const auto gpu_cell = [&](std::size_t v) { return cell(v < med.size() ? med[v] : -1); };
+    std::printf("%9zu %6d | %13.4f %9s %9s %9s | %8.1fx %9.5f %8.1f%%\n", n, k, med[0], gpu_cell(1).c_str(),
+                gpu_cell(2).c_str(), gpu_cell(3).c_str(),
                 best > 0 ? med[0] / best : 0.0, ctx->cuda() ? kBytesPerAgent * n / ceil.copy_bytes_per_s * 1e3 : 0.0,
                 100.0 * static_cast<double>(accepted) / (static_cast<double>(n) * k));
     std::fflush(stdout);

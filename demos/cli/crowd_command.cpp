@@ -29,7 +29,7 @@ constexpr const char* kHelp =
     "  --step-size D       largest move per axis per tick (default: R)\n"
     "  --rule RULE         strict | lowest-id (default strict)\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
-    "  --variant V         auto, cpu-reference, gpu-sort, gpu-static-grid\n"
+    "  --variant V         auto, cpu-reference, gpu-sort, gpu-tiled, gpu-static-grid\n"
     "  --threads N         CPU threads (default: all)\n"
     "  --seed N            generator seed (default 1)\n"
     "  --verify            check the guarantees after every tick (no overlap, old or proposed position)\n"

@@ -5,23 +5,30 @@
 // both by cell (CUB), find each cell's range, reorder positions by cell, then one thread per agent
 // checks the 3x3 cells around its target.
 //
+// gpu-tiled (the seed's improved baseline): the same sort, then one block per tile of 32x32 cells stages
+// the sorted old positions and targets of the tile and its one-cell halo in shared memory (each halo
+// row is one contiguous run of the sorted arrays) and checks the tile's agents from there.
+//
 // gpu-static-grid (the seed's sort-free algorithm, made exact): cells of side < 2R/sqrt(2), so two
-// agents in one cell always collide and a cell holds at most one old position. Four kernels, no sort,
-// no clearing (slots carry the tick number):
+// agents in one cell always collide and a cell holds at most one old position. Three kernels, no sort,
+// no atomics under the strict rule, and a clear only every 255 ticks (slot keys carry a tag that
+// changes every tick):
 //   1 write     every agent writes its id into its old cell and its target cell (strict: any writer
 //               wins; lowest-id: atomicMin, so the lowest id is the one left visible)
-//   2 contest   strict: an agent that lost its target cell marks the cell contested (benign race: all
-//               write the same tick number); everyone in a contested cell conflicts with everyone else
-//   3 scan      every agent checks the 5x5 cells around its target against old positions and visible
-//               targets; it marks each visible neighbour its own target conflicts with (and that it has
-//               priority over), which reaches the neighbours a hidden (losing) agent could not be seen by
-//   4 verdict   own findings + marks + contest -> verdict; accepted agents move; verdict counts
+//   2 scan      cell by cell: a block per tile of 32x16 cells stages the tile, its 2-cell halo and the
+//               positions their slots name in shared memory; each visible target is checked against
+//               the old positions and visible targets of its 5x5 cells and marks every conflicting
+//               agent it has priority over (itself included). Hidden agents (losers of their target
+//               cell, a few percent) are handled warp-cooperatively by the blocks after the tiles:
+//               they mark themselves and every visible target they have priority over
+//   3 verdict   marks -> verdict; accepted agents move; verdict counts
 // Every conflicting pair is found: both visible (each sees the other), one hidden (the hidden one
-// marks the visible one; the hidden one is rejected by the contest, or under lowest-id by the
-// lower-id winner of its cell), both hidden (both contested).
+// marks the visible one; the hidden one is rejected: strict, it shares a cell with the visible one;
+// lowest-id, the visible one has the lower id), both hidden (both rejected).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 
 #include "buffer.cuh"
@@ -114,32 +121,50 @@ __device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, 
   return false;
 }
 
-// The common tail of both variants' last kernel: agent i's verdict from whether it conflicts (asked
-// only when its target is inside the world and free), the move if accepted, and the verdict counts
-// (double-buffered by tick parity: block 0 clears the other half for the next tick).
+// Agent i's verdict from whether it conflicts (asked only when its target is inside the world and
+// free); an accepted agent moves. Other threads read old positions from copies or by other ids only.
+template <class Conflicts>
+__device__ __forceinline__ unsigned char judge(int i, float2 p, float2* pos, const CrowdGeometry& g,
+                                               const unsigned char* grid, unsigned char* verdict,
+                                               Conflicts&& conflicts) {
+  const float2 o = pos[i];
+  unsigned char v = kMoved;
+  if (p.x == o.x && p.y == o.y) v = kStayed;
+  else if (!inside_d(p, g)) v = kOutOfWorld;
+  else if (blocked_d(p, g, grid)) v = kBlocked;
+  else if (conflicts()) v = kCollision;
+  verdict[i] = v;
+  if (v == kMoved) pos[i] = p;
+  return v;
+}
+
+// Verdict counts, tallied per block in shared memory and double-buffered by tick parity: the first
+// block clears the other half for the next tick.
+__device__ __forceinline__ void tally_open(unsigned* block_counts, bool first_block, unsigned tick,
+                                           unsigned long long* counts) {
+  if (threadIdx.x < 5) block_counts[threadIdx.x] = 0;
+  if (first_block && threadIdx.x < 5) counts[((tick + 1) & 1) * 5 + threadIdx.x] = 0;
+  __syncthreads();
+}
+__device__ __forceinline__ void tally_close(const unsigned* block_counts, unsigned tick, unsigned long long* counts) {
+  __syncthreads();
+  if (threadIdx.x < 5 && block_counts[threadIdx.x])
+    atomicAdd(&counts[(tick & 1) * 5 + threadIdx.x], block_counts[threadIdx.x]);
+}
+
+// The last kernel of gpu-sort and gpu-static-grid: one thread per agent.
 template <class Conflicts>
 __device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const float2* prop, const CrowdGeometry& g,
                                        const unsigned char* grid, unsigned char* verdict, unsigned long long* counts,
                                        Conflicts&& conflicts) {
   __shared__ unsigned block_counts[5];
-  if (threadIdx.x < 5) block_counts[threadIdx.x] = 0;
-  if (blockIdx.x == 0 && threadIdx.x < 5) counts[((tick + 1) & 1) * 5 + threadIdx.x] = 0;
-  __syncthreads();
+  tally_open(block_counts, blockIdx.x == 0, tick, counts);
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
-    const float2 p = prop[i], o = pos[i];
-    unsigned char v = kMoved;
-    if (p.x == o.x && p.y == o.y) v = kStayed;
-    else if (!inside_d(p, g)) v = kOutOfWorld;
-    else if (blocked_d(p, g, grid)) v = kBlocked;
-    else if (conflicts(i, p)) v = kCollision;
-    verdict[i] = v;
-    if (v == kMoved) pos[i] = p;  // other threads read old positions from copies or by other ids only
-    atomicAdd(&block_counts[v], 1u);
+    const float2 p = prop[i];
+    atomicAdd(&block_counts[judge(i, p, pos, g, grid, verdict, [&] { return conflicts(i, p); })], 1u);
   }
-  __syncthreads();
-  if (threadIdx.x < 5 && block_counts[threadIdx.x])
-    atomicAdd(&counts[(tick & 1) * 5 + threadIdx.x], block_counts[threadIdx.x]);
+  tally_close(block_counts, tick, counts);
 }
 
 __global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g, const unsigned char* grid,
@@ -150,16 +175,165 @@ __global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g,
   });
 }
 
+// ---- gpu-tiled -----------------------------------------------------------------------------------
+
+// first[c] = the first sorted index whose cell is >= c, for c in [0, cells]: cell c's agents are
+// [first[c], first[c + 1]), and a run of cells in one row is one contiguous range.
+__global__ void k_first(const unsigned* key, int n, unsigned cells, unsigned* first) {
+  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c > cells) return;
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (key[mid] < c) lo = mid + 1;
+    else hi = mid;
+  }
+  first[c] = static_cast<unsigned>(lo);
+}
+
+constexpr int kTile = 32;               // cells per tile side
+constexpr int kHaloRows = kTile + 2;
+constexpr int kTileCap = 1792;          // agents per array a block stages; more: it reads global memory
+
+// v[0..63] -> exclusive prefix sums (v[k] = the sum of the old v[0..k-1]), by one warp.
+__device__ __forceinline__ void exclusive_scan_64(int* v) {
+  const int lane = threadIdx.x & 31;
+  const int a = v[2 * lane], b = v[2 * lane + 1];
+  int sum = a + b;  // inclusive scan of the pairs
+  for (int d = 1; d < 32; d <<= 1) {
+    const int up = __shfl_up_sync(0xffffffffu, sum, d);
+    if (lane >= d) sum += up;
+  }
+  const int before = sum - a - b;
+  __syncwarp();
+  v[2 * lane] = before;
+  v[2 * lane + 1] = before + a;
+  __syncwarp();
+}
+
+// One sorted array (old positions or targets) as a block sees it: staged rows in shared memory, or
+// the global arrays. Index k of the sorted array is at pos[k + shift[row]].
+struct TileView {
+  const float2* pos;
+  const unsigned* id;
+  const int* shift;  // per halo row
+};
+
+// The halo rows' runs of one sorted array: run r is [first[row r, xa], first[row r, xb + 1]). Stages
+// them when they fit; returns the view.
+__device__ TileView stage_rows(const float2* sorted, const unsigned* ids, const unsigned* first, int cells_x, int ya,
+                               int rows, int xa, int xb, float2* sh_pos, unsigned* sh_id, int* shift, int* run) {
+  if (threadIdx.x < 64) {  // rows <= 34: two warps
+    const int y = ya + static_cast<int>(threadIdx.x);
+    run[threadIdx.x] = threadIdx.x < rows ? static_cast<int>(first[y * cells_x + xb + 1] - first[y * cells_x + xa]) : 0;
+  }
+  __syncthreads();
+  if (threadIdx.x < 32) exclusive_scan_64(run);  // run[r]: the run's base in shared memory
+  __syncthreads();
+  const bool staged = run[kHaloRows] <= kTileCap;
+  if (threadIdx.x < rows)
+    shift[threadIdx.x] = staged ? run[threadIdx.x] - static_cast<int>(first[(ya + threadIdx.x) * cells_x + xa]) : 0;
+  if (staged) {
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    for (int r = warp; r < rows; r += kThreads / 32) {
+      const int y = ya + r;
+      const unsigned b = first[y * cells_x + xa], e = first[y * cells_x + xb + 1];
+      for (unsigned k = b + lane; k < e; k += 32) {
+        sh_pos[run[r] + (k - b)] = sorted[k];
+        sh_id[run[r] + (k - b)] = ids[k];
+      }
+    }
+  }
+  __syncthreads();
+  return staged ? TileView{sh_pos, sh_id, shift} : TileView{sorted, ids, shift};
+}
+
+// True if an agent j != i of `v` (only j < i when lower_only) in the 3x3 cells around (cx, cy) is closer
+// than 2R to p.
+__device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int cy, const TileView& v,
+                                              const unsigned* first, const CrowdGeometry& g, int ya, bool lower_only) {
+  const int xa = max(cx - 1, 0), xb = min(cx + 1, g.cells_x - 1);
+  for (int y = max(cy - 1, 0); y <= min(cy + 1, g.cells_y - 1); ++y) {
+    const int shift = v.shift[y - ya];
+    const int b = static_cast<int>(first[y * g.cells_x + xa]) + shift;
+    const int e = static_cast<int>(first[y * g.cells_x + xb + 1]) + shift;
+    for (int k = b; k < e; ++k) {
+      const unsigned j = v.id[k];
+      if (j != i && (!lower_only || j < i) && !apart_d(p, v.pos[k], g)) return true;
+    }
+  }
+  return false;
+}
+
+// One block per tile of kTile x kTile cells: stage the tile's and its halo's old positions and targets,
+// then judge every agent whose target lies in the tile.
+__global__ void __launch_bounds__(kThreads) k_tiled_check(float2* pos, CrowdGeometry g, const unsigned char* grid,
+                                                          const float2* sorted_old, const unsigned* id_old,
+                                                          const unsigned* first_old, const float2* sorted_tgt,
+                                                          const unsigned* id_tgt, const unsigned* key_tgt,
+                                                          const unsigned* first_tgt, bool lowest_id_wins,
+                                                          unsigned tick, unsigned char* verdict,
+                                                          unsigned long long* counts) {
+  __shared__ float2 sh_pos[2][kTileCap];
+  __shared__ unsigned sh_id[2][kTileCap];
+  __shared__ int shift[2][kHaloRows], run[2][64], inner[64];
+  __shared__ unsigned block_counts[5];
+  tally_open(block_counts, blockIdx.x == 0 && blockIdx.y == 0, tick, counts);
+  const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
+  const int x1 = min(x0 + kTile, g.cells_x) - 1, y1 = min(y0 + kTile, g.cells_y) - 1;  // inclusive
+  const int xa = max(x0 - 1, 0), xb = min(x1 + 1, g.cells_x - 1);
+  const int ya = max(y0 - 1, 0), yb = min(y1 + 1, g.cells_y - 1);
+  const int rows = yb - ya + 1;
+  const TileView olds = stage_rows(sorted_old, id_old, first_old, g.cells_x, ya, rows, xa, xb, sh_pos[0], sh_id[0],
+                                   shift[0], run[0]);
+  const TileView tgts = stage_rows(sorted_tgt, id_tgt, first_tgt, g.cells_x, ya, rows, xa, xb, sh_pos[1], sh_id[1],
+                                   shift[1], run[1]);
+  // The tile's own agents: row r's targets are the sorted range [first[r, x0], first[r, x1 + 1]).
+  if (threadIdx.x < 64) {
+    const int y = y0 + static_cast<int>(threadIdx.x);
+    inner[threadIdx.x] =
+        y <= y1 ? static_cast<int>(first_tgt[y * g.cells_x + x1 + 1] - first_tgt[y * g.cells_x + x0]) : 0;
+  }
+  __syncthreads();
+  if (threadIdx.x < 32) exclusive_scan_64(inner);
+  __syncthreads();
+  for (int k = threadIdx.x; k < inner[kTile]; k += kThreads) {
+    int r = 0;
+    while (r + y0 < y1 && inner[r + 1] <= k) ++r;
+    const int s = static_cast<int>(first_tgt[(y0 + r) * g.cells_x + x0]) + (k - inner[r]);
+    const int local = s + tgts.shift[y0 + r - ya];
+    const unsigned i = tgts.id[local];
+    const float2 p = tgts.pos[local];
+    const unsigned c = key_tgt[s];
+    const int cx = static_cast<int>(c % g.cells_x), cy = static_cast<int>(c / g.cells_x);
+    const unsigned char v = judge(static_cast<int>(i), p, pos, g, grid, verdict, [&] {
+      return tile_conflict(p, i, cx, cy, olds, first_old, g, ya, false) ||
+             tile_conflict(p, i, cx, cy, tgts, first_tgt, g, ya, lowest_id_wins);
+    });
+    atomicAdd(&block_counts[v], 1u);
+  }
+  tally_close(block_counts, tick, counts);
+}
+
+// sorted[k] = src[id[k]].
+__global__ void k_gather(const unsigned* id, const float2* src, int n, float2* sorted) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) sorted[k] = src[id[k]];
+}
+
 // ---- gpu-static-grid ---------------------------------------------------------------------------
 
-// Slot key: the tick in the high word (inverted, so the current tick's keys are the smallest and win
-// atomicMin against stale ones) and the agent id in the low word.
-__device__ __forceinline__ unsigned long long slot_key(unsigned tick, unsigned id) {
-  return (static_cast<unsigned long long>(~tick) << 32) | id;
-}
-__device__ __forceinline__ bool slot_current(unsigned long long key, unsigned tick) {
-  return static_cast<unsigned>(key >> 32) == ~tick;
-}
+// A cell's two slots, interleaved so one 8-byte load reads both: x = the agent whose old position lies
+// in the cell, y = the (visible) agent whose target does. A slot key is a tag in the high bits and the
+// agent id in the low `id_bits`. The tag falls by one every tick and the grid is cleared (all ones:
+// empty) after it reached zero, so the current tick's keys are the smallest ever seen since the last
+// clear: atomicMin lets the lowest id win against stale keys and other agents alike.
+struct SlotKeys {
+  unsigned current;  // tag of this tick, shifted into place
+  unsigned id_mask;
+  __device__ __forceinline__ unsigned key(unsigned id) const { return current | id; }
+  __device__ __forceinline__ bool is_current(unsigned k) const { return (k & ~id_mask) == current; }
+};
 
 // The static grid is stored with kPad never-written cells on every side, so the 5x5 neighbourhood of
 // any real cell is in bounds and the scan needs no bounds checks (a fully unrolled loop).
@@ -175,72 +349,138 @@ __device__ __forceinline__ int sg_cell(float2 p, const CrowdGeometry& g) {
   return (static_cast<int>(fy) + kPad) * sg_stride(g) + static_cast<int>(fx) + kPad;
 }
 
-__global__ void k_sg_write(const float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
-                           bool lowest_id_wins, unsigned long long* old_slot, unsigned long long* tgt_slot) {
+__global__ void k_sg_write(const float2* pos, const float2* prop, int n, CrowdGeometry g, SlotKeys keys,
+                           bool lowest_id_wins, unsigned* slot) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const unsigned long long key = slot_key(tick, static_cast<unsigned>(i));
-  old_slot[sg_cell(pos[i], g)] = key;  // old positions are inside the world and alone in their cell
+  const unsigned key = keys.key(static_cast<unsigned>(i));
+  slot[2 * sg_cell(pos[i], g)] = key;  // old positions are inside the world and alone in their cell
   const int c = sg_cell(prop[i], g);
   if (c < 0) return;
-  if (lowest_id_wins) atomicMin(tgt_slot + c, key);
-  else tgt_slot[c] = key;
+  if (lowest_id_wins) atomicMin(slot + 2 * c + 1, key);
+  else slot[2 * c + 1] = key;
 }
 
-__global__ void k_sg_contest(const float2* prop, int n, CrowdGeometry g, unsigned tick,
-                             const unsigned long long* tgt_slot, unsigned* contested) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int c = sg_cell(prop[i], g);
-  if (c >= 0 && tgt_slot[c] != slot_key(tick, static_cast<unsigned>(i))) contested[c] = tick;
-}
+// The scan: mark[j] = tick rejects agent j's move. A visible agent (its target cell shows its id) is
+// checked cell by cell: one block per tile of kTileW x kTileH cells stages the tile and a 2-cell halo
+// (slot keys, and the old position and target of every agent they name) in shared memory, then checks
+// each visible target against the old positions and visible targets of its 5x5 cells, marking itself
+// on a conflict and every conflicting visible neighbour it has priority over. A hidden agent (one that
+// lost its target cell) is always rejected: under the strict rule it shares a cell (closer than 2R) with
+// the visible one, under lowest-id the visible one has the lower id. It marks itself, the visible one of
+// its cell (strict), and every visible target within 2R it has priority over, which reaches the agents
+// that could not see it. The blocks after the tiles find the hidden agents (one thread per agent) and
+// check each with a lane per neighbour cell.
+constexpr int kTileW = 32, kTileH = 16;
+constexpr int kHaloW = kTileW + 2 * kPad, kHaloH = kTileH + 2 * kPad;
 
-// hit[i]: 1 when agent i found a conflict itself. mark[j] = tick: some agent with priority over j has a
-// target within 2R of j's.
-__global__ void k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
-                          bool lowest_id_wins, const unsigned long long* old_slot,
-                          const unsigned long long* tgt_slot, const unsigned* contested, unsigned char* hit,
-                          unsigned* mark) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float2 p = prop[i];
-  const int c = sg_cell(p, g);
-  bool h = false;
-  if (c >= 0) {
-    const unsigned long long own = tgt_slot[c];
-    // Strict: sharing a cell is a conflict. Lowest-id: the cell's winner has the lowest id there.
-    h = lowest_id_wins ? own != slot_key(tick, static_cast<unsigned>(i)) : contested[c] == tick;
-    const int stride = sg_stride(g);
+__global__ void __launch_bounds__(kThreads) k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeometry g,
+                                                      SlotKeys keys, unsigned tick, bool lowest_id_wins, int tiles_x,
+                                                      int tiles, const uint2* slot, unsigned* mark) {
+  const int stride = sg_stride(g);
+  if (static_cast<int>(blockIdx.x) >= tiles) {
+    // Hidden agents, few: each warp finds its own, then checks them one by one with a lane per cell.
+    const int i = (blockIdx.x - tiles) * blockDim.x + threadIdx.x;
+    float2 p = make_float2(0.0f, 0.0f);
+    int c = -1;
+    bool hidden = false;
+    if (i < n) {
+      p = prop[i];
+      c = sg_cell(p, g);
+      if (c >= 0) {
+        const unsigned owner = slot[c].y;
+        hidden = owner != keys.key(static_cast<unsigned>(i));
+        if (hidden) {
+          mark[i] = tick;
+          if (!lowest_id_wins) mark[owner & keys.id_mask] = tick;
+        }
+      }
+    }
+    const int lane = threadIdx.x & 31, dy = lane / 5 - 2, dx = lane % 5 - 2;
+    const bool cell_lane = lane < 25 && !(dx == 0 && dy == 0);
+    for (unsigned todo = __ballot_sync(0xffffffffu, hidden); todo; todo &= todo - 1) {
+      const int src = __ffs(todo) - 1;
+      const float2 q = make_float2(__shfl_sync(0xffffffffu, p.x, src), __shfl_sync(0xffffffffu, p.y, src));
+      const int cq = __shfl_sync(0xffffffffu, c, src);
+      const unsigned him = static_cast<unsigned>(i - lane + src);
+      if (!cell_lane) continue;
+      const unsigned k = slot[cq + dy * stride + dx].y;
+      if (!keys.is_current(k)) continue;
+      const unsigned j = k & keys.id_mask;
+      if ((!lowest_id_wins || him < j) && !apart_d(q, prop[j], g)) mark[j] = tick;
+    }
+    return;
+  }
+  __shared__ uint2 key[kHaloH * kHaloW];
+  __shared__ float2 old_at[kHaloH * kHaloW], tgt_at[kHaloH * kHaloW];
+  __shared__ unsigned short visible[kTileW * kTileH];
+  __shared__ int visible_count;
+  // The halo's corner in the padded grid (the tile's first real cell is kPad further).
+  const int x0 = (blockIdx.x % tiles_x) * kTileW, y0 = (blockIdx.x / tiles_x) * kTileH;
+  const int rows = g.sg_rows + 2 * kPad;
+  const int lane = threadIdx.x & 31;
+  if (threadIdx.x == 0) visible_count = 0;
+  __syncthreads();
+  for (int k0 = 0; k0 < kHaloH * kHaloW; k0 += kThreads) {
+    const int k = k0 + threadIdx.x;
+    bool inner = false;
+    if (k < kHaloH * kHaloW) {
+      const int hy = k / kHaloW, hx = k - hy * kHaloW;
+      const int x = x0 + hx, y = y0 + hy;
+      uint2 s = make_uint2(kEmpty, kEmpty);
+      if (x < stride && y < rows) s = slot[y * stride + x];
+      if (keys.is_current(s.x)) old_at[k] = pos[s.x & keys.id_mask];
+      else s.x = kEmpty;
+      if (keys.is_current(s.y)) {
+        tgt_at[k] = prop[s.y & keys.id_mask];
+        inner = hx >= kPad && hx < kPad + kTileW && hy >= kPad && hy < kPad + kTileH;
+      } else {
+        s.y = kEmpty;
+      }
+      key[k] = s;
+    }
+    // Append the warp's inner visible targets, in order, with one atomic per warp.
+    const unsigned found = __ballot_sync(0xffffffffu, inner);
+    int base = 0;
+    if (lane == 0 && found) base = atomicAdd(&visible_count, __popc(found));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (inner) visible[base + __popc(found & ((1u << lane) - 1))] = static_cast<unsigned short>(k);
+  }
+  __syncthreads();
+  for (int e = threadIdx.x; e < visible_count; e += kThreads) {
+    const int k = visible[e];
+    const unsigned me = key[k].y & keys.id_mask;
+    const float2 p = tgt_at[k];
+    bool h = false;
 #pragma unroll
     for (int dy = -2; dy <= 2; ++dy)
 #pragma unroll
       for (int dx = -2; dx <= 2; ++dx) {
-        const int k = c + dy * stride + dx;
-        const unsigned long long ko = old_slot[k];
-        if (slot_current(ko, tick)) {
-          const unsigned j = static_cast<unsigned>(ko);
-          if (j != static_cast<unsigned>(i) && !apart_d(p, pos[j], g)) h = true;
-        }
-        const unsigned long long kt = tgt_slot[k];
-        if (slot_current(kt, tick)) {
-          const unsigned j = static_cast<unsigned>(kt);
-          if (j != static_cast<unsigned>(i) && !apart_d(p, prop[j], g)) {
-            if (!lowest_id_wins || j < static_cast<unsigned>(i)) h = true;
-            if (!lowest_id_wins || static_cast<unsigned>(i) < j) mark[j] = tick;
-          }
+        const int q = k + dy * kHaloW + dx;
+        const uint2 s = key[q];
+        if (s.x != kEmpty && (s.x & keys.id_mask) != me && !apart_d(p, old_at[q], g)) h = true;
+        // Two visible targets are compared once, by the one whose cell comes first (row-major); our
+        // own cell shows us.
+        if (dy < 0 || (dy == 0 && dx <= 0)) continue;
+        if (s.y != kEmpty && !apart_d(p, tgt_at[q], g)) {
+          const unsigned j = s.y & keys.id_mask;
+          if (!lowest_id_wins || j < me) h = true;
+          if (!lowest_id_wins || me < j) mark[j] = tick;
         }
       }
+    if (h) mark[me] = tick;
   }
-  hit[i] = h;
 }
 
 __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
-                             const unsigned char* grid, const unsigned char* hit, const unsigned* mark,
-                             unsigned char* verdict, unsigned long long* counts) {
-  decide(n, tick, pos, prop, g, grid, verdict, counts, [&](int i, float2) { return hit[i] || mark[i] == tick; });
+                             const unsigned char* grid, const unsigned* mark, unsigned char* verdict,
+                             unsigned long long* counts) {
+  decide(n, tick, pos, prop, g, grid, verdict, counts, [&](int i, float2) { return mark[i] == tick; });
 }
 
 int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
+
+constexpr std::size_t kMaxStaticGridAgents = std::size_t{1} << 27;  // leaves >= 5 tag bits
 
 int bits_for(unsigned cells) {
   int b = 1;
@@ -256,7 +496,7 @@ struct CrowdDevice::Impl {
   CrowdGeometry g{};
   bool lowest = false;
   std::size_t n = 0;
-  unsigned tick = 0;      // static grid: slots written this tick carry it
+  unsigned tick = 0;      // ticks since create: marks written this tick carry it
   unsigned cells = 0;     // gpu-sort binning cells
   std::size_t sg_cells = 0;
   DeviceBuffer<unsigned char> grid;
@@ -266,15 +506,18 @@ struct CrowdDevice::Impl {
   // gpu-sort
   DeviceBuffer<float2> sorted_old, sorted_tgt;
   DeviceBuffer<unsigned> key_old, key_tgt, key_old_sorted, key_tgt_sorted, iota, id_old, id_tgt;
-  DeviceBuffer<unsigned> start_old, end_old, start_tgt, end_tgt;
+  DeviceBuffer<unsigned> start_old, end_old, start_tgt, end_tgt;  // gpu-sort
+  DeviceBuffer<unsigned> first_old, first_tgt;                     // gpu-tiled
   DeviceBuffer<unsigned char> sort_temp;
   std::size_t sort_temp_bytes = 0;
   // gpu-static-grid
-  DeviceBuffer<unsigned long long> old_slot, tgt_slot;
-  DeviceBuffer<unsigned> contested, mark;
-  DeviceBuffer<unsigned char> hit;
+  DeviceBuffer<unsigned> slot, mark;  // slot: 2 per cell (see SlotKeys)
+  int id_bits = 1;
+  unsigned tag = 0;  // tag of the last tick; 0: the grid must be cleared before the next
 
+  std::string sort_by_cell(const float2* prop_dev, int ni);
   std::string step_sort(const float2* prop_dev, int ni);
+  std::string step_tiled(const float2* prop_dev, int ni);
   std::string step_static_grid(const float2* prop_dev, int ni);
 };
 
@@ -297,13 +540,13 @@ std::string CrowdDevice::create(void* stream, CrowdKernel kernel, const CrowdGeo
     im.cells = static_cast<unsigned>(g.cells_x) * static_cast<unsigned>(g.cells_y);
     for (DeviceBuffer<unsigned>* b : {&im.start_old, &im.end_old, &im.start_tgt, &im.end_tgt})
       if (!(err = b->reserve(im.cells)).empty()) return err;
+  } else if (kernel == CrowdKernel::Tiled) {
+    im.cells = static_cast<unsigned>(g.cells_x) * static_cast<unsigned>(g.cells_y);
+    for (DeviceBuffer<unsigned>* b : {&im.first_old, &im.first_tgt})
+      if (!(err = b->reserve(im.cells + 1)).empty()) return err;
   } else {
     im.sg_cells = static_cast<std::size_t>(g.sg_cols + 2 * kPad) * static_cast<std::size_t>(g.sg_rows + 2 * kPad);
-    if (!(err = im.old_slot.reserve(im.sg_cells)).empty()) return err;
-    if (!(err = im.tgt_slot.reserve(im.sg_cells)).empty()) return err;
-    if (!(err = im.contested.reserve(im.sg_cells, true)).empty()) return err;
-    WM_CUDA(cudaMemset(im.old_slot.get(), 0xff, im.sg_cells * sizeof(unsigned long long)));
-    WM_CUDA(cudaMemset(im.tgt_slot.get(), 0xff, im.sg_cells * sizeof(unsigned long long)));
+    if (!(err = im.slot.reserve(2 * im.sg_cells)).empty()) return err;
   }
   out = std::move(d);
   return {};
@@ -318,7 +561,7 @@ std::string CrowdDevice::reset(const float* positions, std::size_t n) {
   for (DeviceBuffer<float2>* b : {&im.pos, &im.prop})
     if (!(err = b->reserve(cap)).empty()) return err;
   if (!(err = im.verdict.reserve(cap)).empty()) return err;
-  if (im.kernel == CrowdKernel::Sort) {
+  if (im.kernel != CrowdKernel::StaticGrid) {
     for (DeviceBuffer<float2>* b : {&im.sorted_old, &im.sorted_tgt})
       if (!(err = b->reserve(cap)).empty()) return err;
     for (DeviceBuffer<unsigned>* b : {&im.key_old, &im.key_tgt, &im.key_old_sorted, &im.key_tgt_sorted, &im.iota,
@@ -333,8 +576,10 @@ std::string CrowdDevice::reset(const float* positions, std::size_t n) {
       WM_CUDA_LAUNCH(k_iota);
     }
   } else {
+    if (n > kMaxStaticGridAgents) return "gpu-static-grid: at most 2^27 agents";
     if (!(err = im.mark.reserve(cap, true)).empty()) return err;
-    if (!(err = im.hit.reserve(cap)).empty()) return err;
+    im.id_bits = bits_for(static_cast<unsigned>(cap));
+    im.tag = 0;  // the grid is cleared before the first tick
   }
   if (n > 0) WM_CUDA(cudaMemcpyAsync(im.pos.get(), positions, n * sizeof(float2), cudaMemcpyHostToDevice, im.stream));
   WM_CUDA(cudaMemsetAsync(im.verdict.get(), 1, cap, im.stream));  // Stayed
@@ -343,7 +588,8 @@ std::string CrowdDevice::reset(const float* positions, std::size_t n) {
   return {};
 }
 
-std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
+// Both sorts of gpu-sort and gpu-tiled: cell keys, then ids sorted by old cell and by target cell.
+std::string CrowdDevice::Impl::sort_by_cell(const float2* p, int ni) {
   cudaStream_t s = stream;
   k_hash<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, key_old.get(), key_tgt.get());
   WM_CUDA_LAUNCH(k_hash);
@@ -354,6 +600,13 @@ std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   temp = sort_temp_bytes;
   WM_CUDA(cub::DeviceRadixSort::SortPairs(sort_temp.get(), temp, key_tgt.get(), key_tgt_sorted.get(), iota.get(),
                                           id_tgt.get(), ni, 0, bits, s));
+  return {};
+}
+
+std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
+  cudaStream_t s = stream;
+  std::string err = sort_by_cell(p, ni);
+  if (!err.empty()) return err;
   WM_CUDA(cudaMemsetAsync(start_old.get(), 0xff, cells * sizeof(unsigned), s));
   WM_CUDA(cudaMemsetAsync(start_tgt.get(), 0xff, cells * sizeof(unsigned), s));
   k_ranges<<<blocks_for(ni), kThreads, 0, s>>>(key_old_sorted.get(), id_old.get(), pos.get(), ni, start_old.get(),
@@ -370,20 +623,45 @@ std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   return {};
 }
 
+std::string CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
+  cudaStream_t s = stream;
+  std::string err = sort_by_cell(p, ni);
+  if (!err.empty()) return err;
+  const int cb = blocks_for(static_cast<std::size_t>(cells) + 1);
+  k_first<<<cb, kThreads, 0, s>>>(key_old_sorted.get(), ni, cells, first_old.get());
+  WM_CUDA_LAUNCH(k_first);
+  k_first<<<cb, kThreads, 0, s>>>(key_tgt_sorted.get(), ni, cells, first_tgt.get());
+  WM_CUDA_LAUNCH(k_first);
+  k_gather<<<blocks_for(ni), kThreads, 0, s>>>(id_old.get(), pos.get(), ni, sorted_old.get());
+  WM_CUDA_LAUNCH(k_gather);
+  k_gather<<<blocks_for(ni), kThreads, 0, s>>>(id_tgt.get(), p, ni, sorted_tgt.get());
+  WM_CUDA_LAUNCH(k_gather);
+  const dim3 tiles((g.cells_x + kTile - 1) / kTile, (g.cells_y + kTile - 1) / kTile);
+  k_tiled_check<<<tiles, kThreads, 0, s>>>(pos.get(), g, grid.get(), sorted_old.get(), id_old.get(), first_old.get(),
+                                           sorted_tgt.get(), id_tgt.get(), key_tgt_sorted.get(), first_tgt.get(),
+                                           lowest, tick, verdict.get(), counts.get());
+  WM_CUDA_LAUNCH(k_tiled_check);
+  return {};
+}
+
 std::string CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   cudaStream_t s = stream;
   const int b = blocks_for(ni);
-  k_sg_write<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, lowest, old_slot.get(), tgt_slot.get());
-  WM_CUDA_LAUNCH(k_sg_write);
-  if (!lowest) {
-    k_sg_contest<<<b, kThreads, 0, s>>>(p, ni, g, tick, tgt_slot.get(), contested.get());
-    WM_CUDA_LAUNCH(k_sg_contest);
+  if (tag == 0) {
+    WM_CUDA(cudaMemsetAsync(slot.get(), 0xff, 2 * sg_cells * sizeof(unsigned), s));
+    // Tags count down from at most 255 (all-ones is the empty key): a clear at least every 255 ticks,
+    // a few microseconds amortised to nothing, and a path every long test exercises.
+    tag = std::min(1u << (32 - id_bits), 256u) - 1;
   }
-  k_sg_scan<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, lowest, old_slot.get(), tgt_slot.get(),
-                                   contested.get(), hit.get(), mark.get());
+  --tag;
+  const SlotKeys keys{tag << id_bits, (1u << id_bits) - 1};
+  k_sg_write<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, keys, lowest, slot.get());
+  WM_CUDA_LAUNCH(k_sg_write);
+  const int tiles_x = (g.sg_cols + kTileW - 1) / kTileW, tiles = tiles_x * ((g.sg_rows + kTileH - 1) / kTileH);
+  k_sg_scan<<<tiles + b, kThreads, 0, s>>>(pos.get(), p, ni, g, keys, tick, lowest, tiles_x, tiles,
+                                           reinterpret_cast<const uint2*>(slot.get()), mark.get());
   WM_CUDA_LAUNCH(k_sg_scan);
-  k_sg_verdict<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, grid.get(), hit.get(), mark.get(), verdict.get(),
-                                      counts.get());
+  k_sg_verdict<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, grid.get(), mark.get(), verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_sg_verdict);
   return {};
 }
@@ -394,8 +672,13 @@ std::string CrowdDevice::step_device(const float* proposals, std::size_t n) {
   ++im.tick;
   if (n == 0) return {};
   const auto* p = reinterpret_cast<const float2*>(proposals);
-  return im.kernel == CrowdKernel::Sort ? im.step_sort(p, static_cast<int>(n))
-                                        : im.step_static_grid(p, static_cast<int>(n));
+  const int ni = static_cast<int>(n);
+  switch (im.kernel) {
+    case CrowdKernel::Sort: return im.step_sort(p, ni);
+    case CrowdKernel::Tiled: return im.step_tiled(p, ni);
+    case CrowdKernel::StaticGrid: break;
+  }
+  return im.step_static_grid(p, ni);
 }
 
 std::string CrowdDevice::fetch_counts(CrowdCounts& counts) const {

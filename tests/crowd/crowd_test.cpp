@@ -167,7 +167,9 @@ Trace run(const Scenario& sc, CrowdVariant v, CrowdRule rule, bool check_oracle)
     std::vector<Vec2> next(pos.size());
     EXPECT_TRUE(s->read_verdicts(verd).ok());
     EXPECT_TRUE(s->read_positions(next).ok());
-    if (check_oracle) EXPECT_EQ(verd, oracle(c, pos, prop)) << "tick " << t;
+    if (check_oracle) {
+      EXPECT_EQ(verd, oracle(c, pos, prop)) << "tick " << t;
+    }
     // Guarantees.
     EXPECT_EQ(count_overlaps(next, kR), 0u) << "tick " << t;
     std::size_t moved = 0;
@@ -223,7 +225,7 @@ TEST_P(CrowdVariantTest, SameVerdictsAsCpuReferenceOnALargeCrowd) {
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, CrowdVariantTest,
                          testing::Combine(testing::Values(CrowdVariant::CpuReference, CrowdVariant::GpuSort,
-                                                          CrowdVariant::GpuStaticGrid),
+                                                          CrowdVariant::GpuTiled, CrowdVariant::GpuStaticGrid),
                                           testing::Values(CrowdRule::Strict, CrowdRule::LowestIdWins)),
                          [](const auto& i) {
                            std::string n = std::string(variant_name(std::get<0>(i.param))) + "_" +
@@ -233,12 +235,81 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, CrowdVariantTest,
                            return n;
                          });
 
+// Runs `v` and cpu-reference in lockstep and expects identical verdicts every tick.
+void expect_same_as_reference(const Scenario& sc, CrowdVariant v, CrowdRule rule) {
+  SCOPED_TRACE(sc.name + " " + variant_name(v) + " " + rule_name(rule));
+  CrowdConfig c = sc.config;
+  c.rule = rule;
+  std::unique_ptr<CrowdSolver> gpu, cpu;
+  c.variant = v;
+  ASSERT_TRUE(CrowdSolver::create(*context_for(v), c, gpu).ok());
+  c.variant = CrowdVariant::CpuReference;
+  ASSERT_TRUE(CrowdSolver::create(warpmind::test::cpu_context(), c, cpu).ok());
+  ASSERT_TRUE(gpu->reset(sc.start).ok());
+  ASSERT_TRUE(cpu->reset(sc.start).ok());
+  std::vector<Vec2> pos = sc.start;
+  std::vector<Verdict> a(pos.size()), b(pos.size());
+  std::size_t moved = 0;
+  for (int t = 0; t < sc.ticks; ++t) {
+    const std::vector<Vec2> prop = sc.propose(pos, t);
+    ASSERT_TRUE(gpu->step(prop).ok());
+    ASSERT_TRUE(cpu->step(prop).ok());
+    ASSERT_TRUE(gpu->read_verdicts(a).ok());
+    ASSERT_TRUE(cpu->read_verdicts(b).ok());
+    ASSERT_EQ(a, b) << "tick " << t;
+    ASSERT_TRUE(cpu->read_positions(pos).ok());
+    moved += cpu->last_stats().moved;
+  }
+  EXPECT_GT(moved, 0u);
+  EXPECT_EQ(count_overlaps(pos, kR), 0u);
+}
+
+void expect_gpu_variants_same_as_reference(const std::vector<Scenario>& cases) {
+  for (const Scenario& sc : cases)
+    for (CrowdVariant v : {CrowdVariant::GpuSort, CrowdVariant::GpuTiled, CrowdVariant::GpuStaticGrid})
+      for (CrowdRule rule : {CrowdRule::Strict, CrowdRule::LowestIdWins}) expect_same_as_reference(sc, v, rule);
+}
+
+TEST(Crowd, GpuVariantsMatchReferenceOnAdversarialLayouts) {
+  // Ids with no spatial order, and thousands of targets in a few cells (more than a tile of gpu-tiled
+  // stages; most agents hidden in the static grid).
+  WM_REQUIRE_GPU();
+  CrowdConfig c;
+  c.world = {0, 0, 200, 200};
+  c.radius = kR;
+  std::vector<Vec2> shuffled = lattice(c.world, 1.25f, 20000, 21);
+  SplitMix64 rng(5);
+  for (std::size_t i = shuffled.size() - 1; i > 0; --i) std::swap(shuffled[i], shuffled[rng.next() % (i + 1)]);
+  const std::vector<Scenario> cases = {
+      {"shuffled_ids", c, shuffled, [](const std::vector<Vec2>& p, int t) { return random_moves(p, 0.7f, 50 + t); }, 3},
+      {"converging_thousands", c, lattice(c.world, 1.5f, 4000, 22),
+       [](const std::vector<Vec2>& p, int t) {
+         std::vector<Vec2> q = random_moves(p, 0.5f, 70 + t);
+         for (std::size_t i = 0; i < q.size(); ++i)
+           if (i % 3) q[i] = {q[i].x + (100.0f - q[i].x) * 0.95f, q[i].y + (100.0f - q[i].y) * 0.95f};
+         return q;
+       }, 3},
+  };
+  expect_gpu_variants_same_as_reference(cases);
+}
+
+TEST(Crowd, GpuVariantsMatchReferenceOverManyTicks) {
+  // More ticks than the static grid's slot tags last between clears.
+  WM_REQUIRE_GPU();
+  CrowdConfig c;
+  c.world = {0, 0, 40, 40};
+  c.radius = kR;
+  expect_gpu_variants_same_as_reference({{"six_hundred_ticks", c, lattice(c.world, 1.3f, 300, 23),
+                                          [](const std::vector<Vec2>& p, int t) { return random_moves(p, 0.6f, 90 + t); },
+                                          600}});
+}
+
 TEST(Crowd, DeviceProposalsMatchHostSteps) {
   // step_device (proposals in device memory, no host sync) gives the reference's verdicts and positions.
   WM_REQUIRE_GPU();
   Context& ctx = *warpmind::test::cuda_context();
   const Scenario sc = scenarios()[1];  // dense
-  for (CrowdVariant v : {CrowdVariant::GpuSort, CrowdVariant::GpuStaticGrid})
+  for (CrowdVariant v : {CrowdVariant::GpuSort, CrowdVariant::GpuTiled, CrowdVariant::GpuStaticGrid})
     for (CrowdRule rule : {CrowdRule::Strict, CrowdRule::LowestIdWins}) {
       CrowdConfig c = sc.config;
       c.rule = rule;
@@ -280,7 +351,9 @@ TEST(Crowd, LowestIdWinsAcceptsASupersetOfStrict) {
     const Trace a = run(once, CrowdVariant::CpuReference, CrowdRule::Strict, false);
     const Trace b = run(once, CrowdVariant::CpuReference, CrowdRule::LowestIdWins, false);
     for (std::size_t i = 0; i < a.verdicts[0].size(); ++i)
-      if (a.verdicts[0][i] == Verdict::Moved) EXPECT_EQ(b.verdicts[0][i], Verdict::Moved) << sc.name << " " << i;
+      if (a.verdicts[0][i] == Verdict::Moved) {
+        EXPECT_EQ(b.verdicts[0][i], Verdict::Moved) << sc.name << " " << i;
+      }
   }
 }
 

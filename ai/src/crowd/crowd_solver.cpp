@@ -21,6 +21,7 @@ constexpr struct {
   CrowdVariant v;
   const char* name;
 } kVariants[] = {{CrowdVariant::Auto, "auto"}, {CrowdVariant::CpuReference, "cpu-reference"}, {CrowdVariant::GpuSort, "gpu-sort"},
+    {CrowdVariant::GpuTiled, "gpu-tiled"},
     {CrowdVariant::GpuStaticGrid, "gpu-static-grid"}};
 
 // Agents sorted by binning cell (counting sort, stable by id): cell c holds ids[start[c] .. start[c+1]).
@@ -74,7 +75,9 @@ bool parse_variant(std::string_view name, CrowdVariant& out) {
     }
   return false;
 }
-bool is_gpu_variant(CrowdVariant v) { return v == CrowdVariant::GpuSort || v == CrowdVariant::GpuStaticGrid; }
+bool is_gpu_variant(CrowdVariant v) {
+  return v == CrowdVariant::GpuSort || v == CrowdVariant::GpuTiled || v == CrowdVariant::GpuStaticGrid;
+}
 
 const char* rule_name(CrowdRule r) { return r == CrowdRule::Strict ? "strict" : "lowest-id"; }
 bool parse_rule(std::string_view name, CrowdRule& out) {
@@ -124,7 +127,9 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
       return Status::Invalid("gpu-static-grid: the world holds more than 2^30 cells of side 2R/sqrt(2)");
     const gpu::CrowdGeometry gg{g.x0, g.y0, g.x1, g.y1, g.four_r2, g.cell, g.cells_x, g.cells_y, g.ob_w, g.ob_h,
                                 g.ob_cols, g.ob_rows, g.sg_x0, g.sg_y0, g.sg_cell, g.sg_cols, g.sg_rows};
-    const gpu::CrowdKernel k = v == CrowdVariant::GpuSort ? gpu::CrowdKernel::Sort : gpu::CrowdKernel::StaticGrid;
+    const gpu::CrowdKernel k = v == CrowdVariant::GpuSort    ? gpu::CrowdKernel::Sort
+                               : v == CrowdVariant::GpuTiled ? gpu::CrowdKernel::Tiled
+                                                             : gpu::CrowdKernel::StaticGrid;
     std::string err = gpu::CrowdDevice::create(ctx.stream(), k, gg, o.blocked, c.rule == CrowdRule::LowestIdWins,
                                                s->impl_->device);
     if (!err.empty()) return Status::Internal("crowd: " + err);

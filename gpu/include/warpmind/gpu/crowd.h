@@ -20,7 +20,7 @@ struct CrowdGeometry {
   int sg_cols, sg_rows;
 };
 
-enum class CrowdKernel { Sort, StaticGrid };
+enum class CrowdKernel { Sort, Tiled, StaticGrid };
 
 struct CrowdCounts {
   std::size_t by_verdict[5];  // indexed by warpmind::crowd::Verdict
