@@ -3,7 +3,8 @@
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
 #   tests), racecheck, memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
-#   ncu-detail-crowd (full sections of the hottest kernels), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
+#   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
 # Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
@@ -76,6 +77,14 @@ for step in "${steps[@]}"; do
         --section SourceCounters "$stage/warpmind" crowd --agents 1000000 --steps 3 --variant gpu-static-grid > "$log" 2>&1
       ncu --kernel-name regex:k_tiled_check --launch-count 1 --section SpeedOfLight --section WarpStateStats \
         --section Occupancy "$stage/warpmind" crowd --agents 1000000 --steps 2 --variant gpu-tiled >> "$log" 2>&1 ;;
+    demo-battle)
+      # The battle demo headless at 100,000 units (50,000 per army) with the field at 2048^2, a frame
+      # rendered every 3 ticks: CUDA backend, then a few ticks of the CPU backend. Needs the Vulkan loader.
+      common=(--headless --units 50000 --resolution 2048 --sight 20 --gap 16 --ticks-per-frame 3)
+      { "$stage/warpmind-demo" "${common[@]}" --backend cuda --frames 100 --save-every 50 --out "$out/demo-cuda" &&
+        cat "$out/demo-cuda/stats.json" &&
+        "$stage/warpmind-demo" "${common[@]}" --backend cpu --frames 2 --save-every 10 --out "$out/demo-cpu" &&
+        cat "$out/demo-cpu/stats.json"; } > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

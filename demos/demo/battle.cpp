@@ -11,6 +11,7 @@ namespace warpmind::demos {
 
 namespace {
 using Clock = std::chrono::steady_clock;
+constexpr std::uint32_t kNone = UINT32_MAX;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
@@ -18,19 +19,26 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   if (c.units_per_army == 0 || c.units_per_army > 100000) return Status::Invalid("battle: 1..100000 units per army");
   if (!(c.weapon_range > 0) || !(c.damage > 0) || !(c.hp > 0) || !(c.step > 0) || c.cooldown_ticks < 0)
     return Status::Invalid("battle: range, damage, hp and step must be > 0");
+  if (c.map < 0 || c.map % 128 || c.map > 4096) return Status::Invalid("battle: map must be 0 or a multiple of 128 up to 4096");
+  if (c.field_resolution < 16 || c.field_resolution > 8192) return Status::Invalid("battle: field resolution 16..8192");
   std::unique_ptr<Battle> b(new Battle());
   b->ctx_ = &ctx;
   b->cfg_ = c;
+  // Room for both armies four times over.
+  const double need = std::sqrt(static_cast<double>(c.units_per_army) * 2 * 1.44 * 4);
+  const int kMap = c.map ? c.map : std::max(128, static_cast<int>(std::ceil(need / 128.0)) * 128);
+  const int s = kMap / 128;  // the walls are laid out on a 128-unit plan
+  b->map_ = kMap;
   crowd::CrowdConfig& cc = b->crowd_cfg_;
-  cc.world = {0, 0, kMap, kMap};
+  cc.world = {0, 0, static_cast<float>(kMap), static_cast<float>(kMap)};
   cc.radius = 0.5f;
   cc.rule = crowd::CrowdRule::LowestIdWins;
   cc.obstacles.width = cc.obstacles.height = kMap;
-  cc.obstacles.blocked.assign(kMap * kMap, 0);
+  cc.obstacles.blocked.assign(static_cast<std::size_t>(kMap) * kMap, 0);
   const auto wall = [&](int x0, int y0, int x1, int y1) {
-    for (int y = y0; y <= y1; ++y)
-      for (int x = x0; x <= x1; ++x) {
-        cc.obstacles.blocked[y * kMap + x] = 1;
+    for (int y = y0 * s; y < (y1 + 1) * s; ++y)
+      for (int x = x0 * s; x < (x1 + 1) * s; ++x) {
+        cc.obstacles.blocked[static_cast<std::size_t>(y) * kMap + x] = 1;
         b->walls_.push_back({x + 0.5f, y + 0.5f, 2, 0});
       }
   };
@@ -47,10 +55,10 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
     for (std::size_t k = 0; k < c.units_per_army; ++k) {
       const float col = static_cast<float>(k % cols) * pitch, row = static_cast<float>(k / cols) * pitch;
       const float x = t == 0 ? kMap / 2.0f - c.start_gap / 2 - col : kMap / 2.0f + c.start_gap / 2 + col;
-      const float y = 52.0f + row;  // through the gap between the long walls
+      const float y = 52.0f * s + row;  // through the gap between the long walls
       const Vec2 p{x + rng.uniform(-0.05f, 0.05f), y + rng.uniform(-0.05f, 0.05f)};
       if (p.x < 1 || p.x >= kMap - 1 || p.y >= kMap - 1 ||
-          cc.obstacles.blocked[static_cast<int>(p.y) * kMap + static_cast<int>(p.x)])
+          cc.obstacles.blocked[static_cast<std::size_t>(p.y) * kMap + static_cast<std::size_t>(p.x)])
         continue;
       b->pos_.push_back(p);
       b->team_.push_back(t);
@@ -115,52 +123,70 @@ Status Battle::tick() {
   return Status::Ok();
 }
 
-// Every ready unit fires at its nearest enemy in range (a uniform grid of range-sized cells); damage
-// lands at once; the dead leave, and the crowd solver restarts with the survivors.
+// Every ready unit fires at its nearest enemy in range (ties: lowest index), found in parallel through
+// a uniform grid of range-sized cells per team (a unit scans only the enemy's); damage lands at once;
+// the dead leave the crowd solver.
 Status Battle::fire() {
   const float range = cfg_.weapon_range, r2 = range * range;
-  const int cells = static_cast<int>(std::ceil(kMap / range)) + 1;
-  std::vector<std::vector<std::uint32_t>>& grid = grid_;  // reused: the inner lists keep their capacity
-  grid.resize(static_cast<std::size_t>(cells) * cells);
-  for (auto& list : grid) list.clear();
+  const int cells = static_cast<int>(std::ceil(static_cast<float>(map_) / range)) + 1;
+  const std::size_t n = pos_.size();
+  const std::size_t per_team = static_cast<std::size_t>(cells) * cells;
   const auto cell_of = [&](Vec2 p) {
     const int cx = std::clamp(static_cast<int>(p.x / range), 0, cells - 1);
     const int cy = std::clamp(static_cast<int>(p.y / range), 0, cells - 1);
-    return std::pair{cx, cy};
+    return static_cast<std::uint32_t>(cy * cells + cx);
   };
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
-    const auto [cx, cy] = cell_of(pos_[i]);
-    grid[static_cast<std::size_t>(cy) * cells + cx].push_back(static_cast<std::uint32_t>(i));
+  // Counting sort by (team, cell), stable: ascending index within a cell.
+  cell_start_.assign(2 * per_team + 1, 0);
+  unit_cell_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    unit_cell_[i] = cell_of(pos_[i]);
+    ++cell_start_[team_[i] * per_team + unit_cell_[i] + 1];
   }
-  damage_.assign(pos_.size(), 0.0f);
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
-    if (cooldown_[i] > 0) {
-      --cooldown_[i];
-      continue;
-    }
-    const auto [cx, cy] = cell_of(pos_[i]);
-    std::size_t best = SIZE_MAX;
-    float best_d2 = r2;
-    for (int y = std::max(0, cy - 1); y <= std::min(cells - 1, cy + 1); ++y)
-      for (int x = std::max(0, cx - 1); x <= std::min(cells - 1, cx + 1); ++x)
-        for (std::uint32_t j : grid[static_cast<std::size_t>(y) * cells + x]) {
-          if (team_[j] == team_[i]) continue;
-          const float dx = pos_[j].x - pos_[i].x, dy = pos_[j].y - pos_[i].y, d2 = dx * dx + dy * dy;
-          if (d2 < best_d2 || (d2 == best_d2 && j < best)) {
-            best_d2 = d2;
-            best = j;
+  for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
+  cell_units_.resize(n);
+  cell_next_.assign(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i)
+    cell_units_[cell_next_[team_[i] * per_team + unit_cell_[i]]++] = static_cast<std::uint32_t>(i);
+  target_.assign(n, kNone);
+  ctx_->pool().parallel_for(n, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) {
+      if (cooldown_[i] > 0) continue;
+      const int cx = static_cast<int>(unit_cell_[i] % cells), cy = static_cast<int>(unit_cell_[i] / cells);
+      const std::uint32_t* start = cell_start_.data() + (1 - team_[i]) * per_team;
+      std::uint32_t best = kNone;
+      float best_d2 = r2;
+      for (int y = std::max(0, cy - 1); y <= std::min(cells - 1, cy + 1); ++y)
+        for (int x = std::max(0, cx - 1); x <= std::min(cells - 1, cx + 1); ++x) {
+          const std::size_t c = static_cast<std::size_t>(y) * cells + x;
+          for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) {
+            const std::uint32_t j = cell_units_[k];
+            const float dx = pos_[j].x - pos_[i].x, dy = pos_[j].y - pos_[i].y, d2 = dx * dx + dy * dy;
+            if (d2 < best_d2 || (d2 == best_d2 && j < best)) {
+              best_d2 = d2;
+              best = j;
+            }
           }
         }
-    if (best != SIZE_MAX) {
-      damage_[best] += cfg_.damage;
+      target_[i] = best;
+    }
+  }, 1024);
+  damage_.assign(n, 0.0f);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cooldown_[i] > 0) {
+      --cooldown_[i];
+    } else if (target_[i] != kNone) {
+      damage_[target_[i]] += cfg_.damage;
       cooldown_[i] = cfg_.cooldown_ticks;
     }
   }
   bool deaths = false;
+  keep_.resize(n);
   std::size_t w = 0;
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     hp_[i] -= damage_[i];
-    if (hp_[i] <= 0.0f) {
+    keep_[i] = hp_[i] > 0.0f;
+    if (!keep_[i]) {
       deaths = true;
       continue;
     }
@@ -174,7 +200,7 @@ Status Battle::fire() {
   team_.resize(w);
   hp_.resize(w);
   cooldown_.resize(w);
-  return deaths ? solver_->reset(pos_) : Status::Ok();
+  return deaths ? solver_->retain(keep_) : Status::Ok();
 }
 
 std::size_t Battle::alive(int team) const { return static_cast<std::size_t>(std::count(team_.begin(), team_.end(), team)); }

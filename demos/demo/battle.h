@@ -1,6 +1,7 @@
 // Battle — the RTS simulation behind warpmind-demo, independent of rendering so it can be tested.
 //
-// Two armies on a 128 x 128 map with walls. Each tick: build one potential-field layer per team
+// Two armies on a square map with walls (128 x 128 world units, or larger to fit big armies; the walls
+// scale with it). Each tick: build one potential-field layer per team
 // (enemies attract up to weapon range, friends and walls repel), every unit steps towards the best cell
 // of its 3 x 3 neighbourhood, the crowd solver (lowest-id-wins rule) accepts or rejects the moves, then
 // combat: a unit whose weapon has cooled down fires at the nearest enemy in range (ties: lowest index),
@@ -19,9 +20,10 @@
 namespace warpmind::demos {
 
 struct BattleConfig {
-  std::size_t units_per_army = 600;
+  std::size_t units_per_army = 600;  // [Limit: 1..100000]
   std::uint64_t seed = 1;
-  int field_resolution = 256;  // cells per side of the 128-unit map
+  int map = 0;                 // map side in world units (a multiple of 128); 0: the smallest that fits
+  int field_resolution = 256;  // field cells per side of the map
   float start_gap = 60.0f;     // world units between the armies' fronts
   float weapon_range = 6.0f;
   float sight = 60.0f;         // enemies attract up to weapon_range + sight
@@ -36,7 +38,6 @@ struct BattleTimes {
 
 class Battle {
  public:
-  static constexpr int kMap = 128;
   static Status create(Context& ctx, const BattleConfig& config, std::unique_ptr<Battle>& out);
 
   Status tick();
@@ -49,6 +50,8 @@ class Battle {
   const field::FieldLayers& layers() const { return *layers_; }
   const crowd::CrowdSolver& solver() const { return *solver_; }
   const BattleTimes& last_times() const { return times_; }
+  int map() const { return map_; }
+  const BattleConfig& config() const { return cfg_; }
   std::size_t overlaps() const;
   std::uint64_t state_hash() const;
   long long ticks() const { return ticks_; }
@@ -58,6 +61,7 @@ class Battle {
   Status fire();
   Context* ctx_ = nullptr;
   BattleConfig cfg_;
+  int map_ = 128;
   crowd::CrowdConfig crowd_cfg_;
   std::vector<field::Entity> walls_, entities_;
   std::unique_ptr<field::FieldLayers> layers_;
@@ -67,7 +71,10 @@ class Battle {
   std::vector<field::MoveChoice> choice_;
   std::vector<int> team_, cooldown_;
   std::vector<float> hp_, damage_;
-  std::vector<std::vector<std::uint32_t>> grid_;  // combat: units per range-sized cell
+  // Combat: units sorted by range-sized cell (cell c holds cell_units_[cell_start_[c] .. cell_start_[c+1])),
+  // each unit's target (or -1) and which units survive.
+  std::vector<std::uint32_t> cell_start_, cell_next_, cell_units_, unit_cell_, target_;
+  std::vector<std::uint8_t> keep_;
   BattleTimes times_;
   long long ticks_ = 0;
 };

@@ -31,7 +31,12 @@ constexpr const char* kHelp =
     "  --headless        render offscreen (required for now)\n"
     "  --frames N        frames to write (default 10)       --ticks-per-frame K   (default 5)\n"
     "  --out DIR         where frame-NNNN.png and stats.json go (default out/demo)\n"
-    "  --units N         units per army (default 600)\n"
+    "  --units N         units per army (default 600, at most 50000)\n"
+    "  --map M           map side in world units, a multiple of 128 (default: the smallest that fits)\n"
+    "  --resolution R    field cells per map side (default 256)\n"
+    "  --sight S         how far beyond weapon range enemies attract (default 60)\n"
+    "  --gap G           distance between the armies' fronts at the start (default 60)\n"
+    "  --save-every K    write every K-th frame as PNG (default 1; the last frame is always written)\n"
     "  --size WxH        image size (default 768x768)\n"
     "  --backend B       cpu | cuda | auto (default auto)\n"
     "  --seed N          (default 1)\n";
@@ -52,7 +57,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed"},
+  demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed", "map", "resolution", "sight", "gap",
+                    "save-every"},
                    {"headless", "help"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -64,6 +70,7 @@ int main(int argc, char** argv) {
   const int per_frame = static_cast<int>(args.integer("ticks-per-frame", 5, 1, 1000));
   const auto units = static_cast<std::size_t>(args.integer("units", 600, 1, 50000));
   const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
+  const int save_every = static_cast<int>(args.integer("save-every", 1, 1, 1000000));
   int img_w = 768, img_h = 768;
   if (args.has("size") && (std::sscanf(args.str("size").c_str(), "%dx%d", &img_w, &img_h) != 2 || img_w < 16 ||
                            img_h < 16 || img_w > 8192 || img_h > 8192))
@@ -82,6 +89,11 @@ int main(int argc, char** argv) {
   demos::BattleConfig bc;
   bc.units_per_army = units;
   bc.seed = seed;
+  bc.map = static_cast<int>(args.integer("map", 0, 0, 4096));
+  bc.field_resolution = static_cast<int>(args.integer("resolution", 256, 16, 8192));
+  bc.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));
+  bc.start_gap = static_cast<float>(args.number("gap", 60.0, 2.0, 4000.0));
+  if (!args.error().empty()) return bad(args.error());
   std::unique_ptr<demos::Battle> battle;
   st = demos::Battle::create(*ctx, bc, battle);
   if (!st.ok()) return bad(st.message());
@@ -90,15 +102,18 @@ int main(int argc, char** argv) {
   if (!rerr.empty()) return bad(rerr + " (install Mesa's Vulkan drivers: scripts/setup.sh)");
 
   const int res = bc.field_resolution;
-  constexpr float kMap = demos::Battle::kMap;
+  const float kMap = static_cast<float>(battle->map());
   std::vector<float> heat(static_cast<std::size_t>(res) * res);
   std::vector<engine::UnitInstance> inst;
   std::vector<std::uint8_t> rgba;
-  std::vector<double> t_field, t_decide, t_crowd, t_combat, t_render;
+  std::vector<double> t_field, t_decide, t_crowd, t_combat, t_tick, t_render, t_png;
+  const auto run0 = Clock::now();
   for (int f = 0; f < frames; ++f) {
     for (int k = 0; k < per_frame && battle->winner() < 0; ++k) {
+      const auto tt = Clock::now();
       st = battle->tick();
       if (!st.ok()) return bad(st.message());
+      t_tick.push_back(ms_since(tt));
       const demos::BattleTimes& bt = battle->last_times();
       t_field.push_back(bt.field_ms);
       t_decide.push_back(bt.decisions_ms);
@@ -130,12 +145,22 @@ int main(int argc, char** argv) {
     fr.unit_count = inst.size();
     std::string err = renderer->render(fr, rgba);
     if (!err.empty()) return bad(err);
-    char name[64];
-    std::snprintf(name, sizeof name, "/frame-%04d.png", f);
-    err = engine::write_png(out + name, img_w, img_h, rgba.data());
-    if (!err.empty()) return bad(err);
     t_render.push_back(ms_since(t0));
+    if (f % save_every == 0 || f == frames - 1) {
+      const auto tp = Clock::now();
+      char name[64];
+      std::snprintf(name, sizeof name, "/frame-%04d.png", f);
+      err = engine::write_png(out + name, img_w, img_h, rgba.data());
+      if (!err.empty()) return bad(err);
+      t_png.push_back(ms_since(tp));
+    }
   }
+  const double run_s = ms_since(run0) / 1e3;
+  // Simulation and rendering one after the other (PNG encoding excluded): ticks per second of both.
+  double busy_ms = 0;
+  for (double v : t_tick) busy_ms += v;
+  for (double v : t_render) busy_ms += v;
+  const double with_render = busy_ms > 0 ? 1e3 * static_cast<double>(t_tick.size()) / busy_ms : 0.0;
   const int w = battle->winner();
   const std::string stats = demos::write_file(
       out + "/stats.json",
@@ -147,13 +172,21 @@ int main(int argc, char** argv) {
           demos::json_escape(renderer->device_name()) + "\", \"overlaps\": " + std::to_string(battle->overlaps()) +
           ", \"median_ms\": {\"field\": " + std::to_string(median(t_field)) + ", \"decisions\": " +
           std::to_string(median(t_decide)) + ", \"crowd\": " + std::to_string(median(t_crowd)) + ", \"combat\": " +
-          std::to_string(median(t_combat)) + ", \"render_and_png\": " + std::to_string(median(t_render)) + "}}\n");
+          std::to_string(median(t_combat)) + ", \"tick\": " + std::to_string(median(t_tick)) +
+          ", \"render\": " + std::to_string(median(t_render)) + ", \"png\": " + std::to_string(median(t_png)) +
+          "}, \"map\": " + std::to_string(battle->map()) + ", \"field_resolution\": " +
+          std::to_string(bc.field_resolution) + ", \"ticks_per_s\": " +
+          std::to_string(median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0) + ", \"ticks_per_s_with_render\": " +
+          std::to_string(with_render) + ", \"ticks_per_frame\": " + std::to_string(per_frame) + ", \"run_s\": " + std::to_string(run_s) +
+          "}\n");
   if (!stats.empty()) return bad(stats);
   std::printf("warpmind-demo: %lld ticks, armies %zu vs %zu%s, %d frames in %s (backend %s, renderer %s)\n",
               battle->ticks(), battle->alive(0), battle->alive(1),
               w < 0 ? "" : (w == 2 ? ", draw" : (w == 0 ? ", team 0 won" : ", team 1 won")), frames, out.c_str(),
               backend_name(ctx->backend()), renderer->device_name().c_str());
-  std::printf("median ms per tick: field %.3f, decisions %.3f, crowd %.3f, combat %.3f; per frame render+PNG %.1f\n",
-              median(t_field), median(t_decide), median(t_crowd), median(t_combat), median(t_render));
+  std::printf("median ms per tick: field %.3f, decisions %.3f, crowd %.3f, combat %.3f = tick %.3f (%.0f ticks/s); "
+              "per frame: render %.2f, PNG %.1f; with a frame every %d ticks: %.0f ticks/s\n",
+              median(t_field), median(t_decide), median(t_crowd), median(t_combat), median(t_tick),
+              median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0, median(t_render), median(t_png), per_frame, with_render);
   return 0;
 }

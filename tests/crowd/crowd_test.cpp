@@ -343,6 +343,36 @@ TEST(Crowd, DeviceProposalsMatchHostSteps) {
   EXPECT_EQ(cpu->device_positions(), nullptr);
 }
 
+TEST(Crowd, RetainRemovesAgentsAndKeepsTheOthersInOrder) {
+  const Scenario sc = scenarios()[0];
+  for (CrowdVariant v : {CrowdVariant::CpuReference, CrowdVariant::GpuSort, CrowdVariant::GpuTiled,
+                         CrowdVariant::GpuStaticGrid}) {
+    if (is_gpu_variant(v) && !warpmind::test::cuda_context()) continue;
+    SCOPED_TRACE(variant_name(v));
+    CrowdConfig c = sc.config;
+    c.variant = v;
+    std::unique_ptr<CrowdSolver> s;
+    ASSERT_TRUE(CrowdSolver::create(*context_for(v), c, s).ok());
+    ASSERT_TRUE(s->reset(sc.start).ok());
+    ASSERT_TRUE(s->step(sc.propose(sc.start, 0)).ok());
+    std::vector<Vec2> before(s->size());
+    ASSERT_TRUE(s->read_positions(before).ok());
+    std::vector<std::uint8_t> keep(s->size());
+    std::vector<Vec2> expect;
+    for (std::size_t i = 0; i < keep.size(); ++i)
+      if ((keep[i] = i % 3 != 1)) expect.push_back(before[i]);
+    EXPECT_FALSE(s->retain(std::vector<std::uint8_t>(keep.size() + 1, 1)).ok());
+    EXPECT_EQ(s->size(), before.size());  // unchanged by the error
+    ASSERT_TRUE(s->retain(keep).ok());
+    ASSERT_EQ(s->size(), expect.size());
+    std::vector<Vec2> after(s->size());
+    ASSERT_TRUE(s->read_positions(after).ok());
+    EXPECT_EQ(0, std::memcmp(after.data(), expect.data(), after.size() * sizeof(Vec2)));
+    ASSERT_TRUE(s->step(sc.propose(after, 1)).ok());  // the smaller crowd steps on
+    EXPECT_GT(s->last_stats().moved, 0u);
+  }
+}
+
 TEST(Crowd, LowestIdWinsAcceptsASupersetOfStrict) {
   for (const Scenario& sc : scenarios()) {
     const Trace strict = run(sc, CrowdVariant::CpuReference, CrowdRule::Strict, false);

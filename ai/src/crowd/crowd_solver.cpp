@@ -89,7 +89,7 @@ bool parse_rule(std::string_view name, CrowdRule& out) {
 
 struct CrowdSolver::Impl {
   Geometry g{};
-  std::vector<Vec2> positions;   // CPU variant state
+  std::vector<Vec2> positions;   // CPU variant state; GPU variants: staging for retain()
   std::vector<Verdict> verdicts;
   CellIndex olds, targets;
 #if WARPMIND_HAVE_CUDA
@@ -174,6 +174,30 @@ Status CrowdSolver::reset(std::span<const Vec2> positions) {
   im.verdicts.assign(positions.size(), Verdict::Stayed);
   count_ = positions.size();
   stats_ = StepStats{};
+  return Status::Ok();
+}
+
+Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
+  if (keep.size() != count_)
+    return Status::Invalid("retain: " + std::to_string(keep.size()) + " flags for " + std::to_string(count_) + " agents");
+  Impl& im = *impl_;
+  std::vector<Vec2>& pos = im.positions;  // the GPU variants stage through it
+  if (is_gpu_variant(variant_)) {
+    pos.resize(count_);
+    WM_RETURN_IF_ERROR(read_positions(pos));
+  }
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < count_; ++i)
+    if (keep[i]) pos[w++] = pos[i];
+  pos.resize(w);
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    std::string err = im.device->reset(&pos.data()->x, w);
+    if (!err.empty()) return Status::Internal("crowd retain: " + err);
+#endif
+  }
+  im.verdicts.assign(w, Verdict::Stayed);
+  count_ = w;
   return Status::Ok();
 }
 

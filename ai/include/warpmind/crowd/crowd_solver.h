@@ -85,6 +85,10 @@ class CrowdSolver {
   // Sets the agents (ids 0..n-1). Rejects, naming the first offender, positions that are not finite,
   // outside the world, in a blocked cell, or closer than 2R to another agent; nothing changes then.
   Status reset(std::span<const Vec2> positions);
+  // Removes the agents whose keep[i] is 0 (keep.size() must be size()); the others keep their order and
+  // are renumbered 0..m-1. Removing agents cannot break the guarantees, so nothing is re-validated (cheap
+  // where reset() checks every pair). On error nothing changes.
+  Status retain(std::span<const std::uint8_t> keep);
   // One tick: proposals[i] is agent i's target. Rejects non-finite proposals or a wrong count (nothing
   // changes). Afterwards positions() holds the new positions and verdicts() the verdicts.
   Status step(std::span<const Vec2> proposals);
