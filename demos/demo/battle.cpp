@@ -21,18 +21,21 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
     return Status::Invalid("battle: range, damage, hp and step must be > 0");
   if (c.map < 0 || c.map % 128 || c.map > 4096) return Status::Invalid("battle: map must be 0 or a multiple of 128 up to 4096");
   if (c.field_resolution < 16 || c.field_resolution > 8192) return Status::Invalid("battle: field resolution 16..8192");
+  if (!(c.unit_radius >= 0.1f && c.unit_radius <= 2.0f)) return Status::Invalid("battle: unit radius 0.1..2");
   std::unique_ptr<Battle> b(new Battle());
   b->ctx_ = &ctx;
   b->cfg_ = c;
   // Room for both armies four times over.
-  const double need = std::sqrt(static_cast<double>(c.units_per_army) * 2 * 1.44 * 4);
+  const float pitch = 2.4f * c.unit_radius;
+  const double need = std::sqrt(static_cast<double>(c.units_per_army) * 2 * pitch * pitch * 4);
   const int kMap = c.map ? c.map : std::max(128, static_cast<int>(std::ceil(need / 128.0)) * 128);
   const int s = kMap / 128;  // the walls are laid out on a 128-unit plan
   b->map_ = kMap;
   crowd::CrowdConfig& cc = b->crowd_cfg_;
   cc.world = {0, 0, static_cast<float>(kMap), static_cast<float>(kMap)};
-  cc.radius = 0.5f;
-  cc.rule = crowd::CrowdRule::LowestIdWins;
+  cc.radius = c.unit_radius;
+  cc.rule = c.crowd_rule;
+  cc.variant = c.crowd_variant;
   cc.obstacles.width = cc.obstacles.height = kMap;
   cc.obstacles.blocked.assign(static_cast<std::size_t>(kMap) * kMap, 0);
   const auto wall = [&](int x0, int y0, int x1, int y1) {
@@ -50,13 +53,13 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   // Armies on jittered lattices, their fronts start_gap apart around the centre line.
   SplitMix64 rng(c.seed);
   const int cols = std::max(4, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(c.units_per_army) * 1.5))));
-  const float pitch = 1.2f;
   for (int t = 0; t < 2; ++t)
     for (std::size_t k = 0; k < c.units_per_army; ++k) {
       const float col = static_cast<float>(k % cols) * pitch, row = static_cast<float>(k / cols) * pitch;
       const float x = t == 0 ? kMap / 2.0f - c.start_gap / 2 - col : kMap / 2.0f + c.start_gap / 2 + col;
       const float y = 52.0f * s + row;  // through the gap between the long walls
-      const Vec2 p{x + rng.uniform(-0.05f, 0.05f), y + rng.uniform(-0.05f, 0.05f)};
+      const float j = 0.1f * c.unit_radius;  // keeps neighbours >= 2R apart
+      const Vec2 p{x + rng.uniform(-j, j), y + rng.uniform(-j, j)};
       if (p.x < 1 || p.x >= kMap - 1 || p.y >= kMap - 1 ||
           cc.obstacles.blocked[static_cast<std::size_t>(p.y) * kMap + static_cast<std::size_t>(p.x)])
         continue;
@@ -71,8 +74,9 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   field::FieldConfig fc;
   fc.world = cc.world;
   fc.width = fc.height = c.field_resolution;
-  fc.kinds = {field::attack(c.weapon_range, 100.0f, c.sight), field::own_unit(1.5f), field::obstacle(1.0f, -300.0f)};
+  fc.kinds = {field::attack(c.weapon_range, 100.0f, c.sight), field::own_unit(3.0f * c.unit_radius), field::obstacle(1.0f, -300.0f)};
   fc.layers = {{"team0", {{1, 0}, {0, 1}, {2, 2}}}, {"team1", {{0, 0}, {1, 1}, {2, 2}}}};
+  fc.variant = c.field_variant;
   WM_RETURN_IF_ERROR(field::FieldLayers::create(ctx, fc, b->layers_));
   out = std::move(b);
   return Status::Ok();

@@ -30,6 +30,10 @@ struct BattleConfig {
   float damage = 12.0f, hp = 100.0f;
   int cooldown_ticks = 4;
   float step = 0.35f;          // world units per tick
+  float unit_radius = 0.5f;    // crowd disc radius [Limit: 0.1..2]
+  field::FieldVariant field_variant = field::FieldVariant::Auto;
+  crowd::CrowdVariant crowd_variant = crowd::CrowdVariant::Auto;
+  crowd::CrowdRule crowd_rule = crowd::CrowdRule::LowestIdWins;
 };
 
 struct BattleTimes {

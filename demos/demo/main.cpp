@@ -1,20 +1,25 @@
-// warpmind-demo — the library at work: the Battle simulation (battle.h) rendered by the engine. This
-// first version runs headless: it writes PNG frames and a stats summary (the windowed ImGui front end
-// comes with the engine issue).
+// warpmind-demo — the library at work. With a display: a window with the battle, crowd and field scenes
+// and ImGui panels (app.h). Headless (--headless, or no display): the battle rendered offscreen to PNG
+// frames and a stats summary.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "../common/args.h"
+#include "app.h"
 #include "battle.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/engine/image.h"
 #include "warpmind/engine/renderer.h"
+#if WARPMIND_HAVE_WINDOW
+#include "warpmind/engine/window.h"
+#endif
 #include "warpmind/field/field.h"
 
 namespace {
@@ -23,13 +28,19 @@ using namespace warpmind;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kHelp =
-    "usage: warpmind-demo --headless [options]\n"
+    "usage: warpmind-demo [--headless | --window] [options]\n"
     "\n"
-    "Two armies on a 128 x 128 map with walls: potential-field layers per team, best-neighbour moves,\n"
-    "collision-checked crowd movement, combat until one army is gone; rendered offscreen to PNG.\n"
+    "Two armies on a map with walls: potential-field layers per team, best-neighbour moves,\n"
+    "collision-checked crowd movement, combat until one army is gone. In a window (the default when\n"
+    "there is a display) with ImGui panels and the crowd and field scenes too; headless, rendered\n"
+    "offscreen to PNG frames and stats.json.\n"
     "\n"
-    "  --headless        render offscreen (required for now)\n"
-    "  --frames N        frames to write (default 10)       --ticks-per-frame K   (default 5)\n"
+    "  --headless        render offscreen to PNG (the default without a display)\n"
+    "  --window          open a window or fail\n"
+    "  --scene S         battle | crowd | field (window; default battle)\n"
+    "  --frames N        frames to render (headless default 10; window default: until closed)\n"
+    "  --ticks-per-frame K   (headless, default 5)\n"
+    "  window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan\n"
     "  --out DIR         where frame-NNNN.png and stats.json go (default out/demo)\n"
     "  --units N         units per army (default 600, at most 50000)\n"
     "  --map M           map side in world units, a multiple of 128 (default: the smallest that fits)\n"
@@ -58,15 +69,17 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed", "map", "resolution", "sight", "gap",
-                    "save-every"},
-                   {"headless", "help"});
+                    "save-every", "scene"},
+                   {"headless", "window", "help"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
   }
-  if (!args.has("headless")) return bad("only --headless is available in this version (see --help)");
-  const int frames = static_cast<int>(args.integer("frames", 10, 1, 100000));
+  const bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
+  if (args.has("headless") && args.has("window")) return bad("--headless and --window exclude each other");
+  const bool windowed = args.has("window") || (!args.has("headless") && display);
+  const int frames = static_cast<int>(args.integer("frames", windowed ? 0 : 10, windowed ? 0 : 1, 100000));
   const int per_frame = static_cast<int>(args.integer("ticks-per-frame", 5, 1, 1000));
   const auto units = static_cast<std::size_t>(args.integer("units", 600, 1, 50000));
   const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
@@ -79,6 +92,34 @@ int main(int argc, char** argv) {
   if (!parse_backend(args.str("backend", "auto"), co.backend)) return bad("--backend: expected cpu, cuda or auto");
   if (!args.error().empty()) return bad(args.error());
   const std::string out = args.str("out", "out/demo");
+  const std::string scene = args.str("scene", "battle");
+  if (scene != "battle" && scene != "crowd" && scene != "field") return bad("--scene: expected battle, crowd or field");
+  if (windowed) {
+#if WARPMIND_HAVE_WINDOW
+    std::unique_ptr<engine::Window> window;
+    const std::string werr = engine::Window::create("warpmind demo", img_w, img_h, window);
+    if (werr.empty()) {
+      demos::AppOptions ao;
+      ao.scene = scene;
+      ao.backend = co.backend;
+      ao.units = units;
+      ao.seed = seed;
+      ao.map = static_cast<int>(args.integer("map", 0, 0, 4096));
+      ao.resolution = static_cast<int>(args.integer("resolution", 256, 16, 8192));
+      ao.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));
+      ao.gap = static_cast<float>(args.number("gap", 60.0, 2.0, 4000.0));
+      ao.frames = frames;
+      ao.out = out;
+      if (!args.error().empty()) return bad(args.error());
+      return demos::run_window(ao, *window);
+    }
+    if (args.has("window")) return bad(werr);
+    std::fprintf(stderr, "warpmind-demo: %s; running headless\n", werr.c_str());
+#else
+    if (args.has("window")) return bad("this build has no window support (GLFW and Dear ImGui were not found)");
+#endif
+  }
+  if (scene != "battle") return bad("--scene: headless runs the battle only");
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) return bad("--out: cannot create '" + out + "'");

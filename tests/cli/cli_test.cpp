@@ -121,8 +121,36 @@ TEST(Cli, DemoRendersHeadlessFrames) {
   ss << in.rdbuf();
   EXPECT_NE(ss.str().find("\"overlaps\": 0"), std::string::npos) << ss.str();
   EXPECT_NE(ss.str().find("\"ticks\": 12"), std::string::npos);
-  EXPECT_EQ(run("warpmind-demo --frames 1").status, 2);  // windowed mode is not there yet: a clear error
+  EXPECT_EQ(run("warpmind-demo --headless --window").status, 2);
+  EXPECT_EQ(run("warpmind-demo --headless --scene nowhere").status, 2);
+  EXPECT_EQ(run("warpmind-demo --headless --units 0").status, 2);
 }
+
+#if WARPMIND_WINDOW_TESTS
+TEST(Cli, DemoWindowUnderXvfb) {
+  // The README's main command with a display: every scene opens a window, runs, and the screenshot of
+  // its last frame shows something (pixel spread), with the validation layer quiet.
+  if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed (package xvfb)";
+  for (const char* scene : {"battle", "crowd", "field"}) {
+    SCOPED_TRACE(scene);
+    const fs::path dir = scratch(std::string("window-") + scene);
+    const std::string cmd = "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " +
+                            warpmind::test::bin_dir() + "/warpmind-demo --window --backend cpu --frames 12 --units 300 " +
+                            "--size 640x480 --scene " + scene + " --out " + dir.string() + " > " + (dir / "log.txt").string() +
+                            " 2>&1";
+    fs::create_directories(dir);
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << std::ifstream(dir / "log.txt").rdbuf();
+    EXPECT_TRUE(is_png(dir / "screenshot-000.png"));
+    std::ifstream in(dir / "stats.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_NE(ss.str().find("\"mode\": \"window\""), std::string::npos) << ss.str();
+    EXPECT_NE(ss.str().find("\"frames\": 12"), std::string::npos) << ss.str();
+    EXPECT_NE(ss.str().find("\"validation_messages\": 0"), std::string::npos) << ss.str();
+    EXPECT_GT(fs::file_size(dir / "screenshot-000.png"), 2000u);  // not a flat image
+  }
+}
+#endif
 #endif
 
 TEST(Cli, BenchQuickWritesResultsJson) {

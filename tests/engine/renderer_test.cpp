@@ -2,7 +2,11 @@
 // and orientation, instanced discs where they belong, errors for bad frames.
 #include <gtest/gtest.h>
 
+#include <vulkan/vulkan.h>
+
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 
 #include "warpmind/engine/renderer.h"
 
@@ -88,6 +92,63 @@ TEST(Renderer, FramesWithoutHeatAndBadFrames) {
   EXPECT_NE(r->render(f, img), "");
   std::unique_ptr<OffscreenRenderer> none;
   EXPECT_NE(OffscreenRenderer::create(0, 10, none), "");
+}
+
+TEST(Renderer, DebugLinesAndOddVertexCounts) {
+  constexpr int W = 100, H = 100;
+  auto r = make(W, H);
+  ASSERT_NE(r, nullptr);
+  // A horizontal and a vertical white line through the centre of a 10 x 10 world.
+  const std::vector<LineVertex> lines = {{0.0f, 5.02f, 0xffffffffu}, {10.0f, 5.02f, 0xffffffffu},
+                                         {5.02f, 0.0f, 0xffffffffu}, {5.02f, 10.0f, 0xffffffffu}};
+  Frame f;
+  f.camera = {0, 0, 10, 10};
+  f.lines = lines.data();
+  f.line_vertex_count = lines.size();
+  std::vector<std::uint8_t> img;
+  ASSERT_EQ(r->render(f, img), "");
+  int lit = 0;
+  for (int x = 0; x < W; ++x) lit += at(img, W, x, H / 2).r > 200 || at(img, W, x, H / 2 - 1).r > 200;
+  EXPECT_GT(lit, 90);  // the horizontal line crosses the image
+  EXPECT_LT(at(img, W, 10, 10).r, 40);  // and nothing else is lit
+  f.line_vertex_count = 3;
+  EXPECT_NE(r->render(f, img), "");
+}
+
+bool have_validation_layer() {
+  std::uint32_t n = 0;
+  vkEnumerateInstanceLayerProperties(&n, nullptr);
+  std::vector<VkLayerProperties> layers(n);
+  vkEnumerateInstanceLayerProperties(&n, layers.data());
+  for (const VkLayerProperties& l : layers)
+    if (std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0) return true;
+  return false;
+}
+
+TEST(Renderer, CleanUnderTheValidationLayer) {
+  if (!have_validation_layer()) GTEST_SKIP() << "VK_LAYER_KHRONOS_validation not installed (vulkan-validationlayers)";
+  setenv("WARPMIND_VK_VALIDATION", "1", 1);
+  auto r = make(128, 96);
+  unsetenv("WARPMIND_VK_VALIDATION");
+  ASSERT_NE(r, nullptr);
+  std::vector<float> heat(300 * 200, 0.5f);  // a second heat size and more units re-create resources
+  std::vector<UnitInstance> units(3000, UnitInstance{4.0f, 4.0f, 0.5f, 0xff00ffffu});
+  const std::vector<LineVertex> lines = {{0, 0, 0xffffffffu}, {8, 8, 0xffffffffu}};
+  std::vector<std::uint8_t> img;
+  for (int i = 0; i < 3; ++i) {
+    Frame f;
+    f.camera = {0, 0, 8, 8};
+    f.heat = heat.data();
+    f.heat_w = i == 0 ? 30 : 300;
+    f.heat_h = i == 0 ? 20 : 200;
+    f.heat_area = {0, 0, 8, 8};
+    f.units = units.data();
+    f.unit_count = i == 0 ? 10 : units.size();
+    f.lines = lines.data();
+    f.line_vertex_count = lines.size();
+    ASSERT_EQ(r->render(f, img), "");
+  }
+  EXPECT_EQ(r->validation_messages(), 0);
 }
 
 }  // namespace

@@ -25,6 +25,12 @@ struct UnitInstance {  // 16 bytes, the vertex layout of the disc pipeline
 };
 static_assert(sizeof(UnitInstance) == 16);
 
+struct LineVertex {  // 12 bytes; segments are consecutive pairs
+  float x = 0.0f, y = 0.0f;  // world units
+  std::uint32_t rgba = 0xffffffffu;
+};
+static_assert(sizeof(LineVertex) == 12);
+
 struct Frame {
   Rect camera;                    // the world rectangle shown
   const float* heat = nullptr;    // row-major heat_w x heat_h values, row 0 = lowest y; nullptr: none
@@ -33,7 +39,12 @@ struct Frame {
   float heat_lo = -1.0f, heat_hi = 1.0f;  // colour ramp range (diverging, 0 in the middle when symmetric)
   const UnitInstance* units = nullptr;
   std::size_t unit_count = 0;
+  const LineVertex* lines = nullptr;  // debug lines over the units (grid cells, rectangles, ...)
+  std::size_t line_vertex_count = 0;  // even
 };
+
+// Checks a frame's contract; empty when fine.
+std::string check_frame(const Frame& f);
 
 class OffscreenRenderer {
  public:
@@ -48,6 +59,7 @@ class OffscreenRenderer {
   int width() const;
   int height() const;
   const std::string& device_name() const;
+  int validation_messages() const;  // validation-layer warnings and errors so far (0 when it is off)
 
   struct Impl;
 

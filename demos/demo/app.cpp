@@ -1,0 +1,594 @@
+// The windowed demo (app.h). [SECTION] scenes   [SECTION] the app: camera, panels, frame loop
+#include "app.h"
+
+#include <GLFW/glfw3.h>  // key codes for ImGui::IsKeyPressed (Dear ImGui 1.86 uses the GLFW backend's codes)
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "../common/args.h"
+#include "battle.h"
+#include "warpmind/core/random.h"
+#include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/crowd/scenario.h"
+#include "warpmind/engine/image.h"
+#include "warpmind/engine/renderer.h"
+#include "warpmind/engine/window.h"
+#include "warpmind/field/field.h"
+
+namespace warpmind::demos {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+std::uint32_t rgba(int r, int g, int b, int a = 255) {
+  return static_cast<std::uint32_t>(r) | (static_cast<std::uint32_t>(g) << 8) | (static_cast<std::uint32_t>(b) << 16) |
+         (static_cast<std::uint32_t>(a) << 24);
+}
+
+// What a scene hands the renderer each frame (buffers reused across frames).
+struct SceneFrame {
+  WorldRect world;
+  std::vector<float> heat;
+  int heat_w = 0, heat_h = 0;
+  float heat_range = 1.0f;  // symmetric ramp [-range, range]
+  std::vector<engine::UnitInstance> units;
+  std::vector<engine::LineVertex> lines;
+  void line(float x0, float y0, float x1, float y1, std::uint32_t c) {
+    lines.push_back({x0, y0, c});
+    lines.push_back({x1, y1, c});
+  }
+  void rect(float x0, float y0, float x1, float y1, std::uint32_t c) {
+    line(x0, y0, x1, y0, c);
+    line(x1, y0, x1, y1, c);
+    line(x1, y1, x0, y1, c);
+    line(x0, y1, x0, y0, c);
+  }
+};
+
+struct Stage {
+  const char* name;
+  double ms;
+};
+
+// A demo scene: its own settings panel, a simulation step, what to draw.
+class Scene {
+ public:
+  virtual ~Scene() = default;
+  virtual const char* name() const = 0;
+  virtual Status reset(Context& ctx) = 0;  // (re)builds from the settings
+  virtual Status step(Context& ctx) = 0;   // one tick
+  virtual bool panel() = 0;                // ImGui controls; true when a reset is needed
+  virtual void click(Vec2, int) {}
+  virtual bool finished() const { return false; }
+  virtual void frame(SceneFrame& out, bool grid) = 0;
+  virtual void stages(std::vector<Stage>& out) const = 0;  // the last tick's per-stage times
+  virtual std::string summary() const = 0;                 // one line for stats and the title bar
+};
+
+// ---- [SECTION] scenes ----------------------------------------------------------------------------
+
+void grid_lines(SceneFrame& f, float step) {
+  const std::uint32_t c = rgba(255, 255, 255, 40);
+  for (float x = f.world.x0; x <= f.world.x0 + f.world.width + 1e-3f; x += step)
+    f.line(x, f.world.y0, x, f.world.y0 + f.world.height, c);
+  for (float y = f.world.y0; y <= f.world.y0 + f.world.height + 1e-3f; y += step)
+    f.line(f.world.x0, y, f.world.x0 + f.world.width, y, c);
+}
+
+template <class Enum, std::size_t N>
+bool combo(const char* label, Enum& value, const Enum (&options)[N], const char* (*name)(Enum)) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, name(value))) {
+    for (Enum o : options)
+      if (ImGui::Selectable(name(o), o == value)) {
+        changed = o != value;
+        value = o;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+constexpr field::FieldVariant kFieldVariants[] = {
+    field::FieldVariant::Auto,     field::FieldVariant::CpuNaive,     field::FieldVariant::CpuStamp,
+    field::FieldVariant::GpuNaive, field::FieldVariant::GpuCoalesced, field::FieldVariant::GpuShared,
+    field::FieldVariant::GpuBinned};
+constexpr crowd::CrowdVariant kCrowdVariants[] = {crowd::CrowdVariant::Auto, crowd::CrowdVariant::CpuReference,
+                                                  crowd::CrowdVariant::GpuSort, crowd::CrowdVariant::GpuTiled,
+                                                  crowd::CrowdVariant::GpuStaticGrid};
+constexpr crowd::CrowdRule kRules[] = {crowd::CrowdRule::Strict, crowd::CrowdRule::LowestIdWins};
+
+class BattleScene : public Scene {
+ public:
+  explicit BattleScene(const AppOptions& o) {
+    cfg_.units_per_army = o.units;
+    cfg_.seed = o.seed;
+    cfg_.map = o.map;
+    cfg_.field_resolution = o.resolution;
+    cfg_.sight = o.sight;
+    cfg_.start_gap = o.gap;
+  }
+  const char* name() const override { return "battle"; }
+  Status reset(Context& ctx) override {
+    battle_.reset();
+    return Battle::create(ctx, cfg_, battle_);
+  }
+  Status step(Context&) override { return battle_->tick(); }
+  bool finished() const override { return !battle_ || battle_->winner() >= 0; }
+  bool panel() override {
+    bool dirty = false;
+    int units = static_cast<int>(cfg_.units_per_army);
+    if (ImGui::SliderInt("units per army", &units, 500, 50000, "%d", ImGuiSliderFlags_Logarithmic)) {
+      cfg_.units_per_army = static_cast<std::size_t>(units);
+      dirty = true;
+    }
+    dirty |= ImGui::SliderInt("field resolution", &cfg_.field_resolution, 64, 2048);
+    dirty |= combo("field variant", cfg_.field_variant, kFieldVariants, field::variant_name);
+    dirty |= combo("crowd variant", cfg_.crowd_variant, kCrowdVariants, crowd::variant_name);
+    dirty |= combo("tie-break", cfg_.crowd_rule, kRules, crowd::rule_name);
+    dirty |= ImGui::SliderFloat("unit radius", &cfg_.unit_radius, 0.25f, 1.5f);
+    if (ImGui::CollapsingHeader("charges and combat")) {
+      dirty |= ImGui::SliderFloat("weapon range", &cfg_.weapon_range, 1.0f, 20.0f);
+      dirty |= ImGui::SliderFloat("sight", &cfg_.sight, 0.0f, 120.0f);
+      dirty |= ImGui::SliderFloat("start gap", &cfg_.start_gap, 4.0f, 100.0f);
+      dirty |= ImGui::SliderFloat("damage", &cfg_.damage, 1.0f, 50.0f);
+      dirty |= ImGui::SliderInt("cooldown ticks", &cfg_.cooldown_ticks, 0, 20);
+      dirty |= ImGui::SliderFloat("step per tick", &cfg_.step, 0.05f, 1.0f);
+    }
+    ImGui::SliderInt("layer shown", &layer_, 0, 1, layer_ ? "team 1" : "team 0");
+    if (battle_) {
+      ImGui::Text("map %d x %d, field %s, crowd %s", battle_->map(), battle_->map(),
+                  field::variant_name(battle_->layers().variant()), crowd::variant_name(battle_->solver().variant()));
+      ImGui::Text("alive %zu vs %zu, tick %lld%s", battle_->alive(0), battle_->alive(1), battle_->ticks(),
+                  battle_->winner() < 0 ? "" : (battle_->winner() == 2 ? "  draw" : "  battle over"));
+    }
+    return dirty;
+  }
+  void frame(SceneFrame& f, bool grid) override {
+    if (!battle_) return;
+    const float m = static_cast<float>(battle_->map());
+    f.world = {0, 0, m, m};
+    const field::FieldLayers& layers = battle_->layers();
+    f.heat_w = f.heat_h = cfg_.field_resolution;
+    f.heat.resize(static_cast<std::size_t>(f.heat_w) * f.heat_h);
+    if (!layers.read(layer_, f.heat).ok()) f.heat.assign(f.heat.size(), 0.0f);
+    float hi = 1.0f;
+    for (float v : f.heat) hi = std::max(hi, std::fabs(v));
+    f.heat_range = hi;
+    const auto& pos = battle_->positions();
+    f.units.resize(pos.size());
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+      const float life = std::clamp(battle_->hp()[i] / cfg_.hp, 0.25f, 1.0f);
+      const auto shade = [&](int v) { return static_cast<int>(static_cast<float>(v) * life); };
+      f.units[i] = {pos[i].x, pos[i].y, cfg_.unit_radius,
+                    battle_->teams()[i] == 0 ? rgba(shade(64), shade(224), shade(255)) : rgba(shade(255), shade(112), shade(255))};
+    }
+    if (grid) grid_lines(f, m / 16.0f);
+  }
+  void stages(std::vector<Stage>& out) const override {
+    if (!battle_) return;
+    const BattleTimes& t = battle_->last_times();
+    out = {{"field", t.field_ms}, {"decisions", t.decisions_ms}, {"crowd", t.crowd_ms}, {"combat", t.combat_ms}};
+  }
+  std::string summary() const override {
+    if (!battle_) return "battle: not running";
+    return "battle: " + std::to_string(battle_->alive(0)) + " vs " + std::to_string(battle_->alive(1)) + ", tick " +
+           std::to_string(battle_->ticks()) + ", winner " + std::to_string(battle_->winner());
+  }
+  const Battle* battle() const { return battle_.get(); }
+
+ private:
+  BattleConfig cfg_;
+  std::unique_ptr<Battle> battle_;
+  int layer_ = 0;
+};
+
+// Agents on a jittered lattice walk to the clicked goal (or jitter at random) through the crowd solver;
+// colour shows the last verdict.
+class CrowdScene : public Scene {
+ public:
+  explicit CrowdScene(const AppOptions& o) : agents_(static_cast<int>(std::min<std::size_t>(o.units * 2, 200000))), seed_(o.seed) {}
+  const char* name() const override { return "crowd"; }
+  Status reset(Context& ctx) override {
+    solver_.reset();
+    crowd::CrowdConfig c;
+    c.world = crowd::lattice_world(static_cast<std::size_t>(agents_), radius_, 1.6f);
+    c.radius = radius_;
+    c.rule = rule_;
+    c.variant = variant_;
+    pos_ = crowd::lattice_start(static_cast<std::size_t>(agents_), radius_, 1.6f, c, seed_);
+    goal_ = {c.world.x0 + c.world.width / 2, c.world.y0 + c.world.height / 2};
+    WM_RETURN_IF_ERROR(crowd::CrowdSolver::create(ctx, c, solver_));
+    verdicts_.assign(pos_.size(), crowd::Verdict::Stayed);
+    tick_ = 0;
+    return solver_->reset(pos_);
+  }
+  Status step(Context& ctx) override {
+    const auto t0 = Clock::now();
+    const crowd::MoveSpec moves{goal_mode_ ? crowd::MoveSpec::Kind::Goal : crowd::MoveSpec::Kind::Random, step_, seed_,
+                                goal_};
+    crowd::make_proposals(moves, ctx.pool(), pos_, tick_++, proposals_);
+    propose_ms_ = ms_since(t0);
+    const auto t1 = Clock::now();
+    WM_RETURN_IF_ERROR(solver_->step(proposals_));
+    WM_RETURN_IF_ERROR(solver_->read_positions(pos_));
+    WM_RETURN_IF_ERROR(solver_->read_verdicts(verdicts_));
+    crowd_ms_ = ms_since(t1);
+    return Status::Ok();
+  }
+  bool panel() override {
+    bool dirty = ImGui::SliderInt("agents", &agents_, 100, 200000, "%d", ImGuiSliderFlags_Logarithmic);
+    dirty |= ImGui::SliderFloat("radius", &radius_, 0.25f, 2.0f);
+    dirty |= combo("crowd variant", variant_, kCrowdVariants, crowd::variant_name);
+    dirty |= combo("tie-break", rule_, kRules, crowd::rule_name);
+    ImGui::Checkbox("walk to the goal (left click sets it)", &goal_mode_);
+    ImGui::SliderFloat("step", &step_, 0.05f, 2.0f);
+    if (solver_) {
+      const crowd::StepStats& s = solver_->last_stats();
+      ImGui::Text("%s: moved %zu, collisions %zu, blocked %zu", crowd::variant_name(solver_->variant()), s.moved,
+                  s.collisions, s.out_of_world + s.blocked);
+    }
+    return dirty;
+  }
+  void click(Vec2 p, int button) override {
+    if (button == 0) goal_ = p;
+  }
+  void frame(SceneFrame& f, bool grid) override {
+    if (!solver_) return;
+    f.world = solver_->config().world;
+    f.heat.clear();
+    f.heat_w = f.heat_h = 0;
+    f.units.resize(pos_.size());
+    for (std::size_t i = 0; i < pos_.size(); ++i)
+      f.units[i] = {pos_[i].x, pos_[i].y, radius_,
+                    verdicts_[i] == crowd::Verdict::Moved       ? rgba(90, 220, 120)
+                    : verdicts_[i] == crowd::Verdict::Collision ? rgba(240, 90, 70)
+                                                                : rgba(150, 150, 170)};
+    const float r = 2.0f * radius_;
+    f.rect(goal_.x - r, goal_.y - r, goal_.x + r, goal_.y + r, rgba(255, 230, 90));
+    if (grid) grid_lines(f, std::max(2.0f * radius_, f.world.width / 64.0f));
+  }
+  void stages(std::vector<Stage>& out) const override { out = {{"proposals", propose_ms_}, {"crowd", crowd_ms_}}; }
+  std::string summary() const override {
+    return "crowd: " + std::to_string(pos_.size()) + " agents, tick " + std::to_string(tick_) + ", overlaps " +
+           std::to_string(crowd::count_overlaps(pos_, radius_));
+  }
+
+ private:
+  int agents_;
+  std::uint64_t seed_;
+  float radius_ = 0.5f, step_ = 0.4f;
+  bool goal_mode_ = true;
+  crowd::CrowdRule rule_ = crowd::CrowdRule::LowestIdWins;
+  crowd::CrowdVariant variant_ = crowd::CrowdVariant::Auto;
+  std::unique_ptr<crowd::CrowdSolver> solver_;
+  std::vector<Vec2> pos_, proposals_;
+  std::vector<crowd::Verdict> verdicts_;
+  Vec2 goal_;
+  std::uint64_t tick_ = 0;
+  double propose_ms_ = 0, crowd_ms_ = 0;
+};
+
+// Charges placed with the mouse (left: the selected kind, right: remove the nearest); the field is
+// rebuilt every tick.
+class FieldScene : public Scene {
+ public:
+  explicit FieldScene(const AppOptions& o) : resolution_(std::min(o.resolution, 1024)) {
+    SplitMix64 rng(o.seed);  // a few charges to start with
+    for (std::uint32_t i = 0; i < 12; ++i)
+      entities_.push_back({rng.uniform(8, kWorld - 8), rng.uniform(8, kWorld - 8), i % 3, 0});
+  }
+  const char* name() const override { return "field"; }
+  Status reset(Context& ctx) override {
+    layers_.reset();
+    field::FieldConfig fc;
+    fc.world = {0, 0, kWorld, kWorld};
+    fc.width = fc.height = resolution_;
+    fc.kinds = {field::attack(range_, 100.0f, falloff_), field::own_unit(repel_), field::obstacle(1.5f, -300.0f)};
+    fc.layers = {{"field", {{0, 0}, {1, 1}, {2, 2}}}};
+    fc.variant = variant_;
+    return field::FieldLayers::create(ctx, fc, layers_);
+  }
+  Status step(Context&) override {
+    const auto t0 = Clock::now();
+    WM_RETURN_IF_ERROR(layers_->build(entities_));
+    build_ms_ = ms_since(t0);
+    return Status::Ok();
+  }
+  bool panel() override {
+    const char* kinds[] = {"attractor (enemy)", "repeller (friend)", "obstacle"};
+    ImGui::Combo("left click places", &kind_, kinds, 3);
+    bool dirty = ImGui::SliderInt("resolution", &resolution_, 32, 1024);
+    dirty |= combo("field variant", variant_, kFieldVariants, field::variant_name);
+    dirty |= ImGui::SliderFloat("attack range", &range_, 1.0f, 40.0f);
+    dirty |= ImGui::SliderFloat("attack falloff", &falloff_, 5.0f, 120.0f);
+    dirty |= ImGui::SliderFloat("repel radius", &repel_, 0.5f, 10.0f);
+    ImGui::Text("%zu charges; %s", entities_.size(), layers_ ? field::variant_name(layers_->variant()) : "");
+    if (ImGui::Button("clear")) entities_.clear();
+    return dirty;
+  }
+  void click(Vec2 p, int button) override {
+    if (p.x < 0 || p.y < 0 || p.x >= kWorld || p.y >= kWorld) return;
+    if (button == 0) {
+      entities_.push_back({p.x, p.y, static_cast<std::uint32_t>(kind_), 0});
+    } else if (!entities_.empty()) {
+      std::size_t best = 0;
+      float bd = INFINITY;
+      for (std::size_t i = 0; i < entities_.size(); ++i) {
+        const float dx = entities_[i].x - p.x, dy = entities_[i].y - p.y;
+        if (dx * dx + dy * dy < bd) {
+          bd = dx * dx + dy * dy;
+          best = i;
+        }
+      }
+      entities_.erase(entities_.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+  }
+  void frame(SceneFrame& f, bool grid) override {
+    if (!layers_) return;
+    f.world = {0, 0, kWorld, kWorld};
+    f.heat_w = f.heat_h = resolution_;
+    f.heat.resize(static_cast<std::size_t>(resolution_) * resolution_);
+    if (!layers_->read(0, f.heat).ok()) f.heat.assign(f.heat.size(), 0.0f);
+    float hi = 1.0f;
+    for (float v : f.heat) hi = std::max(hi, std::fabs(v));
+    f.heat_range = hi;
+    f.units.clear();
+    const std::uint32_t colour[3] = {rgba(255, 120, 80), rgba(90, 200, 255), rgba(200, 200, 200)};
+    for (const field::Entity& e : entities_) f.units.push_back({e.x, e.y, 0.8f, colour[e.group % 3]});
+    if (grid) grid_lines(f, kWorld / 32.0f);  // the gpu-binned tiles at resolution 1024
+  }
+  void stages(std::vector<Stage>& out) const override { out = {{"field", build_ms_}}; }
+  std::string summary() const override { return "field: " + std::to_string(entities_.size()) + " charges"; }
+
+ private:
+  static constexpr float kWorld = 128.0f;
+  int resolution_, kind_ = 0;
+  float range_ = 6.0f, falloff_ = 60.0f, repel_ = 4.0f;
+  field::FieldVariant variant_ = field::FieldVariant::Auto;
+  std::unique_ptr<field::FieldLayers> layers_;
+  std::vector<field::Entity> entities_;
+  double build_ms_ = 0;
+};
+
+std::unique_ptr<Scene> make_scene(const std::string& name, const AppOptions& o) {
+  if (name == "crowd") return std::make_unique<CrowdScene>(o);
+  if (name == "field") return std::make_unique<FieldScene>(o);
+  return std::make_unique<BattleScene>(o);
+}
+
+// ---- [SECTION] the app: camera, panels, frame loop -----------------------------------------------
+
+struct Camera {
+  float cx = 64, cy = 64, span = 128;  // centre and visible height in world units
+  void fit(const WorldRect& w) {
+    cx = w.x0 + w.width / 2;
+    cy = w.y0 + w.height / 2;
+    span = std::max(w.width, w.height) * 1.05f;
+  }
+  engine::Rect rect(int width, int height) const {
+    const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
+    return {cx - span * aspect / 2, cy - span / 2, cx + span * aspect / 2, cy + span / 2};
+  }
+  Vec2 world(float px, float py, int width, int height) const {
+    const engine::Rect r = rect(width, height);
+    return {r.x0 + px / static_cast<float>(width) * (r.x1 - r.x0), r.y1 - py / static_cast<float>(height) * (r.y1 - r.y0)};
+  }
+};
+
+// The last `kHistory` values of a stage, for ImGui::PlotLines.
+constexpr int kHistory = 240;
+struct History {
+  std::vector<float> v = std::vector<float>(kHistory, 0.0f);
+  int at = 0;
+  void add(double x) {
+    v[static_cast<std::size_t>(at)] = static_cast<float>(x);
+    at = (at + 1) % kHistory;
+  }
+};
+
+}  // namespace
+
+int run_window(const AppOptions& o, engine::Window& window) {
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  Backend backend = o.backend;
+  std::unique_ptr<Context> ctx;
+  const auto open_context = [&]() -> Status {
+    ContextOptions co;
+    co.backend = backend;
+    ctx.reset();
+    return Context::create(co, ctx);
+  };
+  Status st = open_context();
+  if (!st.ok()) {
+    std::fprintf(stderr, "warpmind-demo: %s\n", st.message().c_str());
+    return 1;
+  }
+  const char* scene_names[] = {"battle", "crowd", "field"};
+  int scene_index = o.scene == "crowd" ? 1 : (o.scene == "field" ? 2 : 0);
+  std::unique_ptr<Scene> scene = make_scene(scene_names[scene_index], o);
+  st = scene->reset(*ctx);
+  if (!st.ok()) {
+    std::fprintf(stderr, "warpmind-demo: %s\n", st.message().c_str());
+    return 1;
+  }
+  SceneFrame sf;
+  Camera cam;
+  scene->frame(sf, false);
+  cam.fit(sf.world);
+  bool paused = false, single = false, grid = false, shot = false;
+  int speed = 1, frames = 0, shots = 0;
+  std::string message;
+  std::vector<Stage> stages;
+  std::vector<History> history;
+  History render_history;
+  double render_ms = 0;
+  std::unique_ptr<engine::OffscreenRenderer> offscreen;  // screenshots: the scene without the UI
+
+  while (!window.should_close() && (o.frames == 0 || frames < o.frames)) {
+    window.begin_frame();
+    ImGuiIO& io = ImGui::GetIO();
+    const int w = std::max(window.width(), 1), h = std::max(window.height(), 1);
+    // Camera and clicks (when ImGui does not want the mouse).
+    if (!io.WantCaptureMouse) {
+      const float sx = io.DisplaySize.x > 0 ? static_cast<float>(w) / io.DisplaySize.x : 1.0f;
+      const float sy = io.DisplaySize.y > 0 ? static_cast<float>(h) / io.DisplaySize.y : 1.0f;
+      const Vec2 at = cam.world(io.MousePos.x * sx, io.MousePos.y * sy, w, h);
+      if (io.MouseWheel != 0.0f) {
+        const float k = std::pow(0.85f, io.MouseWheel);
+        cam.cx = at.x + (cam.cx - at.x) * k;
+        cam.cy = at.y + (cam.cy - at.y) * k;
+        cam.span *= k;
+      }
+      if (ImGui::IsMouseDragging(ImGuiMouseButton_Middle) || ImGui::IsMouseDragging(ImGuiMouseButton_Right, 2.0f)) {
+        cam.cx -= io.MouseDelta.x * sx / static_cast<float>(h) * cam.span;
+        cam.cy += io.MouseDelta.y * sy / static_cast<float>(h) * cam.span;
+      }
+      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) scene->click(at, 0);
+      if (ImGui::IsMouseReleased(ImGuiMouseButton_Right) && io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Right] < 4.0f)
+        scene->click(at, 1);
+    }
+    if (!io.WantCaptureKeyboard) {
+      if (ImGui::IsKeyPressed(GLFW_KEY_SPACE)) paused = !paused;
+      if (ImGui::IsKeyPressed(GLFW_KEY_N)) single = true;
+      if (ImGui::IsKeyPressed(GLFW_KEY_F12) || ImGui::IsKeyPressed(GLFW_KEY_P)) shot = true;
+      if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) window.request_close();
+    }
+
+    // Panels.
+    bool reset = false;
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("warpmind");
+    if (ImGui::Combo("scene", &scene_index, scene_names, 3)) {
+      scene = make_scene(scene_names[scene_index], o);
+      reset = true;
+    }
+    int b = backend == Backend::Cpu ? 1 : (backend == Backend::Cuda ? 2 : 0);
+    const char* backends[] = {"auto", "cpu", "cuda"};
+    if (ImGui::Combo("backend", &b, backends, 3)) {
+      backend = b == 1 ? Backend::Cpu : (b == 2 ? Backend::Cuda : Backend::Auto);
+      st = open_context();
+      if (!st.ok()) {
+        message = st.message();
+        backend = Backend::Auto;
+        st = open_context();
+      }
+      reset = true;
+    }
+    ImGui::Text("backend in use: %s%s", backend_name(ctx->backend()), ctx->cuda() ? (" (" + ctx->device().name + ")").c_str() : "");
+    ImGui::Text("renderer: %s; heat map by host upload", window.device_name().c_str());
+    ImGui::Checkbox("pause (space)", &paused);
+    ImGui::SameLine();
+    if (ImGui::Button("step (n)")) single = true;
+    ImGui::SameLine();
+    if (ImGui::Button("reset")) reset = true;
+    ImGui::SliderInt("ticks per frame", &speed, 1, 20);
+    ImGui::Checkbox("grid lines", &grid);
+    ImGui::SameLine();
+    if (ImGui::Button("screenshot (F12)")) shot = true;
+    ImGui::SameLine();
+    if (ImGui::Button("fit view")) cam.fit(sf.world);
+    if (ImGui::CollapsingHeader(scene->name(), ImGuiTreeNodeFlags_DefaultOpen)) reset |= scene->panel();
+    if (ImGui::CollapsingHeader("timings (ms)", ImGuiTreeNodeFlags_DefaultOpen)) {
+      double total = 0;
+      for (std::size_t i = 0; i < stages.size() && i < history.size(); ++i) {
+        total += stages[i].ms;
+        char label[64];
+        std::snprintf(label, sizeof label, "%s %.3f", stages[i].name, stages[i].ms);
+        ImGui::PlotLines(label, history[i].v.data(), kHistory, history[i].at, nullptr, 0.0f, FLT_MAX, ImVec2(0, 36));
+      }
+      char label[64];
+      std::snprintf(label, sizeof label, "render %.3f", render_ms);
+      ImGui::PlotLines(label, render_history.v.data(), kHistory, render_history.at, nullptr, 0.0f, FLT_MAX, ImVec2(0, 36));
+      ImGui::Text("tick total %.3f ms (%.0f ticks/s); %.0f fps", total, total > 0 ? 1e3 / total : 0.0, io.Framerate);
+    }
+    if (!message.empty()) ImGui::TextWrapped("%s", message.c_str());
+    ImGui::End();
+
+    if (reset) {
+      st = scene->reset(*ctx);
+      message = st.ok() ? std::string() : st.message();
+      history.clear();
+      stages.clear();
+      if (st.ok()) {
+        scene->frame(sf, grid);
+        cam.fit(sf.world);
+      }
+    }
+    // Simulation.
+    if (st.ok() && ((!paused && !scene->finished()) || single)) {
+      for (int k = 0; k < (single ? 1 : speed) && st.ok(); ++k) st = scene->step(*ctx);
+      single = false;
+      if (!st.ok()) {
+        message = st.message();
+        paused = true;
+      }
+      scene->stages(stages);
+      history.resize(stages.size());
+      for (std::size_t i = 0; i < stages.size(); ++i) history[i].add(stages[i].ms);
+    }
+    // Render.
+    const auto t0 = Clock::now();
+    sf.lines.clear();
+    if (st.ok()) scene->frame(sf, grid);
+    engine::Frame fr;
+    fr.camera = cam.rect(w, h);
+    fr.heat = sf.heat.empty() ? nullptr : sf.heat.data();
+    fr.heat_w = sf.heat_w;
+    fr.heat_h = sf.heat_h;
+    fr.heat_area = {sf.world.x0, sf.world.y0, sf.world.x0 + sf.world.width, sf.world.y0 + sf.world.height};
+    fr.heat_lo = -sf.heat_range;
+    fr.heat_hi = sf.heat_range;
+    fr.units = sf.units.data();
+    fr.unit_count = sf.units.size();
+    fr.lines = sf.lines.data();
+    fr.line_vertex_count = sf.lines.size();
+    std::string err = window.end_frame(fr);
+    if (!err.empty()) {
+      std::fprintf(stderr, "warpmind-demo: %s\n", err.c_str());
+      return 1;
+    }
+    render_ms = ms_since(t0);
+    render_history.add(render_ms);
+    const bool last = o.frames > 0 && frames + 1 == o.frames;
+    if (shot || last) {
+      shot = false;
+      if (!offscreen) err = engine::OffscreenRenderer::create(w, h, offscreen);
+      std::vector<std::uint8_t> pixels;
+      if (err.empty() && (offscreen->width() != w || offscreen->height() != h)) {
+        offscreen.reset();
+        err = engine::OffscreenRenderer::create(w, h, offscreen);
+      }
+      if (err.empty()) err = offscreen->render(fr, pixels);
+      char name[64];
+      std::snprintf(name, sizeof name, "/screenshot-%03d.png", shots++);
+      if (err.empty()) err = engine::write_png(o.out + name, w, h, pixels.data());
+      message = err.empty() ? "saved " + o.out + name : err;
+      std::printf("warpmind-demo: %s\n", message.c_str());
+    }
+    ++frames;
+  }
+  const int validation = window.validation_messages() + (offscreen ? offscreen->validation_messages() : 0);
+  std::string stats = "{\"mode\": \"window\", \"scene\": \"" + std::string(scene->name()) + "\", \"frames\": " +
+                      std::to_string(frames) + ", \"backend\": \"" + backend_name(ctx->backend()) +
+                      "\", \"renderer\": \"" + json_escape(window.device_name()) + "\", \"summary\": \"" +
+                      json_escape(scene->summary()) + "\", \"validation_messages\": " + std::to_string(validation) + "}\n";
+  std::string err = write_file(o.out + "/stats.json", stats);
+  if (!err.empty()) std::fprintf(stderr, "warpmind-demo: %s\n", err.c_str());
+  std::printf("warpmind-demo: %d frames in a window (%s); %s\n", frames, window.device_name().c_str(),
+              scene->summary().c_str());
+  return st.ok() ? 0 : 1;
+}
+
+}  // namespace warpmind::demos

@@ -1,0 +1,31 @@
+// The windowed warpmind-demo: scenes (the battle, a crowd-only and a field-only scene) driven by a small
+// panel framework in the style of RecastDemo's tools — each scene adds its own ImGui panel, the app adds
+// the common ones (backend, simulation controls, per-stage timing plots) and the camera.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "warpmind/core/context.h"
+
+namespace warpmind::engine {
+class Window;
+}
+
+namespace warpmind::demos {
+
+struct AppOptions {
+  std::string scene = "battle";  // battle | crowd | field
+  Backend backend = Backend::Auto;
+  std::size_t units = 600;       // per army (battle) / agents (crowd)
+  std::uint64_t seed = 1;
+  int map = 0, resolution = 256;
+  float sight = 60.0f, gap = 60.0f;
+  int frames = 0;                // 0: until the window closes
+  std::string out = "out/demo";  // screenshots and the final stats
+};
+
+// Runs the window until it is closed (or `frames` frames); returns the process exit status.
+int run_window(const AppOptions& options, engine::Window& window);
+
+}  // namespace warpmind::demos

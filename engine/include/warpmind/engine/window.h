@@ -1,0 +1,40 @@
+// warpmind::engine::Window — a GLFW window that draws a Frame (renderer.h: heat map, units, debug
+// lines) and Dear ImGui on a Vulkan swapchain. Resizing recreates the swapchain; a minimised window
+// skips drawing. The engine knows nothing of ai/: demos hand it plain arrays.
+//
+// Frame loop: begin_frame() (polls input, starts an ImGui frame) -> ImGui calls -> end_frame(frame)
+// (draws and presents). Input is read through ImGui (ImGui::GetIO(), ImGui::IsKeyPressed with GLFW key
+// codes). Not thread-safe. Errors are returned as text, never thrown.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "warpmind/engine/renderer.h"
+
+namespace warpmind::engine {
+
+class Window {
+ public:
+  // Fails (with the reason) when there is no display or no Vulkan device that can present to it.
+  static std::string create(const std::string& title, int width, int height, std::unique_ptr<Window>& out);
+  ~Window();
+
+  bool should_close() const;
+  void request_close();
+  void begin_frame();
+  std::string end_frame(const Frame& frame);
+
+  int width() const;   // framebuffer size in pixels
+  int height() const;
+  const std::string& device_name() const;
+  int validation_messages() const;  // validation-layer warnings and errors so far (0 when it is off)
+
+  struct Impl;
+
+ private:
+  Window() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::engine
