@@ -83,6 +83,8 @@ for step in "${steps[@]}"; do
       common=(--headless --units 50000 --resolution 2048 --sight 20 --gap 16 --ticks-per-frame 3)
       { "$stage/warpmind-demo" "${common[@]}" --backend cuda --frames 100 --save-every 50 --out "$out/demo-cuda" &&
         cat "$out/demo-cuda/stats.json" &&
+        "$stage/warpmind-demo" "${common[@]}" --backend cuda --sight 10 --frames 100 --save-every 100 --out "$out/demo-cuda-sight10" &&
+        cat "$out/demo-cuda-sight10/stats.json" &&
         "$stage/warpmind-demo" "${common[@]}" --backend cpu --frames 2 --save-every 10 --out "$out/demo-cpu" &&
         cat "$out/demo-cpu/stats.json"; } > "$log" 2>&1 ;;
     sass-field)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds self-contained GPU test and benchmark binaries (static CUDA runtime, libstdc++ and GoogleTest)
-# and the headless demo (which needs only the Vulkan loader, libvulkan.so.1, and the driver's Vulkan
-# ICD on the target) and stages them with the assets they read and the run script into one folder,
+# and the demo without a window (it needs only the Vulkan loader, libvulkan.so.1, and the driver's
+# Vulkan ICD on the target) and stages them with the assets they read and the run script into one folder,
 # default gpu-stage/. Copy that folder to any x86-64 Linux machine with an NVIDIA driver and run
 #   gpu-stage/gpu-run.sh gpu-stage OUTDIR
 # Usage: scripts/gpu-stage.sh [STAGE_DIR] [extra cmake args, e.g. -DCMAKE_CUDA_ARCHITECTURES="80;90"]
@@ -10,15 +10,16 @@ cd "$(dirname "$0")/.."
 stage=${1:-gpu-stage}
 shift || true
 build=${WARPMIND_GPU_BUILD_DIR:-build-gpu}
-if [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]] || ! grep -q "WARPMIND_ENGINE:BOOL=ON" "$build/CMakeCache.txt"; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPMIND_CUDA=ON -DWARPMIND_ENGINE=ON \
+if [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]] ||
+   ! grep -q "WARPMIND_WINDOW:BOOL=OFF" "$build/CMakeCache.txt"; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPMIND_CUDA=ON -DWARPMIND_ENGINE=ON -DWARPMIND_WINDOW=OFF \
         -DWARPMIND_STATIC_RUNTIME=ON "$@"
 fi
 cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind_tests warpmind-bench warpmind warpmind-demo
 rm -rf "$stage"
 mkdir -p "$stage/assets"
 cp "$build/bin/warpmind_tests" "$build/bin/warpmind-bench" "$build/bin/warpmind" "$build/bin/warpmind-demo" "$stage/"
-cp -r assets/scenarios "$stage/assets/"
+cp -r assets/scenarios assets/maps "$stage/assets/"
 cp scripts/gpu-run.sh "$stage/"
 git rev-parse --short=12 HEAD > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" "$stage/warpmind-demo" 2>/dev/null || true

@@ -2,6 +2,8 @@
 // overlaps, and the final state is pinned.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "battle.h"
 #include "gpu_helpers.h"
 
@@ -36,6 +38,36 @@ TEST(Battle, RejectsBadConfigs) {
   c.units_per_army = 10;
   c.damage = 0;
   EXPECT_FALSE(Battle::create(warpmind::test::cpu_context(), c, b).ok());
+}
+
+TEST(Battle, MapFileMatchesTheBuiltInLayoutAndBadFilesAreRejected) {
+  BattleMap m;
+  m.walls.clear();
+  ASSERT_TRUE(load_battle_map(warpmind::test::source_dir() + "/assets/maps/battle.json", m).ok());
+  const BattleMap builtin;
+  EXPECT_EQ(m.walls, builtin.walls);
+  EXPECT_EQ(m.start_row, builtin.start_row);
+  const std::string dir = testing::TempDir();
+  const auto bad = [&](const std::string& text, const std::string& expect) {
+    const std::string path = dir + "/bad_map.json";
+    std::ofstream(path) << text;
+    BattleMap before;
+    before.start_row = 7;
+    BattleMap out = before;
+    const Status st = load_battle_map(path, out);
+    EXPECT_FALSE(st.ok()) << text;
+    EXPECT_NE(st.message().find(expect), std::string::npos) << st.message();
+    EXPECT_EQ(out.start_row, 7);  // unchanged
+    EXPECT_EQ(out.walls, before.walls);
+  };
+  bad("{", "not a JSON object");
+  bad("{\"walls\": 3}", "walls");
+  bad("{\"walls\": [[1, 2, 3]]}", "walls[0]");
+  bad("{\"walls\": [[5, 5, 2, 9]]}", "x0 <= x1");
+  bad("{\"walls\": [[0, 0, 200, 1]]}", "0..127");
+  bad("{\"plan\": 64, \"walls\": []}", "plan");
+  BattleMap missing;
+  EXPECT_FALSE(load_battle_map(dir + "/no_such_map.json", missing).ok());
 }
 
 }  // namespace

@@ -116,6 +116,7 @@ class BattleScene : public Scene {
     cfg_.field_resolution = o.resolution;
     cfg_.sight = o.sight;
     cfg_.start_gap = o.gap;
+    cfg_.layout = o.layout;
   }
   const char* name() const override { return "battle"; }
   Status reset(Context& ctx) override {

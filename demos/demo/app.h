@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "battle.h"
 #include "warpmind/core/context.h"
 
 namespace warpmind::engine {
@@ -21,6 +22,7 @@ struct AppOptions {
   std::uint64_t seed = 1;
   int map = 0, resolution = 256;
   float sight = 60.0f, gap = 60.0f;
+  BattleMap layout;
   int frames = 0;                // 0: until the window closes
   std::string out = "out/demo";  // screenshots and the final stats
 };

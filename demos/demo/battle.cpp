@@ -4,6 +4,10 @@
 #include <chrono>
 #include <cmath>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "warpmind/core/hash.h"
 #include "warpmind/core/random.h"
 
@@ -15,6 +19,39 @@ constexpr std::uint32_t kNone = UINT32_MAX;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
+Status load_battle_map(const std::string& path, BattleMap& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Invalid(path + ": cannot open the map file");
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Status::Invalid(path + ": not a JSON object");
+  if (j.contains("plan") && j["plan"] != 128) return Status::Invalid(path + ": plan: only 128 is supported");
+  BattleMap m;
+  if (j.contains("start_row")) {
+    if (!j["start_row"].is_number_integer() || j["start_row"].get<long long>() < 0 || j["start_row"].get<long long>() > 127)
+      return Status::Invalid(path + ": start_row: an integer 0..127");
+    m.start_row = j["start_row"].get<int>();
+  }
+  if (!j.contains("walls") || !j["walls"].is_array()) return Status::Invalid(path + ": walls: an array is required");
+  m.walls.clear();
+  for (std::size_t i = 0; i < j["walls"].size(); ++i) {
+    const nlohmann::json& w = j["walls"][i];
+    const std::string where = path + ": walls[" + std::to_string(i) + "]";
+    if (!w.is_array() || w.size() != 4) return Status::Invalid(where + ": expected [x0, y0, x1, y1]");
+    std::array<int, 4> r{};
+    for (int k = 0; k < 4; ++k) {
+      if (!w[k].is_number_integer() || w[k].get<long long>() < 0 || w[k].get<long long>() > 127)
+        return Status::Invalid(where + ": coordinates are integers 0..127");
+      r[k] = w[k].get<int>();
+    }
+    if (r[0] > r[2] || r[1] > r[3]) return Status::Invalid(where + ": x0 <= x1 and y0 <= y1");
+    m.walls.push_back(r);
+  }
+  out = std::move(m);
+  return Status::Ok();
+}
+
 Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battle>& out) {
   if (c.units_per_army == 0 || c.units_per_army > 100000) return Status::Invalid("battle: 1..100000 units per army");
   if (!(c.weapon_range > 0) || !(c.damage > 0) || !(c.hp > 0) || !(c.step > 0) || c.cooldown_ticks < 0)
@@ -22,6 +59,10 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   if (c.map < 0 || c.map % 128 || c.map > 4096) return Status::Invalid("battle: map must be 0 or a multiple of 128 up to 4096");
   if (c.field_resolution < 16 || c.field_resolution > 8192) return Status::Invalid("battle: field resolution 16..8192");
   if (!(c.unit_radius >= 0.1f && c.unit_radius <= 2.0f)) return Status::Invalid("battle: unit radius 0.1..2");
+  for (const auto& w : c.layout.walls)
+    if (w[0] < 0 || w[1] < 0 || w[2] > 127 || w[3] > 127 || w[0] > w[2] || w[1] > w[3])
+      return Status::Invalid("battle: walls must be rectangles inside the 128 x 128 plan");
+  if (c.layout.start_row < 0 || c.layout.start_row > 127) return Status::Invalid("battle: start_row 0..127");
   std::unique_ptr<Battle> b(new Battle());
   b->ctx_ = &ctx;
   b->cfg_ = c;
@@ -45,10 +86,7 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
         b->walls_.push_back({x + 0.5f, y + 0.5f, 2, 0});
       }
   };
-  wall(62, 10, 65, 50);
-  wall(62, 78, 65, 118);
-  wall(30, 62, 45, 65);
-  wall(82, 62, 97, 65);
+  for (const auto& w : c.layout.walls) wall(w[0], w[1], w[2], w[3]);
 
   // Armies on jittered lattices, their fronts start_gap apart around the centre line.
   SplitMix64 rng(c.seed);
@@ -57,7 +95,7 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
     for (std::size_t k = 0; k < c.units_per_army; ++k) {
       const float col = static_cast<float>(k % cols) * pitch, row = static_cast<float>(k / cols) * pitch;
       const float x = t == 0 ? kMap / 2.0f - c.start_gap / 2 - col : kMap / 2.0f + c.start_gap / 2 + col;
-      const float y = 52.0f * s + row;  // through the gap between the long walls
+      const float y = static_cast<float>(c.layout.start_row * s) + row;
       const float j = 0.1f * c.unit_radius;  // keeps neighbours >= 2R apart
       const Vec2 p{x + rng.uniform(-j, j), y + rng.uniform(-j, j)};
       if (p.x < 1 || p.x >= kMap - 1 || p.y >= kMap - 1 ||

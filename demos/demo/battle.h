@@ -9,8 +9,10 @@
 // Deterministic for a given seed and backend (the field and crowd modules are exact).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "warpmind/core/context.h"
@@ -19,7 +21,16 @@
 
 namespace warpmind::demos {
 
+// The obstacles, on a 128 x 128 plan scaled to the map: inclusive cell rectangles {x0, y0, x1, y1}.
+struct BattleMap {
+  std::vector<std::array<int, 4>> walls = {{62, 10, 65, 50}, {62, 78, 65, 118}, {30, 62, 45, 65}, {82, 62, 97, 65}};
+  int start_row = 52;  // the armies' first row
+};
+// Reads a map file (assets/maps/battle.json describes the format). On error `out` is unchanged.
+Status load_battle_map(const std::string& path, BattleMap& out);
+
 struct BattleConfig {
+  BattleMap layout;
   std::size_t units_per_army = 600;  // [Limit: 1..100000]
   std::uint64_t seed = 1;
   int map = 0;                 // map side in world units (a multiple of 128); 0: the smallest that fits

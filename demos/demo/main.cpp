@@ -43,6 +43,7 @@ constexpr const char* kHelp =
     "  window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan\n"
     "  --out DIR         where frame-NNNN.png and stats.json go (default out/demo)\n"
     "  --units N         units per army (default 600, at most 50000)\n"
+    "  --map-file FILE   walls and start row (format: assets/maps/battle.json; default: that layout)\n"
     "  --map M           map side in world units, a multiple of 128 (default: the smallest that fits)\n"
     "  --resolution R    field cells per map side (default 256)\n"
     "  --sight S         how far beyond weapon range enemies attract (default 60)\n"
@@ -69,7 +70,7 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed", "map", "resolution", "sight", "gap",
-                    "save-every", "scene"},
+                    "save-every", "scene", "map-file"},
                    {"headless", "window", "help"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -94,6 +95,11 @@ int main(int argc, char** argv) {
   const std::string out = args.str("out", "out/demo");
   const std::string scene = args.str("scene", "battle");
   if (scene != "battle" && scene != "crowd" && scene != "field") return bad("--scene: expected battle, crowd or field");
+  demos::BattleMap layout;
+  if (args.has("map-file")) {
+    const Status ms = demos::load_battle_map(args.str("map-file"), layout);
+    if (!ms.ok()) return bad(ms.message());
+  }
   if (windowed) {
 #if WARPMIND_HAVE_WINDOW
     std::unique_ptr<engine::Window> window;
@@ -109,6 +115,7 @@ int main(int argc, char** argv) {
       ao.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));
       ao.gap = static_cast<float>(args.number("gap", 60.0, 2.0, 4000.0));
       ao.frames = frames;
+      ao.layout = layout;
       ao.out = out;
       if (!args.error().empty()) return bad(args.error());
       return demos::run_window(ao, *window);
@@ -130,6 +137,7 @@ int main(int argc, char** argv) {
   demos::BattleConfig bc;
   bc.units_per_army = units;
   bc.seed = seed;
+  bc.layout = layout;
   bc.map = static_cast<int>(args.integer("map", 0, 0, 4096));
   bc.field_resolution = static_cast<int>(args.integer("resolution", 256, 16, 8192));
   bc.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));

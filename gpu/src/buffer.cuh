@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 
 #include "check.cuh"
@@ -35,6 +36,53 @@ class DeviceBuffer {
 
  private:
   T* ptr_ = nullptr;
+  std::size_t cap_ = 0;
+};
+
+// A grow-only page-locked host buffer: host <-> device copies through it run at full DMA speed (a
+// pageable copy is staged by the driver, slower and synchronous).
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() { cudaFreeHost(ptr_); }
+
+  std::string reserve(std::size_t bytes) {
+    if (bytes <= cap_) return {};
+    cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    cap_ = 0;
+    const std::size_t grown = bytes + bytes / 4;
+    WM_CUDA(cudaMallocHost(&ptr_, grown));
+    cap_ = grown;
+    return {};
+  }
+  void* get() const { return ptr_; }
+
+  // Copies host bytes to the device, queued on `stream` (the host buffer may be reused at once).
+  std::string upload(void* device, const void* host, std::size_t bytes, cudaStream_t stream) {
+    if (bytes == 0) return {};
+    std::string err = reserve(bytes);
+    if (!err.empty()) return err;
+    WM_CUDA(cudaStreamSynchronize(stream));  // an earlier copy may still read the staging
+    std::memcpy(ptr_, host, bytes);
+    WM_CUDA(cudaMemcpyAsync(device, ptr_, bytes, cudaMemcpyHostToDevice, stream));
+    return {};
+  }
+  // Copies device bytes to the host after the work queued on `stream`; returns when they are there.
+  std::string download(void* host, const void* device, std::size_t bytes, cudaStream_t stream) {
+    if (bytes == 0) return {};
+    std::string err = reserve(bytes);
+    if (!err.empty()) return err;
+    WM_CUDA(cudaMemcpyAsync(ptr_, device, bytes, cudaMemcpyDeviceToHost, stream));
+    WM_CUDA(cudaStreamSynchronize(stream));
+    std::memcpy(host, ptr_, bytes);
+    return {};
+  }
+
+ private:
+  void* ptr_ = nullptr;
   std::size_t cap_ = 0;
 };
 

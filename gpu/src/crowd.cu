@@ -26,6 +26,7 @@
 // marks the visible one; the hidden one is rejected: strict, it shares a cell with the visible one;
 // lowest-id, the visible one has the lower id), both hidden (both rejected).
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 
 #include <algorithm>
 #include <climits>
@@ -515,6 +516,9 @@ struct CrowdDevice::Impl {
   int id_bits = 1;
   unsigned tag = 0;  // tag of the last tick; 0: the grid must be cleared before the next
 
+  DeviceBuffer<unsigned char> keep, select_temp;  // retain()
+  mutable PinnedBuffer pin_in, pin_out;           // host transfers
+  DeviceBuffer<int> kept;
   std::string sort_by_cell(const float2* prop_dev, int ni);
   std::string step_sort(const float2* prop_dev, int ni);
   std::string step_tiled(const float2* prop_dev, int ni);
@@ -681,6 +685,29 @@ std::string CrowdDevice::step_device(const float* proposals, std::size_t n) {
   return im.step_static_grid(p, ni);
 }
 
+std::string CrowdDevice::retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept) {
+  Impl& im = *impl_;
+  if (n != im.n) return "retain: agent count differs from reset";
+  if (n == 0) return {};
+  std::string err;
+  if (!(err = im.keep.reserve(n)).empty() || !(err = im.kept.reserve(1)).empty()) return err;
+  std::size_t temp = 0;
+  WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, im.pos.get(), im.keep.get(), im.prop.get(), im.kept.get(),
+                                     static_cast<int>(n), im.stream));
+  if (!(err = im.select_temp.reserve(std::max<std::size_t>(temp, 1))).empty()) return err;
+  if (!(err = im.pin_in.upload(im.keep.get(), keep_host, n, im.stream)).empty()) return err;
+  // Survivors, in order, into the proposal buffer (free between ticks), then back.
+  WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, im.pos.get(), im.keep.get(), im.prop.get(),
+                                     im.kept.get(), static_cast<int>(n), im.stream));
+  if (kept > 0)
+    WM_CUDA(cudaMemcpyAsync(im.pos.get(), im.prop.get(), kept * sizeof(float2), cudaMemcpyDeviceToDevice, im.stream));
+  WM_CUDA(cudaMemsetAsync(im.verdict.get(), 1, std::max<std::size_t>(kept, 1), im.stream));  // Stayed
+  WM_CUDA(cudaStreamSynchronize(im.stream));
+  im.n = kept;
+  if (im.kernel == CrowdKernel::StaticGrid) im.tag = 0;  // ids changed: wipe the slots before the next tick
+  return {};
+}
+
 std::string CrowdDevice::fetch_counts(CrowdCounts& counts) const {
   const Impl& im = *impl_;
   for (std::size_t& c : counts.by_verdict) c = 0;
@@ -695,9 +722,9 @@ std::string CrowdDevice::fetch_counts(CrowdCounts& counts) const {
 std::string CrowdDevice::step(const float* proposals, std::size_t n, CrowdCounts& counts) {
   Impl& im = *impl_;
   if (n != im.n) return "step: agent count differs from reset";
-  if (n > 0)
-    WM_CUDA(cudaMemcpyAsync(im.prop.get(), proposals, n * sizeof(float2), cudaMemcpyHostToDevice, im.stream));
-  std::string err = step_device(reinterpret_cast<const float*>(im.prop.get()), n);
+  std::string err = im.pin_in.upload(im.prop.get(), proposals, n * sizeof(float2), im.stream);
+  if (!err.empty()) return err;
+  err = step_device(reinterpret_cast<const float*>(im.prop.get()), n);
   if (!err.empty()) return err;
   return fetch_counts(counts);
 }
@@ -706,10 +733,7 @@ const float* CrowdDevice::positions() const { return reinterpret_cast<const floa
 const std::uint8_t* CrowdDevice::verdicts() const { return impl_->verdict.get(); }
 
 std::string CrowdDevice::download_positions(float* out) const {
-  if (impl_->n == 0) return {};
-  WM_CUDA(cudaMemcpyAsync(out, impl_->pos.get(), impl_->n * sizeof(float2), cudaMemcpyDeviceToHost, impl_->stream));
-  WM_CUDA(cudaStreamSynchronize(impl_->stream));
-  return {};
+  return impl_->pin_out.download(out, impl_->pos.get(), impl_->n * sizeof(float2), impl_->stream);
 }
 
 std::string CrowdDevice::download_verdicts(std::uint8_t* out) const {

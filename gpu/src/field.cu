@@ -406,6 +406,7 @@ struct FieldDevice::Impl {
   DeviceBuffer<unsigned> wide_list;    // binned: tiles that need 64-bit sums
   DeviceBuffer<FieldPoint> q_points;
   DeviceBuffer<unsigned char> q_out;
+  mutable PinnedBuffer q_pin_in, q_pin_out;  // host transfers: entities and query points in, results out
 
   // Steady state: the second build from the same device pointer and count is captured into a CUDA
   // graph and every later one replays it: one submission instead of four or five launches per layer.
@@ -629,17 +630,14 @@ std::string FieldDevice::build_from_host(const void* host_entities, std::size_t 
   Impl& im = *impl_;
   std::string err = im.staging.reserve(std::max<std::size_t>(count, 1));
   if (!err.empty()) return err;
-  if (count > 0)
-    WM_CUDA(cudaMemcpyAsync(im.staging.get(), host_entities, count * sizeof(float4), cudaMemcpyHostToDevice, im.stream));
+  err = im.q_pin_in.upload(im.staging.get(), host_entities, count * sizeof(float4), im.stream);
+  if (!err.empty()) return err;
   return build(im.staging.get(), count);
 }
 
 std::string FieldDevice::download(int layer, float* host) const {
   const Impl& im = *impl_;
-  WM_CUDA(cudaMemcpyAsync(host, im.layers.get() + im.cells * layer, im.cells * sizeof(float), cudaMemcpyDeviceToHost,
-                          im.stream));
-  WM_CUDA(cudaStreamSynchronize(im.stream));
-  return {};
+  return im.q_pin_out.download(host, im.layers.get() + im.cells * layer, im.cells * sizeof(float), im.stream);
 }
 
 namespace {
@@ -652,13 +650,11 @@ std::string run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points
   std::string err = im.q_points.reserve(n);
   if (err.empty()) err = im.q_out.reserve(n * sizeof(R));
   if (!err.empty()) return err;
-  WM_CUDA(cudaMemcpyAsync(im.q_points.get(), points, n * sizeof(FieldPoint), cudaMemcpyHostToDevice, im.stream));
+  if (!(err = im.q_pin_in.upload(im.q_points.get(), points, n * sizeof(FieldPoint), im.stream)).empty()) return err;
   const QueryView view{im.layers.get() + im.cells * layer, im.grid};
   launch(view, im.q_points.get(), static_cast<int>(n), reinterpret_cast<R*>(im.q_out.get()));
   WM_CUDA_LAUNCH(query);
-  WM_CUDA(cudaMemcpyAsync(out, im.q_out.get(), n * sizeof(R), cudaMemcpyDeviceToHost, im.stream));
-  WM_CUDA(cudaStreamSynchronize(im.stream));
-  return {};
+  return im.q_pin_out.download(out, im.q_out.get(), n * sizeof(R), im.stream);
 }
 }  // namespace
 

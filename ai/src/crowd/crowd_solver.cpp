@@ -89,7 +89,7 @@ bool parse_rule(std::string_view name, CrowdRule& out) {
 
 struct CrowdSolver::Impl {
   Geometry g{};
-  std::vector<Vec2> positions;   // CPU variant state; GPU variants: staging for retain()
+  std::vector<Vec2> positions;   // CPU variant state
   std::vector<Verdict> verdicts;
   CellIndex olds, targets;
 #if WARPMIND_HAVE_CUDA
@@ -181,23 +181,21 @@ Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
   if (keep.size() != count_)
     return Status::Invalid("retain: " + std::to_string(keep.size()) + " flags for " + std::to_string(count_) + " agents");
   Impl& im = *impl_;
-  std::vector<Vec2>& pos = im.positions;  // the GPU variants stage through it
-  if (is_gpu_variant(variant_)) {
-    pos.resize(count_);
-    WM_RETURN_IF_ERROR(read_positions(pos));
-  }
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < count_; ++i)
-    if (keep[i]) pos[w++] = pos[i];
-  pos.resize(w);
+  std::size_t kept = 0;
+  for (std::uint8_t k : keep) kept += k != 0;
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = im.device->reset(&pos.data()->x, w);
+    std::string err = im.device->retain(keep.data(), count_, kept);
     if (!err.empty()) return Status::Internal("crowd retain: " + err);
 #endif
+  } else {
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < count_; ++i)
+      if (keep[i]) im.positions[w++] = im.positions[i];
+    im.positions.resize(w);
   }
-  im.verdicts.assign(w, Verdict::Stayed);
-  count_ = w;
+  im.verdicts.assign(kept, Verdict::Stayed);
+  count_ = kept;
   return Status::Ok();
 }
 
