@@ -79,12 +79,16 @@ for step in "${steps[@]}"; do
         --section Occupancy "$stage/warpmind" crowd --agents 1000000 --steps 2 --variant gpu-tiled >> "$log" 2>&1 ;;
     demo-battle)
       # The battle demo headless at 100,000 units (50,000 per army) with the field at 2048^2, a frame
-      # rendered every 3 ticks: CUDA backend, then a few ticks of the CPU backend. Needs the Vulkan loader.
+      # rendered every 3 ticks: CUDA backend (heat map by interop when the Vulkan device is the GPU, and
+      # once through the host), then a few ticks of the CPU backend. Needs the Vulkan loader.
       common=(--headless --units 50000 --resolution 2048 --sight 20 --gap 16 --ticks-per-frame 3)
       { "$stage/warpmind-demo" "${common[@]}" --backend cuda --frames 100 --save-every 50 --out "$out/demo-cuda" &&
         cat "$out/demo-cuda/stats.json" &&
         "$stage/warpmind-demo" "${common[@]}" --backend cuda --sight 10 --frames 100 --save-every 100 --out "$out/demo-cuda-sight10" &&
         cat "$out/demo-cuda-sight10/stats.json" &&
+        "$stage/warpmind-demo" "${common[@]}" --backend cuda --sight 10 --no-interop --frames 100 --save-every 100 \
+          --out "$out/demo-cuda-sight10-upload" &&
+        cat "$out/demo-cuda-sight10-upload/stats.json" &&
         "$stage/warpmind-demo" "${common[@]}" --backend cpu --frames 2 --save-every 10 --out "$out/demo-cpu" &&
         cat "$out/demo-cpu/stats.json"; } > "$log" 2>&1 ;;
     sass-field)

@@ -13,6 +13,9 @@
 #include "../common/args.h"
 #include "app.h"
 #include "battle.h"
+#if WARPMIND_HEAT_INTEROP
+#include "heat_interop.h"
+#endif
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/engine/image.h"
@@ -48,6 +51,8 @@ constexpr const char* kHelp =
     "  --resolution R    field cells per map side (default 256)\n"
     "  --sight S         how far beyond weapon range enemies attract (default 60)\n"
     "  --gap G           distance between the armies' fronts at the start (default 60)\n"
+    "  --heat-range R    colour range +-R when the heat map comes straight from CUDA (default 300)\n"
+    "  --no-interop      always take the heat map through the host\n"
     "  --save-every K    write every K-th frame as PNG (default 1; the last frame is always written)\n"
     "  --size WxH        image size (default 768x768)\n"
     "  --backend B       cpu | cuda | auto (default auto)\n"
@@ -70,8 +75,8 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed", "map", "resolution", "sight", "gap",
-                    "save-every", "scene", "map-file"},
-                   {"headless", "window", "help"});
+                    "save-every", "scene", "map-file", "heat-range"},
+                   {"headless", "window", "help", "no-interop"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
@@ -152,6 +157,22 @@ int main(int argc, char** argv) {
 
   const int res = bc.field_resolution;
   const float kMap = static_cast<float>(battle->map());
+  // The heat map: straight from the CUDA field buffer into Vulkan when both sit on one GPU (interop),
+  // else downloaded and uploaded through the host. The interop path has no host copy to take the
+  // colour range from, so it uses --heat-range.
+  std::string heat_path = "upload";
+  const float fixed_range = static_cast<float>(args.number("heat-range", 300.0, 1e-3, 1e9));
+  if (!args.error().empty()) return bad(args.error());
+#if WARPMIND_HEAT_INTEROP
+  std::unique_ptr<demos::HeatInterop> interop;
+  if (ctx->cuda() && battle->layers().device_layer(0).data && !args.has("no-interop")) {
+    engine::SharedHeat shared;
+    std::string ierr = renderer->share_heat(res, res, shared);
+    if (ierr.empty()) ierr = demos::HeatInterop::open(shared, co.cuda_device, interop);
+    if (ierr.empty()) heat_path = "interop";
+    else std::fprintf(stderr, "warpmind-demo: %s; the heat map goes through the host\n", ierr.c_str());
+  }
+#endif
   std::vector<float> heat(static_cast<std::size_t>(res) * res);
   std::vector<engine::UnitInstance> inst;
   std::vector<std::uint8_t> rgba;
@@ -170,8 +191,17 @@ int main(int argc, char** argv) {
       t_combat.push_back(bt.combat_ms);
     }
     const auto t0 = Clock::now();
-    st = battle->layers().read(0, heat);
-    if (!st.ok()) return bad(st.message());
+#if WARPMIND_HEAT_INTEROP
+    if (interop) {
+      const field::DeviceField dev = battle->layers().device_layer(0);
+      const std::string ierr = interop->copy(dev.data, dev.stream);
+      if (!ierr.empty()) return bad(ierr);
+    }
+#endif
+    if (heat_path == "upload") {
+      st = battle->layers().read(0, heat);
+      if (!st.ok()) return bad(st.message());
+    }
     inst.clear();
     const auto& pos = battle->positions();
     for (std::size_t i = 0; i < pos.size(); ++i) {
@@ -185,9 +215,10 @@ int main(int argc, char** argv) {
     engine::Frame fr;
     fr.camera = {0, 0, kMap, kMap};
     fr.heat = heat.data();
+    fr.heat_shared = heat_path == "interop";
     fr.heat_w = fr.heat_h = res;
     fr.heat_area = {0, 0, kMap, kMap};
-    const float m = std::max(1.0f, *std::max_element(heat.begin(), heat.end()));
+    const float m = fr.heat_shared ? fixed_range : std::max(1.0f, *std::max_element(heat.begin(), heat.end()));
     fr.heat_lo = -m;
     fr.heat_hi = m;
     fr.units = inst.data();
@@ -218,7 +249,7 @@ int main(int argc, char** argv) {
           std::to_string(w) + ", \"backend\": \"" + backend_name(ctx->backend()) + "\", \"field_variant\": \"" +
           field::variant_name(battle->layers().variant()) + "\", \"crowd_variant\": \"" +
           crowd::variant_name(battle->solver().variant()) + "\", \"renderer\": \"" +
-          demos::json_escape(renderer->device_name()) + "\", \"overlaps\": " + std::to_string(battle->overlaps()) +
+          demos::json_escape(renderer->device_name()) + "\", \"heat_path\": \"" + heat_path + "\", \"overlaps\": " + std::to_string(battle->overlaps()) +
           ", \"median_ms\": {\"field\": " + std::to_string(median(t_field)) + ", \"decisions\": " +
           std::to_string(median(t_decide)) + ", \"crowd\": " + std::to_string(median(t_crowd)) + ", \"combat\": " +
           std::to_string(median(t_combat)) + ", \"tick\": " + std::to_string(median(t_tick)) +
@@ -229,10 +260,10 @@ int main(int argc, char** argv) {
           std::to_string(with_render) + ", \"ticks_per_frame\": " + std::to_string(per_frame) + ", \"run_s\": " + std::to_string(run_s) +
           "}\n");
   if (!stats.empty()) return bad(stats);
-  std::printf("warpmind-demo: %lld ticks, armies %zu vs %zu%s, %d frames in %s (backend %s, renderer %s)\n",
+  std::printf("warpmind-demo: %lld ticks, armies %zu vs %zu%s, %d frames in %s (backend %s, renderer %s, heat map by %s)\n",
               battle->ticks(), battle->alive(0), battle->alive(1),
               w < 0 ? "" : (w == 2 ? ", draw" : (w == 0 ? ", team 0 won" : ", team 1 won")), frames, out.c_str(),
-              backend_name(ctx->backend()), renderer->device_name().c_str());
+              backend_name(ctx->backend()), renderer->device_name().c_str(), heat_path.c_str());
   std::printf("median ms per tick: field %.3f, decisions %.3f, crowd %.3f, combat %.3f = tick %.3f (%.0f ticks/s); "
               "per frame: render %.2f, PNG %.1f; with a frame every %d ticks: %.0f ticks/s\n",
               median(t_field), median(t_decide), median(t_crowd), median(t_combat), median(t_tick),

@@ -113,6 +113,8 @@ int OffscreenRenderer::width() const { return impl_->width; }
 int OffscreenRenderer::height() const { return impl_->height; }
 const std::string& OffscreenRenderer::device_name() const { return impl_->core.device_name; }
 int OffscreenRenderer::validation_messages() const { return impl_->core.validation_messages; }
+std::string OffscreenRenderer::share_heat(int w, int h, SharedHeat& out) { return impl_->core.share_heat(w, h, out); }
+void OffscreenRenderer::wait_idle() { impl_->core.wait_idle(); }
 
 std::string OffscreenRenderer::render(const Frame& f, std::vector<std::uint8_t>& rgba) {
   Impl& im = *impl_;

@@ -10,9 +10,13 @@
 
 namespace warpmind::engine {
 
+namespace {
+bool has_heat(const Frame& f) { return (f.heat || f.heat_shared) && f.heat_w > 0 && f.heat_h > 0; }
+}  // namespace
+
 std::string check_frame(const Frame& f) {
   if (!(f.camera.x1 > f.camera.x0) || !(f.camera.y1 > f.camera.y0)) return "render: empty camera rectangle";
-  const bool has_heat = f.heat && f.heat_w > 0 && f.heat_h > 0;
+  const bool has_heat = engine::has_heat(f);
   if (has_heat && (!(f.heat_area.x1 > f.heat_area.x0) || !(f.heat_area.y1 > f.heat_area.y0) || !(f.heat_hi > f.heat_lo)))
     return "render: heat area must be non-empty and heat_lo < heat_hi";
   if (f.line_vertex_count % 2) return "render: lines need an even vertex count";
@@ -241,12 +245,22 @@ std::string Core::init(const CoreOptions& o) {
   qci.queueFamilyIndex = queue_family;
   qci.queueCount = 1;
   qci.pQueuePriorities = &priority;
-  const char* swapchain = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+  std::vector<const char*> device_ext;
+  if (o.swapchain) device_ext.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  {
+    std::uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, nullptr);
+    std::vector<VkExtensionProperties> props(n);
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, props.data());
+    for (const VkExtensionProperties& e : props)
+      if (std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) == 0) can_export = true;
+    if (can_export) device_ext.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  }
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
-  dci.enabledExtensionCount = o.swapchain ? 1 : 0;
-  dci.ppEnabledExtensionNames = o.swapchain ? &swapchain : nullptr;
+  dci.enabledExtensionCount = static_cast<std::uint32_t>(device_ext.size());
+  dci.ppEnabledExtensionNames = device_ext.data();
   WM_VK(vkCreateDevice(physical, &dci, nullptr, &device));
   vkGetDeviceQueue(device, queue_family, 0, &queue);
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -262,6 +276,7 @@ Core::~Core() {
     free_buffer(heat_staging_);
     free_buffer(units_);
     free_buffer(lines_);
+    free_buffer(shared_);
     free_image(heat_);
     if (sampler_) vkDestroySampler(device, sampler_, nullptr);
     for (VkPipeline p : {heat_pipeline_, disc_pipeline_, line_pipeline_})
@@ -451,22 +466,72 @@ std::string Core::ensure_vertices(Buffer& b, std::size_t bytes) {
   return make_buffer(bytes + bytes / 2, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, b);
 }
 
+std::string Core::share_heat(int w, int h, SharedHeat& out) {
+  if (w < 1 || h < 1 || w > 16384 || h > 16384) return "share_heat: size must be 1..16384";
+  if (!can_export) return "share_heat: the Vulkan device cannot export memory (VK_KHR_external_memory_fd)";
+  auto get_fd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device, "vkGetMemoryFdKHR"));
+  if (!get_fd) return "share_heat: vkGetMemoryFdKHR is missing";
+  vkDeviceWaitIdle(device);
+  free_buffer(shared_);
+  shared_w_ = shared_h_ = 0;
+  VkExternalMemoryBufferCreateInfo ebi{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  ebi.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bi.pNext = &ebi;
+  bi.size = static_cast<VkDeviceSize>(w) * h * sizeof(float);
+  bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  WM_VK(vkCreateBuffer(device, &bi, nullptr, &shared_.buffer));
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, shared_.buffer, &req);
+  VkExportMemoryAllocateInfo ei{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+  ei.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.pNext = &ei;
+  ai.allocationSize = req.size;
+  std::string err = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, ai.memoryTypeIndex);
+  if (!err.empty()) return "share_heat: " + err;
+  WM_VK(vkAllocateMemory(device, &ai, nullptr, &shared_.memory));
+  WM_VK(vkBindBufferMemory(device, shared_.buffer, shared_.memory, 0));
+  shared_.size = req.size;
+  VkMemoryGetFdInfoKHR gi{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
+  gi.memory = shared_.memory;
+  gi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  int fd = -1;
+  WM_VK(get_fd(device, &gi, &fd));
+  err = ensure_heat(w, h);
+  if (!err.empty()) return "share_heat: " + err;
+  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  p2.pNext = &id;
+  vkGetPhysicalDeviceProperties2(physical, &p2);
+  out.fd = fd;
+  out.bytes = static_cast<std::size_t>(req.size);
+  out.w = shared_w_ = w;
+  out.h = shared_h_ = h;
+  std::memcpy(out.device_uuid, id.deviceUUID, sizeof out.device_uuid);
+  return {};
+}
+
 std::string Core::prepare(const Frame& f) {
   std::string err = check_frame(f);
   if (!err.empty()) return err;
-  const bool has_heat = f.heat && f.heat_w > 0 && f.heat_h > 0;
+  const bool has_heat = engine::has_heat(f);
+  if (f.heat_shared && (!shared_.buffer || f.heat_w != shared_w_ || f.heat_h != shared_h_))
+    return "render: heat_shared needs share_heat() of the frame's heat size first";
   if (has_heat) err = ensure_heat(f.heat_w, f.heat_h);
   if (err.empty()) err = ensure_vertices(units_, std::max<std::size_t>(f.unit_count, 1) * sizeof(UnitInstance));
   if (err.empty()) err = ensure_vertices(lines_, std::max<std::size_t>(f.line_vertex_count, 2) * sizeof(LineVertex));
   if (!err.empty()) return "render: " + err;
-  if (has_heat) std::memcpy(heat_staging_.mapped, f.heat, static_cast<std::size_t>(f.heat_w) * f.heat_h * sizeof(float));
+  if (has_heat && !f.heat_shared)
+    std::memcpy(heat_staging_.mapped, f.heat, static_cast<std::size_t>(f.heat_w) * f.heat_h * sizeof(float));
   if (f.unit_count) std::memcpy(units_.mapped, f.units, f.unit_count * sizeof(UnitInstance));
   if (f.line_vertex_count) std::memcpy(lines_.mapped, f.lines, f.line_vertex_count * sizeof(LineVertex));
   return {};
 }
 
 void Core::record_uploads(VkCommandBuffer c, const Frame& f) {
-  if (!(f.heat && f.heat_w > 0 && f.heat_h > 0)) return;
+  if (!engine::has_heat(f)) return;
   // Heat values: staging buffer -> texture (row 0 = lowest y = texture row 0, sampled with v up).
   VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
   b.srcAccessMask = VK_ACCESS_SHADER_READ_BIT;
@@ -481,7 +546,8 @@ void Core::record_uploads(VkCommandBuffer c, const Frame& f) {
   VkBufferImageCopy copy{};
   copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   copy.imageExtent = {static_cast<std::uint32_t>(f.heat_w), static_cast<std::uint32_t>(f.heat_h), 1};
-  vkCmdCopyBufferToImage(c, heat_staging_.buffer, heat_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+  vkCmdCopyBufferToImage(c, f.heat_shared ? shared_.buffer : heat_staging_.buffer, heat_.image,
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
   b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
   b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
@@ -500,7 +566,7 @@ void Core::record_draws(VkCommandBuffer c, const Frame& f, int width, int height
                          {f.heat_lo, f.heat_hi, 0.0f, 0.0f}};
   vkCmdPushConstants(c, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof pc, &pc);
   const VkDeviceSize offset = 0;
-  if (f.heat && f.heat_w > 0 && f.heat_h > 0) {
+  if (engine::has_heat(f)) {
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, heat_pipeline_);
     vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set_, 0, nullptr);
     vkCmdDraw(c, 3, 1, 0, 0);

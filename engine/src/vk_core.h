@@ -60,6 +60,12 @@ class Core {
   void record_uploads(VkCommandBuffer c, const Frame& f);
   void record_draws(VkCommandBuffer c, const Frame& f, int width, int height);
 
+  // A device-local buffer of w * h floats whose memory is exported as an opaque fd (SharedHeat).
+  std::string share_heat(int w, int h, SharedHeat& out);
+  void wait_idle() const {
+    if (device) vkDeviceWaitIdle(device);
+  }
+
   std::string make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Buffer& b);
   void free_buffer(Buffer& b);
   std::string make_image(int w, int h, VkFormat format, VkImageUsageFlags usage, Image& img);
@@ -74,6 +80,7 @@ class Core {
   VkCommandPool pool = VK_NULL_HANDLE;
   std::string device_name;
   int validation_messages = 0;  // warnings and errors reported by the validation layer
+  bool can_export = false;      // VK_KHR_external_memory_fd enabled
 
  private:
   std::string memory_type(std::uint32_t bits, VkMemoryPropertyFlags flags, std::uint32_t& out) const;
@@ -92,6 +99,8 @@ class Core {
   Image heat_;           // R32_SFLOAT
   Buffer heat_staging_;  // host-visible
   Buffer units_, lines_; // host-visible vertex buffers
+  Buffer shared_;        // device-local, exported (share_heat)
+  int shared_w_ = 0, shared_h_ = 0;
 };
 
 }  // namespace warpmind::engine::detail

@@ -299,6 +299,8 @@ int Window::width() const { return static_cast<int>(impl_->extent.width); }
 int Window::height() const { return static_cast<int>(impl_->extent.height); }
 const std::string& Window::device_name() const { return impl_->core.device_name; }
 int Window::validation_messages() const { return impl_->core.validation_messages; }
+std::string Window::share_heat(int w, int h, SharedHeat& out) { return impl_->core.share_heat(w, h, out); }
+void Window::wait_idle() { impl_->core.wait_idle(); }
 
 void Window::begin_frame() {
   glfwPollEvents();

@@ -2,13 +2,21 @@
 // and orientation, instanced discs where they belong, errors for bad frames.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 
 #include "warpmind/engine/renderer.h"
+#if WARPMIND_HEAT_INTEROP_TESTS
+#include <cuda_runtime.h>
+
+#include "gpu_helpers.h"
+#include "heat_interop.h"
+#endif
 
 namespace warpmind::engine {
 namespace {
@@ -150,6 +158,64 @@ TEST(Renderer, CleanUnderTheValidationLayer) {
   }
   EXPECT_EQ(r->validation_messages(), 0);
 }
+
+TEST(Renderer, SharedHeatNeedsShareFirst) {
+  auto r = make(32, 32);
+  ASSERT_NE(r, nullptr);
+  Frame f;
+  f.camera = {0, 0, 1, 1};
+  f.heat_shared = true;
+  f.heat_w = f.heat_h = 4;
+  f.heat_area = {0, 0, 1, 1};
+  std::vector<std::uint8_t> img;
+  EXPECT_NE(r->render(f, img), "");  // no shared buffer yet
+  SharedHeat sh;
+  const std::string err = r->share_heat(4, 4, sh);
+  if (!err.empty()) GTEST_SKIP() << err;  // the device cannot export memory
+  EXPECT_GE(sh.fd, 0);
+  EXPECT_GE(sh.bytes, 64u);
+  close(sh.fd);
+  EXPECT_EQ(r->render(f, img), "");
+  f.heat_w = 5;  // not the shared size
+  EXPECT_NE(r->render(f, img), "");
+}
+
+#if WARPMIND_HEAT_INTEROP_TESTS
+TEST(Renderer, HeatFromCudaWithoutHostCopyMatchesHostUpload) {
+  WM_REQUIRE_GPU();
+  constexpr int W = 96, H = 64, FW = 48, FH = 24;
+  auto r = make(W, H);
+  ASSERT_NE(r, nullptr);
+  SharedHeat sh;
+  std::string err = r->share_heat(FW, FH, sh);
+  if (!err.empty()) GTEST_SKIP() << err;
+  std::unique_ptr<demos::HeatInterop> interop;
+  err = demos::HeatInterop::open(sh, 0, interop);
+  if (!err.empty()) GTEST_SKIP() << err;  // e.g. a software Vulkan device beside the GPU
+  std::vector<float> heat(FW * FH);
+  for (int y = 0; y < FH; ++y)
+    for (int x = 0; x < FW; ++x) heat[y * FW + x] = std::sin(0.3f * x) * (y - FH / 2.0f);
+  float* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, heat.size() * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(d, heat.data(), heat.size() * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(interop->copy(d, nullptr), "");
+  cudaFree(d);
+  Frame f;
+  f.camera = {0, 0, 12, 6};
+  f.heat = heat.data();
+  f.heat_w = FW;
+  f.heat_h = FH;
+  f.heat_area = {0, 0, 12, 6};
+  f.heat_lo = -12.0f;
+  f.heat_hi = 12.0f;
+  std::vector<std::uint8_t> host, shared;
+  ASSERT_EQ(r->render(f, host), "");
+  f.heat_shared = true;
+  ASSERT_EQ(r->render(f, shared), "");
+  EXPECT_EQ(host, shared);
+  EXPECT_GT(std::count_if(host.begin(), host.end(), [](std::uint8_t v) { return v > 100; }), 1000);
+}
+#endif
 
 }  // namespace
 }  // namespace warpmind::engine

@@ -41,6 +41,21 @@ struct Frame {
   std::size_t unit_count = 0;
   const LineVertex* lines = nullptr;  // debug lines over the units (grid cells, rectangles, ...)
   std::size_t line_vertex_count = 0;  // even
+  // The heat values are in the renderer's shared heat buffer (SharedHeat) instead of at `heat`;
+  // heat_w x heat_h must be the size it was made for.
+  bool heat_shared = false;
+};
+
+// A device buffer of w * h floats exported by the renderer's Vulkan device (an opaque POSIX file
+// descriptor, VK_KHR_external_memory_fd) for a compute API on the same GPU to import and write the heat
+// values into — no host copy. `device_uuid` identifies the Vulkan device (match it with CUDA's). The
+// renderer owns the memory; the importer owns `fd` once it has imported it (close it otherwise).
+// Writes must not overlap a frame in flight: call wait_idle() on the renderer first.
+struct SharedHeat {
+  int fd = -1;
+  std::size_t bytes = 0;  // size of the allocation (>= w * h * 4)
+  int w = 0, h = 0;
+  std::uint8_t device_uuid[16] = {};
 };
 
 // Checks a frame's contract; empty when fine.
@@ -60,6 +75,9 @@ class OffscreenRenderer {
   int height() const;
   const std::string& device_name() const;
   int validation_messages() const;  // validation-layer warnings and errors so far (0 when it is off)
+  // Exports a heat buffer of w x h floats (see SharedHeat); fails when the device cannot export memory.
+  std::string share_heat(int w, int h, SharedHeat& out);
+  void wait_idle();
 
   struct Impl;
 

@@ -29,6 +29,8 @@ class Window {
   int height() const;
   const std::string& device_name() const;
   int validation_messages() const;  // validation-layer warnings and errors so far (0 when it is off)
+  std::string share_heat(int w, int h, SharedHeat& out);  // as OffscreenRenderer::share_heat
+  void wait_idle();
 
   struct Impl;
 
