@@ -143,13 +143,15 @@ Status Battle::tick() {
   for (int t = 0; t < 2; ++t) {
     choice_.resize(team_pts_[t].size());
     WM_RETURN_IF_ERROR(layers_->best_move(t, team_pts_[t], 3, choice_));
-    for (std::size_t k = 0; k < choice_.size(); ++k) {
-      const std::size_t i = team_ids_[t][k];
-      const float dx = choice_[k].target.x - pos_[i].x, dy = choice_[k].target.y - pos_[i].y;
-      const float d = std::sqrt(dx * dx + dy * dy);
-      proposal_[i] = d > cfg_.step ? Vec2{pos_[i].x + dx / d * cfg_.step, pos_[i].y + dy / d * cfg_.step}
-                                   : choice_[k].target;
-    }
+    ctx_->pool().parallel_for(choice_.size(), [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t k = b; k < e; ++k) {
+        const std::size_t i = team_ids_[t][k];
+        const float dx = choice_[k].target.x - pos_[i].x, dy = choice_[k].target.y - pos_[i].y;
+        const float d = std::sqrt(dx * dx + dy * dy);
+        proposal_[i] = d > cfg_.step ? Vec2{pos_[i].x + dx / d * cfg_.step, pos_[i].y + dy / d * cfg_.step}
+                                     : choice_[k].target;
+      }
+    }, 8192);
   }
   times_.decisions_ms = ms_since(t0);
 
@@ -181,10 +183,10 @@ Status Battle::fire() {
   // Counting sort by (team, cell), stable: ascending index within a cell.
   cell_start_.assign(2 * per_team + 1, 0);
   unit_cell_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    unit_cell_[i] = cell_of(pos_[i]);
-    ++cell_start_[team_[i] * per_team + unit_cell_[i] + 1];
-  }
+  ctx_->pool().parallel_for(n, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) unit_cell_[i] = cell_of(pos_[i]);
+  }, 8192);
+  for (std::size_t i = 0; i < n; ++i) ++cell_start_[team_[i] * per_team + unit_cell_[i] + 1];
   for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
   cell_units_.resize(n);
   cell_next_.assign(cell_start_.begin(), cell_start_.end() - 1);
