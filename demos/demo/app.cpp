@@ -171,7 +171,8 @@ class BattleScene : public Scene {
       const float life = std::clamp(battle_->hp()[i] / cfg_.hp, 0.25f, 1.0f);
       const auto shade = [&](int v) { return static_cast<int>(static_cast<float>(v) * life); };
       f.units[i] = {pos[i].x, pos[i].y, cfg_.unit_radius,
-                    battle_->teams()[i] == 0 ? rgba(shade(64), shade(224), shade(255)) : rgba(shade(255), shade(112), shade(255))};
+                    battle_->teams()[i] == 0 ? rgba(shade(64), shade(224), shade(255)) : rgba(shade(255), shade(112), shade(255)),
+                    battle_->facing()[i]};
     }
     if (grid) grid_lines(f, m / 16.0f);
   }
@@ -428,6 +429,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
   scene->frame(sf, false);
   cam.fit(sf.world);
   bool paused = false, single = false, grid = false, shot = false;
+  AppOptions opts = o;        // the seed can change from the panel
+  float heat_range = 0.0f;    // colour range of the heat map; 0: the largest |value| of the frame
   int speed = 1, frames = 0, shots = 0;
   std::string message;
   std::vector<Stage> stages;
@@ -472,7 +475,13 @@ int run_window(const AppOptions& o, engine::Window& window) {
     ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("warpmind");
     if (ImGui::Combo("scene", &scene_index, scene_names, 3)) {
-      scene = make_scene(scene_names[scene_index], o);
+      scene = make_scene(scene_names[scene_index], opts);
+      reset = true;
+    }
+    int seed = static_cast<int>(opts.seed);
+    if (ImGui::InputInt("seed", &seed) && seed >= 0) {
+      opts.seed = static_cast<std::uint64_t>(seed);
+      scene = make_scene(scene_names[scene_index], opts);
       reset = true;
     }
     int b = backend == Backend::Cpu ? 1 : (backend == Backend::Cuda ? 2 : 0);
@@ -495,6 +504,7 @@ int run_window(const AppOptions& o, engine::Window& window) {
     ImGui::SameLine();
     if (ImGui::Button("reset")) reset = true;
     ImGui::SliderInt("ticks per frame", &speed, 1, 20);
+    ImGui::SliderFloat("colour range (0: auto)", &heat_range, 0.0f, 2000.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
     ImGui::Checkbox("grid lines", &grid);
     ImGui::SameLine();
     if (ImGui::Button("screenshot (F12)")) shot = true;
@@ -549,8 +559,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
     fr.heat_w = sf.heat_w;
     fr.heat_h = sf.heat_h;
     fr.heat_area = {sf.world.x0, sf.world.y0, sf.world.x0 + sf.world.width, sf.world.y0 + sf.world.height};
-    fr.heat_lo = -sf.heat_range;
-    fr.heat_hi = sf.heat_range;
+    fr.heat_lo = -(heat_range > 0 ? heat_range : sf.heat_range);
+    fr.heat_hi = heat_range > 0 ? heat_range : sf.heat_range;
     fr.units = sf.units.data();
     fr.unit_count = sf.units.size();
     fr.lines = sf.lines.data();

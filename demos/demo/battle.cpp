@@ -105,6 +105,8 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
       b->team_.push_back(t);
     }
   b->hp_.assign(b->pos_.size(), c.hp);
+  b->facing_.resize(b->pos_.size());
+  for (std::size_t i = 0; i < b->pos_.size(); ++i) b->facing_[i] = b->team_[i] == 0 ? 0.0f : 3.14159265f;
   b->cooldown_.assign(b->pos_.size(), 0);
   WM_RETURN_IF_ERROR(crowd::CrowdSolver::create(ctx, cc, b->solver_));
   WM_RETURN_IF_ERROR(b->solver_->reset(b->pos_));
@@ -140,6 +142,7 @@ Status Battle::tick() {
     team_ids_[team_[i]].push_back(i);
   }
   proposal_.resize(pos_.size());
+  want_.resize(pos_.size());
   for (int t = 0; t < 2; ++t) {
     choice_.resize(team_pts_[t].size());
     WM_RETURN_IF_ERROR(layers_->best_move(t, team_pts_[t], 3, choice_));
@@ -148,6 +151,7 @@ Status Battle::tick() {
         const std::size_t i = team_ids_[t][k];
         const float dx = choice_[k].target.x - pos_[i].x, dy = choice_[k].target.y - pos_[i].y;
         const float d = std::sqrt(dx * dx + dy * dy);
+        want_[i] = d > 0.0f ? std::atan2(dy, dx) : facing_[i];
         proposal_[i] = d > cfg_.step ? Vec2{pos_[i].x + dx / d * cfg_.step, pos_[i].y + dy / d * cfg_.step}
                                      : choice_[k].target;
       }
@@ -158,6 +162,8 @@ Status Battle::tick() {
   t0 = Clock::now();
   WM_RETURN_IF_ERROR(solver_->step(proposal_));
   WM_RETURN_IF_ERROR(solver_->read_positions(pos_));
+  for (std::size_t i = 0; i < pos_.size(); ++i)
+    if (pos_[i].x == proposal_[i].x && pos_[i].y == proposal_[i].y) facing_[i] = want_[i];
   times_.crowd_ms = ms_since(t0);
 
   t0 = Clock::now();
@@ -237,12 +243,14 @@ Status Battle::fire() {
     pos_[w] = pos_[i];
     team_[w] = team_[i];
     hp_[w] = hp_[i];
+    facing_[w] = facing_[i];
     cooldown_[w] = cooldown_[i];
     ++w;
   }
   pos_.resize(w);
   team_.resize(w);
   hp_.resize(w);
+  facing_.resize(w);
   cooldown_.resize(w);
   return deaths ? solver_->retain(keep_) : Status::Ok();
 }

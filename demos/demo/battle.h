@@ -62,6 +62,7 @@ class Battle {
   const std::vector<Vec2>& positions() const { return pos_; }
   const std::vector<int>& teams() const { return team_; }
   const std::vector<float>& hp() const { return hp_; }
+  const std::vector<float>& facing() const { return facing_; }  // radians, the direction of the last move
   const field::FieldLayers& layers() const { return *layers_; }
   const crowd::CrowdSolver& solver() const { return *solver_; }
   const BattleTimes& last_times() const { return times_; }
@@ -85,7 +86,7 @@ class Battle {
   std::vector<std::size_t> team_ids_[2];
   std::vector<field::MoveChoice> choice_;
   std::vector<int> team_, cooldown_;
-  std::vector<float> hp_, damage_;
+  std::vector<float> hp_, damage_, facing_, want_;
   // Combat: units sorted by range-sized cell (cell c holds cell_units_[cell_start_[c] .. cell_start_[c+1])),
   // each unit's target (or -1) and which units survive.
   std::vector<std::uint32_t> cell_start_, cell_next_, cell_units_, unit_cell_, target_;

@@ -208,9 +208,10 @@ int main(int argc, char** argv) {
       // Team colour (RGBA, R in the low byte): cyan and pink, dimmed as health drops.
       const float life = std::clamp(battle->hp()[i] / bc.hp, 0.25f, 1.0f);
       const auto shade = [&](int v) { return static_cast<std::uint32_t>(v * life); };
-      inst.push_back({pos[i].x, pos[i].y, 0.5f,
+      inst.push_back({pos[i].x, pos[i].y, bc.unit_radius,
                       battle->teams()[i] == 0 ? (0xffu << 24) | (shade(255) << 16) | (shade(224) << 8) | shade(64)
-                                              : (0xffu << 24) | (shade(255) << 16) | (shade(112) << 8) | shade(255)});
+                                              : (0xffu << 24) | (shade(255) << 16) | (shade(112) << 8) | shade(255),
+                      battle->facing()[i]});
     }
     engine::Frame fr;
     fr.camera = {0, 0, kMap, kMap};

@@ -402,15 +402,16 @@ std::string Core::init_scene(VkRenderPass pass) {
   };
   VkPipelineVertexInputStateCreateInfo none{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   const VkVertexInputBindingDescription unit_binding{0, sizeof(UnitInstance), VK_VERTEX_INPUT_RATE_INSTANCE};
-  const VkVertexInputAttributeDescription unit_attrs[3] = {
+  const VkVertexInputAttributeDescription unit_attrs[4] = {
       {0, 0, VK_FORMAT_R32G32_SFLOAT, 0},
       {1, 0, VK_FORMAT_R32_SFLOAT, 8},
       {2, 0, VK_FORMAT_R8G8B8A8_UNORM, 12},
+      {3, 0, VK_FORMAT_R32_SFLOAT, 16},
   };
   VkPipelineVertexInputStateCreateInfo discs{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   discs.vertexBindingDescriptionCount = 1;
   discs.pVertexBindingDescriptions = &unit_binding;
-  discs.vertexAttributeDescriptionCount = 3;
+  discs.vertexAttributeDescriptionCount = 4;
   discs.pVertexAttributeDescriptions = unit_attrs;
   const VkVertexInputBindingDescription line_binding{0, sizeof(LineVertex), VK_VERTEX_INPUT_RATE_VERTEX};
   const VkVertexInputAttributeDescription line_attrs[2] = {

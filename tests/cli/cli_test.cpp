@@ -11,6 +11,12 @@
 
 #include "gpu_helpers.h"
 
+#if WARPMIND_ENGINE_TESTS
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#include <stb/stb_image.h>
+#endif
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -116,6 +122,23 @@ TEST(Cli, DemoRendersHeadlessFrames) {
                         dir.string());
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* f : {"frame-0000.png", "frame-0001.png", "frame-0002.png"}) EXPECT_TRUE(is_png(dir / f)) << f;
+  // The last frame shows both armies and the heat map: count team-coloured pixels and heat-ramp pixels
+  // (a blank or unit-less frame fails).
+  int w = 0, h = 0, comp = 0;
+  unsigned char* px = stbi_load((dir / "frame-0002.png").string().c_str(), &w, &h, &comp, 4);
+  ASSERT_NE(px, nullptr);
+  ASSERT_EQ(w, 256);
+  int cyan = 0, pink = 0, warm = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const int R = px[4 * i], G = px[4 * i + 1], B = px[4 * i + 2];
+    cyan += R < 100 && G > 170 && B > 200;
+    pink += R > 200 && G < 150 && B > 200;
+    warm += R > 120 && B < 80;  // the ramp's positive side (team 1 attracts team 0)
+  }
+  stbi_image_free(px);
+  EXPECT_GT(cyan, 200);
+  EXPECT_GT(pink, 200);
+  EXPECT_GT(warm, 500);
   std::ifstream in(dir / "stats.json");
   std::stringstream ss;
   ss << in.rdbuf();

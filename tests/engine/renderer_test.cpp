@@ -81,6 +81,30 @@ TEST(Renderer, HeatMapAndDiscs) {
   EXPECT_GT(var, 1000.0);
 }
 
+TEST(Renderer, FacingMarker) {
+  constexpr int W = 80, H = 80;
+  auto r = make(W, H);
+  ASSERT_NE(r, nullptr);
+  // One red unit of radius 4 at the centre of a 10 x 10 world, facing +x (right).
+  const UnitInstance unit{5.0f, 5.0f, 4.0f, 0xff0000ffu, 0.0f};
+  Frame f;
+  f.camera = {0, 0, 10, 10};
+  f.units = &unit;
+  f.unit_count = 1;
+  std::vector<std::uint8_t> img;
+  ASSERT_EQ(r->render(f, img), "");
+  const Pixel ahead = at(img, W, 40 + 20, 40), behind = at(img, W, 40 - 20, 40), side = at(img, W, 40, 40 - 20);
+  EXPECT_GT(ahead.g, 150);  // the light notch
+  EXPECT_LT(behind.g, 40);  // plain red elsewhere
+  EXPECT_GT(behind.r, 200);
+  EXPECT_LT(side.g, 40);
+  UnitInstance plain = unit;
+  plain.facing = UnitInstance::kNoFacing;
+  f.units = &plain;
+  ASSERT_EQ(r->render(f, img), "");
+  EXPECT_LT(at(img, W, 40 + 20, 40).g, 40);  // no marker
+}
+
 TEST(Renderer, FramesWithoutHeatAndBadFrames) {
   auto r = make(64, 64);
   ASSERT_NE(r, nullptr);

@@ -18,12 +18,14 @@ struct Rect {
   float x0 = 0.0f, y0 = 0.0f, x1 = 1.0f, y1 = 1.0f;  // world units, y up
 };
 
-struct UnitInstance {  // 16 bytes, the vertex layout of the disc pipeline
+struct UnitInstance {  // 20 bytes, the vertex layout of the disc pipeline
   float x = 0.0f, y = 0.0f;  // centre, world units
   float radius = 0.5f;
   std::uint32_t rgba = 0xffffffffu;  // R in the lowest byte
+  float facing = kNoFacing;          // radians (0 = +x, counter-clockwise); kNoFacing: no marker
+  static constexpr float kNoFacing = 1000.0f;
 };
-static_assert(sizeof(UnitInstance) == 16);
+static_assert(sizeof(UnitInstance) == 20);
 
 struct LineVertex {  // 12 bytes; segments are consecutive pairs
   float x = 0.0f, y = 0.0f;  // world units
