@@ -13,21 +13,17 @@ std::string cuda_error(cudaError_t e, const char* what) { return std::string(wha
 
 struct HeatInterop::Impl {
   cudaExternalMemory_t memory = nullptr;
-  cudaExternalSemaphore_t ready = nullptr;
   void* data = nullptr;
   std::size_t bytes = 0;
   ~Impl() {
     if (data) cudaFree(data);
     if (memory) cudaDestroyExternalMemory(memory);
-    if (ready) cudaDestroyExternalSemaphore(ready);
   }
 };
 
 std::string HeatInterop::open(const engine::SharedHeat& shared, int cuda_device, std::unique_ptr<HeatInterop>& out) {
-  int ready_fd = shared.ready_fd;
   const auto fail = [&](const std::string& why) {
     if (shared.fd >= 0) close(shared.fd);
-    if (ready_fd >= 0) close(ready_fd);
     return "heat interop: " + why;
   };
   cudaDeviceProp prop{};
@@ -43,18 +39,7 @@ std::string HeatInterop::open(const engine::SharedHeat& shared, int cuda_device,
   desc.size = shared.bytes;
   e = cudaImportExternalMemory(&h->impl_->memory, &desc);
   if (e != cudaSuccess) return fail(cuda_error(e, "cudaImportExternalMemory"));  // the fd is still ours
-  // From here CUDA owns the memory fd.
-  if (ready_fd >= 0) {
-    cudaExternalSemaphoreHandleDesc sd{};
-    sd.type = cudaExternalSemaphoreHandleTypeOpaqueFd;
-    sd.handle.fd = ready_fd;
-    if (cudaImportExternalSemaphore(&h->impl_->ready, &sd) != cudaSuccess) {
-      close(ready_fd);  // not imported: the copy waits on the host instead
-      h->impl_->ready = nullptr;
-      cudaGetLastError();
-    }
-    ready_fd = -1;
-  }
+  // From here CUDA owns the fd.
   cudaExternalMemoryBufferDesc buf{};
   buf.offset = 0;
   buf.size = static_cast<unsigned long long>(shared.w) * shared.h * sizeof(float);
@@ -67,17 +52,10 @@ std::string HeatInterop::open(const engine::SharedHeat& shared, int cuda_device,
 
 HeatInterop::~HeatInterop() = default;
 
-std::string HeatInterop::copy(const float* src, void* stream, bool& signalled) {
+std::string HeatInterop::copy(const float* src, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  signalled = false;
   cudaError_t e = cudaMemcpyAsync(impl_->data, src, impl_->bytes, cudaMemcpyDeviceToDevice, s);
-  if (e == cudaSuccess && impl_->ready) {
-    cudaExternalSemaphoreSignalParams params{};
-    e = cudaSignalExternalSemaphoresAsync(&impl_->ready, &params, 1, s);
-    signalled = e == cudaSuccess;
-  } else if (e == cudaSuccess) {
-    e = cudaStreamSynchronize(s);
-  }
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
   return e == cudaSuccess ? std::string() : "heat interop: " + cuda_error(e, "copy");
 }
 

@@ -13,15 +13,13 @@ namespace warpmind::demos {
 
 class HeatInterop {
  public:
-  // Imports `shared` on CUDA device `cuda_device`. Takes ownership of shared.fd and shared.ready_fd
-  // either way (closed on failure). Fails when the UUIDs differ or the import does.
+  // Imports `shared` on CUDA device `cuda_device`. Takes ownership of shared.fd either way (closed on
+  // failure). Fails when the UUIDs differ or the import does.
   static std::string open(const engine::SharedHeat& shared, int cuda_device, std::unique_ptr<HeatInterop>& out);
   ~HeatInterop();
   // Copies w * h floats from device memory `src`, ordered after the work on `stream` (a cudaStream_t), into
-  // the shared buffer. The renderer must not be reading the buffer (its last frame done). With the
-  // renderer's ready semaphore imported, the copy signals it and returns without waiting (`signalled`
-  // true: set Frame::heat_signalled); without it, the copy is waited for.
-  std::string copy(const float* src, void* stream, bool& signalled);
+  // the shared buffer, and waits for the copy. The renderer must not be reading the buffer (its frame done).
+  std::string copy(const float* src, void* stream);
 
   struct Impl;
 

@@ -191,11 +191,10 @@ int main(int argc, char** argv) {
       t_combat.push_back(bt.combat_ms);
     }
     const auto t0 = Clock::now();
-    bool heat_signalled = false;
 #if WARPMIND_HEAT_INTEROP
     if (interop) {
       const field::DeviceField dev = battle->layers().device_layer(0);
-      const std::string ierr = interop->copy(dev.data, dev.stream, heat_signalled);
+      const std::string ierr = interop->copy(dev.data, dev.stream);
       if (!ierr.empty()) return bad(ierr);
     }
 #endif
@@ -218,7 +217,6 @@ int main(int argc, char** argv) {
     fr.camera = {0, 0, kMap, kMap};
     fr.heat = heat.data();
     fr.heat_shared = heat_path == "interop";
-    fr.heat_signalled = heat_signalled;
     fr.heat_w = fr.heat_h = res;
     fr.heat_area = {0, 0, kMap, kMap};
     const float m = fr.heat_shared ? fixed_range : std::max(1.0f, *std::max_element(heat.begin(), heat.end()));

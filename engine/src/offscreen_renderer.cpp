@@ -152,12 +152,6 @@ std::string OffscreenRenderer::render(const Frame& f, std::vector<std::uint8_t>&
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.commandBufferCount = 1;
   si.pCommandBuffers = &c;
-  const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-  if (f.heat_signalled) {  // the heat values' producer signals when they are written
-    si.waitSemaphoreCount = 1;
-    si.pWaitSemaphores = &im.core.heat_ready;
-    si.pWaitDstStageMask = &wait_stage;
-  }
   WM_VK(vkResetFences(im.core.device, 1, &im.fence));
   WM_VK(vkQueueSubmit(im.core.queue, 1, &si, im.fence));
   WM_VK(vkWaitForFences(im.core.device, 1, &im.fence, VK_TRUE, UINT64_MAX));

@@ -252,12 +252,9 @@ std::string Core::init(const CoreOptions& o) {
     vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, nullptr);
     std::vector<VkExtensionProperties> props(n);
     vkEnumerateDeviceExtensionProperties(physical, nullptr, &n, props.data());
-    for (const VkExtensionProperties& e : props) {
+    for (const VkExtensionProperties& e : props)
       if (std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) == 0) can_export = true;
-      if (std::strcmp(e.extensionName, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) == 0) can_export_semaphore = true;
-    }
     if (can_export) device_ext.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
-    if (can_export_semaphore) device_ext.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
   }
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.queueCreateInfoCount = 1;
@@ -280,7 +277,6 @@ Core::~Core() {
     free_buffer(units_);
     free_buffer(lines_);
     free_buffer(shared_);
-    if (heat_ready) vkDestroySemaphore(device, heat_ready, nullptr);
     free_image(heat_);
     if (sampler_) vkDestroySampler(device, sampler_, nullptr);
     for (VkPipeline p : {heat_pipeline_, disc_pipeline_, line_pipeline_})
@@ -515,22 +511,6 @@ std::string Core::share_heat(int w, int h, SharedHeat& out) {
   out.w = shared_w_ = w;
   out.h = shared_h_ = h;
   std::memcpy(out.device_uuid, id.deviceUUID, sizeof out.device_uuid);
-  out.ready_fd = -1;
-  if (can_export_semaphore) {
-    auto get_sem_fd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device, "vkGetSemaphoreFdKHR"));
-    if (heat_ready) vkDestroySemaphore(device, heat_ready, nullptr);
-    heat_ready = VK_NULL_HANDLE;
-    VkExportSemaphoreCreateInfo esi{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
-    esi.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    sci.pNext = &esi;
-    VkSemaphoreGetFdInfoKHR sgi{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
-    sgi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    if (get_sem_fd && vkCreateSemaphore(device, &sci, nullptr, &heat_ready) == VK_SUCCESS) {
-      sgi.semaphore = heat_ready;
-      if (get_sem_fd(device, &sgi, &out.ready_fd) != VK_SUCCESS) out.ready_fd = -1;
-    }
-  }
   return {};
 }
 
@@ -540,8 +520,6 @@ std::string Core::prepare(const Frame& f) {
   const bool has_heat = engine::has_heat(f);
   if (f.heat_shared && (!shared_.buffer || f.heat_w != shared_w_ || f.heat_h != shared_h_))
     return "render: heat_shared needs share_heat() of the frame's heat size first";
-  if (f.heat_signalled && (!f.heat_shared || !heat_ready))
-    return "render: heat_signalled needs a shared heat buffer with a ready semaphore";
   if (has_heat) err = ensure_heat(f.heat_w, f.heat_h);
   if (err.empty()) err = ensure_vertices(units_, std::max<std::size_t>(f.unit_count, 1) * sizeof(UnitInstance));
   if (err.empty()) err = ensure_vertices(lines_, std::max<std::size_t>(f.line_vertex_count, 2) * sizeof(LineVertex));

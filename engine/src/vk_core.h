@@ -81,8 +81,6 @@ class Core {
   std::string device_name;
   int validation_messages = 0;  // warnings and errors reported by the validation layer
   bool can_export = false;      // VK_KHR_external_memory_fd enabled
-  bool can_export_semaphore = false;  // VK_KHR_external_semaphore_fd enabled
-  VkSemaphore heat_ready = VK_NULL_HANDLE;  // exported with the shared heat buffer
 
  private:
   std::string memory_type(std::uint32_t bits, VkMemoryPropertyFlags flags, std::uint32_t& out) const;

@@ -351,13 +351,11 @@ std::string Window::end_frame(const Frame& f) {
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), c);
   vkCmdEndRenderPass(c);
   WM_VK(vkEndCommandBuffer(c));
-  const VkPipelineStageFlags wait[2] = {VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                       VK_PIPELINE_STAGE_TRANSFER_BIT};
-  const VkSemaphore waits[2] = {im.acquired, im.core.heat_ready};
+  const VkPipelineStageFlags wait = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  si.waitSemaphoreCount = f.heat_signalled ? 2 : 1;  // the heat values' producer signals when they are written
-  si.pWaitSemaphores = waits;
-  si.pWaitDstStageMask = wait;
+  si.waitSemaphoreCount = 1;
+  si.pWaitSemaphores = &im.acquired;
+  si.pWaitDstStageMask = &wait;
   si.commandBufferCount = 1;
   si.pCommandBuffers = &c;
   si.signalSemaphoreCount = 1;

@@ -46,21 +46,15 @@ struct Frame {
   // The heat values are in the renderer's shared heat buffer (SharedHeat) instead of at `heat`;
   // heat_w x heat_h must be the size it was made for.
   bool heat_shared = false;
-  // The producer signalled SharedHeat's ready semaphore after writing the values: the GPU waits for it
-  // before reading them (set it exactly when a signal is pending).
-  bool heat_signalled = false;
 };
 
 // A device buffer of w * h floats exported by the renderer's Vulkan device (an opaque POSIX file
 // descriptor, VK_KHR_external_memory_fd) for a compute API on the same GPU to import and write the heat
 // values into — no host copy. `device_uuid` identifies the Vulkan device (match it with CUDA's). The
 // renderer owns the memory; the importer owns `fd` once it has imported it (close it otherwise).
-// Writes must not overlap a frame in flight: call wait_idle() on the renderer first. `ready_fd` (-1 when
-// the device cannot export semaphores) is a binary semaphore the producer may signal after writing
-// (then set Frame::heat_signalled), so the renderer's GPU waits for the data instead of the host.
+// Writes must not overlap a frame in flight: call wait_idle() on the renderer first.
 struct SharedHeat {
   int fd = -1;
-  int ready_fd = -1;
   std::size_t bytes = 0;  // size of the allocation (>= w * h * 4)
   int w = 0, h = 0;
   std::uint8_t device_uuid[16] = {};
