@@ -162,8 +162,10 @@ Status Battle::tick() {
   t0 = Clock::now();
   WM_RETURN_IF_ERROR(solver_->step(proposal_));
   WM_RETURN_IF_ERROR(solver_->read_positions(pos_));
-  for (std::size_t i = 0; i < pos_.size(); ++i)
-    if (pos_[i].x == proposal_[i].x && pos_[i].y == proposal_[i].y) facing_[i] = want_[i];
+  ctx_->pool().parallel_for(pos_.size(), [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i)
+      if (pos_[i].x == proposal_[i].x && pos_[i].y == proposal_[i].y) facing_[i] = want_[i];
+  }, 8192);
   times_.crowd_ms = ms_since(t0);
 
   t0 = Clock::now();
