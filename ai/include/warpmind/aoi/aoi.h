@@ -1,0 +1,142 @@
+// warpmind::aoi::AoiWorld — an MMO server's tick: client commands applied to player state, conflicting
+// updates merged, and every update delivered to the players whose area of interest (AOI) holds its
+// subject. After Lu's GPU MMOG server thesis (count/scan/store logic, sort-and-segment conflict merge,
+// bucketed range query).
+//
+// Contract of one tick (identical on every variant, so results compare exactly):
+//  1. Commands are validated in order; an invalid one is dropped and counted under its reason
+//     (RejectReason). The tick never fails because of a client.
+//       Move(dx, dy):             dx, dy finite and |dx|, |dy| <= max_move.
+//       Attack(target, damage):   target an existing player other than the attacker, damage >= 0, and
+//                                 the target within attack_range of the attacker (positions before the
+//                                 tick; distance compared as squared floats).
+//  2. Each valid command makes update vectors (player, field, offset): Move -> (X, dx) and (Y, dy) for its
+//     player; Attack -> (Hp, -damage) for its target. Conflicting vectors (same player and field) are
+//     merged by summing their offsets in command order (floats) or exactly (HP).
+//  3. The merged offsets are applied: positions clamped into the world [x0, x0 + W) x [y0, y0 + H), HP
+//     clamped at 0. Each (player, field) touched yields one Update carrying the new value.
+//  4. Range query on the new positions: every update of subject s is delivered to every receiver r with
+//     s in r's AOI — s itself included. Square (the thesis): r and s in the same or adjacent AOI-sized
+//     buckets (3 x 3 neighbourhood). Circle: |p_r - p_s|^2 <= aoi^2 (squared floats, no fused
+//     multiply-add). Notifications are sorted by (receiver, subject, field).
+//  5. Visibility (when track_visibility): the pairs (r, o), o != r, with o in r's AOI after the tick;
+//     `entered` / `left` are the pairs that appeared / disappeared since the previous tick (or reset),
+//     sorted by (receiver, other).
+//
+// Variants: cpu-grid (the thesis's CPU baseline: bucket lists, one thread, subject-centric delivery then
+// a sort) and cpu-fast (multi-threaded: counting sort into buckets, receiver-centric two-phase count and
+// store). Errors are returned as Status, never thrown; nothing changes on error. Output buffers are kept
+// by the world and reused (no allocation per tick once they have grown).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "warpmind/core/context.h"
+#include "warpmind/core/geometry.h"
+
+namespace warpmind::aoi {
+
+enum class AoiVariant { Auto, CpuGrid, CpuFast };
+const char* variant_name(AoiVariant v);
+bool parse_variant(std::string_view name, AoiVariant& out);
+
+enum class AoiShape { Square, Circle };
+const char* shape_name(AoiShape s);
+bool parse_shape(std::string_view name, AoiShape& out);
+
+enum class Field : std::uint32_t { X = 0, Y = 1, Hp = 2 };
+
+struct Player {
+  float x = 0.0f, y = 0.0f;
+  std::int32_t hp = 100;
+};
+
+enum class CommandType : std::uint32_t { Move = 0, Attack = 1 };
+
+struct Command {  // 20 bytes, as a client batch arrives
+  std::uint32_t player = 0;
+  CommandType type = CommandType::Move;
+  float dx = 0.0f, dy = 0.0f;      // Move
+  std::uint32_t target = 0;        // Attack
+  std::int32_t damage = 0;         // Attack
+};
+
+enum class RejectReason : int { UnknownPlayer = 0, UnknownType, BadMove, UnknownTarget, SelfAttack, TargetOutOfRange, BadDamage };
+constexpr int kRejectReasons = 7;
+const char* reason_name(RejectReason r);
+
+// A field's new value: X and Y as float bits, HP as int32 bits.
+struct Update {
+  std::uint32_t player = 0;
+  Field field = Field::X;
+  std::uint32_t value = 0;
+  bool operator==(const Update&) const = default;
+};
+
+struct Notification {  // 16 bytes
+  std::uint32_t receiver = 0, subject = 0;
+  Field field = Field::X;
+  std::uint32_t value = 0;
+  bool operator==(const Notification&) const = default;
+};
+
+struct VisibilityEvent {
+  std::uint32_t receiver = 0, other = 0;
+  bool operator==(const VisibilityEvent&) const = default;
+};
+
+struct AoiConfig {
+  WorldRect world{0, 0, 2500, 2500};
+  float aoi = 10.0f;           // bucket side (square) or radius (circle) [Limit: > 0]
+  AoiShape shape = AoiShape::Square;
+  float max_move = 10.0f;      // per axis per command
+  float attack_range = 10.0f;
+  bool track_visibility = true;
+  AoiVariant variant = AoiVariant::Auto;
+};
+
+struct TickResult {
+  std::vector<Update> updates;              // sorted by (player, field)
+  std::vector<Notification> notifications;  // sorted by (receiver, subject, field)
+  std::vector<VisibilityEvent> entered, left;
+  std::array<std::size_t, kRejectReasons> rejected{};
+  std::size_t accepted = 0;
+  double ms_logic = 0, ms_query = 0, ms_visibility = 0;  // where the tick's time went
+};
+
+class AoiWorld {
+ public:
+  static Status create(Context& ctx, const AoiConfig& config, std::unique_ptr<AoiWorld>& out);
+  ~AoiWorld();
+
+  // Sets the players (ids 0..n-1). Rejects, naming the first offender, a non-finite position or one
+  // outside the world, or a negative HP; nothing changes then.
+  Status reset(std::span<const Player> players);
+  // One tick (see the contract above). `out` is overwritten.
+  Status tick(std::span<const Command> commands, TickResult& out);
+
+  std::span<const Player> players() const { return players_; }
+  AoiVariant variant() const { return variant_; }
+  const AoiConfig& config() const { return config_; }
+
+  struct Impl;
+
+ private:
+  AoiWorld() = default;
+  Context* ctx_ = nullptr;
+  AoiConfig config_;
+  AoiVariant variant_ = AoiVariant::Auto;
+  std::vector<Player> players_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Helpers for values in updates and notifications.
+float value_as_float(std::uint32_t bits);
+std::int32_t value_as_int(std::uint32_t bits);
+
+}  // namespace warpmind::aoi

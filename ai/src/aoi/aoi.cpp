@@ -1,0 +1,385 @@
+// The AOI tick on the CPU (contract in aoi.h). [SECTION] helpers   [SECTION] logic and merge
+// [SECTION] buckets and range queries   [SECTION] the tick
+#include "warpmind/aoi/aoi.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace warpmind::aoi {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+constexpr struct {
+  AoiVariant v;
+  const char* name;
+} kVariants[] = {{AoiVariant::Auto, "auto"}, {AoiVariant::CpuGrid, "cpu-grid"}, {AoiVariant::CpuFast, "cpu-fast"}};
+
+constexpr const char* kReasons[kRejectReasons] = {"unknown player", "unknown command", "bad move",       "unknown target",
+                                                  "self attack",    "target out of range", "bad damage"};
+
+std::uint32_t float_bits(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// Squared distance; the build turns off fused multiply-add (-ffp-contract=off), so a GPU repeating it
+// with explicitly rounded operations gets the same bits.
+float dist2(float ax, float ay, float bx, float by) {
+  const float dx = ax - bx, dy = ay - by;
+  return dx * dx + dy * dy;
+}
+
+}  // namespace
+
+// ---- [SECTION] helpers ---------------------------------------------------------------------------
+
+const char* variant_name(AoiVariant v) {
+  for (const auto& e : kVariants)
+    if (e.v == v) return e.name;
+  return "?";
+}
+bool parse_variant(std::string_view name, AoiVariant& out) {
+  for (const auto& e : kVariants)
+    if (name == e.name) {
+      out = e.v;
+      return true;
+    }
+  return false;
+}
+const char* shape_name(AoiShape s) { return s == AoiShape::Square ? "square" : "circle"; }
+bool parse_shape(std::string_view name, AoiShape& out) {
+  if (name == "square") out = AoiShape::Square;
+  else if (name == "circle") out = AoiShape::Circle;
+  else return false;
+  return true;
+}
+const char* reason_name(RejectReason r) {
+  const int i = static_cast<int>(r);
+  return i >= 0 && i < kRejectReasons ? kReasons[i] : "?";
+}
+float value_as_float(std::uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+std::int32_t value_as_int(std::uint32_t bits) { return static_cast<std::int32_t>(bits); }
+
+struct AoiWorld::Impl {
+  // Geometry.
+  float x1 = 0, y1 = 0, aoi2 = 0;
+  int cols = 1, rows = 1;
+  // Merged offsets per player (reused every tick).
+  std::vector<float> dx, dy;
+  std::vector<std::int64_t> damage;
+  std::vector<std::uint8_t> moved, hit;
+  std::vector<std::uint32_t> touched;       // players with an update, ascending
+  std::vector<std::uint32_t> first_update;  // index of each player's first update (valid when touched)
+  std::vector<std::uint8_t> update_count;   // updates per player (0..3)
+  // Buckets: counting sort of player ids by bucket (stable: ascending ids within a bucket).
+  std::vector<std::uint32_t> bucket_of, bucket_start, bucket_ids, bucket_next;
+  std::vector<std::vector<std::uint32_t>> lists;  // cpu-grid: the thesis's bucket lists
+  // Receiver-centric enumeration (cpu-fast): per-receiver counts and offsets, per-worker scratch.
+  std::vector<std::uint64_t> counts;
+  std::vector<std::vector<std::uint32_t>> scratch;
+  std::vector<VisibilityEvent> vis_prev, vis_cur;
+
+  int bucket_x(float x, const WorldRect& w, float aoi) const {
+    return std::clamp(static_cast<int>(std::floor((x - w.x0) / aoi)), 0, cols - 1);
+  }
+  int bucket_y(float y, const WorldRect& w, float aoi) const {
+    return std::clamp(static_cast<int>(std::floor((y - w.y0) / aoi)), 0, rows - 1);
+  }
+};
+
+// ---- [SECTION] creation --------------------------------------------------------------------------
+
+Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWorld>& out) {
+  const auto finite = [](float v) { return std::isfinite(v); };
+  if (!finite(c.world.x0) || !finite(c.world.y0) || !(c.world.width > 0) || !(c.world.height > 0) ||
+      !finite(c.world.width) || !finite(c.world.height))
+    return Status::Invalid("world: x0, y0 must be finite and width, height finite and > 0");
+  if (!(c.aoi > 0) || !finite(c.aoi)) return Status::Invalid("aoi: must be finite and > 0");
+  if (static_cast<double>(c.world.width) / c.aoi * (static_cast<double>(c.world.height) / c.aoi) > 1e8)
+    return Status::Invalid("aoi: more than 10^8 buckets; choose a larger AOI");
+  if (!(c.max_move >= 0) || !finite(c.max_move) || !(c.attack_range >= 0) || !finite(c.attack_range))
+    return Status::Invalid("max_move and attack_range: finite and >= 0");
+  AoiVariant v = c.variant == AoiVariant::Auto ? AoiVariant::CpuFast : c.variant;
+  std::unique_ptr<AoiWorld> w(new AoiWorld());
+  w->ctx_ = &ctx;
+  w->config_ = c;
+  w->variant_ = v;
+  w->impl_ = std::make_unique<Impl>();
+  Impl& im = *w->impl_;
+  im.x1 = c.world.x0 + c.world.width;
+  im.y1 = c.world.y0 + c.world.height;
+  im.aoi2 = c.aoi * c.aoi;
+  im.cols = std::max(1, static_cast<int>(std::ceil(c.world.width / c.aoi)));
+  im.rows = std::max(1, static_cast<int>(std::ceil(c.world.height / c.aoi)));
+  im.scratch.resize(ctx.pool().size());
+  out = std::move(w);
+  return Status::Ok();
+}
+
+AoiWorld::~AoiWorld() = default;
+
+// ---- [SECTION] buckets and range queries ---------------------------------------------------------
+
+namespace {
+
+// Calls fn(s) for every player s in r's AOI (r included), candidates from the 3 x 3 buckets around r.
+template <class Buckets, class Fn>
+void for_each_in_aoi(const AoiWorld::Impl& im, const AoiConfig& c, const std::vector<Player>& p, std::uint32_t r,
+                     const Buckets& bucket, Fn&& fn) {
+  const int bx = static_cast<int>(im.bucket_of[r] % static_cast<std::uint32_t>(im.cols));
+  const int by = static_cast<int>(im.bucket_of[r] / static_cast<std::uint32_t>(im.cols));
+  for (int y = std::max(0, by - 1); y <= std::min(im.rows - 1, by + 1); ++y)
+    for (int x = std::max(0, bx - 1); x <= std::min(im.cols - 1, bx + 1); ++x)
+      bucket(static_cast<std::size_t>(y) * im.cols + x, [&](std::uint32_t s) {
+        if (c.shape == AoiShape::Square || dist2(p[r].x, p[r].y, p[s].x, p[s].y) <= im.aoi2) fn(s);
+      });
+}
+
+}  // namespace
+
+// ---- [SECTION] the tick --------------------------------------------------------------------------
+
+Status AoiWorld::reset(std::span<const Player> players) {
+  if (players.size() >= (std::size_t{1} << 31)) return Status::Invalid("reset: too many players");
+  Impl& im = *impl_;
+  const WorldRect& w = config_.world;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    const Player& p = players[i];
+    const std::string who = "reset: player " + std::to_string(i);
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) return Status::Invalid(who + ": position not finite");
+    if (!(p.x >= w.x0 && p.x < im.x1 && p.y >= w.y0 && p.y < im.y1)) return Status::Invalid(who + ": outside the world");
+    if (p.hp < 0) return Status::Invalid(who + ": negative HP");
+  }
+  players_.assign(players.begin(), players.end());
+  const std::size_t n = players_.size();
+  im.dx.assign(n, 0.0f);
+  im.dy.assign(n, 0.0f);
+  im.damage.assign(n, 0);
+  im.moved.assign(n, 0);
+  im.hit.assign(n, 0);
+  im.first_update.assign(n, 0);
+  im.update_count.assign(n, 0);
+  im.vis_prev.clear();
+  if (config_.track_visibility) {
+    TickResult none;
+    Status st = tick({}, none);  // the visibility at reset: what the first tick's events compare with
+    if (!st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
+  Impl& im = *impl_;
+  const AoiConfig& c = config_;
+  const WorldRect& w = c.world;
+  const std::size_t n = players_.size();
+  std::vector<Player>& p = players_;
+  ThreadPool& pool = ctx_->pool();
+  const bool fast = variant_ == AoiVariant::CpuFast;
+  out.rejected.fill(0);
+  out.accepted = 0;
+
+  // Logic and conflict merge: offsets summed per (player, field) in command order.
+  auto t0 = Clock::now();
+  const float range2 = c.attack_range * c.attack_range;
+  for (const Command& cmd : commands) {
+    RejectReason why{};
+    bool ok = cmd.player < n;
+    if (!ok) why = RejectReason::UnknownPlayer;
+    else if (cmd.type == CommandType::Move) {
+      ok = std::isfinite(cmd.dx) && std::isfinite(cmd.dy) && std::fabs(cmd.dx) <= c.max_move &&
+           std::fabs(cmd.dy) <= c.max_move;
+      if (!ok) why = RejectReason::BadMove;
+    } else if (cmd.type == CommandType::Attack) {
+      if (cmd.target >= n) ok = false, why = RejectReason::UnknownTarget;
+      else if (cmd.target == cmd.player) ok = false, why = RejectReason::SelfAttack;
+      else if (cmd.damage < 0) ok = false, why = RejectReason::BadDamage;
+      else if (!(dist2(p[cmd.player].x, p[cmd.player].y, p[cmd.target].x, p[cmd.target].y) <= range2))
+        ok = false, why = RejectReason::TargetOutOfRange;
+    } else {
+      ok = false;
+      why = RejectReason::UnknownType;
+    }
+    if (!ok) {
+      ++out.rejected[static_cast<int>(why)];
+      continue;
+    }
+    ++out.accepted;
+    if (cmd.type == CommandType::Move) {
+      im.dx[cmd.player] += cmd.dx;
+      im.dy[cmd.player] += cmd.dy;
+      im.moved[cmd.player] = 1;
+    } else {
+      im.damage[cmd.target] += cmd.damage;
+      im.hit[cmd.target] = 1;
+    }
+  }
+  // Apply, in player order: the updates come out sorted by (player, field).
+  out.updates.clear();
+  const float x_last = std::nextafter(im.x1, w.x0), y_last = std::nextafter(im.y1, w.y0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    im.update_count[i] = 0;
+    if (!im.moved[i] && !im.hit[i]) continue;
+    im.first_update[i] = static_cast<std::uint32_t>(out.updates.size());
+    if (im.moved[i]) {
+      p[i].x = std::clamp(p[i].x + im.dx[i], w.x0, x_last);
+      p[i].y = std::clamp(p[i].y + im.dy[i], w.y0, y_last);
+      out.updates.push_back({i, Field::X, float_bits(p[i].x)});
+      out.updates.push_back({i, Field::Y, float_bits(p[i].y)});
+      im.dx[i] = im.dy[i] = 0.0f;
+      im.moved[i] = 0;
+    }
+    if (im.hit[i]) {
+      p[i].hp = static_cast<std::int32_t>(std::max<std::int64_t>(0, p[i].hp - im.damage[i]));
+      out.updates.push_back({i, Field::Hp, static_cast<std::uint32_t>(p[i].hp)});
+      im.damage[i] = 0;
+      im.hit[i] = 0;
+    }
+    im.update_count[i] = static_cast<std::uint8_t>(out.updates.size() - im.first_update[i]);
+  }
+  out.ms_logic = ms_since(t0);
+
+  // Buckets on the new positions.
+  t0 = Clock::now();
+  const std::size_t nb = static_cast<std::size_t>(im.cols) * im.rows;
+  im.bucket_of.resize(n);
+  const auto place = [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i)
+      im.bucket_of[i] = static_cast<std::uint32_t>(im.bucket_y(p[i].y, w, c.aoi)) * im.cols +
+                        static_cast<std::uint32_t>(im.bucket_x(p[i].x, w, c.aoi));
+  };
+  if (fast) pool.parallel_for(n, place, 4096);
+  else place(0, n, 0);
+  if (fast) {
+    im.bucket_start.assign(nb + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++im.bucket_start[im.bucket_of[i] + 1];
+    for (std::size_t b = 0; b < nb; ++b) im.bucket_start[b + 1] += im.bucket_start[b];
+    im.bucket_next.assign(im.bucket_start.begin(), im.bucket_start.end() - 1);
+    im.bucket_ids.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) im.bucket_ids[im.bucket_next[im.bucket_of[i]]++] = i;
+  } else {
+    im.lists.resize(nb);
+    for (auto& l : im.lists) l.clear();
+    for (std::uint32_t i = 0; i < n; ++i) im.lists[im.bucket_of[i]].push_back(i);
+  }
+  const auto sorted_bucket = [&](std::size_t b, auto&& fn) {
+    for (std::uint32_t k = im.bucket_start[b]; k < im.bucket_start[b + 1]; ++k) fn(im.bucket_ids[k]);
+  };
+  const auto list_bucket = [&](std::size_t b, auto&& fn) {
+    for (std::uint32_t s : im.lists[b]) fn(s);
+  };
+
+  // Range query: notifications.
+  out.notifications.clear();
+  if (fast) {
+    // Receiver-centric, two phases: count per receiver, prefix sum, store. Subjects of a receiver are
+    // gathered from its 9 buckets and sorted (a handful), so the output is ordered without a global sort.
+    im.counts.assign(n + 1, 0);
+    const auto gather = [&](std::uint32_t r, std::vector<std::uint32_t>& subjects) {
+      subjects.clear();
+      for_each_in_aoi(im, c, p, r, sorted_bucket, [&](std::uint32_t s) {
+        if (im.update_count[s]) subjects.push_back(s);
+      });
+      std::sort(subjects.begin(), subjects.end());
+    };
+    pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
+      std::vector<std::uint32_t>& subjects = im.scratch[worker];
+      for (std::size_t r = b; r < e; ++r) {
+        gather(static_cast<std::uint32_t>(r), subjects);
+        std::uint64_t k = 0;
+        for (std::uint32_t s : subjects) k += im.update_count[s];
+        im.counts[r + 1] = k;
+      }
+    }, 1024);
+    for (std::size_t r = 0; r < n; ++r) im.counts[r + 1] += im.counts[r];
+    out.notifications.resize(im.counts[n]);
+    pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
+      std::vector<std::uint32_t>& subjects = im.scratch[worker];
+      for (std::size_t r = b; r < e; ++r) {
+        gather(static_cast<std::uint32_t>(r), subjects);
+        Notification* o = out.notifications.data() + im.counts[r];
+        for (std::uint32_t s : subjects)
+          for (std::uint32_t u = im.first_update[s]; u < im.first_update[s] + im.update_count[s]; ++u)
+            *o++ = {static_cast<std::uint32_t>(r), s, out.updates[u].field, out.updates[u].value};
+      }
+    }, 1024);
+  } else {
+    // The thesis's CPU server: for every update, every player in its subject's AOI; then the sort the
+    // output order needs.
+    for (const Update& u : out.updates)
+      for_each_in_aoi(im, c, p, u.player, list_bucket, [&](std::uint32_t r) {
+        out.notifications.push_back({r, u.player, u.field, u.value});
+      });
+    std::sort(out.notifications.begin(), out.notifications.end(), [](const Notification& a, const Notification& b) {
+      return a.receiver != b.receiver ? a.receiver < b.receiver
+                                      : (a.subject != b.subject ? a.subject < b.subject : a.field < b.field);
+    });
+  }
+  out.ms_query = ms_since(t0);
+
+  // Visibility and its changes.
+  t0 = Clock::now();
+  out.entered.clear();
+  out.left.clear();
+  if (c.track_visibility) {
+    im.vis_cur.clear();
+    if (fast) {
+      const auto gather = [&](std::uint32_t r, std::vector<std::uint32_t>& others) {
+        others.clear();
+        for_each_in_aoi(im, c, p, r, sorted_bucket, [&](std::uint32_t s) {
+          if (s != r) others.push_back(s);
+        });
+        std::sort(others.begin(), others.end());
+      };
+      im.counts.assign(n + 1, 0);
+      pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
+        for (std::size_t r = b; r < e; ++r) {
+          gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
+          im.counts[r + 1] = im.scratch[worker].size();
+        }
+      }, 1024);
+      for (std::size_t r = 0; r < n; ++r) im.counts[r + 1] += im.counts[r];
+      im.vis_cur.resize(im.counts[n]);
+      pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
+        for (std::size_t r = b; r < e; ++r) {
+          gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
+          VisibilityEvent* o = im.vis_cur.data() + im.counts[r];
+          for (std::uint32_t s : im.scratch[worker]) *o++ = {static_cast<std::uint32_t>(r), s};
+        }
+      }, 1024);
+    } else {
+      std::vector<std::uint32_t>& others = im.scratch[0];
+      for (std::uint32_t r = 0; r < n; ++r) {
+        others.clear();
+        for_each_in_aoi(im, c, p, r, list_bucket, [&](std::uint32_t s) {
+          if (s != r) others.push_back(s);
+        });
+        std::sort(others.begin(), others.end());
+        for (std::uint32_t s : others) im.vis_cur.push_back({r, s});
+      }
+    }
+    const auto less = [](const VisibilityEvent& a, const VisibilityEvent& b) {
+      return a.receiver != b.receiver ? a.receiver < b.receiver : a.other < b.other;
+    };
+    std::set_difference(im.vis_cur.begin(), im.vis_cur.end(), im.vis_prev.begin(), im.vis_prev.end(),
+                        std::back_inserter(out.entered), less);
+    std::set_difference(im.vis_prev.begin(), im.vis_prev.end(), im.vis_cur.begin(), im.vis_cur.end(),
+                        std::back_inserter(out.left), less);
+    std::swap(im.vis_prev, im.vis_cur);
+  }
+  out.ms_visibility = ms_since(t0);
+  return Status::Ok();
+}
+
+}  // namespace warpmind::aoi

@@ -1,0 +1,311 @@
+// AOI ticks: every variant against a brute-force oracle written straight from the contract in aoi.h,
+// on uniform, clustered, one-bucket, border and AOI-larger-than-world worlds, both AOI shapes, several
+// ticks (enter/leave events), conflict merges and bad commands.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "gpu_helpers.h"
+#include "warpmind/aoi/aoi.h"
+#include "warpmind/core/random.h"
+
+namespace warpmind::aoi {
+namespace {
+
+std::uint32_t bits(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+bool in_aoi(const AoiConfig& c, const Player& a, const Player& b) {
+  if (c.shape == AoiShape::Circle) {
+    const float dx = a.x - b.x, dy = a.y - b.y;
+    return dx * dx + dy * dy <= c.aoi * c.aoi;
+  }
+  const int cols = std::max(1, static_cast<int>(std::ceil(c.world.width / c.aoi)));
+  const int rows = std::max(1, static_cast<int>(std::ceil(c.world.height / c.aoi)));
+  const auto bx = [&](float x) { return std::clamp(static_cast<int>(std::floor((x - c.world.x0) / c.aoi)), 0, cols - 1); };
+  const auto by = [&](float y) { return std::clamp(static_cast<int>(std::floor((y - c.world.y0) / c.aoi)), 0, rows - 1); };
+  return std::abs(bx(a.x) - bx(b.x)) <= 1 && std::abs(by(a.y) - by(b.y)) <= 1;
+}
+
+struct Expected {
+  std::vector<Player> players;
+  TickResult result;
+};
+
+// The contract, naively: O(N^2) range queries.
+Expected oracle(const AoiConfig& c, std::vector<Player> p, const std::vector<Command>& cmds,
+                std::set<std::pair<std::uint32_t, std::uint32_t>>& visible) {
+  Expected e;
+  const std::size_t n = p.size();
+  std::vector<float> dx(n, 0), dy(n, 0);
+  std::vector<long long> dmg(n, 0);
+  std::vector<bool> moved(n, false), hit(n, false);
+  for (const Command& k : cmds) {
+    int why = -1;
+    if (k.player >= n) why = 0;
+    else if (k.type == CommandType::Move) {
+      if (!std::isfinite(k.dx) || !std::isfinite(k.dy) || std::fabs(k.dx) > c.max_move || std::fabs(k.dy) > c.max_move)
+        why = 2;
+    } else if (k.type == CommandType::Attack) {
+      const float ddx = p[k.player].x - (k.target < n ? p[k.target].x : 0), ddy = p[k.player].y - (k.target < n ? p[k.target].y : 0);
+      if (k.target >= n) why = 3;
+      else if (k.target == k.player) why = 4;
+      else if (k.damage < 0) why = 6;
+      else if (!(ddx * ddx + ddy * ddy <= c.attack_range * c.attack_range)) why = 5;
+    } else {
+      why = 1;
+    }
+    if (why >= 0) {
+      ++e.result.rejected[why];
+      continue;
+    }
+    ++e.result.accepted;
+    if (k.type == CommandType::Move) {
+      dx[k.player] += k.dx;
+      dy[k.player] += k.dy;
+      moved[k.player] = true;
+    } else {
+      dmg[k.target] += k.damage;
+      hit[k.target] = true;
+    }
+  }
+  const float x1 = c.world.x0 + c.world.width, y1 = c.world.y0 + c.world.height;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (moved[i]) {
+      p[i].x = std::min(std::max(p[i].x + dx[i], c.world.x0), std::nextafter(x1, c.world.x0));
+      p[i].y = std::min(std::max(p[i].y + dy[i], c.world.y0), std::nextafter(y1, c.world.y0));
+      e.result.updates.push_back({i, Field::X, bits(p[i].x)});
+      e.result.updates.push_back({i, Field::Y, bits(p[i].y)});
+    }
+    if (hit[i]) {
+      p[i].hp = static_cast<std::int32_t>(std::max<long long>(0, p[i].hp - dmg[i]));
+      e.result.updates.push_back({i, Field::Hp, static_cast<std::uint32_t>(p[i].hp)});
+    }
+  }
+  for (const Update& u : e.result.updates)
+    for (std::uint32_t r = 0; r < n; ++r)
+      if (in_aoi(c, p[r], p[u.player])) e.result.notifications.push_back({r, u.player, u.field, u.value});
+  std::sort(e.result.notifications.begin(), e.result.notifications.end(), [](const Notification& a, const Notification& b) {
+    return std::tie(a.receiver, a.subject, a.field) < std::tie(b.receiver, b.subject, b.field);
+  });
+  std::set<std::pair<std::uint32_t, std::uint32_t>> now;
+  for (std::uint32_t r = 0; r < n; ++r)
+    for (std::uint32_t o = 0; o < n; ++o)
+      if (o != r && in_aoi(c, p[r], p[o])) now.insert({r, o});
+  for (const auto& [r, o] : now)
+    if (!visible.count({r, o})) e.result.entered.push_back({r, o});
+  for (const auto& [r, o] : visible)
+    if (!now.count({r, o})) e.result.left.push_back({r, o});
+  visible = now;
+  e.players = p;
+  return e;
+}
+
+std::set<std::pair<std::uint32_t, std::uint32_t>> visibility(const AoiConfig& c, const std::vector<Player>& p) {
+  std::set<std::pair<std::uint32_t, std::uint32_t>> v;
+  for (std::uint32_t r = 0; r < p.size(); ++r)
+    for (std::uint32_t o = 0; o < p.size(); ++o)
+      if (o != r && in_aoi(c, p[r], p[o])) v.insert({r, o});
+  return v;
+}
+
+struct World {
+  std::string name;
+  AoiConfig config;
+  std::vector<Player> players;
+};
+
+std::vector<World> worlds() {
+  std::vector<World> w;
+  SplitMix64 rng(3);
+  AoiConfig base;
+  base.world = {0, 0, 300, 200};
+  base.aoi = 10.0f;
+  base.max_move = 6.0f;
+  base.attack_range = 12.0f;
+  const auto uniform = [&](std::size_t n, const AoiConfig& c) {
+    std::vector<Player> p(n);
+    for (Player& q : p)
+      q = {c.world.x0 + rng.uniform() * c.world.width * 0.999f, c.world.y0 + rng.uniform() * c.world.height * 0.999f, 100};
+    return p;
+  };
+  w.push_back({"uniform", base, uniform(900, base)});
+  {
+    std::vector<Player> p;  // three hot spots
+    const float cx[3] = {30, 150, 270}, cy[3] = {30, 100, 170};
+    for (int i = 0; i < 900; ++i) {
+      const int h = i % 3;
+      p.push_back({std::clamp(cx[h] + rng.uniform(-8, 8), 0.0f, 299.0f), std::clamp(cy[h] + rng.uniform(-8, 8), 0.0f, 199.0f), 80});
+    }
+    w.push_back({"hot_spots", base, p});
+  }
+  {
+    std::vector<Player> p;  // everyone in one bucket
+    for (int i = 0; i < 300; ++i) p.push_back({rng.uniform() * 9.9f, rng.uniform() * 9.9f, 50});
+    w.push_back({"one_bucket", base, p});
+  }
+  {
+    std::vector<Player> p;  // on the borders, pushed out by their moves
+    for (int i = 0; i < 400; ++i) {
+      const float t = rng.uniform();
+      p.push_back(i % 4 == 0   ? Player{0.0f, t * 199.0f, 100}
+                  : i % 4 == 1 ? Player{299.99f, t * 199.0f, 100}
+                  : i % 4 == 2 ? Player{t * 299.0f, 0.0f, 100}
+                               : Player{t * 299.0f, 199.99f, 100});
+    }
+    w.push_back({"borders", base, p});
+  }
+  {
+    AoiConfig big = base;  // the AOI is larger than the world: everyone sees everyone
+    big.world = {-50, -50, 60, 40};
+    big.aoi = 500.0f;
+    w.push_back({"aoi_larger_than_world", big, uniform(150, big)});
+  }
+  return w;
+}
+
+std::vector<Command> commands(const std::vector<Player>& p, const AoiConfig& c, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<Command> cmds;
+  const std::uint32_t n = static_cast<std::uint32_t>(p.size());
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Command k;
+    k.player = i;
+    if (rng.uniform() < 0.7f) {
+      k.type = CommandType::Move;
+      k.dx = rng.uniform(-c.max_move, c.max_move);
+      k.dy = rng.uniform(-c.max_move, c.max_move);
+    } else {
+      k.type = CommandType::Attack;
+      k.target = static_cast<std::uint32_t>(rng.next() % n);
+      k.damage = static_cast<std::int32_t>(rng.next() % 30);
+    }
+    cmds.push_back(k);
+  }
+  if (n > 3) {  // conflicts: several moves for one player, many attackers on one target
+    cmds.push_back({1, CommandType::Move, 1.5f, -2.5f, 0, 0});
+    for (std::uint32_t i = 0; i < n; ++i) cmds.push_back({i, CommandType::Attack, 0, 0, 2, 7});
+  }
+  // Bad commands, one per reason.
+  cmds.push_back({n + 5, CommandType::Move, 1, 1, 0, 0});
+  cmds.push_back({0, static_cast<CommandType>(9), 0, 0, 0, 0});
+  cmds.push_back({0, CommandType::Move, NAN, 0, 0, 0});
+  cmds.push_back({0, CommandType::Move, c.max_move * 2, 0, 0, 0});
+  cmds.push_back({0, CommandType::Attack, 0, 0, n + 1, 5});
+  cmds.push_back({0, CommandType::Attack, 0, 0, 0, 5});
+  cmds.push_back({0, CommandType::Attack, 0, 0, n > 1 ? 1u : 0u, -4});
+  return cmds;
+}
+
+class AoiVariantTest : public testing::TestWithParam<std::tuple<AoiVariant, AoiShape>> {};
+
+TEST_P(AoiVariantTest, MatchesTheOracleTickByTick) {
+  const auto [variant, shape] = GetParam();
+  std::array<std::size_t, kRejectReasons> rejected{};
+  for (const World& wd : worlds()) {
+    SCOPED_TRACE(wd.name);
+    AoiConfig c = wd.config;
+    c.variant = variant;
+    c.shape = shape;
+    std::unique_ptr<AoiWorld> world;
+    ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), c, world).ok());
+    ASSERT_TRUE(world->reset(wd.players).ok());
+    std::vector<Player> p = wd.players;
+    auto visible = visibility(c, p);
+    TickResult got;
+    std::size_t entered = 0, left = 0, notes = 0;
+    for (int t = 0; t < 4; ++t) {
+      SCOPED_TRACE("tick " + std::to_string(t));
+      const std::vector<Command> cmds = commands(p, c, 100 + t);
+      const Expected e = oracle(c, p, cmds, visible);
+      ASSERT_TRUE(world->tick(cmds, got).ok());
+      EXPECT_EQ(got.rejected, e.result.rejected);
+      EXPECT_EQ(got.accepted, e.result.accepted);
+      EXPECT_EQ(got.updates, e.result.updates);
+      ASSERT_EQ(got.notifications.size(), e.result.notifications.size());
+      EXPECT_TRUE(got.notifications == e.result.notifications);
+      EXPECT_TRUE(got.entered == e.result.entered);
+      EXPECT_TRUE(got.left == e.result.left);
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        EXPECT_EQ(bits(world->players()[i].x), bits(e.players[i].x));
+        EXPECT_EQ(world->players()[i].hp, e.players[i].hp);
+      }
+      p = e.players;
+      entered += got.entered.size();
+      left += got.left.size();
+      notes += got.notifications.size();
+      for (int r = 0; r < kRejectReasons; ++r) rejected[r] += got.rejected[r];
+    }
+    EXPECT_GT(notes, 0u);
+    if (wd.name != "aoi_larger_than_world") {
+      EXPECT_GT(entered, 0u);  // the worlds move enough for views to change
+      EXPECT_GT(left, 0u);
+    }
+  }
+  for (int r = 0; r < kRejectReasons; ++r) EXPECT_GE(rejected[r], 1u) << reason_name(static_cast<RejectReason>(r));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, AoiVariantTest,
+                         testing::Combine(testing::Values(AoiVariant::CpuGrid, AoiVariant::CpuFast),
+                                          testing::Values(AoiShape::Square, AoiShape::Circle)),
+                         [](const auto& i) {
+                           std::string n = std::string(variant_name(std::get<0>(i.param))) + "_" +
+                                           shape_name(std::get<1>(i.param));
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+TEST(Aoi, ConflictMergeSumsEveryAttack) {
+  AoiConfig c;
+  c.world = {0, 0, 100, 100};
+  c.attack_range = 50.0f;
+  std::unique_ptr<AoiWorld> w;
+  ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  std::vector<Player> p(200, Player{50, 50, 1000});
+  ASSERT_TRUE(w->reset(p).ok());
+  std::vector<Command> cmds;
+  for (std::uint32_t i = 1; i < 200; ++i) cmds.push_back({i, CommandType::Attack, 0, 0, 0, 3});
+  TickResult r;
+  ASSERT_TRUE(w->tick(cmds, r).ok());
+  ASSERT_EQ(r.updates.size(), 1u);  // one merged update
+  EXPECT_EQ(r.updates[0].field, Field::Hp);
+  EXPECT_EQ(value_as_int(r.updates[0].value), 1000 - 199 * 3);
+  EXPECT_EQ(r.notifications.size(), 200u);  // everyone (same bucket) hears it, the target included
+  EXPECT_EQ(w->players()[0].hp, 403);
+}
+
+TEST(Aoi, BadInputIsAClearErrorAndChangesNothing) {
+  std::unique_ptr<AoiWorld> w;
+  AoiConfig c;
+  c.aoi = 0;
+  EXPECT_FALSE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  c.aoi = 10;
+  c.world.width = NAN;
+  EXPECT_FALSE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  c.world = {0, 0, 100, 100};
+  ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  const std::vector<Player> good = {{1, 1, 10}, {2, 2, 10}};
+  ASSERT_TRUE(w->reset(good).ok());
+  for (const Player& bad : {Player{NAN, 1, 1}, Player{100, 1, 1}, Player{-1, 1, 1}, Player{1, 1, -5}}) {
+    const Status st = w->reset(std::vector<Player>{{5, 5, 1}, bad});
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("player 1"), std::string::npos) << st.message();
+    ASSERT_EQ(w->players().size(), 2u);  // unchanged
+    EXPECT_EQ(w->players()[1].x, 2.0f);
+  }
+  AoiVariant v;
+  EXPECT_FALSE(parse_variant("gpu-nothing", v));
+  AoiShape s;
+  EXPECT_TRUE(parse_shape("circle", s));
+  EXPECT_FALSE(parse_shape("hexagon", s));
+}
+
+}  // namespace
+}  // namespace warpmind::aoi
