@@ -10,6 +10,7 @@
 
 #include "gpu_helpers.h"
 #include "warpmind/aoi/aoi.h"
+#include "warpmind/aoi/scenario.h"
 #include "warpmind/core/random.h"
 
 namespace warpmind::aoi {
@@ -305,6 +306,59 @@ TEST(Aoi, BadInputIsAClearErrorAndChangesNothing) {
   AoiShape s;
   EXPECT_TRUE(parse_shape("circle", s));
   EXPECT_FALSE(parse_shape("hexagon", s));
+}
+
+TEST(AoiScenario, ParsesFilesAndNamesTheBadField) {
+  AoiScenario s;
+  ASSERT_TRUE(load_aoi_scenario(warpmind::test::source_dir() + "/assets/scenarios/aoi_demo.json", s).ok());
+  EXPECT_EQ(s.players.size(), 10000u);
+  EXPECT_EQ(s.config.shape, AoiShape::Circle);
+  EXPECT_FLOAT_EQ(s.commands.attack_share, 0.25f);
+  for (const Player& p : s.players) {
+    ASSERT_TRUE(p.x >= 0 && p.x < 1000 && p.y >= 0 && p.y < 1000);
+  }
+  ASSERT_TRUE(parse_aoi_scenario(R"({"players": [{"x": 1, "y": 2, "hp": 7}], "aoi": 5})", "inline", s).ok());
+  ASSERT_EQ(s.players.size(), 1u);
+  EXPECT_EQ(s.players[0].hp, 7);
+  const auto fails = [](const char* text, const char* field) {
+    AoiScenario out;
+    out.players = {Player{}};
+    const Status st = parse_aoi_scenario(text, "s.json", out);
+    EXPECT_FALSE(st.ok()) << text;
+    EXPECT_NE(st.message().find(field), std::string::npos) << st.message();
+    EXPECT_EQ(out.players.size(), 1u);  // unchanged
+  };
+  fails("{", "not valid JSON");
+  fails(R"({"aoi": 5})", "players");
+  fails(R"({"players": [], "generate": {"clients": 3}})", "players");
+  fails(R"({"players": [{"x": 1}]})", "players[0].y");
+  fails(R"({"generate": {"clients": -1}})", "generate.clients");
+  fails(R"({"generate": {"clients": 3}, "shape": "hex"})", "shape");
+  fails(R"({"generate": {"clients": 3}, "aoi": 0})", "aoi");
+  fails(R"({"generate": {"clients": 3}, "commands": {"attack_share": 2}})", "commands.attack_share");
+}
+
+TEST(AoiScenario, CommandsAreReproducibleAndMixed) {
+  AoiConfig c;
+  std::vector<Command> a, b;
+  CommandSpec spec;
+  spec.attack_share = 0.5f;
+  make_commands(spec, c, warpmind::test::cpu_context().pool(), 1000, 3, a);
+  make_commands(spec, c, warpmind::test::cpu_context().pool(), 1000, 3, b);
+  ASSERT_EQ(a.size(), 1000u);
+  std::size_t attacks = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&a[i], &b[i], sizeof(Command)), 0);
+    EXPECT_EQ(a[i].player, i);
+    if (a[i].type == CommandType::Attack) {
+      ++attacks;
+      EXPECT_NE(a[i].target, a[i].player);
+    } else {
+      EXPECT_LE(std::fabs(a[i].dx), c.max_move);
+    }
+  }
+  EXPECT_GT(attacks, 400u);
+  EXPECT_LT(attacks, 600u);
 }
 
 }  // namespace

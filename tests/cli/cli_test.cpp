@@ -176,6 +176,27 @@ TEST(Cli, DemoWindowUnderXvfb) {
 #endif
 #endif
 
+TEST(Cli, AoiRunsGeneratedAndScenarioWorlds) {
+  const fs::path notes = scratch("aoi-notes.csv");
+  const Outcome r = run("warpmind aoi --clients 3000 --map 300 --ticks 3 --backend cpu --json --notifications " +
+                        notes.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* key : {"\"command\":\"aoi\"", "\"clients\":3000", "\"variant\":\"cpu-fast\"", "\"notifications\":"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  std::ifstream in(notes);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header, "receiver,subject,field,value");
+  const Outcome s = run("warpmind aoi --scenario " + warpmind::test::source_dir() +
+                        "/assets/scenarios/aoi_demo.json --ticks 1 --variant cpu-grid --backend cpu");
+  EXPECT_EQ(s.status, 0) << s.out;
+  EXPECT_NE(s.out.find("10000 clients"), std::string::npos) << s.out;
+  EXPECT_EQ(run("warpmind aoi --shape hexagon").status, 2);
+  EXPECT_EQ(run("warpmind aoi --variant gpu-nothing").status, 2);
+  EXPECT_EQ(run("warpmind aoi --scenario /nonexistent.json").status, 2);
+  EXPECT_EQ(run("warpmind aoi --scenario x.json --clients 5").status, 2);
+}
+
 TEST(Cli, BenchQuickWritesResultsJson) {
   const fs::path out = scratch("bench.json");
   const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());
