@@ -1,4 +1,4 @@
-// The windowed warpmind-demo: scenes (the battle, a crowd-only and a field-only scene) driven by a small
+// The windowed warpmind-demo: scenes (the battle, crowd-only, field-only and AOI-world scenes) driven by a small
 // panel framework in the style of RecastDemo's tools — each scene adds its own ImGui panel, the app adds
 // the common ones (backend, simulation controls, per-stage timing plots) and the camera.
 #pragma once
@@ -16,7 +16,7 @@ class Window;
 namespace warpmind::demos {
 
 struct AppOptions {
-  std::string scene = "battle";  // battle | crowd | field
+  std::string scene = "battle";  // battle | crowd | field | aoi
   Backend backend = Backend::Auto;
   std::size_t units = 600;       // per army (battle) / agents (crowd)
   std::uint64_t seed = 1;
