@@ -1,7 +1,7 @@
 // warpmind::aoi::AoiWorld — an MMO server's tick: client commands applied to player state, conflicting
 // updates merged, and every update delivered to the players whose area of interest (AOI) holds its
-// subject. After Lu's GPU MMOG server thesis (count/scan/store logic, sort-and-segment conflict merge,
-// bucketed range query).
+// subject. After Sung's thesis on a GPU co-processor for MMOG servers (count/scan/store logic,
+// sort-and-segment conflict merge, range query over bucket-sorted players).
 //
 // Contract of one tick (identical on every variant, so results compare exactly):
 //  1. Commands are validated in order; an invalid one is dropped and counted under its reason
