@@ -5,5 +5,6 @@ namespace warpmind::bench {
 
 int field_suite(int argc, char** argv);  // argv[0] is "field"
 int crowd_suite(int argc, char** argv);  // argv[0] is "crowd"
+int aoi_suite(int argc, char** argv);    // argv[0] is "aoi"
 
 }  // namespace warpmind::bench

@@ -210,6 +210,15 @@ TEST(Cli, BenchQuickWritesResultsJson) {
                           "\"commit\"", "\"date\""})
     EXPECT_NE(j.find(key), std::string::npos) << key;
   EXPECT_EQ(j.find("\"checked\": false"), std::string::npos);
+  const fs::path aoi = scratch("bench-aoi.json");
+  const Outcome ra = run("warpmind-bench aoi --quick --backend cpu --ticks 2 --out " + aoi.string());
+  ASSERT_EQ(ra.status, 0) << ra.out;
+  std::ifstream ain(aoi);
+  std::stringstream as;
+  as << ain.rdbuf();
+  for (const char* key : {"\"suite\": \"aoi\"", "\"variant\": \"cpu-fast\"", "\"variant\": \"cpu-grid\"",
+                          "\"notifications_per_tick\"", "\"checked\": true"})
+    EXPECT_NE(as.str().find(key), std::string::npos) << key;
   EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
   EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
 }
