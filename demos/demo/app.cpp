@@ -111,15 +111,7 @@ constexpr crowd::CrowdRule kRules[] = {crowd::CrowdRule::Strict, crowd::CrowdRul
 
 class BattleScene : public Scene {
  public:
-  explicit BattleScene(const AppOptions& o) {
-    cfg_.units_per_army = o.units;
-    cfg_.seed = o.seed;
-    cfg_.map = o.map;
-    cfg_.field_resolution = o.resolution;
-    cfg_.sight = o.sight;
-    cfg_.start_gap = o.gap;
-    cfg_.layout = o.layout;
-  }
+  explicit BattleScene(const AppOptions& o) : cfg_(o.battle) {}
   const char* name() const override { return "battle"; }
   Status reset(Context& ctx) override {
     battle_.reset();
@@ -200,7 +192,8 @@ class BattleScene : public Scene {
 // colour shows the last verdict.
 class CrowdScene : public Scene {
  public:
-  explicit CrowdScene(const AppOptions& o) : agents_(static_cast<int>(std::min<std::size_t>(o.units * 2, 200000))), seed_(o.seed) {}
+  explicit CrowdScene(const AppOptions& o)
+      : agents_(static_cast<int>(std::min<std::size_t>(o.battle.units_per_army * 2, 200000))), seed_(o.battle.seed) {}
   const char* name() const override { return "crowd"; }
   Status reset(Context& ctx) override {
     solver_.reset();
@@ -286,8 +279,8 @@ class CrowdScene : public Scene {
 // rebuilt every tick.
 class FieldScene : public Scene {
  public:
-  explicit FieldScene(const AppOptions& o) : resolution_(std::min(o.resolution, 1024)) {
-    SplitMix64 rng(o.seed);  // a few charges to start with
+  explicit FieldScene(const AppOptions& o) : resolution_(std::min(o.battle.field_resolution, 1024)) {
+    SplitMix64 rng(o.battle.seed);  // a few charges to start with
     for (std::uint32_t i = 0; i < 12; ++i)
       entities_.push_back({rng.uniform(8, kWorld - 8), rng.uniform(8, kWorld - 8), i % 3, 0});
   }
@@ -369,7 +362,8 @@ class FieldScene : public Scene {
 // enter (green) and leave (red) events.
 class AoiScene : public Scene {
  public:
-  explicit AoiScene(const AppOptions& o) : clients_(static_cast<int>(std::min<std::size_t>(o.units * 4, 200000))), seed_(o.seed) {}
+  explicit AoiScene(const AppOptions& o)
+      : clients_(static_cast<int>(std::min<std::size_t>(o.battle.units_per_army * 4, 200000))), seed_(o.battle.seed) {}
   const char* name() const override { return "aoi"; }
   Status reset(Context& ctx) override {
     world_.reset();
@@ -608,9 +602,9 @@ int run_window(const AppOptions& o, engine::Window& window) {
       scene = make_scene(scene_names[scene_index], opts);
       reset = true;
     }
-    int seed = static_cast<int>(opts.seed);
+    int seed = static_cast<int>(opts.battle.seed);
     if (ImGui::InputInt("seed", &seed) && seed >= 0) {
-      opts.seed = static_cast<std::uint64_t>(seed);
+      opts.battle.seed = static_cast<std::uint64_t>(seed);
       scene = make_scene(scene_names[scene_index], opts);
       reset = true;
     }

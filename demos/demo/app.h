@@ -18,11 +18,7 @@ namespace warpmind::demos {
 struct AppOptions {
   std::string scene = "battle";  // battle | crowd | field | aoi
   Backend backend = Backend::Auto;
-  std::size_t units = 600;       // per army (battle) / agents (crowd)
-  std::uint64_t seed = 1;
-  int map = 0, resolution = 256;
-  float sight = 60.0f, gap = 60.0f;
-  BattleMap layout;
+  BattleConfig battle;           // the battle's settings; its unit count and seed size the other scenes too
   int frames = 0;                // 0: until the window closes
   std::string out = "out/demo";  // screenshots and the final stats
 };

@@ -101,9 +101,16 @@ int main(int argc, char** argv) {
   const std::string scene = args.str("scene", "battle");
   if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi")
     return bad("--scene: expected battle, crowd, field or aoi");
-  demos::BattleMap layout;
+  demos::BattleConfig bc;
+  bc.units_per_army = units;
+  bc.seed = seed;
+  bc.map = static_cast<int>(args.integer("map", 0, 0, 4096));
+  bc.field_resolution = static_cast<int>(args.integer("resolution", 256, 16, 8192));
+  bc.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));
+  bc.start_gap = static_cast<float>(args.number("gap", 60.0, 2.0, 4000.0));
+  if (!args.error().empty()) return bad(args.error());
   if (args.has("map-file")) {
-    const Status ms = demos::load_battle_map(args.str("map-file"), layout);
+    const Status ms = demos::load_battle_map(args.str("map-file"), bc.layout);
     if (!ms.ok()) return bad(ms.message());
   }
   if (windowed) {
@@ -114,16 +121,9 @@ int main(int argc, char** argv) {
       demos::AppOptions ao;
       ao.scene = scene;
       ao.backend = co.backend;
-      ao.units = units;
-      ao.seed = seed;
-      ao.map = static_cast<int>(args.integer("map", 0, 0, 4096));
-      ao.resolution = static_cast<int>(args.integer("resolution", 256, 16, 8192));
-      ao.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));
-      ao.gap = static_cast<float>(args.number("gap", 60.0, 2.0, 4000.0));
+      ao.battle = bc;
       ao.frames = frames;
-      ao.layout = layout;
       ao.out = out;
-      if (!args.error().empty()) return bad(args.error());
       return demos::run_window(ao, *window);
     }
     if (args.has("window")) return bad(werr);
@@ -140,15 +140,6 @@ int main(int argc, char** argv) {
   std::unique_ptr<Context> ctx;
   Status st = Context::create(co, ctx);
   if (!st.ok()) return bad(st.message());
-  demos::BattleConfig bc;
-  bc.units_per_army = units;
-  bc.seed = seed;
-  bc.layout = layout;
-  bc.map = static_cast<int>(args.integer("map", 0, 0, 4096));
-  bc.field_resolution = static_cast<int>(args.integer("resolution", 256, 16, 8192));
-  bc.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));
-  bc.start_gap = static_cast<float>(args.number("gap", 60.0, 2.0, 4000.0));
-  if (!args.error().empty()) return bad(args.error());
   std::unique_ptr<demos::Battle> battle;
   st = demos::Battle::create(*ctx, bc, battle);
   if (!st.ok()) return bad(st.message());

@@ -52,6 +52,9 @@ class Core {
   ~Core();
 
   std::string init(const CoreOptions& options);
+  // A render pass with one colour attachment of `format`, cleared, left in `final_layout`: PRESENT_SRC
+  // for a swapchain (waits for the image to be acquired), else TRANSFER_SRC for a read-back.
+  std::string make_render_pass(VkFormat format, VkImageLayout final_layout, VkRenderPass& out);
   // Pipelines for `pass` (one colour attachment of any size).
   std::string init_scene(VkRenderPass pass);
   // Checks the frame and copies its data into host-visible staging (growing buffers as needed).

@@ -95,34 +95,8 @@ std::string Window::Impl::init(const std::string& title, int w, int h) {
   for (const VkSurfaceFormatKHR& f : formats)
     if (f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM) format = f.format;
 
-  VkAttachmentDescription color{};
-  color.format = format;
-  color.samples = VK_SAMPLE_COUNT_1_BIT;
-  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  color.finalLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-  VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription sub{};
-  sub.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  sub.colorAttachmentCount = 1;
-  sub.pColorAttachments = &ref;
-  VkSubpassDependency dep{};
-  dep.srcSubpass = VK_SUBPASS_EXTERNAL;
-  dep.dstSubpass = 0;
-  dep.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-  dep.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-  dep.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-  VkRenderPassCreateInfo rpi{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-  rpi.attachmentCount = 1;
-  rpi.pAttachments = &color;
-  rpi.subpassCount = 1;
-  rpi.pSubpasses = &sub;
-  rpi.dependencyCount = 1;
-  rpi.pDependencies = &dep;
-  WM_VK(vkCreateRenderPass(device, &rpi, nullptr, &render_pass));
+  err = core.make_render_pass(format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, render_pass);
+  if (!err.empty()) return "window: " + err;
   err = core.init_scene(render_pass);
   if (!err.empty()) return "window: " + err;
 
