@@ -598,6 +598,26 @@ void Core::record_uploads(VkCommandBuffer c, const Frame& f) {
                        nullptr, 1, &b);
 }
 
+std::string Core::begin_scene(VkCommandBuffer c, VkRenderPass pass, VkFramebuffer framebuffer, int width, int height,
+                              const Frame& f) {
+  WM_VK(vkResetCommandBuffer(c, 0));
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  WM_VK(vkBeginCommandBuffer(c, &bi));
+  record_uploads(c, f);
+  VkClearValue clear{};
+  clear.color = {{0.02f, 0.02f, 0.03f, 1.0f}};
+  VkRenderPassBeginInfo rp{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  rp.renderPass = pass;
+  rp.framebuffer = framebuffer;
+  rp.renderArea = {{0, 0}, {static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)}};
+  rp.clearValueCount = 1;
+  rp.pClearValues = &clear;
+  vkCmdBeginRenderPass(c, &rp, VK_SUBPASS_CONTENTS_INLINE);
+  record_draws(c, f, width, height);
+  return {};
+}
+
 void Core::record_draws(VkCommandBuffer c, const Frame& f, int width, int height) {
   const VkViewport viewport{0, 0, static_cast<float>(width), static_cast<float>(height), 0, 1};
   const VkRect2D scissor{{0, 0}, {static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)}};

@@ -2,7 +2,7 @@
 // pool, memory helpers — and the scene: heat-map, disc and line pipelines (dynamic viewport, so a
 // resized target needs no new pipeline), the heat texture, the unit and line vertex buffers. A front
 // end (offscreen image or window swapchain) owns the render pass and the frame loop and calls
-// prepare() before recording, record_uploads() outside and record_draws() inside its render pass.
+// prepare() before recording and begin_scene() to record the frame into its render pass.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -60,8 +60,10 @@ class Core {
   // Checks the frame and copies its data into host-visible staging (growing buffers as needed).
   // Waits for the device when a buffer must grow. Call with no frame of this core in flight.
   std::string prepare(const Frame& f);
-  void record_uploads(VkCommandBuffer c, const Frame& f);
-  void record_draws(VkCommandBuffer c, const Frame& f, int width, int height);
+  // Resets and begins `c`, records the uploads, begins `pass` on `framebuffer` (cleared) and draws the
+  // scene; the caller may draw more, then ends the pass and the command buffer.
+  std::string begin_scene(VkCommandBuffer c, VkRenderPass pass, VkFramebuffer framebuffer, int width, int height,
+                          const Frame& f);
 
   // A device-local buffer of w * h floats whose memory is exported as an opaque fd (SharedHeat).
   std::string share_heat(int w, int h, SharedHeat& out);
@@ -90,6 +92,8 @@ class Core {
   std::string allocate(const VkMemoryRequirements& req, VkMemoryPropertyFlags flags, VkDeviceMemory& out);
   std::string ensure_heat(int w, int h);
   std::string ensure_vertices(Buffer& b, std::size_t bytes);
+  void record_uploads(VkCommandBuffer c, const Frame& f);
+  void record_draws(VkCommandBuffer c, const Frame& f, int width, int height);
 
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties mem_props_{};

@@ -307,21 +307,9 @@ std::string Window::end_frame(const Frame& f) {
   if (r != VK_SUCCESS && r != VK_SUBOPTIMAL_KHR) return detail::vk_error(r, "vkAcquireNextImageKHR");
   WM_VK(vkResetFences(device, 1, &im.fence));
   VkCommandBuffer c = im.cmd;
-  WM_VK(vkResetCommandBuffer(c, 0));
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  WM_VK(vkBeginCommandBuffer(c, &bi));
-  im.core.record_uploads(c, f);
-  VkClearValue clear{};
-  clear.color = {{0.02f, 0.02f, 0.03f, 1.0f}};
-  VkRenderPassBeginInfo rp{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-  rp.renderPass = im.render_pass;
-  rp.framebuffer = im.framebuffers[index];
-  rp.renderArea = {{0, 0}, im.extent};
-  rp.clearValueCount = 1;
-  rp.pClearValues = &clear;
-  vkCmdBeginRenderPass(c, &rp, VK_SUBPASS_CONTENTS_INLINE);
-  im.core.record_draws(c, f, static_cast<int>(im.extent.width), static_cast<int>(im.extent.height));
+  err = im.core.begin_scene(c, im.render_pass, im.framebuffers[index], static_cast<int>(im.extent.width),
+                            static_cast<int>(im.extent.height), f);
+  if (!err.empty()) return err;
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), c);
   vkCmdEndRenderPass(c);
   WM_VK(vkEndCommandBuffer(c));
