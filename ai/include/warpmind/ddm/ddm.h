@@ -1,0 +1,92 @@
+// warpmind::ddm::RegionMatcher — HLA Data Distribution Management region matching: which publication
+// regions overlap which subscription regions, kept current as regions are added, moved and removed.
+//
+// Regions are axis-aligned boxes in D dimensions (D = 2 and 3 are built) with HALF-OPEN extents
+// [lo, hi) on every axis: two boxes overlap iff lo_a < hi_b and lo_b < hi_a on every axis. So boxes
+// that only touch do not overlap, and a box of zero width on any axis matches nothing. (OpenRTI uses
+// half-open ranges, CERTI closed ones; this library is half-open everywhere.)
+//
+// match() returns every overlapping (publication, subscription) pair, sorted by (publication id,
+// subscription id). match_changes() returns only the pairs that appeared or disappeared since the
+// previous match()/match_changes(), computed from the regions added, updated or removed in between
+// (the seed's "updated regions"). Every variant returns identical, sorted results.
+//
+// Variants: cpu-brute (every publication against every subscription; the oracle) and cpu-sort
+// (regions sorted by their lower bound on axis 0; each publication binary-searches the window of
+// subscriptions that can reach it on that axis — regions much wider than the typical one are kept on a
+// side list checked against everything — then the other axes are tested; multi-threaded, two-phase
+// count and store, so the output is in order without a global sort).
+//
+// Errors (NaN or infinite bounds, lo > hi, an unknown or removed id) are returned as Status and change
+// nothing. Ids are never reused.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "warpmind/core/context.h"
+
+namespace warpmind::ddm {
+
+enum class DdmVariant { Auto, CpuBrute, CpuSort };
+const char* variant_name(DdmVariant v);
+bool parse_variant(std::string_view name, DdmVariant& out);
+
+enum class RegionKind : std::uint8_t { Publication, Subscription };
+
+template <int D>
+struct Box {
+  std::array<float, D> lo{}, hi{};
+};
+
+using RegionId = std::uint32_t;
+
+struct Pair {
+  RegionId publication = 0, subscription = 0;
+  bool operator==(const Pair&) const = default;
+  bool operator<(const Pair& o) const {
+    return publication != o.publication ? publication < o.publication : subscription < o.subscription;
+  }
+};
+
+// The half-open overlap test (empty boxes overlap nothing).
+template <int D>
+bool overlaps(const Box<D>& a, const Box<D>& b) {
+  for (int k = 0; k < D; ++k)
+    if (!(a.lo[k] < b.hi[k] && b.lo[k] < a.hi[k] && a.lo[k] < a.hi[k] && b.lo[k] < b.hi[k])) return false;
+  return true;
+}
+
+template <int D>
+class RegionMatcher {
+ public:
+  static Status create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out);
+  ~RegionMatcher();
+
+  Status add(RegionKind kind, const Box<D>& box, RegionId& id);
+  Status update(RegionId id, const Box<D>& box);  // move and/or resize
+  Status remove(RegionId id);
+
+  Status match(std::vector<Pair>& out);
+  Status match_changes(std::vector<Pair>& appeared, std::vector<Pair>& disappeared);
+
+  std::size_t publications() const;
+  std::size_t subscriptions() const;
+  DdmVariant variant() const { return variant_; }
+
+  struct Impl;
+
+ private:
+  RegionMatcher() = default;
+  Context* ctx_ = nullptr;
+  DdmVariant variant_ = DdmVariant::Auto;
+  std::unique_ptr<Impl> impl_;
+};
+
+extern template class RegionMatcher<2>;
+extern template class RegionMatcher<3>;
+
+}  // namespace warpmind::ddm

@@ -1,0 +1,200 @@
+// Region matching: every variant against a brute-force oracle written from the half-open contract, on
+// uniform regions of overlap degree alpha (extent = alpha * L / N), the seed's 3-hotspot distribution,
+// touching and zero-width boxes, one huge region, 3D boxes, and incremental updates over many steps.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpu_helpers.h"
+#include "warpmind/core/random.h"
+#include "warpmind/ddm/ddm.h"
+
+namespace warpmind::ddm {
+namespace {
+
+constexpr float kL = 10000.0f;
+
+template <int D>
+struct Region {
+  RegionKind kind;
+  Box<D> box;
+  bool alive = true;
+};
+
+template <int D>
+std::vector<Pair> oracle(const std::vector<Region<D>>& r) {
+  std::vector<Pair> out;
+  for (RegionId p = 0; p < r.size(); ++p)
+    for (RegionId s = 0; s < r.size(); ++s) {
+      if (!r[p].alive || !r[s].alive || r[p].kind != RegionKind::Publication || r[s].kind != RegionKind::Subscription)
+        continue;
+      bool hit = true;
+      for (int k = 0; k < D; ++k)  // half-open, empty boxes match nothing
+        hit = hit && r[p].box.lo[k] < r[s].box.hi[k] && r[s].box.lo[k] < r[p].box.hi[k] &&
+              r[p].box.lo[k] < r[p].box.hi[k] && r[s].box.lo[k] < r[s].box.hi[k];
+      if (hit) out.push_back({p, s});
+    }
+  return out;
+}
+
+template <int D>
+Box<D> box_at(SplitMix64& rng, float side, bool hotspot) {
+  static const float spots[3][2] = {{1000, 1000}, {5000, 5000}, {9000, 9000}};
+  Box<D> b;
+  const int h = static_cast<int>(rng.next() % 3);
+  for (int k = 0; k < D; ++k) {
+    const float c = hotspot ? spots[h][k % 2] + rng.uniform(-300, 300) : rng.uniform(0, kL);
+    b.lo[k] = c - side / 2;
+    b.hi[k] = c + side / 2;
+  }
+  return b;
+}
+
+template <int D>
+std::vector<Region<D>> world(std::size_t n, float alpha, bool hotspots, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  const float side = alpha * kL / static_cast<float>(n);
+  std::vector<Region<D>> r;
+  for (std::size_t i = 0; i < n; ++i)
+    r.push_back({i % 2 ? RegionKind::Subscription : RegionKind::Publication,
+                 box_at<D>(rng, side, hotspots && i % 5 == 0)});
+  return r;
+}
+
+template <int D>
+void expect_matches(const std::vector<Region<D>>& regions, DdmVariant v, const char* what) {
+  SCOPED_TRACE(std::string(what) + " " + variant_name(v));
+  std::unique_ptr<RegionMatcher<D>> m;
+  ASSERT_TRUE(RegionMatcher<D>::create(warpmind::test::cpu_context(), v, m).ok());
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    RegionId id = 0;
+    ASSERT_TRUE(m->add(regions[i].kind, regions[i].box, id).ok());
+    ASSERT_EQ(id, i);
+  }
+  std::vector<Pair> got;
+  ASSERT_TRUE(m->match(got).ok());
+  const std::vector<Pair> want = oracle(regions);
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_TRUE(got == want);
+}
+
+class DdmVariantTest : public testing::TestWithParam<DdmVariant> {};
+
+TEST_P(DdmVariantTest, MatchesTheOracle) {
+  const DdmVariant v = GetParam();
+  for (float alpha : {0.01f, 1.0f, 100.0f}) {
+    expect_matches(world<2>(2000, alpha, false, 1), v, ("uniform alpha " + std::to_string(alpha)).c_str());
+    expect_matches(world<2>(2000, alpha, true, 2), v, ("hotspots alpha " + std::to_string(alpha)).c_str());
+  }
+  expect_matches(world<3>(1500, 200.0f, false, 3), v, "3D");
+  EXPECT_GT(oracle(world<2>(2000, 100.0f, false, 1)).size(), 5000u);  // the dense case has work in it
+  EXPECT_GT(oracle(world<3>(1500, 200.0f, false, 3)).size(), 100u);
+  // Touching boxes (no overlap), zero-width boxes (match nothing), one overlap of one ulp.
+  std::vector<Region<2>> edge = {
+      {RegionKind::Publication, {{0, 0}, {10, 10}}},   {RegionKind::Subscription, {{10, 0}, {20, 10}}},
+      {RegionKind::Subscription, {{0, 10}, {10, 20}}}, {RegionKind::Subscription, {{5, 5}, {5, 8}}},
+      {RegionKind::Publication, {{3, 3}, {3, 3}}},     {RegionKind::Subscription, {{0, 0}, {10, 10}}},
+      {RegionKind::Subscription, {{std::nextafter(10.0f, 0.0f), 9}, {12, 12}}}};
+  expect_matches(edge, v, "touching and zero-width");
+  std::vector<Pair> want = oracle(edge);
+  EXPECT_EQ(want, (std::vector<Pair>{{0, 5}, {0, 6}}));
+  // One huge region covering everything among small ones.
+  std::vector<Region<2>> huge = world<2>(3000, 1.0f, false, 4);
+  huge.push_back({RegionKind::Subscription, {{-1, -1}, {kL + 1, kL + 1}}});
+  huge.push_back({RegionKind::Publication, {{-5, 2}, {kL + 5, 3}}});
+  expect_matches(huge, v, "one huge region");
+}
+
+TEST_P(DdmVariantTest, IncrementalChangesOverManySteps) {
+  const DdmVariant v = GetParam();
+  std::vector<Region<2>> r = world<2>(1200, 4.0f, true, 9);
+  std::unique_ptr<RegionMatcher<2>> m;
+  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), v, m).ok());
+  for (const auto& q : r) {
+    RegionId id;
+    ASSERT_TRUE(m->add(q.kind, q.box, id).ok());
+  }
+  std::vector<Pair> appeared, disappeared, before = oracle(r);
+  ASSERT_TRUE(m->match_changes(appeared, disappeared).ok());  // first call: everything appears
+  EXPECT_EQ(appeared, before);
+  EXPECT_TRUE(disappeared.empty());
+  SplitMix64 rng(11);
+  std::size_t seen_appear = 0, seen_disappear = 0;
+  for (int step = 0; step < 30; ++step) {
+    // Every region moves by half its size in a random compass direction (the seed's set-up); a few are
+    // removed and added.
+    for (RegionId id = 0; id < r.size(); ++id) {
+      if (!r[id].alive || rng.uniform() < 0.5f) continue;
+      const int dir = static_cast<int>(rng.next() % 8);
+      const float dx = (dir % 3 - 1) * 0.5f * (r[id].box.hi[0] - r[id].box.lo[0]);
+      const float dy = (dir / 3 % 3 - 1) * 0.5f * (r[id].box.hi[1] - r[id].box.lo[1]);
+      r[id].box.lo[0] += dx, r[id].box.hi[0] += dx, r[id].box.lo[1] += dy, r[id].box.hi[1] += dy;
+      ASSERT_TRUE(m->update(id, r[id].box).ok());
+    }
+    const RegionId gone = static_cast<RegionId>(rng.next() % r.size());
+    if (r[gone].alive) {
+      r[gone].alive = false;
+      ASSERT_TRUE(m->remove(gone).ok());
+    }
+    RegionId id;
+    const Region<2> fresh{step % 2 ? RegionKind::Subscription : RegionKind::Publication, box_at<2>(rng, 40.0f, true)};
+    ASSERT_TRUE(m->add(fresh.kind, fresh.box, id).ok());
+    r.push_back(fresh);
+    ASSERT_EQ(id, r.size() - 1);
+    ASSERT_TRUE(m->match_changes(appeared, disappeared).ok());
+    const std::vector<Pair> now = oracle(r);
+    std::vector<Pair> want_in, want_out;
+    std::set_difference(now.begin(), now.end(), before.begin(), before.end(), std::back_inserter(want_in));
+    std::set_difference(before.begin(), before.end(), now.begin(), now.end(), std::back_inserter(want_out));
+    ASSERT_EQ(appeared, want_in) << "step " << step;
+    ASSERT_EQ(disappeared, want_out) << "step " << step;
+    seen_appear += appeared.size();
+    seen_disappear += disappeared.size();
+    before = now;
+  }
+  EXPECT_GT(seen_appear, 0u);
+  EXPECT_GT(seen_disappear, 0u);
+  std::vector<Pair> full;
+  ASSERT_TRUE(m->match(full).ok());
+  EXPECT_EQ(full, before);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, DdmVariantTest, testing::Values(DdmVariant::CpuBrute, DdmVariant::CpuSort),
+                         [](const auto& i) {
+                           std::string n = variant_name(i.param);
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n;
+                         });
+
+TEST(Ddm, BadInputIsAClearErrorAndChangesNothing) {
+  std::unique_ptr<RegionMatcher<2>> m;
+  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::Auto, m).ok());
+  EXPECT_EQ(m->variant(), DdmVariant::CpuSort);
+  RegionId a, b, c = 77;
+  ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {5, 5}}, a).ok());
+  ASSERT_TRUE(m->add(RegionKind::Subscription, {{1, 1}, {2, 2}}, b).ok());
+  EXPECT_FALSE(m->add(RegionKind::Subscription, {{NAN, 0}, {1, 1}}, c).ok());
+  EXPECT_FALSE(m->add(RegionKind::Subscription, {{0, 0}, {INFINITY, 1}}, c).ok());
+  const Status st = m->add(RegionKind::Subscription, {{0, 3}, {1, 2}}, c);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("lo > hi"), std::string::npos) << st.message();
+  EXPECT_EQ(c, 77u);
+  EXPECT_EQ(m->subscriptions(), 1u);
+  EXPECT_FALSE(m->update(99, {{0, 0}, {1, 1}}).ok());
+  EXPECT_FALSE(m->update(b, {{0, 0}, {-1, 1}}).ok());
+  EXPECT_FALSE(m->remove(99).ok());
+  ASSERT_TRUE(m->remove(b).ok());
+  EXPECT_FALSE(m->remove(b).ok());  // already removed
+  EXPECT_FALSE(m->update(b, {{0, 0}, {1, 1}}).ok());
+  std::vector<Pair> out;
+  ASSERT_TRUE(m->match(out).ok());
+  EXPECT_TRUE(out.empty());
+  DdmVariant v;
+  EXPECT_TRUE(parse_variant("cpu-brute", v));
+  EXPECT_FALSE(parse_variant("gpu-nothing", v));
+}
+
+}  // namespace
+}  // namespace warpmind::ddm
