@@ -7,5 +7,6 @@ namespace warpmind::cli {
 int field_command(int argc, char** argv);  // argv[0] is "field"
 int crowd_command(int argc, char** argv);  // argv[0] is "crowd"
 int aoi_command(int argc, char** argv);    // argv[0] is "aoi"
+int ddm_command(int argc, char** argv);    // argv[0] is "ddm"
 
 }  // namespace warpmind::cli

@@ -197,6 +197,27 @@ TEST(Cli, AoiRunsGeneratedAndScenarioWorlds) {
   EXPECT_EQ(run("warpmind aoi --scenario x.json --clients 5").status, 2);
 }
 
+TEST(Cli, DdmMatchesGeneratedAndScenarioRegions) {
+  const Outcome r = run("warpmind ddm --regions 4000 --size 100 --steps 3 --backend cpu --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* key : {"\"command\":\"ddm\"", "\"regions\":4000", "\"variant\":\"cpu-sort\"", "\"appeared\":"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  const Outcome b = run("warpmind ddm --regions 4000 --size 100 --steps 3 --backend cpu --json --variant cpu-brute");
+  ASSERT_EQ(b.status, 0) << b.out;
+  const auto field = [](const std::string& j, const std::string& key) {
+    const auto at = j.find("\"" + key + "\":");
+    return at == std::string::npos ? std::string("?") : j.substr(at, j.find(',', at) - at);
+  };
+  for (const char* key : {"pairs", "appeared", "disappeared", "pairs_after"})
+    EXPECT_EQ(field(r.out, key), field(b.out, key));  // both variants agree
+  const Outcome s = run("warpmind ddm --scenario " + warpmind::test::source_dir() + "/assets/scenarios/ddm_demo.json --backend cpu");
+  EXPECT_EQ(s.status, 0) << s.out;
+  EXPECT_NE(s.out.find("20000 regions"), std::string::npos) << s.out;
+  EXPECT_EQ(run("warpmind ddm --distribution clumps").status, 2);
+  EXPECT_EQ(run("warpmind ddm --dimensions 4").status, 2);
+  EXPECT_EQ(run("warpmind ddm --scenario /nonexistent.json").status, 2);
+}
+
 TEST(Cli, BenchQuickWritesResultsJson) {
   const fs::path out = scratch("bench.json");
   const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());

@@ -9,6 +9,7 @@
 #include "gpu_helpers.h"
 #include "warpmind/core/random.h"
 #include "warpmind/ddm/ddm.h"
+#include "warpmind/ddm/scenario.h"
 
 namespace warpmind::ddm {
 namespace {
@@ -16,14 +17,14 @@ namespace {
 constexpr float kL = 10000.0f;
 
 template <int D>
-struct Region {
+struct TestRegion {
   RegionKind kind;
   Box<D> box;
   bool alive = true;
 };
 
 template <int D>
-std::vector<Pair> oracle(const std::vector<Region<D>>& r) {
+std::vector<Pair> oracle(const std::vector<TestRegion<D>>& r) {
   std::vector<Pair> out;
   for (RegionId p = 0; p < r.size(); ++p)
     for (RegionId s = 0; s < r.size(); ++s) {
@@ -52,10 +53,10 @@ Box<D> box_at(SplitMix64& rng, float side, bool hotspot) {
 }
 
 template <int D>
-std::vector<Region<D>> world(std::size_t n, float alpha, bool hotspots, std::uint64_t seed) {
+std::vector<TestRegion<D>> world(std::size_t n, float alpha, bool hotspots, std::uint64_t seed) {
   SplitMix64 rng(seed);
   const float side = alpha * kL / static_cast<float>(n);
-  std::vector<Region<D>> r;
+  std::vector<TestRegion<D>> r;
   for (std::size_t i = 0; i < n; ++i)
     r.push_back({i % 2 ? RegionKind::Subscription : RegionKind::Publication,
                  box_at<D>(rng, side, hotspots && i % 5 == 0)});
@@ -63,7 +64,7 @@ std::vector<Region<D>> world(std::size_t n, float alpha, bool hotspots, std::uin
 }
 
 template <int D>
-void expect_matches(const std::vector<Region<D>>& regions, DdmVariant v, const char* what) {
+void expect_matches(const std::vector<TestRegion<D>>& regions, DdmVariant v, const char* what) {
   SCOPED_TRACE(std::string(what) + " " + variant_name(v));
   std::unique_ptr<RegionMatcher<D>> m;
   ASSERT_TRUE(RegionMatcher<D>::create(warpmind::test::cpu_context(), v, m).ok());
@@ -91,7 +92,7 @@ TEST_P(DdmVariantTest, MatchesTheOracle) {
   EXPECT_GT(oracle(world<2>(2000, 100.0f, false, 1)).size(), 5000u);  // the dense case has work in it
   EXPECT_GT(oracle(world<3>(1500, 200.0f, false, 3)).size(), 100u);
   // Touching boxes (no overlap), zero-width boxes (match nothing), one overlap of one ulp.
-  std::vector<Region<2>> edge = {
+  std::vector<TestRegion<2>> edge = {
       {RegionKind::Publication, {{0, 0}, {10, 10}}},   {RegionKind::Subscription, {{10, 0}, {20, 10}}},
       {RegionKind::Subscription, {{0, 10}, {10, 20}}}, {RegionKind::Subscription, {{5, 5}, {5, 8}}},
       {RegionKind::Publication, {{3, 3}, {3, 3}}},     {RegionKind::Subscription, {{0, 0}, {10, 10}}},
@@ -100,7 +101,7 @@ TEST_P(DdmVariantTest, MatchesTheOracle) {
   std::vector<Pair> want = oracle(edge);
   EXPECT_EQ(want, (std::vector<Pair>{{0, 5}, {0, 6}}));
   // One huge region covering everything among small ones.
-  std::vector<Region<2>> huge = world<2>(3000, 1.0f, false, 4);
+  std::vector<TestRegion<2>> huge = world<2>(3000, 1.0f, false, 4);
   huge.push_back({RegionKind::Subscription, {{-1, -1}, {kL + 1, kL + 1}}});
   huge.push_back({RegionKind::Publication, {{-5, 2}, {kL + 5, 3}}});
   expect_matches(huge, v, "one huge region");
@@ -108,7 +109,7 @@ TEST_P(DdmVariantTest, MatchesTheOracle) {
 
 TEST_P(DdmVariantTest, IncrementalChangesOverManySteps) {
   const DdmVariant v = GetParam();
-  std::vector<Region<2>> r = world<2>(1200, 4.0f, true, 9);
+  std::vector<TestRegion<2>> r = world<2>(1200, 4.0f, true, 9);
   std::unique_ptr<RegionMatcher<2>> m;
   ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), v, m).ok());
   for (const auto& q : r) {
@@ -138,7 +139,7 @@ TEST_P(DdmVariantTest, IncrementalChangesOverManySteps) {
       ASSERT_TRUE(m->remove(gone).ok());
     }
     RegionId id;
-    const Region<2> fresh{step % 2 ? RegionKind::Subscription : RegionKind::Publication, box_at<2>(rng, 40.0f, true)};
+    const TestRegion<2> fresh{step % 2 ? RegionKind::Subscription : RegionKind::Publication, box_at<2>(rng, 40.0f, true)};
     ASSERT_TRUE(m->add(fresh.kind, fresh.box, id).ok());
     r.push_back(fresh);
     ASSERT_EQ(id, r.size() - 1);
@@ -167,6 +168,52 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, DdmVariantTest, testing::Values(DdmVariant
                              if (ch == '-') ch = '_';
                            return n;
                          });
+
+TEST(DdmScenario, ParsesFilesAndNamesTheBadField) {
+  DdmScenario s;
+  ASSERT_TRUE(load_ddm_scenario(warpmind::test::source_dir() + "/assets/scenarios/ddm_demo.json", s).ok());
+  EXPECT_EQ(s.regions.size(), 20000u);
+  EXPECT_EQ(s.steps, 10);
+  ASSERT_TRUE(parse_ddm_scenario(R"({"dimensions": 3, "regions": [{"kind": "publication", "lo": [0, 0, 0], "hi": [1, 2, 3]}]})",
+                                 "inline", s).ok());
+  ASSERT_EQ(s.regions.size(), 1u);
+  EXPECT_EQ(s.dimensions, 3);
+  EXPECT_EQ(s.regions[0].hi[2], 3.0f);
+  const auto fails = [](const char* text, const char* field) {
+    DdmScenario out;
+    out.steps = 77;
+    const Status st = parse_ddm_scenario(text, "d.json", out);
+    EXPECT_FALSE(st.ok()) << text;
+    EXPECT_NE(st.message().find(field), std::string::npos) << st.message();
+    EXPECT_EQ(out.steps, 77);  // unchanged
+  };
+  fails("[", "not valid JSON");
+  fails(R"({"steps": 3})", "regions");
+  fails(R"({"regions": [{"kind": "both", "lo": [0, 0], "hi": [1, 1]}]})", "regions[0].kind");
+  fails(R"({"regions": [{"kind": "publication", "lo": [0], "hi": [1, 1]}]})", "regions[0].lo");
+  fails(R"({"regions": [{"kind": "publication", "lo": [2, 0], "hi": [1, 1]}]})", "lo > hi");
+  fails(R"({"dimensions": 5, "regions": []})", "dimensions");
+  fails(R"({"generate": {"distribution": "clumps"}})", "generate.distribution");
+}
+
+TEST(DdmScenario, AlphaIsTheVolumeRatioAndMovesAreHalfASide) {
+  GenerateSpec g;
+  g.regions = 10000;
+  g.alpha = 4.0f;
+  const auto r = generate_regions<2>(g);
+  ASSERT_EQ(r.size(), 10000u);
+  EXPECT_NEAR(r[0].box.hi[0] - r[0].box.lo[0], 10000.0f * std::sqrt(4.0f / 10000.0f), 1e-2f);  // 200
+  EXPECT_EQ(r[0].kind, RegionKind::Publication);
+  EXPECT_EQ(r[1].kind, RegionKind::Subscription);
+  auto moved = r;
+  move_regions<2>(moved, 5, 0);
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const float dx = std::fabs(moved[i].box.lo[0] - r[i].box.lo[0]), dy = std::fabs(moved[i].box.lo[1] - r[i].box.lo[1]);
+    EXPECT_TRUE(dx == 0.0f || std::fabs(dx - 100.0f) < 1e-2f) << i;
+    EXPECT_TRUE(dy == 0.0f || std::fabs(dy - 100.0f) < 1e-2f) << i;
+    EXPECT_TRUE(dx > 0.0f || dy > 0.0f) << i;  // every region moves
+  }
+}
 
 TEST(Ddm, BadInputIsAClearErrorAndChangesNothing) {
   std::unique_ptr<RegionMatcher<2>> m;

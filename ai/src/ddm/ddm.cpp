@@ -42,6 +42,8 @@ struct RegionMatcher<D>::Impl {
   bool have_prev = false;
   // Scratch, reused.
   std::vector<RegionId> pub_ids, sub_ids, sub_sorted, sub_wide;
+  std::vector<std::uint32_t> stripe_start, stripe_next, stripe_of, ids_tmp;
+  std::vector<float> widths;
   std::vector<std::uint64_t> counts;
   std::vector<std::vector<RegionId>> scratch;  // per worker
   std::vector<Pair> fresh, old_pairs, kept;
@@ -169,41 +171,67 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
         if (overlaps<D>(box[p], box[s])) list.push_back(s);
     });
   } else {
-    // Subscriptions by lower bound on axis 0; the much wider than typical ones on a side list.
-    std::vector<float> widths;
-    widths.reserve(im.sub_ids.size());
-    for (RegionId s : im.sub_ids) widths.push_back(box[s].hi[0] - box[s].lo[0]);
-    float typical = 0.0f;
-    if (!widths.empty()) {
-      std::nth_element(widths.begin(), widths.begin() + widths.size() / 2, widths.end());
-      typical = widths[widths.size() / 2];
-    }
-    const double wide_above = std::max(8.0 * typical, 1e-30);
+    // Subscriptions in stripes along axis 1 (by lower bound), sorted by lower bound on axis 0 within a
+    // stripe; the ones much wider than typical (on axis 0 or 1) on a side list. A publication searches
+    // the stripes its reach covers and, in each, the window of subscriptions that can reach it on axis 0.
+    const auto typical = [&](int axis) {
+      std::vector<float>& w = im.widths;
+      w.clear();
+      for (RegionId s : im.sub_ids) w.push_back(box[s].hi[axis] - box[s].lo[axis]);
+      if (w.empty()) return 0.0;
+      std::nth_element(w.begin(), w.begin() + w.size() / 2, w.end());
+      return static_cast<double>(w[w.size() / 2]);
+    };
+    const double wide0 = std::max(8.0 * typical(0), 1e-30), wide1 = std::max(8.0 * typical(1), 1e-30);
     im.sub_sorted.clear();
     im.sub_wide.clear();
-    double reach = 0.0;  // the widest normal subscription on axis 0
+    double reach0 = 0.0, reach1 = 0.0, y0 = INFINITY, y1 = -INFINITY;  // widest normal subscription; lo1 range
     for (RegionId s : im.sub_ids) {
-      const double w = static_cast<double>(box[s].hi[0]) - box[s].lo[0];
-      if (w > wide_above) {
+      const double w0 = static_cast<double>(box[s].hi[0]) - box[s].lo[0];
+      const double w1 = static_cast<double>(box[s].hi[1]) - box[s].lo[1];
+      if (w0 > wide0 || w1 > wide1) {
         im.sub_wide.push_back(s);
       } else {
         im.sub_sorted.push_back(s);
-        reach = std::max(reach, w);
+        reach0 = std::max(reach0, w0);
+        reach1 = std::max(reach1, w1);
+        y0 = std::min(y0, static_cast<double>(box[s].lo[1]));
+        y1 = std::max(y1, static_cast<double>(box[s].lo[1]));
       }
     }
-    std::sort(im.sub_sorted.begin(), im.sub_sorted.end(), [&](RegionId a, RegionId b) {
-      return box[a].lo[0] != box[b].lo[0] ? box[a].lo[0] < box[b].lo[0] : a < b;
-    });
+    const double stripe_h = std::max(4.0 * (reach1 > 0 ? reach1 : 1.0), (y1 - y0) / 65536.0);
+    const int stripes = im.sub_sorted.empty() ? 1 : std::max(1, static_cast<int>((y1 - y0) / stripe_h) + 1);
+    const auto stripe_of = [&](double y) {
+      return static_cast<int>(std::clamp(std::floor((y - y0) / stripe_h), 0.0, static_cast<double>(stripes - 1)));
+    };
+    // Counting sort into stripes, then each stripe sorted by lo0 (in parallel).
+    im.stripe_of.resize(box.size());
+    im.stripe_start.assign(static_cast<std::size_t>(stripes) + 1, 0);
+    for (RegionId s : im.sub_sorted) ++im.stripe_start[(im.stripe_of[s] = stripe_of(box[s].lo[1])) + 1];
+    for (int k = 0; k < stripes; ++k) im.stripe_start[k + 1] += im.stripe_start[k];
+    im.stripe_next.assign(im.stripe_start.begin(), im.stripe_start.end() - 1);
+    im.ids_tmp.resize(im.sub_sorted.size());
+    for (RegionId s : im.sub_sorted) im.ids_tmp[im.stripe_next[im.stripe_of[s]]++] = s;
+    im.sub_sorted.swap(im.ids_tmp);
+    pool.parallel_for(static_cast<std::size_t>(stripes), [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t k = b; k < e; ++k)
+        std::sort(im.sub_sorted.begin() + im.stripe_start[k], im.sub_sorted.begin() + im.stripe_start[k + 1],
+                  [&](RegionId x, RegionId y) { return box[x].lo[0] != box[y].lo[0] ? box[x].lo[0] < box[y].lo[0] : x < y; });
+    }, 16);
     collect(pool, im.pub_ids, im.scratch, im.counts, out, [&](RegionId p, std::vector<RegionId>& list) {
       list.clear();
-      // A normal subscription s reaches p on axis 0 only if lo0(s) > lo0(p) - reach and lo0(s) < hi0(p);
-      // the window is widened by a few ulps against rounding, the exact test decides.
-      float from = static_cast<float>(static_cast<double>(box[p].lo[0]) - reach);
+      // A normal subscription s reaches p only if lo(s) > lo(p) - reach and lo(s) < hi(p) on axes 0 and
+      // 1; the window is widened against rounding, the exact test decides.
+      float from = static_cast<float>(static_cast<double>(box[p].lo[0]) - reach0);
       from = std::nextafter(std::nextafter(from, -INFINITY), -INFINITY);
-      auto it = std::lower_bound(im.sub_sorted.begin(), im.sub_sorted.end(), from,
-                                 [&](RegionId s, float v) { return box[s].lo[0] < v; });
-      for (; it != im.sub_sorted.end() && box[*it].lo[0] < box[p].hi[0]; ++it)
-        if (overlaps<D>(box[p], box[*it])) list.push_back(*it);
+      const int first = stripe_of(static_cast<double>(box[p].lo[1]) - reach1 - 1e-6 * (1.0 + std::fabs(reach1)));
+      const int last = stripe_of(static_cast<double>(box[p].hi[1]));
+      for (int k = first; k <= last; ++k) {
+        const auto b = im.sub_sorted.begin() + im.stripe_start[k], e = im.sub_sorted.begin() + im.stripe_start[k + 1];
+        auto it = std::lower_bound(b, e, from, [&](RegionId s, float v) { return box[s].lo[0] < v; });
+        for (; it != e && box[*it].lo[0] < box[p].hi[0]; ++it)
+          if (overlaps<D>(box[p], box[*it])) list.push_back(*it);
+      }
       for (RegionId s : im.sub_wide)
         if (overlaps<D>(box[p], box[s])) list.push_back(s);
       std::sort(list.begin(), list.end());
@@ -225,8 +253,18 @@ Status RegionMatcher<D>::match_changes(std::vector<Pair>& appeared, std::vector<
     WM_RETURN_IF_ERROR(match(appeared));
     return Status::Ok();
   }
-  // The pairs that involve an updated region, now (each updated region against every live region of
-  // the other kind) and before; their differences are the changes.
+  // Many updated regions (the seed's every-region-moves step): a full match with the variant, diffed
+  // with the previous one.
+  if (im.dirty.size() * 8 > im.pubs + im.subs) {
+    im.old_pairs.swap(im.prev);
+    std::vector<Pair>& now = im.kept;
+    WM_RETURN_IF_ERROR(match(now));  // sets prev, clears the dirty set
+    std::set_difference(now.begin(), now.end(), im.old_pairs.begin(), im.old_pairs.end(), std::back_inserter(appeared));
+    std::set_difference(im.old_pairs.begin(), im.old_pairs.end(), now.begin(), now.end(), std::back_inserter(disappeared));
+    return Status::Ok();
+  }
+  // Few: the pairs that involve an updated region, now (each updated region against every live region of
+  // the other kind, the seed's region-based matching) and before; their differences are the changes.
   const std::vector<Box<D>>& box = im.boxes;
   im.fresh.clear();
   std::vector<RegionId>& live_pubs = im.pub_ids;

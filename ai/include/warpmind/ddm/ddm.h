@@ -8,8 +8,10 @@
 //
 // match() returns every overlapping (publication, subscription) pair, sorted by (publication id,
 // subscription id). match_changes() returns only the pairs that appeared or disappeared since the
-// previous match()/match_changes(), computed from the regions added, updated or removed in between
-// (the seed's "updated regions"). Every variant returns identical, sorted results.
+// previous match()/match_changes(), sorted: when few regions were added, updated or removed in between
+// (the seed's "updated regions"), each of them is matched against every region of the other kind; when
+// more than an eighth were, the variant matches everything again and the two sets are diffed. Every
+// variant returns identical results.
 //
 // Variants: cpu-brute (every publication against every subscription; the oracle) and cpu-sort
 // (regions sorted by their lower bound on axis 0; each publication binary-searches the window of
