@@ -6,5 +6,6 @@ namespace warpmind::bench {
 int field_suite(int argc, char** argv);  // argv[0] is "field"
 int crowd_suite(int argc, char** argv);  // argv[0] is "crowd"
 int aoi_suite(int argc, char** argv);    // argv[0] is "aoi"
+int ddm_suite(int argc, char** argv);    // argv[0] is "ddm"
 
 }  // namespace warpmind::bench

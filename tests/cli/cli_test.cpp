@@ -240,6 +240,15 @@ TEST(Cli, BenchQuickWritesResultsJson) {
   for (const char* key : {"\"suite\": \"aoi\"", "\"variant\": \"cpu-fast\"", "\"variant\": \"cpu-grid\"",
                           "\"notifications_per_tick\"", "\"checked\": true"})
     EXPECT_NE(as.str().find(key), std::string::npos) << key;
+  const fs::path ddm = scratch("bench-ddm.json");
+  const Outcome rd = run("warpmind-bench ddm --quick --backend cpu --steps 3 --out " + ddm.string());
+  ASSERT_EQ(rd.status, 0) << rd.out;
+  std::ifstream din(ddm);
+  std::stringstream ds;
+  ds << din.rdbuf();
+  for (const char* key : {"\"suite\": \"ddm\"", "\"variant\": \"cpu-sort\"", "\"variant\": \"cpu-brute\"", "\"pairs\":",
+                          "\"checked\": true"})
+    EXPECT_NE(ds.str().find(key), std::string::npos) << key;
   EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
   EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
 }
