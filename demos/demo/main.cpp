@@ -40,7 +40,7 @@ constexpr const char* kHelp =
     "\n"
     "  --headless        render offscreen to PNG (the default without a display)\n"
     "  --window          open a window or fail\n"
-    "  --scene S         battle | crowd | field | aoi (window; default battle)\n"
+    "  --scene S         battle | crowd | field | aoi | regions (window; default battle)\n"
     "  --frames N        frames to render (headless default 10; window default: until closed)\n"
     "  --ticks-per-frame K   (headless, default 5)\n"
     "  window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan\n"
@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
   if (!args.error().empty()) return bad(args.error());
   const std::string out = args.str("out", "out/demo");
   const std::string scene = args.str("scene", "battle");
-  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi")
-    return bad("--scene: expected battle, crowd, field or aoi");
+  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions")
+    return bad("--scene: expected battle, crowd, field, aoi or regions");
   demos::BattleConfig bc;
   bc.units_per_army = units;
   bc.seed = seed;

@@ -154,7 +154,7 @@ TEST(Cli, DemoWindowUnderXvfb) {
   // The README's main command with a display: every scene opens a window, runs, and the screenshot of
   // its last frame shows something (pixel spread), with the validation layer quiet.
   if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed (package xvfb)";
-  for (const char* scene : {"battle", "crowd", "field", "aoi"}) {
+  for (const char* scene : {"battle", "crowd", "field", "aoi", "regions"}) {
     SCOPED_TRACE(scene);
     const fs::path dir = scratch(std::string("window-") + scene);
     const std::string cmd = "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " +
