@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "chess_internal.h"
 #include "warpmind/core/random.h"
 
 namespace warpmind::search::chess {
@@ -99,6 +100,14 @@ void remove(Position& p, int sq) {
 
 }  // namespace
 
+namespace detail {
+std::uint64_t knight_attacks(int sq) { return T().knight[sq]; }
+std::uint64_t king_attacks(int sq) { return T().king[sq]; }
+std::uint64_t pawn_attacks(Color c, int sq) { return T().pawn[c][sq]; }
+std::uint64_t rook_attacks(int sq, std::uint64_t occupied) { return chess::rook_attacks(sq, occupied); }
+std::uint64_t bishop_attacks(int sq, std::uint64_t occupied) { return chess::bishop_attacks(sq, occupied); }
+}  // namespace detail
+
 // ---- [SECTION] position --------------------------------------------------------------------------
 
 Position::Position() { std::memset(board, -1, sizeof board); }
@@ -162,7 +171,7 @@ void generate_pseudo(const Position& p, MoveList& out) {
   const auto emit = [&](int from, Bits targets) {
     for (Bits b = targets & ~own; b;) {
       const int to = pop_lsb(b);
-      out.push(Move::make(from, to, NoPiece, (enemy & bit(to)) ? Move::Capture : 0));
+      out.push(Move::make(from, to, NoPiece, (enemy & bit(to)) ? std::uint32_t{Move::Capture} : 0u));
     }
   };
   for (Bits b = p.pieces[us][Knight]; b;) {
@@ -267,6 +276,27 @@ void unmake_move(Position& p, Move m, const Undo& u) {
     put(p, sq, static_cast<Color>(u.captured >> 3), static_cast<PieceType>(u.captured & 7));
   }
   p.castling = u.castling;
+  p.en_passant = u.en_passant;
+  p.halfmove = u.halfmove;
+  p.key = u.key;
+}
+
+void make_null_move(Position& p, Undo& u) {
+  const Tables& t = T();
+  u.captured = -1;
+  u.castling = p.castling;
+  u.en_passant = p.en_passant;
+  u.halfmove = p.halfmove;
+  u.key = p.key;
+  if (p.en_passant >= 0) p.key ^= t.z_ep[p.en_passant & 7];
+  p.en_passant = -1;
+  ++p.halfmove;
+  p.side = other(p.side);
+  p.key ^= t.z_side;
+}
+
+void unmake_null_move(Position& p, const Undo& u) {
+  p.side = other(p.side);
   p.en_passant = u.en_passant;
   p.halfmove = u.halfmove;
   p.key = u.key;

@@ -82,6 +82,9 @@ bool attacked(const Position& p, int sq, Color by);
 void generate_legal(const Position& p, MoveList& out);
 void make_move(Position& p, Move m, Undo& u);
 void unmake_move(Position& p, Move m, const Undo& u);
+// Passes the turn (null-move pruning); the position must not be in check.
+void make_null_move(Position& p, Undo& u);
+void unmake_null_move(Position& p, const Undo& u);
 std::uint64_t compute_key(const Position& p);  // from scratch (make_move keeps `key` incrementally)
 
 std::string move_to_uci(Move m);  // e2e4, e7e8q, e1g1

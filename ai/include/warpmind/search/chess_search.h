@@ -1,0 +1,75 @@
+// warpmind::search::chess — evaluation and the CPU searches.
+//
+// evaluate(): a classical integer evaluation in centipawns from the side to move's point of view:
+// material, piece-square tables, mobility, pawn structure (doubled, isolated, passed), king safety
+// (pawn shield, attackers on the king's zone) and the bishop pair, tapered between middle game and end
+// game by the material left. Deterministic and integer, so a GPU port can match it exactly.
+//
+// Searcher: negamax alpha-beta with iterative deepening, principal variation search, a transposition
+// table shared by all threads, move ordering (table move, captures by MVV-LVA, killers, history),
+// quiescence on captures and promotions, check extension, null-move pruning, repetition and 50-move
+// draws. threads == 1 is the serial reference; more threads run Lazy SMP (every thread searches the
+// root on the shared table, helpers at staggered depths), the multi-threaded CPU baseline.
+// Limits: depth, nodes, time (a deadline), or none (until stop()). Never returns an illegal move: with
+// any legal move available the best move is legal, from the last completed iteration at the least.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "warpmind/search/chess.h"
+
+namespace warpmind::search::chess {
+
+int evaluate(const Position& p);
+
+constexpr int kMate = 32000;
+constexpr int kMateBound = kMate - 1000;  // |score| above this: a mate in (kMate - |score|) plies
+
+struct SearchLimits {
+  int depth = 64;                 // plies
+  std::uint64_t nodes = 0;        // 0: no limit
+  std::int64_t time_ms = 0;       // 0: no limit; else the search stops after about this long
+  bool infinite = false;          // search until stop() (the limits above still cap it when set)
+};
+
+struct SearchReport {  // after each completed iteration
+  int depth = 0, seldepth = 0;
+  int score = 0;          // centipawns from the root side's view; mate scores beyond kMateBound
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;
+  std::vector<Move> pv;
+};
+
+struct SearchResult {
+  Move best{};
+  bool has_move = false;  // false only when the root has no legal move (mate or stalemate)
+  int score = 0, depth = 0;
+  std::uint64_t nodes = 0;
+};
+
+class Searcher {
+ public:
+  // hash_mb: transposition table size (1..65536); threads >= 1.
+  Searcher(int hash_mb, int threads);
+  ~Searcher();
+  void set_hash(int hash_mb);
+  void set_threads(int threads);
+  void clear();  // forget the table (new game)
+
+  // `history`: the keys of the positions before `root` in this game (for repetition draws).
+  SearchResult search(const Position& root, const std::vector<std::uint64_t>& history, const SearchLimits& limits,
+                      const std::function<void(const SearchReport&)>& on_iteration = {});
+  void stop();  // from another thread: the running search returns soon
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::search::chess
