@@ -218,6 +218,30 @@ TEST(Cli, DdmMatchesGeneratedAndScenarioRegions) {
   EXPECT_EQ(run("warpmind ddm --scenario /nonexistent.json").status, 2);
 }
 
+TEST(Cli, ChessEngineSpeaksUci) {
+  const fs::path in = scratch("uci-in.txt");
+  std::ofstream(in) << "uci\nisready\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 4\n"
+                       "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo nodes 5000\n"
+                       "position startpos\ngo perft 3\n"
+                       "position fen not a fen\nposition startpos moves e2e5\ngo bogus\nsetoption name Hash value x\n"
+                       "setoption name Threads value 2\nposition startpos\ngo wtime 300 btime 300 winc 0 binc 0\nquit\n";
+  const Outcome r = run("warpmind-chess < " + in.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* line : {"id name warpmind", "option name Hash type spin", "option name Threads", "uciok", "readyok",
+                           "info depth 4 ", " score cp ", "bestmove a1a8", "score mate 1", "e2e4: 600", "Nodes searched: 8902",
+                           "info string error: FEN", "info string error: move 'e2e5' is not legal",
+                           "info string error: go: unknown parameter 'bogus'", "info string error: option Hash"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " in:\n" << r.out;
+  // Three searches, three best moves.
+  std::size_t best = 0;
+  for (std::size_t at = r.out.find("bestmove "); at != std::string::npos; at = r.out.find("bestmove ", at + 1)) ++best;
+  EXPECT_EQ(best, 3u);
+  // The bench signature: fixed positions, fixed depth, one thread (changing the search changes it).
+  const Outcome b = run("warpmind-chess bench 5");
+  ASSERT_EQ(b.status, 0) << b.out;
+  EXPECT_NE(b.out.find("Nodes searched: 227837"), std::string::npos) << b.out;
+}
+
 TEST(Cli, BenchQuickWritesResultsJson) {
   const fs::path out = scratch("bench.json");
   const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());

@@ -1,0 +1,276 @@
+// warpmind-chess — a UCI chess engine on the search module: any UCI GUI or tournament manager can run
+// it. Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...], go (wtime btime
+// winc binc movestogo movetime depth nodes infinite, or perft N), stop, quit, and bench (a node-count
+// signature over fixed positions). Malformed input is answered with "info string error: ..." and
+// changes nothing; the engine never plays an illegal move or loses on time by its own clock keeping.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "warpmind/core/thread_pool.h"
+#include "warpmind/search/chess.h"
+#include "warpmind/search/chess_search.h"
+
+namespace {
+
+using namespace warpmind;
+using namespace warpmind::search::chess;
+
+std::mutex out_mutex;
+void say(const std::string& line) {
+  std::lock_guard<std::mutex> lock(out_mutex);
+  std::fputs((line + "\n").c_str(), stdout);
+  std::fflush(stdout);
+}
+void error(const std::string& why) { say("info string error: " + why); }
+
+std::string score_text(int score) {
+  if (score > kMateBound) return "mate " + std::to_string((kMate - score + 1) / 2);
+  if (score < -kMateBound) return "mate -" + std::to_string((kMate + score) / 2);
+  return "cp " + std::to_string(score);
+}
+
+// The milliseconds to spend on this move: a share of the clock plus most of the increment, never more
+// than half of what is left, and a safety margin for the GUI's latency.
+std::int64_t budget(std::int64_t left, std::int64_t inc, int moves_to_go) {
+  const std::int64_t margin = 50;
+  const std::int64_t mtg = moves_to_go > 0 ? std::min(moves_to_go, 40) : 30;
+  std::int64_t t = left / mtg + inc * 3 / 4;
+  t = std::min(t, left / 2);
+  t = std::min(t, left - margin);
+  return std::max<std::int64_t>(t, 1);
+}
+
+constexpr const char* kBenchFens[] = {
+    kStartFen,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+};
+
+class Engine {
+ public:
+  Engine() : searcher_(hash_mb_, 1), pool_(0) { (void)parse_fen(kStartFen, position_); }
+  ~Engine() { wait(); }
+
+  // Returns false on quit.
+  bool handle(const std::string& line) {
+    std::istringstream in(line);
+    std::string cmd;
+    if (!(in >> cmd)) return true;
+    if (cmd == "uci") {
+      say("id name warpmind 0.1");
+      say("id author the warpmind developers");
+      say("option name Hash type spin default 64 min 1 max 65536");
+      say("option name Threads type spin default 1 min 1 max 256");
+      say("option name Backend type combo default auto var auto var cpu var cuda");
+      say("uciok");
+    } else if (cmd == "isready") {
+      say("readyok");
+    } else if (cmd == "ucinewgame") {
+      wait();
+      searcher_.clear();
+    } else if (cmd == "setoption") {
+      setoption(in);
+    } else if (cmd == "position") {
+      wait();
+      position(in);
+    } else if (cmd == "go") {
+      wait();
+      go(in);
+    } else if (cmd == "stop") {
+      searcher_.stop();
+      wait();
+    } else if (cmd == "bench") {
+      wait();
+      bench(in);
+    } else if (cmd == "quit") {
+      searcher_.stop();
+      wait();
+      return false;
+    } else {
+      error("unknown command '" + cmd + "'");
+    }
+    return true;
+  }
+
+ private:
+  void wait() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void setoption(std::istringstream& in) {
+    std::string word, name, value;
+    in >> word;  // "name"
+    while (in >> word && word != "value") name += (name.empty() ? "" : " ") + word;
+    std::getline(in >> std::ws, value);
+    const auto number = [&](int lo, int hi, int& out) {
+      try {
+        const int v = std::stoi(value);
+        if (v < lo || v > hi) throw std::out_of_range("range");
+        out = v;
+        return true;
+      } catch (...) {
+        error("option " + name + ": '" + value + "' is not a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        return false;
+      }
+    };
+    wait();
+    if (name == "Hash") {
+      if (number(1, 65536, hash_mb_)) searcher_.set_hash(hash_mb_);
+    } else if (name == "Threads") {
+      int t = 1;
+      if (number(1, 256, t)) searcher_.set_threads(t);
+    } else if (name == "Backend") {
+      if (value != "auto" && value != "cpu" && value != "cuda") error("option Backend: auto, cpu or cuda");
+      // The CPU searches are the only ones so far: every value runs them.
+    } else {
+      error("unknown option '" + name + "'");
+    }
+  }
+
+  void position(std::istringstream& in) {
+    std::string word;
+    in >> word;
+    Position p;
+    if (word == "startpos") {
+      (void)parse_fen(kStartFen, p);  // a constant: cannot fail
+      in >> word;
+    } else if (word == "fen") {
+      std::string fen;
+      while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
+      const Status st = parse_fen(fen, p);
+      if (!st.ok()) return error(st.message());
+    } else {
+      return error("position: expected startpos or fen");
+    }
+    std::vector<std::uint64_t> keys;
+    if (word == "moves")
+      while (in >> word) {
+        Move m;
+        const Status st = parse_uci_move(p, word, m);
+        if (!st.ok()) return error(st.message());
+        keys.push_back(p.key);
+        Undo u;
+        make_move(p, m, u);
+      }
+    position_ = p;
+    history_ = keys;
+  }
+
+  void go(std::istringstream& in) {
+    SearchLimits limits;
+    std::int64_t wtime = -1, btime = -1, winc = 0, binc = 0, movetime = -1;
+    int movestogo = 0;
+    std::string word;
+    while (in >> word) {
+      long long v = 0;
+      const auto next = [&]() {
+        if (!(in >> v)) {
+          error("go " + word + ": expected a number");
+          return false;
+        }
+        return true;
+      };
+      if (word == "infinite") limits.infinite = true;
+      else if (word == "perft") {
+        if (!next()) return;
+        return perft(static_cast<int>(std::clamp<long long>(v, 1, 20)));
+      } else if (word == "wtime") { if (!next()) return; wtime = v; }
+      else if (word == "btime") { if (!next()) return; btime = v; }
+      else if (word == "winc") { if (!next()) return; winc = v; }
+      else if (word == "binc") { if (!next()) return; binc = v; }
+      else if (word == "movestogo") { if (!next()) return; movestogo = static_cast<int>(v); }
+      else if (word == "movetime") { if (!next()) return; movetime = v; }
+      else if (word == "depth") { if (!next()) return; limits.depth = static_cast<int>(std::clamp<long long>(v, 1, 100)); }
+      else if (word == "nodes") { if (!next()) return; limits.nodes = static_cast<std::uint64_t>(std::max<long long>(v, 1)); }
+      else return error("go: unknown parameter '" + word + "'");
+    }
+    const std::int64_t left = position_.side == White ? wtime : btime;
+    if (movetime >= 0) limits.time_ms = std::max<std::int64_t>(movetime - 20, 1);
+    else if (left >= 0) limits.time_ms = budget(left, position_.side == White ? winc : binc, movestogo);
+    const Position root = position_;
+    const std::vector<std::uint64_t> history = history_;
+    thread_ = std::thread([this, root, history, limits] {
+      const SearchResult r = searcher_.search(root, history, limits, [](const SearchReport& rep) {
+        std::string line = "info depth " + std::to_string(rep.depth) + " seldepth " + std::to_string(rep.seldepth) +
+                           " score " + score_text(rep.score) + " nodes " + std::to_string(rep.nodes) + " nps " +
+                           std::to_string(rep.time_ms > 0 ? rep.nodes * 1000 / static_cast<std::uint64_t>(rep.time_ms) : rep.nodes) +
+                           " time " + std::to_string(rep.time_ms) + " pv";
+        for (Move m : rep.pv) line += " " + move_to_uci(m);
+        say(line);
+      });
+      say(r.has_move ? "bestmove " + move_to_uci(r.best) : "bestmove 0000");
+    });
+  }
+
+  void perft(int depth) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::uint64_t total = 0;
+    for (const auto& [m, n] : perft_divide(position_, depth, pool_)) {
+      say(move_to_uci(m) + ": " + std::to_string(n));
+      total += n;
+    }
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    say("");
+    say("Nodes searched: " + std::to_string(total));
+    say("info string perft " + std::to_string(depth) + " in " + std::to_string(ms) + " ms");
+  }
+
+  // A fixed search of fixed positions on one thread from a cleared table: the node count is a
+  // signature of the engine's search.
+  void bench(std::istringstream& in) {
+    int depth = 7;
+    if (!(in >> depth)) depth = 7;
+    depth = std::clamp(depth, 1, 20);
+    Searcher s(16, 1);
+    std::uint64_t nodes = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const char* fen : kBenchFens) {
+      Position p;
+      (void)parse_fen(fen, p);  // constants: cannot fail
+      SearchLimits l;
+      l.depth = depth;
+      s.clear();
+      const SearchResult r = s.search(p, {}, l);
+      nodes += r.nodes;
+      say("info string " + std::string(fen) + ": " + move_to_uci(r.best) + " " + score_text(r.score) + ", " +
+          std::to_string(r.nodes) + " nodes");
+    }
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    say("Nodes searched: " + std::to_string(nodes));
+    say("Nodes/second: " + std::to_string(ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(ms) : nodes));
+  }
+
+  int hash_mb_ = 64;
+  Searcher searcher_;
+  ThreadPool pool_;
+  Position position_;
+  std::vector<std::uint64_t> history_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Engine engine;
+  // "warpmind-chess bench [depth]" runs the benchmark and exits, as engines conventionally do.
+  if (argc >= 2 && std::string(argv[1]) == "bench") {
+    engine.handle(std::string("bench") + (argc >= 3 ? std::string(" ") + argv[2] : ""));
+    return 0;
+  }
+  std::string line;
+  while (std::getline(std::cin, line))
+    if (!engine.handle(line)) return 0;
+  engine.handle("quit");
+  return 0;
+}
