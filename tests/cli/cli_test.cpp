@@ -242,6 +242,29 @@ TEST(Cli, ChessEngineSpeaksUci) {
   EXPECT_NE(b.out.find("Nodes searched: 227837"), std::string::npos) << b.out;
 }
 
+TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
+  const fs::path in = scratch("c6-in.txt");
+  std::ofstream(in) << "name\nnew black\ndepth 2\nmove KJKK\nmove LL\nmove ZZZZ\nfoo\nnew white\nmove K10\n"
+                       "black A1B1C1D1\nwhite S19\nnext\nquit\n";
+  const Outcome r = run("warpmind-connect6 < " + in.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  // stdout holds only the name and moves (errors and notes go to stderr).
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::string> moves;
+  while (std::getline(lines, line)) {
+    if (line == "name warpmind") continue;
+    ASSERT_EQ(line.rfind("move ", 0), 0u) << line;
+    moves.push_back(line.substr(5));
+  }
+  ASSERT_EQ(moves.size(), 4u) << r.out;
+  EXPECT_EQ(moves[0], "JJ");                         // Black's opening stone, the centre
+  EXPECT_EQ(moves[1].size(), 4u);                    // then two stones a turn
+  EXPECT_EQ(moves[2].size(), 4u);                    // White's answer to K10
+  EXPECT_NE(moves[3].find("EA"), std::string::npos)  // after the set-up, Black to move completes A1..F1
+      << moves[3];
+}
+
 TEST(Cli, BenchQuickWritesResultsJson) {
   const fs::path out = scratch("bench.json");
   const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());

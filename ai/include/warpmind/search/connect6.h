@@ -1,0 +1,102 @@
+// warpmind::search::connect6 — Connect6: rules, notation, the six-window evaluation and a CPU search.
+//
+// Rules: a 19 x 19 board; Black opens with one stone, then each side places two stones per turn; six or
+// more in a row (horizontal, vertical, diagonal) wins — overlines included; a full board is a draw.
+// Cells are 0..360, row-major from the bottom-left (column A, row 1).
+//
+// Notation: human — column letter skipping I (A..T) and row number, "K10" is the centre; letters-only —
+// column and row letters A..S, "JJ" is the centre. A turn is two stones ("K10L11", "JJKK") or, for the
+// opening, one ("K10", "JJ"). Bad records get an error saying what is wrong and change nothing.
+//
+// Evaluation: every six-cell window in the four directions that holds stones of one colour only counts
+// for that colour by how many it holds (1..5; a 6 is a win); the score weighs the counts, from the side
+// to move's point of view, with the windows that threaten to complete this turn (4 or 5 stones) weighed
+// most. Integer and order-free, so a GPU port can match it; kept incrementally by place/undo.
+//
+// Search: forced turns first (win now; block every threat when the opponent threatens to win), else
+// alpha-beta over turns: candidate cells scored by the windows through them, the best pairs kept up to a
+// width (the paper uses w = 48), iterative deepening under a depth and time limit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpmind/core/status.h"
+
+namespace warpmind::search::connect6 {
+
+constexpr int kSize = 19, kCells = kSize * kSize;
+enum Stone : std::uint8_t { Empty = 0, BlackStone = 1, WhiteStone = 2 };
+
+struct Turn {
+  int a = -1, b = -1;  // b == -1: a one-stone turn (Black's opening)
+  bool operator==(const Turn&) const = default;
+};
+
+enum class Notation { Human, Letters };
+std::string cell_name(int cell, Notation n);
+std::string turn_name(const Turn& t, Notation n);
+// Parses a turn in either notation (detected from the text).
+Status parse_turn(std::string_view text, Turn& out);
+
+class Board {
+ public:
+  Board();
+  Stone at(int cell) const { return static_cast<Stone>(cells_[static_cast<std::size_t>(cell)]); }
+  Stone to_move() const { return to_move_; }
+  int stones() const { return stones_; }
+  int stones_this_turn() const { return stones_ == 0 ? 1 : 2; }  // how many the side to move places
+  Stone winner() const { return winner_; }                       // Empty while nobody has six
+  bool full() const { return stones_ == kCells; }
+  bool over() const { return winner_ != Empty || full(); }
+
+  // Checks a turn for the side to move (right number of stones, on empty cells, distinct, game not
+  // over); plays it when it is legal. On error nothing changes.
+  Status play(const Turn& t);
+  // Puts a stone of `s` on an empty cell without turn bookkeeping (setting up a position); the side to
+  // move becomes the other colour once the stone count says so.
+  Status setup(Stone s, int cell);
+  void undo(const Turn& t);  // the last played turn
+
+  // Window counts: windows[c][k] = windows holding k stones of colour c (index 1 black, 2 white) and
+  // none of the other, k = 1..6.
+  const std::array<std::array<int, 7>, 3>& windows() const { return windows_; }
+  std::uint64_t key() const { return key_; }
+
+  void place(int cell, Stone s);  // low level: updates windows, key, winner
+  void remove(int cell);
+
+ private:
+  std::array<std::uint8_t, kCells> cells_{};
+  std::array<std::array<int, 7>, 3> windows_{};
+  Stone to_move_ = BlackStone;
+  Stone winner_ = Empty;
+  int stones_ = 0;
+  std::uint64_t key_ = 0;
+  void window_delta(int cell, int sign);
+  void set_side();
+};
+
+// The windows of every cell recounted from scratch (the test's brute force).
+std::array<std::array<int, 7>, 3> count_windows(const Board& b);
+
+int evaluate(const Board& b);  // from the side to move's view
+
+struct SearchOptions {
+  int depth = 3;          // turns
+  int width = 48;         // pairs kept per node
+  int time_ms = 0;        // 0: no limit
+};
+struct SearchOutcome {
+  Turn best;
+  int score = 0, depth = 0;
+  std::uint64_t nodes = 0;
+  bool forced = false;  // a win or a forced block, no search needed
+};
+// The side to move's turn; the game must not be over.
+SearchOutcome search(const Board& b, const SearchOptions& o);
+
+}  // namespace warpmind::search::connect6

@@ -1,0 +1,386 @@
+// Connect6 (connect6.h). [SECTION] windows and keys   [SECTION] notation   [SECTION] the board
+// [SECTION] evaluation   [SECTION] search
+#include "warpmind/search/connect6.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cctype>
+
+#include "warpmind/core/random.h"
+
+namespace warpmind::search::connect6 {
+
+// ---- [SECTION] windows and keys ------------------------------------------------------------------
+
+namespace {
+
+struct Tables {
+  std::vector<std::array<int, 6>> windows;        // the cells of every six-cell window
+  std::vector<std::vector<int>> of_cell;          // the windows through each cell
+  std::array<std::array<std::uint64_t, kCells>, 3> key{};
+  Tables() {
+    of_cell.resize(kCells);
+    const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+    for (const auto& d : dirs)
+      for (int y = 0; y < kSize; ++y)
+        for (int x = 0; x < kSize; ++x) {
+          const int ex = x + 5 * d[0], ey = y + 5 * d[1];
+          if (ex < 0 || ex >= kSize || ey < 0 || ey >= kSize) continue;
+          std::array<int, 6> w{};
+          for (int k = 0; k < 6; ++k) w[static_cast<std::size_t>(k)] = (y + k * d[1]) * kSize + x + k * d[0];
+          for (int c : w) of_cell[static_cast<std::size_t>(c)].push_back(static_cast<int>(windows.size()));
+          windows.push_back(w);
+        }
+    SplitMix64 rng(0xC0117EC7ull);
+    for (auto& side : key)
+      for (auto& v : side) v = rng.next();
+  }
+};
+const Tables& T() {
+  static const Tables t;
+  return t;
+}
+
+Stone other(Stone s) { return s == BlackStone ? WhiteStone : BlackStone; }
+
+// A window's owner and count: (colour, stones) when it holds one colour only, else (Empty, 0).
+std::pair<Stone, int> owner(const Board& b, const std::array<int, 6>& w) {
+  int n[3] = {0, 0, 0};
+  for (int c : w) ++n[b.at(c)];
+  if (n[1] && !n[2]) return {BlackStone, n[1]};
+  if (n[2] && !n[1]) return {WhiteStone, n[2]};
+  return {Empty, 0};
+}
+
+}  // namespace
+
+// ---- [SECTION] notation --------------------------------------------------------------------------
+
+std::string cell_name(int cell, Notation n) {
+  const int x = cell % kSize, y = cell / kSize;
+  if (n == Notation::Letters) return {static_cast<char>('A' + x), static_cast<char>('A' + y)};
+  return std::string(1, static_cast<char>('A' + x + (x >= 8 ? 1 : 0))) + std::to_string(y + 1);  // skips I
+}
+
+std::string turn_name(const Turn& t, Notation n) {
+  return cell_name(t.a, n) + (t.b >= 0 ? cell_name(t.b, n) : std::string());
+}
+
+Status parse_turn(std::string_view text, Turn& out) {
+  std::string s;
+  for (char c : text) s += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const auto bad = [&](const std::string& why) { return Status::Invalid("move '" + std::string(text) + "': " + why); };
+  std::vector<int> cells;
+  const bool letters = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  if (letters) {
+    if (s.size() != 2 && s.size() != 4) return bad("letters-only moves have 2 letters (one stone) or 4 (two)");
+    for (std::size_t i = 0; i < s.size(); i += 2) {
+      if (s[i] > 'S' || s[i + 1] > 'S') return bad("letters run from A to S");
+      cells.push_back((s[i + 1] - 'A') * kSize + (s[i] - 'A'));
+    }
+  } else {
+    std::size_t i = 0;
+    while (i < s.size()) {
+      const char col = s[i++];
+      if (col < 'A' || col > 'T' || col == 'I') return bad("a column is a letter A..T without I");
+      std::size_t j = i;
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+      if (j == i || j - i > 2) return bad("a column letter must be followed by a row number 1..19");
+      const int row = std::stoi(s.substr(i, j - i));
+      if (row < 1 || row > kSize) return bad("rows run from 1 to 19");
+      cells.push_back((row - 1) * kSize + (col - 'A' - (col > 'I' ? 1 : 0)));
+      i = j;
+    }
+    if (cells.empty() || cells.size() > 2) return bad("one or two stones");
+  }
+  out.a = cells[0];
+  out.b = cells.size() > 1 ? cells[1] : -1;
+  return Status::Ok();
+}
+
+// ---- [SECTION] the board -------------------------------------------------------------------------
+
+Board::Board() {
+  // Every window starts empty.
+  (void)T();
+}
+
+void Board::window_delta(int cell, int sign) {
+  for (int w : T().of_cell[static_cast<std::size_t>(cell)]) {
+    const auto [who, n] = owner(*this, T().windows[static_cast<std::size_t>(w)]);
+    if (who != Empty) windows_[who][static_cast<std::size_t>(n)] += sign;
+  }
+}
+
+void Board::set_side() {
+  to_move_ = stones_ == 0 ? BlackStone : (((stones_ + 1) / 2) % 2 == 1 ? WhiteStone : BlackStone);
+}
+
+void Board::place(int cell, Stone s) {
+  window_delta(cell, -1);
+  cells_[static_cast<std::size_t>(cell)] = s;
+  window_delta(cell, +1);
+  key_ ^= T().key[s][static_cast<std::size_t>(cell)];
+  ++stones_;
+  if (windows_[s][6] > 0) winner_ = s;
+  set_side();
+}
+
+void Board::remove(int cell) {
+  const Stone s = at(cell);
+  window_delta(cell, -1);
+  cells_[static_cast<std::size_t>(cell)] = Empty;
+  window_delta(cell, +1);
+  key_ ^= T().key[s][static_cast<std::size_t>(cell)];
+  --stones_;
+  winner_ = windows_[BlackStone][6] > 0 ? BlackStone : (windows_[WhiteStone][6] > 0 ? WhiteStone : Empty);
+  set_side();
+}
+
+Status Board::play(const Turn& t) {
+  if (over()) return Status::Invalid("the game is over");
+  const int need = stones_ == 0 ? 1 : std::min(2, kCells - stones_);
+  const int given = t.b >= 0 ? 2 : 1;
+  if (given != need)
+    return Status::Invalid(std::string(to_move_ == BlackStone ? "Black" : "White") + " must place " + std::to_string(need) +
+                           (need == 1 ? " stone" : " stones") + " this turn, not " + std::to_string(given));
+  for (int c : {t.a, t.b}) {
+    if (c < 0 && c == t.b) continue;
+    if (c < 0 || c >= kCells) return Status::Invalid("a stone off the board");
+    if (at(c) != Empty) return Status::Invalid(cell_name(c, Notation::Human) + " is occupied");
+  }
+  if (t.a == t.b) return Status::Invalid("both stones on " + cell_name(t.a, Notation::Human));
+  const Stone s = to_move_;
+  place(t.a, s);
+  if (t.b >= 0) place(t.b, s);
+  return Status::Ok();
+}
+
+Status Board::setup(Stone s, int cell) {
+  if (s == Empty || cell < 0 || cell >= kCells) return Status::Invalid("setup: a stone of a colour on the board");
+  if (at(cell) != Empty) return Status::Invalid(cell_name(cell, Notation::Human) + " is occupied");
+  place(cell, s);
+  return Status::Ok();
+}
+
+void Board::undo(const Turn& t) {
+  if (t.b >= 0) remove(t.b);
+  remove(t.a);
+}
+
+std::array<std::array<int, 7>, 3> count_windows(const Board& b) {
+  std::array<std::array<int, 7>, 3> n{};
+  for (const auto& w : T().windows) {
+    const auto [who, k] = owner(b, w);
+    if (who != Empty) ++n[who][static_cast<std::size_t>(k)];
+  }
+  return n;
+}
+
+// ---- [SECTION] evaluation ------------------------------------------------------------------------
+
+namespace {
+constexpr int kWin = 1000000;
+constexpr int kWeight[7] = {0, 1, 6, 30, 200, 400, 0};
+}  // namespace
+
+int evaluate(const Board& b) {
+  const Stone me = b.to_move(), them = other(me);
+  const auto& w = b.windows();
+  if (w[me][6]) return kWin;
+  if (w[them][6]) return -kWin;
+  if (w[me][4] + w[me][5] > 0) return kWin / 2;  // we complete six this turn
+  int score = 0;
+  for (int k = 1; k <= 5; ++k) score += kWeight[k] * (w[me][static_cast<std::size_t>(k)] - w[them][static_cast<std::size_t>(k)]);
+  // Threats we must answer: two or more windows that need separate blocks are worse than one.
+  const int threats = w[them][4] + w[them][5];
+  if (threats > 0) score -= 300 * threats;
+  return score;
+}
+
+// ---- [SECTION] search ----------------------------------------------------------------------------
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Ctx {
+  const SearchOptions& o;
+  Clock::time_point start;
+  std::uint64_t nodes = 0;
+  bool stopped = false;
+  bool out_of_time() {
+    if (o.time_ms > 0 && (nodes & 255) == 0 &&
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count() >= o.time_ms)
+      stopped = true;
+    return stopped;
+  }
+};
+
+// How much a stone of `me` on `cell` builds for us and blocks of them.
+int cell_value(const Board& b, int cell, Stone me) {
+  int v = 0;
+  for (int wi : T().of_cell[static_cast<std::size_t>(cell)]) {
+    const auto [who, n] = owner(b, T().windows[static_cast<std::size_t>(wi)]);
+    if (who == me) v += kWeight[n + 1] - kWeight[n];
+    else if (who != Empty) v += (kWeight[n] * 3) / 2;  // taking the window from them
+    else v += 1;
+  }
+  return v;
+}
+
+// Empty cells of the windows where `s` has 4 or 5 stones (threats to complete six).
+void threat_windows(const Board& b, Stone s, std::vector<std::array<int, 6>>& out) {
+  out.clear();
+  for (const auto& w : T().windows) {
+    const auto [who, n] = owner(b, w);
+    if (who == s && n >= 4) out.push_back(w);
+  }
+}
+
+// Candidate turns for the side to move, best first: a win now, else blocks of every threat, else the
+// best pairs of the best-scored cells near the stones.
+void candidate_turns(const Board& b, int width, std::vector<Turn>& out, bool& forced) {
+  out.clear();
+  forced = false;
+  const Stone me = b.to_move(), them = other(me);
+  const int need = b.stones() == 0 ? 1 : std::min(2, kCells - b.stones());
+  if (b.stones() == 0) {
+    out.push_back({kCells / 2, -1});
+    forced = true;
+    return;
+  }
+  std::vector<std::array<int, 6>> mine, theirs;
+  threat_windows(b, me, mine);
+  std::vector<std::pair<int, int>> scored;
+  for (int c = 0; c < kCells; ++c) {
+    if (b.at(c) != Empty) continue;
+    bool near = false;
+    const int x = c % kSize, y = c / kSize;
+    for (int dy = -2; dy <= 2 && !near; ++dy)
+      for (int dx = -2; dx <= 2 && !near; ++dx) {
+        const int xx = x + dx, yy = y + dy;
+        near = xx >= 0 && xx < kSize && yy >= 0 && yy < kSize && b.at(yy * kSize + xx) != Empty;
+      }
+    if (near) scored.push_back({cell_value(b, c, me), c});
+  }
+  std::sort(scored.begin(), scored.end(), [](const auto& p, const auto& q) { return p.first != q.first ? p.first > q.first : p.second < q.second; });
+  const auto filler = [&](int not_this) {
+    for (const auto& [v, c] : scored)
+      if (c != not_this) return c;
+    for (int c = 0; c < kCells; ++c)
+      if (b.at(c) == Empty && c != not_this) return c;
+    return -1;
+  };
+  if (!mine.empty()) {  // win now: fill a window of ours
+    std::vector<int> empty;
+    for (int c : mine[0])
+      if (b.at(c) == Empty) empty.push_back(c);
+    const int a = empty[0], second = empty.size() > 1 ? empty[1] : filler(a);
+    out.push_back({a, need == 2 ? second : -1});
+    forced = true;
+    return;
+  }
+  threat_windows(b, them, theirs);
+  if (!theirs.empty()) {  // every threat window needs a stone of ours
+    std::vector<int> cells;
+    for (const auto& w : theirs)
+      for (int c : w)
+        if (b.at(c) == Empty && std::find(cells.begin(), cells.end(), c) == cells.end()) cells.push_back(c);
+    const auto covers = [&](int a, int c2) {
+      for (const auto& w : theirs)
+        if (std::find(w.begin(), w.end(), a) == w.end() && std::find(w.begin(), w.end(), c2) == w.end()) return false;
+      return true;
+    };
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (covers(cells[i], -1)) {
+        out.push_back({cells[i], need == 2 ? filler(cells[i]) : -1});
+        continue;
+      }
+      for (std::size_t j = i + 1; j < cells.size() && need == 2; ++j)
+        if (covers(cells[i], cells[j])) out.push_back({cells[i], cells[j]});
+    }
+    if (out.empty()) out.push_back({cells[0], need == 2 && cells.size() > 1 ? cells[1] : (need == 2 ? filler(cells[0]) : -1)});  // lost anyway
+    forced = true;
+    if (static_cast<int>(out.size()) > width) out.resize(static_cast<std::size_t>(width));
+    return;
+  }
+  const std::size_t top = std::min<std::size_t>(scored.size(), 14);
+  if (need == 1) {
+    for (std::size_t i = 0; i < top; ++i) out.push_back({scored[i].second, -1});
+    return;
+  }
+  std::vector<std::pair<int, Turn>> pairs;
+  for (std::size_t i = 0; i < top; ++i)
+    for (std::size_t j = i + 1; j < top; ++j)
+      pairs.push_back({scored[i].first + scored[j].first, {scored[i].second, scored[j].second}});
+  std::stable_sort(pairs.begin(), pairs.end(), [](const auto& p, const auto& q) { return p.first > q.first; });
+  for (std::size_t i = 0; i < pairs.size() && static_cast<int>(i) < width; ++i) out.push_back(pairs[i].second);
+  if (out.empty() && top == 1) out.push_back({scored[0].second, filler(scored[0].second)});
+}
+
+int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
+  ++ctx.nodes;
+  if (b.winner() != Empty) return b.winner() == b.to_move() ? kWin : -kWin;
+  if (b.full()) return 0;
+  if (depth == 0 || ctx.out_of_time()) return evaluate(b);
+  std::vector<Turn> turns;
+  bool forced = false;
+  candidate_turns(b, ctx.o.width, turns, forced);
+  int best = -kWin - 1;
+  for (const Turn& t : turns) {
+    const Stone me = b.to_move();
+    b.place(t.a, me);
+    if (t.b >= 0) b.place(t.b, me);
+    const int v = -negamax(b, depth - 1, -beta, -alpha, ctx);
+    b.undo(t);
+    if (v > best) best = v;
+    if (v > alpha) alpha = v;
+    if (alpha >= beta || ctx.stopped) break;
+  }
+  return best;
+}
+
+}  // namespace
+
+SearchOutcome search(const Board& root, const SearchOptions& o) {
+  SearchOutcome out;
+  Ctx ctx{o, Clock::now()};
+  Board b = root;
+  std::vector<Turn> turns;
+  bool forced = false;
+  candidate_turns(b, o.width, turns, forced);
+  if (turns.empty()) return out;
+  out.best = turns[0];
+  if (forced && turns.size() == 1) {
+    out.forced = true;
+    return out;
+  }
+  for (int d = 1; d <= std::max(1, o.depth); ++d) {
+    int alpha = -kWin - 1;
+    Turn best = turns[0];
+    for (const Turn& t : turns) {
+      const Stone me = b.to_move();
+      b.place(t.a, me);
+      if (t.b >= 0) b.place(t.b, me);
+      const int v = -negamax(b, d - 1, -kWin - 1, -alpha, ctx);
+      b.undo(t);
+      if (ctx.stopped && d > 1) break;
+      if (v > alpha) {
+        alpha = v;
+        best = t;
+      }
+    }
+    if (ctx.stopped && d > 1) break;
+    out.best = best;
+    out.score = alpha;
+    out.depth = d;
+    // Search the best turn first next time.
+    std::stable_partition(turns.begin(), turns.end(), [&](const Turn& t) { return t == best; });
+    if (alpha >= kWin / 2 || ctx.stopped) break;
+  }
+  out.nodes = ctx.nodes;
+  return out;
+}
+
+}  // namespace warpmind::search::connect6

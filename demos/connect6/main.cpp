@@ -1,0 +1,121 @@
+// warpmind-connect6 — a Connect6 engine on stdin/stdout, one command per line, in the common text
+// protocol of Connect6 programs: name; new black | new white; black XXXX / white XXXX (set up stones);
+// next (play the side to move); move XXXX (the opponent's turn, then ours); depth d; time ms; quit.
+// Moves are answered as "move XXXX" in the letters-only notation (JJ is the centre); both notations are
+// read. Everything that is not a move goes to stderr, so a referee reading stdout sees only moves and
+// the name. The engine never plays an illegal move.
+#include <cctype>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "warpmind/search/connect6.h"
+
+namespace {
+
+using namespace warpmind::search::connect6;
+
+void note(const std::string& s) { std::fprintf(stderr, "%s\n", s.c_str()); }
+
+class Engine {
+ public:
+  bool handle(const std::string& line) {
+    std::istringstream in(line);
+    std::string cmd, arg;
+    if (!(in >> cmd)) return true;
+    in >> arg;
+    if (cmd == "name") {
+      out("name warpmind");
+    } else if (cmd == "new") {
+      if (arg != "black" && arg != "white") return error("new: black or white");
+      board_ = Board();
+      engine_ = arg == "black" ? BlackStone : WhiteStone;
+      if (engine_ == BlackStone) play_ours();
+    } else if (cmd == "black" || cmd == "white") {
+      setup(cmd == "black" ? BlackStone : WhiteStone, arg);
+    } else if (cmd == "next") {
+      play_ours();
+    } else if (cmd == "move") {
+      Turn t;
+      warpmind::Status st = parse_turn(arg, t);
+      if (st.ok()) st = board_.play(t);
+      if (!st.ok()) return error(st.message());
+      if (!board_.over()) play_ours();
+      else report_end();
+    } else if (cmd == "depth" || cmd == "time") {
+      try {
+        const int v = std::stoi(arg);
+        if (v < (cmd == "depth" ? 1 : 0) || v > (cmd == "depth" ? 20 : 3600000)) throw std::out_of_range("range");
+        (cmd == "depth" ? options_.depth : options_.time_ms) = v;
+      } catch (...) {
+        return error(cmd + ": '" + arg + "' is out of range");
+      }
+    } else if (cmd == "quit") {
+      return false;
+    } else {
+      return error("unknown command '" + cmd + "'");
+    }
+    return true;
+  }
+
+ private:
+  static void out(const std::string& s) {
+    std::fputs((s + "\n").c_str(), stdout);
+    std::fflush(stdout);
+  }
+  static bool error(const std::string& why) {
+    note("error: " + why);
+    return true;
+  }
+
+  void setup(Stone s, const std::string& text) {
+    // Any number of stones, two letters or letter+number each.
+    std::string rest = text;
+    Turn t;
+    while (!rest.empty()) {
+      std::size_t len = 2;
+      if (rest.size() >= 2 && std::isdigit(static_cast<unsigned char>(rest[1])))
+        len = rest.size() >= 3 && std::isdigit(static_cast<unsigned char>(rest[2])) ? 3 : 2;
+      warpmind::Status st = parse_turn(rest.substr(0, len), t);
+      if (st.ok()) st = board_.setup(s, t.a);
+      if (!st.ok()) {
+        error(st.message());
+        return;
+      }
+      rest = rest.substr(len);
+    }
+  }
+
+  void play_ours() {
+    if (board_.over()) return report_end();
+    const SearchOutcome r = search(board_, options_);
+    const warpmind::Status st = board_.play(r.best);
+    if (!st.ok()) {  // cannot happen: the search only proposes legal turns; never send an illegal one
+      error("internal: " + st.message());
+      return;
+    }
+    out("move " + turn_name(r.best, Notation::Letters));
+    note("info depth " + std::to_string(r.depth) + " score " + std::to_string(r.score) + " nodes " +
+         std::to_string(r.nodes) + (r.forced ? " (forced)" : ""));
+    if (board_.over()) report_end();
+  }
+
+  void report_end() {
+    note(board_.winner() == BlackStone ? "result: black wins" : board_.winner() == WhiteStone ? "result: white wins" : "result: draw");
+  }
+
+  Board board_;
+  Stone engine_ = WhiteStone;
+  SearchOptions options_;
+};
+
+}  // namespace
+
+int main() {
+  Engine e;
+  std::string line;
+  while (std::getline(std::cin, line))
+    if (!e.handle(line)) break;
+  return 0;
+}
