@@ -204,8 +204,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Buffers of one ply, reused (no allocation per node once grown).
+struct Scratch {
+  std::vector<std::array<int, 6>> mine, theirs;
+  std::vector<std::pair<int, int>> scored;
+  std::vector<std::pair<int, Turn>> pairs;
+  std::vector<int> cells;
+  std::vector<Turn> turns;
+};
+
 struct Ctx {
   const SearchOptions& o;
+  std::vector<Scratch> ply;
   Clock::time_point start;
   std::uint64_t nodes = 0;
   bool stopped = false;
@@ -240,7 +250,8 @@ void threat_windows(const Board& b, Stone s, std::vector<std::array<int, 6>>& ou
 
 // Candidate turns for the side to move, best first: a win now, else blocks of every threat, else the
 // best pairs of the best-scored cells near the stones.
-void candidate_turns(const Board& b, int width, std::vector<Turn>& out, bool& forced) {
+void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced) {
+  std::vector<Turn>& out = sc.turns;
   out.clear();
   forced = false;
   const Stone me = b.to_move(), them = other(me);
@@ -250,9 +261,11 @@ void candidate_turns(const Board& b, int width, std::vector<Turn>& out, bool& fo
     forced = true;
     return;
   }
-  std::vector<std::array<int, 6>> mine, theirs;
+  std::vector<std::array<int, 6>>& mine = sc.mine;
+  std::vector<std::array<int, 6>>& theirs = sc.theirs;
   threat_windows(b, me, mine);
-  std::vector<std::pair<int, int>> scored;
+  std::vector<std::pair<int, int>>& scored = sc.scored;
+  scored.clear();
   for (int c = 0; c < kCells; ++c) {
     if (b.at(c) != Empty) continue;
     bool near = false;
@@ -283,7 +296,8 @@ void candidate_turns(const Board& b, int width, std::vector<Turn>& out, bool& fo
   }
   threat_windows(b, them, theirs);
   if (!theirs.empty()) {  // every threat window needs a stone of ours
-    std::vector<int> cells;
+    std::vector<int>& cells = sc.cells;
+    cells.clear();
     for (const auto& w : theirs)
       for (int c : w)
         if (b.at(c) == Empty && std::find(cells.begin(), cells.end(), c) == cells.end()) cells.push_back(c);
@@ -310,7 +324,8 @@ void candidate_turns(const Board& b, int width, std::vector<Turn>& out, bool& fo
     for (std::size_t i = 0; i < top; ++i) out.push_back({scored[i].second, -1});
     return;
   }
-  std::vector<std::pair<int, Turn>> pairs;
+  std::vector<std::pair<int, Turn>>& pairs = sc.pairs;
+  pairs.clear();
   for (std::size_t i = 0; i < top; ++i)
     for (std::size_t j = i + 1; j < top; ++j)
       pairs.push_back({scored[i].first + scored[j].first, {scored[i].second, scored[j].second}});
@@ -324,9 +339,10 @@ int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
   if (b.winner() != Empty) return b.winner() == b.to_move() ? kWin : -kWin;
   if (b.full()) return 0;
   if (depth == 0 || ctx.out_of_time()) return evaluate(b);
-  std::vector<Turn> turns;
+  Scratch& sc = ctx.ply[static_cast<std::size_t>(depth)];
   bool forced = false;
-  candidate_turns(b, ctx.o.width, turns, forced);
+  candidate_turns(b, ctx.o.width, sc, forced);
+  const std::vector<Turn>& turns = sc.turns;
   int best = -kWin - 1;
   for (const Turn& t : turns) {
     const Stone me = b.to_move();
@@ -345,11 +361,12 @@ int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
 
 SearchOutcome search(const Board& root, const SearchOptions& o) {
   SearchOutcome out;
-  Ctx ctx{o, Clock::now()};
+  Ctx ctx{o, std::vector<Scratch>(static_cast<std::size_t>(std::max(1, o.depth)) + 1), Clock::now()};
   Board b = root;
-  std::vector<Turn> turns;
+  Scratch root_scratch;
   bool forced = false;
-  candidate_turns(b, o.width, turns, forced);
+  candidate_turns(b, o.width, root_scratch, forced);
+  std::vector<Turn>& turns = root_scratch.turns;
   if (turns.empty()) return out;
   out.best = turns[0];
   if (forced && turns.size() == 1) {
