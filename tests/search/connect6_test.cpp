@@ -144,5 +144,25 @@ TEST(Connect6, SearchWinsBlocksAndStaysLegal) {
   }
 }
 
+TEST(Connect6, ThreatSpaceSearchFindsTheDoubleFour) {
+  // Black to move with two open threes: two stones make two open fours, which White cannot block with
+  // its two stones. A one-turn search does not see it; the threat-space search does.
+  Board b;
+  for (const char* c : {"E5", "F5", "G5", "M8", "M9", "M10"}) ASSERT_TRUE(b.setup(BlackStone, cell(c)).ok());
+  for (const char* c : {"B15", "C16", "D17", "R2", "S3"}) ASSERT_TRUE(b.setup(WhiteStone, cell(c)).ok());
+  ASSERT_EQ(b.to_move(), BlackStone);  // 11 stones
+  SearchOptions shallow;
+  shallow.depth = 1;
+  shallow.vcf_depth = 0;
+  EXPECT_LT(search(b, shallow).score, 500000);
+  shallow.vcf_depth = 2;
+  const SearchOutcome r = search(b, shallow);
+  EXPECT_TRUE(r.forced);
+  Board game = b;
+  ASSERT_TRUE(game.play(r.best).ok());
+  for (int turn = 0; turn < 4 && !game.over(); ++turn) ASSERT_TRUE(game.play(search(game, {}).best).ok());
+  EXPECT_EQ(game.winner(), BlackStone) << turn_name(r.best, Notation::Human);
+}
+
 }  // namespace
 }  // namespace warpmind::search::connect6

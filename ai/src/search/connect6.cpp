@@ -211,6 +211,7 @@ struct Scratch {
   std::vector<std::pair<int, Turn>> pairs;
   std::vector<int> cells;
   std::vector<Turn> turns;
+  bool hopeless = false;  // the threats cannot all be blocked: the side to move has lost
 };
 
 struct Ctx {
@@ -253,6 +254,7 @@ void threat_windows(const Board& b, Stone s, std::vector<std::array<int, 6>>& ou
 void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced) {
   std::vector<Turn>& out = sc.turns;
   out.clear();
+  sc.hopeless = false;
   forced = false;
   const Stone me = b.to_move(), them = other(me);
   const int need = b.stones() == 0 ? 1 : std::min(2, kCells - b.stones());
@@ -314,7 +316,10 @@ void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced) {
       for (std::size_t j = i + 1; j < cells.size() && need == 2; ++j)
         if (covers(cells[i], cells[j])) out.push_back({cells[i], cells[j]});
     }
-    if (out.empty()) out.push_back({cells[0], need == 2 && cells.size() > 1 ? cells[1] : (need == 2 ? filler(cells[0]) : -1)});  // lost anyway
+    if (out.empty()) {  // lost anyway: block what we can
+      sc.hopeless = true;
+      out.push_back({cells[0], need == 2 && cells.size() > 1 ? cells[1] : (need == 2 ? filler(cells[0]) : -1)});
+    }
     forced = true;
     if (static_cast<int>(out.size()) > width) out.resize(static_cast<std::size_t>(width));
     return;
@@ -332,6 +337,57 @@ void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced) {
   std::stable_sort(pairs.begin(), pairs.end(), [](const auto& p, const auto& q) { return p.first > q.first; });
   for (std::size_t i = 0; i < pairs.size() && static_cast<int>(i) < width; ++i) out.push_back(pairs[i].second);
   if (out.empty() && top == 1) out.push_back({scored[0].second, filler(scored[0].second)});
+}
+
+// Threat-space search (VCF, victory by continuous fours): can the side to move force six within `depth`
+// of its turns by turns that each make a threat (a window of four or five) the opponent must block?
+// The opponent's answers are all its blocking turns (or its own win now).
+bool vcf(Board& b, int depth, Ctx& ctx, std::vector<Scratch>& scratch, Turn* first) {
+  ++ctx.nodes;
+  const Stone me = b.to_move();
+  if (b.winner() != Empty) return b.winner() == me;
+  if (b.full() || depth == 0 || ctx.out_of_time()) return false;
+  Scratch& sc = scratch[static_cast<std::size_t>(2 * depth)];
+  bool forced = false;
+  candidate_turns(b, 64, sc, forced);
+  if (forced) {  // we win now, or we must block first (then this is not a VCF)
+    if (b.windows()[me][4] + b.windows()[me][5] == 0) return false;
+    if (first) *first = sc.turns[0];
+    return true;
+  }
+  // (Deeper calls use lower scratch slots, so these lists stay intact while we recurse.)
+  for (const Turn& t : sc.turns) {  // pairs of the best cells; those that threaten are followed
+    b.place(t.a, me);
+    if (t.b >= 0) b.place(t.b, me);
+    bool win = b.winner() == me;
+    if (!win && b.windows()[me][4] + b.windows()[me][5] > 0) {
+      Scratch& reply = scratch[static_cast<std::size_t>(2 * depth - 1)];
+      bool blocks = false;
+      candidate_turns(b, 64, reply, blocks);
+      win = reply.hopeless;
+      if (!win) {
+        win = true;
+        for (const Turn& d : reply.turns) {
+          const Stone them = b.to_move();
+          b.place(d.a, them);
+          if (d.b >= 0) b.place(d.b, them);
+          const bool still = vcf(b, depth - 1, ctx, scratch, nullptr);
+          b.undo(d);
+          if (!still) {
+            win = false;
+            break;
+          }
+        }
+      }
+    }
+    b.undo(t);
+    if (win) {
+      if (first) *first = t;
+      return true;
+    }
+    if (ctx.stopped) return false;
+  }
+  return false;
 }
 
 int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
@@ -372,6 +428,17 @@ SearchOutcome search(const Board& root, const SearchOptions& o) {
   if (forced && turns.size() == 1) {
     out.forced = true;
     return out;
+  }
+  if (!forced && o.vcf_depth > 0) {  // a forced win through threats, before the full search
+    std::vector<Scratch> scratch(static_cast<std::size_t>(2 * o.vcf_depth) + 1);
+    Turn win;
+    if (vcf(b, o.vcf_depth, ctx, scratch, &win)) {
+      out.best = win;
+      out.forced = true;
+      out.score = kWin;
+      out.nodes = ctx.nodes;
+      return out;
+    }
   }
   for (int d = 1; d <= std::max(1, o.depth); ++d) {
     int alpha = -kWin - 1;

@@ -13,8 +13,9 @@
 // to move's point of view, with the windows that threaten to complete this turn (4 or 5 stones) weighed
 // most. Integer and order-free, so a GPU port can match it; kept incrementally by place/undo.
 //
-// Search: forced turns first (win now; block every threat when the opponent threatens to win), else
-// alpha-beta over turns: candidate cells scored by the windows through them, the best pairs kept up to a
+// Search: forced turns first (win now; block every threat when the opponent threatens to win), then a
+// threat-space search (VCF: a win through turns that each make a threat the opponent must block, against
+// every blocking answer), else alpha-beta over turns: candidate cells scored by the windows through them, the best pairs kept up to a
 // width (the paper uses w = 48), iterative deepening under a depth and time limit.
 #pragma once
 
@@ -89,6 +90,7 @@ struct SearchOptions {
   int depth = 3;          // turns
   int width = 48;         // pairs kept per node
   int time_ms = 0;        // 0: no limit
+  int vcf_depth = 3;      // turns of the threat-space search run first (0: none)
 };
 struct SearchOutcome {
   Turn best;
