@@ -399,6 +399,14 @@ struct Worker {
 
 }  // namespace
 
+void ChessGame::children(const Position& p, std::vector<Move>& out) {
+  MoveList list;
+  generate_legal(p, list);
+  out.assign(list.begin(), list.end());
+  std::stable_partition(out.begin(), out.end(),
+                        [](const Move& m) { return (m.flags() & Move::Capture) || m.promo() != NoPiece; });
+}
+
 // ---- [SECTION] the searcher ----------------------------------------------------------------------
 
 struct Searcher::Impl {

@@ -415,6 +415,22 @@ int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
 
 }  // namespace
 
+void candidate_turns(const Board& b, int width, std::vector<Turn>& out) {
+  out.clear();
+  if (b.over()) return;
+  Scratch sc;
+  bool forced = false;
+  candidate_turns(b, width, sc, forced);
+  out.swap(sc.turns);
+}
+
+int Connect6Game::width = 16;
+
+int Connect6Game::terminal(const Board& b, int ply) {
+  if (b.winner() == Empty) return 0;  // a full board
+  return b.winner() == b.to_move() ? kWin - ply : -(kWin - ply);
+}
+
 SearchOutcome search(const Board& root, const SearchOptions& o) {
   SearchOutcome out;
   Ctx ctx{o, std::vector<Scratch>(static_cast<std::size_t>(std::max(1, o.depth)) + 1), Clock::now()};

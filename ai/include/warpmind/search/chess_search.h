@@ -52,6 +52,22 @@ struct SearchResult {
   std::uint64_t nodes = 0;
 };
 
+// The chess game for the hybrid node-based search (search/hybrid.h): legal moves with captures and
+// promotions first, mates scored by distance from the root.
+struct ChessGame {
+  using State = Position;
+  using Move = chess::Move;
+  static int evaluate(const Position& p) { return chess::evaluate(p); }
+  static void children(const Position& p, std::vector<Move>& out);
+  static int terminal(const Position& p, int ply) { return p.in_check() ? -(kMate - ply) : 0; }
+  static Position apply(const Position& p, const Move& m) {
+    Position q = p;
+    Undo u;
+    make_move(q, m, u);
+    return q;
+  }
+};
+
 class Searcher {
  public:
   // hash_mb: transposition table size (1..65536); threads >= 1.

@@ -101,4 +101,28 @@ struct SearchOutcome {
 // The side to move's turn; the game must not be over.
 SearchOutcome search(const Board& b, const SearchOptions& o);
 
+// The turns the search considers for the side to move, best first (a forced win or the blocks of every
+// threat when there are any, else up to `width` pairs); empty when the game is over.
+void candidate_turns(const Board& b, int width, std::vector<Turn>& out);
+
+// The Connect6 game for the hybrid node-based search (search/hybrid.h).
+struct Connect6Game {
+  using State = Board;
+  using Move = Turn;
+  static int width;  // pairs per node (default 16); global: set it before a search, not during one
+  static int evaluate(const Board& b) { return connect6::evaluate(b); }
+  static void children(const Board& b, std::vector<Turn>& out) {
+    out.clear();
+    if (!b.over()) candidate_turns(b, width, out);
+  }
+  static int terminal(const Board& b, int ply);
+  static Board apply(const Board& b, const Turn& t) {
+    Board c = b;
+    const Stone s = c.to_move();
+    c.place(t.a, s);
+    if (t.b >= 0) c.place(t.b, s);
+    return c;
+  }
+};
+
 }  // namespace warpmind::search::connect6

@@ -1,0 +1,217 @@
+// warpmind::search::HybridSearch — the node-based game tree search of Li et al. (Algorithm 2, NGTS-G),
+// generic over the game. The CPU keeps the tree in flat arrays and walks it depth-first; nodes are
+// computed in batches breadth-first by a backend: leaves (evaluation, the paper's Algorithm 4 role) when
+// at least Lmin are pending (up to Lmax at a time), else branches (move generation, Algorithm 3's role)
+// when at least Bmin are pending (up to Bmax); below the minimums one node at a time on the CPU, as the
+// paper does. With pruning on, every computed value updates its ancestors and alpha-beta cuts off the
+// siblings that can no longer matter; the root value is the minimax value either way (tests hold it
+// against a plain negamax of the same depth).
+//
+// The game (a type G) provides:
+//   using State = ...;  using Move = ...;
+//   static int evaluate(const State&);                          // from the side to move, |v| < kInfinity
+//   static void children(const State&, std::vector<Move>&);     // ordered, best first; empty: terminal
+//   static int terminal(const State&, int ply);                 // the score of a position without moves
+//   static State apply(const State&, const Move&);
+// The backend (a type B) computes batches:
+//   void leaves(const std::vector<const State*>& in, std::vector<int>& values);
+//   void branches(const std::vector<const State*>& in, std::vector<std::vector<Move>>& moves);
+// CpuBatch below is the CPU backend (the thread pool); a GPU backend has the same shape.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "warpmind/core/thread_pool.h"
+
+namespace warpmind::search {
+
+struct HybridOptions {
+  int depth = 4;                  // plies below the root
+  int l_min = 32, l_max = 4096;   // leaf batch thresholds
+  int b_min = 8, b_max = 1024;    // branch batch thresholds
+  bool pruning = true;
+};
+
+struct HybridStats {
+  std::uint64_t batched_leaves = 0, single_leaves = 0;      // computed by the backend in batches / one by one
+  std::uint64_t batched_branches = 0, single_branches = 0;
+  std::uint64_t pruned = 0;                                 // nodes cut off before they were computed
+  std::uint64_t max_nodes = 0;                              // the largest tree held at once
+  std::uint64_t computed() const { return batched_leaves + single_leaves + batched_branches + single_branches; }
+};
+
+template <class G>
+struct CpuBatch {
+  ThreadPool& pool;
+  void leaves(const std::vector<const typename G::State*>& in, std::vector<int>& values) {
+    values.resize(in.size());
+    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t i = b; i < e; ++i) values[i] = G::evaluate(*in[i]);
+    }, 64);
+  }
+  void branches(const std::vector<const typename G::State*>& in, std::vector<std::vector<typename G::Move>>& moves) {
+    moves.resize(in.size());
+    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t i = b; i < e; ++i) G::children(*in[i], moves[i]);
+    }, 16);
+  }
+};
+
+template <class G, class Backend>
+class HybridSearch {
+ public:
+  using State = typename G::State;
+  using Move = typename G::Move;
+  static constexpr int kInfinity = std::numeric_limits<int>::max() / 4;
+
+  struct Result {
+    int value = 0;
+    Move best{};
+    bool has_move = false;
+  };
+
+  Result run(const State& root, const HybridOptions& o, Backend& backend, HybridStats& stats) {
+    stats = {};
+    nodes_.clear();
+    nodes_.emplace_back(root, -1, 0, Move{});
+    pending_branches_.clear();
+    pending_leaves_.clear();
+    (o.depth == 0 ? pending_leaves_ : pending_branches_).push_back(0);
+    while (!nodes_[0].done) {
+      stats.max_nodes = std::max<std::uint64_t>(stats.max_nodes, nodes_.size());
+      if (take(pending_leaves_, o, o.l_min, o.l_max, stats)) {
+        // Leaves: a batch on the backend, or one on the CPU.
+        batch_states_.clear();
+        for (int n : batch_) batch_states_.push_back(&nodes_[static_cast<std::size_t>(n)].state);
+        if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.l_min) {
+          backend.leaves(batch_states_, values_);
+          stats.batched_leaves += batch_.size();
+        } else {
+          values_.assign(1, G::evaluate(*batch_states_[0]));
+          ++stats.single_leaves;
+        }
+        for (std::size_t i = 0; i < batch_.size(); ++i) resolve(batch_[i], values_[i], o, stats);
+      } else if (take(pending_branches_, o, o.b_min, o.b_max, stats)) {
+        batch_states_.clear();
+        for (int n : batch_) batch_states_.push_back(&nodes_[static_cast<std::size_t>(n)].state);
+        if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.b_min) {
+          backend.branches(batch_states_, moves_);
+          stats.batched_branches += batch_.size();
+        } else {
+          moves_.resize(1);
+          G::children(*batch_states_[0], moves_[0]);
+          ++stats.single_branches;
+        }
+        for (std::size_t i = 0; i < batch_.size(); ++i) expand(batch_[i], moves_[i], o, stats);
+      } else {
+        break;  // nothing left to compute (cannot happen while the root is open)
+      }
+    }
+    Result r;
+    r.value = nodes_[0].best;
+    r.has_move = nodes_[0].best_child >= 0;
+    if (r.has_move) r.best = nodes_[static_cast<std::size_t>(nodes_[0].best_child)].move;
+    return r;
+  }
+
+ private:
+  struct Node {
+    State state;
+    int parent = -1, ply = 0;
+    Move move{};
+    int open = 0;  // children not resolved yet
+    int best = -kInfinity, best_child = -1;
+    bool done = false;
+    Node(const State& s, int p, int depth, const Move& m) : state(s), parent(p), ply(depth), move(m) {}
+  };
+
+  // The alpha-beta window of node n from the best values found so far (negamax): the root searches
+  // (best(root), +inf); a child n of p searches (max(best(n), -beta(p)), -alpha(p)).
+  void window(int n, int& alpha, int& beta) const {
+    const Node& node = nodes_[static_cast<std::size_t>(n)];
+    if (node.parent < 0) {
+      alpha = node.best;
+      beta = kInfinity;
+      return;
+    }
+    int pa, pb;
+    window(node.parent, pa, pb);
+    beta = -pa;
+    alpha = std::max(node.best, -pb);
+  }
+
+  bool cut_off(int n) const {
+    for (int a = nodes_[static_cast<std::size_t>(n)].parent; a >= 0; a = nodes_[static_cast<std::size_t>(a)].parent)
+      if (nodes_[static_cast<std::size_t>(a)].done) return true;  // an ancestor already resolved (a cutoff)
+    int alpha, beta;
+    window(n, alpha, beta);
+    return alpha >= beta;
+  }
+
+  // Up to `most` pending nodes from the top of the stack — the deepest, newest ones, best-ordered first,
+  // so the walk is depth-first as in the paper — dropping those an ancestor's cutoff made irrelevant.
+  // True when there is work; `batch_` holds it, a single node when fewer than `least` are pending.
+  bool take(std::vector<int>& pending, const HybridOptions& o, int least, int most, HybridStats& stats) {
+    batch_.clear();
+    const std::size_t want = pending.size() >= static_cast<std::size_t>(std::max(least, 1)) ? static_cast<std::size_t>(most) : 1;
+    while (!pending.empty() && batch_.size() < want) {
+      const int n = pending.back();
+      pending.pop_back();
+      if (o.pruning && cut_off(n)) {
+        ++stats.pruned;
+        continue;
+      }
+      batch_.push_back(n);
+    }
+    return !batch_.empty();
+  }
+
+  void expand(int n, std::vector<Move>& moves, const HybridOptions& o, HybridStats& stats) {
+    if (moves.empty()) {
+      resolve(n, G::terminal(nodes_[static_cast<std::size_t>(n)].state, nodes_[static_cast<std::size_t>(n)].ply), o, stats);
+      return;
+    }
+    const int ply = nodes_[static_cast<std::size_t>(n)].ply + 1;
+    nodes_[static_cast<std::size_t>(n)].open = static_cast<int>(moves.size());
+    const int first = static_cast<int>(nodes_.size());
+    for (const Move& m : moves) nodes_.emplace_back(G::apply(nodes_[static_cast<std::size_t>(n)].state, m), n, ply, m);
+    // Pushed last to first, so the first (best-ordered) child is on top of the stack.
+    for (int c = first + static_cast<int>(moves.size()) - 1; c >= first; --c)
+      (ply >= o.depth ? pending_leaves_ : pending_branches_).push_back(c);
+  }
+
+  // Node n's value is known: it updates its parent (negamax); a parent whose children are all in, or
+  // whose best reaches its beta (pruning), is resolved in turn.
+  void resolve(int n, int value, const HybridOptions& o, HybridStats& stats) {
+    Node& node = nodes_[static_cast<std::size_t>(n)];
+    node.done = true;
+    if (node.best_child < 0) node.best = value;
+    const int p = node.parent;
+    if (p < 0) return;
+    Node& parent = nodes_[static_cast<std::size_t>(p)];
+    if (parent.done) return;
+    if (-node.best > parent.best) {
+      parent.best = -node.best;
+      parent.best_child = n;
+    }
+    --parent.open;
+    bool finished = parent.open == 0;
+    if (!finished && o.pruning) {
+      int alpha, beta;
+      window(p, alpha, beta);
+      finished = alpha >= beta;  // a cutoff: the rest of p's children cannot change the root
+    }
+    if (finished) resolve(p, parent.best, o, stats);
+  }
+
+  std::vector<Node> nodes_;
+  std::vector<int> pending_branches_, pending_leaves_, batch_;
+  std::vector<const State*> batch_states_;
+  std::vector<int> values_;
+  std::vector<std::vector<Move>> moves_;
+};
+
+}  // namespace warpmind::search
