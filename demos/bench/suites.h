@@ -7,5 +7,6 @@ int field_suite(int argc, char** argv);  // argv[0] is "field"
 int crowd_suite(int argc, char** argv);  // argv[0] is "crowd"
 int aoi_suite(int argc, char** argv);    // argv[0] is "aoi"
 int ddm_suite(int argc, char** argv);    // argv[0] is "ddm"
+int hybrid_suite(int argc, char** argv); // argv[0] is "hybrid"
 
 }  // namespace warpmind::bench

@@ -296,6 +296,14 @@ TEST(Cli, BenchQuickWritesResultsJson) {
   for (const char* key : {"\"suite\": \"ddm\"", "\"variant\": \"cpu-sort\"", "\"variant\": \"cpu-brute\"", "\"pairs\":",
                           "\"checked\": true"})
     EXPECT_NE(ds.str().find(key), std::string::npos) << key;
+  const fs::path hyb = scratch("bench-hybrid.json");
+  const Outcome rh = run("warpmind-bench hybrid --quick --backend cpu --out " + hyb.string());
+  ASSERT_EQ(rh.status, 0) << rh.out;  // non-zero if any batch size changed the root value
+  std::ifstream hin(hyb);
+  std::stringstream hs;
+  hs << hin.rdbuf();
+  for (const char* key : {"\"suite\": \"hybrid\"", "\"n_hybrid\":", "\"n_serial\":", "\"checked\": true"})
+    EXPECT_NE(hs.str().find(key), std::string::npos) << key;
   EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
   EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
 }

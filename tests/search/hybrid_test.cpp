@@ -74,6 +74,28 @@ TEST(Hybrid, MinimaxValueWithAndWithoutPruning) {
   }
 }
 
+TEST(Hybrid, RightValueForEveryBatchSize) {
+  // A regression: a cutoff that became due when a node above improved (not when the node itself did)
+  // must still be applied, or the tree never closes; found at depth 4 with batches of 256.
+  CpuBatch<ChessGame> backend{warpmind::test::cpu_context().pool()};
+  HybridSearch<ChessGame, CpuBatch<ChessGame>> search;
+  Position p;
+  ASSERT_TRUE(chess::parse_fen(chess::kStartFen, p).ok());
+  std::uint64_t nodes = 0;
+  const int want = negamax(p, 4, 0, nodes);
+  for (int batch : {1, 16, 256, 4096}) {
+    HybridOptions o;
+    o.depth = 4;
+    o.l_min = std::min(batch, 8);
+    o.l_max = batch;
+    o.b_min = std::min(batch, 4);
+    o.b_max = std::max(1, batch / 4);
+    HybridStats st;
+    EXPECT_EQ(search.run(p, o, backend, st).value, want) << "batch " << batch;
+    EXPECT_LE(st.computed(), nodes);
+  }
+}
+
 TEST(Hybrid, ThresholdsDecideWhatIsBatched) {
   CpuBatch<ChessGame> backend{warpmind::test::cpu_context().pool()};
   HybridSearch<ChessGame, CpuBatch<ChessGame>> search;

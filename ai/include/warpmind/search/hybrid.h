@@ -143,12 +143,25 @@ class HybridSearch {
     alpha = std::max(node.best, -pb);
   }
 
-  bool cut_off(int n) const {
-    for (int a = nodes_[static_cast<std::size_t>(n)].parent; a >= 0; a = nodes_[static_cast<std::size_t>(a)].parent)
-      if (nodes_[static_cast<std::size_t>(a)].done) return true;  // an ancestor already resolved (a cutoff)
-    int alpha, beta;
-    window(n, alpha, beta);
-    return alpha >= beta;
+  // Whether pending node n still matters: -2 when an ancestor is already resolved (a cutoff), the
+  // topmost ancestor whose window has become empty (its best reached a beta that fell when a node above
+  // it improved: a cutoff nobody has applied yet), or -1 when n's subtree is still open.
+  int cut_above(int n) {
+    chain_.clear();
+    for (int a = nodes_[static_cast<std::size_t>(n)].parent; a >= 0; a = nodes_[static_cast<std::size_t>(a)].parent) {
+      if (nodes_[static_cast<std::size_t>(a)].done) return -2;
+      chain_.push_back(a);
+    }
+    int alpha = 0, beta = kInfinity;  // top-down from the root
+    for (std::size_t i = chain_.size(); i-- > 0;) {
+      const Node& a = nodes_[static_cast<std::size_t>(chain_[i])];
+      const int child_beta = i + 1 == chain_.size() ? kInfinity : -alpha;
+      const int child_alpha = std::max(a.best, i + 1 == chain_.size() ? -kInfinity : -beta);
+      if (child_alpha >= child_beta) return chain_[i];
+      alpha = child_alpha;
+      beta = child_beta;
+    }
+    return -1;
   }
 
   // Up to `most` pending nodes from the top of the stack — the deepest, newest ones, best-ordered first,
@@ -160,9 +173,13 @@ class HybridSearch {
     while (!pending.empty() && batch_.size() < want) {
       const int n = pending.back();
       pending.pop_back();
-      if (o.pruning && cut_off(n)) {
-        ++stats.pruned;
-        continue;
+      if (o.pruning) {
+        const int top = cut_above(n);
+        if (top != -1) {
+          if (top >= 0) resolve(top, nodes_[static_cast<std::size_t>(top)].best, o, stats);  // its cutoff
+          ++stats.pruned;
+          continue;
+        }
       }
       batch_.push_back(n);
     }
@@ -208,7 +225,7 @@ class HybridSearch {
   }
 
   std::vector<Node> nodes_;
-  std::vector<int> pending_branches_, pending_leaves_, batch_;
+  std::vector<int> pending_branches_, pending_leaves_, batch_, chain_;
   std::vector<const State*> batch_states_;
   std::vector<int> values_;
   std::vector<std::vector<Move>> moves_;
