@@ -1,6 +1,7 @@
 // warpmind-connect6 — a Connect6 engine on stdin/stdout, one command per line, in the common text
 // protocol of Connect6 programs: name; new black | new white; black XXXX / white XXXX (set up stones);
-// next (play the side to move); move XXXX (the opponent's turn, then ours); depth d; time ms; quit.
+// next (play the side to move); move XXXX (the opponent's turn, then ours); depth d; time ms; threads n;
+// quit.
 // Moves are answered as "move XXXX" in the letters-only notation (JJ is the centre); both notations are
 // read. Everything that is not a move goes to stderr, so a referee reading stdout sees only moves and
 // the name. The engine never plays an illegal move.
@@ -43,11 +44,12 @@ class Engine {
       if (!st.ok()) return error(st.message());
       if (!board_.over()) play_ours();
       else report_end();
-    } else if (cmd == "depth" || cmd == "time") {
+    } else if (cmd == "depth" || cmd == "time" || cmd == "threads") {
       try {
         const int v = std::stoi(arg);
-        if (v < (cmd == "depth" ? 1 : 0) || v > (cmd == "depth" ? 20 : 3600000)) throw std::out_of_range("range");
-        (cmd == "depth" ? options_.depth : options_.time_ms) = v;
+        const int lo = cmd == "time" ? 0 : 1, hi = cmd == "depth" ? 20 : cmd == "threads" ? 256 : 3600000;
+        if (v < lo || v > hi) throw std::out_of_range("range");
+        (cmd == "depth" ? options_.depth : cmd == "time" ? options_.time_ms : options_.threads) = v;
       } catch (...) {
         return error(cmd + ": '" + arg + "' is out of range");
       }

@@ -144,6 +144,25 @@ TEST(Connect6, SearchWinsBlocksAndStaysLegal) {
   }
 }
 
+TEST(Connect6, ThreadsChooseWhatTheSerialSearchChooses) {
+  Board b;
+  for (const char* t : {"K10", "L10L11", "J9J11", "M12N13", "K12H9"}) {
+    Turn turn;
+    ASSERT_TRUE(parse_turn(t, turn).ok());
+    ASSERT_TRUE(b.play(turn).ok());
+  }
+  SearchOptions o;
+  o.depth = 2;
+  o.width = 12;
+  o.vcf_depth = 0;
+  const SearchOutcome serial = search(b, o);
+  o.threads = 3;
+  const SearchOutcome threaded = search(b, o);
+  EXPECT_EQ(threaded.best, serial.best);
+  EXPECT_EQ(threaded.score, serial.score);
+  EXPECT_GE(threaded.nodes, serial.nodes);  // no shared alpha: more nodes, searched in parallel
+}
+
 TEST(Connect6, ThreatSpaceSearchFindsTheDoubleFour) {
   // Black to move with two open threes: two stones make two open fours, which White cannot block with
   // its two stones. A one-turn search does not see it; the threat-space search does.

@@ -3,7 +3,9 @@
 #include "warpmind/search/connect6.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cctype>
 
 #include "warpmind/core/random.h"
@@ -218,12 +220,16 @@ struct Ctx {
   const SearchOptions& o;
   std::vector<Scratch> ply;
   Clock::time_point start;
+  std::atomic<bool>* stop = nullptr;  // shared by the threads of a multi-threaded search
   std::uint64_t nodes = 0;
   bool stopped = false;
   bool out_of_time() {
     if (o.time_ms > 0 && (nodes & 255) == 0 &&
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count() >= o.time_ms)
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count() >= o.time_ms) {
       stopped = true;
+      if (stop) stop->store(true);
+    }
+    if (stop && stop->load(std::memory_order_relaxed)) stopped = true;
     return stopped;
   }
 };
@@ -456,20 +462,52 @@ SearchOutcome search(const Board& root, const SearchOptions& o) {
       return out;
     }
   }
+  const int threads = std::max(1, o.threads);
+  std::atomic<bool> stop{false};
+  std::vector<int> values(turns.size());
   for (int d = 1; d <= std::max(1, o.depth); ++d) {
     int alpha = -kWin - 1;
     Turn best = turns[0];
-    for (const Turn& t : turns) {
-      const Stone me = b.to_move();
-      b.place(t.a, me);
-      if (t.b >= 0) b.place(t.b, me);
-      const int v = -negamax(b, d - 1, -kWin - 1, -alpha, ctx);
-      b.undo(t);
-      if (ctx.stopped && d > 1) break;
-      if (v > alpha) {
-        alpha = v;
-        best = t;
+    if (threads == 1) {
+      for (const Turn& t : turns) {
+        const Stone me = b.to_move();
+        b.place(t.a, me);
+        if (t.b >= 0) b.place(t.b, me);
+        const int v = -negamax(b, d - 1, -kWin - 1, -alpha, ctx);
+        b.undo(t);
+        if (ctx.stopped && d > 1) break;
+        if (v > alpha) {
+          alpha = v;
+          best = t;
+        }
       }
+    } else {
+      // Root splitting: every root turn searched with the full window on some thread (exact values),
+      // then the first best in turn order — the same choice as the serial loop.
+      std::vector<std::thread> pool;
+      std::vector<std::uint64_t> counts(static_cast<std::size_t>(threads), 0);
+      for (int w = 0; w < threads; ++w)
+        pool.emplace_back([&, w] {
+          Ctx mine{o, std::vector<Scratch>(static_cast<std::size_t>(std::max(1, o.depth)) + 1), ctx.start, &stop};
+          Board own = b;
+          for (std::size_t i = static_cast<std::size_t>(w); i < turns.size(); i += static_cast<std::size_t>(threads)) {
+            const Stone me = own.to_move();
+            own.place(turns[i].a, me);
+            if (turns[i].b >= 0) own.place(turns[i].b, me);
+            values[i] = -negamax(own, d - 1, -kWin - 1, kWin + 1, mine);
+            own.undo(turns[i]);
+          }
+          counts[static_cast<std::size_t>(w)] = mine.nodes;
+        });
+      for (std::thread& t : pool) t.join();
+      for (std::uint64_t c : counts) ctx.nodes += c;
+      ctx.stopped = stop.load();
+      if (!(ctx.stopped && d > 1))
+        for (std::size_t i = 0; i < turns.size(); ++i)
+          if (values[i] > alpha) {
+            alpha = values[i];
+            best = turns[i];
+          }
     }
     if (ctx.stopped && d > 1) break;
     out.best = best;

@@ -91,6 +91,7 @@ struct SearchOptions {
   int width = 48;         // pairs kept per node
   int time_ms = 0;        // 0: no limit
   int vcf_depth = 3;      // turns of the threat-space search run first (0: none)
+  int threads = 1;        // > 1: root splitting, every root turn searched exactly on some thread
 };
 struct SearchOutcome {
   Turn best;
