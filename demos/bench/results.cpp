@@ -48,19 +48,10 @@ std::string Results::to_json() const {
 }
 
 int open_context(demos::Args& args, const char* suite, std::unique_ptr<Context>& ctx) {
-  ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend)) args.fail("--backend: expected cpu, cuda or auto");
-  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
-  if (!args.error().empty()) {
-    std::fprintf(stderr, "warpmind-bench %s: %s\n", suite, args.error().c_str());
-    return 2;
-  }
-  Status st = Context::create(co, ctx);
-  if (!st.ok()) {
-    std::fprintf(stderr, "warpmind-bench %s: %s\n", suite, st.message().c_str());
-    return 2;
-  }
-  return 0;
+  const std::string err = demos::open_context(args, false, ctx);
+  if (err.empty()) return 0;
+  std::fprintf(stderr, "warpmind-bench %s: %s\n", suite, err.c_str());
+  return 2;
 }
 
 }  // namespace warpmind::bench

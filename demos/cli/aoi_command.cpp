@@ -87,17 +87,12 @@ int aoi_command(int argc, char** argv) {
   if (args.has("attack-share")) sc.commands.attack_share = static_cast<float>(args.number("attack-share", 0.1, 0.0, 1.0));
   cfg.track_visibility = !args.has("no-visibility");
   const int ticks = static_cast<int>(args.integer("ticks", 10, 0, 1000000));
-  ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend))
-    return bad("--backend: expected cpu, cuda or auto, got '" + args.str("backend") + "'");
-  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
   if (!args.error().empty()) return bad(args.error());
   const bool json = args.has("json");
-  co.quiet = json;
 
   std::unique_ptr<Context> ctx;
-  Status st = Context::create(co, ctx);
-  if (!st.ok()) return bad(st.message());
+  if (const std::string err = demos::open_context(args, json, ctx); !err.empty()) return bad(err);
+  Status st;
   std::unique_ptr<aoi::AoiWorld> world;
   st = aoi::AoiWorld::create(*ctx, cfg, world);
   if (!st.ok()) return bad(st.message());

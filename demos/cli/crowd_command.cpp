@@ -74,17 +74,12 @@ int crowd_command(int argc, char** argv) {
     return bad("--rule: expected strict or lowest-id, got '" + args.str("rule") + "'");
   if (args.has("variant") && !crowd::parse_variant(args.str("variant"), cfg.variant))
     return bad("--variant: unknown variant '" + args.str("variant") + "'");
-  ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend))
-    return bad("--backend: expected cpu, cuda or auto, got '" + args.str("backend") + "'");
-  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
   if (!args.error().empty()) return bad(args.error());
   const bool json = args.has("json"), verify = args.has("verify");
-  co.quiet = json;
 
   std::unique_ptr<Context> ctx;
-  Status st = Context::create(co, ctx);
-  if (!st.ok()) return bad(st.message());
+  if (const std::string err = demos::open_context(args, json, ctx); !err.empty()) return bad(err);
+  Status st;
   std::unique_ptr<crowd::CrowdSolver> solver;
   st = crowd::CrowdSolver::create(*ctx, cfg, solver);
   if (!st.ok()) return bad(st.message());

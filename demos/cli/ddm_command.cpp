@@ -138,16 +138,11 @@ int ddm_command(int argc, char** argv) {
   ddm::DdmVariant variant = ddm::DdmVariant::Auto;
   if (args.has("variant") && !ddm::parse_variant(args.str("variant"), variant))
     return bad("--variant: unknown variant '" + args.str("variant") + "'");
-  ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend))
-    return bad("--backend: expected cpu, cuda or auto, got '" + args.str("backend") + "'");
-  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
   if (!args.error().empty()) return bad(args.error());
   const bool json = args.has("json");
-  co.quiet = json;
   std::unique_ptr<Context> ctx;
-  Status st = Context::create(co, ctx);
-  if (!st.ok()) return bad(st.message());
+  if (const std::string err = demos::open_context(args, json, ctx); !err.empty()) return bad(err);
+  Status st;
   return sc.dimensions == 2 ? run<2>(*ctx, variant, sc, json) : run<3>(*ctx, variant, sc, json);
 }
 

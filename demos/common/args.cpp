@@ -116,4 +116,15 @@ std::string json_escape(const std::string& s) {
   return o;
 }
 
+std::string open_context(Args& args, bool quiet, std::unique_ptr<Context>& out) {
+  ContextOptions co;
+  if (!parse_backend(args.str("backend", "auto"), co.backend))
+    return "--backend: expected cpu, cuda or auto, got '" + args.str("backend") + "'";
+  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
+  if (!args.error().empty()) return args.error();
+  co.quiet = quiet;
+  const Status st = Context::create(co, out);
+  return st.ok() ? std::string() : st.message();
+}
+
 }  // namespace warpmind::demos

@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "warpmind/core/context.h"
 
 namespace warpmind::demos {
 
@@ -30,6 +33,10 @@ class Args {
   std::map<std::string, std::string> values_;
   std::string error_;
 };
+
+// The context a program runs on, from --backend cpu|cuda|auto and --threads N (`quiet`: no notice of
+// the backend chosen). Returns an empty string, or why not (the caller prints it and exits 2).
+std::string open_context(Args& args, bool quiet, std::unique_ptr<Context>& out);
 
 // Writes `text` to `path`; returns an empty string or the reason.
 std::string write_file(const std::string& path, const std::string& text);
