@@ -51,8 +51,10 @@ void measure(const char* game, const char* name, const typename G::State& s, int
                                 search::HybridSearch<G, search::CpuBatch<G>>::kInfinity, serial);
   search::CpuBatch<G> backend{ctx.pool()};
   search::HybridSearch<G, search::CpuBatch<G>> hybrid;
+  for (int mode = 0; mode < 2; ++mode)
   for (int batch : {1, 16, 256, 4096, 1 << 20}) {
     search::HybridOptions o;
+    o.first_child_first = mode == 1;
     o.depth = depth;
     o.pruning = true;
     o.l_min = std::min(batch, 8);
@@ -63,7 +65,7 @@ void measure(const char* game, const char* name, const typename G::State& s, int
     const auto r = hybrid.run(s, o, backend, st);
     const bool same = r.value == want;
     failures += !same;
-    std::printf("%-9s %-10s %5d %9d | %12llu %12llu %8.2fx | %12llu %s\n", game, name, depth, batch,
+    std::printf("%-9s %-10s %-5s %5d %9d | %12llu %12llu %8.2fx | %12llu %s\n", game, name, mode ? "ybw" : "plain", depth, batch,
                 static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
                 static_cast<double>(st.computed()) / static_cast<double>(serial),
                 static_cast<unsigned long long>(st.max_nodes), same ? "" : "VALUE MISMATCH");
@@ -72,8 +74,10 @@ void measure(const char* game, const char* name, const typename G::State& s, int
     rec.backend = "cpu";
     rec.timing.ms = {0.0};
     char buf[320];
-    std::snprintf(buf, sizeof buf, "{\"game\": \"%s\", \"position\": \"%s\", \"depth\": %d, \"l_max\": %d, \"b_max\": %d}",
-                  game, name, depth, o.l_max, o.b_max);
+    std::snprintf(buf, sizeof buf,
+                  "{\"game\": \"%s\", \"position\": \"%s\", \"depth\": %d, \"l_max\": %d, \"b_max\": %d, "
+                  "\"first_child_first\": %s}",
+                  game, name, depth, o.l_max, o.b_max, mode ? "true" : "false");
     rec.params_json = buf;
     rec.checked = same;
     std::snprintf(buf, sizeof buf,
@@ -100,7 +104,7 @@ int hybrid_suite(int argc, char** argv) {
   const bool quick = args.has("quick");
   Results results("hybrid", "node counts (machine-independent)");
   int failures = 0;
-  std::printf("%-9s %-10s %5s %9s | %12s %12s %9s | %12s   (nodes computed)\n", "game", "position", "depth", "l_max",
+  std::printf("%-9s %-10s %-5s %5s %9s | %12s %12s %9s | %12s   (nodes computed)\n", "game", "position", "mode", "depth", "l_max",
               "N_hybrid", "N_serial", "ratio", "max tree");
   search::connect6::Connect6Game::width = quick ? 8 : 16;
   const char* openings[][2] = {{"open-a", "K10 L10L11 J9J11 M12N13"}, {"open-b", "K10 K11L9 J10J12 H8N14"}};

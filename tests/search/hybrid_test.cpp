@@ -83,15 +83,17 @@ TEST(Hybrid, RightValueForEveryBatchSize) {
   ASSERT_TRUE(chess::parse_fen(chess::kStartFen, p).ok());
   std::uint64_t nodes = 0;
   const int want = negamax(p, 4, 0, nodes);
+  for (bool ybw : {false, true})
   for (int batch : {1, 16, 256, 4096}) {
     HybridOptions o;
+    o.first_child_first = ybw;
     o.depth = 4;
     o.l_min = std::min(batch, 8);
     o.l_max = batch;
     o.b_min = std::min(batch, 4);
     o.b_max = std::max(1, batch / 4);
     HybridStats st;
-    EXPECT_EQ(search.run(p, o, backend, st).value, want) << "batch " << batch;
+    EXPECT_EQ(search.run(p, o, backend, st).value, want) << "batch " << batch << (ybw ? ", first child first" : "");
     EXPECT_LE(st.computed(), nodes);
   }
 }

@@ -33,6 +33,10 @@ struct HybridOptions {
   int l_min = 32, l_max = 4096;   // leaf batch thresholds
   int b_min = 8, b_max = 1024;    // branch batch thresholds
   bool pruning = true;
+  // Young brothers wait: a node's other children are released for computation only once its first
+  // (best-ordered) child has a value, so their windows are narrow when they are batched — one way to
+  // close the pruning loss of plain Algorithm 2.
+  bool first_child_first = false;
 };
 
 struct HybridStats {
@@ -123,6 +127,8 @@ class HybridSearch {
     int parent = -1, ply = 0;
     Move move{};
     int open = 0;  // children not resolved yet
+    int first_child = -1, children = 0;
+    bool released = true;  // all children pushed for computation
     int best = -kInfinity, best_child = -1;
     bool done = false;
     Node(const State& s, int p, int depth, const Move& m) : state(s), parent(p), ply(depth), move(m) {}
@@ -192,12 +198,22 @@ class HybridSearch {
       return;
     }
     const int ply = nodes_[static_cast<std::size_t>(n)].ply + 1;
-    nodes_[static_cast<std::size_t>(n)].open = static_cast<int>(moves.size());
     const int first = static_cast<int>(nodes_.size());
+    const int count = static_cast<int>(moves.size());
     for (const Move& m : moves) nodes_.emplace_back(G::apply(nodes_[static_cast<std::size_t>(n)].state, m), n, ply, m);
-    // Pushed last to first, so the first (best-ordered) child is on top of the stack.
-    for (int c = first + static_cast<int>(moves.size()) - 1; c >= first; --c)
-      (ply >= o.depth ? pending_leaves_ : pending_branches_).push_back(c);
+    Node& node = nodes_[static_cast<std::size_t>(n)];
+    node.open = count;
+    node.first_child = first;
+    node.children = count;
+    node.released = !o.first_child_first || count == 1;
+    release(first, node.released ? count : 1, o);
+  }
+
+  // Pushes children [first, first + count) for computation, last to first, so the first (best-ordered)
+  // child is on top of the stack.
+  void release(int first, int count, const HybridOptions& o) {
+    for (int c = first + count - 1; c >= first; --c)
+      (nodes_[static_cast<std::size_t>(c)].ply >= o.depth ? pending_leaves_ : pending_branches_).push_back(c);
   }
 
   // Node n's value is known: it updates its parent (negamax); a parent whose children are all in, or
@@ -216,12 +232,18 @@ class HybridSearch {
     }
     --parent.open;
     bool finished = parent.open == 0;
+    const bool release_brothers = !parent.released && n == parent.first_child;
     if (!finished && o.pruning) {
       int alpha, beta;
       window(p, alpha, beta);
       finished = alpha >= beta;  // a cutoff: the rest of p's children cannot change the root
     }
-    if (finished) resolve(p, parent.best, o, stats);
+    if (finished) {
+      resolve(p, parent.best, o, stats);
+    } else if (release_brothers) {
+      parent.released = true;
+      release(parent.first_child + 1, parent.children - 1, o);
+    }
   }
 
   std::vector<Node> nodes_;
