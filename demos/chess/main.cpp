@@ -17,6 +17,7 @@
 #include "warpmind/core/thread_pool.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
+#include "warpmind/search/hybrid.h"
 
 namespace {
 
@@ -73,6 +74,13 @@ class Engine {
       say("option name Hash type spin default 64 min 1 max 65536");
       say("option name Threads type spin default 1 min 1 max 256");
       say("option name Backend type combo default auto var auto var cpu var cuda");
+      say("option name Search type combo default alphabeta var alphabeta var hybrid");
+      say("option name Lmin type spin default 32 min 1 max 1048576");
+      say("option name Lmax type spin default 4096 min 1 max 1048576");
+      say("option name Bmin type spin default 8 min 1 max 1048576");
+      say("option name Bmax type spin default 1024 min 1 max 1048576");
+      say("option name Pruning type check default true");
+      say("option name FirstChildFirst type check default true");
       say("uciok");
     } else if (cmd == "isready") {
       say("readyok");
@@ -133,6 +141,16 @@ class Engine {
     } else if (name == "Backend") {
       if (value != "auto" && value != "cpu" && value != "cuda") error("option Backend: auto, cpu or cuda");
       // The CPU searches are the only ones so far: every value runs them.
+    } else if (name == "Search") {
+      if (value == "alphabeta" || value == "hybrid") hybrid_ = value == "hybrid";
+      else error("option Search: alphabeta or hybrid");
+    } else if (name == "Lmin" || name == "Lmax" || name == "Bmin" || name == "Bmax") {
+      int v = 0;
+      if (number(1, 1 << 20, v))
+        (name == "Lmin" ? hybrid_options_.l_min : name == "Lmax" ? hybrid_options_.l_max : name == "Bmin" ? hybrid_options_.b_min : hybrid_options_.b_max) = v;
+    } else if (name == "Pruning" || name == "FirstChildFirst") {
+      if (value != "true" && value != "false") error("option " + name + ": true or false");
+      else (name == "Pruning" ? hybrid_options_.pruning : hybrid_options_.first_child_first) = value == "true";
     } else {
       error("unknown option '" + name + "'");
     }
@@ -200,6 +218,7 @@ class Engine {
     else if (left >= 0) limits.time_ms = budget(left, position_.side == White ? winc : binc, movestogo);
     const Position root = position_;
     const std::vector<std::uint64_t> history = history_;
+    if (hybrid_) return go_hybrid(root, limits);
     thread_ = std::thread([this, root, history, limits] {
       const SearchResult r = searcher_.search(root, history, limits, [](const SearchReport& rep) {
         std::string line = "info depth " + std::to_string(rep.depth) + " seldepth " + std::to_string(rep.seldepth) +
@@ -210,6 +229,42 @@ class Engine {
         say(line);
       });
       say(r.has_move ? "bestmove " + move_to_uci(r.best) : "bestmove 0000");
+    });
+  }
+
+  // The node-based hybrid search (Algorithm 2) with the CPU batch backend: iterative deepening of whole
+  // runs while the next one (estimated from the last, times the growth so far) fits the time budget.
+  void go_hybrid(const Position& root, const SearchLimits& limits) {
+    thread_ = std::thread([this, root, limits] {
+      MoveList legal;
+      generate_legal(root, legal);
+      if (legal.size == 0) return say("bestmove 0000");
+      search::CpuBatch<ChessGame> backend{pool_};
+      search::HybridSearch<ChessGame, search::CpuBatch<ChessGame>> hybrid;
+      Move best = legal.moves[0];
+      const auto t0 = std::chrono::steady_clock::now();
+      double last_ms = 0, growth = 8;
+      const int max_depth = std::min(limits.depth, limits.infinite ? 64 : 12);
+      for (int d = 1; d <= max_depth; ++d) {
+        const auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (d > 1 && limits.time_ms > 0 && elapsed + last_ms * growth > static_cast<double>(limits.time_ms)) break;
+        search::HybridOptions o = hybrid_options_;
+        o.depth = d;
+        search::HybridStats st;
+        const auto r0 = std::chrono::steady_clock::now();
+        const auto r = hybrid.run(root, o, backend, st);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
+        if (last_ms > 0.5) growth = std::max(2.0, ms / last_ms);
+        last_ms = ms;
+        if (r.has_move) best = r.best;
+        say("info depth " + std::to_string(d) + " score " + score_text(r.value) + " nodes " + std::to_string(st.computed()) +
+            " time " + std::to_string(static_cast<long long>(elapsed + ms)) + " pv " + move_to_uci(best));
+        say("info string hybrid: " + std::to_string(st.batched_leaves + st.batched_branches) + " nodes in batches, " +
+            std::to_string(st.single_leaves + st.single_branches) + " one by one, " + std::to_string(st.pruned) + " pruned");
+        if (limits.nodes && st.computed() >= limits.nodes) break;
+        if (std::abs(r.value) > kMateBound) break;
+      }
+      say("bestmove " + move_to_uci(best));
     });
   }
 
@@ -252,6 +307,12 @@ class Engine {
   }
 
   int hash_mb_ = 64;
+  bool hybrid_ = false;
+  search::HybridOptions hybrid_options_ = [] {
+    search::HybridOptions o;
+    o.first_child_first = true;
+    return o;
+  }();
   Searcher searcher_;
   ThreadPool pool_;
   Position position_;

@@ -236,6 +236,15 @@ TEST(Cli, ChessEngineSpeaksUci) {
   std::size_t best = 0;
   for (std::size_t at = r.out.find("bestmove "); at != std::string::npos; at = r.out.find("bestmove ", at + 1)) ++best;
   EXPECT_EQ(best, 3u);
+  // The node-based hybrid search through the same protocol.
+  const fs::path hin = scratch("uci-hybrid.txt");
+  std::ofstream(hin) << "setoption name Search value hybrid\nsetoption name Lmax value 64\n"
+                        "setoption name FirstChildFirst value false\nsetoption name Bmin value x\n"
+                        "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 2\nquit\n";
+  const Outcome h = run("warpmind-chess < " + hin.string());
+  ASSERT_EQ(h.status, 0) << h.out;
+  for (const char* line : {"info string hybrid:", "score mate 1", "bestmove a1a8", "info string error: option Bmin"})
+    EXPECT_NE(h.out.find(line), std::string::npos) << line << " in:\n" << h.out;
   // The bench signature: fixed positions, fixed depth, one thread (changing the search changes it).
   const Outcome b = run("warpmind-chess bench 5");
   ASSERT_EQ(b.status, 0) << b.out;
