@@ -186,12 +186,38 @@ constexpr int kWin = 1000000;
 constexpr int kWeight[7] = {0, 1, 6, 30, 200, 400, 0};
 }  // namespace
 
+namespace {
+// True when two stones can hit every window of `s` holding four or five (its threats to complete six).
+bool blockable(const Board& b, Stone s) {
+  std::vector<std::array<int, 6>> threats;
+  std::vector<int> cells;
+  for (const auto& w : T().windows) {
+    const auto [who, n] = owner(b, w);
+    if (who != s || n < 4) continue;
+    threats.push_back(w);
+    for (int c : w)
+      if (b.at(c) == Empty && std::find(cells.begin(), cells.end(), c) == cells.end()) cells.push_back(c);
+  }
+  const auto covers = [&](int x, int y) {
+    for (const auto& w : threats)
+      if (std::find(w.begin(), w.end(), x) == w.end() && std::find(w.begin(), w.end(), y) == w.end()) return false;
+    return true;
+  };
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    for (std::size_t j = i; j < cells.size(); ++j)
+      if (covers(cells[i], cells[j])) return true;
+  return threats.empty();
+}
+}  // namespace
+
 int evaluate(const Board& b) {
   const Stone me = b.to_move(), them = other(me);
   const auto& w = b.windows();
   if (w[me][6]) return kWin;
   if (w[them][6]) return -kWin;
   if (w[me][4] + w[me][5] > 0) return kWin / 2;  // we complete six this turn
+  // Threats two stones cannot all block: lost next turn.
+  if (w[them][4] + w[them][5] > 0 && !blockable(b, them)) return -kWin / 2;
   int score = 0;
   for (int k = 1; k <= 5; ++k) score += kWeight[k] * (w[me][static_cast<std::size_t>(k)] - w[them][static_cast<std::size_t>(k)]);
   // Threats we must answer: two or more windows that need separate blocks are worse than one.

@@ -88,9 +88,9 @@ int evaluate(const Board& b);  // from the side to move's view
 
 struct SearchOptions {
   int depth = 3;          // turns
-  int width = 48;         // pairs kept per node
+  int width = 16;         // pairs kept per node (the paper's experiments use 48)
   int time_ms = 0;        // 0: no limit
-  int vcf_depth = 3;      // turns of the threat-space search run first (0: none)
+  int vcf_depth = 2;      // turns of the threat-space search run first (0: none)
   int threads = 1;        // > 1: root splitting, every root turn searched exactly on some thread
 };
 struct SearchOutcome {
