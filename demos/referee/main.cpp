@@ -1,0 +1,227 @@
+// warpmind-referee — plays UCI engines against each other under a clock and checks every move with the
+// search module's rules: an illegal move or an empty clock loses the game on the spot. Ends games by
+// mate, stalemate, the 50-move rule, threefold repetition, bare kings or a ply limit.
+//
+//   warpmind-referee --engine1 CMD --engine2 CMD [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]
+//
+// Colours alternate; each game opens with two random legal plies (seeded) so the games differ. Prints
+// one line per game and a summary; exits 1 when engine 1 made an illegal move or lost on time.
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../common/args.h"
+#include "warpmind/core/random.h"
+#include "warpmind/search/chess.h"
+
+namespace {
+
+using namespace warpmind;
+using namespace warpmind::search::chess;
+using Clock = std::chrono::steady_clock;
+
+// A child process speaking UCI on its stdin/stdout.
+class Engine {
+ public:
+  explicit Engine(const std::string& cmd) {
+    int in[2], out[2];
+    if (pipe(in) || pipe(out)) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(in[0], 0);
+      dup2(out[1], 1);
+      close(in[1]);
+      close(out[0]);
+      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+  }
+  ~Engine() {
+    send("quit");
+    if (to_ >= 0) close(to_);
+    if (from_ >= 0) close(from_);
+    if (pid_ > 0) {
+      int status = 0;
+      for (int i = 0; i < 50 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(10000);
+      if (waitpid(pid_, &status, WNOHANG) == 0) kill(pid_, SIGKILL), waitpid(pid_, &status, 0);
+    }
+  }
+  bool ok() const { return pid_ > 0; }
+  void send(const std::string& line) {
+    const std::string s = line + "\n";
+    if (to_ >= 0 && write(to_, s.data(), s.size()) < 0) to_ = -1;
+  }
+  // The next line, or false when none came within `ms`.
+  bool line(std::string& out, int ms) {
+    const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+    for (;;) {
+      const auto nl = buffer_.find('\n');
+      if (nl != std::string::npos) {
+        out = buffer_.substr(0, nl);
+        if (!out.empty() && out.back() == '\r') out.pop_back();
+        buffer_.erase(0, nl + 1);
+        return true;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return false;
+      pollfd p{from_, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(left)) <= 0) return false;
+      char buf[4096];
+      const ssize_t n = read(from_, buf, sizeof buf);
+      if (n <= 0) return false;
+      buffer_.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  // Waits for a line starting with `prefix`.
+  bool expect(const std::string& prefix, int ms, std::string* got = nullptr) {
+    const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+    std::string l;
+    while (line(l, static_cast<int>(std::max<long long>(1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count())))) {
+      if (l.rfind(prefix, 0) == 0) {
+        if (got) *got = l;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  std::string buffer_;
+};
+
+bool bare_kings(const Position& p) {
+  int minors = 0;
+  for (int c = 0; c < 2; ++c) {
+    if (p.pieces[c][Pawn] | p.pieces[c][Rook] | p.pieces[c][Queen]) return false;
+    minors += __builtin_popcountll(p.pieces[c][Knight] | p.pieces[c][Bishop]);
+  }
+  return minors <= 1;
+}
+
+struct Outcome {
+  int score = 1;  // 2: engine 1 won, 0: engine 2 won, 1: draw
+  std::string why;
+  bool engine1_illegal = false, engine1_flag = false;
+};
+
+Outcome play(Engine* white, Engine* black, bool engine1_white, int time_ms, int inc_ms, std::uint64_t seed,
+             std::string& moves) {
+  Position p;
+  (void)parse_fen(kStartFen, p);
+  SplitMix64 rng(seed);
+  std::map<std::uint64_t, int> seen;
+  long long clock[2] = {time_ms, time_ms};
+  moves.clear();
+  Outcome o;
+  const auto finish = [&](int winner_color, const std::string& why) {  // winner_color: 0 white, 1 black, -1 draw
+    o.why = why;
+    o.score = winner_color < 0 ? 1 : ((winner_color == 0) == engine1_white ? 2 : 0);
+    return o;
+  };
+  for (int ply = 0;; ++ply) {
+    MoveList legal;
+    generate_legal(p, legal);
+    if (legal.size == 0) return p.in_check() ? finish(p.side == White ? 1 : 0, "mate") : finish(-1, "stalemate");
+    if (p.halfmove >= 100) return finish(-1, "50 moves");
+    if (++seen[p.key] >= 3) return finish(-1, "repetition");
+    if (bare_kings(p)) return finish(-1, "bare kings");
+    if (ply >= 400) return finish(-1, "ply limit");
+    Move m;
+    if (ply < 2) {  // the opening: two random plies
+      m = legal.moves[static_cast<std::size_t>(rng.next() % static_cast<std::uint64_t>(legal.size))];
+    } else {
+      Engine* e = p.side == White ? white : black;
+      const bool is_engine1 = (p.side == White) == engine1_white;
+      e->send("position startpos moves" + moves);
+      e->send("go wtime " + std::to_string(clock[White]) + " btime " + std::to_string(clock[Black]) + " winc " +
+              std::to_string(inc_ms) + " binc " + std::to_string(inc_ms));
+      const auto t0 = Clock::now();
+      std::string best;
+      const bool answered = e->expect("bestmove", static_cast<int>(clock[p.side]) + 1000, &best);
+      const long long used = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+      clock[p.side] -= used;
+      if (!answered || clock[p.side] < 0) {
+        o.engine1_flag = is_engine1;
+        return finish(p.side == White ? 1 : 0, answered ? "time" : "no answer");
+      }
+      clock[p.side] += inc_ms;
+      const std::string text = best.size() > 9 ? best.substr(9, best.find(' ', 9) - 9) : "";
+      if (!parse_uci_move(p, text, m).ok()) {
+        o.engine1_illegal = is_engine1;
+        return finish(p.side == White ? 1 : 0, "illegal move '" + text + "'");
+      }
+    }
+    moves += " " + move_to_uci(m);
+    Undo u;
+    make_move(p, m, u);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  demos::Args args(argc, argv, 1, {"engine1", "engine2", "games", "time", "inc", "seed", "log"}, {"help"});
+  if (args.has("help") || !args.has("engine1") || !args.has("engine2")) {
+    std::fputs("usage: warpmind-referee --engine1 CMD --engine2 CMD [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]\n",
+               args.has("help") ? stdout : stderr);
+    return args.has("help") ? 0 : 2;
+  }
+  const int games = static_cast<int>(args.integer("games", 20, 1, 10000));
+  const int time_ms = static_cast<int>(args.integer("time", 5000, 100, 3600000));
+  const int inc_ms = static_cast<int>(args.integer("inc", 50, 0, 60000));
+  const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
+  if (!args.error().empty()) {
+    std::fprintf(stderr, "warpmind-referee: %s\n", args.error().c_str());
+    return 2;
+  }
+  std::string log;
+  int points = 0, illegal = 0, flags = 0, w = 0, d = 0, l = 0;
+  for (int g = 0; g < games; ++g) {
+    Engine e1(args.str("engine1")), e2(args.str("engine2"));
+    for (Engine* e : {&e1, &e2}) {
+      e->send("uci");
+      if (!e->ok() || !e->expect("uciok", 10000)) {
+        std::fprintf(stderr, "warpmind-referee: an engine did not answer uci\n");
+        return 2;
+      }
+      e->send("ucinewgame");
+      e->send("isready");
+      e->expect("readyok", 10000);
+    }
+    const bool e1_white = g % 2 == 0;
+    std::string moves;
+    const Outcome o = play(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms, seed + static_cast<std::uint64_t>(g), moves);
+    points += o.score;
+    (o.score == 2 ? w : o.score == 1 ? d : l) += 1;
+    illegal += o.engine1_illegal;
+    flags += o.engine1_flag;
+    char line[256];
+    std::snprintf(line, sizeof line, "game %d: engine 1 %s, %s (%s), %zu plies\n", g + 1, e1_white ? "white" : "black",
+                  o.score == 2 ? "won" : o.score == 1 ? "draw" : "lost", o.why.c_str(),
+                  static_cast<std::size_t>(std::count(moves.begin(), moves.end(), ' ')));
+    std::fputs(line, stdout);
+    std::fflush(stdout);
+    log += line + std::string("  moves:") + moves + "\n";
+  }
+  std::printf("engine 1: +%d =%d -%d; illegal moves %d, time losses %d\n", w, d, l, illegal, flags);
+  if (args.has("log")) {
+    const std::string err = demos::write_file(args.str("log"), log);
+    if (!err.empty()) std::fprintf(stderr, "warpmind-referee: %s\n", err.c_str());
+  }
+  return illegal || flags ? 1 : 0;
+}
