@@ -1,9 +1,14 @@
 // Suite "aoi": Sung's experiment grid — 512 .. 524,288 clients (powers of two) on maps 2500² and 5000²
 // with AOI 10 and 20, one command per client per tick — plus 1M and 4M clients on 2500² with AOI 10.
 // Every variant ticks the same world on the same commands; every tick's updates and notifications are
-// compared with the first variant's. Enter/leave tracking is off (the thesis has none); the columns are
-// the tick's stages (logic with the conflict merge, range query).
+// compared with the first variant's (cpu-fast). Enter/leave tracking is off (the thesis has none). The
+// columns are the tick's stages as in the thesis's Table 4-8: commands up, logic with the conflict
+// merge, bucket sort, range query, results down. A GPU variant's tick is its device time from the
+// commands on the device to the complete notification list in device memory (logic + sort + query);
+// upload and download are timed apart, the download against the measured host-link bandwidth. The
+// floor is the notification list's bytes written once at the measured device copy bandwidth.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -16,6 +21,7 @@
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/context.h"
+#include "warpmind/core/device_memory.h"
 
 namespace warpmind::bench {
 
@@ -62,11 +68,27 @@ int aoi_suite(int argc, char** argv) {
   }
   cases.erase(std::remove_if(cases.begin(), cases.end(), [&](const Case& c) { return c.clients > max_clients; }),
               cases.end());
-  const std::vector<aoi::AoiVariant> variants = {aoi::AoiVariant::CpuFast, aoi::AoiVariant::CpuGrid};
+  std::vector<aoi::AoiVariant> variants = {aoi::AoiVariant::CpuFast, aoi::AoiVariant::CpuGrid};
+  DeviceCeilings ceil;
+  if (ctx->cuda()) {
+    variants.push_back(aoi::AoiVariant::GpuSeed);
+    variants.push_back(aoi::AoiVariant::GpuFast);
+    const Status st = measure_ceilings(*ctx, ceil);
+    if (!st.ok()) {
+      std::fprintf(stderr, "warpmind-bench aoi: %s\n", st.message().c_str());
+      return 1;
+    }
+    std::printf("device %s: copy bandwidth %.0f GB/s, download (pinned) %.1f GB/s; CPU threads %u\n",
+                ctx->device().name.c_str(), ceil.copy_bytes_per_s / 1e9, ceil.download_bytes_per_s / 1e9,
+                ctx->pool().size());
+  } else {
+    std::printf("CPU only; CPU threads %u\n", ctx->pool().size());
+  }
   Results results("aoi", ctx->cuda() ? ctx->device().name : "cpu");
   int failures = 0;
-  std::printf("%8s %5s %4s | %10s %10s %10s | %10s %9s | %12s   (ms per tick, medians)\n", "clients", "map", "aoi",
-              "cpu-fast", " logic", " query", "cpu-grid", "fast x", "notifications");
+  std::printf("%8s %5s %4s %-9s | %9s %8s %8s %8s | %8s %9s | %8s %8s | %12s   (ms, medians)\n", "clients", "map",
+              "aoi", "variant", "tick", "logic", "sort", "query", "upload", "download", "x cpu", "floor",
+              "notifications");
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const Case& cs = cases[ci];
     std::fprintf(stderr, "[%zu/%zu] %zu clients, map %g, AOI %g\n", ci + 1, cases.size(), cs.clients, cs.map, cs.aoi);
@@ -87,45 +109,64 @@ int aoi_suite(int argc, char** argv) {
       }
       worlds.push_back(std::move(w));
     }
-    std::vector<aoi::TickResult> out(variants.size());
-    std::vector<std::vector<double>> total(variants.size()), logic(variants.size()), query(variants.size());
-    std::vector<long long> mismatches(variants.size(), 0);
+    const std::size_t nv = variants.size();
+    enum { kTick, kLogic, kSort, kQuery, kUpload, kDownload, kWall, kColumns };
+    std::vector<std::array<std::vector<double>, kColumns>> col(nv);
+    std::vector<aoi::TickResult> out(nv);
+    std::vector<long long> mismatches(nv, 0);
     std::vector<aoi::Command> cmds;
     aoi::CommandSpec spec;
     spec.seed = 5 + ci;
     std::size_t notes = 0;
     for (int t = 0; t < ticks; ++t) {
       aoi::make_commands(spec, cfg, ctx->pool(), cs.clients, static_cast<std::uint64_t>(t), cmds);
-      for (std::size_t v = 0; v < variants.size(); ++v) {
+      for (std::size_t v = 0; v < nv; ++v) {
         const auto t0 = std::chrono::steady_clock::now();
         const Status st = worlds[v]->tick(cmds, out[v]);
-        total[v].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (!st.ok()) {
           std::fprintf(stderr, "  %s: %s\n", aoi::variant_name(variants[v]), st.message().c_str());
           return 1;
         }
-        logic[v].push_back(out[v].ms_logic);
-        query[v].push_back(out[v].ms_query);
-        if (v > 0) mismatches[v] += !(out[v].updates == out[0].updates && out[v].notifications == out[0].notifications);
+        const aoi::TickResult& o = out[v];
+        const bool gpu = v >= 2;
+        // CPU: the tick's wall time (its sort is inside the query). GPU: device time to the list in memory.
+        col[v][kTick].push_back(gpu ? o.ms_logic + o.ms_sort + o.ms_query : wall - o.ms_download);
+        col[v][kLogic].push_back(o.ms_logic);
+        col[v][kSort].push_back(o.ms_sort);
+        col[v][kQuery].push_back(gpu ? o.ms_query : o.ms_query - o.ms_sort);
+        col[v][kUpload].push_back(o.ms_upload);
+        col[v][kDownload].push_back(o.ms_download);
+        col[v][kWall].push_back(wall);
+        if (v > 0) mismatches[v] += !(o.updates == out[0].updates && o.notifications == out[0].notifications);
       }
       notes += out[0].notifications.size();
     }
-    std::vector<double> med(variants.size());
-    for (std::size_t v = 0; v < variants.size(); ++v) {
+    const double notes_per_tick = static_cast<double>(notes) / ticks;
+    const double note_bytes = notes_per_tick * sizeof(aoi::Notification);
+    std::vector<double> med(nv);
+    for (std::size_t v = 0; v < nv; ++v) {
+      std::array<double, kColumns> m{};
+      for (int k = 0; k < kColumns; ++k) {
+        std::sort(col[v][k].begin(), col[v][k].end());
+        m[k] = col[v][k][col[v][k].size() / 2];
+      }
+      const bool gpu = v >= 2;
       Record r;
-      r.timing.ms = total[v];
-      std::sort(r.timing.ms.begin(), r.timing.ms.end());
+      r.timing.ms = col[v][kTick];
       r.variant = aoi::variant_name(variants[v]);
-      r.backend = "cpu";
-      char buf[256];
+      r.backend = gpu ? "cuda" : "cpu";
+      char buf[512];
       std::snprintf(buf, sizeof buf, "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d}",
                     cs.clients, cs.map, cs.aoi, ticks);
       r.params_json = buf;
       r.checked = mismatches[v] == 0;
-      std::sort(logic[v].begin(), logic[v].end());
-      std::sort(query[v].begin(), query[v].end());
-      std::snprintf(buf, sizeof buf, "\"logic_ms\": %.6f, \"query_ms\": %.6f, \"notifications_per_tick\": %.1f",
-                    logic[v][logic[v].size() / 2], query[v][query[v].size() / 2], static_cast<double>(notes) / ticks);
+      if (gpu) r.floor_ms = note_bytes / ceil.copy_bytes_per_s * 1e3;
+      const double link_ms = gpu ? note_bytes / ceil.download_bytes_per_s * 1e3 : 0;
+      std::snprintf(buf, sizeof buf,
+                    "\"logic_ms\": %.6f, \"sort_ms\": %.6f, \"query_ms\": %.6f, \"upload_ms\": %.6f, "
+                    "\"download_ms\": %.6f, \"download_floor_ms\": %.6f, \"wall_ms\": %.6f, \"notifications_per_tick\": %.1f",
+                    m[kLogic], m[kSort], m[kQuery], m[kUpload], m[kDownload], link_ms, m[kWall], notes_per_tick);
       r.extra_json = buf;
       med[v] = r.timing.median();
       if (mismatches[v]) {
@@ -133,11 +174,11 @@ int aoi_suite(int argc, char** argv) {
                      aoi::variant_name(variants[0]), mismatches[v]);
         ++failures;
       }
+      std::printf("%8zu %5g %4g %-9s | %9.3f %8.3f %8.3f %8.3f | %8.3f %9.3f | %7.1fx %8.4f | %12.0f\n", cs.clients,
+                  cs.map, cs.aoi, r.variant.c_str(), med[v], m[kLogic], m[kSort], m[kQuery], m[kUpload], m[kDownload],
+                  med[v] > 0 ? med[0] / med[v] : 0.0, gpu ? r.floor_ms : 0.0, notes_per_tick);
       results.add(r);
     }
-    std::printf("%8zu %5g %4g | %10.3f %10.3f %10.3f | %10.3f %8.1fx | %12.0f\n", cs.clients, cs.map, cs.aoi, med[0],
-                logic[0][logic[0].size() / 2], query[0][query[0].size() / 2], med[1], med[0] > 0 ? med[1] / med[0] : 0.0,
-                static_cast<double>(notes) / ticks);
     std::fflush(stdout);
     if (args.has("out")) {
       const std::string err = demos::write_file(args.str("out"), results.to_json());

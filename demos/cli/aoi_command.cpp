@@ -34,7 +34,7 @@ constexpr const char* kHelp =
     "  --no-visibility     skip enter/leave events\n"
     "  --notifications F   write the last tick's notifications to F (CSV: receiver,subject,field,value)\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
-    "  --variant V         auto, cpu-grid, cpu-fast\n"
+    "  --variant V         auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast\n"
     "  --threads N         CPU threads (default: all)\n"
     "  --seed N            generator seed (default 1)\n"
     "  --json              one JSON summary object on stdout\n";

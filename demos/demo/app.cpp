@@ -376,6 +376,7 @@ class AoiScene : public Scene {
     c.shape = shape_;
     c.variant = variant_;
     WM_RETURN_IF_ERROR(aoi::AoiWorld::create(ctx, c, world_));
+    is_gpu_ = world_->variant() == aoi::AoiVariant::GpuSeed || world_->variant() == aoi::AoiVariant::GpuFast;
     WM_RETURN_IF_ERROR(world_->reset(aoi::generate_players(static_cast<std::size_t>(clients_), c.world, hot_spots_, seed_)));
     tick_ = 0;
     selected_ = 0;
@@ -396,7 +397,8 @@ class AoiScene : public Scene {
     dirty |= ImGui::SliderInt("hot spots", &hot_spots_, 0, 16);
     const aoi::AoiShape shapes[] = {aoi::AoiShape::Square, aoi::AoiShape::Circle};
     dirty |= combo("AOI shape", shape_, shapes, aoi::shape_name);
-    const aoi::AoiVariant variants[] = {aoi::AoiVariant::Auto, aoi::AoiVariant::CpuGrid, aoi::AoiVariant::CpuFast};
+    const aoi::AoiVariant variants[] = {aoi::AoiVariant::Auto, aoi::AoiVariant::CpuGrid, aoi::AoiVariant::CpuFast,
+                                        aoi::AoiVariant::GpuSeed, aoi::AoiVariant::GpuFast};
     dirty |= combo("AOI variant", variant_, variants, aoi::variant_name);
     ImGui::SliderFloat("attack share", &attack_share_, 0.0f, 1.0f);
     if (world_) {
@@ -466,7 +468,9 @@ class AoiScene : public Scene {
       if (e.receiver == selected_) f.line(me.x, me.y, players[e.other].x, players[e.other].y, rgba(255, 60, 60));
   }
   void stages(std::vector<Stage>& out) const override {
-    out = {{"logic", result_.ms_logic}, {"range query", result_.ms_query}, {"enter/leave", result_.ms_visibility}};
+    out = {{"upload", result_.ms_upload},           {"logic", result_.ms_logic},
+           {"bucket sort", result_.ms_sort},          {"range query", result_.ms_query - (is_gpu_ ? 0 : result_.ms_sort)},
+           {"enter/leave", result_.ms_visibility},    {"download", result_.ms_download}};
   }
   std::string summary() const override {
     return "aoi: " + std::to_string(world_ ? world_->players().size() : 0) + " players, tick " + std::to_string(tick_) +
@@ -474,6 +478,7 @@ class AoiScene : public Scene {
   }
 
  private:
+  bool is_gpu_ = false;  // GPU times per stage: the sort is not inside the query
   int clients_, map_ = 1000, hot_spots_ = 3;
   float aoi_ = 20.0f, attack_share_ = 0.2f;
   std::uint64_t seed_;

@@ -169,6 +169,29 @@ std::string measure_copy_bandwidth(void* stream, double* bytes_per_s) {
   return {};
 }
 
+std::string measure_download_bandwidth(void* stream, double* bytes_per_s) {
+  auto s = static_cast<cudaStream_t>(stream);
+  const std::size_t bytes = std::size_t{256} << 20;
+  void *src = nullptr, *dst = nullptr;
+  WM_CUDA(cudaMalloc(&src, bytes));
+  cudaError_t e = cudaMallocHost(&dst, bytes);
+  if (e != cudaSuccess) {
+    cudaFree(src);
+    return cuda_error(e, "cudaMallocHost", __FILE__, __LINE__);
+  }
+  cudaMemsetAsync(src, 1, bytes, s);
+  float best = 0;
+  std::string err = time_best_ms(s, 5, [&]() -> std::string {
+    WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+    return {};
+  }, &best);
+  cudaFree(src);
+  cudaFreeHost(dst);
+  if (!err.empty()) return err;
+  *bytes_per_s = static_cast<double>(bytes) / (best * 1e-3);
+  return {};
+}
+
 std::string measure_int_add_rate(void* stream, double* adds_per_s) {
   auto s = static_cast<cudaStream_t>(stream);
   int dev = 0, sms = 0;

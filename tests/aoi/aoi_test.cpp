@@ -204,10 +204,15 @@ std::vector<Command> commands(const std::vector<Player>& p, const AoiConfig& c, 
   return cmds;
 }
 
+bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
+
+Context* context_for(AoiVariant v) { return is_gpu(v) ? warpmind::test::cuda_context() : &warpmind::test::cpu_context(); }
+
 class AoiVariantTest : public testing::TestWithParam<std::tuple<AoiVariant, AoiShape>> {};
 
 TEST_P(AoiVariantTest, MatchesTheOracleTickByTick) {
   const auto [variant, shape] = GetParam();
+  if (is_gpu(variant)) WM_REQUIRE_GPU();
   std::array<std::size_t, kRejectReasons> rejected{};
   for (const World& wd : worlds()) {
     SCOPED_TRACE(wd.name);
@@ -215,7 +220,7 @@ TEST_P(AoiVariantTest, MatchesTheOracleTickByTick) {
     c.variant = variant;
     c.shape = shape;
     std::unique_ptr<AoiWorld> world;
-    ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), c, world).ok());
+    ASSERT_TRUE(AoiWorld::create(*context_for(variant), c, world).ok());
     ASSERT_TRUE(world->reset(wd.players).ok());
     std::vector<Player> p = wd.players;
     auto visible = visibility(c, p);
@@ -253,7 +258,8 @@ TEST_P(AoiVariantTest, MatchesTheOracleTickByTick) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, AoiVariantTest,
-                         testing::Combine(testing::Values(AoiVariant::CpuGrid, AoiVariant::CpuFast),
+                         testing::Combine(testing::Values(AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed,
+                                                          AoiVariant::GpuFast),
                                           testing::Values(AoiShape::Square, AoiShape::Circle)),
                          [](const auto& i) {
                            std::string n = std::string(variant_name(std::get<0>(i.param))) + "_" +
@@ -262,6 +268,99 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, AoiVariantTest,
                              if (ch == '-') ch = '_';
                            return n;
                          });
+
+// The GPU variants held against cpu-fast on larger worlds: hot spots, players with several moves in one
+// tick (the ordered float merge), thousands of attackers on one target, both shapes, many ticks.
+TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
+  WM_REQUIRE_GPU();
+  for (const AoiShape shape : {AoiShape::Square, AoiShape::Circle}) {
+    AoiConfig c;
+    c.world = {-100, 50, 2000, 1500};
+    c.aoi = 12.0f;
+    c.shape = shape;
+    c.max_move = 5.0f;
+    c.attack_range = 15.0f;
+    SplitMix64 rng(17);
+    std::vector<Player> players(60000);
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      const bool hot = i % 4 == 0;  // a quarter of the players crowd into one corner bucket area
+      players[i] = {hot ? -100 + rng.uniform() * 30 : -100 + rng.uniform() * 1999.9f,
+                    hot ? 50 + rng.uniform() * 30 : 50 + rng.uniform() * 1499.9f, 1000};
+    }
+    std::unique_ptr<AoiWorld> ref, seed, fast;
+    AoiConfig cc = c;
+    cc.variant = AoiVariant::CpuFast;
+    ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), cc, ref).ok());
+    cc.variant = AoiVariant::GpuSeed;
+    ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), cc, seed).ok());
+    cc.variant = AoiVariant::GpuFast;
+    ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), cc, fast).ok());
+    for (AoiWorld* w : {ref.get(), seed.get(), fast.get()}) ASSERT_TRUE(w->reset(players).ok());
+    TickResult a, b, d;
+    for (int t = 0; t < 6; ++t) {
+      SCOPED_TRACE(std::string(shape_name(shape)) + " tick " + std::to_string(t));
+      const std::vector<Command> base =
+          commands(std::vector<Player>(ref->players().begin(), ref->players().end()), c, 500 + t);
+      std::vector<Command> cmds;
+      for (std::size_t i = 0; i < base.size(); ++i) {  // second and third moves for some players, in between
+        cmds.push_back(base[i]);
+        if (i % 20 == 0)
+          cmds.push_back({static_cast<std::uint32_t>((i * 13) % 60000), CommandType::Move, rng.uniform(-5, 5),
+                          rng.uniform(-5, 5), 0, 0});
+      }
+      ASSERT_TRUE(ref->tick(cmds, a).ok());
+      ASSERT_TRUE(seed->tick(cmds, b).ok());
+      ASSERT_TRUE(fast->tick(cmds, d).ok());
+      for (const TickResult* g : {&b, &d}) {
+        EXPECT_EQ(g->rejected, a.rejected);
+        EXPECT_EQ(g->accepted, a.accepted);
+        EXPECT_TRUE(g->updates == a.updates);
+        ASSERT_EQ(g->notifications.size(), a.notifications.size());
+        EXPECT_TRUE(g->notifications == a.notifications);
+        EXPECT_TRUE(g->entered == a.entered);
+        EXPECT_TRUE(g->left == a.left);
+      }
+      for (std::size_t i = 0; i < players.size(); ++i) {
+        ASSERT_EQ(bits(seed->players()[i].x), bits(ref->players()[i].x)) << i;
+        ASSERT_EQ(bits(fast->players()[i].y), bits(ref->players()[i].y)) << i;
+        ASSERT_EQ(fast->players()[i].hp, ref->players()[i].hp) << i;
+      }
+      EXPECT_GT(a.notifications.size(), 1000000u);
+    }
+  }
+}
+
+TEST(AoiGpu, EmptyWorldsAndEmptyBatches) {
+  WM_REQUIRE_GPU();
+  for (const AoiVariant v : {AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+    AoiConfig c;
+    c.variant = v;
+    std::unique_ptr<AoiWorld> w;
+    ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), c, w).ok());
+    ASSERT_TRUE(w->reset({}).ok());
+    TickResult r;
+    const std::vector<Command> bad = {{3, CommandType::Move, 1, 1, 0, 0}};
+    ASSERT_TRUE(w->tick(bad, r).ok());
+    EXPECT_EQ(r.rejected[static_cast<int>(RejectReason::UnknownPlayer)], 1u);
+    EXPECT_TRUE(r.notifications.empty());
+    ASSERT_TRUE(w->reset(std::vector<Player>{{5, 5, 10}}).ok());
+    ASSERT_TRUE(w->tick({}, r).ok());
+    EXPECT_TRUE(r.updates.empty());
+    EXPECT_TRUE(r.entered.empty());
+  }
+}
+
+TEST(AoiGpu, GpuVariantsNeedTheCudaBackend) {
+  AoiConfig c;
+  c.variant = AoiVariant::GpuFast;
+  std::unique_ptr<AoiWorld> w;
+  const Status st = AoiWorld::create(warpmind::test::cpu_context(), c, w);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("CUDA"), std::string::npos) << st.message();
+  AoiVariant v;
+  EXPECT_TRUE(parse_variant("gpu-seed", v));
+  EXPECT_EQ(v, AoiVariant::GpuSeed);
+}
 
 TEST(Aoi, ConflictMergeSumsEveryAttack) {
   AoiConfig c;

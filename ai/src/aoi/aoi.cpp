@@ -6,7 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <cstddef>
 #include <string>
+
+#if WARPMIND_HAVE_CUDA
+#include "warpmind/gpu/aoi.h"
+#endif
 
 namespace warpmind::aoi {
 
@@ -18,7 +23,22 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 constexpr struct {
   AoiVariant v;
   const char* name;
-} kVariants[] = {{AoiVariant::Auto, "auto"}, {AoiVariant::CpuGrid, "cpu-grid"}, {AoiVariant::CpuFast, "cpu-fast"}};
+} kVariants[] = {{AoiVariant::Auto, "auto"},        {AoiVariant::CpuGrid, "cpu-grid"}, {AoiVariant::CpuFast, "cpu-fast"},
+                 {AoiVariant::GpuSeed, "gpu-seed"}, {AoiVariant::GpuFast, "gpu-fast"}};
+
+bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
+
+#if WARPMIND_HAVE_CUDA
+// The device records mirror the public ones byte for byte.
+static_assert(sizeof(gpu::AoiPlayerRec) == sizeof(Player) && offsetof(Player, hp) == offsetof(gpu::AoiPlayerRec, hp));
+static_assert(sizeof(gpu::AoiCommandRec) == sizeof(Command) && offsetof(Command, dx) == offsetof(gpu::AoiCommandRec, dx) &&
+              offsetof(Command, target) == offsetof(gpu::AoiCommandRec, target) &&
+              offsetof(Command, damage) == offsetof(gpu::AoiCommandRec, damage));
+static_assert(sizeof(gpu::AoiUpdateRec) == sizeof(Update) && offsetof(Update, value) == offsetof(gpu::AoiUpdateRec, value));
+static_assert(sizeof(gpu::AoiNotificationRec) == sizeof(Notification) &&
+              offsetof(Notification, value) == offsetof(gpu::AoiNotificationRec, value));
+static_assert(sizeof(gpu::AoiPairRec) == sizeof(VisibilityEvent));
+#endif
 
 constexpr const char* kReasons[kRejectReasons] = {"unknown player", "unknown command", "bad move",       "unknown target",
                                                   "self attack",    "target out of range", "bad damage"};
@@ -89,6 +109,9 @@ struct AoiWorld::Impl {
   std::vector<std::uint64_t> counts;
   std::vector<std::vector<std::uint32_t>> scratch;
   std::vector<VisibilityEvent> vis_prev, vis_cur;
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::AoiDevice> device;
+#endif
 
   int bucket_x(float x, const WorldRect& w, float aoi) const {
     return std::clamp(static_cast<int>(std::floor((x - w.x0) / aoi)), 0, cols - 1);
@@ -111,6 +134,8 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   if (!(c.max_move >= 0) || !finite(c.max_move) || !(c.attack_range >= 0) || !finite(c.attack_range))
     return Status::Invalid("max_move and attack_range: finite and >= 0");
   AoiVariant v = c.variant == AoiVariant::Auto ? AoiVariant::CpuFast : c.variant;
+  if (is_gpu(v) && !ctx.cuda())
+    return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
   std::unique_ptr<AoiWorld> w(new AoiWorld());
   w->ctx_ = &ctx;
   w->config_ = c;
@@ -123,6 +148,16 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   im.cols = std::max(1, static_cast<int>(std::ceil(c.world.width / c.aoi)));
   im.rows = std::max(1, static_cast<int>(std::ceil(c.world.height / c.aoi)));
   im.scratch.resize(ctx.pool().size());
+#if WARPMIND_HAVE_CUDA
+  if (is_gpu(v)) {
+    const gpu::AoiGeometry g{c.world.x0, c.world.y0, std::nextafter(im.x1, c.world.x0), std::nextafter(im.y1, c.world.y0),
+                             c.aoi,      im.aoi2,    c.max_move,  c.attack_range * c.attack_range,
+                             im.cols,    im.rows,    c.shape == AoiShape::Circle, c.track_visibility};
+    std::string err = gpu::AoiDevice::create(ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast,
+                                             g, im.device);
+    if (!err.empty()) return Status::Internal("aoi: " + err);
+  }
+#endif
   out = std::move(w);
   return Status::Ok();
 }
@@ -148,6 +183,39 @@ void for_each_in_aoi(const AoiWorld::Impl& im, const AoiConfig& c, const std::ve
 
 }  // namespace
 
+// ---- [SECTION] the tick on the device ------------------------------------------------------------
+
+#if WARPMIND_HAVE_CUDA
+namespace {
+
+Status tick_device(AoiWorld::Impl& im, std::span<const Command> commands, std::vector<Player>& players, TickResult& out) {
+  gpu::AoiTickCounts k;
+  std::string err = im.device->tick(reinterpret_cast<const gpu::AoiCommandRec*>(commands.data()), commands.size(), k);
+  if (err.empty()) {
+    for (int r = 0; r < kRejectReasons; ++r) out.rejected[r] = k.rejected[r];
+    out.accepted = k.accepted;
+    out.updates.resize(k.updates);
+    out.notifications.resize(k.notifications);
+    out.entered.resize(k.entered);
+    out.left.resize(k.left);
+    err = im.device->download(reinterpret_cast<gpu::AoiUpdateRec*>(out.updates.data()),
+                              reinterpret_cast<gpu::AoiNotificationRec*>(out.notifications.data()),
+                              reinterpret_cast<gpu::AoiPairRec*>(out.entered.data()),
+                              reinterpret_cast<gpu::AoiPairRec*>(out.left.data()),
+                              reinterpret_cast<gpu::AoiPlayerRec*>(players.data()), out.ms_download);
+  }
+  if (!err.empty()) return Status::Internal("aoi: " + err);
+  out.ms_upload = k.ms_upload;
+  out.ms_logic = k.ms_logic;
+  out.ms_sort = k.ms_sort;
+  out.ms_query = k.ms_query;
+  out.ms_visibility = k.ms_visibility;
+  return Status::Ok();
+}
+
+}  // namespace
+#endif
+
 // ---- [SECTION] the tick --------------------------------------------------------------------------
 
 Status AoiWorld::reset(std::span<const Player> players) {
@@ -161,6 +229,14 @@ Status AoiWorld::reset(std::span<const Player> players) {
     if (!(p.x >= w.x0 && p.x < im.x1 && p.y >= w.y0 && p.y < im.y1)) return Status::Invalid(who + ": outside the world");
     if (p.hp < 0) return Status::Invalid(who + ": negative HP");
   }
+#if WARPMIND_HAVE_CUDA
+  if (im.device) {
+    std::string err = im.device->reset(reinterpret_cast<const gpu::AoiPlayerRec*>(players.data()), players.size());
+    if (!err.empty()) return Status::Internal("aoi: " + err);
+    players_.assign(players.begin(), players.end());
+    return Status::Ok();
+  }
+#endif
   players_.assign(players.begin(), players.end());
   const std::size_t n = players_.size();
   im.dx.assign(n, 0.0f);
@@ -189,6 +265,10 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
   const bool fast = variant_ == AoiVariant::CpuFast;
   out.rejected.fill(0);
   out.accepted = 0;
+  out.ms_upload = out.ms_sort = out.ms_download = 0;
+#if WARPMIND_HAVE_CUDA
+  if (im.device) return tick_device(im, commands, players_, out);
+#endif
 
   // Logic and conflict merge: offsets summed per (player, field) in command order.
   auto t0 = Clock::now();
@@ -273,6 +353,7 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
     for (auto& l : im.lists) l.clear();
     for (std::uint32_t i = 0; i < n; ++i) im.lists[im.bucket_of[i]].push_back(i);
   }
+  out.ms_sort = ms_since(t0);
   const auto sorted_bucket = [&](std::size_t b, auto&& fn) {
     for (std::uint32_t k = im.bucket_start[b]; k < im.bucket_start[b + 1]; ++k) fn(im.bucket_ids[k]);
   };

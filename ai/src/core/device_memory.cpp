@@ -99,6 +99,7 @@ Status measure_ceilings(Context& ctx, DeviceCeilings& out) {
 #if WARPMIND_HAVE_CUDA
   WM_RETURN_IF_ERROR(wrap(gpu::measure_copy_bandwidth(ctx.stream(), &out.copy_bytes_per_s)));
   WM_RETURN_IF_ERROR(wrap(gpu::measure_int_add_rate(ctx.stream(), &out.int_adds_per_s)));
+  WM_RETURN_IF_ERROR(wrap(gpu::measure_download_bandwidth(ctx.stream(), &out.download_bytes_per_s)));
 #else
   (void)out;
 #endif

@@ -24,8 +24,11 @@
 //     sorted by (receiver, other).
 //
 // Variants: cpu-grid (the thesis's CPU baseline: bucket lists, one thread, subject-centric delivery then
-// a sort) and cpu-fast (multi-threaded: counting sort into buckets, receiver-centric two-phase count and
-// store). Errors are returned as Status, never thrown; nothing changes on error. Output buffers are kept
+// a sort), cpu-fast (multi-threaded: counting sort into buckets, receiver-centric two-phase count and
+// store), and with the CUDA backend gpu-seed (the thesis pipeline: sorted update vectors and segmented
+// sums, subject-centric query by binary search, notifications sorted by receiver) and gpu-fast (atomic
+// merge, receiver-centric count / scan / write in output order); their players stay on the device and
+// only commands go up and results come down (gpu/src/aoi.cu). Auto picks cpu-fast. Errors are returned as Status, never thrown; nothing changes on error. Output buffers are kept
 // by the world and reused (no allocation per tick once they have grown).
 #pragma once
 
@@ -41,7 +44,7 @@
 
 namespace warpmind::aoi {
 
-enum class AoiVariant { Auto, CpuGrid, CpuFast };
+enum class AoiVariant { Auto, CpuGrid, CpuFast, GpuSeed, GpuFast };
 const char* variant_name(AoiVariant v);
 bool parse_variant(std::string_view name, AoiVariant& out);
 
@@ -106,7 +109,12 @@ struct TickResult {
   std::vector<VisibilityEvent> entered, left;
   std::array<std::size_t, kRejectReasons> rejected{};
   std::size_t accepted = 0;
-  double ms_logic = 0, ms_query = 0, ms_visibility = 0;  // where the tick's time went
+  // Where the tick's time went. CPU: wall time; ms_sort (the bucket sort) is part of ms_query. GPU: device time per stage
+  // (ms_query: the notification list complete in device memory; gpu-fast builds the visibility lists in
+  // the same pass, so its ms_visibility is the enter/leave step alone), and ms_download the transfer of
+  // the results and players to the host (pinned staging), apart from the tick.
+  double ms_logic = 0, ms_query = 0, ms_visibility = 0;
+  double ms_upload = 0, ms_sort = 0, ms_download = 0;
 };
 
 class AoiWorld {

@@ -45,6 +45,7 @@ class GpuTimer {
 struct DeviceCeilings {
   double copy_bytes_per_s = 0;  // device-to-device copy, bytes read + written
   double int_adds_per_s = 0;    // independent 32-bit integer adds
+  double download_bytes_per_s = 0;  // device to page-locked host memory (the host link)
 };
 Status measure_ceilings(Context& ctx, DeviceCeilings& out);
 

@@ -41,5 +41,7 @@ std::string event_elapsed_ms(void* start, void* stop, float* ms);  // waits for 
 // (bytes read + written per second) and the rate of dependent-free 32-bit integer adds per second.
 std::string measure_copy_bandwidth(void* stream, double* bytes_per_s);
 std::string measure_int_add_rate(void* stream, double* adds_per_s);
+// Device-to-host copy into page-locked memory, bytes per second (the host link).
+std::string measure_download_bandwidth(void* stream, double* bytes_per_s);
 
 }  // namespace warpmind::gpu

@@ -1,0 +1,923 @@
+// CUDA AOI tick (contract: ai/include/warpmind/aoi/aoi.h). Float arithmetic uses explicitly rounded
+// intrinsics in the order the CPU code evaluates it (built without fused multiply-add), so positions,
+// notifications and events equal the CPU variants' bit for bit.
+//
+// Both kernels share:
+//   validate    one thread per command: the checks in contract order, reject reasons counted
+//   buckets     bucket key per player, CUB radix sort of (bucket, id) pairs (stable: ids ascend inside
+//               a bucket), positions and update counts gathered in bucket order, and a start table
+//               start[b] = first sorted index with bucket >= b (b = 0..buckets), so the three buckets of
+//               a row are one contiguous run
+//   visibility  receiver-centric count / scan / write of the others in each player's AOI (a 9-run merge
+//               of the bucket runs gives ascending ids), then entered / left by a two-pointer walk of
+//               each player's previous and current lists, count / scan / write again
+// gpu-seed (the thesis pipeline):
+//   merge       every valid command emits update vectors keyed (player, field); a stable radix sort
+//               keeps command order inside a key; heads are marked and scanned into the update index;
+//               one thread per update sums its run in command order and applies it
+//   query       one thread per update finds its subject's neighbour runs by binary search in the sorted
+//               bucket keys, counts the receivers; scan; enumerate (receiver, update) pairs; a stable
+//               radix sort by receiver gives (receiver, subject, field) order; gather into notifications
+// gpu-fast:
+//   merge       atomics: move count and first move per player, HP damage summed exactly in 64 bits;
+//               the few players with several moves get their moves sorted and summed in command order
+//   query       one thread per receiver counts, scan, then writes its notifications in order from the
+//               9-run merge (no sort of the output)
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "buffer.cuh"
+#include "check.cuh"
+#include "warpmind/gpu/aoi.h"
+
+namespace warpmind::gpu {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned kMove = 0, kAttack = 1;
+constexpr unsigned kFieldX = 0, kFieldY = 1, kFieldHp = 2;
+// Reject reasons, in warpmind::aoi::RejectReason order; counter 7 counts the accepted commands.
+enum : int { kUnknownPlayer = 0, kUnknownType, kBadMove, kUnknownTarget, kSelfAttack, kOutOfRange, kBadDamage };
+constexpr int kCounters = 8;
+
+unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+int bits_for(unsigned long long keys) {  // bits that hold every key < keys
+  int b = 1;
+  while (b < 64 && (1ull << b) < keys) ++b;
+  return b;
+}
+
+__device__ __forceinline__ float dist2_d(float ax, float ay, float bx, float by) {
+  const float dx = __fsub_rn(ax, bx), dy = __fsub_rn(ay, by);
+  return __fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy));
+}
+
+__device__ __forceinline__ int bucket_axis(float v, float v0, float aoi, int count) {
+  const int b = static_cast<int>(floorf(__fdiv_rn(__fsub_rn(v, v0), aoi)));
+  return b < 0 ? 0 : (b > count - 1 ? count - 1 : b);
+}
+
+__device__ __forceinline__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (hi < v ? hi : v); }
+
+// The runs of sorted indices in the (up to) 3 x 3 buckets around bucket b, one per bucket.
+struct Runs {
+  unsigned begin[9], end[9];
+  int count = 0;
+};
+
+__device__ __forceinline__ void runs_around(unsigned b, const AoiGeometry& g, const unsigned* start, Runs& r) {
+  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)), by = static_cast<int>(b / static_cast<unsigned>(g.cols));
+  const int xa = max(0, bx - 1), xb = min(g.cols - 1, bx + 1);
+  r.count = 0;
+  for (int y = max(0, by - 1); y <= min(g.rows - 1, by + 1); ++y)
+    for (int x = xa; x <= xb; ++x) {
+      const unsigned k = static_cast<unsigned>(y) * g.cols + x;
+      if (start[k] < start[k + 1]) {
+        r.begin[r.count] = start[k];
+        r.end[r.count] = start[k + 1];
+        ++r.count;
+      }
+    }
+}
+
+__device__ __forceinline__ bool sees(const AoiGeometry& g, float rx, float ry, float sx, float sy) {
+  return !g.circle || dist2_d(rx, ry, sx, sy) <= g.aoi2;
+}
+
+// ---- shared: validation --------------------------------------------------------------------------
+
+// fast: also the per-player move counts / first moves and the summed damage of the gpu-fast merge.
+template <bool kFast>
+__global__ void k_validate(const AoiCommandRec* __restrict__ cmd, unsigned m, const float* __restrict__ px,
+                           const float* __restrict__ py, unsigned n, AoiGeometry g, unsigned char* __restrict__ ok,
+                           unsigned long long* __restrict__ counters, unsigned* __restrict__ move_count,
+                           unsigned* __restrict__ first_move, unsigned long long* __restrict__ damage,
+                           unsigned char* __restrict__ hit) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool valid = false;
+  if (i < m) {
+    const AoiCommandRec c = cmd[i];
+    int why = -1;
+    if (c.player >= n) {
+      why = kUnknownPlayer;
+    } else if (c.type == kMove) {
+      valid = isfinite(c.dx) && isfinite(c.dy) && fabsf(c.dx) <= g.max_move && fabsf(c.dy) <= g.max_move;
+      if (!valid) why = kBadMove;
+    } else if (c.type == kAttack) {
+      if (c.target >= n) why = kUnknownTarget;
+      else if (c.target == c.player) why = kSelfAttack;
+      else if (c.damage < 0) why = kBadDamage;
+      else if (!(dist2_d(px[c.player], py[c.player], px[c.target], py[c.target]) <= g.range2)) why = kOutOfRange;
+      else valid = true;
+    } else {
+      why = kUnknownType;
+    }
+    ok[i] = valid ? 1 : 0;
+    if (why >= 0) atomicAdd(&counters[why], 1ull);
+    if (kFast && valid) {
+      if (c.type == kMove) {
+        atomicAdd(&move_count[c.player], 1u);
+        atomicMin(&first_move[c.player], i);
+      } else {
+        atomicAdd(&damage[c.target], static_cast<unsigned long long>(c.damage));
+        hit[c.target] = 1;
+      }
+    }
+  }
+  const unsigned mask = __ballot_sync(0xffffffffu, valid);
+  if ((threadIdx.x & 31) == 0 && mask) atomicAdd(&counters[7], static_cast<unsigned long long>(__popc(mask)));
+}
+
+// ---- gpu-seed merge ------------------------------------------------------------------------------
+
+__global__ void k_vector_counts(const AoiCommandRec* __restrict__ cmd, const unsigned char* __restrict__ ok, unsigned m,
+                                unsigned* __restrict__ count) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) count[i] = ok[i] ? (cmd[i].type == kMove ? 2u : 1u) : 0u;
+}
+
+// Vectors keyed player * 4 + field, valued by their command index.
+__global__ void k_emit_vectors(const AoiCommandRec* __restrict__ cmd, const unsigned char* __restrict__ ok, unsigned m,
+                               const unsigned* __restrict__ offset, unsigned long long* __restrict__ key,
+                               unsigned* __restrict__ val) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m || !ok[i]) return;
+  const AoiCommandRec c = cmd[i];
+  const unsigned o = offset[i];
+  if (c.type == kMove) {
+    key[o] = static_cast<unsigned long long>(c.player) * 4 + kFieldX;
+    key[o + 1] = static_cast<unsigned long long>(c.player) * 4 + kFieldY;
+    val[o] = val[o + 1] = i;
+  } else {
+    key[o] = static_cast<unsigned long long>(c.target) * 4 + kFieldHp;
+    val[o] = i;
+  }
+}
+
+__global__ void k_mark_heads(const unsigned long long* __restrict__ key, unsigned v, unsigned* __restrict__ head) {
+  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < v) head[j] = (j == 0 || key[j] != key[j - 1]) ? 1u : 0u;
+}
+
+// One thread per run head: sums the run in command order (floats from +0, as the CPU does), applies
+// it and writes update number index[j] (the exclusive scan of the heads).
+__global__ void k_segment_apply(const unsigned long long* __restrict__ key, const unsigned* __restrict__ val,
+                                const unsigned* __restrict__ head, const unsigned* __restrict__ index, unsigned v,
+                                const AoiCommandRec* __restrict__ cmd, AoiGeometry g, float* __restrict__ px,
+                                float* __restrict__ py, int* __restrict__ hp, AoiUpdateRec* __restrict__ upd) {
+  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= v || !head[j]) return;
+  const unsigned long long k = key[j];
+  const unsigned p = static_cast<unsigned>(k >> 2), f = static_cast<unsigned>(k & 3);
+  unsigned e = j;
+  AoiUpdateRec u{p, f, 0};
+  if (f == kFieldHp) {
+    long long dmg = 0;
+    for (; e < v && key[e] == k; ++e) dmg += cmd[val[e]].damage;
+    const long long left = static_cast<long long>(hp[p]) - dmg;
+    hp[p] = static_cast<int>(left < 0 ? 0 : left);
+    u.value = static_cast<unsigned>(hp[p]);
+  } else {
+    float s = 0.0f;
+    for (; e < v && key[e] == k; ++e) s = __fadd_rn(s, f == kFieldX ? cmd[val[e]].dx : cmd[val[e]].dy);
+    float* c = f == kFieldX ? px : py;
+    const float nv = clampf(__fadd_rn(c[p], s), f == kFieldX ? g.x0 : g.y0, f == kFieldX ? g.x_last : g.y_last);
+    c[p] = nv;
+    u.value = __float_as_uint(nv);
+  }
+  upd[index[j]] = u;
+}
+
+// Per-player first update and update count (0..3), from the sorted update list.
+__global__ void k_update_index(const AoiUpdateRec* __restrict__ upd, unsigned u_count, unsigned* __restrict__ first,
+                               unsigned* __restrict__ count) {
+  const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
+  if (u >= u_count) return;
+  const unsigned p = upd[u].player;
+  if (u > 0 && upd[u - 1].player == p) return;
+  unsigned e = u + 1;
+  while (e < u_count && upd[e].player == p) ++e;
+  first[p] = u;
+  count[p] = e - u;
+}
+
+// ---- gpu-fast merge ------------------------------------------------------------------------------
+
+// Moves of players with several moves: keys player << 32 | command index.
+__global__ void k_collect_multi(const AoiCommandRec* __restrict__ cmd, const unsigned char* __restrict__ ok, unsigned m,
+                                const unsigned* __restrict__ move_count, unsigned long long* __restrict__ key,
+                                unsigned* __restrict__ key_count) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m || !ok[i] || cmd[i].type != kMove || move_count[cmd[i].player] < 2) return;
+  key[atomicAdd(key_count, 1u)] = static_cast<unsigned long long>(cmd[i].player) << 32 | i;
+}
+
+__global__ void k_multi_sum(const unsigned long long* __restrict__ key, unsigned k_count,
+                            const AoiCommandRec* __restrict__ cmd, float* __restrict__ sx, float* __restrict__ sy) {
+  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= k_count) return;
+  const unsigned p = static_cast<unsigned>(key[j] >> 32);
+  if (j > 0 && static_cast<unsigned>(key[j - 1] >> 32) == p) return;
+  float x = 0.0f, y = 0.0f;
+  for (unsigned e = j; e < k_count && static_cast<unsigned>(key[e] >> 32) == p; ++e) {
+    const AoiCommandRec& c = cmd[static_cast<unsigned>(key[e])];
+    x = __fadd_rn(x, c.dx);
+    y = __fadd_rn(y, c.dy);
+  }
+  sx[p] = x;
+  sy[p] = y;
+}
+
+// Applies the merged offsets of every player, counts its updates and clears the merge state.
+__global__ void k_apply_fast(unsigned n, AoiGeometry g, const AoiCommandRec* __restrict__ cmd,
+                             unsigned* __restrict__ move_count, unsigned* __restrict__ first_move,
+                             unsigned long long* __restrict__ damage, unsigned char* __restrict__ hit,
+                             const float* __restrict__ sx, const float* __restrict__ sy, float* __restrict__ px,
+                             float* __restrict__ py, int* __restrict__ hp, unsigned* __restrict__ count) {
+  const unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n) return;
+  const unsigned moves = move_count[p];
+  const bool h = hit[p] != 0;
+  if (moves > 0) {
+    float dx, dy;
+    if (moves == 1) {
+      const AoiCommandRec& c = cmd[first_move[p]];
+      dx = __fadd_rn(0.0f, c.dx);
+      dy = __fadd_rn(0.0f, c.dy);
+    } else {
+      dx = sx[p];
+      dy = sy[p];
+    }
+    px[p] = clampf(__fadd_rn(px[p], dx), g.x0, g.x_last);
+    py[p] = clampf(__fadd_rn(py[p], dy), g.y0, g.y_last);
+    move_count[p] = 0;
+    first_move[p] = UINT_MAX;
+  }
+  if (h) {
+    const long long left = static_cast<long long>(hp[p]) - static_cast<long long>(damage[p]);
+    hp[p] = static_cast<int>(left < 0 ? 0 : left);
+    damage[p] = 0;
+    hit[p] = 0;
+  }
+  count[p] = (moves > 0 ? 2u : 0u) + (h ? 1u : 0u);
+}
+
+__global__ void k_write_updates(unsigned n, const unsigned* __restrict__ first, const unsigned* __restrict__ count,
+                                const float* __restrict__ px, const float* __restrict__ py, const int* __restrict__ hp,
+                                AoiUpdateRec* __restrict__ upd) {
+  const unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= n || count[p] == 0) return;
+  unsigned o = first[p];
+  if (count[p] != 1) {
+    upd[o++] = {p, kFieldX, __float_as_uint(px[p])};
+    upd[o++] = {p, kFieldY, __float_as_uint(py[p])};
+  }
+  if (count[p] != 2) upd[o] = {p, kFieldHp, static_cast<unsigned>(hp[p])};
+}
+
+// ---- shared: buckets -----------------------------------------------------------------------------
+
+__global__ void k_bucket_keys(unsigned n, AoiGeometry g, const float* __restrict__ px, const float* __restrict__ py,
+                              unsigned* __restrict__ key, unsigned* __restrict__ id) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  key[i] = static_cast<unsigned>(bucket_axis(py[i], g.y0, g.aoi, g.rows)) * g.cols +
+           static_cast<unsigned>(bucket_axis(px[i], g.x0, g.aoi, g.cols));
+  id[i] = i;
+}
+
+__global__ void k_gather_sorted(unsigned n, const unsigned* __restrict__ id, const float* __restrict__ px,
+                                const float* __restrict__ py, const unsigned* __restrict__ count,
+                                float* __restrict__ spx, float* __restrict__ spy, unsigned* __restrict__ scount) {
+  const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const unsigned i = id[k];
+  spx[k] = px[i];
+  spy[k] = py[i];
+  scount[k] = count[i];
+}
+
+// start[b] = first sorted index whose bucket >= b, for b = 0..buckets (n + 1 threads).
+__global__ void k_starts(unsigned n, unsigned buckets, const unsigned* __restrict__ skey, unsigned* __restrict__ start) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > n) return;
+  const unsigned lo = i == 0 ? 0u : skey[i - 1] + 1, hi = i == n ? buckets : skey[i];
+  for (unsigned b = lo; b <= hi; ++b) start[b] = i;
+}
+
+// ---- shared: receiver-centric count and write ----------------------------------------------------
+
+struct Sorted {  // players in bucket order
+  const unsigned* id;
+  const float *x, *y;
+  const unsigned* updates;  // update count per sorted player
+  const unsigned* start;    // start table
+};
+
+// Per receiver: notifications (when kNotes) and others in its AOI (when kVis).
+template <bool kNotes, bool kVis>
+__global__ void k_count(unsigned n, AoiGeometry g, Sorted s, const unsigned* __restrict__ bucket,
+                        const float* __restrict__ px, const float* __restrict__ py,
+                        unsigned long long* __restrict__ notes, unsigned long long* __restrict__ vis) {
+  const unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  Runs runs;
+  runs_around(bucket[r], g, s.start, runs);
+  const float rx = px[r], ry = py[r];
+  unsigned long long c_notes = 0, c_vis = 0;
+  for (int q = 0; q < runs.count; ++q)
+    for (unsigned k = runs.begin[q]; k < runs.end[q]; ++k) {
+      if (!sees(g, rx, ry, s.x[k], s.y[k])) continue;
+      if (kNotes) c_notes += s.updates[k];
+      if (kVis) c_vis += s.id[k] != r ? 1 : 0;
+    }
+  if (kNotes) notes[r] = c_notes;
+  if (kVis) vis[r] = c_vis;
+}
+
+template <bool kNotes, bool kVis>
+__global__ void k_write(unsigned n, AoiGeometry g, Sorted s, const unsigned* __restrict__ bucket,
+                        const float* __restrict__ px, const float* __restrict__ py, const unsigned* __restrict__ first,
+                        const AoiUpdateRec* __restrict__ upd, const unsigned long long* __restrict__ note_off,
+                        AoiNotificationRec* __restrict__ notes, const unsigned long long* __restrict__ vis_off,
+                        unsigned* __restrict__ others) {
+  const unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  Runs runs;
+  runs_around(bucket[r], g, s.start, runs);
+  unsigned head[9];
+  for (int q = 0; q < runs.count; ++q) head[q] = s.id[runs.begin[q]];
+  const float rx = px[r], ry = py[r];
+  unsigned long long o_note = kNotes ? note_off[r] : 0, o_vis = kVis ? vis_off[r] : 0;
+  for (;;) {  // 9-run merge: ascending subject ids
+    int best = -1;
+    unsigned best_id = UINT_MAX;
+    for (int q = 0; q < runs.count; ++q)
+      if (runs.begin[q] < runs.end[q] && head[q] < best_id) {
+        best = q;
+        best_id = head[q];
+      }
+    if (best < 0) break;
+    const unsigned k = runs.begin[best]++;
+    if (runs.begin[best] < runs.end[best]) head[best] = s.id[runs.begin[best]];
+    if (!sees(g, rx, ry, s.x[k], s.y[k])) continue;
+    if (kNotes)
+      for (unsigned u = 0, c = s.updates[k]; u < c; ++u) {
+        const AoiUpdateRec& v = upd[first[best_id] + u];
+        notes[o_note++] = {r, best_id, v.field, v.value};
+      }
+    if (kVis && best_id != r) others[o_vis++] = best_id;
+  }
+}
+
+// ---- gpu-seed range query ------------------------------------------------------------------------
+
+__device__ __forceinline__ unsigned lower_bound_d(const unsigned* __restrict__ a, unsigned n, unsigned v) {
+  unsigned lo = 0, hi = n;
+  while (lo < hi) {
+    const unsigned mid = lo + (hi - lo) / 2;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// Per update (when write: enumerate) the receivers of its subject: 3 row runs found by binary search.
+template <bool kWrite>
+__global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const AoiUpdateRec* __restrict__ upd,
+                             const unsigned* __restrict__ bucket, const float* __restrict__ px,
+                             const float* __restrict__ py, const unsigned* __restrict__ skey, Sorted s,
+                             unsigned long long* __restrict__ count, const unsigned long long* __restrict__ offset,
+                             unsigned* __restrict__ pair_receiver, unsigned* __restrict__ pair_update) {
+  const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
+  if (u >= u_count) return;
+  const unsigned sub = upd[u].player, b = bucket[sub];
+  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)), by = static_cast<int>(b / static_cast<unsigned>(g.cols));
+  const int xa = max(0, bx - 1), xb = min(g.cols - 1, bx + 1);
+  const float sx = px[sub], sy = py[sub];
+  unsigned long long c = 0, o = kWrite ? offset[u] : 0;
+  for (int y = max(0, by - 1); y <= min(g.rows - 1, by + 1); ++y) {
+    const unsigned row = static_cast<unsigned>(y) * g.cols;
+    const unsigned lo = lower_bound_d(skey, n, row + xa), hi = lower_bound_d(skey, n, row + xb + 1);
+    for (unsigned k = lo; k < hi; ++k) {
+      if (!sees(g, s.x[k], s.y[k], sx, sy)) continue;
+      if (kWrite) {
+        pair_receiver[o] = s.id[k];
+        pair_update[o] = u;
+        ++o;
+      } else {
+        ++c;
+      }
+    }
+  }
+  if (!kWrite) count[u] = c;
+}
+
+__global__ void k_seed_gather(unsigned long long t, const unsigned* __restrict__ receiver, const unsigned* __restrict__ update,
+                              const AoiUpdateRec* __restrict__ upd, AoiNotificationRec* __restrict__ notes) {
+  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= t) return;
+  const AoiUpdateRec& v = upd[update[j]];
+  notes[j] = {receiver[j], v.player, v.field, v.value};
+}
+
+// ---- shared: entered / left ----------------------------------------------------------------------
+
+template <bool kWrite>
+__global__ void k_diff(unsigned n, const unsigned long long* __restrict__ prev_off, const unsigned* __restrict__ prev,
+                       const unsigned long long* __restrict__ cur_off, const unsigned* __restrict__ cur,
+                       unsigned long long* __restrict__ n_entered, unsigned long long* __restrict__ n_left,
+                       AoiPairRec* __restrict__ entered, AoiPairRec* __restrict__ left) {
+  const unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  unsigned long long a = prev_off[r], ae = prev_off[r + 1], b = cur_off[r], be = cur_off[r + 1];
+  unsigned long long oe = kWrite ? n_entered[r] : 0, ol = kWrite ? n_left[r] : 0, ce = 0, cl = 0;
+  while (a < ae || b < be) {
+    if (b >= be || (a < ae && prev[a] < cur[b])) {
+      if (kWrite) left[ol++] = {r, prev[a]};
+      else ++cl;
+      ++a;
+    } else if (a >= ae || cur[b] < prev[a]) {
+      if (kWrite) entered[oe++] = {r, cur[b]};
+      else ++ce;
+      ++b;
+    } else {
+      ++a;
+      ++b;
+    }
+  }
+  if (!kWrite) {
+    n_entered[r] = ce;
+    n_left[r] = cl;
+  }
+}
+
+}  // namespace
+
+// ---- the device world ----------------------------------------------------------------------------
+
+struct AoiDevice::Impl {
+  cudaStream_t stream = nullptr;
+  AoiKernel kernel{};
+  AoiGeometry g{};
+  unsigned n = 0, buckets = 0;
+  DeviceBuffer<float> px, py, spx, spy, sx, sy;
+  DeviceBuffer<int> hp;
+  DeviceBuffer<AoiCommandRec> cmd;
+  DeviceBuffer<unsigned char> ok, hit;
+  DeviceBuffer<unsigned long long> counters, damage;
+  DeviceBuffer<unsigned> move_count, first_move, multi_count;
+  DeviceBuffer<unsigned long long> multi_key, multi_key_sorted;
+  // gpu-seed merge
+  DeviceBuffer<unsigned> vec_count, vec_offset, vec_val, vec_val_sorted, head, head_index;
+  DeviceBuffer<unsigned long long> vec_key, vec_key_sorted;
+  // updates
+  DeviceBuffer<unsigned> upd_count, upd_first, supd_count;
+  DeviceBuffer<AoiUpdateRec> upd;
+  unsigned u_count = 0;
+  // buckets
+  DeviceBuffer<unsigned> bucket, ids, skey, sid, start;
+  // range query
+  DeviceBuffer<unsigned long long> note_count, note_off;
+  DeviceBuffer<AoiNotificationRec> notes;
+  DeviceBuffer<unsigned> pair_receiver, pair_update, pair_receiver_sorted, pair_update_sorted;
+  unsigned long long note_total = 0;
+  // visibility: lists of the previous and the current tick (swapped each tick)
+  DeviceBuffer<unsigned long long> vis_off[2], ent_count, left_count, ent_off, left_off;
+  DeviceBuffer<unsigned> vis[2];
+  int vis_cur = 0;
+  bool have_prev = false;
+  DeviceBuffer<AoiPairRec> entered, left;
+  unsigned long long ent_total = 0, left_total = 0;
+  DeviceBuffer<unsigned char> temp;  // CUB
+  cudaEvent_t ev[6] = {};
+  PinnedBuffer pin_in, pin_out;
+
+  ~Impl() {
+    for (cudaEvent_t e : ev)
+      if (e) cudaEventDestroy(e);
+  }
+  // Exclusive sum of n + 1 counts (the last must be 0): out[n] is the total, read back into total.
+  template <class T>
+  std::string scan(T* in, T* out, std::size_t items, T* total);
+  std::string sort_buckets();
+  std::string merge_seed(unsigned m);
+  std::string merge_fast(unsigned m);
+  std::string query_seed();
+  std::string query_fast();
+  std::string visibility(bool with_notes);
+  Sorted sorted() const { return {sid.get(), spx.get(), spy.get(), supd_count.get(), start.get()}; }
+};
+
+template <class T>
+std::string AoiDevice::Impl::scan(T* in, T* out, std::size_t items, T* total) {
+  std::size_t bytes = 0;
+  WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, items, stream));
+  std::string err = temp.reserve(std::max<std::size_t>(bytes, 1));
+  if (!err.empty()) return err;
+  WM_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, items, stream));
+  if (total) {
+    WM_CUDA(cudaMemcpyAsync(total, out + items - 1, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    WM_CUDA(cudaStreamSynchronize(stream));
+  }
+  return {};
+}
+
+std::string AoiDevice::create(void* stream, AoiKernel kernel, const AoiGeometry& g, std::unique_ptr<AoiDevice>& out) {
+  std::unique_ptr<AoiDevice> d(new AoiDevice());
+  d->impl_ = std::make_unique<Impl>();
+  Impl& im = *d->impl_;
+  im.stream = static_cast<cudaStream_t>(stream);
+  im.kernel = kernel;
+  im.g = g;
+  im.buckets = static_cast<unsigned>(g.cols) * static_cast<unsigned>(g.rows);
+  for (cudaEvent_t& e : im.ev) WM_CUDA(cudaEventCreate(&e));
+  std::string err;
+  if (!(err = im.counters.reserve(kCounters)).empty()) return err;
+  if (!(err = im.multi_count.reserve(1)).empty()) return err;
+  if (!(err = im.start.reserve(static_cast<std::size_t>(im.buckets) + 1)).empty()) return err;
+  out = std::move(d);
+  return {};
+}
+
+AoiDevice::~AoiDevice() = default;
+
+const AoiNotificationRec* AoiDevice::notifications() const { return impl_->notes.get(); }
+
+std::string AoiDevice::reset(const AoiPlayerRec* players, std::size_t n) {
+  Impl& im = *impl_;
+  if (n >= (std::size_t{1} << 31)) return "aoi: at most 2^31 - 1 players";
+  const std::size_t cap = std::max<std::size_t>(n, 1);
+  std::string err;
+  for (DeviceBuffer<float>* b : {&im.px, &im.py, &im.spx, &im.spy, &im.sx, &im.sy})
+    if (!(err = b->reserve(cap)).empty()) return err;
+  if (!(err = im.hp.reserve(cap)).empty()) return err;
+  for (DeviceBuffer<unsigned>* b : {&im.move_count, &im.first_move, &im.upd_count, &im.upd_first, &im.supd_count,
+                                    &im.bucket, &im.ids, &im.skey, &im.sid})
+    if (!(err = b->reserve(cap + 1)).empty()) return err;
+  if (!(err = im.hit.reserve(cap)).empty()) return err;
+  if (!(err = im.damage.reserve(cap)).empty()) return err;
+  for (DeviceBuffer<unsigned long long>* b : {&im.note_count, &im.note_off, &im.vis_off[0], &im.vis_off[1],
+                                              &im.ent_count, &im.left_count, &im.ent_off, &im.left_off})
+    if (!(err = b->reserve(cap + 1)).empty()) return err;
+  if (!(err = im.upd.reserve(3 * cap)).empty()) return err;
+  // Players: structure of arrays on the device.
+  if (n > 0) {
+    std::vector<float> x(n), y(n);
+    std::vector<int> h(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = players[i].x;
+      y[i] = players[i].y;
+      h[i] = players[i].hp;
+    }
+    WM_CUDA(cudaMemcpyAsync(im.px.get(), x.data(), n * sizeof(float), cudaMemcpyHostToDevice, im.stream));
+    WM_CUDA(cudaMemcpyAsync(im.py.get(), y.data(), n * sizeof(float), cudaMemcpyHostToDevice, im.stream));
+    WM_CUDA(cudaMemcpyAsync(im.hp.get(), h.data(), n * sizeof(int), cudaMemcpyHostToDevice, im.stream));
+  }
+  WM_CUDA(cudaMemsetAsync(im.move_count.get(), 0, cap * sizeof(unsigned), im.stream));
+  WM_CUDA(cudaMemsetAsync(im.first_move.get(), 0xff, cap * sizeof(unsigned), im.stream));
+  WM_CUDA(cudaMemsetAsync(im.damage.get(), 0, cap * sizeof(unsigned long long), im.stream));
+  WM_CUDA(cudaMemsetAsync(im.hit.get(), 0, cap, im.stream));
+  WM_CUDA(cudaStreamSynchronize(im.stream));
+  im.n = static_cast<unsigned>(n);
+  im.have_prev = false;
+  im.u_count = 0;
+  im.note_total = im.ent_total = im.left_total = 0;
+  if (im.g.track_visibility) {  // the visibility the first tick's events compare with
+    AoiTickCounts none;
+    return tick(nullptr, 0, none);
+  }
+  return {};
+}
+
+std::string AoiDevice::Impl::merge_seed(unsigned m) {
+  cudaStream_t s = stream;
+  std::string err;
+  for (DeviceBuffer<unsigned>* b : {&vec_count, &vec_offset})
+    if (!(err = b->reserve(std::size_t{m} + 1)).empty()) return err;
+  unsigned v = 0;
+  if (m > 0) {
+    k_vector_counts<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_count.get());
+    WM_CUDA_LAUNCH(k_vector_counts);
+  }
+  WM_CUDA(cudaMemsetAsync(vec_count.get() + m, 0, sizeof(unsigned), s));
+  if (!(err = scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, &v)).empty()) return err;
+  const std::size_t cap = std::max<std::size_t>(v, 1);
+  for (DeviceBuffer<unsigned>* b : {&vec_val, &vec_val_sorted, &head, &head_index})
+    if (!(err = b->reserve(cap + 1)).empty()) return err;
+  for (DeviceBuffer<unsigned long long>* b : {&vec_key, &vec_key_sorted})
+    if (!(err = b->reserve(cap)).empty()) return err;
+  if (m > 0) {
+    k_emit_vectors<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_offset.get(), vec_key.get(), vec_val.get());
+    WM_CUDA_LAUNCH(k_emit_vectors);
+  }
+  const int bits = bits_for(static_cast<unsigned long long>(n) * 4);
+  std::size_t bytes = 0;
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, vec_key.get(), vec_key_sorted.get(), vec_val.get(),
+                                          vec_val_sorted.get(), static_cast<int>(v), 0, bits, s));
+  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, vec_key.get(), vec_key_sorted.get(), vec_val.get(),
+                                          vec_val_sorted.get(), static_cast<int>(v), 0, bits, s));
+  if (v > 0) {
+    k_mark_heads<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), v, head.get());
+    WM_CUDA_LAUNCH(k_mark_heads);
+  }
+  WM_CUDA(cudaMemsetAsync(head.get() + v, 0, sizeof(unsigned), s));
+  if (!(err = scan(head.get(), head_index.get(), std::size_t{v} + 1, &u_count)).empty()) return err;
+  if (v > 0) {
+    k_segment_apply<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), vec_val_sorted.get(), head.get(),
+                                                       head_index.get(), v, cmd.get(), g, px.get(), py.get(), hp.get(),
+                                                       upd.get());
+    WM_CUDA_LAUNCH(k_segment_apply);
+  }
+  if (n > 0) WM_CUDA(cudaMemsetAsync(upd_count.get(), 0, std::size_t{n} * sizeof(unsigned), s));
+  if (u_count > 0) {
+    k_update_index<<<blocks_for(u_count), kThreads, 0, s>>>(upd.get(), u_count, upd_first.get(), upd_count.get());
+    WM_CUDA_LAUNCH(k_update_index);
+  }
+  return {};
+}
+
+std::string AoiDevice::Impl::merge_fast(unsigned m) {
+  cudaStream_t s = stream;
+  std::string err;
+  unsigned k_count = 0;
+  if (m > 0) {
+    WM_CUDA(cudaMemsetAsync(multi_count.get(), 0, sizeof(unsigned), s));
+    k_collect_multi<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, move_count.get(), multi_key.get(),
+                                                       multi_count.get());
+    WM_CUDA_LAUNCH(k_collect_multi);
+    WM_CUDA(cudaMemcpyAsync(&k_count, multi_count.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaStreamSynchronize(s));
+  }
+  if (k_count > 0) {
+    std::size_t bytes = 0;
+    WM_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, bytes, multi_key.get(), multi_key_sorted.get(),
+                                           static_cast<int>(k_count), 0, 64, s));
+    if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
+    WM_CUDA(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, multi_key.get(), multi_key_sorted.get(),
+                                           static_cast<int>(k_count), 0, 64, s));
+    k_multi_sum<<<blocks_for(k_count), kThreads, 0, s>>>(multi_key_sorted.get(), k_count, cmd.get(), sx.get(), sy.get());
+    WM_CUDA_LAUNCH(k_multi_sum);
+  }
+  if (n > 0) {
+    k_apply_fast<<<blocks_for(n), kThreads, 0, s>>>(n, g, cmd.get(), move_count.get(), first_move.get(), damage.get(),
+                                                    hit.get(), sx.get(), sy.get(), px.get(), py.get(), hp.get(),
+                                                    upd_count.get());
+    WM_CUDA_LAUNCH(k_apply_fast);
+  }
+  WM_CUDA(cudaMemsetAsync(upd_count.get() + n, 0, sizeof(unsigned), s));
+  if (!(err = scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, &u_count)).empty()) return err;
+  if (n > 0) {
+    k_write_updates<<<blocks_for(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(), py.get(), hp.get(),
+                                                       upd.get());
+    WM_CUDA_LAUNCH(k_write_updates);
+  }
+  return {};
+}
+
+std::string AoiDevice::Impl::sort_buckets() {
+  cudaStream_t s = stream;
+  std::string err;
+  if (n > 0) {
+    k_bucket_keys<<<blocks_for(n), kThreads, 0, s>>>(n, g, px.get(), py.get(), bucket.get(), ids.get());
+    WM_CUDA_LAUNCH(k_bucket_keys);
+  }
+  const int bits = bits_for(buckets);
+  std::size_t bytes = 0;
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, bucket.get(), skey.get(), ids.get(), sid.get(),
+                                          static_cast<int>(n), 0, bits, s));
+  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, bucket.get(), skey.get(), ids.get(), sid.get(),
+                                          static_cast<int>(n), 0, bits, s));
+  if (n > 0) {
+    k_gather_sorted<<<blocks_for(n), kThreads, 0, s>>>(n, sid.get(), px.get(), py.get(), upd_count.get(), spx.get(),
+                                                       spy.get(), supd_count.get());
+    WM_CUDA_LAUNCH(k_gather_sorted);
+  }
+  k_starts<<<blocks_for(std::size_t{n} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
+  WM_CUDA_LAUNCH(k_starts);
+  return {};
+}
+
+std::string AoiDevice::Impl::query_seed() {
+  cudaStream_t s = stream;
+  std::string err;
+  if (!(err = note_count.reserve(std::size_t{u_count} + 1)).empty()) return err;
+  if (!(err = note_off.reserve(std::size_t{u_count} + 1)).empty()) return err;
+  if (u_count > 0) {
+    k_seed_query<false><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
+                                                                 py.get(), skey.get(), sorted(), note_count.get(),
+                                                                 nullptr, nullptr, nullptr);
+    WM_CUDA_LAUNCH(k_seed_query);
+  }
+  WM_CUDA(cudaMemsetAsync(note_count.get() + u_count, 0, sizeof(unsigned long long), s));
+  if (!(err = scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, &note_total)).empty()) return err;
+  if (note_total > static_cast<unsigned long long>(INT_MAX))
+    return "gpu-seed: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast";
+  const std::size_t cap = std::max<std::size_t>(note_total, 1);
+  for (DeviceBuffer<unsigned>* b : {&pair_receiver, &pair_update, &pair_receiver_sorted, &pair_update_sorted})
+    if (!(err = b->reserve(cap)).empty()) return err;
+  if (!(err = notes.reserve(cap)).empty()) return err;
+  if (u_count > 0) {
+    k_seed_query<true><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
+                                                                py.get(), skey.get(), sorted(), nullptr, note_off.get(),
+                                                                pair_receiver.get(), pair_update.get());
+    WM_CUDA_LAUNCH(k_seed_query);
+  }
+  std::size_t bytes = 0;
+  const int bits = bits_for(n);
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, pair_receiver.get(), pair_receiver_sorted.get(),
+                                          pair_update.get(), pair_update_sorted.get(), static_cast<int>(note_total), 0,
+                                          bits, s));
+  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, pair_receiver.get(), pair_receiver_sorted.get(),
+                                          pair_update.get(), pair_update_sorted.get(), static_cast<int>(note_total), 0,
+                                          bits, s));
+  if (note_total > 0) {
+    k_seed_gather<<<blocks_for(note_total), kThreads, 0, s>>>(note_total, pair_receiver_sorted.get(),
+                                                              pair_update_sorted.get(), upd.get(), notes.get());
+    WM_CUDA_LAUNCH(k_seed_gather);
+  }
+  return {};
+}
+
+// Receiver-centric pass: notifications (gpu-fast) and/or the current visibility lists.
+std::string AoiDevice::Impl::visibility(bool with_notes) {
+  cudaStream_t s = stream;
+  std::string err;
+  const bool vis = g.track_visibility;
+  if (!with_notes && !vis) return {};
+  unsigned long long* vcount = ent_count.get();  // scratch for the counts before the scan
+  unsigned long long* voff = vis_off[vis_cur].get();
+  if (n > 0) {
+    const unsigned b = blocks_for(n);
+    if (with_notes && vis) k_count<true, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), note_count.get(), vcount);
+    else if (with_notes) k_count<true, false><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), note_count.get(), nullptr);
+    else k_count<false, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), nullptr, vcount);
+    WM_CUDA_LAUNCH(k_count);
+  }
+  unsigned long long vis_total = 0;
+  if (with_notes) {
+    WM_CUDA(cudaMemsetAsync(note_count.get() + n, 0, sizeof(unsigned long long), s));
+    if (!(err = scan(note_count.get(), note_off.get(), std::size_t{n} + 1, &note_total)).empty()) return err;
+    if (!(err = notes.reserve(std::max<unsigned long long>(note_total, 1))).empty()) return err;
+  }
+  if (vis) {
+    WM_CUDA(cudaMemsetAsync(vcount + n, 0, sizeof(unsigned long long), s));
+    if (!(err = scan(vcount, voff, std::size_t{n} + 1, &vis_total)).empty()) return err;
+    if (!(err = this->vis[vis_cur].reserve(std::max<unsigned long long>(vis_total, 1))).empty()) return err;
+  }
+  if (n > 0) {
+    const unsigned b = blocks_for(n);
+    unsigned* others = vis ? this->vis[vis_cur].get() : nullptr;
+    if (with_notes && vis)
+      k_write<true, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), upd_first.get(), upd.get(), note_off.get(), notes.get(), voff, others);
+    else if (with_notes)
+      k_write<true, false><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), upd_first.get(), upd.get(), note_off.get(), notes.get(), nullptr, nullptr);
+    else
+      k_write<false, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), nullptr, nullptr, nullptr, nullptr, voff, others);
+    WM_CUDA_LAUNCH(k_write);
+  }
+  return {};
+}
+
+std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTickCounts& counts) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  if (m_size >= (std::size_t{1} << 30)) return "aoi: at most 2^30 - 1 commands per tick";
+  const unsigned m = static_cast<unsigned>(m_size), n = im.n;
+  std::string err;
+  const std::size_t mcap = std::max<std::size_t>(m, 1);
+  if (!(err = im.cmd.reserve(mcap)).empty()) return err;
+  if (!(err = im.ok.reserve(mcap)).empty()) return err;
+  for (DeviceBuffer<unsigned long long>* b : {&im.multi_key, &im.multi_key_sorted})
+    if (!(err = b->reserve(mcap)).empty()) return err;
+
+  WM_CUDA(cudaEventRecord(im.ev[0], s));
+  if (!(err = im.pin_in.upload(im.cmd.get(), commands, std::size_t{m} * sizeof(AoiCommandRec), s)).empty()) return err;
+  WM_CUDA(cudaEventRecord(im.ev[1], s));
+
+  // Logic and merge.
+  WM_CUDA(cudaMemsetAsync(im.counters.get(), 0, kCounters * sizeof(unsigned long long), s));
+  const bool fast = im.kernel == AoiKernel::Fast;
+  if (m > 0) {
+    if (fast)
+      k_validate<true><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g, im.ok.get(),
+                                                          im.counters.get(), im.move_count.get(), im.first_move.get(),
+                                                          im.damage.get(), im.hit.get());
+    else
+      k_validate<false><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g, im.ok.get(),
+                                                           im.counters.get(), nullptr, nullptr, nullptr, nullptr);
+    WM_CUDA_LAUNCH(k_validate);
+  }
+  if (!(err = fast ? im.merge_fast(m) : im.merge_seed(m)).empty()) return err;
+  WM_CUDA(cudaEventRecord(im.ev[2], s));
+
+  if (!(err = im.sort_buckets()).empty()) return err;
+  WM_CUDA(cudaEventRecord(im.ev[3], s));
+
+  // Range query (gpu-fast: together with the visibility lists, one receiver-centric pass).
+  if (!(err = fast ? im.visibility(true) : im.query_seed()).empty()) return err;
+  WM_CUDA(cudaEventRecord(im.ev[4], s));
+  if (!fast && !(err = im.visibility(false)).empty()) return err;
+
+  // Entered / left against the previous tick's lists.
+  im.ent_total = im.left_total = 0;
+  if (im.g.track_visibility && im.have_prev) {
+    const int p = 1 - im.vis_cur, c = im.vis_cur;
+    DeviceBuffer<unsigned long long>* counts_e = &im.ent_count;  // per receiver, then exclusive sums
+    DeviceBuffer<unsigned long long>* counts_l = &im.left_count;
+    if (n > 0) {
+      k_diff<false><<<blocks_for(n), kThreads, 0, s>>>(n, im.vis_off[p].get(), im.vis[p].get(), im.vis_off[c].get(),
+                                                       im.vis[c].get(), counts_e->get(), counts_l->get(), nullptr, nullptr);
+      WM_CUDA_LAUNCH(k_diff);
+    }
+    WM_CUDA(cudaMemsetAsync(counts_e->get() + n, 0, sizeof(unsigned long long), s));
+    WM_CUDA(cudaMemsetAsync(counts_l->get() + n, 0, sizeof(unsigned long long), s));
+    if (!(err = im.scan(counts_e->get(), im.ent_off.get(), std::size_t{n} + 1, &im.ent_total)).empty()) return err;
+    if (!(err = im.scan(counts_l->get(), im.left_off.get(), std::size_t{n} + 1, &im.left_total)).empty()) return err;
+    if (!(err = im.entered.reserve(std::max<unsigned long long>(im.ent_total, 1))).empty()) return err;
+    if (!(err = im.left.reserve(std::max<unsigned long long>(im.left_total, 1))).empty()) return err;
+    if (n > 0) {
+      k_diff<true><<<blocks_for(n), kThreads, 0, s>>>(n, im.vis_off[p].get(), im.vis[p].get(), im.vis_off[c].get(),
+                                                      im.vis[c].get(), im.ent_off.get(), im.left_off.get(), im.entered.get(),
+                                                      im.left.get());
+      WM_CUDA_LAUNCH(k_diff);
+    }
+  }
+  WM_CUDA(cudaEventRecord(im.ev[5], s));
+  unsigned long long host_counters[kCounters];
+  WM_CUDA(cudaMemcpyAsync(host_counters, im.counters.get(), sizeof host_counters, cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  if (im.g.track_visibility) {
+    im.have_prev = true;
+    im.vis_cur = 1 - im.vis_cur;  // this tick's lists become the previous ones
+  }
+  for (int r = 0; r < 7; ++r) counts.rejected[r] = host_counters[r];
+  counts.accepted = host_counters[7];
+  counts.updates = im.u_count;
+  counts.notifications = im.note_total;
+  counts.entered = im.ent_total;
+  counts.left = im.left_total;
+  float ms[5];
+  for (int k = 0; k < 5; ++k) WM_CUDA(cudaEventElapsedTime(&ms[k], im.ev[k], im.ev[k + 1]));
+  counts.ms_upload = ms[0];
+  counts.ms_logic = ms[1];
+  counts.ms_sort = ms[2];
+  counts.ms_query = ms[3];
+  counts.ms_visibility = ms[4];
+  return {};
+}
+
+std::string AoiDevice::download(AoiUpdateRec* updates, AoiNotificationRec* notes, AoiPairRec* entered, AoiPairRec* left,
+                                AoiPlayerRec* players, double& ms) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  const std::size_t n = im.n;
+  const std::size_t bytes[4] = {std::size_t{im.u_count} * sizeof(AoiUpdateRec), im.note_total * sizeof(AoiNotificationRec),
+                                im.ent_total * sizeof(AoiPairRec), im.left_total * sizeof(AoiPairRec)};
+  const void* src[4] = {im.upd.get(), im.notes.get(), im.entered.get(), im.left.get()};
+  void* dst[4] = {updates, notes, entered, left};
+  const std::size_t player_bytes = n * (2 * sizeof(float) + sizeof(int));
+  std::size_t total = player_bytes;
+  for (std::size_t b : bytes) total += b;
+  std::string err = im.pin_out.reserve(std::max<std::size_t>(total, 1));
+  if (!err.empty()) return err;
+  auto* pin = static_cast<unsigned char*>(im.pin_out.get());
+  WM_CUDA(cudaEventRecord(im.ev[0], s));
+  std::size_t at = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (bytes[k]) WM_CUDA(cudaMemcpyAsync(pin + at, src[k], bytes[k], cudaMemcpyDeviceToHost, s));
+    at += bytes[k];
+  }
+  if (n > 0) {
+    WM_CUDA(cudaMemcpyAsync(pin + at, im.px.get(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaMemcpyAsync(pin + at + n * sizeof(float), im.py.get(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaMemcpyAsync(pin + at + 2 * n * sizeof(float), im.hp.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+  }
+  WM_CUDA(cudaEventRecord(im.ev[1], s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  float t = 0;
+  WM_CUDA(cudaEventElapsedTime(&t, im.ev[0], im.ev[1]));
+  ms = t;
+  at = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (bytes[k]) std::memcpy(dst[k], pin + at, bytes[k]);
+    at += bytes[k];
+  }
+  const float* x = reinterpret_cast<const float*>(pin + at);
+  const float* y = x + n;
+  const int* h = reinterpret_cast<const int*>(y + n);
+  for (std::size_t i = 0; i < n; ++i) players[i] = {x[i], y[i], h[i]};
+  return {};
+}
+
+}  // namespace warpmind::gpu
