@@ -1,7 +1,10 @@
 // Suite "ddm": Lo, Chung and Pai's grid — 2,048 .. 32,768 regions on 10000², sides 10 and 100, uniform
 // and 3-hotspot, every region moving by half its size in a random compass direction each step, times
 // averaged over 30 steps — plus an alpha sweep (0.01, 1, 100) up to 1,000,000 regions. Every variant
-// matches the same regions; each step's changes are compared with the first variant's.
+// matches the same regions; each step's changes are compared with the first variant's (cpu-sort). A
+// GPU variant's match is its device time (boxes on the device to the sorted pairs in device memory);
+// the upload of the boxes and the download of the pairs are reported apart. The floor is the pairs
+// written plus the boxes read once, at the measured device copy bandwidth.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +16,7 @@
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
+#include "warpmind/core/device_memory.h"
 #include "warpmind/ddm/ddm.h"
 #include "warpmind/ddm/scenario.h"
 
@@ -28,7 +32,8 @@ constexpr const char* kHelp =
     "  --threads N           CPU threads (default: all)\n"
     "  --steps N             moves per case (default 30)\n"
     "  --max-regions N       skip larger cases (default 1000000)\n"
-    "  --no-brute            leave cpu-brute out above 32,768 regions (it is quadratic)\n";
+    "  --no-brute            leave the quadratic variants out of the large cases: cpu-brute above 32,768\n"
+    "                        regions, gpu-region above 131,072\n";
 
 struct Case {
   std::size_t regions;
@@ -64,8 +69,20 @@ int ddm_suite(int argc, char** argv) {
               cases.end());
   Results results("ddm", ctx->cuda() ? ctx->device().name : "cpu");
   int failures = 0;
-  std::printf("%8s %6s %6s %8s | %11s %11s | %11s %11s | %10s %8s   (ms, medians)\n", "regions", "side", "alpha",
-              "layout", "sort match", "sort step", "brute match", "brute step", "pairs", "brute x");
+  DeviceCeilings ceil;
+  if (ctx->cuda()) {
+    const Status st = measure_ceilings(*ctx, ceil);
+    if (!st.ok()) {
+      std::fprintf(stderr, "warpmind-bench ddm: %s\n", st.message().c_str());
+      return 1;
+    }
+    std::printf("device %s: copy bandwidth %.0f GB/s; CPU threads %u\n", ctx->device().name.c_str(),
+                ceil.copy_bytes_per_s / 1e9, ctx->pool().size());
+  } else {
+    std::printf("CPU only; CPU threads %u\n", ctx->pool().size());
+  }
+  std::printf("%8s %6s %6s %8s %-10s | %10s %10s | %8s %8s | %8s %8s | %10s   (ms, medians)\n", "regions", "side",
+              "alpha", "layout", "variant", "match", "step", "upload", "download", "x sort", "floor", "pairs");
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const Case& cs = cases[ci];
     std::fprintf(stderr, "[%zu/%zu] %zu regions\n", ci + 1, cases.size(), cs.regions);
@@ -77,7 +94,12 @@ int ddm_suite(int argc, char** argv) {
     g.seed = 3 + ci;
     const std::vector<ddm::Region<2>> start = ddm::generate_regions<2>(g);
     std::vector<ddm::DdmVariant> variants = {ddm::DdmVariant::CpuSort};
-    if (!(args.has("no-brute") && cs.regions > 32768)) variants.push_back(ddm::DdmVariant::CpuBrute);
+    const bool skip_quadratic = args.has("no-brute");
+    if (!(skip_quadratic && cs.regions > 32768)) variants.push_back(ddm::DdmVariant::CpuBrute);
+    if (ctx->cuda()) {
+      if (!(skip_quadratic && cs.regions > 131072)) variants.push_back(ddm::DdmVariant::GpuRegion);
+      variants.push_back(ddm::DdmVariant::GpuGrid);
+    }
     std::vector<double> match_ms(variants.size()), step_med(variants.size());
     std::vector<long long> mismatches(variants.size(), 0);
     std::vector<std::vector<ddm::Pair>> first_in(steps), first_out(steps);
@@ -93,7 +115,10 @@ int ddm_suite(int argc, char** argv) {
       std::vector<ddm::Pair> all, in, out;
       auto t0 = Clock::now();
       if (st.ok()) st = m->match(all);
-      match_ms[v] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      const double match_wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      const bool gpu = variants[v] == ddm::DdmVariant::GpuRegion || variants[v] == ddm::DdmVariant::GpuGrid;
+      const ddm::MatchTimes full = st.ok() ? m->last_times() : ddm::MatchTimes{};
+      match_ms[v] = gpu ? full.match : match_wall;
       if (v == 0) pairs = all.size();
       std::vector<double> step_ms;
       for (int s = 0; st.ok() && s < steps; ++s) {
@@ -118,33 +143,32 @@ int ddm_suite(int argc, char** argv) {
       std::sort(r.timing.ms.begin(), r.timing.ms.end());
       step_med[v] = r.timing.median();
       r.variant = ddm::variant_name(variants[v]);
-      r.backend = "cpu";
-      char buf[256];
+      r.backend = gpu ? "cuda" : "cpu";
+      if (gpu)
+        r.floor_ms = (static_cast<double>(pairs) * sizeof(ddm::Pair) + static_cast<double>(start.size()) * sizeof(ddm::Box<2>)) /
+                     ceil.copy_bytes_per_s * 1e3;
+      char buf[384];
       std::snprintf(buf, sizeof buf,
                     "{\"regions\": %zu, \"side\": %g, \"alpha\": %g, \"distribution\": \"%s\", \"steps\": %d}",
                     cs.regions, cs.size > 0 ? cs.size : static_cast<double>(start[0].box.hi[0] - start[0].box.lo[0]),
                     cs.alpha, cs.hotspot ? "hotspot" : "uniform", steps);
       r.params_json = buf;
       r.checked = mismatches[v] == 0;
-      std::snprintf(buf, sizeof buf, "\"match_ms\": %.6f, \"pairs\": %zu", match_ms[v], pairs);
+      std::snprintf(buf, sizeof buf,
+                    "\"match_ms\": %.6f, \"match_wall_ms\": %.6f, \"upload_ms\": %.6f, \"download_ms\": %.6f, \"pairs\": %zu",
+                    match_ms[v], match_wall, full.upload, full.download, pairs);
       r.extra_json = buf;
       if (mismatches[v]) {
         std::fprintf(stderr, "  MISMATCH: %s differs from %s in %lld steps\n", r.variant.c_str(),
                      ddm::variant_name(variants[0]), mismatches[v]);
         ++failures;
       }
+      std::printf("%8zu %6.4g %6.4g %8s %-10s | %10.3f %10.3f | %8.3f %8.3f | %7.1fx %8.4f | %10zu\n", cs.regions,
+                  static_cast<double>(start[0].box.hi[0] - start[0].box.lo[0]), cs.alpha,
+                  cs.hotspot ? "hotspot" : "uniform", r.variant.c_str(), match_ms[v], step_med[v], full.upload,
+                  full.download, match_ms[v] > 0 ? match_ms[0] / match_ms[v] : 0.0, gpu ? r.floor_ms : 0.0, pairs);
       results.add(r);
     }
-    const auto cell = [](std::size_t v, const std::vector<double>& x) {
-      char b[32];
-      std::snprintf(b, sizeof b, "%.3f", x[v]);
-      return std::string(b);
-    };
-    std::printf("%8zu %6.4g %6.4g %8s | %11.3f %11.3f | %11s %11s | %10zu %7.1fx\n", cs.regions,
-                static_cast<double>(start[0].box.hi[0] - start[0].box.lo[0]), cs.alpha, cs.hotspot ? "hotspot" : "uniform",
-                match_ms[0], step_med[0], variants.size() > 1 ? cell(1, match_ms).c_str() : "-",
-                variants.size() > 1 ? cell(1, step_med).c_str() : "-", pairs,
-                variants.size() > 1 && match_ms[0] > 0 ? match_ms[1] / match_ms[0] : 0.0);
     std::fflush(stdout);
     if (args.has("out")) {
       const std::string err = demos::write_file(args.str("out"), results.to_json());

@@ -31,7 +31,7 @@ constexpr const char* kHelp =
     "  --dimensions D      2 or 3 (default 2)\n"
     "  --steps K           moves after the first match (default 30)\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
-    "  --variant V         auto, cpu-brute, cpu-sort\n"
+    "  --variant V         auto, cpu-brute, cpu-sort, gpu-region, gpu-grid\n"
     "  --threads N         CPU threads (default: all)\n"
     "  --seed N            generator seed (default 1)\n"
     "  --json              one JSON summary object on stdout\n";

@@ -500,7 +500,7 @@ class RegionsScene : public Scene {
   const char* name() const override { return "regions"; }
   Status reset(Context& ctx) override {
     matcher_.reset();
-    WM_RETURN_IF_ERROR(ddm::RegionMatcher<2>::create(ctx, variant_, matcher_));
+    WM_RETURN_IF_ERROR(ddm::RegionMatcher<2>::create(ctx, variant_, matcher_, cell_));
     ddm::GenerateSpec g;
     g.regions = static_cast<std::size_t>(regions_count_);
     g.space = kSpace;
@@ -546,9 +546,11 @@ class RegionsScene : public Scene {
     if (use_alpha_) dirty |= ImGui::SliderFloat("alpha", &alpha_, 0.01f, 100.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     else dirty |= ImGui::SliderFloat("side", &size_, 1.0f, 500.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
     dirty |= ImGui::Checkbox("hot spots (the seed's 3)", &hotspot_);
-    const ddm::DdmVariant variants[] = {ddm::DdmVariant::Auto, ddm::DdmVariant::CpuBrute, ddm::DdmVariant::CpuSort};
+    const ddm::DdmVariant variants[] = {ddm::DdmVariant::Auto, ddm::DdmVariant::CpuBrute, ddm::DdmVariant::CpuSort,
+                                        ddm::DdmVariant::GpuRegion, ddm::DdmVariant::GpuGrid};
     dirty |= combo("DDM variant", variant_, variants, ddm::variant_name);
-    ImGui::SliderFloat("grid cell (drawn with grid lines)", &cell_, 10.0f, 1000.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+    dirty |= ImGui::SliderFloat("gpu-grid cell (drawn with grid lines)", &cell_, 10.0f, 1000.0f, "%.0f",
+                                ImGuiSliderFlags_Logarithmic);
     if (matcher_) {
       ImGui::Text("%s: %zu pairs; last step +%zu -%zu", ddm::variant_name(matcher_->variant()), pairs_.size(),
                   appeared_.size(), disappeared_.size());

@@ -63,11 +63,17 @@ std::vector<TestRegion<D>> world(std::size_t n, float alpha, bool hotspots, std:
   return r;
 }
 
+bool is_gpu(DdmVariant v) { return v == DdmVariant::GpuRegion || v == DdmVariant::GpuGrid; }
+
+Context& context_for(DdmVariant v) {
+  return is_gpu(v) ? *warpmind::test::cuda_context() : warpmind::test::cpu_context();
+}
+
 template <int D>
-void expect_matches(const std::vector<TestRegion<D>>& regions, DdmVariant v, const char* what) {
+void expect_matches(const std::vector<TestRegion<D>>& regions, DdmVariant v, const char* what, float grid_cell = 0) {
   SCOPED_TRACE(std::string(what) + " " + variant_name(v));
   std::unique_ptr<RegionMatcher<D>> m;
-  ASSERT_TRUE(RegionMatcher<D>::create(warpmind::test::cpu_context(), v, m).ok());
+  ASSERT_TRUE(RegionMatcher<D>::create(context_for(v), v, m, grid_cell).ok());
   for (std::size_t i = 0; i < regions.size(); ++i) {
     RegionId id = 0;
     ASSERT_TRUE(m->add(regions[i].kind, regions[i].box, id).ok());
@@ -84,6 +90,7 @@ class DdmVariantTest : public testing::TestWithParam<DdmVariant> {};
 
 TEST_P(DdmVariantTest, MatchesTheOracle) {
   const DdmVariant v = GetParam();
+  if (is_gpu(v)) WM_REQUIRE_GPU();
   for (float alpha : {0.01f, 1.0f, 100.0f}) {
     expect_matches(world<2>(2000, alpha, false, 1), v, ("uniform alpha " + std::to_string(alpha)).c_str());
     expect_matches(world<2>(2000, alpha, true, 2), v, ("hotspots alpha " + std::to_string(alpha)).c_str());
@@ -109,9 +116,10 @@ TEST_P(DdmVariantTest, MatchesTheOracle) {
 
 TEST_P(DdmVariantTest, IncrementalChangesOverManySteps) {
   const DdmVariant v = GetParam();
+  if (is_gpu(v)) WM_REQUIRE_GPU();
   std::vector<TestRegion<2>> r = world<2>(1200, 4.0f, true, 9);
   std::unique_ptr<RegionMatcher<2>> m;
-  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), v, m).ok());
+  ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
   for (const auto& q : r) {
     RegionId id;
     ASSERT_TRUE(m->add(q.kind, q.box, id).ok());
@@ -161,13 +169,66 @@ TEST_P(DdmVariantTest, IncrementalChangesOverManySteps) {
   EXPECT_EQ(full, before);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, DdmVariantTest, testing::Values(DdmVariant::CpuBrute, DdmVariant::CpuSort),
+INSTANTIATE_TEST_SUITE_P(AllVariants, DdmVariantTest,
+                         testing::Values(DdmVariant::CpuBrute, DdmVariant::CpuSort, DdmVariant::GpuRegion,
+                                         DdmVariant::GpuGrid),
                          [](const auto& i) {
                            std::string n = variant_name(i.param);
                            for (char& ch : n)
                              if (ch == '-') ch = '_';
                            return n;
                          });
+
+// gpu-grid with cells far smaller than the regions (most regions wide), far larger (one cell), and the
+// automatic cell; both GPU variants on larger worlds against cpu-sort.
+TEST(DdmGpu, GridCellSizesAndLargerWorlds) {
+  WM_REQUIRE_GPU();
+  const auto w = world<2>(4000, 20.0f, true, 21);
+  for (float cell : {0.0f, 0.5f, 3.0f, 20000.0f}) expect_matches(w, DdmVariant::GpuGrid, "cell", cell);
+  expect_matches(world<3>(3000, 500.0f, true, 22), DdmVariant::GpuGrid, "3D small cells", 10.0f);
+  for (float alpha : {0.01f, 1.0f, 10.0f}) {
+    std::unique_ptr<RegionMatcher<2>> ref, grid, region;
+    ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, ref).ok());
+    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuGrid, grid).ok());
+    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuRegion, region).ok());
+    for (const auto& q : world<2>(200000, alpha, true, 23)) {
+      RegionId id;
+      for (auto* m : {ref.get(), grid.get(), region.get()}) ASSERT_TRUE(m->add(q.kind, q.box, id).ok());
+    }
+    std::vector<Pair> a, b, c;
+    ASSERT_TRUE(ref->match(a).ok());
+    ASSERT_TRUE(grid->match(b).ok());
+    ASSERT_TRUE(region->match(c).ok());
+    EXPECT_TRUE(a == b) << "gpu-grid, alpha " << alpha;
+    EXPECT_TRUE(a == c) << "gpu-region, alpha " << alpha;
+    if (alpha >= 1) {
+      EXPECT_GT(a.size(), 10000u);
+    }
+  }
+}
+
+TEST(DdmGpu, EmptyMatchersAndOneKindOnly) {
+  WM_REQUIRE_GPU();
+  for (DdmVariant v : {DdmVariant::GpuRegion, DdmVariant::GpuGrid}) {
+    std::unique_ptr<RegionMatcher<2>> m;
+    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), v, m).ok());
+    std::vector<Pair> out{{1, 2}};
+    ASSERT_TRUE(m->match(out).ok());
+    EXPECT_TRUE(out.empty());
+    RegionId id;
+    ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {5, 5}}, id).ok());
+    ASSERT_TRUE(m->match(out).ok());
+    EXPECT_TRUE(out.empty());
+  }
+}
+
+TEST(DdmGpu, GpuVariantsNeedTheCudaBackend) {
+  std::unique_ptr<RegionMatcher<2>> m;
+  const Status st = RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::GpuGrid, m);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("CUDA"), std::string::npos) << st.message();
+  EXPECT_FALSE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, m, NAN).ok());
+}
 
 TEST(DdmScenario, ParsesFilesAndNamesTheBadField) {
   DdmScenario s;

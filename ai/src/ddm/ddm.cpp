@@ -3,8 +3,13 @@
 #include "warpmind/ddm/ddm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
+
+#if WARPMIND_HAVE_CUDA
+#include "warpmind/gpu/ddm.h"
+#endif
 
 namespace warpmind::ddm {
 
@@ -14,7 +19,12 @@ namespace {
 constexpr struct {
   DdmVariant v;
   const char* name;
-} kVariants[] = {{DdmVariant::Auto, "auto"}, {DdmVariant::CpuBrute, "cpu-brute"}, {DdmVariant::CpuSort, "cpu-sort"}};
+} kVariants[] = {{DdmVariant::Auto, "auto"},          {DdmVariant::CpuBrute, "cpu-brute"},
+                 {DdmVariant::CpuSort, "cpu-sort"},   {DdmVariant::GpuRegion, "gpu-region"},
+                 {DdmVariant::GpuGrid, "gpu-grid"}};
+
+bool is_gpu(DdmVariant v) { return v == DdmVariant::GpuRegion || v == DdmVariant::GpuGrid; }
+static_assert(sizeof(Pair) == 2 * sizeof(std::uint32_t));
 }  // namespace
 
 const char* variant_name(DdmVariant v) {
@@ -47,6 +57,12 @@ struct RegionMatcher<D>::Impl {
   std::vector<std::uint64_t> counts;
   std::vector<std::vector<RegionId>> scratch;  // per worker
   std::vector<Pair> fresh, old_pairs, kept;
+  MatchTimes times;
+  float grid_cell = 0;
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::DdmDevice> device;
+  std::vector<Box<D>> pub_box, sub_box;
+#endif
 
   void mark(RegionId id) {
     if (!dirty_flag[id]) {
@@ -95,21 +111,93 @@ void collect(ThreadPool& pool, const std::vector<RegionId>& pubs, std::vector<st
 
 }  // namespace
 
+// ---- [SECTION] on the device --------------------------------------------------------------------
+
+#if WARPMIND_HAVE_CUDA
+namespace {
+
+float median_width(std::vector<float>& w) {
+  if (w.empty()) return 0.0f;
+  std::nth_element(w.begin(), w.begin() + w.size() / 2, w.end());
+  return w[w.size() / 2];
+}
+
+}  // namespace
+
+// The live boxes packed by kind (ids ascending), the grid for gpu-grid, the match, the pairs down.
+template <int D>
+Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out) {
+  im.pub_box.clear();
+  im.sub_box.clear();
+  for (RegionId p : im.pub_ids) im.pub_box.push_back(im.boxes[p]);
+  for (RegionId s : im.sub_ids) im.sub_box.push_back(im.boxes[s]);
+  gpu::DdmGrid g{{0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 64};
+  constexpr int kCap = D == 2 ? 2048 : 128;  // cells per axis: at most 4M cells in 2D, 2M in 3D
+  for (int k = 0; k < D; ++k) {
+    float lo = INFINITY, hi = -INFINITY;
+    for (const auto* v : {&im.pub_box, &im.sub_box})
+      for (const Box<D>& b : *v) {
+        lo = std::min(lo, b.lo[k]);
+        hi = std::max(hi, b.hi[k]);
+      }
+    if (!(lo < hi)) continue;  // no boxes, or all flat on this axis: one cell
+    const double extent = static_cast<double>(hi) - lo;
+    im.widths.clear();
+    for (const Box<D>& b : im.sub_box) im.widths.push_back(b.hi[k] - b.lo[k]);
+    double side = im.grid_cell > 0 ? im.grid_cell : median_width(im.widths);
+    side = std::max(side, extent / kCap);
+    g.origin[k] = lo;
+    g.cell[k] = static_cast<float>(side);
+    g.cells[k] = static_cast<int>(std::clamp(std::ceil(extent / side), 1.0, static_cast<double>(kCap)));
+  }
+  std::size_t pairs = 0;
+  gpu::DdmTimes t;
+  std::string err = im.device->match(reinterpret_cast<const float*>(im.pub_box.data()), im.pub_ids.data(), im.pub_ids.size(),
+                                     reinterpret_cast<const float*>(im.sub_box.data()), im.sub_ids.data(), im.sub_ids.size(),
+                                     g, pairs, t);
+  if (err.empty()) {
+    out.resize(pairs);
+    err = im.device->download(reinterpret_cast<std::uint32_t*>(out.data()), t);
+  }
+  if (!err.empty()) return Status::Internal("ddm: " + err);
+  im.times = {t.upload, t.match, t.download};
+  return Status::Ok();
+}
+#endif
+
 // ---- [SECTION] the matcher -----------------------------------------------------------------------
 
 template <int D>
-Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out) {
+Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out, float grid_cell) {
+  if (!std::isfinite(grid_cell) || grid_cell < 0) return Status::Invalid("grid cell: must be finite and >= 0");
+  const DdmVariant v = variant == DdmVariant::Auto ? DdmVariant::CpuSort : variant;
+  if (is_gpu(v) && !ctx.cuda())
+    return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
   std::unique_ptr<RegionMatcher> m(new RegionMatcher());
   m->ctx_ = &ctx;
-  m->variant_ = variant == DdmVariant::Auto ? DdmVariant::CpuSort : variant;
+  m->variant_ = v;
   m->impl_ = std::make_unique<Impl>();
   m->impl_->scratch.resize(ctx.pool().size());
+  m->impl_->grid_cell = grid_cell;
+#if WARPMIND_HAVE_CUDA
+  if (is_gpu(v)) {
+    const std::string err = gpu::DdmDevice::create(ctx.stream(), v == DdmVariant::GpuRegion ? gpu::DdmKernel::Region
+                                                                                             : gpu::DdmKernel::Grid,
+                                                   D, m->impl_->device);
+    if (!err.empty()) return Status::Internal("ddm: " + err);
+  }
+#endif
   out = std::move(m);
   return Status::Ok();
 }
 
 template <int D>
 RegionMatcher<D>::~RegionMatcher() = default;
+
+template <int D>
+const MatchTimes& RegionMatcher<D>::last_times() const {
+  return impl_->times;
+}
 
 template <int D>
 std::size_t RegionMatcher<D>::publications() const {
@@ -164,7 +252,13 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
   for (RegionId i = 0; i < im.boxes.size(); ++i)
     if (im.alive[i]) (im.kind[i] == RegionKind::Publication ? im.pub_ids : im.sub_ids).push_back(i);
   const std::vector<Box<D>>& box = im.boxes;
-  if (variant_ == DdmVariant::CpuBrute) {
+  const auto t0 = std::chrono::steady_clock::now();
+  im.times = {};
+  if (is_gpu(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    WM_RETURN_IF_ERROR(match_device<D>(im, out));
+#endif
+  } else if (variant_ == DdmVariant::CpuBrute) {
     collect(pool, im.pub_ids, im.scratch, im.counts, out, [&](RegionId p, std::vector<RegionId>& list) {
       list.clear();
       for (RegionId s : im.sub_ids)
@@ -237,6 +331,8 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
       std::sort(list.begin(), list.end());
     });
   }
+  if (!is_gpu(variant_))
+    im.times.match = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   im.prev = out;
   im.have_prev = true;
   for (RegionId d : im.dirty) im.dirty_flag[d] = 0;

@@ -13,11 +13,15 @@
 // more than an eighth were, the variant matches everything again and the two sets are diffed. Every
 // variant returns identical results.
 //
-// Variants: cpu-brute (every publication against every subscription; the oracle) and cpu-sort
+// Variants: cpu-brute (every publication against every subscription; the oracle), cpu-sort
 // (regions sorted by their lower bound on axis 0; each publication binary-searches the window of
 // subscriptions that can reach it on that axis — regions much wider than the typical one are kept on a
 // side list checked against everything — then the other axes are tested; multi-threaded, two-phase
-// count and store, so the output is in order without a global sort).
+// count and store, so the output is in order without a global sort), and with the CUDA backend
+// gpu-region (every publication against every subscription, tiled through shared memory) and gpu-grid
+// (subscriptions in cell lists built by count / scan / scatter / sort; each pair reported once, in the
+// cell of its intersection's lower corner); see gpu/src/ddm.cu. The GPU variants upload the live boxes
+// at every match and download the pairs. Auto picks cpu-sort.
 //
 // Errors (NaN or infinite bounds, lo > hi, an unknown or removed id) are returned as Status and change
 // nothing. Ids are never reused.
@@ -33,7 +37,7 @@
 
 namespace warpmind::ddm {
 
-enum class DdmVariant { Auto, CpuBrute, CpuSort };
+enum class DdmVariant { Auto, CpuBrute, CpuSort, GpuRegion, GpuGrid };
 const char* variant_name(DdmVariant v);
 bool parse_variant(std::string_view name, DdmVariant& out);
 
@@ -62,10 +66,17 @@ bool overlaps(const Box<D>& a, const Box<D>& b) {
   return true;
 }
 
+// Where the last match's time went (ms). CPU: match is the wall time. GPU: boxes up, device time of
+// the match, pairs down.
+struct MatchTimes {
+  double upload = 0, match = 0, download = 0;
+};
+
 template <int D>
 class RegionMatcher {
  public:
-  static Status create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out);
+  // grid_cell: gpu-grid's cell side (0: the median subscription extent per axis); ignored by the others.
+  static Status create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out, float grid_cell = 0);
   ~RegionMatcher();
 
   Status add(RegionKind kind, const Box<D>& box, RegionId& id);
@@ -78,6 +89,7 @@ class RegionMatcher {
   std::size_t publications() const;
   std::size_t subscriptions() const;
   DdmVariant variant() const { return variant_; }
+  const MatchTimes& last_times() const;
 
   struct Impl;
 

@@ -1,0 +1,50 @@
+// Host-only interface to the CUDA region matching (gpu/src/ddm.cu). Plain types only. The contract
+// (half-open boxes, pairs sorted by (publication id, subscription id)) is
+// ai/include/warpmind/ddm/ddm.h; the grid is chosen on the host and used here as given.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace warpmind::gpu {
+
+enum class DdmKernel {
+  Region,  // every publication against every subscription, subscriptions tiled through shared memory
+  Grid     // subscriptions listed in the grid cells they cover (count, scan, scatter, sort by cell);
+           // each pair reported once, in the cell that holds the lower corner of the intersection
+};
+
+struct DdmGrid {
+  float origin[3];
+  float cell[3];      // cell side per axis
+  int cells[3];       // cells per axis (1 on axes beyond the dimension)
+  unsigned wide = 64; // regions covering more cells than this are matched against everything
+};
+
+struct DdmTimes {
+  double upload = 0, match = 0, download = 0;  // ms: boxes up, device time of the match, pairs down
+};
+
+// Not thread-safe.
+class DdmDevice {
+ public:
+  static std::string create(void* stream, DdmKernel kernel, int dims, std::unique_ptr<DdmDevice>& out);
+  ~DdmDevice();
+  // Boxes: 2 * dims floats each (lo[0..dims), hi[0..dims)); ids ascending within each kind. Leaves the
+  // sorted pairs in device memory and their number in `pairs`.
+  std::string match(const float* pub_boxes, const std::uint32_t* pub_ids, std::size_t np, const float* sub_boxes,
+                     const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid, std::size_t& pairs,
+                     DdmTimes& times);
+  // The pairs of the last match as (publication, subscription) id pairs: 2 * pairs values.
+  std::string download(std::uint32_t* out, DdmTimes& times);
+
+  struct Impl;
+
+ private:
+  DdmDevice() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::gpu
