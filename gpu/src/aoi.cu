@@ -304,12 +304,18 @@ __global__ void k_gather_sorted(unsigned n, const unsigned* __restrict__ id, con
   scount[k] = count[i];
 }
 
-// start[b] = first sorted index whose bucket >= b, for b = 0..buckets (n + 1 threads).
+// start[b] = first sorted index whose bucket >= b, for b = 0..buckets: one thread per bucket, a binary
+// search in the sorted keys (no thread walks a long run of empty buckets).
 __global__ void k_starts(unsigned n, unsigned buckets, const unsigned* __restrict__ skey, unsigned* __restrict__ start) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i > n) return;
-  const unsigned lo = i == 0 ? 0u : skey[i - 1] + 1, hi = i == n ? buckets : skey[i];
-  for (unsigned b = lo; b <= hi; ++b) start[b] = i;
+  const unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b > buckets) return;
+  unsigned lo = 0, hi = n;
+  while (lo < hi) {
+    const unsigned mid = lo + (hi - lo) / 2;
+    if (skey[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  start[b] = lo;
 }
 
 // ---- shared: receiver-centric count and write ----------------------------------------------------
@@ -553,7 +559,7 @@ const AoiNotificationRec* AoiDevice::notifications() const { return impl_->notes
 
 std::string AoiDevice::reset(const AoiPlayerRec* players, std::size_t n) {
   Impl& im = *impl_;
-  if (n >= (std::size_t{1} << 31)) return "aoi: at most 2^31 - 1 players";
+  if (n >= (std::size_t{1} << 31)) return "at most 2^31 - 1 players";
   const std::size_t cap = std::max<std::size_t>(n, 1);
   std::string err;
   for (DeviceBuffer<float>* b : {&im.px, &im.py, &im.spx, &im.spy, &im.sx, &im.sy})
@@ -702,7 +708,7 @@ std::string AoiDevice::Impl::sort_buckets() {
                                                        spy.get(), supd_count.get());
     WM_CUDA_LAUNCH(k_gather_sorted);
   }
-  k_starts<<<blocks_for(std::size_t{n} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
+  k_starts<<<blocks_for(std::size_t{buckets} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
   WM_CUDA_LAUNCH(k_starts);
   return {};
 }
@@ -792,7 +798,7 @@ std::string AoiDevice::Impl::visibility(bool with_notes) {
 std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTickCounts& counts) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (m_size >= (std::size_t{1} << 30)) return "aoi: at most 2^30 - 1 commands per tick";
+  if (m_size >= (std::size_t{1} << 30)) return "at most 2^30 - 1 commands per tick on the GPU";
   const unsigned m = static_cast<unsigned>(m_size), n = im.n;
   std::string err;
   const std::size_t mcap = std::max<std::size_t>(m, 1);

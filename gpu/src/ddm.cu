@@ -19,6 +19,7 @@
 #include <cub/device/device_select.cuh>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -166,12 +167,17 @@ __global__ void k_iota(unsigned* __restrict__ v, unsigned n) {
   if (i < n) v[i] = i;
 }
 
-// start[c] = first sorted entry whose cell >= c, for c = 0..cells (e + 1 threads).
+// start[c] = first sorted entry whose cell >= c, for c = 0..cells: one thread per cell, a binary search.
 __global__ void k_starts(unsigned e, unsigned cells, const unsigned* __restrict__ skey, unsigned* __restrict__ start) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i > e) return;
-  const unsigned lo = i == 0 ? 0u : skey[i - 1] + 1, hi = i == e ? cells : skey[i];
-  for (unsigned c = lo; c <= hi; ++c) start[c] = i;
+  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c > cells) return;
+  unsigned lo = 0, hi = e;
+  while (lo < hi) {
+    const unsigned mid = lo + (hi - lo) / 2;
+    if (skey[mid] < c) lo = mid + 1;
+    else hi = mid;
+  }
+  start[c] = lo;
 }
 
 template <int D, bool kWrite>
@@ -235,6 +241,7 @@ struct DdmDevice::Impl {
   DeviceBuffer<unsigned long long> count, offset, keys, keys_sorted;
   DeviceBuffer<PairRec> pairs;
   unsigned long long total = 0;
+  int id_bits = 64;  // bits of the (publication << 32 | subscription) keys that can be set
   // gpu-grid
   DeviceBuffer<unsigned> sub_count, sub_offset, entry_cell, entry_sub, entry_cell_sorted, entry_sub_sorted, start, iota,
       wide_list, wide_count;
@@ -321,7 +328,7 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
   WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, entry_cell.get(), entry_cell_sorted.get(), entry_sub.get(),
                                           entry_sub_sorted.get(), static_cast<int>(entries), 0, cell_bits, s));
-  k_starts<<<blocks_for(std::size_t{entries} + 1), kThreads, 0, s>>>(entries, cells, entry_cell_sorted.get(), start.get());
+  k_starts<<<blocks_for(std::size_t{cells} + 1), kThreads, 0, s>>>(entries, cells, entry_cell_sorted.get(), start.get());
   WM_CUDA_LAUNCH(k_starts);
   // The wide subscriptions, in index order.
   unsigned n_wide = 0;
@@ -359,9 +366,11 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
     WM_CUDA_LAUNCH(k_grid);
   }
   bytes = 0;
-  WM_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys.get(), keys_sorted.get(), static_cast<int>(total), 0, 64, s));
+  WM_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys.get(), keys_sorted.get(), static_cast<int>(total), 0,
+                                         id_bits, s));
   if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, keys.get(), keys_sorted.get(), static_cast<int>(total), 0, 64, s));
+  WM_CUDA(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, keys.get(), keys_sorted.get(), static_cast<int>(total), 0,
+                                         id_bits, s));
   if (total > 0) {
     k_unpack<<<blocks_for(total), kThreads, 0, s>>>(keys_sorted.get(), total, pairs.get());
     WM_CUDA_LAUNCH(k_unpack);
@@ -393,6 +402,9 @@ std::string DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_id
   if (grid.cells[0] < 1 || grid.cells[1] < 1 || grid.cells[2] < 1 ||
       static_cast<double>(grid.cells[0]) * grid.cells[1] * grid.cells[2] >= 4294967295.0)
     return "ddm: bad grid";
+  for (int k = 0; k < 3; ++k)
+    if (!(grid.cell[k] > 0) || !std::isfinite(grid.cell[k]) || !std::isfinite(grid.origin[k])) return "ddm: bad grid";
+  im.id_bits = 32 + bits_for(np > 0 ? static_cast<unsigned long long>(pub_ids[np - 1]) + 1 : 1);
   const std::size_t box_floats = 2 * static_cast<std::size_t>(im.dims);
   std::string err;
   if (!(err = im.pub_boxes.reserve(std::max<std::size_t>(np, 1) * box_floats)).empty()) return err;
@@ -404,8 +416,8 @@ std::string DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_id
                                 ns * sizeof(unsigned)};
   const void* src[4] = {pub_boxes, sub_boxes, pub_ids, sub_ids};
   void* dst[4] = {im.pub_boxes.get(), im.sub_boxes.get(), im.pub_id.get(), im.sub_id.get()};
-  if (!(err = im.pin.reserve(std::max<std::size_t>(bytes[0] + bytes[1] + bytes[2] + bytes[3], 1))).empty()) return err;
   WM_CUDA(cudaStreamSynchronize(s));  // the staging buffer may still feed an earlier copy
+  if (!(err = im.pin.reserve(std::max<std::size_t>(bytes[0] + bytes[1] + bytes[2] + bytes[3], 1))).empty()) return err;
   auto* pin = static_cast<unsigned char*>(im.pin.get());
   std::size_t at = 0;
   for (int k = 0; k < 4; ++k) {

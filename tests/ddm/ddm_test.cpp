@@ -183,9 +183,23 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, DdmVariantTest,
 // automatic cell; both GPU variants on larger worlds against cpu-sort.
 TEST(DdmGpu, GridCellSizesAndLargerWorlds) {
   WM_REQUIRE_GPU();
+  // Sides of 50: cells of 6 make most regions wide (> 64 cells), 20 and 50 a few cells each, 20000 one.
   const auto w = world<2>(4000, 20.0f, true, 21);
-  for (float cell : {0.0f, 0.5f, 3.0f, 20000.0f}) expect_matches(w, DdmVariant::GpuGrid, "cell", cell);
-  expect_matches(world<3>(3000, 500.0f, true, 22), DdmVariant::GpuGrid, "3D small cells", 10.0f);
+  for (float cell : {0.0f, 6.0f, 20.0f, 50.0f, 20000.0f}) expect_matches(w, DdmVariant::GpuGrid, "cell", cell);
+  // 3D: sides of 150 over cells of 75 (2-3 cells per axis), a few wide regions among them.
+  auto w3 = world<3>(3000, 45.0f, true, 22);
+  for (std::size_t i = 0; i < w3.size(); i += 100)
+    for (int k = 0; k < 3; ++k) w3[i].box.hi[k] = w3[i].box.lo[k] + 2000;
+  expect_matches(w3, DdmVariant::GpuGrid, "3D mixed", 75.0f);
+  // Integer boxes on a unit grid: bounds and intersection corners exactly on cell boundaries.
+  std::vector<TestRegion<2>> lattice;
+  SplitMix64 rng(24);
+  for (int i = 0; i < 3000; ++i) {
+    const float x = static_cast<float>(rng.next() % 60), y = static_cast<float>(rng.next() % 60);
+    lattice.push_back({i % 2 ? RegionKind::Subscription : RegionKind::Publication,
+                       {{x, y}, {x + 1 + static_cast<float>(rng.next() % 4), y + 1 + static_cast<float>(rng.next() % 4)}}});
+  }
+  expect_matches(lattice, DdmVariant::GpuGrid, "unit lattice", 1.0f);
   for (float alpha : {0.01f, 1.0f, 10.0f}) {
     std::unique_ptr<RegionMatcher<2>> ref, grid, region;
     ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, ref).ok());

@@ -111,6 +111,7 @@ struct AoiWorld::Impl {
   std::vector<VisibilityEvent> vis_prev, vis_cur;
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::AoiDevice> device;
+  bool device_failed = false;  // a device error mid-tick: ticks refused until a reset succeeds
 #endif
 
   int bucket_x(float x, const WorldRect& w, float aoi) const {
@@ -155,6 +156,7 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
                              im.cols,    im.rows,    c.shape == AoiShape::Circle, c.track_visibility};
     std::string err = gpu::AoiDevice::create(ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast,
                                              g, im.device);
+    if (err.empty()) err = im.device->reset(nullptr, 0);  // a tick before reset() works as on the CPU
     if (!err.empty()) return Status::Internal("aoi: " + err);
   }
 #endif
@@ -189,6 +191,7 @@ void for_each_in_aoi(const AoiWorld::Impl& im, const AoiConfig& c, const std::ve
 namespace {
 
 Status tick_device(AoiWorld::Impl& im, std::span<const Command> commands, std::vector<Player>& players, TickResult& out) {
+  if (im.device_failed) return Status::Internal("aoi: the device failed in an earlier tick; reset the world");
   gpu::AoiTickCounts k;
   std::string err = im.device->tick(reinterpret_cast<const gpu::AoiCommandRec*>(commands.data()), commands.size(), k);
   if (err.empty()) {
@@ -204,7 +207,10 @@ Status tick_device(AoiWorld::Impl& im, std::span<const Command> commands, std::v
                               reinterpret_cast<gpu::AoiPairRec*>(out.left.data()),
                               reinterpret_cast<gpu::AoiPlayerRec*>(players.data()), out.ms_download);
   }
-  if (!err.empty()) return Status::Internal("aoi: " + err);
+  if (!err.empty()) {
+    im.device_failed = true;
+    return Status::Internal("aoi: " + err);
+  }
   out.ms_upload = k.ms_upload;
   out.ms_logic = k.ms_logic;
   out.ms_sort = k.ms_sort;
@@ -232,6 +238,7 @@ Status AoiWorld::reset(std::span<const Player> players) {
 #if WARPMIND_HAVE_CUDA
   if (im.device) {
     std::string err = im.device->reset(reinterpret_cast<const gpu::AoiPlayerRec*>(players.data()), players.size());
+    im.device_failed = !err.empty();
     if (!err.empty()) return Status::Internal("aoi: " + err);
     players_.assign(players.begin(), players.end());
     return Status::Ok();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #if WARPMIND_HAVE_CUDA
@@ -61,6 +62,7 @@ struct RegionMatcher<D>::Impl {
   float grid_cell = 0;
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::DdmDevice> device;
+  bool device_grid = false;  // gpu-grid: the grid is chosen at every match
   std::vector<Box<D>> pub_box, sub_box;
 #endif
 
@@ -133,7 +135,7 @@ Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out)
   for (RegionId s : im.sub_ids) im.sub_box.push_back(im.boxes[s]);
   gpu::DdmGrid g{{0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 64};
   constexpr int kCap = D == 2 ? 2048 : 128;  // cells per axis: at most 4M cells in 2D, 2M in 3D
-  for (int k = 0; k < D; ++k) {
+  for (int k = 0; k < D && im.device_grid; ++k) {
     float lo = INFINITY, hi = -INFINITY;
     for (const auto* v : {&im.pub_box, &im.sub_box})
       for (const Box<D>& b : *v) {
@@ -146,8 +148,10 @@ Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out)
     for (const Box<D>& b : im.sub_box) im.widths.push_back(b.hi[k] - b.lo[k]);
     double side = im.grid_cell > 0 ? im.grid_cell : median_width(im.widths);
     side = std::max(side, extent / kCap);
+    const float cell = static_cast<float>(side);
+    if (!(cell >= std::numeric_limits<float>::min()) || !std::isfinite(cell)) continue;  // degenerate: one cell
     g.origin[k] = lo;
-    g.cell[k] = static_cast<float>(side);
+    g.cell[k] = cell;
     g.cells[k] = static_cast<int>(std::clamp(std::ceil(extent / side), 1.0, static_cast<double>(kCap)));
   }
   std::size_t pairs = 0;
@@ -184,6 +188,7 @@ Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_pt
     const std::string err = gpu::DdmDevice::create(ctx.stream(), v == DdmVariant::GpuRegion ? gpu::DdmKernel::Region
                                                                                              : gpu::DdmKernel::Grid,
                                                    D, m->impl_->device);
+    m->impl_->device_grid = v == DdmVariant::GpuGrid;
     if (!err.empty()) return Status::Internal("ddm: " + err);
   }
 #endif

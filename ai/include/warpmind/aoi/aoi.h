@@ -61,7 +61,7 @@ struct Player {
 
 enum class CommandType : std::uint32_t { Move = 0, Attack = 1 };
 
-struct Command {  // 20 bytes, as a client batch arrives
+struct Command {  // 24 bytes, as a client batch arrives
   std::uint32_t player = 0;
   CommandType type = CommandType::Move;
   float dx = 0.0f, dy = 0.0f;      // Move
@@ -125,7 +125,8 @@ class AoiWorld {
   // Sets the players (ids 0..n-1). Rejects, naming the first offender, a non-finite position or one
   // outside the world, or a negative HP; nothing changes then.
   Status reset(std::span<const Player> players);
-  // One tick (see the contract above). `out` is overwritten.
+  // One tick (see the contract above). `out` is overwritten. A GPU variant that meets a device error
+  // (out of memory, say) mid-tick cannot undo it: every later tick fails until reset() succeeds.
   Status tick(std::span<const Command> commands, TickResult& out);
 
   std::span<const Player> players() const { return players_; }

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "warpmind/core/context.h"
 #include "warpmind/search/chess.h"
 
 namespace warpmind::search::chess {
@@ -67,6 +68,29 @@ struct ChessGame {
     return q;
   }
 };
+
+// The hybrid search's batches on the GPU (search/hybrid.h's backend shape): leaf evaluation and branch
+// calculation (legal moves in ChessGame::children's order) by the CUDA kernels, which run the same
+// rules and evaluation as the CPU. create() needs the CUDA backend. Should a batch meet a device error,
+// it is computed on the CPU instead (the search stays correct) and the first error is kept in error().
+class GpuBatch {
+ public:
+  static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
+  ~GpuBatch();
+  void leaves(const std::vector<const Position*>& in, std::vector<int>& values);
+  void branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves);
+  const std::string& error() const;
+
+  struct Impl;
+
+ private:
+  GpuBatch() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Perft on the GPU (breadth-first levels, one position per thread); ms: device time. Unavailable
+// without the CUDA backend.
+Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr);
 
 class Searcher {
  public:

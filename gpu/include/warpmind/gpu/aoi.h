@@ -37,8 +37,9 @@ struct AoiTickCounts {
   std::size_t rejected[7] = {};  // indexed by warpmind::aoi::RejectReason
   std::size_t accepted = 0;
   std::size_t updates = 0, notifications = 0, entered = 0, left = 0;
-  // Device time per stage (CUDA events): commands up, logic and merge, bucket sort, range query
-  // (notifications complete in device memory), visibility and its changes.
+  // Time per stage on the device's timeline (CUDA events): commands up, logic and merge, bucket sort,
+  // range query (notifications complete in device memory), visibility and its changes. A stage that
+  // reads a size back (a scan's total) or grows a buffer includes those host round trips.
   double ms_upload = 0, ms_logic = 0, ms_sort = 0, ms_query = 0, ms_visibility = 0;
 };
 
@@ -50,7 +51,8 @@ class AoiDevice {
   // Players 0..n-1 (validated by the caller). With visibility tracked, also the visibility that the
   // first tick's events compare with.
   std::string reset(const AoiPlayerRec* players, std::size_t n);
-  // One tick; the results stay in device memory until the next tick. Synchronous (fills counts).
+  // One tick; the results stay in device memory until the next tick. Synchronous (fills counts). After
+  // an error the device state is undefined until the next reset.
   std::string tick(const AoiCommandRec* commands, std::size_t m, AoiTickCounts& counts);
   // Copies the last tick's results and the players to the host; arrays sized by the counts (n players).
   // ms: time of the device-to-host transfers (pinned staging).

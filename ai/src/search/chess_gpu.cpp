@@ -1,0 +1,93 @@
+// The chess GPU entry points (contract in chess_search.h): the hybrid search's batch backend and perft,
+// dispatched to gpu/src/chess.cu. Without CUDA they report that the backend is unavailable.
+#include "warpmind/search/chess_search.h"
+
+#if WARPMIND_HAVE_CUDA
+#include "warpmind/gpu/chess.h"
+#endif
+
+namespace warpmind::search::chess {
+
+struct GpuBatch::Impl {
+  std::string error;
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::ChessDevice> device;
+  std::vector<gpu::chess::DPos> in;
+  std::vector<std::uint32_t> moves;
+  std::vector<int> counts;
+  void pack(const std::vector<const Position*>& positions) {
+    in.resize(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) in[i] = gpu::chess::from_position(*positions[i]);
+  }
+#endif
+};
+
+Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out) {
+  if (!ctx.cuda()) return Status::Unavailable("the GPU batch backend needs the CUDA backend");
+  std::unique_ptr<GpuBatch> b(new GpuBatch());
+  b->impl_ = std::make_unique<Impl>();
+#if WARPMIND_HAVE_CUDA
+  const std::string err = gpu::ChessDevice::create(ctx.stream(), b->impl_->device);
+  if (!err.empty()) return Status::Internal("chess: " + err);
+#endif
+  out = std::move(b);
+  return Status::Ok();
+}
+
+GpuBatch::~GpuBatch() = default;
+
+const std::string& GpuBatch::error() const { return impl_->error; }
+
+void GpuBatch::leaves(const std::vector<const Position*>& in, std::vector<int>& values) {
+  values.resize(in.size());
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  im.pack(in);
+  const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
+  if (err.empty()) return;
+  if (im.error.empty()) im.error = "chess: " + err;
+#endif
+  for (std::size_t i = 0; i < in.size(); ++i) values[i] = evaluate(*in[i]);
+}
+
+void GpuBatch::branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves) {
+  moves.resize(in.size());
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  im.pack(in);
+  im.moves.resize(in.size() * gpu::chess::kMaxMoves);
+  im.counts.resize(in.size());
+  const std::string err = im.device->branches(im.in.data(), im.in.size(), im.moves.data(), im.counts.data());
+  if (err.empty()) {
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const std::uint32_t* m = im.moves.data() + i * gpu::chess::kMaxMoves;
+      moves[i].resize(static_cast<std::size_t>(im.counts[i]));
+      for (int k = 0; k < im.counts[i]; ++k) moves[i][static_cast<std::size_t>(k)].bits = m[k];
+    }
+    return;
+  }
+  if (im.error.empty()) im.error = "chess: " + err;
+#endif
+  for (std::size_t i = 0; i < in.size(); ++i) ChessGame::children(*in[i], moves[i]);
+}
+
+Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& nodes, double* ms) {
+  if (!ctx.cuda()) return Status::Unavailable("GPU perft needs the CUDA backend");
+  if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::ChessDevice> device;
+  std::string err = gpu::ChessDevice::create(ctx.stream(), device);
+  double t = 0;
+  if (err.empty()) err = device->perft(gpu::chess::from_position(p), depth, nodes, t);
+  if (!err.empty()) return Status::Internal("chess: " + err);
+  if (ms) *ms = t;
+  return Status::Ok();
+#else
+  (void)p;
+  (void)nodes;
+  (void)ms;
+  return Status::Unavailable("GPU perft: built without CUDA");
+#endif
+}
+
+}  // namespace warpmind::search::chess

@@ -1,0 +1,37 @@
+// Host-only interface to the CUDA chess kernels (gpu/src/chess.cu): perft by breadth-first levels,
+// and the hybrid search's batch kernels — leaf evaluation and branch calculation (legal moves in the
+// search's order). The rules and evaluation are chess_rules.h, shared with the host.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "warpmind/gpu/chess_rules.h"
+
+namespace warpmind::gpu {
+
+// Not thread-safe.
+class ChessDevice {
+ public:
+  static std::string create(void* stream, std::unique_ptr<ChessDevice>& out);
+  ~ChessDevice();
+  // Leaf nodes of `root` at `depth` (>= 0): one position per thread, level by level (count the legal
+  // moves, scan, write the children), the last level counted without being written. A level too large
+  // for the memory budget is processed in slices. ms: device time. budget_bytes: memory one level's
+  // children may take (0: half the free memory shared by the levels).
+  std::string perft(const chess::DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+  // values[i] = evaluate(in[i]), from the side to move.
+  std::string evaluate(const chess::DPos* in, std::size_t n, int* values);
+  // The legal moves of in[i], in the search's order, at moves[i * kMaxMoves ...]; counts[i] of them.
+  std::string branches(const chess::DPos* in, std::size_t n, std::uint32_t* moves, int* counts);
+
+  struct Impl;
+
+ private:
+  ChessDevice() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::gpu

@@ -1,0 +1,420 @@
+// The chess rules and evaluation the GPU kernels run (gpu/src/chess.cu), written once for host and
+// device: with nvcc every function is __host__ __device__, with a plain C++ compiler they are ordinary
+// inline functions, so the test suite checks them on the host against ai/'s rules and evaluation
+// (tests/search/chess_device_rules_test.cpp) on machines without a GPU too.
+//
+// A DPos is a compact copy-make position (72 bytes): six piece bitboards, two colour bitboards, the side
+// to move, castling rights and the en-passant square (64: none). Moves use ai/'s 32-bit packing (from,
+// to << 6, promotion << 12, flags << 16) and are generated in ai/'s order: pawns (push, double push,
+// captures, en passant; promotions Q, R, B, N), knights, bishops and queens diagonally, rooks and queens
+// orthogonally, the king, castling king side then queen side. Sliding attacks use Kogge-Stone fills, so
+// no tables are needed on the device. evaluate() is ai/'s chess::evaluate term for term.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define WM_HD __host__ __device__ __forceinline__
+#else
+#define WM_HD inline
+#endif
+
+namespace warpmind::gpu::chess {
+
+using Bits = std::uint64_t;
+
+enum : int { kPawn = 0, kKnight, kBishop, kRook, kQueen, kKing, kNoPiece };
+enum : int { kWhite = 0, kBlack = 1 };
+enum : std::uint32_t { kCapture = 1, kDoublePush = 2, kEnPassant = 4, kCastle = 8 };
+enum : int { kWhiteKingSide = 1, kWhiteQueenSide = 2, kBlackKingSide = 4, kBlackQueenSide = 8 };
+constexpr int kNoSquare = 64;
+constexpr int kMaxMoves = 256;
+
+struct DPos {
+  Bits piece[6];   // by type, both colours
+  Bits color[2];
+  std::uint8_t side, castling, ep, pad[5];
+};
+static_assert(sizeof(DPos) == 72, "DPos is 72 bytes");
+
+WM_HD int popcnt(Bits b) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(b);
+#else
+  return __builtin_popcountll(b);
+#endif
+}
+WM_HD int lsb(Bits b) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(b)) - 1;
+#else
+  return __builtin_ctzll(b);
+#endif
+}
+WM_HD Bits bit(int sq) { return Bits{1} << sq; }
+
+WM_HD std::uint32_t make_move(int from, int to, int promo, std::uint32_t flags) {
+  return static_cast<std::uint32_t>(from) | static_cast<std::uint32_t>(to) << 6 | static_cast<std::uint32_t>(promo) << 12 |
+         flags << 16;
+}
+WM_HD int move_from(std::uint32_t m) { return static_cast<int>(m & 63); }
+WM_HD int move_to(std::uint32_t m) { return static_cast<int>(m >> 6 & 63); }
+WM_HD int move_promo(std::uint32_t m) { return static_cast<int>(m >> 12 & 7); }
+WM_HD std::uint32_t move_flags(std::uint32_t m) { return m >> 16; }
+
+// ---- attacks -------------------------------------------------------------------------------------
+
+constexpr Bits kNotA = 0xfefefefefefefefeull, kNotH = 0x7f7f7f7f7f7f7f7full;
+constexpr Bits kNotAB = 0xfcfcfcfcfcfcfcfcull, kNotGH = 0x3f3f3f3f3f3f3f3full;
+
+// From any position type with pieces[colour][type] bitboards, side, castling and en_passant (-1: none),
+// such as ai/'s chess::Position (host only).
+template <class P>
+DPos from_position(const P& p) {
+  DPos d{};
+  for (int c = 0; c < 2; ++c)
+    for (int t = kPawn; t <= kKing; ++t) {
+      d.piece[t] |= p.pieces[c][t];
+      d.color[c] |= p.pieces[c][t];
+    }
+  d.side = static_cast<std::uint8_t>(p.side);
+  d.castling = static_cast<std::uint8_t>(p.castling);
+  d.ep = static_cast<std::uint8_t>(p.en_passant >= 0 ? p.en_passant : kNoSquare);
+  return d;
+}
+
+WM_HD Bits shift(Bits b, int s) { return s > 0 ? b << s : b >> -s; }
+
+// Kogge-Stone occluded fill in one direction (shift s, wrap mask m), then one step: the attacks.
+WM_HD Bits ray(Bits gen, Bits empty, int s, Bits m) {
+  Bits pro = empty & m;
+  gen |= pro & shift(gen, s);
+  pro &= shift(pro, s);
+  gen |= pro & shift(gen, 2 * s);
+  pro &= shift(pro, 2 * s);
+  gen |= pro & shift(gen, 4 * s);
+  return shift(gen, s) & m;
+}
+WM_HD Bits rook_attacks(Bits b, Bits occ) {
+  const Bits e = ~occ;
+  return ray(b, e, 8, ~Bits{0}) | ray(b, e, -8, ~Bits{0}) | ray(b, e, 1, kNotA) | ray(b, e, -1, kNotH);
+}
+WM_HD Bits bishop_attacks(Bits b, Bits occ) {
+  const Bits e = ~occ;
+  return ray(b, e, 9, kNotA) | ray(b, e, 7, kNotH) | ray(b, e, -7, kNotA) | ray(b, e, -9, kNotH);
+}
+WM_HD Bits knight_attacks(Bits b) {
+  const Bits l1 = (b >> 1) & kNotH, l2 = (b >> 2) & kNotGH, r1 = (b << 1) & kNotA, r2 = (b << 2) & kNotAB;
+  const Bits h1 = l1 | r1, h2 = l2 | r2;
+  return (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8);
+}
+WM_HD Bits king_attacks(Bits b) {
+  Bits a = ((b << 1) & kNotA) | ((b >> 1) & kNotH);
+  const Bits row = b | a;
+  return a | (row << 8) | (row >> 8);
+}
+// Squares attacked by pawns of colour c on b.
+WM_HD Bits pawn_attacks(int c, Bits b) {
+  return c == kWhite ? ((b << 9) & kNotA) | ((b << 7) & kNotH) : ((b >> 7) & kNotA) | ((b >> 9) & kNotH);
+}
+
+WM_HD Bits occupied(const DPos& p) { return p.color[0] | p.color[1]; }
+WM_HD int king_square(const DPos& p, int c) {
+  const Bits k = p.piece[kKing] & p.color[c];
+  return k ? lsb(k) : -1;
+}
+WM_HD int type_at(const DPos& p, int sq) {
+  const Bits b = bit(sq);
+  for (int t = kPawn; t <= kKing; ++t)
+    if (p.piece[t] & b) return t;
+  return kNoPiece;
+}
+
+WM_HD bool attacked(const DPos& p, int sq, int by) {
+  const Bits s = bit(sq), them = p.color[by];
+  if (pawn_attacks(by ^ 1, s) & p.piece[kPawn] & them) return true;
+  if (knight_attacks(s) & p.piece[kKnight] & them) return true;
+  if (king_attacks(s) & p.piece[kKing] & them) return true;
+  const Bits occ = occupied(p);
+  if (bishop_attacks(s, occ) & (p.piece[kBishop] | p.piece[kQueen]) & them) return true;
+  return (rook_attacks(s, occ) & (p.piece[kRook] | p.piece[kQueen]) & them) != 0;
+}
+
+WM_HD bool in_check(const DPos& p) {
+  const int k = king_square(p, p.side);
+  return k >= 0 && attacked(p, k, p.side ^ 1);
+}
+
+// ---- moves ---------------------------------------------------------------------------------------
+
+WM_HD int castle_keep(int sq) {
+  switch (sq) {
+    case 0: return ~kWhiteQueenSide & 15;
+    case 4: return ~(kWhiteKingSide | kWhiteQueenSide) & 15;
+    case 7: return ~kWhiteKingSide & 15;
+    case 56: return ~kBlackQueenSide & 15;
+    case 60: return ~(kBlackKingSide | kBlackQueenSide) & 15;
+    case 63: return ~kBlackKingSide & 15;
+    default: return 15;
+  }
+}
+
+WM_HD DPos apply(const DPos& p, std::uint32_t m) {
+  DPos q = p;
+  const int us = p.side, them = us ^ 1;
+  const int from = move_from(m), to = move_to(m), promo = move_promo(m);
+  const std::uint32_t flags = move_flags(m);
+  const Bits fb = bit(from), tb = bit(to);
+  const int piece = type_at(p, from);
+  if (flags & kEnPassant) {
+    const Bits cb = bit(to + (us == kWhite ? -8 : 8));
+    q.piece[kPawn] ^= cb;
+    q.color[them] ^= cb;
+  } else if (p.color[them] & tb) {
+    q.piece[type_at(p, to)] ^= tb;
+    q.color[them] ^= tb;
+  }
+  q.piece[piece] ^= fb;
+  q.piece[promo != kNoPiece ? promo : piece] ^= tb;
+  q.color[us] ^= fb | tb;
+  if (flags & kCastle) {
+    const bool king_side = to > from;
+    const Bits rb = bit(king_side ? from + 3 : from - 4) | bit(king_side ? from + 1 : from - 1);
+    q.piece[kRook] ^= rb;
+    q.color[us] ^= rb;
+  }
+  q.castling = static_cast<std::uint8_t>(p.castling & castle_keep(from) & castle_keep(to));
+  q.ep = static_cast<std::uint8_t>((flags & kDoublePush) ? (from + to) / 2 : kNoSquare);
+  q.side = static_cast<std::uint8_t>(them);
+  return q;
+}
+
+// Calls f(move) for every pseudo-legal move, in ai/'s order.
+template <class F>
+WM_HD void for_each_pseudo(const DPos& p, F&& f) {
+  const int us = p.side, them = us ^ 1;
+  const Bits own = p.color[us], enemy = p.color[them], occ = own | enemy;
+  const int up = us == kWhite ? 8 : -8;
+  const int start_rank = us == kWhite ? 1 : 6;
+  const auto pawn_move = [&](int from, int to, std::uint32_t flags) {
+    if ((to >> 3) == 7 || (to >> 3) == 0) {
+      f(make_move(from, to, kQueen, flags));
+      f(make_move(from, to, kRook, flags));
+      f(make_move(from, to, kBishop, flags));
+      f(make_move(from, to, kKnight, flags));
+    } else {
+      f(make_move(from, to, kNoPiece, flags));
+    }
+  };
+  for (Bits b = p.piece[kPawn] & own; b; b &= b - 1) {
+    const int from = lsb(b);
+    const int one = from + up;
+    if (!(occ & bit(one))) {
+      pawn_move(from, one, 0);
+      if ((from >> 3) == start_rank && !(occ & bit(one + up))) f(make_move(from, one + up, kNoPiece, kDoublePush));
+    }
+    const Bits att = pawn_attacks(us, bit(from));
+    for (Bits c = att & enemy; c; c &= c - 1) pawn_move(from, lsb(c), kCapture);
+    if (p.ep != kNoSquare && (att & bit(p.ep))) f(make_move(from, p.ep, kNoPiece, kCapture | kEnPassant));
+  }
+  const auto emit = [&](int from, Bits targets) {
+    for (Bits b = targets & ~own; b; b &= b - 1) {
+      const int to = lsb(b);
+      f(make_move(from, to, kNoPiece, (enemy & bit(to)) ? kCapture : 0u));
+    }
+  };
+  for (Bits b = p.piece[kKnight] & own; b; b &= b - 1) emit(lsb(b), knight_attacks(b & (~b + 1)));
+  for (Bits b = (p.piece[kBishop] | p.piece[kQueen]) & own; b; b &= b - 1) emit(lsb(b), bishop_attacks(b & (~b + 1), occ));
+  for (Bits b = (p.piece[kRook] | p.piece[kQueen]) & own; b; b &= b - 1) emit(lsb(b), rook_attacks(b & (~b + 1), occ));
+  const int k = king_square(p, us);
+  if (k < 0) return;
+  emit(k, king_attacks(bit(k)));
+  const int home = us == kWhite ? 4 : 60;
+  if (k != home || attacked(p, home, them)) return;
+  const int ks = us == kWhite ? kWhiteKingSide : kBlackKingSide, qs = us == kWhite ? kWhiteQueenSide : kBlackQueenSide;
+  const Bits rooks = p.piece[kRook] & own;
+  if ((p.castling & ks) && (rooks & bit(home + 3)) && !(occ & (bit(home + 1) | bit(home + 2))) &&
+      !attacked(p, home + 1, them) && !attacked(p, home + 2, them))
+    f(make_move(home, home + 2, kNoPiece, kCastle));
+  if ((p.castling & qs) && (rooks & bit(home - 4)) && !(occ & (bit(home - 1) | bit(home - 2) | bit(home - 3))) &&
+      !attacked(p, home - 1, them) && !attacked(p, home - 2, them))
+    f(make_move(home, home - 2, kNoPiece, kCastle));
+}
+
+// Legal: the mover's king (if it has one) is not attacked after the move.
+WM_HD bool legal_after(const DPos& q, int mover) {
+  const int k = king_square(q, mover);
+  return k < 0 || !attacked(q, k, mover ^ 1);
+}
+
+// The legal moves in ai/'s generation order; returns their number (at most kMaxMoves).
+WM_HD int generate_legal(const DPos& p, std::uint32_t* out) {
+  int n = 0;
+  for_each_pseudo(p, [&](std::uint32_t m) {
+    if (legal_after(apply(p, m), p.side)) out[n++] = m;
+  });
+  return n;
+}
+
+WM_HD int count_legal(const DPos& p) {
+  int n = 0;
+  for_each_pseudo(p, [&](std::uint32_t m) { n += legal_after(apply(p, m), p.side) ? 1 : 0; });
+  return n;
+}
+
+// The search's move order (ai's ChessGame::children): captures and promotions first, each group in
+// generation order. In place; returns the number of moves.
+WM_HD int order_moves(std::uint32_t* m, int n) {
+  std::uint32_t rest[kMaxMoves];
+  int a = 0, r = 0;
+  for (int i = 0; i < n; ++i) {
+    if ((move_flags(m[i]) & kCapture) || move_promo(m[i]) != kNoPiece) m[a++] = m[i];
+    else rest[r++] = m[i];
+  }
+  for (int i = 0; i < r; ++i) m[a + i] = rest[i];
+  return n;
+}
+
+// ---- evaluation (ai/src/search/chess_search.cpp, term for term) ----------------------------------
+
+WM_HD int value_mg(int t) {
+  const int v[6] = {100, 320, 330, 500, 950, 0};
+  return v[t];
+}
+WM_HD int value_eg(int t) {
+  const int v[6] = {120, 300, 315, 540, 950, 0};
+  return v[t];
+}
+WM_HD int phase_of(int t) {
+  const int v[6] = {0, 1, 1, 2, 4, 0};
+  return v[t];
+}
+WM_HD int mobility_mg(int t) {
+  const int v[6] = {0, 4, 5, 2, 1, 0};
+  return v[t];
+}
+WM_HD int mobility_eg(int t) {
+  const int v[6] = {0, 4, 5, 4, 2, 0};
+  return v[t];
+}
+WM_HD int imin(int a, int b) { return a < b ? a : b; }
+WM_HD int imax(int a, int b) { return a > b ? a : b; }
+
+// Piece-square values from White's point of view.
+WM_HD void pst(int type, int sq, int& mg, int& eg) {
+  const int f = sq & 7, r = sq >> 3;
+  const int fc = imin(f, 7 - f), rc = imin(r, 7 - r);
+  const int centre = fc + rc;
+  switch (type) {
+    case kPawn:
+      mg = r * 4 + (fc >= 2 && r >= 3 ? 8 : 0) - (r == 1 && fc >= 2 ? 4 : 0);
+      eg = r * 10;
+      break;
+    case kKnight:
+      mg = centre * 8 - 20;
+      eg = centre * 6 - 18;
+      break;
+    case kBishop:
+      mg = centre * 4 - 8;
+      eg = centre * 4 - 10;
+      break;
+    case kRook:
+      mg = (r == 6 ? 15 : 0) + (fc >= 3 ? 4 : 0);
+      eg = 0;
+      break;
+    case kQueen:
+      mg = centre * 2 - 5;
+      eg = centre * 4 - 10;
+      break;
+    default:
+      mg = r == 0 ? (fc == 0 || f == 1 || f == 6 ? 20 : (f == 4 || f == 3 ? 0 : 10)) : -10 * r;
+      eg = centre * 8 - 24;
+      break;
+  }
+}
+
+WM_HD Bits file_mask(int f) { return 0x0101010101010101ull << f; }
+WM_HD Bits adjacent_files(int f) { return (f > 0 ? file_mask(f - 1) : 0) | (f < 7 ? file_mask(f + 1) : 0); }
+WM_HD Bits front_span(int c, int sq) {
+  const int f = sq & 7, r = sq >> 3;
+  const Bits files = file_mask(f) | adjacent_files(f);
+  Bits ahead = 0;
+  if (c == kWhite) {
+    for (int rr = r + 1; rr < 8; ++rr) ahead |= 0xFFull << (8 * rr);
+  } else {
+    for (int rr = r - 1; rr >= 0; --rr) ahead |= 0xFFull << (8 * rr);
+  }
+  return files & ahead;
+}
+
+WM_HD void side_terms(const DPos& p, int us, int& mg, int& eg, int& phase) {
+  const int them = us ^ 1;
+  const Bits occ = occupied(p), own = p.color[us];
+  const int their_king = king_square(p, them);
+  const Bits king_zone = their_king >= 0 ? king_attacks(bit(their_king)) | bit(their_king) : 0;
+  int attackers = 0, attack_weight = 0;
+  for (int type = kPawn; type <= kKing; ++type)
+    for (Bits b = p.piece[type] & own; b; b &= b - 1) {
+      const int sq = lsb(b);
+      const int rel = us == kWhite ? sq : sq ^ 56;
+      int tm = 0, te = 0;
+      pst(type, rel, tm, te);
+      mg += value_mg(type) + tm;
+      eg += value_eg(type) + te;
+      phase += phase_of(type);
+      const Bits s = bit(sq);
+      Bits att = 0;
+      switch (type) {
+        case kKnight: att = knight_attacks(s); break;
+        case kBishop: att = bishop_attacks(s, occ); break;
+        case kRook: att = rook_attacks(s, occ); break;
+        case kQueen: att = bishop_attacks(s, occ) | rook_attacks(s, occ); break;
+        default: break;
+      }
+      if (att) {
+        const int mob = popcnt(att & ~own);
+        mg += mobility_mg(type) * mob;
+        eg += mobility_eg(type) * mob;
+        if (att & king_zone) {
+          ++attackers;
+          attack_weight += popcnt(att & king_zone) * (type == kQueen ? 4 : type == kRook ? 3 : 2);
+        }
+      }
+    }
+  if (attackers >= 2) mg += attack_weight * attackers * 2;
+  const int king = king_square(p, us);
+  if (king >= 0) {
+    const int f = king & 7, r = king >> 3;
+    const Bits shield_files = file_mask(f) | adjacent_files(f);
+    const Bits shield_ranks = us == kWhite ? (0xFFull << (8 * imin(r + 1, 7))) | (0xFFull << (8 * imin(r + 2, 7)))
+                                           : (0xFFull << (8 * imax(r - 1, 0))) | (0xFFull << (8 * imax(r - 2, 0)));
+    mg += 10 * popcnt(p.piece[kPawn] & own & shield_files & shield_ranks);
+  }
+  const Bits pawns = p.piece[kPawn] & own, their_pawns = p.piece[kPawn] & p.color[them];
+  for (int f = 0; f < 8; ++f) {
+    const int n = popcnt(pawns & file_mask(f));
+    if (n > 1) mg -= 10 * (n - 1), eg -= 20 * (n - 1);
+    if (n && !(pawns & adjacent_files(f))) mg -= 12 * n, eg -= 15 * n;
+  }
+  for (Bits b = pawns; b; b &= b - 1) {
+    const int sq = lsb(b);
+    if (!(front_span(us, sq) & their_pawns)) {
+      const int adv = us == kWhite ? (sq >> 3) : 7 - (sq >> 3);
+      mg += adv * 5;
+      eg += adv * adv * 3;
+    }
+  }
+  if (popcnt(p.piece[kBishop] & own) >= 2) mg += 30, eg += 50;
+}
+
+WM_HD int evaluate(const DPos& p) {
+  int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
+  side_terms(p, kWhite, mg[0], eg[0], phase);
+  side_terms(p, kBlack, mg[1], eg[1], phase);
+  phase = imin(phase, 24);
+  const int us = p.side, them = us ^ 1;
+  const int m = mg[us] - mg[them], e = eg[us] - eg[them];
+  return (m * phase + e * (24 - phase)) / 24 + 10;
+}
+
+}  // namespace warpmind::gpu::chess

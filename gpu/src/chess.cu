@@ -1,0 +1,210 @@
+// CUDA chess: perft by breadth-first levels and the hybrid search's batch kernels. The rules and the
+// evaluation are chess_rules.h, compiled for the device here and for the host by the tests.
+//
+// perft: level k holds positions; one thread per position counts its legal moves, a CUB scan turns the
+// counts into offsets, and a second pass writes the children (copy-make, 72 bytes each) into level k+1.
+// The last level is not written: its positions' legal moves are counted and summed (warp shuffles, one
+// atomic per warp). A level whose children would not fit in the memory budget is processed in halves,
+// depth first, so any depth runs in bounded memory.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <vector>
+
+#include "buffer.cuh"
+#include "check.cuh"
+#include "warpmind/gpu/chess.h"
+
+namespace warpmind::gpu {
+namespace {
+
+using chess::DPos;
+constexpr int kThreads = 128;
+
+unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+__global__ void k_count(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ counts) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) counts[i] = static_cast<unsigned long long>(chess::count_legal(in[i]));
+}
+
+__global__ void k_expand(const DPos* __restrict__ in, unsigned long long n, const unsigned long long* __restrict__ offset,
+                         DPos* __restrict__ out) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const DPos p = in[i];
+  unsigned long long o = offset[i];
+  chess::for_each_pseudo(p, [&](std::uint32_t m) {
+    const DPos q = chess::apply(p, m);
+    if (chess::legal_after(q, p.side)) out[o++] = q;
+  });
+}
+
+// Adds the legal moves of every position to *total.
+__global__ void k_leaf_sum(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ total) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned long long c = i < n ? static_cast<unsigned long long>(chess::count_legal(in[i])) : 0ull;
+  for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(total, c);
+}
+
+__global__ void k_evaluate(const DPos* __restrict__ in, unsigned n, int* __restrict__ out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = chess::evaluate(in[i]);
+}
+
+__global__ void k_branches(const DPos* __restrict__ in, unsigned n, std::uint32_t* __restrict__ moves,
+                           int* __restrict__ counts) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  std::uint32_t* m = moves + static_cast<std::size_t>(i) * chess::kMaxMoves;
+  const int c = chess::generate_legal(in[i], m);
+  chess::order_moves(m, c);
+  counts[i] = c;
+}
+
+struct Level {
+  DeviceBuffer<DPos> pos;  // this level's positions (level 0: the root)
+  DeviceBuffer<unsigned long long> count, offset;
+};
+
+}  // namespace
+
+struct ChessDevice::Impl {
+  cudaStream_t stream = nullptr;
+  std::vector<std::unique_ptr<Level>> levels;
+  DeviceBuffer<unsigned long long> total;
+  DeviceBuffer<unsigned char> temp;
+  std::size_t budget = 0;  // bytes of children one level may hold
+  // batch kernels
+  DeviceBuffer<DPos> batch_in;
+  DeviceBuffer<int> batch_int;
+  DeviceBuffer<std::uint32_t> batch_moves;
+  cudaEvent_t ev[2] = {};
+
+  ~Impl() {
+    for (cudaEvent_t e : ev)
+      if (e) cudaEventDestroy(e);
+  }
+  std::string run(std::size_t level, const DPos* in, unsigned long long n, int depth);
+};
+
+std::string ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned long long n, int depth) {
+  cudaStream_t s = stream;
+  if (n == 0) return {};
+  if (depth == 1) {
+    k_leaf_sum<<<blocks_for(n), kThreads, 0, s>>>(in, n, total.get());
+    WM_CUDA_LAUNCH(k_leaf_sum);
+    return {};
+  }
+  while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
+  Level& here = *levels[level];
+  std::string err;
+  if (!(err = here.count.reserve(n + 1)).empty()) return err;
+  if (!(err = here.offset.reserve(n + 1)).empty()) return err;
+  k_count<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.count.get());
+  WM_CUDA_LAUNCH(k_count);
+  WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
+  std::size_t bytes = 0;
+  WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, here.count.get(), here.offset.get(), n + 1, s));
+  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
+  WM_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, here.count.get(), here.offset.get(), n + 1, s));
+  unsigned long long children = 0;
+  WM_CUDA(cudaMemcpyAsync(&children, here.offset.get() + n, sizeof children, cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  const std::size_t per_child = sizeof(DPos) + 2 * sizeof(unsigned long long);
+  if (children * per_child > budget && n > 1) {  // too many children at once: halves, depth first
+    const unsigned long long half = n / 2;
+    if (!(err = run(level, in, half, depth)).empty()) return err;
+    return run(level, in + half, n - half, depth);
+  }
+  Level& next = *levels[level + 1];
+  if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
+  k_expand<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.offset.get(), next.pos.get());
+  WM_CUDA_LAUNCH(k_expand);
+  return run(level + 1, next.pos.get(), children, depth - 1);
+}
+
+std::string ChessDevice::create(void* stream, std::unique_ptr<ChessDevice>& out) {
+  std::unique_ptr<ChessDevice> d(new ChessDevice());
+  d->impl_ = std::make_unique<Impl>();
+  Impl& im = *d->impl_;
+  im.stream = static_cast<cudaStream_t>(stream);
+  for (cudaEvent_t& e : im.ev) WM_CUDA(cudaEventCreate(&e));
+  std::string err = im.total.reserve(1);
+  if (!err.empty()) return err;
+  out = std::move(d);
+  return {};
+}
+
+ChessDevice::~ChessDevice() = default;
+
+std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  if (depth < 0 || depth > 20) return "perft: depth must be 0..20";
+  if (depth == 0) {
+    nodes = 1;
+    ms = 0;
+    return {};
+  }
+  // A level's children may take a share of the free memory such that every level fits at once.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  im.budget = budget_bytes ? budget_bytes
+                           : std::max<std::size_t>(free_bytes / 2 / static_cast<std::size_t>(depth), std::size_t{1} << 20);
+  while (im.levels.empty()) im.levels.push_back(std::make_unique<Level>());
+  std::string err = im.levels[0]->pos.reserve(1);
+  if (!err.empty()) return err;
+  WM_CUDA(cudaMemcpyAsync(im.levels[0]->pos.get(), &root, sizeof root, cudaMemcpyHostToDevice, s));
+  WM_CUDA(cudaMemsetAsync(im.total.get(), 0, sizeof(unsigned long long), s));
+  WM_CUDA(cudaEventRecord(im.ev[0], s));
+  if (!(err = im.run(0, im.levels[0]->pos.get(), 1, depth)).empty()) return err;
+  WM_CUDA(cudaEventRecord(im.ev[1], s));
+  unsigned long long total = 0;
+  WM_CUDA(cudaMemcpyAsync(&total, im.total.get(), sizeof total, cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  float t = 0;
+  WM_CUDA(cudaEventElapsedTime(&t, im.ev[0], im.ev[1]));
+  nodes = total;
+  ms = t;
+  return {};
+}
+
+std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  if (n == 0) return {};
+  if (n >= (std::size_t{1} << 31)) return "evaluate: batch too large";
+  std::string err;
+  if (!(err = im.batch_in.reserve(n)).empty()) return err;
+  if (!(err = im.batch_int.reserve(n)).empty()) return err;
+  WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
+  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), im.batch_int.get());
+  WM_CUDA_LAUNCH(k_evaluate);
+  WM_CUDA(cudaMemcpyAsync(values, im.batch_int.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  return {};
+}
+
+std::string ChessDevice::branches(const DPos* in, std::size_t n, std::uint32_t* moves, int* counts) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  if (n == 0) return {};
+  if (n >= (std::size_t{1} << 24)) return "branches: batch too large";
+  std::string err;
+  if (!(err = im.batch_in.reserve(n)).empty()) return err;
+  if (!(err = im.batch_int.reserve(n)).empty()) return err;
+  if (!(err = im.batch_moves.reserve(n * chess::kMaxMoves)).empty()) return err;
+  WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
+  k_branches<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), im.batch_moves.get(),
+                                                im.batch_int.get());
+  WM_CUDA_LAUNCH(k_branches);
+  WM_CUDA(cudaMemcpyAsync(counts, im.batch_int.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaMemcpyAsync(moves, im.batch_moves.get(), n * chess::kMaxMoves * sizeof(std::uint32_t),
+                          cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  return {};
+}
+
+}  // namespace warpmind::gpu

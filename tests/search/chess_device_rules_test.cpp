@@ -1,0 +1,107 @@
+// The GPU's chess rules and evaluation (gpu/include/warpmind/gpu/chess_rules.h, compiled here for the
+// host) held against ai/'s: the same legal moves in the same order, the same positions after every
+// move, the same evaluation, on thousands of positions from random games and on the standard perft
+// positions, and perft counts from the device rules equal to the published ones.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "warpmind/core/random.h"
+#include "warpmind/gpu/chess_rules.h"
+#include "warpmind/search/chess.h"
+#include "warpmind/search/chess_search.h"
+
+namespace warpmind::search::chess {
+namespace {
+
+namespace d = warpmind::gpu::chess;
+
+const char* const kPositions[] = {
+    kStartFen,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+};
+
+void expect_same_position(const d::DPos& got, const Position& want) {
+  const d::DPos w = d::from_position(want);
+  for (int t = 0; t < 6; ++t) ASSERT_EQ(got.piece[t], w.piece[t]) << "piece type " << t;
+  ASSERT_EQ(got.color[0], w.color[0]);
+  ASSERT_EQ(got.color[1], w.color[1]);
+  ASSERT_EQ(got.side, w.side);
+  ASSERT_EQ(got.castling, w.castling);
+  ASSERT_EQ(got.ep, w.ep);
+}
+
+// Every legal move in order, every successor, the evaluation and the check flag.
+void expect_same_rules(const Position& p) {
+  const d::DPos dp = d::from_position(p);
+  MoveList want;
+  generate_legal(p, want);
+  std::uint32_t got[d::kMaxMoves];
+  const int n = d::generate_legal(dp, got);
+  ASSERT_EQ(n, want.size) << to_fen(p);
+  ASSERT_EQ(d::count_legal(dp), want.size);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(got[i], want.moves[static_cast<std::size_t>(i)].bits) << to_fen(p) << " move " << i;
+    Position q = p;
+    Undo u;
+    make_move(q, want.moves[static_cast<std::size_t>(i)], u);
+    expect_same_position(d::apply(dp, got[i]), q);
+  }
+  std::vector<Move> ordered;
+  ChessGame::children(p, ordered);
+  d::order_moves(got, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], ordered[static_cast<std::size_t>(i)].bits);
+  ASSERT_EQ(d::evaluate(dp), evaluate(p)) << to_fen(p);
+  ASSERT_EQ(d::in_check(dp), p.in_check());
+}
+
+TEST(ChessDeviceRules, SameMovesPositionsAndEvaluationAsTheCpuRules) {
+  SplitMix64 rng(77);
+  int positions = 0;
+  for (const char* fen : kPositions) {
+    Position root;
+    ASSERT_TRUE(parse_fen(fen, root).ok());
+    for (int game = 0; game < 40; ++game) {  // random games from each position
+      Position p = root;
+      for (int ply = 0; ply < 120; ++ply) {
+        expect_same_rules(p);
+        ++positions;
+        if (HasFatalFailure()) return;
+        MoveList moves;
+        generate_legal(p, moves);
+        if (moves.size == 0) break;
+        Undo u;
+        make_move(p, moves.moves[rng.next() % static_cast<std::uint64_t>(moves.size)], u);
+      }
+    }
+  }
+  EXPECT_GT(positions, 10000);
+}
+
+std::uint64_t device_perft(const d::DPos& p, int depth) {
+  if (depth == 0) return 1;
+  if (depth == 1) return static_cast<std::uint64_t>(d::count_legal(p));
+  std::uint32_t moves[d::kMaxMoves];
+  const int n = d::generate_legal(p, moves);
+  std::uint64_t total = 0;
+  for (int i = 0; i < n; ++i) total += device_perft(d::apply(p, moves[i]), depth - 1);
+  return total;
+}
+
+TEST(ChessDeviceRules, PerftFromTheDeviceRules) {
+  const std::uint64_t want[6][4] = {{20, 400, 8902, 197281},  {48, 2039, 97862, 4085603}, {14, 191, 2812, 43238},
+                                    {6, 264, 9467, 422333},   {44, 1486, 62379, 2103487}, {46, 2079, 89890, 3894594}};
+  for (int i = 0; i < 6; ++i) {
+    Position p;
+    ASSERT_TRUE(parse_fen(kPositions[i], p).ok());
+    for (int depth = 1; depth <= 4; ++depth)
+      EXPECT_EQ(device_perft(d::from_position(p), depth), want[i][depth - 1]) << kPositions[i] << " depth " << depth;
+  }
+}
+
+}  // namespace
+}  // namespace warpmind::search::chess

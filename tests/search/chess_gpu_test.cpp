@@ -1,0 +1,140 @@
+// The chess GPU kernels (skipped without a GPU): perft by breadth-first levels exact on the standard
+// positions (also with a memory budget small enough to force slicing), leaf evaluation and branch
+// calculation identical to the CPU on thousands of positions, and the hybrid search on the GPU backend
+// computing exactly the nodes and value of the CPU backend.
+#include <gtest/gtest.h>
+
+#include "gpu_helpers.h"
+#include "warpmind/core/random.h"
+#include "warpmind/search/chess.h"
+#include "warpmind/search/chess_search.h"
+#include "warpmind/search/hybrid.h"
+
+#if WARPMIND_HAVE_CUDA
+#include "warpmind/gpu/chess.h"
+#endif
+
+namespace warpmind::search::chess {
+namespace {
+
+struct PerftCase {
+  const char* fen;
+  int depth;
+  std::uint64_t nodes;
+};
+
+const PerftCase kPerft[] = {
+    {kStartFen, 6, 119060324},
+    {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193690690},
+    {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6, 11030083},
+    {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5, 15833292},
+    {"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194},
+    {"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 5, 164075551},
+};
+
+TEST(ChessGpu, PerftOnTheStandardPositions) {
+  WM_REQUIRE_GPU();
+  for (const PerftCase& c : kPerft) {
+    Position p;
+    ASSERT_TRUE(parse_fen(c.fen, p).ok());
+    std::uint64_t nodes = 0;
+    ASSERT_TRUE(perft_gpu(*warpmind::test::cuda_context(), p, c.depth, nodes).ok());
+    EXPECT_EQ(nodes, c.nodes) << c.fen;
+  }
+  Position p;
+  ASSERT_TRUE(parse_fen(kStartFen, p).ok());
+  std::uint64_t nodes = 0;
+  ASSERT_TRUE(perft_gpu(*warpmind::test::cuda_context(), p, 0, nodes).ok());
+  EXPECT_EQ(nodes, 1u);
+}
+
+#if WARPMIND_HAVE_CUDA
+TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<gpu::ChessDevice> device;
+  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  Position p;
+  ASSERT_TRUE(parse_fen(kPerft[1].fen, p).ok());
+  std::uint64_t nodes = 0;
+  double ms = 0;
+  ASSERT_EQ(device->perft(gpu::chess::from_position(p), 4, nodes, ms, 64 * 1024), "");  // ~700 children a slice
+  EXPECT_EQ(nodes, 4085603u);
+}
+#endif
+
+TEST(ChessGpu, BatchKernelsEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  SplitMix64 rng(5);
+  std::vector<Position> positions;
+  for (const PerftCase& c : kPerft) {
+    Position root;
+    ASSERT_TRUE(parse_fen(c.fen, root).ok());
+    for (int game = 0; game < 30; ++game) {
+      Position p = root;
+      for (int ply = 0; ply < 100; ++ply) {
+        positions.push_back(p);
+        MoveList moves;
+        generate_legal(p, moves);
+        if (moves.size == 0) break;
+        Undo u;
+        make_move(p, moves.moves[rng.next() % static_cast<std::uint64_t>(moves.size)], u);
+      }
+    }
+  }
+  std::vector<const Position*> in;
+  for (const Position& p : positions) in.push_back(&p);
+  std::vector<int> values;
+  std::vector<std::vector<Move>> moves;
+  gpu->leaves(in, values);
+  gpu->branches(in, moves);
+  EXPECT_EQ(gpu->error(), "");
+  ASSERT_EQ(values.size(), positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    ASSERT_EQ(values[i], evaluate(positions[i])) << to_fen(positions[i]);
+    std::vector<Move> want;
+    ChessGame::children(positions[i], want);
+    ASSERT_EQ(moves[i], want) << to_fen(positions[i]);
+  }
+  EXPECT_GT(positions.size(), 5000u);
+}
+
+TEST(ChessGpu, HybridOnTheGpuComputesWhatTheCpuBackendDoes) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  CpuBatch<ChessGame> cpu{warpmind::test::cpu_context().pool()};
+  HybridSearch<ChessGame, GpuBatch> on_gpu;
+  HybridSearch<ChessGame, CpuBatch<ChessGame>> on_cpu;
+  for (const PerftCase& c : kPerft) {
+    Position p;
+    ASSERT_TRUE(parse_fen(c.fen, p).ok());
+    for (bool pruning : {false, true}) {
+      HybridOptions o;
+      o.depth = 3;
+      o.pruning = pruning;
+      HybridStats sg, sc;
+      const auto a = on_gpu.run(p, o, *gpu, sg);
+      const auto b = on_cpu.run(p, o, cpu, sc);
+      EXPECT_EQ(a.value, b.value) << c.fen;
+      EXPECT_EQ(a.best, b.best) << c.fen;
+      EXPECT_EQ(sg.computed(), sc.computed()) << c.fen;
+      EXPECT_GT(sg.batched_leaves, 0u);
+    }
+  }
+  EXPECT_EQ(gpu->error(), "");
+}
+
+TEST(ChessGpu, NeedsTheCudaBackend) {
+  std::unique_ptr<GpuBatch> gpu;
+  EXPECT_FALSE(GpuBatch::create(warpmind::test::cpu_context(), gpu).ok());
+  Position p;
+  std::uint64_t nodes = 0;
+  const Status st = perft_gpu(warpmind::test::cpu_context(), p, 3, nodes);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("CUDA"), std::string::npos) << st.message();
+}
+
+}  // namespace
+}  // namespace warpmind::search::chess
