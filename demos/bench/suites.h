@@ -8,5 +8,6 @@ int crowd_suite(int argc, char** argv);  // argv[0] is "crowd"
 int aoi_suite(int argc, char** argv);    // argv[0] is "aoi"
 int ddm_suite(int argc, char** argv);    // argv[0] is "ddm"
 int hybrid_suite(int argc, char** argv); // argv[0] is "hybrid"
+int chess_suite(int argc, char** argv);  // argv[0] is "chess"
 
 }  // namespace warpmind::bench

@@ -8,12 +8,14 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "warpmind/core/context.h"
 #include "warpmind/core/thread_pool.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
@@ -139,8 +141,11 @@ class Engine {
       int t = 1;
       if (number(1, 256, t)) searcher_.set_threads(t);
     } else if (name == "Backend") {
-      if (value != "auto" && value != "cpu" && value != "cuda") error("option Backend: auto, cpu or cuda");
-      // The CPU searches are the only ones so far: every value runs them.
+      if (value != "auto" && value != "cpu" && value != "cuda") return error("option Backend: auto, cpu or cuda");
+      backend_ = value;
+      gpu_.reset();  // chosen again at the next use
+      gpu_tried_ = false;
+      if (value == "cuda" && !gpu()) error("option Backend: cuda is unavailable here (" + gpu_why_ + "); the CPU runs");
     } else if (name == "Search") {
       if (value == "alphabeta" || value == "hybrid") hybrid_ = value == "hybrid";
       else error("option Search: alphabeta or hybrid");
@@ -232,53 +237,103 @@ class Engine {
     });
   }
 
-  // The node-based hybrid search (Algorithm 2) with the CPU batch backend: iterative deepening of whole
-  // runs while the next one (estimated from the last, times the growth so far) fits the time budget.
-  void go_hybrid(const Position& root, const SearchLimits& limits) {
-    thread_ = std::thread([this, root, limits] {
-      MoveList legal;
-      generate_legal(root, legal);
-      if (legal.size == 0) return say("bestmove 0000");
-      search::CpuBatch<ChessGame> backend{pool_};
-      search::HybridSearch<ChessGame, search::CpuBatch<ChessGame>> hybrid;
-      Move best = legal.moves[0];
-      const auto t0 = std::chrono::steady_clock::now();
-      double last_ms = 0, growth = 8;
-      const int max_depth = std::min(limits.depth, limits.infinite ? 64 : 12);
-      for (int d = 1; d <= max_depth; ++d) {
-        const auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        if (d > 1 && limits.time_ms > 0 && elapsed + last_ms * growth > static_cast<double>(limits.time_ms)) break;
-        search::HybridOptions o = hybrid_options_;
-        o.depth = d;
-        search::HybridStats st;
-        const auto r0 = std::chrono::steady_clock::now();
-        const auto r = hybrid.run(root, o, backend, st);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
-        if (last_ms > 0.5) growth = std::max(2.0, ms / last_ms);
-        last_ms = ms;
-        if (r.has_move) best = r.best;
-        say("info depth " + std::to_string(d) + " score " + score_text(r.value) + " nodes " + std::to_string(st.computed()) +
-            " time " + std::to_string(static_cast<long long>(elapsed + ms)) + " pv " + move_to_uci(best));
-        say("info string hybrid: " + std::to_string(st.batched_leaves + st.batched_branches) + " nodes in batches, " +
-            std::to_string(st.single_leaves + st.single_branches) + " one by one, " + std::to_string(st.pruned) + " pruned");
-        if (limits.nodes && st.computed() >= limits.nodes) break;
-        if (std::abs(r.value) > kMateBound) break;
+  // The GPU batch backend for the hybrid search and perft, when Backend is cuda or auto and a usable
+  // GPU exists (created at the first use); nullptr otherwise.
+  GpuBatch* gpu() {
+    if (backend_ == "cpu") return nullptr;
+    if (!gpu_tried_) {
+      gpu_tried_ = true;
+      ContextOptions o;
+      o.backend = Backend::Cuda;
+      o.cpu_threads = 1;
+      o.quiet = true;
+      Status st = Context::create(o, gpu_context_);
+      if (st.ok()) st = GpuBatch::create(*gpu_context_, gpu_);
+      if (!st.ok()) {
+        gpu_why_ = st.message();
+        gpu_.reset();
       }
-      say("bestmove " + move_to_uci(best));
+    }
+    return gpu_.get();
+  }
+
+  // The node-based hybrid search (Algorithm 2) on the GPU batch backend when there is one, else on the
+  // CPU's: iterative deepening of whole runs while the next one (estimated from the last, times the
+  // growth so far) fits the time budget.
+  void go_hybrid(const Position& root, const SearchLimits& limits) {
+    GpuBatch* device = gpu();
+    thread_ = std::thread([this, root, limits, device] {
+      if (device) {
+        search::HybridSearch<ChessGame, GpuBatch> hybrid;
+        run_hybrid(hybrid, *device, root, limits);
+        if (!device->error().empty()) say("info string " + device->error() + " (the CPU computed those batches)");
+      } else {
+        search::CpuBatch<ChessGame> backend{pool_};
+        search::HybridSearch<ChessGame, search::CpuBatch<ChessGame>> hybrid;
+        run_hybrid(hybrid, backend, root, limits);
+      }
     });
   }
 
+  template <class Search, class Batch>
+  void run_hybrid(Search& hybrid, Batch& backend, const Position& root, const SearchLimits& limits) {
+    MoveList legal;
+    generate_legal(root, legal);
+    if (legal.size == 0) return say("bestmove 0000");
+    Move best = legal.moves[0];
+    const auto t0 = std::chrono::steady_clock::now();
+    double last_ms = 0, growth = 8;
+    const int max_depth = std::min(limits.depth, limits.infinite ? 64 : 12);
+    for (int d = 1; d <= max_depth; ++d) {
+      const auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (d > 1 && limits.time_ms > 0 && elapsed + last_ms * growth > static_cast<double>(limits.time_ms)) break;
+      search::HybridOptions o = hybrid_options_;
+      o.depth = d;
+      search::HybridStats st;
+      const auto r0 = std::chrono::steady_clock::now();
+      const auto r = hybrid.run(root, o, backend, st);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
+      if (last_ms > 0.5) growth = std::max(2.0, ms / last_ms);
+      last_ms = ms;
+      if (r.has_move) best = r.best;
+      say("info depth " + std::to_string(d) + " score " + score_text(r.value) + " nodes " + std::to_string(st.computed()) +
+          " time " + std::to_string(static_cast<long long>(elapsed + ms)) + " pv " + move_to_uci(best));
+      say("info string hybrid: " + std::to_string(st.batched_leaves + st.batched_branches) + " nodes in batches, " +
+          std::to_string(st.single_leaves + st.single_branches) + " one by one, " + std::to_string(st.pruned) + " pruned");
+      if (limits.nodes && st.computed() >= limits.nodes) break;
+      if (std::abs(r.value) > kMateBound) break;
+    }
+    say("bestmove " + move_to_uci(best));
+  }
+
+  // Per root move counts, then the total; on the GPU (a perft of each child) when there is one.
   void perft(int depth) {
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t total = 0;
-    for (const auto& [m, n] : perft_divide(position_, depth, pool_)) {
-      say(move_to_uci(m) + ": " + std::to_string(n));
-      total += n;
+    const bool on_gpu = gpu() != nullptr;
+    if (on_gpu) {
+      MoveList moves;
+      generate_legal(position_, moves);
+      for (const Move m : moves) {
+        Position child = position_;
+        Undo u;
+        make_move(child, m, u);
+        std::uint64_t n = 0;
+        const Status st = perft_gpu(*gpu_context_, child, depth - 1, n);
+        if (!st.ok()) return error("perft: " + st.message());
+        say(move_to_uci(m) + ": " + std::to_string(n));
+        total += n;
+      }
+    } else {
+      for (const auto& [m, n] : perft_divide(position_, depth, pool_)) {
+        say(move_to_uci(m) + ": " + std::to_string(n));
+        total += n;
+      }
     }
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     say("");
     say("Nodes searched: " + std::to_string(total));
-    say("info string perft " + std::to_string(depth) + " in " + std::to_string(ms) + " ms");
+    say("info string perft " + std::to_string(depth) + " in " + std::to_string(ms) + " ms on the " + (on_gpu ? "GPU" : "CPU"));
   }
 
   // A fixed search of fixed positions on one thread from a cleared table: the node count is a
@@ -308,6 +363,11 @@ class Engine {
 
   int hash_mb_ = 64;
   bool hybrid_ = false;
+  std::string backend_ = "auto";
+  bool gpu_tried_ = false;
+  std::string gpu_why_;
+  std::unique_ptr<Context> gpu_context_;
+  std::unique_ptr<GpuBatch> gpu_;
   search::HybridOptions hybrid_options_ = [] {
     search::HybridOptions o;
     o.first_child_first = true;
