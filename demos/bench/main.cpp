@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
                "  ddm      region matching, 2,048 to 1,000,000 regions (Lo, Chung, Pai)\n"
                "  hybrid   the node-based hybrid search's pruning loss, N_hybrid / N_serial (Li et al.)\n"
                "  chess    perft, leaf / branch batches and the hybrid search on CPU and GPU (Li et al.)\n"
+               "  connect6 leaf / branch batches and the hybrid search at w = 48 on CPU and GPU (Li et al.)\n"
                "Run 'warpmind-bench SUITE --help' for a suite's options.\n",
                argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(argv[1], "ddm")) return warpmind::bench::ddm_suite(argc - 1, argv + 1);
   if (!std::strcmp(argv[1], "hybrid")) return warpmind::bench::hybrid_suite(argc - 1, argv + 1);
   if (!std::strcmp(argv[1], "chess")) return warpmind::bench::chess_suite(argc - 1, argv + 1);
+  if (!std::strcmp(argv[1], "connect6")) return warpmind::bench::connect6_suite(argc - 1, argv + 1);
   std::fprintf(stderr, "warpmind-bench: unknown suite '%s'\n", argv[1]);
   return 2;
 }

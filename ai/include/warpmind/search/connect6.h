@@ -21,10 +21,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "warpmind/core/context.h"
 #include "warpmind/core/status.h"
 
 namespace warpmind::search::connect6 {
@@ -124,6 +126,25 @@ struct Connect6Game {
     if (t.b >= 0) c.place(t.b, s);
     return c;
   }
+};
+
+// The hybrid search's batches on the GPU (search/hybrid.h's backend shape): leaf evaluation and branch
+// calculation (Connect6Game::children's turns, at Connect6Game::width, at most 128) by the CUDA kernels,
+// which run the same evaluation and candidate generation as the CPU. create() needs the CUDA backend.
+// Should a batch meet a device error, it is computed on the CPU instead and the first error is kept.
+class GpuBatch {
+ public:
+  static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
+  ~GpuBatch();
+  void leaves(const std::vector<const Board*>& in, std::vector<int>& values);
+  void branches(const std::vector<const Board*>& in, std::vector<std::vector<Turn>>& turns);
+  const std::string& error() const;
+
+  struct Impl;
+
+ private:
+  GpuBatch() = default;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace warpmind::search::connect6

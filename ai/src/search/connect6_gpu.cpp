@@ -1,0 +1,76 @@
+// The Connect6 GPU batch backend (contract in connect6.h), dispatched to gpu/src/connect6.cu.
+#include "warpmind/search/connect6.h"
+
+#if WARPMIND_HAVE_CUDA
+#include "warpmind/gpu/connect6.h"
+#endif
+
+namespace warpmind::search::connect6 {
+
+struct GpuBatch::Impl {
+  std::string error;
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::Connect6Device> device;
+  std::vector<gpu::connect6::C6Pos> in;
+  std::vector<gpu::connect6::C6Turn> turns;
+  std::vector<int> counts;
+  void pack(const std::vector<const Board*>& boards) {
+    in.resize(boards.size());
+    for (std::size_t i = 0; i < boards.size(); ++i) in[i] = gpu::connect6::from_board(*boards[i]);
+  }
+#endif
+};
+
+Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out) {
+  if (!ctx.cuda()) return Status::Unavailable("the GPU batch backend needs the CUDA backend");
+  std::unique_ptr<GpuBatch> b(new GpuBatch());
+  b->impl_ = std::make_unique<Impl>();
+#if WARPMIND_HAVE_CUDA
+  const std::string err = gpu::Connect6Device::create(ctx.stream(), b->impl_->device);
+  if (!err.empty()) return Status::Internal("connect6: " + err);
+#endif
+  out = std::move(b);
+  return Status::Ok();
+}
+
+GpuBatch::~GpuBatch() = default;
+
+const std::string& GpuBatch::error() const { return impl_->error; }
+
+void GpuBatch::leaves(const std::vector<const Board*>& in, std::vector<int>& values) {
+  values.resize(in.size());
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  im.pack(in);
+  const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
+  if (err.empty()) return;
+  if (im.error.empty()) im.error = "connect6: " + err;
+#endif
+  for (std::size_t i = 0; i < in.size(); ++i) values[i] = Connect6Game::evaluate(*in[i]);
+}
+
+void GpuBatch::branches(const std::vector<const Board*>& in, std::vector<std::vector<Turn>>& turns) {
+  turns.resize(in.size());
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  if (Connect6Game::width <= gpu::connect6::kMaxTurns) {
+    im.pack(in);
+    im.turns.resize(in.size() * gpu::connect6::kMaxTurns);
+    im.counts.resize(in.size());
+    const std::string err =
+        im.device->branches(im.in.data(), im.in.size(), Connect6Game::width, im.turns.data(), im.counts.data());
+    if (err.empty()) {
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const gpu::connect6::C6Turn* t = im.turns.data() + i * gpu::connect6::kMaxTurns;
+        turns[i].resize(static_cast<std::size_t>(im.counts[i]));
+        for (int k = 0; k < im.counts[i]; ++k) turns[i][static_cast<std::size_t>(k)] = {t[k].a, t[k].b};
+      }
+      return;
+    }
+    if (im.error.empty()) im.error = "connect6: " + err;
+  }
+#endif
+  for (std::size_t i = 0; i < in.size(); ++i) Connect6Game::children(*in[i], turns[i]);
+}
+
+}  // namespace warpmind::search::connect6

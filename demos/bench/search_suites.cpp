@@ -1,0 +1,331 @@
+// Suites "chess" and "connect6": Li et al.'s experiments with our engines.
+//  1 perft      nodes per second of the multi-threaded CPU perft and the GPU's breadth-first perft, both
+//               checked against the published counts.
+//  2 batches    leaf calculation (evaluation) and branch calculation (legal moves in search order) for
+//               batches of 1 .. 65,536 positions from random games: one CPU thread, the CPU pool, and the
+//               GPU (transfers included) — the paper's Figs. 5 and 6 (speedup against batch size).
+//  3 search     the whole hybrid search against a serial negamax / alpha-beta over the same ordered
+//               moves: depth 5 from the start without pruning and depth 6 with pruning (--quick: 3 and
+//               4), varying Lmax = Bmax: times on one CPU thread, on the CPU pool and on the GPU, and the
+//               node counts N_hybrid, N_serial (the paper's Table 3).
+// connect6 runs 2 and 3 with the paper's width w = 48: depth 4 without pruning and depth 5 with it
+// (--quick: 2 and 3, w = 16), from a fixed opening. GPU rows appear with the CUDA backend.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../common/args.h"
+#include "results.h"
+#include "suites.h"
+#include "warpmind/core/context.h"
+#include "warpmind/core/random.h"
+#include "warpmind/search/chess.h"
+#include "warpmind/search/chess_search.h"
+#include "warpmind/search/connect6.h"
+#include "warpmind/search/hybrid.h"
+
+namespace warpmind::bench {
+
+namespace {
+
+using namespace search::chess;
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+constexpr const char* kHelp =
+    "usage: warpmind-bench chess|connect6 [options]\n"
+    "  --out FILE.json       write the results\n"
+    "  --quick               shallower perft and searches, smaller batches (a smoke test)\n"
+    "  --backend B           cpu | cuda | auto (default auto)\n"
+    "  --threads N           CPU threads (default: all)\n";
+
+template <class G>
+constexpr int kInf = search::HybridSearch<G, search::CpuBatch<G>>::kInfinity;
+
+// The serial reference over the game's ordered children: negamax, or alpha-beta with pruning. Like
+// the hybrid search, it evaluates a node at depth 0 without generating its moves.
+template <class G>
+int serial(const typename G::State& p, int depth, int ply, int alpha, int beta, bool prune, std::uint64_t& nodes) {
+  ++nodes;
+  if (depth == 0) return G::evaluate(p);
+  std::vector<typename G::Move> moves;
+  G::children(p, moves);
+  if (moves.empty()) return G::terminal(p, ply);
+  int best = -kInf<G>;
+  for (const auto& m : moves) {
+    best = std::max(best, -serial<G>(G::apply(p, m), depth - 1, ply + 1, -beta, -std::max(alpha, best), prune, nodes));
+    if (prune && best >= beta) break;
+  }
+  return best;
+}
+
+void add(Results& results, const char* variant, const char* backend, double ms, bool checked, const std::string& params,
+         const std::string& extra) {
+  Record r;
+  r.variant = variant;
+  r.backend = backend;
+  r.timing.ms = {ms};
+  r.checked = checked;
+  r.params_json = params;
+  r.extra_json = extra;
+  results.add(r);
+}
+
+// Leaf and branch batches of 1 .. max_batch positions: one CPU thread, the CPU pool, the GPU
+// (transfers included); the best of three runs of each.
+template <class G, class Gpu>
+void batch_rows(const std::vector<typename G::State>& positions, int max_batch, Context& ctx, Gpu* gpu,
+                Results& results) {
+  using State = typename G::State;
+  std::printf("\nbatch   kind   | %10s %10s %10s | %9s %9s   (ms per batch)\n", "1 thread", "cpu pool", "gpu",
+              "gpu x 1t", "gpu x pool");
+  search::CpuBatch<G> cpu_batch{ctx.pool()};
+  ThreadPool one(1);
+  search::CpuBatch<G> serial_batch{one};
+  char params[128];
+  for (int batch = 1; batch <= max_batch && batch <= static_cast<int>(positions.size()); batch *= 4) {
+    std::vector<const State*> in;
+    for (int i = 0; i < batch; ++i) in.push_back(&positions[static_cast<std::size_t>(i)]);
+    for (int kind = 0; kind < 2; ++kind) {
+      const auto time = [&](auto& backend) {
+        std::vector<int> values;
+        std::vector<std::vector<typename G::Move>> moves;
+        double best = 1e300;
+        for (int rep = 0; rep < 3; ++rep) {
+          const auto t0 = Clock::now();
+          if (kind == 0) backend.leaves(in, values);
+          else backend.branches(in, moves);
+          best = std::min(best, ms_since(t0));
+        }
+        return best;
+      };
+      const double t1 = time(serial_batch), tp = time(cpu_batch), tg = gpu ? time(*gpu) : 0.0;
+      const char* what = kind == 0 ? "leaf" : "branch";
+      std::printf("%6d %-7s | %10.3f %10.3f %10.3f | %8.1fx %8.1fx\n", batch, what, t1, tp, tg, tg > 0 ? t1 / tg : 0.0,
+                  tg > 0 ? tp / tg : 0.0);
+      std::snprintf(params, sizeof params, "{\"experiment\": \"%s\", \"batch\": %d}", what, batch);
+      add(results, "cpu-1-thread", "cpu", t1, true, params, "");
+      add(results, "cpu-pool", "cpu", tp, true, params, "");
+      if (gpu) add(results, "gpu", "cuda", tg, true, params, "");
+    }
+  }
+}
+
+// The whole search from `root` against the serial reference: without pruning at depth_plain, with it at
+// depth_pruned, Lmax = Bmax from 256 to 16,384; the hybrid on one CPU thread, on the pool and on the
+// GPU. Returns the number of runs whose value differs from the serial one.
+template <class G, class Gpu>
+int search_rows(const char* name, const typename G::State& root, int depth_plain, int depth_pruned, Context& ctx,
+                Gpu* gpu, Results& results) {
+  std::printf("\nsearch    depth prune  lmax=bmax | %10s %10s %10s %10s | %12s %12s %7s | %8s %8s\n", "serial ms",
+              "1 thread", "cpu pool", "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
+  search::CpuBatch<G> cpu_batch{ctx.pool()};
+  ThreadPool one(1);
+  search::CpuBatch<G> serial_batch{one};
+  int failures = 0;
+  char params[256], extra[256];
+  for (const bool prune : {false, true}) {
+    const int depth = prune ? depth_pruned : depth_plain;
+    std::uint64_t n_serial = 0;
+    const auto t0 = Clock::now();
+    const int want = serial<G>(root, depth, 0, -kInf<G>, kInf<G>, prune, n_serial);
+    const double serial_ms = ms_since(t0);
+    for (int lmax : {256, 1024, 4096, 16384}) {
+      search::HybridOptions o;
+      o.depth = depth;
+      o.pruning = prune;
+      o.l_max = o.b_max = lmax;
+      o.l_min = std::min(32, lmax);
+      o.b_min = std::min(8, lmax);
+      const auto run = [&](auto& backend, search::HybridStats& st, int& value) {
+        search::HybridSearch<G, std::remove_reference_t<decltype(backend)>> h;
+        const auto s0 = Clock::now();
+        value = h.run(root, o, backend, st).value;
+        return ms_since(s0);
+      };
+      search::HybridStats s1, sp, sg;
+      int v1 = 0, vp = 0, vg = want;
+      const double m1 = run(serial_batch, s1, v1), mp = run(cpu_batch, sp, vp);
+      const double mg = gpu ? run(*gpu, sg, vg) : 0.0;
+      const bool ok = v1 == want && vp == want && vg == want;
+      failures += !ok;
+      const double ratio = static_cast<double>(sp.computed()) / static_cast<double>(n_serial);
+      std::printf("%-9s %5d %5s  %9d | %10.1f %10.1f %10.1f %10.1f | %12llu %12llu %6.2fx | %7.1fx %7.1fx %s\n", name,
+                  depth, prune ? "on" : "off", lmax, serial_ms, m1, mp, mg, static_cast<unsigned long long>(sp.computed()),
+                  static_cast<unsigned long long>(n_serial), ratio, mg > 0 ? serial_ms / mg : 0.0, mg > 0 ? mp / mg : 0.0,
+                  ok ? "" : "VALUE MISMATCH");
+      std::snprintf(params, sizeof params,
+                    "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": %s, "
+                    "\"l_max\": %d, \"b_max\": %d}", name, depth, prune ? "true" : "false", lmax, lmax);
+      std::snprintf(extra, sizeof extra, "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f",
+                    static_cast<unsigned long long>(sp.computed()), static_cast<unsigned long long>(n_serial), ratio,
+                    serial_ms);
+      add(results, "hybrid-cpu-1-thread", "cpu", m1, v1 == want, params, extra);
+      add(results, "hybrid-cpu-pool", "cpu", mp, vp == want, params, extra);
+      if (gpu) add(results, "hybrid-gpu", "cuda", mg, vg == want, params, extra);
+    }
+  }
+  return failures;
+}
+
+}  // namespace
+
+int chess_suite(int argc, char** argv) {
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "help"});
+  if (args.has("help")) {
+    std::fputs(kHelp, stdout);
+    return 0;
+  }
+  std::unique_ptr<Context> ctx;
+  if (int rc = open_context(args, "chess", ctx)) return rc;
+  const bool quick = args.has("quick");
+  std::unique_ptr<GpuBatch> gpu;
+  if (ctx->cuda()) {
+    const Status st = GpuBatch::create(*ctx, gpu);
+    if (!st.ok()) {
+      std::fprintf(stderr, "warpmind-bench chess: %s\n", st.message().c_str());
+      return 1;
+    }
+  }
+  Results results("chess", ctx->cuda() ? ctx->device().name : "cpu");
+  int failures = 0;
+  char params[256], extra[384];
+
+  // 1. Perft.
+  struct PerftCase {
+    const char* name;
+    const char* fen;
+    int depth;
+    std::uint64_t nodes;
+  };
+  const std::vector<PerftCase> perfts =
+      quick ? std::vector<PerftCase>{{"start", kStartFen, 5, 4865609}}
+            : std::vector<PerftCase>{{"start", kStartFen, 6, 119060324},
+                                     {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5,
+                                      193690690}};
+  std::printf("perft            depth | %14s %10s %9s | %10s %9s | %8s\n", "nodes", "cpu ms", "cpu Gn/s", "gpu ms",
+              "gpu Gn/s", "gpu x");
+  for (const PerftCase& c : perfts) {
+    Position p;
+    (void)parse_fen(c.fen, p);  // constants
+    auto t0 = Clock::now();
+    const std::uint64_t cpu_nodes = perft_parallel(p, c.depth, ctx->pool());
+    const double cpu_ms = ms_since(t0);
+    std::uint64_t gpu_nodes = 0;
+    double gpu_ms = 0;
+    if (ctx->cuda()) {
+      Status st = perft_gpu(*ctx, p, c.depth, gpu_nodes, &gpu_ms);  // the first run loads the kernels
+      if (st.ok()) st = perft_gpu(*ctx, p, c.depth, gpu_nodes, &gpu_ms);
+      if (!st.ok()) {
+        std::fprintf(stderr, "warpmind-bench chess: %s\n", st.message().c_str());
+        return 1;
+      }
+    }
+    const bool ok = cpu_nodes == c.nodes && (!ctx->cuda() || gpu_nodes == c.nodes);
+    failures += !ok;
+    std::printf("%-16s %5d | %14llu %10.1f %9.3f | %10.2f %9.2f | %7.1fx %s\n", c.name, c.depth,
+                static_cast<unsigned long long>(c.nodes), cpu_ms, c.nodes / cpu_ms / 1e6,
+                gpu_ms, gpu_ms > 0 ? c.nodes / gpu_ms / 1e6 : 0.0, gpu_ms > 0 ? cpu_ms / gpu_ms : 0.0,
+                ok ? "" : "COUNT MISMATCH");
+    std::snprintf(params, sizeof params, "{\"experiment\": \"perft\", \"position\": \"%s\", \"depth\": %d}", c.name, c.depth);
+    std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"nodes_per_s\": %.0f", static_cast<unsigned long long>(cpu_nodes),
+                  cpu_nodes / cpu_ms * 1e3);
+    add(results, "perft-cpu", "cpu", cpu_ms, cpu_nodes == c.nodes, params, extra);
+    if (ctx->cuda()) {
+      std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"nodes_per_s\": %.0f",
+                    static_cast<unsigned long long>(gpu_nodes), gpu_nodes / gpu_ms * 1e3);
+      add(results, "perft-gpu", "cuda", gpu_ms, gpu_nodes == c.nodes, params, extra);
+    }
+  }
+
+  // 2 and 3 on positions from random games, then from the start.
+  std::vector<Position> positions;
+  SplitMix64 rng(9);
+  while (positions.size() < 65536) {
+    Position p;
+    (void)parse_fen(kStartFen, p);
+    for (int ply = 0; ply < 80 && positions.size() < 65536; ++ply) {
+      MoveList moves;
+      generate_legal(p, moves);
+      if (moves.size == 0) break;
+      Undo u;
+      make_move(p, moves.moves[rng.next() % static_cast<std::uint64_t>(moves.size)], u);
+      positions.push_back(p);
+    }
+  }
+  Position start;
+  (void)parse_fen(kStartFen, start);
+  batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
+  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results);
+  if (gpu && !gpu->error().empty()) {
+    std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().c_str());
+    return 1;
+  }
+  if (args.has("out")) {
+    const std::string err = demos::write_file(args.str("out"), results.to_json());
+    if (!err.empty()) {
+      std::fprintf(stderr, "warpmind-bench chess: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), results.records().size());
+  }
+  return failures ? 1 : 0;
+}
+
+int connect6_suite(int argc, char** argv) {
+  namespace c6 = search::connect6;
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "help"});
+  if (args.has("help")) {
+    std::fputs(kHelp, stdout);
+    return 0;
+  }
+  std::unique_ptr<Context> ctx;
+  if (int rc = open_context(args, "connect6", ctx)) return rc;
+  const bool quick = args.has("quick");
+  std::unique_ptr<c6::GpuBatch> gpu;
+  if (ctx->cuda()) {
+    const Status st = c6::GpuBatch::create(*ctx, gpu);
+    if (!st.ok()) {
+      std::fprintf(stderr, "warpmind-bench connect6: %s\n", st.message().c_str());
+      return 1;
+    }
+  }
+  Results results("connect6", ctx->cuda() ? ctx->device().name : "cpu");
+  c6::Connect6Game::width = quick ? 16 : 48;
+  std::printf("Connect6, width %d\n", c6::Connect6Game::width);
+  std::vector<c6::Board> positions;
+  SplitMix64 rng(13);
+  while (positions.size() < 16384) {
+    c6::Board b;
+    for (int turn = 0; turn < 40 && !b.over() && positions.size() < 16384; ++turn) {
+      std::vector<c6::Turn> c;
+      c6::candidate_turns(b, 16, c);
+      if (!b.play(c[rng.next() % c.size()]).ok()) break;
+      positions.push_back(b);
+    }
+  }
+  c6::Board root;  // an opening: both sides have played two turns
+  for (const char* t : {"K10", "L10L11", "J9J11", "M12N13"}) {
+    c6::Turn turn;
+    if (!c6::parse_turn(t, turn).ok() || !root.play(turn).ok()) return 1;
+  }
+  batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results);
+  const int failures = search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results);
+  if (gpu && !gpu->error().empty()) {
+    std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().c_str());
+    return 1;
+  }
+  if (args.has("out")) {
+    const std::string err = demos::write_file(args.str("out"), results.to_json());
+    if (!err.empty()) {
+      std::fprintf(stderr, "warpmind-bench connect6: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), results.records().size());
+  }
+  return failures ? 1 : 0;
+}
+
+}  // namespace warpmind::bench

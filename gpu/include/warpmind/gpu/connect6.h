@@ -1,0 +1,31 @@
+// Host-only interface to the CUDA Connect6 kernels (gpu/src/connect6.cu): the hybrid search's batch
+// kernels — leaf evaluation and branch calculation (candidate turns in the search's order). The rules
+// are connect6_rules.h, shared with the host.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "warpmind/gpu/connect6_rules.h"
+
+namespace warpmind::gpu {
+
+// Not thread-safe.
+class Connect6Device {
+ public:
+  static std::string create(void* stream, std::unique_ptr<Connect6Device>& out);
+  ~Connect6Device();
+  // values[i] = evaluate(in[i]), from the side to move.
+  std::string evaluate(const connect6::C6Pos* in, std::size_t n, int* values);
+  // The candidate turns of in[i] (at most `width`, <= kMaxTurns) at turns[i * kMaxTurns ...]; counts[i].
+  std::string branches(const connect6::C6Pos* in, std::size_t n, int width, connect6::C6Turn* turns, int* counts);
+
+  struct Impl;
+
+ private:
+  Connect6Device() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::gpu

@@ -1,0 +1,80 @@
+// CUDA Connect6: the hybrid search's batch kernels, one position per thread. The evaluation and the
+// candidate generation are connect6_rules.h, compiled for the device here and for the host by the tests.
+#include "buffer.cuh"
+#include "check.cuh"
+#include "warpmind/gpu/connect6.h"
+
+namespace warpmind::gpu {
+namespace {
+
+using connect6::C6Pos;
+using connect6::C6Turn;
+constexpr int kThreads = 64;  // the rules keep a few kilobytes of lists per thread
+
+unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+__global__ void k_evaluate(const C6Pos* __restrict__ in, unsigned n, int* __restrict__ out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = connect6::evaluate(in[i]);
+}
+
+__global__ void k_branches(const C6Pos* __restrict__ in, unsigned n, int width, C6Turn* __restrict__ turns,
+                           int* __restrict__ counts) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) counts[i] = connect6::candidates(in[i], width, turns + static_cast<std::size_t>(i) * connect6::kMaxTurns);
+}
+
+}  // namespace
+
+struct Connect6Device::Impl {
+  cudaStream_t stream = nullptr;
+  DeviceBuffer<C6Pos> in;
+  DeviceBuffer<int> ints;
+  DeviceBuffer<C6Turn> turns;
+};
+
+std::string Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>& out) {
+  std::unique_ptr<Connect6Device> d(new Connect6Device());
+  d->impl_ = std::make_unique<Impl>();
+  d->impl_->stream = static_cast<cudaStream_t>(stream);
+  out = std::move(d);
+  return {};
+}
+
+Connect6Device::~Connect6Device() = default;
+
+std::string Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  if (n == 0) return {};
+  if (n >= (std::size_t{1} << 31)) return "evaluate: batch too large";
+  std::string err;
+  if (!(err = im.in.reserve(n)).empty()) return err;
+  if (!(err = im.ints.reserve(n)).empty()) return err;
+  WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
+  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), im.ints.get());
+  WM_CUDA_LAUNCH(k_evaluate);
+  WM_CUDA(cudaMemcpyAsync(values, im.ints.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  return {};
+}
+
+std::string Connect6Device::branches(const C6Pos* in, std::size_t n, int width, C6Turn* turns, int* counts) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  if (n == 0) return {};
+  if (n >= (std::size_t{1} << 24)) return "branches: batch too large";
+  std::string err;
+  if (!(err = im.in.reserve(n)).empty()) return err;
+  if (!(err = im.ints.reserve(n)).empty()) return err;
+  if (!(err = im.turns.reserve(n * connect6::kMaxTurns)).empty()) return err;
+  WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
+  k_branches<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), width, im.turns.get(), im.ints.get());
+  WM_CUDA_LAUNCH(k_branches);
+  WM_CUDA(cudaMemcpyAsync(counts, im.ints.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaMemcpyAsync(turns, im.turns.get(), n * connect6::kMaxTurns * sizeof(C6Turn), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  return {};
+}
+
+}  // namespace warpmind::gpu

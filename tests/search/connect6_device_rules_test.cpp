@@ -1,0 +1,56 @@
+// The GPU's Connect6 evaluation and move generation (gpu/include/warpmind/gpu/connect6_rules.h,
+// compiled here for the host) held against ai/'s on thousands of positions from random games — quiet
+// ones, threats to answer, wins to take, hopeless ones — at several widths.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "warpmind/core/random.h"
+#include "warpmind/gpu/connect6_rules.h"
+#include "warpmind/search/connect6.h"
+
+namespace warpmind::search::connect6 {
+namespace {
+
+namespace d = warpmind::gpu::connect6;
+
+TEST(Connect6DeviceRules, SameEvaluationAndCandidatesAsTheCpu) {
+  SplitMix64 rng(31);
+  int positions = 0, forced = 0;
+  for (int game = 0; game < 120; ++game) {
+    Board b;
+    for (int turn = 0; turn < 40 && !b.over(); ++turn) {
+      const d::C6Pos p = d::from_board(b);
+      ASSERT_EQ(d::evaluate(p), evaluate(b)) << "game " << game << " turn " << turn;
+      for (int width : {8, 16, 48}) {
+        std::vector<Turn> want;
+        candidate_turns(b, width, want);
+        d::C6Turn got[d::kMaxTurns];
+        const int n = d::candidates(p, width, got);
+        ASSERT_EQ(n, static_cast<int>(want.size())) << "game " << game << " turn " << turn << " width " << width;
+        for (int i = 0; i < n; ++i) {
+          ASSERT_EQ(got[i].a, want[static_cast<std::size_t>(i)].a) << "turn " << turn << " candidate " << i;
+          ASSERT_EQ(got[i].b, want[static_cast<std::size_t>(i)].b) << "turn " << turn << " candidate " << i;
+        }
+      }
+      ++positions;
+      // Mostly the best candidate (games with threats and wins), sometimes a random one or random cells.
+      std::vector<Turn> cands;
+      candidate_turns(b, 16, cands);
+      forced += cands.size() <= 2;
+      Turn t = cands[rng.next() % cands.size() < 2 ? 0 : rng.next() % cands.size()];
+      if (rng.uniform() < 0.15f && b.stones() > 0) {
+        int a = -1, c = -1;
+        while (a < 0 || b.at(a) != Empty) a = static_cast<int>(rng.next() % kCells);
+        while (c < 0 || c == a || b.at(c) != Empty) c = static_cast<int>(rng.next() % kCells);
+        t = {a, c};
+      }
+      ASSERT_TRUE(b.play(t).ok());
+    }
+  }
+  EXPECT_GT(positions, 1500);
+  EXPECT_GT(forced, 50);  // threats and wins were among them
+}
+
+}  // namespace
+}  // namespace warpmind::search::connect6

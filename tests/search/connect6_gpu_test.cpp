@@ -1,0 +1,84 @@
+// The Connect6 GPU kernels (skipped without a GPU): leaf evaluation and branch calculation identical to
+// the CPU on thousands of positions, and the hybrid search on the GPU backend computing exactly the
+// nodes and value of the CPU backend.
+#include <gtest/gtest.h>
+
+#include "gpu_helpers.h"
+#include "warpmind/core/random.h"
+#include "warpmind/search/connect6.h"
+#include "warpmind/search/hybrid.h"
+
+namespace warpmind::search::connect6 {
+namespace {
+
+std::vector<Board> random_positions(int games) {
+  SplitMix64 rng(41);
+  std::vector<Board> out;
+  for (int g = 0; g < games; ++g) {
+    Board b;
+    for (int turn = 0; turn < 30 && !b.over(); ++turn) {
+      out.push_back(b);
+      std::vector<Turn> c;
+      candidate_turns(b, 16, c);
+      if (!b.play(c[rng.next() % c.size()]).ok()) break;
+    }
+  }
+  return out;
+}
+
+TEST(Connect6Gpu, BatchKernelsEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  const std::vector<Board> boards = random_positions(100);
+  std::vector<const Board*> in;
+  for (const Board& b : boards) in.push_back(&b);
+  for (int width : {8, 48}) {
+    Connect6Game::width = width;
+    std::vector<int> values;
+    std::vector<std::vector<Turn>> turns;
+    gpu->leaves(in, values);
+    gpu->branches(in, turns);
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+      ASSERT_EQ(values[i], evaluate(boards[i])) << i;
+      std::vector<Turn> want;
+      Connect6Game::children(boards[i], want);
+      ASSERT_EQ(turns[i], want) << i;
+    }
+  }
+  Connect6Game::width = 16;
+  EXPECT_EQ(gpu->error(), "");
+  EXPECT_GT(boards.size(), 2000u);
+}
+
+TEST(Connect6Gpu, HybridOnTheGpuComputesWhatTheCpuBackendDoes) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  CpuBatch<Connect6Game> cpu{warpmind::test::cpu_context().pool()};
+  HybridSearch<Connect6Game, GpuBatch> on_gpu;
+  HybridSearch<Connect6Game, CpuBatch<Connect6Game>> on_cpu;
+  const std::vector<Board> boards = random_positions(3);
+  for (std::size_t i = 4; i < boards.size(); i += 7) {
+    for (bool pruning : {false, true}) {
+      HybridOptions o;
+      o.depth = 2;
+      o.pruning = pruning;
+      HybridStats sg, sc;
+      const auto a = on_gpu.run(boards[i], o, *gpu, sg);
+      const auto b = on_cpu.run(boards[i], o, cpu, sc);
+      EXPECT_EQ(a.value, b.value);
+      EXPECT_EQ(a.best, b.best);
+      EXPECT_EQ(sg.computed(), sc.computed());
+    }
+  }
+  EXPECT_EQ(gpu->error(), "");
+}
+
+TEST(Connect6Gpu, NeedsTheCudaBackend) {
+  std::unique_ptr<GpuBatch> gpu;
+  EXPECT_FALSE(GpuBatch::create(warpmind::test::cpu_context(), gpu).ok());
+}
+
+}  // namespace
+}  // namespace warpmind::search::connect6
