@@ -1,11 +1,13 @@
 // warpmind-connect6 — a Connect6 engine on stdin/stdout, one command per line, in the common text
 // protocol of Connect6 programs: name; new black | new white; black XXXX / white XXXX (set up stones);
 // next (play the side to move); move XXXX (the opponent's turn, then ours); depth d; time ms; threads n;
-// quit.
+// bench [depth] (a node-count signature: fixed openings searched on one thread, on stderr); quit.
+// `warpmind-connect6 bench [depth]` prints the same signature on stdout and exits.
 // Moves are answered as "move XXXX" in the letters-only notation (JJ is the centre); both notations are
 // read. Everything that is not a move goes to stderr, so a referee reading stdout sees only moves and
 // the name. The engine never plays an illegal move.
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -53,12 +55,45 @@ class Engine {
       } catch (...) {
         return error(cmd + ": '" + arg + "' is out of range");
       }
+    } else if (cmd == "bench") {
+      bench(arg, stderr);
     } else if (cmd == "quit") {
       return false;
     } else {
       return error("unknown command '" + cmd + "'");
     }
     return true;
+  }
+
+  // Fixed openings, a fixed depth, one thread, no time limit: the summed node count is a signature of
+  // the search (changing the search changes it).
+  void bench(const std::string& arg, std::FILE* to) {
+    int depth = 3;
+    if (!arg.empty()) {
+      try {
+        depth = std::stoi(arg);
+      } catch (...) {
+        depth = 0;
+      }
+      if (depth < 1 || depth > 6) return (void)error("bench: depth 1..6");
+    }
+    const char* openings[] = {"K10 L10L11 J9J11 M12N13", "K10 K11L9 J10J12 H8N14", "JJ KKKL IIHH LLMM"};
+    std::uint64_t nodes = 0;
+    for (const char* record : openings) {
+      Board b;
+      std::istringstream turns(record);
+      std::string text;
+      Turn t;
+      while (turns >> text)
+        if (!parse_turn(text, t).ok() || !b.play(t).ok()) return (void)error("bench: bad opening");  // constants
+      SearchOptions o;
+      o.depth = depth;
+      const SearchOutcome r = search(b, o);
+      nodes += r.nodes;
+      std::fprintf(to, "bench %s: %s score %d, %llu nodes\n", record, turn_name(r.best, Notation::Letters).c_str(), r.score,
+                   static_cast<unsigned long long>(r.nodes));
+    }
+    std::fprintf(to, "bench nodes %llu\n", static_cast<unsigned long long>(nodes));
   }
 
  private:
@@ -114,8 +149,12 @@ class Engine {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   Engine e;
+  if (argc >= 2 && std::string(argv[1]) == "bench") {
+    e.bench(argc >= 3 ? argv[2] : "", stdout);
+    return 0;
+  }
   std::string line;
   while (std::getline(std::cin, line))
     if (!e.handle(line)) break;

@@ -272,6 +272,10 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
   EXPECT_EQ(moves[2].size(), 4u);                    // White's answer to K10
   EXPECT_NE(moves[3].find("EA"), std::string::npos)  // after the set-up, Black to move completes A1..F1
       << moves[3];
+  // The bench signature: fixed openings, fixed depth, one thread (changing the search changes it).
+  const Outcome b = run("warpmind-connect6 bench 3");
+  ASSERT_EQ(b.status, 0) << b.out;
+  EXPECT_NE(b.out.find("bench nodes 2223"), std::string::npos) << b.out;
 }
 
 TEST(Cli, BenchQuickWritesResultsJson) {
@@ -313,6 +317,17 @@ TEST(Cli, BenchQuickWritesResultsJson) {
   hs << hin.rdbuf();
   for (const char* key : {"\"suite\": \"hybrid\"", "\"n_hybrid\":", "\"n_serial\":", "\"checked\": true"})
     EXPECT_NE(hs.str().find(key), std::string::npos) << key;
+  for (const char* suite : {"chess", "connect6"}) {  // perft / batches / whole searches, values checked
+    const fs::path out = scratch(std::string("bench-") + suite + ".json");
+    const Outcome r = run(std::string("warpmind-bench ") + suite + " --quick --backend cpu --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.out;  // non-zero on a perft count or a search value that differs
+    std::ifstream in(out);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    for (const char* key : {"\"experiment\": \"leaf\"", "\"experiment\": \"branch\"", "\"n_hybrid\":", "\"checked\": true"})
+      EXPECT_NE(ss.str().find(key), std::string::npos) << suite << " " << key;
+    EXPECT_EQ(ss.str().find("\"checked\": false"), std::string::npos) << suite;
+  }
   EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
   EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
 }
