@@ -24,7 +24,6 @@
 //   query       one thread per receiver counts, scan, then writes its notifications in order from the
 //               9-run merge (no sort of the output)
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <climits>
@@ -34,6 +33,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
+#include "prefix.cuh"
 #include "warpmind/gpu/aoi.h"
 
 namespace warpmind::gpu {
@@ -304,20 +304,6 @@ __global__ void k_gather_sorted(unsigned n, const unsigned* __restrict__ id, con
   scount[k] = count[i];
 }
 
-// start[b] = first sorted index whose bucket >= b, for b = 0..buckets: one thread per bucket, a binary
-// search in the sorted keys (no thread walks a long run of empty buckets).
-__global__ void k_starts(unsigned n, unsigned buckets, const unsigned* __restrict__ skey, unsigned* __restrict__ start) {
-  const unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b > buckets) return;
-  unsigned lo = 0, hi = n;
-  while (lo < hi) {
-    const unsigned mid = lo + (hi - lo) / 2;
-    if (skey[mid] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  start[b] = lo;
-}
-
 // ---- shared: receiver-centric count and write ----------------------------------------------------
 
 struct Sorted {  // players in bucket order
@@ -510,9 +496,6 @@ struct AoiDevice::Impl {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
   }
-  // Exclusive sum of n + 1 counts (the last must be 0): out[n] is the total, read back into total.
-  template <class T>
-  std::string scan(T* in, T* out, std::size_t items, T* total);
   std::string sort_buckets();
   std::string merge_seed(unsigned m);
   std::string merge_fast(unsigned m);
@@ -521,20 +504,6 @@ struct AoiDevice::Impl {
   std::string visibility(bool with_notes);
   Sorted sorted() const { return {sid.get(), spx.get(), spy.get(), supd_count.get(), start.get()}; }
 };
-
-template <class T>
-std::string AoiDevice::Impl::scan(T* in, T* out, std::size_t items, T* total) {
-  std::size_t bytes = 0;
-  WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, items, stream));
-  std::string err = temp.reserve(std::max<std::size_t>(bytes, 1));
-  if (!err.empty()) return err;
-  WM_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, items, stream));
-  if (total) {
-    WM_CUDA(cudaMemcpyAsync(total, out + items - 1, sizeof(T), cudaMemcpyDeviceToHost, stream));
-    WM_CUDA(cudaStreamSynchronize(stream));
-  }
-  return {};
-}
 
 std::string AoiDevice::create(void* stream, AoiKernel kernel, const AoiGeometry& g, std::unique_ptr<AoiDevice>& out) {
   std::unique_ptr<AoiDevice> d(new AoiDevice());
@@ -614,7 +583,7 @@ std::string AoiDevice::Impl::merge_seed(unsigned m) {
     WM_CUDA_LAUNCH(k_vector_counts);
   }
   WM_CUDA(cudaMemsetAsync(vec_count.get() + m, 0, sizeof(unsigned), s));
-  if (!(err = scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, &v)).empty()) return err;
+  if (!(err = exclusive_scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, temp, stream, &v)).empty()) return err;
   const std::size_t cap = std::max<std::size_t>(v, 1);
   for (DeviceBuffer<unsigned>* b : {&vec_val, &vec_val_sorted, &head, &head_index})
     if (!(err = b->reserve(cap + 1)).empty()) return err;
@@ -636,7 +605,7 @@ std::string AoiDevice::Impl::merge_seed(unsigned m) {
     WM_CUDA_LAUNCH(k_mark_heads);
   }
   WM_CUDA(cudaMemsetAsync(head.get() + v, 0, sizeof(unsigned), s));
-  if (!(err = scan(head.get(), head_index.get(), std::size_t{v} + 1, &u_count)).empty()) return err;
+  if (!(err = exclusive_scan(head.get(), head_index.get(), std::size_t{v} + 1, temp, stream, &u_count)).empty()) return err;
   if (v > 0) {
     k_segment_apply<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), vec_val_sorted.get(), head.get(),
                                                        head_index.get(), v, cmd.get(), g, px.get(), py.get(), hp.get(),
@@ -680,7 +649,7 @@ std::string AoiDevice::Impl::merge_fast(unsigned m) {
     WM_CUDA_LAUNCH(k_apply_fast);
   }
   WM_CUDA(cudaMemsetAsync(upd_count.get() + n, 0, sizeof(unsigned), s));
-  if (!(err = scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, &u_count)).empty()) return err;
+  if (!(err = exclusive_scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, temp, stream, &u_count)).empty()) return err;
   if (n > 0) {
     k_write_updates<<<blocks_for(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(), py.get(), hp.get(),
                                                        upd.get());
@@ -708,8 +677,8 @@ std::string AoiDevice::Impl::sort_buckets() {
                                                        spy.get(), supd_count.get());
     WM_CUDA_LAUNCH(k_gather_sorted);
   }
-  k_starts<<<blocks_for(std::size_t{buckets} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
-  WM_CUDA_LAUNCH(k_starts);
+  k_run_starts<<<blocks_for(std::size_t{buckets} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
+  WM_CUDA_LAUNCH(k_run_starts);
   return {};
 }
 
@@ -725,7 +694,7 @@ std::string AoiDevice::Impl::query_seed() {
     WM_CUDA_LAUNCH(k_seed_query);
   }
   WM_CUDA(cudaMemsetAsync(note_count.get() + u_count, 0, sizeof(unsigned long long), s));
-  if (!(err = scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, &note_total)).empty()) return err;
+  if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, temp, stream, &note_total)).empty()) return err;
   if (note_total > static_cast<unsigned long long>(INT_MAX))
     return "gpu-seed: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast";
   const std::size_t cap = std::max<std::size_t>(note_total, 1);
@@ -773,12 +742,12 @@ std::string AoiDevice::Impl::visibility(bool with_notes) {
   unsigned long long vis_total = 0;
   if (with_notes) {
     WM_CUDA(cudaMemsetAsync(note_count.get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = scan(note_count.get(), note_off.get(), std::size_t{n} + 1, &note_total)).empty()) return err;
+    if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{n} + 1, temp, stream, &note_total)).empty()) return err;
     if (!(err = notes.reserve(std::max<unsigned long long>(note_total, 1))).empty()) return err;
   }
   if (vis) {
     WM_CUDA(cudaMemsetAsync(vcount + n, 0, sizeof(unsigned long long), s));
-    if (!(err = scan(vcount, voff, std::size_t{n} + 1, &vis_total)).empty()) return err;
+    if (!(err = exclusive_scan(vcount, voff, std::size_t{n} + 1, temp, stream, &vis_total)).empty()) return err;
     if (!(err = this->vis[vis_cur].reserve(std::max<unsigned long long>(vis_total, 1))).empty()) return err;
   }
   if (n > 0) {
@@ -848,8 +817,8 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
     }
     WM_CUDA(cudaMemsetAsync(counts_e->get() + n, 0, sizeof(unsigned long long), s));
     WM_CUDA(cudaMemsetAsync(counts_l->get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = im.scan(counts_e->get(), im.ent_off.get(), std::size_t{n} + 1, &im.ent_total)).empty()) return err;
-    if (!(err = im.scan(counts_l->get(), im.left_off.get(), std::size_t{n} + 1, &im.left_total)).empty()) return err;
+    if (!(err = exclusive_scan(counts_e->get(), im.ent_off.get(), std::size_t{n} + 1, im.temp, s, &im.ent_total)).empty()) return err;
+    if (!(err = exclusive_scan(counts_l->get(), im.left_off.get(), std::size_t{n} + 1, im.temp, s, &im.left_total)).empty()) return err;
     if (!(err = im.entered.reserve(std::max<unsigned long long>(im.ent_total, 1))).empty()) return err;
     if (!(err = im.left.reserve(std::max<unsigned long long>(im.left_total, 1))).empty()) return err;
     if (n > 0) {

@@ -6,13 +6,12 @@
 // The last level is not written: its positions' legal moves are counted and summed (warp shuffles, one
 // atomic per warp). A level whose children would not fit in the memory budget is processed in halves,
 // depth first, so any depth runs in bounded memory.
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <vector>
 
 #include "buffer.cuh"
 #include "check.cuh"
+#include "prefix.cuh"
 #include "warpmind/gpu/chess.h"
 
 namespace warpmind::gpu {
@@ -105,13 +104,8 @@ std::string ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned l
   k_count<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.count.get());
   WM_CUDA_LAUNCH(k_count);
   WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
-  std::size_t bytes = 0;
-  WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, here.count.get(), here.offset.get(), n + 1, s));
-  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, here.count.get(), here.offset.get(), n + 1, s));
   unsigned long long children = 0;
-  WM_CUDA(cudaMemcpyAsync(&children, here.offset.get() + n, sizeof children, cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaStreamSynchronize(s));
+  if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).empty()) return err;
   const std::size_t per_child = sizeof(DPos) + 2 * sizeof(unsigned long long);
   if (children * per_child > budget && n > 1) {  // too many children at once: halves, depth first
     const unsigned long long half = n / 2;

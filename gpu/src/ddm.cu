@@ -15,7 +15,6 @@
 // every subscription. Pairs are written as 64-bit keys (publication << 32 | subscription), count /
 // scan / write, then radix-sorted.
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 
 #include <algorithm>
@@ -25,6 +24,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
+#include "prefix.cuh"
 #include "warpmind/gpu/ddm.h"
 
 namespace warpmind::gpu {
@@ -167,19 +167,6 @@ __global__ void k_iota(unsigned* __restrict__ v, unsigned n) {
   if (i < n) v[i] = i;
 }
 
-// start[c] = first sorted entry whose cell >= c, for c = 0..cells: one thread per cell, a binary search.
-__global__ void k_starts(unsigned e, unsigned cells, const unsigned* __restrict__ skey, unsigned* __restrict__ start) {
-  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c > cells) return;
-  unsigned lo = 0, hi = e;
-  while (lo < hi) {
-    const unsigned mid = lo + (hi - lo) / 2;
-    if (skey[mid] < c) lo = mid + 1;
-    else hi = mid;
-  }
-  start[c] = lo;
-}
-
 template <int D, bool kWrite>
 __global__ void k_grid(const BoxD<D>* __restrict__ pubs, unsigned np, const BoxD<D>* __restrict__ subs, unsigned ns,
                        const unsigned* __restrict__ pub_id, const unsigned* __restrict__ sub_id, DdmGrid g,
@@ -254,23 +241,9 @@ struct DdmDevice::Impl {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
   }
-  template <class T>
-  std::string scan(T* in, T* out, std::size_t items, T* total_out);
   template <int D>
   std::string run(unsigned np, unsigned ns, const DdmGrid& g);
 };
-
-template <class T>
-std::string DdmDevice::Impl::scan(T* in, T* out, std::size_t items, T* total_out) {
-  std::size_t bytes = 0;
-  WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, items, stream));
-  std::string err = temp.reserve(std::max<std::size_t>(bytes, 1));
-  if (!err.empty()) return err;
-  WM_CUDA(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, items, stream));
-  WM_CUDA(cudaMemcpyAsync(total_out, out + items - 1, sizeof(T), cudaMemcpyDeviceToHost, stream));
-  WM_CUDA(cudaStreamSynchronize(stream));
-  return {};
-}
 
 template <int D>
 std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
@@ -287,7 +260,7 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
       WM_CUDA_LAUNCH(k_region);
     }
     WM_CUDA(cudaMemsetAsync(count.get() + np, 0, sizeof(unsigned long long), s));
-    if (!(err = scan(count.get(), offset.get(), std::size_t{np} + 1, &total)).empty()) return err;
+    if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).empty()) return err;
     if (!(err = pairs.reserve(std::max<unsigned long long>(total, 1))).empty()) return err;
     if (np > 0) {
       k_region<D, true><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(), nullptr,
@@ -312,7 +285,7 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   }
   WM_CUDA(cudaMemsetAsync(sub_count.get() + ns, 0, sizeof(unsigned), s));
   unsigned entries = 0;
-  if (!(err = scan(sub_count.get(), sub_offset.get(), scap, &entries)).empty()) return err;
+  if (!(err = exclusive_scan(sub_count.get(), sub_offset.get(), scap, temp, stream, &entries)).empty()) return err;
   const std::size_t ecap = std::max<std::size_t>(entries, 1);
   for (DeviceBuffer<unsigned>* b : {&entry_cell, &entry_sub, &entry_cell_sorted, &entry_sub_sorted})
     if (!(err = b->reserve(ecap)).empty()) return err;
@@ -328,8 +301,9 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
   WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, entry_cell.get(), entry_cell_sorted.get(), entry_sub.get(),
                                           entry_sub_sorted.get(), static_cast<int>(entries), 0, cell_bits, s));
-  k_starts<<<blocks_for(std::size_t{cells} + 1), kThreads, 0, s>>>(entries, cells, entry_cell_sorted.get(), start.get());
-  WM_CUDA_LAUNCH(k_starts);
+  k_run_starts<<<blocks_for(std::size_t{cells} + 1), kThreads, 0, s>>>(entries, cells, entry_cell_sorted.get(),
+                                                                     start.get());
+  WM_CUDA_LAUNCH(k_run_starts);
   // The wide subscriptions, in index order.
   unsigned n_wide = 0;
   if (ns > 0) {
@@ -352,7 +326,7 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
     WM_CUDA_LAUNCH(k_grid);
   }
   WM_CUDA(cudaMemsetAsync(count.get() + np, 0, sizeof(unsigned long long), s));
-  if (!(err = scan(count.get(), offset.get(), std::size_t{np} + 1, &total)).empty()) return err;
+  if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).empty()) return err;
   if (total > static_cast<unsigned long long>(INT32_MAX))
     return "gpu-grid: more than 2^31 - 1 pairs (its sort is limited to that); use gpu-region";
   const std::size_t pcap = std::max<unsigned long long>(total, 1);

@@ -13,11 +13,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define WM_HD __host__ __device__ __forceinline__
-#else
-#define WM_HD inline
-#endif
+#include "warpmind/gpu/hd.h"
 
 namespace warpmind::gpu::chess {
 
