@@ -15,12 +15,15 @@ if [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]] ||
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPMIND_CUDA=ON -DWARPMIND_ENGINE=ON -DWARPMIND_WINDOW=OFF \
         -DWARPMIND_STATIC_RUNTIME=ON "$@"
 fi
-cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind_tests warpmind-bench warpmind warpmind-demo
+cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind_tests warpmind-bench warpmind warpmind-demo \
+      warpmind-chess warpmind-connect6
 rm -rf "$stage"
 mkdir -p "$stage/assets"
-cp "$build/bin/warpmind_tests" "$build/bin/warpmind-bench" "$build/bin/warpmind" "$build/bin/warpmind-demo" "$stage/"
+cp "$build/bin/warpmind_tests" "$build/bin/warpmind-bench" "$build/bin/warpmind" "$build/bin/warpmind-demo" \
+   "$build/bin/warpmind-chess" "$build/bin/warpmind-connect6" "$stage/"
 cp -r assets/scenarios assets/maps "$stage/assets/"
 cp scripts/gpu-run.sh "$stage/"
 git rev-parse --short=12 HEAD > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
-strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" "$stage/warpmind-demo" 2>/dev/null || true
+strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" "$stage/warpmind-demo" \
+  "$stage/warpmind-chess" "$stage/warpmind-connect6" 2>/dev/null || true
 du -sh "$stage"
