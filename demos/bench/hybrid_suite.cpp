@@ -24,7 +24,8 @@ constexpr const char* kHelp =
     "usage: warpmind-bench hybrid [options]\n"
     "  --out FILE.json       write the results\n"
     "  --quick               smaller searches (a smoke test)\n"
-    "  --threads N           CPU threads (default: all)\n";
+    "  --threads N           CPU threads (default: all)\n"
+    "  --width W, --depth D  Connect6's pairs per node and turns (default 16 and 3; the paper: 48 and 5)\n";
 
 // Serial alpha-beta over the game's ordered children: the nodes it computes (expanded or evaluated).
 template <class G>
@@ -51,10 +52,12 @@ void measure(const char* game, const char* name, const typename G::State& s, int
                                 search::HybridSearch<G, search::CpuBatch<G>>::kInfinity, serial);
   search::CpuBatch<G> backend{ctx.pool()};
   search::HybridSearch<G, search::CpuBatch<G>> hybrid;
-  for (int mode = 0; mode < 2; ++mode)
+  const char* const modes[] = {"plain", "ybw", "ybw+cut2", "ybw+cut"};
+  for (int mode = 0; mode < 4; ++mode)
   for (int batch : {1, 16, 256, 4096, 1 << 20}) {
     search::HybridOptions o;
-    o.first_child_first = mode == 1;
+    o.first_child_first = mode >= 1;
+    o.cut_one_by_one = mode == 2 ? 2 : mode == 3 ? 1 << 20 : 1;
     o.depth = depth;
     o.pruning = true;
     o.l_min = std::min(batch, 8);
@@ -65,10 +68,12 @@ void measure(const char* game, const char* name, const typename G::State& s, int
     const auto r = hybrid.run(s, o, backend, st);
     const bool same = r.value == want;
     failures += !same;
-    std::printf("%-9s %-10s %-5s %5d %9d | %12llu %12llu %8.2fx | %12llu %s\n", game, name, mode ? "ybw" : "plain", depth, batch,
-                static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
+    const double mean_leaves = st.leaf_batches ? static_cast<double>(st.batched_leaves) / st.leaf_batches : 0.0;
+    const double mean_branches = st.branch_batches ? static_cast<double>(st.batched_branches) / st.branch_batches : 0.0;
+    std::printf("%-9s %-10s %-8s %5d %9d | %12llu %12llu %8.2fx | %12llu %9.1f %9.1f %s\n", game, name, modes[mode], depth,
+                batch, static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
                 static_cast<double>(st.computed()) / static_cast<double>(serial),
-                static_cast<unsigned long long>(st.max_nodes), same ? "" : "VALUE MISMATCH");
+                static_cast<unsigned long long>(st.max_nodes), mean_leaves, mean_branches, same ? "" : "VALUE MISMATCH");
     Record rec;
     rec.variant = "hybrid-cpu";
     rec.backend = "cpu";
@@ -76,16 +81,18 @@ void measure(const char* game, const char* name, const typename G::State& s, int
     char buf[320];
     std::snprintf(buf, sizeof buf,
                   "{\"game\": \"%s\", \"position\": \"%s\", \"depth\": %d, \"l_max\": %d, \"b_max\": %d, "
-                  "\"first_child_first\": %s}",
-                  game, name, depth, o.l_max, o.b_max, mode ? "true" : "false");
+                  "\"first_child_first\": %s, \"cut_one_by_one\": %d}",
+                  game, name, depth, o.l_max, o.b_max, o.first_child_first ? "true" : "false", o.cut_one_by_one);
     rec.params_json = buf;
     rec.checked = same;
     std::snprintf(buf, sizeof buf,
-                  "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"batched\": %llu, \"pruned\": %llu, \"max_nodes\": %llu",
+                  "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"batched\": %llu, \"pruned\": %llu, \"max_nodes\": %llu, "
+                  "\"mean_leaf_batch\": %.2f, \"mean_branch_batch\": %.2f",
                   static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
                   static_cast<double>(st.computed()) / static_cast<double>(serial),
                   static_cast<unsigned long long>(st.batched_leaves + st.batched_branches),
-                  static_cast<unsigned long long>(st.pruned), static_cast<unsigned long long>(st.max_nodes));
+                  static_cast<unsigned long long>(st.pruned), static_cast<unsigned long long>(st.max_nodes), mean_leaves,
+                  mean_branches);
     rec.extra_json = buf;
     results.add(rec);
   }
@@ -94,7 +101,7 @@ void measure(const char* game, const char* name, const typename G::State& s, int
 }  // namespace
 
 int hybrid_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "threads", "backend"}, {"quick", "help"});
+  demos::Args args(argc, argv, 1, {"out", "threads", "backend", "width", "depth"}, {"quick", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -104,9 +111,10 @@ int hybrid_suite(int argc, char** argv) {
   const bool quick = args.has("quick");
   Results results("hybrid", "node counts (machine-independent)");
   int failures = 0;
-  std::printf("%-9s %-10s %-5s %5s %9s | %12s %12s %9s | %12s   (nodes computed)\n", "game", "position", "mode", "depth", "l_max",
-              "N_hybrid", "N_serial", "ratio", "max tree");
-  search::connect6::Connect6Game::width = quick ? 8 : 16;
+  std::printf("%-9s %-10s %-8s %5s %9s | %12s %12s %9s | %12s %9s %9s   (nodes computed; mean batch sizes)\n", "game",
+              "position", "mode", "depth", "l_max", "N_hybrid", "N_serial", "ratio", "max tree", "leaves", "branches");
+  search::connect6::Connect6Game::width = static_cast<int>(args.integer("width", quick ? 8 : 16, 1, 128));
+  const int c6_depth = static_cast<int>(args.integer("depth", quick ? 2 : 3, 1, 8));
   const char* openings[][2] = {{"open-a", "K10 L10L11 J9J11 M12N13"}, {"open-b", "K10 K11L9 J10J12 H8N14"}};
   for (const auto& [name, record] : openings) {
     search::connect6::Board b;
@@ -120,7 +128,7 @@ int hybrid_suite(int argc, char** argv) {
         tok += rec[i];
       }
     }
-    measure<search::connect6::Connect6Game>("connect6", name, b, quick ? 2 : 3, *ctx, results, failures);
+    measure<search::connect6::Connect6Game>("connect6", name, b, c6_depth, *ctx, results, failures);
   }
   const char* fens[][2] = {{"start", search::chess::kStartFen},
                            {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"}};

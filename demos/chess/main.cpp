@@ -83,6 +83,7 @@ class Engine {
       say("option name Bmax type spin default 1024 min 1 max 1048576");
       say("option name Pruning type check default true");
       say("option name FirstChildFirst type check default true");
+      say("option name CutOneByOne type spin default 256 min 1 max 256");
       say("uciok");
     } else if (cmd == "isready") {
       say("readyok");
@@ -153,6 +154,9 @@ class Engine {
       int v = 0;
       if (number(1, 1 << 20, v))
         (name == "Lmin" ? hybrid_options_.l_min : name == "Lmax" ? hybrid_options_.l_max : name == "Bmin" ? hybrid_options_.b_min : hybrid_options_.b_max) = v;
+    } else if (name == "CutOneByOne") {
+      int v = 1;
+      if (number(1, 256, v)) hybrid_options_.cut_one_by_one = v;
     } else if (name == "Pruning" || name == "FirstChildFirst") {
       if (value != "true" && value != "false") error("option " + name + ": true or false");
       else (name == "Pruning" ? hybrid_options_.pruning : hybrid_options_.first_child_first) = value == "true";
@@ -371,6 +375,7 @@ class Engine {
   search::HybridOptions hybrid_options_ = [] {
     search::HybridOptions o;
     o.first_child_first = true;
+    o.cut_one_by_one = 256;  // expected CUT nodes release their children one at a time
     return o;
   }();
   Searcher searcher_;

@@ -37,11 +37,19 @@ struct HybridOptions {
   // (best-ordered) child has a value, so their windows are narrow when they are batched — one way to
   // close the pruning loss of plain Algorithm 2.
   bool first_child_first = false;
+  // With first_child_first: a node expected to be a CUT node (the node types of the minimal tree: the
+  // root is a PV node; a PV node's first child is PV, its others CUT; a CUT node's children are ALL, an
+  // ALL node's CUT) releases this many children one at a time, each once the one before has a value
+  // without a cutoff, then the rest together. 1: the first child alone, as every other node; larger
+  // values approach the serial search's node count at CUT nodes, where good ordering makes the first
+  // children cut, while the ALL nodes (whose children must all be searched anyway) keep the batches full.
+  int cut_one_by_one = 1;
 };
 
 struct HybridStats {
   std::uint64_t batched_leaves = 0, single_leaves = 0;      // computed by the backend in batches / one by one
   std::uint64_t batched_branches = 0, single_branches = 0;
+  std::uint64_t leaf_batches = 0, branch_batches = 0;        // backend calls (batched / batches: mean size)
   std::uint64_t pruned = 0;                                 // nodes cut off before they were computed
   std::uint64_t max_nodes = 0;                              // the largest tree held at once
   std::uint64_t computed() const { return batched_leaves + single_leaves + batched_branches + single_branches; }
@@ -93,6 +101,7 @@ class HybridSearch {
         if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.l_min) {
           backend.leaves(batch_states_, values_);
           stats.batched_leaves += batch_.size();
+          ++stats.leaf_batches;
         } else {
           values_.assign(1, G::evaluate(*batch_states_[0]));
           ++stats.single_leaves;
@@ -104,6 +113,7 @@ class HybridSearch {
         if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.b_min) {
           backend.branches(batch_states_, moves_);
           stats.batched_branches += batch_.size();
+          ++stats.branch_batches;
         } else {
           moves_.resize(1);
           G::children(*batch_states_[0], moves_[0]);
@@ -129,6 +139,8 @@ class HybridSearch {
     int open = 0;  // children not resolved yet
     int first_child = -1, children = 0;
     bool released = true;  // all children pushed for computation
+    int next = 0;          // while not: the next child to release (from first_child)
+    enum Type : std::uint8_t { Pv, Cut, All } type = Pv;
     int best = -kInfinity, best_child = -1;
     bool done = false;
     Node(const State& s, int p, int depth, const Move& m) : state(s), parent(p), ply(depth), move(m) {}
@@ -202,11 +214,30 @@ class HybridSearch {
     const int count = static_cast<int>(moves.size());
     for (const Move& m : moves) nodes_.emplace_back(G::apply(nodes_[static_cast<std::size_t>(n)].state, m), n, ply, m);
     Node& node = nodes_[static_cast<std::size_t>(n)];
+    for (int c = 0; c < count; ++c)
+      nodes_[static_cast<std::size_t>(first + c)].type = node.type == Node::Cut   ? Node::All
+                                                         : node.type == Node::All ? Node::Cut
+                                                         : c == 0                 ? Node::Pv
+                                                                                  : Node::Cut;
     node.open = count;
     node.first_child = first;
     node.children = count;
     node.released = !o.first_child_first || count == 1;
+    node.next = 1;
     release(first, node.released ? count : 1, o);
+  }
+
+  // A child of p got its value without finishing p: under first_child_first, the next child of an
+  // expected CUT node while fewer than cut_one_by_one have been released, else all the rest.
+  void release_brothers(Node& parent, const HybridOptions& o) {
+    if (parent.type == Node::Cut && parent.next < o.cut_one_by_one) {
+      release(parent.first_child + parent.next, 1, o);
+      parent.released = ++parent.next == parent.children;
+      return;
+    }
+    release(parent.first_child + parent.next, parent.children - parent.next, o);
+    parent.next = parent.children;
+    parent.released = true;
   }
 
   // Pushes children [first, first + count) for computation, last to first, so the first (best-ordered)
@@ -232,7 +263,7 @@ class HybridSearch {
     }
     --parent.open;
     bool finished = parent.open == 0;
-    const bool release_brothers = !parent.released && n == parent.first_child;
+    const bool more = !parent.released;  // the released children are all in: release more
     if (!finished && o.pruning) {
       int alpha, beta;
       window(p, alpha, beta);
@@ -240,9 +271,8 @@ class HybridSearch {
     }
     if (finished) {
       resolve(p, parent.best, o, stats);
-    } else if (release_brothers) {
-      parent.released = true;
-      release(parent.first_child + 1, parent.children - 1, o);
+    } else if (more && parent.open == parent.children - parent.next) {
+      release_brothers(parent, o);
     }
   }
 
