@@ -114,12 +114,12 @@ void batch_rows(const std::vector<typename G::State>& positions, int max_batch, 
 }
 
 // The whole search from `root` against the serial reference: without pruning at depth_plain, with it at
-// depth_pruned, Lmax = Bmax from 256 to 16,384; the hybrid on one CPU thread, on the pool and on the
-// GPU. Returns the number of runs whose value differs from the serial one.
+// depth_pruned (Algorithm 2, then with CUT nodes' children one by one), Lmax = Bmax from 256 to 16,384;
+// the hybrid on one CPU thread, on the pool and on the GPU. Returns the number of runs whose value differs from the serial one.
 template <class G, class Gpu>
 int search_rows(const char* name, const typename G::State& root, int depth_plain, int depth_pruned, Context& ctx,
                 Gpu* gpu, Results& results) {
-  std::printf("\nsearch    depth prune  lmax=bmax | %10s %10s %10s %10s | %12s %12s %7s | %8s %8s\n", "serial ms",
+  std::printf("\nsearch    depth prune   lmax=bmax | %10s %10s %10s %10s | %12s %12s %7s | %8s %8s\n", "serial ms",
               "1 thread", "cpu pool", "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
   search::CpuBatch<G> cpu_batch{ctx.pool()};
   ThreadPool one(1);
@@ -132,10 +132,13 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
     const auto t0 = Clock::now();
     const int want = serial<G>(root, depth, 0, -kInf<G>, kInf<G>, prune, n_serial);
     const double serial_ms = ms_since(t0);
+    for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
     for (int lmax : {256, 1024, 4096, 16384}) {
       search::HybridOptions o;
       o.depth = depth;
       o.pruning = prune;
+      o.first_child_first = mode == 1;
+      o.cut_one_by_one = mode == 1 ? 1 << 20 : 1;
       o.l_max = o.b_max = lmax;
       o.l_min = std::min(32, lmax);
       o.b_min = std::min(8, lmax);
@@ -153,12 +156,13 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
       failures += !ok;
       const double ratio = static_cast<double>(sp.computed()) / static_cast<double>(n_serial);
       std::printf("%-9s %5d %5s  %9d | %10.1f %10.1f %10.1f %10.1f | %12llu %12llu %6.2fx | %7.1fx %7.1fx %s\n", name,
-                  depth, prune ? "on" : "off", lmax, serial_ms, m1, mp, mg, static_cast<unsigned long long>(sp.computed()),
+                  depth, !prune ? "off" : mode ? "on+cut" : "on", lmax, serial_ms, m1, mp, mg, static_cast<unsigned long long>(sp.computed()),
                   static_cast<unsigned long long>(n_serial), ratio, mg > 0 ? serial_ms / mg : 0.0, mg > 0 ? mp / mg : 0.0,
                   ok ? "" : "VALUE MISMATCH");
       std::snprintf(params, sizeof params,
                     "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": %s, "
-                    "\"l_max\": %d, \"b_max\": %d}", name, depth, prune ? "true" : "false", lmax, lmax);
+                    "\"cut_nodes_one_by_one\": %s, \"l_max\": %d, \"b_max\": %d}",
+                    name, depth, prune ? "true" : "false", mode ? "true" : "false", lmax, lmax);
       std::snprintf(extra, sizeof extra, "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f",
                     static_cast<unsigned long long>(sp.computed()), static_cast<unsigned long long>(n_serial), ratio,
                     serial_ms);
