@@ -35,7 +35,8 @@ constexpr const char* kHelp =
     "  --threads N           CPU threads (default: all)\n"
     "  --ticks N             ticks per world (default 5)\n"
     "  --max-clients N       skip larger worlds (default 4194304)\n"
-    "  --no-scale            skip 1M and 4M clients\n";
+    "  --no-scale            skip 1M and 4M clients\n"
+    "  --mailboxes           notifications as per-receiver mailboxes (8-byte entries) instead of 16-byte records\n";
 
 struct Case {
   std::size_t clients;
@@ -45,7 +46,7 @@ struct Case {
 }  // namespace
 
 int aoi_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "max-clients"}, {"quick", "no-scale", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "max-clients"}, {"quick", "no-scale", "mailboxes", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -68,6 +69,7 @@ int aoi_suite(int argc, char** argv) {
   }
   cases.erase(std::remove_if(cases.begin(), cases.end(), [&](const Case& c) { return c.clients > max_clients; }),
               cases.end());
+  const bool boxes = args.has("mailboxes");
   std::vector<aoi::AoiVariant> variants = {aoi::AoiVariant::CpuFast, aoi::AoiVariant::CpuGrid};
   DeviceCeilings ceil;
   if (ctx->cuda()) {
@@ -96,6 +98,7 @@ int aoi_suite(int argc, char** argv) {
     cfg.world = {0, 0, cs.map, cs.map};
     cfg.aoi = cfg.max_move = cfg.attack_range = cs.aoi;
     cfg.track_visibility = false;
+    cfg.format = boxes ? aoi::NotificationFormat::Mailboxes : aoi::NotificationFormat::Records;
     const std::vector<aoi::Player> players = aoi::generate_players(cs.clients, cfg.world, 0, 17 + ci);
     std::vector<std::unique_ptr<aoi::AoiWorld>> worlds;
     for (aoi::AoiVariant v : variants) {
@@ -138,12 +141,16 @@ int aoi_suite(int argc, char** argv) {
         col[v][kUpload].push_back(o.ms_upload);
         col[v][kDownload].push_back(o.ms_download);
         col[v][kWall].push_back(wall);
-        if (v > 0) mismatches[v] += !(o.updates == out[0].updates && o.notifications == out[0].notifications);
+        if (v > 0)
+          mismatches[v] += !(o.updates == out[0].updates && o.notifications == out[0].notifications &&
+                             o.mailbox_start == out[0].mailbox_start && o.mailbox == out[0].mailbox);
       }
-      notes += out[0].notifications.size();
+      notes += boxes ? out[0].mailbox.size() : out[0].notifications.size();
     }
     const double notes_per_tick = static_cast<double>(notes) / ticks;
-    const double note_bytes = notes_per_tick * sizeof(aoi::Notification);
+    // The list's bytes in device memory and down the link (mailboxes: entries and the receivers' starts).
+    const double note_bytes = boxes ? notes_per_tick * sizeof(aoi::MailboxEntry) + (cs.clients + 1.0) * sizeof(std::uint64_t)
+                                    : notes_per_tick * sizeof(aoi::Notification);
     std::vector<double> med(nv);
     for (std::size_t v = 0; v < nv; ++v) {
       std::array<double, kColumns> m{};
@@ -157,8 +164,9 @@ int aoi_suite(int argc, char** argv) {
       r.variant = aoi::variant_name(variants[v]);
       r.backend = gpu ? "cuda" : "cpu";
       char buf[512];
-      std::snprintf(buf, sizeof buf, "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d}",
-                    cs.clients, cs.map, cs.aoi, ticks);
+      std::snprintf(buf, sizeof buf,
+                    "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d, \"format\": \"%s\"}",
+                    cs.clients, cs.map, cs.aoi, ticks, boxes ? "mailboxes" : "records");
       r.params_json = buf;
       r.checked = mismatches[v] == 0;
       if (gpu) r.floor_ms = note_bytes / ceil.copy_bytes_per_s * 1e3;

@@ -420,6 +420,15 @@ __global__ void k_seed_gather(unsigned long long t, const unsigned* __restrict__
   notes[j] = {receiver[j], v.player, v.field, v.value};
 }
 
+// Notification records -> mailbox entries (the receiver is implied by the mailbox).
+__global__ void k_pack_mailbox(unsigned long long t, const AoiNotificationRec* __restrict__ notes,
+                               AoiMailboxRec* __restrict__ out) {
+  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= t) return;
+  const AoiNotificationRec r = notes[j];
+  out[j] = {r.subject | r.field << 30, r.value};
+}
+
 // ---- shared: entered / left ----------------------------------------------------------------------
 
 template <bool kWrite>
@@ -479,6 +488,8 @@ struct AoiDevice::Impl {
   // range query
   DeviceBuffer<unsigned long long> note_count, note_off;
   DeviceBuffer<AoiNotificationRec> notes;
+  DeviceBuffer<AoiMailboxRec> mailbox;
+  DeviceBuffer<unsigned long long> mailbox_start;
   DeviceBuffer<unsigned> pair_receiver, pair_update, pair_receiver_sorted, pair_update_sorted;
   unsigned long long note_total = 0;
   // visibility: lists of the previous and the current tick (swapped each tick)
@@ -502,6 +513,7 @@ struct AoiDevice::Impl {
   std::string query_seed();
   std::string query_fast();
   std::string visibility(bool with_notes);
+  std::string pack_mailboxes();
   Sorted sorted() const { return {sid.get(), spx.get(), spy.get(), supd_count.get(), start.get()}; }
 };
 
@@ -525,10 +537,15 @@ std::string AoiDevice::create(void* stream, AoiKernel kernel, const AoiGeometry&
 AoiDevice::~AoiDevice() = default;
 
 const AoiNotificationRec* AoiDevice::notifications() const { return impl_->notes.get(); }
+const AoiMailboxRec* AoiDevice::mailbox() const { return impl_->mailbox.get(); }
+const std::uint64_t* AoiDevice::mailbox_start() const {
+  return reinterpret_cast<const std::uint64_t*>(impl_->mailbox_start.get());
+}
 
 std::string AoiDevice::reset(const AoiPlayerRec* players, std::size_t n) {
   Impl& im = *impl_;
   if (n >= (std::size_t{1} << 31)) return "at most 2^31 - 1 players";
+  if (im.g.mailboxes && n >= (std::size_t{1} << 30)) return "mailboxes: at most 2^30 - 1 players";
   const std::size_t cap = std::max<std::size_t>(n, 1);
   std::string err;
   for (DeviceBuffer<float>* b : {&im.px, &im.py, &im.spx, &im.spy, &im.sx, &im.sy})
@@ -764,6 +781,28 @@ std::string AoiDevice::Impl::visibility(bool with_notes) {
   return {};
 }
 
+// The notification list as mailboxes: the starts of the receivers' runs (gpu-fast has them as its
+// offsets; gpu-seed finds them in its sorted receivers) and the entries without their receiver.
+std::string AoiDevice::Impl::pack_mailboxes() {
+  cudaStream_t s = stream;
+  std::string err;
+  if (!(err = mailbox_start.reserve(std::size_t{n} + 1)).empty()) return err;
+  if (!(err = mailbox.reserve(std::max<unsigned long long>(note_total, 1))).empty()) return err;
+  if (kernel == AoiKernel::Fast) {
+    WM_CUDA(cudaMemcpyAsync(mailbox_start.get(), note_off.get(), (std::size_t{n} + 1) * sizeof(unsigned long long),
+                            cudaMemcpyDeviceToDevice, s));
+  } else {
+    k_run_starts<<<blocks_for(std::size_t{n} + 1), kThreads, 0, s>>>(static_cast<unsigned>(note_total), n,
+                                                                    pair_receiver_sorted.get(), mailbox_start.get());
+    WM_CUDA_LAUNCH(k_run_starts);
+  }
+  if (note_total > 0) {
+    k_pack_mailbox<<<blocks_for(note_total), kThreads, 0, s>>>(note_total, notes.get(), mailbox.get());
+    WM_CUDA_LAUNCH(k_pack_mailbox);
+  }
+  return {};
+}
+
 std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTickCounts& counts) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
@@ -801,6 +840,7 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
 
   // Range query (gpu-fast: together with the visibility lists, one receiver-centric pass).
   if (!(err = fast ? im.visibility(true) : im.query_seed()).empty()) return err;
+  if (im.g.mailboxes && !(err = im.pack_mailboxes()).empty()) return err;
   WM_CUDA(cudaEventRecord(im.ev[4], s));
   if (!fast && !(err = im.visibility(false)).empty()) return err;
 
@@ -852,15 +892,20 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
   return {};
 }
 
-std::string AoiDevice::download(AoiUpdateRec* updates, AoiNotificationRec* notes, AoiPairRec* entered, AoiPairRec* left,
-                                AoiPlayerRec* players, double& ms) {
+std::string AoiDevice::download(const AoiHostOutputs& out, double& ms) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   const std::size_t n = im.n;
-  const std::size_t bytes[4] = {std::size_t{im.u_count} * sizeof(AoiUpdateRec), im.note_total * sizeof(AoiNotificationRec),
-                                im.ent_total * sizeof(AoiPairRec), im.left_total * sizeof(AoiPairRec)};
-  const void* src[4] = {im.upd.get(), im.notes.get(), im.entered.get(), im.left.get()};
-  void* dst[4] = {updates, notes, entered, left};
+  const bool boxes = im.g.mailboxes;
+  constexpr int kParts = 5;
+  const std::size_t bytes[kParts] = {
+      std::size_t{im.u_count} * sizeof(AoiUpdateRec),
+      boxes ? 0 : im.note_total * sizeof(AoiNotificationRec),
+      boxes ? (n + 1) * sizeof(std::uint64_t) : 0,
+      boxes ? im.note_total * sizeof(AoiMailboxRec) : 0,
+      (im.ent_total + im.left_total) * sizeof(AoiPairRec)};
+  const void* src[kParts] = {im.upd.get(), im.notes.get(), im.mailbox_start.get(), im.mailbox.get(), nullptr};
+  void* dst[kParts] = {out.updates, out.notes, out.mailbox_start, out.mailbox, nullptr};
   const std::size_t player_bytes = n * (2 * sizeof(float) + sizeof(int));
   std::size_t total = player_bytes;
   for (std::size_t b : bytes) total += b;
@@ -869,10 +914,14 @@ std::string AoiDevice::download(AoiUpdateRec* updates, AoiNotificationRec* notes
   auto* pin = static_cast<unsigned char*>(im.pin_out.get());
   WM_CUDA(cudaEventRecord(im.ev[0], s));
   std::size_t at = 0;
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < kParts - 1; ++k) {
     if (bytes[k]) WM_CUDA(cudaMemcpyAsync(pin + at, src[k], bytes[k], cudaMemcpyDeviceToHost, s));
     at += bytes[k];
   }
+  const std::size_t ent_bytes = im.ent_total * sizeof(AoiPairRec), left_bytes = im.left_total * sizeof(AoiPairRec);
+  if (ent_bytes) WM_CUDA(cudaMemcpyAsync(pin + at, im.entered.get(), ent_bytes, cudaMemcpyDeviceToHost, s));
+  if (left_bytes) WM_CUDA(cudaMemcpyAsync(pin + at + ent_bytes, im.left.get(), left_bytes, cudaMemcpyDeviceToHost, s));
+  at += ent_bytes + left_bytes;
   if (n > 0) {
     WM_CUDA(cudaMemcpyAsync(pin + at, im.px.get(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaMemcpyAsync(pin + at + n * sizeof(float), im.py.get(), n * sizeof(float), cudaMemcpyDeviceToHost, s));
@@ -884,14 +933,17 @@ std::string AoiDevice::download(AoiUpdateRec* updates, AoiNotificationRec* notes
   WM_CUDA(cudaEventElapsedTime(&t, im.ev[0], im.ev[1]));
   ms = t;
   at = 0;
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < kParts - 1; ++k) {
     if (bytes[k]) std::memcpy(dst[k], pin + at, bytes[k]);
     at += bytes[k];
   }
+  if (ent_bytes) std::memcpy(out.entered, pin + at, ent_bytes);
+  if (left_bytes) std::memcpy(out.left, pin + at + ent_bytes, left_bytes);
+  at += ent_bytes + left_bytes;
   const float* x = reinterpret_cast<const float*>(pin + at);
   const float* y = x + n;
   const int* h = reinterpret_cast<const int*>(y + n);
-  for (std::size_t i = 0; i < n; ++i) players[i] = {x[i], y[i], h[i]};
+  for (std::size_t i = 0; i < n; ++i) out.players[i] = {x[i], y[i], h[i]};
   return {};
 }
 

@@ -32,8 +32,9 @@ std::string exclusive_scan(const T* in, T* out, std::size_t items, DeviceBuffer<
 // start[b] = the first of the n sorted keys that is >= b, for b = 0..runs (runs + 1 threads): the start
 // of every key's run, empty runs included. One binary search a thread, so no thread walks a long stretch
 // of empty runs.
+template <class T>
 static __global__ void k_run_starts(unsigned n, unsigned runs, const unsigned* __restrict__ sorted_keys,
-                                    unsigned* __restrict__ start) {
+                                    T* __restrict__ start) {
   const unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b > runs) return;
   unsigned lo = 0, hi = n;

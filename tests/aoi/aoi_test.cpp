@@ -330,6 +330,45 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
   }
 }
 
+// Mailboxes hold exactly the records' notifications, regrouped by receiver; on every variant.
+TEST(Aoi, MailboxesAreTheRecordsByReceiver) {
+  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+    if (is_gpu(v) && !warpmind::test::cuda_context()) continue;  // the GPU variants on a GPU only
+    SCOPED_TRACE(variant_name(v));
+    const World wd = worlds()[1];  // hot spots
+    AoiConfig records = wd.config, boxes = wd.config;
+    records.variant = AoiVariant::CpuFast;
+    boxes.variant = v;
+    boxes.format = NotificationFormat::Mailboxes;
+    std::unique_ptr<AoiWorld> a, b;
+    ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), records, a).ok());
+    ASSERT_TRUE(AoiWorld::create(*context_for(v), boxes, b).ok());
+    ASSERT_TRUE(a->reset(wd.players).ok());
+    ASSERT_TRUE(b->reset(wd.players).ok());
+    TickResult ra, rb;
+    for (int t = 0; t < 3; ++t) {
+      const auto cmds = commands(std::vector<Player>(a->players().begin(), a->players().end()), wd.config, 700 + t);
+      ASSERT_TRUE(a->tick(cmds, ra).ok());
+      ASSERT_TRUE(b->tick(cmds, rb).ok());
+      EXPECT_TRUE(rb.notifications.empty());
+      ASSERT_EQ(rb.mailbox_start.size(), wd.players.size() + 1);
+      ASSERT_EQ(rb.mailbox.size(), ra.notifications.size());
+      EXPECT_EQ(rb.mailbox_start.back(), ra.notifications.size());
+      for (std::uint32_t r = 0; r < wd.players.size(); ++r)
+        for (std::uint64_t k = rb.mailbox_start[r]; k < rb.mailbox_start[r + 1]; ++k) {
+          const Notification& q = ra.notifications[k];
+          ASSERT_EQ(q.receiver, r);
+          ASSERT_EQ(rb.mailbox[k].subject(), q.subject);
+          ASSERT_EQ(rb.mailbox[k].field(), q.field);
+          ASSERT_EQ(rb.mailbox[k].value, q.value);
+        }
+      EXPECT_TRUE(rb.updates == ra.updates);
+      EXPECT_TRUE(rb.entered == ra.entered);
+    }
+    EXPECT_GT(ra.notifications.size(), 1000u);
+  }
+}
+
 TEST(AoiGpu, EmptyWorldsAndEmptyBatches) {
   WM_REQUIRE_GPU();
   for (const AoiVariant v : {AoiVariant::GpuSeed, AoiVariant::GpuFast}) {

@@ -38,6 +38,7 @@ static_assert(sizeof(gpu::AoiUpdateRec) == sizeof(Update) && offsetof(Update, va
 static_assert(sizeof(gpu::AoiNotificationRec) == sizeof(Notification) &&
               offsetof(Notification, value) == offsetof(gpu::AoiNotificationRec, value));
 static_assert(sizeof(gpu::AoiPairRec) == sizeof(VisibilityEvent));
+static_assert(sizeof(gpu::AoiMailboxRec) == sizeof(MailboxEntry) && offsetof(MailboxEntry, value) == offsetof(gpu::AoiMailboxRec, value));
 #endif
 
 constexpr const char* kReasons[kRejectReasons] = {"unknown player", "unknown command", "bad move",       "unknown target",
@@ -153,7 +154,8 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   if (is_gpu(v)) {
     const gpu::AoiGeometry g{c.world.x0, c.world.y0, std::nextafter(im.x1, c.world.x0), std::nextafter(im.y1, c.world.y0),
                              c.aoi,      im.aoi2,    c.max_move,  c.attack_range * c.attack_range,
-                             im.cols,    im.rows,    c.shape == AoiShape::Circle, c.track_visibility};
+                             im.cols,    im.rows,    c.shape == AoiShape::Circle, c.track_visibility,
+                             c.format == NotificationFormat::Mailboxes};
     std::string err = gpu::AoiDevice::create(ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast,
                                              g, im.device);
     if (err.empty()) err = im.device->reset(nullptr, 0);  // a tick before reset() works as on the CPU
@@ -190,7 +192,8 @@ void for_each_in_aoi(const AoiWorld::Impl& im, const AoiConfig& c, const std::ve
 #if WARPMIND_HAVE_CUDA
 namespace {
 
-Status tick_device(AoiWorld::Impl& im, std::span<const Command> commands, std::vector<Player>& players, TickResult& out) {
+Status tick_device(AoiWorld::Impl& im, NotificationFormat format, std::span<const Command> commands,
+                   std::vector<Player>& players, TickResult& out) {
   if (im.device_failed) return Status::Internal("aoi: the device failed in an earlier tick; reset the world");
   gpu::AoiTickCounts k;
   std::string err = im.device->tick(reinterpret_cast<const gpu::AoiCommandRec*>(commands.data()), commands.size(), k);
@@ -198,14 +201,21 @@ Status tick_device(AoiWorld::Impl& im, std::span<const Command> commands, std::v
     for (int r = 0; r < kRejectReasons; ++r) out.rejected[r] = k.rejected[r];
     out.accepted = k.accepted;
     out.updates.resize(k.updates);
-    out.notifications.resize(k.notifications);
+    const bool boxes = format == NotificationFormat::Mailboxes;
+    out.notifications.resize(boxes ? 0 : k.notifications);
+    out.mailbox_start.resize(boxes ? players.size() + 1 : 0);
+    out.mailbox.resize(boxes ? k.notifications : 0);
     out.entered.resize(k.entered);
     out.left.resize(k.left);
-    err = im.device->download(reinterpret_cast<gpu::AoiUpdateRec*>(out.updates.data()),
-                              reinterpret_cast<gpu::AoiNotificationRec*>(out.notifications.data()),
-                              reinterpret_cast<gpu::AoiPairRec*>(out.entered.data()),
-                              reinterpret_cast<gpu::AoiPairRec*>(out.left.data()),
-                              reinterpret_cast<gpu::AoiPlayerRec*>(players.data()), out.ms_download);
+    gpu::AoiHostOutputs o;
+    o.updates = reinterpret_cast<gpu::AoiUpdateRec*>(out.updates.data());
+    o.notes = reinterpret_cast<gpu::AoiNotificationRec*>(out.notifications.data());
+    o.mailbox_start = out.mailbox_start.data();
+    o.mailbox = reinterpret_cast<gpu::AoiMailboxRec*>(out.mailbox.data());
+    o.entered = reinterpret_cast<gpu::AoiPairRec*>(out.entered.data());
+    o.left = reinterpret_cast<gpu::AoiPairRec*>(out.left.data());
+    o.players = reinterpret_cast<gpu::AoiPlayerRec*>(players.data());
+    err = im.device->download(o, out.ms_download);
   }
   if (!err.empty()) {
     im.device_failed = true;
@@ -226,6 +236,8 @@ Status tick_device(AoiWorld::Impl& im, std::span<const Command> commands, std::v
 
 Status AoiWorld::reset(std::span<const Player> players) {
   if (players.size() >= (std::size_t{1} << 31)) return Status::Invalid("reset: too many players");
+  if (config_.format == NotificationFormat::Mailboxes && players.size() >= (std::size_t{1} << 30))
+    return Status::Invalid("reset: mailboxes hold fewer than 2^30 players");
   Impl& im = *impl_;
   const WorldRect& w = config_.world;
   for (std::size_t i = 0; i < players.size(); ++i) {
@@ -274,7 +286,7 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
   out.accepted = 0;
   out.ms_upload = out.ms_sort = out.ms_download = 0;
 #if WARPMIND_HAVE_CUDA
-  if (im.device) return tick_device(im, commands, players_, out);
+  if (im.device) return tick_device(im, c.format, commands, players_, out);
 #endif
 
   // Logic and conflict merge: offsets summed per (player, field) in command order.
@@ -413,6 +425,19 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
       return a.receiver != b.receiver ? a.receiver < b.receiver
                                       : (a.subject != b.subject ? a.subject < b.subject : a.field < b.field);
     });
+  }
+  out.mailbox_start.clear();
+  out.mailbox.clear();
+  if (c.format == NotificationFormat::Mailboxes) {  // regroup the sorted list by receiver
+    out.mailbox_start.assign(n + 1, 0);
+    out.mailbox.resize(out.notifications.size());
+    for (std::size_t k = 0; k < out.notifications.size(); ++k) {
+      const Notification& q = out.notifications[k];
+      ++out.mailbox_start[q.receiver + 1];
+      out.mailbox[k] = {q.subject | static_cast<std::uint32_t>(q.field) << 30, q.value};
+    }
+    for (std::size_t r = 0; r < n; ++r) out.mailbox_start[r + 1] += out.mailbox_start[r];
+    out.notifications.clear();
   }
   out.ms_query = ms_since(t0);
 

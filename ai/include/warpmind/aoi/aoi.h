@@ -93,6 +93,21 @@ struct VisibilityEvent {
   bool operator==(const VisibilityEvent&) const = default;
 };
 
+// Mailbox entry: a notification without its receiver (8 bytes). subject_field = subject | field << 30.
+struct MailboxEntry {
+  std::uint32_t subject_field = 0, value = 0;
+  std::uint32_t subject() const { return subject_field & 0x3fffffffu; }
+  Field field() const { return static_cast<Field>(subject_field >> 30); }
+  bool operator==(const MailboxEntry&) const = default;
+};
+
+// How a tick hands out its notifications:
+//  Records:   TickResult::notifications, 16-byte records sorted by (receiver, subject, field).
+//  Mailboxes: the same list as one mailbox per receiver, the compact form a server sends from:
+//             receiver r's entries are mailbox[mailbox_start[r] .. mailbox_start[r + 1]), in (subject,
+//             field) order; half the bytes to download. Needs fewer than 2^30 players.
+enum class NotificationFormat { Records, Mailboxes };
+
 struct AoiConfig {
   WorldRect world{0, 0, 2500, 2500};
   float aoi = 10.0f;           // bucket side (square) or radius (circle) [Limit: > 0]
@@ -100,12 +115,15 @@ struct AoiConfig {
   float max_move = 10.0f;      // per axis per command
   float attack_range = 10.0f;
   bool track_visibility = true;
+  NotificationFormat format = NotificationFormat::Records;
   AoiVariant variant = AoiVariant::Auto;
 };
 
 struct TickResult {
   std::vector<Update> updates;              // sorted by (player, field)
-  std::vector<Notification> notifications;  // sorted by (receiver, subject, field)
+  std::vector<Notification> notifications;  // sorted by (receiver, subject, field) (format Records)
+  std::vector<std::uint64_t> mailbox_start;  // players + 1 offsets into mailbox (format Mailboxes)
+  std::vector<MailboxEntry> mailbox;
   std::vector<VisibilityEvent> entered, left;
   std::array<std::size_t, kRejectReasons> rejected{};
   std::size_t accepted = 0;

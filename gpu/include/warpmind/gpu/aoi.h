@@ -19,6 +19,7 @@ struct AoiGeometry {
   int cols, rows;         // buckets
   bool circle;            // circular AOI (else the 3 x 3 buckets)
   bool track_visibility;  // visibility lists and enter/leave events
+  bool mailboxes;         // notifications handed out as per-receiver mailboxes (fewer than 2^30 players)
 };
 
 enum class AoiKernel {
@@ -32,6 +33,20 @@ struct AoiCommandRec { std::uint32_t player, type; float dx, dy; std::uint32_t t
 struct AoiUpdateRec { std::uint32_t player, field, value; };
 struct AoiNotificationRec { std::uint32_t receiver, subject, field, value; };
 struct AoiPairRec { std::uint32_t receiver, other; };
+struct AoiMailboxRec { std::uint32_t subject_field, value; };  // subject | field << 30
+
+// Where download() puts the last tick's results (arrays sized by the counts; n players). With
+// mailboxes, `notes` is unused and mailbox_start (n + 1) and mailbox (counts.notifications) are filled;
+// without, the other way round.
+struct AoiHostOutputs {
+  AoiUpdateRec* updates = nullptr;
+  AoiNotificationRec* notes = nullptr;
+  std::uint64_t* mailbox_start = nullptr;
+  AoiMailboxRec* mailbox = nullptr;
+  AoiPairRec* entered = nullptr;
+  AoiPairRec* left = nullptr;
+  AoiPlayerRec* players = nullptr;
+};
 
 struct AoiTickCounts {
   std::size_t rejected[7] = {};  // indexed by warpmind::aoi::RejectReason
@@ -54,11 +69,13 @@ class AoiDevice {
   // One tick; the results stay in device memory until the next tick. Synchronous (fills counts). After
   // an error the device state is undefined until the next reset.
   std::string tick(const AoiCommandRec* commands, std::size_t m, AoiTickCounts& counts);
-  // Copies the last tick's results and the players to the host; arrays sized by the counts (n players).
-  // ms: time of the device-to-host transfers (pinned staging).
-  std::string download(AoiUpdateRec* updates, AoiNotificationRec* notes, AoiPairRec* entered, AoiPairRec* left,
-                       AoiPlayerRec* players, double& ms);
-  const AoiNotificationRec* notifications() const;  // device, counts.notifications records
+  // Copies the last tick's results and the players to the host. ms: time of the device-to-host
+  // transfers (pinned staging).
+  std::string download(const AoiHostOutputs& out, double& ms);
+  // Device memory: the notification records, or with mailboxes the entries and their n + 1 starts.
+  const AoiNotificationRec* notifications() const;
+  const AoiMailboxRec* mailbox() const;
+  const std::uint64_t* mailbox_start() const;
 
   struct Impl;
 
