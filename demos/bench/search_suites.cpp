@@ -217,8 +217,8 @@ int chess_suite(int argc, char** argv) {
     std::uint64_t gpu_nodes = 0;
     double gpu_ms = 0;
     if (ctx->cuda()) {
-      Status st = perft_gpu(*ctx, p, c.depth, gpu_nodes, &gpu_ms);  // the first run loads the kernels
-      if (st.ok()) st = perft_gpu(*ctx, p, c.depth, gpu_nodes, &gpu_ms);
+      Status st = gpu->perft(p, c.depth, gpu_nodes, &gpu_ms);  // the first run loads and allocates
+      if (st.ok()) st = gpu->perft(p, c.depth, gpu_nodes, &gpu_ms);
       if (!st.ok()) {
         std::fprintf(stderr, "warpmind-bench chess: %s\n", st.message().c_str());
         return 1;

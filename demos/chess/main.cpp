@@ -100,12 +100,14 @@ class Engine {
       go(in);
     } else if (cmd == "stop") {
       searcher_.stop();
+      hybrid_stop_ = true;
       wait();
     } else if (cmd == "bench") {
       wait();
       bench(in);
     } else if (cmd == "quit") {
       searcher_.stop();
+      hybrid_stop_ = true;
       wait();
       return false;
     } else {
@@ -145,6 +147,7 @@ class Engine {
       if (value != "auto" && value != "cpu" && value != "cuda") return error("option Backend: auto, cpu or cuda");
       backend_ = value;
       gpu_.reset();  // chosen again at the next use
+      gpu_context_.reset();
       gpu_tried_ = false;
       if (value == "cuda" && !gpu()) error("option Backend: cuda is unavailable here (" + gpu_why_ + "); the CPU runs");
     } else if (name == "Search") {
@@ -266,6 +269,7 @@ class Engine {
   // growth so far) fits the time budget.
   void go_hybrid(const Position& root, const SearchLimits& limits) {
     GpuBatch* device = gpu();
+    hybrid_stop_ = false;
     thread_ = std::thread([this, root, limits, device] {
       if (device) {
         search::HybridSearch<ChessGame, GpuBatch> hybrid;
@@ -293,9 +297,11 @@ class Engine {
       if (d > 1 && limits.time_ms > 0 && elapsed + last_ms * growth > static_cast<double>(limits.time_ms)) break;
       search::HybridOptions o = hybrid_options_;
       o.depth = d;
+      o.stop = &hybrid_stop_;
       search::HybridStats st;
       const auto r0 = std::chrono::steady_clock::now();
       const auto r = hybrid.run(root, o, backend, st);
+      if (r.stopped) break;  // the last completed depth's move stands
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
       if (last_ms > 0.5) growth = std::max(2.0, ms / last_ms);
       last_ms = ms;
@@ -323,7 +329,7 @@ class Engine {
         Undo u;
         make_move(child, m, u);
         std::uint64_t n = 0;
-        const Status st = perft_gpu(*gpu_context_, child, depth - 1, n);
+        const Status st = gpu_->perft(child, depth - 1, n);
         if (!st.ok()) return error("perft: " + st.message());
         say(move_to_uci(m) + ": " + std::to_string(n));
         total += n;
@@ -372,6 +378,7 @@ class Engine {
   std::string gpu_why_;
   std::unique_ptr<Context> gpu_context_;
   std::unique_ptr<GpuBatch> gpu_;
+  std::atomic<bool> hybrid_stop_{false};
   search::HybridOptions hybrid_options_ = [] {
     search::HybridOptions o;
     o.first_child_first = true;

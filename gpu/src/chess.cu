@@ -78,7 +78,8 @@ struct ChessDevice::Impl {
   // batch kernels
   DeviceBuffer<DPos> batch_in;
   DeviceBuffer<int> batch_int;
-  DeviceBuffer<std::uint32_t> batch_moves;
+  DeviceBuffer<int> batch_offset;
+  DeviceBuffer<std::uint32_t> batch_moves, batch_packed;
   cudaEvent_t ev[2] = {};
 
   ~Impl() {
@@ -185,20 +186,19 @@ std::string ChessDevice::branches(const DPos* in, std::size_t n, std::uint32_t* 
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   if (n == 0) return {};
-  if (n >= (std::size_t{1} << 24)) return "branches: batch too large";
+  if (n >= (std::size_t{1} << 22)) return "branches: batch too large";
   std::string err;
   if (!(err = im.batch_in.reserve(n)).empty()) return err;
-  if (!(err = im.batch_int.reserve(n)).empty()) return err;
+  if (!(err = im.batch_int.reserve(n + 1)).empty()) return err;
+  if (!(err = im.batch_offset.reserve(n + 1)).empty()) return err;
   if (!(err = im.batch_moves.reserve(n * chess::kMaxMoves)).empty()) return err;
+  if (!(err = im.batch_packed.reserve(n * chess::kMaxMoves)).empty()) return err;
   WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
   k_branches<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), im.batch_moves.get(),
                                                 im.batch_int.get());
   WM_CUDA_LAUNCH(k_branches);
-  WM_CUDA(cudaMemcpyAsync(counts, im.batch_int.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaMemcpyAsync(moves, im.batch_moves.get(), n * chess::kMaxMoves * sizeof(std::uint32_t),
-                          cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaStreamSynchronize(s));
-  return {};
+  return pack_rows(im.batch_moves.get(), chess::kMaxMoves, im.batch_int.get(), im.batch_offset.get(),
+                   static_cast<unsigned>(n), im.batch_packed.get(), im.temp, s, counts, moves);
 }
 
 }  // namespace warpmind::gpu

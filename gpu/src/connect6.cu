@@ -2,6 +2,7 @@
 // candidate generation are connect6_rules.h, compiled for the device here and for the host by the tests.
 #include "buffer.cuh"
 #include "check.cuh"
+#include "prefix.cuh"
 #include "warpmind/gpu/connect6.h"
 
 namespace warpmind::gpu {
@@ -29,8 +30,9 @@ __global__ void k_branches(const C6Pos* __restrict__ in, unsigned n, int width, 
 struct Connect6Device::Impl {
   cudaStream_t stream = nullptr;
   DeviceBuffer<C6Pos> in;
-  DeviceBuffer<int> ints;
-  DeviceBuffer<C6Turn> turns;
+  DeviceBuffer<int> ints, offset;
+  DeviceBuffer<C6Turn> turns, packed;
+  DeviceBuffer<unsigned char> temp;  // CUB
 };
 
 std::string Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>& out) {
@@ -63,18 +65,18 @@ std::string Connect6Device::branches(const C6Pos* in, std::size_t n, int width, 
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   if (n == 0) return {};
-  if (n >= (std::size_t{1} << 24)) return "branches: batch too large";
+  if (n >= (std::size_t{1} << 22)) return "branches: batch too large";
   std::string err;
   if (!(err = im.in.reserve(n)).empty()) return err;
-  if (!(err = im.ints.reserve(n)).empty()) return err;
+  if (!(err = im.ints.reserve(n + 1)).empty()) return err;
+  if (!(err = im.offset.reserve(n + 1)).empty()) return err;
   if (!(err = im.turns.reserve(n * connect6::kMaxTurns)).empty()) return err;
+  if (!(err = im.packed.reserve(n * connect6::kMaxTurns)).empty()) return err;
   WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
   k_branches<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), width, im.turns.get(), im.ints.get());
   WM_CUDA_LAUNCH(k_branches);
-  WM_CUDA(cudaMemcpyAsync(counts, im.ints.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaMemcpyAsync(turns, im.turns.get(), n * connect6::kMaxTurns * sizeof(C6Turn), cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaStreamSynchronize(s));
-  return {};
+  return pack_rows(im.turns.get(), connect6::kMaxTurns, im.ints.get(), im.offset.get(), static_cast<unsigned>(n),
+                   im.packed.get(), im.temp, s, counts, turns);
 }
 
 }  // namespace warpmind::gpu

@@ -46,4 +46,33 @@ static __global__ void k_run_starts(unsigned n, unsigned runs, const unsigned* _
   start[b] = lo;
 }
 
+// Rows of a padded table (row i: counts[i] values at padded[i * stride]) packed one after the other:
+// row i to packed[offset[i] ...]. One thread per value slot of the table.
+//
+// pack_rows() runs it for the rows' counts on the device (rows + 1 ints, the last one free): it scans
+// them into `offset` (rows + 1), packs, and copies the counts and the packed values to the host.
+template <class T>
+static __global__ void k_pack_rows(const T* __restrict__ padded, unsigned stride, const int* __restrict__ counts,
+                                   const int* __restrict__ offset, unsigned rows, T* __restrict__ packed) {
+  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned i = static_cast<unsigned>(j / stride), k = static_cast<unsigned>(j % stride);
+  if (i < rows && k < static_cast<unsigned>(counts[i])) packed[offset[i] + k] = padded[j];
+}
+
+template <class T>
+std::string pack_rows(const T* padded, unsigned stride, int* counts, int* offset, unsigned rows, T* packed,
+                      DeviceBuffer<unsigned char>& temp, cudaStream_t stream, int* host_counts, T* host_packed) {
+  WM_CUDA(cudaMemsetAsync(counts + rows, 0, sizeof(int), stream));
+  int total = 0;
+  std::string err = exclusive_scan(counts, offset, std::size_t{rows} + 1, temp, stream, &total);
+  if (!err.empty()) return err;
+  const unsigned long long slots = static_cast<unsigned long long>(rows) * stride;
+  k_pack_rows<<<static_cast<unsigned>((slots + 255) / 256), 256, 0, stream>>>(padded, stride, counts, offset, rows, packed);
+  WM_CUDA_LAUNCH(k_pack_rows);
+  WM_CUDA(cudaMemcpyAsync(host_counts, counts, rows * sizeof(int), cudaMemcpyDeviceToHost, stream));
+  if (total > 0) WM_CUDA(cudaMemcpyAsync(host_packed, packed, static_cast<std::size_t>(total) * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  WM_CUDA(cudaStreamSynchronize(stream));
+  return {};
+}
+
 }  // namespace warpmind::gpu

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "gpu_helpers.h"
+#include "warpmind/search/chess.h"
 
 #if WARPMIND_ENGINE_TESTS
 #define STB_IMAGE_IMPLEMENTATION
@@ -240,11 +241,20 @@ TEST(Cli, ChessEngineSpeaksUci) {
   const fs::path hin = scratch("uci-hybrid.txt");
   std::ofstream(hin) << "setoption name Search value hybrid\nsetoption name Lmax value 64\n"
                         "setoption name FirstChildFirst value false\nsetoption name Bmin value x\n"
-                        "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 2\nquit\n";
+                        "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 2\n"
+                        "ucinewgame\n"  // waits for the search (quit would stop it)
+                        "position startpos\ngo infinite\nstop\nquit\n";
   const Outcome h = run("warpmind-chess < " + hin.string());
   ASSERT_EQ(h.status, 0) << h.out;
   for (const char* line : {"info string hybrid:", "score mate 1", "bestmove a1a8", "info string error: option Bmin"})
     EXPECT_NE(h.out.find(line), std::string::npos) << line << " in:\n" << h.out;
+  const std::size_t second = h.out.find("bestmove ", h.out.find("bestmove a1a8") + 1);  // stop ends go infinite
+  ASSERT_NE(second, std::string::npos) << h.out;
+  using namespace warpmind::search::chess;
+  Position start;
+  ASSERT_TRUE(parse_fen(kStartFen, start).ok());
+  Move m;
+  EXPECT_TRUE(parse_uci_move(start, h.out.substr(second + 9, h.out.find('\n', second) - second - 9), m).ok()) << h.out;
   // The bench signature: fixed positions, fixed depth, one thread (changing the search changes it).
   const Outcome b = run("warpmind-chess bench 5");
   ASSERT_EQ(b.status, 0) << b.out;

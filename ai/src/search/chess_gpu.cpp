@@ -42,10 +42,12 @@ void GpuBatch::leaves(const std::vector<const Position*>& in, std::vector<int>& 
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  im.pack(in);
-  const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
-  if (err.empty()) return;
-  if (im.error.empty()) im.error = "chess: " + err;
+  if (im.error.empty()) {
+    im.pack(in);
+    const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
+    if (err.empty()) return;
+    im.error = "chess: " + err;
+  }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = evaluate(*in[i]);
 }
@@ -54,31 +56,30 @@ void GpuBatch::branches(const std::vector<const Position*>& in, std::vector<std:
   moves.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  im.pack(in);
-  im.moves.resize(in.size() * gpu::chess::kMaxMoves);
-  im.counts.resize(in.size());
-  const std::string err = im.device->branches(im.in.data(), im.in.size(), im.moves.data(), im.counts.data());
-  if (err.empty()) {
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      const std::uint32_t* m = im.moves.data() + i * gpu::chess::kMaxMoves;
-      moves[i].resize(static_cast<std::size_t>(im.counts[i]));
-      for (int k = 0; k < im.counts[i]; ++k) moves[i][static_cast<std::size_t>(k)].bits = m[k];
+  if (im.error.empty()) {
+    im.pack(in);
+    im.moves.resize(in.size() * gpu::chess::kMaxMoves);
+    im.counts.resize(in.size());
+    const std::string err = im.device->branches(im.in.data(), im.in.size(), im.moves.data(), im.counts.data());
+    if (err.empty()) {  // packed: position i's moves follow those of 0..i-1
+      const std::uint32_t* m = im.moves.data();
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        moves[i].resize(static_cast<std::size_t>(im.counts[i]));
+        for (int k = 0; k < im.counts[i]; ++k) moves[i][static_cast<std::size_t>(k)].bits = *m++;
+      }
+      return;
     }
-    return;
+    im.error = "chess: " + err;
   }
-  if (im.error.empty()) im.error = "chess: " + err;
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) ChessGame::children(*in[i], moves[i]);
 }
 
-Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& nodes, double* ms) {
-  if (!ctx.cuda()) return Status::Unavailable("GPU perft needs the CUDA backend");
+Status GpuBatch::perft(const Position& p, int depth, std::uint64_t& nodes, double* ms) {
   if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
 #if WARPMIND_HAVE_CUDA
-  std::unique_ptr<gpu::ChessDevice> device;
-  std::string err = gpu::ChessDevice::create(ctx.stream(), device);
   double t = 0;
-  if (err.empty()) err = device->perft(gpu::chess::from_position(p), depth, nodes, t);
+  const std::string err = impl_->device->perft(gpu::chess::from_position(p), depth, nodes, t);
   if (!err.empty()) return Status::Internal("chess: " + err);
   if (ms) *ms = t;
   return Status::Ok();
@@ -88,6 +89,14 @@ Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& node
   (void)ms;
   return Status::Unavailable("GPU perft: built without CUDA");
 #endif
+}
+
+Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& nodes, double* ms) {
+  if (!ctx.cuda()) return Status::Unavailable("GPU perft needs the CUDA backend");
+  if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
+  std::unique_ptr<GpuBatch> device;
+  WM_RETURN_IF_ERROR(GpuBatch::create(ctx, device));
+  return device->perft(p, depth, nodes, ms);
 }
 
 }  // namespace warpmind::search::chess

@@ -41,10 +41,12 @@ void GpuBatch::leaves(const std::vector<const Board*>& in, std::vector<int>& val
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  im.pack(in);
-  const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
-  if (err.empty()) return;
-  if (im.error.empty()) im.error = "connect6: " + err;
+  if (im.error.empty()) {
+    im.pack(in);
+    const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
+    if (err.empty()) return;
+    im.error = "connect6: " + err;
+  }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = Connect6Game::evaluate(*in[i]);
 }
@@ -53,21 +55,21 @@ void GpuBatch::branches(const std::vector<const Board*>& in, std::vector<std::ve
   turns.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (Connect6Game::width <= gpu::connect6::kMaxTurns) {
+  if (im.error.empty() && Connect6Game::width <= gpu::connect6::kMaxTurns) {
     im.pack(in);
     im.turns.resize(in.size() * gpu::connect6::kMaxTurns);
     im.counts.resize(in.size());
     const std::string err =
         im.device->branches(im.in.data(), im.in.size(), Connect6Game::width, im.turns.data(), im.counts.data());
-    if (err.empty()) {
+    if (err.empty()) {  // packed: board i's turns follow those of 0..i-1
+      const gpu::connect6::C6Turn* t = im.turns.data();
       for (std::size_t i = 0; i < in.size(); ++i) {
-        const gpu::connect6::C6Turn* t = im.turns.data() + i * gpu::connect6::kMaxTurns;
         turns[i].resize(static_cast<std::size_t>(im.counts[i]));
-        for (int k = 0; k < im.counts[i]; ++k) turns[i][static_cast<std::size_t>(k)] = {t[k].a, t[k].b};
+        for (int k = 0; k < im.counts[i]; ++k, ++t) turns[i][static_cast<std::size_t>(k)] = {t->a, t->b};
       }
       return;
     }
-    if (im.error.empty()) im.error = "connect6: " + err;
+    im.error = "connect6: " + err;
   }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) Connect6Game::children(*in[i], turns[i]);

@@ -105,7 +105,8 @@ struct MailboxEntry {
 //  Records:   TickResult::notifications, 16-byte records sorted by (receiver, subject, field).
 //  Mailboxes: the same list as one mailbox per receiver, the compact form a server sends from:
 //             receiver r's entries are mailbox[mailbox_start[r] .. mailbox_start[r + 1]), in (subject,
-//             field) order; half the bytes to download. Needs fewer than 2^30 players.
+//             field) order; 8 bytes a notification plus 8 a player to download instead of 16 a
+//             notification. Needs fewer than 2^30 players.
 enum class NotificationFormat { Records, Mailboxes };
 
 struct AoiConfig {

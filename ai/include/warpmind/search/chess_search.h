@@ -72,13 +72,16 @@ struct ChessGame {
 // The hybrid search's batches on the GPU (search/hybrid.h's backend shape): leaf evaluation and branch
 // calculation (legal moves in ChessGame::children's order) by the CUDA kernels, which run the same
 // rules and evaluation as the CPU. create() needs the CUDA backend. Should a batch meet a device error,
-// it is computed on the CPU instead (the search stays correct) and the first error is kept in error().
+// it is computed on the CPU instead (the search stays correct), the first error is kept in error() and
+// the later batches stay on the CPU.
 class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
   ~GpuBatch();
   void leaves(const std::vector<const Position*>& in, std::vector<int>& values);
   void branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves);
+  // Perft on this backend's device (its level buffers are kept for the next call); ms: device time.
+  Status perft(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr);
   const std::string& error() const;
 
   struct Impl;
@@ -88,8 +91,8 @@ class GpuBatch {
   std::unique_ptr<Impl> impl_;
 };
 
-// Perft on the GPU (breadth-first levels, one position per thread); ms: device time. Unavailable
-// without the CUDA backend.
+// Perft on the GPU (breadth-first levels, one position per thread) on a device set up for this call
+// (GpuBatch::perft keeps one); ms: device time. Unavailable without the CUDA backend.
 Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr);
 
 class Searcher {

@@ -131,7 +131,8 @@ struct Connect6Game {
 // The hybrid search's batches on the GPU (search/hybrid.h's backend shape): leaf evaluation and branch
 // calculation (Connect6Game::children's turns, at Connect6Game::width, at most 128) by the CUDA kernels,
 // which run the same evaluation and candidate generation as the CPU. create() needs the CUDA backend.
-// Should a batch meet a device error, it is computed on the CPU instead and the first error is kept.
+// Should a batch meet a device error, it is computed on the CPU instead, the first error is kept and the
+// later batches stay on the CPU.
 class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);

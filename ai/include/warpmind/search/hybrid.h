@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -44,6 +45,8 @@ struct HybridOptions {
   // values approach the serial search's node count at CUT nodes, where good ordering makes the first
   // children cut, while the ALL nodes (whose children must all be searched anyway) keep the batches full.
   int cut_one_by_one = 1;
+  // When set and true (another thread sets it), run() returns at once with Result::stopped.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct HybridStats {
@@ -51,6 +54,7 @@ struct HybridStats {
   std::uint64_t batched_branches = 0, single_branches = 0;
   std::uint64_t leaf_batches = 0, branch_batches = 0;        // backend calls (batched / batches: mean size)
   std::uint64_t pruned = 0;                                 // nodes cut off before they were computed
+                                                            // (pending ones, and children never released)
   std::uint64_t max_nodes = 0;                              // the largest tree held at once
   std::uint64_t computed() const { return batched_leaves + single_leaves + batched_branches + single_branches; }
 };
@@ -83,6 +87,7 @@ class HybridSearch {
     int value = 0;
     Move best{};
     bool has_move = false;
+    bool stopped = false;  // options.stop interrupted the search: value and best mean nothing
   };
 
   Result run(const State& root, const HybridOptions& o, Backend& backend, HybridStats& stats) {
@@ -93,6 +98,11 @@ class HybridSearch {
     pending_leaves_.clear();
     (o.depth == 0 ? pending_leaves_ : pending_branches_).push_back(0);
     while (!nodes_[0].done) {
+      if (o.stop && o.stop->load(std::memory_order_relaxed)) {
+        Result r;
+        r.stopped = true;
+        return r;
+      }
       stats.max_nodes = std::max<std::uint64_t>(stats.max_nodes, nodes_.size());
       if (take(pending_leaves_, o, o.l_min, o.l_max, stats)) {
         // Leaves: a batch on the backend, or one on the CPU.
@@ -252,6 +262,7 @@ class HybridSearch {
   void resolve(int n, int value, const HybridOptions& o, HybridStats& stats) {
     Node& node = nodes_[static_cast<std::size_t>(n)];
     node.done = true;
+    if (!node.released) stats.pruned += static_cast<std::uint64_t>(node.children - node.next);  // never released
     if (node.best_child < 0) node.best = value;
     const int p = node.parent;
     if (p < 0) return;
