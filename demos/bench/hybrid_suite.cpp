@@ -9,6 +9,7 @@
 
 #include "../common/args.h"
 #include "results.h"
+#include "serial_search.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
 #include "warpmind/search/chess.h"
@@ -27,29 +28,11 @@ constexpr const char* kHelp =
     "  --threads N           CPU threads (default: all)\n"
     "  --width W, --depth D  Connect6's pairs per node and turns (default 16 and 3; the paper: 48 and 5)\n";
 
-// Serial alpha-beta over the game's ordered children: the nodes it computes (expanded or evaluated).
-template <class G>
-int alphabeta(const typename G::State& s, int depth, int ply, int alpha, int beta, std::uint64_t& nodes) {
-  ++nodes;
-  std::vector<typename G::Move> moves;
-  G::children(s, moves);
-  if (moves.empty()) return G::terminal(s, ply);
-  if (depth == 0) return G::evaluate(s);
-  int best = -search::HybridSearch<G, search::CpuBatch<G>>::kInfinity;
-  for (const auto& m : moves) {
-    const int v = -alphabeta<G>(G::apply(s, m), depth - 1, ply + 1, -beta, -std::max(alpha, best), nodes);
-    best = std::max(best, v);
-    if (best >= beta) break;
-  }
-  return best;
-}
-
 template <class G>
 void measure(const char* game, const char* name, const typename G::State& s, int depth, Context& ctx,
              Results& results, int& failures) {
   std::uint64_t serial = 0;
-  const int want = alphabeta<G>(s, depth, 0, -search::HybridSearch<G, search::CpuBatch<G>>::kInfinity,
-                                search::HybridSearch<G, search::CpuBatch<G>>::kInfinity, serial);
+  const int want = bench::serial<G>(s, depth, 0, -kInf<G>, kInf<G>, true, serial);
   search::CpuBatch<G> backend{ctx.pool()};
   search::HybridSearch<G, search::CpuBatch<G>> hybrid;
   const char* const modes[] = {"plain", "ybw", "ybw+cut2", "ybw+cut"};

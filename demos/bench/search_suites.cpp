@@ -18,6 +18,7 @@
 
 #include "../common/args.h"
 #include "results.h"
+#include "serial_search.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
 #include "warpmind/core/random.h"
@@ -40,26 +41,6 @@ constexpr const char* kHelp =
     "  --quick               shallower perft and searches, smaller batches (a smoke test)\n"
     "  --backend B           cpu | cuda | auto (default auto)\n"
     "  --threads N           CPU threads (default: all)\n";
-
-template <class G>
-constexpr int kInf = search::HybridSearch<G, search::CpuBatch<G>>::kInfinity;
-
-// The serial reference over the game's ordered children: negamax, or alpha-beta with pruning. Like
-// the hybrid search, it evaluates a node at depth 0 without generating its moves.
-template <class G>
-int serial(const typename G::State& p, int depth, int ply, int alpha, int beta, bool prune, std::uint64_t& nodes) {
-  ++nodes;
-  if (depth == 0) return G::evaluate(p);
-  std::vector<typename G::Move> moves;
-  G::children(p, moves);
-  if (moves.empty()) return G::terminal(p, ply);
-  int best = -kInf<G>;
-  for (const auto& m : moves) {
-    best = std::max(best, -serial<G>(G::apply(p, m), depth - 1, ply + 1, -beta, -std::max(alpha, best), prune, nodes));
-    if (prune && best >= beta) break;
-  }
-  return best;
-}
 
 void add(Results& results, const char* variant, const char* backend, double ms, bool checked, const std::string& params,
          const std::string& extra) {
