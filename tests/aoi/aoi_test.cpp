@@ -8,6 +8,7 @@
 #include <cstring>
 #include <set>
 
+#include "aoi_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
@@ -16,105 +17,23 @@
 namespace warpmind::aoi {
 namespace {
 
-std::uint32_t bits(float v) {
-  std::uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-
-bool in_aoi(const AoiConfig& c, const Player& a, const Player& b) {
-  if (c.shape == AoiShape::Circle) {
-    const float dx = a.x - b.x, dy = a.y - b.y;
-    return dx * dx + dy * dy <= c.aoi * c.aoi;
-  }
-  const int cols = std::max(1, static_cast<int>(std::ceil(c.world.width / c.aoi)));
-  const int rows = std::max(1, static_cast<int>(std::ceil(c.world.height / c.aoi)));
-  const auto bx = [&](float x) { return std::clamp(static_cast<int>(std::floor((x - c.world.x0) / c.aoi)), 0, cols - 1); };
-  const auto by = [&](float y) { return std::clamp(static_cast<int>(std::floor((y - c.world.y0) / c.aoi)), 0, rows - 1); };
-  return std::abs(bx(a.x) - bx(b.x)) <= 1 && std::abs(by(a.y) - by(b.y)) <= 1;
-}
+using ::warpmind::oracle::aoi_bits;
+std::uint32_t bits(float v) { return aoi_bits(v); }
 
 struct Expected {
   std::vector<Player> players;
   TickResult result;
 };
 
-// The contract, naively: O(N^2) range queries.
-Expected oracle(const AoiConfig& c, std::vector<Player> p, const std::vector<Command>& cmds,
-                std::set<std::pair<std::uint32_t, std::uint32_t>>& visible) {
+// The contract, naively (demos/oracles/aoi_oracle.h): O(N^2) range queries.
+Expected oracle(const AoiConfig& c, std::vector<Player> p, const std::vector<Command>& cmds, ::warpmind::oracle::AoiVisible& visible) {
   Expected e;
-  const std::size_t n = p.size();
-  std::vector<float> dx(n, 0), dy(n, 0);
-  std::vector<long long> dmg(n, 0);
-  std::vector<bool> moved(n, false), hit(n, false);
-  for (const Command& k : cmds) {
-    int why = -1;
-    if (k.player >= n) why = 0;
-    else if (k.type == CommandType::Move) {
-      if (!std::isfinite(k.dx) || !std::isfinite(k.dy) || std::fabs(k.dx) > c.max_move || std::fabs(k.dy) > c.max_move)
-        why = 2;
-    } else if (k.type == CommandType::Attack) {
-      const float ddx = p[k.player].x - (k.target < n ? p[k.target].x : 0), ddy = p[k.player].y - (k.target < n ? p[k.target].y : 0);
-      if (k.target >= n) why = 3;
-      else if (k.target == k.player) why = 4;
-      else if (k.damage < 0) why = 6;
-      else if (!(ddx * ddx + ddy * ddy <= c.attack_range * c.attack_range)) why = 5;
-    } else {
-      why = 1;
-    }
-    if (why >= 0) {
-      ++e.result.rejected[why];
-      continue;
-    }
-    ++e.result.accepted;
-    if (k.type == CommandType::Move) {
-      dx[k.player] += k.dx;
-      dy[k.player] += k.dy;
-      moved[k.player] = true;
-    } else {
-      dmg[k.target] += k.damage;
-      hit[k.target] = true;
-    }
-  }
-  const float x1 = c.world.x0 + c.world.width, y1 = c.world.y0 + c.world.height;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (moved[i]) {
-      p[i].x = std::min(std::max(p[i].x + dx[i], c.world.x0), std::nextafter(x1, c.world.x0));
-      p[i].y = std::min(std::max(p[i].y + dy[i], c.world.y0), std::nextafter(y1, c.world.y0));
-      e.result.updates.push_back({i, Field::X, bits(p[i].x)});
-      e.result.updates.push_back({i, Field::Y, bits(p[i].y)});
-    }
-    if (hit[i]) {
-      p[i].hp = static_cast<std::int32_t>(std::max<long long>(0, p[i].hp - dmg[i]));
-      e.result.updates.push_back({i, Field::Hp, static_cast<std::uint32_t>(p[i].hp)});
-    }
-  }
-  for (const Update& u : e.result.updates)
-    for (std::uint32_t r = 0; r < n; ++r)
-      if (in_aoi(c, p[r], p[u.player])) e.result.notifications.push_back({r, u.player, u.field, u.value});
-  std::sort(e.result.notifications.begin(), e.result.notifications.end(), [](const Notification& a, const Notification& b) {
-    return std::tie(a.receiver, a.subject, a.field) < std::tie(b.receiver, b.subject, b.field);
-  });
-  std::set<std::pair<std::uint32_t, std::uint32_t>> now;
-  for (std::uint32_t r = 0; r < n; ++r)
-    for (std::uint32_t o = 0; o < n; ++o)
-      if (o != r && in_aoi(c, p[r], p[o])) now.insert({r, o});
-  for (const auto& [r, o] : now)
-    if (!visible.count({r, o})) e.result.entered.push_back({r, o});
-  for (const auto& [r, o] : visible)
-    if (!now.count({r, o})) e.result.left.push_back({r, o});
-  visible = now;
+  e.result = ::warpmind::oracle::aoi_tick(c, p, cmds, visible);
   e.players = p;
   return e;
 }
 
-std::set<std::pair<std::uint32_t, std::uint32_t>> visibility(const AoiConfig& c, const std::vector<Player>& p) {
-  std::set<std::pair<std::uint32_t, std::uint32_t>> v;
-  for (std::uint32_t r = 0; r < p.size(); ++r)
-    for (std::uint32_t o = 0; o < p.size(); ++o)
-      if (o != r && in_aoi(c, p[r], p[o])) v.insert({r, o});
-  return v;
-}
+oracle::AoiVisible visibility(const AoiConfig& c, const std::vector<Player>& p) { return ::warpmind::oracle::aoi_visibility(c, p); }
 
 struct World {
   std::string name;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 
+#include "crowd_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/core/hash.h"
@@ -38,42 +39,9 @@ std::vector<Vec2> random_moves(const std::vector<Vec2>& from, float step, std::u
   return t;
 }
 
-bool apart(Vec2 a, Vec2 b) {
-  const float dx = a.x - b.x, dy = a.y - b.y, d = 2.0f * kR;
-  return dx * dx + dy * dy >= d * d;
-}
-
-// O(N^2) oracle of the rule, straight from the header's definition.
+// O(N^2) oracle of the rule, straight from the header's definition (demos/oracles/crowd_oracle.h).
 std::vector<Verdict> oracle(const CrowdConfig& c, const std::vector<Vec2>& old, const std::vector<Vec2>& p) {
-  std::vector<Verdict> v(old.size());
-  for (std::size_t i = 0; i < old.size(); ++i) {
-    if (p[i].x == old[i].x && p[i].y == old[i].y) {
-      v[i] = Verdict::Stayed;
-      continue;
-    }
-    const WorldRect& w = c.world;
-    if (!(p[i].x >= w.x0 && p[i].x < w.x0 + w.width && p[i].y >= w.y0 && p[i].y < w.y0 + w.height)) {
-      v[i] = Verdict::OutOfWorld;
-      continue;
-    }
-    if (c.obstacles.width > 0) {
-      const float cw = w.width / static_cast<float>(c.obstacles.width), ch = w.height / static_cast<float>(c.obstacles.height);
-      int cx = static_cast<int>(std::floor((p[i].x - w.x0) / cw)), cy = static_cast<int>(std::floor((p[i].y - w.y0) / ch));
-      cx = std::min(std::max(cx, 0), c.obstacles.width - 1);
-      cy = std::min(std::max(cy, 0), c.obstacles.height - 1);
-      if (c.obstacles.blocked[static_cast<std::size_t>(cy) * c.obstacles.width + cx]) {
-        v[i] = Verdict::Blocked;
-        continue;
-      }
-    }
-    bool hit = false;
-    for (std::size_t j = 0; j < old.size() && !hit; ++j) {
-      if (j == i) continue;
-      hit = !apart(p[i], old[j]) || ((c.rule == CrowdRule::Strict || j < i) && !apart(p[i], p[j]));
-    }
-    v[i] = hit ? Verdict::Collision : Verdict::Moved;
-  }
-  return v;
+  return ::warpmind::oracle::crowd_verdicts(c, old, p);
 }
 
 struct Scenario {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ddm_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/core/random.h"
 #include "warpmind/ddm/ddm.h"
@@ -23,20 +24,18 @@ struct TestRegion {
   bool alive = true;
 };
 
+// Brute force from the half-open contract (demos/oracles/ddm_oracle.h).
 template <int D>
 std::vector<Pair> oracle(const std::vector<TestRegion<D>>& r) {
-  std::vector<Pair> out;
-  for (RegionId p = 0; p < r.size(); ++p)
-    for (RegionId s = 0; s < r.size(); ++s) {
-      if (!r[p].alive || !r[s].alive || r[p].kind != RegionKind::Publication || r[s].kind != RegionKind::Subscription)
-        continue;
-      bool hit = true;
-      for (int k = 0; k < D; ++k)  // half-open, empty boxes match nothing
-        hit = hit && r[p].box.lo[k] < r[s].box.hi[k] && r[s].box.lo[k] < r[p].box.hi[k] &&
-              r[p].box.lo[k] < r[p].box.hi[k] && r[s].box.lo[k] < r[s].box.hi[k];
-      if (hit) out.push_back({p, s});
-    }
-  return out;
+  std::vector<RegionKind> kind;
+  std::vector<Box<D>> box;
+  std::vector<bool> alive;
+  for (const TestRegion<D>& t : r) {
+    kind.push_back(t.kind);
+    box.push_back(t.box);
+    alive.push_back(t.alive);
+  }
+  return ::warpmind::oracle::ddm_pairs<D>(kind, box, alive);
 }
 
 template <int D>
