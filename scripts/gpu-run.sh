@@ -17,7 +17,7 @@ steps=("$@")
 ((${#steps[@]})) || steps=(tests memcheck bench-field)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-export WARPMIND_BIN_DIR="$stage" WARPMIND_SOURCE_DIR="$stage" WARPMIND_COMMIT="$(cat "$stage/COMMIT" 2>/dev/null || echo unknown)"
+export WARPMIND_BIN_DIR="$stage" WARPMIND_SOURCE_DIR="$stage"
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "nvidia-smi not available" > "$out/nvidia-smi.txt"
 gpu_filter='*Gpu*:*gpu*:*Device*:Field.*:FieldQueries.*:Crowd.*'
 summary=()

@@ -23,7 +23,7 @@ cp "$build/bin/warpmind_tests" "$build/bin/warpmind-bench" "$build/bin/warpmind"
    "$build/bin/warpmind-chess" "$build/bin/warpmind-connect6" "$stage/"
 cp -r assets/scenarios assets/maps "$stage/assets/"
 cp scripts/gpu-run.sh "$stage/"
-git rev-parse --short=12 HEAD > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
+git describe --always --abbrev=12 --dirty > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" "$stage/warpmind-demo" \
   "$stage/warpmind-chess" "$stage/warpmind-connect6" 2>/dev/null || true
 du -sh "$stage"

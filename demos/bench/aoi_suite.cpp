@@ -22,6 +22,8 @@
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/context.h"
 #include "warpmind/core/device_memory.h"
+#include "warpmind/core/random.h"
+#include "aoi_oracle.h"
 
 namespace warpmind::bench {
 
@@ -36,17 +38,59 @@ constexpr const char* kHelp =
     "  --ticks N             ticks per world (default 5)\n"
     "  --max-clients N       skip larger worlds (default 4194304)\n"
     "  --no-scale            skip 1M and 4M clients\n"
-    "  --mailboxes           notifications as per-receiver mailboxes (8-byte entries) instead of 16-byte records\n";
+    "  --mailboxes           notifications as per-receiver mailboxes (8-byte entries) instead of 16-byte records\n"
+    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
+    "Checks, every tick: cpu-fast against the brute-force contract (validation, merge, updates and players\n"
+    "in full; the notifications of 32 sampled receivers); every other variant's players, updates, counts\n"
+    "and notifications against cpu-fast's.\n";
 
 struct Case {
   std::size_t clients;
   float map, aoi;
 };
 
+// The reference's tick against the brute-force contract: every command's validation and merge, the
+// updates and the players after the tick in full, and the notifications of 32 sampled receivers.
+// Returns the number of differences found.
+long long oracle_check(const aoi::AoiConfig& cfg, std::vector<aoi::Player>& players, std::span<const aoi::Command> cmds,
+                       const aoi::TickResult& got, std::span<const aoi::Player> got_players, SplitMix64& rng,
+                       ThreadPool& pool, std::size_t& sampled) {
+  aoi::TickResult want;
+  oracle::aoi_logic(cfg, players, cmds, want);
+  long long bad = (want.updates != got.updates) + (want.rejected != got.rejected) + (want.accepted != got.accepted);
+  for (std::size_t i = 0; i < players.size(); ++i)
+    bad += oracle::aoi_bits(players[i].x) != oracle::aoi_bits(got_players[i].x) ||
+           oracle::aoi_bits(players[i].y) != oracle::aoi_bits(got_players[i].y) || players[i].hp != got_players[i].hp;
+  const bool boxes = cfg.format == aoi::NotificationFormat::Mailboxes;
+  std::vector<std::uint32_t> receivers(std::min<std::size_t>(32, players.size()));
+  for (std::uint32_t& r : receivers) r = static_cast<std::uint32_t>(rng.next() % players.size());
+  std::vector<long long> differs(receivers.size(), 0);
+  pool.parallel_for(receivers.size(), [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) {
+      const std::uint32_t r = receivers[i];
+      const std::vector<aoi::Notification> expect = oracle::aoi_notifications_of(cfg, players, want.updates, r);
+      std::vector<aoi::Notification> have;
+      if (boxes) {
+        for (std::uint64_t k = got.mailbox_start[r]; k < got.mailbox_start[r + 1]; ++k)
+          have.push_back({r, got.mailbox[k].subject(), got.mailbox[k].field(), got.mailbox[k].value});
+      } else {
+        const auto lo = std::lower_bound(got.notifications.begin(), got.notifications.end(), r,
+                                         [](const aoi::Notification& a, std::uint32_t v) { return a.receiver < v; });
+        for (auto it = lo; it != got.notifications.end() && it->receiver == r; ++it) have.push_back(*it);
+      }
+      differs[i] = have != expect;
+    }
+  });
+  for (long long d : differs) bad += d;
+  sampled += receivers.size();
+  return bad;
+}
+
 }  // namespace
 
 int aoi_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "max-clients"}, {"quick", "no-scale", "mailboxes", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "max-clients"},
+                   {"quick", "no-scale", "mailboxes", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -55,6 +99,8 @@ int aoi_suite(int argc, char** argv) {
   const auto max_clients = static_cast<std::size_t>(args.integer("max-clients", 4194304, 1, 1ll << 30));
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(args, "aoi", ctx)) return rc;
+  ResultsFile file;
+  if (int rc = file.open(args, "aoi")) return rc;
   std::vector<Case> cases;
   if (args.has("quick")) {
     cases = {{2048, 2500, 10}, {16384, 5000, 20}};
@@ -120,9 +166,12 @@ int aoi_suite(int argc, char** argv) {
     std::vector<aoi::Command> cmds;
     aoi::CommandSpec spec;
     spec.seed = 5 + ci;
-    std::size_t notes = 0;
+    std::size_t notes = 0, sampled = 0;
+    SplitMix64 sampler(41 + ci);
+    std::vector<aoi::Player> before;
     for (int t = 0; t < ticks; ++t) {
       aoi::make_commands(spec, cfg, ctx->pool(), cs.clients, static_cast<std::uint64_t>(t), cmds);
+      before.assign(worlds[0]->players().begin(), worlds[0]->players().end());
       for (std::size_t v = 0; v < nv; ++v) {
         const auto t0 = std::chrono::steady_clock::now();
         const Status st = worlds[v]->tick(cmds, out[v]);
@@ -141,9 +190,22 @@ int aoi_suite(int argc, char** argv) {
         col[v][kUpload].push_back(o.ms_upload);
         col[v][kDownload].push_back(o.ms_download);
         col[v][kWall].push_back(wall);
-        if (v > 0)
-          mismatches[v] += !(o.updates == out[0].updates && o.notifications == out[0].notifications &&
+        if (corrupt(aoi::variant_name(variants[v]))) {
+          for (aoi::Notification& x : out[v].notifications) ++x.value;
+          for (aoi::MailboxEntry& x : out[v].mailbox) ++x.value;
+        }
+        if (v == 0) {
+          mismatches[v] += oracle_check(cfg, before, cmds, o, worlds[0]->players(), sampler, ctx->pool(), sampled);
+        } else {
+          const std::span<const aoi::Player> a = worlds[v]->players(), b = worlds[0]->players();
+          bool same_players = a.size() == b.size();
+          for (std::size_t i = 0; same_players && i < a.size(); ++i)
+            same_players = oracle::aoi_bits(a[i].x) == oracle::aoi_bits(b[i].x) &&
+                           oracle::aoi_bits(a[i].y) == oracle::aoi_bits(b[i].y) && a[i].hp == b[i].hp;
+          mismatches[v] += !(same_players && o.updates == out[0].updates && o.rejected == out[0].rejected &&
+                             o.accepted == out[0].accepted && o.notifications == out[0].notifications &&
                              o.mailbox_start == out[0].mailbox_start && o.mailbox == out[0].mailbox);
+        }
       }
       notes += boxes ? out[0].mailbox.size() : out[0].notifications.size();
     }
@@ -168,7 +230,7 @@ int aoi_suite(int argc, char** argv) {
                     "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d, \"format\": \"%s\"}",
                     cs.clients, cs.map, cs.aoi, ticks, boxes ? "mailboxes" : "records");
       r.params_json = buf;
-      r.checked = mismatches[v] == 0;
+      r.compared(v == 0 ? "oracle" : aoi::variant_name(variants[0]), mismatches[v] == 0);
       if (gpu) r.floor_ms = note_bytes / ceil.copy_bytes_per_s * 1e3;
       const double link_ms = gpu ? note_bytes / ceil.download_bytes_per_s * 1e3 : 0;
       std::snprintf(buf, sizeof buf,
@@ -176,10 +238,12 @@ int aoi_suite(int argc, char** argv) {
                     "\"download_ms\": %.6f, \"download_floor_ms\": %.6f, \"wall_ms\": %.6f, \"notifications_per_tick\": %.1f",
                     m[kLogic], m[kSort], m[kQuery], m[kUpload], m[kDownload], link_ms, m[kWall], notes_per_tick);
       r.extra_json = buf;
+      r.extra_json += ", \"mismatches\": " + std::to_string(mismatches[v]);
+      if (v == 0) r.extra_json += ", \"oracle_receivers\": " + std::to_string(sampled);
       med[v] = r.timing.median();
       if (mismatches[v]) {
-        std::fprintf(stderr, "  MISMATCH: %s differs from %s in %lld ticks\n", r.variant.c_str(),
-                     aoi::variant_name(variants[0]), mismatches[v]);
+        std::fprintf(stderr, "  MISMATCH: %s differs from %s (%lld)\n", r.variant.c_str(), r.checked_against.c_str(),
+                     mismatches[v]);
         ++failures;
       }
       std::printf("%8zu %5g %4g %-9s | %9.3f %8.3f %8.3f %8.3f | %8.3f %9.3f | %7.1fx %8.4f | %12.0f\n", cs.clients,
@@ -188,15 +252,9 @@ int aoi_suite(int argc, char** argv) {
       results.add(r);
     }
     std::fflush(stdout);
-    if (args.has("out")) {
-      const std::string err = demos::write_file(args.str("out"), results.to_json());
-      if (!err.empty()) {
-        std::fprintf(stderr, "warpmind-bench aoi: %s\n", err.c_str());
-        return 1;
-      }
-    }
+    if (!file.write(results)) return 1;
   }
-  if (args.has("out")) std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), results.records().size());
+  file.finish(results);
   return failures ? 1 : 0;
 }
 

@@ -3,6 +3,7 @@
 // the same proposals; every tick's verdicts are compared with the reference.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -15,6 +16,8 @@
 #include "warpmind/core/device_memory.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/crowd/scenario.h"
+#include "warpmind/core/random.h"
+#include "crowd_oracle.h"
 
 namespace warpmind::bench {
 
@@ -28,7 +31,13 @@ constexpr const char* kHelp =
     "  --threads N           CPU threads (default: all)\n"
     "  --ticks N             ticks per crowd up to 1M agents (default 100; 4M and 16M run N/5)\n"
     "  --no-scale            skip 4M and 16M agents\n"
-    "  --rule RULE           strict | lowest-id (default strict)\n";
+    "  --rule RULE           strict | lowest-id (default strict)\n"
+    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
+    "Checks, every tick: cpu-reference against the brute-force rule on 64 random agents and every agent\n"
+    "at its old position or its proposal as its verdict says; every other variant's verdicts and\n"
+    "positions against cpu-reference's; overlaps counted on each variant's own positions.\n"
+    "GPU times: even ticks with the proposals already on the device (device time, the median reported);\n"
+    "odd ticks host to host (proposals up, positions and verdicts down; with_transfers_ms).\n";
 
 // Bytes a tick must move per agent at the least: old position and proposal in, position and verdict out.
 constexpr double kBytesPerAgent = 8 + 8 + 8 + 1;
@@ -38,7 +47,8 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 int crowd_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "rule"}, {"quick", "no-scale", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "rule"},
+                   {"quick", "no-scale", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -48,6 +58,8 @@ int crowd_suite(int argc, char** argv) {
   if (!crowd::parse_rule(args.str("rule", "strict"), rule)) args.fail("--rule: expected strict or lowest-id");
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(args, "crowd", ctx)) return rc;
+  ResultsFile file;
+  if (int rc = file.open(args, "crowd")) return rc;
   Status st;
   DeviceCeilings ceil;
   if (ctx->cuda()) {
@@ -74,6 +86,7 @@ int crowd_suite(int argc, char** argv) {
     variants.push_back(crowd::CrowdVariant::GpuTiled);
     variants.push_back(crowd::CrowdVariant::GpuStaticGrid);
   }
+  const std::size_t nv = variants.size();
 
   Results results("crowd", ctx->cuda() ? ctx->device().name : "cpu");
   int failures = 0;
@@ -102,10 +115,16 @@ int crowd_suite(int argc, char** argv) {
       }
       solvers.push_back(std::move(s));
     }
-    std::vector<std::vector<double>> ms(variants.size());
-    std::vector<long long> mismatches(variants.size(), 0);
-    std::vector<crowd::Verdict> ref(n), got(n);
-    std::size_t accepted = 0;
+    // Per variant: device-resident ticks (GPU: proposals already on the device, device time) and
+    // host-to-host ticks (GPU: proposals up, the tick, positions and verdicts down; wall clock), taken
+    // on alternate ticks so that every variant steps once per tick in lockstep.
+    std::vector<std::vector<double>> ms(nv), host_ms(nv);
+    std::vector<long long> mismatches(nv, 0), overlaps(nv, 0);
+    std::vector<std::vector<crowd::Verdict>> verdicts(nv, std::vector<crowd::Verdict>(n));
+    std::vector<std::vector<Vec2>> after(nv, std::vector<Vec2>(n));
+    std::size_t accepted = 0, oracle_checked = 0;
+    long long oracle_mismatches = 0;
+    SplitMix64 sampler(31 + si);
     DeviceBytes dev_prop;
     GpuTimer timer;
     if (ctx->cuda() && !(st = dev_prop.allocate(*ctx, n * sizeof(Vec2))).ok()) {
@@ -113,64 +132,96 @@ int crowd_suite(int argc, char** argv) {
       return 1;
     }
     for (int t = 0; t < k; ++t) {
+      const bool resident = t % 2 == 0;
       crowd::make_proposals(moves, ctx->pool(), pos, static_cast<std::uint64_t>(t), prop);
-      if (ctx->cuda() && !(st = dev_prop.upload(*ctx, prop.data(), n * sizeof(Vec2))).ok()) return 1;
-      for (std::size_t v = 0; v < variants.size(); ++v) {
-        // GPU variants: proposals already on the device, device time of one tick (CUDA events).
-        float gpu_ms = 0;
+      if (ctx->cuda() && resident && !(st = dev_prop.upload(*ctx, prop.data(), n * sizeof(Vec2))).ok()) return 1;
+      for (std::size_t v = 0; v < nv; ++v) {
+        const bool gpu = crowd::is_gpu_variant(variants[v]);
         const auto t0 = Clock::now();
-        if (crowd::is_gpu_variant(variants[v])) {
+        if (gpu && resident) {
+          float gpu_ms = 0;
           st = timer.start(*ctx);
           if (st.ok()) st = solvers[v]->step_device(static_cast<const Vec2*>(dev_prop.get()));
           if (st.ok()) st = timer.stop(*ctx, gpu_ms);
+          ms[v].push_back(gpu_ms);
+          if (st.ok()) st = solvers[v]->fetch_stats();
         } else {
           st = solvers[v]->step(prop);
+          const double step_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+          if (!gpu) ms[v].push_back(step_ms);
         }
-        ms[v].push_back(crowd::is_gpu_variant(variants[v])
-                            ? gpu_ms
-                            : std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        if (st.ok()) st = solvers[v]->read_positions(after[v]);
+        if (st.ok()) st = solvers[v]->read_verdicts(verdicts[v]);
+        if (gpu && !resident) host_ms[v].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
         if (!st.ok()) {
           std::fprintf(stderr, "  %s: %s\n", crowd::variant_name(variants[v]), st.message().c_str());
           return 1;
         }
-        st = solvers[v]->read_verdicts(v == 0 ? ref : got);
-        if (v > 0)
-          for (std::size_t i = 0; i < n; ++i) mismatches[v] += ref[i] != got[i];
+        if (corrupt(crowd::variant_name(variants[v])))
+          for (crowd::Verdict& x : verdicts[v])
+            x = x == crowd::Verdict::Moved ? crowd::Verdict::Collision : crowd::Verdict::Moved;
+        overlaps[v] += static_cast<long long>(oracle::crowd_overlaps(after[v], radius, ctx->pool()));
       }
+      // The reference against the brute-force rule on 64 random agents, and every agent at its old
+      // position or its proposal as its verdict says; the other variants against the reference.
+      std::vector<std::size_t> sample(std::min<std::size_t>(64, n));
+      for (std::size_t& i : sample) i = sampler.next() % n;
+      std::vector<crowd::Verdict> want(sample.size());
+      ctx->pool().parallel_for(sample.size(), [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) want[i] = oracle::crowd_verdict(cfg, pos, prop, sample[i]);
+      });
+      for (std::size_t i = 0; i < sample.size(); ++i) oracle_mismatches += want[i] != verdicts[0][sample[i]];
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool moved = verdicts[0][i] == crowd::Verdict::Moved || verdicts[0][i] == crowd::Verdict::Stayed;
+        const Vec2 w = moved ? prop[i] : pos[i];
+        oracle_mismatches += std::memcmp(&w, &after[0][i], sizeof w) != 0;
+      }
+      oracle_checked += sample.size();
+      for (std::size_t v = 1; v < nv; ++v)
+        for (std::size_t i = 0; i < n; ++i)
+          mismatches[v] += verdicts[v][i] != verdicts[0][i] || std::memcmp(&after[v][i], &after[0][i], sizeof(Vec2)) != 0;
       accepted += solvers[0]->last_stats().moved;
-      st = solvers[0]->read_positions(pos);
+      pos = after[0];
     }
-    const long long overlaps = static_cast<long long>(crowd::count_overlaps(pos, radius));
-    char row[256];
-    std::vector<double> med(variants.size(), -1);
-    for (std::size_t v = 0; v < variants.size(); ++v) {
+    mismatches[0] = oracle_mismatches;
+    char row[320];
+    std::vector<double> med(nv, -1);
+    for (std::size_t v = 0; v < nv; ++v) {
+      const bool gpu = crowd::is_gpu_variant(variants[v]);
       Record r;
-      Timing tm;
-      tm.ms = ms[v];
-      std::sort(tm.ms.begin(), tm.ms.end());
-      r.timing = tm;
+      r.timing.ms = ms[v];
+      std::sort(r.timing.ms.begin(), r.timing.ms.end());
       r.variant = crowd::variant_name(variants[v]);
-      r.backend = crowd::is_gpu_variant(variants[v]) ? "cuda" : "cpu";
+      r.backend = gpu ? "cuda" : "cpu";
       std::snprintf(row, sizeof row,
                     "{\"agents\": %zu, \"ticks\": %d, \"radius\": %g, \"spacing\": %g, \"step\": %g, \"rule\": \"%s\"}", n,
                     k, radius, spacing, step, crowd::rule_name(rule));
       r.params_json = row;
-      r.checked = v == 0 || mismatches[v] == 0;
-      if (v > 0 && mismatches[v]) {
-        std::fprintf(stderr, "  MISMATCH: %s verdicts differ from cpu-reference %lld times\n", r.variant.c_str(), mismatches[v]);
+      r.compared(v == 0 ? "oracle" : crowd::variant_name(variants[0]), mismatches[v] == 0 && overlaps[v] == 0);
+      if (mismatches[v]) {
+        std::fprintf(stderr, "  MISMATCH: %s differs from %s %lld times\n", r.variant.c_str(), r.checked_against.c_str(),
+                     mismatches[v]);
         ++failures;
       }
-      if (crowd::is_gpu_variant(variants[v])) r.floor_ms = kBytesPerAgent * n / ceil.copy_bytes_per_s * 1e3;
-      std::snprintf(row, sizeof row, "\"mismatches\": %lld, \"overlaps\": %lld, \"acceptance\": %.6f, \"checks_per_s\": %.6g",
-                    mismatches[v], overlaps, static_cast<double>(accepted) / (static_cast<double>(n) * k),
-                    n / (tm.median() * 1e-3));
+      if (overlaps[v]) {
+        std::fprintf(stderr, "  OVERLAPS: %s: %lld\n", r.variant.c_str(), overlaps[v]);
+        ++failures;
+      }
+      if (gpu) r.floor_ms = kBytesPerAgent * n / ceil.copy_bytes_per_s * 1e3;
+      std::sort(host_ms[v].begin(), host_ms[v].end());
+      const double with_transfers = host_ms[v].empty() ? -1.0 : host_ms[v][host_ms[v].size() / 2];
+      std::snprintf(row, sizeof row,
+                    "\"mismatches\": %lld, \"overlaps\": %lld, \"acceptance\": %.6f, \"checks_per_s\": %.6g",
+                    mismatches[v], overlaps[v], static_cast<double>(accepted) / (static_cast<double>(n) * k),
+                    n / (r.timing.median() * 1e-3));
       r.extra_json = row;
-      med[v] = tm.median();
+      if (v == 0) r.extra_json += ", \"oracle_agents\": " + std::to_string(oracle_checked);
+      if (gpu && with_transfers >= 0) {
+        std::snprintf(row, sizeof row, ", \"with_transfers_ms\": %.6g", with_transfers);
+        r.extra_json += row;
+      }
+      med[v] = r.timing.median();
       results.add(r);
-    }
-    if (overlaps) {
-      std::fprintf(stderr, "  OVERLAPS: %lld\n", overlaps);
-      ++failures;
     }
     double best = -1;
     for (std::size_t v = 1; v < med.size(); ++v)
@@ -182,15 +233,9 @@ int crowd_suite(int argc, char** argv) {
                 best > 0 ? med[0] / best : 0.0, ctx->cuda() ? kBytesPerAgent * n / ceil.copy_bytes_per_s * 1e3 : 0.0,
                 100.0 * static_cast<double>(accepted) / (static_cast<double>(n) * k));
     std::fflush(stdout);
-    if (args.has("out")) {
-      std::string err = demos::write_file(args.str("out"), results.to_json());
-      if (!err.empty()) {
-        std::fprintf(stderr, "warpmind-bench crowd: %s\n", err.c_str());
-        return 1;
-      }
-    }
+    if (!file.write(results)) return 1;
   }
-  if (args.has("out")) std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), results.records().size());
+  file.finish(results);
   return failures ? 1 : 0;
 }
 

@@ -20,6 +20,8 @@
 #include "warpmind/core/device_memory.h"
 #include "warpmind/ddm/ddm.h"
 #include "warpmind/ddm/scenario.h"
+#include "warpmind/core/random.h"
+#include "ddm_oracle.h"
 
 namespace warpmind::bench {
 
@@ -34,7 +36,11 @@ constexpr const char* kHelp =
     "  --steps N             moves per case (default 30)\n"
     "  --max-regions N       skip larger cases (default 1000000)\n"
     "  --no-brute            leave the quadratic variants out of the large cases: cpu-brute above 32,768\n"
-    "                        regions, gpu-region above 131,072\n";
+    "                        regions, gpu-region above 131,072\n"
+    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
+    "Checks: cpu-sort's full match (before the moves and after them) against the brute-force oracle on\n"
+    "up to 256 sampled regions each; every other variant's full matches and every step's changes\n"
+    "against cpu-sort's.\n";
 
 struct Case {
   std::size_t regions;
@@ -44,10 +50,40 @@ struct Case {
 
 using Clock = std::chrono::steady_clock;
 
+// Compares `pairs` (a full match, sorted) with the brute-force oracle on up to 256 sampled regions: each
+// sampled region's pairs, as publication or subscription. Returns the number of regions that differ.
+long long oracle_sample(const std::vector<ddm::Region<2>>& regions, const std::vector<ddm::Pair>& pairs,
+                        std::uint64_t seed, ThreadPool& pool, std::size_t& sampled) {
+  const std::size_t n = regions.size();
+  std::vector<ddm::RegionKind> kind(n);
+  std::vector<ddm::Box<2>> box(n);
+  for (std::size_t i = 0; i < n; ++i) kind[i] = regions[i].kind, box[i] = regions[i].box;
+  std::vector<ddm::RegionId> sample;
+  std::vector<int> slot(n, -1);
+  SplitMix64 rng(seed);
+  for (std::size_t i = 0; i < std::min<std::size_t>(256, n); ++i) {
+    const auto id = static_cast<ddm::RegionId>(n <= 256 ? i : rng.next() % n);
+    if (slot[id] < 0) slot[id] = static_cast<int>(sample.size()), sample.push_back(id);
+  }
+  std::vector<std::vector<ddm::Pair>> got(sample.size()), want(sample.size());
+  for (const ddm::Pair& q : pairs) {
+    if (q.publication < n && slot[q.publication] >= 0) got[static_cast<std::size_t>(slot[q.publication])].push_back(q);
+    if (q.subscription < n && slot[q.subscription] >= 0) got[static_cast<std::size_t>(slot[q.subscription])].push_back(q);
+  }
+  pool.parallel_for(sample.size(), [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i) want[i] = oracle::ddm_pairs_of<2>(kind, box, {}, sample[i]);
+  });
+  long long bad = 0;
+  for (std::size_t i = 0; i < sample.size(); ++i) bad += got[i] != want[i];
+  sampled += sample.size();
+  return bad;
+}
+
 }  // namespace
 
 int ddm_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "steps", "max-regions"}, {"quick", "no-brute", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "steps", "max-regions"},
+                   {"quick", "no-brute", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -56,6 +92,8 @@ int ddm_suite(int argc, char** argv) {
   const auto max_regions = static_cast<std::size_t>(args.integer("max-regions", 1000000, 1, 1ll << 28));
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(args, "ddm", ctx)) return rc;
+  ResultsFile file;
+  if (int rc = file.open(args, "ddm")) return rc;
   std::vector<Case> cases;
   if (args.has("quick")) {
     cases = {{2048, 100, 0, false}, {8192, 10, 0, true}};
@@ -101,11 +139,13 @@ int ddm_suite(int argc, char** argv) {
       if (!(skip_quadratic && cs.regions > 131072)) variants.push_back(ddm::DdmVariant::GpuRegion);
       variants.push_back(ddm::DdmVariant::GpuGrid);
     }
-    std::vector<double> match_ms(variants.size()), step_med(variants.size());
-    std::vector<long long> mismatches(variants.size(), 0);
+    const std::size_t nv = variants.size();
+    std::vector<double> match_ms(nv), step_med(nv);
+    std::vector<long long> mismatches(nv, 0);
     std::vector<std::vector<ddm::Pair>> first_in(steps), first_out(steps);
-    std::size_t pairs = 0;
-    for (std::size_t v = 0; v < variants.size(); ++v) {
+    std::vector<ddm::Pair> first_all, first_final;
+    std::size_t pairs = 0, sampled = 0;
+    for (std::size_t v = 0; v < nv; ++v) {
       std::unique_ptr<ddm::RegionMatcher<2>> m;
       Status st = ddm::RegionMatcher<2>::create(*ctx, variants[v], m);
       std::vector<ddm::Region<2>> regions = start;
@@ -121,7 +161,17 @@ int ddm_suite(int argc, char** argv) {
       const bool gpu = variants[v] == ddm::DdmVariant::GpuRegion || variants[v] == ddm::DdmVariant::GpuGrid;
       const ddm::MatchTimes full = st.ok() ? m->last_times() : ddm::MatchTimes{};
       match_ms[v] = gpu ? full.match : match_wall;
-      if (v == 0) pairs = all.size();
+      const bool corrupted = corrupt(ddm::variant_name(variants[v]));
+      if (corrupted)
+        for (ddm::Pair& q : all) ++q.subscription;
+      // The full match: the reference against the oracle on sampled regions, the others against it.
+      if (v == 0) {
+        pairs = all.size();
+        first_all = all;
+        mismatches[v] += oracle_sample(start, all, g.seed, ctx->pool(), sampled);
+      } else {
+        mismatches[v] += all != first_all;
+      }
       std::vector<double> step_ms;
       for (int s = 0; st.ok() && s < steps; ++s) {
         ddm::move_regions<2>(regions, g.seed, s);
@@ -136,14 +186,26 @@ int ddm_suite(int argc, char** argv) {
           mismatches[v] += !(in == first_in[s] && out == first_out[s]);
         }
       }
+      // After the moves, the full match again (untimed): the changes must have led to the same place.
+      if (st.ok() && steps > 0) {
+        st = m->match(all);
+        if (corrupted)
+          for (ddm::Pair& q : all) ++q.subscription;
+        if (v == 0) {
+          first_final = all;
+          mismatches[v] += oracle_sample(regions, all, g.seed + 1, ctx->pool(), sampled);
+        } else {
+          mismatches[v] += all != first_final;
+        }
+      }
       if (!st.ok()) {
         std::fprintf(stderr, "  %s: %s\n", ddm::variant_name(variants[v]), st.message().c_str());
         return 1;
       }
       Record r;
-      r.timing.ms = step_ms;
+      r.timing.ms = step_ms.empty() ? std::vector<double>{match_ms[v]} : step_ms;
       std::sort(r.timing.ms.begin(), r.timing.ms.end());
-      step_med[v] = r.timing.median();
+      step_med[v] = steps > 0 ? r.timing.median() : 0.0;
       r.variant = ddm::variant_name(variants[v]);
       r.backend = gpu ? "cuda" : "cpu";
       if (gpu)
@@ -156,14 +218,16 @@ int ddm_suite(int argc, char** argv) {
                     cs.regions, cs.size > 0 ? cs.size : static_cast<double>(start[0].box.hi[0] - start[0].box.lo[0]),
                     cs.alpha, cs.hotspot ? "hotspot" : "uniform", steps);
       r.params_json = buf;
-      r.checked = mismatches[v] == 0;
+      r.compared(v == 0 ? "oracle" : ddm::variant_name(variants[0]), mismatches[v] == 0);
       std::snprintf(buf, sizeof buf,
-                    "\"match_ms\": %.6f, \"match_wall_ms\": %.6f, \"upload_ms\": %.6f, \"download_ms\": %.6f, \"pairs\": %zu",
-                    match_ms[v], match_wall, full.upload, full.download, pairs);
+                    "\"match_ms\": %.6f, \"match_wall_ms\": %.6f, \"upload_ms\": %.6f, \"download_ms\": %.6f, "
+                    "\"pairs\": %zu, \"mismatches\": %lld",
+                    match_ms[v], match_wall, full.upload, full.download, pairs, mismatches[v]);
       r.extra_json = buf;
+      if (v == 0) r.extra_json += ", \"oracle_regions\": " + std::to_string(sampled);
       if (mismatches[v]) {
-        std::fprintf(stderr, "  MISMATCH: %s differs from %s in %lld steps\n", r.variant.c_str(),
-                     ddm::variant_name(variants[0]), mismatches[v]);
+        std::fprintf(stderr, "  MISMATCH: %s differs from %s (%lld)\n", r.variant.c_str(), r.checked_against.c_str(),
+                     mismatches[v]);
         ++failures;
       }
       std::printf("%8zu %6.4g %6.4g %8s %-10s | %10.3f %10.3f | %8.3f %8.3f | %7.1fx %8.4f | %10zu\n", cs.regions,
@@ -173,15 +237,9 @@ int ddm_suite(int argc, char** argv) {
       results.add(r);
     }
     std::fflush(stdout);
-    if (args.has("out")) {
-      const std::string err = demos::write_file(args.str("out"), results.to_json());
-      if (!err.empty()) {
-        std::fprintf(stderr, "warpmind-bench ddm: %s\n", err.c_str());
-        return 1;
-      }
-    }
+    if (!file.write(results)) return 1;
   }
-  if (args.has("out")) std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), results.records().size());
+  file.finish(results);
   return failures ? 1 : 0;
 }
 

@@ -16,6 +16,8 @@
 #include "warpmind/core/device_memory.h"
 #include "warpmind/field/field.h"
 #include "warpmind/field/scenario.h"
+#include "warpmind/core/random.h"
+#include "field_oracle.h"
 
 namespace warpmind::bench {
 
@@ -30,7 +32,10 @@ constexpr const char* kHelp =
     "  --repeats N           most timed runs per GPU variant (default 30; CPU: 10)\n"
     "  --naive-limit N       run cpu-naive only where cells x entities <= N (default 268435456)\n"
     "  --no-scale            skip the 100,000-entity scale case\n"
-    "  --only-scale          run only the scale case\n";
+    "  --only-scale          run only the scale case\n"
+    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
+    "Checks: cpu-stamp against the brute-force oracle on sampled cells (corners, random cells, cells under\n"
+    "entities); every other variant against cpu-stamp, bit for bit, on every cell.\n";
 
 struct Case {
   float world, radius;
@@ -40,6 +45,14 @@ struct Case {
 };
 
 using Clock = std::chrono::steady_clock;
+
+// One variant's run on one case.
+struct Run {
+  field::FieldVariant variant;
+  Timing timing;
+  double with_transfers_ms = -1;  // GPU: build from host entities + layer read back, wall clock
+  std::vector<float> out;         // the layer
+};
 
 struct Suite {
   Context& ctx;
@@ -60,23 +73,17 @@ struct Suite {
     return b;
   }
 
-  // Times one variant; compares its output with `ref` (empty: this variant is the reference and its
-  // output is stored there). Returns the median ms, or -1 when the variant was not run.
-  double run_variant(const Case& c, const field::FieldScenario& sc, field::FieldVariant v, std::uint64_t evals,
-                     std::vector<float>& ref) {
+  // Times one variant and reads its layer back. False when it failed (counted).
+  bool run_variant(const field::FieldScenario& sc, field::FieldVariant v, Run& run) {
+    run.variant = v;
     field::FieldConfig cfg = sc.config;
     cfg.variant = v;
     std::unique_ptr<field::FieldLayers> f;
     Status st = field::FieldLayers::create(ctx, cfg, f);
-    if (!st.ok()) {
-      std::fprintf(stderr, "  %s: %s\n", field::variant_name(v), st.message().c_str());
-      ++failures;
-      return -1;
-    }
     const bool on_gpu = field::is_gpu_variant(v);
     DeviceBytes dev;
     GpuTimer timer;
-    if (on_gpu) {
+    if (st.ok() && on_gpu) {
       st = dev.allocate(ctx, sc.entities.size() * sizeof(field::Entity));
       if (st.ok()) st = dev.upload(ctx, sc.entities.data(), sc.entities.size() * sizeof(field::Entity));
     }
@@ -94,44 +101,98 @@ struct Suite {
       if (!s.ok()) st = s;
       return s.ok() ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : -1.0;
     };
-    Timing t;
     const bool slow = v == field::FieldVariant::CpuNaive;
-    const bool ok = st.ok() && (on_gpu ? time_runs(once, 2, 3, gpu_reps, 1500.0, t)
-                                       : time_runs(once, slow ? 0 : 1, slow ? 1 : 3, cpu_reps, slow ? 1.0 : 1500.0, t));
-    if (!ok) {
+    bool ok = st.ok() && (on_gpu ? time_runs(once, 2, 3, gpu_reps, 1500.0, run.timing)
+                                 : time_runs(once, slow ? 0 : 1, slow ? 1 : 3, cpu_reps, slow ? 1.0 : 1500.0, run.timing));
+    run.out.assign(static_cast<std::size_t>(cfg.width) * static_cast<std::size_t>(cfg.height), 0.0f);
+    if (ok && on_gpu) {  // host to host: entities up (validated), build, the layer down
+      Timing t;
+      ok = time_runs(
+          [&]() -> double {
+            const auto t0 = Clock::now();
+            Status s = f->build(sc.entities);
+            if (s.ok()) s = f->read(0, run.out);
+            if (!s.ok()) st = s;
+            return s.ok() ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : -1.0;
+          },
+          1, 3, 10, 500.0, t);
+      run.with_transfers_ms = t.median();
+    }
+    if (ok) st = f->read(0, run.out);
+    if (!ok || !st.ok()) {
       std::fprintf(stderr, "  %s failed: %s\n", field::variant_name(v), st.message().c_str());
       ++failures;
-      return -1;
+      return false;
     }
-    std::vector<float> out(static_cast<std::size_t>(cfg.width) * cfg.height);
-    st = f->read(0, out);
-    long long mismatches = 0;
-    if (!st.ok()) {
-      ++failures;
-      mismatches = -1;
-    } else if (ref.empty()) {
-      ref = std::move(out);
-    } else {
-      for (std::size_t i = 0; i < out.size(); ++i) mismatches += std::memcmp(&out[i], &ref[i], sizeof(float)) != 0;
+    if (corrupt(field::variant_name(v)))
+      for (float& x : run.out) x += 1.0f;
+    return true;
+  }
+
+  // Cells where the oracle checks the reference: random cells, the cells of up to 256 entities (where
+  // charges pile up) and the four corners.
+  static std::vector<std::size_t> sample_cells(const field::FieldScenario& sc, std::uint64_t seed) {
+    const field::FieldConfig& c = sc.config;
+    const std::size_t w = static_cast<std::size_t>(c.width), h = static_cast<std::size_t>(c.height);
+    std::vector<std::size_t> cells = {0, w - 1, (h - 1) * w, h * w - 1};
+    SplitMix64 rng(seed);
+    for (int i = 0; i < 256; ++i) cells.push_back(rng.next() % (w * h));
+    const float cw = c.world.width / static_cast<float>(c.width), ch = c.world.height / static_cast<float>(c.height);
+    for (std::size_t i = 0; i < sc.entities.size() && i < 256; ++i) {
+      const field::Entity& e = sc.entities[(i * 7919) % sc.entities.size()];
+      const double x = std::floor((e.x - c.world.x0) / cw), y = std::floor((e.y - c.world.y0) / ch);
+      if (x >= 0 && y >= 0 && x < static_cast<double>(w) && y < static_cast<double>(h))
+        cells.push_back(static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x));
+    }
+    return cells;
+  }
+
+  // Compares, records and returns the runs of one case. runs[0] is cpu-stamp, the reference the other
+  // variants are compared with; cpu-stamp itself is compared with the brute-force oracle on sampled cells.
+  void record(const Case& c, const field::FieldScenario& sc, std::uint64_t evals, const std::vector<Run>& runs,
+              std::uint64_t seed) {
+    const std::vector<float>& ref = runs[0].out;
+    for (const Run& run : runs) {
+      long long mismatches = 0;
+      Record r;
+      r.params_json = params(c, evals);
+      r.variant = field::variant_name(run.variant);
+      r.backend = field::is_gpu_variant(run.variant) ? "cuda" : "cpu";
+      r.timing = run.timing;
+      std::string extra;
+      if (&run == &runs[0]) {
+        const std::vector<std::size_t> cells = sample_cells(sc, seed);
+        const std::size_t w = static_cast<std::size_t>(sc.config.width);
+        std::vector<float> want(cells.size());
+        ctx.pool().parallel_for(cells.size(), [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t i = b; i < e; ++i)
+            want[i] = oracle::field_cell(sc.config, 0, sc.entities, static_cast<int>(cells[i] % w),
+                                         static_cast<int>(cells[i] / w));
+        });
+        for (std::size_t i = 0; i < cells.size(); ++i)
+          mismatches += std::memcmp(&want[i], &ref[cells[i]], sizeof(float)) != 0;
+        r.compared("oracle", mismatches == 0);
+        extra = ", \"oracle_cells\": " + std::to_string(cells.size());
+      } else {
+        for (std::size_t i = 0; i < ref.size(); ++i) mismatches += std::memcmp(&run.out[i], &ref[i], sizeof(float)) != 0;
+        r.compared(field::variant_name(runs[0].variant), mismatches == 0);
+      }
       if (mismatches) {
-        std::fprintf(stderr, "  MISMATCH: %s differs from cpu-stamp in %lld cells\n", field::variant_name(v), mismatches);
+        std::fprintf(stderr, "  MISMATCH: %s differs from %s in %lld cells\n", r.variant.c_str(),
+                     r.checked_against.c_str(), mismatches);
         ++failures;
       }
+      if (field::is_gpu_variant(run.variant)) {
+        const double write_ms = static_cast<double>(ref.size()) * sizeof(float) / ceil.copy_bytes_per_s * 1e3;
+        const double eval_ms = static_cast<double>(evals) / ceil.int_adds_per_s * 1e3;
+        r.floor_ms = std::max(write_ms, eval_ms);
+        char b[64];
+        std::snprintf(b, sizeof b, ", \"with_transfers_ms\": %.6g", run.with_transfers_ms);
+        extra += b;
+      }
+      r.extra_json = "\"mismatches\": " + std::to_string(mismatches) + extra;
+      results.add(r);
     }
-    Record r;
-    r.params_json = params(c, evals);
-    r.variant = field::variant_name(v);
-    r.backend = on_gpu ? "cuda" : "cpu";
-    r.timing = t;
-    r.checked = mismatches == 0;
-    if (on_gpu) {
-      const double write_ms = static_cast<double>(out.size()) * sizeof(float) / ceil.copy_bytes_per_s * 1e3;
-      const double eval_ms = static_cast<double>(evals) / ceil.int_adds_per_s * 1e3;
-      r.floor_ms = std::max(write_ms, eval_ms);
-    }
-    r.extra_json = "\"mismatches\": " + std::to_string(mismatches);
-    results.add(r);
-    return t.median();
   }
 };
 
@@ -152,7 +213,7 @@ std::string cell(double ms) {
 
 int field_suite(int argc, char** argv) {
   demos::Args args(argc, argv, 1, {"out", "backend", "threads", "repeats", "naive-limit"},
-                   {"quick", "no-scale", "only-scale", "help"});
+                   {"quick", "no-scale", "only-scale", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -161,6 +222,8 @@ int field_suite(int argc, char** argv) {
   const double naive_limit = static_cast<double>(args.integer("naive-limit", 1ll << 28, 0, 1ll << 50));
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(args, "field", ctx)) return rc;
+  ResultsFile file;
+  if (int rc = file.open(args, "field")) return rc;
   Status st;
   Suite s{*ctx, {}, ctx->cuda(), reps, std::min(reps, 10), naive_limit,
           Results("field", ctx->cuda() ? ctx->device().name : "cpu")};
@@ -215,35 +278,37 @@ int field_suite(int argc, char** argv) {
     gp.seed = 1000 + i;
     const field::FieldScenario sc = field::generate_field_scenario(gp);
     const std::uint64_t evals = field::count_evaluations(sc.config, sc.entities);
-    std::vector<float> ref;
-    const double stamp = s.run_variant(c, sc, FieldVariant::CpuStamp, evals, ref);
+    std::vector<Run> runs(1);
+    if (!s.run_variant(sc, FieldVariant::CpuStamp, runs[0])) continue;
     const double cells_x_n = static_cast<double>(c.resolution) * c.resolution * c.count;
-    const double naive = cells_x_n <= s.naive_limit ? s.run_variant(c, sc, FieldVariant::CpuNaive, evals, ref) : -1;
-    std::string row = cell(naive) + " " + cell(stamp);
+    double naive = -1;
+    if (cells_x_n <= s.naive_limit && s.run_variant(sc, FieldVariant::CpuNaive, runs.emplace_back()))
+      naive = runs.back().timing.median();
+    else if (cells_x_n <= s.naive_limit)
+      runs.pop_back();
+    std::string row = cell(naive) + " " + cell(runs[0].timing.median());
     if (s.gpu) {
-      double binned = -1;
       for (FieldVariant v : gpu_variants) {
-        const double t = s.run_variant(c, sc, v, evals, ref);
-        row += " " + cell(t);
-        if (v == FieldVariant::GpuBinned) binned = t;
+        const bool ok = s.run_variant(sc, v, runs.emplace_back());
+        row += " " + cell(ok ? runs.back().timing.median() : -1);
+        if (!ok) runs.pop_back();
       }
-      const Record& last = s.results.records().back();
-      char tail[64];
-      std::snprintf(tail, sizeof tail, " | %7.1fx %9.5f", binned > 0 ? stamp / binned : 0.0, last.floor_ms);
+    }
+    s.record(c, sc, evals, runs, 5000 + i);
+    if (s.gpu) {
+      const Record* binned = nullptr;
+      for (const Record& r : s.results.records())
+        if (r.variant == "gpu-binned") binned = &r;
+      char tail[96];
+      std::snprintf(tail, sizeof tail, " | %7.1fx %9.5f", binned ? runs[0].timing.median() / binned->timing.median() : 0.0,
+                    binned ? binned->floor_ms : 0.0);
       row += tail;
     }
     std::printf("%6g %5d %6d %9.2f | %s\n", c.radius, c.resolution, c.count, evals / 1e6, row.c_str());
     std::fflush(stdout);
-    // Rewritten after every case, so an interrupted run still leaves its finished records.
-    if (args.has("out")) {
-      std::string err = demos::write_file(args.str("out"), s.results.to_json());
-      if (!err.empty()) {
-        std::fprintf(stderr, "warpmind-bench field: %s\n", err.c_str());
-        return 1;
-      }
-    }
+    if (!file.write(s.results)) return 1;  // after every case: an interrupted run keeps what it finished
   }
-  if (args.has("out")) std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), s.results.records().size());
+  file.finish(s.results);
   if (s.failures) std::fprintf(stderr, "warpmind-bench field: %d failure(s)\n", s.failures);
   return s.failures ? 1 : 0;
 }

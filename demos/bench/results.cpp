@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string_view>
 
 #include "../common/args.h"
 
@@ -39,12 +43,84 @@ std::string Results::to_json() const {
                   "\"repeats\": %zu, \"floor_ms\": %s, \"checked\": %s",
                   r.variant.c_str(), r.backend.c_str(), r.timing.median(), r.timing.min(), r.timing.max(),
                   r.timing.ms.size(), floor, r.checked ? "true" : "false");
-    s += "  {\"params\": " + r.params_json + ", " + buf;
+    s += "  {\"params\": ";
+    s += r.params_json;
+    s += ", ";
+    s += buf;
+    s += ", \"checked_against\": ";
+    if (r.checked_against.empty()) {
+      s += "null";
+    } else {
+      s += '"';
+      s += demos::json_escape(r.checked_against);
+      s += '"';
+    }
     if (!r.extra_json.empty()) s += ", " + r.extra_json;
     s += i + 1 < records_.size() ? "},\n" : "}\n";
   }
   s += "]}\n";
   return s;
+}
+
+int ResultsFile::open(demos::Args& args, const char* suite) {
+  suite_ = suite;
+  if (!args.has("out")) return 0;
+  path_ = args.str("out");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string where = fs::weakly_canonical(fs::absolute(path_, ec), ec).generic_string();
+  if (where.find("/bench/results/") != std::string::npos && demos::build_is_dirty() && !args.has("allow-dirty")) {
+    std::fprintf(stderr,
+                 "warpmind-bench %s: refusing to write %s: this binary was built from %s, not a commit "
+                 "(commit first, or pass --allow-dirty)\n",
+                 suite, path_.c_str(), demos::build_commit().c_str());
+    return 2;
+  }
+  return 0;
+}
+
+bool ResultsFile::write(const Results& results) const {
+  if (path_.empty()) return true;
+  const std::string err = demos::write_file(path_, results.to_json());
+  if (err.empty()) return true;
+  std::fprintf(stderr, "warpmind-bench %s: %s\n", suite_.c_str(), err.c_str());
+  return false;
+}
+
+void ResultsFile::finish(const Results& results) const {
+  std::size_t checked = 0;
+  std::set<std::string> unchecked;
+  for (const Record& r : results.records()) {
+    if (r.checked) ++checked;
+    else unchecked.insert(r.variant);
+  }
+  std::printf("checked %zu of %zu records against an independent reference", checked, results.records().size());
+  if (!unchecked.empty()) {
+    std::printf("; not checked:");
+    for (const std::string& v : unchecked) std::printf(" %s", v.c_str());
+  }
+  std::printf("\n");
+  if (!path_.empty()) std::printf("wrote %s (%zu records)\n", path_.c_str(), results.records().size());
+}
+
+bool corrupt(const std::string& variant) {
+  static const std::set<std::string> wanted = [] {
+    std::set<std::string> w;
+    const char* env = std::getenv("WARPMIND_BENCH_CORRUPT");
+    std::string_view list = env ? env : "";
+    while (!list.empty()) {
+      const std::size_t comma = list.find(',');
+      w.insert(std::string(list.substr(0, comma)));
+      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    }
+    return w;
+  }();
+  static std::set<std::string> told;
+  if (!wanted.count(variant)) return false;
+  if (told.insert(variant).second)
+    std::fprintf(stderr, "warpmind-bench: WARPMIND_BENCH_CORRUPT: altering %s's output before it is compared\n",
+               variant.c_str());
+  return true;
 }
 
 int open_context(demos::Args& args, const char* suite, std::unique_ptr<Context>& ctx) {

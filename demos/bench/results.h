@@ -1,6 +1,10 @@
 // Benchmark bookkeeping shared by every suite: timing loops, records and the results JSON
 // {"device","commit","date","suite","records":[{"params","variant","backend","median_ms","min_ms",
-//  "max_ms","repeats","floor_ms","checked"}]} described in docs/conventions.md.
+//  "max_ms","repeats","floor_ms","checked","checked_against"}]} described in docs/conventions.md.
+//
+// `checked` is true only when the record's own output was compared in the same run with an independent
+// reference (another variant, or one of the brute-force oracles of demos/oracles) and matched;
+// `checked_against` names that reference whenever a comparison was made (null otherwise).
 #pragma once
 
 #include <functional>
@@ -32,7 +36,14 @@ struct Record {
   Timing timing;
   double floor_ms = -1;  // < 0: null
   bool checked = false;
+  std::string checked_against;  // empty: not compared (null)
   std::string extra_json;  // extra "key": value pairs, comma-separated, may be empty
+
+  // This record's output was compared with `against` (never its own variant); `matched` says how it went.
+  void compared(std::string against, bool matched) {
+    checked_against = std::move(against);
+    checked = matched;
+  }
 };
 
 class Results {
@@ -46,6 +57,27 @@ class Results {
   std::string suite_, device_;
   std::vector<Record> records_;
 };
+
+// The --out file of a suite. Opened before the run: a path under a folder bench/results/ is refused
+// when the binary was built from a tree that is not exactly a commit, unless --allow-dirty is given
+// (committed results name the commit they were measured at). write() rewrites the whole file, so a
+// suite may call it after every case and an interrupted run still leaves its finished records.
+class ResultsFile {
+ public:
+  // Returns 0, or 2 after printing why the file may not be written.
+  int open(demos::Args& args, const char* suite);
+  // Returns false after printing why the file could not be written.
+  bool write(const Results& results) const;
+  // Prints how many records were checked (and which were not) and, with --out, where they went.
+  void finish(const Results& results) const;
+
+ private:
+  std::string path_, suite_;
+};
+
+// Test hook: WARPMIND_BENCH_CORRUPT=VARIANT[,VARIANT...] makes a suite alter those variants' outputs
+// before they are compared, so a test can see `checked: false` come out. Prints a notice when it applies.
+bool corrupt(const std::string& variant);
 
 // The context every suite runs on, from --backend and --threads. Returns 0, or the exit status after
 // printing why (2: bad options, 1: no context).

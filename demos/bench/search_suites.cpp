@@ -40,25 +40,33 @@ constexpr const char* kHelp =
     "  --out FILE.json       write the results\n"
     "  --quick               shallower perft and searches, smaller batches (a smoke test)\n"
     "  --backend B           cpu | cuda | auto (default auto)\n"
-    "  --threads N           CPU threads (default: all)\n";
+    "  --threads N           CPU threads (default: all)\n"
+    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
+    "Checks: perft counts against the published ones; batch rows (values, move lists) against the\n"
+    "one-thread batch, and the one-thread batch against the GPU's when it ran; whole searches' values\n"
+    "against a serial alpha-beta over the same moves (the GPU's node counts also against the CPU pool's).\n";
 
-void add(Results& results, const char* variant, const char* backend, double ms, bool checked, const std::string& params,
-         const std::string& extra) {
+// against: what the record's output was compared with ("" when it was not compared).
+void add(Results& results, const char* variant, const char* backend, double ms, const char* against, bool matched,
+         const std::string& params, const std::string& extra) {
   Record r;
   r.variant = variant;
   r.backend = backend;
   r.timing.ms = {ms};
-  r.checked = checked;
+  if (*against) r.compared(against, matched);
   r.params_json = params;
   r.extra_json = extra;
   results.add(r);
 }
 
 // Leaf and branch batches of 1 .. max_batch positions: one CPU thread, the CPU pool, the GPU
-// (transfers included); the best of three runs of each.
+// (transfers included); the best of three runs of each. Every row's values (leaf) or move lists
+// (branch) are compared with the one-thread result of the same batch; the one-thread row is compared
+// with the GPU's (a separate implementation of the rules and evaluation) when the GPU ran, and is
+// unchecked otherwise. Returns the number of rows that differ.
 template <class G, class Gpu>
-void batch_rows(const std::vector<typename G::State>& positions, int max_batch, Context& ctx, Gpu* gpu,
-                Results& results) {
+int batch_rows(const std::vector<typename G::State>& positions, int max_batch, Context& ctx, Gpu* gpu,
+               Results& results) {
   using State = typename G::State;
   std::printf("\nbatch   kind   | %10s %10s %10s | %9s %9s   (ms per batch)\n", "1 thread", "cpu pool", "gpu",
               "gpu x 1t", "gpu x pool");
@@ -66,32 +74,45 @@ void batch_rows(const std::vector<typename G::State>& positions, int max_batch, 
   ThreadPool one(1);
   search::CpuBatch<G> serial_batch{one};
   char params[128];
+  int failures = 0;
   for (int batch = 1; batch <= max_batch && batch <= static_cast<int>(positions.size()); batch *= 4) {
     std::vector<const State*> in;
     for (int i = 0; i < batch; ++i) in.push_back(&positions[static_cast<std::size_t>(i)]);
     for (int kind = 0; kind < 2; ++kind) {
-      const auto time = [&](auto& backend) {
+      struct Output {
         std::vector<int> values;
         std::vector<std::vector<typename G::Move>> moves;
+        bool operator==(const Output&) const = default;
+      };
+      const auto time = [&](auto& backend, const char* variant, Output& out) {
         double best = 1e300;
         for (int rep = 0; rep < 3; ++rep) {
           const auto t0 = Clock::now();
-          if (kind == 0) backend.leaves(in, values);
-          else backend.branches(in, moves);
+          if (kind == 0) backend.leaves(in, out.values);
+          else backend.branches(in, out.moves);
           best = std::min(best, ms_since(t0));
+        }
+        if (corrupt(variant)) {
+          for (int& v : out.values) ++v;
+          for (auto& m : out.moves) m.clear();
         }
         return best;
       };
-      const double t1 = time(serial_batch), tp = time(cpu_batch), tg = gpu ? time(*gpu) : 0.0;
+      Output o1, op, og;
+      const double t1 = time(serial_batch, "cpu-1-thread", o1), tp = time(cpu_batch, "cpu-pool", op),
+                   tg = gpu ? time(*gpu, "gpu", og) : 0.0;
       const char* what = kind == 0 ? "leaf" : "branch";
-      std::printf("%6d %-7s | %10.3f %10.3f %10.3f | %8.1fx %8.1fx\n", batch, what, t1, tp, tg, tg > 0 ? t1 / tg : 0.0,
-                  tg > 0 ? tp / tg : 0.0);
+      const bool pool_ok = op == o1, gpu_ok = !gpu || og == o1;
+      failures += !pool_ok + !gpu_ok;
+      std::printf("%6d %-7s | %10.3f %10.3f %10.3f | %8.1fx %8.1fx %s\n", batch, what, t1, tp, tg, tg > 0 ? t1 / tg : 0.0,
+                  tg > 0 ? tp / tg : 0.0, pool_ok && gpu_ok ? "" : "MISMATCH");
       std::snprintf(params, sizeof params, "{\"experiment\": \"%s\", \"batch\": %d}", what, batch);
-      add(results, "cpu-1-thread", "cpu", t1, true, params, "");
-      add(results, "cpu-pool", "cpu", tp, true, params, "");
-      if (gpu) add(results, "gpu", "cuda", tg, true, params, "");
+      add(results, "cpu-1-thread", "cpu", t1, gpu ? "gpu" : "", gpu_ok, params, "");
+      add(results, "cpu-pool", "cpu", tp, "cpu-1-thread", pool_ok, params, "");
+      if (gpu) add(results, "gpu", "cuda", tg, "cpu-1-thread", gpu_ok, params, "");
     }
   }
+  return failures;
 }
 
 // The whole search from `root` against the serial reference: without pruning at depth_plain, with it at
@@ -131,6 +152,8 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
       int vp = 0, vg = want;
       const double mp = run(cpu_batch, sp, vp);
       const double mg = gpu ? run(*gpu, sg, vg) : 0.0;
+      vp += corrupt("hybrid-cpu-pool") ? 1 : 0;
+      vg += gpu && corrupt("hybrid-gpu") ? 1 : 0;
       const bool ok = vp == want && vg == want && (!gpu || sg.computed() == sp.computed());
       failures += !ok;
       const double ratio = static_cast<double>(sp.computed()) / static_cast<double>(n_serial);
@@ -145,8 +168,10 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
       std::snprintf(extra, sizeof extra, "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f",
                     static_cast<unsigned long long>(sp.computed()), static_cast<unsigned long long>(n_serial), ratio,
                     serial_ms);
-      add(results, "hybrid-cpu-pool", "cpu", mp, vp == want, params, extra);
-      if (gpu) add(results, "hybrid-gpu", "cuda", mg, vg == want && sg.computed() == sp.computed(), params, extra);
+      add(results, "hybrid-cpu-pool", "cpu", mp, "serial-alpha-beta", vp == want, params, extra);
+      if (gpu)
+        add(results, "hybrid-gpu", "cuda", mg, "serial-alpha-beta", vg == want && sg.computed() == sp.computed(), params,
+            extra);
     }
   }
   return failures;
@@ -155,13 +180,15 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
 }  // namespace
 
 int chess_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
   }
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(args, "chess", ctx)) return rc;
+  ResultsFile file;
+  if (int rc = file.open(args, "chess")) return rc;
   const bool quick = args.has("quick");
   std::unique_ptr<GpuBatch> gpu;
   if (ctx->cuda()) {
@@ -214,11 +241,11 @@ int chess_suite(int argc, char** argv) {
     std::snprintf(params, sizeof params, "{\"experiment\": \"perft\", \"position\": \"%s\", \"depth\": %d}", c.name, c.depth);
     std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"nodes_per_s\": %.0f", static_cast<unsigned long long>(cpu_nodes),
                   cpu_nodes / cpu_ms * 1e3);
-    add(results, "perft-cpu", "cpu", cpu_ms, cpu_nodes == c.nodes, params, extra);
+    add(results, "perft-cpu", "cpu", cpu_ms, "published-count", cpu_nodes == c.nodes, params, extra);
     if (ctx->cuda()) {
       std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"nodes_per_s\": %.0f",
                     static_cast<unsigned long long>(gpu_nodes), gpu_nodes / gpu_ms * 1e3);
-      add(results, "perft-gpu", "cuda", gpu_ms, gpu_nodes == c.nodes, params, extra);
+      add(results, "perft-gpu", "cuda", gpu_ms, "published-count", gpu_nodes == c.nodes, params, extra);
     }
   }
 
@@ -239,32 +266,28 @@ int chess_suite(int argc, char** argv) {
   }
   Position start;
   (void)parse_fen(kStartFen, start);
-  batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
+  failures += batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
   failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().c_str());
     return 1;
   }
-  if (args.has("out")) {
-    const std::string err = demos::write_file(args.str("out"), results.to_json());
-    if (!err.empty()) {
-      std::fprintf(stderr, "warpmind-bench chess: %s\n", err.c_str());
-      return 1;
-    }
-    std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), results.records().size());
-  }
+  if (!file.write(results)) return 1;
+  file.finish(results);
   return failures ? 1 : 0;
 }
 
 int connect6_suite(int argc, char** argv) {
   namespace c6 = search::connect6;
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
   }
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(args, "connect6", ctx)) return rc;
+  ResultsFile file;
+  if (int rc = file.open(args, "connect6")) return rc;
   const bool quick = args.has("quick");
   std::unique_ptr<c6::GpuBatch> gpu;
   if (ctx->cuda()) {
@@ -293,20 +316,14 @@ int connect6_suite(int argc, char** argv) {
     c6::Turn turn;
     if (!c6::parse_turn(t, turn).ok() || !root.play(turn).ok()) return 1;
   }
-  batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results);
-  const int failures = search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results);
+  int failures = batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results);
+  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().c_str());
     return 1;
   }
-  if (args.has("out")) {
-    const std::string err = demos::write_file(args.str("out"), results.to_json());
-    if (!err.empty()) {
-      std::fprintf(stderr, "warpmind-bench connect6: %s\n", err.c_str());
-      return 1;
-    }
-    std::printf("wrote %s (%zu records)\n", args.str("out").c_str(), results.records().size());
-  }
+  if (!file.write(results)) return 1;
+  file.finish(results);
   return failures ? 1 : 0;
 }
 

@@ -7,9 +7,7 @@
 #include <ctime>
 #include <fstream>
 
-#ifndef WARPMIND_GIT_COMMIT
-#define WARPMIND_GIT_COMMIT "unknown"
-#endif
+#include "build_info.h"  // WARPMIND_GIT_COMMIT, generated at build time
 
 namespace warpmind::demos {
 
@@ -98,10 +96,9 @@ std::string utc_now() {
   return buf;
 }
 
-std::string build_commit() {
-  if (const char* c = std::getenv("WARPMIND_COMMIT"); c && *c) return c;
-  return WARPMIND_GIT_COMMIT;
-}
+std::string build_commit() { return WARPMIND_GIT_COMMIT; }
+
+bool build_is_dirty() { return build_commit().ends_with("-dirty") || build_commit() == "unknown"; }
 
 std::string json_escape(const std::string& s) {
   std::string o;

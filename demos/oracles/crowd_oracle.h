@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "warpmind/core/thread_pool.h"
 #include "warpmind/crowd/crowd_solver.h"
 
 namespace warpmind::oracle {
@@ -50,6 +51,46 @@ inline std::vector<crowd::Verdict> crowd_verdicts(const crowd::CrowdConfig& c, s
   std::vector<crowd::Verdict> v(old.size());
   for (std::size_t i = 0; i < old.size(); ++i) v[i] = crowd_verdict(c, old, p, i);
   return v;
+}
+
+// Pairs of agents closer than 2R (squared float distance < (2R)^2), counted with its own uniform grid of
+// 2R cells over the agents' bounding box (a counting sort), agents checked in parallel on `pool`. O(N).
+inline std::size_t crowd_overlaps(std::span<const Vec2> pos, float radius, ThreadPool& pool) {
+  const std::size_t n = pos.size();
+  if (n < 2) return 0;
+  double lo_x = pos[0].x, lo_y = pos[0].y, hi_x = lo_x, hi_y = lo_y;
+  for (const Vec2& q : pos) {
+    lo_x = std::min<double>(lo_x, q.x), hi_x = std::max<double>(hi_x, q.x);
+    lo_y = std::min<double>(lo_y, q.y), hi_y = std::max<double>(hi_y, q.y);
+  }
+  const double side = 2.0 * static_cast<double>(radius);
+  // At most ~4N cells: widen them when the agents are spread thinly (any side >= 2R finds every pair).
+  double cell = side;
+  while ((hi_x - lo_x) / cell * ((hi_y - lo_y) / cell) > 4.0 * static_cast<double>(n) + 16.0) cell *= 2.0;
+  const std::size_t cols = static_cast<std::size_t>((hi_x - lo_x) / cell) + 1;
+  const std::size_t rows = static_cast<std::size_t>((hi_y - lo_y) / cell) + 1;
+  const auto cx = [&](const Vec2& q) { return std::min(cols - 1, static_cast<std::size_t>((q.x - lo_x) / cell)); };
+  const auto cy = [&](const Vec2& q) { return std::min(rows - 1, static_cast<std::size_t>((q.y - lo_y) / cell)); };
+  std::vector<std::uint32_t> start(cols * rows + 1, 0), order(n);
+  for (const Vec2& q : pos) ++start[cy(q) * cols + cx(q) + 1];
+  for (std::size_t c = 0; c < cols * rows; ++c) start[c + 1] += start[c];
+  std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) order[fill[cy(pos[i]) * cols + cx(pos[i])]++] = static_cast<std::uint32_t>(i);
+  std::vector<std::size_t> per_worker(pool.size(), 0);
+  pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned w) {
+    std::size_t found = 0;
+    for (std::size_t i = b; i < e; ++i) {
+      const std::size_t x = cx(pos[i]), y = cy(pos[i]);
+      for (std::size_t yy = y > 0 ? y - 1 : 0; yy <= std::min(rows - 1, y + 1); ++yy)
+        for (std::size_t xx = x > 0 ? x - 1 : 0; xx <= std::min(cols - 1, x + 1); ++xx)
+          for (std::uint32_t k = start[yy * cols + xx]; k < start[yy * cols + xx + 1]; ++k)
+            found += order[k] > i && !crowd_apart(pos[i], pos[order[k]], radius);
+    }
+    per_worker[w] += found;
+  });
+  std::size_t total = 0;
+  for (std::size_t f : per_worker) total += f;
+  return total;
 }
 
 }  // namespace warpmind::oracle

@@ -1,10 +1,13 @@
 // The programs as a user runs them: exit status 0 / 2, outputs written, JSON summaries.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -288,58 +291,143 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
   EXPECT_NE(b.out.find("bench nodes 2223"), std::string::npos) << b.out;
 }
 
-TEST(Cli, BenchQuickWritesResultsJson) {
-  const fs::path out = scratch("bench.json");
-  const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());
-  ASSERT_EQ(r.status, 0) << r.out;
-  std::ifstream in(out);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string j = ss.str();
-  for (const char* key : {"\"device\": \"cpu\"", "\"suite\": \"field\"", "\"records\"", "\"variant\": \"cpu-stamp\"",
-                          "\"variant\": \"cpu-naive\"", "\"median_ms\"", "\"floor_ms\": null", "\"checked\": true",
-                          "\"commit\"", "\"date\""})
-    EXPECT_NE(j.find(key), std::string::npos) << key;
-  EXPECT_EQ(j.find("\"checked\": false"), std::string::npos);
-  const fs::path aoi = scratch("bench-aoi.json");
-  const Outcome ra = run("warpmind-bench aoi --quick --backend cpu --ticks 2 --out " + aoi.string());
-  ASSERT_EQ(ra.status, 0) << ra.out;
-  std::ifstream ain(aoi);
-  std::stringstream as;
-  as << ain.rdbuf();
-  for (const char* key : {"\"suite\": \"aoi\"", "\"variant\": \"cpu-fast\"", "\"variant\": \"cpu-grid\"",
-                          "\"notifications_per_tick\"", "\"checked\": true"})
-    EXPECT_NE(as.str().find(key), std::string::npos) << key;
-  const fs::path ddm = scratch("bench-ddm.json");
-  const Outcome rd = run("warpmind-bench ddm --quick --backend cpu --steps 3 --out " + ddm.string());
-  ASSERT_EQ(rd.status, 0) << rd.out;
-  std::ifstream din(ddm);
-  std::stringstream ds;
-  ds << din.rdbuf();
-  for (const char* key : {"\"suite\": \"ddm\"", "\"variant\": \"cpu-sort\"", "\"variant\": \"cpu-brute\"", "\"pairs\":",
-                          "\"checked\": true"})
-    EXPECT_NE(ds.str().find(key), std::string::npos) << key;
-  const fs::path hyb = scratch("bench-hybrid.json");
-  const Outcome rh = run("warpmind-bench hybrid --quick --backend cpu --out " + hyb.string());
-  ASSERT_EQ(rh.status, 0) << rh.out;  // non-zero if any batch size changed the root value
-  std::ifstream hin(hyb);
-  std::stringstream hs;
-  hs << hin.rdbuf();
-  for (const char* key : {"\"suite\": \"hybrid\"", "\"n_hybrid\":", "\"n_serial\":", "\"checked\": true"})
-    EXPECT_NE(hs.str().find(key), std::string::npos) << key;
-  for (const char* suite : {"chess", "connect6"}) {  // perft / batches / whole searches, values checked
-    const fs::path out = scratch(std::string("bench-") + suite + ".json");
-    const Outcome r = run(std::string("warpmind-bench ") + suite + " --quick --backend cpu --out " + out.string());
-    ASSERT_EQ(r.status, 0) << r.out;  // non-zero on a perft count or a search value that differs
-    std::ifstream in(out);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    for (const char* key : {"\"experiment\": \"leaf\"", "\"experiment\": \"branch\"", "\"n_hybrid\":", "\"checked\": true"})
-      EXPECT_NE(ss.str().find(key), std::string::npos) << suite << " " << key;
-    EXPECT_EQ(ss.str().find("\"checked\": false"), std::string::npos) << suite;
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+// What every results file must say of its records: `checked` only with a named reference that is not
+// the record's own variant; returns the variants whose records are all checked and those with any not.
+struct CheckedSummary {
+  std::set<std::string> all_checked, some_unchecked;
+};
+CheckedSummary checked_summary(const nlohmann::json& j, const std::string& what) {
+  CheckedSummary s;
+  EXPECT_TRUE(j.is_object() && j.contains("records")) << what;
+  if (!j.is_object() || !j.contains("records")) return s;
+  for (const auto& r : j["records"]) {
+    const std::string v = r.at("variant");
+    EXPECT_TRUE(r.contains("checked_against")) << what << " " << v;
+    const bool checked = r.at("checked");
+    if (checked) {
+      EXPECT_TRUE(r["checked_against"].is_string()) << what << " " << v;
+      if (r["checked_against"].is_string()) EXPECT_NE(r["checked_against"].get<std::string>(), v) << what;
+    }
+    (checked ? s.all_checked : s.some_unchecked).insert(v);
+  }
+  for (const std::string& v : s.some_unchecked) s.all_checked.erase(v);
+  return s;
+}
+
+// The quick mode of every suite on the CPU: results JSON in the documented shape, every record checked
+// against an independent reference but the one-thread batch rows, which have none without a GPU.
+TEST(Cli, BenchQuickWritesCheckedResults) {
+  struct Suite {
+    const char* name;
+    const char* args;
+    std::set<std::string> variants;
+  };
+  const Suite suites[] = {
+      {"field", "--repeats 2", {"cpu-stamp", "cpu-naive"}},
+      {"crowd", "--ticks 3", {"cpu-reference"}},
+      {"aoi", "--ticks 2", {"cpu-fast", "cpu-grid"}},
+      {"ddm", "--steps 3", {"cpu-sort", "cpu-brute"}},
+      {"hybrid", "", {"hybrid-cpu"}},
+      {"chess", "", {"perft-cpu", "cpu-pool", "hybrid-cpu-pool"}},
+      {"connect6", "", {"cpu-pool", "hybrid-cpu-pool"}},
+  };
+  for (const Suite& su : suites) {
+    SCOPED_TRACE(su.name);
+    const fs::path out = scratch(std::string("bench-") + su.name + ".json");
+    const Outcome r = run(std::string("warpmind-bench ") + su.name + " --quick --backend cpu " + su.args + " --out " +
+                          out.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    const nlohmann::json j = read_json(out);
+    for (const char* key : {"device", "commit", "date", "suite", "records"}) EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j.value("suite", ""), su.name);
+    EXPECT_EQ(j.value("device", ""), std::string(su.name) == "hybrid" ? "node counts (machine-independent)" : "cpu");
+    for (const auto& rec : j["records"])
+      for (const char* key : {"params", "variant", "backend", "median_ms", "min_ms", "max_ms", "repeats", "floor_ms",
+                              "checked", "checked_against"})
+        EXPECT_TRUE(rec.contains(key)) << key;
+    const CheckedSummary c = checked_summary(j, su.name);
+    EXPECT_EQ(c.all_checked, su.variants);
+    const std::set<std::string> unchecked = std::string(su.name) == "chess" || std::string(su.name) == "connect6"
+                                                ? std::set<std::string>{"cpu-1-thread"}
+                                                : std::set<std::string>{};
+    EXPECT_EQ(c.some_unchecked, unchecked);
   }
   EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
   EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
+}
+
+// `checked: true` must mean compared: with one variant's output altered behind the test-only switch,
+// that variant's records say `checked: false` (and everything compared with it), and the suite fails.
+TEST(Cli, BenchCheckedFailsForACorruptedVariant) {
+  struct Case {
+    const char* suite;
+    const char* args;
+    const char* corrupt;
+    std::set<std::string> still_checked;  // variants whose records must stay checked
+  };
+  const Case cases[] = {
+      {"field", "--repeats 1", "cpu-stamp", {}},
+      {"field", "--repeats 1", "cpu-naive", {"cpu-stamp"}},
+      {"crowd", "--ticks 2", "cpu-reference", {}},
+      {"aoi", "--ticks 1", "cpu-fast", {}},
+      {"aoi", "--ticks 1", "cpu-grid", {"cpu-fast"}},
+      {"ddm", "--steps 2", "cpu-sort", {}},
+      {"ddm", "--steps 0", "cpu-brute", {"cpu-sort"}},
+      {"hybrid", "", "hybrid-cpu", {}},
+      {"chess", "", "cpu-pool", {"perft-cpu", "hybrid-cpu-pool"}},
+      {"connect6", "", "hybrid-cpu-pool", {"cpu-pool"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.suite) + " with " + c.corrupt + " corrupted");
+    const fs::path out = scratch(std::string("corrupt-") + c.suite + ".json");
+    ::setenv("WARPMIND_BENCH_CORRUPT", c.corrupt, 1);
+    const Outcome r = run(std::string("warpmind-bench ") + c.suite + " --quick --backend cpu " + c.args + " --out " +
+                          out.string());
+    ::unsetenv("WARPMIND_BENCH_CORRUPT");
+    EXPECT_EQ(r.status, 1) << r.out;
+    const CheckedSummary s = checked_summary(read_json(out), c.suite);
+    EXPECT_EQ(s.all_checked.count(c.corrupt), 0u);
+    EXPECT_EQ(s.some_unchecked.count(c.corrupt), 1u);
+    for (const std::string& v : c.still_checked) EXPECT_EQ(s.all_checked.count(v), 1u) << v;
+  }
+}
+
+// Results under a folder bench/results/ are written only from a build that is exactly a commit (or with
+// --allow-dirty), and the committed ones say so.
+TEST(Cli, CommittedResultsNameACleanCommit) {
+  const fs::path results = fs::path(warpmind::test::source_dir()) / "bench" / "results";
+  if (!fs::exists(results)) GTEST_SKIP() << "no bench/results in this tree";
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(results)) {
+    if (e.path().extension() != ".json") continue;
+    const nlohmann::json j = read_json(e.path());
+    if (!j.is_object() || !j.contains("commit")) continue;  // match records and other files
+    ++files;
+    const std::string commit = j["commit"];
+    EXPECT_EQ(commit.find("dirty"), std::string::npos) << e.path();
+    EXPECT_NE(commit, "unknown") << e.path();
+  }
+  EXPECT_GT(files, 0);
+  // The stamp the binary carries decides: a build from a modified tree refuses, a clean one writes.
+  const fs::path dir = scratch("bench") / "results";
+  fs::create_directories(dir);
+  const std::string quick = "warpmind-bench field --quick --backend cpu --repeats 1 ";
+  ASSERT_EQ(run(quick + "--out " + scratch("stamp.json").string()).status, 0);
+  const std::string built_from = read_json(scratch("stamp.json")).value("commit", "");
+  const Outcome r = run(quick + "--out " + (dir / "f.json").string());
+  if (built_from.find("-dirty") != std::string::npos || built_from == "unknown") {
+    EXPECT_EQ(r.status, 2);
+    EXPECT_FALSE(fs::exists(dir / "f.json"));
+    EXPECT_EQ(run(quick + "--allow-dirty --out " + (dir / "f.json").string()).status, 0);
+  } else {
+    EXPECT_EQ(r.status, 0);
+  }
+  EXPECT_TRUE(fs::exists(dir / "f.json"));
 }
 
 }  // namespace
