@@ -40,6 +40,28 @@ TEST(Battle, RejectsBadConfigs) {
   EXPECT_FALSE(Battle::create(warpmind::test::cpu_context(), c, b).ok());
 }
 
+TEST(Battle, PlacesExactlyTheUnitsAsked) {
+  // The benchmark's size: 50,000 per army on the map sized for them, the demo's start gap; walls in the
+  // way of the lattice are skipped, not the units.
+  BattleConfig c;
+  c.units_per_army = 50000;
+  c.start_gap = 16;
+  c.field_resolution = 256;
+  std::unique_ptr<Battle> b;
+  const Status st = Battle::create(warpmind::test::cpu_context(), c, b);
+  ASSERT_TRUE(st.ok()) << st.message();
+  std::size_t per_team[2] = {0, 0};
+  for (int t : b->teams()) ++per_team[t];
+  EXPECT_EQ(per_team[0], 50000u);
+  EXPECT_EQ(per_team[1], 50000u);
+  // A map too small for the armies is an error that says how many fit, not a smaller battle.
+  c.units_per_army = 20000;
+  c.map = 128;
+  const Status small = Battle::create(warpmind::test::cpu_context(), c, b);
+  EXPECT_EQ(small.code(), StatusCode::InvalidArgument);
+  EXPECT_NE(small.message().find("room for only"), std::string::npos) << small.message();
+}
+
 TEST(Battle, MapFileMatchesTheBuiltInLayoutAndBadFilesAreRejected) {
   BattleMap m;
   m.walls.clear();

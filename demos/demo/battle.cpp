@@ -88,22 +88,29 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   };
   for (const auto& w : c.layout.walls) wall(w[0], w[1], w[2], w[3]);
 
-  // Armies on jittered lattices, their fronts start_gap apart around the centre line.
+  // Armies on jittered lattices, their fronts start_gap apart around the centre line: lattice slots are
+  // taken in order, those on walls or off the map skipped, until each army has units_per_army units.
   SplitMix64 rng(c.seed);
   const int cols = std::max(4, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(c.units_per_army) * 1.5))));
-  for (int t = 0; t < 2; ++t)
-    for (std::size_t k = 0; k < c.units_per_army; ++k) {
+  for (int t = 0; t < 2; ++t) {
+    std::size_t placed = 0;
+    for (std::size_t k = 0; placed < c.units_per_army; ++k) {
       const float col = static_cast<float>(k % cols) * pitch, row = static_cast<float>(k / cols) * pitch;
       const float x = t == 0 ? kMap / 2.0f - c.start_gap / 2 - col : kMap / 2.0f + c.start_gap / 2 + col;
       const float y = static_cast<float>(c.layout.start_row * s) + row;
       const float j = 0.1f * c.unit_radius;  // keeps neighbours >= 2R apart
       const Vec2 p{x + rng.uniform(-j, j), y + rng.uniform(-j, j)};
+      if (y >= kMap - 1 + j)  // the rows have run off the map
+        return Status::Invalid("battle: the map has room for only " + std::to_string(placed) + " units per army, " +
+                               std::to_string(c.units_per_army) + " asked (a larger map, or a smaller start gap)");
       if (p.x < 1 || p.x >= kMap - 1 || p.y >= kMap - 1 ||
           cc.obstacles.blocked[static_cast<std::size_t>(p.y) * kMap + static_cast<std::size_t>(p.x)])
         continue;
       b->pos_.push_back(p);
       b->team_.push_back(t);
+      ++placed;
     }
+  }
   b->hp_.assign(b->pos_.size(), c.hp);
   b->facing_.resize(b->pos_.size());
   for (std::size_t i = 0; i < b->pos_.size(); ++i) b->facing_[i] = b->team_[i] == 0 ? 0.0f : 3.14159265f;

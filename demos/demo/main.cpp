@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
   std::unique_ptr<demos::Battle> battle;
   st = demos::Battle::create(*ctx, bc, battle);
   if (!st.ok()) return bad(st.message());
+  const std::size_t start_units[2] = {battle->alive(0), battle->alive(1)};
   std::unique_ptr<engine::OffscreenRenderer> renderer;
   const std::string rerr = engine::OffscreenRenderer::create(img_w, img_h, renderer);
   if (!rerr.empty()) return bad(rerr + " (install Mesa's Vulkan drivers: scripts/setup.sh)");
@@ -237,7 +238,8 @@ int main(int argc, char** argv) {
   const int w = battle->winner();
   const std::string stats = demos::write_file(
       out + "/stats.json",
-      "{\"units\": [" + std::to_string(battle->alive(0)) + ", " + std::to_string(battle->alive(1)) + "], \"ticks\": " +
+      "{\"units_at_start\": [" + std::to_string(start_units[0]) + ", " + std::to_string(start_units[1]) +
+          "], \"units\": [" + std::to_string(battle->alive(0)) + ", " + std::to_string(battle->alive(1)) + "], \"ticks\": " +
           std::to_string(battle->ticks()) + ", \"frames\": " + std::to_string(frames) + ", \"winner\": " +
           std::to_string(w) + ", \"backend\": \"" + backend_name(ctx->backend()) + "\", \"field_variant\": \"" +
           field::variant_name(battle->layers().variant()) + "\", \"crowd_variant\": \"" +
