@@ -35,7 +35,7 @@ constexpr const char* kHelp =
     "  --notifications F   write the last tick's notifications to F (CSV: receiver,subject,field,value)\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
     "  --variant V         auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast\n"
-    "  --threads N         CPU threads (default: all)\n"
+    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
     "  --seed N            generator seed (default 1)\n"
     "  --json              one JSON summary object on stdout\n";
 
@@ -136,11 +136,11 @@ int aoi_command(int argc, char** argv) {
   const std::size_t n = sc.players.size();
   if (json) {
     std::printf("{\"command\":\"aoi\",\"clients\":%zu,\"ticks\":%d,\"aoi\":%g,\"shape\":\"%s\",\"variant\":\"%s\","
-                "\"backend\":\"%s\",\"accepted\":%zu,\"rejected\":%zu,\"updates\":%zu,\"notifications\":%zu,"
+                "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"rejected\":%zu,\"updates\":%zu,\"notifications\":%zu,"
                 "\"entered\":%zu,\"left\":%zu,\"ms_per_tick\":%.6f,\"ms_logic\":%.6f,\"ms_query\":%.6f,"
                 "\"ms_visibility\":%.6f}\n",
                 n, ticks, cfg.aoi, aoi::shape_name(cfg.shape), aoi::variant_name(world->variant()),
-                backend_name(ctx->backend()), accepted, rejected, updates, notes, entered, left, median(ms),
+                backend_name(ctx->backend()), ctx->pool().size(), accepted, rejected, updates, notes, entered, left, median(ms),
                 median(logic), median(query), median(vis));
   } else {
     std::printf("aoi: %zu clients in a %gx%g world, AOI %g (%s), %d ticks, variant %s on %s\n", n, cfg.world.width,

@@ -30,7 +30,7 @@ constexpr const char* kHelp =
     "  --rule RULE         strict | lowest-id (default strict)\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
     "  --variant V         auto, cpu-reference, gpu-sort, gpu-tiled, gpu-static-grid\n"
-    "  --threads N         CPU threads (default: all)\n"
+    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
     "  --seed N            generator seed (default 1)\n"
     "  --verify            check the guarantees after every tick (no overlap, old or proposed position)\n"
     "  --json              one JSON summary object on stdout\n";
@@ -116,10 +116,10 @@ int crowd_command(int argc, char** argv) {
   const double rate = n && steps ? static_cast<double>(accepted) / (static_cast<double>(n) * steps) : 0.0;
   if (json) {
     std::printf("{\"command\":\"crowd\",\"agents\":%zu,\"steps\":%d,\"radius\":%g,\"rule\":\"%s\",\"variant\":\"%s\","
-                "\"backend\":\"%s\",\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
+                "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
                 "\"violations\":%zu,\"ms_per_step\":%.6f}\n",
                 n, steps, radius, crowd::rule_name(cfg.rule), crowd::variant_name(solver->variant()),
-                backend_name(ctx->backend()), accepted, rate, verify ? "true" : "false", overlaps, violations, median);
+                backend_name(ctx->backend()), ctx->pool().size(), accepted, rate, verify ? "true" : "false", overlaps, violations, median);
   } else {
     std::printf("crowd: %zu agents of radius %g in a %gx%g world, %d ticks, rule %s, variant %s on %s\n", n, radius,
                 cfg.world.width, cfg.world.height, steps, crowd::rule_name(cfg.rule),

@@ -32,7 +32,7 @@ constexpr const char* kHelp =
     "  --steps K           moves after the first match (default 30)\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
     "  --variant V         auto, cpu-brute, cpu-sort, gpu-region, gpu-grid\n"
-    "  --threads N         CPU threads (default: all)\n"
+    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
     "  --seed N            generator seed (default 1)\n"
     "  --json              one JSON summary object on stdout\n";
 
@@ -77,10 +77,10 @@ int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool 
   const std::size_t now = pairs.size() + in - out;
   if (json) {
     std::printf("{\"command\":\"ddm\",\"dimensions\":%d,\"regions\":%zu,\"publications\":%zu,\"subscriptions\":%zu,"
-                "\"variant\":\"%s\",\"backend\":\"%s\",\"pairs\":%zu,\"ms_match\":%.6f,\"steps\":%d,\"appeared\":%zu,"
+                "\"variant\":\"%s\",\"backend\":\"%s\",\"threads\":%u,\"pairs\":%zu,\"ms_match\":%.6f,\"steps\":%d,\"appeared\":%zu,"
                 "\"disappeared\":%zu,\"pairs_after\":%zu,\"ms_per_step\":%.6f}\n",
                 D, regions.size(), m->publications(), m->subscriptions(), ddm::variant_name(m->variant()),
-                backend_name(ctx.backend()), pairs.size(), full_ms, sc.steps, in, out, now, step_median);
+                backend_name(ctx.backend()), ctx.pool().size(), pairs.size(), full_ms, sc.steps, in, out, now, step_median);
   } else {
     std::printf("ddm: %zu regions (%zu publications, %zu subscriptions) in %dD, variant %s on %s\n", regions.size(),
                 m->publications(), m->subscriptions(), D, ddm::variant_name(m->variant()), backend_name(ctx.backend()));

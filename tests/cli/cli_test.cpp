@@ -1,6 +1,7 @@
 // The programs as a user runs them: exit status 0 / 2, outputs written, JSON summaries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -8,6 +9,8 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
+#include <vector>
 
 #include "gpu_helpers.h"
 #include "warpmind/search/chess.h"
@@ -340,6 +343,59 @@ TEST(Cli, BenchQuickWritesResultsJson) {
   }
   EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
   EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
+}
+
+// As run(), but also keeps stderr (for the one-line reasons of exit status 2).
+struct FullOutcome {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+FullOutcome run_full(const std::string& args) {
+  const std::string stem = "wm_cli_full_" + std::to_string(::getpid());
+  const fs::path out = fs::temp_directory_path() / (stem + ".out"), err = fs::temp_directory_path() / (stem + ".err");
+  const std::string cmd = warpmind::test::bin_dir() + "/" + args + " > " + out.string() + " 2> " + err.string();
+  const int raw = std::system(cmd.c_str());
+  FullOutcome o{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+  fs::remove(out);
+  fs::remove(err);
+  return o;
+}
+
+// The integer after "key": in a one-line JSON object (-1 when absent).
+long long json_int(const std::string& j, const std::string& key) {
+  const auto at = j.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::strtoll(j.c_str() + at + key.size() + 3, nullptr, 10);
+}
+
+TEST(Cli, ThreadsZeroMeansOnePerHardwareThread) {
+  const long long hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::string small[] = {"warpmind field --backend cpu --resolution 16 --count 3",
+                               "warpmind crowd --backend cpu --agents 20 --steps 1",
+                               "warpmind aoi --backend cpu --clients 20 --map 100 --ticks 1",
+                               "warpmind ddm --backend cpu --regions 20 --steps 1"};
+  for (const std::string& cmd : small) {
+    SCOPED_TRACE(cmd);
+    const Outcome zero = run(cmd + " --threads 0 --json");
+    ASSERT_EQ(zero.status, 0) << zero.out;
+    EXPECT_EQ(json_int(zero.out, "threads"), hw) << zero.out;
+    const Outcome dflt = run(cmd + " --json");
+    EXPECT_EQ(json_int(dflt.out, "threads"), hw) << dflt.out;
+    const Outcome three = run(cmd + " --threads 3 --json");
+    EXPECT_EQ(json_int(three.out, "threads"), 3) << three.out;
+    const FullOutcome big = run_full(cmd + " --threads 1025");
+    EXPECT_EQ(big.status, 2);
+    EXPECT_NE(big.err.find("--threads: expected an integer in 0..1024"), std::string::npos) << big.err;
+    EXPECT_EQ(run(cmd + " --threads -1").status, 2);
+  }
 }
 
 }  // namespace
