@@ -15,8 +15,11 @@
 #include <thread>
 #include <vector>
 
+#include "aoi_oracle.h"
 #include "crowd_oracle.h"
 #include "gpu_helpers.h"
+#include "warpmind/aoi/aoi.h"
+#include "warpmind/aoi/scenario.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/search/chess.h"
 
@@ -657,6 +660,53 @@ TEST(Cli, CrowdBadMovesFilesExitTwoNamingTheLine) {
   ASSERT_EQ(e.status, 0);
   EXPECT_EQ(json_int(e.out, "steps"), 0);
   EXPECT_TRUE(same_bits(read_positions(pos), kCrowdStart));  // the start, exactly
+}
+
+TEST(Cli, AoiJsonCountsAreTotalsOverAllTicks) {
+  // The program's world and commands (generate_players / make_commands are its inputs), each tick run
+  // through the brute-force oracle and the counts summed.
+  using namespace warpmind::aoi;
+  for (const char* shape : {"square", "circle"}) {
+    SCOPED_TRACE(shape);
+    AoiConfig c;
+    c.world = {0, 0, 60, 60};
+    c.aoi = c.max_move = c.attack_range = 7.5f;
+    c.shape = std::string(shape) == "circle" ? AoiShape::Circle : AoiShape::Square;
+    std::vector<Player> p = generate_players(80, c.world, 0, 4);
+    CommandSpec spec;
+    spec.seed = 4;
+    spec.attack_share = 0.3f;
+    warpmind::oracle::AoiVisible visible = warpmind::oracle::aoi_visibility(c, p);
+    std::size_t accepted = 0, rejected = 0, updates = 0, notes = 0, entered = 0, left = 0;
+    std::vector<Command> cmds;
+    TickResult last;
+    for (int t = 0; t < 3; ++t) {
+      make_commands(spec, c, warpmind::test::cpu_context().pool(), p.size(), static_cast<std::uint64_t>(t), cmds);
+      const TickResult r = warpmind::oracle::aoi_tick(c, p, cmds, visible);
+      accepted += r.accepted;
+      for (std::size_t k : r.rejected) rejected += k;
+      updates += r.updates.size();
+      notes += r.notifications.size();
+      entered += r.entered.size();
+      left += r.left.size();
+      last = r;
+    }
+    const fs::path csv = scratch(std::string("aoi-totals-") + shape + ".csv");
+    const Outcome o = run(std::string("warpmind aoi --backend cpu --clients 80 --map 60 --aoi 7.5 --attack-share 0.3 "
+                                      "--seed 4 --ticks 3 --json --shape ") + shape + " --notifications " + csv.string());
+    ASSERT_EQ(o.status, 0) << o.out;
+    EXPECT_EQ(json_int(o.out, "accepted"), static_cast<long long>(accepted)) << o.out;
+    EXPECT_EQ(json_int(o.out, "rejected"), static_cast<long long>(rejected)) << o.out;
+    EXPECT_EQ(json_int(o.out, "updates"), static_cast<long long>(updates)) << o.out;
+    EXPECT_EQ(json_int(o.out, "notifications"), static_cast<long long>(notes)) << o.out;
+    EXPECT_EQ(json_int(o.out, "entered"), static_cast<long long>(entered)) << o.out;
+    EXPECT_EQ(json_int(o.out, "left"), static_cast<long long>(left)) << o.out;
+    EXPECT_GT(notes, last.notifications.size());  // totals, not the last tick's
+    EXPECT_GT(entered + left, 0u);
+    // --notifications holds the last tick's only: header plus one line per notification.
+    const std::string text = slurp(csv);
+    EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), last.notifications.size() + 1);
+  }
 }
 
 }  // namespace
