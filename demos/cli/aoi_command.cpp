@@ -37,7 +37,7 @@ constexpr const char* kHelp =
     "  --backend B         cpu | cuda | auto (default auto)\n"
     "  --variant V         auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast\n"
     "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
-    "  --seed N            generator seed (default 1)\n"
+    "  --seed N            generated: player and command seed (default 1; a scenario has its own)\n"
     "  --json              one JSON summary object on stdout: accepted, rejected, updates,\n"
     "                      notifications, entered and left are totals over all ticks\n";
 
@@ -66,7 +66,7 @@ int aoi_command(int argc, char** argv) {
   }
   aoi::AoiScenario sc;
   if (args.has("scenario")) {
-    for (const char* f : {"clients", "hot-spots", "map"})
+    for (const char* f : {"clients", "hot-spots", "map", "seed"})
       if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
     Status st = aoi::load_aoi_scenario(args.str("scenario"), sc);
     if (!st.ok()) return bad(st.message());

@@ -17,10 +17,12 @@
 
 #include "aoi_oracle.h"
 #include "crowd_oracle.h"
+#include "ddm_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/ddm/ddm.h"
 #include "warpmind/search/chess.h"
 
 #if WARPMIND_ENGINE_TESTS
@@ -707,6 +709,97 @@ TEST(Cli, AoiJsonCountsAreTotalsOverAllTicks) {
     const std::string text = slurp(csv);
     EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), last.notifications.size() + 1);
   }
+}
+
+// ---- ddm: --pairs against the brute-force oracle -----------------------------------------------------
+
+TEST(Cli, DdmPairsFileIsTheMatchAfterTheLastStep) {
+  // Regions written to a scenario; the seed's moves rewritten here from the documented formula (every
+  // region moves half its side in a compass direction from SplitMix64(seed ^ i * golden ^ step << 40));
+  // the final pairs from the oracle.
+  using namespace warpmind::ddm;
+  const auto splitmix = [](std::uint64_t& s) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  std::vector<RegionKind> kind;
+  std::vector<Box<2>> box;
+  std::uint64_t g = 5;
+  std::string json = R"({"steps": 4, "seed": 21, "regions": [)";
+  for (int i = 0; i < 120; ++i) {
+    const float x = static_cast<float>(splitmix(g) % 400) * 0.25f, y = static_cast<float>(splitmix(g) % 400) * 0.25f;
+    const float w = 1.0f + static_cast<float>(splitmix(g) % 24) * 0.5f;
+    const float h = i % 17 == 0 ? 0.0f : 1.0f + static_cast<float>(splitmix(g) % 24) * 0.5f;  // some empty boxes
+    kind.push_back(i % 3 == 0 ? RegionKind::Subscription : RegionKind::Publication);
+    box.push_back({{x, y}, {x + w, y + h}});
+    char buf[160];
+    std::snprintf(buf, sizeof buf, R"(%s{"kind": "%s", "lo": [%.9g, %.9g], "hi": [%.9g, %.9g]})", i ? ", " : "",
+                  kind.back() == RegionKind::Publication ? "publication" : "subscription", x, y, x + w, y + h);
+    json += buf;
+  }
+  json += "]}";
+  const fs::path scenario = scratch("ddm-pairs.json");
+  std::ofstream(scenario) << json;
+  const auto moved = [&](int steps) {
+    std::vector<Box<2>> b = box;
+    const int dx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, dy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    for (int step = 0; step < steps; ++step)
+      for (std::size_t i = 0; i < b.size(); ++i) {
+        std::uint64_t s = 21 ^ (i * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(step) << 40);
+        const int dir = static_cast<int>(splitmix(s) % 8);
+        const float hx = 0.5f * (b[i].hi[0] - b[i].lo[0]) * static_cast<float>(dx[dir]);
+        const float hy = 0.5f * (b[i].hi[1] - b[i].lo[1]) * static_cast<float>(dy[dir]);
+        b[i].lo[0] += hx, b[i].hi[0] += hx, b[i].lo[1] += hy, b[i].hi[1] += hy;
+      }
+    return b;
+  };
+  const auto pairs_text = [&](const std::vector<Box<2>>& b) {
+    std::string t;
+    for (const Pair& q : warpmind::oracle::ddm_pairs<2>(kind, b, {}))
+      t += std::to_string(q.publication) + " " + std::to_string(q.subscription) + "\n";
+    return t;
+  };
+  for (const char* variant : {"cpu-sort", "cpu-brute"}) {
+    SCOPED_TRACE(variant);
+    const fs::path out = scratch("ddm-pairs.txt");
+    // The scenario's 4 steps.
+    Outcome o = run(std::string("warpmind ddm --backend cpu --json --variant ") + variant + " --scenario " +
+                    scenario.string() + " --pairs " + out.string());
+    ASSERT_EQ(o.status, 0) << o.out;
+    EXPECT_EQ(json_int(o.out, "steps"), 4) << o.out;
+    const std::string after4 = pairs_text(moved(4));
+    EXPECT_EQ(slurp(out), after4);
+    EXPECT_EQ(json_int(o.out, "pairs_after"), static_cast<long long>(std::count(after4.begin(), after4.end(), '\n')));
+    // --steps wins over the file's "steps".
+    o = run(std::string("warpmind ddm --backend cpu --json --variant ") + variant + " --scenario " + scenario.string() +
+            " --steps 0 --pairs " + out.string());
+    ASSERT_EQ(o.status, 0) << o.out;
+    EXPECT_EQ(json_int(o.out, "steps"), 0) << o.out;
+    const std::string start = pairs_text(box);
+    EXPECT_EQ(slurp(out), start);
+    EXPECT_EQ(json_int(o.out, "pairs"), static_cast<long long>(std::count(start.begin(), start.end(), '\n')));
+    EXPECT_GT(start.size(), 50u);  // a few dozen pairs at least
+    EXPECT_NE(start, after4);
+  }
+  EXPECT_EQ(run("warpmind ddm --backend cpu --scenario " + scenario.string() + " --pairs /nonexistent/p.txt").status,
+            2);
+  EXPECT_EQ(run("warpmind ddm --backend cpu --scenario " + scenario.string() + " --seed 4").status, 2);
+  EXPECT_EQ(run("warpmind aoi --backend cpu --scenario " + warpmind::test::source_dir() +
+                "/assets/scenarios/aoi_demo.json --seed 4").status, 2);
+  // Generated regions: even ids publications, odd subscriptions.
+  const fs::path gen = scratch("ddm-gen-pairs.txt");
+  ASSERT_EQ(run("warpmind ddm --backend cpu --regions 400 --alpha 20 --steps 1 --pairs " + gen.string()).status, 0);
+  std::istringstream lines(slurp(gen));
+  unsigned pub = 0, sub = 0;
+  std::size_t n = 0;
+  while (lines >> pub >> sub) {
+    EXPECT_EQ(pub % 2, 0u);
+    EXPECT_EQ(sub % 2, 1u);
+    ++n;
+  }
+  EXPECT_GT(n, 0u);
 }
 
 }  // namespace
