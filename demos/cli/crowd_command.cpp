@@ -106,7 +106,8 @@ std::string read_moves(const std::string& path, std::size_t agents, long long st
     }
     const std::uint64_t key = tick * static_cast<std::uint64_t>(agents) + agent;
     if (const auto [it, fresh] = seen.emplace(key, no); !fresh)
-      return where + "agent " + f[1] + " already has a move in tick " + f[0] + " (line " + std::to_string(it->second) + ")";
+      return where + "agent " + f[1] + " already has a move in tick " + f[0] + " (line " + std::to_string(it->second) +
+             ")";
     out.push_back({tick, static_cast<std::uint32_t>(agent), {xy[0], xy[1]}});
   }
   std::stable_sort(out.begin(), out.end(), [](const ExplicitMove& a, const ExplicitMove& b) { return a.tick < b.tick; });
@@ -179,7 +180,8 @@ int crowd_command(int argc, char** argv) {
   for (int t = 0; t < steps; ++t) {
     if (args.has("moves")) {
       prop = pos;  // no line for an agent in this tick: it proposes to stay
-      for (; next_move < explicit_moves.size() && explicit_moves[next_move].tick == static_cast<std::uint64_t>(t); ++next_move)
+      for (; next_move < explicit_moves.size() && explicit_moves[next_move].tick == static_cast<std::uint64_t>(t);
+           ++next_move)
         prop[explicit_moves[next_move].agent] = explicit_moves[next_move].target;
     } else {
       crowd::make_proposals(sc.moves, ctx->pool(), pos, static_cast<std::uint64_t>(t), prop);
@@ -190,10 +192,12 @@ int crowd_command(int argc, char** argv) {
     if (!st.ok()) return bad(st.message());
     const crowd::StepStats& ts = solver->last_stats();
     accepted += ts.moved;
-    char row[128];
-    std::snprintf(row, sizeof row, "%d,%zu,%zu,%zu,%zu,%zu\n", t, ts.moved, ts.stayed, ts.out_of_world, ts.blocked,
-                  ts.collisions);
-    tick_rows += row;
+    if (args.has("ticks")) {
+      char row[128];
+      std::snprintf(row, sizeof row, "%d,%zu,%zu,%zu,%zu,%zu\n", t, ts.moved, ts.stayed, ts.out_of_world, ts.blocked,
+                    ts.collisions);
+      tick_rows += row;
+    }
     st = solver->read_positions(next);
     if (!st.ok()) return bad(st.message());
     if (verify) {
@@ -227,7 +231,8 @@ int crowd_command(int argc, char** argv) {
                 "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
                 "\"violations\":%zu,\"ms_per_step\":%.6f}\n",
                 n, steps, radius, crowd::rule_name(cfg.rule), crowd::variant_name(solver->variant()),
-                backend_name(ctx->backend()), ctx->pool().size(), accepted, rate, verify ? "true" : "false", overlaps, violations, median);
+                backend_name(ctx->backend()), ctx->pool().size(), accepted, rate, verify ? "true" : "false", overlaps,
+                violations, median);
   } else {
     std::printf("crowd: %zu agents of radius %g in a %gx%g world, %d ticks, rule %s, variant %s on %s\n", n, radius,
                 cfg.world.width, cfg.world.height, steps, crowd::rule_name(cfg.rule),
