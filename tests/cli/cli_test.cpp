@@ -232,129 +232,6 @@ TEST(Cli, DdmMatchesGeneratedAndScenarioRegions) {
   EXPECT_EQ(run("warpmind ddm --scenario /nonexistent.json").status, 2);
 }
 
-TEST(Cli, ChessEngineSpeaksUci) {
-  const fs::path in = scratch("uci-in.txt");
-  std::ofstream(in) << "uci\nisready\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 4\n"
-                       "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo nodes 5000\n"
-                       "position startpos\ngo perft 3\n"
-                       "position fen not a fen\nposition startpos moves e2e5\ngo bogus\nsetoption name Hash value x\n"
-                       "setoption name Threads value 2\nposition startpos\ngo wtime 300 btime 300 winc 0 binc 0\nquit\n";
-  const Outcome r = run("warpmind-chess < " + in.string());
-  ASSERT_EQ(r.status, 0) << r.out;
-  for (const char* line : {"id name warpmind", "option name Hash type spin", "option name Threads", "uciok", "readyok",
-                           "info depth 4 ", " score cp ", "bestmove a1a8", "score mate 1", "e2e4: 600", "Nodes searched: 8902",
-                           "info string error: FEN", "info string error: move 'e2e5' is not legal",
-                           "info string error: go: unknown parameter 'bogus'", "info string error: option Hash"})
-    EXPECT_NE(r.out.find(line), std::string::npos) << line << " in:\n" << r.out;
-  // Three searches, three best moves.
-  std::size_t best = 0;
-  for (std::size_t at = r.out.find("bestmove "); at != std::string::npos; at = r.out.find("bestmove ", at + 1)) ++best;
-  EXPECT_EQ(best, 3u);
-  // The node-based hybrid search through the same protocol.
-  const fs::path hin = scratch("uci-hybrid.txt");
-  std::ofstream(hin) << "setoption name Search value hybrid\nsetoption name Lmax value 64\n"
-                        "setoption name FirstChildFirst value false\nsetoption name Bmin value x\n"
-                        "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 2\n"
-                        "ucinewgame\n"  // waits for the search (quit would stop it)
-                        "position startpos\ngo infinite\nstop\nquit\n";
-  const Outcome h = run("warpmind-chess < " + hin.string());
-  ASSERT_EQ(h.status, 0) << h.out;
-  for (const char* line : {"info string hybrid:", "score mate 1", "bestmove a1a8", "info string error: option Bmin"})
-    EXPECT_NE(h.out.find(line), std::string::npos) << line << " in:\n" << h.out;
-  const std::size_t second = h.out.find("bestmove ", h.out.find("bestmove a1a8") + 1);  // stop ends go infinite
-  ASSERT_NE(second, std::string::npos) << h.out;
-  using namespace warpmind::search::chess;
-  Position start;
-  ASSERT_TRUE(parse_fen(kStartFen, start).ok());
-  Move m;
-  EXPECT_TRUE(parse_uci_move(start, h.out.substr(second + 9, h.out.find('\n', second) - second - 9), m).ok()) << h.out;
-  // The bench signature: fixed positions, fixed depth, one thread (changing the search changes it).
-  const Outcome b = run("warpmind-chess bench 5");
-  ASSERT_EQ(b.status, 0) << b.out;
-  EXPECT_NE(b.out.find("Nodes searched: 227837"), std::string::npos) << b.out;
-}
-
-TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
-  const fs::path in = scratch("c6-in.txt");
-  std::ofstream(in) << "name\nnew black\ndepth 2\nmove KJKK\nmove LL\nmove ZZZZ\nfoo\nnew white\nmove K10\n"
-                       "black A1B1C1D1\nwhite S19\nnext\nquit\n";
-  const Outcome r = run("warpmind-connect6 < " + in.string());
-  ASSERT_EQ(r.status, 0) << r.out;
-  // stdout holds only the name and moves (errors and notes go to stderr).
-  std::istringstream lines(r.out);
-  std::string line;
-  std::vector<std::string> moves;
-  while (std::getline(lines, line)) {
-    if (line == "name warpmind") continue;
-    ASSERT_EQ(line.rfind("move ", 0), 0u) << line;
-    moves.push_back(line.substr(5));
-  }
-  ASSERT_EQ(moves.size(), 4u) << r.out;
-  EXPECT_EQ(moves[0], "JJ");                         // Black's opening stone, the centre
-  EXPECT_EQ(moves[1].size(), 4u);                    // then two stones a turn
-  EXPECT_EQ(moves[2].size(), 4u);                    // White's answer to K10
-  EXPECT_NE(moves[3].find("EA"), std::string::npos)  // after the set-up, Black to move completes A1..F1
-      << moves[3];
-  // The bench signature: fixed openings, fixed depth, one thread (changing the search changes it).
-  const Outcome b = run("warpmind-connect6 bench 3");
-  ASSERT_EQ(b.status, 0) << b.out;
-  EXPECT_NE(b.out.find("bench nodes 2223"), std::string::npos) << b.out;
-}
-
-TEST(Cli, BenchQuickWritesResultsJson) {
-  const fs::path out = scratch("bench.json");
-  const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());
-  ASSERT_EQ(r.status, 0) << r.out;
-  std::ifstream in(out);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string j = ss.str();
-  for (const char* key : {"\"device\": \"cpu\"", "\"suite\": \"field\"", "\"records\"", "\"variant\": \"cpu-stamp\"",
-                          "\"variant\": \"cpu-naive\"", "\"median_ms\"", "\"floor_ms\": null", "\"checked\": true",
-                          "\"commit\"", "\"date\""})
-    EXPECT_NE(j.find(key), std::string::npos) << key;
-  EXPECT_EQ(j.find("\"checked\": false"), std::string::npos);
-  const fs::path aoi = scratch("bench-aoi.json");
-  const Outcome ra = run("warpmind-bench aoi --quick --backend cpu --ticks 2 --out " + aoi.string());
-  ASSERT_EQ(ra.status, 0) << ra.out;
-  std::ifstream ain(aoi);
-  std::stringstream as;
-  as << ain.rdbuf();
-  for (const char* key : {"\"suite\": \"aoi\"", "\"variant\": \"cpu-fast\"", "\"variant\": \"cpu-grid\"",
-                          "\"notifications_per_tick\"", "\"checked\": true"})
-    EXPECT_NE(as.str().find(key), std::string::npos) << key;
-  const fs::path ddm = scratch("bench-ddm.json");
-  const Outcome rd = run("warpmind-bench ddm --quick --backend cpu --steps 3 --out " + ddm.string());
-  ASSERT_EQ(rd.status, 0) << rd.out;
-  std::ifstream din(ddm);
-  std::stringstream ds;
-  ds << din.rdbuf();
-  for (const char* key : {"\"suite\": \"ddm\"", "\"variant\": \"cpu-sort\"", "\"variant\": \"cpu-brute\"", "\"pairs\":",
-                          "\"checked\": true"})
-    EXPECT_NE(ds.str().find(key), std::string::npos) << key;
-  const fs::path hyb = scratch("bench-hybrid.json");
-  const Outcome rh = run("warpmind-bench hybrid --quick --backend cpu --out " + hyb.string());
-  ASSERT_EQ(rh.status, 0) << rh.out;  // non-zero if any batch size changed the root value
-  std::ifstream hin(hyb);
-  std::stringstream hs;
-  hs << hin.rdbuf();
-  for (const char* key : {"\"suite\": \"hybrid\"", "\"n_hybrid\":", "\"n_serial\":", "\"checked\": true"})
-    EXPECT_NE(hs.str().find(key), std::string::npos) << key;
-  for (const char* suite : {"chess", "connect6"}) {  // perft / batches / whole searches, values checked
-    const fs::path out = scratch(std::string("bench-") + suite + ".json");
-    const Outcome r = run(std::string("warpmind-bench ") + suite + " --quick --backend cpu --out " + out.string());
-    ASSERT_EQ(r.status, 0) << r.out;  // non-zero on a perft count or a search value that differs
-    std::ifstream in(out);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    for (const char* key : {"\"experiment\": \"leaf\"", "\"experiment\": \"branch\"", "\"n_hybrid\":", "\"checked\": true"})
-      EXPECT_NE(ss.str().find(key), std::string::npos) << suite << " " << key;
-    EXPECT_EQ(ss.str().find("\"checked\": false"), std::string::npos) << suite;
-  }
-  EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
-  EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
-}
-
 // As run(), but also keeps stderr (for the one-line reasons of exit status 2).
 struct FullOutcome {
   int status;
@@ -800,6 +677,130 @@ TEST(Cli, DdmPairsFileIsTheMatchAfterTheLastStep) {
     ++n;
   }
   EXPECT_GT(n, 0u);
+}
+
+
+TEST(Cli, ChessEngineSpeaksUci) {
+  const fs::path in = scratch("uci-in.txt");
+  std::ofstream(in) << "uci\nisready\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 4\n"
+                       "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo nodes 5000\n"
+                       "position startpos\ngo perft 3\n"
+                       "position fen not a fen\nposition startpos moves e2e5\ngo bogus\nsetoption name Hash value x\n"
+                       "setoption name Threads value 2\nposition startpos\ngo wtime 300 btime 300 winc 0 binc 0\nquit\n";
+  const Outcome r = run("warpmind-chess < " + in.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* line : {"id name warpmind", "option name Hash type spin", "option name Threads", "uciok", "readyok",
+                           "info depth 4 ", " score cp ", "bestmove a1a8", "score mate 1", "e2e4: 600", "Nodes searched: 8902",
+                           "info string error: FEN", "info string error: move 'e2e5' is not legal",
+                           "info string error: go: unknown parameter 'bogus'", "info string error: option Hash"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " in:\n" << r.out;
+  // Three searches, three best moves.
+  std::size_t best = 0;
+  for (std::size_t at = r.out.find("bestmove "); at != std::string::npos; at = r.out.find("bestmove ", at + 1)) ++best;
+  EXPECT_EQ(best, 3u);
+  // The node-based hybrid search through the same protocol.
+  const fs::path hin = scratch("uci-hybrid.txt");
+  std::ofstream(hin) << "setoption name Search value hybrid\nsetoption name Lmax value 64\n"
+                        "setoption name FirstChildFirst value false\nsetoption name Bmin value x\n"
+                        "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo depth 2\n"
+                        "ucinewgame\n"  // waits for the search (quit would stop it)
+                        "position startpos\ngo infinite\nstop\nquit\n";
+  const Outcome h = run("warpmind-chess < " + hin.string());
+  ASSERT_EQ(h.status, 0) << h.out;
+  for (const char* line : {"info string hybrid:", "score mate 1", "bestmove a1a8", "info string error: option Bmin"})
+    EXPECT_NE(h.out.find(line), std::string::npos) << line << " in:\n" << h.out;
+  const std::size_t second = h.out.find("bestmove ", h.out.find("bestmove a1a8") + 1);  // stop ends go infinite
+  ASSERT_NE(second, std::string::npos) << h.out;
+  using namespace warpmind::search::chess;
+  Position start;
+  ASSERT_TRUE(parse_fen(kStartFen, start).ok());
+  Move m;
+  EXPECT_TRUE(parse_uci_move(start, h.out.substr(second + 9, h.out.find('\n', second) - second - 9), m).ok()) << h.out;
+  // The bench signature: fixed positions, fixed depth, one thread (changing the search changes it).
+  const Outcome b = run("warpmind-chess bench 5");
+  ASSERT_EQ(b.status, 0) << b.out;
+  EXPECT_NE(b.out.find("Nodes searched: 227837"), std::string::npos) << b.out;
+}
+
+TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
+  const fs::path in = scratch("c6-in.txt");
+  std::ofstream(in) << "name\nnew black\ndepth 2\nmove KJKK\nmove LL\nmove ZZZZ\nfoo\nnew white\nmove K10\n"
+                       "black A1B1C1D1\nwhite S19\nnext\nquit\n";
+  const Outcome r = run("warpmind-connect6 < " + in.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  // stdout holds only the name and moves (errors and notes go to stderr).
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::string> moves;
+  while (std::getline(lines, line)) {
+    if (line == "name warpmind") continue;
+    ASSERT_EQ(line.rfind("move ", 0), 0u) << line;
+    moves.push_back(line.substr(5));
+  }
+  ASSERT_EQ(moves.size(), 4u) << r.out;
+  EXPECT_EQ(moves[0], "JJ");                         // Black's opening stone, the centre
+  EXPECT_EQ(moves[1].size(), 4u);                    // then two stones a turn
+  EXPECT_EQ(moves[2].size(), 4u);                    // White's answer to K10
+  EXPECT_NE(moves[3].find("EA"), std::string::npos)  // after the set-up, Black to move completes A1..F1
+      << moves[3];
+  // The bench signature: fixed openings, fixed depth, one thread (changing the search changes it).
+  const Outcome b = run("warpmind-connect6 bench 3");
+  ASSERT_EQ(b.status, 0) << b.out;
+  EXPECT_NE(b.out.find("bench nodes 2223"), std::string::npos) << b.out;
+}
+
+TEST(Cli, BenchQuickWritesResultsJson) {
+  const fs::path out = scratch("bench.json");
+  const Outcome r = run("warpmind-bench field --quick --backend cpu --repeats 2 --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string j = ss.str();
+  for (const char* key : {"\"device\": \"cpu\"", "\"suite\": \"field\"", "\"records\"", "\"variant\": \"cpu-stamp\"",
+                          "\"variant\": \"cpu-naive\"", "\"median_ms\"", "\"floor_ms\": null", "\"checked\": true",
+                          "\"commit\"", "\"date\""})
+    EXPECT_NE(j.find(key), std::string::npos) << key;
+  EXPECT_EQ(j.find("\"checked\": false"), std::string::npos);
+  const fs::path aoi = scratch("bench-aoi.json");
+  const Outcome ra = run("warpmind-bench aoi --quick --backend cpu --ticks 2 --out " + aoi.string());
+  ASSERT_EQ(ra.status, 0) << ra.out;
+  std::ifstream ain(aoi);
+  std::stringstream as;
+  as << ain.rdbuf();
+  for (const char* key : {"\"suite\": \"aoi\"", "\"variant\": \"cpu-fast\"", "\"variant\": \"cpu-grid\"",
+                          "\"notifications_per_tick\"", "\"checked\": true"})
+    EXPECT_NE(as.str().find(key), std::string::npos) << key;
+  const fs::path ddm = scratch("bench-ddm.json");
+  const Outcome rd = run("warpmind-bench ddm --quick --backend cpu --steps 3 --out " + ddm.string());
+  ASSERT_EQ(rd.status, 0) << rd.out;
+  std::ifstream din(ddm);
+  std::stringstream ds;
+  ds << din.rdbuf();
+  for (const char* key : {"\"suite\": \"ddm\"", "\"variant\": \"cpu-sort\"", "\"variant\": \"cpu-brute\"", "\"pairs\":",
+                          "\"checked\": true"})
+    EXPECT_NE(ds.str().find(key), std::string::npos) << key;
+  const fs::path hyb = scratch("bench-hybrid.json");
+  const Outcome rh = run("warpmind-bench hybrid --quick --backend cpu --out " + hyb.string());
+  ASSERT_EQ(rh.status, 0) << rh.out;  // non-zero if any batch size changed the root value
+  std::ifstream hin(hyb);
+  std::stringstream hs;
+  hs << hin.rdbuf();
+  for (const char* key : {"\"suite\": \"hybrid\"", "\"n_hybrid\":", "\"n_serial\":", "\"checked\": true"})
+    EXPECT_NE(hs.str().find(key), std::string::npos) << key;
+  for (const char* suite : {"chess", "connect6"}) {  // perft / batches / whole searches, values checked
+    const fs::path out = scratch(std::string("bench-") + suite + ".json");
+    const Outcome r = run(std::string("warpmind-bench ") + suite + " --quick --backend cpu --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.out;  // non-zero on a perft count or a search value that differs
+    std::ifstream in(out);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    for (const char* key : {"\"experiment\": \"leaf\"", "\"experiment\": \"branch\"", "\"n_hybrid\":", "\"checked\": true"})
+      EXPECT_NE(ss.str().find(key), std::string::npos) << suite << " " << key;
+    EXPECT_EQ(ss.str().find("\"checked\": false"), std::string::npos) << suite;
+  }
+  EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
+  EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
 }
 
 }  // namespace
