@@ -27,7 +27,8 @@ constexpr const char* kHelp =
     "  --clients N         generated: players (default 4096), uniform over the map\n"
     "  --hot-spots K       generated: most players clustered around K centres (default 0)\n"
     "  --map S             generated: map side (default 2500)\n"
-    "  --aoi A             bucket side (square) or radius (circle) (default 10)\n"
+    "  --aoi A             bucket side (square) or radius (circle), also max move and attack range\n"
+    "                      (default 10)\n"
     "  --shape S           square | circle (default square)\n"
     "  --attack-share F    fraction of clients attacking each tick (default 0.1)\n"
     "  --ticks K           ticks (default 10)\n"
@@ -35,9 +36,10 @@ constexpr const char* kHelp =
     "  --notifications F   write the last tick's notifications to F (CSV: receiver,subject,field,value)\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
     "  --variant V         auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast\n"
-    "  --threads N         CPU threads (default: all)\n"
-    "  --seed N            generator seed (default 1)\n"
-    "  --json              one JSON summary object on stdout\n";
+    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
+    "  --seed N            generated: player and command seed (default 1; a scenario has its own)\n"
+    "  --json              one JSON summary object on stdout: accepted, rejected, updates,\n"
+    "                      notifications, entered and left are totals over all ticks\n";
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind aoi: %s\n", why.c_str());
@@ -64,7 +66,7 @@ int aoi_command(int argc, char** argv) {
   }
   aoi::AoiScenario sc;
   if (args.has("scenario")) {
-    for (const char* f : {"clients", "hot-spots", "map"})
+    for (const char* f : {"clients", "hot-spots", "map", "seed"})
       if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
     Status st = aoi::load_aoi_scenario(args.str("scenario"), sc);
     if (!st.ok()) return bad(st.message());
@@ -136,18 +138,19 @@ int aoi_command(int argc, char** argv) {
   const std::size_t n = sc.players.size();
   if (json) {
     std::printf("{\"command\":\"aoi\",\"clients\":%zu,\"ticks\":%d,\"aoi\":%g,\"shape\":\"%s\",\"variant\":\"%s\","
-                "\"backend\":\"%s\",\"accepted\":%zu,\"rejected\":%zu,\"updates\":%zu,\"notifications\":%zu,"
+                "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"rejected\":%zu,\"updates\":%zu,\"notifications\":%zu,"
                 "\"entered\":%zu,\"left\":%zu,\"ms_per_tick\":%.6f,\"ms_logic\":%.6f,\"ms_query\":%.6f,"
                 "\"ms_visibility\":%.6f}\n",
                 n, ticks, cfg.aoi, aoi::shape_name(cfg.shape), aoi::variant_name(world->variant()),
-                backend_name(ctx->backend()), accepted, rejected, updates, notes, entered, left, median(ms),
+                backend_name(ctx->backend()), ctx->pool().size(), accepted, rejected, updates, notes, entered, left, median(ms),
                 median(logic), median(query), median(vis));
   } else {
     std::printf("aoi: %zu clients in a %gx%g world, AOI %g (%s), %d ticks, variant %s on %s\n", n, cfg.world.width,
                 cfg.world.height, cfg.aoi, aoi::shape_name(cfg.shape), ticks, aoi::variant_name(world->variant()),
                 backend_name(ctx->backend()));
-    std::printf("commands: %zu accepted, %zu rejected; %zu updates, %zu notifications, %zu entered, %zu left\n", accepted,
-                rejected, updates, notes, entered, left);
+    std::printf("over all ticks: %zu commands accepted, %zu rejected; %zu updates, %zu notifications, %zu entered, "
+                "%zu left\n",
+                accepted, rejected, updates, notes, entered, left);
     std::printf("median ms per tick: %.3f (logic %.3f, range query %.3f, visibility %.3f)\n", median(ms), median(logic),
                 median(query), median(vis));
   }

@@ -1,8 +1,14 @@
-// warpmind crowd: run N agents for K ticks of random moves through the collision-checked solver.
+// warpmind crowd: run N agents for K ticks of random, goal or explicit (--moves) moves through the
+// collision-checked solver; optionally write the final positions and the per-tick verdict counts.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "../common/args.h"
@@ -21,23 +27,91 @@ constexpr const char* kHelp =
     "Runs N agents for K ticks: each tick every agent proposes a move and the solver accepts or rejects\n"
     "it so that no two agents ever overlap (docs/crowd.md).\n"
     "\n"
+    "input:\n"
     "  --scenario FILE     world, radius, rule, obstacles, agents and moves from JSON (docs/crowd.md)\n"
     "  --agents N          generated: agents (default 10000) on a jittered lattice, random moves\n"
-    "  --steps K           ticks (default 100)\n"
-    "  --radius R          agent radius (default 0.5)\n"
-    "  --spacing S         start lattice pitch in units of 2R (default 1.25, >= 1)\n"
-    "  --step-size D       largest move per axis per tick (default: R)\n"
-    "  --rule RULE         strict | lowest-id (default strict)\n"
+    "  --radius R          generated: agent radius (default 0.5)\n"
+    "  --spacing S         generated: start lattice pitch in units of 2R (default 1.25, >= 1)\n"
+    "  --step-size D       generated: largest random move per axis per tick (default: R)\n"
+    "  --seed N            generated: lattice and move seed (default 1; a scenario has its own)\n"
+    "  --moves FILE        explicit proposals instead of generated or scenario moves, one per line:\n"
+    "                      'TICK AGENT X Y' (ticks from 0, X Y the target); an agent without a line in a\n"
+    "                      tick proposes to stay; '#' starts a comment; errors name the line\n"
+    "  --steps K           ticks (default 100; with --moves: one more than the file's last tick)\n"
+    "  --rule RULE         strict | lowest-id (default strict; overrides the scenario's \"rule\")\n"
+    "execution:\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
     "  --variant V         auto, cpu-reference, gpu-sort, gpu-tiled, gpu-static-grid\n"
-    "  --threads N         CPU threads (default: all)\n"
-    "  --seed N            generator seed (default 1)\n"
+    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
     "  --verify            check the guarantees after every tick (no overlap, old or proposed position)\n"
-    "  --json              one JSON summary object on stdout\n";
+    "output:\n"
+    "  --positions FILE    final positions, one line 'ID X Y' per agent in id order (%.9g: exact floats)\n"
+    "  --ticks FILE        CSV, one row per tick: tick,moved,stayed,out_of_world,blocked,collisions\n"
+    "  --json              one JSON summary object on stdout (\"accepted\": Moved verdicts, all ticks)\n";
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind crowd: %s\n", why.c_str());
   return 2;
+}
+
+// One line of a --moves file.
+struct ExplicitMove {
+  std::uint64_t tick;
+  std::uint32_t agent;
+  Vec2 target;
+};
+
+// Reads a --moves file: lines "TICK AGENT X Y" (decimal integers, then two floats read with strtof),
+// '#' to the end of a line is a comment, blank lines are skipped. `steps` < 0: any tick up to 999999.
+// Returns "" or a one-line reason naming the file and line. `out` is sorted by tick (stable).
+std::string read_moves(const std::string& path, std::size_t agents, long long steps, std::vector<ExplicitMove>& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return path + ": cannot open file";
+  out.clear();
+  std::unordered_map<std::uint64_t, std::size_t> seen;  // tick * agents + agent -> line
+  std::string line;
+  for (std::size_t no = 1; std::getline(in, line); ++no) {
+    const std::string where = path + ":" + std::to_string(no) + ": ";
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::vector<std::string> f;
+    for (std::size_t i = 0; i < line.size();) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+      const std::size_t b = i;
+      while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+      if (i > b) f.push_back(line.substr(b, i - b));
+    }
+    if (f.empty()) continue;
+    if (f.size() != 4) return where + "expected 'TICK AGENT X Y', got " + std::to_string(f.size()) + " field(s)";
+    const auto whole = [](const std::string& t, unsigned long long hi, unsigned long long& v) {
+      if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) return false;
+      errno = 0;
+      v = std::strtoull(t.c_str(), nullptr, 10);
+      return errno == 0 && v <= hi;
+    };
+    unsigned long long tick = 0, agent = 0;
+    const unsigned long long last_tick = steps >= 0 ? static_cast<unsigned long long>(steps) - 1 : 999999ull;
+    if (!whole(f[0], 999999ull, tick)) return where + "tick '" + f[0] + "': expected an integer in 0..999999";
+    if (steps >= 0 && (steps == 0 || tick > last_tick))
+      return where + "tick " + f[0] + " is past the last tick (--steps " + std::to_string(steps) +
+             (steps ? " runs ticks 0.." + std::to_string(steps - 1) + ")" : std::string(" runs none)"));
+    if (!whole(f[1], ~0ull, agent) || agent >= agents)
+      return where + "agent '" + f[1] + "': " +
+             (agents ? "expected an agent id in 0.." + std::to_string(agents - 1) : std::string("there are no agents"));
+    float xy[2];
+    for (int k = 0; k < 2; ++k) {
+      char* end = nullptr;
+      xy[k] = std::strtof(f[2 + k].c_str(), &end);  // overflow gives inf, refused below
+      if (*end != '\0' || !std::isfinite(xy[k]))
+        return where + (k ? "y" : "x") + " '" + f[2 + k] + "': expected a finite number";
+    }
+    const std::uint64_t key = tick * static_cast<std::uint64_t>(agents) + agent;
+    if (const auto [it, fresh] = seen.emplace(key, no); !fresh)
+      return where + "agent " + f[1] + " already has a move in tick " + f[0] + " (line " + std::to_string(it->second) +
+             ")";
+    out.push_back({tick, static_cast<std::uint32_t>(agent), {xy[0], xy[1]}});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ExplicitMove& a, const ExplicitMove& b) { return a.tick < b.tick; });
+  return {};
 }
 
 }  // namespace
@@ -45,7 +119,7 @@ int bad(const std::string& why) {
 int crowd_command(int argc, char** argv) {
   demos::Args args(argc, argv, 1,
                    {"agents", "steps", "radius", "spacing", "step-size", "rule", "backend", "variant", "threads",
-                    "seed", "scenario"},
+                    "seed", "scenario", "moves", "positions", "ticks"},
                    {"verify", "json", "help"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -53,8 +127,9 @@ int crowd_command(int argc, char** argv) {
     return 0;
   }
   crowd::CrowdScenario sc;
+  if (args.has("moves") && args.has("step-size")) return bad("--step-size cannot be combined with --moves");
   if (args.has("scenario")) {
-    for (const char* f : {"agents", "radius", "spacing", "step-size"})
+    for (const char* f : {"agents", "radius", "spacing", "step-size", "seed"})
       if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
     Status st = crowd::load_crowd_scenario(args.str("scenario"), sc);
     if (!st.ok()) return bad(st.message());
@@ -68,7 +143,16 @@ int crowd_command(int argc, char** argv) {
     sc.config.world = crowd::lattice_world(agents, sc.config.radius, spacing);
     sc.start = crowd::lattice_start(agents, sc.config.radius, spacing, sc.config, sc.moves.seed);
   }
-  const int steps = static_cast<int>(args.integer("steps", 100, 0, 1000000));
+  const long long given_steps = args.has("steps") ? args.integer("steps", 100, 0, 1000000) : -1;
+  if (!args.error().empty()) return bad(args.error());
+  std::vector<ExplicitMove> explicit_moves;
+  if (args.has("moves")) {
+    const std::string err = read_moves(args.str("moves"), sc.start.size(), given_steps, explicit_moves);
+    if (!err.empty()) return bad(err);
+  }
+  int steps = 100;
+  if (given_steps >= 0) steps = static_cast<int>(given_steps);
+  else if (args.has("moves")) steps = explicit_moves.empty() ? 0 : static_cast<int>(explicit_moves.back().tick) + 1;
   crowd::CrowdConfig& cfg = sc.config;
   if (args.has("rule") && !crowd::parse_rule(args.str("rule"), cfg.rule))
     return bad("--rule: expected strict or lowest-id, got '" + args.str("rule") + "'");
@@ -91,13 +175,29 @@ int crowd_command(int argc, char** argv) {
 
   std::vector<double> ms;
   std::size_t accepted = 0, overlaps = 0, violations = 0;
+  std::string tick_rows = "tick,moved,stayed,out_of_world,blocked,collisions\n";
+  std::size_t next_move = 0;
   for (int t = 0; t < steps; ++t) {
-    crowd::make_proposals(sc.moves, ctx->pool(), pos, static_cast<std::uint64_t>(t), prop);
+    if (args.has("moves")) {
+      prop = pos;  // no line for an agent in this tick: it proposes to stay
+      for (; next_move < explicit_moves.size() && explicit_moves[next_move].tick == static_cast<std::uint64_t>(t);
+           ++next_move)
+        prop[explicit_moves[next_move].agent] = explicit_moves[next_move].target;
+    } else {
+      crowd::make_proposals(sc.moves, ctx->pool(), pos, static_cast<std::uint64_t>(t), prop);
+    }
     const auto t0 = std::chrono::steady_clock::now();
     st = solver->step(prop);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (!st.ok()) return bad(st.message());
-    accepted += solver->last_stats().moved;
+    const crowd::StepStats& ts = solver->last_stats();
+    accepted += ts.moved;
+    if (args.has("ticks")) {
+      char row[128];
+      std::snprintf(row, sizeof row, "%d,%zu,%zu,%zu,%zu,%zu\n", t, ts.moved, ts.stayed, ts.out_of_world, ts.blocked,
+                    ts.collisions);
+      tick_rows += row;
+    }
     st = solver->read_positions(next);
     if (!st.ok()) return bad(st.message());
     if (verify) {
@@ -110,16 +210,29 @@ int crowd_command(int argc, char** argv) {
     }
     pos.swap(next);
   }
+  if (args.has("positions")) {
+    std::string text;
+    text.reserve(n * 32);
+    for (std::size_t i = 0; i < n; ++i) {
+      char line[96];
+      std::snprintf(line, sizeof line, "%zu %.9g %.9g\n", i, pos[i].x, pos[i].y);
+      text += line;
+    }
+    if (const std::string err = demos::write_file(args.str("positions"), text); !err.empty()) return bad(err);
+  }
+  if (args.has("ticks"))
+    if (const std::string err = demos::write_file(args.str("ticks"), tick_rows); !err.empty()) return bad(err);
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
   const double rate = n && steps ? static_cast<double>(accepted) / (static_cast<double>(n) * steps) : 0.0;
   if (json) {
     std::printf("{\"command\":\"crowd\",\"agents\":%zu,\"steps\":%d,\"radius\":%g,\"rule\":\"%s\",\"variant\":\"%s\","
-                "\"backend\":\"%s\",\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
+                "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
                 "\"violations\":%zu,\"ms_per_step\":%.6f}\n",
                 n, steps, radius, crowd::rule_name(cfg.rule), crowd::variant_name(solver->variant()),
-                backend_name(ctx->backend()), accepted, rate, verify ? "true" : "false", overlaps, violations, median);
+                backend_name(ctx->backend()), ctx->pool().size(), accepted, rate, verify ? "true" : "false", overlaps,
+                violations, median);
   } else {
     std::printf("crowd: %zu agents of radius %g in a %gx%g world, %d ticks, rule %s, variant %s on %s\n", n, radius,
                 cfg.world.width, cfg.world.height, steps, crowd::rule_name(cfg.rule),

@@ -29,11 +29,14 @@ constexpr const char* kHelp =
     "  --space L           generated: the space [0, L)^D (default 10000)\n"
     "  --distribution D    uniform | hotspot (default uniform)\n"
     "  --dimensions D      2 or 3 (default 2)\n"
-    "  --steps K           moves after the first match (default 30)\n"
+    "  --steps K           moves after the first match (default 30; overrides the scenario's \"steps\")\n"
     "  --backend B         cpu | cuda | auto (default auto)\n"
     "  --variant V         auto, cpu-brute, cpu-sort, gpu-region, gpu-grid\n"
-    "  --threads N         CPU threads (default: all)\n"
-    "  --seed N            generator seed (default 1)\n"
+    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
+    "  --seed N            generated: region and move seed (default 1; a scenario has its own)\n"
+    "  --pairs FILE        the match after the last step, one 'PUBLICATION SUBSCRIPTION' line per pair,\n"
+    "                      sorted; ids are the regions' positions in the scenario (generated: even ids\n"
+    "                      publications, odd ids subscriptions)\n"
     "  --json              one JSON summary object on stdout\n";
 
 int bad(const std::string& why) {
@@ -45,7 +48,7 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 template <int D>
-int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool json) {
+int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool json, const std::string& pairs_path) {
   std::vector<ddm::Region<D>> regions = ddm::to_regions<D>(sc.regions);
   std::unique_ptr<ddm::RegionMatcher<D>> m;
   Status st = ddm::RegionMatcher<D>::create(ctx, variant, m);
@@ -72,15 +75,28 @@ int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool 
     in += appeared.size();
     out += disappeared.size();
   }
+  if (!pairs_path.empty()) {
+    std::vector<ddm::Pair> final_pairs;
+    st = m->match(final_pairs);
+    if (!st.ok()) return bad(st.message());
+    std::string text;
+    text.reserve(final_pairs.size() * 16);
+    for (const ddm::Pair& q : final_pairs) {
+      char line[32];
+      std::snprintf(line, sizeof line, "%u %u\n", q.publication, q.subscription);
+      text += line;
+    }
+    if (const std::string err = demos::write_file(pairs_path, text); !err.empty()) return bad(err);
+  }
   std::sort(step_ms.begin(), step_ms.end());
   const double step_median = step_ms.empty() ? 0.0 : step_ms[step_ms.size() / 2];
   const std::size_t now = pairs.size() + in - out;
   if (json) {
     std::printf("{\"command\":\"ddm\",\"dimensions\":%d,\"regions\":%zu,\"publications\":%zu,\"subscriptions\":%zu,"
-                "\"variant\":\"%s\",\"backend\":\"%s\",\"pairs\":%zu,\"ms_match\":%.6f,\"steps\":%d,\"appeared\":%zu,"
+                "\"variant\":\"%s\",\"backend\":\"%s\",\"threads\":%u,\"pairs\":%zu,\"ms_match\":%.6f,\"steps\":%d,\"appeared\":%zu,"
                 "\"disappeared\":%zu,\"pairs_after\":%zu,\"ms_per_step\":%.6f}\n",
                 D, regions.size(), m->publications(), m->subscriptions(), ddm::variant_name(m->variant()),
-                backend_name(ctx.backend()), pairs.size(), full_ms, sc.steps, in, out, now, step_median);
+                backend_name(ctx.backend()), ctx.pool().size(), pairs.size(), full_ms, sc.steps, in, out, now, step_median);
   } else {
     std::printf("ddm: %zu regions (%zu publications, %zu subscriptions) in %dD, variant %s on %s\n", regions.size(),
                 m->publications(), m->subscriptions(), D, ddm::variant_name(m->variant()), backend_name(ctx.backend()));
@@ -97,7 +113,7 @@ int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool 
 int ddm_command(int argc, char** argv) {
   demos::Args args(argc, argv, 1,
                    {"scenario", "regions", "alpha", "size", "space", "distribution", "dimensions", "steps", "backend",
-                    "variant", "threads", "seed"},
+                    "variant", "threads", "seed", "pairs"},
                    {"json", "help"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -106,7 +122,7 @@ int ddm_command(int argc, char** argv) {
   }
   ddm::DdmScenario sc;
   if (args.has("scenario")) {
-    for (const char* f : {"regions", "alpha", "size", "space", "distribution", "dimensions"})
+    for (const char* f : {"regions", "alpha", "size", "space", "distribution", "dimensions", "seed"})
       if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
     Status st = ddm::load_ddm_scenario(args.str("scenario"), sc);
     if (!st.ok()) return bad(st.message());
@@ -143,7 +159,8 @@ int ddm_command(int argc, char** argv) {
   std::unique_ptr<Context> ctx;
   if (const std::string err = demos::open_context(args, json, ctx); !err.empty()) return bad(err);
   Status st;
-  return sc.dimensions == 2 ? run<2>(*ctx, variant, sc, json) : run<3>(*ctx, variant, sc, json);
+  const std::string pairs = args.str("pairs");
+  return sc.dimensions == 2 ? run<2>(*ctx, variant, sc, json, pairs) : run<3>(*ctx, variant, sc, json, pairs);
 }
 
 }  // namespace warpmind::cli

@@ -34,7 +34,7 @@ constexpr const char* kHelp =
     "execution:\n"
     "  --backend B              cpu | cuda | auto (default auto)\n"
     "  --variant V              auto, cpu-naive, cpu-stamp, gpu-naive, gpu-coalesced, gpu-shared, gpu-binned\n"
-    "  --threads N              CPU threads (default: all)\n"
+    "  --threads N              CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
     "  --repeat N               build N times and report the median (default 1)\n"
     "output:\n"
     "  --png PATH               heat map per layer (PATH, or PATH-<layer>.png for several layers)\n"
@@ -188,9 +188,10 @@ int field_command(int argc, char** argv) {
   }
   if (json) {
     std::printf("{\"command\":\"field\",\"width\":%d,\"height\":%d,\"entities\":%zu,\"variant\":\"%s\",\"backend\":\"%s\","
-                "\"device\":\"%s\",\"repeats\":%d,\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,\"layers\":[%s]}\n",
+                "\"device\":\"%s\",\"threads\":%u,\"repeats\":%d,\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,"
+                "\"layers\":[%s]}\n",
                 cfg.width, cfg.height, sc.entities.size(), field::variant_name(layers->variant()),
-                backend_name(ctx->backend()), demos::json_escape(ctx->device().name).c_str(), repeat, median,
+                backend_name(ctx->backend()), demos::json_escape(ctx->device().name).c_str(), ctx->pool().size(), repeat, median,
                 times.front(), times.back(), layer_json.c_str());
   } else {
     std::printf("build: median %.3f ms over %d run(s) (min %.3f, max %.3f), host-to-result\n", median, repeat,

@@ -421,5 +421,241 @@ TEST(AoiScenario, CommandsAreReproducibleAndMixed) {
   EXPECT_LT(attacks, 600u);
 }
 
+// ---- the contract's edges, pinned ------------------------------------------------------------------
+
+std::vector<AoiVariant> available_variants() {
+  std::vector<AoiVariant> v = {AoiVariant::CpuGrid, AoiVariant::CpuFast};
+  if (warpmind::test::cuda_context()) v.insert(v.end(), {AoiVariant::GpuSeed, AoiVariant::GpuFast});
+  return v;
+}
+
+// Who sees whom after one tick in which every player moves by (0, 0): the (receiver, subject) pairs of
+// the X notifications.
+std::set<std::pair<std::uint32_t, std::uint32_t>> seen_pairs(AoiConfig c, AoiVariant v, const std::vector<Player>& p) {
+  c.variant = v;
+  std::unique_ptr<AoiWorld> w;
+  Status st = AoiWorld::create(*context_for(v), c, w);
+  EXPECT_TRUE(st.ok()) << st.message();
+  std::set<std::pair<std::uint32_t, std::uint32_t>> out;
+  if (!st.ok()) return out;
+  EXPECT_TRUE(w->reset(p).ok());
+  std::vector<Command> still;
+  for (std::uint32_t i = 0; i < p.size(); ++i) still.push_back({i, CommandType::Move, 0, 0, 0, 0});
+  TickResult r;
+  EXPECT_TRUE(w->tick(still, r).ok());
+  for (const Notification& n : r.notifications)
+    if (n.field == Field::X) out.insert({n.receiver, n.subject});
+  return out;
+}
+
+TEST(Aoi, SquareBucketsStartAtTheWorldCornerAndClampAtTheUpperEdge) {
+  // x0 = -0.7398, W = 10, aoi = 2.5: 4 columns from the corner, [x0, x0 + 2.5), ... The last float below
+  // x0 + W gives (x - x0) / aoi = 4 after rounding: clamped into column 3, so it sees column 2.
+  AoiConfig c;
+  c.world = {-0.739799976f, 0.0f, 10.0f, 10.0f};
+  c.aoi = 2.5f;
+  const float x_last = std::nextafter(c.world.x0 + c.world.width, c.world.x0);
+  ASSERT_EQ(x_last, 9.26019955f);
+  ASSERT_EQ(std::floor((x_last - c.world.x0) / c.aoi), 4.0f);
+  const std::vector<Player> p = {
+      {x_last, 1.0f, 100},           // 0: column 3 (clamped from 4)
+      {5.0f, 1.0f, 100},             // 1: column 2
+      {c.world.x0, 1.0f, 100},       // 2: column 0 (the corner is in)
+      {c.world.x0 + 5.0f, 9.0f, 100},  // 3: column 2 exactly on its lower boundary, row 3
+      {std::nextafter(c.world.x0 + 5.0f, 0.0f), 9.0f, 100},  // 4: column 1, row 3
+  };
+  ASSERT_EQ(std::floor((p[3].x - c.world.x0) / c.aoi), 2.0f);
+  ASSERT_EQ(std::floor((p[4].x - c.world.x0) / c.aoi), 1.0f);
+  // Expected: 0-1 (columns 3, 2), 3-4 (2, 1, same row), everyone sees itself; 1-2 are 2 columns apart;
+  // rows 0 and 3 are 3 apart.
+  std::set<std::pair<std::uint32_t, std::uint32_t>> want;
+  for (std::uint32_t i = 0; i < 5; ++i) want.insert({i, i});
+  for (auto [a, b] : {std::pair<std::uint32_t, std::uint32_t>{0, 1}, {3, 4}}) {
+    want.insert({a, b});
+    want.insert({b, a});
+  }
+  for (std::uint32_t r = 0; r < 5; ++r)  // the oracle agrees
+    for (std::uint32_t s = 0; s < 5; ++s)
+      EXPECT_EQ(::warpmind::oracle::aoi_sees(c, p[r], p[s]), want.count({r, s}) == 1) << r << " " << s;
+  for (AoiVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    EXPECT_EQ(seen_pairs(c, v, p), want);
+  }
+}
+
+TEST(Aoi, CircleIsTheDistanceAloneWhateverTheBuckets) {
+  // A pair a hair under aoi apart whose floor((x - x0) / aoi) are 32 and 34: within the radius, so each
+  // sees the other (buckets of side aoi would have missed it).
+  AoiConfig c;
+  c.world = {-767.651062f, 0.0f, 1500.0f, 100.0f};
+  c.aoi = 19.091898f;
+  c.shape = AoiShape::Circle;
+  const Player a{-137.618454f, 50.0f, 100}, b{-118.526566f, 50.0f, 100};
+  ASSERT_EQ(std::floor((a.x - c.world.x0) / c.aoi), 32.0f);
+  ASSERT_EQ(std::floor((b.x - c.world.x0) / c.aoi), 34.0f);
+  ASSERT_LE((a.x - b.x) * (a.x - b.x), c.aoi * c.aoi);
+  // Many more such pairs: x_r just below a bucket boundary, x_s = x_r + aoi give or take a few ulps, one
+  // pair per row (rows 3 aoi apart); the expectation is the distance rule alone (the oracle).
+  std::vector<Player> p = {a, b};
+  c.world.height = 3000.0f;
+  SplitMix64 rng(17);
+  for (int row = 1; row < 50; ++row) {
+    const float y = 60.0f * static_cast<float>(row);
+    const int k = 1 + static_cast<int>(rng.next() % 70);
+    float xr = c.world.x0 + static_cast<float>(k) * c.aoi;
+    for (int j = static_cast<int>(rng.next() % 3); j >= 0; --j) xr = std::nextafter(xr, -1e9f);
+    float xs = xr + c.aoi;
+    const int m = static_cast<int>(rng.next() % 7) - 3;
+    for (int j = 0; j < std::abs(m); ++j) xs = std::nextafter(xs, m < 0 ? -1e9f : 1e9f);
+    p.push_back({xr, y, 100});
+    p.push_back({xs, y, 100});
+  }
+  std::set<std::pair<std::uint32_t, std::uint32_t>> want;
+  for (std::uint32_t r = 0; r < p.size(); ++r)
+    for (std::uint32_t s = 0; s < p.size(); ++s)
+      if (::warpmind::oracle::aoi_sees(c, p[r], p[s])) want.insert({r, s});
+  EXPECT_TRUE(want.count({0, 1}) && want.count({1, 0}));
+  // Exactly at the radius is in, one ulp beyond is out.
+  const std::vector<Player> edge = {{0.0f, 0.0f, 1}, {3.0f, 4.0f, 1}, {0.0f, 20.0f, 1}, {3.0f, std::nextafter(24.0f, 99.0f), 1}};
+  AoiConfig five = c;
+  five.world = {0.0f, 0.0f, 100.0f, 100.0f};
+  five.aoi = 5.0f;
+  for (AoiVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    EXPECT_EQ(seen_pairs(c, v, p), want);
+    EXPECT_EQ(seen_pairs(five, v, edge),
+              (std::set<std::pair<std::uint32_t, std::uint32_t>>{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 2}, {3, 3}}));
+  }
+}
+
+TEST(Aoi, AttackRangeIsInclusiveOnFloatSquaresAndUsesPositionsBeforeTheTick) {
+  AoiConfig c;
+  c.world = {0, 0, 100, 100};
+  c.attack_range = 5.0f;
+  c.max_move = 10.0f;
+  const std::vector<Player> p = {{10, 10, 50}, {13, 14, 50}, {13, std::nextafter(14.0f, 99.0f), 50}, {30, 10, 50}};
+  for (AoiVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<AoiWorld> w;
+    ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
+    ASSERT_TRUE(w->reset(p).ok());
+    TickResult r;
+    // 0 -> 1 at exactly 5: in range. 0 -> 2 one ulp farther: out. 0 moves next to 3 first, then attacks
+    // it: judged on the positions before the tick, out of range. 3 moves away from 1? no: 1 attacks 0
+    // while 0 moves away: still in range.
+    const std::vector<Command> cmds = {
+        {0, CommandType::Attack, 0, 0, 1, 7},  {0, CommandType::Attack, 0, 0, 2, 7}, {0, CommandType::Move, 10, 0, 0, 0},
+        {0, CommandType::Attack, 0, 0, 3, 7},  {1, CommandType::Attack, 0, 0, 0, 4},
+    };
+    ASSERT_TRUE(w->tick(cmds, r).ok());
+    EXPECT_EQ(r.accepted, 3u);
+    EXPECT_EQ(r.rejected[static_cast<int>(RejectReason::TargetOutOfRange)], 2u);
+    EXPECT_EQ(w->players()[0].hp, 46);
+    EXPECT_EQ(w->players()[0].x, 20.0f);
+    EXPECT_EQ(w->players()[1].hp, 43);
+    EXPECT_EQ(w->players()[2].hp, 50);
+    EXPECT_EQ(w->players()[3].hp, 50);
+  }
+}
+
+TEST(Aoi, ACommandWithSeveralFaultsCountsUnderTheFirstCheck) {
+  AoiConfig c;
+  c.world = {0, 0, 100, 100};
+  c.attack_range = 5.0f;
+  c.max_move = 2.0f;
+  const std::vector<Player> p = {{10, 10, 50}, {50, 50, 50}};
+  const auto bad_type = static_cast<CommandType>(7);
+  const std::pair<Command, RejectReason> cases[] = {
+      {{9, bad_type, NAN, 0, 9, -1}, RejectReason::UnknownPlayer},          // unknown player, before the type
+      {{2, CommandType::Move, NAN, 0, 0, 0}, RejectReason::UnknownPlayer},
+      {{2, CommandType::Attack, 0, 0, 0, -1}, RejectReason::UnknownPlayer},
+      {{0, bad_type, NAN, 0, 9, -1}, RejectReason::UnknownType},
+      {{0, CommandType::Move, INFINITY, 3, 0, 0}, RejectReason::BadMove},
+      {{0, CommandType::Attack, NAN, 0, 5, -1}, RejectReason::UnknownTarget},  // before self, damage, range
+      {{0, CommandType::Attack, 0, 0, 0, -1}, RejectReason::SelfAttack},       // before damage
+      {{0, CommandType::Attack, 0, 0, 1, -1}, RejectReason::BadDamage},        // out of range too: damage first
+      {{0, CommandType::Attack, 0, 0, 1, 3}, RejectReason::TargetOutOfRange},
+  };
+  for (AoiVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<AoiWorld> w;
+    ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
+    ASSERT_TRUE(w->reset(p).ok());
+    for (const auto& [cmd, why] : cases) {
+      SCOPED_TRACE(reason_name(why));
+      TickResult r;
+      ASSERT_TRUE(w->tick(std::vector<Command>{cmd}, r).ok());
+      EXPECT_EQ(r.accepted, 0u);
+      for (int k = 0; k < kRejectReasons; ++k) EXPECT_EQ(r.rejected[k], k == static_cast<int>(why) ? 1u : 0u) << k;
+      EXPECT_TRUE(r.updates.empty());
+    }
+  }
+}
+
+TEST(Aoi, PlayersWithNoHpStillMoveAttackAndAreAttacked) {
+  AoiConfig c;
+  c.world = {0, 0, 100, 100};
+  const std::vector<Player> p = {{10, 10, 0}, {12, 10, 0}, {14, 10, 30}};
+  for (AoiVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<AoiWorld> w;
+    ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
+    ASSERT_TRUE(w->reset(p).ok());
+    TickResult r;
+    const std::vector<Command> cmds = {{0, CommandType::Move, 1, 0, 0, 0},
+                                       {0, CommandType::Attack, 0, 0, 2, 5},
+                                       {1, CommandType::Attack, 0, 0, 0, 3}};
+    ASSERT_TRUE(w->tick(cmds, r).ok());
+    EXPECT_EQ(r.accepted, 3u);
+    EXPECT_EQ(r.updates, (std::vector<Update>{{0, Field::X, bits(11.0f)}, {0, Field::Y, bits(10.0f)}, {0, Field::Hp, 0},
+                                              {2, Field::Hp, 25}}));
+    EXPECT_EQ(w->players()[0].x, 11.0f);
+    EXPECT_EQ(w->players()[0].hp, 0);
+    EXPECT_EQ(w->players()[2].hp, 25);
+  }
+}
+
+TEST(Aoi, FirstTickEventsAreRelativeToTheResetPositions) {
+  AoiConfig c;
+  c.world = {0, 0, 100, 100};
+  c.aoi = 10.0f;
+  c.max_move = 50.0f;
+  // 0 and 1 see each other at reset; 2 is far away and walks over to 0 in the first tick.
+  const std::vector<Player> p = {{5, 5, 10}, {8, 5, 10}, {85, 85, 10}};
+  for (AoiVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    for (bool track : {true, false}) {
+      c.variant = v;
+      c.track_visibility = track;
+      std::unique_ptr<AoiWorld> w;
+      ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
+      ASSERT_TRUE(w->reset(p).ok());
+      TickResult r;
+      ASSERT_TRUE(w->tick(std::vector<Command>{{2, CommandType::Move, -45, -45, 0, 0}, {2, CommandType::Move, -30, -30, 0, 0}}, r).ok());
+      ASSERT_EQ(w->players()[2].x, 10.0f);
+      if (track) {
+        EXPECT_EQ(r.entered, (std::vector<VisibilityEvent>{{0, 2}, {1, 2}, {2, 0}, {2, 1}}));  // not (0, 1)
+      } else {
+        EXPECT_TRUE(r.entered.empty());
+      }
+      EXPECT_TRUE(r.left.empty());
+      // A second reset is the new baseline: nothing entered or left in an empty tick after it.
+      ASSERT_TRUE(w->reset(std::vector<Player>{{50, 50, 1}, {95, 95, 1}, {51, 51, 1}}).ok());
+      ASSERT_TRUE(w->tick({}, r).ok());
+      EXPECT_TRUE(r.entered.empty());
+      EXPECT_TRUE(r.left.empty());
+      ASSERT_TRUE(w->tick(std::vector<Command>{{1, CommandType::Move, -44, -44, 0, 0}}, r).ok());
+      if (track) {
+        EXPECT_EQ(r.entered, (std::vector<VisibilityEvent>{{0, 1}, {1, 0}, {1, 2}, {2, 1}}));
+      } else {
+        EXPECT_TRUE(r.entered.empty());
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace warpmind::aoi

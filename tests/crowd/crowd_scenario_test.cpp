@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "gpu_helpers.h"
 #include "warpmind/crowd/scenario.h"
 
@@ -59,6 +61,89 @@ TEST(CrowdScenario, ErrorsNameTheField) {
     EXPECT_NE(st.message().find(where), std::string::npos) << st.message() << " should name " << where;
     EXPECT_EQ(s.config.radius, 7.0f);
   }
+}
+
+TEST(CrowdScenario, GoalMovesStepTowardsTheGoalOrStopExactlyOnIt) {
+  ThreadPool& pool = warpmind::test::cpu_context().pool();
+  MoveSpec m;
+  m.kind = MoveSpec::Kind::Goal;
+  m.step = 0.5f;
+  m.goal = {-0.00497868052f, 2.983109f};
+  // Less than a step away: exactly the goal, although p + (goal - p) would miss it by an ulp here.
+  const Vec2 near{0.127216026f, 3.24264336f};
+  ASSERT_NE(near.x + (m.goal.x - near.x), m.goal.x);
+  // Farther: p + d * (step / |d|), in float, |d| = sqrtf(d.x^2 + d.y^2).
+  const Vec2 far{3.0f, -1.0f};
+  const float dx = m.goal.x - far.x, dy = m.goal.y - far.y, k = 0.5f / std::sqrt(dx * dx + dy * dy);
+  std::vector<Vec2> prop;
+  make_proposals(m, pool, std::vector<Vec2>{near, far, m.goal, {m.goal.x + 0.5f, m.goal.y}}, 0, prop);
+  ASSERT_EQ(prop.size(), 4u);
+  EXPECT_EQ(prop[0].x, m.goal.x);
+  EXPECT_EQ(prop[0].y, m.goal.y);
+  EXPECT_EQ(prop[1].x, far.x + dx * k);
+  EXPECT_EQ(prop[1].y, far.y + dy * k);
+  EXPECT_EQ(prop[2].x, m.goal.x);  // on the goal: proposes to stay
+  EXPECT_EQ(prop[2].y, m.goal.y);
+  EXPECT_EQ(prop[3].x, m.goal.x);  // exactly one step away: the goal
+  EXPECT_EQ(prop[3].y, m.goal.y);
+  m.step = 0.0f;  // no step: everyone proposes to stay
+  make_proposals(m, pool, std::vector<Vec2>{far}, 0, prop);
+  EXPECT_EQ(prop[0].x, far.x);
+  EXPECT_EQ(prop[0].y, far.y);
+}
+
+TEST(CrowdScenario, RandomMovesFollowTheDocumentedFormula) {
+  // Per axis, x first: p + lo + (hi - lo) * u, u = (next() >> 40) * 2^-24, from
+  // SplitMix64(seed ^ (i * 0x9E3779B97F4A7C15) ^ (tick << 40)); written out here without the library's
+  // generator.
+  const auto splitmix = [](std::uint64_t& s) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  MoveSpec m;
+  m.kind = MoveSpec::Kind::Random;
+  m.step = 0.75f;
+  m.seed = 12345;
+  std::vector<Vec2> pos;
+  for (int i = 0; i < 50; ++i) pos.push_back({static_cast<float>(i) * 1.5f, 3.0f - static_cast<float>(i)});
+  std::vector<Vec2> prop;
+  for (std::uint64_t tick : {0ull, 1ull, 7ull, 1000000ull}) {
+    make_proposals(m, warpmind::test::cpu_context().pool(), pos, tick, prop);
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+      std::uint64_t state = m.seed ^ (i * 0x9E3779B97F4A7C15ull) ^ (tick << 40);
+      const float ux = static_cast<float>(splitmix(state) >> 40) * (1.0f / 16777216.0f);
+      const float uy = static_cast<float>(splitmix(state) >> 40) * (1.0f / 16777216.0f);
+      const float ox = -0.75f + 1.5f * ux, oy = -0.75f + 1.5f * uy;
+      EXPECT_EQ(prop[i].x, pos[i].x + ox) << "agent " << i << " tick " << tick;
+      EXPECT_EQ(prop[i].y, pos[i].y + oy) << "agent " << i << " tick " << tick;
+      EXPECT_GE(ox, -0.75f);
+      EXPECT_LT(ox, 0.75f);
+    }
+  }
+  // Independent of the thread count and of the other agents: agent 7 alone gets the same proposal.
+  ContextOptions o;
+  o.backend = Backend::Cpu;
+  o.cpu_threads = 1;
+  o.quiet = true;
+  std::unique_ptr<Context> one;
+  ASSERT_TRUE(Context::create(o, one).ok());
+  std::vector<Vec2> all, alone;
+  make_proposals(m, one->pool(), pos, 3, all);
+  make_proposals(m, warpmind::test::cpu_context().pool(), pos, 3, alone);
+  EXPECT_EQ(all[7].x, alone[7].x);
+  EXPECT_EQ(all[7].y, alone[7].y);
+}
+
+TEST(CrowdScenario, NumbersAreReadAsDoublesThenRoundedToFloat) {
+  // 1 + 2^-24 + 1e-25 is above the midpoint of 1 and the next float, but its nearest double is the
+  // midpoint itself, which then rounds to even: 1.0f (read directly as a float it would be 1 + 2^-23).
+  CrowdScenario s;
+  ASSERT_TRUE(parse_crowd_scenario(R"({"agents": [{"x": 1.0000000596046447753906251, "y": 16777217}]})", "c.json", s).ok());
+  ASSERT_EQ(s.start.size(), 1u);
+  EXPECT_EQ(s.start[0].x, 1.0f);
+  EXPECT_EQ(s.start[0].y, 16777216.0f);
 }
 
 }  // namespace

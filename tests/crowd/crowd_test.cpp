@@ -434,5 +434,108 @@ TEST(Crowd, NamesRoundTrip) {
   EXPECT_FALSE(parse_rule("fair", r));
 }
 
+// Every variant this build and machine can run.
+std::vector<CrowdVariant> available_variants() {
+  std::vector<CrowdVariant> v = {CrowdVariant::CpuReference};
+  if (warpmind::test::cuda_context())
+    for (CrowdVariant g : {CrowdVariant::GpuSort, CrowdVariant::GpuTiled, CrowdVariant::GpuStaticGrid}) v.push_back(g);
+  return v;
+}
+
+// One agent's verdict for one proposal, on a fresh solver.
+Verdict verdict_of(CrowdConfig c, CrowdVariant v, Vec2 from, Vec2 to) {
+  c.variant = v;
+  std::unique_ptr<CrowdSolver> s;
+  Status st = CrowdSolver::create(*context_for(v), c, s);
+  EXPECT_TRUE(st.ok()) << st.message();
+  if (!st.ok()) return Verdict::Moved;
+  EXPECT_TRUE(s->reset(std::vector<Vec2>{from}).ok());
+  EXPECT_TRUE(s->step(std::vector<Vec2>{to}).ok());
+  std::vector<Verdict> out(1);
+  EXPECT_TRUE(s->read_verdicts(out).ok());
+  return out[0];
+}
+
+TEST(Crowd, InsideTheWorldIsTheCentreOnTheHalfOpenFloatRectangle) {
+  CrowdConfig c;
+  c.world = {-3.0f, 2.0f, 10.0f, 5.0f};  // [-3, 7) x [2, 7)
+  c.radius = 0.25f;
+  const Vec2 o{0.0f, 4.0f};
+  for (CrowdVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    EXPECT_EQ(verdict_of(c, v, o, {-3.0f, 4.0f}), Verdict::Moved);  // the lower edges are in
+    EXPECT_EQ(verdict_of(c, v, o, {0.0f, 2.0f}), Verdict::Moved);
+    EXPECT_EQ(verdict_of(c, v, o, {std::nextafter(-3.0f, -4.0f), 4.0f}), Verdict::OutOfWorld);
+    EXPECT_EQ(verdict_of(c, v, o, {7.0f, 4.0f}), Verdict::OutOfWorld);  // the upper edges are out
+    EXPECT_EQ(verdict_of(c, v, o, {0.0f, 7.0f}), Verdict::OutOfWorld);
+    EXPECT_EQ(verdict_of(c, v, o, {std::nextafter(7.0f, 0.0f), std::nextafter(7.0f, 0.0f)}), Verdict::Moved);
+    EXPECT_EQ(verdict_of(c, v, o, {6.9f, 4.0f}), Verdict::Moved);  // the disc sticks out: only the centre counts
+    EXPECT_EQ(verdict_of(c, v, o, o), Verdict::Stayed);
+  }
+  // The edge is the float sum x0 + width: 1 + 2^24 rounds to 2^24, so x = 2^24 is outside.
+  CrowdConfig big;
+  big.world = {1.0f, 0.0f, 16777216.0f, 10.0f};
+  big.radius = 0.5f;
+  for (CrowdVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    EXPECT_EQ(verdict_of(big, v, {100.0f, 5.0f}, {16777216.0f, 5.0f}), Verdict::OutOfWorld);
+    EXPECT_EQ(verdict_of(big, v, {100.0f, 5.0f}, {16777214.0f, 5.0f}), Verdict::Moved);
+  }
+}
+
+TEST(Crowd, ObstacleCellOfAPointIsTheFlooredQuotientClamped) {
+  // 7 x 7 world, 3 x 3 obstacle cells of side 7/3 = 2.33333325 (float). Only cell (2, 0) is blocked.
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 7.0f, 7.0f};
+  c.radius = 0.1f;
+  c.obstacles.width = c.obstacles.height = 3;
+  c.obstacles.blocked.assign(9, 0);
+  c.obstacles.blocked[0 * 3 + 2] = 1;
+  const float cw = 7.0f / 3.0f;
+  const Vec2 o{1.0f, 1.0f};
+  for (CrowdVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    EXPECT_EQ(verdict_of(c, v, o, {2.0f * cw, 1.0f}), Verdict::Blocked);  // on the boundary: the cell above
+    EXPECT_EQ(verdict_of(c, v, o, {std::nextafter(2.0f * cw, 0.0f), 1.0f}), Verdict::Moved);
+    EXPECT_EQ(verdict_of(c, v, o, {5.0f, std::nextafter(cw, 0.0f)}), Verdict::Blocked);
+    EXPECT_EQ(verdict_of(c, v, o, {5.0f, cw}), Verdict::Moved);  // row 1
+    // Just below the world's edge the quotient 6.99999952 / 2.33333325 rounds to 3: clamped to column 2
+    // (cell (2, 0), blocked), not wrapped into the next row's cell (0, 1), which is free.
+    ASSERT_EQ(std::floor(std::nextafter(7.0f, 0.0f) / cw), 3.0f);
+    EXPECT_EQ(verdict_of(c, v, o, {std::nextafter(7.0f, 0.0f), 1.0f}), Verdict::Blocked);
+  }
+}
+
+TEST(Crowd, VerdictChecksRunInOrder) {
+  // Stayed, then OutOfWorld, then Blocked, then Collision: a target outside the world that also conflicts
+  // is OutOfWorld; a blocked target that also conflicts is Blocked.
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 10.0f, 10.0f};
+  c.radius = 0.5f;
+  c.obstacles.width = c.obstacles.height = 10;
+  c.obstacles.blocked.assign(100, 0);
+  c.obstacles.blocked[5 * 10 + 9] = 1;  // cell (9, 5)
+  for (CrowdVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<CrowdSolver> s;
+    ASSERT_TRUE(CrowdSolver::create(*context_for(v), c, s).ok());
+    const std::vector<Vec2> start = {{9.5f, 9.5f}, {9.5f, 4.5f}, {5.0f, 5.0f}, {2.0f, 2.0f}};
+    ASSERT_TRUE(s->reset(start).ok());
+    // 0 and 1 want targets 0.5 apart (a conflict): 0's is outside the world, 1's in the blocked cell;
+    // 2 wants 3's old spot; 3 stays.
+    const std::vector<Vec2> prop = {{10.0f, 5.5f}, {9.5f, 5.5f}, {2.0f, 2.0f}, {2.0f, 2.0f}};
+    ASSERT_TRUE(s->step(prop).ok());
+    std::vector<Verdict> got(4);
+    ASSERT_TRUE(s->read_verdicts(got).ok());
+    EXPECT_EQ(got, (std::vector<Verdict>{Verdict::OutOfWorld, Verdict::Blocked, Verdict::Collision, Verdict::Stayed}));
+    EXPECT_EQ(s->last_stats().out_of_world, 1u);
+    EXPECT_EQ(s->last_stats().blocked, 1u);
+    EXPECT_EQ(s->last_stats().collisions, 1u);
+    EXPECT_EQ(s->last_stats().stayed, 1u);
+    EXPECT_EQ(s->last_stats().moved, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace warpmind::crowd

@@ -317,5 +317,83 @@ TEST(Ddm, BadInputIsAClearErrorAndChangesNothing) {
   EXPECT_FALSE(parse_variant("gpu-nothing", v));
 }
 
+// ---- the contract's edges, pinned ------------------------------------------------------------------
+
+std::vector<DdmVariant> available_variants() {
+  std::vector<DdmVariant> v = {DdmVariant::CpuBrute, DdmVariant::CpuSort};
+  if (warpmind::test::cuda_context()) v.insert(v.end(), {DdmVariant::GpuRegion, DdmVariant::GpuGrid});
+  return v;
+}
+
+TEST(Ddm, ZeroWidthBoxesMatchNothingEvenInsideAnother) {
+  // lo_a < hi_b and lo_b < hi_a hold for [5, 5) inside [0, 10), so that alone is not the rule: both boxes
+  // must also be non-empty on every axis.
+  for (DdmVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    std::unique_ptr<RegionMatcher<2>> m;
+    ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
+    RegionId id;
+    ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {10, 10}}, id).ok());    // 0
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{5, 0}, {5, 10}}, id).ok());    // 1: zero width on x
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{2, 3}, {8, 3}}, id).ok());     // 2: zero height
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{4, 4}, {4, 4}}, id).ok());     // 3: a point
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{4, 4}, {6, 6}}, id).ok());     // 4: a real overlap
+    ASSERT_TRUE(m->add(RegionKind::Publication, {{5, 5}, {5, 9}}, id).ok());      // 5: zero width, inside 4's column
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{-1, -1}, {11, 11}}, id).ok());  // 6: contains everything
+    for (int i = 0; i < 60; ++i) {  // far-away publications: one update below is few enough to be incremental
+      const float x = 100.0f + 3.0f * static_cast<float>(i);
+      ASSERT_TRUE(m->add(RegionKind::Publication, {{x, 0}, {x + 1, 1}}, id).ok());
+    }
+    std::vector<Pair> out;
+    ASSERT_TRUE(m->match(out).ok());
+    EXPECT_EQ(out, (std::vector<Pair>{{0, 4}, {0, 6}}));
+    // Becoming empty makes a pair disappear; regaining width brings it back.
+    std::vector<Pair> in, gone;
+    ASSERT_TRUE(m->match_changes(in, gone).ok());
+    ASSERT_TRUE(m->update(4, {{4, 4}, {6, 4}}).ok());
+    ASSERT_TRUE(m->match_changes(in, gone).ok());
+    EXPECT_TRUE(in.empty());
+    EXPECT_EQ(gone, (std::vector<Pair>{{0, 4}}));
+    ASSERT_TRUE(m->update(5, {{5, 5}, {5.5f, 9}}).ok());
+    ASSERT_TRUE(m->match_changes(in, gone).ok());
+    EXPECT_EQ(in, (std::vector<Pair>{{5, 6}}));  // 5 now non-empty, inside 6; 4 is still empty
+    EXPECT_TRUE(gone.empty());
+  }
+  // 3D: empty on the third axis only.
+  for (DdmVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    std::unique_ptr<RegionMatcher<3>> m;
+    ASSERT_TRUE(RegionMatcher<3>::create(context_for(v), v, m).ok());
+    RegionId id;
+    ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0, 0}, {10, 10, 10}}, id).ok());
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{1, 1, 5}, {9, 9, 5}}, id).ok());
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{1, 1, 5}, {9, 9, std::nextafter(5.0f, 9.0f)}}, id).ok());
+    std::vector<Pair> out;
+    ASSERT_TRUE(m->match(out).ok());
+    EXPECT_EQ(out, (std::vector<Pair>{{0, 2}}));
+  }
+  const Box<2> a{{0, 0}, {10, 10}}, z{{5, 0}, {5, 10}};
+  EXPECT_FALSE(overlaps<2>(a, z));
+  EXPECT_FALSE(overlaps<2>(z, a));
+  EXPECT_FALSE(::warpmind::oracle::ddm_overlap<2>(a, z));
+}
+
+TEST(DdmScenario, CoordinatesAreRoundedToFloatThroughDouble) {
+  // 1 + 2^-24 + 1e-25: the nearest double is the midpoint 1 + 2^-24 exactly, which rounds to even, 1.0f
+  // (the decimal rounded once would be 1 + 2^-23). Integers go straight from 64 bits to float.
+  DdmScenario s;
+  ASSERT_TRUE(parse_ddm_scenario(R"({"regions": [{"kind": "publication",
+      "lo": [1.0000000596046447753906251, 16777217], "hi": [16777219, 1e38]}]})", "r.json", s).ok());
+  ASSERT_EQ(s.regions.size(), 1u);
+  EXPECT_EQ(s.regions[0].lo[0], 1.0f);
+  EXPECT_EQ(s.regions[0].lo[1], 16777216.0f);
+  EXPECT_EQ(s.regions[0].hi[0], 16777220.0f);
+  EXPECT_EQ(s.regions[0].hi[1], 1e38f);
+  const Status st =
+      parse_ddm_scenario(R"({"regions": [{"kind": "publication", "lo": [0, 0], "hi": [1e39, 1]}]})", "r.json", s);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("regions[0].hi: must be finite"), std::string::npos) << st.message();
+}
+
 }  // namespace
 }  // namespace warpmind::ddm

@@ -101,5 +101,55 @@ TEST(Charge, TableMatchesDirectEvaluationAndIsZeroPadded) {
   EXPECT_EQ(t.max_abs_q, detail::quantize(37.5f));
 }
 
+TEST(Charge, CircleAtItsRadiusInSinglePrecision) {
+  // The factory keeps the seed's constants and scales the argument by s = 7.14f / radius, in float: the
+  // curve ends at about -0.01 (as the seed's does at 7.14), not at zero, and is zero past the radius.
+  struct Case {
+    float radius, at_radius, just_inside;
+  };
+  for (const Case& c : {Case{4.0f, -0.0100002289f, -0.0100021362f}, Case{8.0f, -0.0100002289f, -0.0100021362f},
+                        Case{15.0f, -0.0100021362f, -0.0100040436f}, Case{7.14f, -0.0100002289f, -0.0100021362f}}) {
+    SCOPED_TRACE(c.radius);
+    const ChargeKind k = circle(c.radius);
+    ASSERT_EQ(k.segments, 2);
+    const float s = 7.14f / c.radius;
+    EXPECT_EQ(k.end[0], 4.0f / s);
+    EXPECT_EQ(k.slope[0], 5.25f * s);
+    EXPECT_EQ(k.intercept[0], -37.5f);
+    EXPECT_EQ(k.end[1], c.radius);
+    EXPECT_EQ(k.slope[1], 3.5f * s);
+    EXPECT_EQ(k.intercept[1], -25.0f);
+    EXPECT_EQ(k.value(0.0f), -37.5f);
+    EXPECT_EQ(k.value(c.radius), c.at_radius);
+    EXPECT_EQ(k.value(std::nextafter(c.radius, 0.0f)), c.just_inside);
+    EXPECT_EQ(k.value(std::nextafter(c.radius, 1e9f)), 0.0f);
+    // In a field that is -10 steps of 2^-10.
+    EXPECT_EQ(detail::quantize(k.value(c.radius)), -10);
+    EXPECT_EQ(detail::quantize(k.value(std::nextafter(c.radius, 0.0f))), -10);
+  }
+  // Over a wide range of radii the end value stays within [-0.010004, -0.009998], so always -10 steps.
+  for (float r = 1e-3f; r < 1e5f; r *= 1.37f) {
+    const float u = circle(r).value(r);
+    EXPECT_GE(u, -0.010005f) << r;
+    EXPECT_LE(u, -0.009998f) << r;
+    EXPECT_EQ(detail::quantize(u), -10) << r;
+  }
+}
+
+TEST(Charge, QuantizeRoundsTiesToEven) {
+  // The host half of the rounding rule (the device's __float2int_rn is held to it in field_variants_test).
+  EXPECT_EQ(detail::quantize(0.5f / 1024), 0);
+  EXPECT_EQ(detail::quantize(1.5f / 1024), 2);
+  EXPECT_EQ(detail::quantize(2.5f / 1024), 2);
+  EXPECT_EQ(detail::quantize(3.5f / 1024), 4);
+  EXPECT_EQ(detail::quantize(-0.5f / 1024), 0);
+  EXPECT_EQ(detail::quantize(-1.5f / 1024), -2);
+  EXPECT_EQ(detail::quantize(-2.5f / 1024), -2);
+  EXPECT_EQ(detail::quantize(1000.5f / 1024), 1000);
+  EXPECT_EQ(detail::quantize(1001.5f / 1024), 1002);
+  EXPECT_EQ(detail::quantize(std::nextafter(2.5f / 1024, 1.0f)), 3);  // just above a tie: nearest
+  EXPECT_EQ(detail::quantize(std::nextafter(2.5f / 1024, 0.0f)), 2);
+}
+
 }  // namespace
 }  // namespace warpmind::field

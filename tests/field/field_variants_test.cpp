@@ -301,5 +301,97 @@ TEST(Field, CountEvaluationsMatchesBruteForce) {
   }
 }
 
+// Every variant this build and machine can run.
+std::vector<FieldVariant> available_variants() {
+  std::vector<FieldVariant> v = {FieldVariant::CpuNaive, FieldVariant::CpuStamp};
+  if (warpmind::test::cuda_context())
+    for (FieldVariant g : {FieldVariant::GpuNaive, FieldVariant::GpuCoalesced, FieldVariant::GpuShared, FieldVariant::GpuBinned})
+      v.push_back(g);
+  return v;
+}
+
+TEST(Field, RoundingTiesGoToEven) {
+  // Constant charges of exact half steps, one entity each on 1-unit cells (cut-off 0.5: one cell): each
+  // cell holds its contribution rounded to a multiple of 2^-10, ties to even, on every variant (the
+  // naive GPU variants round on the device, the others through host tables).
+  const float half_steps[] = {0.5f, 1.5f, 2.5f, 3.5f, -0.5f, -1.5f, -2.5f, -3.5f, 1000.5f, 1001.5f};
+  const float want[] = {0.0f, 2.0f, 2.0f, 4.0f, 0.0f, -2.0f, -2.0f, -4.0f, 1000.0f, 1002.0f};
+  FieldConfig c;
+  c.world = {0, 0, 32, 4};
+  c.width = 32;
+  c.height = 4;
+  LayerSpec layer{"ties", {}};
+  std::vector<Entity> e;
+  for (std::uint32_t g = 0; g < std::size(half_steps); ++g) {
+    ChargeKind k;
+    const ChargeSegment seg{0.5f, 0.0f, half_steps[g] / 1024.0f};
+    ASSERT_TRUE(make_charge_kind("tie", std::span(&seg, 1), k).ok());
+    c.kinds.push_back(k);
+    layer.rules.push_back({g, g});
+    e.push_back({2.0f * static_cast<float>(g) + 0.5f, 1.5f, g, 0});
+  }
+  c.layers = {layer};
+  for (FieldVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    const auto f = build_all(*context_for(v), c, v, e);
+    ASSERT_EQ(f.size(), 1u);
+    for (std::size_t g = 0; g < std::size(half_steps); ++g) {
+      EXPECT_EQ(f[0][1 * 32 + 2 * g], want[g] / 1024.0f) << half_steps[g] << " steps";
+      EXPECT_EQ(f[0][1 * 32 + 2 * g + 1], 0.0f);  // beyond the cut-off
+    }
+  }
+}
+
+TEST(Field, EntitiesOfGroupsWithoutARuleAreIgnored) {
+  // Groups 5 and 63 have no rule in the layer: accepted and contributing nothing. Group 64 is an error.
+  FieldConfig c;
+  c.world = {0, 0, 32, 32};
+  c.width = c.height = 32;
+  c.kinds = {circle(4.0f), own_unit(3.0f)};
+  c.layers = {{"l", {{0, 0}, {7, 1}}}};  // group 7 has a rule but no entity: fine too
+  const std::vector<Entity> only = {{10.5f, 10.5f, 0, 0}};
+  const std::vector<Entity> mixed = {{12.0f, 9.0f, 5, 0}, {10.5f, 10.5f, 0, 0}, {11.0f, 11.0f, 63, 0}};
+  for (FieldVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    const auto a = build_all(*context_for(v), c, v, only);
+    const auto b = build_all(*context_for(v), c, v, mixed);
+    ASSERT_EQ(a.size(), 1u);
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_EQ(a[0], b[0]);
+    EXPECT_EQ(b[0][10 * 32 + 10], -37.5f);
+    FieldConfig cv = c;
+    cv.variant = v;
+    std::unique_ptr<FieldLayers> f;
+    ASSERT_TRUE(FieldLayers::create(*context_for(v), cv, f).ok());
+    std::vector<Entity> bad = mixed;
+    bad[2].group = 64;
+    const Status s = f->build(bad);
+    EXPECT_EQ(s.code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(s.message(), "entity 2: group 64 out of range (< 64)");
+  }
+}
+
+TEST(Field, CircleCellsAtAndBeyondTheRadius) {
+  // circle(8) on 1-unit cells: the cell exactly 8 away gets u(8) = -0.0100002289, i.e. -10 * 2^-10; the
+  // cells beyond get nothing; one step inside, d = 7: -25 + 3.12375 * 7 = -3.13375 -> -3209 * 2^-10.
+  FieldConfig c;
+  c.world = {0, 0, 40, 40};
+  c.width = c.height = 40;
+  c.kinds = {circle(8.0f)};
+  c.layers = {{"c", {{0, 0}}}};
+  const std::vector<Entity> e = {{20.25f, 20.75f, 0, 0}};
+  for (FieldVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    const auto f = build_all(*context_for(v), c, v, e);
+    ASSERT_EQ(f.size(), 1u);
+    const auto at = [&](int x, int y) { return f[0][static_cast<std::size_t>(y) * 40 + x]; };
+    EXPECT_EQ(at(20, 20), -37.5f);
+    EXPECT_EQ(at(28, 20), -10.0f / 1024);
+    EXPECT_EQ(at(20, 12), -10.0f / 1024);
+    EXPECT_EQ(at(29, 20), 0.0f);
+    EXPECT_EQ(at(27, 20), -3209.0f / 1024);
+  }
+}
+
 }  // namespace
 }  // namespace warpmind::field

@@ -93,8 +93,8 @@ float value_as_float(std::uint32_t bits) {
 std::int32_t value_as_int(std::uint32_t bits) { return static_cast<std::int32_t>(bits); }
 
 struct AoiWorld::Impl {
-  // Geometry.
-  float x1 = 0, y1 = 0, aoi2 = 0;
+  // Geometry: buckets of side `side` from the world's corner, cols x rows of them (see bucket_side).
+  float x1 = 0, y1 = 0, aoi2 = 0, side = 0;
   int cols = 1, rows = 1;
   // Merged offsets per player (reused every tick).
   std::vector<float> dx, dy;
@@ -115,13 +115,32 @@ struct AoiWorld::Impl {
   bool device_failed = false;  // a device error mid-tick: ticks refused until a reset succeeds
 #endif
 
-  int bucket_x(float x, const WorldRect& w, float aoi) const {
-    return std::clamp(static_cast<int>(std::floor((x - w.x0) / aoi)), 0, cols - 1);
+  int bucket_x(float x, const WorldRect& w) const {
+    return std::clamp(static_cast<int>(std::floor((x - w.x0) / side)), 0, cols - 1);
   }
-  int bucket_y(float y, const WorldRect& w, float aoi) const {
-    return std::clamp(static_cast<int>(std::floor((y - w.y0) / aoi)), 0, rows - 1);
+  int bucket_y(float y, const WorldRect& w) const {
+    return std::clamp(static_cast<int>(std::floor((y - w.y0) / side)), 0, rows - 1);
   }
 };
+
+namespace {
+
+// The bucket side. Square: the AOI itself — the buckets are the definition of the square AOI. Circle:
+// the buckets only gather candidates for the distance test, so every pair within the radius must fall
+// in the same or adjacent buckets. With side = aoi, rounding in floor((x - x0) / aoi) can put two
+// players a hair under aoi apart two buckets apart (x0 = -767.651062, aoi = 19.091898: x = -137.618454
+// and -118.526566 land in buckets 32 and 34) and the pair would be missed. Each bucket index is off by
+// at most about m * 2^-23 (m buckets per axis) and the float distance test admits separations up to
+// aoi * (1 + 2^-22), so a side of aoi * (1 + (m + 8) * 2^-20) keeps every such pair within one bucket,
+// with a margin of four.
+float bucket_side(const AoiConfig& c) {
+  if (c.shape == AoiShape::Square) return c.aoi;
+  const double m = std::max(1.0, std::ceil(std::max(static_cast<double>(c.world.width), static_cast<double>(c.world.height)) /
+                                           static_cast<double>(c.aoi)));
+  return static_cast<float>(static_cast<double>(c.aoi) * (1.0 + (m + 8.0) * 0x1p-20));
+}
+
+}  // namespace
 
 // ---- [SECTION] creation --------------------------------------------------------------------------
 
@@ -147,13 +166,14 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   im.x1 = c.world.x0 + c.world.width;
   im.y1 = c.world.y0 + c.world.height;
   im.aoi2 = c.aoi * c.aoi;
-  im.cols = std::max(1, static_cast<int>(std::ceil(c.world.width / c.aoi)));
-  im.rows = std::max(1, static_cast<int>(std::ceil(c.world.height / c.aoi)));
+  im.side = bucket_side(c);
+  im.cols = std::max(1, static_cast<int>(std::ceil(c.world.width / im.side)));
+  im.rows = std::max(1, static_cast<int>(std::ceil(c.world.height / im.side)));
   im.scratch.resize(ctx.pool().size());
 #if WARPMIND_HAVE_CUDA
   if (is_gpu(v)) {
     const gpu::AoiGeometry g{c.world.x0, c.world.y0, std::nextafter(im.x1, c.world.x0), std::nextafter(im.y1, c.world.y0),
-                             c.aoi,      im.aoi2,    c.max_move,  c.attack_range * c.attack_range,
+                             im.side,    im.aoi2,    c.max_move,  c.attack_range * c.attack_range,
                              im.cols,    im.rows,    c.shape == AoiShape::Circle, c.track_visibility,
                              c.format == NotificationFormat::Mailboxes};
     std::string err = gpu::AoiDevice::create(ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast,
@@ -355,8 +375,8 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
   im.bucket_of.resize(n);
   const auto place = [&](std::size_t b, std::size_t e, unsigned) {
     for (std::size_t i = b; i < e; ++i)
-      im.bucket_of[i] = static_cast<std::uint32_t>(im.bucket_y(p[i].y, w, c.aoi)) * im.cols +
-                        static_cast<std::uint32_t>(im.bucket_x(p[i].x, w, c.aoi));
+      im.bucket_of[i] = static_cast<std::uint32_t>(im.bucket_y(p[i].y, w)) * im.cols +
+                        static_cast<std::uint32_t>(im.bucket_x(p[i].x, w));
   };
   if (fast) pool.parallel_for(n, place, 4096);
   else place(0, n, 0);

@@ -45,8 +45,12 @@ void make_proposals(const MoveSpec& m, ThreadPool& pool, std::span<const Vec2> p
         out[i] = {pos[i].x + rng.uniform(-m.step, m.step), pos[i].y + rng.uniform(-m.step, m.step)};
       } else {
         const float dx = m.goal.x - pos[i].x, dy = m.goal.y - pos[i].y, d = std::sqrt(dx * dx + dy * dy);
-        const float k = d > m.step ? m.step / d : 1.0f;
-        out[i] = {pos[i].x + dx * k, pos[i].y + dy * k};
+        if (d > m.step) {
+          const float k = m.step / d;
+          out[i] = {pos[i].x + dx * k, pos[i].y + dy * k};
+        } else {
+          out[i] = m.goal;  // p + (goal - p) can miss the goal by an ulp when goal - p is inexact
+        }
       }
     }
   }, 1 << 14);

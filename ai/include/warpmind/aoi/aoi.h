@@ -5,23 +5,43 @@
 //
 // Contract of one tick (identical on every variant, so results compare exactly):
 //  1. Commands are validated in order; an invalid one is dropped and counted under its reason
-//     (RejectReason). The tick never fails because of a client.
-//       Move(dx, dy):             dx, dy finite and |dx|, |dy| <= max_move.
-//       Attack(target, damage):   target an existing player other than the attacker, damage >= 0, and
-//                                 the target within attack_range of the attacker (positions before the
-//                                 tick; distance compared as squared floats).
+//     (RejectReason). The tick never fails because of a client. The checks run in this order and a
+//     command with several faults counts once, under the first that fails:
+//       player >= players                               -> UnknownPlayer (whatever the type)
+//       Move:   dx or dy not finite, |dx| or |dy| > max_move    -> BadMove
+//       Attack: target >= players                       -> UnknownTarget
+//               target == player                        -> SelfAttack
+//               damage < 0                              -> BadDamage
+//               not (dx*dx + dy*dy <= attack_range * attack_range)  -> TargetOutOfRange
+//       any other type                                  -> UnknownType
+//     "Within attack range" is `<=` on the squared distance in float: dx = x_attacker - x_target (and
+//     dy), each square, the sum and attack_range^2 rounded to float, no fused multiply-add — a target at
+//     exactly attack_range is in range. Positions are those before the tick: a Move earlier in the same
+//     batch does not bring a target into (or out of) range.
+//     HP 0 is not special: a player with HP 0 still moves and attacks, and can be attacked (its HP stays
+//     0, and it still gets an HP update).
 //  2. Each valid command makes update vectors (player, field, offset): Move -> (X, dx) and (Y, dy) for its
 //     player; Attack -> (Hp, -damage) for its target. Conflicting vectors (same player and field) are
 //     merged by summing their offsets in command order (floats) or exactly (HP).
-//  3. The merged offsets are applied: positions clamped into the world [x0, x0 + W) x [y0, y0 + H), HP
-//     clamped at 0. Each (player, field) touched yields one Update carrying the new value.
+//  3. The merged offsets are applied: positions clamped into the world [x0, x0 + W) x [y0, y0 + H)
+//     (x0 + W in float; the largest position kept is the float just below it), HP clamped at 0. Each
+//     (player, field) touched yields one Update carrying the new value (a Move of (0, 0) too).
 //  4. Range query on the new positions: every update of subject s is delivered to every receiver r with
-//     s in r's AOI — s itself included. Square (the thesis): r and s in the same or adjacent AOI-sized
-//     buckets (3 x 3 neighbourhood). Circle: |p_r - p_s|^2 <= aoi^2 (squared floats, no fused
-//     multiply-add). Notifications are sorted by (receiver, subject, field).
+//     s in r's AOI — s itself included. Notifications are sorted by (receiver, subject, field).
+//       Square (the thesis): buckets of side aoi laid from the world's corner (x0, y0),
+//         cols = max(1, ceil(W / aoi)) by rows = max(1, ceil(H / aoi)) (float quotients); a position's
+//         bucket is (floor((x - x0) / aoi), floor((y - y0) / aoi)) in float, each index clamped into
+//         [0, cols - 1] / [0, rows - 1] (positions are inside the world, so the clamp only catches a
+//         quotient rounded up at the upper edge; the last bucket may be narrower than aoi). s is in r's
+//         AOI iff their buckets are equal or adjacent (both indices differ by at most 1).
+//       Circle: s is in r's AOI iff dx*dx + dy*dy <= aoi * aoi, in float without fused multiply-add —
+//         the distance alone, at any bucket. (The variants gather candidates from buckets a little wider
+//         than aoi, so that rounding in the bucket index never loses a pair at the edge.)
 //  5. Visibility (when track_visibility): the pairs (r, o), o != r, with o in r's AOI after the tick;
-//     `entered` / `left` are the pairs that appeared / disappeared since the previous tick (or reset),
-//     sorted by (receiver, other).
+//     `entered` / `left` are the pairs that appeared / disappeared since the previous tick or, for the
+//     first tick after reset(), since the reset positions (reset() records their visibility): a pair
+//     visible at reset and still visible is in neither. Sorted by (receiver, other). Without
+//     track_visibility both lists stay empty.
 //
 // Variants: cpu-grid (the thesis's CPU baseline: bucket lists, one thread, subject-centric delivery then
 // a sort), cpu-fast (multi-threaded: counting sort into buckets, receiver-centric two-phase count and
@@ -141,8 +161,9 @@ class AoiWorld {
   static Status create(Context& ctx, const AoiConfig& config, std::unique_ptr<AoiWorld>& out);
   ~AoiWorld();
 
-  // Sets the players (ids 0..n-1). Rejects, naming the first offender, a non-finite position or one
-  // outside the world, or a negative HP; nothing changes then.
+  // Sets the players (ids 0..n-1) and, with track_visibility, the visibility the next tick's entered /
+  // left compare with. Rejects, naming the first offender, a non-finite position or one outside the
+  // world, or a negative HP; nothing changes then.
   Status reset(std::span<const Player> players);
   // One tick (see the contract above). `out` is overwritten. A GPU variant that meets a device error
   // (out of memory, say) mid-tick cannot undo it: every later tick fails until reset() succeeds.

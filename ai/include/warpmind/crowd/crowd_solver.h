@@ -19,6 +19,19 @@
 // Distances are compared as squared single-precision values computed without fused multiply-add, so
 // CPU and GPU agree to the bit.
 //
+// The verdict of agent i, checked in this order (the first that applies):
+//   Stayed       p_i == o_i (both coordinates equal as floats);
+//   OutOfWorld   the centre p_i is not on the half-open world [x0, x1) x [y0, y1), x1 = x0 + width and
+//                y1 = y0 + height computed in float (so the edge is the float sum: x0 = 1, width = 2^24
+//                gives x1 = 2^24, not 2^24 + 1); the disc may stick out of the world, only the centre counts;
+//   Blocked      the centre's obstacle cell is blocked: with cw = width / obstacles.width and
+//                ch = height / obstacles.height (floats), cell (floor((p.x - x0) / cw),
+//                floor((p.y - y0) / ch)), each index clamped into [0, cells - 1] (a point on a cell
+//                boundary belongs to the cell above it; the clamp only matters just below x1 or y1, where
+//                the float quotient can round up to the cell count);
+//   Collision    |p_i - o_j| < 2R or (under the rule) |p_i - p_j| < 2R for some j != i;
+//   Moved        otherwise.
+//
 // Cost: a uniform grid of 2R cells; O(N) per tick plus the neighbours within 2R. State (positions) is
 // kept by the solver across ticks (on the device for GPU variants); no allocation per tick once the
 // capacities have grown.
@@ -73,7 +86,7 @@ struct CrowdConfig {
   CrowdVariant variant = CrowdVariant::Auto;
 };
 
-struct StepStats {
+struct StepStats {  // verdicts of the last step(), one count per Verdict; they sum to size()
   std::size_t moved = 0, stayed = 0, out_of_world = 0, blocked = 0, collisions = 0;
 };
 

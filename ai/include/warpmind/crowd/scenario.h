@@ -22,10 +22,22 @@
 
 namespace warpmind::crowd {
 
+// How agents propose moves (make_proposals), in float without fused multiply-add. For agent i at p in
+// tick t:
+//   Random: per axis, independently, an offset uniform on [-step, step): with
+//           SplitMix64 rng(seed ^ (i * 0x9E3779B97F4A7C15) ^ (t << 40))   (64-bit wrap-around)
+//           the proposal is (p.x + rng.uniform(-step, step), p.y + rng.uniform(-step, step)), x drawn
+//           first; uniform(lo, hi) = lo + (hi - lo) * u with u = (next() >> 40) * 2^-24 (core/random.h).
+//           So a square, not a disc, and reproducible from (seed, agent id, tick) alone: no dependence
+//           on the thread count or on the other agents.
+//   Goal:   d = (goal.x - p.x, goal.y - p.y), |d| = sqrtf(d.x * d.x + d.y * d.y);
+//           |d| <= step: the proposal is the goal itself, exactly (an agent on the goal proposes to stay);
+//           |d| >  step: k = step / |d| and the proposal is (p.x + d.x * k, p.y + d.y * k), about `step`
+//                        from p towards the goal (rounding aside).
 struct MoveSpec {
   enum class Kind { Random, Goal };
   Kind kind = Kind::Random;
-  float step = 0.5f;        // random: largest offset per axis; goal: distance per tick
+  float step = 0.5f;        // random: largest offset per axis; goal: distance per tick   [Limit: >= 0]
   std::uint64_t seed = 1;   // random moves are reproducible from (seed, agent id, tick)
   Vec2 goal;
 };
@@ -41,7 +53,7 @@ WorldRect lattice_world(std::size_t n, float radius, float spacing);
 // Up to n agents on a jittered lattice of pitch spacing * 2R (>= 2R apart), skipping blocked cells.
 std::vector<Vec2> lattice_start(std::size_t n, float radius, float spacing, const CrowdConfig& config,
                                 std::uint64_t seed);
-// Every agent's proposal for `tick`.
+// Every agent's proposal for `tick` (see MoveSpec); out is resized to positions.size().
 void make_proposals(const MoveSpec& moves, ThreadPool& pool, std::span<const Vec2> positions, std::uint64_t tick,
                     std::vector<Vec2>& out);
 

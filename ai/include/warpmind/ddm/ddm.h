@@ -2,9 +2,13 @@
 // regions overlap which subscription regions, kept current as regions are added, moved and removed.
 //
 // Regions are axis-aligned boxes in D dimensions (D = 2 and 3 are built) with HALF-OPEN extents
-// [lo, hi) on every axis: two boxes overlap iff lo_a < hi_b and lo_b < hi_a on every axis. So boxes
-// that only touch do not overlap, and a box of zero width on any axis matches nothing. (OpenRTI uses
-// half-open ranges, CERTI closed ones; this library is half-open everywhere.)
+// [lo, hi) on every axis. Two boxes a and b overlap iff on every axis k
+//     lo_a[k] < hi_a[k]  and  lo_b[k] < hi_b[k]     (both boxes non-empty on that axis)
+//     lo_a[k] < hi_b[k]  and  lo_b[k] < hi_a[k]     (and they intersect on it),
+// all compared as floats. So boxes that only touch do not overlap, and a box of zero width on any axis
+// (lo == hi, allowed) matches nothing — not even a box that contains it: [5, 5) x [0, 10) inside
+// [0, 10) x [0, 10) is no pair, although the second pair of inequalities alone would say it is.
+// (OpenRTI uses half-open ranges, CERTI closed ones; this library is half-open everywhere.)
 //
 // match() returns every overlapping (publication, subscription) pair, sorted by (publication id,
 // subscription id). match_changes() returns only the pairs that appeared or disappeared since the
@@ -58,7 +62,7 @@ struct Pair {
   }
 };
 
-// The half-open overlap test (empty boxes overlap nothing).
+// The half-open overlap test above (empty boxes overlap nothing), as every variant applies it.
 template <int D>
 bool overlaps(const Box<D>& a, const Box<D>& b) {
   for (int k = 0; k < D; ++k)

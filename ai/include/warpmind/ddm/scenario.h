@@ -7,7 +7,12 @@
 //     "generate": {"regions": 10000, "space": 10000, "alpha": 1, "size": 0,
 //                  "distribution": "uniform" | "hotspot", "seed": 1},
 //     "steps": 30, "seed": 1 }
-// One of "regions" or "generate" is required. Errors name the file and field.
+// One of "regions" or "generate" is required. Errors name the file and field. Numbers are read as
+// JSON doubles (integers as 64-bit integers) and then rounded to the nearest float, so a decimal is
+// rounded twice (1.0000000596046447753906251 -> the double 1 + 2^-24 -> the float 1.0, where rounding
+// the decimal once would give 1 + 2^-23); %.9g output always reads back exactly. Coordinates whose
+// float is infinite are errors. A region's id is its position in "regions" (or in the generated list:
+// publications at even positions, subscriptions at odd ones).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +48,7 @@ struct GenerateSpec {
 struct DdmScenario {
   int dimensions = 2;
   std::vector<RegionSpec> regions;
-  int steps = 30;
+  int steps = 30;          // `warpmind ddm --steps K` overrides it
   std::uint64_t seed = 1;  // the moves
 };
 

@@ -7,7 +7,14 @@
 //
 // The factories give the profiles of the source literature with their constants as parameters:
 //   circle          Elmir's circle entity (Figure 2.2 of the thesis: 5.25d-37.5 up to 4, 3.5d-25 up to
-//                   7.14), scaled so that it reaches zero at `radius` world units. The default kind.
+//                   7.14), its argument scaled by s = 7.14f / radius so that its end 7.14 lands on
+//                   `radius`: segments {end 4/s, slope 5.25s, intercept -37.5} and {end radius, slope
+//                   3.5s, intercept -25}, all in float. Like the seed's own curve (3.5 * 7.14 - 25 =
+//                   -0.01) it does NOT reach zero exactly: u(radius) = -25 + (3.5s) * radius is about
+//                   -0.0100 in float (within [-0.010004, -0.009998] for radii 0.001..1e5; -0.0100002289
+//                   for radius 4 or 8, -0.0100021362 for 15), which rounds to -10 * 2^-10 =
+//                   -0.009765625 in a field; u = 0 for every d > radius, so the profile steps from
+//                   about -0.01 to 0 at the radius. u(0) = -37.5. The default kind.
 //   attack          Hagelbäck's attracting charge of an enemy: peak*d/msd below msd-1, `peak` from msd-1
 //                   to the maximum shooting distance `msd`, then falloff-(d-msd), zero `falloff` past msd.
 //   retreat         Hagelbäck's repelling enemy charge while a weapon cools down: min(0, (d - range)/2).

@@ -9,11 +9,16 @@
 // What comes out, exactly (the definition every variant meets bit for bit, see docs/field.md):
 //   an entity at world (x, y) sits in cell (floor((x - x0) / cw), floor((y - y0) / ch)), cw = width/W;
 //   cell c receives u(d) from it, d = sqrt((dx*cw)^2 + (dy*ch)^2) for the cell offset (dx, dy);
-//   each contribution is rounded to a multiple of 2^-10 and summed exactly in 64-bit integers;
+//   each contribution is rounded to a multiple of 2^-10 — q = u * 1024 (exact in float) rounded to the
+//   nearest integer, ties to even (std::lrint in the default rounding mode on the host,
+//   __float2int_rn on the device): 2.5 * 2^-10 -> 2, 3.5 * 2^-10 -> 4, -2.5 * 2^-10 -> -2,
+//   0.5 * 2^-10 -> 0 — and summed exactly in 64-bit integers;
 //   the cell's value is that sum as the nearest float.
 // So CPU and GPU, every variant, every thread count and entity order give identical fields — a lockstep
 // game can rely on it — and the memory-copy "stamp" is an exact method, not an approximation.
-// Entities outside the world still charge the cells they reach.
+// Entities outside the world still charge the cells they reach. An entity whose group has no rule in a
+// layer contributes nothing to that layer (a group no layer uses is valid and simply ignored); only a
+// group >= kMaxGroups (64) is an error.
 //
 // Variants (FieldVariant) compute the same field at different costs; Auto picks by backend and size.
 // Cost: the stamp and binned variants do work proportional to the cells inside the entities' cut-offs;
@@ -100,11 +105,12 @@ class FieldLayers {
   static Status create(Context& ctx, const FieldConfig& config, std::unique_ptr<FieldLayers>& out);
   ~FieldLayers();
 
-  // Builds every layer from host entities. Rejects non-finite positions and unknown groups, naming the
-  // first bad entity; on error the previous layers stay as they were.
+  // Builds every layer from host entities. Rejects non-finite positions and groups >= kMaxGroups, naming
+  // the first bad entity ("entity 3: group 64 out of range (< 64)"); on error the previous layers stay as
+  // they were. Entities of a group < kMaxGroups without a rule in a layer are accepted and ignored there.
   Status build(std::span<const Entity> entities);
   // GPU variants only: entities already in device memory (no validation: an entity with a non-finite
-  // position contributes nothing). Work is queued on the context's stream.
+  // position or a group >= kMaxGroups contributes nothing). Work is queued on the context's stream.
   Status build_device(const Entity* device_entities, std::size_t count);
 
   FieldVariant variant() const { return variant_; }
