@@ -772,7 +772,9 @@ CheckedSummary checked_summary(const nlohmann::json& j, const std::string& what)
     const bool checked = r.at("checked");
     if (checked) {
       EXPECT_TRUE(r["checked_against"].is_string()) << what << " " << v;
-      if (r["checked_against"].is_string()) EXPECT_NE(r["checked_against"].get<std::string>(), v) << what;
+      if (r["checked_against"].is_string()) {
+        EXPECT_NE(r["checked_against"].get<std::string>(), v) << what;
+      }
     }
     (checked ? s.all_checked : s.some_unchecked).insert(v);
   }
