@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <span>
 
 #include "aoi_oracle.h"
 #include "gpu_helpers.h"
@@ -19,6 +20,18 @@ namespace {
 
 using ::warpmind::oracle::aoi_bits;
 std::uint32_t bits(float v) { return aoi_bits(v); }
+
+// Every player's x and y bit for bit and hp; the first difference is reported.
+void expect_same_players(std::span<const Player> got, std::span<const Player> want, const char* against) {
+  ASSERT_EQ(got.size(), want.size());
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if ((bits(got[i].x) != bits(want[i].x) || bits(got[i].y) != bits(want[i].y) || got[i].hp != want[i].hp) && bad++ == 0)
+      first = i;
+  EXPECT_EQ(bad, 0u) << "players differing from " << against << "; the first, " << first << ": got (" << got[first].x
+                     << ", " << got[first].y << ", hp " << got[first].hp << "), want (" << want[first].x << ", "
+                     << want[first].y << ", hp " << want[first].hp << ")";
+}
 
 struct Expected {
   std::vector<Player> players;
@@ -157,10 +170,7 @@ TEST_P(AoiVariantTest, MatchesTheOracleTickByTick) {
       EXPECT_TRUE(got.notifications == e.result.notifications);
       EXPECT_TRUE(got.entered == e.result.entered);
       EXPECT_TRUE(got.left == e.result.left);
-      for (std::size_t i = 0; i < p.size(); ++i) {
-        EXPECT_EQ(bits(world->players()[i].x), bits(e.players[i].x));
-        EXPECT_EQ(world->players()[i].hp, e.players[i].hp);
-      }
+      expect_same_players(world->players(), e.players, "the oracle");
       p = e.players;
       entered += got.entered.size();
       left += got.left.size();
@@ -239,11 +249,8 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
         EXPECT_TRUE(g->entered == a.entered);
         EXPECT_TRUE(g->left == a.left);
       }
-      for (std::size_t i = 0; i < players.size(); ++i) {
-        ASSERT_EQ(bits(seed->players()[i].x), bits(ref->players()[i].x)) << i;
-        ASSERT_EQ(bits(fast->players()[i].y), bits(ref->players()[i].y)) << i;
-        ASSERT_EQ(fast->players()[i].hp, ref->players()[i].hp) << i;
-      }
+      expect_same_players(seed->players(), ref->players(), "cpu-fast (gpu-seed)");
+      expect_same_players(fast->players(), ref->players(), "cpu-fast (gpu-fast)");
       EXPECT_GT(a.notifications.size(), 100000u);
     }
   }
@@ -285,7 +292,7 @@ TEST(Aoi, MailboxesAreTheRecordsByReceiver) {
       EXPECT_TRUE(rb.updates == ra.updates);
       EXPECT_TRUE(rb.entered == ra.entered);
       EXPECT_TRUE(rb.left == ra.left);
-      for (std::size_t i = 0; i < wd.players.size(); ++i) ASSERT_EQ(bits(b->players()[i].x), bits(a->players()[i].x));
+      expect_same_players(b->players(), a->players(), "cpu-fast with records");
     }
     EXPECT_GT(ra.notifications.size(), 1000u);
   }
