@@ -298,23 +298,36 @@ TEST(Aoi, MailboxesAreTheRecordsByReceiver) {
   }
 }
 
+// On every variant (the GPU ones on a GPU only; the suite name keeps it in the sanitizer runs' filter).
 TEST(AoiGpu, EmptyWorldsAndEmptyBatches) {
-  WM_REQUIRE_GPU();
-  for (const AoiVariant v : {AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+    if (is_gpu(v) && !warpmind::test::cuda_context()) continue;
+    SCOPED_TRACE(variant_name(v));
     AoiConfig c;
     c.variant = v;
     std::unique_ptr<AoiWorld> w;
-    ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), c, w).ok());
+    ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
     ASSERT_TRUE(w->reset({}).ok());
     TickResult r;
     const std::vector<Command> bad = {{3, CommandType::Move, 1, 1, 0, 0}};
     ASSERT_TRUE(w->tick(bad, r).ok());
     EXPECT_EQ(r.rejected[static_cast<int>(RejectReason::UnknownPlayer)], 1u);
+    EXPECT_EQ(r.accepted, 0u);
     EXPECT_TRUE(r.notifications.empty());
+    EXPECT_TRUE(r.updates.empty());
+    ASSERT_TRUE(w->tick({}, r).ok());  // an empty batch on an empty world
+    EXPECT_TRUE(r.notifications.empty());
+    EXPECT_TRUE(w->players().empty());
     ASSERT_TRUE(w->reset(std::vector<Player>{{5, 5, 10}}).ok());
     ASSERT_TRUE(w->tick({}, r).ok());
     EXPECT_TRUE(r.updates.empty());
     EXPECT_TRUE(r.entered.empty());
+    EXPECT_TRUE(r.left.empty());
+    EXPECT_TRUE(r.notifications.empty());
+    ASSERT_EQ(w->players().size(), 1u);
+    EXPECT_EQ(w->players()[0].x, 5.0f);
+    EXPECT_EQ(w->players()[0].y, 5.0f);
+    EXPECT_EQ(w->players()[0].hp, 10);
   }
 }
 
