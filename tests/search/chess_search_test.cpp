@@ -85,10 +85,14 @@ TEST(ChessSearch, FindsMatesAndMaterial) {
   ASSERT_TRUE(r.has_move);
   EXPECT_EQ(move_to_uci(r.best), "a1a8");
   EXPECT_EQ(r.score, kMate - 1);
-  // Mate in two for white (Qxh7+... as a classic back-rank pattern): the score says mate.
+  // Mate in two for white, a back-rank pattern: Rd8+ Rxd8 Rxd8#, scored as a mate in three plies.
   l.depth = 6;
+  r = run("2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", l);
+  EXPECT_EQ(r.score, kMate - 3);
+  EXPECT_TRUE(move_to_uci(r.best) == "d1d8" || move_to_uci(r.best) == "d2d8") << move_to_uci(r.best);
+  // The queen and rook position once called a mate in two here is a mate in one (Rb8#, or Qa8#).
   r = run("6k1/5ppp/8/8/8/8/Q4PPP/1R4K1 w - - 0 1", l);
-  EXPECT_GT(r.score, kMateBound);
+  EXPECT_EQ(r.score, kMate - 1);
   // A hanging queen is taken.
   l.depth = 3;
   r = run("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", l);
