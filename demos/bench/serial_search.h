@@ -1,7 +1,8 @@
 // The serial reference the hybrid search is measured against (bench suites hybrid, chess, connect6):
 // negamax, or alpha-beta with pruning, over the game's ordered children (search/hybrid.h's game shape),
-// counting the nodes it computes. Like the hybrid search, it evaluates a node at depth 0 without
-// generating its moves.
+// counting the nodes it computes. Like the hybrid search, it scores a node at depth 0 with
+// search::leaf_value (terminal when the game is over there, mate or stalemate, a six or a full board;
+// else the evaluation) rather than expanding it.
 #pragma once
 
 #include <algorithm>
@@ -18,7 +19,7 @@ constexpr int kInf = search::HybridSearch<G, search::CpuBatch<G>>::kInfinity;
 template <class G>
 int serial(const typename G::State& p, int depth, int ply, int alpha, int beta, bool prune, std::uint64_t& nodes) {
   ++nodes;
-  if (depth == 0) return G::evaluate(p);
+  if (depth == 0) return search::leaf_value<G>(p, ply);
   std::vector<typename G::Move> moves;
   G::children(p, moves);
   if (moves.empty()) return G::terminal(p, ply);

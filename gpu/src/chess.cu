@@ -47,9 +47,10 @@ __global__ void k_leaf_sum(const DPos* __restrict__ in, unsigned long long n, un
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(total, c);
 }
 
-__global__ void k_evaluate(const DPos* __restrict__ in, unsigned n, int* __restrict__ out) {
+// ply < 0: the evaluation alone; else the hybrid search's leaf value at that ply.
+__global__ void k_evaluate(const DPos* __restrict__ in, unsigned n, int ply, int* __restrict__ out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = chess::evaluate(in[i]);
+  if (i < n) out[i] = ply < 0 ? chess::evaluate(in[i]) : chess::leaf_value(in[i], ply);
 }
 
 __global__ void k_branches(const DPos* __restrict__ in, unsigned n, std::uint32_t* __restrict__ moves,
@@ -166,7 +167,9 @@ std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes
   return {};
 }
 
-std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) {
+std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
+
+std::string ChessDevice::leaf_values(const DPos* in, std::size_t n, int ply, int* values) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   if (n == 0) return {};
@@ -175,7 +178,7 @@ std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) {
   if (!(err = im.batch_in.reserve(n)).empty()) return err;
   if (!(err = im.batch_int.reserve(n)).empty()) return err;
   WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
-  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), im.batch_int.get());
+  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), ply, im.batch_int.get());
   WM_CUDA_LAUNCH(k_evaluate);
   WM_CUDA(cudaMemcpyAsync(values, im.batch_int.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));

@@ -14,9 +14,10 @@ constexpr int kThreads = 64;  // the rules keep a few kilobytes of lists per thr
 
 unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
-__global__ void k_evaluate(const C6Pos* __restrict__ in, unsigned n, int* __restrict__ out) {
+// ply < 0: the evaluation alone; else the hybrid search's leaf value at that ply.
+__global__ void k_evaluate(const C6Pos* __restrict__ in, unsigned n, int ply, int* __restrict__ out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = connect6::evaluate(in[i]);
+  if (i < n) out[i] = ply < 0 ? connect6::evaluate(in[i]) : connect6::leaf_value(in[i], ply);
 }
 
 __global__ void k_branches(const C6Pos* __restrict__ in, unsigned n, int width, C6Turn* __restrict__ turns,
@@ -45,7 +46,9 @@ std::string Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>
 
 Connect6Device::~Connect6Device() = default;
 
-std::string Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) {
+std::string Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
+
+std::string Connect6Device::leaf_values(const C6Pos* in, std::size_t n, int ply, int* values) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   if (n == 0) return {};
@@ -54,7 +57,7 @@ std::string Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values
   if (!(err = im.in.reserve(n)).empty()) return err;
   if (!(err = im.ints.reserve(n)).empty()) return err;
   WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
-  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), im.ints.get());
+  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), ply, im.ints.get());
   WM_CUDA_LAUNCH(k_evaluate);
   WM_CUDA(cudaMemcpyAsync(values, im.ints.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));

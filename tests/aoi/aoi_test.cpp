@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <span>
 
 #include "aoi_oracle.h"
 #include "gpu_helpers.h"
@@ -19,6 +20,18 @@ namespace {
 
 using ::warpmind::oracle::aoi_bits;
 std::uint32_t bits(float v) { return aoi_bits(v); }
+
+// Every player's x and y bit for bit and hp; the first difference is reported.
+void expect_same_players(std::span<const Player> got, std::span<const Player> want, const char* against) {
+  ASSERT_EQ(got.size(), want.size());
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if ((bits(got[i].x) != bits(want[i].x) || bits(got[i].y) != bits(want[i].y) || got[i].hp != want[i].hp) && bad++ == 0)
+      first = i;
+  EXPECT_EQ(bad, 0u) << "players differing from " << against << "; the first, " << first << ": got (" << got[first].x
+                     << ", " << got[first].y << ", hp " << got[first].hp << "), want (" << want[first].x << ", "
+                     << want[first].y << ", hp " << want[first].hp << ")";
+}
 
 struct Expected {
   std::vector<Player> players;
@@ -157,10 +170,7 @@ TEST_P(AoiVariantTest, MatchesTheOracleTickByTick) {
       EXPECT_TRUE(got.notifications == e.result.notifications);
       EXPECT_TRUE(got.entered == e.result.entered);
       EXPECT_TRUE(got.left == e.result.left);
-      for (std::size_t i = 0; i < p.size(); ++i) {
-        EXPECT_EQ(bits(world->players()[i].x), bits(e.players[i].x));
-        EXPECT_EQ(world->players()[i].hp, e.players[i].hp);
-      }
+      expect_same_players(world->players(), e.players, "the oracle");
       p = e.players;
       entered += got.entered.size();
       left += got.left.size();
@@ -239,11 +249,8 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
         EXPECT_TRUE(g->entered == a.entered);
         EXPECT_TRUE(g->left == a.left);
       }
-      for (std::size_t i = 0; i < players.size(); ++i) {
-        ASSERT_EQ(bits(seed->players()[i].x), bits(ref->players()[i].x)) << i;
-        ASSERT_EQ(bits(fast->players()[i].y), bits(ref->players()[i].y)) << i;
-        ASSERT_EQ(fast->players()[i].hp, ref->players()[i].hp) << i;
-      }
+      expect_same_players(seed->players(), ref->players(), "cpu-fast (gpu-seed)");
+      expect_same_players(fast->players(), ref->players(), "cpu-fast (gpu-fast)");
       EXPECT_GT(a.notifications.size(), 100000u);
     }
   }
@@ -285,29 +292,42 @@ TEST(Aoi, MailboxesAreTheRecordsByReceiver) {
       EXPECT_TRUE(rb.updates == ra.updates);
       EXPECT_TRUE(rb.entered == ra.entered);
       EXPECT_TRUE(rb.left == ra.left);
-      for (std::size_t i = 0; i < wd.players.size(); ++i) ASSERT_EQ(bits(b->players()[i].x), bits(a->players()[i].x));
+      expect_same_players(b->players(), a->players(), "cpu-fast with records");
     }
     EXPECT_GT(ra.notifications.size(), 1000u);
   }
 }
 
+// On every variant (the GPU ones on a GPU only; the suite name keeps it in the sanitizer runs' filter).
 TEST(AoiGpu, EmptyWorldsAndEmptyBatches) {
-  WM_REQUIRE_GPU();
-  for (const AoiVariant v : {AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+    if (is_gpu(v) && !warpmind::test::cuda_context()) continue;
+    SCOPED_TRACE(variant_name(v));
     AoiConfig c;
     c.variant = v;
     std::unique_ptr<AoiWorld> w;
-    ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), c, w).ok());
+    ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
     ASSERT_TRUE(w->reset({}).ok());
     TickResult r;
     const std::vector<Command> bad = {{3, CommandType::Move, 1, 1, 0, 0}};
     ASSERT_TRUE(w->tick(bad, r).ok());
     EXPECT_EQ(r.rejected[static_cast<int>(RejectReason::UnknownPlayer)], 1u);
+    EXPECT_EQ(r.accepted, 0u);
     EXPECT_TRUE(r.notifications.empty());
+    EXPECT_TRUE(r.updates.empty());
+    ASSERT_TRUE(w->tick({}, r).ok());  // an empty batch on an empty world
+    EXPECT_TRUE(r.notifications.empty());
+    EXPECT_TRUE(w->players().empty());
     ASSERT_TRUE(w->reset(std::vector<Player>{{5, 5, 10}}).ok());
     ASSERT_TRUE(w->tick({}, r).ok());
     EXPECT_TRUE(r.updates.empty());
     EXPECT_TRUE(r.entered.empty());
+    EXPECT_TRUE(r.left.empty());
+    EXPECT_TRUE(r.notifications.empty());
+    ASSERT_EQ(w->players().size(), 1u);
+    EXPECT_EQ(w->players()[0].x, 5.0f);
+    EXPECT_EQ(w->players()[0].y, 5.0f);
+    EXPECT_EQ(w->players()[0].hp, 10);
   }
 }
 
@@ -359,7 +379,7 @@ TEST(Aoi, BadInputIsAClearErrorAndChangesNothing) {
     EXPECT_FALSE(st.ok());
     EXPECT_NE(st.message().find("player 1"), std::string::npos) << st.message();
     ASSERT_EQ(w->players().size(), 2u);  // unchanged
-    EXPECT_EQ(w->players()[1].x, 2.0f);
+    expect_same_players(w->players(), good, "the players before the bad reset");
   }
   AoiVariant v;
   EXPECT_FALSE(parse_variant("gpu-nothing", v));

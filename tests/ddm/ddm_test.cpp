@@ -220,18 +220,40 @@ TEST(DdmGpu, GridCellSizesAndLargerWorlds) {
   }
 }
 
+// On every variant (the GPU ones on a GPU only; the suite name keeps it in the sanitizer runs' filter):
+// an empty matcher, publications only, subscriptions only — no pairs, and no changes.
 TEST(DdmGpu, EmptyMatchersAndOneKindOnly) {
-  WM_REQUIRE_GPU();
-  for (DdmVariant v : {DdmVariant::GpuRegion, DdmVariant::GpuGrid}) {
-    std::unique_ptr<RegionMatcher<2>> m;
-    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), v, m).ok());
-    std::vector<Pair> out{{1, 2}};
-    ASSERT_TRUE(m->match(out).ok());
-    EXPECT_TRUE(out.empty());
-    RegionId id;
-    ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {5, 5}}, id).ok());
-    ASSERT_TRUE(m->match(out).ok());
-    EXPECT_TRUE(out.empty());
+  for (DdmVariant v : {DdmVariant::CpuBrute, DdmVariant::CpuSort, DdmVariant::GpuRegion, DdmVariant::GpuGrid}) {
+    if (is_gpu(v) && !warpmind::test::cuda_context()) continue;
+    for (const RegionKind only : {RegionKind::Publication, RegionKind::Subscription}) {
+      SCOPED_TRACE(std::string(variant_name(v)) + (only == RegionKind::Publication ? " publications" : " subscriptions"));
+      std::unique_ptr<RegionMatcher<2>> m;
+      ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
+      std::vector<Pair> out{{1, 2}}, appeared{{3, 4}}, disappeared{{5, 6}};
+      ASSERT_TRUE(m->match(out).ok());
+      EXPECT_TRUE(out.empty());
+      ASSERT_TRUE(m->match_changes(appeared, disappeared).ok());
+      EXPECT_TRUE(appeared.empty());
+      EXPECT_TRUE(disappeared.empty());
+      // Overlapping boxes of one kind: nothing to match.
+      RegionId id;
+      for (int i = 0; i < 50; ++i) {
+        const float x = static_cast<float>(i % 7);
+        ASSERT_TRUE(m->add(only, {{x, x}, {x + 5, x + 5}}, id).ok());
+      }
+      ASSERT_TRUE(m->add(only, {{-1, -1}, {20, 20}}, id).ok());
+      out = {{1, 2}};
+      ASSERT_TRUE(m->match(out).ok());
+      EXPECT_TRUE(out.empty());
+      ASSERT_TRUE(m->match_changes(appeared, disappeared).ok());
+      EXPECT_TRUE(appeared.empty());
+      EXPECT_TRUE(disappeared.empty());
+      // One region of the other kind: it matches every box.
+      ASSERT_TRUE(m->add(only == RegionKind::Publication ? RegionKind::Subscription : RegionKind::Publication,
+                         {{0, 0}, {30, 30}}, id).ok());
+      ASSERT_TRUE(m->match(out).ok());
+      EXPECT_EQ(out.size(), 51u);
+    }
   }
 }
 

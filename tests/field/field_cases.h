@@ -15,7 +15,8 @@ struct FieldCase {
   std::string name;
   FieldConfig config;
   std::vector<Entity> entities;
-  bool naive_reference = true;  // false: too big for cpu-naive in a unit test; cpu-stamp is the reference
+  bool naive_reference = true;  // false: too big for the whole oracle in a unit test: the oracle on sampled
+                                // cells, and cpu-stamp everywhere for the other variants
 };
 
 inline std::vector<Entity> random_entities(const WorldRect& w, int n, std::uint32_t groups, std::uint64_t seed,

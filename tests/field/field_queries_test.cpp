@@ -1,10 +1,14 @@
-// Queries (sample, best_move, gradient): CPU against hand-checked expectations, GPU against CPU bit for bit.
+// Queries (sample, best_move, gradient): CPU against hand-checked cells and against the contract computed
+// from the layer read back (exact values, points off the world and on the border included), GPU against
+// CPU bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "field_cases.h"
+#include "field_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/field/field.h"
 
@@ -29,26 +33,142 @@ FieldConfig attack_config() {
   return c;
 }
 
+// The queries' contract (field.h) computed from a layer read back: a point's cell is
+// floor((p - origin) / cell size) clamped to the grid; best_move scans the window in row-major order and
+// keeps the first of the largest values; the gradient is the central difference per world unit, one-sided
+// on the border cells (the same float operations, so the results are exact).
+struct LayerView {
+  FieldConfig c;
+  std::vector<float> v;
+  float cw() const { return c.world.width / static_cast<float>(c.width); }
+  float ch() const { return c.world.height / static_cast<float>(c.height); }
+  static int clamp_cell(float f, int n) { return f < 0.0f ? 0 : f > static_cast<float>(n - 1) ? n - 1 : static_cast<int>(f); }
+  int cx(float x) const { return clamp_cell(std::floor((x - c.world.x0) / cw()), c.width); }
+  int cy(float y) const { return clamp_cell(std::floor((y - c.world.y0) / ch()), c.height); }
+  float at(int x, int y) const { return v[static_cast<std::size_t>(y) * static_cast<std::size_t>(c.width) + static_cast<std::size_t>(x)]; }
+  float sample(Vec2 p) const { return at(cx(p.x), cy(p.y)); }
+  MoveChoice best(Vec2 p, int window) const {
+    const int x0 = cx(p.x), y0 = cy(p.y), h = window / 2;
+    MoveChoice m;
+    bool first = true;
+    for (int y = std::max(0, y0 - h); y <= std::min(c.height - 1, y0 + h); ++y)
+      for (int x = std::max(0, x0 - h); x <= std::min(c.width - 1, x0 + h); ++x)
+        if (first || at(x, y) > m.value) {
+          m.cell_x = x, m.cell_y = y, m.value = at(x, y);
+          first = false;
+        }
+    m.target = {(static_cast<float>(m.cell_x) + 0.5f) * cw() + c.world.x0,
+                (static_cast<float>(m.cell_y) + 0.5f) * ch() + c.world.y0};
+    return m;
+  }
+  Vec2 gradient(Vec2 p) const {
+    const int x = cx(p.x), y = cy(p.y), w = c.width, h = c.height;
+    Vec2 g{0.0f, 0.0f};
+    if (w > 1)
+      g.x = x == 0 ? (at(1, y) - at(0, y)) / cw()
+            : x == w - 1 ? (at(x, y) - at(x - 1, y)) / cw()
+                         : (at(x + 1, y) - at(x - 1, y)) / (2.0f * cw());
+    if (h > 1)
+      g.y = y == 0 ? (at(x, 1) - at(x, 0)) / ch()
+            : y == h - 1 ? (at(x, y) - at(x, y - 1)) / ch()
+                         : (at(x, y + 1) - at(x, y - 1)) / (2.0f * ch());
+    return g;
+  }
+};
+
+LayerView read_back(FieldLayers& f, int layer) {
+  LayerView lv{f.config(), std::vector<float>(static_cast<std::size_t>(f.config().width) * f.config().height)};
+  EXPECT_TRUE(f.read(layer, lv.v).ok());
+  return lv;
+}
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
+
+// Points inside, on every border cell's edge, exactly on the upper edges (which belong to no cell and
+// clamp to the last one) and far off the world on every side.
+std::vector<Vec2> probe_points(const WorldRect& w) {
+  const float x1 = w.x0 + w.width, y1 = w.y0 + w.height, mx = w.x0 + w.width * 0.37f, my = w.y0 + w.height * 0.61f;
+  std::vector<Vec2> p = {{w.x0, w.y0},   {x1, y1},           {w.x0, y1},         {x1, w.y0},        {mx, my},
+                         {w.x0, my},     {x1, my},           {mx, w.y0},         {mx, y1},          {w.x0 - 3.0f, my},
+                         {x1 + 3.0f, my}, {mx, w.y0 - 3.0f}, {mx, y1 + 3.0f},    {-1e30f, -1e30f},  {1e30f, 1e30f},
+                         {1e30f, -1e30f}, {-1e30f, my},      {std::nextafter(x1, w.x0), std::nextafter(y1, w.y0)}};
+  for (const Entity& e : test::random_entities(w, 200, 1, 31, w.width * 0.25f)) p.push_back({e.x, e.y});
+  return p;
+}
+
+// Every query at every probe point equals the contract computed from the layer read back, bit for bit.
+void expect_queries_follow_the_layer(FieldLayers& f, int layer) {
+  const LayerView lv = read_back(f, layer);
+  const std::vector<Vec2> pts = probe_points(f.config().world);
+  std::vector<float> s(pts.size());
+  std::vector<Vec2> g(pts.size());
+  ASSERT_TRUE(f.sample(layer, pts, s).ok());
+  ASSERT_TRUE(f.gradient(layer, pts, g).ok());
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    SCOPED_TRACE("point (" + std::to_string(pts[i].x) + ", " + std::to_string(pts[i].y) + ")");
+    EXPECT_TRUE(same_bits(s[i], lv.sample(pts[i]))) << s[i] << " want " << lv.sample(pts[i]);
+    const Vec2 want = lv.gradient(pts[i]);
+    EXPECT_TRUE(same_bits(g[i].x, want.x) && same_bits(g[i].y, want.y))
+        << "(" << g[i].x << ", " << g[i].y << ") want (" << want.x << ", " << want.y << ")";
+  }
+  for (int window : {1, 3, 5, 11}) {
+    std::vector<MoveChoice> m(pts.size());
+    ASSERT_TRUE(f.best_move(layer, pts, window, m).ok());
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const MoveChoice want = lv.best(pts[i], window);
+      EXPECT_EQ(m[i].cell_x, want.cell_x) << "window " << window << ", point " << i;
+      EXPECT_EQ(m[i].cell_y, want.cell_y) << "window " << window << ", point " << i;
+      EXPECT_TRUE(same_bits(m[i].value, want.value)) << "window " << window << ", point " << i;
+      EXPECT_TRUE(same_bits(m[i].target.x, want.target.x) && same_bits(m[i].target.y, want.target.y))
+          << "window " << window << ", point " << i;
+    }
+  }
+}
+
 TEST(FieldQueries, BestMoveClimbsTowardsWeaponRange) {
   const std::vector<Entity> enemy = {{30.5f, 10.5f, 0, 0}};
-  auto f = built(warpmind::test::cpu_context(), attack_config(), FieldVariant::CpuStamp, enemy);
+  const FieldConfig cfg = attack_config();
+  const auto value = [&](int x, int y) { return ::warpmind::oracle::field_cell(cfg, 0, enemy, x, y); };
+  auto f = built(warpmind::test::cpu_context(), cfg, FieldVariant::CpuStamp, enemy);
   // Far away (d = 20): the field rises towards the enemy, so the best neighbour is one step closer.
   const std::vector<Vec2> pts = {{10.5f, 10.5f}, {24.5f, 10.5f}, {-100.0f, -100.0f}};
   std::vector<MoveChoice> mv(pts.size());
   ASSERT_TRUE(f->best_move(0, pts, 3, mv).ok());
   EXPECT_EQ(mv[0].cell_x, 11);
   EXPECT_EQ(mv[0].cell_y, 10);
-  EXPECT_FLOAT_EQ(mv[0].target.x, 11.5f);
-  EXPECT_FLOAT_EQ(mv[0].target.y, 10.5f);
-  // At d = 6 = MSD the unit is on the plateau: it stays (ties go to the first cell in row order, and
-  // the plateau cells at d in [5, 6] all hold 100).
+  EXPECT_EQ(mv[0].target.x, 11.5f);
+  EXPECT_EQ(mv[0].target.y, 10.5f);
+  EXPECT_EQ(mv[0].value, 67.0f);  // d = 19: 80 - (19 - 6)
+  EXPECT_EQ(mv[0].value, value(11, 10));
+  // At d = 6 = MSD the unit is on the plateau (100 for d in (5, 6]). Of the window's four plateau cells
+  // — (25, 9) at d = sqrt(26), its own cell (24, 10) at d = 6, (25, 11) at sqrt(26); (25, 10) at d = 5 holds
+  // only 83.3 — the first in row-major order wins the tie: (25, 9), not the cell the unit stands on.
+  EXPECT_EQ(mv[1].cell_x, 25);
+  EXPECT_EQ(mv[1].cell_y, 9);
+  EXPECT_EQ(mv[1].target.x, 25.5f);
+  EXPECT_EQ(mv[1].target.y, 9.5f);
   EXPECT_EQ(mv[1].value, 100.0f);
-  // Outside the world: clamped to the corner cell, moves inside.
-  EXPECT_GE(mv[2].cell_x, 0);
-  EXPECT_GE(mv[2].cell_y, 0);
-  // A 5x5 window sees two steps.
+  EXPECT_EQ(value(24, 10), 100.0f);
+  EXPECT_LT(value(25, 10), 100.0f);
+  // Outside the world: clamped to the corner cell (0, 0); of its window's four cells on the grid, (1, 1)
+  // is the closest to the enemy.
+  EXPECT_EQ(mv[2].cell_x, 1);
+  EXPECT_EQ(mv[2].cell_y, 1);
+  EXPECT_EQ(mv[2].target.x, 1.5f);
+  EXPECT_EQ(mv[2].target.y, 1.5f);
+  EXPECT_EQ(mv[2].value, value(1, 1));
+  // A 5x5 window sees two steps: d = 18, the plateau's first cell (25, 8) at d = sqrt(29), and from the
+  // corner (2, 2).
   ASSERT_TRUE(f->best_move(0, pts, 5, mv).ok());
   EXPECT_EQ(mv[0].cell_x, 12);
+  EXPECT_EQ(mv[0].cell_y, 10);
+  EXPECT_EQ(mv[0].value, 68.0f);
+  EXPECT_EQ(mv[1].cell_x, 25);
+  EXPECT_EQ(mv[1].cell_y, 8);
+  EXPECT_EQ(mv[1].value, 100.0f);
+  EXPECT_EQ(mv[2].cell_x, 2);
+  EXPECT_EQ(mv[2].cell_y, 2);
+  EXPECT_EQ(mv[2].value, value(2, 2));
   // Bad windows and sizes.
   EXPECT_FALSE(f->best_move(0, pts, 4, mv).ok());
   EXPECT_FALSE(f->best_move(0, pts, 0, mv).ok());
@@ -59,18 +179,53 @@ TEST(FieldQueries, BestMoveClimbsTowardsWeaponRange) {
 
 TEST(FieldQueries, SampleAndGradient) {
   const std::vector<Entity> enemy = {{30.5f, 10.5f, 0, 0}};
-  auto f = built(warpmind::test::cpu_context(), attack_config(), FieldVariant::CpuStamp, enemy);
-  const std::vector<Vec2> pts = {{10.5f, 10.5f}, {30.5f, 10.5f}, {0.0f, 0.0f}, {39.9f, 19.9f}};
+  const FieldConfig cfg = attack_config();
+  const auto value = [&](int x, int y) { return ::warpmind::oracle::field_cell(cfg, 0, enemy, x, y); };
+  auto f = built(warpmind::test::cpu_context(), cfg, FieldVariant::CpuStamp, enemy);
+  // In the world, on the border cells, and off the world (clamped to the nearest border cell; 40 and 20
+  // are the upper edges, outside the half-open world).
+  const std::vector<Vec2> pts = {{10.5f, 10.5f}, {30.5f, 10.5f}, {0.0f, 0.0f},     {39.9f, 19.9f},
+                                 {-5.0f, 25.0f}, {1e30f, -1e30f}, {40.0f, 10.5f}, {30.5f, -0.5f}};
+  const int cell[][2] = {{10, 10}, {30, 10}, {0, 0}, {39, 19}, {0, 19}, {39, 0}, {39, 10}, {30, 0}};
   std::vector<float> v(pts.size());
   ASSERT_TRUE(f->sample(0, pts, v).ok());
   EXPECT_EQ(v[0], 80.0f - 14.0f);  // d = 20: 80 - (20 - 6)
   EXPECT_EQ(v[1], 0.0f);           // on the enemy: 100 * 0 / 6
+  for (std::size_t i = 0; i < pts.size(); ++i) EXPECT_EQ(v[i], value(cell[i][0], cell[i][1])) << "point " << i;
   std::vector<Vec2> g(pts.size());
   ASSERT_TRUE(f->gradient(0, pts, g).ok());
-  EXPECT_FLOAT_EQ(g[0].x, 1.0f);  // rises 1 per unit towards the enemy
-  EXPECT_NEAR(g[0].y, 0.0f, 1e-6f);
-  // One-sided on the border cells: finite values.
-  EXPECT_TRUE(std::isfinite(g[2].x) && std::isfinite(g[3].y));
+  EXPECT_EQ(g[0].x, 1.0f);  // rises 1 per unit towards the enemy: (67 - 65) / 2
+  EXPECT_EQ(g[0].y, 0.0f);  // symmetric about the enemy's row
+  // The border cells: one-sided differences, from the layer read back, exactly (cells of 1 x 1 units).
+  const LayerView lv = read_back(*f, 0);
+  ASSERT_EQ(lv.cw(), 1.0f);
+  ASSERT_EQ(lv.ch(), 1.0f);
+  const auto at = [&](int x, int y) { return lv.at(x, y); };
+  EXPECT_EQ(g[2].x, at(1, 0) - at(0, 0));      // (0, 0): forward in x and y
+  EXPECT_EQ(g[2].y, at(0, 1) - at(0, 0));
+  EXPECT_EQ(g[3].x, at(39, 19) - at(38, 19));  // (39, 19): backward in x and y
+  EXPECT_EQ(g[3].y, at(39, 19) - at(39, 18));
+  EXPECT_EQ(g[4].x, at(1, 19) - at(0, 19));    // off the world, clamped to (0, 19)
+  EXPECT_EQ(g[4].y, at(0, 19) - at(0, 18));
+  EXPECT_EQ(g[5].x, at(39, 0) - at(38, 0));    // clamped to (39, 0)
+  EXPECT_EQ(g[5].y, at(39, 1) - at(39, 0));
+  EXPECT_EQ(g[6].x, at(39, 10) - at(38, 10));  // on the upper edge: clamped to column 39
+  EXPECT_EQ(g[6].y, (at(39, 11) - at(39, 9)) / 2.0f);
+  EXPECT_EQ(g[7].x, (at(31, 0) - at(29, 0)) / 2.0f);  // below the world: row 0, central in x
+  EXPECT_EQ(g[7].y, at(30, 1) - at(30, 0));
+  EXPECT_NE(g[2].x, 0.0f);  // the field is not flat there: the checks above have something to compare
+  EXPECT_NE(g[3].y, 0.0f);
+  for (std::size_t i = 0; i < pts.size(); ++i) EXPECT_EQ(v[i], at(cell[i][0], cell[i][1])) << "point " << i;
+}
+
+TEST(FieldQueries, CpuQueriesFollowTheLayerOnEveryCase) {
+  // Non-square and anisotropic cells, offset worlds, one-cell and one-column grids: every query at
+  // probe points in, on and off the world, against the contract computed from the layer read back.
+  for (const auto& c : test::field_cases()) {
+    SCOPED_TRACE(c.name);
+    auto f = built(warpmind::test::cpu_context(), c.config, FieldVariant::CpuStamp, c.entities);
+    for (int l = 0; l < f->layer_count(); ++l) expect_queries_follow_the_layer(*f, l);
+  }
 }
 
 TEST(FieldQueries, GpuEqualsCpuBitForBit) {
@@ -100,6 +255,7 @@ TEST(FieldQueries, GpuEqualsCpuBitForBit) {
       ASSERT_TRUE(cpu->gradient(l, pts, ga).ok());
       ASSERT_TRUE(gpu->gradient(l, pts, gb).ok());
       EXPECT_EQ(0, std::memcmp(ga.data(), gb.data(), ga.size() * sizeof(Vec2)));
+      expect_queries_follow_the_layer(*gpu, l);
     }
   }
 }

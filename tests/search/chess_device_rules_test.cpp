@@ -1,7 +1,8 @@
 // The GPU's chess rules and evaluation (gpu/include/warpmind/gpu/chess_rules.h, compiled here for the
 // host) held against ai/'s: the same legal moves in the same order, the same positions after every
-// move, the same evaluation, on thousands of positions from random games and on the standard perft
-// positions, and perft counts from the device rules equal to the published ones.
+// move, the same evaluation and the same leaf values for the hybrid search (mates and stalemates scored
+// as terminal), on thousands of positions from random games and on the standard perft positions, and
+// perft counts from the device rules equal to the published ones.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -10,6 +11,7 @@
 #include "warpmind/gpu/chess_rules.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
+#include "warpmind/search/hybrid.h"
 
 namespace warpmind::search::chess {
 namespace {
@@ -57,6 +59,8 @@ void expect_same_rules(const Position& p) {
   for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], ordered[static_cast<std::size_t>(i)].bits);
   ASSERT_EQ(d::evaluate(dp), evaluate(p)) << to_fen(p);
   ASSERT_EQ(d::in_check(dp), p.in_check());
+  ASSERT_EQ(ChessGame::over(p), n == 0);
+  for (int ply : {0, 3, 7}) ASSERT_EQ(d::leaf_value(dp, ply), search::leaf_value<ChessGame>(p, ply)) << to_fen(p);
 }
 
 TEST(ChessDeviceRules, SameMovesPositionsAndEvaluationAsTheCpuRules) {
@@ -80,6 +84,14 @@ TEST(ChessDeviceRules, SameMovesPositionsAndEvaluationAsTheCpuRules) {
     }
   }
   EXPECT_GT(positions, 10000);
+  // Positions without a legal move, which random games seldom reach.
+  for (const char* fen : {"6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+                          "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"}) {
+    Position p;
+    ASSERT_TRUE(parse_fen(fen, p).ok());
+    ASSERT_TRUE(ChessGame::over(p)) << fen;
+    expect_same_rules(p);
+  }
 }
 
 std::uint64_t device_perft(const d::DPos& p, int depth) {

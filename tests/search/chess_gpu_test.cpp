@@ -1,7 +1,8 @@
 // The chess GPU kernels (skipped without a GPU): perft by breadth-first levels exact on the standard
-// positions (also with a memory budget small enough to force slicing), leaf evaluation and branch
-// calculation identical to the CPU on thousands of positions, and the hybrid search on the GPU backend
-// computing exactly the nodes and value of the CPU backend.
+// positions (also with a memory budget small enough to force slicing), leaf evaluation, leaf values
+// (mates and stalemates scored as terminal) and branch calculation identical to the CPU on thousands of
+// positions, and the hybrid search on the GPU backend computing exactly the nodes and value of the CPU
+// backend.
 #include <gtest/gtest.h>
 
 #include "gpu_helpers.h"
@@ -83,6 +84,11 @@ TEST(ChessGpu, BatchKernelsEqualTheCpu) {
       }
     }
   }
+  for (const char* fen : {"6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}) {
+    Position p;  // mated, stalemated
+    ASSERT_TRUE(parse_fen(fen, p).ok());
+    positions.push_back(p);
+  }
   std::vector<const Position*> in;
   for (const Position& p : positions) in.push_back(&p);
   std::vector<int> values;
@@ -97,6 +103,16 @@ TEST(ChessGpu, BatchKernelsEqualTheCpu) {
     ChessGame::children(positions[i], want);
     ASSERT_EQ(moves[i], want) << to_fen(positions[i]);
   }
+  // The hybrid search's leaves: mates and stalemates scored as terminal at the given ply.
+  for (const int ply : {1, 4}) {
+    gpu->leaves(in, ply, values);
+    ASSERT_EQ(values.size(), positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      ASSERT_EQ(values[i], search::leaf_value<ChessGame>(positions[i], ply)) << to_fen(positions[i]) << " ply " << ply;
+    EXPECT_EQ(values[values.size() - 2], -(kMate - ply));
+    EXPECT_EQ(values.back(), 0);
+  }
+  EXPECT_EQ(gpu->error(), "");
   EXPECT_GT(positions.size(), 5000u);
 }
 

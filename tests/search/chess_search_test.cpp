@@ -8,6 +8,8 @@
 #include <chrono>
 #include <thread>
 
+#include <time.h>
+
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
 
@@ -83,10 +85,14 @@ TEST(ChessSearch, FindsMatesAndMaterial) {
   ASSERT_TRUE(r.has_move);
   EXPECT_EQ(move_to_uci(r.best), "a1a8");
   EXPECT_EQ(r.score, kMate - 1);
-  // Mate in two for white (Qxh7+... as a classic back-rank pattern): the score says mate.
+  // Mate in two for white, a back-rank pattern: Rd8+ Rxd8 Rxd8#, scored as a mate in three plies.
   l.depth = 6;
+  r = run("2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", l);
+  EXPECT_EQ(r.score, kMate - 3);
+  EXPECT_TRUE(move_to_uci(r.best) == "d1d8" || move_to_uci(r.best) == "d2d8") << move_to_uci(r.best);
+  // The queen and rook position once called a mate in two here is a mate in one (Rb8#, or Qa8#).
   r = run("6k1/5ppp/8/8/8/8/Q4PPP/1R4K1 w - - 0 1", l);
-  EXPECT_GT(r.score, kMateBound);
+  EXPECT_EQ(r.score, kMate - 1);
   // A hanging queen is taken.
   l.depth = 3;
   r = run("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", l);
@@ -96,26 +102,73 @@ TEST(ChessSearch, FindsMatesAndMaterial) {
   EXPECT_FALSE(run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", l).has_move);  // stalemate
 }
 
+// How the search honours its limits (chess_search.cpp, Worker::out_of_time): each thread counts its
+// nodes and, every kCheckInterval of them, adds them to the shared total and checks the node limit and
+// the clock; a limit reached sets the stop flag, which every node tests. So a search stops at the first
+// check at or past the limit, plus the nodes counted while the stack unwinds: at most one per ply (a
+// frame may start its re-search of an interrupted null-window child, which stops at its first node).
+// With T threads the shared total can lag the nodes counted by up to T check intervals.
+constexpr std::uint64_t kCheckInterval = 1024;
+constexpr std::uint64_t kUnwindNodes = 128;  // kMaxPly: one node per frame on the stack
+
+// CPU time of the calling thread, on which a one-thread search runs: unlike the wall clock, it does not
+// grow while a loaded machine keeps the thread waiting.
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
 TEST(ChessSearch, LimitsAreRespectedAndMovesLegal) {
+  using Clock = std::chrono::steady_clock;
+  const auto wall_ms = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
   for (const char* fen : kPositions) {
+    SCOPED_TRACE(fen);
     Position p;
     ASSERT_TRUE(parse_fen(fen, p).ok());
     MoveList legal;
     generate_legal(p, legal);
-    SearchLimits l;
-    l.nodes = 20000;
-    Searcher s(8, 1);
-    const SearchResult r = s.search(p, {}, l);
-    ASSERT_TRUE(r.has_move);
-    EXPECT_NE(std::find(legal.begin(), legal.end(), r.best), legal.end()) << fen;
-    EXPECT_LT(r.nodes, 60000u);  // stopped near the limit
-    SearchLimits t;
-    t.time_ms = 50;
-    const auto t0 = std::chrono::steady_clock::now();
-    const SearchResult rt = s.search(p, {}, t);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_LT(ms, 1000);
-    EXPECT_NE(std::find(legal.begin(), legal.end(), rt.best), legal.end());
+    for (const int threads : {1, 2}) {
+      SearchLimits l;
+      l.nodes = 20000;  // not a multiple of the check interval
+      Searcher s(8, threads);
+      const auto n0 = Clock::now();
+      const double n0_cpu = thread_cpu_ms();
+      const SearchResult r = s.search(p, {}, l);
+      const double node_cpu_ms = thread_cpu_ms() - n0_cpu, node_ms = wall_ms(n0);
+      ASSERT_TRUE(r.has_move);
+      EXPECT_NE(std::find(legal.begin(), legal.end(), r.best), legal.end());
+      // Never before the limit (the shared total only grows by whole check intervals, never past the
+      // nodes counted); past it by at most one check interval per thread and the unwinding.
+      EXPECT_GE(r.nodes, l.nodes) << threads << " threads";
+      EXPECT_LE(r.nodes, l.nodes + static_cast<std::uint64_t>(threads) * (kCheckInterval + kUnwindNodes)) << threads << " threads";
+      if (threads > 1) continue;
+      // One thread: the first check at or past 20,000 is at 20 x 1024 = 20,480 nodes.
+      EXPECT_GE(r.nodes, 20480u);
+      EXPECT_LE(r.nodes, 20480u + kUnwindNodes);
+      // Time: the clock is read at the same checks, so the search returns once time_ms has passed (never
+      // before: it stops only when it sees the deadline passed), having computed at most one check
+      // interval and the unwinding after it. Before the deadline the thread can have had at most 50 ms of
+      // CPU time, so its CPU time is at most 50 ms plus one interval's (measured on this machine from
+      // the node-limited search just run; twice it, for positions whose nodes are slower, and 2 ms for
+      // setting up), whatever the load. The wall clock adds the time a loaded machine keeps the thread
+      // waiting for a core, bounded loosely: 100 ms.
+      const double per_interval = static_cast<double>(kCheckInterval + kUnwindNodes) / static_cast<double>(r.nodes);
+      const double interval_cpu_ms = node_cpu_ms * per_interval, interval_ms = node_ms * per_interval;
+      SearchLimits t;
+      t.time_ms = 50;
+      const auto t0 = Clock::now();
+      const double t0_cpu = thread_cpu_ms();
+      const SearchResult rt = s.search(p, {}, t);
+      const double cpu_ms = thread_cpu_ms() - t0_cpu, ms = wall_ms(t0);
+      EXPECT_GE(ms, 50.0);
+      EXPECT_LE(cpu_ms, 50.0 + 2.0 * interval_cpu_ms + 2.0) << "one check interval: " << interval_cpu_ms << " ms of CPU";
+      EXPECT_LE(ms, 50.0 + 2.0 * interval_ms + 100.0) << "one check interval: " << interval_ms << " ms";
+      EXPECT_GT(cpu_ms, 0.0);
+      ASSERT_TRUE(rt.has_move);
+      EXPECT_NE(std::find(legal.begin(), legal.end(), rt.best), legal.end());
+      EXPECT_GE(rt.depth, 1);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // The GPU's Connect6 evaluation and move generation (gpu/include/warpmind/gpu/connect6_rules.h,
 // compiled here for the host) held against ai/'s on thousands of positions from random games — quiet
-// ones, threats to answer, wins to take, hopeless ones — at several widths.
+// ones, threats to answer, wins to take, hopeless ones, won ones — at several widths, with the hybrid
+// search's leaf values (won and full boards scored as terminal).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -8,6 +9,7 @@
 #include "warpmind/core/random.h"
 #include "warpmind/gpu/connect6_rules.h"
 #include "warpmind/search/connect6.h"
+#include "warpmind/search/hybrid.h"
 
 namespace warpmind::search::connect6 {
 namespace {
@@ -16,12 +18,18 @@ namespace d = warpmind::gpu::connect6;
 
 TEST(Connect6DeviceRules, SameEvaluationAndCandidatesAsTheCpu) {
   SplitMix64 rng(31);
-  int positions = 0, forced = 0;
+  int positions = 0, forced = 0, won = 0;
+  const auto same_leaves = [](const Board& b) {
+    const d::C6Pos p = d::from_board(b);
+    EXPECT_EQ(d::over(p), Connect6Game::over(b));
+    for (int ply : {0, 2, 5}) EXPECT_EQ(d::leaf_value(p, ply), search::leaf_value<Connect6Game>(b, ply));
+  };
   for (int game = 0; game < 120; ++game) {
     Board b;
     for (int turn = 0; turn < 40 && !b.over(); ++turn) {
       const d::C6Pos p = d::from_board(b);
       ASSERT_EQ(d::evaluate(p), evaluate(b)) << "game " << game << " turn " << turn;
+      same_leaves(b);
       for (int width : {8, 16, 48}) {
         std::vector<Turn> want;
         candidate_turns(b, width, want);
@@ -47,7 +55,13 @@ TEST(Connect6DeviceRules, SameEvaluationAndCandidatesAsTheCpu) {
       }
       ASSERT_TRUE(b.play(t).ok());
     }
+    if (b.over()) {
+      SCOPED_TRACE("game " + std::to_string(game) + ", won");
+      same_leaves(b);
+      ++won;
+    }
   }
+  EXPECT_GT(won, 10);
   EXPECT_GT(positions, 1500);
   EXPECT_GT(forced, 50);  // threats and wins were among them
 }

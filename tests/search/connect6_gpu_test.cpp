@@ -1,6 +1,6 @@
-// The Connect6 GPU kernels (skipped without a GPU): leaf evaluation and branch calculation identical to
-// the CPU on thousands of positions, and the hybrid search on the GPU backend computing exactly the
-// nodes and value of the CPU backend.
+// The Connect6 GPU kernels (skipped without a GPU): leaf evaluation, leaf values (won boards scored as
+// terminal) and branch calculation identical to the CPU on thousands of positions, and the hybrid
+// search on the GPU backend computing exactly the nodes and value of the CPU backend.
 #include <gtest/gtest.h>
 
 #include "gpu_helpers.h"
@@ -30,9 +30,29 @@ TEST(Connect6Gpu, BatchKernelsEqualTheCpu) {
   WM_REQUIRE_GPU();
   std::unique_ptr<GpuBatch> gpu;
   ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
-  const std::vector<Board> boards = random_positions(100);
+  std::vector<Board> boards = random_positions(100);
+  // With the winning turn of every board that has one: won boards for the leaf values.
+  const std::size_t played = boards.size();
+  int won = 0;
+  for (std::size_t i = 0; i < played; ++i) {
+    std::vector<Turn> c;
+    candidate_turns(boards[i], 16, c);
+    Board next = boards[i];
+    if (!c.empty() && next.play(c[0]).ok() && next.winner() != Empty) {
+      boards.push_back(next);
+      ++won;
+    }
+  }
+  EXPECT_GT(won, 10);
   std::vector<const Board*> in;
   for (const Board& b : boards) in.push_back(&b);
+  for (const int ply : {1, 4}) {  // the hybrid search's leaves: won boards scored as terminal
+    std::vector<int> values;
+    gpu->leaves(in, ply, values);
+    ASSERT_EQ(values.size(), boards.size());
+    for (std::size_t i = 0; i < boards.size(); ++i)
+      ASSERT_EQ(values[i], search::leaf_value<Connect6Game>(boards[i], ply)) << i << " ply " << ply;
+  }
   for (int width : {8, 48}) {
     Connect6Game::width = width;
     std::vector<int> values;

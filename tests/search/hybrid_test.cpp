@@ -3,7 +3,11 @@
 // decide what goes to the batch backend and what is done one node at a time.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include "gpu_helpers.h"
+#include "warpmind/core/random.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
 #include "warpmind/search/connect6.h"
@@ -158,6 +162,178 @@ int plain_negamax(const typename G::State& s, int depth, int ply) {
   int best = -HybridSearch<G, CpuBatch<G>>::kInfinity;
   for (const auto& m : moves) best = std::max(best, -plain_negamax<G>(G::apply(s, m), depth - 1, ply + 1));
   return best;
+}
+
+// The rule the driver once followed, for the test below: a node at depth 0 evaluated without asking
+// whether the game is over there.
+template <class G>
+int evaluated_at_the_horizon(const typename G::State& s, int depth, int ply) {
+  if (depth == 0) return G::evaluate(s);
+  std::vector<typename G::Move> moves;
+  G::children(s, moves);
+  if (moves.empty()) return G::terminal(s, ply);
+  int best = -HybridSearch<G, CpuBatch<G>>::kInfinity;
+  for (const auto& m : moves) best = std::max(best, -evaluated_at_the_horizon<G>(G::apply(s, m), depth - 1, ply + 1));
+  return best;
+}
+
+// The driver on every batch shape, with and without pruning and young brothers wait: the reference's
+// value each time (and its best move when one is given).
+template <class G>
+void expect_reference_value(const typename G::State& s, int depth, int want, const std::string& best = "",
+                            const std::function<std::string(const typename G::Move&)>& name = {}) {
+  CpuBatch<G> backend{warpmind::test::cpu_context().pool()};
+  HybridSearch<G, CpuBatch<G>> search;
+  for (const bool pruning : {false, true})
+    for (const bool ybw : {false, true})
+      for (const int batch : {1, 16, 1 << 20}) {
+        HybridOptions o;
+        o.depth = depth;
+        o.pruning = pruning;
+        o.first_child_first = ybw;
+        o.l_min = std::min(batch, 8);
+        o.l_max = batch;
+        o.b_min = std::min(batch, 4);
+        o.b_max = std::max(1, batch / 4);
+        HybridStats st;
+        const auto r = search.run(s, o, backend, st);
+        EXPECT_EQ(r.value, want) << "depth " << depth << ", pruning " << pruning << ", ybw " << ybw << ", batch " << batch;
+        if (!best.empty()) {
+          EXPECT_EQ(name(r.best), best) << "depth " << depth << ", pruning " << pruning << ", batch " << batch;
+        }
+      }
+}
+
+// Positions whose leaves at the horizon are decisive: mate, stalemate, six in a row. The reference
+// negamax scores them as terminal; evaluating them instead (the old driver's rule) gives another root
+// value on each, which the driver must not.
+TEST(Hybrid, DecisiveLeavesScoreAsTerminalAtTheHorizon) {
+  const auto uci = [](const chess::Move& m) { return chess::move_to_uci(m); };
+  struct ChessCase {
+    const char* fen;
+    int depth;
+    int want;          // the reference's value, by hand
+    const char* best;  // "" when the root is the leaf
+  };
+  const ChessCase chess_cases[] = {
+      {"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1, chess::kMate - 1, "a1a8"},  // Ra8# is a leaf
+      {"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 2, chess::kMate - 1, "a1a8"},  // (a branch there: as before)
+      {"6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", 0, -chess::kMate, ""},          // the root, mated, at depth 0
+      {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0, 0, ""},                             // the root, stalemated
+  };
+  for (const ChessCase& c : chess_cases) {
+    SCOPED_TRACE(std::string(c.fen) + " depth " + std::to_string(c.depth));
+    Position p;
+    ASSERT_TRUE(chess::parse_fen(c.fen, p).ok());
+    std::uint64_t nodes = 0;
+    const int want = negamax(p, c.depth, 0, nodes);
+    ASSERT_EQ(want, c.want);
+    if (c.depth != 2) {
+      ASSERT_NE(evaluated_at_the_horizon<ChessGame>(p, c.depth, 0), want);
+    }
+    expect_reference_value<ChessGame>(p, c.depth, want, c.best, uci);
+  }
+  // Mate in two: the mating move is a leaf at depth 3.
+  {
+    Position p;
+    ASSERT_TRUE(chess::parse_fen("2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", p).ok());  // Rd8+ Rxd8 Rxd8#
+    std::uint64_t nodes = 0;
+    const int want = negamax(p, 3, 0, nodes);
+    ASSERT_EQ(want, chess::kMate - 3);
+    ASSERT_NE(evaluated_at_the_horizon<ChessGame>(p, 3, 0), want);
+    expect_reference_value<ChessGame>(p, 3, want);
+  }
+
+  // Connect6 (pairs per node: 8).
+  using connect6::Board;
+  using connect6::Connect6Game;
+  const auto board = [](std::initializer_list<const char*> black, std::initializer_list<const char*> white) {
+    Board b;
+    for (const auto& [stone, cells] : {std::pair{connect6::BlackStone, black}, std::pair{connect6::WhiteStone, white}})
+      for (const char* c : cells) {
+        connect6::Turn t;
+        EXPECT_TRUE(connect6::parse_turn(c, t).ok()) << c;
+        EXPECT_TRUE(b.setup(stone, t.a).ok()) << c;
+      }
+    return b;
+  };
+  Connect6Game::width = 8;
+  // Black to move with four in a row: the winning turn is a leaf at depth 1 (worth kWin - 1, where the
+  // evaluation says kWin).
+  const Board four = board({"K10", "L10", "M10", "N10"}, {"A1", "B1", "A3"});
+  ASSERT_EQ(four.to_move(), connect6::BlackStone);
+  std::vector<connect6::Turn> turns;
+  Connect6Game::children(four, turns);
+  ASSERT_FALSE(turns.empty());
+  const Board six = Connect6Game::apply(four, turns[0]);
+  ASSERT_EQ(six.winner(), connect6::BlackStone);
+  const int win = Connect6Game::terminal(six, 0) < 0 ? -Connect6Game::terminal(six, 0) : Connect6Game::terminal(six, 0);
+  // Black to move against two open fours of White's: lost at the horizon of depth 2, whatever Black does.
+  // (At depth 0 a won board's evaluation and terminal score agree: nothing to tell apart there.)
+  const Board lost = board({"K10", "P15", "R3", "Q8", "J17", "N1", "S19"},
+                           {"C5", "D5", "E5", "F5", "C12", "D12", "E12", "F12"});
+  ASSERT_EQ(lost.to_move(), connect6::BlackStone);
+  struct C6Case {
+    const Board* b;
+    int depth, want;
+  };
+  for (const C6Case& c : {C6Case{&four, 1, win - 1}, C6Case{&lost, 2, -(win - 2)}}) {
+    SCOPED_TRACE("connect6 depth " + std::to_string(c.depth));
+    const int want = plain_negamax<Connect6Game>(*c.b, c.depth, 0);
+    ASSERT_EQ(want, c.want);
+    ASSERT_NE(evaluated_at_the_horizon<Connect6Game>(*c.b, c.depth, 0), want);
+    expect_reference_value<Connect6Game>(*c.b, c.depth, want);
+  }
+  Connect6Game::width = 16;
+}
+
+// over() is exactly "children() gives no move", and the CPU backend's leaves are leaf_value: mates,
+// stalemates, won boards scored as terminal at the ply given, the rest evaluated.
+TEST(Hybrid, LeafValuesFollowTheGames) {
+  std::vector<Position> positions;
+  for (const char* fen : {chess::kStartFen, "6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+                          "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"}) {
+    Position p;
+    ASSERT_TRUE(chess::parse_fen(fen, p).ok()) << fen;
+    positions.push_back(p);
+  }
+  std::vector<const Position*> in;
+  for (const Position& p : positions) in.push_back(&p);
+  CpuBatch<ChessGame> backend{warpmind::test::cpu_context().pool()};
+  std::vector<int> values;
+  backend.leaves(in, 5, values);
+  ASSERT_EQ(values.size(), 4u);
+  EXPECT_EQ(values[0], ChessGame::evaluate(positions[0]));
+  EXPECT_EQ(values[1], -(chess::kMate - 5));  // mated
+  EXPECT_EQ(values[2], 0);                    // stalemated
+  EXPECT_EQ(values[3], -(chess::kMate - 5));  // fool's mate
+  backend.leaves(in, values);                 // the evaluation alone
+  for (std::size_t i = 0; i < positions.size(); ++i) EXPECT_EQ(values[i], ChessGame::evaluate(positions[i]));
+  for (const Position& p : positions) {
+    std::vector<chess::Move> moves;
+    ChessGame::children(p, moves);
+    EXPECT_EQ(ChessGame::over(p), moves.empty());
+  }
+  // Connect6: over() against children() on boards from games played to the end.
+  using connect6::Board;
+  using connect6::Connect6Game;
+  SplitMix64 rng(3);
+  int won = 0;
+  for (int game = 0; game < 20; ++game) {
+    Board b;
+    for (int turn = 0; turn < 200; ++turn) {
+      std::vector<connect6::Turn> turns;
+      Connect6Game::children(b, turns);
+      ASSERT_EQ(Connect6Game::over(b), turns.empty()) << "game " << game << " turn " << turn;
+      EXPECT_EQ(leaf_value<Connect6Game>(b, 3), b.over() ? Connect6Game::terminal(b, 3) : Connect6Game::evaluate(b));
+      if (turns.empty()) {
+        won += b.winner() != connect6::Empty;
+        break;
+      }
+      b = Connect6Game::apply(b, turns[rng.next() % turns.size()]);
+    }
+  }
+  EXPECT_GT(won, 5);
 }
 
 TEST(Hybrid, Connect6IsTheSameDriver) {

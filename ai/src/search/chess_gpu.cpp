@@ -1,6 +1,7 @@
 // The chess GPU entry points (contract in chess_search.h): the hybrid search's batch backend and perft,
 // dispatched to gpu/src/chess.cu. Without CUDA they report that the backend is unavailable.
 #include "warpmind/search/chess_search.h"
+#include "warpmind/search/hybrid.h"
 
 #if WARPMIND_HAVE_CUDA
 #include "warpmind/gpu/chess.h"
@@ -37,6 +38,20 @@ Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out) {
 GpuBatch::~GpuBatch() = default;
 
 const std::string& GpuBatch::error() const { return impl_->error; }
+
+void GpuBatch::leaves(const std::vector<const Position*>& in, int ply, std::vector<int>& values) {
+  values.resize(in.size());
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  if (im.error.empty()) {
+    im.pack(in);
+    const std::string err = im.device->leaf_values(im.in.data(), im.in.size(), ply, values.data());
+    if (err.empty()) return;
+    im.error = "chess: " + err;
+  }
+#endif
+  for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::leaf_value<ChessGame>(*in[i], ply);
+}
 
 void GpuBatch::leaves(const std::vector<const Position*>& in, std::vector<int>& values) {
   values.resize(in.size());

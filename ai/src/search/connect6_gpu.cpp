@@ -1,5 +1,6 @@
 // The Connect6 GPU batch backend (contract in connect6.h), dispatched to gpu/src/connect6.cu.
 #include "warpmind/search/connect6.h"
+#include "warpmind/search/hybrid.h"
 
 #if WARPMIND_HAVE_CUDA
 #include "warpmind/gpu/connect6.h"
@@ -36,6 +37,20 @@ Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out) {
 GpuBatch::~GpuBatch() = default;
 
 const std::string& GpuBatch::error() const { return impl_->error; }
+
+void GpuBatch::leaves(const std::vector<const Board*>& in, int ply, std::vector<int>& values) {
+  values.resize(in.size());
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  if (im.error.empty()) {
+    im.pack(in);
+    const std::string err = im.device->leaf_values(im.in.data(), im.in.size(), ply, values.data());
+    if (err.empty()) return;
+    im.error = "connect6: " + err;
+  }
+#endif
+  for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::leaf_value<Connect6Game>(*in[i], ply);
+}
 
 void GpuBatch::leaves(const std::vector<const Board*>& in, std::vector<int>& values) {
   values.resize(in.size());

@@ -60,6 +60,11 @@ struct ChessGame {
   using Move = chess::Move;
   static int evaluate(const Position& p) { return chess::evaluate(p); }
   static void children(const Position& p, std::vector<Move>& out);
+  static bool over(const Position& p) {  // no legal move: mate or stalemate
+    MoveList list;
+    generate_legal(p, list);
+    return list.size == 0;
+  }
   static int terminal(const Position& p, int ply) { return p.in_check() ? -(kMate - ply) : 0; }
   static Position apply(const Position& p, const Move& m) {
     Position q = p;
@@ -78,6 +83,10 @@ class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
   ~GpuBatch();
+  // values[i] = leaf_value<ChessGame>(*in[i], ply) (search/hybrid.h): mates and stalemates scored as
+  // terminal, the other positions evaluated.
+  void leaves(const std::vector<const Position*>& in, int ply, std::vector<int>& values);
+  // values[i] = evaluate(*in[i]): the evaluation alone.
   void leaves(const std::vector<const Position*>& in, std::vector<int>& values);
   void branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves);
   // Perft on this backend's device (its level buffers are kept for the next call); ms: device time.

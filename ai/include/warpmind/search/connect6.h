@@ -118,6 +118,7 @@ struct Connect6Game {
     out.clear();
     if (!b.over()) candidate_turns(b, width, out);
   }
+  static bool over(const Board& b) { return b.over(); }  // a six on the board, or a full board
   static int terminal(const Board& b, int ply);
   static Board apply(const Board& b, const Turn& t) {
     Board c = b;
@@ -137,6 +138,10 @@ class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
   ~GpuBatch();
+  // values[i] = leaf_value<Connect6Game>(*in[i], ply) (search/hybrid.h): won and full boards scored as
+  // terminal, the other boards evaluated.
+  void leaves(const std::vector<const Board*>& in, int ply, std::vector<int>& values);
+  // values[i] = evaluate(*in[i]): the evaluation alone.
   void leaves(const std::vector<const Board*>& in, std::vector<int>& values);
   void branches(const std::vector<const Board*>& in, std::vector<std::vector<Turn>>& turns);
   const std::string& error() const;

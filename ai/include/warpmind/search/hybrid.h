@@ -7,16 +7,23 @@
 // siblings that can no longer matter; the root value is the minimax value either way (tests hold it
 // against a plain negamax of the same depth).
 //
+// A position without moves (mate or stalemate in chess, a won or full board in Connect6) scores as
+// terminal wherever it is, the horizon included: a node `depth` plies below the root takes
+// leaf_value() — terminal(state, depth) when the game is over there, else evaluate(state) — as a plain
+// negamax that generates every node's moves before looking at the depth would give it.
+//
 // The game (a type G) provides:
 //   using State = ...;  using Move = ...;
 //   static int evaluate(const State&);                          // from the side to move, |v| < kInfinity
 //   static void children(const State&, std::vector<Move>&);     // ordered, best first; empty: terminal
+//   static bool over(const State&);                             // true iff children() would be empty
 //   static int terminal(const State&, int ply);                 // the score of a position without moves
 //   static State apply(const State&, const Move&);
 // The backend (a type B) computes batches:
-//   void leaves(const std::vector<const State*>& in, std::vector<int>& values);
+//   void leaves(const std::vector<const State*>& in, int ply, std::vector<int>& values);  // leaf_value<G>
 //   void branches(const std::vector<const State*>& in, std::vector<std::vector<Move>>& moves);
-// CpuBatch below is the CPU backend (the thread pool); a GPU backend has the same shape.
+// CpuBatch below is the CPU backend (the thread pool); a GPU backend has the same shape. Both also offer
+// leaves(in, values), the evaluation alone (the paper's leaf calculation, which the benchmarks time).
 #pragma once
 
 #include <algorithm>
@@ -59,9 +66,24 @@ struct HybridStats {
   std::uint64_t computed() const { return batched_leaves + single_leaves + batched_branches + single_branches; }
 };
 
+// The value of a node `ply` plies below the root at the search's horizon: a position without moves
+// scores as terminal there too; any other is evaluated.
+template <class G>
+int leaf_value(const typename G::State& s, int ply) {
+  return G::over(s) ? G::terminal(s, ply) : G::evaluate(s);
+}
+
 template <class G>
 struct CpuBatch {
   ThreadPool& pool;
+  // values[i] = leaf_value<G>(*in[i], ply).
+  void leaves(const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values) {
+    values.resize(in.size());
+    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t i = b; i < e; ++i) values[i] = leaf_value<G>(*in[i], ply);
+    }, 64);
+  }
+  // values[i] = G::evaluate(*in[i]): the evaluation alone.
   void leaves(const std::vector<const typename G::State*>& in, std::vector<int>& values) {
     values.resize(in.size());
     pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
@@ -105,15 +127,17 @@ class HybridSearch {
       }
       stats.max_nodes = std::max<std::uint64_t>(stats.max_nodes, nodes_.size());
       if (take(pending_leaves_, o, o.l_min, o.l_max, stats)) {
-        // Leaves: a batch on the backend, or one on the CPU.
+        // Leaves: a batch on the backend, or one on the CPU. Every leaf lies at the horizon, the same
+        // number of plies below the root (o.depth: release() makes a node a leaf exactly there).
+        const int leaf_ply = nodes_[static_cast<std::size_t>(batch_[0])].ply;
         batch_states_.clear();
         for (int n : batch_) batch_states_.push_back(&nodes_[static_cast<std::size_t>(n)].state);
         if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.l_min) {
-          backend.leaves(batch_states_, values_);
+          backend.leaves(batch_states_, leaf_ply, values_);
           stats.batched_leaves += batch_.size();
           ++stats.leaf_batches;
         } else {
-          values_.assign(1, G::evaluate(*batch_states_[0]));
+          values_.assign(1, leaf_value<G>(*batch_states_[0], leaf_ply));
           ++stats.single_leaves;
         }
         for (std::size_t i = 0; i < batch_.size(); ++i) resolve(batch_[i], values_[i], o, stats);

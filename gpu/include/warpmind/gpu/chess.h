@@ -24,6 +24,9 @@ class ChessDevice {
   std::string perft(const chess::DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
   // values[i] = evaluate(in[i]), from the side to move.
   std::string evaluate(const chess::DPos* in, std::size_t n, int* values);
+  // values[i] = leaf_value(in[i], ply): positions without a legal move scored as terminal, `ply` plies
+  // below the root; the others evaluated.
+  std::string leaf_values(const chess::DPos* in, std::size_t n, int ply, int* values);
   // The legal moves of every position, in the search's order: counts[i] of them for in[i], packed
   // position after position into `moves` (room for n * kMaxMoves).
   std::string branches(const chess::DPos* in, std::size_t n, std::uint32_t* moves, int* counts);

@@ -413,4 +413,14 @@ WM_HD int evaluate(const DPos& p) {
   return (m * phase + e * (24 - phase)) / 24 + 10;
 }
 
+// ---- the hybrid search's leaves (ai's ChessGame::terminal and search::leaf_value) -----------------
+
+constexpr int kMate = 32000;  // ai's chess::kMate
+
+// A position without legal moves, `ply` plies below the root: mated (from the side to move) or drawn.
+WM_HD int terminal(const DPos& p, int ply) { return in_check(p) ? -(kMate - ply) : 0; }
+
+// A node at the search's horizon: terminal when it has no legal move, else evaluated.
+WM_HD int leaf_value(const DPos& p, int ply) { return count_legal(p) == 0 ? terminal(p, ply) : evaluate(p); }
+
 }  // namespace warpmind::gpu::chess

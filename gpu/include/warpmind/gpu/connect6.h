@@ -18,6 +18,9 @@ class Connect6Device {
   ~Connect6Device();
   // values[i] = evaluate(in[i]), from the side to move.
   std::string evaluate(const connect6::C6Pos* in, std::size_t n, int* values);
+  // values[i] = leaf_value(in[i], ply): won and full boards scored as terminal, `ply` plies below the
+  // root; the others evaluated.
+  std::string leaf_values(const connect6::C6Pos* in, std::size_t n, int ply, int* values);
   // The candidate turns of every position (at most `width`, <= kMaxTurns): counts[i] of them for in[i],
   // packed position after position into `turns` (room for n * kMaxTurns).
   std::string branches(const connect6::C6Pos* in, std::size_t n, int width, connect6::C6Turn* turns, int* counts);

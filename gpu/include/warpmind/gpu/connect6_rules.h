@@ -165,6 +165,15 @@ WM_HD int evaluate(const C6Pos& b) {
   return score;
 }
 
+// The hybrid search's leaves (ai's Connect6Game::over / terminal and search::leaf_value): a board with a
+// six or full is over; `ply` plies below the root it scores kWin - ply for the winner, 0 when full.
+WM_HD bool over(const C6Pos& b) { return b.winner != 0 || b.stones == kCells; }
+WM_HD int terminal(const C6Pos& b, int ply) {
+  if (b.winner == 0) return 0;
+  return b.winner == b.to_move ? kWin - ply : -(kWin - ply);
+}
+WM_HD int leaf_value(const C6Pos& b, int ply) { return over(b) ? terminal(b, ply) : evaluate(b); }
+
 // How much a stone of `me` on `cell` builds for us and blocks of them.
 WM_HD int cell_value(const C6Pos& b, int cell, int me) {
   const int x = cell % kSize, y = cell / kSize;
