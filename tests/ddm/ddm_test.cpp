@@ -204,7 +204,14 @@ TEST(DdmGpu, GridCellSizesAndLargerWorlds) {
     ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, ref).ok());
     ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuGrid, grid).ok());
     ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuRegion, region).ok());
-    for (const auto& q : world<2>(200000, alpha, true, 23)) {
+    // The benchmark's workload: alpha is the overlap degree in area (side = L * sqrt(alpha / N)), so
+    // alpha 1 and 10 give some 10^5 and 10^6 pairs among 200,000 regions.
+    GenerateSpec g;
+    g.regions = 200000;
+    g.space = kL;
+    g.alpha = alpha;
+    g.seed = 23;
+    for (const Region<2>& q : generate_regions<2>(g)) {
       RegionId id;
       for (auto* m : {ref.get(), grid.get(), region.get()}) ASSERT_TRUE(m->add(q.kind, q.box, id).ok());
     }
