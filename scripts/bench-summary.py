@@ -1,11 +1,47 @@
 #!/usr/bin/env python3
 """Markdown tables from a warpmind-bench results file (the docs/benchmarks.md summaries).
 
-usage: scripts/bench-summary.py bench/results/h100/field.json
+usage: scripts/bench-summary.py bench/results/h100/field.json   (suites: field, crowd)
 """
 import json
 import sys
 from collections import defaultdict
+
+
+def header(d):
+    """Device, commit, date and what the records were checked against, counted."""
+    recs = d["records"]
+    against = defaultdict(int)
+    for r in recs:
+        if r.get("checked"):
+            against[f"{r['variant']} against {r.get('checked_against')}"] += 1
+    checked = sum(against.values())
+    detail = "; ".join(f"{k}: {v}" for k, v in sorted(against.items()))
+    return (f"Device: {d['device']} · commit {d['commit']} · {d['date']} · {len(recs)} records, "
+            f"{checked} checked ({detail})" + ("" if checked == len(recs) else f" · {len(recs) - checked} NOT checked"))
+
+
+def crowd_summary(d):
+    by = defaultdict(dict)  # agents -> variant -> record
+    for r in d["records"]:
+        by[r["params"]["agents"]][r["variant"]] = r
+    gpu = ["gpu-sort", "gpu-tiled", "gpu-static-grid"]
+    out = [header(d), "",
+           "| agents | ticks | cpu-reference | " + " | ".join(gpu) +
+           " | best vs CPU | gpu-static-grid host to host | floor (25 B/agent) |",
+           "|---|---|---|" + "---|" * len(gpu) + "---|---|---|"]
+    for n in sorted(by):
+        v = by[n]
+        ref = v["cpu-reference"]
+        cells = [f"{v[g]['median_ms']:.4f} ms" if g in v else "–" for g in gpu]
+        best = min((v[g]["median_ms"] for g in gpu if g in v), default=None)
+        sg = v.get("gpu-static-grid", {})
+        wt = f"{sg['with_transfers_ms']:.3f} ms" if sg.get("with_transfers_ms") is not None else "–"
+        floor = f"{sg['floor_ms']:.5f} ms" if sg.get("floor_ms") is not None else "–"
+        out.append(f"| {n:,} | {ref['params']['ticks']} | {ref['median_ms']:.2f} ms | " + " | ".join(cells) +
+                   f" | {ref['median_ms'] / best:.0f}× | {wt} | {floor} |" if best else
+                   f"| {n:,} | {ref['params']['ticks']} | {ref['median_ms']:.2f} ms | " + " | ".join(cells) + " | – | – | – |")
+    return "\n".join(out)
 
 
 def field_summary(d):
@@ -13,8 +49,7 @@ def field_summary(d):
     for r in d["records"]:
         p = r["params"]
         by[(p["radius"], p["resolution"], p["entities"], p.get("case") == "scale")][r["variant"]] = r
-    out = [f"Device: {d['device']} · commit {d['commit']} · {d['date']} · {len(d['records'])} records, "
-           f"all checked bit-exact: {all(r['checked'] for r in d['records'])}", ""]
+    out = [header(d), ""]
     variants = ["cpu-naive", "cpu-stamp", "gpu-naive", "gpu-coalesced", "gpu-shared", "gpu-binned"]
 
     def row(key):
@@ -52,10 +87,11 @@ def main():
         return 2
     with open(sys.argv[1]) as f:
         d = json.load(f)
-    if d.get("suite") != "field":
+    summaries = {"field": field_summary, "crowd": crowd_summary}
+    if d.get("suite") not in summaries:
         print(f"no summary for suite {d.get('suite')!r}", file=sys.stderr)
         return 2
-    print(field_summary(d))
+    print(summaries[d["suite"]](d))
     return 0
 
 
