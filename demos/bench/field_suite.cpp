@@ -104,21 +104,27 @@ struct Suite {
     const bool slow = v == field::FieldVariant::CpuNaive;
     bool ok = st.ok() && (on_gpu ? time_runs(once, 2, 3, gpu_reps, 1500.0, run.timing)
                                  : time_runs(once, slow ? 0 : 1, slow ? 1 : 3, cpu_reps, slow ? 1.0 : 1500.0, run.timing));
+    // The layer the timed builds produced is the one compared.
     run.out.assign(static_cast<std::size_t>(cfg.width) * static_cast<std::size_t>(cfg.height), 0.0f);
-    if (ok && on_gpu) {  // host to host: entities up (validated), build, the layer down
+    if (ok) ok = (st = f->read(0, run.out)).ok();
+    if (ok && on_gpu) {  // host to host: entities up (validated), build, the layer down; the same layer
       Timing t;
+      std::vector<float> again(run.out.size());
       ok = time_runs(
           [&]() -> double {
             const auto t0 = Clock::now();
             Status s = f->build(sc.entities);
-            if (s.ok()) s = f->read(0, run.out);
+            if (s.ok()) s = f->read(0, again);
             if (!s.ok()) st = s;
             return s.ok() ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : -1.0;
           },
           1, 3, 10, 500.0, t);
       run.with_transfers_ms = t.median();
+      if (ok && std::memcmp(again.data(), run.out.data(), again.size() * sizeof(float)) != 0) {
+        st = Status::Internal("the host-to-host build differs from the device-resident one");
+        ok = false;
+      }
     }
-    if (ok) st = f->read(0, run.out);
     if (!ok || !st.ok()) {
       std::fprintf(stderr, "  %s failed: %s\n", field::variant_name(v), st.message().c_str());
       ++failures;
