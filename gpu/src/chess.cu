@@ -1,11 +1,14 @@
 // CUDA chess: perft by breadth-first levels and the hybrid search's batch kernels. The rules and the
-// evaluation are chess_rules.h, compiled for the device here and for the host by the tests.
+// evaluation are chess_rules.h, the perft generator chess_movegen.h, both compiled for the device here
+// and for the host by the tests.
 //
 // perft: level k holds positions; one thread per position counts its legal moves, a CUB scan turns the
 // counts into offsets, and a second pass writes the children (copy-make, 72 bytes each) into level k+1.
-// The last level is not written: its positions' legal moves are counted and summed (warp shuffles, one
-// atomic per warp). A level whose children would not fit in the memory budget is processed in halves,
-// depth first, so any depth runs in bounded memory.
+// The last two plies are not written: one thread per position two plies above the leaves lists its
+// legal moves and, for each, counts the child's legal moves without generating them (count_moves), and
+// the counts are summed (warp shuffles, one atomic per warp). Legal moves come from check and pin masks
+// (chess_movegen.h), not from making each move. A level whose children would not fit in the memory
+// budget is processed in halves, depth first, so any depth runs in bounded memory.
 #include <algorithm>
 #include <vector>
 
@@ -13,6 +16,7 @@
 #include "check.cuh"
 #include "prefix.cuh"
 #include "warpmind/gpu/chess.h"
+#include "warpmind/gpu/chess_movegen.h"
 
 namespace warpmind::gpu {
 namespace {
@@ -24,7 +28,7 @@ unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads 
 
 __global__ void k_count(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ counts) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) counts[i] = static_cast<unsigned long long>(chess::count_legal(in[i]));
+  if (i < n) counts[i] = static_cast<unsigned long long>(chess::count_moves(in[i]));
 }
 
 __global__ void k_expand(const DPos* __restrict__ in, unsigned long long n, const unsigned long long* __restrict__ offset,
@@ -33,18 +37,34 @@ __global__ void k_expand(const DPos* __restrict__ in, unsigned long long n, cons
   if (i >= n) return;
   const DPos p = in[i];
   unsigned long long o = offset[i];
-  chess::for_each_pseudo(p, [&](std::uint32_t m) {
-    const DPos q = chess::apply(p, m);
-    if (chess::legal_after(q, p.side)) out[o++] = q;
-  });
+  chess::for_each_legal(p, [&](std::uint32_t m) { out[o++] = chess::apply(p, m); });
 }
 
-// Adds the legal moves of every position to *total.
-__global__ void k_leaf_sum(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ total) {
-  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  unsigned long long c = i < n ? static_cast<unsigned long long>(chess::count_legal(in[i])) : 0ull;
+__device__ void add_warp_total(unsigned long long c, unsigned long long* total) {
   for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(total, c);
+}
+
+// Adds the legal moves of every position to *total (perft 1 of each).
+__global__ void k_leaf_sum(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ total) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  add_warp_total(i < n ? static_cast<unsigned long long>(chess::count_moves(in[i])) : 0ull, total);
+}
+
+// Adds perft 2 of every position to *total: its legal moves listed, each child's moves counted. The
+// list keeps the warp together over the counts, which are most of the work.
+__global__ void __launch_bounds__(kThreads) k_perft2(const DPos* __restrict__ in, unsigned long long n,
+                                                     unsigned long long* __restrict__ total) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned long long c = 0;
+  if (i < n) {
+    const DPos p = in[i];
+    std::uint32_t moves[chess::kMaxLegalMoves];
+    int k = 0;
+    chess::for_each_legal(p, [&](std::uint32_t m) { moves[k++] = m; });
+    for (int j = 0; j < k; ++j) c += static_cast<unsigned long long>(chess::count_moves(chess::apply(p, moves[j])));
+  }
+  add_warp_total(c, total);
 }
 
 // ply < 0: the evaluation alone; else the hybrid search's leaf value at that ply.
@@ -96,6 +116,11 @@ std::string ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned l
   if (depth == 1) {
     k_leaf_sum<<<blocks_for(n), kThreads, 0, s>>>(in, n, total.get());
     WM_CUDA_LAUNCH(k_leaf_sum);
+    return {};
+  }
+  if (depth == 2) {
+    k_perft2<<<blocks_for(n), kThreads, 0, s>>>(in, n, total.get());
+    WM_CUDA_LAUNCH(k_perft2);
     return {};
   }
   while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());

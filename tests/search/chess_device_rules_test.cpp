@@ -5,9 +5,11 @@
 // perft counts from the device rules equal to the published ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "warpmind/core/random.h"
+#include "warpmind/gpu/chess_movegen.h"
 #include "warpmind/gpu/chess_rules.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
@@ -46,6 +48,13 @@ void expect_same_rules(const Position& p) {
   const int n = d::generate_legal(dp, got);
   ASSERT_EQ(n, want.size) << to_fen(p);
   ASSERT_EQ(d::count_legal(dp), want.size);
+  // The perft generator (chess_movegen.h): the same moves as a set, the same count without generating.
+  ASSERT_EQ(d::count_moves(dp), want.size) << to_fen(p);
+  std::vector<std::uint32_t> fast, slow(got, got + n);
+  d::for_each_legal(dp, [&](std::uint32_t m) { fast.push_back(m); });
+  std::sort(fast.begin(), fast.end());
+  std::sort(slow.begin(), slow.end());
+  ASSERT_EQ(fast, slow) << to_fen(p);
   for (int i = 0; i < n; ++i) {
     ASSERT_EQ(got[i], want.moves[static_cast<std::size_t>(i)].bits) << to_fen(p) << " move " << i;
     Position q = p;
@@ -112,6 +121,46 @@ TEST(ChessDeviceRules, PerftFromTheDeviceRules) {
     ASSERT_TRUE(parse_fen(kPositions[i], p).ok());
     for (int depth = 1; depth <= 4; ++depth)
       EXPECT_EQ(device_perft(d::from_position(p), depth), want[i][depth - 1]) << kPositions[i] << " depth " << depth;
+  }
+}
+
+// The perft generator on the standard positions one ply deeper, and on positions built to trip masks:
+// en passant that uncovers a check along the rank or answers a pawn's check, pinned pawns and sliders,
+// double check, promotions with and without check, castling through attacked squares.
+TEST(ChessDeviceRules, PerftFromTheCountingGenerator) {
+  const std::uint64_t want[6] = {4865609, 193690690, 674624, 15833292, 89941194, 164075551};
+  for (int i = 0; i < 6; ++i) {
+    Position p;
+    ASSERT_TRUE(parse_fen(kPositions[i], p).ok());
+    EXPECT_EQ(d::perft_fast(d::from_position(p), 5), want[i]) << kPositions[i];
+  }
+  struct Case {
+    const char* fen;
+    int depth;
+    std::uint64_t nodes;
+  };
+  const Case tricky[] = {
+      {"3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", 6, 1134888},      // en passant that would uncover the rook
+      {"8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1", 6, 1015133},      // en passant against a diagonal pin
+      {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", 6, 661072},           // castling king side gives check
+      {"3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", 6, 803711},           // castling queen side gives check
+      {"8/5bk1/8/2Pp4/8/1K6/8/8 w - d6 0 1", 6, 824064},       // en passant with discovered checks
+      {"8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1", 6, 1440467},     // en passant and a pinned pawn
+      {"r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1", 4, 1274206}, // castling through attacks
+      {"r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1", 4, 1720476},  // castling, queens
+      {"2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1", 6, 3821001},       // promotion out of check
+      {"8/8/1P2K3/8/2n5/1q6/8/5k2 b - - 0 1", 5, 1004658},     // discovered and double checks
+      {"4k3/1P6/8/8/8/8/K7/8 w - - 0 1", 6, 217342},           // promotions
+      {"8/P1k5/K7/8/8/8/8/8 w - - 0 1", 6, 92683},             // promotion with check
+      {"K1k5/8/P7/8/8/8/8/8 w - - 0 1", 6, 2217},              // stalemates
+      {"8/k1P5/8/1K6/8/8/8/8 w - - 0 1", 7, 567584},           // underpromotions
+      {"8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1", 4, 23527},         // pins and checks by a queen and a knight
+  };
+  for (const Case& c : tricky) {
+    Position p;
+    ASSERT_TRUE(parse_fen(c.fen, p).ok()) << c.fen;
+    EXPECT_EQ(d::perft_fast(d::from_position(p), c.depth), c.nodes) << c.fen;
+    EXPECT_EQ(perft(p, c.depth), c.nodes) << c.fen;  // the CPU rules agree on them too
   }
 }
 

@@ -155,33 +155,41 @@ WM_HD int castle_keep(int sq) {
   }
 }
 
+// The position after move m. Every array index is a loop constant, so on the device the position
+// stays in registers.
 WM_HD DPos apply(const DPos& p, std::uint32_t m) {
-  DPos q = p;
   const int us = p.side, them = us ^ 1;
   const int from = move_from(m), to = move_to(m), promo = move_promo(m);
   const std::uint32_t flags = move_flags(m);
   const Bits fb = bit(from), tb = bit(to);
-  const int piece = type_at(p, from);
+  const int piece = type_at(p, from), placed = promo != kNoPiece ? promo : piece;
+  int captured = kNoPiece;
+  Bits taken = 0;
   if (flags & kEnPassant) {
-    const Bits cb = bit(to + (us == kWhite ? -8 : 8));
-    q.piece[kPawn] ^= cb;
-    q.color[them] ^= cb;
+    captured = kPawn;
+    taken = bit(to + (us == kWhite ? -8 : 8));
   } else if (p.color[them] & tb) {
-    q.piece[type_at(p, to)] ^= tb;
-    q.color[them] ^= tb;
+    captured = type_at(p, to);
+    taken = tb;
   }
-  q.piece[piece] ^= fb;
-  q.piece[promo != kNoPiece ? promo : piece] ^= tb;
-  q.color[us] ^= fb | tb;
+  Bits rook = 0;
   if (flags & kCastle) {
     const bool king_side = to > from;
-    const Bits rb = bit(king_side ? from + 3 : from - 4) | bit(king_side ? from + 1 : from - 1);
-    q.piece[kRook] ^= rb;
-    q.color[us] ^= rb;
+    rook = bit(king_side ? from + 3 : from - 4) | bit(king_side ? from + 1 : from - 1);
   }
+  DPos q;
+  WM_UNROLL
+  for (int t = 0; t < 6; ++t)
+    q.piece[t] = p.piece[t] ^ (t == piece ? fb : Bits{0}) ^ (t == placed ? tb : Bits{0}) ^
+                 (t == captured ? taken : Bits{0}) ^ (t == kRook ? rook : Bits{0});
+  const Bits moved = fb | tb | rook;
+  q.color[kWhite] = p.color[kWhite] ^ (us == kWhite ? moved : taken);
+  q.color[kBlack] = p.color[kBlack] ^ (us == kBlack ? moved : taken);
   q.castling = static_cast<std::uint8_t>(p.castling & castle_keep(from) & castle_keep(to));
   q.ep = static_cast<std::uint8_t>((flags & kDoublePush) ? (from + to) / 2 : kNoSquare);
   q.side = static_cast<std::uint8_t>(them);
+  WM_UNROLL
+  for (int i = 0; i < 5; ++i) q.pad[i] = 0;
   return q;
 }
 

@@ -7,3 +7,11 @@
 #else
 #define WM_HD inline
 #endif
+
+// WM_UNROLL before a loop with a constant trip count unrolls it on the device, so that arrays indexed by
+// the loop variable stay in registers.
+#if defined(__CUDA_ARCH__)
+#define WM_UNROLL _Pragma("unroll")
+#else
+#define WM_UNROLL
+#endif

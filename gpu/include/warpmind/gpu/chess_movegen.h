@@ -1,0 +1,272 @@
+// Fast legal move generation and counting for perft, written once for host and device like
+// chess_rules.h (whose generate_legal keeps ai/'s move order for the search; this file does not: its
+// moves come in an unspecified order, and it is held to generate_legal as a set by the tests).
+//
+// Legality comes from masks, not from making each move and testing the king:
+//   checkers  enemy pieces attacking our king; with two, only king moves are legal;
+//   check     the squares a non-king move must land on to answer a single check (the checker and the
+//             squares between a sliding checker and the king; every square when not in check);
+//   pinned    our pieces that stand alone between our king and an enemy slider; each may move only along
+//             its pin ray (from the king to the pinner, the pinner included), and not at all in check
+//             (one mask for orthogonal pins, one for diagonal ones);
+//   danger    squares the enemy attacks with our king taken off the board: the king may not go there.
+// En passant, whose legality can hinge on two pieces leaving a rank, is made and tested exactly.
+//
+// count_moves() counts without generating: sliders set-wise per direction (rays from different
+// pieces in one direction never share a square once our own pieces are removed), pawns set-wise per
+// push or capture direction, so a position's count is a few dozen popcounts. The perft kernels count
+// the last ply this way and generate only the plies above it.
+#pragma once
+
+#include "warpmind/gpu/chess_rules.h"
+
+namespace warpmind::gpu::chess {
+
+constexpr int kMaxLegalMoves = 218;  // the most legal moves any chess position has
+
+// The eight ray directions: 0-3 orthogonal (N, S, E, W), 4-7 diagonal (NE, NW, SE, SW).
+WM_HD Bits dir_ray(Bits gen, Bits empty, int d) {
+  switch (d) {
+    case 0: return ray(gen, empty, 8, ~Bits{0});
+    case 1: return ray(gen, empty, -8, ~Bits{0});
+    case 2: return ray(gen, empty, 1, kNotA);
+    case 3: return ray(gen, empty, -1, kNotH);
+    case 4: return ray(gen, empty, 9, kNotA);
+    case 5: return ray(gen, empty, 7, kNotH);
+    case 6: return ray(gen, empty, -7, kNotA);
+    default: return ray(gen, empty, -9, kNotH);
+  }
+}
+
+constexpr Bits kRank1 = 0xFFull, kRank3 = 0xFFull << 16, kRank6 = 0xFFull << 40, kRank8 = 0xFFull << 56;
+
+struct LegalMasks {
+  int king = -1;         // our king's square; -1: no king (then the slow rules are used)
+  int checkers = 0;      // how many enemy pieces give check
+  Bits check = 0;        // targets of non-king moves (see the header)
+  Bits danger = 0;       // squares our king may not step to
+  Bits pinned_hv = 0;    // our pieces pinned along a rank or file ...
+  Bits pinned_d12 = 0;   // ... or a diagonal
+  Bits pin_hv = 0;       // the union of the orthogonal pin rays (king to pinner, the pinner included)
+  Bits pin_d12 = 0;      // the union of the diagonal ones
+};
+// A piece pinned along a line keeps to its own ray when it moves along that kind of line (a rook
+// pinned on a file cannot reach another orthogonal ray of the king but through the king, and the same
+// holds for diagonals), so one union per kind is enough.
+
+WM_HD LegalMasks legal_masks(const DPos& p) {
+  LegalMasks m;
+  const int us = p.side, them = us ^ 1;
+  const Bits own = p.color[us], enemy = p.color[them], occ = own | enemy, empty = ~occ;
+  const Bits kbb = p.piece[kKing] & own;
+  if (!kbb) return m;
+  m.king = lsb(kbb);
+  const Bits ortho = enemy & (p.piece[kRook] | p.piece[kQueen]), diag = enemy & (p.piece[kBishop] | p.piece[kQueen]);
+  Bits check = 0;
+  WM_UNROLL
+  for (int d = 0; d < 8; ++d) {
+    const Bits sliders = d < 4 ? ortho : diag;
+    const Bits r = dir_ray(kbb, empty, d);
+    if (r & sliders) {
+      ++m.checkers;
+      check |= r;
+    } else if (const Bits b = r & own) {
+      const Bits x = dir_ray(kbb, empty | b, d);
+      if (x & sliders) {
+        if (d < 4) m.pinned_hv |= b, m.pin_hv |= x;
+        else m.pinned_d12 |= b, m.pin_d12 |= x;
+      }
+    }
+  }
+  const Bits leapers = (knight_attacks(kbb) & p.piece[kKnight] & enemy) | (pawn_attacks(us, kbb) & p.piece[kPawn] & enemy);
+  m.checkers += popcnt(leapers);
+  check |= leapers;
+  m.check = m.checkers == 0 ? ~Bits{0} : m.checkers == 1 ? check : Bits{0};
+  Bits danger = pawn_attacks(them, p.piece[kPawn] & enemy) | knight_attacks(p.piece[kKnight] & enemy) |
+                king_attacks(p.piece[kKing] & enemy);
+  const Bits through_king = empty | kbb;
+  WM_UNROLL
+  for (int d = 0; d < 8; ++d) danger |= dir_ray(d < 4 ? ortho : diag, through_king, d);
+  m.danger = danger;
+  return m;
+}
+
+// Castling moves (king side first): not in check, rights, rook home, squares between empty, the squares
+// the king crosses not attacked.
+template <class F>
+WM_HD void for_each_castle(const DPos& p, const LegalMasks& m, F&& f) {
+  const int us = p.side;
+  const int home = us == kWhite ? 4 : 60;
+  if (m.checkers || m.king != home) return;
+  const Bits occ = occupied(p), rooks = p.piece[kRook] & p.color[us];
+  const int ks = us == kWhite ? kWhiteKingSide : kBlackKingSide, qs = us == kWhite ? kWhiteQueenSide : kBlackQueenSide;
+  if ((p.castling & ks) && (rooks & bit(home + 3)) && !(occ & (bit(home + 1) | bit(home + 2))) &&
+      !(m.danger & (bit(home + 1) | bit(home + 2))))
+    f(make_move(home, home + 2, kNoPiece, kCastle));
+  if ((p.castling & qs) && (rooks & bit(home - 4)) && !(occ & (bit(home - 1) | bit(home - 2) | bit(home - 3))) &&
+      !(m.danger & (bit(home - 1) | bit(home - 2))))
+    f(make_move(home, home - 2, kNoPiece, kCastle));
+}
+
+// En passant captures, each made and tested (at most two).
+template <class F>
+WM_HD void for_each_en_passant(const DPos& p, F&& f) {
+  if (p.ep == kNoSquare) return;
+  const int us = p.side;
+  for (Bits b = pawn_attacks(us ^ 1, bit(p.ep)) & p.piece[kPawn] & p.color[us]; b; b &= b - 1) {
+    const std::uint32_t mv = make_move(lsb(b), p.ep, kNoPiece, kCapture | kEnPassant);
+    if (legal_after(apply(p, mv), us)) f(mv);
+  }
+}
+
+// Pawn targets of one pawn (or a set, for counting) restricted to `allowed`.
+struct PawnTargets {
+  Bits push, double_push, captures;
+};
+WM_HD PawnTargets pawn_targets(const DPos& p, Bits pawns, Bits allowed) {
+  const int us = p.side;
+  const Bits empty = ~occupied(p), enemy = p.color[us ^ 1];
+  PawnTargets t;
+  if (us == kWhite) {
+    t.push = (pawns << 8) & empty;
+    t.double_push = ((t.push & kRank3) << 8) & empty;
+  } else {
+    t.push = (pawns >> 8) & empty;
+    t.double_push = ((t.push & kRank6) >> 8) & empty;
+  }
+  t.push &= allowed;
+  t.double_push &= allowed;
+  t.captures = pawn_attacks(us, pawns) & enemy & allowed;
+  return t;
+}
+
+// The number of legal moves of p (equal to count_legal(p), at a fraction of its cost).
+WM_HD int count_moves(const DPos& p) {
+  const LegalMasks m = legal_masks(p);
+  if (m.king < 0) return count_legal(p);
+  const int us = p.side;
+  const Bits own = p.color[us], occ = occupied(p), empty = ~occ;
+  int n = popcnt(king_attacks(bit(m.king)) & ~own & ~m.danger);
+  if (m.checkers >= 2) return n;
+  for_each_castle(p, m, [&](std::uint32_t) { ++n; });
+  for_each_en_passant(p, [&](std::uint32_t) { ++n; });
+  const Bits target = ~own & m.check, promo_rank = us == kWhite ? kRank8 : kRank1;
+  const Bits free = own & ~(m.pinned_hv | m.pinned_d12);
+  for (Bits b = free & p.piece[kKnight]; b; b &= b - 1) n += popcnt(knight_attacks(b & (~b + 1)) & target);
+  const Bits rq = p.piece[kRook] | p.piece[kQueen], bq = p.piece[kBishop] | p.piece[kQueen];
+  WM_UNROLL
+  for (int d = 0; d < 8; ++d) n += popcnt(dir_ray(free & (d < 4 ? rq : bq), empty, d) & target);
+  // Pawns set-wise: pushes and the two capture directions each reach distinct squares.
+  const Bits pawns = free & p.piece[kPawn], enemy = p.color[us ^ 1];
+  Bits push, dbl, cap_a, cap_b;
+  if (us == kWhite) {
+    push = (pawns << 8) & empty;
+    dbl = ((push & kRank3) << 8) & empty;
+    cap_a = (pawns << 9) & kNotA & enemy;
+    cap_b = (pawns << 7) & kNotH & enemy;
+  } else {
+    push = (pawns >> 8) & empty;
+    dbl = ((push & kRank6) >> 8) & empty;
+    cap_a = (pawns >> 7) & kNotA & enemy;
+    cap_b = (pawns >> 9) & kNotH & enemy;
+  }
+  const Bits single = push & m.check, ca = cap_a & m.check, cb = cap_b & m.check;
+  n += popcnt(single & ~promo_rank) + popcnt(ca & ~promo_rank) + popcnt(cb & ~promo_rank) +
+       4 * (popcnt(single & promo_rank) + popcnt(ca & promo_rank) + popcnt(cb & promo_rank)) + popcnt(dbl & m.check);
+  if (m.checkers || !(m.pinned_hv | m.pinned_d12)) return n;  // pinned pieces cannot answer a check
+  // Pinned pieces along their own kind of line (knights never move).
+  WM_UNROLL
+  for (int d = 0; d < 8; ++d) {
+    const Bits from = d < 4 ? m.pinned_hv & rq : m.pinned_d12 & bq;
+    if (from) n += popcnt(dir_ray(from, empty, d) & ~own & (d < 4 ? m.pin_hv : m.pin_d12));
+  }
+  if (const Bits pp = m.pinned_hv & p.piece[kPawn]) {
+    const PawnTargets t = pawn_targets(p, pp, m.pin_hv);
+    n += popcnt(t.push) + popcnt(t.double_push);  // a pawn pinned on a file never reaches the last rank
+  }
+  for (Bits b = m.pinned_d12 & p.piece[kPawn]; b; b &= b - 1) {
+    const Bits c = pawn_targets(p, b & (~b + 1), m.pin_d12).captures;
+    n += popcnt(c & ~promo_rank) + 4 * popcnt(c & promo_rank);
+  }
+  return n;
+}
+
+// Calls f(move) for every legal move of p (ai/'s 32-bit packing; order unspecified).
+template <class F>
+WM_HD void for_each_legal(const DPos& p, F&& f) {
+  const LegalMasks m = legal_masks(p);
+  if (m.king < 0) {
+    for_each_pseudo(p, [&](std::uint32_t mv) {
+      if (legal_after(apply(p, mv), p.side)) f(mv);
+    });
+    return;
+  }
+  const int us = p.side;
+  const Bits own = p.color[us], enemy = p.color[us ^ 1], occ = own | enemy;
+  const auto emit = [&](int from, Bits targets) {
+    for (Bits b = targets; b; b &= b - 1) {
+      const int to = lsb(b);
+      f(make_move(from, to, kNoPiece, (enemy & bit(to)) ? kCapture : 0u));
+    }
+  };
+  emit(m.king, king_attacks(bit(m.king)) & ~own & ~m.danger);
+  if (m.checkers >= 2) return;
+  for_each_castle(p, m, f);
+  for_each_en_passant(p, f);
+  const Bits target = ~own & m.check;
+  const auto pawn_moves = [&](int from, Bits allowed) {
+    const PawnTargets t = pawn_targets(p, bit(from), allowed);
+    for (Bits b = t.push | t.captures; b; b &= b - 1) {
+      const int to = lsb(b);
+      const std::uint32_t flags = (enemy & bit(to)) ? kCapture : 0u;
+      if ((to >> 3) == 7 || (to >> 3) == 0) {
+        f(make_move(from, to, kQueen, flags));
+        f(make_move(from, to, kRook, flags));
+        f(make_move(from, to, kBishop, flags));
+        f(make_move(from, to, kKnight, flags));
+      } else {
+        f(make_move(from, to, kNoPiece, flags));
+      }
+    }
+    if (t.double_push) f(make_move(from, lsb(t.double_push), kNoPiece, kDoublePush));
+  };
+  const auto piece_moves = [&](Bits pb, Bits allowed) {
+    const int sq = lsb(pb);
+    if (pb & p.piece[kPawn]) return pawn_moves(sq, allowed);
+    Bits att = 0;
+    if (pb & p.piece[kKnight]) att = knight_attacks(pb);
+    if (pb & (p.piece[kBishop] | p.piece[kQueen])) att |= bishop_attacks(pb, occ);
+    if (pb & (p.piece[kRook] | p.piece[kQueen])) att |= rook_attacks(pb, occ);
+    emit(sq, att & allowed);
+  };
+  const Bits pinned = m.pinned_hv | m.pinned_d12;
+  for (Bits b = own & ~pinned & ~p.piece[kKing]; b; b &= b - 1) piece_moves(b & (~b + 1), target);
+  if (m.checkers) return;
+  for (Bits b = m.pinned_hv; b; b &= b - 1) {  // along a rank or file: rooks, queens, pawns' pushes
+    const Bits pb = b & (~b + 1);
+    if (pb & p.piece[kPawn]) {
+      pawn_moves(lsb(pb), m.pin_hv);
+    } else if (pb & (p.piece[kRook] | p.piece[kQueen])) {
+      emit(lsb(pb), rook_attacks(pb, occ) & ~own & m.pin_hv);
+    }
+  }
+  for (Bits b = m.pinned_d12; b; b &= b - 1) {  // along a diagonal: bishops, queens, pawns' captures
+    const Bits pb = b & (~b + 1);
+    if (pb & p.piece[kPawn]) {
+      pawn_moves(lsb(pb), m.pin_d12);
+    } else if (pb & (p.piece[kBishop] | p.piece[kQueen])) {
+      emit(lsb(pb), bishop_attacks(pb, occ) & ~own & m.pin_d12);
+    }
+  }
+}
+
+// Leaf nodes `depth` plies below p, by these rules (host side: the tests' check of them).
+inline std::uint64_t perft_fast(const DPos& p, int depth) {
+  if (depth <= 0) return 1;
+  if (depth == 1) return static_cast<std::uint64_t>(count_moves(p));
+  std::uint64_t n = 0;
+  for_each_legal(p, [&](std::uint32_t mv) { n += perft_fast(apply(p, mv), depth - 1); });
+  return n;
+}
+
+}  // namespace warpmind::gpu::chess
