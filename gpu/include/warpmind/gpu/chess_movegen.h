@@ -44,7 +44,7 @@ struct LegalMasks {
   int king = -1;         // our king's square; -1: no king (then the slow rules are used)
   int checkers = 0;      // how many enemy pieces give check
   Bits check = 0;        // targets of non-king moves (see the header)
-  Bits danger = 0;       // of the squares our king could step to or cross, those attacked (see legal_masks)
+  Bits danger = 0;       // squares our king may not step to (computed only where it could go)
   Bits pinned_hv = 0;    // our pieces pinned along a rank or file ...
   Bits pinned_d12 = 0;   // ... or a diagonal
   Bits pin_hv = 0;       // the union of the orthogonal pin rays (king to pinner, the pinner included)
@@ -54,30 +54,23 @@ struct LegalMasks {
 // pinned on a file cannot reach another orthogonal ray of the king but through the king, and the same
 // holds for diagonals), so one union per kind is enough.
 
-// The diagonal (file - rank constant) and anti-diagonal (file + rank constant) through square k.
-WM_HD Bits diagonal_of(int k) {
-  const int c = (k & 7) - (k >> 3);
-  return c >= 0 ? 0x8040201008040201ull >> (8 * c) : 0x8040201008040201ull << (-8 * c);
-}
-WM_HD Bits anti_diagonal_of(int k) {
-  const int a = (k & 7) + (k >> 3) - 7;
-  return a >= 0 ? 0x0102040810204080ull << (8 * a) : 0x0102040810204080ull >> (-8 * a);
-}
-WM_HD Bits rank_of(int k) { return 0xFFull << (8 * (k >> 3)); }
-
 // The squares beyond square k in direction d on an empty board. A direction with no enemy slider of
 // its kind there can hold neither a check nor a pin, and its rays need not be computed.
 WM_HD Bits line_beyond(int k, int d) {
+  const int f = k & 7, r = k >> 3;
   const Bits above = (~Bits{0} << k) << 1, below = (Bits{1} << k) - 1;
+  const int c = f - r, a = f + r - 7;
+  const Bits diag = c >= 0 ? 0x8040201008040201ull >> (8 * c) : 0x8040201008040201ull << (-8 * c);
+  const Bits anti = a >= 0 ? 0x0102040810204080ull << (8 * a) : 0x0102040810204080ull >> (-8 * a);
   switch (d) {
-    case 0: return file_mask(k & 7) & above;
-    case 1: return file_mask(k & 7) & below;
-    case 2: return rank_of(k) & above;
-    case 3: return rank_of(k) & below;
-    case 4: return diagonal_of(k) & above;
-    case 5: return anti_diagonal_of(k) & above;
-    case 6: return anti_diagonal_of(k) & below;
-    default: return diagonal_of(k) & below;
+    case 0: return file_mask(f) & above;
+    case 1: return file_mask(f) & below;
+    case 2: return (0xFFull << (8 * r)) & above;
+    case 3: return (0xFFull << (8 * r)) & below;
+    case 4: return diag & above;
+    case 5: return anti & above;
+    case 6: return anti & below;
+    default: return diag & below;
   }
 }
 
@@ -111,22 +104,16 @@ WM_HD LegalMasks legal_masks(const DPos& p) {
   check |= leapers;
   m.check = m.checkers == 0 ? ~Bits{0} : m.checkers == 1 ? check : Bits{0};
   // The danger squares matter only where the king could go: its free neighbours and, with a castling
-  // right, the squares it would cross. Each is tested on its own, sliders only along lines that hold
-  // an enemy slider of their kind; often there is none to test.
+  // right, the squares it would cross. Often there are none and the enemy's attacks are not computed.
   const int home = us == kWhite ? 4 : 60;
   const int rights = p.castling & (us == kWhite ? kWhiteKingSide | kWhiteQueenSide : kBlackKingSide | kBlackQueenSide);
   const Bits crossed = rights && m.king == home ? bit(home - 2) | bit(home - 1) | bit(home + 1) | bit(home + 2) : Bits{0};
-  const Bits candidates = (king_attacks(kbb) & ~own) | crossed;
-  if (!candidates) return m;
-  Bits danger = candidates & (pawn_attacks(them, p.piece[kPawn] & enemy) | knight_attacks(p.piece[kKnight] & enemy) |
-                              king_attacks(p.piece[kKing] & enemy));
-  const Bits occ_without_king = occ ^ kbb;
-  for (Bits c = candidates & ~danger; c; c &= c - 1) {
-    const Bits tb = c & (~c + 1);
-    const int t = lsb(c);
-    if (((file_mask(t & 7) | rank_of(t)) & ortho) && (rook_attacks(tb, occ_without_king) & ortho)) danger |= tb;
-    else if (((diagonal_of(t) | anti_diagonal_of(t)) & diag) && (bishop_attacks(tb, occ_without_king) & diag)) danger |= tb;
-  }
+  if (!((king_attacks(kbb) & ~own) | crossed)) return m;
+  Bits danger = pawn_attacks(them, p.piece[kPawn] & enemy) | knight_attacks(p.piece[kKnight] & enemy) |
+                king_attacks(p.piece[kKing] & enemy);
+  const Bits through_king = empty | kbb;
+  WM_UNROLL
+  for (int d = 0; d < 8; ++d) danger |= dir_ray(d < 4 ? ortho : diag, through_king, d);
   m.danger = danger;
   return m;
 }
