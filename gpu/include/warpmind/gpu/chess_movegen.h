@@ -44,7 +44,7 @@ struct LegalMasks {
   int king = -1;         // our king's square; -1: no king (then the slow rules are used)
   int checkers = 0;      // how many enemy pieces give check
   Bits check = 0;        // targets of non-king moves (see the header)
-  Bits danger = 0;       // squares our king may not step to (computed only where it could go)
+  Bits danger = 0;       // squares our king may not step to
   Bits pinned_hv = 0;    // our pieces pinned along a rank or file ...
   Bits pinned_d12 = 0;   // ... or a diagonal
   Bits pin_hv = 0;       // the union of the orthogonal pin rays (king to pinner, the pinner included)
@@ -103,12 +103,8 @@ WM_HD LegalMasks legal_masks(const DPos& p) {
   m.checkers += popcnt(leapers);
   check |= leapers;
   m.check = m.checkers == 0 ? ~Bits{0} : m.checkers == 1 ? check : Bits{0};
-  // The danger squares matter only where the king could go: its free neighbours and, with a castling
-  // right, the squares it would cross. Often there are none and the enemy's attacks are not computed.
-  const int home = us == kWhite ? 4 : 60;
-  const int rights = p.castling & (us == kWhite ? kWhiteKingSide | kWhiteQueenSide : kBlackKingSide | kBlackQueenSide);
-  const Bits crossed = rights && m.king == home ? bit(home - 2) | bit(home - 1) | bit(home + 1) | bit(home + 2) : Bits{0};
-  if (!((king_attacks(kbb) & ~own) | crossed)) return m;
+  // The enemy's attacks with our king lifted, set-wise and without branches (computing them only where
+  // the king could go, or only from sliders on lines near it, measured slower on the GPU).
   Bits danger = pawn_attacks(them, p.piece[kPawn] & enemy) | knight_attacks(p.piece[kKnight] & enemy) |
                 king_attacks(p.piece[kKing] & enemy);
   const Bits through_king = empty | kbb;
