@@ -86,6 +86,7 @@ class Engine {
       say("option name CutOneByOne type spin default 256 min 1 max 256");
       say("uciok");
     } else if (cmd == "isready") {
+      if (hybrid_) (void)gpu();  // the GPU (when one is used) is started here, not on the clock
       say("readyok");
     } else if (cmd == "ucinewgame") {
       wait();
@@ -225,12 +226,13 @@ class Engine {
       else if (word == "nodes") { if (!next()) return; limits.nodes = static_cast<std::uint64_t>(std::max<long long>(v, 1)); }
       else return error("go: unknown parameter '" + word + "'");
     }
+    const auto received = std::chrono::steady_clock::now();
     const std::int64_t left = position_.side == White ? wtime : btime;
     if (movetime >= 0) limits.time_ms = std::max<std::int64_t>(movetime - 20, 1);
     else if (left >= 0) limits.time_ms = budget(left, position_.side == White ? winc : binc, movestogo);
     const Position root = position_;
     const std::vector<std::uint64_t> history = history_;
-    if (hybrid_) return go_hybrid(root, limits);
+    if (hybrid_) return go_hybrid(root, limits, received);
     thread_ = std::thread([this, root, history, limits] {
       const SearchResult r = searcher_.search(root, history, limits, [](const SearchReport& rep) {
         std::string line = "info depth " + std::to_string(rep.depth) + " seldepth " + std::to_string(rep.seldepth) +
@@ -267,29 +269,32 @@ class Engine {
   // The node-based hybrid search (Algorithm 2) on the GPU batch backend when there is one, else on the
   // CPU's: iterative deepening of whole runs while the next one (estimated from the last, times the
   // growth so far) fits the time budget.
-  void go_hybrid(const Position& root, const SearchLimits& limits) {
+  // The clock runs from `received`, when `go` arrived: a depth is started only when its predicted time
+  // fits the budget, and one that runs past the budget is stopped there (the last completed depth's
+  // move is played), so the engine answers within its budget.
+  void go_hybrid(const Position& root, const SearchLimits& limits, std::chrono::steady_clock::time_point received) {
     GpuBatch* device = gpu();
     hybrid_stop_ = false;
-    thread_ = std::thread([this, root, limits, device] {
+    thread_ = std::thread([this, root, limits, device, received] {
       if (device) {
         search::HybridSearch<ChessGame, GpuBatch> hybrid;
-        run_hybrid(hybrid, *device, root, limits);
+        run_hybrid(hybrid, *device, root, limits, received);
         if (!device->error().empty()) say("info string " + device->error() + " (the CPU computed those batches)");
       } else {
         search::CpuBatch<ChessGame> backend{pool_};
         search::HybridSearch<ChessGame, search::CpuBatch<ChessGame>> hybrid;
-        run_hybrid(hybrid, backend, root, limits);
+        run_hybrid(hybrid, backend, root, limits, received);
       }
     });
   }
 
   template <class Search, class Batch>
-  void run_hybrid(Search& hybrid, Batch& backend, const Position& root, const SearchLimits& limits) {
+  void run_hybrid(Search& hybrid, Batch& backend, const Position& root, const SearchLimits& limits,
+                  std::chrono::steady_clock::time_point t0) {
     MoveList legal;
     generate_legal(root, legal);
     if (legal.size == 0) return say("bestmove 0000");
     Move best = legal.moves[0];
-    const auto t0 = std::chrono::steady_clock::now();
     double last_ms = 0, growth = 8;
     const int max_depth = std::min(limits.depth, limits.infinite ? 64 : 12);
     for (int d = 1; d <= max_depth; ++d) {
@@ -298,6 +303,7 @@ class Engine {
       search::HybridOptions o = hybrid_options_;
       o.depth = d;
       o.stop = &hybrid_stop_;
+      if (limits.time_ms > 0 && !limits.infinite) o.deadline = t0 + std::chrono::milliseconds(limits.time_ms);
       search::HybridStats st;
       const auto r0 = std::chrono::steady_clock::now();
       const auto r = hybrid.run(root, o, backend, st);

@@ -175,9 +175,12 @@ Outcome play(Engine* white, Engine* black, bool engine1_white, int time_ms, int 
 }  // namespace
 
 int main(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"engine1", "engine2", "games", "time", "inc", "seed", "log"}, {"help"});
+  demos::Args args(argc, argv, 1, {"engine1", "engine2", "options1", "options2", "games", "time", "inc", "seed", "log"},
+                   {"help"});
   if (args.has("help") || !args.has("engine1") || !args.has("engine2")) {
-    std::fputs("usage: warpmind-referee --engine1 CMD --engine2 CMD [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]\n",
+    std::fputs("usage: warpmind-referee --engine1 CMD --engine2 CMD [--options1 NAME=VALUE,...] [--options2 NAME=VALUE,...]\n"
+               "                        [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]\n"
+               "  --options1/2   UCI options sent to engine 1/2 (setoption) before each game, e.g. Search=hybrid,Threads=4\n",
                args.has("help") ? stdout : stderr);
     return args.has("help") ? 0 : 2;
   }
@@ -189,6 +192,23 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "warpmind-referee: %s\n", args.error().c_str());
     return 2;
   }
+  // "NAME=VALUE,NAME=VALUE" -> setoption lines.
+  std::vector<std::string> setup[2];
+  for (int e = 0; e < 2; ++e) {
+    const std::string list = args.str(e == 0 ? "options1" : "options2");
+    std::size_t at = 0;
+    while (at < list.size()) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      const std::string item = list.substr(at, comma - at);
+      const std::size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::fprintf(stderr, "warpmind-referee: --options%d: expected NAME=VALUE, got '%s'\n", e + 1, item.c_str());
+        return 2;
+      }
+      setup[e].push_back("setoption name " + item.substr(0, eq) + " value " + item.substr(eq + 1));
+      at = comma + 1;
+    }
+  }
   std::string log;
   int points = 0, illegal = 0, flags = 0, w = 0, d = 0, l = 0;
   for (int g = 0; g < games; ++g) {
@@ -199,6 +219,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "warpmind-referee: an engine did not answer uci\n");
         return 2;
       }
+      for (const std::string& line : setup[e == &e1 ? 0 : 1]) e->send(line);
       e->send("ucinewgame");
       e->send("isready");
       e->expect("readyok", 10000);

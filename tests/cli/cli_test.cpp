@@ -683,6 +683,20 @@ TEST(Cli, DdmPairsFileIsTheMatchAfterTheLastStep) {
 }
 
 
+// The hybrid search answers within its clock: refereed games at 1 s + 10 ms and 3 s + 50 ms against
+// the alpha-beta engine, where a move that comes after the flag falls loses the game (and the referee
+// exits 1). The budget also holds when a depth runs longer than predicted: it is stopped at the budget.
+TEST(Cli, HybridSearchNeverLosesOnTime) {
+  const std::string chess = warpmind::test::bin_dir() + "/warpmind-chess";
+  for (const char* clock : {"--time 1000 --inc 10 --games 2", "--time 3000 --inc 50 --games 1"}) {
+    const Outcome r = run("warpmind-referee --engine1 " + chess + " --options1 Search=hybrid,Lmax=256 --engine2 " + chess +
+                          " " + clock);
+    EXPECT_EQ(r.status, 0) << clock << "\n" << r.out;
+    EXPECT_NE(r.out.find("illegal moves 0, time losses 0"), std::string::npos) << clock << "\n" << r.out;
+  }
+  EXPECT_EQ(run("warpmind-referee --engine1 x --engine2 y --options1 Search").status, 2);
+}
+
 TEST(Cli, ChessEngineSpeaksUci) {
   const fs::path in = scratch("uci-in.txt");
   std::ofstream(in) << "uci\nisready\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 4\n"

@@ -3,6 +3,8 @@
 // decide what goes to the batch backend and what is done one node at a time.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <functional>
 #include <string>
 
@@ -123,6 +125,32 @@ TEST(Hybrid, CutNodesOneByOneCloseThePruningGap) {
   EXPECT_LT(cut.computed() * 5, ybw.computed());
   EXPECT_LT(cut.computed(), 3u * 11056u);  // 11,056: the serial alpha-beta's nodes (bench hybrid)
   EXPECT_GT(cut.batched_leaves, 10u * cut.leaf_batches);  // still batches of more than ten leaves on average
+}
+
+// A deadline stops a search that runs past it (the engines' clock), one in the future changes nothing.
+TEST(Hybrid, DeadlineStopsTheSearch) {
+  CpuBatch<ChessGame> backend{warpmind::test::cpu_context().pool()};
+  HybridSearch<ChessGame, CpuBatch<ChessGame>> search;
+  Position p;
+  ASSERT_TRUE(chess::parse_fen(kFens[1], p).ok());
+  HybridOptions o;
+  o.depth = 5;  // far more than a millisecond's work
+  HybridStats st;
+  const auto t0 = std::chrono::steady_clock::now();
+  o.deadline = t0 + std::chrono::milliseconds(20);
+  const auto r = search.run(p, o, backend, st);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.stopped);
+  EXPECT_LT(ms, 20.0 + 500.0);  // stopped within a batch or so of the deadline, even on a loaded machine
+  o.depth = 2;
+  o.deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  HybridStats a, b;
+  const auto with = search.run(p, o, backend, a);
+  o.deadline = std::chrono::steady_clock::time_point::max();
+  const auto without = search.run(p, o, backend, b);
+  EXPECT_FALSE(with.stopped);
+  EXPECT_EQ(with.value, without.value);
+  EXPECT_EQ(a.computed(), b.computed());
 }
 
 TEST(Hybrid, ThresholdsDecideWhatIsBatched) {

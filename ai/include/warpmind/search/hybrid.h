@@ -27,6 +27,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -54,6 +55,9 @@ struct HybridOptions {
   int cut_one_by_one = 1;
   // When set and true (another thread sets it), run() returns at once with Result::stopped.
   const std::atomic<bool>* stop = nullptr;
+  // run() also returns with Result::stopped once this time has passed (checked every 64 steps of the
+  // driver, so within a batch's time of it). Default: no deadline.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct HybridStats {
@@ -119,8 +123,10 @@ class HybridSearch {
     pending_branches_.clear();
     pending_leaves_.clear();
     (o.depth == 0 ? pending_leaves_ : pending_branches_).push_back(0);
-    while (!nodes_[0].done) {
-      if (o.stop && o.stop->load(std::memory_order_relaxed)) {
+    const bool timed = o.deadline != std::chrono::steady_clock::time_point::max();
+    for (std::uint32_t step = 0; !nodes_[0].done; ++step) {
+      if ((o.stop && o.stop->load(std::memory_order_relaxed)) ||
+          (timed && (step & 63) == 0 && std::chrono::steady_clock::now() >= o.deadline)) {
         Result r;
         r.stopped = true;
         return r;
