@@ -1,19 +1,26 @@
 // warpmind-connect6 — a Connect6 engine on stdin/stdout, one command per line, in the common text
 // protocol of Connect6 programs: name; new black | new white; black XXXX / white XXXX (set up stones);
 // next (play the side to move); move XXXX (the opponent's turn, then ours); depth d; time ms; threads n;
+// search alphabeta|hybrid (the engine's own search, or the node-based hybrid search of search/hybrid.h);
+// backend cpu|cuda|auto (where the hybrid's batches run: the GPU when one is usable under auto);
 // bench [depth] (a node-count signature: fixed openings searched on one thread, on stderr); quit.
 // `warpmind-connect6 bench [depth]` prints the same signature on stdout and exits.
 // Moves are answered as "move XXXX" in the letters-only notation (JJ is the centre); both notations are
 // read. Everything that is not a move goes to stderr, so a referee reading stdout sees only moves and
 // the name. The engine never plays an illegal move.
 #include <cctype>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 
+#include "warpmind/core/context.h"
+#include "warpmind/core/thread_pool.h"
 #include "warpmind/search/connect6.h"
+#include "warpmind/search/hybrid.h"
 
 namespace {
 
@@ -52,9 +59,19 @@ class Engine {
         const int lo = cmd == "time" ? 0 : 1, hi = cmd == "depth" ? 20 : cmd == "threads" ? 256 : 3600000;
         if (v < lo || v > hi) throw std::out_of_range("range");
         (cmd == "depth" ? options_.depth : cmd == "time" ? options_.time_ms : options_.threads) = v;
+        if (cmd == "threads") pool_.reset();  // the hybrid's CPU pool follows
       } catch (...) {
         return error(cmd + ": '" + arg + "' is out of range");
       }
+    } else if (cmd == "search") {
+      if (arg != "alphabeta" && arg != "hybrid") return error("search: alphabeta or hybrid");
+      hybrid_ = arg == "hybrid";
+    } else if (cmd == "backend") {
+      if (arg != "cpu" && arg != "cuda" && arg != "auto") return error("backend: cpu, cuda or auto");
+      backend_ = arg;
+      gpu_tried_ = false;
+      gpu_.reset();
+      if (arg == "cuda" && !gpu()) return error("backend cuda: " + gpu_why_ + " (the hybrid's batches run on the CPU)");
     } else if (cmd == "bench") {
       bench(arg, stderr);
     } else if (cmd == "quit") {
@@ -124,9 +141,82 @@ class Engine {
     }
   }
 
+  // The GPU batch backend, when the backend is cuda or auto and a usable GPU exists (created at the
+  // first use); nullptr otherwise (gpu_why_ says why).
+  GpuBatch* gpu() {
+    if (backend_ == "cpu") return nullptr;
+    if (!gpu_tried_) {
+      gpu_tried_ = true;
+      warpmind::ContextOptions o;
+      o.backend = warpmind::Backend::Cuda;
+      o.cpu_threads = 1;
+      o.quiet = true;
+      warpmind::Status st = warpmind::Context::create(o, gpu_context_);
+      if (st.ok()) st = GpuBatch::create(*gpu_context_, gpu_);
+      if (!st.ok()) {
+        gpu_why_ = st.message();
+        gpu_.reset();
+      }
+    }
+    return gpu_.get();
+  }
+
+  // The hybrid search: iterative deepening to `depth` turns while the next depth (predicted from the
+  // last) fits `time` (when set), a depth that runs past it stopped there and the last completed
+  // depth's turn played. The GPU's batches when there is one, else the CPU pool's.
+  SearchOutcome hybrid_search() {
+    const auto t0 = std::chrono::steady_clock::now();
+    Connect6Game::width = options_.width;
+    SearchOutcome best;
+    std::vector<Turn> first;
+    candidate_turns(board_, options_.width, first);
+    best.best = first.front();  // the game is not over: there is a turn
+    double last_ms = 0, growth = 8;
+    GpuBatch* device = gpu();
+    for (int d = 1; d <= options_.depth; ++d) {
+      const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      if (d > 1 && options_.time_ms > 0 && elapsed + last_ms * growth > options_.time_ms) break;
+      warpmind::search::HybridOptions o;
+      o.depth = d;
+      o.first_child_first = true;
+      o.cut_one_by_one = 256;
+      if (options_.time_ms > 0) o.deadline = t0 + std::chrono::milliseconds(options_.time_ms);
+      warpmind::search::HybridStats st;
+      const auto r0 = std::chrono::steady_clock::now();
+      bool stopped = false;
+      int value = 0;
+      Turn turn{};
+      bool has = false;
+      if (device) {
+        warpmind::search::HybridSearch<Connect6Game, GpuBatch> h;
+        const auto r = h.run(board_, o, *device, st);
+        stopped = r.stopped, value = r.value, turn = r.best, has = r.has_move;
+      } else {
+        if (!pool_) pool_ = std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
+        warpmind::search::CpuBatch<Connect6Game> backend{*pool_};
+        warpmind::search::HybridSearch<Connect6Game, warpmind::search::CpuBatch<Connect6Game>> h;
+        const auto r = h.run(board_, o, backend, st);
+        stopped = r.stopped, value = r.value, turn = r.best, has = r.has_move;
+      }
+      if (stopped) break;
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
+      if (last_ms > 0.5) growth = std::max(2.0, ms / last_ms);
+      last_ms = ms;
+      if (has) best.best = turn;
+      best.score = value;
+      best.depth = d;
+      best.nodes += st.computed();
+      note("info hybrid depth " + std::to_string(d) + " score " + std::to_string(value) + " nodes " +
+           std::to_string(st.computed()) + " on the " + (device ? "GPU" : "CPU") + " (" +
+           std::to_string(st.batched_leaves + st.batched_branches) + " in batches)");
+    }
+    if (device && !device->error().empty()) note("info " + device->error() + " (the CPU computed those batches)");
+    return best;
+  }
+
   void play_ours() {
     if (board_.over()) return report_end();
-    const SearchOutcome r = search(board_, options_);
+    const SearchOutcome r = hybrid_ ? hybrid_search() : search(board_, options_);
     const warpmind::Status st = board_.play(r.best);
     if (!st.ok()) {  // cannot happen: the search only proposes legal turns; never send an illegal one
       error("internal: " + st.message());
@@ -145,6 +235,13 @@ class Engine {
   Board board_;
   Stone engine_ = WhiteStone;
   SearchOptions options_;
+  bool hybrid_ = false;
+  std::string backend_ = "auto";
+  bool gpu_tried_ = false;
+  std::string gpu_why_;
+  std::unique_ptr<warpmind::Context> gpu_context_;
+  std::unique_ptr<GpuBatch> gpu_;
+  std::unique_ptr<warpmind::ThreadPool> pool_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -760,6 +761,32 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
   EXPECT_EQ(moves[2].size(), 4u);                    // White's answer to K10
   EXPECT_NE(moves[3].find("EA"), std::string::npos)  // after the set-up, Black to move completes A1..F1
       << moves[3];
+  // The hybrid search through the protocol (on the CPU pool here), under a time limit; bad values are
+  // refused with a note and change nothing.
+  const fs::path hin = scratch("c6-hybrid.txt");
+  std::ofstream(hin) << "search hybrid\nbackend cpu\nsearch minimax\nbackend tpu\ndepth 3\ntime 2000\nnew white\n"
+                        "move JJ\nmove KKKL\nquit\n";
+  const fs::path hout = scratch("c6-hybrid.out"), herr = scratch("c6-hybrid.err");
+  const auto h0 = std::chrono::steady_clock::now();
+  const int hraw = std::system((warpmind::test::bin_dir() + "/warpmind-connect6 < " + hin.string() + " > " + hout.string() +
+                               " 2> " + herr.string()).c_str());
+  const double h_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
+  ASSERT_TRUE(WIFEXITED(hraw) && WEXITSTATUS(hraw) == 0);
+  const auto slurp = [](const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  const std::string hstdout = slurp(hout), hstderr = slurp(herr);
+  for (const char* text : {"info hybrid depth 1", "on the CPU", "error: search: alphabeta or hybrid",
+                           "error: backend: cpu, cuda or auto"})
+    EXPECT_NE(hstderr.find(text), std::string::npos) << text << " in:\n" << hstderr;
+  std::istringstream hl(hstdout);
+  std::size_t replies = 0;
+  for (std::string l; std::getline(hl, l);) replies += l.rfind("move ", 0) == 0 && l.size() == 9;
+  EXPECT_EQ(replies, 2u) << hstdout;
+  EXPECT_LT(h_ms, 2 * 2000.0 + 3000.0);  // two turns within their budgets, and the process
   // The bench signature: fixed openings, fixed depth, one thread (changing the search changes it).
   const Outcome b = run("warpmind-connect6 bench 3");
   ASSERT_EQ(b.status, 0) << b.out;
