@@ -5,7 +5,9 @@
 //  2 batches    leaf calculation (evaluation) and branch calculation (legal moves in search order) for
 //               batches of 1 .. 65,536 positions from random games: one CPU thread, the CPU pool, and the
 //               GPU (transfers included) — the paper's Figs. 5 and 6 (speedup against batch size).
-//  3 search     the whole hybrid search against a serial negamax / alpha-beta over the same ordered
+//  3 search     the device-resident search without pruning (the whole tree built and scored on the GPU,
+//               one launch per level: minimax-gpu), and the whole hybrid search against a serial
+//               negamax / alpha-beta over the same ordered
 //               moves: depth 5 from the start without pruning and depth 6 with pruning (--quick: 3 and
 //               4), varying Lmax = Bmax: times on the CPU pool and on the GPU, and the node counts
 //               N_hybrid, N_serial (the paper's Table 3).
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../common/args.h"
@@ -134,6 +137,29 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
     const auto t0 = Clock::now();
     const int want = serial<G>(root, depth, 0, -kInf<G>, kInf<G>, prune, n_serial);
     const double serial_ms = ms_since(t0);
+    if (gpu && !prune) {  // the device-resident search: the whole tree built and scored on the GPU
+      using Result = std::conditional_t<std::is_same_v<G, search::chess::ChessGame>, search::chess::MinimaxResult,
+                                        search::connect6::MinimaxResult>;
+      Result r;
+      Status st = gpu->minimax(root, depth, r);  // the first run loads the kernels and grows the levels
+      if (st.ok()) st = gpu->minimax(root, depth, r);
+      const bool ok = st.ok() && r.value == want && r.nodes == n_serial;
+      failures += !ok;
+      if (!st.ok()) std::fprintf(stderr, "  minimax-gpu: %s\n", st.message().c_str());
+      std::printf("%-9s %5d %6s %9s | %10.1f %10s %10.2f | %12llu %12llu %6.2fx | %8.1fx %9s %s\n", name, depth, "off",
+                  "resident", serial_ms, "-", r.ms, static_cast<unsigned long long>(r.nodes),
+                  static_cast<unsigned long long>(n_serial), 1.0, r.ms > 0 ? serial_ms / r.ms : 0.0, "-",
+                  ok ? "" : "MISMATCH");
+      std::snprintf(params, sizeof params,
+                    "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": false, "
+                    "\"device_resident\": true}",
+                    name, depth);
+      std::snprintf(extra, sizeof extra,
+                    "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": 1, \"serial_ms\": %.3f, \"nodes_per_s\": %.0f",
+                    static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(n_serial), serial_ms,
+                    r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0);
+      add(results, "minimax-gpu", "cuda", r.ms, "serial-alpha-beta", ok, params, extra);
+    }
     for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
     for (int lmax : {256, 1024, 4096, 16384}) {
       search::HybridOptions o;

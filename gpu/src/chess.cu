@@ -14,6 +14,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
+#include "minimax.cuh"
 #include "prefix.cuh"
 #include "warpmind/gpu/chess.h"
 #include "warpmind/gpu/chess_movegen.h"
@@ -88,6 +89,22 @@ struct Level {
   DeviceBuffer<unsigned long long> count, offset;
 };
 
+// The search's tree for the device-resident negamax (minimax.cuh): children in the search's order.
+struct MinimaxRules {
+  __device__ int count(const DPos& p) const { return chess::count_moves(p); }
+  __device__ int expand(const DPos& p, DPos* out) const {
+    std::uint32_t m[chess::kMaxMoves];
+    const int n = chess::generate_legal(p, m);
+    chess::order_moves(m, n);
+    for (int i = 0; i < n; ++i) out[i] = chess::apply(p, m[i]);
+    return n;
+  }
+  __device__ int leaf(const DPos& p, int ply) const {
+    return chess::count_moves(p) == 0 ? chess::terminal(p, ply) : chess::evaluate(p);
+  }
+  __device__ int terminal(const DPos& p, int ply) const { return chess::terminal(p, ply); }
+};
+
 }  // namespace
 
 struct ChessDevice::Impl {
@@ -101,6 +118,7 @@ struct ChessDevice::Impl {
   DeviceBuffer<int> batch_int;
   DeviceBuffer<int> batch_offset;
   DeviceBuffer<std::uint32_t> batch_moves, batch_packed;
+  LevelMinimax<DPos> tree;
   cudaEvent_t ev[2] = {};
 
   ~Impl() {
@@ -190,6 +208,13 @@ std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes
   nodes = total;
   ms = t;
   return {};
+}
+
+std::string ChessDevice::minimax(const DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes) {
+  Impl& im = *impl_;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return im.tree.run(MinimaxRules{}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
 }
 
 std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }

@@ -2,6 +2,7 @@
 // candidate generation are connect6_rules.h, compiled for the device here and for the host by the tests.
 #include "buffer.cuh"
 #include "check.cuh"
+#include "minimax.cuh"
 #include "prefix.cuh"
 #include "warpmind/gpu/connect6.h"
 
@@ -26,6 +27,23 @@ __global__ void k_branches(const C6Pos* __restrict__ in, unsigned n, int width, 
   if (i < n) counts[i] = connect6::candidates(in[i], width, turns + static_cast<std::size_t>(i) * connect6::kMaxTurns);
 }
 
+// The search's tree for the device-resident negamax (minimax.cuh): candidate turns at `width`.
+struct MinimaxRules {
+  int width;
+  __device__ int count(const C6Pos& p) const {
+    C6Turn t[connect6::kMaxTurns];
+    return connect6::candidates(p, width, t);
+  }
+  __device__ int expand(const C6Pos& p, C6Pos* out) const {
+    C6Turn t[connect6::kMaxTurns];
+    const int n = connect6::candidates(p, width, t);
+    for (int i = 0; i < n; ++i) out[i] = connect6::apply(p, t[i]);
+    return n;
+  }
+  __device__ int leaf(const C6Pos& p, int ply) const { return connect6::leaf_value(p, ply); }
+  __device__ int terminal(const C6Pos& p, int ply) const { return connect6::terminal(p, ply); }
+};
+
 }  // namespace
 
 struct Connect6Device::Impl {
@@ -34,6 +52,7 @@ struct Connect6Device::Impl {
   DeviceBuffer<int> ints, offset;
   DeviceBuffer<C6Turn> turns, packed;
   DeviceBuffer<unsigned char> temp;  // CUB
+  LevelMinimax<C6Pos> tree;
 };
 
 std::string Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>& out) {
@@ -80,6 +99,13 @@ std::string Connect6Device::branches(const C6Pos* in, std::size_t n, int width, 
   WM_CUDA_LAUNCH(k_branches);
   return pack_rows(im.turns.get(), connect6::kMaxTurns, im.ints.get(), im.offset.get(), static_cast<unsigned>(n),
                    im.packed.get(), im.temp, s, counts, turns);
+}
+
+std::string Connect6Device::minimax(const C6Pos& root, int depth, int width, MinimaxOutcome& out, std::size_t budget_bytes) {
+  Impl& im = *impl_;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return im.tree.run(MinimaxRules{width}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
 }
 
 }  // namespace warpmind::gpu

@@ -142,6 +142,72 @@ TEST(ChessGpu, HybridOnTheGpuComputesWhatTheCpuBackendDoes) {
   EXPECT_EQ(gpu->error(), "");
 }
 
+// Negamax over ChessGame's children (the serial reference): the value, the first best root move's index
+// and every node visited.
+int negamax(const Position& p, int depth, int ply, std::uint64_t& nodes, int* best_index = nullptr) {
+  ++nodes;
+  std::vector<Move> moves;
+  ChessGame::children(p, moves);
+  if (moves.empty()) return ChessGame::terminal(p, ply);
+  if (depth == 0) return ChessGame::evaluate(p);
+  int best = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const int v = -negamax(ChessGame::apply(p, moves[i]), depth - 1, ply + 1, nodes);
+    if (i == 0 || v > best) {
+      best = v;
+      if (best_index) *best_index = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+// The device-resident search without pruning: the serial negamax's value, best move and node count.
+TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  const char* fens[] = {kStartFen, kPerft[1].fen, kPerft[2].fen, kPerft[3].fen,
+                        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",   // mate in one
+                        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",         // stalemate at the root
+                        "k7/8/1QK5/8/8/8/8/8 w - - 0 1"};          // stalemates and mates inside the tree
+  for (const char* fen : fens) {
+    Position p;
+    ASSERT_TRUE(parse_fen(fen, p).ok());
+    for (int depth = 0; depth <= 3; ++depth) {
+      SCOPED_TRACE(std::string(fen) + " depth " + std::to_string(depth));
+      std::uint64_t nodes = 0;
+      int best = -1;
+      const int want = negamax(p, depth, 0, nodes, &best);
+      MinimaxResult r;
+      ASSERT_TRUE(gpu->minimax(p, depth, r).ok());
+      EXPECT_EQ(r.value, want);
+      EXPECT_EQ(r.nodes, nodes);
+      std::vector<Move> children;
+      ChessGame::children(p, children);
+      EXPECT_EQ(r.has_move, depth > 0 && !children.empty());
+      if (r.has_move) EXPECT_EQ(r.best, children[static_cast<std::size_t>(best)]);
+    }
+  }
+  Position start;
+  ASSERT_TRUE(parse_fen(kStartFen, start).ok());
+  std::uint64_t nodes = 0;
+  const int want = negamax(start, 4, 0, nodes);
+  MinimaxResult r;
+  ASSERT_TRUE(gpu->minimax(start, 4, r).ok());
+  EXPECT_EQ(r.value, want);
+  EXPECT_EQ(r.nodes, nodes);
+#if WARPMIND_HAVE_CUDA
+  // A tree larger than the memory budget is refused with a reason, not cut short.
+  std::unique_ptr<gpu::ChessDevice> device;
+  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  gpu::MinimaxOutcome o;
+  const std::string err = device->minimax(gpu::chess::from_position(start), 4, o, 1 << 20);  // 206,604 nodes > 1 MB
+  EXPECT_NE(err.find("does not fit the memory budget"), std::string::npos) << err;
+  EXPECT_EQ(device->minimax(gpu::chess::from_position(start), 2, o, 1 << 20), "");
+  EXPECT_EQ(o.nodes, 421u);
+#endif
+}
+
 TEST(ChessGpu, NeedsTheCudaBackend) {
   std::unique_ptr<GpuBatch> gpu;
   EXPECT_FALSE(GpuBatch::create(warpmind::test::cpu_context(), gpu).ok());

@@ -53,7 +53,14 @@ TEST(Connect6DeviceRules, SameEvaluationAndCandidatesAsTheCpu) {
         while (c < 0 || c == a || b.at(c) != Empty) c = static_cast<int>(rng.next() % kCells);
         t = {a, c};
       }
+      const d::C6Pos before = d::from_board(b);
       ASSERT_TRUE(b.play(t).ok());
+      // The device's move: the same cells, stone count, side to move and winner as the CPU's board.
+      const d::C6Pos after = d::apply(before, d::C6Turn{t.a, t.b}), want = d::from_board(b);
+      ASSERT_EQ(after.to_move, want.to_move) << "game " << game << " turn " << turn;
+      ASSERT_EQ(after.winner, want.winner) << "game " << game << " turn " << turn;
+      ASSERT_EQ(after.stones, want.stones);
+      for (int c = 0; c < d::kCells; ++c) ASSERT_EQ(after.cell[c], want.cell[c]) << c;
     }
     if (b.over()) {
       SCOPED_TRACE("game " + std::to_string(game) + ", won");

@@ -95,6 +95,59 @@ TEST(Connect6Gpu, HybridOnTheGpuComputesWhatTheCpuBackendDoes) {
   EXPECT_EQ(gpu->error(), "");
 }
 
+int negamax(const Board& b, int depth, int ply, std::uint64_t& nodes, int* best_index = nullptr) {
+  ++nodes;
+  std::vector<Turn> turns;
+  Connect6Game::children(b, turns);
+  if (turns.empty()) return Connect6Game::terminal(b, ply);
+  if (depth == 0) return Connect6Game::evaluate(b);
+  int best = 0;
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    const int v = -negamax(Connect6Game::apply(b, turns[i]), depth - 1, ply + 1, nodes);
+    if (i == 0 || v > best) {
+      best = v;
+      if (best_index) *best_index = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+// The device-resident search without pruning: the serial negamax's value, best turn and node count, on
+// quiet positions, forced ones and ones with wins inside the tree (the device's own moves: six-detection
+// and the side to move after each stone).
+TEST(Connect6Gpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  const std::vector<Board> positions = random_positions(6);
+  const int saved = Connect6Game::width;
+  int checked = 0;
+  for (std::size_t i = 0; i < positions.size(); i += 7) {
+    for (int width : {4, 8}) {
+      Connect6Game::width = width;
+      for (int depth = 0; depth <= 3; ++depth) {
+        SCOPED_TRACE("position " + std::to_string(i) + " width " + std::to_string(width) + " depth " + std::to_string(depth));
+        std::uint64_t nodes = 0;
+        int best = -1;
+        const int want = negamax(positions[i], depth, 0, nodes, &best);
+        MinimaxResult r;
+        ASSERT_TRUE(gpu->minimax(positions[i], depth, r).ok());
+        EXPECT_EQ(r.value, want);
+        EXPECT_EQ(r.nodes, nodes);
+        std::vector<Turn> children;
+        Connect6Game::children(positions[i], children);
+        if (depth > 0 && !children.empty()) {
+          ASSERT_TRUE(r.has_move);
+          EXPECT_EQ(r.best, children[static_cast<std::size_t>(best)]);
+        }
+        ++checked;
+      }
+    }
+  }
+  Connect6Game::width = saved;
+  EXPECT_GT(checked, 40);
+}
+
 TEST(Connect6Gpu, NeedsTheCudaBackend) {
   std::unique_ptr<GpuBatch> gpu;
   EXPECT_FALSE(GpuBatch::create(warpmind::test::cpu_context(), gpu).ok());

@@ -106,6 +106,30 @@ Status GpuBatch::perft(const Position& p, int depth, std::uint64_t& nodes, doubl
 #endif
 }
 
+Status GpuBatch::minimax(const Position& p, int depth, MinimaxResult& out) {
+  if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
+#if WARPMIND_HAVE_CUDA
+  gpu::MinimaxOutcome o;
+  const std::string err = impl_->device->minimax(gpu::chess::from_position(p), depth, o);
+  if (!err.empty()) return Status::Internal("chess: " + err);
+  out = MinimaxResult{};
+  out.value = o.value;
+  out.nodes = o.nodes;
+  out.ms = o.ms;
+  std::vector<Move> children;
+  ChessGame::children(p, children);
+  if (o.best >= 0 && static_cast<std::size_t>(o.best) < children.size()) {
+    out.best = children[static_cast<std::size_t>(o.best)];
+    out.has_move = true;
+  }
+  return Status::Ok();
+#else
+  (void)p;
+  (void)out;
+  return Status::Unavailable("GPU minimax: built without CUDA");
+#endif
+}
+
 Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& nodes, double* ms) {
   if (!ctx.cuda()) return Status::Unavailable("GPU perft needs the CUDA backend");
   if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");

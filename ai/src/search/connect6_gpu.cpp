@@ -38,6 +38,31 @@ GpuBatch::~GpuBatch() = default;
 
 const std::string& GpuBatch::error() const { return impl_->error; }
 
+Status GpuBatch::minimax(const Board& b, int depth, MinimaxResult& out) {
+  if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
+#if WARPMIND_HAVE_CUDA
+  gpu::MinimaxOutcome o;
+  const std::string err = impl_->device->minimax(gpu::connect6::from_board(b), depth, Connect6Game::width, o);
+  if (!err.empty()) return Status::Internal("connect6: " + err);
+  out = MinimaxResult{};
+  out.value = o.value;
+  out.nodes = o.nodes;
+  out.ms = o.ms;
+  std::vector<Turn> children;
+  Connect6Game::children(b, children);
+  if (o.best >= 0 && static_cast<std::size_t>(o.best) < children.size()) {
+    out.best = children[static_cast<std::size_t>(o.best)];
+    out.has_move = true;
+  }
+  return Status::Ok();
+#else
+  (void)b;
+  (void)depth;
+  (void)out;
+  return Status::Unavailable("GPU minimax: built without CUDA");
+#endif
+}
+
 void GpuBatch::leaves(const std::vector<const Board*>& in, int ply, std::vector<int>& values) {
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA

@@ -79,6 +79,16 @@ struct ChessGame {
 // rules and evaluation as the CPU. create() needs the CUDA backend. Should a batch meet a device error,
 // it is computed on the CPU instead (the search stays correct), the first error is kept in error() and
 // the later batches stay on the CPU.
+// A search to a fixed depth without pruning: the negamax value from the side to move, the first best
+// root move in the search's order, the nodes of the whole tree (the root included).
+struct MinimaxResult {
+  int value = 0;
+  Move best{};
+  bool has_move = false;
+  std::uint64_t nodes = 0;
+  double ms = 0;  // device time
+};
+
 class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
@@ -89,6 +99,11 @@ class GpuBatch {
   // values[i] = evaluate(*in[i]): the evaluation alone.
   void leaves(const std::vector<const Position*>& in, std::vector<int>& values);
   void branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves);
+  // The device-resident search without pruning: the whole tree of `depth` plies built and scored on the
+  // device level by level (children in ChessGame::children's order, the horizon by leaf_value, positions
+  // without a move by terminal), one launch per level; the value equals the serial negamax's. Needs the
+  // tree to fit half the free device memory (depth 5 from the start: 5 M nodes); fails otherwise.
+  Status minimax(const Position& p, int depth, MinimaxResult& out);
   // Perft on this backend's device (its level buffers are kept for the next call); ms: device time.
   Status perft(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr);
   const std::string& error() const;

@@ -134,10 +134,24 @@ struct Connect6Game {
 // which run the same evaluation and candidate generation as the CPU. create() needs the CUDA backend.
 // Should a batch meet a device error, it is computed on the CPU instead, the first error is kept and the
 // later batches stay on the CPU.
+// A search to a fixed depth without pruning: the negamax value from the side to move, the first best
+// root turn in the search's order, the nodes of the whole tree (the root included).
+struct MinimaxResult {
+  int value = 0;
+  Turn best{};
+  bool has_move = false;
+  std::uint64_t nodes = 0;
+  double ms = 0;  // device time
+};
+
 class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
   ~GpuBatch();
+  // The device-resident search without pruning: the whole tree of `depth` turns over the candidate turns
+  // at Connect6Game::width built and scored on the device level by level, one launch per level; the
+  // value equals the serial negamax's. Needs the tree to fit half the free device memory; fails otherwise.
+  Status minimax(const Board& b, int depth, MinimaxResult& out);
   // values[i] = leaf_value<Connect6Game>(*in[i], ply) (search/hybrid.h): won and full boards scored as
   // terminal, the other boards evaluated.
   void leaves(const std::vector<const Board*>& in, int ply, std::vector<int>& values);

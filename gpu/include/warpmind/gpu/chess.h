@@ -9,6 +9,7 @@
 #include <string>
 
 #include "warpmind/gpu/chess_rules.h"
+#include "warpmind/gpu/minimax.h"
 
 namespace warpmind::gpu {
 
@@ -27,6 +28,10 @@ class ChessDevice {
   // values[i] = leaf_value(in[i], ply): positions without a legal move scored as terminal, `ply` plies
   // below the root; the others evaluated.
   std::string leaf_values(const chess::DPos* in, std::size_t n, int ply, int* values);
+  // Negamax of `root` to `depth` plies without pruning, the whole tree on the device (level by level:
+  // children in the search's order, the horizon scored by leaf_value, positions without a move by
+  // terminal). The tree must fit `budget_bytes` of device memory (0: half the free memory).
+  std::string minimax(const chess::DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes = 0);
   // The legal moves of every position, in the search's order: counts[i] of them for in[i], packed
   // position after position into `moves` (room for n * kMaxMoves).
   std::string branches(const chess::DPos* in, std::size_t n, std::uint32_t* moves, int* counts);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "warpmind/gpu/connect6_rules.h"
+#include "warpmind/gpu/minimax.h"
 
 namespace warpmind::gpu {
 
@@ -21,6 +22,9 @@ class Connect6Device {
   // values[i] = leaf_value(in[i], ply): won and full boards scored as terminal, `ply` plies below the
   // root; the others evaluated.
   std::string leaf_values(const connect6::C6Pos* in, std::size_t n, int ply, int* values);
+  // Negamax of `root` to `depth` turns without pruning over the candidate turns at `width`, the whole
+  // tree on the device (minimax.cuh). The tree must fit `budget_bytes` (0: half the free memory).
+  std::string minimax(const connect6::C6Pos& root, int depth, int width, MinimaxOutcome& out, std::size_t budget_bytes = 0);
   // The candidate turns of every position (at most `width`, <= kMaxTurns): counts[i] of them for in[i],
   // packed position after position into `turns` (room for n * kMaxTurns).
   std::string branches(const connect6::C6Pos* in, std::size_t n, int width, connect6::C6Turn* turns, int* counts);

@@ -192,6 +192,44 @@ WM_HD int cell_value(const C6Pos& b, int cell, int me) {
   return v;
 }
 
+// Whether side s has six or more in a row through `cell` (a window of six of its stones there).
+WM_HD bool six_through(const C6Pos& b, int cell, int s) {
+  const int x = cell % kSize, y = cell / kSize;
+  const int dx[4] = {1, 0, 1, 1}, dy[4] = {0, 1, 1, -1};
+  for (int d = 0; d < 4; ++d) {
+    int run = 1;
+    for (int k = 1; k < 6; ++k) {
+      const int xx = x + k * dx[d], yy = y + k * dy[d];
+      if (xx < 0 || xx >= kSize || yy < 0 || yy >= kSize || b.cell[yy * kSize + xx] != s) break;
+      ++run;
+    }
+    for (int k = 1; k < 6; ++k) {
+      const int xx = x - k * dx[d], yy = y - k * dy[d];
+      if (xx < 0 || xx >= kSize || yy < 0 || yy >= kSize || b.cell[yy * kSize + xx] != s) break;
+      ++run;
+    }
+    if (run >= 6) return true;
+  }
+  return false;
+}
+
+// The board after turn t by the side to move (ai/'s Connect6Game::apply: each stone placed, a six
+// recorded as the winner, the side to move from the stone count: Black opens with one stone, then two
+// stones a turn).
+WM_HD C6Pos apply(const C6Pos& b, const C6Turn& t) {
+  C6Pos c = b;
+  const int s = b.to_move;
+  for (int k = 0; k < 2; ++k) {
+    const int cell = k == 0 ? t.a : t.b;
+    if (cell < 0) continue;
+    c.cell[cell] = static_cast<std::uint8_t>(s);
+    ++c.stones;
+    if (six_through(c, cell, s)) c.winner = static_cast<std::uint8_t>(s);
+    c.to_move = static_cast<std::uint8_t>(c.stones == 0 ? 1 : (((c.stones + 1) / 2) % 2 == 1 ? 2 : 1));
+  }
+  return c;
+}
+
 // The search's candidate turns for the side to move, best first (ai/'s candidate_turns): at most
 // `width` (<= kMaxTurns); 0 when the game is over.
 WM_HD int candidates(const C6Pos& b, int width, C6Turn* out) {

@@ -1,0 +1,165 @@
+// Negamax without pruning, the whole tree on the device, for any game given as rules:
+//
+//   struct Rules {
+//     __device__ int count(const Pos&) const;             // children of a position (0: the game is over)
+//     __device__ int expand(const Pos&, Pos* out) const;  // writes them in the search's order, returns how many
+//     __device__ int leaf(const Pos&, int ply) const;     // a horizon node's value (terminal or evaluated)
+//     __device__ int terminal(const Pos&, int ply) const; // a node without children above the horizon
+//   };
+//
+// Level by level: count the children of every node (one thread a node), scan, write them (copy-make);
+// then score the horizon and reduce the values back up, value = max over the children of -child (the
+// negamax of the serial search). One launch per level and pass, whatever the tree's width: the host
+// sees only the root's value and its children's values.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "buffer.cuh"
+#include "check.cuh"
+#include "prefix.cuh"
+#include "warpmind/gpu/minimax.h"
+
+namespace warpmind::gpu {
+
+namespace minimax_detail {
+
+constexpr int kThreads = 128;
+inline unsigned blocks(unsigned long long n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+template <class Pos, class R>
+__global__ void k_count(R rules, const Pos* __restrict__ pos, unsigned long long n, unsigned long long* __restrict__ count) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) count[i] = static_cast<unsigned long long>(rules.count(pos[i]));
+}
+
+template <class Pos, class R>
+__global__ void k_expand(R rules, const Pos* __restrict__ pos, unsigned long long n,
+                         const unsigned long long* __restrict__ offset, Pos* __restrict__ out) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) (void)rules.expand(pos[i], out + offset[i]);
+}
+
+template <class Pos, class R>
+__global__ void k_leaf(R rules, const Pos* __restrict__ pos, unsigned long long n, int ply, int* __restrict__ value) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) value[i] = rules.leaf(pos[i], ply);
+}
+
+template <class Pos, class R>
+__global__ void k_reduce(R rules, const Pos* __restrict__ pos, unsigned long long n, const unsigned long long* __restrict__ offset,
+                         const int* __restrict__ child, int ply, int* __restrict__ value) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned long long a = offset[i], b = offset[i + 1];
+  if (a == b) {
+    value[i] = rules.terminal(pos[i], ply);
+    return;
+  }
+  int best = -child[a];
+  for (unsigned long long j = a + 1; j < b; ++j) best = max(best, -child[j]);
+  value[i] = best;
+}
+
+}  // namespace minimax_detail
+
+template <class Pos>
+class LevelMinimax {
+ public:
+  // `budget_bytes`: the most device memory the tree may take (positions, counts, offsets, values).
+  template <class R>
+  std::string run(const R& rules, const Pos& root, int depth, cudaStream_t s, std::size_t budget_bytes,
+                  MinimaxOutcome& out) {
+    using namespace minimax_detail;
+    if (depth < 0 || depth > 32) return "minimax: depth must be 0..32";
+    while (levels_.size() < static_cast<std::size_t>(depth) + 1) levels_.push_back(std::make_unique<Level>());
+    if (!ev_[0]) {
+      for (cudaEvent_t& e : ev_) WM_CUDA(cudaEventCreate(&e));
+    }
+    std::string err;
+    std::vector<unsigned long long> sizes(static_cast<std::size_t>(depth) + 1, 0);
+    sizes[0] = 1;
+    if (!(err = levels_[0]->pos.reserve(1)).empty()) return err;
+    WM_CUDA(cudaMemcpyAsync(levels_[0]->pos.get(), &root, sizeof root, cudaMemcpyHostToDevice, s));
+    WM_CUDA(cudaEventRecord(ev_[0], s));
+    const std::size_t per_node = sizeof(Pos) + 2 * sizeof(unsigned long long) + sizeof(int);
+    std::size_t used = per_node;
+    for (int l = 0; l < depth; ++l) {
+      Level& here = *levels_[static_cast<std::size_t>(l)];
+      const unsigned long long n = sizes[static_cast<std::size_t>(l)];
+      if (!(err = here.count.reserve(n + 1)).empty()) return err;
+      if (!(err = here.offset.reserve(n + 1)).empty()) return err;
+      if (n) {
+        k_count<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.count.get());
+        WM_CUDA_LAUNCH(k_count);
+      }
+      WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
+      unsigned long long children = 0;
+      if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp_, s, &children)).empty()) return err;
+      used += children * per_node;
+      if (used > budget_bytes)
+        return "minimax: the tree does not fit the memory budget (" + std::to_string(children) + " nodes at ply " +
+               std::to_string(l + 1) + ")";
+      Level& next = *levels_[static_cast<std::size_t>(l) + 1];
+      if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
+      if (n) {
+        k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.offset.get(), next.pos.get());
+        WM_CUDA_LAUNCH(k_expand);
+      }
+      sizes[static_cast<std::size_t>(l) + 1] = children;
+    }
+    Level& horizon = *levels_[static_cast<std::size_t>(depth)];
+    const unsigned long long leaves = sizes[static_cast<std::size_t>(depth)];
+    if (!(err = horizon.value.reserve(std::max<unsigned long long>(leaves, 1))).empty()) return err;
+    if (leaves) {
+      k_leaf<Pos, R><<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, depth, horizon.value.get());
+      WM_CUDA_LAUNCH(k_leaf);
+    }
+    for (int l = depth - 1; l >= 0; --l) {
+      Level& here = *levels_[static_cast<std::size_t>(l)];
+      const unsigned long long n = sizes[static_cast<std::size_t>(l)];
+      if (!(err = here.value.reserve(std::max<unsigned long long>(n, 1))).empty()) return err;
+      if (n) {
+        k_reduce<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.offset.get(),
+                                                        levels_[static_cast<std::size_t>(l) + 1]->value.get(), l,
+                                                        here.value.get());
+        WM_CUDA_LAUNCH(k_reduce);
+      }
+    }
+    WM_CUDA(cudaEventRecord(ev_[1], s));
+    WM_CUDA(cudaMemcpyAsync(&out.value, levels_[0]->value.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
+    std::vector<int> root_children(depth > 0 ? sizes[1] : 0);
+    if (!root_children.empty())
+      WM_CUDA(cudaMemcpyAsync(root_children.data(), levels_[1]->value.get(), root_children.size() * sizeof(int),
+                              cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaStreamSynchronize(s));
+    float ms = 0;
+    WM_CUDA(cudaEventElapsedTime(&ms, ev_[0], ev_[1]));
+    out.ms = ms;
+    out.best = -1;
+    for (std::size_t i = 0; i < root_children.size(); ++i)
+      if (out.best < 0 || -root_children[i] > -root_children[static_cast<std::size_t>(out.best)]) out.best = static_cast<int>(i);
+    out.nodes = 0;
+    for (unsigned long long n : sizes) out.nodes += n;
+    return {};
+  }
+
+  ~LevelMinimax() {
+    for (cudaEvent_t e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+
+ private:
+  struct Level {
+    DeviceBuffer<Pos> pos;
+    DeviceBuffer<unsigned long long> count, offset;
+    DeviceBuffer<int> value;
+  };
+  std::vector<std::unique_ptr<Level>> levels_;
+  DeviceBuffer<unsigned char> temp_;
+  cudaEvent_t ev_[2] = {};
+};
+
+}  // namespace warpmind::gpu
