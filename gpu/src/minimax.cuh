@@ -58,9 +58,12 @@ __global__ void k_reduce(R rules, const Pos* __restrict__ pos, unsigned long lon
     value[i] = rules.terminal(pos[i], ply);
     return;
   }
-  int best = -child[a];
-  for (unsigned long long j = a + 1; j < b; ++j) best = max(best, -child[j]);
-  value[i] = best;
+  // max over the children of -child, written as -(min over the children): the form
+  // "best = max(best, -child[j])" in this loop was compiled to max(best, child[j]) past the first
+  // child (nvcc 13.0, sm_90; ChessGpu.DeviceResidentMinimaxEqualsTheSerialNegamax catches it).
+  int worst = child[a];
+  for (unsigned long long j = a + 1; j < b; ++j) worst = min(worst, child[j]);
+  value[i] = -worst;
 }
 
 }  // namespace minimax_detail
