@@ -6,6 +6,7 @@
 #include "suites.h"
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a line at a time, also into a file: a killed run keeps its rows
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs("usage: warpmind-bench SUITE [--out FILE.json] [--quick] [options]\n"
                "suites:\n"

@@ -46,6 +46,7 @@ constexpr const char* kHelp =
     "  --backend B           cpu | cuda | auto (default auto)\n"
     "  --threads N           CPU threads (default: all)\n"
     "  --perft-only          chess: the perft rows alone\n"
+    "  --resident-only       the serial search without pruning and the device-resident search alone\n"
     "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
     "Checks: perft counts against the published ones; batch rows (values, move lists) against the\n"
     "one-thread batch, and the one-thread batch against the GPU's when it ran; whole searches' values\n"
@@ -125,13 +126,14 @@ int batch_rows(const std::vector<typename G::State>& positions, int max_batch, C
 // the hybrid on the CPU pool and on the GPU (which must compute the same nodes). Returns the number of runs whose value differs from the serial one.
 template <class G, class Gpu>
 int search_rows(const char* name, const typename G::State& root, int depth_plain, int depth_pruned, Context& ctx,
-                Gpu* gpu, Results& results) {
+                Gpu* gpu, Results& results, bool resident_only = false) {
   std::printf("\nsearch    depth prune   lmax=bmax | %10s %10s %10s | %12s %12s %7s | %9s %9s\n", "serial ms", "cpu pool",
               "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
   search::CpuBatch<G> cpu_batch{ctx.pool()};
   int failures = 0;
   char params[256], extra[256];
   for (const bool prune : {false, true}) {
+    if (prune && resident_only) break;
     const int depth = prune ? depth_pruned : depth_plain;
     std::uint64_t n_serial = 0;
     const auto t0 = Clock::now();
@@ -160,6 +162,7 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
                     r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0);
       add(results, "minimax-gpu", "cuda", r.ms, "serial-alpha-beta", ok, params, extra);
     }
+    if (resident_only) continue;
     for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
     for (int lmax : {256, 1024, 4096, 16384}) {
       search::HybridOptions o;
@@ -208,7 +211,8 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
 }  // namespace
 
 int chess_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "perft-only", "allow-dirty", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads"},
+                   {"quick", "perft-only", "resident-only", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -255,6 +259,7 @@ int chess_suite(int argc, char** argv) {
               {"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194, true},
               {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 6, 6923051137ull, true}};
   }
+  if (args.has("resident-only")) perfts.clear();
   std::printf("perft            depth | %14s %12s %10s | %s\n", "nodes", "ms", "G nodes/s", "where");
   for (const PerftCase& c : perfts) {
     if (c.gpu && !ctx->cuda()) continue;
@@ -308,8 +313,9 @@ int chess_suite(int argc, char** argv) {
   }
   Position start;
   (void)parse_fen(kStartFen, start);
-  failures += batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
-  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results);
+  if (!args.has("resident-only")) failures += batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
+  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results,
+                                     args.has("resident-only"));
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().c_str());
     return 1;
@@ -321,7 +327,7 @@ int chess_suite(int argc, char** argv) {
 
 int connect6_suite(int argc, char** argv) {
   namespace c6 = search::connect6;
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "allow-dirty", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "resident-only", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -358,8 +364,11 @@ int connect6_suite(int argc, char** argv) {
     c6::Turn turn;
     if (!c6::parse_turn(t, turn).ok() || !root.play(turn).ok()) return 1;
   }
-  int failures = batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results);
-  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results);
+  int failures = args.has("resident-only")
+                     ? 0
+                     : batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results);
+  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results,
+                                            args.has("resident-only"));
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().c_str());
     return 1;
