@@ -20,7 +20,9 @@ std::string check_frame(const Frame& f) {
   if (has_heat && (!(f.heat_area.x1 > f.heat_area.x0) || !(f.heat_area.y1 > f.heat_area.y0) || !(f.heat_hi > f.heat_lo)))
     return "render: heat area must be non-empty and heat_lo < heat_hi";
   if (f.line_vertex_count % 2) return "render: lines need an even vertex count";
-  if ((f.unit_count && !f.units) || (f.line_vertex_count && !f.lines)) return "render: counts without data";
+  if (f.fill_vertex_count % 3) return "render: fills need a vertex count divisible by 3";
+  if ((f.unit_count && !f.units) || (f.line_vertex_count && !f.lines) || (f.fill_vertex_count && !f.fills))
+    return "render: counts without data";
   return {};
 }
 
@@ -276,10 +278,11 @@ Core::~Core() {
     free_buffer(heat_staging_);
     free_buffer(units_);
     free_buffer(lines_);
+    free_buffer(fills_);
     free_buffer(shared_);
     free_image(heat_);
     if (sampler_) vkDestroySampler(device, sampler_, nullptr);
-    for (VkPipeline p : {heat_pipeline_, disc_pipeline_, line_pipeline_})
+    for (VkPipeline p : {heat_pipeline_, disc_pipeline_, line_pipeline_, fill_pipeline_})
       if (p) vkDestroyPipeline(device, p, nullptr);
     if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
     if (descriptor_pool_) vkDestroyDescriptorPool(device, descriptor_pool_, nullptr);
@@ -467,11 +470,13 @@ std::string Core::init_scene(VkRenderPass pass) {
   if (err.empty()) err = build(mods[0], mods[1], &none, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &blend, heat_pipeline_);
   if (err.empty()) err = build(mods[2], mods[3], &discs, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &blend, disc_pipeline_);
   if (err.empty()) err = build(mods[4], mods[5], &lines, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, &alpha, line_pipeline_);
+  if (err.empty()) err = build(mods[4], mods[5], &lines, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, &alpha, fill_pipeline_);
   for (VkShaderModule m : mods)
     if (m) vkDestroyShaderModule(device, m, nullptr);
   if (err.empty()) err = ensure_heat(1, 1);  // the descriptor always points at a valid image
   if (err.empty()) err = ensure_vertices(units_, 256 * sizeof(UnitInstance));
   if (err.empty()) err = ensure_vertices(lines_, 256 * sizeof(LineVertex));
+  if (err.empty()) err = ensure_vertices(fills_, 255 * sizeof(LineVertex));
   return err;
 }
 
@@ -564,11 +569,13 @@ std::string Core::prepare(const Frame& f) {
   if (has_heat) err = ensure_heat(f.heat_w, f.heat_h);
   if (err.empty()) err = ensure_vertices(units_, std::max<std::size_t>(f.unit_count, 1) * sizeof(UnitInstance));
   if (err.empty()) err = ensure_vertices(lines_, std::max<std::size_t>(f.line_vertex_count, 2) * sizeof(LineVertex));
+  if (err.empty()) err = ensure_vertices(fills_, std::max<std::size_t>(f.fill_vertex_count, 3) * sizeof(LineVertex));
   if (!err.empty()) return "render: " + err;
   if (has_heat && !f.heat_shared)
     std::memcpy(heat_staging_.mapped, f.heat, static_cast<std::size_t>(f.heat_w) * f.heat_h * sizeof(float));
   if (f.unit_count) std::memcpy(units_.mapped, f.units, f.unit_count * sizeof(UnitInstance));
   if (f.line_vertex_count) std::memcpy(lines_.mapped, f.lines, f.line_vertex_count * sizeof(LineVertex));
+  if (f.fill_vertex_count) std::memcpy(fills_.mapped, f.fills, f.fill_vertex_count * sizeof(LineVertex));
   return {};
 }
 
@@ -632,6 +639,11 @@ void Core::record_draws(VkCommandBuffer c, const Frame& f, int width, int height
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, heat_pipeline_);
     vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, 0, 1, &set_, 0, nullptr);
     vkCmdDraw(c, 3, 1, 0, 0);
+  }
+  if (f.fill_vertex_count) {
+    vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, fill_pipeline_);
+    vkCmdBindVertexBuffers(c, 0, 1, &fills_.buffer, &offset);
+    vkCmdDraw(c, static_cast<std::uint32_t>(f.fill_vertex_count), 1, 0, 0);
   }
   if (f.unit_count) {
     vkCmdBindPipeline(c, VK_PIPELINE_BIND_POINT_GRAPHICS, disc_pipeline_);

@@ -1,5 +1,5 @@
 // Internal to the engine: the Vulkan objects both renderers share — instance, device, queue, command
-// pool, memory helpers — and the scene: heat-map, disc and line pipelines (dynamic viewport, so a
+// pool, memory helpers — and the scene: heat-map, fill (triangles), disc and line pipelines (dynamic viewport, so a
 // resized target needs no new pipeline), the heat texture, the unit and line vertex buffers. A front
 // end (offscreen image or window swapchain) owns the render pass and the frame loop and calls
 // prepare() before recording and begin_scene() to record the frame into its render pass.
@@ -101,11 +101,12 @@ class Core {
   VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline heat_pipeline_ = VK_NULL_HANDLE, disc_pipeline_ = VK_NULL_HANDLE, line_pipeline_ = VK_NULL_HANDLE;
+  VkPipeline heat_pipeline_ = VK_NULL_HANDLE, disc_pipeline_ = VK_NULL_HANDLE, line_pipeline_ = VK_NULL_HANDLE,
+             fill_pipeline_ = VK_NULL_HANDLE;
   VkSampler sampler_ = VK_NULL_HANDLE;
   Image heat_;           // R32_SFLOAT
   Buffer heat_staging_;  // host-visible
-  Buffer units_, lines_; // host-visible vertex buffers
+  Buffer units_, lines_, fills_; // host-visible vertex buffers
   Buffer shared_;        // device-local, exported (share_heat)
   int shared_w_ = 0, shared_h_ = 0;
 };

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "warpmind/engine/renderer.h"
+#include "warpmind/engine/stroke_text.h"
 #if WARPMIND_HEAT_INTEROP_TESTS
 #include <cuda_runtime.h>
 
@@ -126,6 +127,57 @@ TEST(Renderer, FramesWithoutHeatAndBadFrames) {
   EXPECT_NE(OffscreenRenderer::create(0, 10, none), "");
 }
 
+// Filled triangles: drawn over the heat map and under the units, blended by alpha; stroke text as lines.
+TEST(Renderer, FillsUnderUnitsAndStrokeText) {
+  constexpr int W = 100, H = 100;
+  auto r = make(W, H);
+  ASSERT_NE(r, nullptr);
+  // A red square over the left half (two triangles), a half-transparent green one over the top right,
+  // and a blue disc on the square's centre.
+  const std::uint32_t red = 0xff0000ffu, green = 0x8000ff00u;
+  const std::vector<LineVertex> fills = {{0, 0, red},  {5, 0, red},   {5, 10, red},  {0, 0, red},   {5, 10, red},
+                                         {0, 10, red}, {5, 5, green}, {10, 5, green}, {10, 10, green}, {5, 5, green},
+                                         {10, 10, green}, {5, 10, green}};
+  const std::vector<UnitInstance> units = {{2.5f, 5.0f, 1.0f, 0xffff0000u}};
+  Frame f;
+  f.camera = {0, 0, 10, 10};
+  f.fills = fills.data();
+  f.fill_vertex_count = fills.size();
+  f.units = units.data();
+  f.unit_count = units.size();
+  std::vector<std::uint8_t> img;
+  ASSERT_EQ(r->render(f, img), "");
+  const Pixel left = at(img, W, 10, 80), disc = at(img, W, 25, 50), top_right = at(img, W, 80, 20),
+              bottom_right = at(img, W, 80, 80);
+  EXPECT_GT(left.r, 200);
+  EXPECT_LT(left.g + left.b, 40);
+  EXPECT_GT(disc.b, 200) << "the disc is drawn over the fill";
+  EXPECT_GT(top_right.g, 90);   // half green over the dark background
+  EXPECT_LT(top_right.g, 200);  // blended, not opaque
+  EXPECT_LT(bottom_right.r + bottom_right.g + bottom_right.b, 40);
+  f.fill_vertex_count = 4;  // not a whole number of triangles
+  EXPECT_NE(r->render(f, img), "");
+  // Text: "H8" in white, 4 units tall at (1, 1): lit pixels inside its box, none right of it.
+  std::vector<LineVertex> text;
+  stroke_text("H8", 1.0f, 1.0f, 4.0f, 0xffffffffu, text);
+  EXPECT_EQ(text.size() % 2, 0u);
+  EXPECT_FLOAT_EQ(stroke_text_width("H8", 4.0f), 6.0f);
+  Frame t;
+  t.camera = {0, 0, 10, 10};
+  t.lines = text.data();
+  t.line_vertex_count = text.size();
+  ASSERT_EQ(r->render(t, img), "");
+  int inside = 0, outside = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      const bool lit = at(img, W, x, y).r > 128;
+      const float wx = (x + 0.5f) / W * 10, wy = 10 - (y + 0.5f) / H * 10;
+      (wx >= 0.8f && wx <= 7.2f && wy >= 0.8f && wy <= 5.2f ? inside : outside) += lit;
+    }
+  EXPECT_GT(inside, 60);
+  EXPECT_EQ(outside, 0);
+}
+
 TEST(Renderer, DebugLinesAndOddVertexCounts) {
   constexpr int W = 100, H = 100;
   auto r = make(W, H);
@@ -166,6 +218,8 @@ TEST(Renderer, CleanUnderTheValidationLayer) {
   std::vector<float> heat(300 * 200, 0.5f);  // a second heat size and more units re-create resources
   std::vector<UnitInstance> units(3000, UnitInstance{4.0f, 4.0f, 0.5f, 0xff00ffffu});
   const std::vector<LineVertex> lines = {{0, 0, 0xffffffffu}, {8, 8, 0xffffffffu}};
+  std::vector<LineVertex> fills(600, LineVertex{2, 2, 0x80ff8000u});  // more than the first buffer holds
+  for (std::size_t k = 0; k < fills.size(); k += 3) fills[k + 1].x = 6, fills[k + 2].y = 6;
   std::vector<std::uint8_t> img;
   for (int i = 0; i < 3; ++i) {
     Frame f;
@@ -178,6 +232,8 @@ TEST(Renderer, CleanUnderTheValidationLayer) {
     f.unit_count = i == 0 ? 10 : units.size();
     f.lines = lines.data();
     f.line_vertex_count = lines.size();
+    f.fills = fills.data();
+    f.fill_vertex_count = i == 0 ? 3 : fills.size();
     ASSERT_EQ(r->render(f, img), "");
   }
   EXPECT_EQ(r->validation_messages(), 0);

@@ -1,5 +1,5 @@
-// warpmind::engine::OffscreenRenderer — draws a frame (a scalar field as a heat map, units as discs)
-// into an offscreen Vulkan image and reads it back as RGBA8. Works on any Vulkan 1.2 device, Mesa's
+// warpmind::engine::OffscreenRenderer — draws a frame (a scalar field as a heat map, filled triangles,
+// units as discs, lines; in that order) into an offscreen Vulkan image and reads it back as RGBA8. Works on any Vulkan 1.2 device, Mesa's
 // software rasteriser (lavapipe) included, so frames render with no GPU and no display.
 //
 // The engine knows nothing of ai/: a demo hands it plain arrays. Not thread-safe; one frame at a time.
@@ -41,6 +41,8 @@ struct Frame {
   float heat_lo = -1.0f, heat_hi = 1.0f;  // colour ramp range (diverging, 0 in the middle when symmetric)
   const UnitInstance* units = nullptr;
   std::size_t unit_count = 0;
+  const LineVertex* fills = nullptr;  // filled triangles (board squares, shapes) over the heat map and under
+  std::size_t fill_vertex_count = 0;  // the units, alpha-blended; three vertices each
   const LineVertex* lines = nullptr;  // debug lines over the units (grid cells, rectangles, ...)
   std::size_t line_vertex_count = 0;  // even
   // The heat values are in the renderer's shared heat buffer (SharedHeat) instead of at `heat`;
