@@ -1,0 +1,387 @@
+// The chess game of the demo's chess scene (contract in chess_table.h).
+#include "chess_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "warpmind/engine/stroke_text.h"
+
+namespace warpmind::demos {
+
+namespace chess = search::chess;
+
+namespace {
+
+std::uint32_t rgba(int r, int g, int b, int a = 255) {
+  return static_cast<std::uint32_t>(r) | (static_cast<std::uint32_t>(g) << 8) | (static_cast<std::uint32_t>(b) << 16) |
+         (static_cast<std::uint32_t>(a) << 24);
+}
+
+std::string square_name(int sq) { return {static_cast<char>('a' + (sq & 7)), static_cast<char>('1' + (sq >> 3))}; }
+const char* color_name(chess::Color c) { return c == chess::White ? "White" : "Black"; }
+
+// The board position of square sq's lower-left corner.
+Vec2 corner(int sq, bool flipped) {
+  const int f = sq & 7, r = sq >> 3;
+  return flipped ? Vec2{static_cast<float>(7 - f), static_cast<float>(7 - r)} : Vec2{static_cast<float>(f), static_cast<float>(r)};
+}
+
+}  // namespace
+
+void BoardPicture::quad(float x0, float y0, float x1, float y1, std::uint32_t c) {
+  for (const engine::LineVertex& v : {engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y0, c}, engine::LineVertex{x1, y1, c},
+                                      engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y1, c}, engine::LineVertex{x0, y1, c}})
+    fills.push_back(v);
+}
+
+void BoardPicture::segment(float x0, float y0, float x1, float y1, std::uint32_t c) {
+  lines.push_back({x0, y0, c});
+  lines.push_back({x1, y1, c});
+}
+
+void BoardPicture::arrow(float x0, float y0, float x1, float y1, std::uint32_t c) {
+  const float dx = x1 - x0, dy = y1 - y0, len = std::sqrt(dx * dx + dy * dy);
+  if (len <= 0) return;
+  const float ux = dx / len, uy = dy / len, w = 0.08f, head = 0.3f;
+  // A shaft of two triangles and a triangular head, filled.
+  const float sx = x1 - ux * head, sy = y1 - uy * head;
+  for (const engine::LineVertex& v :
+       {engine::LineVertex{x0 - uy * w, y0 + ux * w, c}, engine::LineVertex{x0 + uy * w, y0 - ux * w, c},
+        engine::LineVertex{sx + uy * w, sy - ux * w, c}, engine::LineVertex{x0 - uy * w, y0 + ux * w, c},
+        engine::LineVertex{sx + uy * w, sy - ux * w, c}, engine::LineVertex{sx - uy * w, sy + ux * w, c},
+        engine::LineVertex{sx - uy * 2.5f * w, sy + ux * 2.5f * w, c}, engine::LineVertex{sx + uy * 2.5f * w, sy - ux * 2.5f * w, c},
+        engine::LineVertex{x1, y1, c}})
+    fills.push_back(v);
+}
+
+ChessTable::ChessTable() : searcher_(std::make_unique<chess::Searcher>(32, 1)) { (void)start("", ""); }
+
+ChessTable::~ChessTable() { stop_thinking(); }
+
+Status ChessTable::start(std::string_view fen, std::string_view uci_moves) {
+  chess::Position p;
+  Status st = chess::parse_fen(fen.empty() ? std::string_view(chess::kStartFen) : fen, p);
+  if (!st.ok()) {
+    status_ = "FEN: " + st.message();
+    return Status::Invalid(status_);
+  }
+  std::vector<chess::Position> before;
+  std::vector<chess::Move> moves;
+  std::istringstream in{std::string(uci_moves)};
+  for (std::string text; in >> text;) {
+    chess::Move m;
+    st = chess::parse_uci_move(p, text, m);
+    if (!st.ok()) {
+      status_ = "move " + std::to_string(moves.size() + 1) + " '" + text + "': " + st.message();
+      return Status::Invalid(status_);
+    }
+    before.push_back(p);
+    chess::Undo u;
+    chess::make_move(p, m, u);
+    moves.push_back(m);
+  }
+  stop_thinking();
+  position_ = p;
+  before_ = std::move(before);
+  moves_ = std::move(moves);
+  redo_.clear();
+  selected_ = pending_ = -1;
+  searcher_->clear();
+  settle();
+  return Status::Ok();
+}
+
+std::string ChessTable::moves_text() const {
+  std::string s;
+  for (const chess::Move& m : moves_) {
+    if (!s.empty()) s += ' ';
+    s += chess::move_to_uci(m);
+  }
+  return s;
+}
+
+std::vector<int> ChessTable::targets() const {
+  std::vector<int> out;
+  if (selected_ < 0) return out;
+  chess::MoveList legal;
+  chess::generate_legal(position_, legal);
+  for (const chess::Move& m : legal)
+    if (m.from() == selected_ && std::find(out.begin(), out.end(), m.to()) == out.end()) out.push_back(m.to());
+  return out;
+}
+
+void ChessTable::click(int square) {
+  const chess::Color side = position_.side;
+  if (over()) {
+    status_ = "the game is over: " + end_;
+    return;
+  }
+  if (players_[side] == Player::Computer) {
+    status_ = std::string("the computer plays ") + color_name(side) + "; wait for its move";
+    return;
+  }
+  if (pending_ >= 0) {
+    status_ = "choose the piece to promote to (queen, rook, bishop or knight)";
+    return;
+  }
+  if (square < 0 || square > 63) {
+    selected_ = -1;
+    status_ = "that click was off the board";
+    return;
+  }
+  chess::MoveList legal;
+  chess::generate_legal(position_, legal);
+  if (selected_ >= 0) {
+    for (const chess::Move& m : legal) {
+      if (m.from() != selected_ || m.to() != square) continue;
+      if (m.promo() != chess::NoPiece) {
+        pending_ = square;
+        status_ = "promote to: queen, rook, bishop or knight";
+      } else {
+        play(m);
+      }
+      return;
+    }
+  }
+  const bool own = position_.type_at(square) != chess::NoPiece && position_.color_at(square) == side;
+  if (own) {
+    const bool mobile = std::any_of(legal.begin(), legal.end(), [&](const chess::Move& m) { return m.from() == square; });
+    if (mobile) {
+      selected_ = square;
+      status_ = square_name(square) + " selected";
+    } else {
+      selected_ = -1;
+      status_ = "the piece on " + square_name(square) + " has no legal move";
+    }
+    return;
+  }
+  status_ = selected_ >= 0 ? "the piece on " + square_name(selected_) + " cannot move to " + square_name(square)
+                           : std::string("no piece of ") + color_name(side) + "'s on " + square_name(square);
+}
+
+void ChessTable::promote(chess::PieceType piece) {
+  if (pending_ < 0) return;
+  chess::MoveList legal;
+  chess::generate_legal(position_, legal);
+  for (const chess::Move& m : legal)
+    if (m.from() == selected_ && m.to() == pending_ && m.promo() == piece) return play(m);
+  status_ = "a pawn promotes to a queen, rook, bishop or knight";
+}
+
+void ChessTable::play(chess::Move m) {
+  before_.push_back(position_);
+  chess::Undo u;
+  chess::make_move(position_, m, u);
+  moves_.push_back(m);
+  redo_.clear();
+  selected_ = pending_ = -1;
+  settle();
+}
+
+bool ChessTable::undo() {
+  stop_thinking();
+  if (moves_.empty()) return false;
+  const auto take_back = [&] {
+    position_ = before_.back();
+    before_.pop_back();
+    redo_.push_back(moves_.back());
+    moves_.pop_back();
+  };
+  take_back();
+  // Against the computer, back to the person's turn.
+  if (players_[position_.side] == Player::Computer && players_[position_.side ^ 1] == Player::Person && !moves_.empty())
+    take_back();
+  selected_ = pending_ = -1;
+  settle();
+  return true;
+}
+
+bool ChessTable::redo() {
+  stop_thinking();
+  if (redo_.empty()) return false;
+  std::vector<chess::Move> rest = std::move(redo_);
+  const chess::Move m = rest.back();
+  rest.pop_back();
+  play(m);
+  redo_ = std::move(rest);
+  return true;
+}
+
+void ChessTable::set_player(chess::Color side, Player p) {
+  if (players_[side] == p) return;
+  if (side == position_.side) stop_thinking();
+  players_[side] = p;
+  settle();
+}
+
+std::vector<std::uint64_t> ChessTable::history_keys() const {
+  std::vector<std::uint64_t> keys;
+  for (const chess::Position& p : before_) keys.push_back(p.key);
+  return keys;
+}
+
+void ChessTable::settle() {
+  end_.clear();
+  chess::MoveList legal;
+  chess::generate_legal(position_, legal);
+  const chess::Color side = position_.side;
+  if (legal.size == 0) {
+    end_ = position_.in_check() ? std::string("checkmate, ") + color_name(static_cast<chess::Color>(side ^ 1)) + " wins"
+                                : std::string("stalemate, a draw");
+  } else if (position_.halfmove >= 100) {
+    end_ = "the fifty-move rule, a draw";
+  } else {
+    int same = 1;
+    for (const chess::Position& p : before_) same += p.key == position_.key;
+    if (same >= 3) {
+      end_ = "threefold repetition, a draw";
+    } else {
+      int minors = 0;
+      bool heavy = false;
+      for (int c = 0; c < 2; ++c) {
+        heavy = heavy || position_.pieces[c][chess::Pawn] || position_.pieces[c][chess::Rook] || position_.pieces[c][chess::Queen];
+        minors += __builtin_popcountll(position_.pieces[c][chess::Knight] | position_.pieces[c][chess::Bishop]);
+      }
+      if (!heavy && minors <= 1) end_ = "insufficient material, a draw";
+    }
+  }
+  if (!end_.empty()) {
+    status_ = "game over: " + end_;
+  } else {
+    status_ = std::string(color_name(side)) + " to move" + (position_.in_check() ? ", in check" : "") +
+              (players_[side] == Player::Computer ? " (the computer)" : "");
+  }
+}
+
+void ChessTable::update() {
+  if (thread_.joinable()) {
+    if (!done_.load()) return;
+    thread_.join();
+    {
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      report_.active = false;
+    }
+    if (result_.has_move && !over()) play(result_.best);
+    return;
+  }
+  if (over() || players_[position_.side] != Player::Computer) return;
+  const chess::Position root = position_;
+  const std::vector<std::uint64_t> history = history_keys();
+  chess::SearchLimits limits;
+  limits.depth = std::max(1, ai_.depth);
+  limits.time_ms = ai_.time_ms;
+  searcher_->set_threads(std::max(1, ai_.threads));
+  done_ = false;
+  stop_requested_ = false;
+  {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_ = ChessThinking{};
+    report_.active = true;
+  }
+  thread_ = std::thread([this, root, history, limits] {
+    result_ = searcher_->search(root, history, limits, [this](const chess::SearchReport& r) {
+      if (stop_requested_.load()) searcher_->stop();  // a move_now() that came before the search began
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      report_.depth = r.depth;
+      report_.score = r.score;
+      report_.nodes = r.nodes;
+      report_.time_ms = r.time_ms;
+      report_.pv = r.pv;
+    });
+    done_ = true;
+  });
+  status_ += ", thinking";
+}
+
+void ChessTable::wait_for_computer() {
+  update();
+  if (thread_.joinable()) {
+    while (!done_.load()) std::this_thread::yield();
+    update();
+  }
+}
+
+void ChessTable::move_now() {
+  if (!thread_.joinable()) return;
+  stop_requested_ = true;
+  searcher_->stop();
+}
+
+void ChessTable::stop_thinking() {
+  if (!thread_.joinable()) return;
+  stop_requested_ = true;
+  searcher_->stop();
+  thread_.join();
+  std::lock_guard<std::mutex> lock(report_mutex_);
+  report_.active = false;
+}
+
+ChessThinking ChessTable::thinking_info() const {
+  std::lock_guard<std::mutex> lock(report_mutex_);
+  return report_;
+}
+
+int ChessTable::square_at(Vec2 p, bool flipped) {
+  if (!(p.x >= 0 && p.x < 8 && p.y >= 0 && p.y < 8)) return -1;
+  const int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
+  return flipped ? (7 - y) * 8 + (7 - x) : y * 8 + x;
+}
+
+void ChessTable::draw(BoardPicture& out, bool flipped) const {
+  out.clear();
+  out.area = {-0.9f, -0.9f, 9.8f, 9.8f};
+  const std::uint32_t light = rgba(236, 214, 176), dark = rgba(174, 127, 90);
+  for (int sq = 0; sq < 64; ++sq) {
+    const Vec2 c = corner(sq, flipped);
+    out.quad(c.x, c.y, c.x + 1, c.y + 1, ((sq & 7) + (sq >> 3)) % 2 ? light : dark);
+  }
+  if (!moves_.empty())
+    for (int sq : {moves_.back().from(), moves_.back().to()}) {
+      const Vec2 c = corner(sq, flipped);
+      out.quad(c.x, c.y, c.x + 1, c.y + 1, rgba(255, 230, 60, 110));
+    }
+  if (position_.in_check()) {
+    const Vec2 c = corner(position_.king_square(position_.side), flipped);
+    out.quad(c.x, c.y, c.x + 1, c.y + 1, rgba(230, 40, 30, 150));
+  }
+  if (selected_ >= 0) {
+    const Vec2 c = corner(selected_, flipped);
+    out.quad(c.x, c.y, c.x + 1, c.y + 1, rgba(60, 200, 90, 140));
+    for (int t : targets()) {
+      const Vec2 d = corner(t, flipped);
+      out.quad(d.x + 0.38f, d.y + 0.38f, d.x + 0.62f, d.y + 0.62f, rgba(40, 160, 70, 200));
+    }
+  }
+  // Pieces: a disc of the piece's colour with its letter.
+  const char letters[] = "PNBRQK";
+  for (int sq = 0; sq < 64; ++sq) {
+    const chess::PieceType t = position_.type_at(sq);
+    if (t == chess::NoPiece) continue;
+    const bool white = position_.color_at(sq) == chess::White;
+    const Vec2 c = corner(sq, flipped);
+    out.discs.push_back({c.x + 0.5f, c.y + 0.5f, t == chess::Pawn ? 0.3f : 0.4f, white ? rgba(248, 246, 238) : rgba(38, 36, 40),
+                         engine::UnitInstance::kNoFacing});
+    const float h = t == chess::Pawn ? 0.3f : 0.4f;
+    const char name[2] = {letters[t], 0};
+    engine::stroke_text(name, c.x + 0.5f - h / 3, c.y + 0.5f - h / 2, h, white ? rgba(30, 30, 30) : rgba(240, 240, 240), out.lines);
+  }
+  // The computer's principal variation: its first move as an arrow.
+  const ChessThinking th = thinking_info();
+  if (th.active && !th.pv.empty()) {
+    const Vec2 a = corner(th.pv[0].from(), flipped), b = corner(th.pv[0].to(), flipped);
+    out.arrow(a.x + 0.5f, a.y + 0.5f, b.x + 0.5f, b.y + 0.5f, rgba(40, 110, 230, 170));
+  }
+  // Coordinates, and the side to move as a disc beside its edge of the board.
+  const std::uint32_t label = rgba(200, 200, 200);
+  for (int i = 0; i < 8; ++i) {
+    const char file[2] = {static_cast<char>('a' + (flipped ? 7 - i : i)), 0}, rank[2] = {static_cast<char>('1' + (flipped ? 7 - i : i)), 0};
+    engine::stroke_text(file, static_cast<float>(i) + 0.4f, -0.6f, 0.32f, label, out.lines);
+    engine::stroke_text(rank, -0.55f, static_cast<float>(i) + 0.35f, 0.32f, label, out.lines);
+  }
+  const bool white_to_move = position_.side == chess::White;
+  const float y = (white_to_move != flipped) ? 0.5f : 7.5f;
+  out.discs.push_back({8.45f, y, 0.25f, white_to_move ? rgba(248, 246, 238) : rgba(38, 36, 40), engine::UnitInstance::kNoFacing});
+}
+
+}  // namespace warpmind::demos
