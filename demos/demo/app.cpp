@@ -14,6 +14,7 @@
 
 #include "../common/args.h"
 #include "battle.h"
+#include "chess_table.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/random.h"
@@ -45,6 +46,7 @@ struct SceneFrame {
   int heat_w = 0, heat_h = 0;
   float heat_range = 1.0f;  // symmetric ramp [-range, range]
   std::vector<engine::UnitInstance> units;
+  std::vector<engine::LineVertex> fills;  // triangles
   std::vector<engine::LineVertex> lines;
   void line(float x0, float y0, float x1, float y1, std::uint32_t c) {
     lines.push_back({x0, y0, c});
@@ -621,7 +623,98 @@ class RegionsScene : public Scene {
   double match_ms_ = 0;
 };
 
+// Chess against the computer (or two people, or the computer against itself): the board drawn by the
+// engine, moves by clicks (chess_table.h), the computer's search on its own thread.
+class ChessScene : public Scene {
+ public:
+  explicit ChessScene(const AppOptions& o) {
+    const Status st = table_.start(o.fen, o.moves);
+    if (!st.ok()) table_.start("", "");
+    std::snprintf(fen_, sizeof fen_, "%s", o.fen.c_str());
+    std::snprintf(moves_, sizeof moves_, "%s", o.moves.c_str());
+  }
+  const char* name() const override { return "chess"; }
+  Status reset(Context&) override { return Status::Ok(); }
+  Status step(Context&) override {
+    const auto t0 = Clock::now();
+    table_.update();
+    update_ms_ = ms_since(t0);
+    return Status::Ok();
+  }
+  bool panel() override {
+    namespace chess = search::chess;
+    ImGui::TextWrapped("%s", table_.status().c_str());
+    const char* who[] = {"person", "computer"};
+    for (chess::Color c : {chess::White, chess::Black}) {
+      int p = table_.player(c) == Player::Computer ? 1 : 0;
+      if (ImGui::Combo(c == chess::White ? "White" : "Black", &p, who, 2))
+        table_.set_player(c, p ? Player::Computer : Player::Person);
+    }
+    if (ImGui::Button("new game")) (void)table_.start("", "");
+    ImGui::SameLine();
+    if (ImGui::Button("undo")) table_.undo();
+    ImGui::SameLine();
+    if (ImGui::Button("redo")) table_.redo();
+    ImGui::SameLine();
+    if (ImGui::Button("flip")) flipped_ = !flipped_;
+    ImGui::SameLine();
+    if (ImGui::Button("move now")) table_.move_now();
+    if (table_.promotion_pending()) {
+      ImGui::Text("promote to:");
+      const std::pair<const char*, chess::PieceType> pieces[] = {
+          {"queen", chess::Queen}, {"rook", chess::Rook}, {"bishop", chess::Bishop}, {"knight", chess::Knight}};
+      for (const auto& [label, piece] : pieces) {
+        ImGui::SameLine();
+        if (ImGui::Button(label)) table_.promote(piece);
+      }
+    }
+    ImGui::SliderInt("time per move (ms)", &table_.ai().time_ms, 50, 20000, "%d", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderInt("depth (plies)", &table_.ai().depth, 1, 64);
+    ImGui::SliderInt("threads", &table_.ai().threads, 1, 64);
+    const ChessThinking th = table_.thinking_info();
+    if (th.depth > 0) {
+      std::string pv;
+      for (const chess::Move& m : th.pv) pv += chess::move_to_uci(m) + " ";
+      ImGui::Text("depth %d  score %+d  nodes %llu  %.0f k nodes/s", th.depth, th.score,
+                  static_cast<unsigned long long>(th.nodes), th.time_ms > 0 ? static_cast<double>(th.nodes) / th.time_ms : 0.0);
+      ImGui::TextWrapped("pv %s", pv.c_str());
+    }
+    ImGui::InputText("FEN", fen_, sizeof fen_);
+    ImGui::InputText("moves", moves_, sizeof moves_);
+    if (ImGui::Button("start from FEN and moves")) {
+      const Status st = table_.start(fen_, moves_);
+      (void)st;  // the status line says why when it fails
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("copy FEN")) ImGui::SetClipboardText(table_.fen().c_str());
+    ImGui::TextWrapped("moves: %s", table_.moves_text().c_str());
+    return false;
+  }
+  void click(Vec2 at, int button) override {
+    if (button == 0) table_.click(ChessTable::square_at(at, flipped_));
+  }
+  void frame(SceneFrame& f, bool) override {
+    table_.draw(picture_, flipped_);
+    f.world = picture_.area;
+    f.heat.clear();
+    f.heat_w = f.heat_h = 0;
+    f.units = picture_.discs;
+    f.fills = picture_.fills;
+    f.lines.insert(f.lines.end(), picture_.lines.begin(), picture_.lines.end());
+  }
+  void stages(std::vector<Stage>& out) const override { out = {{"update", update_ms_}}; }
+  std::string summary() const override { return table_.fen() + "; " + table_.status(); }
+
+ private:
+  ChessTable table_;
+  BoardPicture picture_;
+  bool flipped_ = false;
+  double update_ms_ = 0;
+  char fen_[128] = {}, moves_[2048] = {};
+};
+
 std::unique_ptr<Scene> make_scene(const std::string& name, const AppOptions& o) {
+  if (name == "chess") return std::make_unique<ChessScene>(o);
   if (name == "regions") return std::make_unique<RegionsScene>(o);
   if (name == "aoi") return std::make_unique<AoiScene>(o);
   if (name == "crowd") return std::make_unique<CrowdScene>(o);
@@ -677,8 +770,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
     std::fprintf(stderr, "warpmind-demo: %s\n", st.message().c_str());
     return 1;
   }
-  const char* scene_names[] = {"battle", "crowd", "field", "aoi", "regions"};
-  constexpr int kScenes = 5;
+  const char* scene_names[] = {"battle", "crowd", "field", "aoi", "regions", "chess"};
+  constexpr int kScenes = 6;
   int scene_index = 0;
   for (int k = 0; k < kScenes; ++k)
     if (o.scene == scene_names[k]) scene_index = k;
@@ -816,6 +909,7 @@ int run_window(const AppOptions& o, engine::Window& window) {
     // Render.
     const auto t0 = Clock::now();
     sf.lines.clear();
+    sf.fills.clear();
     if (st.ok()) scene->frame(sf, grid);
     engine::Frame fr;
     fr.camera = cam.rect(w, h);
@@ -827,6 +921,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
     fr.heat_hi = heat_range > 0 ? heat_range : sf.heat_range;
     fr.units = sf.units.data();
     fr.unit_count = sf.units.size();
+    fr.fills = sf.fills.data();
+    fr.fill_vertex_count = sf.fills.size();
     fr.lines = sf.lines.data();
     fr.line_vertex_count = sf.lines.size();
     std::string err = window.end_frame(fr);

@@ -1,4 +1,4 @@
-// The windowed warpmind-demo: scenes (the battle, crowd-only, field-only, AOI-world and DDM regions scenes) driven by a small
+// The windowed warpmind-demo: scenes (the battle, crowd-only, field-only, AOI-world, DDM regions and chess scenes) driven by a small
 // panel framework in the style of RecastDemo's tools — each scene adds its own ImGui panel, the app adds
 // the common ones (backend, simulation controls, per-stage timing plots) and the camera.
 #pragma once
@@ -16,9 +16,10 @@ class Window;
 namespace warpmind::demos {
 
 struct AppOptions {
-  std::string scene = "battle";  // battle | crowd | field | aoi | regions
+  std::string scene = "battle";  // battle | crowd | field | aoi | regions | chess
   Backend backend = Backend::Auto;
   BattleConfig battle;           // the battle's settings; its unit count and seed size the other scenes too
+  std::string fen, moves;        // chess: the starting position and moves played from it
   int frames = 0;                // 0: until the window closes
   std::string out = "out/demo";  // screenshots and the final stats
 };

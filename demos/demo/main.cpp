@@ -13,6 +13,7 @@
 #include "../common/args.h"
 #include "app.h"
 #include "battle.h"
+#include "chess_table.h"
 #if WARPMIND_HEAT_INTEROP
 #include "heat_interop.h"
 #endif
@@ -40,7 +41,12 @@ constexpr const char* kHelp =
     "\n"
     "  --headless        render offscreen to PNG (the default without a display)\n"
     "  --window          open a window or fail\n"
-    "  --scene S         battle | crowd | field | aoi | regions (window; default battle)\n"
+    "  --scene S         battle | crowd | field | aoi | regions | chess (headless: battle or chess;\n"
+    "                    default battle)\n"
+    "  --fen F           chess: the starting position (default: the start)\n"
+    "  --moves \"M ...\"   chess: moves played from it, in UCI letters (e2e4 e7e5 ...)\n"
+    "  --ai-plays N      chess, headless: the computer makes the next N moves first (--ai-time ms each,\n"
+    "                    default 200)\n"
     "  --frames N        frames to render (headless default 10; window default: until closed)\n"
     "  --ticks-per-frame K   (headless, default 5)\n"
     "  window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan\n"
@@ -71,11 +77,52 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The chess scene headless: the computer makes `plays` moves, then the board is rendered to
+// OUT/frame-0000.png with OUT/stats.json (the position, the moves, the status).
+int render_chess(demos::ChessTable& table, int plays, int ai_time, int w, int h, const std::string& out) {
+  namespace chess = search::chess;
+  table.ai().time_ms = ai_time;
+  for (int k = 0; k < plays && !table.over(); ++k) {
+    table.set_player(table.position().side, demos::Player::Computer);
+    table.wait_for_computer();
+  }
+  for (chess::Color c : {chess::White, chess::Black}) table.set_player(c, demos::Player::Person);
+  demos::BoardPicture pic;
+  table.draw(pic, false);
+  std::unique_ptr<engine::OffscreenRenderer> renderer;
+  std::string err = engine::OffscreenRenderer::create(w, h, renderer);
+  if (!err.empty()) return bad(err);
+  engine::Frame f;
+  const float aspect = static_cast<float>(w) / static_cast<float>(h);
+  const float cx = pic.area.x0 + pic.area.width / 2, cy = pic.area.y0 + pic.area.height / 2;
+  const float span = std::max(pic.area.height, pic.area.width / aspect);
+  f.camera = {cx - span * aspect / 2, cy - span / 2, cx + span * aspect / 2, cy + span / 2};
+  f.fills = pic.fills.data();
+  f.fill_vertex_count = pic.fills.size();
+  f.units = pic.discs.data();
+  f.unit_count = pic.discs.size();
+  f.lines = pic.lines.data();
+  f.line_vertex_count = pic.lines.size();
+  std::vector<std::uint8_t> rgba;
+  err = renderer->render(f, rgba);
+  if (err.empty()) err = engine::write_png(out + "/frame-0000.png", w, h, rgba.data());
+  if (err.empty())
+    err = demos::write_file(out + "/stats.json", "{\"scene\": \"chess\", \"fen\": \"" + demos::json_escape(table.fen()) +
+                                                     "\", \"moves\": \"" + table.moves_text() + "\", \"over\": " +
+                                                     (table.over() ? "true" : "false") + ", \"status\": \"" +
+                                                     demos::json_escape(table.status()) + "\", \"renderer\": \"" +
+                                                     demos::json_escape(renderer->device_name()) + "\"}\n");
+  if (!err.empty()) return bad(err);
+  std::printf("warpmind-demo: chess, %zu moves, %s; %s/frame-0000.png\n", table.moves().size(), table.status().c_str(),
+              out.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed", "map", "resolution", "sight", "gap",
-                    "save-every", "scene", "map-file", "heat-range"},
+                    "save-every", "scene", "map-file", "heat-range", "fen", "moves", "ai-plays", "ai-time"},
                    {"headless", "window", "help", "no-interop"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -99,8 +146,15 @@ int main(int argc, char** argv) {
   if (!args.error().empty()) return bad(args.error());
   const std::string out = args.str("out", "out/demo");
   const std::string scene = args.str("scene", "battle");
-  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions")
-    return bad("--scene: expected battle, crowd, field, aoi or regions");
+  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions" && scene != "chess")
+    return bad("--scene: expected battle, crowd, field, aoi, regions or chess");
+  // The chess game to start from (checked before anything opens: bad input is exit 2 with the reason).
+  std::unique_ptr<demos::ChessTable> chess_table;
+  if (scene == "chess") {
+    chess_table = std::make_unique<demos::ChessTable>();
+    const Status cs = chess_table->start(args.str("fen"), args.str("moves"));
+    if (!cs.ok()) return bad(cs.message());
+  }
   demos::BattleConfig bc;
   bc.units_per_army = units;
   bc.seed = seed;
@@ -124,6 +178,8 @@ int main(int argc, char** argv) {
       ao.battle = bc;
       ao.frames = frames;
       ao.out = out;
+      ao.fen = args.str("fen");
+      ao.moves = args.str("moves");
       return demos::run_window(ao, *window);
     }
     if (args.has("window")) return bad(werr);
@@ -132,10 +188,16 @@ int main(int argc, char** argv) {
     if (args.has("window")) return bad("this build has no window support (GLFW and Dear ImGui were not found)");
 #endif
   }
-  if (scene != "battle") return bad("--scene: headless runs the battle only");
+  if (scene != "battle" && scene != "chess") return bad("--scene: headless runs the battle or chess");
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) return bad("--out: cannot create '" + out + "'");
+  if (chess_table) {
+    const int plays = static_cast<int>(args.integer("ai-plays", 0, 0, 1000));
+    const int ai_time = static_cast<int>(args.integer("ai-time", 200, 1, 600000));
+    if (!args.error().empty()) return bad(args.error());
+    return render_chess(*chess_table, plays, ai_time, img_w, img_h, out);
+  }
 
   std::unique_ptr<Context> ctx;
   Status st = Context::create(co, ctx);

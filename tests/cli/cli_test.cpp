@@ -167,12 +167,51 @@ TEST(Cli, DemoRendersHeadlessFrames) {
   EXPECT_EQ(run("warpmind-demo --headless --units 0").status, 2);
 }
 
+// The chess scene headless: the position after the given moves and the computer's, drawn as a board
+// (light and dark squares, both colours of pieces, the last move marked); bad FEN or moves: exit 2.
+TEST(Cli, DemoChessSceneHeadless) {
+  const fs::path dir = scratch("demo-chess");
+  const Outcome r = run("warpmind-demo --headless --scene chess --moves \"e2e4 e7e5 g1f3\" --ai-plays 1 --ai-time 100 "
+                        "--size 384x384 --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_TRUE(is_png(dir / "frame-0000.png"));
+  std::ifstream in(dir / "stats.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+  ASSERT_TRUE(j.is_object()) << ss.str();
+  const std::string moves = j.value("moves", "");
+  EXPECT_EQ(moves.rfind("e2e4 e7e5 g1f3 ", 0), 0u) << moves;  // and the computer's answer
+  EXPECT_EQ(std::count(moves.begin(), moves.end(), ' '), 3);
+  EXPECT_EQ(j.value("status", ""), "White to move");
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((dir / "frame-0000.png").c_str(), &w, &h, &n, 4);
+  ASSERT_NE(px, nullptr);
+  int light = 0, dark = 0, white_piece = 0, black_piece = 0, marked = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const int R = px[4 * i], G = px[4 * i + 1], B = px[4 * i + 2];
+    light += R == 236 && G == 214 && B == 176;
+    dark += R == 174 && G == 127 && B == 90;
+    white_piece += R > 240 && G > 240 && B > 230;
+    black_piece += R < 50 && G < 50 && B < 50 && R > 20;
+    marked += R > 200 && G > 180 && B < 130 && !(R == 236 && G == 214);  // the last move's squares, yellowed
+  }
+  stbi_image_free(px);
+  EXPECT_GT(light, 20000);
+  EXPECT_GT(dark, 20000);
+  EXPECT_GT(white_piece, 1500);
+  EXPECT_GT(black_piece, 1500);
+  EXPECT_GT(marked, 300);
+  EXPECT_EQ(run("warpmind-demo --headless --scene chess --fen \"8/8/8 w\" --out " + dir.string()).status, 2);
+  EXPECT_EQ(run("warpmind-demo --headless --scene chess --moves \"e2e5\" --out " + dir.string()).status, 2);
+}
+
 #if WARPMIND_WINDOW_TESTS
 TEST(Cli, DemoWindowUnderXvfb) {
   // The README's main command with a display: every scene opens a window, runs, and the screenshot of
   // its last frame shows something (pixel spread), with the validation layer quiet.
   if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed (package xvfb)";
-  for (const char* scene : {"battle", "crowd", "field", "aoi", "regions"}) {
+  for (const char* scene : {"battle", "crowd", "field", "aoi", "regions", "chess"}) {
     SCOPED_TRACE(scene);
     const fs::path dir = scratch(std::string("window-") + scene);
     const std::string cmd = "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " +
