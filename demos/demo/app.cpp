@@ -15,6 +15,7 @@
 #include "../common/args.h"
 #include "battle.h"
 #include "chess_table.h"
+#include "connect6_table.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/random.h"
@@ -713,8 +714,75 @@ class ChessScene : public Scene {
   char fen_[128] = {}, moves_[2048] = {};
 };
 
+// Connect6 against the computer: the 19 x 19 grid drawn by the engine, two clicks a turn
+// (connect6_table.h), the computer's search on its own thread.
+class Connect6Scene : public Scene {
+ public:
+  explicit Connect6Scene(const AppOptions& o) {
+    if (!table_.start(o.moves).ok()) (void)table_.start("");
+    std::snprintf(moves_, sizeof moves_, "%s", o.moves.c_str());
+  }
+  const char* name() const override { return "connect6"; }
+  Status reset(Context&) override { return Status::Ok(); }
+  Status step(Context&) override {
+    const auto t0 = Clock::now();
+    table_.update();
+    update_ms_ = ms_since(t0);
+    return Status::Ok();
+  }
+  bool panel() override {
+    namespace c6 = search::connect6;
+    ImGui::TextWrapped("%s", table_.status().c_str());
+    const char* who[] = {"person", "computer"};
+    for (c6::Stone c : {c6::BlackStone, c6::WhiteStone}) {
+      int p = table_.player(c) == Player::Computer ? 1 : 0;
+      if (ImGui::Combo(c == c6::BlackStone ? "Black" : "White", &p, who, 2))
+        table_.set_player(c, p ? Player::Computer : Player::Person);
+    }
+    if (ImGui::Button("new game")) (void)table_.start("");
+    ImGui::SameLine();
+    if (ImGui::Button("undo")) table_.undo();
+    ImGui::SameLine();
+    if (ImGui::Button("redo")) table_.redo();
+    ImGui::SameLine();
+    if (ImGui::Button("move now")) table_.move_now();
+    ImGui::SliderInt("time per turn (ms)", &table_.ai().time_ms, 50, 20000, "%d", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderInt("depth (turns)", &table_.ai().depth, 1, 8);
+    ImGui::SliderInt("width (pairs)", &table_.ai().width, 1, 128);
+    ImGui::SliderInt("threat search (turns)", &table_.ai().vcf_depth, 0, 6);
+    ImGui::SliderInt("threads", &table_.ai().threads, 1, 64);
+    ImGui::InputText("turns", moves_, sizeof moves_);
+    if (ImGui::Button("start from turns")) (void)table_.start(moves_);  // the status line says why when it fails
+    ImGui::SameLine();
+    if (ImGui::Button("copy turns")) ImGui::SetClipboardText(table_.turns_text().c_str());
+    ImGui::TextWrapped("turns: %s", table_.turns_text().c_str());
+    return false;
+  }
+  void click(Vec2 at, int button) override {
+    if (button == 0) table_.click(Connect6Table::cell_at(at));
+  }
+  void frame(SceneFrame& f, bool) override {
+    table_.draw(picture_);
+    f.world = picture_.area;
+    f.heat.clear();
+    f.heat_w = f.heat_h = 0;
+    f.units = picture_.discs;
+    f.fills = picture_.fills;
+    f.lines.insert(f.lines.end(), picture_.lines.begin(), picture_.lines.end());
+  }
+  void stages(std::vector<Stage>& out) const override { out = {{"update", update_ms_}}; }
+  std::string summary() const override { return table_.turns_text() + "; " + table_.status(); }
+
+ private:
+  Connect6Table table_;
+  BoardPicture picture_;
+  double update_ms_ = 0;
+  char moves_[4096] = {};
+};
+
 std::unique_ptr<Scene> make_scene(const std::string& name, const AppOptions& o) {
   if (name == "chess") return std::make_unique<ChessScene>(o);
+  if (name == "connect6") return std::make_unique<Connect6Scene>(o);
   if (name == "regions") return std::make_unique<RegionsScene>(o);
   if (name == "aoi") return std::make_unique<AoiScene>(o);
   if (name == "crowd") return std::make_unique<CrowdScene>(o);
@@ -770,8 +838,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
     std::fprintf(stderr, "warpmind-demo: %s\n", st.message().c_str());
     return 1;
   }
-  const char* scene_names[] = {"battle", "crowd", "field", "aoi", "regions", "chess"};
-  constexpr int kScenes = 6;
+  const char* scene_names[] = {"battle", "crowd", "field", "aoi", "regions", "chess", "connect6"};
+  constexpr int kScenes = 7;
   int scene_index = 0;
   for (int k = 0; k < kScenes; ++k)
     if (o.scene == scene_names[k]) scene_index = k;

@@ -14,6 +14,7 @@
 #include "app.h"
 #include "battle.h"
 #include "chess_table.h"
+#include "connect6_table.h"
 #if WARPMIND_HEAT_INTEROP
 #include "heat_interop.h"
 #endif
@@ -41,12 +42,13 @@ constexpr const char* kHelp =
     "\n"
     "  --headless        render offscreen to PNG (the default without a display)\n"
     "  --window          open a window or fail\n"
-    "  --scene S         battle | crowd | field | aoi | regions | chess (headless: battle or chess;\n"
-    "                    default battle)\n"
+    "  --scene S         battle | crowd | field | aoi | regions | chess | connect6 (headless: battle,\n"
+    "                    chess or connect6; default battle)\n"
     "  --fen F           chess: the starting position (default: the start)\n"
-    "  --moves \"M ...\"   chess: moves played from it, in UCI letters (e2e4 e7e5 ...)\n"
-    "  --ai-plays N      chess, headless: the computer makes the next N moves first (--ai-time ms each,\n"
-    "                    default 200)\n"
+    "  --moves \"M ...\"   chess: moves played from it, in UCI letters (e2e4 e7e5 ...); connect6: the turns\n"
+    "                    from the empty board in the protocol's letters (JJ KJKK ...)\n"
+    "  --ai-plays N      chess, connect6, headless: the computer makes the next N moves first (--ai-time\n"
+    "                    ms each, default 200)\n"
     "  --frames N        frames to render (headless default 10; window default: until closed)\n"
     "  --ticks-per-frame K   (headless, default 5)\n"
     "  window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan\n"
@@ -77,18 +79,9 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// The chess scene headless: the computer makes `plays` moves, then the board is rendered to
-// OUT/frame-0000.png with OUT/stats.json (the position, the moves, the status).
-int render_chess(demos::ChessTable& table, int plays, int ai_time, int w, int h, const std::string& out) {
-  namespace chess = search::chess;
-  table.ai().time_ms = ai_time;
-  for (int k = 0; k < plays && !table.over(); ++k) {
-    table.set_player(table.position().side, demos::Player::Computer);
-    table.wait_for_computer();
-  }
-  for (chess::Color c : {chess::White, chess::Black}) table.set_player(c, demos::Player::Person);
-  demos::BoardPicture pic;
-  table.draw(pic, false);
+// A board scene headless: the picture rendered to OUT/frame-0000.png, `stats` (a JSON object's fields)
+// to OUT/stats.json.
+int render_board(const demos::BoardPicture& pic, int w, int h, const std::string& out, const std::string& stats) {
   std::unique_ptr<engine::OffscreenRenderer> renderer;
   std::string err = engine::OffscreenRenderer::create(w, h, renderer);
   if (!err.empty()) return bad(err);
@@ -107,15 +100,52 @@ int render_chess(demos::ChessTable& table, int plays, int ai_time, int w, int h,
   err = renderer->render(f, rgba);
   if (err.empty()) err = engine::write_png(out + "/frame-0000.png", w, h, rgba.data());
   if (err.empty())
-    err = demos::write_file(out + "/stats.json", "{\"scene\": \"chess\", \"fen\": \"" + demos::json_escape(table.fen()) +
-                                                     "\", \"moves\": \"" + table.moves_text() + "\", \"over\": " +
-                                                     (table.over() ? "true" : "false") + ", \"status\": \"" +
-                                                     demos::json_escape(table.status()) + "\", \"renderer\": \"" +
-                                                     demos::json_escape(renderer->device_name()) + "\"}\n");
+    err = demos::write_file(out + "/stats.json",
+                            "{" + stats + ", \"renderer\": \"" + demos::json_escape(renderer->device_name()) + "\"}\n");
   if (!err.empty()) return bad(err);
-  std::printf("warpmind-demo: chess, %zu moves, %s; %s/frame-0000.png\n", table.moves().size(), table.status().c_str(),
-              out.c_str());
   return 0;
+}
+
+// The chess scene headless: the computer makes `plays` moves, then the board is drawn.
+int render_chess(demos::ChessTable& table, int plays, int ai_time, int w, int h, const std::string& out) {
+  namespace chess = search::chess;
+  table.ai().time_ms = ai_time;
+  for (int k = 0; k < plays && !table.over(); ++k) {
+    table.set_player(table.position().side, demos::Player::Computer);
+    table.wait_for_computer();
+  }
+  for (chess::Color c : {chess::White, chess::Black}) table.set_player(c, demos::Player::Person);
+  demos::BoardPicture pic;
+  table.draw(pic, false);
+  const int rc = render_board(pic, w, h, out,
+                              "\"scene\": \"chess\", \"fen\": \"" + demos::json_escape(table.fen()) + "\", \"moves\": \"" +
+                                  table.moves_text() + "\", \"over\": " + (table.over() ? "true" : "false") +
+                                  ", \"status\": \"" + demos::json_escape(table.status()) + "\"");
+  if (rc == 0)
+    std::printf("warpmind-demo: chess, %zu moves, %s; %s/frame-0000.png\n", table.moves().size(), table.status().c_str(),
+                out.c_str());
+  return rc;
+}
+
+// The connect6 scene headless: the computer plays `plays` turns, then the board is drawn.
+int render_connect6(demos::Connect6Table& table, int plays, int ai_time, int w, int h, const std::string& out) {
+  namespace c6 = search::connect6;
+  table.ai().time_ms = ai_time;
+  for (int k = 0; k < plays && !table.over(); ++k) {
+    table.set_player(table.board().to_move(), demos::Player::Computer);
+    table.wait_for_computer();
+  }
+  for (c6::Stone s : {c6::BlackStone, c6::WhiteStone}) table.set_player(s, demos::Player::Person);
+  demos::BoardPicture pic;
+  table.draw(pic);
+  const int rc = render_board(pic, w, h, out,
+                              "\"scene\": \"connect6\", \"turns\": \"" + table.turns_text() + "\", \"over\": " +
+                                  (table.over() ? "true" : "false") + ", \"status\": \"" +
+                                  demos::json_escape(table.status()) + "\"");
+  if (rc == 0)
+    std::printf("warpmind-demo: connect6, %zu turns, %s; %s/frame-0000.png\n", table.turns().size(), table.status().c_str(),
+                out.c_str());
+  return rc;
 }
 
 }  // namespace
@@ -146,13 +176,20 @@ int main(int argc, char** argv) {
   if (!args.error().empty()) return bad(args.error());
   const std::string out = args.str("out", "out/demo");
   const std::string scene = args.str("scene", "battle");
-  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions" && scene != "chess")
-    return bad("--scene: expected battle, crowd, field, aoi, regions or chess");
+  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions" && scene != "chess" &&
+      scene != "connect6")
+    return bad("--scene: expected battle, crowd, field, aoi, regions, chess or connect6");
   // The chess game to start from (checked before anything opens: bad input is exit 2 with the reason).
   std::unique_ptr<demos::ChessTable> chess_table;
   if (scene == "chess") {
     chess_table = std::make_unique<demos::ChessTable>();
     const Status cs = chess_table->start(args.str("fen"), args.str("moves"));
+    if (!cs.ok()) return bad(cs.message());
+  }
+  std::unique_ptr<demos::Connect6Table> connect6_table;
+  if (scene == "connect6") {
+    connect6_table = std::make_unique<demos::Connect6Table>();
+    const Status cs = connect6_table->start(args.str("moves"));
     if (!cs.ok()) return bad(cs.message());
   }
   demos::BattleConfig bc;
@@ -188,15 +225,17 @@ int main(int argc, char** argv) {
     if (args.has("window")) return bad("this build has no window support (GLFW and Dear ImGui were not found)");
 #endif
   }
-  if (scene != "battle" && scene != "chess") return bad("--scene: headless runs the battle or chess");
+  if (scene != "battle" && scene != "chess" && scene != "connect6")
+    return bad("--scene: headless runs the battle, chess or connect6");
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) return bad("--out: cannot create '" + out + "'");
-  if (chess_table) {
+  if (chess_table || connect6_table) {
     const int plays = static_cast<int>(args.integer("ai-plays", 0, 0, 1000));
     const int ai_time = static_cast<int>(args.integer("ai-time", 200, 1, 600000));
     if (!args.error().empty()) return bad(args.error());
-    return render_chess(*chess_table, plays, ai_time, img_w, img_h, out);
+    return chess_table ? render_chess(*chess_table, plays, ai_time, img_w, img_h, out)
+                       : render_connect6(*connect6_table, plays, ai_time, img_w, img_h, out);
   }
 
   std::unique_ptr<Context> ctx;

@@ -206,12 +206,43 @@ TEST(Cli, DemoChessSceneHeadless) {
   EXPECT_EQ(run("warpmind-demo --headless --scene chess --moves \"e2e5\" --out " + dir.string()).status, 2);
 }
 
+// The connect6 scene headless: the turns given and the computer's, drawn as stones on the grid.
+TEST(Cli, DemoConnect6SceneHeadless) {
+  const fs::path dir = scratch("demo-connect6");
+  const Outcome r = run("warpmind-demo --headless --scene connect6 --moves \"JJ KJKK\" --ai-plays 2 --ai-time 100 "
+                        "--size 384x384 --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(dir / "stats.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+  ASSERT_TRUE(j.is_object()) << ss.str();
+  const std::string turns = j.value("turns", "");
+  EXPECT_EQ(turns.rfind("JJ KJKK ", 0), 0u) << turns;
+  EXPECT_EQ(std::count(turns.begin(), turns.end(), ' '), 3);
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((dir / "frame-0000.png").c_str(), &w, &h, &n, 4);
+  ASSERT_NE(px, nullptr);
+  int wood = 0, black = 0, white = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const int R = px[4 * i], G = px[4 * i + 1], B = px[4 * i + 2];
+    wood += R == 214 && G == 172 && B == 104;
+    black += R == 30 && G == 30 && B == 34;
+    white += R == 246 && G == 244 && B == 236;
+  }
+  stbi_image_free(px);
+  EXPECT_GT(wood, 50000);
+  EXPECT_GT(black, 150);  // four stones of each colour after Black's opening and three more turns
+  EXPECT_GT(white, 150);
+  EXPECT_EQ(run("warpmind-demo --headless --scene connect6 --moves \"JJ JJKK\" --out " + dir.string()).status, 2);
+}
+
 #if WARPMIND_WINDOW_TESTS
 TEST(Cli, DemoWindowUnderXvfb) {
   // The README's main command with a display: every scene opens a window, runs, and the screenshot of
   // its last frame shows something (pixel spread), with the validation layer quiet.
   if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed (package xvfb)";
-  for (const char* scene : {"battle", "crowd", "field", "aoi", "regions", "chess"}) {
+  for (const char* scene : {"battle", "crowd", "field", "aoi", "regions", "chess", "connect6"}) {
     SCOPED_TRACE(scene);
     const fs::path dir = scratch(std::string("window-") + scene);
     const std::string cmd = "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " +

@@ -256,6 +256,7 @@ struct Ctx {
       if (stop) stop->store(true);
     }
     if (stop && stop->load(std::memory_order_relaxed)) stopped = true;
+    if (o.interrupt && o.interrupt->load(std::memory_order_relaxed)) stopped = true;
     return stopped;
   }
 };

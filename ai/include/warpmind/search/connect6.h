@@ -20,6 +20,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -94,6 +95,9 @@ struct SearchOptions {
   int time_ms = 0;        // 0: no limit
   int vcf_depth = 2;      // turns of the threat-space search run first (0: none)
   int threads = 1;        // > 1: root splitting, every root turn searched exactly on some thread
+  // When set and true (another thread sets it), the search stops soon and returns the best turn of the
+  // last completed depth, as when its time runs out.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 struct SearchOutcome {
   Turn best;

@@ -1,0 +1,109 @@
+// The demo's Connect6 game through its input layer: one stone for Black's opening, two clicks a turn
+// after that (the first pending, taken back by a second click on it), occupied cells and clicks off the
+// board refused with a reason, undo of the pending stone and of whole turns, six in a row ending the
+// game, and the computer answering within its time.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "connect6_table.h"
+
+namespace warpmind::demos {
+namespace {
+
+namespace c6 = search::connect6;
+
+int cell(const char* letters) { return (letters[1] - 'A') * c6::kSize + (letters[0] - 'A'); }
+
+TEST(Connect6Table, TurnsByClicks) {
+  Connect6Table t;
+  t.set_player(c6::WhiteStone, Player::Person);
+  t.click(cell("JJ"));  // Black's opening: one stone
+  EXPECT_EQ(t.turns_text(), "JJ");
+  t.click(cell("KJ"));
+  EXPECT_EQ(t.pending(), cell("KJ"));
+  t.click(cell("KJ"));  // a second click on the pending stone takes it back
+  EXPECT_EQ(t.pending(), -1);
+  t.click(cell("JJ"));  // occupied
+  EXPECT_NE(t.status().find("JJ is occupied"), std::string::npos) << t.status();
+  t.click(-1);
+  EXPECT_NE(t.status().find("off the board"), std::string::npos);
+  t.click(cell("KJ"));
+  t.click(cell("KK"));
+  EXPECT_EQ(t.turns_text(), "JJ KJKK");
+  EXPECT_EQ(t.board().to_move(), c6::BlackStone);
+  // Undo: the pending stone first, then whole turns; redo.
+  t.click(cell("AA"));
+  EXPECT_TRUE(t.undo());
+  EXPECT_EQ(t.pending(), -1);
+  EXPECT_EQ(t.turns_text(), "JJ KJKK");
+  EXPECT_TRUE(t.undo());
+  EXPECT_EQ(t.turns_text(), "JJ");
+  EXPECT_TRUE(t.redo());
+  EXPECT_EQ(t.turns_text(), "JJ KJKK");
+}
+
+TEST(Connect6Table, SixInARowEndsTheGame) {
+  Connect6Table t;
+  t.set_player(c6::WhiteStone, Player::Person);
+  ASSERT_TRUE(t.start("AA SSQR BACA OSMR DAEA KSIR").ok());  // Black: A1..E1 along the bottom row
+  t.click(cell("FA"));
+  t.click(cell("KK"));
+  EXPECT_TRUE(t.over());
+  EXPECT_NE(t.status().find("six in a row, Black wins"), std::string::npos) << t.status();
+  t.click(cell("GA"));
+  EXPECT_NE(t.status().find("no more turns"), std::string::npos) << t.status();
+  const std::string before = t.turns_text();
+  EXPECT_FALSE(t.start("JJ JJKK").ok());  // occupied: refused, nothing changes
+  EXPECT_NE(t.status().find("turn 2 'JJKK'"), std::string::npos) << t.status();
+  EXPECT_EQ(t.turns_text(), before);
+  EXPECT_FALSE(t.start("JJ ZZ").ok());
+}
+
+TEST(Connect6Table, TheComputerAnswersWithinItsTime) {
+  Connect6Table t;  // the person plays Black, the computer White
+  t.ai().time_ms = 300;
+  t.click(cell("JJ"));
+  t.click(cell("KK"));  // White's turn: refused
+  EXPECT_NE(t.status().find("the computer plays White"), std::string::npos) << t.status();
+  const auto t0 = std::chrono::steady_clock::now();
+  t.wait_for_computer();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(t.turns().size(), 2u);
+  EXPECT_LT(ms, 300.0 + 1000.0);
+  EXPECT_EQ(t.board().to_move(), c6::BlackStone);
+  EXPECT_TRUE(t.undo());  // both turns back against the computer
+  EXPECT_EQ(t.turns().size(), 0u);
+  // The computer on both sides, stopped early.
+  t.set_player(c6::BlackStone, Player::Computer);
+  t.ai().time_ms = 20000;
+  t.ai().depth = 6;
+  t.update();  // the opening stone
+  t.wait_for_computer();
+  t.update();
+  EXPECT_TRUE(t.thinking());
+  t.move_now();
+  const auto t1 = std::chrono::steady_clock::now();
+  t.wait_for_computer();
+  const double stop_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+  EXPECT_LT(stop_ms, 2000.0);
+  EXPECT_EQ(t.turns().size(), 2u);
+}
+
+TEST(Connect6Table, DrawsTheBoard) {
+  Connect6Table t;
+  t.set_player(c6::WhiteStone, Player::Person);
+  ASSERT_TRUE(t.start("JJ KJKK").ok());
+  BoardPicture pic;
+  t.draw(pic);
+  EXPECT_EQ(pic.discs.size(), 3u + 2 + 1);  // the stones, the last turn's marks, the side to move
+  EXPECT_GT(pic.lines.size(), 4u * 19);
+  EXPECT_EQ(Connect6Table::cell_at({9.5f, 9.5f}), cell("JJ"));
+  EXPECT_EQ(Connect6Table::cell_at({19.5f, 9.5f}), -1);
+  t.click(cell("AA"));
+  t.draw(pic);
+  EXPECT_EQ(pic.discs.size(), 3u + 2 + 1 + 1);  // and the pending stone
+}
+
+}  // namespace
+}  // namespace warpmind::demos
