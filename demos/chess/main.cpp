@@ -20,6 +20,7 @@
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
 #include "warpmind/search/hybrid.h"
+#include "warpmind/search/time_budget.h"
 
 namespace {
 
@@ -38,17 +39,6 @@ std::string score_text(int score) {
   if (score > kMateBound) return "mate " + std::to_string((kMate - score + 1) / 2);
   if (score < -kMateBound) return "mate -" + std::to_string((kMate + score) / 2);
   return "cp " + std::to_string(score);
-}
-
-// The milliseconds to spend on this move: a share of the clock plus most of the increment, never more
-// than half of what is left, and a safety margin for the GUI's latency.
-std::int64_t budget(std::int64_t left, std::int64_t inc, int moves_to_go) {
-  const std::int64_t margin = 50;
-  const std::int64_t mtg = moves_to_go > 0 ? std::min(moves_to_go, 40) : 30;
-  std::int64_t t = left / mtg + inc * 3 / 4;
-  t = std::min(t, left / 2);
-  t = std::min(t, left - margin);
-  return std::max<std::int64_t>(t, 1);
 }
 
 constexpr const char* kBenchFens[] = {
@@ -229,7 +219,7 @@ class Engine {
     const auto received = std::chrono::steady_clock::now();
     const std::int64_t left = position_.side == White ? wtime : btime;
     if (movetime >= 0) limits.time_ms = std::max<std::int64_t>(movetime - 20, 1);
-    else if (left >= 0) limits.time_ms = budget(left, position_.side == White ? winc : binc, movestogo);
+    else if (left >= 0) limits.time_ms = search::time_budget(left, position_.side == White ? winc : binc, movestogo);
     const Position root = position_;
     const std::vector<std::uint64_t> history = history_;
     if (hybrid_) return go_hybrid(root, limits, received);
@@ -294,31 +284,21 @@ class Engine {
     MoveList legal;
     generate_legal(root, legal);
     if (legal.size == 0) return say("bestmove 0000");
-    Move best = legal.moves[0];
-    double last_ms = 0, growth = 8;
+    search::HybridOptions o = hybrid_options_;
+    o.stop = &hybrid_stop_;
     const int max_depth = std::min(limits.depth, limits.infinite ? 64 : 12);
-    for (int d = 1; d <= max_depth; ++d) {
-      const auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (d > 1 && limits.time_ms > 0 && elapsed + last_ms * growth > static_cast<double>(limits.time_ms)) break;
-      search::HybridOptions o = hybrid_options_;
-      o.depth = d;
-      o.stop = &hybrid_stop_;
-      if (limits.time_ms > 0 && !limits.infinite) o.deadline = t0 + std::chrono::milliseconds(limits.time_ms);
-      search::HybridStats st;
-      const auto r0 = std::chrono::steady_clock::now();
-      const auto r = hybrid.run(root, o, backend, st);
-      if (r.stopped) break;  // the last completed depth's move stands
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
-      if (last_ms > 0.5) growth = std::max(2.0, ms / last_ms);
-      last_ms = ms;
-      if (r.has_move) best = r.best;
-      say("info depth " + std::to_string(d) + " score " + score_text(r.value) + " nodes " + std::to_string(st.computed()) +
-          " time " + std::to_string(static_cast<long long>(elapsed + ms)) + " pv " + move_to_uci(best));
-      say("info string hybrid: " + std::to_string(st.batched_leaves + st.batched_branches) + " nodes in batches, " +
-          std::to_string(st.single_leaves + st.single_branches) + " one by one, " + std::to_string(st.pruned) + " pruned");
-      if (limits.nodes && st.computed() >= limits.nodes) break;
-      if (std::abs(r.value) > kMateBound) break;
-    }
+    const std::int64_t time_ms = limits.infinite ? 0 : limits.time_ms;
+    const auto r = search::deepen(hybrid, root, o, max_depth, time_ms, t0, backend,
+                                  [&](const auto& res, const search::DeepeningStep& step) {
+      say("info depth " + std::to_string(step.depth) + " score " + score_text(res.value) + " nodes " +
+          std::to_string(step.stats.computed()) + " time " + std::to_string(static_cast<long long>(step.total_ms)) +
+          " pv " + move_to_uci(res.has_move ? res.best : legal.moves[0]));
+      say("info string hybrid: " + std::to_string(step.stats.batched_leaves + step.stats.batched_branches) +
+          " nodes in batches, " + std::to_string(step.stats.single_leaves + step.stats.single_branches) +
+          " one by one, " + std::to_string(step.stats.pruned) + " pruned");
+      return !(limits.nodes && step.stats.computed() >= limits.nodes) && std::abs(res.value) <= kMateBound;
+    });
+    const Move best = r.has_move ? r.best : legal.moves[0];
     say("bestmove " + move_to_uci(best));
   }
 

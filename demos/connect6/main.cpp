@@ -171,44 +171,28 @@ class Engine {
     std::vector<Turn> first;
     candidate_turns(board_, options_.width, first);
     best.best = first.front();  // the game is not over: there is a turn
-    double last_ms = 0, growth = 8;
     GpuBatch* device = gpu();
-    for (int d = 1; d <= options_.depth; ++d) {
-      const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (d > 1 && options_.time_ms > 0 && elapsed + last_ms * growth > options_.time_ms) break;
-      warpmind::search::HybridOptions o;
-      o.depth = d;
-      o.first_child_first = true;
-      o.cut_one_by_one = 256;
-      if (options_.time_ms > 0) o.deadline = t0 + std::chrono::milliseconds(options_.time_ms);
-      warpmind::search::HybridStats st;
-      const auto r0 = std::chrono::steady_clock::now();
-      bool stopped = false;
-      int value = 0;
-      Turn turn{};
-      bool has = false;
-      if (device) {
-        warpmind::search::HybridSearch<Connect6Game, GpuBatch> h;
-        const auto r = h.run(board_, o, *device, st);
-        stopped = r.stopped, value = r.value, turn = r.best, has = r.has_move;
-      } else {
-        if (!pool_) pool_ = std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
-        warpmind::search::CpuBatch<Connect6Game> backend{*pool_};
-        warpmind::search::HybridSearch<Connect6Game, warpmind::search::CpuBatch<Connect6Game>> h;
-        const auto r = h.run(board_, o, backend, st);
-        stopped = r.stopped, value = r.value, turn = r.best, has = r.has_move;
-      }
-      if (stopped) break;
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - r0).count();
-      if (last_ms > 0.5) growth = std::max(2.0, ms / last_ms);
-      last_ms = ms;
-      if (has) best.best = turn;
-      best.score = value;
-      best.depth = d;
-      best.nodes += st.computed();
-      note("info hybrid depth " + std::to_string(d) + " score " + std::to_string(value) + " nodes " +
-           std::to_string(st.computed()) + " on the " + (device ? "GPU" : "CPU") + " (" +
-           std::to_string(st.batched_leaves + st.batched_branches) + " in batches)");
+    warpmind::search::HybridOptions o;
+    o.first_child_first = true;
+    o.cut_one_by_one = 256;
+    const auto on_depth = [&](const auto& r, const warpmind::search::DeepeningStep& step) {
+      if (r.has_move) best.best = r.best;
+      best.score = r.value;
+      best.depth = step.depth;
+      best.nodes += step.stats.computed();
+      note("info hybrid depth " + std::to_string(step.depth) + " score " + std::to_string(r.value) + " nodes " +
+           std::to_string(step.stats.computed()) + " on the " + (device ? "GPU" : "CPU") + " (" +
+           std::to_string(step.stats.batched_leaves + step.stats.batched_branches) + " in batches)");
+      return true;
+    };
+    if (device) {
+      warpmind::search::HybridSearch<Connect6Game, GpuBatch> h;
+      (void)warpmind::search::deepen(h, board_, o, options_.depth, options_.time_ms, t0, *device, on_depth);
+    } else {
+      if (!pool_) pool_ = std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
+      warpmind::search::CpuBatch<Connect6Game> backend{*pool_};
+      warpmind::search::HybridSearch<Connect6Game, warpmind::search::CpuBatch<Connect6Game>> h;
+      (void)warpmind::search::deepen(h, board_, o, options_.depth, options_.time_ms, t0, backend, on_depth);
     }
     if (device && !device->error().empty()) note("info " + device->error() + " (the CPU computed those batches)");
     return best;

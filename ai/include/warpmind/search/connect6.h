@@ -22,6 +22,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,6 +46,24 @@ std::string cell_name(int cell, Notation n);
 std::string turn_name(const Turn& t, Notation n);
 // Parses a turn in either notation (detected from the text).
 Status parse_turn(std::string_view text, Turn& out);
+
+// A game record, as text. Tag pairs first, as PGN writes them ([Black "name"], [White "name"],
+// [Result "..."], any others kept in order), then the turns in order, in either notation, separated by
+// white space; turn numbers ("12.") are skipped, ';' starts a comment to the end of the line, lines
+// starting with '%' are skipped, and a result word ends the record: "black" or "white" (that side won),
+// "draw", or "*" (unfinished; also what a record without a result gets). read_record checks every turn
+// by playing it from the empty board: an unknown word, a malformed tag, an illegal turn (wrong stone
+// count, an occupied cell, a turn after the game ended) is an error naming its line, and `out` is left
+// unchanged. write_record writes the tags (Result last, from `result`), a blank line, one numbered turn
+// per line in letters notation ("1. JJ", "2. KJKK"), then the result; it checks the same and fails
+// without writing.
+struct Record {
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::vector<Turn> turns;
+  std::string result = "*";
+};
+Status read_record(std::string_view text, Record& out);
+Status write_record(const Record& r, std::string& out);
 
 class Board {
  public:
@@ -98,6 +117,9 @@ struct SearchOptions {
   // When set and true (another thread sets it), the search stops soon and returns the best turn of the
   // last completed depth, as when its time runs out.
   const std::atomic<bool>* interrupt = nullptr;
+  // When set: called on the searching thread after every completed depth with the outcome so far
+  // (best turn, score, depth, nodes until then).
+  std::function<void(const struct SearchOutcome&)> on_depth;
 };
 struct SearchOutcome {
   Turn best;

@@ -326,4 +326,47 @@ class HybridSearch {
   std::vector<std::vector<Move>> moves_;
 };
 
+// Iterative deepening of whole runs, as an engine plays to a clock: depths 1, 2, ... max_depth, each
+// one run() from scratch. A depth starts only while the time since `t0` plus the last depth's time
+// times the growth seen so far (at least 2, first guess 8) fits `time_ms`; a depth that runs past
+// t0 + time_ms (options.deadline) or is stopped (options.stop) is abandoned and the last completed one
+// stands. time_ms <= 0: no time limit. After each completed depth on_depth(result, step) is called; it
+// returns false to stop deepening (a node budget, a mate found). The result is the last completed
+// depth's (has_move false and stopped true when not even depth 1 completed).
+struct DeepeningStep {
+  int depth = 0;
+  double ms = 0;        // this depth's run
+  double total_ms = 0;  // since t0
+  HybridStats stats;
+};
+
+template <class G, class Backend, class OnDepth>
+typename HybridSearch<G, Backend>::Result deepen(HybridSearch<G, Backend>& search, const typename G::State& root,
+                                                 HybridOptions options, int max_depth, std::int64_t time_ms,
+                                                 std::chrono::steady_clock::time_point t0, Backend& backend,
+                                                 OnDepth&& on_depth) {
+  using Ms = std::chrono::duration<double, std::milli>;
+  typename HybridSearch<G, Backend>::Result best;
+  best.stopped = true;
+  if (time_ms > 0) options.deadline = std::min(options.deadline, t0 + std::chrono::milliseconds(time_ms));
+  double last_ms = 0, growth = 8;
+  for (int d = 1; d <= max_depth; ++d) {
+    const double elapsed = Ms(std::chrono::steady_clock::now() - t0).count();
+    if (d > 1 && time_ms > 0 && elapsed + last_ms * growth > static_cast<double>(time_ms)) break;
+    options.depth = d;
+    DeepeningStep step;
+    step.depth = d;
+    const auto r0 = std::chrono::steady_clock::now();
+    const auto r = search.run(root, options, backend, step.stats);
+    if (r.stopped) break;
+    step.ms = Ms(std::chrono::steady_clock::now() - r0).count();
+    step.total_ms = Ms(std::chrono::steady_clock::now() - t0).count();
+    if (last_ms > 0.5) growth = std::max(2.0, step.ms / last_ms);
+    last_ms = step.ms;
+    best = r;
+    if (!on_depth(static_cast<const decltype(r)&>(r), static_cast<const DeepeningStep&>(step))) break;
+  }
+  return best;
+}
+
 }  // namespace warpmind::search
