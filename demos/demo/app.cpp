@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <vector>
 
@@ -146,9 +148,9 @@ class BattleScene : public Scene {
     }
     ImGui::SliderInt("layer shown", &layer_, 0, 1, layer_ ? "team 1" : "team 0");
     if (battle_) {
-      ImGui::Text("map %d x %d, field %s, crowd %s", battle_->map(), battle_->map(),
+      ImGui::TextWrapped("map %d x %d, field %s, crowd %s", battle_->map(), battle_->map(),
                   field::variant_name(battle_->layers().variant()), crowd::variant_name(battle_->solver().variant()));
-      ImGui::Text("alive %zu vs %zu, tick %lld%s", battle_->alive(0), battle_->alive(1), battle_->ticks(),
+      ImGui::TextWrapped("alive %zu vs %zu, tick %lld%s", battle_->alive(0), battle_->alive(1), battle_->ticks(),
                   battle_->winner() < 0 ? "" : (battle_->winner() == 2 ? "  draw" : "  battle over"));
     }
     return dirty;
@@ -236,7 +238,7 @@ class CrowdScene : public Scene {
     ImGui::SliderFloat("step", &step_, 0.05f, 2.0f);
     if (solver_) {
       const crowd::StepStats& s = solver_->last_stats();
-      ImGui::Text("%s: moved %zu, collisions %zu, blocked %zu", crowd::variant_name(solver_->variant()), s.moved,
+      ImGui::TextWrapped("%s: moved %zu, collisions %zu, blocked %zu", crowd::variant_name(solver_->variant()), s.moved,
                   s.collisions, s.out_of_world + s.blocked);
     }
     return dirty;
@@ -314,7 +316,7 @@ class FieldScene : public Scene {
     dirty |= ImGui::SliderFloat("attack range", &range_, 1.0f, 40.0f);
     dirty |= ImGui::SliderFloat("attack falloff", &falloff_, 5.0f, 120.0f);
     dirty |= ImGui::SliderFloat("repel radius", &repel_, 0.5f, 10.0f);
-    ImGui::Text("%zu charges; %s", entities_.size(), layers_ ? field::variant_name(layers_->variant()) : "");
+    ImGui::TextWrapped("%zu charges; %s", entities_.size(), layers_ ? field::variant_name(layers_->variant()) : "");
     if (ImGui::Button("clear")) entities_.clear();
     return dirty;
   }
@@ -407,10 +409,10 @@ class AoiScene : public Scene {
     if (world_) {
       std::size_t rejected = 0;
       for (std::size_t k : result_.rejected) rejected += k;
-      ImGui::Text("%s: %zu updates, %zu notifications, %zu entered, %zu left, %zu rejected",
+      ImGui::TextWrapped("%s: %zu updates, %zu notifications, %zu entered, %zu left, %zu rejected",
                   aoi::variant_name(world_->variant()), result_.updates.size(), result_.notifications.size(),
                   result_.entered.size(), result_.left.size(), rejected);
-      ImGui::Text("selected player %u (left click selects): %zu notifications this tick", selected_, mine_);
+      ImGui::TextWrapped("selected player %u (left click selects): %zu notifications this tick", selected_, mine_);
     }
     return dirty;
   }
@@ -555,9 +557,9 @@ class RegionsScene : public Scene {
     dirty |= ImGui::SliderFloat("gpu-grid cell (drawn with grid lines)", &cell_, 10.0f, 1000.0f, "%.0f",
                                 ImGuiSliderFlags_Logarithmic);
     if (matcher_) {
-      ImGui::Text("%s: %zu pairs; last step +%zu -%zu", ddm::variant_name(matcher_->variant()), pairs_.size(),
+      ImGui::TextWrapped("%s: %zu pairs; last step +%zu -%zu", ddm::variant_name(matcher_->variant()), pairs_.size(),
                   appeared_.size(), disappeared_.size());
-      ImGui::Text("region %u (%s, left click selects) matches:", selected_,
+      ImGui::TextWrapped("region %u (%s, left click selects) matches:", selected_,
                   selected_ < regions_.size() && regions_[selected_].kind == ddm::RegionKind::Publication ? "publication" : "subscription");
       std::string list;
       int shown = 0;
@@ -624,6 +626,115 @@ class RegionsScene : public Scene {
   double match_ms_ = 0;
 };
 
+// ---- the board scenes' shared panels ----
+
+// The computer: which search, where the hybrid's batches run and its tunables, time, depth, threads,
+// the pace of computer-against-computer games.
+void ai_panel(AiSettings& ai, int& depth, int depth_max, const char* depth_label) {
+  int kind = ai.search == AiSearch::Hybrid ? 1 : 0;
+  const char* kinds[] = {"alpha-beta (CPU threads)", "hybrid (batches: GPU or CPU)"};
+  if (ImGui::Combo("search", &kind, kinds, 2)) ai.search = kind ? AiSearch::Hybrid : AiSearch::AlphaBeta;
+  if (ai.search == AiSearch::Hybrid) {
+    int b = ai.backend == Backend::Cpu ? 1 : ai.backend == Backend::Cuda ? 2 : 0;
+    const char* backends[] = {"auto", "cpu", "cuda"};
+    if (ImGui::Combo("batches on", &b, backends, 3)) ai.backend = b == 1 ? Backend::Cpu : b == 2 ? Backend::Cuda : Backend::Auto;
+  }
+  ImGui::SliderInt("ms per move", &ai.time_ms, 0, 20000, "%d", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("without a clock; 0: the depth alone. With a clock, the clock decides");
+  ImGui::SliderInt(depth_label, &depth, 1, depth_max);
+  ImGui::SliderInt("threads", &ai.threads, 1, 64);
+  ImGui::SliderInt("pace (ms)", &ai.pace_ms, 0, 5000);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("computer against computer: at least this long between moves");
+  if (ai.search == AiSearch::Hybrid && ImGui::TreeNode("hybrid tunables")) {
+    search::HybridOptions& h = ai.hybrid;
+    ImGui::SliderInt("Lmin", &h.l_min, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderInt("Lmax", &h.l_max, 1, 65536, "%d", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderInt("Bmin", &h.b_min, 1, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderInt("Bmax", &h.b_max, 1, 65536, "%d", ImGuiSliderFlags_Logarithmic);
+    h.l_max = std::max(h.l_max, h.l_min);
+    h.b_max = std::max(h.b_max, h.b_min);
+    ImGui::Checkbox("pruning", &h.pruning);
+    ImGui::SameLine();
+    ImGui::Checkbox("first child first", &h.first_child_first);
+    ImGui::SliderInt("CUT nodes one by one", &h.cut_one_by_one, 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
+    ImGui::TreePop();
+  }
+}
+
+// What the search reports as it goes: depth, score, nodes and their rate; the hybrid's batches and
+// the share of the nodes computed in batches (on the GPU when it runs there).
+void thinking_lines(const Thinking& th, const char* score_unit) {
+  if (th.depth == 0) {
+    ImGui::TextDisabled(th.active ? "thinking..." : "the computer has not searched yet");
+    return;
+  }
+  ImGui::TextWrapped("%s depth %d  score %+d %s", th.active ? "thinking:" : "last search:", th.depth, th.score, score_unit);
+  ImGui::TextWrapped("%llu nodes in %lld ms, %.0f k nodes/s", static_cast<unsigned long long>(th.nodes),
+              static_cast<long long>(th.time_ms), th.time_ms > 0 ? static_cast<double>(th.nodes) / static_cast<double>(th.time_ms) : 0.0);
+  if (th.search == AiSearch::Hybrid) {
+    const search::HybridStats& h = th.hybrid;
+    const double batched = static_cast<double>(h.batched_leaves + h.batched_branches);
+    ImGui::TextWrapped("hybrid on the %s: leaf batches %llu (mean %.0f), branch batches %llu (mean %.0f)", th.on_gpu ? "GPU" : "CPU",
+                static_cast<unsigned long long>(h.leaf_batches),
+                h.leaf_batches ? static_cast<double>(h.batched_leaves) / static_cast<double>(h.leaf_batches) : 0.0,
+                static_cast<unsigned long long>(h.branch_batches),
+                h.branch_batches ? static_cast<double>(h.batched_branches) / static_cast<double>(h.branch_batches) : 0.0);
+    ImGui::TextWrapped("%.0f%% of the nodes in batches%s; %llu pruned", h.computed() ? 100.0 * batched / static_cast<double>(h.computed()) : 0.0,
+                th.on_gpu ? " (the GPU's share)" : "", static_cast<unsigned long long>(h.pruned));
+  }
+  if (!th.backend_note.empty()) ImGui::TextWrapped("%s", th.backend_note.c_str());
+}
+
+// Both clocks (the running one marked) and the time control, applied by a button.
+void clock_panel(const GameClock& clock, const char* (&sides)[2], int& base_s, int& increment_s, bool& apply) {
+  if (clock.control().on())
+    for (int side = 0; side < 2; ++side) {
+      if (side) ImGui::SameLine(0, 24);
+      ImGui::Text("%s%s %s", clock.running() == side ? "> " : "  ", sides[side], clock_text(clock.left_ms(side)).c_str());
+    }
+  else
+    ImGui::TextDisabled("no clock");
+  ImGui::InputInt("base (s, 0: none)", &base_s);
+  ImGui::InputInt("increment (s)", &increment_s);
+  base_s = std::clamp(base_s, 0, 36000);
+  increment_s = std::clamp(increment_s, 0, 600);
+  apply = ImGui::Button("set the clocks");
+}
+
+// The evaluation over the game, one point per move, clamped to +-range.
+void eval_graph(const std::vector<int>& evals, const char* label, float range) {
+  std::vector<float> v(evals.begin(), evals.end());
+  for (float& x : v) x = std::clamp(x, -range, range);
+  if (v.empty()) v.push_back(0);
+  ImGui::PlotLines(label, v.data(), static_cast<int>(v.size()), 0, nullptr, -range, range, ImVec2(0, 60));
+}
+
+// A path, save and load buttons; the result in `note`.
+template <class Save, class Load>
+void record_buttons(char (&path)[512], std::string& note, Save save, Load load) {
+  ImGui::InputText("file", path, sizeof path);
+  if (ImGui::Button("save")) {
+    const std::string err = write_file(path, save());
+    note = err.empty() ? std::string("saved ") + path : err;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("load")) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    if (in) text << in.rdbuf();
+    if (!in) note = std::string("cannot read ") + path;
+    else if (text.str().size() > (8u << 20)) note = std::string(path) + " is larger than 8 MiB";
+    else {
+      const Status st = load(text.str());
+      note = st.ok() ? std::string("loaded ") + path : st.message();
+    }
+  }
+  if (!note.empty()) {
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", note.c_str());
+  }
+}
+
 // Chess against the computer (or two people, or the computer against itself): the board drawn by the
 // engine, moves by clicks (chess_table.h), the computer's search on its own thread.
 class ChessScene : public Scene {
@@ -633,6 +744,7 @@ class ChessScene : public Scene {
     if (!st.ok()) table_.start("", "");
     std::snprintf(fen_, sizeof fen_, "%s", o.fen.c_str());
     std::snprintf(moves_, sizeof moves_, "%s", o.moves.c_str());
+    std::snprintf(path_, sizeof path_, "%s/game.pgn", o.out.c_str());
   }
   const char* name() const override { return "chess"; }
   Status reset(Context&) override { return Status::Ok(); }
@@ -669,26 +781,37 @@ class ChessScene : public Scene {
         if (ImGui::Button(label)) table_.promote(piece);
       }
     }
-    ImGui::SliderInt("time per move (ms)", &table_.ai().time_ms, 50, 20000, "%d", ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderInt("depth (plies)", &table_.ai().depth, 1, 64);
-    ImGui::SliderInt("threads", &table_.ai().threads, 1, 64);
     const ChessThinking th = table_.thinking_info();
-    if (th.depth > 0) {
-      std::string pv;
-      for (const chess::Move& m : th.pv) pv += chess::move_to_uci(m) + " ";
-      ImGui::Text("depth %d  score %+d  nodes %llu  %.0f k nodes/s", th.depth, th.score,
-                  static_cast<unsigned long long>(th.nodes), th.time_ms > 0 ? static_cast<double>(th.nodes) / th.time_ms : 0.0);
-      ImGui::TextWrapped("pv %s", pv.c_str());
+    if (ImGui::TreeNodeEx("computer", ImGuiTreeNodeFlags_DefaultOpen)) {
+      ai_panel(table_.ai(), table_.ai().depth, 64, "depth (plies)");
+      thinking_lines(th, "cp");
+      if (!th.pv.empty()) {
+        std::string pv;
+        for (const chess::Move& m : th.pv) pv += chess::move_to_uci(m) + " ";
+        ImGui::TextWrapped("pv %s", pv.c_str());
+      }
+      eval_graph(table_.evaluations(), "eval (White, cp)", 800.0f);
+      ImGui::TreePop();
     }
-    ImGui::InputText("FEN", fen_, sizeof fen_);
-    ImGui::InputText("moves", moves_, sizeof moves_);
-    if (ImGui::Button("start from FEN and moves")) {
-      const Status st = table_.start(fen_, moves_);
-      (void)st;  // the status line says why when it fails
+    if (ImGui::TreeNode("clock")) {
+      const char* sides[2] = {"White", "Black"};
+      bool apply = false;
+      clock_panel(table_.clock(), sides, base_s_, increment_s_, apply);
+      if (apply) table_.set_time_control({base_s_ * 1000LL, increment_s_ * 1000LL});
+      ImGui::TreePop();
     }
-    ImGui::SameLine();
-    if (ImGui::Button("copy FEN")) ImGui::SetClipboardText(table_.fen().c_str());
-    ImGui::TextWrapped("moves: %s", table_.moves_text().c_str());
+    if (ImGui::TreeNode("position and records")) {
+      ImGui::InputText("FEN", fen_, sizeof fen_);
+      ImGui::InputText("moves", moves_, sizeof moves_);
+      if (ImGui::Button("start from FEN and moves")) (void)table_.start(fen_, moves_);  // the status says why it fails
+      ImGui::SameLine();
+      if (ImGui::Button("copy FEN")) ImGui::SetClipboardText(table_.fen().c_str());
+      ImGui::SameLine();
+      if (ImGui::Button("copy PGN")) ImGui::SetClipboardText(table_.pgn().c_str());
+      record_buttons(path_, note_, [&] { return table_.pgn(); }, [&](const std::string& text) { return table_.load_pgn(text); });
+      ImGui::TextWrapped("moves: %s", table_.moves_text().c_str());
+      ImGui::TreePop();
+    }
     return false;
   }
   void click(Vec2 at, int button) override {
@@ -711,7 +834,9 @@ class ChessScene : public Scene {
   BoardPicture picture_;
   bool flipped_ = false;
   double update_ms_ = 0;
-  char fen_[128] = {}, moves_[2048] = {};
+  char fen_[128] = {}, moves_[2048] = {}, path_[512] = {};
+  std::string note_;
+  int base_s_ = 300, increment_s_ = 2;
 };
 
 // Connect6 against the computer: the 19 x 19 grid drawn by the engine, two clicks a turn
@@ -721,6 +846,7 @@ class Connect6Scene : public Scene {
   explicit Connect6Scene(const AppOptions& o) {
     if (!table_.start(o.moves).ok()) (void)table_.start("");
     std::snprintf(moves_, sizeof moves_, "%s", o.moves.c_str());
+    std::snprintf(path_, sizeof path_, "%s/game.c6", o.out.c_str());
   }
   const char* name() const override { return "connect6"; }
   Status reset(Context&) override { return Status::Ok(); }
@@ -746,16 +872,35 @@ class Connect6Scene : public Scene {
     if (ImGui::Button("redo")) table_.redo();
     ImGui::SameLine();
     if (ImGui::Button("move now")) table_.move_now();
-    ImGui::SliderInt("time per turn (ms)", &table_.ai().time_ms, 50, 20000, "%d", ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderInt("depth (turns)", &table_.ai().depth, 1, 8);
-    ImGui::SliderInt("width (pairs)", &table_.ai().width, 1, 128);
-    ImGui::SliderInt("threat search (turns)", &table_.ai().vcf_depth, 0, 6);
-    ImGui::SliderInt("threads", &table_.ai().threads, 1, 64);
-    ImGui::InputText("turns", moves_, sizeof moves_);
-    if (ImGui::Button("start from turns")) (void)table_.start(moves_);  // the status line says why when it fails
-    ImGui::SameLine();
-    if (ImGui::Button("copy turns")) ImGui::SetClipboardText(table_.turns_text().c_str());
-    ImGui::TextWrapped("turns: %s", table_.turns_text().c_str());
+    const Connect6Thinking th = table_.thinking_info();
+    if (ImGui::TreeNodeEx("computer", ImGuiTreeNodeFlags_DefaultOpen)) {
+      Connect6Ai& ai = table_.ai();
+      ai_panel(ai, ai.depth, 8, "depth (turns)");
+      ImGui::SliderInt("width (pairs)", &ai.width, 1, 128);
+      if (ai.search == AiSearch::AlphaBeta) ImGui::SliderInt("threat depth (turns)", &ai.vcf_depth, 0, 6);
+      thinking_lines(th, "");
+      if (th.best.a >= 0)
+        ImGui::TextWrapped("%s %s%s", th.active ? "best so far (ghost stones):" : "played:",
+                    c6::turn_name(th.best, c6::Notation::Letters).c_str(), th.forced ? " (forced)" : "");
+      eval_graph(table_.evaluations(), "eval (Black)", 3000.0f);
+      ImGui::TreePop();
+    }
+    if (ImGui::TreeNode("clock")) {
+      const char* sides[2] = {"Black", "White"};
+      bool apply = false;
+      clock_panel(table_.clock(), sides, base_s_, increment_s_, apply);
+      if (apply) table_.set_time_control({base_s_ * 1000LL, increment_s_ * 1000LL});
+      ImGui::TreePop();
+    }
+    if (ImGui::TreeNode("turns and records")) {
+      ImGui::InputText("turns", moves_, sizeof moves_);
+      if (ImGui::Button("start from turns")) (void)table_.start(moves_);  // the status line says why when it fails
+      ImGui::SameLine();
+      if (ImGui::Button("copy turns")) ImGui::SetClipboardText(table_.turns_text().c_str());
+      record_buttons(path_, note_, [&] { return table_.record(); }, [&](const std::string& text) { return table_.load_record(text); });
+      ImGui::TextWrapped("turns: %s", table_.turns_text().c_str());
+      ImGui::TreePop();
+    }
     return false;
   }
   void click(Vec2 at, int button) override {
@@ -777,7 +922,9 @@ class Connect6Scene : public Scene {
   Connect6Table table_;
   BoardPicture picture_;
   double update_ms_ = 0;
-  char moves_[4096] = {};
+  char moves_[4096] = {}, path_[512] = {};
+  std::string note_;
+  int base_s_ = 300, increment_s_ = 5;
 };
 
 std::unique_ptr<Scene> make_scene(const std::string& name, const AppOptions& o) {
@@ -794,10 +941,15 @@ std::unique_ptr<Scene> make_scene(const std::string& name, const AppOptions& o) 
 
 struct Camera {
   float cx = 64, cy = 64, span = 128;  // centre and visible height in world units
-  void fit(const WorldRect& w) {
-    cx = w.x0 + w.width / 2;
+  // The whole world in view, in the part of a width x height window right of the panel (`panel`
+  // pixels; ignored when that would leave less than 40% of the width).
+  void fit(const WorldRect& w, int width, int height, float panel = 400.0f) {
+    const float fw = static_cast<float>(std::max(width, 1)), fh = static_cast<float>(std::max(height, 1));
+    if (fw - panel < 0.4f * fw) panel = 0;
+    const float scale = std::max(w.width / (fw - panel), w.height / fh) * 1.05f;  // world units per pixel
+    span = scale * fh;
+    cx = w.x0 + w.width / 2 - panel / 2 * scale;
     cy = w.y0 + w.height / 2;
-    span = std::max(w.width, w.height) * 1.05f;
   }
   engine::Rect rect(int width, int height) const {
     const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
@@ -852,8 +1004,9 @@ int run_window(const AppOptions& o, engine::Window& window) {
   SceneFrame sf;
   Camera cam;
   scene->frame(sf, false);
-  cam.fit(sf.world);
-  bool paused = false, single = false, grid = false, shot = false;
+  cam.fit(sf.world, window.width(), window.height());
+  bool paused = false, single = false, grid = false, shot = false, scene_shot = false;
+  std::vector<std::uint8_t> pixels;
   AppOptions opts = o;        // the seed can change from the panel
   float heat_range = 0.0f;    // colour range of the heat map; 0: the largest |value| of the frame
   int speed = 1, frames = 0, shots = 0;
@@ -862,7 +1015,7 @@ int run_window(const AppOptions& o, engine::Window& window) {
   std::vector<History> history;
   History render_history;
   double render_ms = 0;
-  std::unique_ptr<engine::OffscreenRenderer> offscreen;  // screenshots: the scene without the UI
+  std::unique_ptr<engine::OffscreenRenderer> offscreen;  // "scene only" screenshots: without the UI
 
   while (!window.should_close() && (o.frames == 0 || frames < o.frames)) {
     window.begin_frame();
@@ -897,8 +1050,9 @@ int run_window(const AppOptions& o, engine::Window& window) {
     // Panels.
     bool reset = false;
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(390, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("warpmind");
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 12.5f);  // room on the right for the labels
     if (ImGui::Combo("scene", &scene_index, scene_names, kScenes)) {
       scene = make_scene(scene_names[scene_index], opts);
       reset = true;
@@ -921,8 +1075,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
       }
       reset = true;
     }
-    ImGui::Text("backend in use: %s%s", backend_name(ctx->backend()), ctx->cuda() ? (" (" + ctx->device().name + ")").c_str() : "");
-    ImGui::Text("renderer: %s; heat map by host upload", window.device_name().c_str());
+    ImGui::TextWrapped("backend in use: %s%s", backend_name(ctx->backend()), ctx->cuda() ? (" (" + ctx->device().name + ")").c_str() : "");
+    ImGui::TextWrapped("renderer: %s; heat map by host upload", window.device_name().c_str());
     ImGui::Checkbox("pause (space)", &paused);
     ImGui::SameLine();
     if (ImGui::Button("step (n)")) single = true;
@@ -934,7 +1088,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
     ImGui::SameLine();
     if (ImGui::Button("screenshot (F12)")) shot = true;
     ImGui::SameLine();
-    if (ImGui::Button("fit view")) cam.fit(sf.world);
+    if (ImGui::Button("scene only")) scene_shot = true;
+    if (ImGui::Button("fit view")) cam.fit(sf.world, w, h);
     if (ImGui::CollapsingHeader(scene->name(), ImGuiTreeNodeFlags_DefaultOpen)) reset |= scene->panel();
     if (ImGui::CollapsingHeader("timings (ms)", ImGuiTreeNodeFlags_DefaultOpen)) {
       double total = 0;
@@ -947,9 +1102,10 @@ int run_window(const AppOptions& o, engine::Window& window) {
       char label[64];
       std::snprintf(label, sizeof label, "render %.3f", render_ms);
       ImGui::PlotLines(label, render_history.v.data(), kHistory, render_history.at, nullptr, 0.0f, FLT_MAX, ImVec2(0, 36));
-      ImGui::Text("tick total %.3f ms (%.0f ticks/s); %.0f fps", total, total > 0 ? 1e3 / total : 0.0, io.Framerate);
+      ImGui::TextWrapped("tick total %.3f ms (%.0f ticks/s); %.0f fps", total, total > 0 ? 1e3 / total : 0.0, io.Framerate);
     }
     if (!message.empty()) ImGui::TextWrapped("%s", message.c_str());
+    ImGui::PopItemWidth();
     ImGui::End();
 
     if (reset) {
@@ -959,7 +1115,7 @@ int run_window(const AppOptions& o, engine::Window& window) {
       stages.clear();
       if (st.ok()) {
         scene->frame(sf, grid);
-        cam.fit(sf.world);
+        cam.fit(sf.world, window.width(), window.height());
       }
     }
     // Simulation.
@@ -993,28 +1149,36 @@ int run_window(const AppOptions& o, engine::Window& window) {
     fr.fill_vertex_count = sf.fills.size();
     fr.lines = sf.lines.data();
     fr.line_vertex_count = sf.lines.size();
-    std::string err = window.end_frame(fr);
+    // F12 and the last frame of --frames: this frame is copied back as presented.
+    const bool last = o.frames > 0 && frames + 1 == o.frames;
+    const bool capture = shot || last;
+    pixels.clear();
+    std::string err = window.end_frame(fr, capture ? &pixels : nullptr);
+    if (!err.empty() && capture && err.rfind("window capture", 0) == 0) err.clear();  // the scene alone below
+    const bool captured = capture && err.empty() && !pixels.empty();
     if (!err.empty()) {
       std::fprintf(stderr, "warpmind-demo: %s\n", err.c_str());
       return 1;
     }
     render_ms = ms_since(t0);
     render_history.add(render_ms);
-    const bool last = o.frames > 0 && frames + 1 == o.frames;
-    if (shot || last) {
-      shot = false;
-      if (!offscreen) err = engine::OffscreenRenderer::create(w, h, offscreen);
-      std::vector<std::uint8_t> pixels;
-      if (err.empty() && (offscreen->width() != w || offscreen->height() != h)) {
-        offscreen.reset();
-        err = engine::OffscreenRenderer::create(w, h, offscreen);
+    if (capture || scene_shot) {
+      // screenshot-NNN.png: the window as presented, panels included (the scene alone where the
+      // swapchain cannot be copied); scene-NNN.png ("scene only"): the scene offscreen, without the UI.
+      if (!captured) {
+        if (!offscreen || offscreen->width() != w || offscreen->height() != h) {
+          offscreen.reset();
+          err = engine::OffscreenRenderer::create(w, h, offscreen);
+        }
+        if (err.empty()) err = offscreen->render(fr, pixels);
       }
-      if (err.empty()) err = offscreen->render(fr, pixels);
       char name[64];
-      std::snprintf(name, sizeof name, "/screenshot-%03d.png", shots++);
-      if (err.empty()) err = engine::write_png(o.out + name, w, h, pixels.data());
+      std::snprintf(name, sizeof name, "/%s-%03d.png", capture ? "screenshot" : "scene", shots++);
+      if (err.empty())
+        err = engine::write_png(o.out + name, captured ? window.width() : w, captured ? window.height() : h, pixels.data());
       message = err.empty() ? "saved " + o.out + name : err;
       std::printf("warpmind-demo: %s\n", message.c_str());
+      shot = scene_shot = false;
     }
     ++frames;
   }

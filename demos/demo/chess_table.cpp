@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "warpmind/engine/stroke_text.h"
+#include "warpmind/search/pgn.h"
+#include "warpmind/search/time_budget.h"
 
 namespace warpmind::demos {
 
@@ -86,10 +88,45 @@ Status ChessTable::start(std::string_view fen, std::string_view uci_moves) {
   before_ = std::move(before);
   moves_ = std::move(moves);
   redo_.clear();
+  evals_.assign(moves_.size(), 0);
+  clock_.reset(clock_.control());
+  clocks_before_.assign(moves_.size(), clock_.snapshot());
+  last_move_at_ = {};
   selected_ = pending_ = -1;
   searcher_->clear();
   settle();
   return Status::Ok();
+}
+
+std::string ChessTable::pgn() const {
+  chess::PgnGame g;
+  const auto who = [&](int side) { return players_[side] == Player::Computer ? "warpmind" : "person"; };
+  g.tags = {{"Event", "warpmind-demo game"}, {"White", who(chess::White)}, {"Black", who(chess::Black)}};
+  const chess::Position& start = before_.empty() ? position_ : before_.front();
+  g.fen = chess::to_fen(start);
+  g.moves = moves_;
+  g.result = outcome_;
+  std::string text;
+  (void)chess::write_pgn(g, text);  // the moves were played by the rules: cannot fail
+  return text;
+}
+
+Status ChessTable::load_pgn(std::string_view text) {
+  chess::PgnGame g;
+  const Status st = chess::read_pgn(text, g);
+  if (!st.ok()) {
+    status_ = "PGN: " + st.message();
+    return Status::Invalid(status_);
+  }
+  std::string uci;
+  for (const chess::Move& m : g.moves) uci += chess::move_to_uci(m) + " ";
+  return start(g.fen, uci);
+}
+
+void ChessTable::set_time_control(TimeControl tc) {
+  clock_.reset(tc);
+  clocks_before_.assign(moves_.size(), clock_.snapshot());
+  settle();
 }
 
 std::string ChessTable::moves_text() const {
@@ -169,11 +206,16 @@ void ChessTable::promote(chess::PieceType piece) {
   status_ = "a pawn promotes to a queen, rook, bishop or knight";
 }
 
-void ChessTable::play(chess::Move m) {
+void ChessTable::play(chess::Move m, const int* white_eval) {
+  const chess::Color mover = position_.side;
+  clocks_before_.push_back(clock_.snapshot());
   before_.push_back(position_);
   chess::Undo u;
   chess::make_move(position_, m, u);
   moves_.push_back(m);
+  evals_.push_back(white_eval ? *white_eval : evals_.empty() ? 0 : evals_.back());
+  clock_.moved(mover);
+  last_move_at_ = std::chrono::steady_clock::now();
   redo_.clear();
   selected_ = pending_ = -1;
   settle();
@@ -185,6 +227,9 @@ bool ChessTable::undo() {
   const auto take_back = [&] {
     position_ = before_.back();
     before_.pop_back();
+    clock_.restore(clocks_before_.back());
+    clocks_before_.pop_back();
+    evals_.pop_back();
     redo_.push_back(moves_.back());
     moves_.pop_back();
   };
@@ -223,12 +268,19 @@ std::vector<std::uint64_t> ChessTable::history_keys() const {
 
 void ChessTable::settle() {
   end_.clear();
+  outcome_ = "*";
   chess::MoveList legal;
   chess::generate_legal(position_, legal);
   const chess::Color side = position_.side;
+  const auto bare = [&](int c) {  // no pawn, rook or queen, at most one minor piece: cannot mate
+    return !(position_.pieces[c][chess::Pawn] | position_.pieces[c][chess::Rook] | position_.pieces[c][chess::Queen]) &&
+           __builtin_popcountll(position_.pieces[c][chess::Knight] | position_.pieces[c][chess::Bishop]) <= 1;
+  };
+  const chess::Color other = static_cast<chess::Color>(side ^ 1);
+  const char* win = other == chess::White ? "1-0" : "0-1";
   if (legal.size == 0) {
-    end_ = position_.in_check() ? std::string("checkmate, ") + color_name(static_cast<chess::Color>(side ^ 1)) + " wins"
-                                : std::string("stalemate, a draw");
+    end_ = position_.in_check() ? std::string("checkmate, ") + color_name(other) + " wins" : std::string("stalemate, a draw");
+    outcome_ = position_.in_check() ? win : "1/2-1/2";
   } else if (position_.halfmove >= 100) {
     end_ = "the fifty-move rule, a draw";
   } else {
@@ -236,16 +288,21 @@ void ChessTable::settle() {
     for (const chess::Position& p : before_) same += p.key == position_.key;
     if (same >= 3) {
       end_ = "threefold repetition, a draw";
-    } else {
-      int minors = 0;
-      bool heavy = false;
-      for (int c = 0; c < 2; ++c) {
-        heavy = heavy || position_.pieces[c][chess::Pawn] || position_.pieces[c][chess::Rook] || position_.pieces[c][chess::Queen];
-        minors += __builtin_popcountll(position_.pieces[c][chess::Knight] | position_.pieces[c][chess::Bishop]);
-      }
-      if (!heavy && minors <= 1) end_ = "insufficient material, a draw";
+    } else if (bare(chess::White) && bare(chess::Black) &&
+               __builtin_popcountll(position_.pieces[0][chess::Knight] | position_.pieces[0][chess::Bishop] |
+                                    position_.pieces[1][chess::Knight] | position_.pieces[1][chess::Bishop]) <= 1) {
+      end_ = "insufficient material, a draw";
     }
   }
+  if (end_.empty() && clock_.flagged(side)) {
+    end_ = std::string(color_name(side)) + " ran out of time, " +
+           (bare(other) ? std::string(color_name(other)) + " cannot mate, a draw" : std::string(color_name(other)) + " wins");
+    outcome_ = bare(other) ? "1/2-1/2" : win;
+  }
+  if (!end_.empty() && outcome_ == "*") outcome_ = "1/2-1/2";
+  const bool both_computers = players_[0] == Player::Computer && players_[1] == Player::Computer;
+  if (!end_.empty()) clock_.stop();
+  else if (!(both_computers && ai_.pace_ms > 0)) clock_.start(side);  // else when its search starts
   if (!end_.empty()) {
     status_ = "game over: " + end_;
   } else {
@@ -255,6 +312,11 @@ void ChessTable::settle() {
 }
 
 void ChessTable::update() {
+  if (!over() && clock_.flagged(position_.side)) {  // time ran out (the search's is given up)
+    stop_thinking();
+    settle();
+    return;
+  }
   if (thread_.joinable()) {
     if (!done_.load()) return;
     thread_.join();
@@ -262,36 +324,105 @@ void ChessTable::update() {
       std::lock_guard<std::mutex> lock(report_mutex_);
       report_.active = false;
     }
-    if (result_.has_move && !over()) play(result_.best);
+    const int white = position_.side == chess::White ? result_.score : -result_.score;
+    if (result_.has_move && !over()) play(result_.best, &white);
     return;
   }
-  if (over() || players_[position_.side] != Player::Computer) return;
+  if (over() || players_[position_.side] != Player::Computer || paced()) return;
   const chess::Position root = position_;
   const std::vector<std::uint64_t> history = history_keys();
-  chess::SearchLimits limits;
-  limits.depth = std::max(1, ai_.depth);
-  limits.time_ms = ai_.time_ms;
-  searcher_->set_threads(std::max(1, ai_.threads));
+  clock_.start(position_.side);
+  const std::int64_t time_ms = clock_.control().on()
+                                   ? search::time_budget(clock_.left_ms(position_.side), clock_.control().increment_ms)
+                                   : ai_.time_ms;
   done_ = false;
   stop_requested_ = false;
   {
     std::lock_guard<std::mutex> lock(report_mutex_);
     report_ = ChessThinking{};
     report_.active = true;
+    report_.search = ai_.search;
   }
-  thread_ = std::thread([this, root, history, limits] {
-    result_ = searcher_->search(root, history, limits, [this](const chess::SearchReport& r) {
-      if (stop_requested_.load()) searcher_->stop();  // a move_now() that came before the search began
-      std::lock_guard<std::mutex> lock(report_mutex_);
-      report_.depth = r.depth;
-      report_.score = r.score;
-      report_.nodes = r.nodes;
-      report_.time_ms = r.time_ms;
-      report_.pv = r.pv;
-    });
+  thread_ = std::thread([this, root, history, ai = ai_, time_ms] {
+    if (ai.search == AiSearch::Hybrid) think_hybrid(root, ai, time_ms);
+    else think(root, history, ai, time_ms);
     done_ = true;
   });
   status_ += ", thinking";
+}
+
+bool ChessTable::paced() const {
+  if (players_[0] != Player::Computer || players_[1] != Player::Computer || ai_.pace_ms <= 0) return false;
+  return std::chrono::steady_clock::now() - last_move_at_ < std::chrono::milliseconds(ai_.pace_ms);
+}
+
+void ChessTable::think(const chess::Position& root, const std::vector<std::uint64_t>& history, const ChessAi& ai,
+                       std::int64_t time_ms) {
+  chess::SearchLimits limits;
+  limits.depth = std::max(1, ai.depth);
+  limits.time_ms = time_ms;
+  searcher_->set_threads(std::max(1, ai.threads));
+  result_ = searcher_->search(root, history, limits, [this](const chess::SearchReport& r) {
+    if (stop_requested_.load()) searcher_->stop();  // a move_now() that came before the search began
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_.depth = r.depth;
+    report_.score = r.score;
+    report_.nodes = r.nodes;
+    report_.time_ms = r.time_ms;
+    report_.pv = r.pv;
+  });
+}
+
+// The hybrid search (iterative deepening of whole runs, search/hybrid.h) on the GPU's batches when the
+// backend gives one, else on the CPU threads'.
+void ChessTable::think_hybrid(const chess::Position& root, const ChessAi& ai, std::int64_t time_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  chess::GpuBatch* device = gpu_.get(ai.backend);
+  {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_.on_gpu = device != nullptr;
+    report_.backend_note = device || ai.backend == Backend::Cpu ? std::string() : "no GPU: " + gpu_.why();
+  }
+  search::HybridOptions o = ai.hybrid;
+  o.stop = &stop_requested_;
+  const auto on_depth = [&](const auto& r, const search::DeepeningStep& step) {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_.depth = step.depth;
+    report_.score = r.value;
+    report_.nodes += step.stats.computed();
+    report_.time_ms = static_cast<std::int64_t>(step.total_ms);
+    report_.hybrid = step.stats;
+    report_.pv.assign(r.has_move ? 1 : 0, r.best);
+    return std::abs(r.value) <= chess::kMateBound;
+  };
+  const int depth = std::clamp(ai.depth, 1, 12);
+  chess::SearchResult out;
+  const auto take = [&](const auto& r) {
+    out.has_move = r.has_move;
+    out.best = r.best;
+    out.score = r.value;
+  };
+  if (device) {
+    search::HybridSearch<chess::ChessGame, chess::GpuBatch> h;
+    take(search::deepen(h, root, o, depth, time_ms, t0, *device, on_depth));
+    if (!device->error().empty()) {
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      report_.backend_note = device->error() + " (the CPU computed those batches)";
+    }
+  } else {
+    if (!pool_ || static_cast<int>(pool_->size()) != std::max(1, ai.threads))
+      pool_ = std::make_unique<ThreadPool>(static_cast<unsigned>(std::max(1, ai.threads)));
+    search::CpuBatch<chess::ChessGame> batch{*pool_};
+    search::HybridSearch<chess::ChessGame, search::CpuBatch<chess::ChessGame>> h;
+    take(search::deepen(h, root, o, depth, time_ms, t0, batch, on_depth));
+  }
+  if (!out.has_move) {  // stopped before depth 1 completed: the first legal move
+    chess::MoveList legal;
+    chess::generate_legal(root, legal);
+    out.has_move = legal.size > 0;
+    if (out.has_move) out.best = legal.moves[0];
+  }
+  result_ = out;
 }
 
 void ChessTable::wait_for_computer() {
@@ -304,7 +435,7 @@ void ChessTable::wait_for_computer() {
 
 void ChessTable::move_now() {
   if (!thread_.joinable()) return;
-  stop_requested_ = true;
+  stop_requested_ = true;  // the hybrid search reads it too
   searcher_->stop();
 }
 

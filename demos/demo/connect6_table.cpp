@@ -1,9 +1,11 @@
 // The Connect6 game of the demo's connect6 scene (contract in connect6_table.h).
 #include "connect6_table.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "warpmind/engine/stroke_text.h"
+#include "warpmind/search/time_budget.h"
 
 namespace warpmind::demos {
 
@@ -37,13 +39,54 @@ Status Connect6Table::start(std::string_view text) {
     }
     turns.push_back(t);
   }
+  return reset_to(b, std::move(turns));
+}
+
+Status Connect6Table::reset_to(c6::Board b, std::vector<c6::Turn> turns) {
   stop_thinking();
   board_ = b;
   turns_ = std::move(turns);
   redo_.clear();
+  evals_.assign(turns_.size(), 0);
+  clock_.reset(clock_.control());
+  clocks_before_.assign(turns_.size(), clock_.snapshot());
+  last_move_at_ = {};
   pending_ = -1;
   settle();
   return Status::Ok();
+}
+
+void Connect6Table::set_time_control(TimeControl tc) {
+  clock_.reset(tc);
+  clocks_before_.assign(turns_.size(), clock_.snapshot());
+  settle();
+}
+
+std::string Connect6Table::record() const {
+  c6::Record r;
+  const auto who = [&](int side) { return players_[side] == Player::Computer ? "warpmind" : "person"; };
+  r.tags = {{"Black", who(0)}, {"White", who(1)}};
+  r.turns = turns_;
+  r.result = board_.winner() == c6::BlackStone   ? "black"
+             : board_.winner() == c6::WhiteStone ? "white"
+             : board_.full()                     ? "draw"
+             : !end_.empty()                     ? (side_index(board_.to_move()) == 0 ? "white" : "black")  // on time
+                                                 : "*";
+  std::string text;
+  (void)c6::write_record(r, text);  // the turns were played by the rules: cannot fail
+  return text;
+}
+
+Status Connect6Table::load_record(std::string_view text) {
+  c6::Record r;
+  const Status st = c6::read_record(text, r);
+  if (!st.ok()) {
+    status_ = "record: " + st.message();
+    return Status::Invalid(status_);
+  }
+  c6::Board b;
+  for (const c6::Turn& t : r.turns) (void)b.play(t);  // checked by read_record
+  return reset_to(b, std::move(r.turns));
 }
 
 std::string Connect6Table::turns_text() const {
@@ -89,8 +132,14 @@ void Connect6Table::click(int cell) {
   play({pending_, cell});
 }
 
-void Connect6Table::play(const c6::Turn& t) {
+void Connect6Table::play(const c6::Turn& t, const int* black_eval) {
+  const int mover = side_index(board_.to_move());
+  const GameClock::Snapshot before = clock_.snapshot();
   if (!board_.play(t).ok()) return;  // cannot happen: the cells were checked
+  clocks_before_.push_back(before);
+  evals_.push_back(black_eval ? *black_eval : evals_.empty() ? 0 : evals_.back());
+  clock_.moved(mover);
+  last_move_at_ = std::chrono::steady_clock::now();
   turns_.push_back(t);
   redo_.clear();
   pending_ = -1;
@@ -107,6 +156,9 @@ bool Connect6Table::undo() {
   if (turns_.empty()) return false;
   const auto take_back = [&] {
     board_.undo(turns_.back());
+    clock_.restore(clocks_before_.back());
+    clocks_before_.pop_back();
+    evals_.pop_back();
     redo_.push_back(turns_.back());
     turns_.pop_back();
   };
@@ -137,8 +189,16 @@ void Connect6Table::set_player(c6::Stone side, Player p) {
 
 void Connect6Table::settle() {
   const c6::Stone side = board_.to_move();
-  if (board_.winner() != c6::Empty) status_ = std::string("game over: six in a row, ") + stone_name(board_.winner()) + " wins";
-  else if (board_.full()) status_ = "game over: the board is full, a draw";
+  end_.clear();
+  if (board_.winner() != c6::Empty) end_ = std::string("six in a row, ") + stone_name(board_.winner()) + " wins";
+  else if (board_.full()) end_ = "the board is full, a draw";
+  else if (clock_.flagged(side_index(side)))
+    end_ = std::string(stone_name(side)) + " ran out of time, " + stone_name(side == c6::BlackStone ? c6::WhiteStone : c6::BlackStone) + " wins";
+  const bool both_computers = players_[0] == Player::Computer && players_[1] == Player::Computer;
+  if (!end_.empty()) clock_.stop();
+  else if (!(both_computers && ai_.pace_ms > 0)) clock_.start(side_index(side));
+  if (!end_.empty())
+    status_ = "game over: " + end_;
   else
     status_ = std::string(stone_name(side)) + " to move, " + std::to_string(board_.stones_this_turn()) +
               (board_.stones_this_turn() == 1 ? " stone" : " stones") +
@@ -146,29 +206,123 @@ void Connect6Table::settle() {
 }
 
 void Connect6Table::update() {
+  if (!over() && clock_.flagged(side_index(board_.to_move()))) {
+    stop_thinking();
+    settle();
+    return;
+  }
   if (thread_.joinable()) {
     if (!done_.load()) return;
     thread_.join();
-    if (!over() && board_.at(result_.best.a) == c6::Empty) play(result_.best);
+    {
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      report_.active = false;
+    }
+    const int black = board_.to_move() == c6::BlackStone ? result_.score : -result_.score;
+    if (!over() && result_.best.a >= 0 && board_.at(result_.best.a) == c6::Empty) play(result_.best, &black);
     return;
   }
-  if (over() || players_[side_index(board_.to_move())] != Player::Computer) return;
+  if (over() || players_[side_index(board_.to_move())] != Player::Computer || paced()) return;
   pending_ = -1;
-  c6::SearchOptions o;
-  o.depth = std::max(1, ai_.depth);
-  o.width = std::max(1, ai_.width);
-  o.time_ms = ai_.time_ms;
-  o.vcf_depth = ai_.vcf_depth;
-  o.threads = std::max(1, ai_.threads);
-  o.interrupt = &interrupt_;
+  const int side = side_index(board_.to_move());
+  clock_.start(side);
+  const std::int64_t time_ms =
+      clock_.control().on() ? search::time_budget(clock_.left_ms(side), clock_.control().increment_ms) : ai_.time_ms;
   const c6::Board root = board_;
   done_ = false;
   interrupt_ = false;
-  thread_ = std::thread([this, root, o] {
-    result_ = c6::search(root, o);
+  {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_ = Connect6Thinking{};
+    report_.active = true;
+    report_.search = ai_.search;
+  }
+  thread_ = std::thread([this, root, ai = ai_, time_ms] {
+    if (ai.search == AiSearch::Hybrid) think_hybrid(root, ai, time_ms);
+    else think(root, ai, time_ms);
     done_ = true;
   });
   status_ += ", thinking";
+}
+
+bool Connect6Table::paced() const {
+  if (players_[0] != Player::Computer || players_[1] != Player::Computer || ai_.pace_ms <= 0) return false;
+  return std::chrono::steady_clock::now() - last_move_at_ < std::chrono::milliseconds(ai_.pace_ms);
+}
+
+void Connect6Table::think(const c6::Board& root, const Connect6Ai& ai, std::int64_t time_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  c6::SearchOptions o;
+  o.depth = std::max(1, ai.depth);
+  o.width = std::max(1, ai.width);
+  o.time_ms = static_cast<int>(std::min<std::int64_t>(time_ms, 1 << 30));
+  o.vcf_depth = ai.vcf_depth;
+  o.threads = std::max(1, ai.threads);
+  o.interrupt = &interrupt_;
+  o.on_depth = [&](const c6::SearchOutcome& r) {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_.depth = r.depth;
+    report_.score = r.score;
+    report_.nodes = r.nodes;
+    report_.best = r.best;
+    report_.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  };
+  result_ = c6::search(root, o);
+  std::lock_guard<std::mutex> lock(report_mutex_);
+  report_.forced = result_.forced;
+  report_.best = result_.best;
+  report_.nodes = result_.nodes;
+}
+
+// The hybrid search over the same candidate turns (Connect6Game at the width), on the GPU's batches
+// when the backend gives one, else the CPU threads'.
+void Connect6Table::think_hybrid(const c6::Board& root, const Connect6Ai& ai, std::int64_t time_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  c6::Connect6Game::width = std::max(1, ai.width);
+  c6::GpuBatch* device = gpu_.get(ai.backend);
+  {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_.on_gpu = device != nullptr;
+    report_.backend_note = device || ai.backend == Backend::Cpu ? std::string() : "no GPU: " + gpu_.why();
+  }
+  search::HybridOptions o = ai.hybrid;
+  o.stop = &interrupt_;
+  const auto on_depth = [&](const auto& r, const search::DeepeningStep& step) {
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    report_.depth = step.depth;
+    report_.score = r.value;
+    report_.nodes += step.stats.computed();
+    report_.time_ms = static_cast<std::int64_t>(step.total_ms);
+    report_.hybrid = step.stats;
+    if (r.has_move) report_.best = r.best;
+    return true;
+  };
+  const int depth = std::clamp(ai.depth, 1, 6);
+  c6::SearchOutcome out;
+  const auto take = [&](const auto& r) {
+    if (r.has_move) out.best = r.best;
+    out.score = r.value;
+  };
+  if (device) {
+    search::HybridSearch<c6::Connect6Game, c6::GpuBatch> h;
+    take(search::deepen(h, root, o, depth, time_ms, t0, *device, on_depth));
+    if (!device->error().empty()) {
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      report_.backend_note = device->error() + " (the CPU computed those batches)";
+    }
+  } else {
+    if (!pool_ || static_cast<int>(pool_->size()) != std::max(1, ai.threads))
+      pool_ = std::make_unique<ThreadPool>(static_cast<unsigned>(std::max(1, ai.threads)));
+    search::CpuBatch<c6::Connect6Game> batch{*pool_};
+    search::HybridSearch<c6::Connect6Game, search::CpuBatch<c6::Connect6Game>> h;
+    take(search::deepen(h, root, o, depth, time_ms, t0, batch, on_depth));
+  }
+  if (out.best.a < 0) {  // stopped before depth 1 completed: the first candidate turn
+    std::vector<c6::Turn> first;
+    c6::candidate_turns(root, std::max(1, ai.width), first);
+    if (!first.empty()) out.best = first.front();
+  }
+  result_ = out;
 }
 
 void Connect6Table::wait_for_computer() {
@@ -187,6 +341,13 @@ void Connect6Table::stop_thinking() {
   if (!thread_.joinable()) return;
   interrupt_ = true;
   thread_.join();
+  std::lock_guard<std::mutex> lock(report_mutex_);
+  report_.active = false;
+}
+
+Connect6Thinking Connect6Table::thinking_info() const {
+  std::lock_guard<std::mutex> lock(report_mutex_);
+  return report_;
 }
 
 int Connect6Table::cell_at(Vec2 p) {
@@ -224,6 +385,16 @@ void Connect6Table::draw(BoardPicture& out) const {
     out.discs.push_back({x, y, 0.45f, board_.to_move() == c6::BlackStone ? rgba(100, 100, 110) : rgba(210, 210, 200),
                          engine::UnitInstance::kNoFacing});
   }
+  // The running search's best turn so far: ghost stones with a ring.
+  const Connect6Thinking th = thinking_info();
+  if (th.active && th.depth > 0)
+    for (int cell : {th.best.a, th.best.b}) {
+      if (cell < 0 || board_.at(cell) != c6::Empty) continue;
+      const float x = static_cast<float>(cell % c6::kSize) + 0.5f, y = static_cast<float>(cell / c6::kSize) + 0.5f;
+      out.discs.push_back({x, y, 0.45f, rgba(60, 140, 230, 150), engine::UnitInstance::kNoFacing});
+      out.discs.push_back({x, y, 0.2f, board_.to_move() == c6::BlackStone ? rgba(30, 30, 34, 160) : rgba(246, 244, 236, 160),
+                           engine::UnitInstance::kNoFacing});
+    }
   const bool black = board_.to_move() == c6::BlackStone;
   out.discs.push_back({n + 0.6f, black ? 0.5f : n - 0.5f, 0.35f, black ? rgba(30, 30, 34) : rgba(246, 244, 236),
                        engine::UnitInstance::kNoFacing});

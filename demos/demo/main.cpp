@@ -62,7 +62,7 @@ constexpr const char* kHelp =
     "  --heat-range R    colour range +-R when the heat map comes straight from CUDA (default 300)\n"
     "  --no-interop      always take the heat map through the host\n"
     "  --save-every K    write every K-th frame as PNG (default 1; the last frame is always written)\n"
-    "  --size WxH        image size (default 768x768)\n"
+    "  --size WxH        image or window size (default 768x768; the window 1280x800)\n"
     "  --backend B       cpu | cuda | auto (default auto)\n"
     "  --seed N          (default 1)\n";
 
@@ -207,6 +207,7 @@ int main(int argc, char** argv) {
   if (windowed) {
 #if WARPMIND_HAVE_WINDOW
     std::unique_ptr<engine::Window> window;
+    if (!args.has("size")) img_w = 1280, img_h = 800;  // room for the panel beside the scene
     const std::string werr = engine::Window::create("warpmind demo", img_w, img_h, window);
     if (werr.empty()) {
       demos::AppOptions ao;

@@ -59,6 +59,8 @@ struct Window::Impl {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   VkDescriptorPool imgui_pool = VK_NULL_HANDLE;
   bool rebuild = false;
+  bool can_capture = false;  // the swapchain's images can be copied from
+  detail::Buffer readback;   // host-visible, for end_frame's capture
 
   ~Impl();
   std::string init(const std::string& title, int w, int h);
@@ -183,6 +185,8 @@ std::string Window::Impl::make_swapchain() {
   ci.imageExtent = extent;
   ci.imageArrayLayers = 1;
   ci.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  can_capture = (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+  if (can_capture) ci.imageUsage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   ci.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
   ci.preTransform = caps.currentTransform;
   ci.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
@@ -253,6 +257,7 @@ Window::Impl::~Impl() {
     if (imgui_pool) vkDestroyDescriptorPool(core.device, imgui_pool, nullptr);
     if (acquired) vkDestroySemaphore(core.device, acquired, nullptr);
     if (fence) vkDestroyFence(core.device, fence, nullptr);
+    core.free_buffer(readback);
     if (render_pass) vkDestroyRenderPass(core.device, render_pass, nullptr);
   }
 }
@@ -283,7 +288,7 @@ void Window::begin_frame() {
   ImGui::NewFrame();
 }
 
-std::string Window::end_frame(const Frame& f) {
+std::string Window::end_frame(const Frame& f, std::vector<std::uint8_t>* capture) {
   Impl& im = *impl_;
   ImGui::Render();
   int fw = 0, fh = 0;
@@ -312,6 +317,44 @@ std::string Window::end_frame(const Frame& f) {
   if (!err.empty()) return err;
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), c);
   vkCmdEndRenderPass(c);
+  const std::uint32_t cw = im.extent.width, ch = im.extent.height;
+  const bool capturing = capture && im.can_capture;
+  if (capture && !im.can_capture) return "window capture: the swapchain's images cannot be copied on this device";
+  if (capturing) {
+    // The presented image, panels included: to a host buffer and back to the layout for presenting.
+    const VkDeviceSize bytes = static_cast<VkDeviceSize>(cw) * ch * 4;
+    if (im.readback.size < bytes) {
+      im.core.free_buffer(im.readback);
+      err = im.core.make_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, im.readback);
+      if (!err.empty()) return err;
+    }
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = im.images[index];
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &b);
+    VkBufferImageCopy copy{};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {cw, ch, 1};
+    vkCmdCopyImageToBuffer(c, im.images[index], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, im.readback.buffer, 1, &copy);
+    b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.dstAccessMask = 0;
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    b.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    VkBufferMemoryBarrier hb{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    hb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    hb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    hb.srcQueueFamilyIndex = hb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    hb.buffer = im.readback.buffer;
+    hb.size = VK_WHOLE_SIZE;
+    vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
+                         0, nullptr, 1, &hb, 1, &b);
+  }
   WM_VK(vkEndCommandBuffer(c));
   const VkPipelineStageFlags wait = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
@@ -323,6 +366,18 @@ std::string Window::end_frame(const Frame& f) {
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &im.rendered[index];
   WM_VK(vkQueueSubmit(im.core.queue, 1, &si, im.fence));
+  if (capturing) {
+    WM_VK(vkWaitForFences(device, 1, &im.fence, VK_TRUE, UINT64_MAX));
+    const auto* px = static_cast<const std::uint8_t*>(im.readback.mapped);
+    capture->resize(static_cast<std::size_t>(cw) * ch * 4);
+    const bool bgra = im.format == VK_FORMAT_B8G8R8A8_UNORM || im.format == VK_FORMAT_B8G8R8A8_SRGB;
+    for (std::size_t i = 0; i < capture->size(); i += 4) {
+      (*capture)[i + 0] = px[i + (bgra ? 2 : 0)];
+      (*capture)[i + 1] = px[i + 1];
+      (*capture)[i + 2] = px[i + (bgra ? 0 : 2)];
+      (*capture)[i + 3] = 255;  // the window is opaque
+    }
+  }
   VkPresentInfoKHR pi{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
   pi.waitSemaphoreCount = 1;
   pi.pWaitSemaphores = &im.rendered[index];

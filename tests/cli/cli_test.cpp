@@ -259,6 +259,17 @@ TEST(Cli, DemoWindowUnderXvfb) {
     EXPECT_NE(ss.str().find("\"frames\": 12"), std::string::npos) << ss.str();
     EXPECT_NE(ss.str().find("\"validation_messages\": 0"), std::string::npos) << ss.str();
     EXPECT_GT(fs::file_size(dir / "screenshot-000.png"), 2000u);  // not a flat image
+    // The screenshot is the window as presented: the panel's title bar (ImGui's dark style, focused)
+    // is in it.
+    int w = 0, h = 0, n = 0;
+    unsigned char* px = stbi_load((dir / "screenshot-000.png").c_str(), &w, &h, &n, 4);
+    ASSERT_NE(px, nullptr);
+    EXPECT_EQ(w, 640);
+    EXPECT_EQ(h, 480);
+    int title = 0;
+    for (int i = 0; i < w * h; ++i) title += px[4 * i] == 41 && px[4 * i + 1] == 74 && px[4 * i + 2] == 122;
+    stbi_image_free(px);
+    EXPECT_GT(title, 2000);
   }
 }
 #endif

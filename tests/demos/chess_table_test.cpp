@@ -6,6 +6,8 @@
 
 #include <chrono>
 
+#include "warpmind/core/context.h"
+
 #include "chess_table.h"
 
 namespace warpmind::demos {
@@ -135,6 +137,119 @@ TEST(ChessTable, TheComputerAnswersWithinItsTime) {
   t.move_now();
   t.wait_for_computer();
   EXPECT_EQ(t.moves().size(), 1u);
+}
+
+// A clock that moves only when the test says so.
+struct FakeTime {
+  std::chrono::steady_clock::time_point now = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+  void advance(int ms) { now += std::chrono::milliseconds(ms); }
+};
+
+TEST(ChessTable, ClocksTakeTheTimeUsedAddTheIncrementAndFlag) {
+  FakeTime time;
+  ChessTable t;
+  t.set_player(chess::Black, Player::Person);
+  t.clock().set_source([&] { return time.now; });
+  t.set_time_control({10000, 2000});
+  EXPECT_EQ(t.clock().running(), chess::White);
+  time.advance(3000);
+  EXPECT_EQ(t.clock().left_ms(chess::White), 7000);
+  click_move(t, "e2", "e4");
+  EXPECT_EQ(t.clock().left_ms(chess::White), 9000);  // 10 s - 3 s + 2 s
+  EXPECT_EQ(t.clock().running(), chess::Black);
+  time.advance(500);
+  click_move(t, "e7", "e5");
+  EXPECT_EQ(t.clock().left_ms(chess::Black), 11500);
+  // Undo gives the times back.
+  EXPECT_TRUE(t.undo());
+  EXPECT_EQ(t.clock().left_ms(chess::Black), 10000);
+  // Black's flag falls: White wins.
+  time.advance(10001);
+  t.update();
+  EXPECT_TRUE(t.over());
+  EXPECT_EQ(t.end_reason(), "Black ran out of time, White wins");
+  EXPECT_NE(t.pgn().find("1-0"), std::string::npos);
+  click_move(t, "e7", "e5");
+  EXPECT_EQ(t.moves().size(), 1u);  // no moves after the flag
+  // Against a bare king the flag is a draw.
+  ASSERT_TRUE(t.start("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "").ok());
+  time.advance(10001);
+  t.update();
+  EXPECT_EQ(t.end_reason(), "White ran out of time, Black cannot mate, a draw");
+}
+
+TEST(ChessTable, TheComputerPlaysToItsClock) {
+  ChessTable t;
+  t.set_player(chess::White, Player::Computer);
+  t.ai().time_ms = 60000;  // ignored with a clock
+  t.set_time_control({3000, 0});  // the budget: 3000 / 30 = 100 ms a move
+  const auto t0 = std::chrono::steady_clock::now();
+  t.wait_for_computer();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(t.moves().size(), 1u);
+  EXPECT_LT(ms, 1000.0);
+  EXPECT_GT(t.clock().left_ms(chess::White), 3000 - 1000);
+  EXPECT_EQ(t.evaluations().size(), 1u);
+}
+
+TEST(ChessTable, TheHybridSearchPlaysAndReports) {
+  ChessTable t;
+  t.ai().search = AiSearch::Hybrid;
+  t.ai().backend = Backend::Cpu;
+  t.ai().depth = 3;
+  t.ai().time_ms = 0;
+  click_move(t, "e2", "e4");
+  t.wait_for_computer();
+  ASSERT_EQ(t.moves().size(), 2u);
+  const ChessThinking th = t.thinking_info();
+  EXPECT_FALSE(th.active);
+  EXPECT_EQ(th.search, AiSearch::Hybrid);
+  EXPECT_FALSE(th.on_gpu);
+  EXPECT_EQ(th.depth, 3);
+  EXPECT_GT(th.hybrid.computed(), 20u);
+  EXPECT_GT(th.hybrid.batched_leaves, 0u);
+  ASSERT_EQ(th.pv.size(), 1u);
+  EXPECT_EQ(th.pv[0], t.moves()[1]);
+  // The score is the evaluation after Black's move, from White's view.
+  ASSERT_EQ(t.evaluations().size(), 2u);
+  EXPECT_EQ(t.evaluations()[0], 0);  // a person's move: the value before
+  EXPECT_EQ(t.evaluations()[1], -th.score);
+}
+
+TEST(ChessTable, ComputerAgainstComputerKeepsItsPace) {
+  ChessTable t;
+  t.set_player(chess::White, Player::Computer);
+  t.ai().time_ms = 20;
+  t.ai().pace_ms = 400;
+  t.wait_for_computer();
+  ASSERT_EQ(t.moves().size(), 1u);
+  const auto moved = std::chrono::steady_clock::now();
+  t.update();
+  EXPECT_FALSE(t.thinking());  // waiting for the pace
+  while (!t.thinking() && t.moves().size() == 1) t.update();
+  EXPECT_GE(std::chrono::steady_clock::now() - moved, std::chrono::milliseconds(390));
+}
+
+TEST(ChessTable, PgnSavesAndLoadsTheGame) {
+  ChessTable t;
+  t.set_player(chess::Black, Player::Person);
+  click_move(t, "e2", "e4");
+  click_move(t, "e7", "e5");
+  click_move(t, "g1", "f3");
+  const std::string pgn = t.pgn();
+  EXPECT_NE(pgn.find("1. e4 e5 2. Nf3 *"), std::string::npos) << pgn;
+  ChessTable u;
+  ASSERT_TRUE(u.load_pgn(pgn).ok());
+  EXPECT_EQ(u.moves_text(), "e2e4 e7e5 g1f3");
+  EXPECT_EQ(u.fen(), t.fen());
+  // A bad record changes nothing and says why.
+  EXPECT_FALSE(u.load_pgn("1. e4 e5 2. Ke3").ok());
+  EXPECT_NE(u.status().find("PGN: line 1: move 3"), std::string::npos) << u.status();
+  EXPECT_EQ(u.moves_text(), "e2e4 e7e5 g1f3");
+  // From a position.
+  ASSERT_TRUE(t.start("4k3/8/8/8/8/8/8/R3K3 b - - 0 30", "e8d7").ok());
+  ASSERT_TRUE(u.load_pgn(t.pgn()).ok());
+  EXPECT_EQ(u.fen(), t.fen());
 }
 
 TEST(ChessTable, DrawsTheBoard) {

@@ -90,6 +90,65 @@ TEST(Connect6Table, TheComputerAnswersWithinItsTime) {
   EXPECT_EQ(t.turns().size(), 2u);
 }
 
+TEST(Connect6Table, ClocksAndTheFlag) {
+  auto now = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+  Connect6Table t;
+  t.set_player(c6::WhiteStone, Player::Person);
+  t.clock().set_source([&] { return now; });
+  t.set_time_control({5000, 1000});
+  now += std::chrono::milliseconds(1500);
+  t.click(cell("JJ"));
+  EXPECT_EQ(t.clock().left_ms(0), 4500);
+  now += std::chrono::milliseconds(6001);
+  t.update();
+  EXPECT_TRUE(t.over());
+  EXPECT_EQ(t.end_reason(), "White ran out of time, Black wins");
+  EXPECT_NE(t.record().find("\nblack\n"), std::string::npos) << t.record();
+}
+
+TEST(Connect6Table, TheHybridSearchPlaysAndShowsItsTurn) {
+  Connect6Table t;
+  t.ai().search = AiSearch::Hybrid;
+  t.ai().backend = Backend::Cpu;
+  t.ai().depth = 2;
+  t.ai().width = 8;
+  t.ai().time_ms = 0;
+  t.click(cell("JJ"));
+  t.wait_for_computer();
+  ASSERT_EQ(t.turns().size(), 2u);
+  const Connect6Thinking th = t.thinking_info();
+  EXPECT_EQ(th.depth, 2);
+  EXPECT_GT(th.hybrid.computed(), 8u);
+  EXPECT_EQ(th.best, t.turns()[1]);
+  ASSERT_EQ(t.evaluations().size(), 2u);
+  EXPECT_EQ(t.evaluations()[1], -th.score);  // from Black's view; White moved
+  // Alpha-beta reports its depths too.
+  t.ai().search = AiSearch::AlphaBeta;
+  t.ai().vcf_depth = 0;
+  t.click(cell("AA"));
+  t.click(cell("SS"));
+  t.wait_for_computer();
+  EXPECT_GE(t.thinking_info().depth, 1);
+  EXPECT_EQ(t.thinking_info().best, t.turns()[3]);
+}
+
+TEST(Connect6Table, RecordsSaveAndLoad) {
+  Connect6Table t;
+  t.set_player(c6::WhiteStone, Player::Person);
+  t.click(cell("JJ"));
+  t.click(cell("KK"));
+  t.click(cell("KJ"));
+  const std::string rec = t.record();
+  EXPECT_NE(rec.find("[White \"person\"]"), std::string::npos) << rec;
+  EXPECT_NE(rec.find("2. KKKJ"), std::string::npos) << rec;
+  Connect6Table u;
+  ASSERT_TRUE(u.load_record(rec).ok());
+  EXPECT_EQ(u.turns_text(), t.turns_text());
+  EXPECT_FALSE(u.load_record("JJ JJKK").ok());
+  EXPECT_NE(u.status().find("record: line 1: turn 2"), std::string::npos) << u.status();
+  EXPECT_EQ(u.turns_text(), "JJ KKKJ");
+}
+
 TEST(Connect6Table, DrawsTheBoard) {
   Connect6Table t;
   t.set_player(c6::WhiteStone, Player::Person);

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <memory>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "warpmind/engine/renderer.h"
 
@@ -23,7 +25,10 @@ class Window {
   bool should_close() const;
   void request_close();
   void begin_frame();
-  std::string end_frame(const Frame& frame);
+  // With `capture`: the frame as presented — the scene and the ImGui panels — is also copied back as
+  // RGBA8, width() x height(), rows from the top (the call waits for the GPU then). Fails with the
+  // reason where the swapchain's images cannot be copied from.
+  std::string end_frame(const Frame& frame, std::vector<std::uint8_t>* capture = nullptr);
 
   int width() const;   // framebuffer size in pixels
   int height() const;
