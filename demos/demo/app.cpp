@@ -632,8 +632,10 @@ class RegionsScene : public Scene {
 // the pace of computer-against-computer games.
 void ai_panel(AiSettings& ai, int& depth, int depth_max, const char* depth_label) {
   int kind = ai.search == AiSearch::Hybrid ? 1 : 0;
-  const char* kinds[] = {"alpha-beta (CPU threads)", "hybrid (batches: GPU or CPU)"};
+  const char* kinds[] = {"alpha-beta", "hybrid"};
   if (ImGui::Combo("search", &kind, kinds, 2)) ai.search = kind ? AiSearch::Hybrid : AiSearch::AlphaBeta;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("alpha-beta: the engine's search on the CPU threads; hybrid: the node-based search, batches on the GPU or the CPU");
   if (ai.search == AiSearch::Hybrid) {
     int b = ai.backend == Backend::Cpu ? 1 : ai.backend == Backend::Cuda ? 2 : 0;
     const char* backends[] = {"auto", "cpu", "cuda"};

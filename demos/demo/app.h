@@ -16,7 +16,7 @@ class Window;
 namespace warpmind::demos {
 
 struct AppOptions {
-  std::string scene = "battle";  // battle | crowd | field | aoi | regions | chess
+  std::string scene = "battle";  // battle | crowd | field | aoi | regions | chess | connect6
   Backend backend = Backend::Auto;
   BattleConfig battle;           // the battle's settings; its unit count and seed size the other scenes too
   std::string fen, moves;        // chess: the starting position and moves played from it

@@ -497,12 +497,15 @@ void ChessTable::draw(BoardPicture& out, bool flipped) const {
     const char name[2] = {letters[t], 0};
     engine::stroke_text(name, c.x + 0.5f - h / 3, c.y + 0.5f - h / 2, h, white ? rgba(30, 30, 30) : rgba(240, 240, 240), out.lines);
   }
-  // The computer's principal variation: its first move as an arrow.
+  // The computer's principal variation as arrows: its first four moves, the computer's blue, the
+  // replies orange, fading with depth.
   const ChessThinking th = thinking_info();
-  if (th.active && !th.pv.empty()) {
-    const Vec2 a = corner(th.pv[0].from(), flipped), b = corner(th.pv[0].to(), flipped);
-    out.arrow(a.x + 0.5f, a.y + 0.5f, b.x + 0.5f, b.y + 0.5f, rgba(40, 110, 230, 170));
-  }
+  if (th.active)
+    for (std::size_t k = std::min<std::size_t>(th.pv.size(), 4); k-- > 0;) {
+      const Vec2 a = corner(th.pv[k].from(), flipped), b = corner(th.pv[k].to(), flipped);
+      const int alpha = 190 - 40 * static_cast<int>(k);
+      out.arrow(a.x + 0.5f, a.y + 0.5f, b.x + 0.5f, b.y + 0.5f, k % 2 ? rgba(235, 130, 30, alpha) : rgba(40, 110, 230, alpha));
+    }
   // Coordinates, and the side to move as a disc beside its edge of the board.
   const std::uint32_t label = rgba(200, 200, 200);
   for (int i = 0; i < 8; ++i) {
