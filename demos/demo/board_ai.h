@@ -4,13 +4,16 @@
 // first use.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "warpmind/core/context.h"
+#include "warpmind/core/thread_pool.h"
 #include "warpmind/search/hybrid.h"
 
 namespace warpmind::demos {
@@ -118,6 +121,65 @@ class GpuBatchSlot {
   std::unique_ptr<Context> context_;
   std::unique_ptr<Batch> batch_;
 };
+
+// The hybrid search for a board's computer (search/hybrid.h's deepen from now, `depth` at most, `time_ms`
+// when > 0, stopped by `stop`): on the GPU's batches when `gpu` gives one under ai.backend, else on
+// `pool` (made, or remade, with ai.threads threads). Under `mutex`, `report` gets where the batches run
+// (and why not on the GPU) and, after every completed depth, its depth, score, nodes so far, time and
+// batch statistics; on_depth(result), called with the lock held, adds the game's own (its best move)
+// and returns whether to go deeper. Returns the last completed depth's result (has_move false when none completed).
+template <class Move>
+struct HybridOutcome {
+  bool has_move = false;
+  Move best{};
+  int value = 0;
+};
+
+template <class Game, class Batch, class OnDepth>
+HybridOutcome<typename Game::Move> think_hybrid(const typename Game::State& root, const AiSettings& ai, int depth,
+                                                std::int64_t time_ms, const std::atomic<bool>& stop,
+                                                GpuBatchSlot<Batch>& gpu, std::unique_ptr<ThreadPool>& pool,
+                                                std::mutex& mutex, Thinking& report, OnDepth on_depth) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Batch* device = gpu.get(ai.backend);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    report.on_gpu = device != nullptr;
+    report.backend_note = device || ai.backend == Backend::Cpu ? std::string() : "no GPU: " + gpu.why();
+  }
+  search::HybridOptions o = ai.hybrid;
+  o.stop = &stop;
+  const auto each = [&](const auto& r, const search::DeepeningStep& step) {
+    std::lock_guard<std::mutex> lock(mutex);
+    report.depth = step.depth;
+    report.score = r.value;
+    report.nodes += step.stats.computed();
+    report.time_ms = static_cast<std::int64_t>(step.total_ms);
+    report.hybrid = step.stats;
+    return on_depth(r);
+  };
+  HybridOutcome<typename Game::Move> out;
+  const auto take = [&](const auto& r) {
+    out.has_move = r.has_move;
+    out.best = r.best;
+    out.value = r.value;
+  };
+  if (device) {
+    search::HybridSearch<Game, Batch> h;
+    take(search::deepen(h, root, o, depth, time_ms, t0, *device, each));
+    if (!device->error().empty()) {
+      std::lock_guard<std::mutex> lock(mutex);
+      report.backend_note = device->error() + " (the CPU computed those batches)";
+    }
+  } else {
+    const int threads = ai.threads > 1 ? ai.threads : 1;
+    if (!pool || static_cast<int>(pool->size()) != threads) pool = std::make_unique<ThreadPool>(static_cast<unsigned>(threads));
+    search::CpuBatch<Game> batch{*pool};
+    search::HybridSearch<Game, search::CpuBatch<Game>> h;
+    take(search::deepen(h, root, o, depth, time_ms, t0, batch, each));
+  }
+  return out;
+}
 
 // "1:23.4" (minutes, seconds, tenths; "-" before a flag's overrun).
 std::string clock_text(std::int64_t ms);

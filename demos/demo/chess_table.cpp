@@ -376,53 +376,21 @@ void ChessTable::think(const chess::Position& root, const std::vector<std::uint6
 // The hybrid search (iterative deepening of whole runs, search/hybrid.h) on the GPU's batches when the
 // backend gives one, else on the CPU threads'.
 void ChessTable::think_hybrid(const chess::Position& root, const ChessAi& ai, std::int64_t time_ms) {
-  const auto t0 = std::chrono::steady_clock::now();
-  chess::GpuBatch* device = gpu_.get(ai.backend);
-  {
-    std::lock_guard<std::mutex> lock(report_mutex_);
-    report_.on_gpu = device != nullptr;
-    report_.backend_note = device || ai.backend == Backend::Cpu ? std::string() : "no GPU: " + gpu_.why();
-  }
-  search::HybridOptions o = ai.hybrid;
-  o.stop = &stop_requested_;
-  const auto on_depth = [&](const auto& r, const search::DeepeningStep& step) {
-    std::lock_guard<std::mutex> lock(report_mutex_);
-    report_.depth = step.depth;
-    report_.score = r.value;
-    report_.nodes += step.stats.computed();
-    report_.time_ms = static_cast<std::int64_t>(step.total_ms);
-    report_.hybrid = step.stats;
-    report_.pv.assign(r.has_move ? 1 : 0, r.best);
-    return std::abs(r.value) <= chess::kMateBound;
-  };
-  const int depth = std::clamp(ai.depth, 1, 12);
-  chess::SearchResult out;
-  const auto take = [&](const auto& r) {
-    out.has_move = r.has_move;
-    out.best = r.best;
-    out.score = r.value;
-  };
-  if (device) {
-    search::HybridSearch<chess::ChessGame, chess::GpuBatch> h;
-    take(search::deepen(h, root, o, depth, time_ms, t0, *device, on_depth));
-    if (!device->error().empty()) {
-      std::lock_guard<std::mutex> lock(report_mutex_);
-      report_.backend_note = device->error() + " (the CPU computed those batches)";
-    }
-  } else {
-    if (!pool_ || static_cast<int>(pool_->size()) != std::max(1, ai.threads))
-      pool_ = std::make_unique<ThreadPool>(static_cast<unsigned>(std::max(1, ai.threads)));
-    search::CpuBatch<chess::ChessGame> batch{*pool_};
-    search::HybridSearch<chess::ChessGame, search::CpuBatch<chess::ChessGame>> h;
-    take(search::deepen(h, root, o, depth, time_ms, t0, batch, on_depth));
-  }
-  if (!out.has_move) {  // stopped before depth 1 completed: the first legal move
+  const auto r = demos::think_hybrid<chess::ChessGame>(root, ai, std::clamp(ai.depth, 1, 12), time_ms, stop_requested_, gpu_,
+                                                       pool_, report_mutex_, report_, [&](const auto& res) {
+    report_.pv.assign(res.has_move ? 1 : 0, res.best);
+    return std::abs(res.value) <= chess::kMateBound;
+  });
+  result_ = chess::SearchResult{};
+  result_.has_move = r.has_move;
+  result_.best = r.best;
+  result_.score = r.value;
+  if (!r.has_move) {  // stopped before depth 1 completed: the first legal move
     chess::MoveList legal;
     chess::generate_legal(root, legal);
-    out.has_move = legal.size > 0;
-    if (out.has_move) out.best = legal.moves[0];
+    result_.has_move = legal.size > 0;
+    if (result_.has_move) result_.best = legal.moves[0];
   }
-  result_ = out;
 }
 
 void ChessTable::wait_for_computer() {

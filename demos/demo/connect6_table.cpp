@@ -274,55 +274,23 @@ void Connect6Table::think(const c6::Board& root, const Connect6Ai& ai, std::int6
   report_.nodes = result_.nodes;
 }
 
-// The hybrid search over the same candidate turns (Connect6Game at the width), on the GPU's batches
-// when the backend gives one, else the CPU threads'.
+// The hybrid search over the same candidate turns (Connect6Game at the width).
 void Connect6Table::think_hybrid(const c6::Board& root, const Connect6Ai& ai, std::int64_t time_ms) {
-  const auto t0 = std::chrono::steady_clock::now();
   c6::Connect6Game::width = std::max(1, ai.width);
-  c6::GpuBatch* device = gpu_.get(ai.backend);
-  {
-    std::lock_guard<std::mutex> lock(report_mutex_);
-    report_.on_gpu = device != nullptr;
-    report_.backend_note = device || ai.backend == Backend::Cpu ? std::string() : "no GPU: " + gpu_.why();
-  }
-  search::HybridOptions o = ai.hybrid;
-  o.stop = &interrupt_;
-  const auto on_depth = [&](const auto& r, const search::DeepeningStep& step) {
-    std::lock_guard<std::mutex> lock(report_mutex_);
-    report_.depth = step.depth;
-    report_.score = r.value;
-    report_.nodes += step.stats.computed();
-    report_.time_ms = static_cast<std::int64_t>(step.total_ms);
-    report_.hybrid = step.stats;
-    if (r.has_move) report_.best = r.best;
+  const auto r = demos::think_hybrid<c6::Connect6Game>(root, ai, std::clamp(ai.depth, 1, 6), time_ms, interrupt_, gpu_, pool_,
+                                                       report_mutex_, report_, [&](const auto& res) {
+    if (res.has_move) report_.best = res.best;
     return true;
-  };
-  const int depth = std::clamp(ai.depth, 1, 6);
-  c6::SearchOutcome out;
-  const auto take = [&](const auto& r) {
-    if (r.has_move) out.best = r.best;
-    out.score = r.value;
-  };
-  if (device) {
-    search::HybridSearch<c6::Connect6Game, c6::GpuBatch> h;
-    take(search::deepen(h, root, o, depth, time_ms, t0, *device, on_depth));
-    if (!device->error().empty()) {
-      std::lock_guard<std::mutex> lock(report_mutex_);
-      report_.backend_note = device->error() + " (the CPU computed those batches)";
-    }
-  } else {
-    if (!pool_ || static_cast<int>(pool_->size()) != std::max(1, ai.threads))
-      pool_ = std::make_unique<ThreadPool>(static_cast<unsigned>(std::max(1, ai.threads)));
-    search::CpuBatch<c6::Connect6Game> batch{*pool_};
-    search::HybridSearch<c6::Connect6Game, search::CpuBatch<c6::Connect6Game>> h;
-    take(search::deepen(h, root, o, depth, time_ms, t0, batch, on_depth));
-  }
-  if (out.best.a < 0) {  // stopped before depth 1 completed: the first candidate turn
+  });
+  result_ = c6::SearchOutcome{};
+  result_.score = r.value;
+  if (r.has_move) {
+    result_.best = r.best;
+  } else {  // stopped before depth 1 completed: the first candidate turn
     std::vector<c6::Turn> first;
     c6::candidate_turns(root, std::max(1, ai.width), first);
-    if (!first.empty()) out.best = first.front();
+    if (!first.empty()) result_.best = first.front();
   }
-  result_ = out;
 }
 
 void Connect6Table::wait_for_computer() {
