@@ -4,7 +4,8 @@
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
 #   tests), racecheck, memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
 #   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
-#   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
+#   and Connect6 computer's hybrid search on the GPU, headless; the same needs), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
 # Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
@@ -91,6 +92,15 @@ for step in "${steps[@]}"; do
         cat "$out/demo-cuda-sight10-upload/stats.json" &&
         "$stage/warpmind-demo" "${common[@]}" --backend cpu --frames 2 --save-every 10 --out "$out/demo-cpu" &&
         cat "$out/demo-cpu/stats.json"; } > "$log" 2>&1 ;;
+    demo-boards)
+      # The board scenes' computer headless with the hybrid search's batches on the GPU (the panel's
+      # cuda backend): stats.json's "computer" says on_gpu and the batched nodes. Needs the Vulkan loader.
+      { "$stage/warpmind-demo" --headless --scene chess --ai-plays 4 --ai-time 1000 --ai-search hybrid --backend cuda \
+          --out "$out/demo-chess-hybrid" && cat "$out/demo-chess-hybrid/stats.json" &&
+        "$stage/warpmind-demo" --headless --scene connect6 --ai-plays 4 --ai-time 1000 --ai-search hybrid --backend cuda \
+          --out "$out/demo-connect6-hybrid" && cat "$out/demo-connect6-hybrid/stats.json" &&
+        grep -q '"on_gpu": true' "$out/demo-chess-hybrid/stats.json" &&
+        grep -q '"on_gpu": true' "$out/demo-connect6-hybrid/stats.json"; } > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

@@ -49,6 +49,7 @@ constexpr const char* kHelp =
     "                    from the empty board in the protocol's letters (JJ KJKK ...)\n"
     "  --ai-plays N      chess, connect6, headless: the computer makes the next N moves first (--ai-time\n"
     "                    ms each, default 200)\n"
+    "  --ai-search S     chess, connect6: alphabeta (default) or hybrid (its batches on --backend)\n"
     "  --frames N        frames to render (headless default 10; window default: until closed)\n"
     "  --ticks-per-frame K   (headless, default 5)\n"
     "  window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan\n"
@@ -106,6 +107,16 @@ int render_board(const demos::BoardPicture& pic, int w, int h, const std::string
   return 0;
 }
 
+// The computer's last search, for stats.json.
+std::string thinking_json(const demos::Thinking& th) {
+  return ", \"computer\": {\"search\": \"" + std::string(th.search == demos::AiSearch::Hybrid ? "hybrid" : "alphabeta") +
+         "\", \"on_gpu\": " + (th.on_gpu ? "true" : "false") + ", \"depth\": " + std::to_string(th.depth) +
+         ", \"score\": " + std::to_string(th.score) + ", \"nodes\": " + std::to_string(th.nodes) + ", \"time_ms\": " +
+         std::to_string(th.time_ms) + ", \"batched_nodes\": " +
+         std::to_string(th.hybrid.batched_leaves + th.hybrid.batched_branches) + ", \"note\": \"" +
+         demos::json_escape(th.backend_note) + "\"}";
+}
+
 // The chess scene headless: the computer makes `plays` moves, then the board is drawn.
 int render_chess(demos::ChessTable& table, int plays, int ai_time, int w, int h, const std::string& out) {
   namespace chess = search::chess;
@@ -120,7 +131,8 @@ int render_chess(demos::ChessTable& table, int plays, int ai_time, int w, int h,
   const int rc = render_board(pic, w, h, out,
                               "\"scene\": \"chess\", \"fen\": \"" + demos::json_escape(table.fen()) + "\", \"moves\": \"" +
                                   table.moves_text() + "\", \"over\": " + (table.over() ? "true" : "false") +
-                                  ", \"status\": \"" + demos::json_escape(table.status()) + "\"");
+                                  ", \"status\": \"" + demos::json_escape(table.status()) + "\"" +
+                                  thinking_json(table.thinking_info()));
   if (rc == 0)
     std::printf("warpmind-demo: chess, %zu moves, %s; %s/frame-0000.png\n", table.moves().size(), table.status().c_str(),
                 out.c_str());
@@ -141,7 +153,7 @@ int render_connect6(demos::Connect6Table& table, int plays, int ai_time, int w, 
   const int rc = render_board(pic, w, h, out,
                               "\"scene\": \"connect6\", \"turns\": \"" + table.turns_text() + "\", \"over\": " +
                                   (table.over() ? "true" : "false") + ", \"status\": \"" +
-                                  demos::json_escape(table.status()) + "\"");
+                                  demos::json_escape(table.status()) + "\"" + thinking_json(table.thinking_info()));
   if (rc == 0)
     std::printf("warpmind-demo: connect6, %zu turns, %s; %s/frame-0000.png\n", table.turns().size(), table.status().c_str(),
                 out.c_str());
@@ -152,7 +164,7 @@ int render_connect6(demos::Connect6Table& table, int plays, int ai_time, int w, 
 
 int main(int argc, char** argv) {
   demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed", "map", "resolution", "sight", "gap",
-                    "save-every", "scene", "map-file", "heat-range", "fen", "moves", "ai-plays", "ai-time"},
+                    "save-every", "scene", "map-file", "heat-range", "fen", "moves", "ai-plays", "ai-time", "ai-search"},
                    {"headless", "window", "help", "no-interop"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -235,6 +247,11 @@ int main(int argc, char** argv) {
     const int plays = static_cast<int>(args.integer("ai-plays", 0, 0, 1000));
     const int ai_time = static_cast<int>(args.integer("ai-time", 200, 1, 600000));
     if (!args.error().empty()) return bad(args.error());
+    const std::string kind = args.str("ai-search", "alphabeta");
+    if (kind != "alphabeta" && kind != "hybrid") return bad("--ai-search: alphabeta or hybrid");
+    demos::AiSettings& ai = chess_table ? static_cast<demos::AiSettings&>(chess_table->ai()) : connect6_table->ai();
+    ai.search = kind == "hybrid" ? demos::AiSearch::Hybrid : demos::AiSearch::AlphaBeta;
+    ai.backend = co.backend;  // where the hybrid's batches run
     return chess_table ? render_chess(*chess_table, plays, ai_time, img_w, img_h, out)
                        : render_connect6(*connect6_table, plays, ai_time, img_w, img_h, out);
   }

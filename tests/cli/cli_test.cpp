@@ -169,6 +169,30 @@ TEST(Cli, DemoRendersHeadlessFrames) {
 
 // The chess scene headless: the position after the given moves and the computer's, drawn as a board
 // (light and dark squares, both colours of pieces, the last move marked); bad FEN or moves: exit 2.
+TEST(Cli, DemoBoardsHybridSearchHeadless) {
+  // The computer's hybrid search through the headless board scenes: its last search is in stats.json
+  // (on the CPU's batches here; on a GPU machine gpu-run.sh's demo-boards step asks for cuda).
+  for (const char* scene : {"chess", "connect6"}) {
+    SCOPED_TRACE(scene);
+    const fs::path dir = scratch(std::string("demo-hybrid-") + scene);
+    const Outcome r = run(std::string("warpmind-demo --headless --scene ") + scene +
+                          " --ai-plays 2 --ai-time 300 --ai-search hybrid --backend cpu --size 256x256 --out " + dir.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    std::ifstream in(dir / "stats.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+    ASSERT_TRUE(j.is_object() && j.contains("computer")) << ss.str();
+    const nlohmann::json& c = j["computer"];
+    EXPECT_EQ(c.value("search", ""), "hybrid");
+    EXPECT_FALSE(c.value("on_gpu", true));
+    EXPECT_GE(c.value("depth", 0), 1);
+    EXPECT_GT(c.value("batched_nodes", 0), 0);
+    EXPECT_GE(c.value("nodes", 0), c.value("batched_nodes", 0));
+  }
+  EXPECT_EQ(run("warpmind-demo --headless --scene chess --ai-search best --out " + scratch("demo-hybrid-bad").string()).status, 2);
+}
+
 TEST(Cli, DemoChessSceneHeadless) {
   const fs::path dir = scratch("demo-chess");
   const Outcome r = run("warpmind-demo --headless --scene chess --moves \"e2e4 e7e5 g1f3\" --ai-plays 1 --ai-time 100 "
