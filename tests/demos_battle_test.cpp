@@ -88,6 +88,8 @@ TEST(Battle, MapFileMatchesTheBuiltInLayoutAndBadFilesAreRejected) {
   bad("{\"walls\": [[5, 5, 2, 9]]}", "x0 <= x1");
   bad("{\"walls\": [[0, 0, 200, 1]]}", "0..127");
   bad("{\"plan\": 64, \"walls\": []}", "plan");
+  bad("{\"walls\": [], \"start_rwo\": 3}", "start_rwo: unknown key");
+  bad("{\"comment\": 1e400, \"walls\": []}", "a double cannot hold");
   BattleMap missing;
   EXPECT_FALSE(load_battle_map(dir + "/no_such_map.json", missing).ok());
 }

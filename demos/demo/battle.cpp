@@ -25,7 +25,10 @@ Status load_battle_map(const std::string& path, BattleMap& out) {
   std::stringstream text;
   text << in.rdbuf();
   const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Status::Invalid(path + ": not a JSON object");
+  if (j.is_discarded() || !j.is_object()) return Status::Invalid(path + ": not a JSON object (or a number a double cannot hold)");
+  for (const auto& item : j.items())
+    if (item.key() != "comment" && item.key() != "plan" && item.key() != "start_row" && item.key() != "walls")
+      return Status::Invalid(path + ": " + item.key() + ": unknown key (known: comment, plan, start_row, walls)");
   if (j.contains("plan") && j["plan"] != 128) return Status::Invalid(path + ": plan: only 128 is supported");
   BattleMap m;
   if (j.contains("start_row")) {

@@ -58,6 +58,7 @@ namespace {
 
 Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
+  WM_RETURN_IF_ERROR(r.keys(root, "", {"world", "aoi", "shape", "max_move", "attack_range", "players", "generate", "commands"}));
   AoiConfig& c = s.config;
   WM_RETURN_IF_ERROR(r.world(root, c.world));
   WM_RETURN_IF_ERROR(r.number(root, "aoi", "", c.aoi, false));
@@ -76,6 +77,7 @@ Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
     for (std::size_t i = 0; i < players->size(); ++i) {
       const std::string path = "players[" + std::to_string(i) + "]";
       WM_RETURN_IF_ERROR(r.object((*players)[i], path));
+      WM_RETURN_IF_ERROR(r.keys((*players)[i], path + ".", {"x", "y", "hp"}));
       Player p;
       long long hp = 100;
       WM_RETURN_IF_ERROR(r.number((*players)[i], "x", path + ".", p.x, true));
@@ -86,6 +88,7 @@ Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
     }
   } else {
     WM_RETURN_IF_ERROR(r.object(*gen, "generate"));
+    WM_RETURN_IF_ERROR(r.keys(*gen, "generate.", {"clients", "seed", "hot_spots"}));
     long long n = 0, seed = 1, hot = 0;
     WM_RETURN_IF_ERROR(r.integer(*gen, "clients", "generate.", 0, 1ll << 30, n, true));
     WM_RETURN_IF_ERROR(r.integer(*gen, "seed", "generate.", 0, INT64_MAX, seed, false));
@@ -94,6 +97,7 @@ Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
   }
   if (auto it = root.find("commands"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "commands"));
+    WM_RETURN_IF_ERROR(r.keys(*it, "commands.", {"attack_share", "seed"}));
     WM_RETURN_IF_ERROR(r.number(*it, "attack_share", "commands.", s.commands.attack_share, false));
     if (!(s.commands.attack_share >= 0.0f && s.commands.attack_share <= 1.0f))
       return r.error("commands.attack_share", "must be in [0, 1]");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -46,11 +47,28 @@ struct JsonReader {
   Status object(const json& obj, const std::string& path) const {
     return obj.is_object() ? Status::Ok() : error(path.empty() ? "(top level)" : path, "expected an object");
   }
+  // Every key of the object `obj` (at `path`, "" for the top level, else ending in '.') must be one of
+  // `known`; the top level also takes "comment" (any value, ignored). An unknown key is an error that
+  // names it and lists the known ones, so a misspelt optional key is not silently ignored.
+  Status keys(const json& obj, const std::string& path, std::initializer_list<std::string_view> known) const {
+    if (!obj.is_object()) return Status::Ok();  // object() reports that
+    for (const auto& item : obj.items()) {
+      const std::string& k = item.key();
+      bool ok = path.empty() && k == "comment";
+      for (std::string_view n : known) ok = ok || k == n;
+      if (ok) continue;
+      std::string list;
+      for (std::string_view n : known) list += (list.empty() ? "" : ", ") + std::string(n);
+      return error(path + k, "unknown key (known here: " + list + (path.empty() ? ", comment" : "") + ")");
+    }
+    return Status::Ok();
+  }
   // Optional "world": {"x0", "y0", "width", "height"} of `root` into `w` (keys not given keep w's values).
   Status world(const json& root, WorldRect& w) const {
     auto it = root.find("world");
     if (it == root.end()) return Status::Ok();
     WM_RETURN_IF_ERROR(object(*it, "world"));
+    WM_RETURN_IF_ERROR(keys(*it, "world.", {"x0", "y0", "width", "height"}));
     WM_RETURN_IF_ERROR(number(*it, "x0", "world.", w.x0, false));
     WM_RETURN_IF_ERROR(number(*it, "y0", "world.", w.y0, false));
     WM_RETURN_IF_ERROR(number(*it, "width", "world.", w.width, false));
@@ -60,14 +78,14 @@ struct JsonReader {
   }
 };
 
-// Parses `text` and hands the root to `fill`; JSON syntax errors and any exception of the JSON library
-// become InvalidArgument statuses naming `source`.
+// Parses `text` and hands the root to `fill`; JSON syntax errors, numbers a double cannot hold (1e400)
+// and any exception of the JSON library become InvalidArgument statuses naming `source`.
 inline Status parse_json(std::string_view text, const std::string& source,
                          const std::function<Status(const JsonReader&, const json&)>& fill) {
   json root;
   try {
     root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax (parse_error) and out-of-range numbers (out_of_range)
     return Status::Invalid(source + ": not valid JSON (" + e.what() + ")");
   }
   try {

@@ -60,6 +60,7 @@ namespace {
 
 Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
+  WM_RETURN_IF_ERROR(r.keys(root, "", {"world", "radius", "rule", "obstacles", "agents", "generate", "moves"}));
   WM_RETURN_IF_ERROR(r.world(root, s.config.world));
   WM_RETURN_IF_ERROR(r.number(root, "radius", "", s.config.radius, false));
   if (!(s.config.radius > 0.0f)) return r.error("radius", "must be > 0");
@@ -68,6 +69,7 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
       return r.error("rule", "expected \"strict\" or \"lowest-id\"");
   if (auto it = root.find("obstacles"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "obstacles"));
+    WM_RETURN_IF_ERROR(r.keys(*it, "obstacles.", {"width", "height", "blocked"}));
     long long w = 0, h = 0;
     WM_RETURN_IF_ERROR(r.integer(*it, "width", "obstacles.", 1, 65536, w, true));
     WM_RETURN_IF_ERROR(r.integer(*it, "height", "obstacles.", 1, 65536, h, true));
@@ -96,6 +98,7 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
     for (std::size_t i = 0; i < agents->size(); ++i) {
       const std::string path = "agents[" + std::to_string(i) + "]";
       WM_RETURN_IF_ERROR(r.object((*agents)[i], path));
+      WM_RETURN_IF_ERROR(r.keys((*agents)[i], path + ".", {"x", "y"}));
       Vec2 v;
       WM_RETURN_IF_ERROR(r.number((*agents)[i], "x", path + ".", v.x, true));
       WM_RETURN_IF_ERROR(r.number((*agents)[i], "y", path + ".", v.y, true));
@@ -103,6 +106,7 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
     }
   } else {
     WM_RETURN_IF_ERROR(r.object(*gen, "generate"));
+    WM_RETURN_IF_ERROR(r.keys(*gen, "generate.", {"agents", "seed", "spacing"}));
     long long n = 0, seed = 1;
     float spacing = 1.25f;
     WM_RETURN_IF_ERROR(r.integer(*gen, "agents", "generate.", 0, 1 << 28, n, true));
@@ -114,6 +118,7 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   }
   if (auto it = root.find("moves"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "moves"));
+    WM_RETURN_IF_ERROR(r.keys(*it, "moves.", {"kind", "step", "seed", "goal"}));
     MoveSpec& m = s.moves;
     if (auto k = it->find("kind"); k != it->end()) {
       if (!k->is_string() || (k->get<std::string>() != "random" && k->get<std::string>() != "goal"))
@@ -127,6 +132,7 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
     m.seed = static_cast<std::uint64_t>(seed);
     if (auto g = it->find("goal"); g != it->end()) {
       WM_RETURN_IF_ERROR(r.object(*g, "moves.goal"));
+      WM_RETURN_IF_ERROR(r.keys(*g, "moves.goal.", {"x", "y"}));
       WM_RETURN_IF_ERROR(r.number(*g, "x", "moves.goal.", m.goal.x, true));
       WM_RETURN_IF_ERROR(r.number(*g, "y", "moves.goal.", m.goal.y, true));
     } else if (m.kind == MoveSpec::Kind::Goal) {

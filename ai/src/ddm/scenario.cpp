@@ -69,6 +69,7 @@ namespace {
 
 Status parse_root(const Reader& r, const json& root, DdmScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
+  WM_RETURN_IF_ERROR(r.keys(root, "", {"dimensions", "steps", "seed", "regions", "generate"}));
   long long dims = 2, steps = 30, seed = 1;
   WM_RETURN_IF_ERROR(r.integer(root, "dimensions", "", 2, 3, dims, false));
   WM_RETURN_IF_ERROR(r.integer(root, "steps", "", 0, 1000000, steps, false));
@@ -85,6 +86,7 @@ Status parse_root(const Reader& r, const json& root, DdmScenario& s) {
       const json& q = (*regions)[i];
       const std::string path = "regions[" + std::to_string(i) + "]";
       WM_RETURN_IF_ERROR(r.object(q, path));
+      WM_RETURN_IF_ERROR(r.keys(q, path + ".", {"kind", "lo", "hi"}));
       RegionSpec spec;
       const auto kind = q.find("kind");
       if (kind == q.end() || !kind->is_string() ||
@@ -108,6 +110,7 @@ Status parse_root(const Reader& r, const json& root, DdmScenario& s) {
     }
   } else {
     WM_RETURN_IF_ERROR(r.object(*gen, "generate"));
+    WM_RETURN_IF_ERROR(r.keys(*gen, "generate.", {"regions", "seed", "space", "alpha", "size", "distribution"}));
     GenerateSpec g;
     long long n = 10000, gseed = 1;
     WM_RETURN_IF_ERROR(r.integer(*gen, "regions", "generate.", 0, 1ll << 28, n, false));

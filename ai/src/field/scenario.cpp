@@ -60,6 +60,7 @@ using Reader = detail::JsonReader;
 
 Status parse_kind(const Reader& r, const json& k, const std::string& path, ChargeKind& out) {
   WM_RETURN_IF_ERROR(r.object(k, path));
+  WM_RETURN_IF_ERROR(r.keys(k, path + ".", {"name", "segments", "type", "param"}));
   std::string name = "kind";
   if (auto it = k.find("name"); it != k.end()) {
     if (!it->is_string() || it->get<std::string>().empty()) return r.error(path + ".name", "expected a non-empty string");
@@ -71,6 +72,7 @@ Status parse_kind(const Reader& r, const json& k, const std::string& path, Charg
     for (std::size_t i = 0; i < it->size(); ++i) {
       const std::string sp = path + ".segments[" + std::to_string(i) + "].";
       WM_RETURN_IF_ERROR(r.object((*it)[i], sp.substr(0, sp.size() - 1)));
+      WM_RETURN_IF_ERROR(r.keys((*it)[i], sp, {"end", "slope", "intercept"}));
       ChargeSegment s{};
       WM_RETURN_IF_ERROR(r.number((*it)[i], "end", sp, s.end, true));
       WM_RETURN_IF_ERROR(r.number((*it)[i], "slope", sp, s.slope, true));
@@ -92,6 +94,7 @@ Status parse_kind(const Reader& r, const json& k, const std::string& path, Charg
 
 Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
+  WM_RETURN_IF_ERROR(r.keys(root, "", {"world", "resolution", "kinds", "layers", "entities", "generate"}));
   WM_RETURN_IF_ERROR(r.world(root, s.config.world));
   if (auto it = root.find("resolution"); it != root.end()) {
     long long w = 0, h = 0;
@@ -101,6 +104,7 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
       h = w;
     } else {
       WM_RETURN_IF_ERROR(r.object(*it, "resolution"));
+      WM_RETURN_IF_ERROR(r.keys(*it, "resolution.", {"width", "height"}));
       WM_RETURN_IF_ERROR(r.integer(*it, "width", "resolution.", 1, kMaxCellsPerSide, w, true));
       h = w;
       WM_RETURN_IF_ERROR(r.integer(*it, "height", "resolution.", 1, kMaxCellsPerSide, h, false));
@@ -126,6 +130,7 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
     const std::string lp = "layers[" + std::to_string(i) + "]";
     const json& l = (*layers)[i];
     WM_RETURN_IF_ERROR(r.object(l, lp));
+    WM_RETURN_IF_ERROR(r.keys(l, lp + ".", {"name", "rules"}));
     LayerSpec spec;
     auto name = l.find("name");
     if (name == l.end() || !name->is_string() || name->get<std::string>().empty())
@@ -137,6 +142,7 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
       const std::string rp = lp + ".rules[" + std::to_string(j) + "]";
       const json& rule = (*rules)[j];
       WM_RETURN_IF_ERROR(r.object(rule, rp));
+      WM_RETURN_IF_ERROR(r.keys(rule, rp + ".", {"group", "kind"}));
       long long group = 0;
       WM_RETURN_IF_ERROR(r.integer(rule, "group", rp + ".", 0, kMaxGroups - 1, group, true));
       auto kind = rule.find("kind");
@@ -157,6 +163,7 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
     for (std::size_t i = 0; i < it->size(); ++i) {
       const std::string ep = "entities[" + std::to_string(i) + "]";
       WM_RETURN_IF_ERROR(r.object((*it)[i], ep));
+      WM_RETURN_IF_ERROR(r.keys((*it)[i], ep + ".", {"x", "y", "group"}));
       Entity e;
       long long group = 0;
       WM_RETURN_IF_ERROR(r.number((*it)[i], "x", ep + ".", e.x, true));
@@ -168,6 +175,7 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
   }
   if (auto it = root.find("generate"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "generate"));
+    WM_RETURN_IF_ERROR(r.keys(*it, "generate.", {"count", "group", "seed", "distribution"}));
     long long count = 0, group = 0, seed = 1;
     WM_RETURN_IF_ERROR(r.integer(*it, "count", "generate.", 0, 100000000, count, true));
     WM_RETURN_IF_ERROR(r.integer(*it, "group", "generate.", 0, kMaxGroups - 1, group, false));

@@ -7,6 +7,8 @@
 //     "generate": {"clients": 4096, "seed": 1, "hot_spots": 0},  // uniform, or around k hot spots
 //     "commands": {"attack_share": 0.1, "seed": 1} }
 // One of "players" or "generate" is required. Errors name the file and field.
+// Keys other than those shown are errors that name them ("comment", at the top level, is allowed and
+// ignored); a number a double cannot hold (1e400) is an error; nothing throws.
 #pragma once
 
 #include <cstdint>

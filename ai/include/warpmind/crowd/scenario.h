@@ -9,6 +9,8 @@
 //     "generate": {"agents": 1000, "spacing": 1.25, "seed": 1},               // jittered lattice
 //     "moves": {"kind": "random" | "goal", "step": 0.5, "seed": 1, "goal": {"x": 50, "y": 50}} }
 // One of "agents" or "generate" is required. Errors name the file and field.
+// Keys other than those shown are errors that name them ("comment", at the top level, is allowed and
+// ignored); a number a double cannot hold (1e400) is an error; nothing throws.
 #pragma once
 
 #include <cstdint>

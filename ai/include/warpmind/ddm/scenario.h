@@ -13,6 +13,8 @@
 // the decimal once would give 1 + 2^-23); %.9g output always reads back exactly. Coordinates whose
 // float is infinite are errors. A region's id is its position in "regions" (or in the generated list:
 // publications at even positions, subscriptions at odd ones).
+// Keys other than those shown are errors that name them ("comment", at the top level, is allowed and
+// ignored); a number a double cannot hold (1e400) is an error; nothing throws.
 #pragma once
 
 #include <cstdint>

@@ -10,6 +10,8 @@
 //     "generate": {"count": 100, "distribution": "uniform"|"clustered", "group": 0, "seed": 1} }
 // "type" is a factory of charge.h (circle, attack, retreat, own_unit, obstacle, trail) with its first
 // parameter in "param". Errors name the file and the offending field: "s.json: kinds[1].param: ...".
+// Keys other than those shown are errors that name them ("comment", at the top level, is allowed and
+// ignored); a number a double cannot hold (1e400) is an error; nothing throws.
 #pragma once
 
 #include <cstdint>
