@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what warpmind needs from Debian's packages; installs nothing that is already there.
 # Safe to run any number of times. Needs root (or sudo) only when something is missing.
+# --fuzz: also what scripts/fuzz.sh needs (clang and its libFuzzer and sanitizer runtimes).
 set -euo pipefail
 
 packages=(
@@ -15,6 +16,9 @@ packages=(
   mesa-vulkan-drivers              # lavapipe: software Vulkan for headless tests
   xvfb xauth                       # a display for windowed tests on machines without one
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)  # clang -fsanitize=fuzzer,address,undefined
+fi
 
 missing=()
 for p in "${packages[@]}"; do

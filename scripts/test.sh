@@ -1,9 +1,22 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs the whole test suite.
 # GPU cases skip cleanly where no GPU is usable.
+# --sanitize: the CPU library, programs and tests built with AddressSanitizer and UndefinedBehaviorSanitizer
+# into build-sanitize/ (no CUDA, no renderer) and the suite run there; any report fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh
+if [[ "${1:-}" == "--sanitize" ]]; then
+  export WARPMIND_BUILD_DIR=${WARPMIND_BUILD_DIR:-build-sanitize}
+  if [[ ! -f "$WARPMIND_BUILD_DIR/CMakeCache.txt" ]]; then
+    bash scripts/build.sh -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPMIND_CUDA=OFF -DWARPMIND_ENGINE=OFF -DWARPMIND_SANITIZE=ON
+  else
+    bash scripts/build.sh
+  fi
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+else
+  bash scripts/build.sh
+fi
 cd "${WARPMIND_BUILD_DIR:-build}"
 ctest --output-on-failure -j "${WARPMIND_JOBS:-2}"

@@ -252,9 +252,10 @@ Status write_pgn(const PgnGame& g, std::string& out) {
   const char* roster[] = {"Event", "Site", "Date", "Round", "White", "Black"};
   for (const char* name : roster) text += detail::tag_line(name, tag(name));
   text += detail::tag_line("Result", g.result);
-  for (const auto& [n, v] : g.tags) {
+  for (const auto& tag : g.tags) {
+    const std::string& n = tag.first;
     const bool known = std::any_of(std::begin(roster), std::end(roster), [&](const char* r) { return n == r; });
-    if (!known && n != "Result" && n != "FEN" && n != "SetUp") text += detail::tag_line(n, v);
+    if (!known && n != "Result" && n != "FEN" && n != "SetUp") text += detail::tag_line(n, tag.second);
   }
   if (!g.fen.empty() && std::string_view(g.fen) != kStartFen) {
     text += detail::tag_line("SetUp", "1");
