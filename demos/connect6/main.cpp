@@ -1,243 +1,25 @@
-// warpmind-connect6 — a Connect6 engine on stdin/stdout, one command per line, in the common text
-// protocol of Connect6 programs: name; new black | new white; black XXXX / white XXXX (set up stones);
-// next (play the side to move); move XXXX (the opponent's turn, then ours); depth d; time ms; threads n;
-// search alphabeta|hybrid (the engine's own search, or the node-based hybrid search of search/hybrid.h);
-// backend cpu|cuda|auto (where the hybrid's batches run: the GPU when one is usable under auto);
-// bench [depth] (a node-count signature: fixed openings searched on one thread, on stderr); quit.
-// `warpmind-connect6 bench [depth]` prints the same signature on stdout and exits.
-// Moves are answered as "move XXXX" in the letters-only notation (JJ is the centre); both notations are
-// read. Everything that is not a move goes to stderr, so a referee reading stdout sees only moves and
-// the name. The engine never plays an illegal move.
-#include <cctype>
-#include <chrono>
-#include <cstdint>
+// warpmind-connect6 — the Connect6 engine of connect6_engine.h on stdin (commands), stdout (moves and
+// the name) and stderr (everything else).
 #include <cstdio>
 #include <iostream>
-#include <memory>
-#include <sstream>
 #include <string>
 
-#include "warpmind/core/context.h"
-#include "warpmind/core/thread_pool.h"
-#include "warpmind/search/connect6.h"
-#include "warpmind/search/hybrid.h"
-
-namespace {
-
-using namespace warpmind::search::connect6;
-
-void note(const std::string& s) { std::fprintf(stderr, "%s\n", s.c_str()); }
-
-class Engine {
- public:
-  bool handle(const std::string& line) {
-    std::istringstream in(line);
-    std::string cmd, arg;
-    if (!(in >> cmd)) return true;
-    in >> arg;
-    if (cmd == "name") {
-      out("name warpmind");
-    } else if (cmd == "new") {
-      if (arg != "black" && arg != "white") return error("new: black or white");
-      board_ = Board();
-      engine_ = arg == "black" ? BlackStone : WhiteStone;
-      if (engine_ == BlackStone) play_ours();
-    } else if (cmd == "black" || cmd == "white") {
-      setup(cmd == "black" ? BlackStone : WhiteStone, arg);
-    } else if (cmd == "next") {
-      play_ours();
-    } else if (cmd == "move") {
-      Turn t;
-      warpmind::Status st = parse_turn(arg, t);
-      if (st.ok()) st = board_.play(t);
-      if (!st.ok()) return error(st.message());
-      if (!board_.over()) play_ours();
-      else report_end();
-    } else if (cmd == "depth" || cmd == "time" || cmd == "threads") {
-      try {
-        const int v = std::stoi(arg);
-        const int lo = cmd == "time" ? 0 : 1, hi = cmd == "depth" ? 20 : cmd == "threads" ? 256 : 3600000;
-        if (v < lo || v > hi) throw std::out_of_range("range");
-        (cmd == "depth" ? options_.depth : cmd == "time" ? options_.time_ms : options_.threads) = v;
-        if (cmd == "threads") pool_.reset();  // the hybrid's CPU pool follows
-      } catch (...) {
-        return error(cmd + ": '" + arg + "' is out of range");
-      }
-    } else if (cmd == "search") {
-      if (arg != "alphabeta" && arg != "hybrid") return error("search: alphabeta or hybrid");
-      hybrid_ = arg == "hybrid";
-    } else if (cmd == "backend") {
-      if (arg != "cpu" && arg != "cuda" && arg != "auto") return error("backend: cpu, cuda or auto");
-      backend_ = arg;
-      gpu_tried_ = false;
-      gpu_.reset();
-      if (arg == "cuda" && !gpu()) return error("backend cuda: " + gpu_why_ + " (the hybrid's batches run on the CPU)");
-    } else if (cmd == "bench") {
-      bench(arg, stderr);
-    } else if (cmd == "quit") {
-      return false;
-    } else {
-      return error("unknown command '" + cmd + "'");
-    }
-    return true;
-  }
-
-  // Fixed openings, a fixed depth, one thread, no time limit: the summed node count is a signature of
-  // the search (changing the search changes it).
-  void bench(const std::string& arg, std::FILE* to) {
-    int depth = 3;
-    if (!arg.empty()) {
-      try {
-        depth = std::stoi(arg);
-      } catch (...) {
-        depth = 0;
-      }
-      if (depth < 1 || depth > 6) return (void)error("bench: depth 1..6");
-    }
-    const char* openings[] = {"K10 L10L11 J9J11 M12N13", "K10 K11L9 J10J12 H8N14", "JJ KKKL IIHH LLMM"};
-    std::uint64_t nodes = 0;
-    for (const char* record : openings) {
-      Board b;
-      std::istringstream turns(record);
-      std::string text;
-      Turn t;
-      while (turns >> text)
-        if (!parse_turn(text, t).ok() || !b.play(t).ok()) return (void)error("bench: bad opening");  // constants
-      SearchOptions o;
-      o.depth = depth;
-      const SearchOutcome r = search(b, o);
-      nodes += r.nodes;
-      std::fprintf(to, "bench %s: %s score %d, %llu nodes\n", record, turn_name(r.best, Notation::Letters).c_str(), r.score,
-                   static_cast<unsigned long long>(r.nodes));
-    }
-    std::fprintf(to, "bench nodes %llu\n", static_cast<unsigned long long>(nodes));
-  }
-
- private:
-  static void out(const std::string& s) {
-    std::fputs((s + "\n").c_str(), stdout);
-    std::fflush(stdout);
-  }
-  static bool error(const std::string& why) {
-    note("error: " + why);
-    return true;
-  }
-
-  void setup(Stone s, const std::string& text) {
-    // Any number of stones, two letters or letter+number each.
-    std::string rest = text;
-    Turn t;
-    while (!rest.empty()) {
-      std::size_t len = 2;
-      if (rest.size() >= 2 && std::isdigit(static_cast<unsigned char>(rest[1])))
-        len = rest.size() >= 3 && std::isdigit(static_cast<unsigned char>(rest[2])) ? 3 : 2;
-      warpmind::Status st = parse_turn(rest.substr(0, len), t);
-      if (st.ok()) st = board_.setup(s, t.a);
-      if (!st.ok()) {
-        error(st.message());
-        return;
-      }
-      rest = rest.substr(len);
-    }
-  }
-
-  // The GPU batch backend, when the backend is cuda or auto and a usable GPU exists (created at the
-  // first use); nullptr otherwise (gpu_why_ says why).
-  GpuBatch* gpu() {
-    if (backend_ == "cpu") return nullptr;
-    if (!gpu_tried_) {
-      gpu_tried_ = true;
-      warpmind::ContextOptions o;
-      o.backend = warpmind::Backend::Cuda;
-      o.cpu_threads = 1;
-      o.quiet = true;
-      warpmind::Status st = warpmind::Context::create(o, gpu_context_);
-      if (st.ok()) st = GpuBatch::create(*gpu_context_, gpu_);
-      if (!st.ok()) {
-        gpu_why_ = st.message();
-        gpu_.reset();
-      }
-    }
-    return gpu_.get();
-  }
-
-  // The hybrid search: iterative deepening to `depth` turns while the next depth (predicted from the
-  // last) fits `time` (when set), a depth that runs past it stopped there and the last completed
-  // depth's turn played. The GPU's batches when there is one, else the CPU pool's.
-  SearchOutcome hybrid_search() {
-    const auto t0 = std::chrono::steady_clock::now();
-    Connect6Game::width = options_.width;
-    SearchOutcome best;
-    std::vector<Turn> first;
-    candidate_turns(board_, options_.width, first);
-    best.best = first.front();  // the game is not over: there is a turn
-    GpuBatch* device = gpu();
-    warpmind::search::HybridOptions o;
-    o.first_child_first = true;
-    o.cut_one_by_one = 256;
-    const auto on_depth = [&](const auto& r, const warpmind::search::DeepeningStep& step) {
-      if (r.has_move) best.best = r.best;
-      best.score = r.value;
-      best.depth = step.depth;
-      best.nodes += step.stats.computed();
-      note("info hybrid depth " + std::to_string(step.depth) + " score " + std::to_string(r.value) + " nodes " +
-           std::to_string(step.stats.computed()) + " on the " + (device ? "GPU" : "CPU") + " (" +
-           std::to_string(step.stats.batched_leaves + step.stats.batched_branches) + " in batches)");
-      return true;
-    };
-    if (device) {
-      warpmind::search::HybridSearch<Connect6Game, GpuBatch> h;
-      (void)warpmind::search::deepen(h, board_, o, options_.depth, options_.time_ms, t0, *device, on_depth);
-    } else {
-      if (!pool_) pool_ = std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
-      warpmind::search::CpuBatch<Connect6Game> backend{*pool_};
-      warpmind::search::HybridSearch<Connect6Game, warpmind::search::CpuBatch<Connect6Game>> h;
-      (void)warpmind::search::deepen(h, board_, o, options_.depth, options_.time_ms, t0, backend, on_depth);
-    }
-    if (device && !device->error().empty()) note("info " + device->error() + " (the CPU computed those batches)");
-    return best;
-  }
-
-  void play_ours() {
-    if (board_.over()) return report_end();
-    const SearchOutcome r = hybrid_ ? hybrid_search() : search(board_, options_);
-    const warpmind::Status st = board_.play(r.best);
-    if (!st.ok()) {  // cannot happen: the search only proposes legal turns; never send an illegal one
-      error("internal: " + st.message());
-      return;
-    }
-    out("move " + turn_name(r.best, Notation::Letters));
-    note("info depth " + std::to_string(r.depth) + " score " + std::to_string(r.score) + " nodes " +
-         std::to_string(r.nodes) + (r.forced ? " (forced)" : ""));
-    if (board_.over()) report_end();
-  }
-
-  void report_end() {
-    note(board_.winner() == BlackStone ? "result: black wins" : board_.winner() == WhiteStone ? "result: white wins" : "result: draw");
-  }
-
-  Board board_;
-  Stone engine_ = WhiteStone;
-  SearchOptions options_;
-  bool hybrid_ = false;
-  std::string backend_ = "auto";
-  bool gpu_tried_ = false;
-  std::string gpu_why_;
-  std::unique_ptr<warpmind::Context> gpu_context_;
-  std::unique_ptr<GpuBatch> gpu_;
-  std::unique_ptr<warpmind::ThreadPool> pool_;
-};
-
-}  // namespace
+#include "connect6_engine.h"
 
 int main(int argc, char** argv) {
-  Engine e;
+  const auto to = [](std::FILE* f) {
+    return [f](const std::string& line) {
+      std::fputs((line + "\n").c_str(), f);
+      std::fflush(f);
+    };
+  };
+  warpmind::demos::Connect6Engine engine(to(stdout), to(stderr));
   if (argc >= 2 && std::string(argv[1]) == "bench") {
-    e.bench(argc >= 3 ? argv[2] : "", stdout);
+    engine.bench(argc >= 3 ? argv[2] : "", to(stdout));
     return 0;
   }
   std::string line;
   while (std::getline(std::cin, line))
-    if (!e.handle(line)) break;
+    if (!engine.handle(line)) break;
   return 0;
 }
