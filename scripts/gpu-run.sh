@@ -2,12 +2,13 @@
 # Runs the staged GPU tests and benchmarks on a CUDA machine; writes logs and JSON into OUTDIR.
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
-#   tests), racecheck, memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
+#   tests), racecheck, synccheck, memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
 #   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
+# WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got).
 # Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
 # non-zero if any step failed; a summary table is printed last.
 set -uo pipefail
@@ -21,6 +22,8 @@ out=$(cd "$out" && pwd)
 export WARPMIND_BIN_DIR="$stage" WARPMIND_SOURCE_DIR="$stage"
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "nvidia-smi not available" > "$out/nvidia-smi.txt"
 gpu_filter='*Gpu*:*gpu*:*Device*:Field.*:FieldQueries.*:Crowd.*'
+step_timeout=()
+[[ -n ${WARPMIND_STEP_TIMEOUT:-} ]] && step_timeout=(timeout "$WARPMIND_STEP_TIMEOUT")
 summary=()
 status=0
 for step in "${steps[@]}"; do
@@ -29,8 +32,8 @@ for step in "${steps[@]}"; do
   case "$step" in
     tests)
       "$stage/warpmind_tests" --gtest_output="json:$out/tests.json" > "$log" 2>&1 ;;
-    memcheck|racecheck)
-      compute-sanitizer --tool "$step" --error-exitcode 3 "$stage/warpmind_tests" --gtest_filter="$gpu_filter" > "$log" 2>&1 ;;
+    memcheck|racecheck|synccheck)
+      ${step_timeout[@]+"${step_timeout[@]}"} compute-sanitizer --tool "$step" --error-exitcode 3 "$stage/warpmind_tests" --gtest_filter="$gpu_filter" > "$log" 2>&1 ;;
     memcheck-crowd|racecheck-crowd)
       # The crowd's GPU tests alone, without the 600-tick one (slow under the sanitizer).
       compute-sanitizer --tool "${step%-crowd}" --error-exitcode 3 "$stage/warpmind_tests" \
