@@ -16,14 +16,14 @@ if [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]] ||
         -DWARPMIND_STATIC_RUNTIME=ON "$@"
 fi
 cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind_tests warpmind-bench warpmind warpmind-demo \
-      warpmind-chess warpmind-connect6
+      warpmind-chess warpmind-connect6 warpmind-referee
 rm -rf "$stage"
 mkdir -p "$stage/assets"
 cp "$build/bin/warpmind_tests" "$build/bin/warpmind-bench" "$build/bin/warpmind" "$build/bin/warpmind-demo" \
-   "$build/bin/warpmind-chess" "$build/bin/warpmind-connect6" "$stage/"
+   "$build/bin/warpmind-chess" "$build/bin/warpmind-connect6" "$build/bin/warpmind-referee" "$stage/"
 cp -r assets/scenarios assets/maps "$stage/assets/"
 cp scripts/gpu-run.sh "$stage/"
 git describe --always --abbrev=12 --dirty > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" "$stage/warpmind-demo" \
-  "$stage/warpmind-chess" "$stage/warpmind-connect6" 2>/dev/null || true
+  "$stage/warpmind-chess" "$stage/warpmind-connect6" "$stage/warpmind-referee" 2>/dev/null || true
 du -sh "$stage"

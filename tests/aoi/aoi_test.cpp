@@ -370,6 +370,18 @@ TEST(Aoi, BadInputIsAClearErrorAndChangesNothing) {
   c.aoi = 10;
   c.world.width = NAN;
   EXPECT_FALSE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  // Found by fuzzing: a long thin world whose bucket product is small but one side has more buckets
+  // than an int holds, and a world whose far corner overflows float.
+  c.world = {0, 0, 1.5e12f, 1e-3f};
+  EXPECT_FALSE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  c.shape = AoiShape::Circle;
+  EXPECT_FALSE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  c.shape = AoiShape::Square;
+  c.world = {3e38f, 0, 3e38f, 100};
+  c.aoi = 1e31f;
+  EXPECT_FALSE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  EXPECT_EQ(w, nullptr);
+  c.aoi = 10;
   c.world = {0, 0, 100, 100};
   ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
   const std::vector<Player> good = {{1, 1, 10}, {2, 2, 10}};

@@ -147,11 +147,18 @@ float bucket_side(const AoiConfig& c) {
 Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWorld>& out) {
   const auto finite = [](float v) { return std::isfinite(v); };
   if (!finite(c.world.x0) || !finite(c.world.y0) || !(c.world.width > 0) || !(c.world.height > 0) ||
-      !finite(c.world.width) || !finite(c.world.height))
-    return Status::Invalid("world: x0, y0 must be finite and width, height finite and > 0");
+      !finite(c.world.width) || !finite(c.world.height) || !finite(c.world.x0 + c.world.width) ||
+      !finite(c.world.y0 + c.world.height))
+    return Status::Invalid("world: x0, y0 must be finite, width, height finite and > 0, and x0 + width, y0 + height finite");
   if (!(c.aoi > 0) || !finite(c.aoi)) return Status::Invalid("aoi: must be finite and > 0");
-  if (static_cast<double>(c.world.width) / c.aoi * (static_cast<double>(c.world.height) / c.aoi) > 1e8)
-    return Status::Invalid("aoi: more than 10^8 buckets; choose a larger AOI");
+  // Buckets of side aoi, counted as the contract does (float quotients) before any count becomes an int;
+  // the circle's buckets are a little wider (bucket_side), so never more.
+  const auto buckets = [&](float side) {
+    return std::max(1.0, std::ceil(static_cast<double>(c.world.width / side))) *
+           std::max(1.0, std::ceil(static_cast<double>(c.world.height / side)));
+  };
+  if (!(buckets(c.aoi) <= 1e8)) return Status::Invalid("aoi: more than 10^8 buckets; choose a larger AOI");
+  const float side = bucket_side(c);
   if (!(c.max_move >= 0) || !finite(c.max_move) || !(c.attack_range >= 0) || !finite(c.attack_range))
     return Status::Invalid("max_move and attack_range: finite and >= 0");
   AoiVariant v = c.variant == AoiVariant::Auto ? AoiVariant::CpuFast : c.variant;
@@ -166,9 +173,9 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   im.x1 = c.world.x0 + c.world.width;
   im.y1 = c.world.y0 + c.world.height;
   im.aoi2 = c.aoi * c.aoi;
-  im.side = bucket_side(c);
-  im.cols = std::max(1, static_cast<int>(std::ceil(c.world.width / im.side)));
-  im.rows = std::max(1, static_cast<int>(std::ceil(c.world.height / im.side)));
+  im.side = side;
+  im.cols = std::max(1, static_cast<int>(std::ceil(c.world.width / side)));
+  im.rows = std::max(1, static_cast<int>(std::ceil(c.world.height / side)));
   im.scratch.resize(ctx.pool().size());
 #if WARPMIND_HAVE_CUDA
   if (is_gpu(v)) {

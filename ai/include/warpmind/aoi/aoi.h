@@ -130,8 +130,9 @@ struct MailboxEntry {
 enum class NotificationFormat { Records, Mailboxes };
 
 struct AoiConfig {
-  WorldRect world{0, 0, 2500, 2500};
-  float aoi = 10.0f;           // bucket side (square) or radius (circle) [Limit: > 0]
+  WorldRect world{0, 0, 2500, 2500};  // x0, y0, width, height, x0 + width, y0 + height finite; width, height > 0
+  float aoi = 10.0f;           // bucket side (square) or radius (circle) [Limit: > 0, finite, at most 10^8
+                               // buckets: max(1, ceil(W / aoi)) * max(1, ceil(H / aoi)) <= 10^8]
   AoiShape shape = AoiShape::Square;
   float max_move = 10.0f;      // per axis per command
   float attack_range = 10.0f;
