@@ -2,13 +2,15 @@
 # Runs the staged GPU tests and benchmarks on a CUDA machine; writes logs and JSON into OUTDIR.
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
-#   tests), racecheck, synccheck, memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
+#   tests), racecheck, synccheck, memcheck-each / racecheck-each / synccheck-each (one sanitizer run per
+#   test, each under WARPMIND_TEST_TIMEOUT), memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
 #   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
-# WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got).
+# WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got);
+# WARPMIND_GPU_FILTER replaces the sanitizer steps' test filter (a --gtest_filter pattern).
 # Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
 # non-zero if any step failed; a summary table is printed last.
 set -uo pipefail
@@ -21,7 +23,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export WARPMIND_BIN_DIR="$stage" WARPMIND_SOURCE_DIR="$stage"
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "nvidia-smi not available" > "$out/nvidia-smi.txt"
-gpu_filter='*Gpu*:*gpu*:*Device*:Field.*:FieldQueries.*:Crowd.*'
+gpu_filter=${WARPMIND_GPU_FILTER:-'*Gpu*:*gpu*:*Device*:Field.*:FieldQueries.*:Crowd.*'}
 step_timeout=()
 [[ -n ${WARPMIND_STEP_TIMEOUT:-} ]] && step_timeout=(timeout "$WARPMIND_STEP_TIMEOUT")
 summary=()
@@ -34,6 +36,25 @@ for step in "${steps[@]}"; do
       "$stage/warpmind_tests" --gtest_output="json:$out/tests.json" > "$log" 2>&1 ;;
     memcheck|racecheck|synccheck)
       ${step_timeout[@]+"${step_timeout[@]}"} compute-sanitizer --tool "$step" --error-exitcode 3 "$stage/warpmind_tests" --gtest_filter="$gpu_filter" > "$log" 2>&1 ;;
+    memcheck-each|racecheck-each|synccheck-each)
+      # Each GPU test in its own sanitizer run, at most WARPMIND_TEST_TIMEOUT seconds (default 120) each
+      # and WARPMIND_STEP_TIMEOUT for all; the log has a line per test: clean, its errors, or timed out.
+      tool=${step%-each}
+      deadline=$(( $(date +%s) + ${WARPMIND_STEP_TIMEOUT:-3600} ))
+      : > "$log"
+      while read -r t; do
+        if (( $(date +%s) >= deadline )); then echo "$t not run (step time limit)" >> "$log"; continue; fi
+        timeout "${WARPMIND_TEST_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 3 "$stage/warpmind_tests" \
+          --gtest_filter="$t" > "$out/one.log" 2>&1
+        r=$?
+        case $r in
+          0) echo "$t clean: $(grep -hE '(ERROR|RACECHECK) SUMMARY' "$out/one.log" | tr '\n' ' ')" ;;
+          124) echo "$t timed out" ;;
+          *) echo "$t FAILED rc=$r"; cat "$out/one.log"; false ;;
+        esac >> "$log" || status=1
+      done < <("$stage/warpmind_tests" --gtest_list_tests --gtest_filter="$gpu_filter" | awk '/^[^ ]/{s=$1} /^  /{print s $1}')
+      rm -f "$out/one.log"
+      echo "$tool-each: $(grep -c ' clean' "$log") clean, $(grep -c ' timed out' "$log") timed out, $(grep -c ' not run' "$log") not run, $(grep -c ' FAILED' "$log") failed" >> "$log" ;;
     memcheck-crowd|racecheck-crowd)
       # The crowd's GPU tests alone, without the 600-tick one (slow under the sanitizer).
       compute-sanitizer --tool "${step%-crowd}" --error-exitcode 3 "$stage/warpmind_tests" \
