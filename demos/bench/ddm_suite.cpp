@@ -172,13 +172,14 @@ int ddm_suite(int argc, char** argv) {
       } else {
         mismatches[v] += all != first_all;
       }
-      std::vector<double> step_ms;
+      std::vector<double> step_ms, step_dev;  // wall time of a step (updates + match_changes); its device part
       for (int s = 0; st.ok() && s < steps; ++s) {
         ddm::move_regions<2>(regions, g.seed, s);
         t0 = Clock::now();
         for (std::size_t i = 0; st.ok() && i < regions.size(); ++i) st = m->update(static_cast<ddm::RegionId>(i), regions[i].box);
         if (st.ok()) st = m->match_changes(in, out);
         step_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        if (st.ok()) step_dev.push_back(m->last_times().upload + m->last_times().match + m->last_times().download);
         if (v == 0) {
           first_in[s] = in;
           first_out[s] = out;
@@ -212,7 +213,7 @@ int ddm_suite(int argc, char** argv) {
         r.floor_ms = (static_cast<double>(pairs) * sizeof(ddm::Pair) +
                       static_cast<double>(start.size()) * (sizeof(ddm::Box<2>) + sizeof(ddm::RegionId))) /
                      ceil.copy_bytes_per_s * 1e3;
-      char buf[384];
+      char buf[512];
       std::snprintf(buf, sizeof buf,
                     "{\"regions\": %zu, \"side\": %g, \"alpha\": %g, \"distribution\": \"%s\", \"steps\": %d}",
                     cs.regions, cs.size > 0 ? cs.size : static_cast<double>(start[0].box.hi[0] - start[0].box.lo[0]),
@@ -221,8 +222,9 @@ int ddm_suite(int argc, char** argv) {
       r.compared(v == 0 ? "oracle" : ddm::variant_name(variants[0]), mismatches[v] == 0);
       std::snprintf(buf, sizeof buf,
                     "\"match_ms\": %.6f, \"match_wall_ms\": %.6f, \"upload_ms\": %.6f, \"download_ms\": %.6f, "
-                    "\"pairs\": %zu, \"mismatches\": %lld",
-                    match_ms[v], match_wall, full.upload, full.download, pairs, mismatches[v]);
+                    "\"pairs\": %zu, \"mismatches\": %lld, \"step_transfer_and_device_ms\": %.6f",
+                    match_ms[v], match_wall, full.upload, full.download, pairs, mismatches[v],
+                    gpu && !step_dev.empty() ? (std::sort(step_dev.begin(), step_dev.end()), step_dev[step_dev.size() / 2]) : 0.0);
       r.extra_json = buf;
       if (v == 0) r.extra_json += ", \"oracle_regions\": " + std::to_string(sampled);
       if (mismatches[v]) {

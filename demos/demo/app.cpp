@@ -742,8 +742,7 @@ void record_buttons(char (&path)[512], std::string& note, Save save, Load load) 
 class ChessScene : public Scene {
  public:
   explicit ChessScene(const AppOptions& o) {
-    const Status st = table_.start(o.fen, o.moves);
-    if (!st.ok()) table_.start("", "");
+    if (!table_.start(o.fen, o.moves).ok()) (void)table_.start("", "");  // the start position cannot fail
     std::snprintf(fen_, sizeof fen_, "%s", o.fen.c_str());
     std::snprintf(moves_, sizeof moves_, "%s", o.moves.c_str());
     std::snprintf(path_, sizeof path_, "%s/game.pgn", o.out.c_str());

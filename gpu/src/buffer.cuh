@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "check.cuh"
 
@@ -33,6 +34,10 @@ class DeviceBuffer {
   }
   T* get() const { return ptr_; }
   std::size_t capacity() const { return cap_; }
+  void swap(DeviceBuffer& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(cap_, o.cap_);
+  }
 
  private:
   T* ptr_ = nullptr;

@@ -94,6 +94,33 @@ struct PairRec {
   unsigned publication, subscription;
 };
 
+// ---- changes between two sorted pair lists ------------------------------------------------------
+
+__device__ __forceinline__ bool pair_less(const PairRec& a, const PairRec& b) {
+  return a.publication != b.publication ? a.publication < b.publication : a.subscription < b.subscription;
+}
+
+// flag[i] = 1 when a[i] is not in b (b sorted, no duplicates): a binary search per element.
+__global__ void k_missing(const PairRec* __restrict__ a, unsigned long long n, const PairRec* __restrict__ b,
+                          unsigned long long m, unsigned long long* __restrict__ flag) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const PairRec x = a[i];
+  unsigned long long lo = 0, hi = m;
+  while (lo < hi) {
+    const unsigned long long mid = lo + (hi - lo) / 2;
+    if (pair_less(b[mid], x)) lo = mid + 1;
+    else hi = mid;
+  }
+  flag[i] = !(lo < m && b[lo].publication == x.publication && b[lo].subscription == x.subscription);
+}
+
+__global__ void k_compact(const PairRec* __restrict__ a, unsigned long long n, const unsigned long long* __restrict__ flag,
+                          const unsigned long long* __restrict__ offset, PairRec* __restrict__ out) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n && flag[i]) out[offset[i]] = a[i];
+}
+
 // ---- gpu-region ----------------------------------------------------------------------------------
 
 template <int D, bool kWrite>
@@ -228,6 +255,10 @@ struct DdmDevice::Impl {
   DeviceBuffer<unsigned long long> count, offset, keys, keys_sorted;
   DeviceBuffer<PairRec> pairs;
   unsigned long long total = 0;
+  // match_changes: the pairs set aside by keep(), the changes (appeared then disappeared), their flags
+  DeviceBuffer<PairRec> kept, changes;
+  unsigned long long kept_total = 0, n_appeared = 0, n_disappeared = 0;
+  DeviceBuffer<unsigned long long> flag, flag_offset;
   int id_bits = 64;  // bits of the (publication << 32 | subscription) keys that can be set
   // gpu-grid
   DeviceBuffer<unsigned> sub_count, sub_offset, entry_cell, entry_sub, entry_cell_sorted, entry_sub_sorted, start, iota,
@@ -433,6 +464,78 @@ std::string DdmDevice::download(std::uint32_t* out, DdmTimes& times) {
   WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
   times.download = ms;
   if (bytes) std::memcpy(out, im.pin.get(), bytes);
+  return {};
+}
+
+void DdmDevice::keep() {
+  Impl& im = *impl_;
+  im.kept.swap(im.pairs);
+  im.kept_total = im.total;
+  im.total = 0;
+}
+
+void DdmDevice::unkeep() {
+  Impl& im = *impl_;
+  im.pairs.swap(im.kept);
+  im.total = im.kept_total;
+}
+
+std::string DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  std::string err;
+  const unsigned long long most = std::max(im.total, im.kept_total);
+  if (!(err = im.flag.reserve(most + 1)).empty()) return err;
+  if (!(err = im.flag_offset.reserve(most + 1)).empty()) return err;
+  if (!(err = im.changes.reserve(std::max<unsigned long long>(im.total + im.kept_total, 1))).empty()) return err;
+  WM_CUDA(cudaEventRecord(im.ev[0], s));
+  // Pass 0: the new pairs missing from the kept ones (appeared); pass 1: the kept ones missing from the
+  // new (disappeared), written after them.
+  unsigned long long found[2] = {0, 0};
+  for (int pass = 0; pass < 2; ++pass) {
+    const PairRec* a = pass == 0 ? im.pairs.get() : im.kept.get();
+    const PairRec* b = pass == 0 ? im.kept.get() : im.pairs.get();
+    const unsigned long long n = pass == 0 ? im.total : im.kept_total, m = pass == 0 ? im.kept_total : im.total;
+    if (n > 0) {
+      k_missing<<<blocks_for(n), kThreads, 0, s>>>(a, n, b, m, im.flag.get());
+      WM_CUDA_LAUNCH(k_missing);
+    }
+    WM_CUDA(cudaMemsetAsync(im.flag.get() + n, 0, sizeof(unsigned long long), s));
+    if (!(err = exclusive_scan(im.flag.get(), im.flag_offset.get(), n + 1, im.temp, s, &found[pass])).empty()) return err;
+    if (n > 0) {
+      k_compact<<<blocks_for(n), kThreads, 0, s>>>(a, n, im.flag.get(), im.flag_offset.get(),
+                                                   im.changes.get() + (pass == 0 ? 0 : found[0]));
+      WM_CUDA_LAUNCH(k_compact);
+    }
+  }
+  WM_CUDA(cudaEventRecord(im.ev[1], s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  float ms = 0;
+  WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
+  times.match += ms;
+  im.n_appeared = found[0];
+  im.n_disappeared = found[1];
+  appeared = found[0];
+  disappeared = found[1];
+  return {};
+}
+
+std::string DdmDevice::download_changes(std::uint32_t* appeared, std::uint32_t* disappeared, DdmTimes& times) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  const std::size_t n = im.n_appeared + im.n_disappeared, bytes = n * sizeof(PairRec);
+  std::string err = im.pin.reserve(std::max<std::size_t>(bytes, 1));
+  if (!err.empty()) return err;
+  WM_CUDA(cudaEventRecord(im.ev[0], s));
+  if (bytes) WM_CUDA(cudaMemcpyAsync(im.pin.get(), im.changes.get(), bytes, cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaEventRecord(im.ev[1], s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  float ms = 0;
+  WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
+  times.download += ms;
+  const auto* pin = static_cast<const unsigned char*>(im.pin.get());
+  if (im.n_appeared) std::memcpy(appeared, pin, im.n_appeared * sizeof(PairRec));
+  if (im.n_disappeared) std::memcpy(disappeared, pin + im.n_appeared * sizeof(PairRec), im.n_disappeared * sizeof(PairRec));
   return {};
 }
 

@@ -85,8 +85,9 @@ TEST(ScenarioJson, UnknownKeysAreErrorsThatNameThem) {
     // "comment" is not a key below the top level.
     st = r.read(R"({"world": {"width": 5, "comment": 1}})", n);
     EXPECT_FALSE(st.ok());
-    if (std::string(r.name) != "ddm")  // ddm has no world: its top level refuses the key itself
+    if (std::string(r.name) != "ddm") {  // ddm has no world: its top level refuses the key itself
       EXPECT_NE(st.message().find("world.comment: unknown key"), std::string::npos) << st.message();
+    }
   }
 }
 

@@ -227,6 +227,54 @@ TEST(DdmGpu, GridCellSizesAndLargerWorlds) {
   }
 }
 
+// match_changes on the GPU (the diff against the previous match made on the device) against cpu-sort
+// on 100,000 regions: no change, a few regions moved, every region moved, a match() in between.
+TEST(DdmGpu, ChangesDiffedOnTheDeviceEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  GenerateSpec g;
+  g.regions = 100000;
+  g.space = kL;
+  g.alpha = 1.0f;
+  g.seed = 31;
+  std::vector<Region<2>> regions = generate_regions<2>(g);
+  std::unique_ptr<RegionMatcher<2>> ref, grid, region;
+  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, ref).ok());
+  ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuGrid, grid).ok());
+  ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuRegion, region).ok());
+  for (const Region<2>& q : regions) {
+    RegionId id;
+    for (auto* m : {ref.get(), grid.get(), region.get()}) ASSERT_TRUE(m->add(q.kind, q.box, id).ok());
+  }
+  std::vector<Pair> in_ref, out_ref, in, out;
+  for (int step = 0; step < 6; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    // 0: first call (everything appears); 1: nothing moved; 2: ten moved; 3: all moved; 4: match() first,
+    // then all moved; 5: nothing moved again.
+    const std::size_t moving = step == 2 ? 10 : step == 3 || step == 4 ? regions.size() : 0;
+    if (moving) ddm::move_regions<2>(regions, g.seed, step);
+    for (std::size_t i = 0; i < moving; ++i)
+      for (auto* m : {ref.get(), grid.get(), region.get()})
+        ASSERT_TRUE(m->update(static_cast<RegionId>(i), regions[i].box).ok());
+    if (step == 4)
+      for (auto* m : {ref.get(), grid.get(), region.get()}) ASSERT_TRUE(m->match(in).ok());
+    ASSERT_TRUE(ref->match_changes(in_ref, out_ref).ok());
+    if (step == 0) {
+      EXPECT_GT(in_ref.size(), 10000u);
+    }
+    if (step == 3) {
+      EXPECT_FALSE(in_ref.empty() || out_ref.empty());
+    }
+    if (step == 1 || step == 5) {
+      EXPECT_TRUE(in_ref.empty() && out_ref.empty());
+    }
+    for (auto* m : {grid.get(), region.get()}) {
+      ASSERT_TRUE(m->match_changes(in, out).ok());
+      EXPECT_TRUE(in == in_ref) << variant_name(m->variant()) << ": " << in.size() << " vs " << in_ref.size();
+      EXPECT_TRUE(out == out_ref) << variant_name(m->variant()) << ": " << out.size() << " vs " << out_ref.size();
+    }
+  }
+}
+
 // On every variant (the GPU ones on a GPU only; the suite name keeps it in the sanitizer runs' filter):
 // an empty matcher, publications only, subscriptions only — no pairs, and no changes.
 TEST(DdmGpu, EmptyMatchersAndOneKindOnly) {

@@ -128,7 +128,9 @@ float median_width(std::vector<float>& w) {
 
 // The live boxes packed by kind (ids ascending), the grid for gpu-grid, the match, the pairs down.
 template <int D>
-Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out) {
+// Without `changes`: every pair into `out`. With it: the pairs that appeared since the device's previous
+// match into `out`, those that disappeared into `changes` (the caller has called keep()).
+Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out, std::vector<Pair>* changes = nullptr) {
   im.pub_box.clear();
   im.sub_box.clear();
   for (RegionId p : im.pub_ids) im.pub_box.push_back(im.boxes[p]);
@@ -159,9 +161,19 @@ Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out)
   std::string err = im.device->match(reinterpret_cast<const float*>(im.pub_box.data()), im.pub_ids.data(), im.pub_ids.size(),
                                      reinterpret_cast<const float*>(im.sub_box.data()), im.sub_ids.data(), im.sub_ids.size(),
                                      g, pairs, t);
-  if (err.empty()) {
+  if (err.empty() && !changes) {
     out.resize(pairs);
     err = im.device->download(reinterpret_cast<std::uint32_t*>(out.data()), t);
+  }
+  if (err.empty() && changes) {  // the diff against the kept pairs, on the device; only the changes come down
+    std::size_t up = 0, down = 0;
+    err = im.device->diff(up, down, t);
+    if (err.empty()) {
+      out.resize(up);
+      changes->resize(down);
+      err = im.device->download_changes(reinterpret_cast<std::uint32_t*>(out.data()),
+                                        reinterpret_cast<std::uint32_t*>(changes->data()), t);
+    }
   }
   if (!err.empty()) return Status::Internal("ddm: " + err);
   im.times = {t.upload, t.match, t.download};
@@ -170,6 +182,15 @@ Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out)
 #endif
 
 // ---- [SECTION] the matcher -----------------------------------------------------------------------
+
+// The live regions' ids by kind, ascending, into im.pub_ids and im.sub_ids.
+template <int D>
+void live_ids(typename RegionMatcher<D>::Impl& im) {
+  im.pub_ids.clear();
+  im.sub_ids.clear();
+  for (RegionId i = 0; i < im.boxes.size(); ++i)
+    if (im.alive[i]) (im.kind[i] == RegionKind::Publication ? im.pub_ids : im.sub_ids).push_back(i);
+}
 
 template <int D>
 Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out, float grid_cell) {
@@ -252,10 +273,7 @@ template <int D>
 Status RegionMatcher<D>::match(std::vector<Pair>& out) {
   Impl& im = *impl_;
   ThreadPool& pool = ctx_->pool();
-  im.pub_ids.clear();
-  im.sub_ids.clear();
-  for (RegionId i = 0; i < im.boxes.size(); ++i)
-    if (im.alive[i]) (im.kind[i] == RegionKind::Publication ? im.pub_ids : im.sub_ids).push_back(i);
+  live_ids<D>(im);
   const std::vector<Box<D>>& box = im.boxes;
   const auto t0 = std::chrono::steady_clock::now();
   im.times = {};
@@ -336,9 +354,10 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
       std::sort(list.begin(), list.end());
     });
   }
-  if (!is_gpu(variant_))
+  if (!is_gpu(variant_)) {
     im.times.match = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  im.prev = out;
+    im.prev = out;  // the GPU variants keep theirs on the device
+  }
   im.have_prev = true;
   for (RegionId d : im.dirty) im.dirty_flag[d] = 0;
   im.dirty.clear();
@@ -354,6 +373,25 @@ Status RegionMatcher<D>::match_changes(std::vector<Pair>& appeared, std::vector<
     WM_RETURN_IF_ERROR(match(appeared));
     return Status::Ok();
   }
+#if WARPMIND_HAVE_CUDA
+  // GPU variants: a full match on the device, diffed there with the previous one (kept on the device);
+  // only the changes come down. On an error the previous match stays the reference and the updated
+  // regions stay marked, so a later call reports the same changes.
+  if (is_gpu(variant_)) {
+    live_ids<D>(im);
+    im.device->keep();
+    const Status st = match_device<D>(im, appeared, &disappeared);
+    if (!st.ok()) {
+      im.device->unkeep();
+      appeared.clear();
+      disappeared.clear();
+      return st;
+    }
+    for (RegionId d : im.dirty) im.dirty_flag[d] = 0;
+    im.dirty.clear();
+    return Status::Ok();
+  }
+#endif
   // Many updated regions (the seed's every-region-moves step): a full match with the variant, diffed
   // with the previous one.
   if (im.dirty.size() * 8 > im.pubs + im.subs) {
@@ -368,12 +406,9 @@ Status RegionMatcher<D>::match_changes(std::vector<Pair>& appeared, std::vector<
   // the other kind, the seed's region-based matching) and before; their differences are the changes.
   const std::vector<Box<D>>& box = im.boxes;
   im.fresh.clear();
-  std::vector<RegionId>& live_pubs = im.pub_ids;
-  std::vector<RegionId>& live_subs = im.sub_ids;
-  live_pubs.clear();
-  live_subs.clear();
-  for (RegionId i = 0; i < box.size(); ++i)
-    if (im.alive[i]) (im.kind[i] == RegionKind::Publication ? live_pubs : live_subs).push_back(i);
+  live_ids<D>(im);
+  const std::vector<RegionId>& live_pubs = im.pub_ids;
+  const std::vector<RegionId>& live_subs = im.sub_ids;
   for (RegionId d : im.dirty) {
     if (!im.alive[d]) continue;
     if (im.kind[d] == RegionKind::Publication) {

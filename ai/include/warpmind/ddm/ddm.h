@@ -12,10 +12,12 @@
 //
 // match() returns every overlapping (publication, subscription) pair, sorted by (publication id,
 // subscription id). match_changes() returns only the pairs that appeared or disappeared since the
-// previous match()/match_changes(), sorted: when few regions were added, updated or removed in between
-// (the seed's "updated regions"), each of them is matched against every region of the other kind; when
-// more than an eighth were, the variant matches everything again and the two sets are diffed. Every
-// variant returns identical results.
+// previous match()/match_changes(), each list sorted. On the CPU variants: when few regions were added,
+// updated or removed in between (the seed's "updated regions"), each of them is matched against every
+// region of the other kind; when more than an eighth were, the variant matches everything again and the
+// two sets are diffed. The GPU variants match everything on the device and diff there against the
+// previous match, which stays in device memory; only the changes are downloaded. Every variant returns
+// identical results.
 //
 // Variants: cpu-brute (every publication against every subscription; the oracle), cpu-sort
 // (regions sorted by their lower bound on axis 0; each publication binary-searches the window of

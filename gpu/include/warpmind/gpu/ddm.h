@@ -39,6 +39,15 @@ class DdmDevice {
                      DdmTimes& times);
   // The pairs of the last match as (publication, subscription) id pairs: 2 * pairs values.
   std::string download(std::uint32_t* out, DdmTimes& times);
+  // The changes since the match before: keep() sets the last match's pairs aside (call it before the new
+  // match); diff() then finds, on the device, the pairs of the new match missing from the kept ones
+  // (appeared) and the kept ones missing from the new (disappeared), both lists sorted, and returns their
+  // sizes; its device time is added to times.match. download_changes() copies them down (2 values a pair
+  // each), adding the transfer time to times.download.
+  void keep();
+  void unkeep();  // after a failed match or diff: the kept pairs become the last match's again
+  std::string diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times);
+  std::string download_changes(std::uint32_t* appeared, std::uint32_t* disappeared, DdmTimes& times);
 
   struct Impl;
 
