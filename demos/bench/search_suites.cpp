@@ -45,12 +45,47 @@ constexpr const char* kHelp =
     "  --quick               shallower perft and searches, smaller batches (a smoke test)\n"
     "  --backend B           cpu | cuda | auto (default auto)\n"
     "  --threads N           CPU threads (default: all)\n"
-    "  --perft-only          chess: the perft rows alone\n"
+    "  --part LIST           run only these parts (comma-separated): perft (chess), batches, plain (the\n"
+    "                        searches without pruning, the device-resident one included), pruned (with\n"
+    "                        pruning); default all. The results file is rewritten after each part, so a\n"
+    "                        run stopped later keeps the parts it finished.\n"
+    "  --perft-only          chess: the perft rows alone (= --part perft)\n"
     "  --resident-only       the serial search without pruning and the device-resident search alone\n"
     "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
     "Checks: perft counts against the published ones; batch rows (values, move lists) against the\n"
     "one-thread batch, and the one-thread batch against the GPU's when it ran; whole searches' values\n"
     "against a serial alpha-beta over the same moves (the GPU's node counts also against the CPU pool's).\n";
+
+// Which parts of a suite run (--part, --perft-only, --resident-only).
+struct Parts {
+  bool perft = true, batches = true, plain = true, pruned = true;
+  bool hybrid = true;  // the hybrid rows of the searches (false: the serial and device-resident rows alone)
+};
+
+// Reads --part LIST and the two shorthands; false (with a message) on an unknown part name.
+bool parse_parts(const demos::Args& args, const char* suite, Parts& out) {
+  if (args.has("part")) {
+    out = {false, false, false, false, true};
+    const std::string list = args.str("part");
+    for (std::size_t at = 0; at <= list.size();) {
+      const std::size_t end = std::min(list.find(',', at), list.size());
+      const std::string name = list.substr(at, end - at);
+      at = end + 1;
+      if (name == "perft") out.perft = true;
+      else if (name == "batches") out.batches = true;
+      else if (name == "plain") out.plain = true;
+      else if (name == "pruned") out.pruned = true;
+      else {
+        std::fprintf(stderr, "warpmind-bench %s: --part: unknown part '%s' (perft, batches, plain, pruned)\n", suite,
+                     name.c_str());
+        return false;
+      }
+    }
+  }
+  if (args.has("perft-only")) out = {true, false, false, false, true};
+  if (args.has("resident-only")) out = {false, false, true, false, false};
+  return true;
+}
 
 // against: what the record's output was compared with ("" when it was not compared).
 void add(Results& results, const char* variant, const char* backend, double ms, const char* against, bool matched,
@@ -126,14 +161,14 @@ int batch_rows(const std::vector<typename G::State>& positions, int max_batch, C
 // the hybrid on the CPU pool and on the GPU (which must compute the same nodes). Returns the number of runs whose value differs from the serial one.
 template <class G, class Gpu>
 int search_rows(const char* name, const typename G::State& root, int depth_plain, int depth_pruned, Context& ctx,
-                Gpu* gpu, Results& results, bool resident_only = false) {
+                Gpu* gpu, Results& results, const Parts& parts) {
   std::printf("\nsearch    depth prune   lmax=bmax | %10s %10s %10s | %12s %12s %7s | %9s %9s\n", "serial ms", "cpu pool",
               "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
   search::CpuBatch<G> cpu_batch{ctx.pool()};
   int failures = 0;
   char params[256], extra[256];
   for (const bool prune : {false, true}) {
-    if (prune && resident_only) break;
+    if (prune ? !parts.pruned : !parts.plain) continue;
     const int depth = prune ? depth_pruned : depth_plain;
     std::uint64_t n_serial = 0;
     const auto t0 = Clock::now();
@@ -162,7 +197,7 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
                     r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0);
       add(results, "minimax-gpu", "cuda", r.ms, "serial-alpha-beta", ok, params, extra);
     }
-    if (resident_only) continue;
+    if (!parts.hybrid) continue;
     for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
     for (int lmax : {256, 1024, 4096, 16384}) {
       search::HybridOptions o;
@@ -211,7 +246,7 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
 }  // namespace
 
 int chess_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads"},
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "part"},
                    {"quick", "perft-only", "resident-only", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
@@ -230,6 +265,8 @@ int chess_suite(int argc, char** argv) {
       return 1;
     }
   }
+  Parts parts;
+  if (!parse_parts(args, "chess", parts)) return 2;
   Results results("chess", ctx->cuda() ? ctx->device().name : "cpu");
   int failures = 0;
   char params[256], extra[384];
@@ -259,7 +296,7 @@ int chess_suite(int argc, char** argv) {
               {"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194, true},
               {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 6, 6923051137ull, true}};
   }
-  if (args.has("resident-only")) perfts.clear();
+  if (!parts.perft) perfts.clear();
   std::printf("perft            depth | %14s %12s %10s | %s\n", "nodes", "ms", "G nodes/s", "where");
   for (const PerftCase& c : perfts) {
     if (c.gpu && !ctx->cuda()) continue;
@@ -290,8 +327,8 @@ int chess_suite(int argc, char** argv) {
     add(results, c.gpu ? "perft-gpu" : "perft-cpu", c.gpu ? "cuda" : "cpu", ms, "published-count", ok, params, extra);
   }
 
-  if (args.has("perft-only")) {
-    if (!file.write(results)) return 1;
+  if (!file.write(results)) return 1;
+  if (!parts.batches && !parts.plain && !parts.pruned) {
     file.finish(results);
     return failures ? 1 : 0;
   }
@@ -313,9 +350,9 @@ int chess_suite(int argc, char** argv) {
   }
   Position start;
   (void)parse_fen(kStartFen, start);
-  if (!args.has("resident-only")) failures += batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
-  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results,
-                                     args.has("resident-only"));
+  if (parts.batches) failures += batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
+  if (!file.write(results)) return 1;
+  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results, parts);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().c_str());
     return 1;
@@ -327,7 +364,7 @@ int chess_suite(int argc, char** argv) {
 
 int connect6_suite(int argc, char** argv) {
   namespace c6 = search::connect6;
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads"}, {"quick", "resident-only", "allow-dirty", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "part"}, {"quick", "resident-only", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;
@@ -345,6 +382,8 @@ int connect6_suite(int argc, char** argv) {
       return 1;
     }
   }
+  Parts parts;
+  if (!parse_parts(args, "connect6", parts)) return 2;
   Results results("connect6", ctx->cuda() ? ctx->device().name : "cpu");
   c6::Connect6Game::width = quick ? 16 : 48;
   std::printf("Connect6, width %d\n", c6::Connect6Game::width);
@@ -364,11 +403,10 @@ int connect6_suite(int argc, char** argv) {
     c6::Turn turn;
     if (!c6::parse_turn(t, turn).ok() || !root.play(turn).ok()) return 1;
   }
-  int failures = args.has("resident-only")
-                     ? 0
-                     : batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results);
-  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results,
-                                            args.has("resident-only"));
+  int failures =
+      parts.batches ? batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results) : 0;
+  if (!file.write(results)) return 1;
+  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results, parts);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().c_str());
     return 1;

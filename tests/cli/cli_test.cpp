@@ -970,6 +970,21 @@ TEST(Cli, BenchQuickWritesCheckedResults) {
   EXPECT_EQ(run("warpmind-bench field --repeats x").status, 2);
 }
 
+// The board suites run in parts (--part), so each fits a time-limited call: only the named parts'
+// records are written, and an unknown part is an error.
+TEST(Cli, BenchBoardSuitesRunInParts) {
+  const fs::path out = scratch("bench-connect6-plain.json");
+  const Outcome r = run("warpmind-bench connect6 --quick --backend cpu --part plain --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = read_json(out);
+  ASSERT_FALSE(j["records"].empty());
+  for (const auto& rec : j["records"]) {
+    EXPECT_EQ(rec["params"].value("experiment", ""), "search");
+    EXPECT_FALSE(rec["params"].value("pruning", true));
+  }
+  EXPECT_EQ(run("warpmind-bench chess --quick --backend cpu --part perft,bogus").status, 2);
+}
+
 // `checked: true` must mean compared: with one variant's output altered behind the test-only switch,
 // that variant's records say `checked: false` (and everything compared with it), and the suite fails.
 TEST(Cli, BenchCheckedFailsForACorruptedVariant) {
