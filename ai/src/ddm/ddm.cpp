@@ -284,7 +284,13 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
   im.times = {};
   if (is_gpu(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    WM_RETURN_IF_ERROR(match_device<D>(im, out));
+    // The previous match stays on the device (the reference of the next match_changes) if this one fails.
+    im.device->keep();
+    const Status st = match_device<D>(im, out);
+    if (!st.ok()) {
+      im.device->unkeep();
+      return st;
+    }
 #endif
   } else if (variant_ == DdmVariant::CpuBrute) {
     collect(pool, im.pub_ids, im.scratch, im.counts, out, [&](RegionId p, std::vector<RegionId>& list) {
