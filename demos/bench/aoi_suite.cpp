@@ -38,6 +38,8 @@ constexpr const char* kHelp =
     "  --ticks N             ticks per world (default 5)\n"
     "  --max-clients N       skip larger worlds (default 4194304)\n"
     "  --no-scale            skip 1M and 4M clients\n"
+    "  --grid-max-clients N  run cpu-grid (one thread, seconds per tick at 131,072 clients) only up to N\n"
+    "                        clients (default 65536; the output says where it was left out)\n"
     "  --mailboxes           notifications as per-receiver mailboxes (8-byte entries) instead of 16-byte records\n"
     "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
     "Checks, every tick: cpu-fast against the brute-force contract (validation, merge, updates and players\n"
@@ -89,7 +91,7 @@ long long oracle_check(const aoi::AoiConfig& cfg, std::vector<aoi::Player>& play
 }  // namespace
 
 int aoi_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "max-clients"},
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "max-clients", "grid-max-clients"},
                    {"quick", "no-scale", "mailboxes", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
@@ -97,6 +99,7 @@ int aoi_suite(int argc, char** argv) {
   }
   const int ticks = static_cast<int>(args.integer("ticks", 5, 1, 10000));
   const auto max_clients = static_cast<std::size_t>(args.integer("max-clients", 4194304, 1, 1ll << 30));
+  const auto grid_max = static_cast<std::size_t>(args.integer("grid-max-clients", 65536, 0, 1ll << 30));
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(args, "aoi", ctx)) return rc;
   ResultsFile file;
@@ -132,6 +135,8 @@ int aoi_suite(int argc, char** argv) {
   } else {
     std::printf("CPU only; CPU threads %u\n", ctx->pool().size());
   }
+  if (std::any_of(cases.begin(), cases.end(), [&](const Case& c) { return c.clients > grid_max; }))
+    std::printf("cpu-grid (one thread) left out above %zu clients (--grid-max-clients)\n", grid_max);
   Results results("aoi", ctx->cuda() ? ctx->device().name : "cpu");
   int failures = 0;
   std::printf("%8s %5s %4s %-9s | %9s %8s %8s %8s | %8s %9s | %8s %8s | %12s   (ms, medians)\n", "clients", "map",
@@ -146,8 +151,11 @@ int aoi_suite(int argc, char** argv) {
     cfg.track_visibility = false;
     cfg.format = boxes ? aoi::NotificationFormat::Mailboxes : aoi::NotificationFormat::Records;
     const std::vector<aoi::Player> players = aoi::generate_players(cs.clients, cfg.world, 0, 17 + ci);
+    // cpu-grid (one thread, the thesis's baseline) only where a tick takes seconds at most.
+    std::vector<aoi::AoiVariant> here = variants;
+    if (cs.clients > grid_max) here.erase(std::remove(here.begin(), here.end(), aoi::AoiVariant::CpuGrid), here.end());
     std::vector<std::unique_ptr<aoi::AoiWorld>> worlds;
-    for (aoi::AoiVariant v : variants) {
+    for (aoi::AoiVariant v : here) {
       cfg.variant = v;
       std::unique_ptr<aoi::AoiWorld> w;
       Status st = aoi::AoiWorld::create(*ctx, cfg, w);
@@ -158,7 +166,7 @@ int aoi_suite(int argc, char** argv) {
       }
       worlds.push_back(std::move(w));
     }
-    const std::size_t nv = variants.size();
+    const std::size_t nv = here.size();
     enum { kTick, kLogic, kSort, kQuery, kUpload, kDownload, kWall, kColumns };
     std::vector<std::array<std::vector<double>, kColumns>> col(nv);
     std::vector<aoi::TickResult> out(nv);
@@ -177,7 +185,7 @@ int aoi_suite(int argc, char** argv) {
         const Status st = worlds[v]->tick(cmds, out[v]);
         const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (!st.ok()) {
-          std::fprintf(stderr, "  %s: %s\n", aoi::variant_name(variants[v]), st.message().c_str());
+          std::fprintf(stderr, "  %s: %s\n", aoi::variant_name(here[v]), st.message().c_str());
           return 1;
         }
         const aoi::TickResult& o = out[v];
@@ -190,7 +198,7 @@ int aoi_suite(int argc, char** argv) {
         col[v][kUpload].push_back(o.ms_upload);
         col[v][kDownload].push_back(o.ms_download);
         col[v][kWall].push_back(wall);
-        if (corrupt(aoi::variant_name(variants[v]))) {
+        if (corrupt(aoi::variant_name(here[v]))) {
           for (aoi::Notification& x : out[v].notifications) ++x.value;
           for (aoi::MailboxEntry& x : out[v].mailbox) ++x.value;
         }
@@ -223,14 +231,14 @@ int aoi_suite(int argc, char** argv) {
       const bool gpu = v >= 2;
       Record r;
       r.timing.ms = col[v][kTick];
-      r.variant = aoi::variant_name(variants[v]);
+      r.variant = aoi::variant_name(here[v]);
       r.backend = gpu ? "cuda" : "cpu";
       char buf[512];
       std::snprintf(buf, sizeof buf,
                     "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d, \"format\": \"%s\"}",
                     cs.clients, cs.map, cs.aoi, ticks, boxes ? "mailboxes" : "records");
       r.params_json = buf;
-      r.compared(v == 0 ? "oracle" : aoi::variant_name(variants[0]), mismatches[v] == 0);
+      r.compared(v == 0 ? "oracle" : aoi::variant_name(here[0]), mismatches[v] == 0);
       if (gpu) r.floor_ms = note_bytes / ceil.copy_bytes_per_s * 1e3;
       const double link_ms = gpu ? note_bytes / ceil.download_bytes_per_s * 1e3 : 0;
       std::snprintf(buf, sizeof buf,
