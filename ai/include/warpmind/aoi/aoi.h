@@ -132,7 +132,9 @@ enum class NotificationFormat { Records, Mailboxes };
 struct AoiConfig {
   WorldRect world{0, 0, 2500, 2500};  // x0, y0, width, height, x0 + width, y0 + height finite; width, height > 0
   float aoi = 10.0f;           // bucket side (square) or radius (circle) [Limit: > 0, finite, at most 10^8
-                               // buckets: max(1, ceil(W / aoi)) * max(1, ceil(H / aoi)) <= 10^8]
+                               // buckets: max(1, ceil(W / aoi)) * max(1, ceil(H / aoi)) <= 10^8; memory
+                               // grows with them: cpu-grid keeps a list per bucket (24 bytes each),
+                               // cpu-fast and the GPU variants a few words per bucket]
   AoiShape shape = AoiShape::Square;
   float max_move = 10.0f;      // per axis per command
   float attack_range = 10.0f;
