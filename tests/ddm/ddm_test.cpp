@@ -252,11 +252,16 @@ TEST(DdmGpu, ChangesDiffedOnTheDeviceEqualTheCpu) {
     // then all moved; 5: nothing moved again.
     const std::size_t moving = step == 2 ? 10 : step == 3 || step == 4 ? regions.size() : 0;
     if (moving) ddm::move_regions<2>(regions, g.seed, step);
-    for (std::size_t i = 0; i < moving; ++i)
-      for (auto* m : {ref.get(), grid.get(), region.get()})
+    for (std::size_t i = 0; i < moving; ++i) {
+      for (auto* m : {ref.get(), grid.get(), region.get()}) {
         ASSERT_TRUE(m->update(static_cast<RegionId>(i), regions[i].box).ok());
-    if (step == 4)
-      for (auto* m : {ref.get(), grid.get(), region.get()}) ASSERT_TRUE(m->match(in).ok());
+      }
+    }
+    if (step == 4) {
+      for (auto* m : {ref.get(), grid.get(), region.get()}) {
+        ASSERT_TRUE(m->match(in).ok());
+      }
+    }
     ASSERT_TRUE(ref->match_changes(in_ref, out_ref).ok());
     if (step == 0) {
       EXPECT_GT(in_ref.size(), 10000u);

@@ -185,7 +185,9 @@ TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
       std::vector<Move> children;
       ChessGame::children(p, children);
       EXPECT_EQ(r.has_move, depth > 0 && !children.empty());
-      if (r.has_move) EXPECT_EQ(r.best, children[static_cast<std::size_t>(best)]);
+      if (r.has_move) {
+        EXPECT_EQ(r.best, children[static_cast<std::size_t>(best)]);
+      }
     }
   }
   Position start;
