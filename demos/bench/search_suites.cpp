@@ -47,8 +47,11 @@ constexpr const char* kHelp =
     "  --threads N           CPU threads (default: all)\n"
     "  --part LIST           run only these parts (comma-separated): perft (chess), batches, plain (the\n"
     "                        searches without pruning, the device-resident one included), pruned (with\n"
-    "                        pruning); default all. The results file is rewritten after each part, so a\n"
-    "                        run stopped later keeps the parts it finished.\n"
+    "                        pruning, the hybrid's rows), subtrees (with pruning: the hybrid over the upper\n"
+    "                        plies, whole subtrees below its horizon searched in one pass per batch, and\n"
+    "                        the engine's own multi-threaded search); default all. The results file is\n"
+    "                        rewritten after each part, so a run stopped later keeps the parts it\n"
+    "                        finished.\n"
     "  --perft-only          chess: the perft rows alone (= --part perft)\n"
     "  --resident-only       the serial search without pruning and the device-resident search alone\n"
     "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
@@ -59,13 +62,14 @@ constexpr const char* kHelp =
 // Which parts of a suite run (--part, --perft-only, --resident-only).
 struct Parts {
   bool perft = true, batches = true, plain = true, pruned = true;
-  bool hybrid = true;  // the hybrid rows of the searches (false: the serial and device-resident rows alone)
+  bool hybrid = true;    // the hybrid rows of the searches (false: the serial and device-resident rows alone)
+  bool subtrees = true;  // the pruned search with whole subtrees below its horizon, and the engines' own search
 };
 
 // Reads --part LIST and the two shorthands; false (with a message) on an unknown part name.
 bool parse_parts(const demos::Args& args, const char* suite, Parts& out) {
   if (args.has("part")) {
-    out = {false, false, false, false, true};
+    out = {false, false, false, false, true, false};
     const std::string list = args.str("part");
     for (std::size_t at = 0; at <= list.size();) {
       const std::size_t end = std::min(list.find(',', at), list.size());
@@ -75,15 +79,16 @@ bool parse_parts(const demos::Args& args, const char* suite, Parts& out) {
       else if (name == "batches") out.batches = true;
       else if (name == "plain") out.plain = true;
       else if (name == "pruned") out.pruned = true;
+      else if (name == "subtrees") out.subtrees = true;
       else {
-        std::fprintf(stderr, "warpmind-bench %s: --part: unknown part '%s' (perft, batches, plain, pruned)\n", suite,
+        std::fprintf(stderr, "warpmind-bench %s: --part: unknown part '%s' (perft, batches, plain, pruned, subtrees)\n", suite,
                      name.c_str());
         return false;
       }
     }
   }
-  if (args.has("perft-only")) out = {true, false, false, false, true};
-  if (args.has("resident-only")) out = {false, false, true, false, false};
+  if (args.has("perft-only")) out = {true, false, false, false, true, false};
+  if (args.has("resident-only")) out = {false, false, true, false, false, false};
   return true;
 }
 
@@ -156,19 +161,122 @@ int batch_rows(const std::vector<typename G::State>& positions, int max_batch, C
   return failures;
 }
 
+// The pruned search at `depth` as the hybrid over depth - k plies with k-ply subtrees below (see
+// search_rows); returns the number of rows whose value (or GPU node count) differs.
+template <class G, class Gpu, class Engine>
+int subtree_rows(const char* name, const typename G::State& root, int depth, int want, std::uint64_t n_serial,
+                 double serial_ms, Context& ctx, Gpu* gpu, Results& results, const std::vector<int>& subtree_plies,
+                 const char* engine_name, Engine& engine) {
+  search::CpuBatch<G> cpu_batch{ctx.pool()};
+  int failures = 0;
+  char params[256], extra[384];
+  for (int k : subtree_plies) {
+    if (k < 1 || k >= depth) continue;
+    for (int lmax : {64, 256, 1024}) {
+      search::HybridOptions o;
+      o.depth = depth - k;
+      o.pruning = true;
+      o.first_child_first = true;
+      o.cut_one_by_one = 1 << 20;
+      o.l_min = 1;
+      o.l_max = o.b_max = lmax;
+      o.b_min = 8;
+      struct Run {
+        double ms = 0, device_ms = 0;
+        int value = 0;
+        std::uint64_t nodes = 0;  // upper-tree branches + the subtrees' nodes (their roots included)
+        search::HybridStats stats;
+      };
+      const auto run = [&](auto& inner) {
+        search::SubtreeLeaves<G, std::remove_reference_t<decltype(inner)>> backend{inner, k};
+        search::HybridSearch<G, decltype(backend)> h;
+        Run r;
+        const auto t0 = Clock::now();
+        r.value = h.run(root, o, backend, r.stats).value;
+        r.ms = ms_since(t0);
+        r.device_ms = backend.device_ms;
+        r.nodes = r.stats.batched_branches + r.stats.single_branches + backend.nodes;
+        return r;
+      };
+      const Run cp = run(cpu_batch);
+      Run gp;
+      if (gpu) {
+        (void)run(*gpu);  // the first run loads the kernels and grows the level buffers
+        gp = run(*gpu);
+      }
+      gp.value += gpu && corrupt("subtrees-gpu") ? 1 : 0;
+      const bool cpu_ok = cp.value == want, gpu_ok = !gpu || (gp.value == want && gp.nodes == cp.nodes);
+      failures += !cpu_ok + !gpu_ok;
+      const double ratio = static_cast<double>(cp.nodes) / static_cast<double>(n_serial);
+      char mode[32];
+      std::snprintf(mode, sizeof mode, "sub k=%d", k);
+      std::printf("%-9s %5d %6s %9d | %10.1f %10.1f %10.1f | %12llu %12llu %6.2fx | %8.1fx %8.1fx %s\n", name, depth, mode,
+                  lmax, serial_ms, cp.ms, gp.ms, static_cast<unsigned long long>(cp.nodes),
+                  static_cast<unsigned long long>(n_serial), ratio, gp.ms > 0 ? serial_ms / gp.ms : 0.0,
+                  gp.ms > 0 ? cp.ms / gp.ms : 0.0, cpu_ok && gpu_ok ? "" : "MISMATCH");
+      if (gpu)
+        std::printf("%-9s       gpu: %llu leaf batches (mean %.0f subtrees), %llu branch batches; device %.1f ms of %.1f "
+                    "(%.0f%%), host %.1f ms\n",
+                    "", static_cast<unsigned long long>(gp.stats.leaf_batches),
+                    gp.stats.leaf_batches ? static_cast<double>(gp.stats.batched_leaves) / gp.stats.leaf_batches : 0.0,
+                    static_cast<unsigned long long>(gp.stats.branch_batches), gp.device_ms, gp.ms,
+                    gp.ms > 0 ? 100 * gp.device_ms / gp.ms : 0.0, gp.ms - gp.device_ms);
+      std::snprintf(params, sizeof params,
+                    "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": true, "
+                    "\"cut_nodes_one_by_one\": true, \"subtree_plies\": %d, \"l_max\": %d, \"b_max\": %d}",
+                    name, depth, k, lmax, lmax);
+      const auto record = [&](const char* variant, const char* backend, const Run& r, bool ok) {
+        std::snprintf(extra, sizeof extra,
+                      "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f, "
+                      "\"nodes_per_s\": %.0f, \"leaf_batches\": %llu, \"branch_batches\": %llu, \"device_ms\": %.3f",
+                      static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(n_serial),
+                      static_cast<double>(r.nodes) / static_cast<double>(n_serial), serial_ms,
+                      r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0,
+                      static_cast<unsigned long long>(r.stats.leaf_batches),
+                      static_cast<unsigned long long>(r.stats.branch_batches), r.device_ms);
+        add(results, variant, backend, r.ms, "serial-alpha-beta", ok, params, extra);
+      };
+      record("subtrees-cpu-pool", "cpu", cp, cpu_ok);
+      if (gpu) record("subtrees-gpu", "cuda", gp, gpu_ok);
+    }
+  }
+  std::uint64_t nodes = 0;
+  const double ms = engine(depth, nodes);
+  std::printf("%-9s %5d %6s %9s | %10.1f %10.1f %10s | %12llu %12llu %6.2fx | %9s  (%s, %u threads)\n", name, depth,
+              "engine", "-", serial_ms, ms, "-", static_cast<unsigned long long>(nodes),
+              static_cast<unsigned long long>(n_serial), static_cast<double>(nodes) / static_cast<double>(n_serial), "-",
+              engine_name, ctx.pool().size());
+  std::snprintf(params, sizeof params,
+                "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": true, "
+                "\"engine\": \"%s\", \"threads\": %u}",
+                name, depth, engine_name, ctx.pool().size());
+  std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"n_serial\": %llu, \"serial_ms\": %.3f, \"nodes_per_s\": %.0f",
+                static_cast<unsigned long long>(nodes), static_cast<unsigned long long>(n_serial), serial_ms,
+                ms > 0 ? static_cast<double>(nodes) / ms * 1e3 : 0.0);
+  add(results, "engine-threads", "cpu", ms, "", true, params, extra);
+  return failures;
+}
+
 // The whole search from `root` against the serial reference: without pruning at depth_plain, with it at
 // depth_pruned (Algorithm 2, then with CUT nodes' children one by one), Lmax = Bmax from 256 to 16,384;
 // the hybrid on the CPU pool and on the GPU (which must compute the same nodes). Returns the number of runs whose value differs from the serial one.
-template <class G, class Gpu>
+//
+// With pruning (part subtrees): the hybrid search over the upper depth - k plies with whole k-ply subtrees
+// below its horizon (SubtreeLeaves: each batch's subtrees searched in one pass, without pruning; CUT
+// nodes' children one by one above), k from `subtree_plies`, on the CPU pool and on the GPU (the same
+// nodes); then `engine(depth, nodes)`, the game's own multi-threaded search at the same depth (a
+// different search: its value is not compared), which returns its time in ms.
+template <class G, class Gpu, class Engine>
 int search_rows(const char* name, const typename G::State& root, int depth_plain, int depth_pruned, Context& ctx,
-                Gpu* gpu, Results& results, const Parts& parts) {
+                Gpu* gpu, Results& results, const Parts& parts, const std::vector<int>& subtree_plies,
+                const char* engine_name, Engine&& engine) {
   std::printf("\nsearch    depth prune   lmax=bmax | %10s %10s %10s | %12s %12s %7s | %9s %9s\n", "serial ms", "cpu pool",
               "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
   search::CpuBatch<G> cpu_batch{ctx.pool()};
   int failures = 0;
   char params[256], extra[256];
   for (const bool prune : {false, true}) {
-    if (prune ? !parts.pruned : !parts.plain) continue;
+    if (prune ? !parts.pruned && !parts.subtrees : !parts.plain) continue;
     const int depth = prune ? depth_pruned : depth_plain;
     std::uint64_t n_serial = 0;
     const auto t0 = Clock::now();
@@ -197,7 +305,10 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
                     r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0);
       add(results, "minimax-gpu", "cuda", r.ms, "serial-alpha-beta", ok, params, extra);
     }
-    if (!parts.hybrid) continue;
+    if (prune && parts.subtrees)
+      failures += subtree_rows<G>(name, root, depth, want, n_serial, serial_ms, ctx, gpu, results, subtree_plies,
+                                  engine_name, engine);
+    if (!parts.hybrid || (prune && !parts.pruned)) continue;
     for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
     for (int lmax : {256, 1024, 4096, 16384}) {
       search::HybridOptions o;
@@ -328,7 +439,7 @@ int chess_suite(int argc, char** argv) {
   }
 
   if (!file.write(results)) return 1;
-  if (!parts.batches && !parts.plain && !parts.pruned) {
+  if (!parts.batches && !parts.plain && !parts.pruned && !parts.subtrees) {
     file.finish(results);
     return failures ? 1 : 0;
   }
@@ -352,7 +463,18 @@ int chess_suite(int argc, char** argv) {
   (void)parse_fen(kStartFen, start);
   if (parts.batches) failures += batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
   if (!file.write(results)) return 1;
-  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results, parts);
+  // The engine's own search at the same depth: alpha-beta with its table, quiescence and extensions,
+  // Lazy SMP on every thread of the pool.
+  const auto engine = [&](int depth, std::uint64_t& nodes) {
+    Searcher searcher(256, static_cast<int>(ctx->pool().size()));
+    SearchLimits limits;
+    limits.depth = depth;
+    const auto t0 = Clock::now();
+    nodes = searcher.search(start, {}, limits).nodes;
+    return ms_since(t0);
+  };
+  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results, parts,
+                                     {2, 3}, "lazy-smp", engine);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().c_str());
     return 1;
@@ -406,7 +528,20 @@ int connect6_suite(int argc, char** argv) {
   int failures =
       parts.batches ? batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results) : 0;
   if (!file.write(results)) return 1;
-  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results, parts);
+  // The engine's own search at the same depth and width: alpha-beta with its root turns split over
+  // every thread of the pool (forced turns first; no threat-space search, as in the rows above).
+  const auto engine = [&](int depth, std::uint64_t& nodes) {
+    c6::SearchOptions so;
+    so.depth = depth;
+    so.width = c6::Connect6Game::width;
+    so.vcf_depth = 0;
+    so.threads = static_cast<int>(ctx->pool().size());
+    const auto t0 = Clock::now();
+    nodes = c6::search(root, so).nodes;
+    return ms_since(t0);
+  };
+  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results,
+                                            parts, {1, 2}, "root-split", engine);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().c_str());
     return 1;

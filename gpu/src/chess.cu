@@ -119,6 +119,7 @@ struct ChessDevice::Impl {
   DeviceBuffer<int> batch_offset;
   DeviceBuffer<std::uint32_t> batch_moves, batch_packed;
   LevelMinimax<DPos> tree;
+  std::size_t subtree_budget = 0;  // bytes the subtrees of one batch may take (a quarter of the free memory)
   cudaEvent_t ev[2] = {};
 
   ~Impl() {
@@ -215,6 +216,17 @@ std::string ChessDevice::minimax(const DPos& root, int depth, MinimaxOutcome& ou
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   return im.tree.run(MinimaxRules{}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
+}
+
+std::string ChessDevice::subtrees(const DPos* roots, std::size_t n, int depth, int ply, int* values, std::uint64_t& nodes,
+                                  double& ms, std::size_t budget_bytes) {
+  Impl& im = *impl_;
+  if (!im.subtree_budget) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    im.subtree_budget = free_bytes / 4;
+  }
+  return im.tree.run_many(MinimaxRules{}, roots, n, depth, ply, im.stream, budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
 }
 
 std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }

@@ -53,6 +53,7 @@ struct Connect6Device::Impl {
   DeviceBuffer<C6Turn> turns, packed;
   DeviceBuffer<unsigned char> temp;  // CUB
   LevelMinimax<C6Pos> tree;
+  std::size_t subtree_budget = 0;  // bytes the subtrees of one batch may take (a quarter of the free memory)
 };
 
 std::string Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>& out) {
@@ -106,6 +107,17 @@ std::string Connect6Device::minimax(const C6Pos& root, int depth, int width, Min
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   return im.tree.run(MinimaxRules{width}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
+}
+
+std::string Connect6Device::subtrees(const C6Pos* roots, std::size_t n, int depth, int width, int ply, int* values,
+                                     std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
+  Impl& im = *impl_;
+  if (!im.subtree_budget) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    im.subtree_budget = free_bytes / 4;
+  }
+  return im.tree.run_many(MinimaxRules{width}, roots, n, depth, ply, im.stream, budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
 }
 
 }  // namespace warpmind::gpu

@@ -10,9 +10,11 @@
 // Level by level: count the children of every node (one thread a node), scan, write them (copy-make);
 // then score the horizon and reduce the values back up, value = max over the children of -child (the
 // negamax of the serial search). One launch per level and pass, whatever the tree's width: the host
-// sees only the root's value and its children's values.
+// sees only the root's value and its children's values. run_many() does the same for a batch of roots
+// at once (the subtrees under a host search's horizon): the host sees one value per root.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,23 +77,72 @@ class LevelMinimax {
   template <class R>
   std::string run(const R& rules, const Pos& root, int depth, cudaStream_t s, std::size_t budget_bytes,
                   MinimaxOutcome& out) {
+    std::string err;
+    if (!(err = search(rules, &root, 1, depth, 0, s, budget_bytes)).empty()) return err;
+    WM_CUDA(cudaMemcpyAsync(&out.value, levels_[0]->value.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
+    std::vector<int> root_children(depth > 0 ? sizes_[1] : 0);
+    if (!root_children.empty())
+      WM_CUDA(cudaMemcpyAsync(root_children.data(), levels_[1]->value.get(), root_children.size() * sizeof(int),
+                              cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaStreamSynchronize(s));
+    out.ms = elapsed_ms();
+    out.best = -1;
+    for (std::size_t i = 0; i < root_children.size(); ++i)
+      if (out.best < 0 || -root_children[i] > -root_children[static_cast<std::size_t>(out.best)]) out.best = static_cast<int>(i);
+    out.nodes = nodes();
+    return {};
+  }
+
+  // Many roots at once, each `ply` plies below a search's root (terminal scores count from there):
+  // values[i] = the negamax value of roots[i] to `depth` more plies. nodes += every node of the trees,
+  // the roots included; ms += device time. A batch whose trees do not fit `budget_bytes` is split in
+  // halves (one root that does not fit is an error).
+  template <class R>
+  std::string run_many(const R& rules, const Pos* roots, std::size_t n, int depth, int ply, cudaStream_t s,
+                       std::size_t budget_bytes, int* values, std::uint64_t& nodes_out, double& ms) {
+    if (n == 0) return {};
+    std::string err = search(rules, roots, n, depth, ply, s, budget_bytes);
+    if (!err.empty()) {
+      if (!over_budget_ || n == 1) return err;
+      const std::size_t half = n / 2;
+      if (!(err = run_many(rules, roots, half, depth, ply, s, budget_bytes, values, nodes_out, ms)).empty()) return err;
+      return run_many(rules, roots + half, n - half, depth, ply, s, budget_bytes, values + half, nodes_out, ms);
+    }
+    WM_CUDA(cudaMemcpyAsync(values, levels_[0]->value.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaStreamSynchronize(s));
+    ms += elapsed_ms();
+    nodes_out += nodes();
+    return {};
+  }
+
+ private:
+  // Builds the trees of roots[0..n) level by level and reduces their values into levels_[0]->value.
+  template <class R>
+  std::string search(const R& rules, const Pos* roots, std::size_t n_roots, int depth, int ply, cudaStream_t s,
+                     std::size_t budget_bytes) {
     using namespace minimax_detail;
+    over_budget_ = false;
     if (depth < 0 || depth > 32) return "minimax: depth must be 0..32";
+    if (ply < 0 || ply > 1000) return "minimax: ply must be 0..1000";
     while (levels_.size() < static_cast<std::size_t>(depth) + 1) levels_.push_back(std::make_unique<Level>());
     if (!ev_[0]) {
       for (cudaEvent_t& e : ev_) WM_CUDA(cudaEventCreate(&e));
     }
     std::string err;
-    std::vector<unsigned long long> sizes(static_cast<std::size_t>(depth) + 1, 0);
-    sizes[0] = 1;
-    if (!(err = levels_[0]->pos.reserve(1)).empty()) return err;
-    WM_CUDA(cudaMemcpyAsync(levels_[0]->pos.get(), &root, sizeof root, cudaMemcpyHostToDevice, s));
-    WM_CUDA(cudaEventRecord(ev_[0], s));
+    sizes_.assign(static_cast<std::size_t>(depth) + 1, 0);
+    sizes_[0] = n_roots;
     const std::size_t per_node = sizeof(Pos) + 2 * sizeof(unsigned long long) + sizeof(int);
-    std::size_t used = per_node;
+    std::size_t used = per_node * n_roots;
+    if (used > budget_bytes) {
+      over_budget_ = true;
+      return "minimax: the roots do not fit the memory budget";
+    }
+    if (!(err = levels_[0]->pos.reserve(n_roots)).empty()) return err;
+    WM_CUDA(cudaEventRecord(ev_[0], s));
+    WM_CUDA(cudaMemcpyAsync(levels_[0]->pos.get(), roots, n_roots * sizeof(Pos), cudaMemcpyHostToDevice, s));
     for (int l = 0; l < depth; ++l) {
       Level& here = *levels_[static_cast<std::size_t>(l)];
-      const unsigned long long n = sizes[static_cast<std::size_t>(l)];
+      const unsigned long long n = sizes_[static_cast<std::size_t>(l)];
       if (!(err = here.count.reserve(n + 1)).empty()) return err;
       if (!(err = here.offset.reserve(n + 1)).empty()) return err;
       if (n) {
@@ -102,53 +153,52 @@ class LevelMinimax {
       unsigned long long children = 0;
       if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp_, s, &children)).empty()) return err;
       used += children * per_node;
-      if (used > budget_bytes)
+      if (used > budget_bytes) {
+        over_budget_ = true;
         return "minimax: the tree does not fit the memory budget (" + std::to_string(children) + " nodes at ply " +
                std::to_string(l + 1) + ")";
+      }
       Level& next = *levels_[static_cast<std::size_t>(l) + 1];
       if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
       if (n) {
         k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.offset.get(), next.pos.get());
         WM_CUDA_LAUNCH(k_expand);
       }
-      sizes[static_cast<std::size_t>(l) + 1] = children;
+      sizes_[static_cast<std::size_t>(l) + 1] = children;
     }
     Level& horizon = *levels_[static_cast<std::size_t>(depth)];
-    const unsigned long long leaves = sizes[static_cast<std::size_t>(depth)];
+    const unsigned long long leaves = sizes_[static_cast<std::size_t>(depth)];
     if (!(err = horizon.value.reserve(std::max<unsigned long long>(leaves, 1))).empty()) return err;
     if (leaves) {
-      k_leaf<Pos, R><<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, depth, horizon.value.get());
+      k_leaf<Pos, R><<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, ply + depth, horizon.value.get());
       WM_CUDA_LAUNCH(k_leaf);
     }
     for (int l = depth - 1; l >= 0; --l) {
       Level& here = *levels_[static_cast<std::size_t>(l)];
-      const unsigned long long n = sizes[static_cast<std::size_t>(l)];
+      const unsigned long long n = sizes_[static_cast<std::size_t>(l)];
       if (!(err = here.value.reserve(std::max<unsigned long long>(n, 1))).empty()) return err;
       if (n) {
         k_reduce<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.offset.get(),
-                                                        levels_[static_cast<std::size_t>(l) + 1]->value.get(), l,
+                                                        levels_[static_cast<std::size_t>(l) + 1]->value.get(), ply + l,
                                                         here.value.get());
         WM_CUDA_LAUNCH(k_reduce);
       }
     }
     WM_CUDA(cudaEventRecord(ev_[1], s));
-    WM_CUDA(cudaMemcpyAsync(&out.value, levels_[0]->value.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
-    std::vector<int> root_children(depth > 0 ? sizes[1] : 0);
-    if (!root_children.empty())
-      WM_CUDA(cudaMemcpyAsync(root_children.data(), levels_[1]->value.get(), root_children.size() * sizeof(int),
-                              cudaMemcpyDeviceToHost, s));
-    WM_CUDA(cudaStreamSynchronize(s));
-    float ms = 0;
-    WM_CUDA(cudaEventElapsedTime(&ms, ev_[0], ev_[1]));
-    out.ms = ms;
-    out.best = -1;
-    for (std::size_t i = 0; i < root_children.size(); ++i)
-      if (out.best < 0 || -root_children[i] > -root_children[static_cast<std::size_t>(out.best)]) out.best = static_cast<int>(i);
-    out.nodes = 0;
-    for (unsigned long long n : sizes) out.nodes += n;
     return {};
   }
 
+  double elapsed_ms() const {
+    float ms = 0;
+    return cudaEventElapsedTime(&ms, ev_[0], ev_[1]) == cudaSuccess ? ms : 0.0;
+  }
+  std::uint64_t nodes() const {
+    std::uint64_t total = 0;
+    for (unsigned long long n : sizes_) total += n;
+    return total;
+  }
+
+ public:
   ~LevelMinimax() {
     for (cudaEvent_t e : ev_)
       if (e) cudaEventDestroy(e);
@@ -161,6 +211,8 @@ class LevelMinimax {
     DeviceBuffer<int> value;
   };
   std::vector<std::unique_ptr<Level>> levels_;
+  std::vector<unsigned long long> sizes_;
+  bool over_budget_ = false;
   DeviceBuffer<unsigned char> temp_;
   cudaEvent_t ev_[2] = {};
 };

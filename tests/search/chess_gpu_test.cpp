@@ -210,6 +210,91 @@ TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
 #endif
 }
 
+// The subtrees below a hybrid search's horizon on the device: the CPU's subtree_value for every root of
+// a batch (values and node counts), at plies 0..3 and horizon distances 0..5, mates and stalemates
+// inside; a memory budget that forces the batch into halves changes nothing; and the hybrid search over
+// them equals the CPU backend's (value, move, nodes) and the full-depth negamax.
+TEST(ChessGpu, SubtreesBelowTheHorizonEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  CpuBatch<ChessGame> cpu{warpmind::test::cpu_context().pool()};
+  std::vector<Position> positions;
+  for (const char* fen : {kPerft[0].fen, kPerft[1].fen, kPerft[2].fen, kPerft[3].fen, kPerft[4].fen, kPerft[5].fen,
+                          "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+                          "k7/8/1QK5/8/8/8/8/8 w - - 0 1"}) {
+    Position p;
+    ASSERT_TRUE(parse_fen(fen, p).ok());
+    positions.push_back(p);
+  }
+  SplitMix64 rng(77);
+  for (int g = 0; g < 12; ++g) {  // positions from random games
+    Position p = positions[static_cast<std::size_t>(g) % 6];
+    for (int ply = 0; ply < 40; ++ply) {
+      std::vector<Move> moves;
+      ChessGame::children(p, moves);
+      if (moves.empty()) break;
+      p = ChessGame::apply(p, moves[rng.next() % moves.size()]);
+      if (ply % 9 == 4) positions.push_back(p);
+    }
+  }
+  std::vector<const Position*> in;
+  for (const Position& p : positions) in.push_back(&p);
+  for (int plies = 0; plies <= 3; ++plies) {
+    for (int ply : {0, 1, 5}) {
+      SCOPED_TRACE("plies " + std::to_string(plies) + " ply " + std::to_string(ply));
+      std::vector<int> want, got;
+      std::uint64_t want_nodes = 0, got_nodes = 0;
+      double ms = 0, device_ms = 0;
+      cpu.subtrees(in, ply, plies, want, want_nodes, ms);
+      gpu->subtrees(in, ply, plies, got, got_nodes, device_ms);
+      EXPECT_EQ(got, want);
+      EXPECT_EQ(got_nodes, want_nodes);
+      EXPECT_GT(device_ms, 0.0);
+    }
+  }
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::ChessDevice> device;
+  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  std::vector<gpu::chess::DPos> roots;
+  for (const Position& p : positions) roots.push_back(gpu::chess::from_position(p));
+  std::vector<int> sliced(roots.size()), whole(roots.size());
+  std::uint64_t n_sliced = 0, n_whole = 0;
+  double ms = 0;
+  ASSERT_EQ(device->subtrees(roots.data(), roots.size(), 2, 3, whole.data(), n_whole, ms), "");
+  ASSERT_EQ(device->subtrees(roots.data(), roots.size(), 2, 3, sliced.data(), n_sliced, ms, 200000), "");  // ~2 trees
+  EXPECT_EQ(sliced, whole);
+  EXPECT_EQ(n_sliced, n_whole);
+  EXPECT_NE(device->subtrees(roots.data(), 1, 3, 0, sliced.data(), n_sliced, ms, 4096).find("does not fit"),
+            std::string::npos);
+#endif
+  SubtreeLeaves<ChessGame, GpuBatch> on_gpu{*gpu, 2};
+  SubtreeLeaves<ChessGame, CpuBatch<ChessGame>> on_cpu{cpu, 2};
+  HybridSearch<ChessGame, decltype(on_gpu)> hg;
+  HybridSearch<ChessGame, decltype(on_cpu)> hc;
+  for (std::size_t i = 0; i < 9; ++i) {
+    SCOPED_TRACE(i);
+    std::uint64_t oracle_nodes = 0;
+    const int want = negamax(positions[i], 4, 0, oracle_nodes);
+    HybridOptions o;
+    o.depth = 2;
+    o.first_child_first = true;
+    o.cut_one_by_one = 1 << 20;
+    o.l_min = 1;
+    o.l_max = o.b_max = 64;
+    HybridStats sg, sc;
+    on_gpu.nodes = on_cpu.nodes = 0;
+    const auto a = hg.run(positions[i], o, on_gpu, sg);
+    const auto b = hc.run(positions[i], o, on_cpu, sc);
+    EXPECT_EQ(a.value, want);
+    EXPECT_EQ(b.value, want);
+    EXPECT_EQ(a.best, b.best);
+    EXPECT_EQ(on_gpu.nodes, on_cpu.nodes);
+    EXPECT_EQ(sg.computed(), sc.computed());
+  }
+  EXPECT_EQ(gpu->error(), "");
+}
+
 TEST(ChessGpu, NeedsTheCudaBackend) {
   std::unique_ptr<GpuBatch> gpu;
   EXPECT_FALSE(GpuBatch::create(warpmind::test::cpu_context(), gpu).ok());

@@ -148,6 +148,60 @@ TEST(Connect6Gpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
   EXPECT_GT(checked, 40);
 }
 
+// The subtrees below a hybrid search's horizon on the device: the CPU's subtree_value for every root of
+// a batch (values and node counts; wins inside the trees), widths 4 and 8, horizon distances 0 and 3;
+// and the hybrid search over them equals the CPU backend's and the full-depth negamax.
+TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  CpuBatch<Connect6Game> cpu{warpmind::test::cpu_context().pool()};
+  const std::vector<Board> positions = random_positions(4);
+  std::vector<const Board*> in;
+  for (std::size_t i = 0; i < positions.size(); i += 3) in.push_back(&positions[i]);
+  const int saved = Connect6Game::width;
+  for (int width : {4, 8}) {
+    Connect6Game::width = width;
+    for (int plies = 0; plies <= 2; ++plies) {
+      for (int ply : {0, 3}) {
+        SCOPED_TRACE("width " + std::to_string(width) + " plies " + std::to_string(plies) + " ply " + std::to_string(ply));
+        std::vector<int> want, got;
+        std::uint64_t want_nodes = 0, got_nodes = 0;
+        double ms = 0, device_ms = 0;
+        cpu.subtrees(in, ply, plies, want, want_nodes, ms);
+        gpu->subtrees(in, ply, plies, got, got_nodes, device_ms);
+        EXPECT_EQ(got, want);
+        EXPECT_EQ(got_nodes, want_nodes);
+      }
+    }
+  }
+  Connect6Game::width = 8;
+  SubtreeLeaves<Connect6Game, GpuBatch> on_gpu{*gpu, 1};
+  SubtreeLeaves<Connect6Game, CpuBatch<Connect6Game>> on_cpu{cpu, 1};
+  HybridSearch<Connect6Game, decltype(on_gpu)> hg;
+  HybridSearch<Connect6Game, decltype(on_cpu)> hc;
+  for (std::size_t i = 4; i < positions.size(); i += 11) {
+    std::uint64_t oracle_nodes = 0;
+    const int want = negamax(positions[i], 3, 0, oracle_nodes);
+    HybridOptions o;
+    o.depth = 2;
+    o.first_child_first = true;
+    o.cut_one_by_one = 1 << 20;
+    o.l_min = 1;
+    o.l_max = o.b_max = 64;
+    HybridStats sg, sc;
+    on_gpu.nodes = on_cpu.nodes = 0;
+    const auto a = hg.run(positions[i], o, on_gpu, sg);
+    const auto b = hc.run(positions[i], o, on_cpu, sc);
+    EXPECT_EQ(a.value, want);
+    EXPECT_EQ(b.value, want);
+    EXPECT_EQ(a.best, b.best);
+    EXPECT_EQ(on_gpu.nodes, on_cpu.nodes);
+  }
+  Connect6Game::width = saved;
+  EXPECT_EQ(gpu->error(), "");
+}
+
 TEST(Connect6Gpu, NeedsTheCudaBackend) {
   std::unique_ptr<GpuBatch> gpu;
   EXPECT_FALSE(GpuBatch::create(warpmind::test::cpu_context(), gpu).ok());

@@ -364,6 +364,57 @@ TEST(Hybrid, LeafValuesFollowTheGames) {
   EXPECT_GT(won, 5);
 }
 
+// Whole subtrees below the horizon (SubtreeLeaves): the hybrid over depth - k plies with k-ply subtrees
+// gives the depth-D value; without pruning it computes the whole tree (upper branches plus the
+// subtrees' nodes equal the oracle's count), with pruning fewer nodes; subtree_value itself is the
+// oracle's negamax counted from its ply (mates inside the subtrees, mates at the upper horizon).
+TEST(Hybrid, SubtreesBelowTheHorizonGiveTheFullDepthValue) {
+  CpuBatch<ChessGame> cpu{warpmind::test::cpu_context().pool()};
+  for (const char* fen : kFens) {
+    Position p;
+    ASSERT_TRUE(chess::parse_fen(fen, p).ok());
+    for (int k = 1; k <= 3; ++k) {
+      SCOPED_TRACE(std::string(fen) + " k " + std::to_string(k));
+      const int depth = 3;
+      std::uint64_t oracle_nodes = 0;
+      const int want = negamax(p, depth, 0, oracle_nodes);
+      std::uint64_t sub_nodes = 0;
+      EXPECT_EQ(subtree_value<ChessGame>(p, 0, depth, sub_nodes), want);
+      EXPECT_EQ(sub_nodes, oracle_nodes);
+      if (k >= depth) continue;
+      SubtreeLeaves<ChessGame, CpuBatch<ChessGame>> backend{cpu, k};
+      HybridSearch<ChessGame, decltype(backend)> search;
+      HybridOptions o;
+      o.depth = depth - k;
+      o.pruning = false;
+      HybridStats full;
+      const auto a = search.run(p, o, backend, full);
+      EXPECT_EQ(a.value, want);
+      EXPECT_EQ(full.batched_branches + full.single_branches + backend.nodes, oracle_nodes);
+      EXPECT_EQ(full.single_leaves, 0u);  // every horizon node went to the subtrees, batches of one included
+      const std::uint64_t full_nodes = backend.nodes;
+      backend.nodes = 0;
+      o.pruning = true;
+      o.first_child_first = true;
+      o.cut_one_by_one = 1 << 20;
+      o.l_min = 1;
+      o.l_max = 16;
+      HybridStats pruned;
+      const auto b = search.run(p, o, backend, pruned);
+      EXPECT_EQ(b.value, want);
+      EXPECT_TRUE(b.has_move);
+      EXPECT_LE(backend.nodes, full_nodes);
+    }
+  }
+  // A subtree counted from a ply: the mate in one scores kMate - (ply + 1) from below.
+  Position mate;
+  ASSERT_TRUE(chess::parse_fen(kFens[3], mate).ok());
+  std::uint64_t n0 = 0, n5 = 0;
+  const int at0 = subtree_value<ChessGame>(mate, 0, 1, n0), at5 = subtree_value<ChessGame>(mate, 5, 1, n5);
+  EXPECT_EQ(at0 - at5, 5);
+  EXPECT_EQ(n0, n5);
+}
+
 TEST(Hybrid, Connect6IsTheSameDriver) {
   using connect6::Connect6Game;
   connect6::Board b;

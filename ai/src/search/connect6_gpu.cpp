@@ -77,6 +77,29 @@ void GpuBatch::leaves(const std::vector<const Board*>& in, int ply, std::vector<
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::leaf_value<Connect6Game>(*in[i], ply);
 }
 
+void GpuBatch::subtrees(const std::vector<const Board*>& in, int ply, int plies, std::vector<int>& values,
+                        std::uint64_t& nodes, double& device_ms) {
+  values.resize(in.size());
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  if (im.error.empty()) {
+    im.pack(in);
+    std::uint64_t n = 0;
+    double ms = 0;
+    const std::string err = im.device->subtrees(im.in.data(), im.in.size(), plies, Connect6Game::width, ply, values.data(), n, ms);
+    if (err.empty()) {
+      nodes += n;
+      device_ms += ms;
+      return;
+    }
+    im.error = "connect6: " + err;
+  }
+#else
+  (void)device_ms;
+#endif
+  for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::subtree_value<Connect6Game>(*in[i], ply, plies, nodes);
+}
+
 void GpuBatch::leaves(const std::vector<const Board*>& in, std::vector<int>& values) {
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA

@@ -99,6 +99,12 @@ class GpuBatch {
   // values[i] = evaluate(*in[i]): the evaluation alone.
   void leaves(const std::vector<const Position*>& in, std::vector<int>& values);
   void branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves);
+  // The subtrees under a hybrid search's horizon (search/hybrid.h SubtreeLeaves): values[i] =
+  // subtree_value<ChessGame>(*in[i], ply, plies) — the negamax of `plies` more plies without pruning,
+  // terminal scores counted from `ply` — all of the batch's trees built and scored on the device in one
+  // pass (positions below the horizon never come back); nodes += their nodes, device_ms += device time.
+  void subtrees(const std::vector<const Position*>& in, int ply, int plies, std::vector<int>& values,
+                std::uint64_t& nodes, double& device_ms);
   // The device-resident search without pruning: the whole tree of `depth` plies built and scored on the
   // device level by level (children in ChessGame::children's order, the horizon by leaf_value, positions
   // without a move by terminal), one launch per level; the value equals the serial negamax's. Needs the

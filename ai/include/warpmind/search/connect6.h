@@ -184,6 +184,12 @@ class GpuBatch {
   // values[i] = evaluate(*in[i]): the evaluation alone.
   void leaves(const std::vector<const Board*>& in, std::vector<int>& values);
   void branches(const std::vector<const Board*>& in, std::vector<std::vector<Turn>>& turns);
+  // The subtrees under a hybrid search's horizon (search/hybrid.h SubtreeLeaves): values[i] =
+  // subtree_value<Connect6Game>(*in[i], ply, plies) — the negamax of `plies` more turns without pruning
+  // over the candidates at Connect6Game::width, terminal scores counted from `ply` — all of the batch's
+  // trees built and scored on the device in one pass; nodes += their nodes, device_ms += device time.
+  void subtrees(const std::vector<const Board*>& in, int ply, int plies, std::vector<int>& values,
+                std::uint64_t& nodes, double& device_ms);
   const std::string& error() const;
 
   struct Impl;

@@ -77,6 +77,21 @@ int leaf_value(const typename G::State& s, int ply) {
   return G::over(s) ? G::terminal(s, ply) : G::evaluate(s);
 }
 
+// The negamax value, without pruning, of `s` searched `plies` more plies, `s` lying `ply` plies below the
+// search's root (terminal scores count from there): leaf_value at the horizon, terminal where a
+// position has no move, else max over the children of -child. nodes += the nodes of the tree, s included.
+template <class G>
+int subtree_value(const typename G::State& s, int ply, int plies, std::uint64_t& nodes) {
+  ++nodes;
+  if (plies <= 0) return leaf_value<G>(s, ply);
+  std::vector<typename G::Move> moves;
+  G::children(s, moves);
+  if (moves.empty()) return G::terminal(s, ply);
+  int best = std::numeric_limits<int>::min();
+  for (const auto& m : moves) best = std::max(best, -subtree_value<G>(G::apply(s, m), ply + 1, plies - 1, nodes));
+  return best;
+}
+
 template <class G>
 struct CpuBatch {
   ThreadPool& pool;
@@ -99,6 +114,41 @@ struct CpuBatch {
     pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
       for (std::size_t i = b; i < e; ++i) G::children(*in[i], moves[i]);
     }, 16);
+  }
+  // values[i] = subtree_value<G>(*in[i], ply, plies); nodes += their nodes. (The GPU backends' subtrees()
+  // have the same contract; `device_ms` is theirs alone and left unchanged here.)
+  void subtrees(const std::vector<const typename G::State*>& in, int ply, int plies, std::vector<int>& values,
+                std::uint64_t& nodes, double& device_ms) {
+    (void)device_ms;
+    values.resize(in.size());
+    std::atomic<std::uint64_t> total{0};
+    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
+      std::uint64_t local = 0;
+      for (std::size_t i = b; i < e; ++i) values[i] = subtree_value<G>(*in[i], ply, plies, local);
+      total.fetch_add(local, std::memory_order_relaxed);
+    }, 1);
+    nodes += total.load();
+  }
+};
+
+// A backend for HybridSearch whose leaves are the roots of whole subtrees: run the search to depth
+// D - plies with it and every horizon node is replaced by the value of its `plies`-ply subtree, searched
+// without pruning by Inner::subtrees (on the GPU one pass over all the batch's subtrees: the positions
+// below the horizon never leave the device), so the root value is the depth-D negamax value. The host
+// keeps the upper tree, the windows and the cutoffs. Every leaf goes to Inner, batches of one included.
+// nodes: the subtrees' nodes (horizon nodes included); device_ms: Inner's device time.
+template <class G, class Inner>
+struct SubtreeLeaves {
+  static constexpr bool kLeavesAreSubtrees = true;
+  Inner& inner;
+  int plies = 1;
+  std::uint64_t nodes = 0;
+  double device_ms = 0;
+  void leaves(const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values) {
+    inner.subtrees(in, ply, plies, values, nodes, device_ms);
+  }
+  void branches(const std::vector<const typename G::State*>& in, std::vector<std::vector<typename G::Move>>& moves) {
+    inner.branches(in, moves);
   }
 };
 
@@ -140,7 +190,7 @@ class HybridSearch {
         const int leaf_ply = nodes_[static_cast<std::size_t>(batch_[0])].ply;
         batch_states_.clear();
         for (int n : batch_) batch_states_.push_back(&nodes_[static_cast<std::size_t>(n)].state);
-        if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.l_min) {
+        if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.l_min || requires { Backend::kLeavesAreSubtrees; }) {
           backend.leaves(batch_states_, leaf_ply, values_);
           stats.batched_leaves += batch_.size();
           ++stats.leaf_batches;

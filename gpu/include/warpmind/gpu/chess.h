@@ -32,6 +32,13 @@ class ChessDevice {
   // children in the search's order, the horizon scored by leaf_value, positions without a move by
   // terminal). The tree must fit `budget_bytes` of device memory (0: half the free memory).
   std::string minimax(const chess::DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes = 0);
+  // The subtrees under a host search's horizon, without pruning, in one pass over all of them:
+  // values[i] = the negamax value of roots[i] searched `depth` more plies (as minimax(), terminal scores
+  // counted from `ply`, roots[i]'s distance from the search's root). nodes += the trees' nodes, the roots
+  // included; ms += device time. A batch whose trees exceed `budget_bytes` (0: a quarter of the free
+  // memory at the first call) runs in halves; a single tree that does not fit is an error.
+  std::string subtrees(const chess::DPos* roots, std::size_t n, int depth, int ply, int* values, std::uint64_t& nodes,
+                       double& ms, std::size_t budget_bytes = 0);
   // The legal moves of every position, in the search's order: counts[i] of them for in[i], packed
   // position after position into `moves` (room for n * kMaxMoves).
   std::string branches(const chess::DPos* in, std::size_t n, std::uint32_t* moves, int* counts);
