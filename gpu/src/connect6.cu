@@ -1,7 +1,10 @@
-// CUDA Connect6: the hybrid search's batch kernels, one position per thread. The evaluation and the
-// candidate generation are connect6_rules.h, compiled for the device here and for the host by the tests.
+// CUDA Connect6: the hybrid search's batch kernels (leaves one position per thread, branches one per
+// warp) and the device-resident searches. The evaluation and the candidate generation are
+// connect6_rules.h, compiled for the device here and for the host by the tests; connect6_warp.cuh
+// computes the same for one board with a whole warp.
 #include "buffer.cuh"
 #include "check.cuh"
+#include "connect6_warp.cuh"
 #include "minimax.cuh"
 #include "prefix.cuh"
 #include "warpmind/gpu/connect6.h"
@@ -21,11 +24,43 @@ __global__ void k_evaluate(const C6Pos* __restrict__ in, unsigned n, int ply, in
   if (i < n) out[i] = ply < 0 ? connect6::evaluate(in[i]) : connect6::leaf_value(in[i], ply);
 }
 
-__global__ void k_branches(const C6Pos* __restrict__ in, unsigned n, int width, C6Turn* __restrict__ turns,
-                           int* __restrict__ counts) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) counts[i] = connect6::candidates(in[i], width, turns + static_cast<std::size_t>(i) * connect6::kMaxTurns);
+// Branch calculation, a warp per board (connect6::candidates' turns; microseconds where one thread
+// takes milliseconds).
+constexpr int kBranchWarps = 4;
+__global__ void k_branches_warp(const C6Pos* __restrict__ in, unsigned n, int width, C6Turn* __restrict__ turns,
+                                int* __restrict__ counts) {
+  __shared__ connect6::WarpScratch scratch[kBranchWarps];
+  const unsigned i = blockIdx.x * kBranchWarps + threadIdx.x / 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  if (i >= n) return;
+  connect6::WarpScratch& sc = scratch[threadIdx.x / 32];
+  connect6::load_board(in[i], sc, lane);
+  const int c = connect6::candidates_warp(sc, width, lane);
+  for (int t = lane; t < c; t += 32) turns[static_cast<std::size_t>(i) * connect6::kMaxTurns + t] = sc.turns[t];
+  if (lane == 0) counts[i] = c;
 }
+
+// The subtrees below a host search's horizon (minimax.cuh, a warp per node): every node waits for its
+// children, so a node's latency, not the throughput, decides.
+struct WarpRules {
+  static constexpr bool kWarpPerNode = true;
+  using Scratch = connect6::WarpScratch;
+  int width;
+  __device__ int count_warp(const C6Pos& p, Scratch& s, int lane) const {
+    connect6::load_board(p, s, lane);
+    return connect6::candidates_warp(s, width, lane);
+  }
+  __device__ void expand_warp(const C6Pos& p, C6Pos* out, Scratch& s, int lane) const {
+    connect6::load_board(p, s, lane);
+    const int n = connect6::candidates_warp(s, width, lane);
+    for (int i = lane; i < n; i += 32) out[i] = connect6::apply(s.board, s.turns[i]);
+  }
+  __device__ int leaf_warp(const C6Pos& p, int ply, Scratch& s, int lane) const {
+    connect6::load_board(p, s, lane);
+    return connect6::leaf_value_warp(s.board, ply, lane);
+  }
+  __device__ int terminal(const C6Pos& p, int ply) const { return connect6::terminal(p, ply); }
+};
 
 // The search's tree for the device-resident negamax (minimax.cuh): candidate turns at `width`.
 struct MinimaxRules {
@@ -96,8 +131,9 @@ std::string Connect6Device::branches(const C6Pos* in, std::size_t n, int width, 
   if (!(err = im.turns.reserve(n * connect6::kMaxTurns)).empty()) return err;
   if (!(err = im.packed.reserve(n * connect6::kMaxTurns)).empty()) return err;
   WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
-  k_branches<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), width, im.turns.get(), im.ints.get());
-  WM_CUDA_LAUNCH(k_branches);
+  k_branches_warp<<<static_cast<unsigned>((n + kBranchWarps - 1) / kBranchWarps), kBranchWarps * 32, 0, s>>>(
+      im.in.get(), static_cast<unsigned>(n), width, im.turns.get(), im.ints.get());
+  WM_CUDA_LAUNCH(k_branches_warp);
   return pack_rows(im.turns.get(), connect6::kMaxTurns, im.ints.get(), im.offset.get(), static_cast<unsigned>(n),
                    im.packed.get(), im.temp, s, counts, turns);
 }
@@ -117,7 +153,7 @@ std::string Connect6Device::subtrees(const C6Pos* roots, std::size_t n, int dept
     WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     im.subtree_budget = free_bytes / 4;
   }
-  return im.tree.run_many(MinimaxRules{width}, roots, n, depth, ply, im.stream, budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
+  return im.tree.run_many(WarpRules{width}, roots, n, depth, ply, im.stream, budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
 }
 
 }  // namespace warpmind::gpu

@@ -7,6 +7,14 @@
 //     __device__ int terminal(const Pos&, int ply) const; // a node without children above the horizon
 //   };
 //
+// Rules may instead work a warp per node (a whole warp computes one node's children or value, for games
+// whose move generation is long for one thread): they then declare
+//     static constexpr bool kWarpPerNode = true;  using Scratch = ...;  (shared memory of one warp)
+//     __device__ int count_warp(const Pos&, Scratch&, int lane) const;          // every lane returns it
+//     __device__ void expand_warp(const Pos&, Pos* out, Scratch&, int lane) const;
+//     __device__ int leaf_warp(const Pos&, int ply, Scratch&, int lane) const;  // every lane returns it
+// beside terminal().
+//
 // Level by level: count the children of every node (one thread a node), scan, write them (copy-make);
 // then score the horizon and reduce the values back up, value = max over the children of -child (the
 // negamax of the serial search). One launch per level and pass, whatever the tree's width: the host
@@ -17,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "buffer.cuh"
@@ -48,6 +57,46 @@ template <class Pos, class R>
 __global__ void k_leaf(R rules, const Pos* __restrict__ pos, unsigned long long n, int ply, int* __restrict__ value) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) value[i] = rules.leaf(pos[i], ply);
+}
+
+template <class R, class = void>
+struct WarpPerNode : std::false_type {};
+template <class R>
+struct WarpPerNode<R, std::void_t<decltype(R::kWarpPerNode)>> : std::bool_constant<R::kWarpPerNode> {};
+
+constexpr int kWarpsPerBlock = 4;
+inline unsigned warp_blocks(unsigned long long n) {
+  return static_cast<unsigned>((n + kWarpsPerBlock - 1) / kWarpsPerBlock);
+}
+
+// One warp per node: i is the same for all its lanes, so whole warps leave together.
+template <class Pos, class R>
+__global__ void k_count_warp(R rules, const Pos* __restrict__ pos, unsigned long long n, unsigned long long* __restrict__ count) {
+  __shared__ typename R::Scratch scratch[kWarpsPerBlock];
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  if (i >= n) return;
+  const int c = rules.count_warp(pos[i], scratch[threadIdx.x / 32], lane);
+  if (lane == 0) count[i] = static_cast<unsigned long long>(c);
+}
+
+template <class Pos, class R>
+__global__ void k_expand_warp(R rules, const Pos* __restrict__ pos, unsigned long long n,
+                              const unsigned long long* __restrict__ offset, Pos* __restrict__ out) {
+  __shared__ typename R::Scratch scratch[kWarpsPerBlock];
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
+  if (i >= n) return;
+  rules.expand_warp(pos[i], out + offset[i], scratch[threadIdx.x / 32], static_cast<int>(threadIdx.x % 32));
+}
+
+template <class Pos, class R>
+__global__ void k_leaf_warp(R rules, const Pos* __restrict__ pos, unsigned long long n, int ply, int* __restrict__ value) {
+  __shared__ typename R::Scratch scratch[kWarpsPerBlock];
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  if (i >= n) return;
+  const int v = rules.leaf_warp(pos[i], ply, scratch[threadIdx.x / 32], lane);
+  if (lane == 0) value[i] = v;
 }
 
 template <class Pos, class R>
@@ -121,6 +170,7 @@ class LevelMinimax {
   std::string search(const R& rules, const Pos* roots, std::size_t n_roots, int depth, int ply, cudaStream_t s,
                      std::size_t budget_bytes) {
     using namespace minimax_detail;
+    constexpr bool kWarp = WarpPerNode<R>::value;
     over_budget_ = false;
     if (depth < 0 || depth > 32) return "minimax: depth must be 0..32";
     if (ply < 0 || ply > 1000) return "minimax: ply must be 0..1000";
@@ -145,7 +195,12 @@ class LevelMinimax {
       const unsigned long long n = sizes_[static_cast<std::size_t>(l)];
       if (!(err = here.count.reserve(n + 1)).empty()) return err;
       if (!(err = here.offset.reserve(n + 1)).empty()) return err;
-      if (n) {
+      if constexpr (kWarp) {
+        if (n) {
+          k_count_warp<Pos, R><<<warp_blocks(n), kWarpsPerBlock * 32, 0, s>>>(rules, here.pos.get(), n, here.count.get());
+          WM_CUDA_LAUNCH(k_count_warp);
+        }
+      } else if (n) {
         k_count<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.count.get());
         WM_CUDA_LAUNCH(k_count);
       }
@@ -160,7 +215,13 @@ class LevelMinimax {
       }
       Level& next = *levels_[static_cast<std::size_t>(l) + 1];
       if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
-      if (n) {
+      if constexpr (kWarp) {
+        if (n) {
+          k_expand_warp<Pos, R><<<warp_blocks(n), kWarpsPerBlock * 32, 0, s>>>(rules, here.pos.get(), n,
+                                                                               here.offset.get(), next.pos.get());
+          WM_CUDA_LAUNCH(k_expand_warp);
+        }
+      } else if (n) {
         k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.offset.get(), next.pos.get());
         WM_CUDA_LAUNCH(k_expand);
       }
@@ -169,7 +230,13 @@ class LevelMinimax {
     Level& horizon = *levels_[static_cast<std::size_t>(depth)];
     const unsigned long long leaves = sizes_[static_cast<std::size_t>(depth)];
     if (!(err = horizon.value.reserve(std::max<unsigned long long>(leaves, 1))).empty()) return err;
-    if (leaves) {
+    if constexpr (kWarp) {
+      if (leaves) {
+        k_leaf_warp<Pos, R><<<warp_blocks(leaves), kWarpsPerBlock * 32, 0, s>>>(rules, horizon.pos.get(), leaves,
+                                                                                 ply + depth, horizon.value.get());
+        WM_CUDA_LAUNCH(k_leaf_warp);
+      }
+    } else if (leaves) {
       k_leaf<Pos, R><<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, ply + depth, horizon.value.get());
       WM_CUDA_LAUNCH(k_leaf);
     }

@@ -149,7 +149,8 @@ TEST(Connect6Gpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
 }
 
 // The subtrees below a hybrid search's horizon on the device: the CPU's subtree_value for every root of
-// a batch (values and node counts; wins inside the trees), widths 4 and 8, horizon distances 0 and 3;
+// a batch (values and node counts; wins inside the trees), widths 4, 8 and 48 (the warp's pair ranking
+// at full width), horizon distances 0 and 3;
 // and the hybrid search over them equals the CPU backend's and the full-depth negamax.
 TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
   WM_REQUIRE_GPU();
@@ -160,9 +161,9 @@ TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
   std::vector<const Board*> in;
   for (std::size_t i = 0; i < positions.size(); i += 3) in.push_back(&positions[i]);
   const int saved = Connect6Game::width;
-  for (int width : {4, 8}) {
+  for (int width : {4, 8, 48}) {
     Connect6Game::width = width;
-    for (int plies = 0; plies <= 2; ++plies) {
+    for (int plies = 0; plies <= (width > 8 ? 1 : 2); ++plies) {
       for (int ply : {0, 3}) {
         SCOPED_TRACE("width " + std::to_string(width) + " plies " + std::to_string(plies) + " ply " + std::to_string(ply));
         std::vector<int> want, got;

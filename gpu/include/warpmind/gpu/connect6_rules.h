@@ -150,10 +150,10 @@ WM_HD bool blockable(const C6Pos& b, int s) {
   return false;
 }
 
-WM_HD int evaluate(const C6Pos& b) {
+// evaluate() from the window counts w[side][stones] (count_windows'): the part a warp computes once
+// its lanes have counted the windows between them.
+WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7]) {
   const int me = b.to_move, them = other(me);
-  int w[3][7];
-  count_windows(b, w);
   if (w[me][6]) return kWin;
   if (w[them][6]) return -kWin;
   if (w[me][4] + w[me][5] > 0) return kWin / 2;
@@ -163,6 +163,12 @@ WM_HD int evaluate(const C6Pos& b) {
   const int threats = w[them][4] + w[them][5];
   if (threats > 0) score -= 300 * threats;
   return score;
+}
+
+WM_HD int evaluate(const C6Pos& b) {
+  int w[3][7];
+  count_windows(b, w);
+  return evaluate_counts(b, w);
 }
 
 // The hybrid search's leaves (ai's Connect6Game::over / terminal and search::leaf_value): a board with a
