@@ -57,7 +57,7 @@ struct WarpRules {
   }
   __device__ int leaf_warp(const C6Pos& p, int ply, Scratch& s, int lane) const {
     connect6::load_board(p, s, lane);
-    return connect6::leaf_value_warp(s.board, ply, lane);
+    return connect6::leaf_value_warp(s, ply, lane);
   }
   __device__ int terminal(const C6Pos& p, int ply) const { return connect6::terminal(p, ply); }
 };

@@ -150,14 +150,15 @@ WM_HD bool blockable(const C6Pos& b, int s) {
   return false;
 }
 
-// evaluate() from the window counts w[side][stones] (count_windows'): the part a warp computes once
-// its lanes have counted the windows between them.
-WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7]) {
+// evaluate() from the window counts w[side][stones] (count_windows') and them_blockable =
+// blockable(b, opponent), which only matters when the opponent has windows of four or five: the part a
+// warp computes once its lanes have counted the windows between them.
+WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7], bool them_blockable) {
   const int me = b.to_move, them = other(me);
   if (w[me][6]) return kWin;
   if (w[them][6]) return -kWin;
   if (w[me][4] + w[me][5] > 0) return kWin / 2;
-  if (w[them][4] + w[them][5] > 0 && !blockable(b, them)) return -kWin / 2;
+  if (w[them][4] + w[them][5] > 0 && !them_blockable) return -kWin / 2;
   int score = 0;
   for (int k = 1; k <= 5; ++k) score += weight(k) * (w[me][k] - w[them][k]);
   const int threats = w[them][4] + w[them][5];
@@ -168,7 +169,9 @@ WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7]) {
 WM_HD int evaluate(const C6Pos& b) {
   int w[3][7];
   count_windows(b, w);
-  return evaluate_counts(b, w);
+  const int them = other(b.to_move);
+  const bool needed = !w[1][6] && !w[2][6] && w[b.to_move][4] + w[b.to_move][5] == 0 && w[them][4] + w[them][5] > 0;
+  return evaluate_counts(b, w, !needed || blockable(b, them));
 }
 
 // The hybrid search's leaves (ai's Connect6Game::over / terminal and search::leaf_value): a board with a
