@@ -169,7 +169,7 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
                  const char* engine_name, Engine& engine) {
   search::CpuBatch<G> cpu_batch{ctx.pool()};
   int failures = 0;
-  char params[256], extra[384];
+  char params[256], extra[512];
   for (int k : subtree_plies) {
     if (k < 1 || k >= depth) continue;
     for (int lmax : {64, 256, 1024}) {
@@ -182,7 +182,7 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
       o.l_max = o.b_max = lmax;
       o.b_min = 8;
       struct Run {
-        double ms = 0, device_ms = 0;
+        double ms = 0, device_ms = 0, leaf_ms = 0, branch_ms = 0;
         int value = 0;
         std::uint64_t nodes = 0;  // upper-tree branches + the subtrees' nodes (their roots included)
         search::HybridStats stats;
@@ -195,6 +195,8 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
         r.value = h.run(root, o, backend, r.stats).value;
         r.ms = ms_since(t0);
         r.device_ms = backend.device_ms;
+        r.leaf_ms = backend.leaf_ms;
+        r.branch_ms = backend.branch_ms;
         r.nodes = r.stats.batched_branches + r.stats.single_branches + backend.nodes;
         return r;
       };
@@ -214,13 +216,14 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
                   lmax, serial_ms, cp.ms, gp.ms, static_cast<unsigned long long>(cp.nodes),
                   static_cast<unsigned long long>(n_serial), ratio, gp.ms > 0 ? serial_ms / gp.ms : 0.0,
                   gp.ms > 0 ? cp.ms / gp.ms : 0.0, cpu_ok && gpu_ok ? "" : "MISMATCH");
-      if (gpu)
-        std::printf("%-9s       gpu: %llu leaf batches (mean %.0f subtrees), %llu branch batches; device %.1f ms of %.1f "
-                    "(%.0f%%), host %.1f ms\n",
-                    "", static_cast<unsigned long long>(gp.stats.leaf_batches),
-                    gp.stats.leaf_batches ? static_cast<double>(gp.stats.batched_leaves) / gp.stats.leaf_batches : 0.0,
-                    static_cast<unsigned long long>(gp.stats.branch_batches), gp.device_ms, gp.ms,
-                    gp.ms > 0 ? 100 * gp.device_ms / gp.ms : 0.0, gp.ms - gp.device_ms);
+      const Run& shown = gpu ? gp : cp;
+      std::printf("%-9s       %s: %llu subtree batches (mean %.0f roots) %.1f ms, of which device %.1f ms; %llu branch "
+                  "batches %.1f ms + %llu branches one by one; driver %.1f ms\n",
+                  "", gpu ? "gpu" : "cpu", static_cast<unsigned long long>(shown.stats.leaf_batches),
+                  shown.stats.leaf_batches ? static_cast<double>(shown.stats.batched_leaves) / shown.stats.leaf_batches : 0.0,
+                  shown.leaf_ms, shown.device_ms, static_cast<unsigned long long>(shown.stats.branch_batches),
+                  shown.branch_ms, static_cast<unsigned long long>(shown.stats.single_branches),
+                  shown.ms - shown.leaf_ms - shown.branch_ms);
       std::snprintf(params, sizeof params,
                     "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": true, "
                     "\"cut_nodes_one_by_one\": true, \"subtree_plies\": %d, \"l_max\": %d, \"b_max\": %d}",
@@ -228,12 +231,14 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
       const auto record = [&](const char* variant, const char* backend, const Run& r, bool ok) {
         std::snprintf(extra, sizeof extra,
                       "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f, "
-                      "\"nodes_per_s\": %.0f, \"leaf_batches\": %llu, \"branch_batches\": %llu, \"device_ms\": %.3f",
+                      "\"nodes_per_s\": %.0f, \"leaf_batches\": %llu, \"branch_batches\": %llu, \"device_ms\": %.3f, "
+                      "\"subtree_ms\": %.3f, \"branch_ms\": %.3f, \"driver_ms\": %.3f",
                       static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(n_serial),
                       static_cast<double>(r.nodes) / static_cast<double>(n_serial), serial_ms,
                       r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0,
                       static_cast<unsigned long long>(r.stats.leaf_batches),
-                      static_cast<unsigned long long>(r.stats.branch_batches), r.device_ms);
+                      static_cast<unsigned long long>(r.stats.branch_batches), r.device_ms, r.leaf_ms, r.branch_ms,
+                      r.ms - r.leaf_ms - r.branch_ms);
         add(results, variant, backend, r.ms, "serial-alpha-beta", ok, params, extra);
       };
       record("subtrees-cpu-pool", "cpu", cp, cpu_ok);

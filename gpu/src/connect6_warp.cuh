@@ -26,7 +26,35 @@ struct WarpScratch {
   std::int16_t threat_window[64], threat_cell[6 * 64];
   unsigned long long threat_mask[6 * 64];
   int nt, nc;
+  std::uint8_t window[kWindows];  // every window's owner * 8 + its stones (owner()), for cell values
 };
+
+// s.window from s.board.
+__device__ __forceinline__ void owners_warp(WarpScratch& s, int lane) {
+  for (int i = lane; i < kWindows; i += 32) {
+    int who, n;
+    owner(s.board, i, who, n);
+    s.window[i] = static_cast<std::uint8_t>(who * 8 + n);
+  }
+  __syncwarp();
+}
+
+// cell_value(s.board, cell, me) from s.window.
+__device__ __forceinline__ int cell_value_warp(const WarpScratch& s, int cell, int me) {
+  const int x = cell % kSize, y = cell / kSize;
+  const int dx[4] = {1, 0, 1, 1}, dy[4] = {0, 1, 1, -1};
+  int v = 0;
+  for (int d = 0; d < 4; ++d)
+    for (int k = 0; k < 6; ++k) {
+      const int w = window_at(d, x - k * dx[d], y - k * dy[d]);
+      if (w < 0) continue;
+      const int who = s.window[w] >> 3, n = s.window[w] & 7;
+      if (who == me) v += weight(n + 1) - weight(n);
+      else if (who) v += (weight(n) * 3) / 2;
+      else v += 1;
+    }
+  return v;
+}
 
 // The threat windows of side `side` (4 or 5 of its stones, no other) and their cells, as
 // threat_windows() and threat_cells() list them, with the masks. Returns false (nothing else set) when
@@ -148,6 +176,7 @@ __device__ __forceinline__ int candidates_warp(WarpScratch& s, int width, int la
   if (b.winner || b.stones == kCells || width < 1) return 0;
   if (b.stones == 0 || kCells - b.stones < 2) return one_thread_candidates(s, width, lane);  // one stone to place
   const int me = b.to_move, them = other(me);
+  owners_warp(s, lane);
   // Every empty cell within two of a stone, valued.
   for (int c = lane; c < kCells; c += 32) {
     int v = kNoCell;
@@ -159,7 +188,7 @@ __device__ __forceinline__ int candidates_warp(WarpScratch& s, int width, int la
           const int xx = x + dx, yy = y + dy;
           near = xx >= 0 && xx < kSize && yy >= 0 && yy < kSize && b.cell[yy * kSize + xx] != 0;
         }
-      if (near) v = cell_value(b, c, me);
+      if (near) v = cell_value_warp(s, c, me);
     }
     s.value[c] = v;
   }
@@ -183,8 +212,7 @@ __device__ __forceinline__ int candidates_warp(WarpScratch& s, int width, int la
   // Win now: fill our first threat window.
   int first = kWindows;
   for (int i = lane; i < kWindows; i += 32) {
-    int who, n;
-    owner(b, i, who, n);
+    const int who = s.window[i] >> 3, n = s.window[i] & 7;
     if (who == me && n >= 4) {
       first = i;
       break;

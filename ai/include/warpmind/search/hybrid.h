@@ -136,19 +136,24 @@ struct CpuBatch {
 // without pruning by Inner::subtrees (on the GPU one pass over all the batch's subtrees: the positions
 // below the horizon never leave the device), so the root value is the depth-D negamax value. The host
 // keeps the upper tree, the windows and the cutoffs. Every leaf goes to Inner, batches of one included.
-// nodes: the subtrees' nodes (horizon nodes included); device_ms: Inner's device time.
+// nodes: the subtrees' nodes (horizon nodes included); device_ms: Inner's device time; leaf_ms and
+// branch_ms: the wall time of Inner's calls (what the search spent outside its own driver).
 template <class G, class Inner>
 struct SubtreeLeaves {
   static constexpr bool kLeavesAreSubtrees = true;
   Inner& inner;
   int plies = 1;
   std::uint64_t nodes = 0;
-  double device_ms = 0;
+  double device_ms = 0, leaf_ms = 0, branch_ms = 0;
   void leaves(const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values) {
+    const auto t0 = std::chrono::steady_clock::now();
     inner.subtrees(in, ply, plies, values, nodes, device_ms);
+    leaf_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
   void branches(const std::vector<const typename G::State*>& in, std::vector<std::vector<typename G::Move>>& moves) {
+    const auto t0 = std::chrono::steady_clock::now();
     inner.branches(in, moves);
+    branch_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 };
 
@@ -169,6 +174,7 @@ class HybridSearch {
   Result run(const State& root, const HybridOptions& o, Backend& backend, HybridStats& stats) {
     stats = {};
     nodes_.clear();
+    moves_flat_.clear();
     nodes_.emplace_back(root, -1, 0, Move{});
     pending_branches_.clear();
     pending_leaves_.clear();
@@ -229,9 +235,9 @@ class HybridSearch {
     int parent = -1, ply = 0;
     Move move{};
     int open = 0;  // children not resolved yet
-    int first_child = -1, children = 0;
-    bool released = true;  // all children pushed for computation
-    int next = 0;          // while not: the next child to release (from first_child)
+    int moves_at = -1, children = 0;  // its moves: moves_flat_[moves_at .. moves_at + children)
+    bool released = true;             // all children made and pushed for computation
+    int next = 0;                     // while not: the next child to release
     enum Type : std::uint8_t { Pv, Cut, All } type = Pv;
     int best = -kInfinity, best_child = -1;
     bool done = false;
@@ -301,42 +307,46 @@ class HybridSearch {
       resolve(n, G::terminal(nodes_[static_cast<std::size_t>(n)].state, nodes_[static_cast<std::size_t>(n)].ply), o, stats);
       return;
     }
-    const int ply = nodes_[static_cast<std::size_t>(n)].ply + 1;
-    const int first = static_cast<int>(nodes_.size());
     const int count = static_cast<int>(moves.size());
-    for (const Move& m : moves) nodes_.emplace_back(G::apply(nodes_[static_cast<std::size_t>(n)].state, m), n, ply, m);
     Node& node = nodes_[static_cast<std::size_t>(n)];
-    for (int c = 0; c < count; ++c)
-      nodes_[static_cast<std::size_t>(first + c)].type = node.type == Node::Cut   ? Node::All
-                                                         : node.type == Node::All ? Node::Cut
-                                                         : c == 0                 ? Node::Pv
-                                                                                  : Node::Cut;
+    node.moves_at = static_cast<int>(moves_flat_.size());
+    moves_flat_.insert(moves_flat_.end(), moves.begin(), moves.end());
     node.open = count;
-    node.first_child = first;
     node.children = count;
     node.released = !o.first_child_first || count == 1;
-    node.next = 1;
-    release(first, node.released ? count : 1, o);
+    node.next = node.released ? count : 1;
+    release(n, 0, node.next, o);
   }
 
   // A child of p got its value without finishing p: under first_child_first, the next child of an
   // expected CUT node while fewer than cut_one_by_one have been released, else all the rest.
-  void release_brothers(Node& parent, const HybridOptions& o) {
-    if (parent.type == Node::Cut && parent.next < o.cut_one_by_one) {
-      release(parent.first_child + parent.next, 1, o);
-      parent.released = ++parent.next == parent.children;
-      return;
-    }
-    release(parent.first_child + parent.next, parent.children - parent.next, o);
-    parent.next = parent.children;
-    parent.released = true;
+  void release_brothers(int p, const HybridOptions& o) {
+    Node& parent = nodes_[static_cast<std::size_t>(p)];
+    const int from = parent.next;
+    const int count = parent.type == Node::Cut && from < o.cut_one_by_one ? 1 : parent.children - from;
+    parent.next += count;
+    parent.released = parent.next == parent.children;
+    release(p, from, count, o);
   }
 
-  // Pushes children [first, first + count) for computation, last to first, so the first (best-ordered)
-  // child is on top of the stack.
-  void release(int first, int count, const HybridOptions& o) {
+  // Makes children [from, from + count) of node p (in its move order) — nodes and positions are made only
+  // when released: an expected CUT node's later children mostly never are — and pushes them for
+  // computation, last to first, so the first (best-ordered) child is on top of the stack.
+  void release(int p, int from, int count, const HybridOptions& o) {
+    const int first = static_cast<int>(nodes_.size());
+    const int ply = nodes_[static_cast<std::size_t>(p)].ply + 1;
+    for (int c = from; c < from + count; ++c) {
+      const Node& parent = nodes_[static_cast<std::size_t>(p)];
+      const Move m = moves_flat_[static_cast<std::size_t>(parent.moves_at + c)];
+      const typename Node::Type type = parent.type == Node::Cut   ? Node::All
+                                       : parent.type == Node::All ? Node::Cut
+                                       : c == 0                   ? Node::Pv
+                                                                  : Node::Cut;
+      nodes_.emplace_back(G::apply(parent.state, m), p, ply, m);  // may move the nodes: `parent` re-read above
+      nodes_.back().type = type;
+    }
     for (int c = first + count - 1; c >= first; --c)
-      (nodes_[static_cast<std::size_t>(c)].ply >= o.depth ? pending_leaves_ : pending_branches_).push_back(c);
+      (ply >= o.depth ? pending_leaves_ : pending_branches_).push_back(c);
   }
 
   // Node n's value is known: it updates its parent (negamax); a parent whose children are all in, or
@@ -365,11 +375,12 @@ class HybridSearch {
     if (finished) {
       resolve(p, parent.best, o, stats);
     } else if (more && parent.open == parent.children - parent.next) {
-      release_brothers(parent, o);
+      release_brothers(p, o);
     }
   }
 
   std::vector<Node> nodes_;
+  std::vector<Move> moves_flat_;
   std::vector<int> pending_branches_, pending_leaves_, batch_, chain_;
   std::vector<const State*> batch_states_;
   std::vector<int> values_;
