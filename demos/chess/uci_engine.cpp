@@ -73,6 +73,7 @@ class UciEngine::Impl {
       say("option name Pruning type check default true");
       say("option name FirstChildFirst type check default true");
       say("option name CutOneByOne type spin default 256 min 1 max 256");
+      say("option name SubtreePlies type spin default 0 min 0 max 4");
       say("uciok");
     } else if (cmd == "isready") {
       if (hybrid_) (void)gpu();  // the GPU (when one is used) is started here, not on the clock
@@ -153,6 +154,9 @@ class UciEngine::Impl {
       int v = 0;
       if (number(1, 1 << 20, v))
         (name == "Lmin" ? hybrid_options_.l_min : name == "Lmax" ? hybrid_options_.l_max : name == "Bmin" ? hybrid_options_.b_min : hybrid_options_.b_max) = v;
+    } else if (name == "SubtreePlies") {
+      int v = 0;
+      if (number(0, 4, v)) subtree_plies_ = v;
     } else if (name == "CutOneByOne") {
       int v = 1;
       if (number(1, 256, v)) hybrid_options_.cut_one_by_one = v;
@@ -270,38 +274,61 @@ class UciEngine::Impl {
   void go_hybrid(const Position& root, const SearchLimits& limits, std::chrono::steady_clock::time_point received) {
     GpuBatch* device = gpu();
     hybrid_stop_ = false;
-    thread_ = std::thread([this, root, limits, device, received] {
+    const int plies = subtree_plies_;
+    thread_ = std::thread([this, root, limits, device, received, plies] {
       if (device) {
-        search::HybridSearch<ChessGame, GpuBatch> hybrid;
-        run_hybrid(hybrid, *device, root, limits, received);
+        search_with(*device, plies, root, limits, received);
         if (!device->error().empty()) say("info string " + device->error() + " (the CPU computed those batches)");
       } else {
         search::CpuBatch<ChessGame> backend{pool_};
-        search::HybridSearch<ChessGame, search::CpuBatch<ChessGame>> hybrid;
-        run_hybrid(hybrid, backend, root, limits, received);
+        search_with(backend, plies, root, limits, received);
       }
     });
   }
 
+  // The hybrid search on `backend`; with SubtreePlies k > 0 over the upper plies only, every horizon
+  // node the root of a k-ply subtree searched in one pass per batch (search::SubtreeLeaves).
+  template <class Batch>
+  void search_with(Batch& backend, int plies, const Position& root, const SearchLimits& limits,
+                   std::chrono::steady_clock::time_point t0) {
+    if (plies == 0) {
+      search::HybridSearch<ChessGame, Batch> hybrid;
+      run_hybrid(hybrid, backend, 0, root, limits, t0);
+      return;
+    }
+    search::SubtreeLeaves<ChessGame, Batch> subtrees{backend, plies};
+    search::HybridSearch<ChessGame, search::SubtreeLeaves<ChessGame, Batch>> hybrid;
+    run_hybrid(hybrid, subtrees, plies, root, limits, t0);
+  }
+
+  // Iterative deepening of the upper `max depth - below` plies, `below` plies under the horizon.
   template <class Search, class Batch>
-  void run_hybrid(Search& hybrid, Batch& backend, const Position& root, const SearchLimits& limits,
+  void run_hybrid(Search& hybrid, Batch& backend, int below, const Position& root, const SearchLimits& limits,
                   std::chrono::steady_clock::time_point t0) {
     MoveList legal;
     generate_legal(root, legal);
     if (legal.size == 0) return say("bestmove 0000");
     search::HybridOptions o = hybrid_options_;
     o.stop = &hybrid_stop_;
-    const int max_depth = std::min(limits.depth, limits.infinite ? 64 : 12);
+    if (below > 0) o.l_max = std::min(o.l_max, 256);  // a batch of subtrees stays within milliseconds
+    const int max_depth = std::max(1, std::min(limits.depth, limits.infinite ? 64 : 12) - below);
     const std::int64_t time_ms = limits.infinite ? 0 : limits.time_ms;
+    std::uint64_t subtree_nodes = 0;  // backend.nodes before this depth
     const auto r = search::deepen(hybrid, root, o, max_depth, time_ms, t0, backend,
                                   [&](const auto& res, const search::DeepeningStep& step) {
-      say("info depth " + std::to_string(step.depth) + " score " + score_text(res.value) + " nodes " +
-          std::to_string(step.stats.computed()) + " time " + std::to_string(static_cast<long long>(step.total_ms)) +
+      // this depth's nodes; with subtrees the upper tree's branches and every subtree node
+      std::uint64_t nodes = step.stats.computed();
+      if constexpr (requires { backend.nodes; }) {
+        nodes = step.stats.batched_branches + step.stats.single_branches + backend.nodes - subtree_nodes;
+        subtree_nodes = backend.nodes;
+      }
+      say("info depth " + std::to_string(step.depth + below) + " score " + score_text(res.value) + " nodes " +
+          std::to_string(nodes) + " time " + std::to_string(static_cast<long long>(step.total_ms)) +
           " pv " + move_to_uci(res.has_move ? res.best : legal.moves[0]));
       say("info string hybrid: " + std::to_string(step.stats.batched_leaves + step.stats.batched_branches) +
           " nodes in batches, " + std::to_string(step.stats.single_leaves + step.stats.single_branches) +
           " one by one, " + std::to_string(step.stats.pruned) + " pruned");
-      return !(limits.nodes && step.stats.computed() >= limits.nodes) && std::abs(res.value) <= kMateBound;
+      return !(limits.nodes && nodes >= limits.nodes) && std::abs(res.value) <= kMateBound;
     });
     const Move best = r.has_move ? r.best : legal.moves[0];
     say("bestmove " + move_to_uci(best));
@@ -366,6 +393,7 @@ class UciEngine::Impl {
   std::mutex out_mutex_;
   int hash_mb_ = 64;
   bool hybrid_ = false;
+  int subtree_plies_ = 0;
   std::string backend_ = "auto";
   bool gpu_tried_ = false;
   std::string gpu_why_;

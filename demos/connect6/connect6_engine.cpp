@@ -55,6 +55,14 @@ class Connect6Engine::Impl {
       } catch (...) {
         return error(cmd + ": '" + arg + "' is out of range");
       }
+    } else if (cmd == "plies") {
+      try {
+        const int v = std::stoi(arg);
+        if (v < 0 || v > 3) throw std::out_of_range("range");
+        subtree_plies_ = v;
+      } catch (...) {
+        return error("plies: '" + arg + "' is out of range (0..3)");
+      }
     } else if (cmd == "search") {
       if (arg != "alphabeta" && arg != "hybrid") return error("search: alphabeta or hybrid");
       hybrid_ = arg == "hybrid";
@@ -165,24 +173,43 @@ class Connect6Engine::Impl {
     warpmind::search::HybridOptions o;
     o.first_child_first = true;
     o.cut_one_by_one = 256;
-    const auto on_depth = [&](const auto& r, const warpmind::search::DeepeningStep& step) {
-      if (r.has_move) best.best = r.best;
-      best.score = r.value;
-      best.depth = step.depth;
-      best.nodes += step.stats.computed();
-      note("info hybrid depth " + std::to_string(step.depth) + " score " + std::to_string(r.value) + " nodes " +
-           std::to_string(step.stats.computed()) + " on the " + (device ? "GPU" : "CPU") + " (" +
-           std::to_string(step.stats.batched_leaves + step.stats.batched_branches) + " in batches)");
-      return true;
+    if (subtree_plies_ > 0) o.l_max = 256;  // a batch of subtrees stays within milliseconds
+    const int below = subtree_plies_;
+    // Iterative deepening of the upper depth - below turns on `backend` (with `below` turns of subtrees
+    // under the horizon when below > 0: search::SubtreeLeaves).
+    const auto run = [&](auto& backend) {
+      using Backend = std::remove_reference_t<decltype(backend)>;
+      warpmind::search::HybridSearch<Connect6Game, Backend> h;
+      std::uint64_t subtree_nodes = 0;  // backend.nodes before this depth
+      (void)warpmind::search::deepen(h, board_, o, std::max(1, options_.depth - below), options_.time_ms, t0, backend,
+                                     [&](const auto& r, const warpmind::search::DeepeningStep& step) {
+        std::uint64_t nodes = step.stats.computed();  // this depth's
+        if constexpr (requires { backend.nodes; }) {
+          nodes = step.stats.batched_branches + step.stats.single_branches + backend.nodes - subtree_nodes;
+          subtree_nodes = backend.nodes;
+        }
+        if (r.has_move) best.best = r.best;
+        best.score = r.value;
+        best.depth = step.depth + below;
+        best.nodes += nodes;
+        note("info hybrid depth " + std::to_string(step.depth + below) + " score " + std::to_string(r.value) + " nodes " +
+             std::to_string(nodes) + " on the " + (device ? "GPU" : "CPU") + " (" +
+             std::to_string(step.stats.batched_leaves + step.stats.batched_branches) + " in batches" +
+             (below ? ", " + std::to_string(below) + "-turn subtrees below the horizon" : std::string()) + ")");
+        return true;
+      });
+    };
+    const auto run_on = [&](auto& batch) {
+      if (below == 0) return run(batch);
+      warpmind::search::SubtreeLeaves<Connect6Game, std::remove_reference_t<decltype(batch)>> subtrees{batch, below};
+      run(subtrees);
     };
     if (device) {
-      warpmind::search::HybridSearch<Connect6Game, GpuBatch> h;
-      (void)warpmind::search::deepen(h, board_, o, options_.depth, options_.time_ms, t0, *device, on_depth);
+      run_on(*device);
     } else {
       if (!pool_) pool_ = std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
       warpmind::search::CpuBatch<Connect6Game> backend{*pool_};
-      warpmind::search::HybridSearch<Connect6Game, warpmind::search::CpuBatch<Connect6Game>> h;
-      (void)warpmind::search::deepen(h, board_, o, options_.depth, options_.time_ms, t0, backend, on_depth);
+      run_on(backend);
     }
     if (device && !device->error().empty()) note("info " + device->error() + " (the CPU computed those batches)");
     return best;
@@ -210,6 +237,7 @@ class Connect6Engine::Impl {
   Stone engine_ = WhiteStone;
   SearchOptions options_;
   bool hybrid_ = false;
+  int subtree_plies_ = 0;  // plies: turns searched as whole subtrees below the hybrid's horizon
   std::string backend_ = "auto";
   bool gpu_tried_ = false;
   std::string gpu_why_;

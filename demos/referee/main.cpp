@@ -1,11 +1,17 @@
-// warpmind-referee — plays UCI engines against each other under a clock and checks every move with the
-// search module's rules: an illegal move or an empty clock loses the game on the spot. Ends games by
-// mate, stalemate, the 50-move rule, threefold repetition, bare kings or a ply limit.
+// warpmind-referee — plays engines against each other under a clock and checks every move with the
+// search module's rules: an illegal move or an empty clock loses the game on the spot.
 //
-//   warpmind-referee --engine1 CMD --engine2 CMD [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]
+//   warpmind-referee [--game chess|connect6] --engine1 CMD --engine2 CMD [--games N] [--time MS] [--inc MS]
+//                    [--seed N] [--log FILE]
 //
-// Colours alternate; each game opens with two random legal plies (seeded) so the games differ. Prints
-// one line per game and a summary; exits 1 when engine 1 made an illegal move or lost on time.
+// Chess (UCI engines): a clock of --time plus --inc per move; games end by mate, stalemate, the 50-move
+// rule, threefold repetition, bare kings or a ply limit; each game opens with two random legal plies
+// (seeded) so the games differ, colours alternating.
+// Connect6 (the common text protocol of warpmind-connect6): every turn has --time ms (sent to both as
+// `time MS`); an answer later than --time plus --inc (the tolerance) loses on time. Games are played in
+// pairs from the same opening (Black's centre stone and one random turn of each side among the 16
+// best candidates, seeded), colours swapped; they end with a six or a full board.
+// Prints one line per game and a summary; exits 1 when engine 1 made an illegal move or lost on time.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -22,6 +28,7 @@
 #include "../common/args.h"
 #include "warpmind/core/random.h"
 #include "warpmind/search/chess.h"
+#include "warpmind/search/connect6.h"
 
 namespace {
 
@@ -172,18 +179,84 @@ Outcome play(Engine* white, Engine* black, bool engine1_white, int time_ms, int 
   }
 }
 
+namespace c6 = warpmind::search::connect6;
+
+// One Connect6 game; black/white are the engines playing those colours.
+Outcome play_connect6(Engine* black, Engine* white, bool engine1_black, int time_ms, int tolerance_ms,
+                      std::uint64_t opening_seed, std::string& moves) {
+  c6::Board b;
+  SplitMix64 rng(opening_seed);
+  moves.clear();
+  Outcome o;
+  const auto finish = [&](c6::Stone winner, const std::string& why) {  // Empty: a draw
+    o.why = why;
+    o.score = winner == c6::Empty ? 1 : ((winner == c6::BlackStone) == engine1_black ? 2 : 0);
+    return o;
+  };
+  // The opening: set up on both engines.
+  for (int turn = 0; turn < 3; ++turn) {
+    std::vector<c6::Turn> c;
+    c6::candidate_turns(b, 16, c);
+    const c6::Turn t = turn == 0 ? c.front() : c[static_cast<std::size_t>(rng.next() % c.size())];
+    const c6::Stone s = b.to_move();
+    (void)b.play(t);  // a candidate of a game not over: legal
+    for (int cell : {t.a, t.b}) {
+      if (cell < 0) continue;
+      const std::string name = c6::turn_name(c6::Turn{cell, -1}, c6::Notation::Letters);
+      for (Engine* e : {black, white}) e->send(std::string(s == c6::BlackStone ? "black " : "white ") + name);
+    }
+    moves += " " + c6::turn_name(t, c6::Notation::Letters);
+  }
+  bool first = true;
+  std::string last;  // the previous engine turn, for the other engine
+  while (!b.over()) {
+    const bool black_to_move = b.to_move() == c6::BlackStone;
+    Engine* e = black_to_move ? black : white;
+    const bool is_engine1 = black_to_move == engine1_black;
+    e->send(first ? "next" : "move " + last);
+    first = false;
+    const auto t0 = Clock::now();
+    std::string answer;
+    const bool answered = e->expect("move ", time_ms + tolerance_ms + 1000, &answer);
+    const long long used = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    const c6::Stone them = black_to_move ? c6::WhiteStone : c6::BlackStone;
+    if (!answered || used > time_ms + tolerance_ms) {
+      o.engine1_flag = is_engine1;
+      return finish(them, answered ? "time (" + std::to_string(used) + " ms)" : "no answer");
+    }
+    const std::string text = answer.substr(5);
+    c6::Turn t;
+    if (!c6::parse_turn(text, t).ok() || !b.play(t).ok()) {
+      o.engine1_illegal = is_engine1;
+      return finish(them, "illegal turn '" + text + "'");
+    }
+    last = c6::turn_name(t, c6::Notation::Letters);
+    moves += " " + last;
+  }
+  return finish(b.winner(), b.winner() == c6::Empty ? "full board" : "six");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"engine1", "engine2", "options1", "options2", "games", "time", "inc", "seed", "log"},
-                   {"help"});
+  demos::Args args(argc, argv, 1,
+                   {"game", "engine1", "engine2", "options1", "options2", "games", "time", "inc", "seed", "log"}, {"help"});
   if (args.has("help") || !args.has("engine1") || !args.has("engine2")) {
-    std::fputs("usage: warpmind-referee --engine1 CMD --engine2 CMD [--options1 NAME=VALUE,...] [--options2 NAME=VALUE,...]\n"
-               "                        [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]\n"
-               "  --options1/2   UCI options sent to engine 1/2 (setoption) before each game, e.g. Search=hybrid,Threads=4\n",
+    std::fputs("usage: warpmind-referee [--game chess|connect6] --engine1 CMD --engine2 CMD [--options1 NAME=VALUE,...]\n"
+               "                        [--options2 NAME=VALUE,...] [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]\n"
+               "  --options1/2   chess: UCI options sent to engine 1/2 (setoption) before each game, e.g.\n"
+               "                 Search=hybrid,Threads=4; connect6: commands (NAME VALUE), e.g. search=hybrid,depth=8\n"
+               "  --time, --inc  chess: the clock and its increment per move; connect6: each turn's limit and the\n"
+               "                 tolerance past it\n",
                args.has("help") ? stdout : stderr);
     return args.has("help") ? 0 : 2;
   }
+  const std::string game = args.has("game") ? args.str("game") : "chess";
+  if (game != "chess" && game != "connect6") {
+    std::fprintf(stderr, "warpmind-referee: --game: chess or connect6, not '%s'\n", game.c_str());
+    return 2;
+  }
+  const bool connect6 = game == "connect6";
   const int games = static_cast<int>(args.integer("games", 20, 1, 10000));
   const int time_ms = static_cast<int>(args.integer("time", 5000, 100, 3600000));
   const int inc_ms = static_cast<int>(args.integer("inc", 50, 0, 60000));
@@ -205,7 +278,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "warpmind-referee: --options%d: expected NAME=VALUE, got '%s'\n", e + 1, item.c_str());
         return 2;
       }
-      setup[e].push_back("setoption name " + item.substr(0, eq) + " value " + item.substr(eq + 1));
+      setup[e].push_back(connect6 ? item.substr(0, eq) + " " + item.substr(eq + 1)
+                                  : "setoption name " + item.substr(0, eq) + " value " + item.substr(eq + 1));
       at = comma + 1;
     }
   }
@@ -213,7 +287,20 @@ int main(int argc, char** argv) {
   int points = 0, illegal = 0, flags = 0, w = 0, d = 0, l = 0;
   for (int g = 0; g < games; ++g) {
     Engine e1(args.str("engine1")), e2(args.str("engine2"));
+    if (connect6) {
+      for (Engine* e : {&e1, &e2}) {
+        e->send("name");
+        if (!e->ok() || !e->expect("name", 10000)) {
+          std::fprintf(stderr, "warpmind-referee: an engine did not answer name\n");
+          return 2;
+        }
+        for (const std::string& line : setup[e == &e1 ? 0 : 1]) e->send(line);
+        e->send("time " + std::to_string(time_ms));
+        e->send("new white");  // a fresh board; the referee says whose turn it is
+      }
+    }
     for (Engine* e : {&e1, &e2}) {
+      if (connect6) break;
       e->send("uci");
       if (!e->ok() || !e->expect("uciok", 10000)) {
         std::fprintf(stderr, "warpmind-referee: an engine did not answer uci\n");
@@ -224,17 +311,21 @@ int main(int argc, char** argv) {
       e->send("isready");
       e->expect("readyok", 10000);
     }
-    const bool e1_white = g % 2 == 0;
+    const bool e1_white = g % 2 == 0;  // connect6: engine 1 is Black in the even games
     std::string moves;
-    const Outcome o = play(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms, seed + static_cast<std::uint64_t>(g), moves);
+    const Outcome o =
+        connect6 ? play_connect6(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms,
+                                 seed + static_cast<std::uint64_t>(g / 2), moves)
+                 : play(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms, seed + static_cast<std::uint64_t>(g), moves);
     points += o.score;
     (o.score == 2 ? w : o.score == 1 ? d : l) += 1;
     illegal += o.engine1_illegal;
     flags += o.engine1_flag;
     char line[256];
-    std::snprintf(line, sizeof line, "game %d: engine 1 %s, %s (%s), %zu plies\n", g + 1, e1_white ? "white" : "black",
+    std::snprintf(line, sizeof line, "game %d: engine 1 %s, %s (%s), %zu %s\n", g + 1,
+                  connect6 ? (e1_white ? "black" : "white") : (e1_white ? "white" : "black"),
                   o.score == 2 ? "won" : o.score == 1 ? "draw" : "lost", o.why.c_str(),
-                  static_cast<std::size_t>(std::count(moves.begin(), moves.end(), ' ')));
+                  static_cast<std::size_t>(std::count(moves.begin(), moves.end(), ' ')), connect6 ? "turns" : "plies");
     std::fputs(line, stdout);
     std::fflush(stdout);
     log += line + std::string("  moves:") + moves + "\n";

@@ -801,6 +801,32 @@ TEST(Cli, HybridSearchNeverLosesOnTime) {
     EXPECT_NE(r.out.find("illegal moves 0, time losses 0"), std::string::npos) << clock << "\n" << r.out;
   }
   EXPECT_EQ(run("warpmind-referee --engine1 x --engine2 y --options1 Search").status, 2);
+  // The same with whole subtrees below the horizon (SubtreePlies): the batches of subtrees stay within
+  // the clock too.
+  const Outcome s = run("warpmind-referee --engine1 " + chess + " --options1 Search=hybrid,SubtreePlies=2 --engine2 " +
+                        chess + " --time 1000 --inc 10 --games 2");
+  EXPECT_EQ(s.status, 0) << s.out;
+  EXPECT_NE(s.out.find("illegal moves 0, time losses 0"), std::string::npos) << s.out;
+}
+
+// Connect6 matches: pairs of games from the same opening, colours swapped; every turn checked and timed.
+// The hybrid (with one-turn subtrees below its horizon) against the engine's alpha-beta: no illegal
+// turn, no turn past its time.
+TEST(Cli, Connect6MatchesAreRefereed) {
+  const std::string c6 = warpmind::test::bin_dir() + "/warpmind-connect6";
+  const Outcome r = run("warpmind-referee --game connect6 --engine1 '" + c6 + " 2>/dev/null' --engine2 '" + c6 +
+                        " 2>/dev/null' --options1 search=hybrid,plies=1,depth=8 --options2 depth=8 --games 2 --time 300 "
+                        "--inc 150");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("game 1: engine 1 black"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("game 2: engine 1 white"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("illegal moves 0, time losses 0"), std::string::npos) << r.out;
+  // An engine that answers nonsense loses at once; a bad --game is refused.
+  const Outcome bad = run("warpmind-referee --game connect6 --engine1 'while read l; do case $l in name) echo name x;; *) echo move ZZZZ;; esac; done' --engine2 '" +
+                          c6 + " 2>/dev/null' --games 1 --time 300");
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_NE(bad.out.find("illegal turn 'ZZZZ'"), std::string::npos) << bad.out;
+  EXPECT_EQ(run("warpmind-referee --game go --engine1 x --engine2 y").status, 2);
 }
 
 TEST(Cli, ChessEngineSpeaksUci) {
