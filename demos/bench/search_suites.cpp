@@ -11,6 +11,10 @@
 //               moves: depth 5 from the start without pruning and depth 6 with pruning (--quick: 3 and
 //               4), varying Lmax = Bmax: times on the CPU pool and on the GPU, and the node counts
 //               N_hybrid, N_serial (the paper's Table 3).
+//  4 subtrees   the pruned search as the hybrid over the upper plies with whole k-ply subtrees below
+//               its horizon, one device pass per batch (chess k = 2, 3; Connect6 k = 1, 2), on the CPU
+//               pool and the GPU, and the engine's own multi-threaded search at the same depth (Lazy
+//               SMP; the root split), with the time split into subtrees, branches and the driver.
 // connect6 runs 2 and 3 with the paper's width w = 48: depth 4 without pruning and depth 5 with it
 // (--quick: 2 and 3, w = 16), from a fixed opening. GPU rows appear with the CUDA backend.
 #include <algorithm>
@@ -172,7 +176,7 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
   char params[256], extra[512];
   for (int k : subtree_plies) {
     if (k < 1 || k >= depth) continue;
-    for (int lmax : {64, 256, 1024}) {
+    for (int lmax : {256, 1024}) {
       search::HybridOptions o;
       o.depth = depth - k;
       o.pruning = true;
@@ -263,7 +267,8 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
 }
 
 // The whole search from `root` against the serial reference: without pruning at depth_plain, with it at
-// depth_pruned (Algorithm 2, then with CUT nodes' children one by one), Lmax = Bmax from 256 to 16,384;
+// depth_pruned (Algorithm 2, then with CUT nodes' children one by one), Lmax = Bmax from 256 to 16,384
+// (with pruning 256 and 4,096);
 // the hybrid on the CPU pool and on the GPU (which must compute the same nodes). Returns the number of runs whose value differs from the serial one.
 //
 // With pruning (part subtrees): the hybrid search over the upper depth - k plies with whole k-ply subtrees
@@ -325,6 +330,7 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
     if (!parts.hybrid || (prune && !parts.pruned)) continue;
     for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
     for (int lmax : {256, 1024, 4096, 16384}) {
+      if (prune && (lmax == 1024 || lmax == 16384)) continue;  // with pruning 256 and 4,096: the trend, in half the time
       search::HybridOptions o;
       o.depth = depth;
       o.pruning = prune;
