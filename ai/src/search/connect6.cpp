@@ -62,7 +62,9 @@ std::pair<Stone, int> owner(const Board& b, const std::array<int, 6>& w) {
 std::string cell_name(int cell, Notation n) {
   const int x = cell % kSize, y = cell / kSize;
   if (n == Notation::Letters) return {static_cast<char>('A' + x), static_cast<char>('A' + y)};
-  return std::string(1, static_cast<char>('A' + x + (x >= 8 ? 1 : 0))) + std::to_string(y + 1);  // skips I
+  std::string name(1, static_cast<char>('A' + x + (x >= 8 ? 1 : 0)));  // skips I
+  name += std::to_string(y + 1);
+  return name;
 }
 
 std::string turn_name(const Turn& t, Notation n) {
@@ -251,7 +253,9 @@ struct Ctx {
   std::uint64_t nodes = 0;
   bool stopped = false;
   bool out_of_time() {
-    if (o.time_ms > 0 && (nodes & 255) == 0 &&
+    // The clock every 16 nodes: a node costs microseconds (a threat-space node up to a millisecond),
+    // a clock read tens of nanoseconds.
+    if (o.time_ms > 0 && (nodes & 15) == 0 &&
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count() >= o.time_ms) {
       stopped = true;
       if (stop) stop->store(true);
