@@ -410,13 +410,14 @@ int chess_suite(int argc, char** argv) {
     const char* fen;
     int depth;
     std::uint64_t nodes;
-    bool gpu;  // false: the CPU's row
+    bool gpu;             // false: the CPU's row
+    bool merged = false;  // the GPU's perft with transpositions merged
   };
   const char* const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
   std::vector<PerftCase> perfts;
   if (quick) {
     perfts = {{"start", kStartFen, 5, 4865609, false}, {"start", kStartFen, 5, 4865609, true},
-              {"kiwipete", kiwipete, 4, 4085603, true}};
+              {"kiwipete", kiwipete, 4, 4085603, true}, {"start", kStartFen, 5, 4865609, true, true}};
   } else {
     perfts = {{"start", kStartFen, 6, 119060324, false},
               {"kiwipete", kiwipete, 5, 193690690, false},
@@ -425,7 +426,11 @@ int chess_suite(int argc, char** argv) {
               {"pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178633661, true},
               {"pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 6, 706045033, true},
               {"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194, true},
-              {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 6, 6923051137ull, true}};
+              {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 6, 6923051137ull, true},
+              {"start", kStartFen, 8, 84998978956ull, true, true},
+              {"start", kStartFen, 9, 2439530234167ull, true, true},
+              {"kiwipete", kiwipete, 6, 8031647685ull, true, true},
+              {"kiwipete", kiwipete, 7, 374190009323ull, true, true}};
   }
   if (!parts.perft) perfts.clear();
   std::printf("perft            depth | %14s %12s %10s | %s\n", "nodes", "ms", "G nodes/s", "where");
@@ -433,12 +438,12 @@ int chess_suite(int argc, char** argv) {
     if (c.gpu && !ctx->cuda()) continue;
     Position p;
     (void)parse_fen(c.fen, p);  // constants
-    std::uint64_t nodes = 0;
+    std::uint64_t nodes = 0, merged = 0;
     double ms = 0;
     if (c.gpu) {
       // The first run loads the kernels and grows the level buffers; the second is timed.
-      Status st = gpu->perft(p, c.depth, nodes, &ms);
-      if (st.ok()) st = gpu->perft(p, c.depth, nodes, &ms);
+      Status st = gpu->perft(p, c.depth, nodes, &ms, c.merged, &merged);
+      if (st.ok()) st = gpu->perft(p, c.depth, nodes, &ms, c.merged, &merged);
       if (!st.ok()) {
         std::fprintf(stderr, "warpmind-bench chess: %s\n", st.message().c_str());
         return 1;
@@ -451,11 +456,13 @@ int chess_suite(int argc, char** argv) {
     const bool ok = nodes == c.nodes;
     failures += !ok;
     std::printf("%-16s %5d | %14llu %12.2f %10.3f | %s%s\n", c.name, c.depth, static_cast<unsigned long long>(c.nodes), ms,
-                nodes / ms / 1e6, c.gpu ? "gpu" : "cpu", ok ? "" : " COUNT MISMATCH");
+                nodes / ms / 1e6, c.merged ? "gpu, transpositions merged" : c.gpu ? "gpu" : "cpu",
+                ok ? "" : " COUNT MISMATCH");
     std::snprintf(params, sizeof params, "{\"experiment\": \"perft\", \"position\": \"%s\", \"depth\": %d}", c.name, c.depth);
-    std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"nodes_per_s\": %.0f", static_cast<unsigned long long>(nodes),
-                  nodes / ms * 1e3);
-    add(results, c.gpu ? "perft-gpu" : "perft-cpu", c.gpu ? "cuda" : "cpu", ms, "published-count", ok, params, extra);
+    std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"nodes_per_s\": %.0f, \"merged_positions\": %llu",
+                  static_cast<unsigned long long>(nodes), nodes / ms * 1e3, static_cast<unsigned long long>(merged));
+    add(results, c.merged ? "perft-gpu-merged" : c.gpu ? "perft-gpu" : "perft-cpu", c.gpu ? "cuda" : "cpu", ms,
+        "published-count", ok, params, extra);
   }
 
   if (!file.write(results)) return 1;

@@ -8,7 +8,10 @@
 // legal moves and, for each, counts the child's legal moves without generating them (count_moves), and
 // the counts are summed (warp shuffles, one atomic per warp). Legal moves come from check and pin masks
 // (chess_movegen.h), not from making each move. A level whose children would not fit in the memory
-// budget is processed in halves, depth first, so any depth runs in bounded memory.
+// budget is processed in halves, depth first, so any depth runs in bounded memory. With transpositions
+// merged, every position carries the number of paths that reach it, and a level's equal positions are
+// merged (radix sort by a hash of all 72 bytes, runs of byte-equal positions summed) before it is
+// expanded: a transposition table of whole levels.
 #include <algorithm>
 #include <vector>
 
@@ -16,6 +19,7 @@
 #include "check.cuh"
 #include "minimax.cuh"
 #include "prefix.cuh"
+#include <cub/device/device_radix_sort.cuh>
 #include "warpmind/gpu/chess.h"
 #include "warpmind/gpu/chess_movegen.h"
 
@@ -68,6 +72,95 @@ __global__ void __launch_bounds__(kThreads) k_perft2(const DPos* __restrict__ in
   add_warp_total(c, total);
 }
 
+// ---- perft with transpositions merged: every position carries a weight (how many paths reach it);
+// a level's equal positions are merged into one (weights summed) before it is expanded.
+
+__global__ void k_expand_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w, unsigned long long n,
+                           const unsigned long long* __restrict__ offset, DPos* __restrict__ out,
+                           unsigned long long* __restrict__ out_w) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const DPos p = in[i];
+  const unsigned long long weight = w[i];
+  unsigned long long o = offset[i];
+  chess::for_each_legal(p, [&](std::uint32_t m) {
+    out_w[o] = weight;
+    out[o++] = chess::apply(p, m);
+  });
+}
+
+__global__ void k_leaf_sum_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w, unsigned long long n,
+                             unsigned long long* __restrict__ total) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  add_warp_total(i < n ? w[i] * static_cast<unsigned long long>(chess::count_moves(in[i])) : 0ull, total);
+}
+
+__global__ void __launch_bounds__(kThreads) k_perft2_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w,
+                                                       unsigned long long n, unsigned long long* __restrict__ total) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned long long c = 0;
+  if (i < n) {
+    const DPos p = in[i];
+    std::uint32_t moves[chess::kMaxLegalMoves];
+    int k = 0;
+    chess::for_each_legal(p, [&](std::uint32_t m) { moves[k++] = m; });
+    for (int j = 0; j < k; ++j) c += static_cast<unsigned long long>(chess::count_moves(chess::apply(p, moves[j])));
+    c *= w[i];
+  }
+  add_warp_total(c, total);
+}
+
+__device__ __forceinline__ unsigned long long mix64(unsigned long long x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+
+// A hash of every byte of the position (equal positions, equal keys) and the identity permutation.
+__global__ void k_hash(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ key,
+                       unsigned* __restrict__ index) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned long long* word = reinterpret_cast<const unsigned long long*>(in + i);
+  unsigned long long h = 0x9e3779b97f4a7c15ull;
+  for (int k = 0; k < 9; ++k) h = mix64(h ^ word[k]) + static_cast<unsigned long long>(k);
+  key[i] = h;
+  index[i] = static_cast<unsigned>(i);
+}
+
+// head[j] = 1 where sorted position j starts a run of equal positions (the key and all 72 bytes equal to
+// the one before; equal keys of different positions only split a run, so merging stays exact).
+__global__ void k_heads(const DPos* __restrict__ in, const unsigned long long* __restrict__ key,
+                        const unsigned* __restrict__ index, unsigned long long n, unsigned* __restrict__ head) {
+  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j > n) return;
+  if (j == n) {
+    head[j] = 0;  // the scan's trailing zero
+    return;
+  }
+  unsigned h = j == 0 || key[j] != key[j - 1];
+  if (!h) {
+    const unsigned long long* a = reinterpret_cast<const unsigned long long*>(in + index[j]);
+    const unsigned long long* b = reinterpret_cast<const unsigned long long*>(in + index[j - 1]);
+    for (int k = 0; k < 9 && !h; ++k) h = a[k] != b[k];
+  }
+  head[j] = h;
+}
+
+// The merged level: one position per run, its weight the sum of the run's weights.
+__global__ void k_merge(const DPos* __restrict__ in, const unsigned long long* __restrict__ w,
+                        const unsigned* __restrict__ index, const unsigned* __restrict__ head,
+                        const unsigned* __restrict__ run_start, unsigned long long n, DPos* __restrict__ out,
+                        unsigned long long* __restrict__ out_w) {
+  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const unsigned g = run_start[j] + head[j] - 1;  // this position's run (the inclusive count of heads, minus one)
+  if (head[j]) out[g] = in[index[j]];
+  atomicAdd(out_w + g, w[index[j]]);
+}
+
 // ply < 0: the evaluation alone; else the hybrid search's leaf value at that ply.
 __global__ void k_evaluate(const DPos* __restrict__ in, unsigned n, int ply, int* __restrict__ out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -87,6 +180,10 @@ __global__ void k_branches(const DPos* __restrict__ in, unsigned n, std::uint32_
 struct Level {
   DeviceBuffer<DPos> pos;  // this level's positions (level 0: the root)
   DeviceBuffer<unsigned long long> count, offset;
+  // perft with transpositions merged: weights, and the merge's keys, permutation, heads and merged level
+  DeviceBuffer<unsigned long long> weight, key, key_sorted, merged_weight;
+  DeviceBuffer<unsigned> index, index_sorted, head, run_start;
+  DeviceBuffer<DPos> merged;
 };
 
 // The search's tree for the device-resident negamax (minimax.cuh): children in the search's order.
@@ -127,6 +224,10 @@ struct ChessDevice::Impl {
       if (e) cudaEventDestroy(e);
   }
   std::string run(std::size_t level, const DPos* in, unsigned long long n, int depth);
+  std::string run_merged(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n, int depth,
+                         bool merge_first = true);
+  std::string merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n);
+  std::uint64_t merged_away = 0;  // positions merged into an equal one, over the run
 };
 
 std::string ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned long long n, int depth) {
@@ -165,6 +266,87 @@ std::string ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned l
   return run(level + 1, next.pos.get(), children, depth - 1);
 }
 
+// Replaces in[0..n) (weights w) by its distinct positions with summed weights, in here.merged.
+std::string ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n) {
+  cudaStream_t s = stream;
+  if (n >= (1ull << 32)) return {};  // the permutation is 32-bit: such a level is expanded as it is
+  std::string err;
+  for (auto* b : {&here.key, &here.key_sorted}) {
+    if (!(err = b->reserve(n)).empty()) return err;
+  }
+  for (auto* b : {&here.index, &here.index_sorted, &here.head, &here.run_start}) {
+    if (!(err = b->reserve(n + 1)).empty()) return err;
+  }
+  k_hash<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.key.get(), here.index.get());
+  WM_CUDA_LAUNCH(k_hash);
+  std::size_t bytes = 0;
+  const int items = static_cast<int>(std::min<unsigned long long>(n, 0x7fffffffull));
+  if (static_cast<unsigned long long>(items) != n) return {};
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, here.key.get(), here.key_sorted.get(), here.index.get(),
+                                          here.index_sorted.get(), items, 0, 64, s));
+  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
+  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, here.key.get(), here.key_sorted.get(), here.index.get(),
+                                          here.index_sorted.get(), items, 0, 64, s));
+  k_heads<<<blocks_for(n + 1), kThreads, 0, s>>>(in, here.key_sorted.get(), here.index_sorted.get(), n, here.head.get());
+  WM_CUDA_LAUNCH(k_heads);
+  unsigned runs = 0;
+  if (!(err = exclusive_scan(here.head.get(), here.run_start.get(), n + 1, temp, s, &runs)).empty()) return err;
+  if (!(err = here.merged.reserve(std::max(runs, 1u))).empty()) return err;
+  if (!(err = here.merged_weight.reserve(std::max(runs, 1u))).empty()) return err;
+  WM_CUDA(cudaMemsetAsync(here.merged_weight.get(), 0, runs * sizeof(unsigned long long), s));
+  k_merge<<<blocks_for(n), kThreads, 0, s>>>(in, w, here.index_sorted.get(), here.head.get(), here.run_start.get(), n,
+                                             here.merged.get(), here.merged_weight.get());
+  WM_CUDA_LAUNCH(k_merge);
+  merged_away += n - runs;
+  in = here.merged.get();
+  w = here.merged_weight.get();
+  n = runs;
+  return {};
+}
+
+// run() with weights: a level of at least 4,096 positions is merged before it is expanded; a level too
+// large for the budget is expanded in halves of the merged level (merge_first false: already merged),
+// and each half's children are merged on their own — exact, merging a little less.
+std::string ChessDevice::Impl::run_merged(std::size_t level, const DPos* in, const unsigned long long* w,
+                                          unsigned long long n, int depth, bool merge_first) {
+  cudaStream_t s = stream;
+  if (n == 0) return {};
+  while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
+  Level& here = *levels[level];
+  std::string err;
+  if (merge_first && n >= 4096 && !(err = merge(here, in, w, n)).empty()) return err;
+  if (depth == 1) {
+    k_leaf_sum_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, total.get());
+    WM_CUDA_LAUNCH(k_leaf_sum_w);
+    return {};
+  }
+  if (depth == 2) {
+    k_perft2_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, total.get());
+    WM_CUDA_LAUNCH(k_perft2_w);
+    return {};
+  }
+  if (!(err = here.count.reserve(n + 1)).empty()) return err;
+  if (!(err = here.offset.reserve(n + 1)).empty()) return err;
+  k_count<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.count.get());
+  WM_CUDA_LAUNCH(k_count);
+  WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
+  unsigned long long children = 0;
+  if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).empty()) return err;
+  // a child: its position and weight, the count and offset of its own level, and the merge's buffers
+  const std::size_t per_child = 2 * sizeof(DPos) + 8 * sizeof(unsigned long long) + 6 * sizeof(unsigned);  // + the sort's
+  if (children * per_child > budget && n > 1) {  // halves, depth first (the merged level stays in `here`)
+    const unsigned long long half = n / 2;
+    if (!(err = run_merged(level, in, w, half, depth, false)).empty()) return err;
+    return run_merged(level, in + half, w + half, n - half, depth, false);
+  }
+  Level& next = *levels[level + 1];
+  if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
+  if (!(err = next.weight.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
+  k_expand_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, here.offset.get(), next.pos.get(), next.weight.get());
+  WM_CUDA_LAUNCH(k_expand_w);
+  return run_merged(level + 1, next.pos.get(), next.weight.get(), children, depth - 1);
+}
+
 std::string ChessDevice::create(void* stream, std::unique_ptr<ChessDevice>& out) {
   std::unique_ptr<ChessDevice> d(new ChessDevice());
   d->impl_ = std::make_unique<Impl>();
@@ -179,7 +361,8 @@ std::string ChessDevice::create(void* stream, std::unique_ptr<ChessDevice>& out)
 
 ChessDevice::~ChessDevice() = default;
 
-std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
+std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes,
+                               bool merge_transpositions, std::uint64_t* merged) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   if (depth < 0 || depth > 20) return "perft: depth must be 0..20";
@@ -191,15 +374,28 @@ std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes
   // A level's children may take a share of the free memory such that every level fits at once.
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  im.budget = budget_bytes ? budget_bytes
-                           : std::max<std::size_t>(free_bytes / 2 / static_cast<std::size_t>(depth), std::size_t{1} << 20);
+  // Merged, the levels above the largest are small (their equal positions merged): that one may take
+  // two fifths of the free memory.
+  im.budget = budget_bytes         ? budget_bytes
+              : merge_transpositions ? std::max<std::size_t>(free_bytes / 5 * 2, std::size_t{1} << 20)
+                                     : std::max<std::size_t>(free_bytes / 2 / static_cast<std::size_t>(depth), std::size_t{1} << 20);
   while (im.levels.empty()) im.levels.push_back(std::make_unique<Level>());
   std::string err = im.levels[0]->pos.reserve(1);
   if (!err.empty()) return err;
   WM_CUDA(cudaMemcpyAsync(im.levels[0]->pos.get(), &root, sizeof root, cudaMemcpyHostToDevice, s));
   WM_CUDA(cudaMemsetAsync(im.total.get(), 0, sizeof(unsigned long long), s));
   WM_CUDA(cudaEventRecord(im.ev[0], s));
-  if (!(err = im.run(0, im.levels[0]->pos.get(), 1, depth)).empty()) return err;
+  im.merged_away = 0;
+  if (merge_transpositions) {
+    const unsigned long long one = 1;
+    if (!(err = im.levels[0]->weight.reserve(1)).empty()) return err;
+    WM_CUDA(cudaMemcpyAsync(im.levels[0]->weight.get(), &one, sizeof one, cudaMemcpyHostToDevice, s));
+    err = im.run_merged(0, im.levels[0]->pos.get(), im.levels[0]->weight.get(), 1, depth);
+  } else {
+    err = im.run(0, im.levels[0]->pos.get(), 1, depth);
+  }
+  if (!err.empty()) return err;
+  if (merged) *merged = im.merged_away;
   WM_CUDA(cudaEventRecord(im.ev[1], s));
   unsigned long long total = 0;
   WM_CUDA(cudaMemcpyAsync(&total, im.total.get(), sizeof total, cudaMemcpyDeviceToHost, s));

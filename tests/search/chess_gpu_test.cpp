@@ -63,6 +63,34 @@ TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
 }
 #endif
 
+// Perft with transpositions merged (whole levels sorted, equal positions counted once with the number
+// of paths reaching them): the published counts on the six standard positions, with fewer positions
+// expanded, also under a memory budget small enough to force slices (each merged on its own).
+TEST(ChessGpu, PerftWithTranspositionsMergedIsExact) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuBatch> gpu;
+  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  for (const PerftCase& c : kPerft) {
+    Position p;
+    ASSERT_TRUE(parse_fen(c.fen, p).ok());
+    std::uint64_t nodes = 0, merged = 0;
+    ASSERT_TRUE(gpu->perft(p, c.depth, nodes, nullptr, true, &merged).ok()) << c.fen;
+    EXPECT_EQ(nodes, c.nodes) << c.fen;
+    EXPECT_GT(merged, 0u) << c.fen;  // every one of them transposes by its depth
+  }
+#if WARPMIND_HAVE_CUDA
+  std::unique_ptr<gpu::ChessDevice> device;
+  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  Position start;
+  ASSERT_TRUE(parse_fen(kStartFen, start).ok());
+  std::uint64_t nodes = 0, merged = 0;
+  double ms = 0;
+  ASSERT_EQ(device->perft(gpu::chess::from_position(start), 6, nodes, ms, 4 << 20, true, &merged), "");
+  EXPECT_EQ(nodes, 119060324u);
+  EXPECT_GT(merged, 0u);
+#endif
+}
+
 TEST(ChessGpu, BatchKernelsEqualTheCpu) {
   WM_REQUIRE_GPU();
   std::unique_ptr<GpuBatch> gpu;

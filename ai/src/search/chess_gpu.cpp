@@ -113,11 +113,13 @@ void GpuBatch::branches(const std::vector<const Position*>& in, std::vector<std:
   for (std::size_t i = 0; i < in.size(); ++i) ChessGame::children(*in[i], moves[i]);
 }
 
-Status GpuBatch::perft(const Position& p, int depth, std::uint64_t& nodes, double* ms) {
+Status GpuBatch::perft(const Position& p, int depth, std::uint64_t& nodes, double* ms, bool merge_transpositions,
+                       std::uint64_t* merged) {
   if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
 #if WARPMIND_HAVE_CUDA
   double t = 0;
-  const std::string err = impl_->device->perft(gpu::chess::from_position(p), depth, nodes, t);
+  const std::string err =
+      impl_->device->perft(gpu::chess::from_position(p), depth, nodes, t, 0, merge_transpositions, merged);
   if (!err.empty()) return Status::Internal("chess: " + err);
   if (ms) *ms = t;
   return Status::Ok();
@@ -125,6 +127,8 @@ Status GpuBatch::perft(const Position& p, int depth, std::uint64_t& nodes, doubl
   (void)p;
   (void)nodes;
   (void)ms;
+  (void)merge_transpositions;
+  (void)merged;
   return Status::Unavailable("GPU perft: built without CUDA");
 #endif
 }

@@ -111,7 +111,11 @@ class GpuBatch {
   // tree to fit half the free device memory (depth 5 from the start: 5 M nodes); fails otherwise.
   Status minimax(const Position& p, int depth, MinimaxResult& out);
   // Perft on this backend's device (its level buffers are kept for the next call); ms: device time.
-  Status perft(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr);
+  // merge_transpositions: every level of 4,096 positions or more has its equal positions merged into
+  // one that counts the paths reaching it before it is expanded (a transposition table of whole levels:
+  // the same counts, far less work from depth 7 on); *merged: the positions merged away.
+  Status perft(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr,
+               bool merge_transpositions = false, std::uint64_t* merged = nullptr);
   const std::string& error() const;
 
   struct Impl;

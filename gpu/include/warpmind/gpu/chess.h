@@ -22,7 +22,12 @@ class ChessDevice {
   // moves, scan, write the children), the last level counted without being written. A level too large
   // for the memory budget is processed in slices. ms: device time. budget_bytes: memory one level's
   // children may take (0: half the free memory shared by the levels).
-  std::string perft(const chess::DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+  // merge_transpositions: before a level of 4,096 positions or more is expanded, its equal positions
+  // (all 72 bytes) are merged into one carrying the number of paths that reach it (sort by a hash,
+  // runs of equal positions summed), and the counts below are multiplied by it — a transposition table
+  // made of whole levels; *merged: the positions merged away.
+  std::string perft(const chess::DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0,
+                    bool merge_transpositions = false, std::uint64_t* merged = nullptr);
   // values[i] = evaluate(in[i]), from the side to move.
   std::string evaluate(const chess::DPos* in, std::size_t n, int* values);
   // values[i] = leaf_value(in[i], ply): positions without a legal move scored as terminal, `ply` plies
