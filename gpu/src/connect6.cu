@@ -40,8 +40,9 @@ __global__ void k_branches_warp(const C6Pos* __restrict__ in, unsigned n, int wi
   if (lane == 0) counts[i] = c;
 }
 
-// The subtrees below a host search's horizon (minimax.cuh, a warp per node): every node waits for its
-// children, so a node's latency, not the throughput, decides.
+// The device-resident searches' trees (minimax.cuh, a warp per node: candidate turns at `width`) — the
+// whole tree without pruning, and the subtrees below a host search's horizon, where every node waits for
+// its children, so a node's latency decides.
 struct WarpRules {
   static constexpr bool kWarpPerNode = true;
   using Scratch = connect6::WarpScratch;
@@ -59,23 +60,6 @@ struct WarpRules {
     connect6::load_board(p, s, lane);
     return connect6::leaf_value_warp(s, ply, lane);
   }
-  __device__ int terminal(const C6Pos& p, int ply) const { return connect6::terminal(p, ply); }
-};
-
-// The search's tree for the device-resident negamax (minimax.cuh): candidate turns at `width`.
-struct MinimaxRules {
-  int width;
-  __device__ int count(const C6Pos& p) const {
-    C6Turn t[connect6::kMaxTurns];
-    return connect6::candidates(p, width, t);
-  }
-  __device__ int expand(const C6Pos& p, C6Pos* out) const {
-    C6Turn t[connect6::kMaxTurns];
-    const int n = connect6::candidates(p, width, t);
-    for (int i = 0; i < n; ++i) out[i] = connect6::apply(p, t[i]);
-    return n;
-  }
-  __device__ int leaf(const C6Pos& p, int ply) const { return connect6::leaf_value(p, ply); }
   __device__ int terminal(const C6Pos& p, int ply) const { return connect6::terminal(p, ply); }
 };
 
@@ -142,7 +126,7 @@ std::string Connect6Device::minimax(const C6Pos& root, int depth, int width, Min
   Impl& im = *impl_;
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return im.tree.run(MinimaxRules{width}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
+  return im.tree.run(WarpRules{width}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
 }
 
 std::string Connect6Device::subtrees(const C6Pos* roots, std::size_t n, int depth, int width, int ply, int* values,
