@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs the whole test suite.
 # GPU cases skip cleanly where no GPU is usable.
+# Then (not with --sanitize) the package is installed into a temporary prefix and the examples are built
+# against it and run (scripts/examples.sh).
 # --sanitize: the CPU library, programs and tests built with AddressSanitizer and UndefinedBehaviorSanitizer
 # into build-sanitize/ (no CUDA, no renderer) and the suite run there; any report fails it.
 set -euo pipefail
@@ -20,3 +22,7 @@ else
 fi
 cd "${WARPMIND_BUILD_DIR:-build}"
 ctest --output-on-failure -j "${WARPMIND_JOBS:-2}"
+if [[ "${1:-}" != "--sanitize" ]]; then
+  cd - > /dev/null
+  bash scripts/examples.sh
+fi

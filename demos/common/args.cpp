@@ -31,7 +31,7 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& with_v
         fail("--" + name + " takes no value");
         return;
       }
-      values_[name] = "1";
+      values_[name].assign(1, '1');  // (not = "1": GCC 12 warns wrongly of an overlap there)
     } else if (with_value.count(name)) {
       if (!inline_value) {
         if (i + 1 >= argc) {

@@ -10,6 +10,16 @@ namespace warpmind::search::chess {
 
 namespace {
 
+// 'text' (built piece by piece: "'" + std::string(text) sets off a false -Wrestrict warning in GCC 12).
+std::string quoted(std::string_view text) {
+  std::string q;
+  q.reserve(text.size() + 2);
+  q += '\'';
+  q.append(text);
+  q += '\'';
+  return q;
+}
+
 constexpr char kPieceLetters[] = "PNBRQK";
 
 std::string square_name(int sq) { return {static_cast<char>('a' + (sq & 7)), static_cast<char>('1' + (sq >> 3))}; }
@@ -72,7 +82,7 @@ std::string move_to_san(const Position& p, Move m) {
 Status parse_san(const Position& p, std::string_view text, Move& out) {
   std::string t(text);
   while (!t.empty() && (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?')) t.pop_back();
-  if (t.empty() || t.size() > 16) return Status::Invalid("'" + std::string(text) + "' is not a move");
+  if (t.empty() || t.size() > 16) return Status::Invalid(quoted(text) + " is not a move");
   MoveList legal;
   generate_legal(p, legal);
   if (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0") {
@@ -98,7 +108,7 @@ Status parse_san(const Position& p, std::string_view text, Move& out) {
       out = m;
       return Status::Ok();
     }
-    return Status::Invalid("'" + std::string(text) + "': " + why);
+    return Status::Invalid(quoted(text) + ": " + why);
   };
   if (t.size() < 2) return uci_fallback("not a move");
   const char tf = t[t.size() - 2], tr = t[t.size() - 1];
@@ -210,7 +220,7 @@ Status read_pgn(std::string_view text, PgnGame& out) {
       }
       if (tok.front() == '$') {
         if (tok.size() < 2 || !std::all_of(tok.begin() + 1, tok.end(), [](char d) { return std::isdigit(static_cast<unsigned char>(d)); }))
-          return fail(at, "'" + std::string(tok) + "' is not a NAG ($ and digits)");
+          return fail(at, quoted(tok) + " is not a NAG ($ and digits)");
         continue;
       }
       // A move number, alone ("12.", "12...") or glued to the move ("12.e4").
@@ -221,7 +231,7 @@ Status read_pgn(std::string_view text, PgnGame& out) {
         tok.remove_prefix(k);
         if (tok.empty()) continue;
       } else if (k == tok.size()) {
-        return fail(at, "'" + std::string(tok) + "' is not a move");
+        return fail(at, quoted(tok) + " is not a move");
       }
       Move m;
       const Status st = parse_san(pos, tok, m);

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the built library (build dir: $WARPMIND_BUILD_DIR, default build/) into a temporary prefix,
+# then builds examples/ out of tree against the installed package — with find_package (CMake) and with
+# pkg-config — and runs every example. Fails on any step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${WARPMIND_BUILD_DIR:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log"
+echo "examples: installed into a temporary prefix ($(find "$tmp/prefix" -type f | wc -l) files)"
+cmake -S examples -B "$tmp/examples" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_BUILD_TYPE=Release > "$tmp/configure.log" ||
+  { cat "$tmp/configure.log"; exit 1; }
+cmake --build "$tmp/examples" -j "${WARPMIND_JOBS:-2}" > "$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
+echo "examples: built with find_package(warpmind)"
+"$tmp/examples/rts_loop"
+# The same example through pkg-config.
+pc_dir=$(dirname "$(find "$tmp/prefix" -name warpmind.pc | head -1)")
+flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs --static warpmind)
+# shellcheck disable=SC2086
+c++ -O2 examples/rts_loop/main.cpp $flags -o "$tmp/rts_loop_pc"
+echo "examples: built with pkg-config"
+"$tmp/rts_loop_pc" > /dev/null
+echo "examples: every example ran"
