@@ -14,11 +14,18 @@ cmake -S examples -B "$tmp/examples" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_B
 cmake --build "$tmp/examples" -j "${WARPMIND_JOBS:-2}" > "$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
 echo "examples: built with find_package(warpmind)"
 "$tmp/examples/rts_loop"
-# The same example through pkg-config.
+"$tmp/examples/c_api"
+# The same examples through pkg-config.
 pc_dir=$(dirname "$(find "$tmp/prefix" -name warpmind.pc | head -1)")
 flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs --static warpmind)
 # shellcheck disable=SC2086
 c++ -O2 examples/rts_loop/main.cpp $flags -o "$tmp/rts_loop_pc"
+# shellcheck disable=SC2086
+cc -std=c11 -O2 -c examples/c_api/main.c $(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags warpmind | sed 's/-std=c++20//') \
+  -o "$tmp/c_api.o"
+# shellcheck disable=SC2086
+c++ "$tmp/c_api.o" $flags -o "$tmp/c_api_pc"
 echo "examples: built with pkg-config"
 "$tmp/rts_loop_pc" > /dev/null
+"$tmp/c_api_pc" > /dev/null
 echo "examples: every example ran"

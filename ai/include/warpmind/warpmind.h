@@ -1,0 +1,176 @@
+/* warpmind's C API (target warpmind::c; C11, no C++ types): a context, potential-field layers, the crowd
+ * solver and the chess and Connect6 engines behind opaque handles. (The AOI world and the region matcher
+ * are C++ only so far.)
+ *
+ * Conventions, for every call:
+ * - Returns WM_OK or an error code; on error nothing the call would have changed has changed, and
+ *   wm_last_error() holds a one-line message for a person. No call aborts or throws on bad arguments:
+ *   a null handle or pointer, a count that does not match, a malformed string is an error code.
+ * - Handles: created by wm_*_create, released by wm_*_destroy (null is accepted there and ignored).
+ *   A context must outlive every handle created with it. A handle is not thread-safe: one thread at a time
+ *   per handle; different handles may be used from different threads.
+ * - Arrays passed in are read during the call only (the caller keeps ownership); arrays passed out are
+ *   the caller's, of the size the call states. Strings returned are owned by the handle and stay valid
+ *   until the next call on it.
+ * - Every call blocks until its results are in the caller's memory (the GPU work included).
+ * - Units: world units for positions and distances (the field's and the crowd's world rectangle);
+ *   centipawns (chess) and window scores (Connect6) from the side to move for scores.
+ */
+#ifndef WARPMIND_WARPMIND_H
+#define WARPMIND_WARPMIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum wm_status {
+  WM_OK = 0,
+  WM_INVALID_ARGUMENT = 1, /* bad input: null handle or pointer, sizes, NaN, malformed text */
+  WM_UNAVAILABLE = 2,      /* the requested backend cannot be used here (e.g. CUDA without a GPU) */
+  WM_OUT_OF_MEMORY = 3,
+  WM_INTERNAL = 4          /* a device call or another dependency failed unexpectedly */
+} wm_status;
+
+/* The message of the last failed call on this thread ("" when none failed yet). Valid until the next
+ * failing call on this thread. */
+const char* wm_last_error(void);
+
+/* The library's version, "major.minor.patch". */
+const char* wm_version(void);
+
+/* ---- context ------------------------------------------------------------------------------------ */
+
+typedef enum wm_backend { WM_BACKEND_AUTO = 0, WM_BACKEND_CPU = 1, WM_BACKEND_CUDA = 2 } wm_backend;
+typedef struct wm_context wm_context;
+
+/* AUTO: the GPU when one is usable, else the CPU threads (never fails for lack of a GPU). CUDA without a
+ * usable GPU: WM_UNAVAILABLE. cpu_threads: 0 = one per hardware thread. */
+wm_status wm_context_create(wm_backend backend, unsigned cpu_threads, wm_context** out);
+void wm_context_destroy(wm_context* ctx);
+/* 1 when the context runs on the GPU, 0 otherwise (and for a null context). */
+int wm_context_uses_gpu(const wm_context* ctx);
+
+typedef struct wm_vec2 {
+  float x, y;
+} wm_vec2;
+
+/* ---- potential-field layers (warpmind/field/field.h) ----------------------------------------------- */
+
+typedef struct wm_field wm_field;
+
+/* A charge kind: value(d) = intercept[k] + slope[k] * d for the first segment k with d <= end[k], 0
+ * beyond the last end (its cut-off). 1..4 segments, ends increasing, |values| <= 1e6. */
+typedef struct wm_charge_kind {
+  int segments;
+  float end[4], slope[4], intercept[4];
+} wm_charge_kind;
+
+/* In layer `layer`, the entities of group `group` exert kind `kind`. */
+typedef struct wm_layer_rule {
+  uint32_t layer, group, kind;
+} wm_layer_rule;
+
+typedef struct wm_field_config {
+  float x0, y0, width, height;  /* the world rectangle (width, height > 0) */
+  int cells_x, cells_y;         /* grid resolution, 1..32768 each */
+  const wm_charge_kind* kinds;  /* 1..16 kinds */
+  size_t kind_count;
+  const wm_layer_rule* rules;   /* layers are numbered 0..layer_count-1 */
+  size_t rule_count;
+  uint32_t layer_count;         /* >= 1 */
+} wm_field_config;
+
+typedef struct wm_entity {
+  float x, y;     /* world units, finite */
+  uint32_t group; /* < 64 */
+} wm_entity;
+
+typedef struct wm_move {
+  int cell_x, cell_y; /* the chosen cell */
+  wm_vec2 target;     /* its centre */
+  float value;        /* the field there */
+} wm_move;
+
+wm_status wm_field_create(wm_context* ctx, const wm_field_config* config, wm_field** out);
+void wm_field_destroy(wm_field* field);
+/* Builds every layer from `count` entities (count 0 is allowed: every layer zero). */
+wm_status wm_field_build(wm_field* field, const wm_entity* entities, size_t count);
+/* values[i] = the field of layer `layer` in the cell containing points[i] (points outside the world are
+ * clamped to the border cell). */
+wm_status wm_field_sample(wm_field* field, uint32_t layer, const wm_vec2* points, size_t count, float* values);
+/* out[i] = the best cell of the window x window block around points[i] (window odd, >= 1; ties: the first
+ * in row-major order). */
+wm_status wm_field_best_move(wm_field* field, uint32_t layer, const wm_vec2* points, size_t count, int window,
+                             wm_move* out);
+/* out[i] = the field's gradient at points[i], in value per world unit. */
+wm_status wm_field_gradient(wm_field* field, uint32_t layer, const wm_vec2* points, size_t count, wm_vec2* out);
+
+/* ---- crowd solver (warpmind/crowd/crowd_solver.h) ---------------------------------------------------- */
+
+typedef struct wm_crowd wm_crowd;
+
+typedef struct wm_crowd_stats {
+  size_t moved, stayed, out_of_world, blocked, collisions;
+} wm_crowd_stats;
+
+/* Agents are discs of `radius` (> 0) in the world rectangle; no obstacles. */
+wm_status wm_crowd_create(wm_context* ctx, float x0, float y0, float width, float height, float radius, wm_crowd** out);
+void wm_crowd_destroy(wm_crowd* crowd);
+/* Sets the agents 0..count-1; rejects positions outside the world, not finite, or closer than two radii. */
+wm_status wm_crowd_reset(wm_crowd* crowd, const wm_vec2* positions, size_t count);
+/* One tick: proposals[i] is agent i's target (count must be the number of agents). An agent moves there
+ * unless that would overlap another agent or leave the world; then it stays. */
+wm_status wm_crowd_step(wm_crowd* crowd, const wm_vec2* proposals, size_t count, wm_crowd_stats* stats);
+/* positions (room for count = the number of agents). */
+wm_status wm_crowd_positions(const wm_crowd* crowd, wm_vec2* positions, size_t count);
+size_t wm_crowd_size(const wm_crowd* crowd);
+
+/* ---- chess (warpmind/search/chess_search.h) ------------------------------------------------------- */
+
+typedef struct wm_chess wm_chess;
+
+typedef struct wm_search_limits {
+  int depth;        /* plies (1..64); 0: no depth limit */
+  int64_t time_ms;  /* 0: no time limit */
+  uint64_t nodes;   /* 0: no node limit */
+} wm_search_limits;
+
+typedef struct wm_search_result {
+  char move[8];      /* the best move: UCI long algebraic ("e2e4", "e7e8q"), or Connect6 letters ("JJKK");
+                        "" when the side to move has none */
+  int score, depth;  /* score from the side to move; the last completed depth */
+  uint64_t nodes;
+} wm_search_result;
+
+/* hash_mb 1..65536, threads >= 1 (more: Lazy SMP). The position starts as the standard start. */
+wm_status wm_chess_create(wm_context* ctx, int hash_mb, int threads, wm_chess** out);
+void wm_chess_destroy(wm_chess* chess);
+/* The position: a FEN (NULL: the start position), then moves in UCI notation separated by spaces (NULL or
+ * "": none). A bad FEN or an illegal move: WM_INVALID_ARGUMENT, the position unchanged. */
+wm_status wm_chess_set_position(wm_chess* chess, const char* fen, const char* moves);
+/* Searches the position (alpha-beta, iterative deepening) until a limit is reached; no limit at all
+ * means depth 8. The move is legal whatever the limits ("" only when the side to move has none). */
+wm_status wm_chess_search(wm_chess* chess, const wm_search_limits* limits, wm_search_result* out);
+
+/* ---- Connect6 (warpmind/search/connect6.h) --------------------------------------------------------- */
+
+typedef struct wm_connect6 wm_connect6;
+
+/* threads >= 1 (more: the root turns split over them). The board starts empty. */
+wm_status wm_connect6_create(wm_context* ctx, int threads, wm_connect6** out);
+void wm_connect6_destroy(wm_connect6* c6);
+/* Plays turns from the empty board: turns in either notation separated by spaces ("JJ KKLL", "K10 L11M12";
+ * NULL or "": none). An illegal turn: WM_INVALID_ARGUMENT, the board unchanged. */
+wm_status wm_connect6_set_position(wm_connect6* c6, const char* turns);
+/* Searches the side to move's turn (limits.depth in turns, 1..20, 0: 3; limits.nodes is ignored); the
+ * game must not be over (else WM_INVALID_ARGUMENT). */
+wm_status wm_connect6_search(wm_connect6* c6, const wm_search_limits* limits, wm_search_result* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WARPMIND_WARPMIND_H */
