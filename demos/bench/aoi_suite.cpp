@@ -219,8 +219,9 @@ int aoi_suite(int argc, char** argv) {
     }
     const double notes_per_tick = static_cast<double>(notes) / ticks;
     // The list's bytes in device memory and down the link (mailboxes: entries and the receivers' starts).
-    const double note_bytes = boxes ? notes_per_tick * sizeof(aoi::MailboxEntry) + (cs.clients + 1.0) * sizeof(std::uint64_t)
-                                    : notes_per_tick * sizeof(aoi::Notification);
+    const double note_bytes =
+        boxes ? notes_per_tick * sizeof(aoi::MailboxEntry) + (cs.clients + 1.0) * sizeof(std::uint64_t)
+              : notes_per_tick * sizeof(aoi::Notification);
     std::vector<double> med(nv);
     for (std::size_t v = 0; v < nv; ++v) {
       std::array<double, kColumns> m{};
@@ -234,17 +235,19 @@ int aoi_suite(int argc, char** argv) {
       r.variant = aoi::variant_name(here[v]);
       r.backend = gpu ? "cuda" : "cpu";
       char buf[512];
-      std::snprintf(buf, sizeof buf,
-                    "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d, \"format\": \"%s\"}",
-                    cs.clients, cs.map, cs.aoi, ticks, boxes ? "mailboxes" : "records");
+      std::snprintf(
+          buf, sizeof buf,
+          "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d, \"format\": \"%s\"}",
+          cs.clients, cs.map, cs.aoi, ticks, boxes ? "mailboxes" : "records");
       r.params_json = buf;
       r.compared(v == 0 ? "oracle" : aoi::variant_name(here[0]), mismatches[v] == 0);
       if (gpu) r.floor_ms = note_bytes / ceil.copy_bytes_per_s * 1e3;
       const double link_ms = gpu ? note_bytes / ceil.download_bytes_per_s * 1e3 : 0;
-      std::snprintf(buf, sizeof buf,
-                    "\"logic_ms\": %.6f, \"sort_ms\": %.6f, \"query_ms\": %.6f, \"upload_ms\": %.6f, "
-                    "\"download_ms\": %.6f, \"download_floor_ms\": %.6f, \"wall_ms\": %.6f, \"notifications_per_tick\": %.1f",
-                    m[kLogic], m[kSort], m[kQuery], m[kUpload], m[kDownload], link_ms, m[kWall], notes_per_tick);
+      std::snprintf(
+          buf, sizeof buf,
+          "\"logic_ms\": %.6f, \"sort_ms\": %.6f, \"query_ms\": %.6f, \"upload_ms\": %.6f, "
+          "\"download_ms\": %.6f, \"download_floor_ms\": %.6f, \"wall_ms\": %.6f, \"notifications_per_tick\": %.1f",
+          m[kLogic], m[kSort], m[kQuery], m[kUpload], m[kDownload], link_ms, m[kWall], notes_per_tick);
       r.extra_json = buf;
       r.extra_json += ", \"mismatches\": " + std::to_string(mismatches[v]);
       if (v == 0) r.extra_json += ", \"oracle_receivers\": " + std::to_string(sampled);

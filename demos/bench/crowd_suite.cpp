@@ -74,9 +74,9 @@ int crowd_suite(int argc, char** argv) {
   } else {
     std::printf("CPU only; CPU threads %u\n", ctx->pool().size());
   }
-  std::vector<std::size_t> sizes = args.has("quick") ? std::vector<std::size_t>{10000, 50000}
-                                                     : std::vector<std::size_t>{10000, 20000, 50000, 100000, 200000,
-                                                                                500000, 1000000};
+  std::vector<std::size_t> sizes = args.has("quick")
+                                       ? std::vector<std::size_t>{10000, 50000}
+                                       : std::vector<std::size_t>{10000, 20000, 50000, 100000, 200000, 500000, 1000000};
   if (!args.has("quick") && !args.has("no-scale")) {
     sizes.push_back(4000000);
     sizes.push_back(16000000);
@@ -156,7 +156,8 @@ int crowd_suite(int argc, char** argv) {
         }
         if (st.ok()) st = solvers[v]->read_positions(after[v]);
         if (st.ok()) st = solvers[v]->read_verdicts(verdicts[v]);
-        if (gpu && !resident) host_ms[v].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        if (gpu && !resident)
+          host_ms[v].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
         if (!st.ok()) {
           std::fprintf(stderr, "  %s: %s\n", crowd::variant_name(variants[v]), st.message().c_str());
           return 1;
@@ -183,7 +184,8 @@ int crowd_suite(int argc, char** argv) {
       oracle_checked += sample.size();
       for (std::size_t v = 1; v < nv; ++v)
         for (std::size_t i = 0; i < n; ++i)
-          mismatches[v] += verdicts[v][i] != verdicts[0][i] || std::memcmp(&after[v][i], &after[0][i], sizeof(Vec2)) != 0;
+          mismatches[v] +=
+              verdicts[v][i] != verdicts[0][i] || std::memcmp(&after[v][i], &after[0][i], sizeof(Vec2)) != 0;
       accepted += solvers[0]->last_stats().moved;
       pos = after[0];
     }
@@ -198,13 +200,13 @@ int crowd_suite(int argc, char** argv) {
       r.variant = crowd::variant_name(variants[v]);
       r.backend = gpu ? "cuda" : "cpu";
       std::snprintf(row, sizeof row,
-                    "{\"agents\": %zu, \"ticks\": %d, \"radius\": %g, \"spacing\": %g, \"step\": %g, \"rule\": \"%s\"}", n,
-                    k, radius, spacing, step, crowd::rule_name(rule));
+                    "{\"agents\": %zu, \"ticks\": %d, \"radius\": %g, \"spacing\": %g, \"step\": %g, \"rule\": \"%s\"}",
+                    n, k, radius, spacing, step, crowd::rule_name(rule));
       r.params_json = row;
       r.compared(v == 0 ? "oracle" : crowd::variant_name(variants[0]), mismatches[v] == 0 && overlaps[v] == 0);
       if (mismatches[v]) {
-        std::fprintf(stderr, "  MISMATCH: %s differs from %s %lld times\n", r.variant.c_str(), r.checked_against.c_str(),
-                     mismatches[v]);
+        std::fprintf(stderr, "  MISMATCH: %s differs from %s %lld times\n", r.variant.c_str(),
+                     r.checked_against.c_str(), mismatches[v]);
         ++failures;
       }
       if (overlaps[v]) {
@@ -233,8 +235,8 @@ int crowd_suite(int argc, char** argv) {
     const auto cell = [](double x) { return x < 0 ? std::string("-") : std::to_string(x).substr(0, 8); };
     const auto gpu_cell = [&](std::size_t v) { return cell(v < med.size() ? med[v] : -1); };
     std::printf("%9zu %6d | %13.4f %9s %9s %9s | %8.1fx %9.5f %8.1f%%\n", n, k, med[0], gpu_cell(1).c_str(),
-                gpu_cell(2).c_str(), gpu_cell(3).c_str(),
-                best > 0 ? med[0] / best : 0.0, ctx->cuda() ? kBytesPerAgent * n / ceil.copy_bytes_per_s * 1e3 : 0.0,
+                gpu_cell(2).c_str(), gpu_cell(3).c_str(), best > 0 ? med[0] / best : 0.0,
+                ctx->cuda() ? kBytesPerAgent * n / ceil.copy_bytes_per_s * 1e3 : 0.0,
                 100.0 * static_cast<double>(accepted) / (static_cast<double>(n) * k));
     std::fflush(stdout);
     if (!file.write(results)) return 1;

@@ -68,7 +68,8 @@ long long oracle_sample(const std::vector<ddm::Region<2>>& regions, const std::v
   std::vector<std::vector<ddm::Pair>> got(sample.size()), want(sample.size());
   for (const ddm::Pair& q : pairs) {
     if (q.publication < n && slot[q.publication] >= 0) got[static_cast<std::size_t>(slot[q.publication])].push_back(q);
-    if (q.subscription < n && slot[q.subscription] >= 0) got[static_cast<std::size_t>(slot[q.subscription])].push_back(q);
+    if (q.subscription < n && slot[q.subscription] >= 0)
+      got[static_cast<std::size_t>(slot[q.subscription])].push_back(q);
   }
   pool.parallel_for(sample.size(), [&](std::size_t b, std::size_t e, unsigned) {
     for (std::size_t i = b; i < e; ++i) want[i] = oracle::ddm_pairs_of<2>(kind, box, {}, sample[i]);
@@ -176,7 +177,8 @@ int ddm_suite(int argc, char** argv) {
       for (int s = 0; st.ok() && s < steps; ++s) {
         ddm::move_regions<2>(regions, g.seed, s);
         t0 = Clock::now();
-        for (std::size_t i = 0; st.ok() && i < regions.size(); ++i) st = m->update(static_cast<ddm::RegionId>(i), regions[i].box);
+        for (std::size_t i = 0; st.ok() && i < regions.size(); ++i)
+          st = m->update(static_cast<ddm::RegionId>(i), regions[i].box);
         if (st.ok()) st = m->match_changes(in, out);
         step_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
         if (st.ok()) step_dev.push_back(m->last_times().upload + m->last_times().match + m->last_times().download);
@@ -224,7 +226,9 @@ int ddm_suite(int argc, char** argv) {
                     "\"match_ms\": %.6f, \"match_wall_ms\": %.6f, \"upload_ms\": %.6f, \"download_ms\": %.6f, "
                     "\"pairs\": %zu, \"mismatches\": %lld, \"step_transfer_and_device_ms\": %.6f",
                     match_ms[v], match_wall, full.upload, full.download, pairs, mismatches[v],
-                    gpu && !step_dev.empty() ? (std::sort(step_dev.begin(), step_dev.end()), step_dev[step_dev.size() / 2]) : 0.0);
+                    gpu && !step_dev.empty()
+                        ? (std::sort(step_dev.begin(), step_dev.end()), step_dev[step_dev.size() / 2])
+                        : 0.0);
       r.extra_json = buf;
       if (v == 0) r.extra_json += ", \"oracle_regions\": " + std::to_string(sampled);
       if (mismatches[v]) {

@@ -65,11 +65,12 @@ struct Suite {
 
   std::string params(const Case& c, std::uint64_t evals) const {
     char b[256];
-    std::snprintf(b, sizeof b,
-                  "{\"world\": %g, \"resolution\": %d, \"entities\": %d, \"radius\": %g, \"distribution\": \"uniform\", "
-                  "\"evaluations\": %llu%s}",
-                  c.world, c.resolution, c.count, c.radius, static_cast<unsigned long long>(evals),
-                  c.scale ? ", \"case\": \"scale\"" : "");
+    std::snprintf(
+        b, sizeof b,
+        "{\"world\": %g, \"resolution\": %d, \"entities\": %d, \"radius\": %g, \"distribution\": \"uniform\", "
+        "\"evaluations\": %llu%s}",
+        c.world, c.resolution, c.count, c.radius, static_cast<unsigned long long>(evals),
+        c.scale ? ", \"case\": \"scale\"" : "");
     return b;
   }
 
@@ -102,8 +103,9 @@ struct Suite {
       return s.ok() ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : -1.0;
     };
     const bool slow = v == field::FieldVariant::CpuNaive;
-    bool ok = st.ok() && (on_gpu ? time_runs(once, 2, 3, gpu_reps, 1500.0, run.timing)
-                                 : time_runs(once, slow ? 0 : 1, slow ? 1 : 3, cpu_reps, slow ? 1.0 : 1500.0, run.timing));
+    bool ok =
+        st.ok() && (on_gpu ? time_runs(once, 2, 3, gpu_reps, 1500.0, run.timing)
+                           : time_runs(once, slow ? 0 : 1, slow ? 1 : 3, cpu_reps, slow ? 1.0 : 1500.0, run.timing));
     // The layer the timed builds produced is the one compared.
     run.out.assign(static_cast<std::size_t>(cfg.width) * static_cast<std::size_t>(cfg.height), 0.0f);
     if (ok) ok = (st = f->read(0, run.out)).ok();
@@ -180,7 +182,8 @@ struct Suite {
         r.compared("oracle", mismatches == 0);
         extra = ", \"oracle_cells\": " + std::to_string(cells.size());
       } else {
-        for (std::size_t i = 0; i < ref.size(); ++i) mismatches += std::memcmp(&run.out[i], &ref[i], sizeof(float)) != 0;
+        for (std::size_t i = 0; i < ref.size(); ++i)
+          mismatches += std::memcmp(&run.out[i], &ref[i], sizeof(float)) != 0;
         r.compared(field::variant_name(runs[0].variant), mismatches == 0);
       }
       if (mismatches) {
@@ -204,14 +207,18 @@ struct Suite {
 
 void print_header(bool gpu) {
   std::printf("%6s %5s %6s %9s | %10s %10s", "radius", "res", "N", "evals(M)", "cpu-naive", "cpu-stamp");
-  if (gpu) std::printf(" %10s %10s %10s %10s | %8s %9s", "gpu-naive", "gpu-coal", "gpu-shared", "gpu-binned", "x stamp", "floor");
+  if (gpu)
+    std::printf(" %10s %10s %10s %10s | %8s %9s", "gpu-naive", "gpu-coal", "gpu-shared", "gpu-binned", "x stamp",
+                "floor");
   std::printf("   (ms, medians)\n");
 }
 
 std::string cell(double ms) {
   char b[32];
-  if (ms < 0) std::snprintf(b, sizeof b, "%10s", "-");
-  else std::snprintf(b, sizeof b, "%10.4f", ms);
+  if (ms < 0)
+    std::snprintf(b, sizeof b, "%10s", "-");
+  else
+    std::snprintf(b, sizeof b, "%10.4f", ms);
   return b;
 }
 
@@ -231,7 +238,12 @@ int field_suite(int argc, char** argv) {
   ResultsFile file;
   if (int rc = file.open(args, "field")) return rc;
   Status st;
-  Suite s{*ctx, {}, ctx->cuda(), reps, std::min(reps, 10), naive_limit,
+  Suite s{*ctx,
+          {},
+          ctx->cuda(),
+          reps,
+          std::min(reps, 10),
+          naive_limit,
           Results("field", ctx->cuda() ? ctx->device().name : "cpu")};
   if (s.gpu) {
     st = measure_ceilings(*ctx, s.ceil);
@@ -306,8 +318,8 @@ int field_suite(int argc, char** argv) {
       for (const Record& r : s.results.records())
         if (r.variant == "gpu-binned") binned = &r;
       char tail[96];
-      std::snprintf(tail, sizeof tail, " | %7.1fx %9.5f", binned ? runs[0].timing.median() / binned->timing.median() : 0.0,
-                    binned ? binned->floor_ms : 0.0);
+      std::snprintf(tail, sizeof tail, " | %7.1fx %9.5f",
+                    binned ? runs[0].timing.median() / binned->timing.median() : 0.0, binned ? binned->floor_ms : 0.0);
       row += tail;
     }
     std::printf("%6g %5d %6d %9.2f | %s\n", c.radius, c.resolution, c.count, evals / 1e6, row.c_str());

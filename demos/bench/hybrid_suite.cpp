@@ -31,56 +31,59 @@ constexpr const char* kHelp =
     "Checks: every search's value against a serial alpha-beta over the same moves.\n";
 
 template <class G>
-void measure(const char* game, const char* name, const typename G::State& s, int depth, Context& ctx,
-             Results& results, int& failures) {
+void measure(const char* game, const char* name, const typename G::State& s, int depth, Context& ctx, Results& results,
+             int& failures) {
   std::uint64_t serial = 0;
   const int want = bench::serial<G>(s, depth, 0, -kInf<G>, kInf<G>, true, serial);
   search::CpuBatch<G> backend{ctx.pool()};
   search::HybridSearch<G, search::CpuBatch<G>> hybrid;
   const char* const modes[] = {"plain", "ybw", "ybw+cut2", "ybw+cut"};
   for (int mode = 0; mode < 4; ++mode)
-  for (int batch : {1, 16, 256, 4096, 1 << 20}) {
-    search::HybridOptions o;
-    o.first_child_first = mode >= 1;
-    o.cut_one_by_one = mode == 2 ? 2 : mode == 3 ? 1 << 20 : 1;
-    o.depth = depth;
-    o.pruning = true;
-    o.l_min = std::min(batch, 8);
-    o.l_max = batch;
-    o.b_min = std::min(batch, 4);
-    o.b_max = std::max(1, batch / 4);
-    search::HybridStats st;
-    const auto r = hybrid.run(s, o, backend, st);
-    const bool same = r.value + (corrupt("hybrid-cpu") ? 1 : 0) == want;
-    failures += !same;
-    const double mean_leaves = st.leaf_batches ? static_cast<double>(st.batched_leaves) / st.leaf_batches : 0.0;
-    const double mean_branches = st.branch_batches ? static_cast<double>(st.batched_branches) / st.branch_batches : 0.0;
-    std::printf("%-9s %-10s %-8s %5d %9d | %12llu %12llu %8.2fx | %12llu %9.1f %9.1f %s\n", game, name, modes[mode], depth,
-                batch, static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
-                static_cast<double>(st.computed()) / static_cast<double>(serial),
-                static_cast<unsigned long long>(st.max_nodes), mean_leaves, mean_branches, same ? "" : "VALUE MISMATCH");
-    Record rec;
-    rec.variant = "hybrid-cpu";
-    rec.backend = "cpu";
-    rec.timing.ms = {0.0};
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  "{\"game\": \"%s\", \"position\": \"%s\", \"depth\": %d, \"l_max\": %d, \"b_max\": %d, "
-                  "\"first_child_first\": %s, \"cut_one_by_one\": %d}",
-                  game, name, depth, o.l_max, o.b_max, o.first_child_first ? "true" : "false", o.cut_one_by_one);
-    rec.params_json = buf;
-    rec.compared("serial-alpha-beta", same);
-    std::snprintf(buf, sizeof buf,
-                  "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"batched\": %llu, \"pruned\": %llu, \"max_nodes\": %llu, "
-                  "\"mean_leaf_batch\": %.2f, \"mean_branch_batch\": %.2f",
-                  static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
+    for (int batch : {1, 16, 256, 4096, 1 << 20}) {
+      search::HybridOptions o;
+      o.first_child_first = mode >= 1;
+      o.cut_one_by_one = mode == 2 ? 2 : mode == 3 ? 1 << 20 : 1;
+      o.depth = depth;
+      o.pruning = true;
+      o.l_min = std::min(batch, 8);
+      o.l_max = batch;
+      o.b_min = std::min(batch, 4);
+      o.b_max = std::max(1, batch / 4);
+      search::HybridStats st;
+      const auto r = hybrid.run(s, o, backend, st);
+      const bool same = r.value + (corrupt("hybrid-cpu") ? 1 : 0) == want;
+      failures += !same;
+      const double mean_leaves = st.leaf_batches ? static_cast<double>(st.batched_leaves) / st.leaf_batches : 0.0;
+      const double mean_branches =
+          st.branch_batches ? static_cast<double>(st.batched_branches) / st.branch_batches : 0.0;
+      std::printf("%-9s %-10s %-8s %5d %9d | %12llu %12llu %8.2fx | %12llu %9.1f %9.1f %s\n", game, name, modes[mode],
+                  depth, batch, static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
                   static_cast<double>(st.computed()) / static_cast<double>(serial),
-                  static_cast<unsigned long long>(st.batched_leaves + st.batched_branches),
-                  static_cast<unsigned long long>(st.pruned), static_cast<unsigned long long>(st.max_nodes), mean_leaves,
-                  mean_branches);
-    rec.extra_json = buf;
-    results.add(rec);
-  }
+                  static_cast<unsigned long long>(st.max_nodes), mean_leaves, mean_branches,
+                  same ? "" : "VALUE MISMATCH");
+      Record rec;
+      rec.variant = "hybrid-cpu";
+      rec.backend = "cpu";
+      rec.timing.ms = {0.0};
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "{\"game\": \"%s\", \"position\": \"%s\", \"depth\": %d, \"l_max\": %d, \"b_max\": %d, "
+                    "\"first_child_first\": %s, \"cut_one_by_one\": %d}",
+                    game, name, depth, o.l_max, o.b_max, o.first_child_first ? "true" : "false", o.cut_one_by_one);
+      rec.params_json = buf;
+      rec.compared("serial-alpha-beta", same);
+      std::snprintf(buf, sizeof buf,
+                    "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"batched\": %llu, \"pruned\": %llu, "
+                    "\"max_nodes\": %llu, "
+                    "\"mean_leaf_batch\": %.2f, \"mean_branch_batch\": %.2f",
+                    static_cast<unsigned long long>(st.computed()), static_cast<unsigned long long>(serial),
+                    static_cast<double>(st.computed()) / static_cast<double>(serial),
+                    static_cast<unsigned long long>(st.batched_leaves + st.batched_branches),
+                    static_cast<unsigned long long>(st.pruned), static_cast<unsigned long long>(st.max_nodes),
+                    mean_leaves, mean_branches);
+      rec.extra_json = buf;
+      results.add(rec);
+    }
 }
 
 }  // namespace

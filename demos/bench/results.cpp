@@ -36,8 +36,10 @@ std::string Results::to_json() const {
   for (std::size_t i = 0; i < records_.size(); ++i) {
     const Record& r = records_[i];
     char floor[32];
-    if (r.floor_ms < 0) std::snprintf(floor, sizeof floor, "null");
-    else std::snprintf(floor, sizeof floor, "%.6g", r.floor_ms);
+    if (r.floor_ms < 0)
+      std::snprintf(floor, sizeof floor, "null");
+    else
+      std::snprintf(floor, sizeof floor, "%.6g", r.floor_ms);
     std::snprintf(buf, sizeof buf,
                   "\"variant\": \"%s\", \"backend\": \"%s\", \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, "
                   "\"repeats\": %zu, \"floor_ms\": %s, \"checked\": %s",
@@ -91,8 +93,10 @@ void ResultsFile::finish(const Results& results) const {
   std::size_t checked = 0;
   std::set<std::string> unchecked;
   for (const Record& r : results.records()) {
-    if (r.checked) ++checked;
-    else unchecked.insert(r.variant);
+    if (r.checked)
+      ++checked;
+    else
+      unchecked.insert(r.variant);
   }
   std::printf("checked %zu of %zu records against an independent reference", checked, results.records().size());
   if (!unchecked.empty()) {
@@ -119,7 +123,7 @@ bool corrupt(const std::string& variant) {
   if (!wanted.count(variant)) return false;
   if (told.insert(variant).second)
     std::fprintf(stderr, "warpmind-bench: WARPMIND_BENCH_CORRUPT: altering %s's output before it is compared\n",
-               variant.c_str());
+                 variant.c_str());
   return true;
 }
 

@@ -37,7 +37,7 @@ struct Record {
   double floor_ms = -1;  // < 0: null
   bool checked = false;
   std::string checked_against;  // empty: not compared (null)
-  std::string extra_json;  // extra "key": value pairs, comma-separated, may be empty
+  std::string extra_json;       // extra "key": value pairs, comma-separated, may be empty
 
   // This record's output was compared with `against` (never its own variant); `matched` says how it went.
   void compared(std::string against, bool matched) {

@@ -79,14 +79,19 @@ bool parse_parts(const demos::Args& args, const char* suite, Parts& out) {
       const std::size_t end = std::min(list.find(',', at), list.size());
       const std::string name = list.substr(at, end - at);
       at = end + 1;
-      if (name == "perft") out.perft = true;
-      else if (name == "batches") out.batches = true;
-      else if (name == "plain") out.plain = true;
-      else if (name == "pruned") out.pruned = true;
-      else if (name == "subtrees") out.subtrees = true;
+      if (name == "perft")
+        out.perft = true;
+      else if (name == "batches")
+        out.batches = true;
+      else if (name == "plain")
+        out.plain = true;
+      else if (name == "pruned")
+        out.pruned = true;
+      else if (name == "subtrees")
+        out.subtrees = true;
       else {
-        std::fprintf(stderr, "warpmind-bench %s: --part: unknown part '%s' (perft, batches, plain, pruned, subtrees)\n", suite,
-                     name.c_str());
+        std::fprintf(stderr, "warpmind-bench %s: --part: unknown part '%s' (perft, batches, plain, pruned, subtrees)\n",
+                     suite, name.c_str());
         return false;
       }
     }
@@ -138,8 +143,10 @@ int batch_rows(const std::vector<typename G::State>& positions, int max_batch, C
         double best = 1e300;
         for (int rep = 0; rep < 3; ++rep) {
           const auto t0 = Clock::now();
-          if (kind == 0) backend.leaves(in, out.values);
-          else backend.branches(in, out.moves);
+          if (kind == 0)
+            backend.leaves(in, out.values);
+          else
+            backend.branches(in, out.moves);
           best = std::min(best, ms_since(t0));
         }
         if (corrupt(variant)) {
@@ -154,8 +161,8 @@ int batch_rows(const std::vector<typename G::State>& positions, int max_batch, C
       const char* what = kind == 0 ? "leaf" : "branch";
       const bool pool_ok = op == o1, gpu_ok = !gpu || og == o1;
       failures += !pool_ok + !gpu_ok;
-      std::printf("%6d %-7s | %10.3f %10.3f %10.3f | %8.1fx %8.1fx %s\n", batch, what, t1, tp, tg, tg > 0 ? t1 / tg : 0.0,
-                  tg > 0 ? tp / tg : 0.0, pool_ok && gpu_ok ? "" : "MISMATCH");
+      std::printf("%6d %-7s | %10.3f %10.3f %10.3f | %8.1fx %8.1fx %s\n", batch, what, t1, tp, tg,
+                  tg > 0 ? t1 / tg : 0.0, tg > 0 ? tp / tg : 0.0, pool_ok && gpu_ok ? "" : "MISMATCH");
       std::snprintf(params, sizeof params, "{\"experiment\": \"%s\", \"batch\": %d}", what, batch);
       add(results, "cpu-1-thread", "cpu", t1, gpu ? "gpu" : "", gpu_ok, params, "");
       add(results, "cpu-pool", "cpu", tp, "cpu-1-thread", pool_ok, params, "");
@@ -216,18 +223,18 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
       const double ratio = static_cast<double>(cp.nodes) / static_cast<double>(n_serial);
       char mode[32];
       std::snprintf(mode, sizeof mode, "sub k=%d", k);
-      std::printf("%-9s %5d %6s %9d | %10.1f %10.1f %10.1f | %12llu %12llu %6.2fx | %8.1fx %8.1fx %s\n", name, depth, mode,
-                  lmax, serial_ms, cp.ms, gp.ms, static_cast<unsigned long long>(cp.nodes),
+      std::printf("%-9s %5d %6s %9d | %10.1f %10.1f %10.1f | %12llu %12llu %6.2fx | %8.1fx %8.1fx %s\n", name, depth,
+                  mode, lmax, serial_ms, cp.ms, gp.ms, static_cast<unsigned long long>(cp.nodes),
                   static_cast<unsigned long long>(n_serial), ratio, gp.ms > 0 ? serial_ms / gp.ms : 0.0,
                   gp.ms > 0 ? cp.ms / gp.ms : 0.0, cpu_ok && gpu_ok ? "" : "MISMATCH");
       const Run& shown = gpu ? gp : cp;
-      std::printf("%-9s       %s: %llu subtree batches (mean %.0f roots) %.1f ms, of which device %.1f ms; %llu branch "
-                  "batches %.1f ms + %llu branches one by one; driver %.1f ms\n",
-                  "", gpu ? "gpu" : "cpu", static_cast<unsigned long long>(shown.stats.leaf_batches),
-                  shown.stats.leaf_batches ? static_cast<double>(shown.stats.batched_leaves) / shown.stats.leaf_batches : 0.0,
-                  shown.leaf_ms, shown.device_ms, static_cast<unsigned long long>(shown.stats.branch_batches),
-                  shown.branch_ms, static_cast<unsigned long long>(shown.stats.single_branches),
-                  shown.ms - shown.leaf_ms - shown.branch_ms);
+      std::printf(
+          "%-9s       %s: %llu subtree batches (mean %.0f roots) %.1f ms, of which device %.1f ms; %llu branch "
+          "batches %.1f ms + %llu branches one by one; driver %.1f ms\n",
+          "", gpu ? "gpu" : "cpu", static_cast<unsigned long long>(shown.stats.leaf_batches),
+          shown.stats.leaf_batches ? static_cast<double>(shown.stats.batched_leaves) / shown.stats.leaf_batches : 0.0,
+          shown.leaf_ms, shown.device_ms, static_cast<unsigned long long>(shown.stats.branch_batches), shown.branch_ms,
+          static_cast<unsigned long long>(shown.stats.single_branches), shown.ms - shown.leaf_ms - shown.branch_ms);
       std::snprintf(params, sizeof params,
                     "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": true, "
                     "\"cut_nodes_one_by_one\": true, \"subtree_plies\": %d, \"l_max\": %d, \"b_max\": %d}",
@@ -253,8 +260,8 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
   const double ms = engine(depth, nodes);
   std::printf("%-9s %5d %6s %9s | %10.1f %10.1f %10s | %12llu %12llu %6.2fx | %9s  (%s, %u threads)\n", name, depth,
               "engine", "-", serial_ms, ms, "-", static_cast<unsigned long long>(nodes),
-              static_cast<unsigned long long>(n_serial), static_cast<double>(nodes) / static_cast<double>(n_serial), "-",
-              engine_name, ctx.pool().size());
+              static_cast<unsigned long long>(n_serial), static_cast<double>(nodes) / static_cast<double>(n_serial),
+              "-", engine_name, ctx.pool().size());
   std::snprintf(params, sizeof params,
                 "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": true, "
                 "\"engine\": \"%s\", \"threads\": %u}",
@@ -280,8 +287,8 @@ template <class G, class Gpu, class Engine>
 int search_rows(const char* name, const typename G::State& root, int depth_plain, int depth_pruned, Context& ctx,
                 Gpu* gpu, Results& results, const Parts& parts, const std::vector<int>& subtree_plies,
                 const char* engine_name, Engine&& engine) {
-  std::printf("\nsearch    depth prune   lmax=bmax | %10s %10s %10s | %12s %12s %7s | %9s %9s\n", "serial ms", "cpu pool",
-              "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
+  std::printf("\nsearch    depth prune   lmax=bmax | %10s %10s %10s | %12s %12s %7s | %9s %9s\n", "serial ms",
+              "cpu pool", "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
   search::CpuBatch<G> cpu_batch{ctx.pool()};
   int failures = 0;
   char params[256], extra[256];
@@ -329,47 +336,52 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
                                   engine_name, engine);
     if (!parts.hybrid || (prune && !parts.pruned)) continue;
     for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
-    for (int lmax : {256, 1024, 4096, 16384}) {
-      if (prune && (lmax == 1024 || lmax == 16384)) continue;  // with pruning 256 and 4,096: the trend, in half the time
-      search::HybridOptions o;
-      o.depth = depth;
-      o.pruning = prune;
-      o.first_child_first = mode == 1;
-      o.cut_one_by_one = mode == 1 ? 1 << 20 : 1;
-      o.l_max = o.b_max = lmax;
-      o.l_min = std::min(32, lmax);
-      o.b_min = std::min(8, lmax);
-      const auto run = [&](auto& backend, search::HybridStats& st, int& value) {
-        search::HybridSearch<G, std::remove_reference_t<decltype(backend)>> h;
-        const auto s0 = Clock::now();
-        value = h.run(root, o, backend, st).value;
-        return ms_since(s0);
-      };
-      search::HybridStats sp, sg;
-      int vp = 0, vg = want;
-      const double mp = run(cpu_batch, sp, vp);
-      const double mg = gpu ? run(*gpu, sg, vg) : 0.0;
-      vp += corrupt("hybrid-cpu-pool") ? 1 : 0;
-      vg += gpu && corrupt("hybrid-gpu") ? 1 : 0;
-      const bool ok = vp == want && vg == want && (!gpu || sg.computed() == sp.computed());
-      failures += !ok;
-      const double ratio = static_cast<double>(sp.computed()) / static_cast<double>(n_serial);
-      std::printf("%-9s %5d %6s %9d | %10.1f %10.1f %10.1f | %12llu %12llu %6.2fx | %8.1fx %8.1fx %s\n", name, depth,
-                  !prune ? "off" : mode ? "on+cut" : "on", lmax, serial_ms, mp, mg,
-                  static_cast<unsigned long long>(sp.computed()), static_cast<unsigned long long>(n_serial), ratio,
-                  mg > 0 ? serial_ms / mg : 0.0, mg > 0 ? mp / mg : 0.0, ok ? "" : "MISMATCH");
-      std::snprintf(params, sizeof params,
-                    "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": %s, "
-                    "\"cut_nodes_one_by_one\": %s, \"l_max\": %d, \"b_max\": %d}",
-                    name, depth, prune ? "true" : "false", mode ? "true" : "false", lmax, lmax);
-      std::snprintf(extra, sizeof extra, "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f",
-                    static_cast<unsigned long long>(sp.computed()), static_cast<unsigned long long>(n_serial), ratio,
-                    serial_ms);
-      add(results, "hybrid-cpu-pool", "cpu", mp, "serial-alpha-beta", vp == want, params, extra);
-      if (gpu)
-        add(results, "hybrid-gpu", "cuda", mg, "serial-alpha-beta", vg == want && sg.computed() == sp.computed(), params,
-            extra);
-    }
+      for (int lmax : {256, 1024, 4096, 16384}) {
+        if (prune && (lmax == 1024 || lmax == 16384))
+          continue;  // with pruning 256 and 4,096: the trend, in half the time
+        search::HybridOptions o;
+        o.depth = depth;
+        o.pruning = prune;
+        o.first_child_first = mode == 1;
+        o.cut_one_by_one = mode == 1 ? 1 << 20 : 1;
+        o.l_max = o.b_max = lmax;
+        o.l_min = std::min(32, lmax);
+        o.b_min = std::min(8, lmax);
+        const auto run = [&](auto& backend, search::HybridStats& st, int& value) {
+          search::HybridSearch<G, std::remove_reference_t<decltype(backend)>> h;
+          const auto s0 = Clock::now();
+          value = h.run(root, o, backend, st).value;
+          return ms_since(s0);
+        };
+        search::HybridStats sp, sg;
+        int vp = 0, vg = want;
+        const double mp = run(cpu_batch, sp, vp);
+        const double mg = gpu ? run(*gpu, sg, vg) : 0.0;
+        vp += corrupt("hybrid-cpu-pool") ? 1 : 0;
+        vg += gpu && corrupt("hybrid-gpu") ? 1 : 0;
+        const bool ok = vp == want && vg == want && (!gpu || sg.computed() == sp.computed());
+        failures += !ok;
+        const double ratio = static_cast<double>(sp.computed()) / static_cast<double>(n_serial);
+        std::printf("%-9s %5d %6s %9d | %10.1f %10.1f %10.1f | %12llu %12llu %6.2fx | %8.1fx %8.1fx %s\n", name, depth,
+                    !prune ? "off"
+                    : mode ? "on+cut"
+                           : "on",
+                    lmax, serial_ms, mp, mg, static_cast<unsigned long long>(sp.computed()),
+                    static_cast<unsigned long long>(n_serial), ratio, mg > 0 ? serial_ms / mg : 0.0,
+                    mg > 0 ? mp / mg : 0.0, ok ? "" : "MISMATCH");
+        std::snprintf(params, sizeof params,
+                      "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": %s, "
+                      "\"cut_nodes_one_by_one\": %s, \"l_max\": %d, \"b_max\": %d}",
+                      name, depth, prune ? "true" : "false", mode ? "true" : "false", lmax, lmax);
+        std::snprintf(extra, sizeof extra,
+                      "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f",
+                      static_cast<unsigned long long>(sp.computed()), static_cast<unsigned long long>(n_serial), ratio,
+                      serial_ms);
+        add(results, "hybrid-cpu-pool", "cpu", mp, "serial-alpha-beta", vp == want, params, extra);
+        if (gpu)
+          add(results, "hybrid-gpu", "cuda", mg, "serial-alpha-beta", vg == want && sg.computed() == sp.computed(),
+              params, extra);
+      }
   }
   return failures;
 }
@@ -416,21 +428,24 @@ int chess_suite(int argc, char** argv) {
   const char* const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
   std::vector<PerftCase> perfts;
   if (quick) {
-    perfts = {{"start", kStartFen, 5, 4865609, false}, {"start", kStartFen, 5, 4865609, true},
-              {"kiwipete", kiwipete, 4, 4085603, true}, {"start", kStartFen, 5, 4865609, true, true}};
+    perfts = {{"start", kStartFen, 5, 4865609, false},
+              {"start", kStartFen, 5, 4865609, true},
+              {"kiwipete", kiwipete, 4, 4085603, true},
+              {"start", kStartFen, 5, 4865609, true, true}};
   } else {
-    perfts = {{"start", kStartFen, 6, 119060324, false},
-              {"kiwipete", kiwipete, 5, 193690690, false},
-              {"start", kStartFen, 8, 84998978956ull, true},
-              {"kiwipete", kiwipete, 6, 8031647685ull, true},
-              {"pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178633661, true},
-              {"pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 6, 706045033, true},
-              {"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194, true},
-              {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 6, 6923051137ull, true},
-              {"start", kStartFen, 8, 84998978956ull, true, true},
-              {"start", kStartFen, 9, 2439530234167ull, true, true},
-              {"kiwipete", kiwipete, 6, 8031647685ull, true, true},
-              {"kiwipete", kiwipete, 7, 374190009323ull, true, true}};
+    perfts = {
+        {"start", kStartFen, 6, 119060324, false},
+        {"kiwipete", kiwipete, 5, 193690690, false},
+        {"start", kStartFen, 8, 84998978956ull, true},
+        {"kiwipete", kiwipete, 6, 8031647685ull, true},
+        {"pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178633661, true},
+        {"pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 6, 706045033, true},
+        {"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89941194, true},
+        {"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 6, 6923051137ull, true},
+        {"start", kStartFen, 8, 84998978956ull, true, true},
+        {"start", kStartFen, 9, 2439530234167ull, true, true},
+        {"kiwipete", kiwipete, 6, 8031647685ull, true, true},
+        {"kiwipete", kiwipete, 7, 374190009323ull, true, true}};
   }
   if (!parts.perft) perfts.clear();
   std::printf("perft            depth | %14s %12s %10s | %s\n", "nodes", "ms", "G nodes/s", "where");
@@ -455,14 +470,21 @@ int chess_suite(int argc, char** argv) {
     }
     const bool ok = nodes == c.nodes;
     failures += !ok;
-    std::printf("%-16s %5d | %14llu %12.2f %10.3f | %s%s\n", c.name, c.depth, static_cast<unsigned long long>(c.nodes), ms,
-                nodes / ms / 1e6, c.merged ? "gpu, transpositions merged" : c.gpu ? "gpu" : "cpu",
+    std::printf("%-16s %5d | %14llu %12.2f %10.3f | %s%s\n", c.name, c.depth, static_cast<unsigned long long>(c.nodes),
+                ms, nodes / ms / 1e6,
+                c.merged ? "gpu, transpositions merged"
+                : c.gpu  ? "gpu"
+                         : "cpu",
                 ok ? "" : " COUNT MISMATCH");
-    std::snprintf(params, sizeof params, "{\"experiment\": \"perft\", \"position\": \"%s\", \"depth\": %d}", c.name, c.depth);
+    std::snprintf(params, sizeof params, "{\"experiment\": \"perft\", \"position\": \"%s\", \"depth\": %d}", c.name,
+                  c.depth);
     std::snprintf(extra, sizeof extra, "\"nodes\": %llu, \"nodes_per_s\": %.0f, \"merged_positions\": %llu",
                   static_cast<unsigned long long>(nodes), nodes / ms * 1e3, static_cast<unsigned long long>(merged));
-    add(results, c.merged ? "perft-gpu-merged" : c.gpu ? "perft-gpu" : "perft-cpu", c.gpu ? "cuda" : "cpu", ms,
-        "published-count", ok, params, extra);
+    add(results,
+        c.merged ? "perft-gpu-merged"
+        : c.gpu  ? "perft-gpu"
+                 : "perft-cpu",
+        c.gpu ? "cuda" : "cpu", ms, "published-count", ok, params, extra);
   }
 
   if (!file.write(results)) return 1;
@@ -513,7 +535,8 @@ int chess_suite(int argc, char** argv) {
 
 int connect6_suite(int argc, char** argv) {
   namespace c6 = search::connect6;
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "part"}, {"quick", "resident-only", "allow-dirty", "help"});
+  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "part"},
+                   {"quick", "resident-only", "allow-dirty", "help"});
   if (args.has("help")) {
     std::fputs(kHelp, stdout);
     return 0;

@@ -45,7 +45,8 @@ constexpr const char* kBenchFens[] = {
 
 class UciEngine::Impl {
  public:
-  Impl(Output out, int hash_mb) : out_(std::move(out)), hash_mb_(std::clamp(hash_mb, 1, 65536)), searcher_(hash_mb_, 1), pool_(0) {
+  Impl(Output out, int hash_mb)
+      : out_(std::move(out)), hash_mb_(std::clamp(hash_mb, 1, 65536)), searcher_(hash_mb_, 1), pool_(0) {
     (void)parse_fen(kStartFen, position_);
   }
   ~Impl() {
@@ -130,7 +131,8 @@ class UciEngine::Impl {
         out = v;
         return true;
       } catch (...) {
-        error("option " + name + ": '" + value + "' is not a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        error("option " + name + ": '" + value + "' is not a number in [" + std::to_string(lo) + ", " +
+              std::to_string(hi) + "]");
         return false;
       }
     };
@@ -148,12 +150,17 @@ class UciEngine::Impl {
       gpu_tried_ = false;
       if (value == "cuda" && !gpu()) error("option Backend: cuda is unavailable here (" + gpu_why_ + "); the CPU runs");
     } else if (name == "Search") {
-      if (value == "alphabeta" || value == "hybrid") hybrid_ = value == "hybrid";
-      else error("option Search: alphabeta or hybrid");
+      if (value == "alphabeta" || value == "hybrid")
+        hybrid_ = value == "hybrid";
+      else
+        error("option Search: alphabeta or hybrid");
     } else if (name == "Lmin" || name == "Lmax" || name == "Bmin" || name == "Bmax") {
       int v = 0;
       if (number(1, 1 << 20, v))
-        (name == "Lmin" ? hybrid_options_.l_min : name == "Lmax" ? hybrid_options_.l_max : name == "Bmin" ? hybrid_options_.b_min : hybrid_options_.b_max) = v;
+        (name == "Lmin"   ? hybrid_options_.l_min
+         : name == "Lmax" ? hybrid_options_.l_max
+         : name == "Bmin" ? hybrid_options_.b_min
+                          : hybrid_options_.b_max) = v;
     } else if (name == "SubtreePlies") {
       int v = 0;
       if (number(0, 4, v)) subtree_plies_ = v;
@@ -161,8 +168,10 @@ class UciEngine::Impl {
       int v = 1;
       if (number(1, 256, v)) hybrid_options_.cut_one_by_one = v;
     } else if (name == "Pruning" || name == "FirstChildFirst") {
-      if (value != "true" && value != "false") error("option " + name + ": true or false");
-      else (name == "Pruning" ? hybrid_options_.pruning : hybrid_options_.first_child_first) = value == "true";
+      if (value != "true" && value != "false")
+        error("option " + name + ": true or false");
+      else
+        (name == "Pruning" ? hybrid_options_.pruning : hybrid_options_.first_child_first) = value == "true";
     } else {
       error("unknown option '" + name + "'");
     }
@@ -211,33 +220,54 @@ class UciEngine::Impl {
         }
         return true;
       };
-      if (word == "infinite") limits.infinite = true;
+      if (word == "infinite")
+        limits.infinite = true;
       else if (word == "perft") {
         if (!next()) return;
         return perft(static_cast<int>(std::clamp<long long>(v, 1, 20)));
-      } else if (word == "wtime") { if (!next()) return; wtime = v; }
-      else if (word == "btime") { if (!next()) return; btime = v; }
-      else if (word == "winc") { if (!next()) return; winc = v; }
-      else if (word == "binc") { if (!next()) return; binc = v; }
-      else if (word == "movestogo") { if (!next()) return; movestogo = static_cast<int>(v); }
-      else if (word == "movetime") { if (!next()) return; movetime = v; }
-      else if (word == "depth") { if (!next()) return; limits.depth = static_cast<int>(std::clamp<long long>(v, 1, 100)); }
-      else if (word == "nodes") { if (!next()) return; limits.nodes = static_cast<std::uint64_t>(std::max<long long>(v, 1)); }
-      else return error("go: unknown parameter '" + word + "'");
+      } else if (word == "wtime") {
+        if (!next()) return;
+        wtime = v;
+      } else if (word == "btime") {
+        if (!next()) return;
+        btime = v;
+      } else if (word == "winc") {
+        if (!next()) return;
+        winc = v;
+      } else if (word == "binc") {
+        if (!next()) return;
+        binc = v;
+      } else if (word == "movestogo") {
+        if (!next()) return;
+        movestogo = static_cast<int>(v);
+      } else if (word == "movetime") {
+        if (!next()) return;
+        movetime = v;
+      } else if (word == "depth") {
+        if (!next()) return;
+        limits.depth = static_cast<int>(std::clamp<long long>(v, 1, 100));
+      } else if (word == "nodes") {
+        if (!next()) return;
+        limits.nodes = static_cast<std::uint64_t>(std::max<long long>(v, 1));
+      } else
+        return error("go: unknown parameter '" + word + "'");
     }
     const auto received = std::chrono::steady_clock::now();
     const std::int64_t left = position_.side == White ? wtime : btime;
-    if (movetime >= 0) limits.time_ms = std::max<std::int64_t>(movetime - 20, 1);
-    else if (left >= 0) limits.time_ms = search::time_budget(left, position_.side == White ? winc : binc, movestogo);
+    if (movetime >= 0)
+      limits.time_ms = std::max<std::int64_t>(movetime - 20, 1);
+    else if (left >= 0)
+      limits.time_ms = search::time_budget(left, position_.side == White ? winc : binc, movestogo);
     const Position root = position_;
     const std::vector<std::uint64_t> history = history_;
     if (hybrid_) return go_hybrid(root, limits, received);
     thread_ = std::thread([this, root, history, limits] {
       const SearchResult r = searcher_.search(root, history, limits, [this](const SearchReport& rep) {
-        std::string line = "info depth " + std::to_string(rep.depth) + " seldepth " + std::to_string(rep.seldepth) +
-                           " score " + score_text(rep.score) + " nodes " + std::to_string(rep.nodes) + " nps " +
-                           std::to_string(rep.time_ms > 0 ? rep.nodes * 1000 / static_cast<std::uint64_t>(rep.time_ms) : rep.nodes) +
-                           " time " + std::to_string(rep.time_ms) + " pv";
+        std::string line =
+            "info depth " + std::to_string(rep.depth) + " seldepth " + std::to_string(rep.seldepth) + " score " +
+            score_text(rep.score) + " nodes " + std::to_string(rep.nodes) + " nps " +
+            std::to_string(rep.time_ms > 0 ? rep.nodes * 1000 / static_cast<std::uint64_t>(rep.time_ms) : rep.nodes) +
+            " time " + std::to_string(rep.time_ms) + " pv";
         for (Move m : rep.pv) line += " " + move_to_uci(m);
         say(line);
       });
@@ -314,22 +344,22 @@ class UciEngine::Impl {
     const int max_depth = std::max(1, std::min(limits.depth, limits.infinite ? 64 : 12) - below);
     const std::int64_t time_ms = limits.infinite ? 0 : limits.time_ms;
     std::uint64_t subtree_nodes = 0;  // backend.nodes before this depth
-    const auto r = search::deepen(hybrid, root, o, max_depth, time_ms, t0, backend,
-                                  [&](const auto& res, const search::DeepeningStep& step) {
-      // this depth's nodes; with subtrees the upper tree's branches and every subtree node
-      std::uint64_t nodes = step.stats.computed();
-      if constexpr (requires { backend.nodes; }) {
-        nodes = step.stats.batched_branches + step.stats.single_branches + backend.nodes - subtree_nodes;
-        subtree_nodes = backend.nodes;
-      }
-      say("info depth " + std::to_string(step.depth + below) + " score " + score_text(res.value) + " nodes " +
-          std::to_string(nodes) + " time " + std::to_string(static_cast<long long>(step.total_ms)) +
-          " pv " + move_to_uci(res.has_move ? res.best : legal.moves[0]));
-      say("info string hybrid: " + std::to_string(step.stats.batched_leaves + step.stats.batched_branches) +
-          " nodes in batches, " + std::to_string(step.stats.single_leaves + step.stats.single_branches) +
-          " one by one, " + std::to_string(step.stats.pruned) + " pruned");
-      return !(limits.nodes && nodes >= limits.nodes) && std::abs(res.value) <= kMateBound;
-    });
+    const auto r = search::deepen(
+        hybrid, root, o, max_depth, time_ms, t0, backend, [&](const auto& res, const search::DeepeningStep& step) {
+          // this depth's nodes; with subtrees the upper tree's branches and every subtree node
+          std::uint64_t nodes = step.stats.computed();
+          if constexpr (requires { backend.nodes; }) {
+            nodes = step.stats.batched_branches + step.stats.single_branches + backend.nodes - subtree_nodes;
+            subtree_nodes = backend.nodes;
+          }
+          say("info depth " + std::to_string(step.depth + below) + " score " + score_text(res.value) + " nodes " +
+              std::to_string(nodes) + " time " + std::to_string(static_cast<long long>(step.total_ms)) + " pv " +
+              move_to_uci(res.has_move ? res.best : legal.moves[0]));
+          say("info string hybrid: " + std::to_string(step.stats.batched_leaves + step.stats.batched_branches) +
+              " nodes in batches, " + std::to_string(step.stats.single_leaves + step.stats.single_branches) +
+              " one by one, " + std::to_string(step.stats.pruned) + " pruned");
+          return !(limits.nodes && nodes >= limits.nodes) && std::abs(res.value) <= kMateBound;
+        });
     const Move best = r.has_move ? r.best : legal.moves[0];
     say("bestmove " + move_to_uci(best));
   }
@@ -358,10 +388,12 @@ class UciEngine::Impl {
         total += n;
       }
     }
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     say("");
     say("Nodes searched: " + std::to_string(total));
-    say("info string perft " + std::to_string(depth) + " in " + std::to_string(ms) + " ms on the " + (on_gpu ? "GPU" : "CPU"));
+    say("info string perft " + std::to_string(depth) + " in " + std::to_string(ms) + " ms on the " +
+        (on_gpu ? "GPU" : "CPU"));
   }
 
   // A fixed search of fixed positions on one thread from a cleared table: the node count is a
@@ -384,7 +416,8 @@ class UciEngine::Impl {
       say("info string " + std::string(fen) + ": " + move_to_uci(r.best) + " " + score_text(r.score) + ", " +
           std::to_string(r.nodes) + " nodes");
     }
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
     say("Nodes searched: " + std::to_string(nodes));
     say("Nodes/second: " + std::to_string(ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(ms) : nodes));
   }

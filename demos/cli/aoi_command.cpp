@@ -81,12 +81,14 @@ int aoi_command(int argc, char** argv) {
     sc.commands.seed = seed;
   }
   aoi::AoiConfig& cfg = sc.config;
-  if (args.has("aoi")) cfg.aoi = cfg.max_move = cfg.attack_range = static_cast<float>(args.number("aoi", 10.0, 1e-3, 1e7));
+  if (args.has("aoi"))
+    cfg.aoi = cfg.max_move = cfg.attack_range = static_cast<float>(args.number("aoi", 10.0, 1e-3, 1e7));
   if (args.has("shape") && !aoi::parse_shape(args.str("shape"), cfg.shape))
     return bad("--shape: expected square or circle, got '" + args.str("shape") + "'");
   if (args.has("variant") && !aoi::parse_variant(args.str("variant"), cfg.variant))
     return bad("--variant: unknown variant '" + args.str("variant") + "'");
-  if (args.has("attack-share")) sc.commands.attack_share = static_cast<float>(args.number("attack-share", 0.1, 0.0, 1.0));
+  if (args.has("attack-share"))
+    sc.commands.attack_share = static_cast<float>(args.number("attack-share", 0.1, 0.0, 1.0));
   cfg.track_visibility = !args.has("no-visibility");
   const int ticks = static_cast<int>(args.integer("ticks", 10, 0, 1000000));
   if (!args.error().empty()) return bad(args.error());
@@ -137,20 +139,22 @@ int aoi_command(int argc, char** argv) {
   }
   const std::size_t n = sc.players.size();
   if (json) {
-    std::printf("{\"command\":\"aoi\",\"clients\":%zu,\"ticks\":%d,\"aoi\":%g,\"shape\":\"%s\",\"variant\":\"%s\","
-                "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"rejected\":%zu,\"updates\":%zu,\"notifications\":%zu,"
-                "\"entered\":%zu,\"left\":%zu,\"ms_per_tick\":%.6f,\"ms_logic\":%.6f,\"ms_query\":%.6f,"
-                "\"ms_visibility\":%.6f}\n",
-                n, ticks, cfg.aoi, aoi::shape_name(cfg.shape), aoi::variant_name(world->variant()),
-                backend_name(ctx->backend()), ctx->pool().size(), accepted, rejected, updates, notes, entered, left, median(ms),
-                median(logic), median(query), median(vis));
+    std::printf(
+        "{\"command\":\"aoi\",\"clients\":%zu,\"ticks\":%d,\"aoi\":%g,\"shape\":\"%s\",\"variant\":\"%s\","
+        "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"rejected\":%zu,\"updates\":%zu,\"notifications\":%zu,"
+        "\"entered\":%zu,\"left\":%zu,\"ms_per_tick\":%.6f,\"ms_logic\":%.6f,\"ms_query\":%.6f,"
+        "\"ms_visibility\":%.6f}\n",
+        n, ticks, cfg.aoi, aoi::shape_name(cfg.shape), aoi::variant_name(world->variant()),
+        backend_name(ctx->backend()), ctx->pool().size(), accepted, rejected, updates, notes, entered, left, median(ms),
+        median(logic), median(query), median(vis));
   } else {
     std::printf("aoi: %zu clients in a %gx%g world, AOI %g (%s), %d ticks, variant %s on %s\n", n, cfg.world.width,
                 cfg.world.height, cfg.aoi, aoi::shape_name(cfg.shape), ticks, aoi::variant_name(world->variant()),
                 backend_name(ctx->backend()));
-    std::printf("over all ticks: %zu commands accepted, %zu rejected; %zu updates, %zu notifications, %zu entered, "
-                "%zu left\n",
-                accepted, rejected, updates, notes, entered, left);
+    std::printf(
+        "over all ticks: %zu commands accepted, %zu rejected; %zu updates, %zu notifications, %zu entered, "
+        "%zu left\n",
+        accepted, rejected, updates, notes, entered, left);
     std::printf("median ms per tick: %.3f (logic %.3f, range query %.3f, visibility %.3f)\n", median(ms), median(logic),
                 median(query), median(vis));
   }

@@ -110,7 +110,8 @@ std::string read_moves(const std::string& path, std::size_t agents, long long st
              ")";
     out.push_back({tick, static_cast<std::uint32_t>(agent), {xy[0], xy[1]}});
   }
-  std::stable_sort(out.begin(), out.end(), [](const ExplicitMove& a, const ExplicitMove& b) { return a.tick < b.tick; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ExplicitMove& a, const ExplicitMove& b) { return a.tick < b.tick; });
   return {};
 }
 
@@ -151,8 +152,10 @@ int crowd_command(int argc, char** argv) {
     if (!err.empty()) return bad(err);
   }
   int steps = 100;
-  if (given_steps >= 0) steps = static_cast<int>(given_steps);
-  else if (args.has("moves")) steps = explicit_moves.empty() ? 0 : static_cast<int>(explicit_moves.back().tick) + 1;
+  if (given_steps >= 0)
+    steps = static_cast<int>(given_steps);
+  else if (args.has("moves"))
+    steps = explicit_moves.empty() ? 0 : static_cast<int>(explicit_moves.back().tick) + 1;
   crowd::CrowdConfig& cfg = sc.config;
   if (args.has("rule") && !crowd::parse_rule(args.str("rule"), cfg.rule))
     return bad("--rule: expected strict or lowest-id, got '" + args.str("rule") + "'");
@@ -227,19 +230,21 @@ int crowd_command(int argc, char** argv) {
   const double median = sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
   const double rate = n && steps ? static_cast<double>(accepted) / (static_cast<double>(n) * steps) : 0.0;
   if (json) {
-    std::printf("{\"command\":\"crowd\",\"agents\":%zu,\"steps\":%d,\"radius\":%g,\"rule\":\"%s\",\"variant\":\"%s\","
-                "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
-                "\"violations\":%zu,\"ms_per_step\":%.6f}\n",
-                n, steps, radius, crowd::rule_name(cfg.rule), crowd::variant_name(solver->variant()),
-                backend_name(ctx->backend()), ctx->pool().size(), accepted, rate, verify ? "true" : "false", overlaps,
-                violations, median);
+    std::printf(
+        "{\"command\":\"crowd\",\"agents\":%zu,\"steps\":%d,\"radius\":%g,\"rule\":\"%s\",\"variant\":\"%s\","
+        "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
+        "\"violations\":%zu,\"ms_per_step\":%.6f}\n",
+        n, steps, radius, crowd::rule_name(cfg.rule), crowd::variant_name(solver->variant()),
+        backend_name(ctx->backend()), ctx->pool().size(), accepted, rate, verify ? "true" : "false", overlaps,
+        violations, median);
   } else {
     std::printf("crowd: %zu agents of radius %g in a %gx%g world, %d ticks, rule %s, variant %s on %s\n", n, radius,
                 cfg.world.width, cfg.world.height, steps, crowd::rule_name(cfg.rule),
                 crowd::variant_name(solver->variant()), backend_name(ctx->backend()));
     std::printf("accepted %zu moves (%.1f%%), median %.4f ms per tick (host proposals in, verdicts counted)\n",
                 accepted, 100.0 * rate, median);
-    if (verify) std::printf("verified every tick: %zu overlaps, %zu agents off their old/proposed spot\n", overlaps, violations);
+    if (verify)
+      std::printf("verified every tick: %zu overlaps, %zu agents off their old/proposed spot\n", overlaps, violations);
   }
   return overlaps || violations ? 1 : 0;
 }

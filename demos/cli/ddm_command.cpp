@@ -68,7 +68,8 @@ int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool 
   for (int step = 0; step < sc.steps; ++step) {
     ddm::move_regions<D>(regions, sc.seed, step);
     t0 = Clock::now();
-    for (std::size_t i = 0; i < regions.size() && st.ok(); ++i) st = m->update(static_cast<ddm::RegionId>(i), regions[i].box);
+    for (std::size_t i = 0; i < regions.size() && st.ok(); ++i)
+      st = m->update(static_cast<ddm::RegionId>(i), regions[i].box);
     if (st.ok()) st = m->match_changes(appeared, disappeared);
     step_ms.push_back(ms_since(t0));
     if (!st.ok()) return bad(st.message());
@@ -92,11 +93,13 @@ int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool 
   const double step_median = step_ms.empty() ? 0.0 : step_ms[step_ms.size() / 2];
   const std::size_t now = pairs.size() + in - out;
   if (json) {
-    std::printf("{\"command\":\"ddm\",\"dimensions\":%d,\"regions\":%zu,\"publications\":%zu,\"subscriptions\":%zu,"
-                "\"variant\":\"%s\",\"backend\":\"%s\",\"threads\":%u,\"pairs\":%zu,\"ms_match\":%.6f,\"steps\":%d,\"appeared\":%zu,"
-                "\"disappeared\":%zu,\"pairs_after\":%zu,\"ms_per_step\":%.6f}\n",
-                D, regions.size(), m->publications(), m->subscriptions(), ddm::variant_name(m->variant()),
-                backend_name(ctx.backend()), ctx.pool().size(), pairs.size(), full_ms, sc.steps, in, out, now, step_median);
+    std::printf(
+        "{\"command\":\"ddm\",\"dimensions\":%d,\"regions\":%zu,\"publications\":%zu,\"subscriptions\":%zu,"
+        "\"variant\":\"%s\",\"backend\":\"%s\",\"threads\":%u,\"pairs\":%zu,\"ms_match\":%.6f,\"steps\":%d,"
+        "\"appeared\":%zu,"
+        "\"disappeared\":%zu,\"pairs_after\":%zu,\"ms_per_step\":%.6f}\n",
+        D, regions.size(), m->publications(), m->subscriptions(), ddm::variant_name(m->variant()),
+        backend_name(ctx.backend()), ctx.pool().size(), pairs.size(), full_ms, sc.steps, in, out, now, step_median);
   } else {
     std::printf("ddm: %zu regions (%zu publications, %zu subscriptions) in %dD, variant %s on %s\n", regions.size(),
                 m->publications(), m->subscriptions(), D, ddm::variant_name(m->variant()), backend_name(ctx.backend()));
@@ -147,8 +150,10 @@ int ddm_command(int argc, char** argv) {
         sc.regions.push_back(spec);
       }
     };
-    if (sc.dimensions == 2) to_spec(ddm::generate_regions<2>(g));
-    else to_spec(ddm::generate_regions<3>(g));
+    if (sc.dimensions == 2)
+      to_spec(ddm::generate_regions<2>(g));
+    else
+      to_spec(ddm::generate_regions<3>(g));
   }
   if (args.has("steps")) sc.steps = static_cast<int>(args.integer("steps", 30, 0, 1000000));
   ddm::DdmVariant variant = ddm::DdmVariant::Auto;

@@ -74,8 +74,8 @@ bool parse_resolution(const std::string& s, int& w, int& h) {
 
 int field_command(int argc, char** argv) {
   demos::Args args(argc, argv, 1,
-                   {"scenario", "resolution", "count", "radius", "world", "distribution", "seed", "backend",
-                    "variant", "threads", "repeat", "png", "raw", "layer", "range"},
+                   {"scenario", "resolution", "count", "radius", "world", "distribution", "seed", "backend", "variant",
+                    "threads", "repeat", "png", "raw", "layer", "range"},
                    {"json", "help"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -146,8 +146,8 @@ int field_command(int argc, char** argv) {
   std::string layer_json;
   const bool several = only < 0 && layers->layer_count() > 1;
   if (!json)
-    std::printf("field: %dx%d cells over a %gx%g world, %zu entities, %d layer(s), variant %s on %s (%s)\n",
-                cfg.width, cfg.height, cfg.world.width, cfg.world.height, sc.entities.size(), layers->layer_count(),
+    std::printf("field: %dx%d cells over a %gx%g world, %zu entities, %d layer(s), variant %s on %s (%s)\n", cfg.width,
+                cfg.height, cfg.world.width, cfg.world.height, sc.entities.size(), layers->layer_count(),
                 field::variant_name(layers->variant()), backend_name(ctx->backend()), ctx->device().name.c_str());
   for (int l = 0; l < layers->layer_count(); ++l) {
     if (only >= 0 && l != only) continue;
@@ -164,7 +164,8 @@ int field_command(int argc, char** argv) {
     const std::uint64_t h = fnv1a(data.data(), cells * sizeof(float));
     if (json) {
       char buf[256];
-      std::snprintf(buf, sizeof buf, "%s{\"name\":\"%s\",\"min\":%.9g,\"max\":%.9g,\"mean\":%.9g,\"hash\":\"%016" PRIx64 "\"}",
+      std::snprintf(buf, sizeof buf,
+                    "%s{\"name\":\"%s\",\"min\":%.9g,\"max\":%.9g,\"mean\":%.9g,\"hash\":\"%016" PRIx64 "\"}",
                     layer_json.empty() ? "" : ",", demos::json_escape(name).c_str(), lo, hi, sum / cells, h);
       layer_json += buf;
     } else {
@@ -180,19 +181,20 @@ int field_command(int argc, char** argv) {
     }
     if (args.has("raw")) {
       const std::string path = layer_path(args.str("raw"), name, several);
-      std::string err = demos::write_file(
-          path, std::string(reinterpret_cast<const char*>(data.data()), cells * sizeof(float)));
+      std::string err =
+          demos::write_file(path, std::string(reinterpret_cast<const char*>(data.data()), cells * sizeof(float)));
       if (!err.empty()) return bad(err);
       if (!json) std::printf("wrote %s\n", path.c_str());
     }
   }
   if (json) {
-    std::printf("{\"command\":\"field\",\"width\":%d,\"height\":%d,\"entities\":%zu,\"variant\":\"%s\",\"backend\":\"%s\","
-                "\"device\":\"%s\",\"threads\":%u,\"repeats\":%d,\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,"
-                "\"layers\":[%s]}\n",
-                cfg.width, cfg.height, sc.entities.size(), field::variant_name(layers->variant()),
-                backend_name(ctx->backend()), demos::json_escape(ctx->device().name).c_str(), ctx->pool().size(), repeat, median,
-                times.front(), times.back(), layer_json.c_str());
+    std::printf(
+        "{\"command\":\"field\",\"width\":%d,\"height\":%d,\"entities\":%zu,\"variant\":\"%s\",\"backend\":\"%s\","
+        "\"device\":\"%s\",\"threads\":%u,\"repeats\":%d,\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,"
+        "\"layers\":[%s]}\n",
+        cfg.width, cfg.height, sc.entities.size(), field::variant_name(layers->variant()), backend_name(ctx->backend()),
+        demos::json_escape(ctx->device().name).c_str(), ctx->pool().size(), repeat, median, times.front(), times.back(),
+        layer_json.c_str());
   } else {
     std::printf("build: median %.3f ms over %d run(s) (min %.3f, max %.3f), host-to-result\n", median, repeat,
                 times.front(), times.back());

@@ -17,7 +17,8 @@ namespace warpmind::demos {
 class Args {
  public:
   // Parses argv[first..]; `with_value` names flags that take a value, `booleans` flags that do not.
-  Args(int argc, char** argv, int first, const std::set<std::string>& with_value, const std::set<std::string>& booleans);
+  Args(int argc, char** argv, int first, const std::set<std::string>& with_value,
+       const std::set<std::string>& booleans);
 
   const std::string& error() const { return error_; }  // empty when parsing succeeded
   bool has(const std::string& name) const { return values_.count(name) != 0; }

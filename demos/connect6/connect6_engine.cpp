@@ -43,8 +43,10 @@ class Connect6Engine::Impl {
       warpmind::Status st = parse_turn(arg, t);
       if (st.ok()) st = board_.play(t);
       if (!st.ok()) return error(st.message());
-      if (!board_.over()) play_ours();
-      else report_end();
+      if (!board_.over())
+        play_ours();
+      else
+        report_end();
     } else if (cmd == "depth" || cmd == "time" || cmd == "threads") {
       try {
         const int v = std::stoi(arg);
@@ -107,8 +109,8 @@ class Connect6Engine::Impl {
       o.depth = depth;
       const SearchOutcome r = warpmind::search::connect6::search(b, o);
       nodes += r.nodes;
-      to("bench " + std::string(record) + ": " + turn_name(r.best, Notation::Letters) + " score " + std::to_string(r.score) +
-         ", " + std::to_string(r.nodes) + " nodes");
+      to("bench " + std::string(record) + ": " + turn_name(r.best, Notation::Letters) + " score " +
+         std::to_string(r.score) + ", " + std::to_string(r.nodes) + " nodes");
     }
     to("bench nodes " + std::to_string(nodes));
   }
@@ -181,23 +183,24 @@ class Connect6Engine::Impl {
       using Backend = std::remove_reference_t<decltype(backend)>;
       warpmind::search::HybridSearch<Connect6Game, Backend> h;
       std::uint64_t subtree_nodes = 0;  // backend.nodes before this depth
-      (void)warpmind::search::deepen(h, board_, o, std::max(1, options_.depth - below), options_.time_ms, t0, backend,
-                                     [&](const auto& r, const warpmind::search::DeepeningStep& step) {
-        std::uint64_t nodes = step.stats.computed();  // this depth's
-        if constexpr (requires { backend.nodes; }) {
-          nodes = step.stats.batched_branches + step.stats.single_branches + backend.nodes - subtree_nodes;
-          subtree_nodes = backend.nodes;
-        }
-        if (r.has_move) best.best = r.best;
-        best.score = r.value;
-        best.depth = step.depth + below;
-        best.nodes += nodes;
-        note("info hybrid depth " + std::to_string(step.depth + below) + " score " + std::to_string(r.value) + " nodes " +
-             std::to_string(nodes) + " on the " + (device ? "GPU" : "CPU") + " (" +
-             std::to_string(step.stats.batched_leaves + step.stats.batched_branches) + " in batches" +
-             (below ? ", " + std::to_string(below) + "-turn subtrees below the horizon" : std::string()) + ")");
-        return true;
-      });
+      (void)warpmind::search::deepen(
+          h, board_, o, std::max(1, options_.depth - below), options_.time_ms, t0, backend,
+          [&](const auto& r, const warpmind::search::DeepeningStep& step) {
+            std::uint64_t nodes = step.stats.computed();  // this depth's
+            if constexpr (requires { backend.nodes; }) {
+              nodes = step.stats.batched_branches + step.stats.single_branches + backend.nodes - subtree_nodes;
+              subtree_nodes = backend.nodes;
+            }
+            if (r.has_move) best.best = r.best;
+            best.score = r.value;
+            best.depth = step.depth + below;
+            best.nodes += nodes;
+            note("info hybrid depth " + std::to_string(step.depth + below) + " score " + std::to_string(r.value) +
+                 " nodes " + std::to_string(nodes) + " on the " + (device ? "GPU" : "CPU") + " (" +
+                 std::to_string(step.stats.batched_leaves + step.stats.batched_branches) + " in batches" +
+                 (below ? ", " + std::to_string(below) + "-turn subtrees below the horizon" : std::string()) + ")");
+            return true;
+          });
     };
     const auto run_on = [&](auto& batch) {
       if (below == 0) return run(batch);
@@ -207,7 +210,9 @@ class Connect6Engine::Impl {
     if (device) {
       run_on(*device);
     } else {
-      if (!pool_) pool_ = std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
+      if (!pool_)
+        pool_ =
+            std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
       warpmind::search::CpuBatch<Connect6Game> backend{*pool_};
       run_on(backend);
     }
@@ -230,7 +235,9 @@ class Connect6Engine::Impl {
   }
 
   void report_end() {
-    note(board_.winner() == BlackStone ? "result: black wins" : board_.winner() == WhiteStone ? "result: white wins" : "result: draw");
+    note(board_.winner() == BlackStone   ? "result: black wins"
+         : board_.winner() == WhiteStone ? "result: white wins"
+                                         : "result: draw");
   }
 
   Board board_;
@@ -247,8 +254,8 @@ class Connect6Engine::Impl {
   Output out_, notes_;
 };
 
-
-Connect6Engine::Connect6Engine(Output out, Output notes) : impl_(std::make_unique<Impl>(std::move(out), std::move(notes))) {}
+Connect6Engine::Connect6Engine(Output out, Output notes)
+    : impl_(std::make_unique<Impl>(std::move(out), std::move(notes))) {}
 Connect6Engine::~Connect6Engine() = default;
 bool Connect6Engine::handle(const std::string& line) { return impl_->handle(line); }
 void Connect6Engine::bench(const std::string& depth, const Output& to) { impl_->bench(depth, to); }

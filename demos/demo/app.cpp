@@ -107,10 +107,10 @@ bool combo(const char* label, Enum& value, const Enum (&options)[N], const char*
   return changed;
 }
 
-constexpr field::FieldVariant kFieldVariants[] = {
-    field::FieldVariant::Auto,     field::FieldVariant::CpuNaive,     field::FieldVariant::CpuStamp,
-    field::FieldVariant::GpuNaive, field::FieldVariant::GpuCoalesced, field::FieldVariant::GpuShared,
-    field::FieldVariant::GpuBinned};
+constexpr field::FieldVariant kFieldVariants[] = {field::FieldVariant::Auto,         field::FieldVariant::CpuNaive,
+                                                  field::FieldVariant::CpuStamp,     field::FieldVariant::GpuNaive,
+                                                  field::FieldVariant::GpuCoalesced, field::FieldVariant::GpuShared,
+                                                  field::FieldVariant::GpuBinned};
 constexpr crowd::CrowdVariant kCrowdVariants[] = {crowd::CrowdVariant::Auto, crowd::CrowdVariant::CpuReference,
                                                   crowd::CrowdVariant::GpuSort, crowd::CrowdVariant::GpuTiled,
                                                   crowd::CrowdVariant::GpuStaticGrid};
@@ -149,9 +149,10 @@ class BattleScene : public Scene {
     ImGui::SliderInt("layer shown", &layer_, 0, 1, layer_ ? "team 1" : "team 0");
     if (battle_) {
       ImGui::TextWrapped("map %d x %d, field %s, crowd %s", battle_->map(), battle_->map(),
-                  field::variant_name(battle_->layers().variant()), crowd::variant_name(battle_->solver().variant()));
+                         field::variant_name(battle_->layers().variant()),
+                         crowd::variant_name(battle_->solver().variant()));
       ImGui::TextWrapped("alive %zu vs %zu, tick %lld%s", battle_->alive(0), battle_->alive(1), battle_->ticks(),
-                  battle_->winner() < 0 ? "" : (battle_->winner() == 2 ? "  draw" : "  battle over"));
+                         battle_->winner() < 0 ? "" : (battle_->winner() == 2 ? "  draw" : "  battle over"));
     }
     return dirty;
   }
@@ -171,9 +172,10 @@ class BattleScene : public Scene {
     for (std::size_t i = 0; i < pos.size(); ++i) {
       const float life = std::clamp(battle_->hp()[i] / cfg_.hp, 0.25f, 1.0f);
       const auto shade = [&](int v) { return static_cast<int>(static_cast<float>(v) * life); };
-      f.units[i] = {pos[i].x, pos[i].y, cfg_.unit_radius,
-                    battle_->teams()[i] == 0 ? rgba(shade(64), shade(224), shade(255)) : rgba(shade(255), shade(112), shade(255)),
-                    battle_->facing()[i]};
+      f.units[i] = {
+          pos[i].x, pos[i].y, cfg_.unit_radius,
+          battle_->teams()[i] == 0 ? rgba(shade(64), shade(224), shade(255)) : rgba(shade(255), shade(112), shade(255)),
+          battle_->facing()[i]};
     }
     if (grid) grid_lines(f, m / 16.0f);
   }
@@ -239,7 +241,7 @@ class CrowdScene : public Scene {
     if (solver_) {
       const crowd::StepStats& s = solver_->last_stats();
       ImGui::TextWrapped("%s: moved %zu, collisions %zu, blocked %zu", crowd::variant_name(solver_->variant()), s.moved,
-                  s.collisions, s.out_of_world + s.blocked);
+                         s.collisions, s.out_of_world + s.blocked);
     }
     return dirty;
   }
@@ -382,7 +384,8 @@ class AoiScene : public Scene {
     c.variant = variant_;
     WM_RETURN_IF_ERROR(aoi::AoiWorld::create(ctx, c, world_));
     is_gpu_ = world_->variant() == aoi::AoiVariant::GpuSeed || world_->variant() == aoi::AoiVariant::GpuFast;
-    WM_RETURN_IF_ERROR(world_->reset(aoi::generate_players(static_cast<std::size_t>(clients_), c.world, hot_spots_, seed_)));
+    WM_RETURN_IF_ERROR(
+        world_->reset(aoi::generate_players(static_cast<std::size_t>(clients_), c.world, hot_spots_, seed_)));
     tick_ = 0;
     selected_ = 0;
     result_ = {};
@@ -410,8 +413,8 @@ class AoiScene : public Scene {
       std::size_t rejected = 0;
       for (std::size_t k : result_.rejected) rejected += k;
       ImGui::TextWrapped("%s: %zu updates, %zu notifications, %zu entered, %zu left, %zu rejected",
-                  aoi::variant_name(world_->variant()), result_.updates.size(), result_.notifications.size(),
-                  result_.entered.size(), result_.left.size(), rejected);
+                         aoi::variant_name(world_->variant()), result_.updates.size(), result_.notifications.size(),
+                         result_.entered.size(), result_.left.size(), rejected);
       ImGui::TextWrapped("selected player %u (left click selects): %zu notifications this tick", selected_, mine_);
     }
     return dirty;
@@ -462,7 +465,8 @@ class AoiScene : public Scene {
     // Notifications to the selected player this tick: a line to each subject (sorted by receiver, so
     // they are one run).
     const auto& n = result_.notifications;
-    auto lo = std::lower_bound(n.begin(), n.end(), selected_, [](const aoi::Notification& a, std::uint32_t r) { return a.receiver < r; });
+    auto lo = std::lower_bound(n.begin(), n.end(), selected_,
+                               [](const aoi::Notification& a, std::uint32_t r) { return a.receiver < r; });
     mine_ = 0;
     for (auto it = lo; it != n.end() && it->receiver == selected_; ++it, ++mine_)
       if (it->subject != selected_ && (it == lo || std::prev(it)->subject != it->subject))
@@ -473,9 +477,9 @@ class AoiScene : public Scene {
       if (e.receiver == selected_) f.line(me.x, me.y, players[e.other].x, players[e.other].y, rgba(255, 60, 60));
   }
   void stages(std::vector<Stage>& out) const override {
-    out = {{"upload", result_.ms_upload},           {"logic", result_.ms_logic},
-           {"bucket sort", result_.ms_sort},          {"range query", result_.ms_query - (is_gpu_ ? 0 : result_.ms_sort)},
-           {"enter/leave", result_.ms_visibility},    {"download", result_.ms_download}};
+    out = {{"upload", result_.ms_upload},          {"logic", result_.ms_logic},
+           {"bucket sort", result_.ms_sort},       {"range query", result_.ms_query - (is_gpu_ ? 0 : result_.ms_sort)},
+           {"enter/leave", result_.ms_visibility}, {"download", result_.ms_download}};
   }
   std::string summary() const override {
     return "aoi: " + std::to_string(world_ ? world_->players().size() : 0) + " players, tick " + std::to_string(tick_) +
@@ -540,7 +544,8 @@ class RegionsScene : public Scene {
     WM_RETURN_IF_ERROR(matcher_->match_changes(appeared_, disappeared_));
     match_ms_ = ms_since(t0);
     std::vector<ddm::Pair> kept;
-    std::set_difference(pairs_.begin(), pairs_.end(), disappeared_.begin(), disappeared_.end(), std::back_inserter(kept));
+    std::set_difference(pairs_.begin(), pairs_.end(), disappeared_.begin(), disappeared_.end(),
+                        std::back_inserter(kept));
     pairs_.clear();
     std::merge(kept.begin(), kept.end(), appeared_.begin(), appeared_.end(), std::back_inserter(pairs_));
     return Status::Ok();
@@ -548,8 +553,10 @@ class RegionsScene : public Scene {
   bool panel() override {
     bool dirty = ImGui::SliderInt("regions", &regions_count_, 100, 50000, "%d", ImGuiSliderFlags_Logarithmic);
     dirty |= ImGui::Checkbox("size from alpha", &use_alpha_);
-    if (use_alpha_) dirty |= ImGui::SliderFloat("alpha", &alpha_, 0.01f, 100.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
-    else dirty |= ImGui::SliderFloat("side", &size_, 1.0f, 500.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+    if (use_alpha_)
+      dirty |= ImGui::SliderFloat("alpha", &alpha_, 0.01f, 100.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    else
+      dirty |= ImGui::SliderFloat("side", &size_, 1.0f, 500.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
     dirty |= ImGui::Checkbox("hot spots (the seed's 3)", &hotspot_);
     const ddm::DdmVariant variants[] = {ddm::DdmVariant::Auto, ddm::DdmVariant::CpuBrute, ddm::DdmVariant::CpuSort,
                                         ddm::DdmVariant::GpuRegion, ddm::DdmVariant::GpuGrid};
@@ -558,9 +565,11 @@ class RegionsScene : public Scene {
                                 ImGuiSliderFlags_Logarithmic);
     if (matcher_) {
       ImGui::TextWrapped("%s: %zu pairs; last step +%zu -%zu", ddm::variant_name(matcher_->variant()), pairs_.size(),
-                  appeared_.size(), disappeared_.size());
+                         appeared_.size(), disappeared_.size());
       ImGui::TextWrapped("region %u (%s, left click selects) matches:", selected_,
-                  selected_ < regions_.size() && regions_[selected_].kind == ddm::RegionKind::Publication ? "publication" : "subscription");
+                         selected_ < regions_.size() && regions_[selected_].kind == ddm::RegionKind::Publication
+                             ? "publication"
+                             : "subscription");
       std::string list;
       int shown = 0;
       for (const ddm::Pair& q : pairs_)
@@ -635,11 +644,14 @@ void ai_panel(AiSettings& ai, int& depth, int depth_max, const char* depth_label
   const char* kinds[] = {"alpha-beta", "hybrid"};
   if (ImGui::Combo("search", &kind, kinds, 2)) ai.search = kind ? AiSearch::Hybrid : AiSearch::AlphaBeta;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("alpha-beta: the engine's search on the CPU threads; hybrid: the node-based search, batches on the GPU or the CPU");
+    ImGui::SetTooltip(
+        "alpha-beta: the engine's search on the CPU threads; hybrid: the node-based search, batches on the GPU or the "
+        "CPU");
   if (ai.search == AiSearch::Hybrid) {
     int b = ai.backend == Backend::Cpu ? 1 : ai.backend == Backend::Cuda ? 2 : 0;
     const char* backends[] = {"auto", "cpu", "cuda"};
-    if (ImGui::Combo("batches on", &b, backends, 3)) ai.backend = b == 1 ? Backend::Cpu : b == 2 ? Backend::Cuda : Backend::Auto;
+    if (ImGui::Combo("batches on", &b, backends, 3))
+      ai.backend = b == 1 ? Backend::Cpu : b == 2 ? Backend::Cuda : Backend::Auto;
   }
   ImGui::SliderInt("ms per move", &ai.time_ms, 0, 20000, "%d", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("without a clock; 0: the depth alone. With a clock, the clock decides");
@@ -670,19 +682,23 @@ void thinking_lines(const Thinking& th, const char* score_unit) {
     ImGui::TextDisabled(th.active ? "thinking..." : "the computer has not searched yet");
     return;
   }
-  ImGui::TextWrapped("%s depth %d  score %+d %s", th.active ? "thinking:" : "last search:", th.depth, th.score, score_unit);
+  ImGui::TextWrapped("%s depth %d  score %+d %s", th.active ? "thinking:" : "last search:", th.depth, th.score,
+                     score_unit);
   ImGui::TextWrapped("%llu nodes in %lld ms, %.0f k nodes/s", static_cast<unsigned long long>(th.nodes),
-              static_cast<long long>(th.time_ms), th.time_ms > 0 ? static_cast<double>(th.nodes) / static_cast<double>(th.time_ms) : 0.0);
+                     static_cast<long long>(th.time_ms),
+                     th.time_ms > 0 ? static_cast<double>(th.nodes) / static_cast<double>(th.time_ms) : 0.0);
   if (th.search == AiSearch::Hybrid) {
     const search::HybridStats& h = th.hybrid;
     const double batched = static_cast<double>(h.batched_leaves + h.batched_branches);
-    ImGui::TextWrapped("hybrid on the %s: leaf batches %llu (mean %.0f), branch batches %llu (mean %.0f)", th.on_gpu ? "GPU" : "CPU",
-                static_cast<unsigned long long>(h.leaf_batches),
-                h.leaf_batches ? static_cast<double>(h.batched_leaves) / static_cast<double>(h.leaf_batches) : 0.0,
-                static_cast<unsigned long long>(h.branch_batches),
-                h.branch_batches ? static_cast<double>(h.batched_branches) / static_cast<double>(h.branch_batches) : 0.0);
-    ImGui::TextWrapped("%.0f%% of the nodes in batches%s; %llu pruned", h.computed() ? 100.0 * batched / static_cast<double>(h.computed()) : 0.0,
-                th.on_gpu ? " (the GPU's share)" : "", static_cast<unsigned long long>(h.pruned));
+    ImGui::TextWrapped(
+        "hybrid on the %s: leaf batches %llu (mean %.0f), branch batches %llu (mean %.0f)", th.on_gpu ? "GPU" : "CPU",
+        static_cast<unsigned long long>(h.leaf_batches),
+        h.leaf_batches ? static_cast<double>(h.batched_leaves) / static_cast<double>(h.leaf_batches) : 0.0,
+        static_cast<unsigned long long>(h.branch_batches),
+        h.branch_batches ? static_cast<double>(h.batched_branches) / static_cast<double>(h.branch_batches) : 0.0);
+    ImGui::TextWrapped("%.0f%% of the nodes in batches%s; %llu pruned",
+                       h.computed() ? 100.0 * batched / static_cast<double>(h.computed()) : 0.0,
+                       th.on_gpu ? " (the GPU's share)" : "", static_cast<unsigned long long>(h.pruned));
   }
   if (!th.backend_note.empty()) ImGui::TextWrapped("%s", th.backend_note.c_str());
 }
@@ -692,7 +708,8 @@ void clock_panel(const GameClock& clock, const char* (&sides)[2], int& base_s, i
   if (clock.control().on())
     for (int side = 0; side < 2; ++side) {
       if (side) ImGui::SameLine(0, 24);
-      ImGui::Text("%s%s %s", clock.running() == side ? "> " : "  ", sides[side], clock_text(clock.left_ms(side)).c_str());
+      ImGui::Text("%s%s %s", clock.running() == side ? "> " : "  ", sides[side],
+                  clock_text(clock.left_ms(side)).c_str());
     }
   else
     ImGui::TextDisabled("no clock");
@@ -724,8 +741,10 @@ void record_buttons(char (&path)[512], std::string& note, Save save, Load load) 
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     if (in) text << in.rdbuf();
-    if (!in) note = std::string("cannot read ") + path;
-    else if (text.str().size() > (8u << 20)) note = std::string(path) + " is larger than 8 MiB";
+    if (!in)
+      note = std::string("cannot read ") + path;
+    else if (text.str().size() > (8u << 20))
+      note = std::string(path) + " is larger than 8 MiB";
     else {
       const Status st = load(text.str());
       note = st.ok() ? std::string("loaded ") + path : st.message();
@@ -809,7 +828,8 @@ class ChessScene : public Scene {
       if (ImGui::Button("copy FEN")) ImGui::SetClipboardText(table_.fen().c_str());
       ImGui::SameLine();
       if (ImGui::Button("copy PGN")) ImGui::SetClipboardText(table_.pgn().c_str());
-      record_buttons(path_, note_, [&] { return table_.pgn(); }, [&](const std::string& text) { return table_.load_pgn(text); });
+      record_buttons(
+          path_, note_, [&] { return table_.pgn(); }, [&](const std::string& text) { return table_.load_pgn(text); });
       ImGui::TextWrapped("moves: %s", table_.moves_text().c_str());
       ImGui::TreePop();
     }
@@ -882,7 +902,7 @@ class Connect6Scene : public Scene {
       thinking_lines(th, "");
       if (th.best.a >= 0)
         ImGui::TextWrapped("%s %s%s", th.active ? "best so far (ghost stones):" : "played:",
-                    c6::turn_name(th.best, c6::Notation::Letters).c_str(), th.forced ? " (forced)" : "");
+                           c6::turn_name(th.best, c6::Notation::Letters).c_str(), th.forced ? " (forced)" : "");
       eval_graph(table_.evaluations(), "eval (Black)", 3000.0f);
       ImGui::TreePop();
     }
@@ -898,7 +918,9 @@ class Connect6Scene : public Scene {
       if (ImGui::Button("start from turns")) (void)table_.start(moves_);  // the status line says why when it fails
       ImGui::SameLine();
       if (ImGui::Button("copy turns")) ImGui::SetClipboardText(table_.turns_text().c_str());
-      record_buttons(path_, note_, [&] { return table_.record(); }, [&](const std::string& text) { return table_.load_record(text); });
+      record_buttons(
+          path_, note_, [&] { return table_.record(); },
+          [&](const std::string& text) { return table_.load_record(text); });
       ImGui::TextWrapped("turns: %s", table_.turns_text().c_str());
       ImGui::TreePop();
     }
@@ -958,7 +980,8 @@ struct Camera {
   }
   Vec2 world(float px, float py, int width, int height) const {
     const engine::Rect r = rect(width, height);
-    return {r.x0 + px / static_cast<float>(width) * (r.x1 - r.x0), r.y1 - py / static_cast<float>(height) * (r.y1 - r.y0)};
+    return {r.x0 + px / static_cast<float>(width) * (r.x1 - r.x0),
+            r.y1 - py / static_cast<float>(height) * (r.y1 - r.y0)};
   }
 };
 
@@ -1008,8 +1031,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
   cam.fit(sf.world, window.width(), window.height());
   bool paused = false, single = false, grid = false, shot = false, scene_shot = false;
   std::vector<std::uint8_t> pixels;
-  AppOptions opts = o;        // the seed can change from the panel
-  float heat_range = 0.0f;    // colour range of the heat map; 0: the largest |value| of the frame
+  AppOptions opts = o;      // the seed can change from the panel
+  float heat_range = 0.0f;  // colour range of the heat map; 0: the largest |value| of the frame
   int speed = 1, frames = 0, shots = 0;
   std::string message;
   std::vector<Stage> stages;
@@ -1076,7 +1099,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
       }
       reset = true;
     }
-    ImGui::TextWrapped("backend in use: %s%s", backend_name(ctx->backend()), ctx->cuda() ? (" (" + ctx->device().name + ")").c_str() : "");
+    ImGui::TextWrapped("backend in use: %s%s", backend_name(ctx->backend()),
+                       ctx->cuda() ? (" (" + ctx->device().name + ")").c_str() : "");
     ImGui::TextWrapped("renderer: %s; heat map by host upload", window.device_name().c_str());
     ImGui::Checkbox("pause (space)", &paused);
     ImGui::SameLine();
@@ -1102,8 +1126,10 @@ int run_window(const AppOptions& o, engine::Window& window) {
       }
       char label[64];
       std::snprintf(label, sizeof label, "render %.3f", render_ms);
-      ImGui::PlotLines(label, render_history.v.data(), kHistory, render_history.at, nullptr, 0.0f, FLT_MAX, ImVec2(0, 36));
-      ImGui::TextWrapped("tick total %.3f ms (%.0f ticks/s); %.0f fps", total, total > 0 ? 1e3 / total : 0.0, io.Framerate);
+      ImGui::PlotLines(label, render_history.v.data(), kHistory, render_history.at, nullptr, 0.0f, FLT_MAX,
+                       ImVec2(0, 36));
+      ImGui::TextWrapped("tick total %.3f ms (%.0f ticks/s); %.0f fps", total, total > 0 ? 1e3 / total : 0.0,
+                         io.Framerate);
     }
     if (!message.empty()) ImGui::TextWrapped("%s", message.c_str());
     ImGui::PopItemWidth();
@@ -1176,7 +1202,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
       char name[64];
       std::snprintf(name, sizeof name, "/%s-%03d.png", capture ? "screenshot" : "scene", shots++);
       if (err.empty())
-        err = engine::write_png(o.out + name, captured ? window.width() : w, captured ? window.height() : h, pixels.data());
+        err = engine::write_png(o.out + name, captured ? window.width() : w, captured ? window.height() : h,
+                                pixels.data());
       message = err.empty() ? "saved " + o.out + name : err;
       std::printf("warpmind-demo: %s\n", message.c_str());
       shot = scene_shot = false;
@@ -1184,10 +1211,11 @@ int run_window(const AppOptions& o, engine::Window& window) {
     ++frames;
   }
   const int validation = window.validation_messages() + (offscreen ? offscreen->validation_messages() : 0);
-  std::string stats = "{\"mode\": \"window\", \"scene\": \"" + std::string(scene->name()) + "\", \"frames\": " +
-                      std::to_string(frames) + ", \"backend\": \"" + backend_name(ctx->backend()) +
+  std::string stats = "{\"mode\": \"window\", \"scene\": \"" + std::string(scene->name()) +
+                      "\", \"frames\": " + std::to_string(frames) + ", \"backend\": \"" + backend_name(ctx->backend()) +
                       "\", \"renderer\": \"" + json_escape(window.device_name()) + "\", \"summary\": \"" +
-                      json_escape(scene->summary()) + "\", \"validation_messages\": " + std::to_string(validation) + "}\n";
+                      json_escape(scene->summary()) + "\", \"validation_messages\": " + std::to_string(validation) +
+                      "}\n";
   std::string err = write_file(o.out + "/stats.json", stats);
   if (!err.empty()) std::fprintf(stderr, "warpmind-demo: %s\n", err.c_str());
   std::printf("warpmind-demo: %d frames in a window (%s); %s\n", frames, window.device_name().c_str(),

@@ -25,14 +25,16 @@ Status load_battle_map(const std::string& path, BattleMap& out) {
   std::stringstream text;
   text << in.rdbuf();
   const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Status::Invalid(path + ": not a JSON object (or a number a double cannot hold)");
+  if (j.is_discarded() || !j.is_object())
+    return Status::Invalid(path + ": not a JSON object (or a number a double cannot hold)");
   for (const auto& item : j.items())
     if (item.key() != "comment" && item.key() != "plan" && item.key() != "start_row" && item.key() != "walls")
       return Status::Invalid(path + ": " + item.key() + ": unknown key (known: comment, plan, start_row, walls)");
   if (j.contains("plan") && j["plan"] != 128) return Status::Invalid(path + ": plan: only 128 is supported");
   BattleMap m;
   if (j.contains("start_row")) {
-    if (!j["start_row"].is_number_integer() || j["start_row"].get<long long>() < 0 || j["start_row"].get<long long>() > 127)
+    if (!j["start_row"].is_number_integer() || j["start_row"].get<long long>() < 0 ||
+        j["start_row"].get<long long>() > 127)
       return Status::Invalid(path + ": start_row: an integer 0..127");
     m.start_row = j["start_row"].get<int>();
   }
@@ -59,7 +61,8 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   if (c.units_per_army == 0 || c.units_per_army > 100000) return Status::Invalid("battle: 1..100000 units per army");
   if (!(c.weapon_range > 0) || !(c.damage > 0) || !(c.hp > 0) || !(c.step > 0) || c.cooldown_ticks < 0)
     return Status::Invalid("battle: range, damage, hp and step must be > 0");
-  if (c.map < 0 || c.map % 128 || c.map > 4096) return Status::Invalid("battle: map must be 0 or a multiple of 128 up to 4096");
+  if (c.map < 0 || c.map % 128 || c.map > 4096)
+    return Status::Invalid("battle: map must be 0 or a multiple of 128 up to 4096");
   if (c.field_resolution < 16 || c.field_resolution > 8192) return Status::Invalid("battle: field resolution 16..8192");
   if (!(c.unit_radius >= 0.1f && c.unit_radius <= 2.0f)) return Status::Invalid("battle: unit radius 0.1..2");
   for (const auto& w : c.layout.walls)
@@ -124,7 +127,8 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   field::FieldConfig fc;
   fc.world = cc.world;
   fc.width = fc.height = c.field_resolution;
-  fc.kinds = {field::attack(c.weapon_range, 100.0f, c.sight), field::own_unit(3.0f * c.unit_radius), field::obstacle(1.0f, -300.0f)};
+  fc.kinds = {field::attack(c.weapon_range, 100.0f, c.sight), field::own_unit(3.0f * c.unit_radius),
+              field::obstacle(1.0f, -300.0f)};
   fc.layers = {{"team0", {{1, 0}, {0, 1}, {2, 2}}}, {"team1", {{0, 0}, {1, 1}, {2, 2}}}};
   fc.variant = c.field_variant;
   WM_RETURN_IF_ERROR(field::FieldLayers::create(ctx, fc, b->layers_));
@@ -156,26 +160,32 @@ Status Battle::tick() {
   for (int t = 0; t < 2; ++t) {
     choice_.resize(team_pts_[t].size());
     WM_RETURN_IF_ERROR(layers_->best_move(t, team_pts_[t], 3, choice_));
-    ctx_->pool().parallel_for(choice_.size(), [&](std::size_t b, std::size_t e, unsigned) {
-      for (std::size_t k = b; k < e; ++k) {
-        const std::size_t i = team_ids_[t][k];
-        const float dx = choice_[k].target.x - pos_[i].x, dy = choice_[k].target.y - pos_[i].y;
-        const float d = std::sqrt(dx * dx + dy * dy);
-        want_[i] = d > 0.0f ? std::atan2(dy, dx) : facing_[i];
-        proposal_[i] = d > cfg_.step ? Vec2{pos_[i].x + dx / d * cfg_.step, pos_[i].y + dy / d * cfg_.step}
-                                     : choice_[k].target;
-      }
-    }, 8192);
+    ctx_->pool().parallel_for(
+        choice_.size(),
+        [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t k = b; k < e; ++k) {
+            const std::size_t i = team_ids_[t][k];
+            const float dx = choice_[k].target.x - pos_[i].x, dy = choice_[k].target.y - pos_[i].y;
+            const float d = std::sqrt(dx * dx + dy * dy);
+            want_[i] = d > 0.0f ? std::atan2(dy, dx) : facing_[i];
+            proposal_[i] = d > cfg_.step ? Vec2{pos_[i].x + dx / d * cfg_.step, pos_[i].y + dy / d * cfg_.step}
+                                         : choice_[k].target;
+          }
+        },
+        8192);
   }
   times_.decisions_ms = ms_since(t0);
 
   t0 = Clock::now();
   WM_RETURN_IF_ERROR(solver_->step(proposal_));
   WM_RETURN_IF_ERROR(solver_->read_positions(pos_));
-  ctx_->pool().parallel_for(pos_.size(), [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i)
-      if (pos_[i].x == proposal_[i].x && pos_[i].y == proposal_[i].y) facing_[i] = want_[i];
-  }, 8192);
+  ctx_->pool().parallel_for(
+      pos_.size(),
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i)
+          if (pos_[i].x == proposal_[i].x && pos_[i].y == proposal_[i].y) facing_[i] = want_[i];
+      },
+      8192);
   times_.crowd_ms = ms_since(t0);
 
   t0 = Clock::now();
@@ -201,9 +211,12 @@ Status Battle::fire() {
   // Counting sort by (team, cell), stable: ascending index within a cell.
   cell_start_.assign(2 * per_team + 1, 0);
   unit_cell_.resize(n);
-  ctx_->pool().parallel_for(n, [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) unit_cell_[i] = cell_of(pos_[i]);
-  }, 8192);
+  ctx_->pool().parallel_for(
+      n,
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) unit_cell_[i] = cell_of(pos_[i]);
+      },
+      8192);
   for (std::size_t i = 0; i < n; ++i) ++cell_start_[team_[i] * per_team + unit_cell_[i] + 1];
   for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
   cell_units_.resize(n);
@@ -211,28 +224,31 @@ Status Battle::fire() {
   for (std::size_t i = 0; i < n; ++i)
     cell_units_[cell_next_[team_[i] * per_team + unit_cell_[i]]++] = static_cast<std::uint32_t>(i);
   target_.assign(n, kNone);
-  ctx_->pool().parallel_for(n, [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) {
-      if (cooldown_[i] > 0) continue;
-      const int cx = static_cast<int>(unit_cell_[i] % cells), cy = static_cast<int>(unit_cell_[i] / cells);
-      const std::uint32_t* start = cell_start_.data() + (1 - team_[i]) * per_team;
-      std::uint32_t best = kNone;
-      float best_d2 = r2;
-      for (int y = std::max(0, cy - 1); y <= std::min(cells - 1, cy + 1); ++y)
-        for (int x = std::max(0, cx - 1); x <= std::min(cells - 1, cx + 1); ++x) {
-          const std::size_t c = static_cast<std::size_t>(y) * cells + x;
-          for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) {
-            const std::uint32_t j = cell_units_[k];
-            const float dx = pos_[j].x - pos_[i].x, dy = pos_[j].y - pos_[i].y, d2 = dx * dx + dy * dy;
-            if (d2 < best_d2 || (d2 == best_d2 && j < best)) {
-              best_d2 = d2;
-              best = j;
+  ctx_->pool().parallel_for(
+      n,
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) {
+          if (cooldown_[i] > 0) continue;
+          const int cx = static_cast<int>(unit_cell_[i] % cells), cy = static_cast<int>(unit_cell_[i] / cells);
+          const std::uint32_t* start = cell_start_.data() + (1 - team_[i]) * per_team;
+          std::uint32_t best = kNone;
+          float best_d2 = r2;
+          for (int y = std::max(0, cy - 1); y <= std::min(cells - 1, cy + 1); ++y)
+            for (int x = std::max(0, cx - 1); x <= std::min(cells - 1, cx + 1); ++x) {
+              const std::size_t c = static_cast<std::size_t>(y) * cells + x;
+              for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) {
+                const std::uint32_t j = cell_units_[k];
+                const float dx = pos_[j].x - pos_[i].x, dy = pos_[j].y - pos_[i].y, d2 = dx * dx + dy * dy;
+                if (d2 < best_d2 || (d2 == best_d2 && j < best)) {
+                  best_d2 = d2;
+                  best = j;
+                }
+              }
             }
-          }
+          target_[i] = best;
         }
-      target_[i] = best;
-    }
-  }, 1024);
+      },
+      1024);
   damage_.assign(n, 0.0f);
   for (std::size_t i = 0; i < n; ++i) {
     if (cooldown_[i] > 0) {
@@ -267,7 +283,9 @@ Status Battle::fire() {
   return deaths ? solver_->retain(keep_) : Status::Ok();
 }
 
-std::size_t Battle::alive(int team) const { return static_cast<std::size_t>(std::count(team_.begin(), team_.end(), team)); }
+std::size_t Battle::alive(int team) const {
+  return static_cast<std::size_t>(std::count(team_.begin(), team_.end(), team));
+}
 
 int Battle::winner() const {
   const std::size_t a = alive(0), b = alive(1);

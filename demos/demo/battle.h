@@ -37,11 +37,11 @@ struct BattleConfig {
   int field_resolution = 256;  // field cells per side of the map
   float start_gap = 60.0f;     // world units between the armies' fronts
   float weapon_range = 6.0f;
-  float sight = 60.0f;         // enemies attract up to weapon_range + sight
+  float sight = 60.0f;  // enemies attract up to weapon_range + sight
   float damage = 12.0f, hp = 100.0f;
   int cooldown_ticks = 4;
-  float step = 0.35f;          // world units per tick
-  float unit_radius = 0.5f;    // crowd disc radius [Limit: 0.1..2]
+  float step = 0.35f;        // world units per tick
+  float unit_radius = 0.5f;  // crowd disc radius [Limit: 0.1..2]
   field::FieldVariant field_variant = field::FieldVariant::Auto;
   crowd::CrowdVariant crowd_variant = crowd::CrowdVariant::Auto;
   crowd::CrowdRule crowd_rule = crowd::CrowdRule::LowestIdWins;

@@ -30,7 +30,7 @@ struct AiSettings {
   Backend backend = Backend::Auto;  // the hybrid search's batches
   int time_ms = 1000;               // per move without a clock (0: depth alone); with one, the clock decides
   int threads = 1;
-  int pace_ms = 0;                  // computer against computer: at least this long between moves
+  int pace_ms = 0;  // computer against computer: at least this long between moves
   search::HybridOptions hybrid = [] {
     search::HybridOptions o;
     o.first_child_first = true;
@@ -43,8 +43,8 @@ struct AiSettings {
 struct Thinking {
   bool active = false;
   AiSearch search = AiSearch::AlphaBeta;
-  bool on_gpu = false;      // the hybrid search's batches run on the GPU
-  std::string backend_note; // why the GPU is not used, or its error (empty otherwise)
+  bool on_gpu = false;       // the hybrid search's batches run on the GPU
+  std::string backend_note;  // why the GPU is not used, or its error (empty otherwise)
   int depth = 0, score = 0;
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
@@ -67,8 +67,8 @@ class GameClock {
 
   void reset(TimeControl tc);  // both sides get the base time; stopped
   const TimeControl& control() const { return tc_; }
-  void start(int side);        // `side`'s time runs (the other's stops)
-  void stop();                 // the running side's time so far is taken; nothing runs
+  void start(int side);  // `side`'s time runs (the other's stops)
+  void stop();           // the running side's time so far is taken; nothing runs
   // `side` has moved: its time so far is taken and the increment added; nothing runs after.
   void moved(int side);
   std::int64_t left_ms(int side) const;  // live for the running side; may go below 0
@@ -173,7 +173,8 @@ HybridOutcome<typename Game::Move> think_hybrid(const typename Game::State& root
     }
   } else {
     const int threads = ai.threads > 1 ? ai.threads : 1;
-    if (!pool || static_cast<int>(pool->size()) != threads) pool = std::make_unique<ThreadPool>(static_cast<unsigned>(threads));
+    if (!pool || static_cast<int>(pool->size()) != threads)
+      pool = std::make_unique<ThreadPool>(static_cast<unsigned>(threads));
     search::CpuBatch<Game> batch{*pool};
     search::HybridSearch<Game, search::CpuBatch<Game>> h;
     take(search::deepen(h, root, o, depth, time_ms, t0, batch, each));

@@ -26,14 +26,16 @@ const char* color_name(chess::Color c) { return c == chess::White ? "White" : "B
 // The board position of square sq's lower-left corner.
 Vec2 corner(int sq, bool flipped) {
   const int f = sq & 7, r = sq >> 3;
-  return flipped ? Vec2{static_cast<float>(7 - f), static_cast<float>(7 - r)} : Vec2{static_cast<float>(f), static_cast<float>(r)};
+  return flipped ? Vec2{static_cast<float>(7 - f), static_cast<float>(7 - r)}
+                 : Vec2{static_cast<float>(f), static_cast<float>(r)};
 }
 
 }  // namespace
 
 void BoardPicture::quad(float x0, float y0, float x1, float y1, std::uint32_t c) {
-  for (const engine::LineVertex& v : {engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y0, c}, engine::LineVertex{x1, y1, c},
-                                      engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y1, c}, engine::LineVertex{x0, y1, c}})
+  for (const engine::LineVertex& v :
+       {engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y0, c}, engine::LineVertex{x1, y1, c},
+        engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y1, c}, engine::LineVertex{x0, y1, c}})
     fills.push_back(v);
 }
 
@@ -52,8 +54,8 @@ void BoardPicture::arrow(float x0, float y0, float x1, float y1, std::uint32_t c
        {engine::LineVertex{x0 - uy * w, y0 + ux * w, c}, engine::LineVertex{x0 + uy * w, y0 - ux * w, c},
         engine::LineVertex{sx + uy * w, sy - ux * w, c}, engine::LineVertex{x0 - uy * w, y0 + ux * w, c},
         engine::LineVertex{sx + uy * w, sy - ux * w, c}, engine::LineVertex{sx - uy * w, sy + ux * w, c},
-        engine::LineVertex{sx - uy * 2.5f * w, sy + ux * 2.5f * w, c}, engine::LineVertex{sx + uy * 2.5f * w, sy - ux * 2.5f * w, c},
-        engine::LineVertex{x1, y1, c}})
+        engine::LineVertex{sx - uy * 2.5f * w, sy + ux * 2.5f * w, c},
+        engine::LineVertex{sx + uy * 2.5f * w, sy - ux * 2.5f * w, c}, engine::LineVertex{x1, y1, c}})
     fills.push_back(v);
 }
 
@@ -183,7 +185,8 @@ void ChessTable::click(int square) {
   }
   const bool own = position_.type_at(square) != chess::NoPiece && position_.color_at(square) == side;
   if (own) {
-    const bool mobile = std::any_of(legal.begin(), legal.end(), [&](const chess::Move& m) { return m.from() == square; });
+    const bool mobile =
+        std::any_of(legal.begin(), legal.end(), [&](const chess::Move& m) { return m.from() == square; });
     if (mobile) {
       selected_ = square;
       status_ = square_name(square) + " selected";
@@ -279,7 +282,8 @@ void ChessTable::settle() {
   const chess::Color other = static_cast<chess::Color>(side ^ 1);
   const char* win = other == chess::White ? "1-0" : "0-1";
   if (legal.size == 0) {
-    end_ = position_.in_check() ? std::string("checkmate, ") + color_name(other) + " wins" : std::string("stalemate, a draw");
+    end_ = position_.in_check() ? std::string("checkmate, ") + color_name(other) + " wins"
+                                : std::string("stalemate, a draw");
     outcome_ = position_.in_check() ? win : "1/2-1/2";
   } else if (position_.halfmove >= 100) {
     end_ = "the fifty-move rule, a draw";
@@ -296,13 +300,16 @@ void ChessTable::settle() {
   }
   if (end_.empty() && clock_.flagged(side)) {
     end_ = std::string(color_name(side)) + " ran out of time, " +
-           (bare(other) ? std::string(color_name(other)) + " cannot mate, a draw" : std::string(color_name(other)) + " wins");
+           (bare(other) ? std::string(color_name(other)) + " cannot mate, a draw"
+                        : std::string(color_name(other)) + " wins");
     outcome_ = bare(other) ? "1/2-1/2" : win;
   }
   if (!end_.empty() && outcome_ == "*") outcome_ = "1/2-1/2";
   const bool both_computers = players_[0] == Player::Computer && players_[1] == Player::Computer;
-  if (!end_.empty()) clock_.stop();
-  else if (!(both_computers && ai_.pace_ms > 0)) clock_.start(side);  // else when its search starts
+  if (!end_.empty())
+    clock_.stop();
+  else if (!(both_computers && ai_.pace_ms > 0))
+    clock_.start(side);  // else when its search starts
   if (!end_.empty()) {
     status_ = "game over: " + end_;
   } else {
@@ -344,8 +351,10 @@ void ChessTable::update() {
     report_.search = ai_.search;
   }
   thread_ = std::thread([this, root, history, ai = ai_, time_ms] {
-    if (ai.search == AiSearch::Hybrid) think_hybrid(root, ai, time_ms);
-    else think(root, history, ai, time_ms);
+    if (ai.search == AiSearch::Hybrid)
+      think_hybrid(root, ai, time_ms);
+    else
+      think(root, history, ai, time_ms);
     done_ = true;
   });
   status_ += ", thinking";
@@ -376,11 +385,11 @@ void ChessTable::think(const chess::Position& root, const std::vector<std::uint6
 // The hybrid search (iterative deepening of whole runs, search/hybrid.h) on the GPU's batches when the
 // backend gives one, else on the CPU threads'.
 void ChessTable::think_hybrid(const chess::Position& root, const ChessAi& ai, std::int64_t time_ms) {
-  const auto r = demos::think_hybrid<chess::ChessGame>(root, ai, std::clamp(ai.depth, 1, 12), time_ms, stop_requested_, gpu_,
-                                                       pool_, report_mutex_, report_, [&](const auto& res) {
-    report_.pv.assign(res.has_move ? 1 : 0, res.best);
-    return std::abs(res.value) <= chess::kMateBound;
-  });
+  const auto r = demos::think_hybrid<chess::ChessGame>(root, ai, std::clamp(ai.depth, 1, 12), time_ms, stop_requested_,
+                                                       gpu_, pool_, report_mutex_, report_, [&](const auto& res) {
+                                                         report_.pv.assign(res.has_move ? 1 : 0, res.best);
+                                                         return std::abs(res.value) <= chess::kMateBound;
+                                                       });
   result_ = chess::SearchResult{};
   result_.has_move = r.has_move;
   result_.best = r.best;
@@ -459,11 +468,12 @@ void ChessTable::draw(BoardPicture& out, bool flipped) const {
     if (t == chess::NoPiece) continue;
     const bool white = position_.color_at(sq) == chess::White;
     const Vec2 c = corner(sq, flipped);
-    out.discs.push_back({c.x + 0.5f, c.y + 0.5f, t == chess::Pawn ? 0.3f : 0.4f, white ? rgba(248, 246, 238) : rgba(38, 36, 40),
-                         engine::UnitInstance::kNoFacing});
+    out.discs.push_back({c.x + 0.5f, c.y + 0.5f, t == chess::Pawn ? 0.3f : 0.4f,
+                         white ? rgba(248, 246, 238) : rgba(38, 36, 40), engine::UnitInstance::kNoFacing});
     const float h = t == chess::Pawn ? 0.3f : 0.4f;
     const char name[2] = {letters[t], 0};
-    engine::stroke_text(name, c.x + 0.5f - h / 3, c.y + 0.5f - h / 2, h, white ? rgba(30, 30, 30) : rgba(240, 240, 240), out.lines);
+    engine::stroke_text(name, c.x + 0.5f - h / 3, c.y + 0.5f - h / 2, h, white ? rgba(30, 30, 30) : rgba(240, 240, 240),
+                        out.lines);
   }
   // The computer's principal variation as arrows: its first four moves, the computer's blue, the
   // replies orange, fading with depth.
@@ -472,18 +482,21 @@ void ChessTable::draw(BoardPicture& out, bool flipped) const {
     for (std::size_t k = std::min<std::size_t>(th.pv.size(), 4); k-- > 0;) {
       const Vec2 a = corner(th.pv[k].from(), flipped), b = corner(th.pv[k].to(), flipped);
       const int alpha = 190 - 40 * static_cast<int>(k);
-      out.arrow(a.x + 0.5f, a.y + 0.5f, b.x + 0.5f, b.y + 0.5f, k % 2 ? rgba(235, 130, 30, alpha) : rgba(40, 110, 230, alpha));
+      out.arrow(a.x + 0.5f, a.y + 0.5f, b.x + 0.5f, b.y + 0.5f,
+                k % 2 ? rgba(235, 130, 30, alpha) : rgba(40, 110, 230, alpha));
     }
   // Coordinates, and the side to move as a disc beside its edge of the board.
   const std::uint32_t label = rgba(200, 200, 200);
   for (int i = 0; i < 8; ++i) {
-    const char file[2] = {static_cast<char>('a' + (flipped ? 7 - i : i)), 0}, rank[2] = {static_cast<char>('1' + (flipped ? 7 - i : i)), 0};
+    const char file[2] = {static_cast<char>('a' + (flipped ? 7 - i : i)), 0},
+               rank[2] = {static_cast<char>('1' + (flipped ? 7 - i : i)), 0};
     engine::stroke_text(file, static_cast<float>(i) + 0.4f, -0.6f, 0.32f, label, out.lines);
     engine::stroke_text(rank, -0.55f, static_cast<float>(i) + 0.35f, 0.32f, label, out.lines);
   }
   const bool white_to_move = position_.side == chess::White;
   const float y = (white_to_move != flipped) ? 0.5f : 7.5f;
-  out.discs.push_back({8.45f, y, 0.25f, white_to_move ? rgba(248, 246, 238) : rgba(38, 36, 40), engine::UnitInstance::kNoFacing});
+  out.discs.push_back(
+      {8.45f, y, 0.25f, white_to_move ? rgba(248, 246, 238) : rgba(38, 36, 40), engine::UnitInstance::kNoFacing});
 }
 
 }  // namespace warpmind::demos

@@ -46,10 +46,10 @@ namespace warpmind::demos {
 // What a board scene hands the renderer (world units: the board's squares are 1 x 1, a1 / A1 at the
 // origin, y up).
 struct BoardPicture {
-  WorldRect area;                            // the board with its coordinate margin
-  std::vector<engine::LineVertex> fills;     // squares, highlights (triangles)
-  std::vector<engine::UnitInstance> discs;   // pieces, stones
-  std::vector<engine::LineVertex> lines;     // letters, coordinates, arrows (segments)
+  WorldRect area;                           // the board with its coordinate margin
+  std::vector<engine::LineVertex> fills;    // squares, highlights (triangles)
+  std::vector<engine::UnitInstance> discs;  // pieces, stones
+  std::vector<engine::LineVertex> lines;    // letters, coordinates, arrows (segments)
   void clear() {
     fills.clear();
     discs.clear();
@@ -100,7 +100,7 @@ class ChessTable {
   const search::chess::Position& position() const { return position_; }
   std::string fen() const { return search::chess::to_fen(position_); }
   const std::vector<search::chess::Move>& moves() const { return moves_; }  // played so far, in UCI order
-  std::string moves_text() const;                                            // "e2e4 e7e5 ..."
+  std::string moves_text() const;                                           // "e2e4 e7e5 ..."
   // The game as PGN (search/pgn.h): tags White and Black (person or warpmind), Result from the end.
   std::string pgn() const;
   Status load_pgn(std::string_view text);  // the first game of the text; errors change nothing
@@ -138,7 +138,7 @@ class ChessTable {
   std::chrono::steady_clock::time_point last_move_at_{};
   Player players_[2] = {Player::Person, Player::Computer};
   ChessAi ai_;
-  int selected_ = -1, pending_ = -1;  // pending_: the promotion's target square
+  int selected_ = -1, pending_ = -1;          // pending_: the promotion's target square
   std::string status_, end_, outcome_ = "*";  // outcome_: the PGN result
   // The computer's search.
   std::unique_ptr<search::chess::Searcher> searcher_;

@@ -190,13 +190,18 @@ void Connect6Table::set_player(c6::Stone side, Player p) {
 void Connect6Table::settle() {
   const c6::Stone side = board_.to_move();
   end_.clear();
-  if (board_.winner() != c6::Empty) end_ = std::string("six in a row, ") + stone_name(board_.winner()) + " wins";
-  else if (board_.full()) end_ = "the board is full, a draw";
+  if (board_.winner() != c6::Empty)
+    end_ = std::string("six in a row, ") + stone_name(board_.winner()) + " wins";
+  else if (board_.full())
+    end_ = "the board is full, a draw";
   else if (clock_.flagged(side_index(side)))
-    end_ = std::string(stone_name(side)) + " ran out of time, " + stone_name(side == c6::BlackStone ? c6::WhiteStone : c6::BlackStone) + " wins";
+    end_ = std::string(stone_name(side)) + " ran out of time, " +
+           stone_name(side == c6::BlackStone ? c6::WhiteStone : c6::BlackStone) + " wins";
   const bool both_computers = players_[0] == Player::Computer && players_[1] == Player::Computer;
-  if (!end_.empty()) clock_.stop();
-  else if (!(both_computers && ai_.pace_ms > 0)) clock_.start(side_index(side));
+  if (!end_.empty())
+    clock_.stop();
+  else if (!(both_computers && ai_.pace_ms > 0))
+    clock_.start(side_index(side));
   if (!end_.empty())
     status_ = "game over: " + end_;
   else
@@ -238,8 +243,10 @@ void Connect6Table::update() {
     report_.search = ai_.search;
   }
   thread_ = std::thread([this, root, ai = ai_, time_ms] {
-    if (ai.search == AiSearch::Hybrid) think_hybrid(root, ai, time_ms);
-    else think(root, ai, time_ms);
+    if (ai.search == AiSearch::Hybrid)
+      think_hybrid(root, ai, time_ms);
+    else
+      think(root, ai, time_ms);
     done_ = true;
   });
   status_ += ", thinking";
@@ -265,7 +272,8 @@ void Connect6Table::think(const c6::Board& root, const Connect6Ai& ai, std::int6
     report_.score = r.score;
     report_.nodes = r.nodes;
     report_.best = r.best;
-    report_.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    report_.time_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   };
   result_ = c6::search(root, o);
   std::lock_guard<std::mutex> lock(report_mutex_);
@@ -277,11 +285,11 @@ void Connect6Table::think(const c6::Board& root, const Connect6Ai& ai, std::int6
 // The hybrid search over the same candidate turns (Connect6Game at the width).
 void Connect6Table::think_hybrid(const c6::Board& root, const Connect6Ai& ai, std::int64_t time_ms) {
   c6::Connect6Game::width = std::max(1, ai.width);
-  const auto r = demos::think_hybrid<c6::Connect6Game>(root, ai, std::clamp(ai.depth, 1, 6), time_ms, interrupt_, gpu_, pool_,
-                                                       report_mutex_, report_, [&](const auto& res) {
-    if (res.has_move) report_.best = res.best;
-    return true;
-  });
+  const auto r = demos::think_hybrid<c6::Connect6Game>(root, ai, std::clamp(ai.depth, 1, 6), time_ms, interrupt_, gpu_,
+                                                       pool_, report_mutex_, report_, [&](const auto& res) {
+                                                         if (res.has_move) report_.best = res.best;
+                                                         return true;
+                                                       });
   result_ = c6::SearchOutcome{};
   result_.score = r.value;
   if (r.has_move) {
@@ -343,13 +351,14 @@ void Connect6Table::draw(BoardPicture& out) const {
     const c6::Stone s = board_.at(cell);
     if (s == c6::Empty) continue;
     const float x = static_cast<float>(cell % c6::kSize) + 0.5f, y = static_cast<float>(cell / c6::kSize) + 0.5f;
-    out.discs.push_back({x, y, 0.45f, s == c6::BlackStone ? rgba(30, 30, 34) : rgba(246, 244, 236),
-                         engine::UnitInstance::kNoFacing});
+    out.discs.push_back(
+        {x, y, 0.45f, s == c6::BlackStone ? rgba(30, 30, 34) : rgba(246, 244, 236), engine::UnitInstance::kNoFacing});
     if (cell == last.a || cell == last.b)  // the last turn's stones: a red mark
       out.discs.push_back({x, y, 0.13f, rgba(220, 50, 40), engine::UnitInstance::kNoFacing});
   }
   if (pending_ >= 0) {
-    const float x = static_cast<float>(pending_ % c6::kSize) + 0.5f, y = static_cast<float>(pending_ / c6::kSize) + 0.5f;
+    const float x = static_cast<float>(pending_ % c6::kSize) + 0.5f,
+                y = static_cast<float>(pending_ / c6::kSize) + 0.5f;
     out.discs.push_back({x, y, 0.45f, board_.to_move() == c6::BlackStone ? rgba(100, 100, 110) : rgba(210, 210, 200),
                          engine::UnitInstance::kNoFacing});
   }
@@ -360,7 +369,8 @@ void Connect6Table::draw(BoardPicture& out) const {
       if (cell < 0 || board_.at(cell) != c6::Empty) continue;
       const float x = static_cast<float>(cell % c6::kSize) + 0.5f, y = static_cast<float>(cell / c6::kSize) + 0.5f;
       out.discs.push_back({x, y, 0.45f, rgba(60, 140, 230, 150), engine::UnitInstance::kNoFacing});
-      out.discs.push_back({x, y, 0.2f, board_.to_move() == c6::BlackStone ? rgba(30, 30, 34, 160) : rgba(246, 244, 236, 160),
+      out.discs.push_back({x, y, 0.2f,
+                           board_.to_move() == c6::BlackStone ? rgba(30, 30, 34, 160) : rgba(246, 244, 236, 160),
                            engine::UnitInstance::kNoFacing});
     }
   const bool black = board_.to_move() == c6::BlackStone;

@@ -109,12 +109,13 @@ int render_board(const demos::BoardPicture& pic, int w, int h, const std::string
 
 // The computer's last search, for stats.json.
 std::string thinking_json(const demos::Thinking& th) {
-  return ", \"computer\": {\"search\": \"" + std::string(th.search == demos::AiSearch::Hybrid ? "hybrid" : "alphabeta") +
+  return ", \"computer\": {\"search\": \"" +
+         std::string(th.search == demos::AiSearch::Hybrid ? "hybrid" : "alphabeta") +
          "\", \"on_gpu\": " + (th.on_gpu ? "true" : "false") + ", \"depth\": " + std::to_string(th.depth) +
-         ", \"score\": " + std::to_string(th.score) + ", \"nodes\": " + std::to_string(th.nodes) + ", \"time_ms\": " +
-         std::to_string(th.time_ms) + ", \"batched_nodes\": " +
-         std::to_string(th.hybrid.batched_leaves + th.hybrid.batched_branches) + ", \"note\": \"" +
-         demos::json_escape(th.backend_note) + "\"}";
+         ", \"score\": " + std::to_string(th.score) + ", \"nodes\": " + std::to_string(th.nodes) +
+         ", \"time_ms\": " + std::to_string(th.time_ms) +
+         ", \"batched_nodes\": " + std::to_string(th.hybrid.batched_leaves + th.hybrid.batched_branches) +
+         ", \"note\": \"" + demos::json_escape(th.backend_note) + "\"}";
 }
 
 // The chess scene headless: the computer makes `plays` moves, then the board is drawn.
@@ -128,14 +129,14 @@ int render_chess(demos::ChessTable& table, int plays, int ai_time, int w, int h,
   for (chess::Color c : {chess::White, chess::Black}) table.set_player(c, demos::Player::Person);
   demos::BoardPicture pic;
   table.draw(pic, false);
-  const int rc = render_board(pic, w, h, out,
-                              "\"scene\": \"chess\", \"fen\": \"" + demos::json_escape(table.fen()) + "\", \"moves\": \"" +
-                                  table.moves_text() + "\", \"over\": " + (table.over() ? "true" : "false") +
-                                  ", \"status\": \"" + demos::json_escape(table.status()) + "\"" +
-                                  thinking_json(table.thinking_info()));
+  const int rc =
+      render_board(pic, w, h, out,
+                   "\"scene\": \"chess\", \"fen\": \"" + demos::json_escape(table.fen()) + "\", \"moves\": \"" +
+                       table.moves_text() + "\", \"over\": " + (table.over() ? "true" : "false") + ", \"status\": \"" +
+                       demos::json_escape(table.status()) + "\"" + thinking_json(table.thinking_info()));
   if (rc == 0)
-    std::printf("warpmind-demo: chess, %zu moves, %s; %s/frame-0000.png\n", table.moves().size(), table.status().c_str(),
-                out.c_str());
+    std::printf("warpmind-demo: chess, %zu moves, %s; %s/frame-0000.png\n", table.moves().size(),
+                table.status().c_str(), out.c_str());
   return rc;
 }
 
@@ -151,20 +152,22 @@ int render_connect6(demos::Connect6Table& table, int plays, int ai_time, int w, 
   demos::BoardPicture pic;
   table.draw(pic);
   const int rc = render_board(pic, w, h, out,
-                              "\"scene\": \"connect6\", \"turns\": \"" + table.turns_text() + "\", \"over\": " +
-                                  (table.over() ? "true" : "false") + ", \"status\": \"" +
+                              "\"scene\": \"connect6\", \"turns\": \"" + table.turns_text() +
+                                  "\", \"over\": " + (table.over() ? "true" : "false") + ", \"status\": \"" +
                                   demos::json_escape(table.status()) + "\"" + thinking_json(table.thinking_info()));
   if (rc == 0)
-    std::printf("warpmind-demo: connect6, %zu turns, %s; %s/frame-0000.png\n", table.turns().size(), table.status().c_str(),
-                out.c_str());
+    std::printf("warpmind-demo: connect6, %zu turns, %s; %s/frame-0000.png\n", table.turns().size(),
+                table.status().c_str(), out.c_str());
   return rc;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"frames", "ticks-per-frame", "out", "units", "size", "backend", "seed", "map", "resolution", "sight", "gap",
-                    "save-every", "scene", "map-file", "heat-range", "fen", "moves", "ai-plays", "ai-time", "ai-search"},
+  demos::Args args(argc, argv, 1,
+                   {"frames",     "ticks-per-frame", "out",     "units",      "size",  "backend",  "seed",       "map",
+                    "resolution", "sight",           "gap",     "save-every", "scene", "map-file", "heat-range", "fen",
+                    "moves",      "ai-plays",        "ai-time", "ai-search"},
                    {"headless", "window", "help", "no-interop"});
   if (!args.error().empty()) return bad(args.error());
   if (args.has("help")) {
@@ -188,8 +191,8 @@ int main(int argc, char** argv) {
   if (!args.error().empty()) return bad(args.error());
   const std::string out = args.str("out", "out/demo");
   const std::string scene = args.str("scene", "battle");
-  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions" && scene != "chess" &&
-      scene != "connect6")
+  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions" &&
+      scene != "chess" && scene != "connect6")
     return bad("--scene: expected battle, crowd, field, aoi, regions, chess or connect6");
   // The chess game to start from (checked before anything opens: bad input is exit 2 with the reason).
   std::unique_ptr<demos::ChessTable> chess_table;
@@ -281,8 +284,10 @@ int main(int argc, char** argv) {
     engine::SharedHeat shared;
     std::string ierr = renderer->share_heat(res, res, shared);
     if (ierr.empty()) ierr = demos::HeatInterop::open(shared, co.cuda_device, interop);
-    if (ierr.empty()) heat_path = "interop";
-    else std::fprintf(stderr, "warpmind-demo: %s; the heat map goes through the host\n", ierr.c_str());
+    if (ierr.empty())
+      heat_path = "interop";
+    else
+      std::fprintf(stderr, "warpmind-demo: %s; the heat map goes through the host\n", ierr.c_str());
   }
 #endif
   std::vector<float> heat(static_cast<std::size_t>(res) * res);
@@ -358,29 +363,31 @@ int main(int argc, char** argv) {
   const std::string stats = demos::write_file(
       out + "/stats.json",
       "{\"units_at_start\": [" + std::to_string(start_units[0]) + ", " + std::to_string(start_units[1]) +
-          "], \"units\": [" + std::to_string(battle->alive(0)) + ", " + std::to_string(battle->alive(1)) + "], \"ticks\": " +
-          std::to_string(battle->ticks()) + ", \"frames\": " + std::to_string(frames) + ", \"winner\": " +
-          std::to_string(w) + ", \"backend\": \"" + backend_name(ctx->backend()) + "\", \"field_variant\": \"" +
-          field::variant_name(battle->layers().variant()) + "\", \"crowd_variant\": \"" +
+          "], \"units\": [" + std::to_string(battle->alive(0)) + ", " + std::to_string(battle->alive(1)) +
+          "], \"ticks\": " + std::to_string(battle->ticks()) + ", \"frames\": " + std::to_string(frames) +
+          ", \"winner\": " + std::to_string(w) + ", \"backend\": \"" + backend_name(ctx->backend()) +
+          "\", \"field_variant\": \"" + field::variant_name(battle->layers().variant()) + "\", \"crowd_variant\": \"" +
           crowd::variant_name(battle->solver().variant()) + "\", \"renderer\": \"" +
-          demos::json_escape(renderer->device_name()) + "\", \"heat_path\": \"" + heat_path + "\", \"overlaps\": " + std::to_string(battle->overlaps()) +
-          ", \"median_ms\": {\"field\": " + std::to_string(median(t_field)) + ", \"decisions\": " +
-          std::to_string(median(t_decide)) + ", \"crowd\": " + std::to_string(median(t_crowd)) + ", \"combat\": " +
-          std::to_string(median(t_combat)) + ", \"tick\": " + std::to_string(median(t_tick)) +
+          demos::json_escape(renderer->device_name()) + "\", \"heat_path\": \"" + heat_path + "\", \"overlaps\": " +
+          std::to_string(battle->overlaps()) + ", \"median_ms\": {\"field\": " + std::to_string(median(t_field)) +
+          ", \"decisions\": " + std::to_string(median(t_decide)) + ", \"crowd\": " + std::to_string(median(t_crowd)) +
+          ", \"combat\": " + std::to_string(median(t_combat)) + ", \"tick\": " + std::to_string(median(t_tick)) +
           ", \"render\": " + std::to_string(median(t_render)) + ", \"png\": " + std::to_string(median(t_png)) +
-          "}, \"map\": " + std::to_string(battle->map()) + ", \"field_resolution\": " +
-          std::to_string(bc.field_resolution) + ", \"ticks_per_s\": " +
-          std::to_string(median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0) + ", \"ticks_per_s_with_render\": " +
-          std::to_string(with_render) + ", \"ticks_per_frame\": " + std::to_string(per_frame) + ", \"run_s\": " + std::to_string(run_s) +
-          "}\n");
+          "}, \"map\": " + std::to_string(battle->map()) +
+          ", \"field_resolution\": " + std::to_string(bc.field_resolution) +
+          ", \"ticks_per_s\": " + std::to_string(median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0) +
+          ", \"ticks_per_s_with_render\": " + std::to_string(with_render) +
+          ", \"ticks_per_frame\": " + std::to_string(per_frame) + ", \"run_s\": " + std::to_string(run_s) + "}\n");
   if (!stats.empty()) return bad(stats);
-  std::printf("warpmind-demo: %lld ticks, armies %zu vs %zu%s, %d frames in %s (backend %s, renderer %s, heat map by %s)\n",
-              battle->ticks(), battle->alive(0), battle->alive(1),
-              w < 0 ? "" : (w == 2 ? ", draw" : (w == 0 ? ", team 0 won" : ", team 1 won")), frames, out.c_str(),
-              backend_name(ctx->backend()), renderer->device_name().c_str(), heat_path.c_str());
-  std::printf("median ms per tick: field %.3f, decisions %.3f, crowd %.3f, combat %.3f = tick %.3f (%.0f ticks/s); "
-              "per frame: render %.2f, PNG %.1f; with a frame every %d ticks: %.0f ticks/s\n",
-              median(t_field), median(t_decide), median(t_crowd), median(t_combat), median(t_tick),
-              median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0, median(t_render), median(t_png), per_frame, with_render);
+  std::printf(
+      "warpmind-demo: %lld ticks, armies %zu vs %zu%s, %d frames in %s (backend %s, renderer %s, heat map by %s)\n",
+      battle->ticks(), battle->alive(0), battle->alive(1),
+      w < 0 ? "" : (w == 2 ? ", draw" : (w == 0 ? ", team 0 won" : ", team 1 won")), frames, out.c_str(),
+      backend_name(ctx->backend()), renderer->device_name().c_str(), heat_path.c_str());
+  std::printf(
+      "median ms per tick: field %.3f, decisions %.3f, crowd %.3f, combat %.3f = tick %.3f (%.0f ticks/s); "
+      "per frame: render %.2f, PNG %.1f; with a frame every %d ticks: %.0f ticks/s\n",
+      median(t_field), median(t_decide), median(t_crowd), median(t_combat), median(t_tick),
+      median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0, median(t_render), median(t_png), per_frame, with_render);
   return 0;
 }

@@ -32,8 +32,12 @@ inline bool aoi_sees(const aoi::AoiConfig& c, const aoi::Player& r, const aoi::P
   }
   const int cols = std::max(1, static_cast<int>(std::ceil(c.world.width / c.aoi)));
   const int rows = std::max(1, static_cast<int>(std::ceil(c.world.height / c.aoi)));
-  const auto bx = [&](float x) { return std::clamp(static_cast<int>(std::floor((x - c.world.x0) / c.aoi)), 0, cols - 1); };
-  const auto by = [&](float y) { return std::clamp(static_cast<int>(std::floor((y - c.world.y0) / c.aoi)), 0, rows - 1); };
+  const auto bx = [&](float x) {
+    return std::clamp(static_cast<int>(std::floor((x - c.world.x0) / c.aoi)), 0, cols - 1);
+  };
+  const auto by = [&](float y) {
+    return std::clamp(static_cast<int>(std::floor((y - c.world.y0) / c.aoi)), 0, rows - 1);
+  };
   return std::abs(bx(r.x) - bx(s.x)) <= 1 && std::abs(by(r.y) - by(s.y)) <= 1;
 }
 
@@ -53,19 +57,26 @@ inline void aoi_logic(const aoi::AoiConfig& c, std::vector<aoi::Player>& p, std:
   for (const aoi::Command& k : cmds) {
     aoi::RejectReason why{};
     bool bad = true;
-    if (k.player >= n) why = aoi::RejectReason::UnknownPlayer;
+    if (k.player >= n)
+      why = aoi::RejectReason::UnknownPlayer;
     else if (k.type == CommandType::Move) {
       if (!std::isfinite(k.dx) || !std::isfinite(k.dy) || std::fabs(k.dx) > c.max_move || std::fabs(k.dy) > c.max_move)
         why = aoi::RejectReason::BadMove;
-      else bad = false;
+      else
+        bad = false;
     } else if (k.type == CommandType::Attack) {
-      if (k.target >= n) why = aoi::RejectReason::UnknownTarget;
-      else if (k.target == k.player) why = aoi::RejectReason::SelfAttack;
-      else if (k.damage < 0) why = aoi::RejectReason::BadDamage;
+      if (k.target >= n)
+        why = aoi::RejectReason::UnknownTarget;
+      else if (k.target == k.player)
+        why = aoi::RejectReason::SelfAttack;
+      else if (k.damage < 0)
+        why = aoi::RejectReason::BadDamage;
       else {
         const float ddx = p[k.player].x - p[k.target].x, ddy = p[k.player].y - p[k.target].y;
-        if (!(ddx * ddx + ddy * ddy <= c.attack_range * c.attack_range)) why = aoi::RejectReason::TargetOutOfRange;
-        else bad = false;
+        if (!(ddx * ddx + ddy * ddy <= c.attack_range * c.attack_range))
+          why = aoi::RejectReason::TargetOutOfRange;
+        else
+          bad = false;
       }
     } else {
       why = aoi::RejectReason::UnknownType;
@@ -121,8 +132,8 @@ inline AoiVisible aoi_visibility(const aoi::AoiConfig& c, std::span<const aoi::P
 
 // A whole tick: `p` becomes the players after it, `visible` the visibility after it (it must hold the
 // visibility before it); returns the tick's result with notifications as records.
-inline aoi::TickResult aoi_tick(const aoi::AoiConfig& c, std::vector<aoi::Player>& p, std::span<const aoi::Command> cmds,
-                                AoiVisible& visible) {
+inline aoi::TickResult aoi_tick(const aoi::AoiConfig& c, std::vector<aoi::Player>& p,
+                                std::span<const aoi::Command> cmds, AoiVisible& visible) {
   aoi::TickResult r;
   aoi_logic(c, p, cmds, r);
   for (std::uint32_t rc = 0; rc < p.size(); ++rc)

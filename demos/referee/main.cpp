@@ -96,7 +96,8 @@ class Engine {
   bool expect(const std::string& prefix, int ms, std::string* got = nullptr) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
     std::string l;
-    while (line(l, static_cast<int>(std::max<long long>(1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count())))) {
+    while (line(l, static_cast<int>(std::max<long long>(
+                       1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count())))) {
       if (l.rfind(prefix, 0) == 0) {
         if (got) *got = l;
         return true;
@@ -240,15 +241,18 @@ Outcome play_connect6(Engine* black, Engine* white, bool engine1_black, int time
 
 int main(int argc, char** argv) {
   demos::Args args(argc, argv, 1,
-                   {"game", "engine1", "engine2", "options1", "options2", "games", "time", "inc", "seed", "log"}, {"help"});
+                   {"game", "engine1", "engine2", "options1", "options2", "games", "time", "inc", "seed", "log"},
+                   {"help"});
   if (args.has("help") || !args.has("engine1") || !args.has("engine2")) {
-    std::fputs("usage: warpmind-referee [--game chess|connect6] --engine1 CMD --engine2 CMD [--options1 NAME=VALUE,...]\n"
-               "                        [--options2 NAME=VALUE,...] [--games N] [--time MS] [--inc MS] [--seed N] [--log FILE]\n"
-               "  --options1/2   chess: UCI options sent to engine 1/2 (setoption) before each game, e.g.\n"
-               "                 Search=hybrid,Threads=4; connect6: commands (NAME VALUE), e.g. search=hybrid,depth=8\n"
-               "  --time, --inc  chess: the clock and its increment per move; connect6: each turn's limit and the\n"
-               "                 tolerance past it\n",
-               args.has("help") ? stdout : stderr);
+    std::fputs(
+        "usage: warpmind-referee [--game chess|connect6] --engine1 CMD --engine2 CMD [--options1 NAME=VALUE,...]\n"
+        "                        [--options2 NAME=VALUE,...] [--games N] [--time MS] [--inc MS] [--seed N] [--log "
+        "FILE]\n"
+        "  --options1/2   chess: UCI options sent to engine 1/2 (setoption) before each game, e.g.\n"
+        "                 Search=hybrid,Threads=4; connect6: commands (NAME VALUE), e.g. search=hybrid,depth=8\n"
+        "  --time, --inc  chess: the clock and its increment per move; connect6: each turn's limit and the\n"
+        "                 tolerance past it\n",
+        args.has("help") ? stdout : stderr);
     return args.has("help") ? 0 : 2;
   }
   const std::string game = args.has("game") ? args.str("game") : "chess";
@@ -313,10 +317,10 @@ int main(int argc, char** argv) {
     }
     const bool e1_white = g % 2 == 0;  // connect6: engine 1 is Black in the even games
     std::string moves;
-    const Outcome o =
-        connect6 ? play_connect6(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms,
-                                 seed + static_cast<std::uint64_t>(g / 2), moves)
-                 : play(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms, seed + static_cast<std::uint64_t>(g), moves);
+    const Outcome o = connect6 ? play_connect6(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms,
+                                               seed + static_cast<std::uint64_t>(g / 2), moves)
+                               : play(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms,
+                                      seed + static_cast<std::uint64_t>(g), moves);
     points += o.score;
     (o.score == 2 ? w : o.score == 1 ? d : l) += 1;
     illegal += o.engine1_illegal;
@@ -324,8 +328,11 @@ int main(int argc, char** argv) {
     char line[256];
     std::snprintf(line, sizeof line, "game %d: engine 1 %s, %s (%s), %zu %s\n", g + 1,
                   connect6 ? (e1_white ? "black" : "white") : (e1_white ? "white" : "black"),
-                  o.score == 2 ? "won" : o.score == 1 ? "draw" : "lost", o.why.c_str(),
-                  static_cast<std::size_t>(std::count(moves.begin(), moves.end(), ' ')), connect6 ? "turns" : "plies");
+                  o.score == 2   ? "won"
+                  : o.score == 1 ? "draw"
+                                 : "lost",
+                  o.why.c_str(), static_cast<std::size_t>(std::count(moves.begin(), moves.end(), ' ')),
+                  connect6 ? "turns" : "plies");
     std::fputs(line, stdout);
     std::fflush(stdout);
     log += line + std::string("  moves:") + moves + "\n";

@@ -24,10 +24,10 @@ Rgb ramp_at(const Rgb (&stops)[N], float t) {
   return lerp(stops[i], stops[i + 1], t - static_cast<float>(i));
 }
 
-constexpr Rgb kDiverging[] = {{0.05f, 0.20f, 0.60f}, {0.20f, 0.55f, 0.95f}, {0.06f, 0.06f, 0.08f},
-                              {0.90f, 0.30f, 0.10f}, {1.00f, 0.90f, 0.35f}};
-constexpr Rgb kSequential[] = {{0.02f, 0.02f, 0.06f}, {0.35f, 0.05f, 0.45f}, {0.85f, 0.25f, 0.20f},
-                               {1.00f, 0.85f, 0.30f}};
+constexpr Rgb kDiverging[] = {
+    {0.05f, 0.20f, 0.60f}, {0.20f, 0.55f, 0.95f}, {0.06f, 0.06f, 0.08f}, {0.90f, 0.30f, 0.10f}, {1.00f, 0.90f, 0.35f}};
+constexpr Rgb kSequential[] = {
+    {0.02f, 0.02f, 0.06f}, {0.35f, 0.05f, 0.45f}, {0.85f, 0.25f, 0.20f}, {1.00f, 0.85f, 0.30f}};
 
 }  // namespace
 

@@ -42,7 +42,8 @@ std::string OffscreenRenderer::Impl::init(int w, int h) {
   WM_VK(vkAllocateCommandBuffers(device, &cai, &cmd));
   VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   WM_VK(vkCreateFence(device, &fci, nullptr, &fence));
-  err = core.make_image(w, h, kColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, target);
+  err = core.make_image(w, h, kColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                        target);
   if (err.empty())
     err = core.make_buffer(static_cast<VkDeviceSize>(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, readback);
   if (!err.empty()) return err;
@@ -107,7 +108,8 @@ std::string OffscreenRenderer::render(const Frame& f, std::vector<std::uint8_t>&
   hb.srcQueueFamilyIndex = hb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   hb.buffer = im.readback.buffer;
   hb.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &hb, 0, nullptr);
+  vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &hb, 0,
+                       nullptr);
   WM_VK(vkEndCommandBuffer(c));
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.commandBufferCount = 1;

@@ -17,7 +17,8 @@ bool has_heat(const Frame& f) { return (f.heat || f.heat_shared) && f.heat_w > 0
 std::string check_frame(const Frame& f) {
   if (!(f.camera.x1 > f.camera.x0) || !(f.camera.y1 > f.camera.y0)) return "render: empty camera rectangle";
   const bool has_heat = engine::has_heat(f);
-  if (has_heat && (!(f.heat_area.x1 > f.heat_area.x0) || !(f.heat_area.y1 > f.heat_area.y0) || !(f.heat_hi > f.heat_lo)))
+  if (has_heat &&
+      (!(f.heat_area.x1 > f.heat_area.x0) || !(f.heat_area.y1 > f.heat_area.y0) || !(f.heat_hi > f.heat_lo)))
     return "render: heat area must be non-empty and heat_lo < heat_hi";
   if (f.line_vertex_count % 2) return "render: lines need an even vertex count";
   if (f.fill_vertex_count % 3) return "render: fills need a vertex count divisible by 3";
@@ -79,8 +80,8 @@ bool have_layer(const char* name) {
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                             VkDebugUtilsMessageTypeFlagsEXT, const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                             void* user) {
+                                             VkDebugUtilsMessageTypeFlagsEXT,
+                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
   if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
     ++*static_cast<int*>(user);
     std::fprintf(stderr, "vulkan validation: %s\n", data->pMessage);
@@ -92,7 +93,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_validation(VkDebugUtilsMessageSeverityFlagBits
 
 // ---- [SECTION] helpers ---------------------------------------------------------------------------
 
-std::string vk_error(VkResult r, const char* what) { return std::string(what) + " failed (VkResult " + std::to_string(r) + ")"; }
+std::string vk_error(VkResult r, const char* what) {
+  return std::string(what) + " failed (VkResult " + std::to_string(r) + ")";
+}
 
 std::string Core::memory_type(std::uint32_t bits, VkMemoryPropertyFlags flags, std::uint32_t& out) const {
   for (std::uint32_t i = 0; i < mem_props_.memoryTypeCount; ++i)
@@ -240,7 +243,8 @@ std::string Core::init(const CoreOptions& o) {
       break;
     }
   }
-  if (!physical) return surface ? "no Vulkan device can present to the window" : "no Vulkan device with a graphics queue";
+  if (!physical)
+    return surface ? "no Vulkan device can present to the window" : "no Vulkan device with a graphics queue";
   vkGetPhysicalDeviceMemoryProperties(physical, &mem_props_);
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -405,8 +409,8 @@ std::string Core::init_scene(VkRenderPass pass) {
   VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
   VkPipelineColorBlendAttachmentState blend{};
-  blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                         VK_COLOR_COMPONENT_A_BIT;
+  blend.colorWriteMask =
+      VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   VkPipelineColorBlendAttachmentState alpha = blend;  // lines blend over the scene
   alpha.blendEnable = VK_TRUE;
   alpha.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
@@ -420,10 +424,20 @@ std::string Core::init_scene(VkRenderPass pass) {
                          VkPrimitiveTopology topology, const VkPipelineColorBlendAttachmentState* attachment,
                          VkPipeline& out) -> std::string {
     VkPipelineShaderStageCreateInfo stages[2]{};
-    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vs, "main",
+    stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                 nullptr,
+                 0,
+                 VK_SHADER_STAGE_VERTEX_BIT,
+                 vs,
+                 "main",
                  nullptr};
-    stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, fs,
-                 "main", nullptr};
+    stages[1] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                 nullptr,
+                 0,
+                 VK_SHADER_STAGE_FRAGMENT_BIT,
+                 fs,
+                 "main",
+                 nullptr};
     VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     ia.topology = topology;
     VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
@@ -489,10 +503,11 @@ std::string Core::ensure_heat(int w, int h) {
   vkDeviceWaitIdle(device);
   free_image(heat_);
   free_buffer(heat_staging_);
-  std::string err = make_image(w, h, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                               heat_);
+  std::string err =
+      make_image(w, h, VK_FORMAT_R32_SFLOAT, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, heat_);
   if (err.empty())
-    err = make_buffer(static_cast<VkDeviceSize>(w) * h * sizeof(float), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, heat_staging_);
+    err =
+        make_buffer(static_cast<VkDeviceSize>(w) * h * sizeof(float), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, heat_staging_);
   if (!err.empty()) return err;
   std::memset(heat_staging_.mapped, 0, heat_staging_.size);
   VkDescriptorImageInfo ii{sampler_, heat_.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};

@@ -17,9 +17,9 @@ namespace warpmind::engine::detail {
 
 std::string vk_error(VkResult r, const char* what);
 
-#define WM_VK(call)                                                         \
-  do {                                                                      \
-    VkResult wm_r_ = (call);                                                \
+#define WM_VK(call)                                                                     \
+  do {                                                                                  \
+    VkResult wm_r_ = (call);                                                            \
     if (wm_r_ != VK_SUCCESS) return ::warpmind::engine::detail::vk_error(wm_r_, #call); \
   } while (0)
 
@@ -104,10 +104,10 @@ class Core {
   VkPipeline heat_pipeline_ = VK_NULL_HANDLE, disc_pipeline_ = VK_NULL_HANDLE, line_pipeline_ = VK_NULL_HANDLE,
              fill_pipeline_ = VK_NULL_HANDLE;
   VkSampler sampler_ = VK_NULL_HANDLE;
-  Image heat_;           // R32_SFLOAT
-  Buffer heat_staging_;  // host-visible
-  Buffer units_, lines_, fills_; // host-visible vertex buffers
-  Buffer shared_;        // device-local, exported (share_heat)
+  Image heat_;                    // R32_SFLOAT
+  Buffer heat_staging_;           // host-visible
+  Buffer units_, lines_, fills_;  // host-visible vertex buffers
+  Buffer shared_;                 // device-local, exported (share_heat)
   int shared_w_ = 0, shared_h_ = 0;
 };
 

@@ -20,7 +20,8 @@ namespace {
 
 VkSurfaceKHR make_surface(VkInstance instance, void* user) {
   VkSurfaceKHR s = VK_NULL_HANDLE;
-  if (glfwCreateWindowSurface(instance, static_cast<GLFWwindow*>(user), nullptr, &s) != VK_SUCCESS) return VK_NULL_HANDLE;
+  if (glfwCreateWindowSurface(instance, static_cast<GLFWwindow*>(user), nullptr, &s) != VK_SUCCESS)
+    return VK_NULL_HANDLE;
   return s;
 }
 
@@ -191,7 +192,8 @@ std::string Window::Impl::make_swapchain() {
   ci.preTransform = caps.currentTransform;
   ci.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
   if (!(caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR))
-    ci.compositeAlpha = static_cast<VkCompositeAlphaFlagBitsKHR>(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha);
+    ci.compositeAlpha =
+        static_cast<VkCompositeAlphaFlagBitsKHR>(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha);
   ci.presentMode = VK_PRESENT_MODE_FIFO_KHR;  // always available; paced by the display
   ci.clipped = VK_TRUE;
   ci.oldSwapchain = swapchain;
@@ -336,8 +338,8 @@ std::string Window::end_frame(const Frame& f, std::vector<std::uint8_t>* capture
     b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.image = im.images[index];
     b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                         nullptr, 1, &b);
+    vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                         nullptr, 0, nullptr, 1, &b);
     VkBufferImageCopy copy{};
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     copy.imageExtent = {cw, ch, 1};
@@ -352,8 +354,9 @@ std::string Window::end_frame(const Frame& f, std::vector<std::uint8_t>* capture
     hb.srcQueueFamilyIndex = hb.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     hb.buffer = im.readback.buffer;
     hb.size = VK_WHOLE_SIZE;
-    vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0,
-                         0, nullptr, 1, &hb, 1, &b);
+    vkCmdPipelineBarrier(c, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &hb, 1,
+                         &b);
   }
   WM_VK(vkEndCommandBuffer(c));
   const VkPipelineStageFlags wait = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -385,8 +388,10 @@ std::string Window::end_frame(const Frame& f, std::vector<std::uint8_t>* capture
   pi.pSwapchains = &im.swapchain;
   pi.pImageIndices = &index;
   r = vkQueuePresentKHR(im.core.queue, &pi);
-  if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) im.rebuild = true;
-  else if (r != VK_SUCCESS) return detail::vk_error(r, "vkQueuePresentKHR");
+  if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR)
+    im.rebuild = true;
+  else if (r != VK_SUCCESS)
+    return detail::vk_error(r, "vkQueuePresentKHR");
   return {};
 }
 

@@ -6,12 +6,12 @@
 
 #include <warpmind/warpmind.h>
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    if ((call) != WM_OK) {                                                       \
-      fprintf(stderr, "%s failed: %s\n", #call, wm_last_error());                \
-      return 1;                                                                  \
-    }                                                                            \
+#define CHECK(call)                                               \
+  do {                                                            \
+    if ((call) != WM_OK) {                                        \
+      fprintf(stderr, "%s failed: %s\n", #call, wm_last_error()); \
+      return 1;                                                   \
+    }                                                             \
   } while (0)
 
 enum { kSquad = 40 };

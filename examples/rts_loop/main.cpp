@@ -16,7 +16,8 @@ using namespace warpmind;
 
 int main() {
   std::unique_ptr<Context> ctx;
-  if (Status st = Context::create(ContextOptions{}, ctx); !st.ok()) return std::fprintf(stderr, "%s\n", st.message().c_str()), 2;
+  if (Status st = Context::create(ContextOptions{}, ctx); !st.ok())
+    return std::fprintf(stderr, "%s\n", st.message().c_str()), 2;
 
   // The field: layer "advance" — the camp (group 1) attracts from afar, every unit (group 0) repels its
   // neighbours a little.
@@ -26,18 +27,21 @@ int main() {
   fc.kinds = {field::attack(1.0f, 100.0f, 300.0f), field::own_unit(3.0f, -20.0f)};
   fc.layers = {{"advance", {{1, 0}, {0, 1}}}};
   std::unique_ptr<field::FieldLayers> layers;
-  if (Status st = field::FieldLayers::create(*ctx, fc, layers); !st.ok()) return std::fprintf(stderr, "%s\n", st.message().c_str()), 2;
+  if (Status st = field::FieldLayers::create(*ctx, fc, layers); !st.ok())
+    return std::fprintf(stderr, "%s\n", st.message().c_str()), 2;
 
   // The crowd: agents of radius 0.5 in the same world.
   crowd::CrowdConfig cc;
   cc.world = fc.world;
   cc.radius = 0.5f;
   std::unique_ptr<crowd::CrowdSolver> solver;
-  if (Status st = crowd::CrowdSolver::create(*ctx, cc, solver); !st.ok()) return std::fprintf(stderr, "%s\n", st.message().c_str()), 2;
+  if (Status st = crowd::CrowdSolver::create(*ctx, cc, solver); !st.ok())
+    return std::fprintf(stderr, "%s\n", st.message().c_str()), 2;
 
   const Vec2 camp{220.0f, 128.0f};
   std::vector<Vec2> units;
-  for (int i = 0; i < 300; ++i) units.push_back({10.0f + 3.0f * static_cast<float>(i % 15), 98.0f + 3.0f * static_cast<float>(i / 15)});
+  for (int i = 0; i < 300; ++i)
+    units.push_back({10.0f + 3.0f * static_cast<float>(i % 15), 98.0f + 3.0f * static_cast<float>(i / 15)});
   if (Status st = solver->reset(units); !st.ok()) return std::fprintf(stderr, "%s\n", st.message().c_str()), 2;
 
   const auto mean_distance = [&] {
@@ -54,7 +58,7 @@ int main() {
     entities.back() = {camp.x, camp.y, 1, 0};
     Status st = layers->build(entities);
     if (st.ok()) st = layers->best_move(0, units, 3, moves);  // the best of the 3 x 3 cells around each unit
-    for (std::size_t i = 0; i < units.size(); ++i) {  // one world unit a tick towards the chosen cell
+    for (std::size_t i = 0; i < units.size(); ++i) {          // one world unit a tick towards the chosen cell
       const float dx = moves[i].target.x - units[i].x, dy = moves[i].target.y - units[i].y;
       const float len = std::hypot(dx, dy);
       proposals[i] = len > 1.0f ? Vec2{units[i].x + dx / len, units[i].y + dy / len} : moves[i].target;

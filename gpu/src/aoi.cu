@@ -73,7 +73,8 @@ struct Runs {
 };
 
 __device__ __forceinline__ void runs_around(unsigned b, const AoiGeometry& g, const unsigned* start, Runs& r) {
-  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)), by = static_cast<int>(b / static_cast<unsigned>(g.cols));
+  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)),
+            by = static_cast<int>(b / static_cast<unsigned>(g.cols));
   const int xa = max(0, bx - 1), xb = min(g.cols - 1, bx + 1);
   r.count = 0;
   for (int y = max(0, by - 1); y <= min(g.rows - 1, by + 1); ++y)
@@ -111,11 +112,16 @@ __global__ void k_validate(const AoiCommandRec* __restrict__ cmd, unsigned m, co
       valid = isfinite(c.dx) && isfinite(c.dy) && fabsf(c.dx) <= g.max_move && fabsf(c.dy) <= g.max_move;
       if (!valid) why = kBadMove;
     } else if (c.type == kAttack) {
-      if (c.target >= n) why = kUnknownTarget;
-      else if (c.target == c.player) why = kSelfAttack;
-      else if (c.damage < 0) why = kBadDamage;
-      else if (!(dist2_d(px[c.player], py[c.player], px[c.target], py[c.target]) <= g.range2)) why = kOutOfRange;
-      else valid = true;
+      if (c.target >= n)
+        why = kUnknownTarget;
+      else if (c.target == c.player)
+        why = kSelfAttack;
+      else if (c.damage < 0)
+        why = kBadDamage;
+      else if (!(dist2_d(px[c.player], py[c.player], px[c.target], py[c.target]) <= g.range2))
+        why = kOutOfRange;
+      else
+        valid = true;
     } else {
       why = kUnknownType;
     }
@@ -375,8 +381,10 @@ __device__ __forceinline__ unsigned lower_bound_d(const unsigned* __restrict__ a
   unsigned lo = 0, hi = n;
   while (lo < hi) {
     const unsigned mid = lo + (hi - lo) / 2;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
+    if (a[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -391,7 +399,8 @@ __global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const 
   const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
   if (u >= u_count) return;
   const unsigned sub = upd[u].player, b = bucket[sub];
-  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)), by = static_cast<int>(b / static_cast<unsigned>(g.cols));
+  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)),
+            by = static_cast<int>(b / static_cast<unsigned>(g.cols));
   const int xa = max(0, bx - 1), xb = min(g.cols - 1, bx + 1);
   const float sx = px[sub], sy = py[sub];
   unsigned long long c = 0, o = kWrite ? offset[u] : 0;
@@ -412,8 +421,9 @@ __global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const 
   if (!kWrite) count[u] = c;
 }
 
-__global__ void k_seed_gather(unsigned long long t, const unsigned* __restrict__ receiver, const unsigned* __restrict__ update,
-                              const AoiUpdateRec* __restrict__ upd, AoiNotificationRec* __restrict__ notes) {
+__global__ void k_seed_gather(unsigned long long t, const unsigned* __restrict__ receiver,
+                              const unsigned* __restrict__ update, const AoiUpdateRec* __restrict__ upd,
+                              AoiNotificationRec* __restrict__ notes) {
   const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= t) return;
   const AoiUpdateRec& v = upd[update[j]];
@@ -442,12 +452,16 @@ __global__ void k_diff(unsigned n, const unsigned long long* __restrict__ prev_o
   unsigned long long oe = kWrite ? n_entered[r] : 0, ol = kWrite ? n_left[r] : 0, ce = 0, cl = 0;
   while (a < ae || b < be) {
     if (b >= be || (a < ae && prev[a] < cur[b])) {
-      if (kWrite) left[ol++] = {r, prev[a]};
-      else ++cl;
+      if (kWrite)
+        left[ol++] = {r, prev[a]};
+      else
+        ++cl;
       ++a;
     } else if (a >= ae || cur[b] < prev[a]) {
-      if (kWrite) entered[oe++] = {r, cur[b]};
-      else ++ce;
+      if (kWrite)
+        entered[oe++] = {r, cur[b]};
+      else
+        ++ce;
       ++b;
     } else {
       ++a;
@@ -600,14 +614,16 @@ std::string AoiDevice::Impl::merge_seed(unsigned m) {
     WM_CUDA_LAUNCH(k_vector_counts);
   }
   WM_CUDA(cudaMemsetAsync(vec_count.get() + m, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, temp, stream, &v)).empty()) return err;
+  if (!(err = exclusive_scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, temp, stream, &v)).empty())
+    return err;
   const std::size_t cap = std::max<std::size_t>(v, 1);
   for (DeviceBuffer<unsigned>* b : {&vec_val, &vec_val_sorted, &head, &head_index})
     if (!(err = b->reserve(cap + 1)).empty()) return err;
   for (DeviceBuffer<unsigned long long>* b : {&vec_key, &vec_key_sorted})
     if (!(err = b->reserve(cap)).empty()) return err;
   if (m > 0) {
-    k_emit_vectors<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_offset.get(), vec_key.get(), vec_val.get());
+    k_emit_vectors<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_offset.get(), vec_key.get(),
+                                                      vec_val.get());
     WM_CUDA_LAUNCH(k_emit_vectors);
   }
   const int bits = bits_for(static_cast<unsigned long long>(n) * 4);
@@ -622,7 +638,8 @@ std::string AoiDevice::Impl::merge_seed(unsigned m) {
     WM_CUDA_LAUNCH(k_mark_heads);
   }
   WM_CUDA(cudaMemsetAsync(head.get() + v, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(head.get(), head_index.get(), std::size_t{v} + 1, temp, stream, &u_count)).empty()) return err;
+  if (!(err = exclusive_scan(head.get(), head_index.get(), std::size_t{v} + 1, temp, stream, &u_count)).empty())
+    return err;
   if (v > 0) {
     k_segment_apply<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), vec_val_sorted.get(), head.get(),
                                                        head_index.get(), v, cmd.get(), g, px.get(), py.get(), hp.get(),
@@ -656,7 +673,8 @@ std::string AoiDevice::Impl::merge_fast(unsigned m) {
     if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
     WM_CUDA(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, multi_key.get(), multi_key_sorted.get(),
                                            static_cast<int>(k_count), 0, 64, s));
-    k_multi_sum<<<blocks_for(k_count), kThreads, 0, s>>>(multi_key_sorted.get(), k_count, cmd.get(), sx.get(), sy.get());
+    k_multi_sum<<<blocks_for(k_count), kThreads, 0, s>>>(multi_key_sorted.get(), k_count, cmd.get(), sx.get(),
+                                                         sy.get());
     WM_CUDA_LAUNCH(k_multi_sum);
   }
   if (n > 0) {
@@ -666,10 +684,11 @@ std::string AoiDevice::Impl::merge_fast(unsigned m) {
     WM_CUDA_LAUNCH(k_apply_fast);
   }
   WM_CUDA(cudaMemsetAsync(upd_count.get() + n, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, temp, stream, &u_count)).empty()) return err;
+  if (!(err = exclusive_scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, temp, stream, &u_count)).empty())
+    return err;
   if (n > 0) {
-    k_write_updates<<<blocks_for(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(), py.get(), hp.get(),
-                                                       upd.get());
+    k_write_updates<<<blocks_for(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(), py.get(),
+                                                       hp.get(), upd.get());
     WM_CUDA_LAUNCH(k_write_updates);
   }
   return {};
@@ -711,7 +730,9 @@ std::string AoiDevice::Impl::query_seed() {
     WM_CUDA_LAUNCH(k_seed_query);
   }
   WM_CUDA(cudaMemsetAsync(note_count.get() + u_count, 0, sizeof(unsigned long long), s));
-  if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, temp, stream, &note_total)).empty()) return err;
+  if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, temp, stream, &note_total))
+           .empty())
+    return err;
   if (note_total > static_cast<unsigned long long>(INT_MAX))
     return "gpu-seed: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast";
   const std::size_t cap = std::max<std::size_t>(note_total, 1);
@@ -751,15 +772,22 @@ std::string AoiDevice::Impl::visibility(bool with_notes) {
   unsigned long long* voff = vis_off[vis_cur].get();
   if (n > 0) {
     const unsigned b = blocks_for(n);
-    if (with_notes && vis) k_count<true, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), note_count.get(), vcount);
-    else if (with_notes) k_count<true, false><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), note_count.get(), nullptr);
-    else k_count<false, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), nullptr, vcount);
+    if (with_notes && vis)
+      k_count<true, true>
+          <<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), note_count.get(), vcount);
+    else if (with_notes)
+      k_count<true, false>
+          <<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), note_count.get(), nullptr);
+    else
+      k_count<false, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), nullptr, vcount);
     WM_CUDA_LAUNCH(k_count);
   }
   unsigned long long vis_total = 0;
   if (with_notes) {
     WM_CUDA(cudaMemsetAsync(note_count.get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{n} + 1, temp, stream, &note_total)).empty()) return err;
+    if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{n} + 1, temp, stream, &note_total))
+             .empty())
+      return err;
     if (!(err = notes.reserve(std::max<unsigned long long>(note_total, 1))).empty()) return err;
   }
   if (vis) {
@@ -771,11 +799,14 @@ std::string AoiDevice::Impl::visibility(bool with_notes) {
     const unsigned b = blocks_for(n);
     unsigned* others = vis ? this->vis[vis_cur].get() : nullptr;
     if (with_notes && vis)
-      k_write<true, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), upd_first.get(), upd.get(), note_off.get(), notes.get(), voff, others);
+      k_write<true, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), upd_first.get(),
+                                                 upd.get(), note_off.get(), notes.get(), voff, others);
     else if (with_notes)
-      k_write<true, false><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), upd_first.get(), upd.get(), note_off.get(), notes.get(), nullptr, nullptr);
+      k_write<true, false><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), upd_first.get(),
+                                                  upd.get(), note_off.get(), notes.get(), nullptr, nullptr);
     else
-      k_write<false, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), nullptr, nullptr, nullptr, nullptr, voff, others);
+      k_write<false, true><<<b, kThreads, 0, s>>>(n, g, sorted(), bucket.get(), px.get(), py.get(), nullptr, nullptr,
+                                                  nullptr, nullptr, voff, others);
     WM_CUDA_LAUNCH(k_write);
   }
   return {};
@@ -793,7 +824,7 @@ std::string AoiDevice::Impl::pack_mailboxes() {
                             cudaMemcpyDeviceToDevice, s));
   } else {
     k_run_starts<<<blocks_for(std::size_t{n} + 1), kThreads, 0, s>>>(static_cast<unsigned>(note_total), n,
-                                                                    pair_receiver_sorted.get(), mailbox_start.get());
+                                                                     pair_receiver_sorted.get(), mailbox_start.get());
     WM_CUDA_LAUNCH(k_run_starts);
   }
   if (note_total > 0) {
@@ -824,12 +855,13 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
   const bool fast = im.kernel == AoiKernel::Fast;
   if (m > 0) {
     if (fast)
-      k_validate<true><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g, im.ok.get(),
-                                                          im.counters.get(), im.move_count.get(), im.first_move.get(),
-                                                          im.damage.get(), im.hit.get());
+      k_validate<true><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g,
+                                                          im.ok.get(), im.counters.get(), im.move_count.get(),
+                                                          im.first_move.get(), im.damage.get(), im.hit.get());
     else
-      k_validate<false><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g, im.ok.get(),
-                                                           im.counters.get(), nullptr, nullptr, nullptr, nullptr);
+      k_validate<false><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g,
+                                                           im.ok.get(), im.counters.get(), nullptr, nullptr, nullptr,
+                                                           nullptr);
     WM_CUDA_LAUNCH(k_validate);
   }
   if (!(err = fast ? im.merge_fast(m) : im.merge_seed(m)).empty()) return err;
@@ -852,19 +884,24 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
     DeviceBuffer<unsigned long long>* counts_l = &im.left_count;
     if (n > 0) {
       k_diff<false><<<blocks_for(n), kThreads, 0, s>>>(n, im.vis_off[p].get(), im.vis[p].get(), im.vis_off[c].get(),
-                                                       im.vis[c].get(), counts_e->get(), counts_l->get(), nullptr, nullptr);
+                                                       im.vis[c].get(), counts_e->get(), counts_l->get(), nullptr,
+                                                       nullptr);
       WM_CUDA_LAUNCH(k_diff);
     }
     WM_CUDA(cudaMemsetAsync(counts_e->get() + n, 0, sizeof(unsigned long long), s));
     WM_CUDA(cudaMemsetAsync(counts_l->get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(counts_e->get(), im.ent_off.get(), std::size_t{n} + 1, im.temp, s, &im.ent_total)).empty()) return err;
-    if (!(err = exclusive_scan(counts_l->get(), im.left_off.get(), std::size_t{n} + 1, im.temp, s, &im.left_total)).empty()) return err;
+    if (!(err = exclusive_scan(counts_e->get(), im.ent_off.get(), std::size_t{n} + 1, im.temp, s, &im.ent_total))
+             .empty())
+      return err;
+    if (!(err = exclusive_scan(counts_l->get(), im.left_off.get(), std::size_t{n} + 1, im.temp, s, &im.left_total))
+             .empty())
+      return err;
     if (!(err = im.entered.reserve(std::max<unsigned long long>(im.ent_total, 1))).empty()) return err;
     if (!(err = im.left.reserve(std::max<unsigned long long>(im.left_total, 1))).empty()) return err;
     if (n > 0) {
       k_diff<true><<<blocks_for(n), kThreads, 0, s>>>(n, im.vis_off[p].get(), im.vis[p].get(), im.vis_off[c].get(),
-                                                      im.vis[c].get(), im.ent_off.get(), im.left_off.get(), im.entered.get(),
-                                                      im.left.get());
+                                                      im.vis[c].get(), im.ent_off.get(), im.left_off.get(),
+                                                      im.entered.get(), im.left.get());
       WM_CUDA_LAUNCH(k_diff);
     }
   }
@@ -899,10 +936,8 @@ std::string AoiDevice::download(const AoiHostOutputs& out, double& ms) {
   const bool boxes = im.g.mailboxes;
   constexpr int kParts = 5;
   const std::size_t bytes[kParts] = {
-      std::size_t{im.u_count} * sizeof(AoiUpdateRec),
-      boxes ? 0 : im.note_total * sizeof(AoiNotificationRec),
-      boxes ? (n + 1) * sizeof(std::uint64_t) : 0,
-      boxes ? im.note_total * sizeof(AoiMailboxRec) : 0,
+      std::size_t{im.u_count} * sizeof(AoiUpdateRec), boxes ? 0 : im.note_total * sizeof(AoiNotificationRec),
+      boxes ? (n + 1) * sizeof(std::uint64_t) : 0, boxes ? im.note_total * sizeof(AoiMailboxRec) : 0,
       (im.ent_total + im.left_total) * sizeof(AoiPairRec)};
   const void* src[kParts] = {im.upd.get(), im.notes.get(), im.mailbox_start.get(), im.mailbox.get(), nullptr};
   void* dst[kParts] = {out.updates, out.notes, out.mailbox_start, out.mailbox, nullptr};

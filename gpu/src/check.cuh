@@ -9,15 +9,14 @@
 namespace warpmind::gpu {
 
 inline std::string cuda_error(cudaError_t e, const char* what, const char* file, int line) {
-  return std::string(what) + " failed: " + cudaGetErrorString(e) + " (" + file + ":" +
-         std::to_string(line) + ")";
+  return std::string(what) + " failed: " + cudaGetErrorString(e) + " (" + file + ":" + std::to_string(line) + ")";
 }
 
 }  // namespace warpmind::gpu
 
-#define WM_CUDA(call)                                                              \
-  do {                                                                             \
-    cudaError_t wm_e_ = (call);                                                    \
+#define WM_CUDA(call)                                                                               \
+  do {                                                                                              \
+    cudaError_t wm_e_ = (call);                                                                     \
     if (wm_e_ != cudaSuccess) return ::warpmind::gpu::cuda_error(wm_e_, #call, __FILE__, __LINE__); \
   } while (0)
 

@@ -36,8 +36,8 @@ __global__ void k_count(const DPos* __restrict__ in, unsigned long long n, unsig
   if (i < n) counts[i] = static_cast<unsigned long long>(chess::count_moves(in[i]));
 }
 
-__global__ void k_expand(const DPos* __restrict__ in, unsigned long long n, const unsigned long long* __restrict__ offset,
-                         DPos* __restrict__ out) {
+__global__ void k_expand(const DPos* __restrict__ in, unsigned long long n,
+                         const unsigned long long* __restrict__ offset, DPos* __restrict__ out) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const DPos p = in[i];
@@ -58,8 +58,8 @@ __global__ void k_leaf_sum(const DPos* __restrict__ in, unsigned long long n, un
 
 // Adds perft 2 of every position to *total: its legal moves listed, each child's moves counted. The
 // list keeps the warp together over the counts, which are most of the work.
-__global__ void __launch_bounds__(kThreads) k_perft2(const DPos* __restrict__ in, unsigned long long n,
-                                                     unsigned long long* __restrict__ total) {
+__global__ void __launch_bounds__(kThreads)
+    k_perft2(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ total) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long c = 0;
   if (i < n) {
@@ -89,14 +89,15 @@ __global__ void k_expand_w(const DPos* __restrict__ in, const unsigned long long
   });
 }
 
-__global__ void k_leaf_sum_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w, unsigned long long n,
-                             unsigned long long* __restrict__ total) {
+__global__ void k_leaf_sum_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w,
+                             unsigned long long n, unsigned long long* __restrict__ total) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   add_warp_total(i < n ? w[i] * static_cast<unsigned long long>(chess::count_moves(in[i])) : 0ull, total);
 }
 
-__global__ void __launch_bounds__(kThreads) k_perft2_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w,
-                                                       unsigned long long n, unsigned long long* __restrict__ total) {
+__global__ void __launch_bounds__(kThreads)
+    k_perft2_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w, unsigned long long n,
+               unsigned long long* __restrict__ total) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long c = 0;
   if (i < n) {
@@ -224,8 +225,8 @@ struct ChessDevice::Impl {
       if (e) cudaEventDestroy(e);
   }
   std::string run(std::size_t level, const DPos* in, unsigned long long n, int depth);
-  std::string run_merged(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n, int depth,
-                         bool merge_first = true);
+  std::string run_merged(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n,
+                         int depth, bool merge_first = true);
   std::string merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n);
   std::uint64_t merged_away = 0;  // positions merged into an equal one, over the run
 };
@@ -267,7 +268,8 @@ std::string ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned l
 }
 
 // Replaces in[0..n) (weights w) by its distinct positions with summed weights, in here.merged.
-std::string ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n) {
+std::string ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigned long long*& w,
+                                     unsigned long long& n) {
   cudaStream_t s = stream;
   if (n >= (1ull << 32)) return {};  // the permutation is 32-bit: such a level is expanded as it is
   std::string err;
@@ -287,7 +289,8 @@ std::string ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigne
   if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
   WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, here.key.get(), here.key_sorted.get(), here.index.get(),
                                           here.index_sorted.get(), items, 0, 64, s));
-  k_heads<<<blocks_for(n + 1), kThreads, 0, s>>>(in, here.key_sorted.get(), here.index_sorted.get(), n, here.head.get());
+  k_heads<<<blocks_for(n + 1), kThreads, 0, s>>>(in, here.key_sorted.get(), here.index_sorted.get(), n,
+                                                 here.head.get());
   WM_CUDA_LAUNCH(k_heads);
   unsigned runs = 0;
   if (!(err = exclusive_scan(here.head.get(), here.run_start.get(), n + 1, temp, s, &runs)).empty()) return err;
@@ -333,7 +336,8 @@ std::string ChessDevice::Impl::run_merged(std::size_t level, const DPos* in, con
   unsigned long long children = 0;
   if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).empty()) return err;
   // a child: its position and weight, the count and offset of its own level, and the merge's buffers
-  const std::size_t per_child = 2 * sizeof(DPos) + 8 * sizeof(unsigned long long) + 6 * sizeof(unsigned);  // + the sort's
+  const std::size_t per_child =
+      2 * sizeof(DPos) + 8 * sizeof(unsigned long long) + 6 * sizeof(unsigned);  // + the sort's
   if (children * per_child > budget && n > 1) {  // halves, depth first (the merged level stays in `here`)
     const unsigned long long half = n / 2;
     if (!(err = run_merged(level, in, w, half, depth, false)).empty()) return err;
@@ -376,9 +380,10 @@ std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   // Merged, the levels above the largest are small (their equal positions merged): that one may take
   // two fifths of the free memory.
-  im.budget = budget_bytes         ? budget_bytes
-              : merge_transpositions ? std::max<std::size_t>(free_bytes / 5 * 2, std::size_t{1} << 20)
-                                     : std::max<std::size_t>(free_bytes / 2 / static_cast<std::size_t>(depth), std::size_t{1} << 20);
+  im.budget = budget_bytes ? budget_bytes
+              : merge_transpositions
+                  ? std::max<std::size_t>(free_bytes / 5 * 2, std::size_t{1} << 20)
+                  : std::max<std::size_t>(free_bytes / 2 / static_cast<std::size_t>(depth), std::size_t{1} << 20);
   while (im.levels.empty()) im.levels.push_back(std::make_unique<Level>());
   std::string err = im.levels[0]->pos.reserve(1);
   if (!err.empty()) return err;
@@ -414,15 +419,16 @@ std::string ChessDevice::minimax(const DPos& root, int depth, MinimaxOutcome& ou
   return im.tree.run(MinimaxRules{}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
 }
 
-std::string ChessDevice::subtrees(const DPos* roots, std::size_t n, int depth, int ply, int* values, std::uint64_t& nodes,
-                                  double& ms, std::size_t budget_bytes) {
+std::string ChessDevice::subtrees(const DPos* roots, std::size_t n, int depth, int ply, int* values,
+                                  std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
   Impl& im = *impl_;
   if (!im.subtree_budget) {
     std::size_t free_bytes = 0, total_bytes = 0;
     WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     im.subtree_budget = free_bytes / 4;
   }
-  return im.tree.run_many(MinimaxRules{}, roots, n, depth, ply, im.stream, budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
+  return im.tree.run_many(MinimaxRules{}, roots, n, depth, ply, im.stream,
+                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
 }
 
 std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }

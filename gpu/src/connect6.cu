@@ -85,7 +85,9 @@ std::string Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>
 
 Connect6Device::~Connect6Device() = default;
 
-std::string Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
+std::string Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) {
+  return leaf_values(in, n, -1, values);
+}
 
 std::string Connect6Device::leaf_values(const C6Pos* in, std::size_t n, int ply, int* values) {
   Impl& im = *impl_;
@@ -122,7 +124,8 @@ std::string Connect6Device::branches(const C6Pos* in, std::size_t n, int width, 
                    im.packed.get(), im.temp, s, counts, turns);
 }
 
-std::string Connect6Device::minimax(const C6Pos& root, int depth, int width, MinimaxOutcome& out, std::size_t budget_bytes) {
+std::string Connect6Device::minimax(const C6Pos& root, int depth, int width, MinimaxOutcome& out,
+                                    std::size_t budget_bytes) {
   Impl& im = *impl_;
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -137,7 +140,8 @@ std::string Connect6Device::subtrees(const C6Pos* roots, std::size_t n, int dept
     WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     im.subtree_budget = free_bytes / 4;
   }
-  return im.tree.run_many(WarpRules{width}, roots, n, depth, ply, im.stream, budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
+  return im.tree.run_many(WarpRules{width}, roots, n, depth, ply, im.stream,
+                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
 }
 
 }  // namespace warpmind::gpu

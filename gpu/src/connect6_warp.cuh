@@ -16,9 +16,9 @@ constexpr unsigned kFullMask = 0xffffffffu;
 
 // Shared memory one warp works in.
 struct WarpScratch {
-  C6Pos board;              // the board, copied from global memory
-  int value[kCells];        // a candidate cell's value, -1 for the others
-  int sum[91];              // the pairs' summed values, in generation order
+  C6Pos board;        // the board, copied from global memory
+  int value[kCells];  // a candidate cell's value, -1 for the others
+  int sum[91];        // the pairs' summed values, in generation order
   int top_cell[14], top_value[14];
   C6Turn turns[kMaxTurns];  // candidates_warp's result
   // threats of one side (threats_warp): windows in window order, their distinct empty cells in
@@ -49,9 +49,12 @@ __device__ __forceinline__ int cell_value_warp(const WarpScratch& s, int cell, i
       const int w = window_at(d, x - k * dx[d], y - k * dy[d]);
       if (w < 0) continue;
       const int who = s.window[w] >> 3, n = s.window[w] & 7;
-      if (who == me) v += weight(n + 1) - weight(n);
-      else if (who) v += (weight(n) * 3) / 2;
-      else v += 1;
+      if (who == me)
+        v += weight(n + 1) - weight(n);
+      else if (who)
+        v += (weight(n) * 3) / 2;
+      else
+        v += 1;
     }
   return v;
 }

@@ -130,10 +130,14 @@ __device__ __forceinline__ unsigned char judge(int i, float2 p, float2* pos, con
                                                Conflicts&& conflicts) {
   const float2 o = pos[i];
   unsigned char v = kMoved;
-  if (p.x == o.x && p.y == o.y) v = kStayed;
-  else if (!inside_d(p, g)) v = kOutOfWorld;
-  else if (blocked_d(p, g, grid)) v = kBlocked;
-  else if (conflicts()) v = kCollision;
+  if (p.x == o.x && p.y == o.y)
+    v = kStayed;
+  else if (!inside_d(p, g))
+    v = kOutOfWorld;
+  else if (blocked_d(p, g, grid))
+    v = kBlocked;
+  else if (conflicts())
+    v = kCollision;
   verdict[i] = v;
   if (v == kMoved) pos[i] = p;
   return v;
@@ -168,12 +172,11 @@ __device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const 
   tally_close(block_counts, tick, counts);
 }
 
-__global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g, const unsigned char* grid,
-                        Index olds, Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
+__global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g, const unsigned char* grid, Index olds,
+                        Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
                         unsigned long long* counts) {
-  decide(n, tick, pos, prop, g, grid, verdict, counts, [&](int i, float2 p) {
-    return conflict(p, i, olds, g, false) || conflict(p, i, targets, g, lowest_id_wins);
-  });
+  decide(n, tick, pos, prop, g, grid, verdict, counts,
+         [&](int i, float2 p) { return conflict(p, i, olds, g, false) || conflict(p, i, targets, g, lowest_id_wins); });
 }
 
 // ---- gpu-tiled -----------------------------------------------------------------------------------
@@ -186,15 +189,17 @@ __global__ void k_first(const unsigned* key, int n, unsigned cells, unsigned* fi
   int lo = 0, hi = n;
   while (lo < hi) {
     const int mid = (lo + hi) >> 1;
-    if (key[mid] < c) lo = mid + 1;
-    else hi = mid;
+    if (key[mid] < c)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   first[c] = static_cast<unsigned>(lo);
 }
 
-constexpr int kTile = 32;               // cells per tile side
+constexpr int kTile = 32;  // cells per tile side
 constexpr int kHaloRows = kTile + 2;
-constexpr int kTileCap = 1792;          // agents per array a block stages; more: it reads global memory
+constexpr int kTileCap = 1792;  // agents per array a block stages; more: it reads global memory
 
 // v[0..63] -> exclusive prefix sums (v[k] = the sum of the old v[0..k-1]), by one warp.
 __device__ __forceinline__ void exclusive_scan_64(int* v) {
@@ -268,13 +273,11 @@ __device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int 
 
 // One block per tile of kTile x kTile cells: stage the tile's and its halo's old positions and targets,
 // then judge every agent whose target lies in the tile.
-__global__ void __launch_bounds__(kThreads) k_tiled_check(float2* pos, CrowdGeometry g, const unsigned char* grid,
-                                                          const float2* sorted_old, const unsigned* id_old,
-                                                          const unsigned* first_old, const float2* sorted_tgt,
-                                                          const unsigned* id_tgt, const unsigned* key_tgt,
-                                                          const unsigned* first_tgt, bool lowest_id_wins,
-                                                          unsigned tick, unsigned char* verdict,
-                                                          unsigned long long* counts) {
+__global__ void __launch_bounds__(kThreads)
+    k_tiled_check(float2* pos, CrowdGeometry g, const unsigned char* grid, const float2* sorted_old,
+                  const unsigned* id_old, const unsigned* first_old, const float2* sorted_tgt, const unsigned* id_tgt,
+                  const unsigned* key_tgt, const unsigned* first_tgt, bool lowest_id_wins, unsigned tick,
+                  unsigned char* verdict, unsigned long long* counts) {
   __shared__ float2 sh_pos[2][kTileCap];
   __shared__ unsigned sh_id[2][kTileCap];
   __shared__ int shift[2][kHaloRows], run[2][64], inner[64];
@@ -285,10 +288,10 @@ __global__ void __launch_bounds__(kThreads) k_tiled_check(float2* pos, CrowdGeom
   const int xa = max(x0 - 1, 0), xb = min(x1 + 1, g.cells_x - 1);
   const int ya = max(y0 - 1, 0), yb = min(y1 + 1, g.cells_y - 1);
   const int rows = yb - ya + 1;
-  const TileView olds = stage_rows(sorted_old, id_old, first_old, g.cells_x, ya, rows, xa, xb, sh_pos[0], sh_id[0],
-                                   shift[0], run[0]);
-  const TileView tgts = stage_rows(sorted_tgt, id_tgt, first_tgt, g.cells_x, ya, rows, xa, xb, sh_pos[1], sh_id[1],
-                                   shift[1], run[1]);
+  const TileView olds =
+      stage_rows(sorted_old, id_old, first_old, g.cells_x, ya, rows, xa, xb, sh_pos[0], sh_id[0], shift[0], run[0]);
+  const TileView tgts =
+      stage_rows(sorted_tgt, id_tgt, first_tgt, g.cells_x, ya, rows, xa, xb, sh_pos[1], sh_id[1], shift[1], run[1]);
   // The tile's own agents: row r's targets are the sorted range [first[r, x0], first[r, x1 + 1]).
   if (threadIdx.x < 64) {
     const int y = y0 + static_cast<int>(threadIdx.x);
@@ -358,8 +361,10 @@ __global__ void k_sg_write(const float2* pos, const float2* prop, int n, CrowdGe
   slot[2 * sg_cell(pos[i], g)] = key;  // old positions are inside the world and alone in their cell
   const int c = sg_cell(prop[i], g);
   if (c < 0) return;
-  if (lowest_id_wins) atomicMin(slot + 2 * c + 1, key);
-  else slot[2 * c + 1] = key;
+  if (lowest_id_wins)
+    atomicMin(slot + 2 * c + 1, key);
+  else
+    slot[2 * c + 1] = key;
 }
 
 // The scan: mark[j] = tick rejects agent j's move. A visible agent (its target cell shows its id) is
@@ -375,9 +380,9 @@ __global__ void k_sg_write(const float2* pos, const float2* prop, int n, CrowdGe
 constexpr int kTileW = 32, kTileH = 16;
 constexpr int kHaloW = kTileW + 2 * kPad, kHaloH = kTileH + 2 * kPad;
 
-__global__ void __launch_bounds__(kThreads) k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeometry g,
-                                                      SlotKeys keys, unsigned tick, bool lowest_id_wins, int tiles_x,
-                                                      int tiles, const uint2* slot, unsigned* mark) {
+__global__ void __launch_bounds__(kThreads)
+    k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeometry g, SlotKeys keys, unsigned tick,
+              bool lowest_id_wins, int tiles_x, int tiles, const uint2* slot, unsigned* mark) {
   const int stride = sg_stride(g);
   if (static_cast<int>(blockIdx.x) >= tiles) {
     // Hidden agents, few: each warp finds its own, then checks them one by one with a lane per cell.
@@ -430,8 +435,10 @@ __global__ void __launch_bounds__(kThreads) k_sg_scan(const float2* pos, const f
       const int x = x0 + hx, y = y0 + hy;
       uint2 s = make_uint2(kEmpty, kEmpty);
       if (x < stride && y < rows) s = slot[y * stride + x];
-      if (keys.is_current(s.x)) old_at[k] = pos[s.x & keys.id_mask];
-      else s.x = kEmpty;
+      if (keys.is_current(s.x))
+        old_at[k] = pos[s.x & keys.id_mask];
+      else
+        s.x = kEmpty;
       if (keys.is_current(s.y)) {
         tgt_at[k] = prop[s.y & keys.id_mask];
         inner = hx >= kPad && hx < kPad + kTileW && hy >= kPad && hy < kPad + kTileH;
@@ -497,8 +504,8 @@ struct CrowdDevice::Impl {
   CrowdGeometry g{};
   bool lowest = false;
   std::size_t n = 0;
-  unsigned tick = 0;      // ticks since create: marks written this tick carry it
-  unsigned cells = 0;     // gpu-sort binning cells
+  unsigned tick = 0;   // ticks since create: marks written this tick carry it
+  unsigned cells = 0;  // gpu-sort binning cells
   std::size_t sg_cells = 0;
   DeviceBuffer<unsigned char> grid;
   DeviceBuffer<float2> pos, prop;
@@ -508,7 +515,7 @@ struct CrowdDevice::Impl {
   DeviceBuffer<float2> sorted_old, sorted_tgt;
   DeviceBuffer<unsigned> key_old, key_tgt, key_old_sorted, key_tgt_sorted, iota, id_old, id_tgt;
   DeviceBuffer<unsigned> start_old, end_old, start_tgt, end_tgt;  // gpu-sort
-  DeviceBuffer<unsigned> first_old, first_tgt;                     // gpu-tiled
+  DeviceBuffer<unsigned> first_old, first_tgt;                    // gpu-tiled
   DeviceBuffer<unsigned char> sort_temp;
   std::size_t sort_temp_bytes = 0;
   // gpu-static-grid
@@ -537,8 +544,7 @@ std::string CrowdDevice::create(void* stream, CrowdKernel kernel, const CrowdGeo
   im.lowest = lowest_id_wins;
   std::string err;
   if (!(err = im.grid.reserve(std::max<std::size_t>(blocked.size(), 1))).empty()) return err;
-  if (!blocked.empty())
-    WM_CUDA(cudaMemcpy(im.grid.get(), blocked.data(), blocked.size(), cudaMemcpyHostToDevice));
+  if (!blocked.empty()) WM_CUDA(cudaMemcpy(im.grid.get(), blocked.data(), blocked.size(), cudaMemcpyHostToDevice));
   if (!(err = im.counts.reserve(10, true)).empty()) return err;
   if (kernel == CrowdKernel::Sort) {
     im.cells = static_cast<unsigned>(g.cells_x) * static_cast<unsigned>(g.cells_y);
@@ -568,8 +574,8 @@ std::string CrowdDevice::reset(const float* positions, std::size_t n) {
   if (im.kernel != CrowdKernel::StaticGrid) {
     for (DeviceBuffer<float2>* b : {&im.sorted_old, &im.sorted_tgt})
       if (!(err = b->reserve(cap)).empty()) return err;
-    for (DeviceBuffer<unsigned>* b : {&im.key_old, &im.key_tgt, &im.key_old_sorted, &im.key_tgt_sorted, &im.iota,
-                                      &im.id_old, &im.id_tgt})
+    for (DeviceBuffer<unsigned>* b :
+         {&im.key_old, &im.key_tgt, &im.key_old_sorted, &im.key_tgt_sorted, &im.iota, &im.id_old, &im.id_tgt})
       if (!(err = b->reserve(cap)).empty()) return err;
     WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, im.sort_temp_bytes, im.key_old.get(), im.key_old_sorted.get(),
                                             im.iota.get(), im.id_old.get(), static_cast<int>(cap), 0,
@@ -621,8 +627,8 @@ std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   WM_CUDA_LAUNCH(k_ranges);
   const Index olds{start_old.get(), end_old.get(), id_old.get(), sorted_old.get()};
   const Index tgts{start_tgt.get(), end_tgt.get(), id_tgt.get(), sorted_tgt.get()};
-  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, grid.get(), olds, tgts, lowest, tick,
-                                              verdict.get(), counts.get());
+  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, grid.get(), olds, tgts, lowest, tick, verdict.get(),
+                                              counts.get());
   WM_CUDA_LAUNCH(k_check);
   return {};
 }
@@ -678,9 +684,12 @@ std::string CrowdDevice::step_device(const float* proposals, std::size_t n) {
   const auto* p = reinterpret_cast<const float2*>(proposals);
   const int ni = static_cast<int>(n);
   switch (im.kernel) {
-    case CrowdKernel::Sort: return im.step_sort(p, ni);
-    case CrowdKernel::Tiled: return im.step_tiled(p, ni);
-    case CrowdKernel::StaticGrid: break;
+    case CrowdKernel::Sort:
+      return im.step_sort(p, ni);
+    case CrowdKernel::Tiled:
+      return im.step_tiled(p, ni);
+    case CrowdKernel::StaticGrid:
+      break;
   }
   return im.step_static_grid(p, ni);
 }

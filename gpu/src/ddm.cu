@@ -109,14 +109,17 @@ __global__ void k_missing(const PairRec* __restrict__ a, unsigned long long n, c
   unsigned long long lo = 0, hi = m;
   while (lo < hi) {
     const unsigned long long mid = lo + (hi - lo) / 2;
-    if (pair_less(b[mid], x)) lo = mid + 1;
-    else hi = mid;
+    if (pair_less(b[mid], x))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   flag[i] = !(lo < m && b[lo].publication == x.publication && b[lo].subscription == x.subscription);
 }
 
-__global__ void k_compact(const PairRec* __restrict__ a, unsigned long long n, const unsigned long long* __restrict__ flag,
-                          const unsigned long long* __restrict__ offset, PairRec* __restrict__ out) {
+__global__ void k_compact(const PairRec* __restrict__ a, unsigned long long n,
+                          const unsigned long long* __restrict__ flag, const unsigned long long* __restrict__ offset,
+                          PairRec* __restrict__ out) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n && flag[i]) out[offset[i]] = a[i];
 }
@@ -124,13 +127,11 @@ __global__ void k_compact(const PairRec* __restrict__ a, unsigned long long n, c
 // ---- gpu-region ----------------------------------------------------------------------------------
 
 template <int D, bool kWrite>
-__global__ void __launch_bounds__(kThreads) k_region(const BoxD<D>* __restrict__ pubs, unsigned np,
-                                                     const BoxD<D>* __restrict__ subs, unsigned ns,
-                                                     const unsigned* __restrict__ pub_id,
-                                                     const unsigned* __restrict__ sub_id,
-                                                     unsigned long long* __restrict__ count,
-                                                     const unsigned long long* __restrict__ offset,
-                                                     PairRec* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    k_region(const BoxD<D>* __restrict__ pubs, unsigned np, const BoxD<D>* __restrict__ subs, unsigned ns,
+             const unsigned* __restrict__ pub_id, const unsigned* __restrict__ sub_id,
+             unsigned long long* __restrict__ count, const unsigned long long* __restrict__ offset,
+             PairRec* __restrict__ out) {
   __shared__ BoxD<D> tile[kTile];
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool active = i < np;
@@ -146,8 +147,10 @@ __global__ void __launch_bounds__(kThreads) k_region(const BoxD<D>* __restrict__
     if (active)
       for (unsigned k = 0; k < t; ++k)
         if (overlap_d<D>(p, tile[k])) {
-          if (kWrite) out[o++] = {pid, sub_id[base + k]};
-          else ++c;
+          if (kWrite)
+            out[o++] = {pid, sub_id[base + k]};
+          else
+            ++c;
         }
   }
   if (!kWrite && active) count[i] = c;
@@ -174,8 +177,9 @@ __global__ void k_sub_cells(const BoxD<D>* __restrict__ subs, unsigned ns, DdmGr
 }
 
 template <int D>
-__global__ void k_sub_write(const BoxD<D>* __restrict__ subs, unsigned ns, DdmGrid g, const unsigned* __restrict__ count,
-                            const unsigned* __restrict__ offset, unsigned* __restrict__ key, unsigned* __restrict__ val) {
+__global__ void k_sub_write(const BoxD<D>* __restrict__ subs, unsigned ns, DdmGrid g,
+                            const unsigned* __restrict__ count, const unsigned* __restrict__ offset,
+                            unsigned* __restrict__ key, unsigned* __restrict__ val) {
   const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= ns || count[j] == 0) return;
   const Span<D> s = span_d<D>(subs[j], g);
@@ -206,8 +210,10 @@ __global__ void k_grid(const BoxD<D>* __restrict__ pubs, unsigned np, const BoxD
   unsigned long long c = 0, o = kWrite ? offset[i] : 0;
   const unsigned long long pid = kWrite ? static_cast<unsigned long long>(pub_id[i]) << 32 : 0;
   const auto emit = [&](unsigned j) {
-    if (kWrite) out[o++] = pid | sub_id[j];
-    else ++c;
+    if (kWrite)
+      out[o++] = pid | sub_id[j];
+    else
+      ++c;
   };
   if (!empty_d<D>(p)) {
     const Span<D> s = span_d<D>(p, g);
@@ -286,12 +292,13 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   if (!(err = offset.reserve(std::size_t{np} + 1)).empty()) return err;
   if (kernel == DdmKernel::Region) {
     if (np > 0) {
-      k_region<D, false><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, nullptr, nullptr, count.get(), nullptr,
-                                                             nullptr);
+      k_region<D, false>
+          <<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, nullptr, nullptr, count.get(), nullptr, nullptr);
       WM_CUDA_LAUNCH(k_region);
     }
     WM_CUDA(cudaMemsetAsync(count.get() + np, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).empty()) return err;
+    if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).empty())
+      return err;
     if (!(err = pairs.reserve(std::max<unsigned long long>(total, 1))).empty()) return err;
     if (np > 0) {
       k_region<D, true><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(), nullptr,
@@ -322,7 +329,7 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
     if (!(err = b->reserve(ecap)).empty()) return err;
   if (ns > 0) {
     k_sub_write<D><<<blocks_for(ns), kThreads, 0, s>>>(subs, ns, g, sub_count.get(), sub_offset.get(), entry_cell.get(),
-                                                      entry_sub.get());
+                                                       entry_sub.get());
     WM_CUDA_LAUNCH(k_sub_write);
   }
   std::size_t bytes = 0;
@@ -333,7 +340,7 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, entry_cell.get(), entry_cell_sorted.get(), entry_sub.get(),
                                           entry_sub_sorted.get(), static_cast<int>(entries), 0, cell_bits, s));
   k_run_starts<<<blocks_for(std::size_t{cells} + 1), kThreads, 0, s>>>(entries, cells, entry_cell_sorted.get(),
-                                                                     start.get());
+                                                                       start.get());
   WM_CUDA_LAUNCH(k_run_starts);
   // The wide subscriptions, in index order.
   unsigned n_wide = 0;
@@ -501,7 +508,8 @@ std::string DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, Ddm
       WM_CUDA_LAUNCH(k_missing);
     }
     WM_CUDA(cudaMemsetAsync(im.flag.get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(im.flag.get(), im.flag_offset.get(), n + 1, im.temp, s, &found[pass])).empty()) return err;
+    if (!(err = exclusive_scan(im.flag.get(), im.flag_offset.get(), n + 1, im.temp, s, &found[pass])).empty())
+      return err;
     if (n > 0) {
       k_compact<<<blocks_for(n), kThreads, 0, s>>>(a, n, im.flag.get(), im.flag_offset.get(),
                                                    im.changes.get() + (pass == 0 ? 0 : found[0]));
@@ -535,7 +543,8 @@ std::string DdmDevice::download_changes(std::uint32_t* appeared, std::uint32_t* 
   times.download += ms;
   const auto* pin = static_cast<const unsigned char*>(im.pin.get());
   if (im.n_appeared) std::memcpy(appeared, pin, im.n_appeared * sizeof(PairRec));
-  if (im.n_disappeared) std::memcpy(disappeared, pin + im.n_appeared * sizeof(PairRec), im.n_disappeared * sizeof(PairRec));
+  if (im.n_disappeared)
+    std::memcpy(disappeared, pin + im.n_appeared * sizeof(PairRec), im.n_disappeared * sizeof(PairRec));
   return {};
 }
 

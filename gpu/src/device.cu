@@ -17,8 +17,7 @@ DeviceProbe probe_device(int ordinal) {
     return p;
   }
   if (ordinal < 0 || ordinal >= count) {
-    p.reason = "CUDA device " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) +
-               " found)";
+    p.reason = "CUDA device " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) + " found)";
     return p;
   }
   cudaDeviceProp prop{};
@@ -158,10 +157,13 @@ std::string measure_copy_bandwidth(void* stream, double* bytes_per_s) {
   }
   cudaMemsetAsync(src, 1, bytes, s);
   float best = 0;
-  std::string err = time_best_ms(s, 6, [&]() -> std::string {
-    WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
-    return {};
-  }, &best);
+  std::string err = time_best_ms(
+      s, 6,
+      [&]() -> std::string {
+        WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
+        return {};
+      },
+      &best);
   cudaFree(src);
   cudaFree(dst);
   if (!err.empty()) return err;
@@ -181,10 +183,13 @@ std::string measure_download_bandwidth(void* stream, double* bytes_per_s) {
   }
   cudaMemsetAsync(src, 1, bytes, s);
   float best = 0;
-  std::string err = time_best_ms(s, 5, [&]() -> std::string {
-    WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
-    return {};
-  }, &best);
+  std::string err = time_best_ms(
+      s, 5,
+      [&]() -> std::string {
+        WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+        return {};
+      },
+      &best);
   cudaFree(src);
   cudaFreeHost(dst);
   if (!err.empty()) return err;
@@ -201,11 +206,14 @@ std::string measure_int_add_rate(void* stream, double* adds_per_s) {
   WM_CUDA(cudaMalloc(&out, sizeof(int)));
   const int blocks = sms * 8, threads = 256, iters = 4096;
   float best = 0;
-  std::string err = time_best_ms(s, 5, [&]() -> std::string {
-    k_int_adds<<<blocks, threads, 0, s>>>(iters, 1, out);
-    WM_CUDA(cudaGetLastError());
-    return {};
-  }, &best);
+  std::string err = time_best_ms(
+      s, 5,
+      [&]() -> std::string {
+        k_int_adds<<<blocks, threads, 0, s>>>(iters, 1, out);
+        WM_CUDA(cudaGetLastError());
+        return {};
+      },
+      &best);
   cudaFree(out);
   if (!err.empty()) return err;
   *adds_per_s = static_cast<double>(blocks) * threads * iters * 8 / (best * 1e-3);

@@ -159,8 +159,8 @@ __device__ __forceinline__ void visit_slot(const float4& e, int slot, const Fiel
     f(ty * tg.tiles_x + tx, make_int4(ix, iy, ks.k[kind].table_offset, rx | (ry << 16)));
 }
 
-__global__ void k_bin_count(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
-                            KindSet ks, TileGeom tg, unsigned* count, unsigned* cursor) {
+__global__ void k_bin_count(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map, KindSet ks,
+                            TileGeom tg, unsigned* count, unsigned* cursor) {
   if (blockIdx.x == 0 && threadIdx.x == 0) cursor[0] = cursor[1] = 0;  // segment cursor, wide-tile count
   for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
        s += static_cast<long long>(gridDim.x) * blockDim.x)
@@ -191,13 +191,12 @@ __global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned chunk, u
 }
 
 // Leaves `count` all zero again, ready for the next build.
-__global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map,
-                           KindSet ks, TileGeom tg, unsigned* count, const uint2* range, int4* rec) {
+__global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map, KindSet ks,
+                           TileGeom tg, unsigned* count, const uint2* range, int4* rec) {
   for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
        s += static_cast<long long>(gridDim.x) * blockDim.x)
-    visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg, [&](int t, int4 r) {
-      rec[range[t].x + atomicSub(count + t, 1u) - 1u] = r;
-    });
+    visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg,
+               [&](int t, int4 r) { rec[range[t].x + atomicSub(count + t, 1u) - 1u] = r; });
 }
 
 // Accumulate: persistent warps, each summing one 32x32 tile at a time (lane = column, the 32 rows in
@@ -230,18 +229,18 @@ __device__ __forceinline__ void add_record(const int4 r, const int* t, int x, in
     if (b + kRowBlock - 1 < qlo || b > qhi) continue;
 #pragma unroll
     for (int q = b; q < b + kRowBlock; ++q) {
-      if constexpr (kShared) acc[q] += p[q * pitch];
-      else acc[q] += __ldg(p + q * pitch);
+      if constexpr (kShared)
+        acc[q] += p[q * pitch];
+      else
+        acc[q] += __ldg(p + q * pitch);
     }
   }
 }
 
 template <bool kShared, int kPitch>
-__global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int4* __restrict__ rec,
-                                                                        const uint2* __restrict__ range,
-                                                                        const int* __restrict__ tables, int table_len,
-                                                                        FieldGrid g, TileGeom tg, unsigned chunk,
-                                                                        float* __restrict__ out) {
+__global__ void __launch_bounds__(kAccumulateThreads)
+    k_bin_accumulate(const int4* __restrict__ rec, const uint2* __restrict__ range, const int* __restrict__ tables,
+                     int table_len, FieldGrid g, TileGeom tg, unsigned chunk, float* __restrict__ out) {
   extern __shared__ int staged[];
   const int* t = tables;
   if constexpr (kShared) {
@@ -278,12 +277,10 @@ __global__ void __launch_bounds__(kAccumulateThreads) k_bin_accumulate(const int
 
 // The tiles k_bin_accumulate leaves: more records than int32 sums can take (k_bin_alloc lists them).
 // 64-bit sums, tables through L1, one warp per listed tile. Rare: thousands of strong charges piled up.
-__global__ void __launch_bounds__(kThreads) k_bin_accumulate_wide(const int4* __restrict__ rec,
-                                                                   const uint2* __restrict__ range,
-                                                                   const unsigned* __restrict__ wide_list,
-                                                                   const unsigned* __restrict__ wide_count,
-                                                                   const int* __restrict__ tables, int layout_pitch,
-                                                                   FieldGrid g, TileGeom tg, float* out) {
+__global__ void __launch_bounds__(kThreads)
+    k_bin_accumulate_wide(const int4* __restrict__ rec, const uint2* __restrict__ range,
+                          const unsigned* __restrict__ wide_list, const unsigned* __restrict__ wide_count,
+                          const int* __restrict__ tables, int layout_pitch, FieldGrid g, TileGeom tg, float* out) {
   const unsigned n = *wide_count;
   const unsigned warps = gridDim.x * (blockDim.x / kFieldTile);
   for (unsigned w = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile; w < n; w += warps) {
@@ -348,14 +345,20 @@ __global__ void k_gradient(QueryView v, const FieldPoint* p, int n, FieldPoint* 
   const int x = v.cx(p[i].x), y = v.cy(p[i].y), w = v.g.width, h = v.g.height;
   FieldPoint r{0.0f, 0.0f};
   if (w > 1) {
-    if (x == 0) r.x = diff_d(v.at(1, y), v.at(0, y), v.g.cell_w);
-    else if (x == w - 1) r.x = diff_d(v.at(x, y), v.at(x - 1, y), v.g.cell_w);
-    else r.x = diff_d(v.at(x + 1, y), v.at(x - 1, y), __fmul_rn(2.0f, v.g.cell_w));
+    if (x == 0)
+      r.x = diff_d(v.at(1, y), v.at(0, y), v.g.cell_w);
+    else if (x == w - 1)
+      r.x = diff_d(v.at(x, y), v.at(x - 1, y), v.g.cell_w);
+    else
+      r.x = diff_d(v.at(x + 1, y), v.at(x - 1, y), __fmul_rn(2.0f, v.g.cell_w));
   }
   if (h > 1) {
-    if (y == 0) r.y = diff_d(v.at(x, 1), v.at(x, 0), v.g.cell_h);
-    else if (y == h - 1) r.y = diff_d(v.at(x, y), v.at(x, y - 1), v.g.cell_h);
-    else r.y = diff_d(v.at(x, y + 1), v.at(x, y - 1), __fmul_rn(2.0f, v.g.cell_h));
+    if (y == 0)
+      r.y = diff_d(v.at(x, 1), v.at(x, 0), v.g.cell_h);
+    else if (y == h - 1)
+      r.y = diff_d(v.at(x, y), v.at(x, y - 1), v.g.cell_h);
+    else
+      r.y = diff_d(v.at(x, y + 1), v.at(x, y - 1), __fmul_rn(2.0f, v.g.cell_h));
   }
   out[i] = r;
 }
@@ -370,11 +373,16 @@ using AccumulateKernel = void (*)(const int4*, const uint2*, const int*, int, Fi
 
 AccumulateKernel pick_accumulate(bool shared, int pitch) {
   switch (pitch) {
-    case 32: return shared ? k_bin_accumulate<true, 32> : k_bin_accumulate<false, 32>;
-    case 64: return shared ? k_bin_accumulate<true, 64> : k_bin_accumulate<false, 64>;
-    case 128: return shared ? k_bin_accumulate<true, 128> : k_bin_accumulate<false, 128>;
-    case 256: return shared ? k_bin_accumulate<true, 256> : k_bin_accumulate<false, 256>;
-    default: return shared ? k_bin_accumulate<true, 0> : k_bin_accumulate<false, 0>;
+    case 32:
+      return shared ? k_bin_accumulate<true, 32> : k_bin_accumulate<false, 32>;
+    case 64:
+      return shared ? k_bin_accumulate<true, 64> : k_bin_accumulate<false, 64>;
+    case 128:
+      return shared ? k_bin_accumulate<true, 128> : k_bin_accumulate<false, 128>;
+    case 256:
+      return shared ? k_bin_accumulate<true, 256> : k_bin_accumulate<false, 256>;
+    default:
+      return shared ? k_bin_accumulate<true, 0> : k_bin_accumulate<false, 0>;
   }
 }
 
@@ -383,27 +391,27 @@ struct FieldDevice::Impl {
   FieldKernel kernel{};
   FieldGrid grid{};
   KindSet kinds{};
-  DeviceBuffer<std::int16_t> maps;     // layer_count * kFieldMaxGroups
+  DeviceBuffer<std::int16_t> maps;  // layer_count * kFieldMaxGroups
   std::vector<FieldLayerMap> layer_info;
   TileGeom tiles{};
   std::size_t cells = 0;
 
   DeviceBuffer<int> tables;
-  DeviceBuffer<float> layers;          // layer_count * cells
-  DeviceBuffer<float4> staging;        // host entities land here
-  DeviceBuffer<Inst12> inst12;         // seed variants' expanded records
+  DeviceBuffer<float> layers;    // layer_count * cells
+  DeviceBuffer<float4> staging;  // host entities land here
+  DeviceBuffer<Inst12> inst12;   // seed variants' expanded records
   DeviceBuffer<int4> inst16;
-  DeviceBuffer<unsigned> tile_count;   // binned: per tile, zero between builds
-  DeviceBuffer<uint2> tile_range;      // binned: [begin, end) of each tile's records
-  DeviceBuffer<unsigned> cursor;       // binned: [0] next free record (bump allocator), [1] tiles in wide_list
-  DeviceBuffer<int4> records;          // binned: per-tile charge lists
+  DeviceBuffer<unsigned> tile_count;  // binned: per tile, zero between builds
+  DeviceBuffer<uint2> tile_range;     // binned: [begin, end) of each tile's records
+  DeviceBuffer<unsigned> cursor;      // binned: [0] next free record (bump allocator), [1] tiles in wide_list
+  DeviceBuffer<int4> records;         // binned: per-tile charge lists
   int table_len = 0;
   std::size_t table_bytes = 0;
-  bool shared_tables = false;          // the tables fit in shared memory next to nothing else
+  bool shared_tables = false;  // the tables fit in shared memory next to nothing else
   int accumulate_blocks = 0;
-  int layout_pitch = 0;                // device table row pitch; 0: each kind's rx + 2
+  int layout_pitch = 0;  // device table row pitch; 0: each kind's rx + 2
   AccumulateKernel accumulate = nullptr;
-  DeviceBuffer<unsigned> wide_list;    // binned: tiles that need 64-bit sums
+  DeviceBuffer<unsigned> wide_list;  // binned: tiles that need 64-bit sums
   DeviceBuffer<FieldPoint> q_points;
   DeviceBuffer<unsigned char> q_out;
   mutable PinnedBuffer q_pin_in, q_pin_out;  // host transfers: entities and query points in, results out
@@ -437,7 +445,8 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     im.kinds.cut[k] = c;
   }
   std::vector<std::int16_t> maps;
-  for (const FieldLayerMap& m : s.layers) maps.insert(maps.end(), std::begin(m.kind_of_group), std::end(m.kind_of_group));
+  for (const FieldLayerMap& m : s.layers)
+    maps.insert(maps.end(), std::begin(m.kind_of_group), std::end(m.kind_of_group));
   im.layer_info = s.layers;
   im.tiles = {(s.grid.width + kFieldTile - 1) / kFieldTile, (s.grid.height + kFieldTile - 1) / kFieldTile};
   im.cells = static_cast<std::size_t>(s.grid.width) * s.grid.height;
@@ -492,7 +501,8 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
       WM_CUDA(cudaFuncSetAttribute(im.accumulate, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, im.accumulate, kAccumulateThreads, smem));
     const int warps_per_block = kAccumulateThreads / kFieldTile;
-    im.accumulate_blocks = std::max(1, std::min(sms * std::max(per_sm, 1), (static_cast<int>(tiles) + warps_per_block - 1) / warps_per_block));
+    im.accumulate_blocks = std::max(
+        1, std::min(sms * std::max(per_sm, 1), (static_cast<int>(tiles) + warps_per_block - 1) / warps_per_block));
   }
   out = std::move(d);
   return {};
@@ -538,8 +548,8 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       WM_CUDA_LAUNCH(k_bin_count);
       // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every sum exact; tiles with more go to
       // the 64-bit kernel, which only runs when some tile could have more (n > chunk).
-      const unsigned chunk = static_cast<unsigned>(
-          std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
+      const unsigned chunk =
+          static_cast<unsigned>(std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
       k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, chunk, cursor.get(),
                                                                tile_range.get(), cursor.get() + 1, wide_list.get());
       WM_CUDA_LAUNCH(k_bin_alloc);

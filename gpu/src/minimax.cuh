@@ -41,7 +41,8 @@ constexpr int kThreads = 128;
 inline unsigned blocks(unsigned long long n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
 template <class Pos, class R>
-__global__ void k_count(R rules, const Pos* __restrict__ pos, unsigned long long n, unsigned long long* __restrict__ count) {
+__global__ void k_count(R rules, const Pos* __restrict__ pos, unsigned long long n,
+                        unsigned long long* __restrict__ count) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) count[i] = static_cast<unsigned long long>(rules.count(pos[i]));
 }
@@ -71,7 +72,8 @@ inline unsigned warp_blocks(unsigned long long n) {
 
 // One warp per node: i is the same for all its lanes, so whole warps leave together.
 template <class Pos, class R>
-__global__ void k_count_warp(R rules, const Pos* __restrict__ pos, unsigned long long n, unsigned long long* __restrict__ count) {
+__global__ void k_count_warp(R rules, const Pos* __restrict__ pos, unsigned long long n,
+                             unsigned long long* __restrict__ count) {
   __shared__ typename R::Scratch scratch[kWarpsPerBlock];
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -90,7 +92,8 @@ __global__ void k_expand_warp(R rules, const Pos* __restrict__ pos, unsigned lon
 }
 
 template <class Pos, class R>
-__global__ void k_leaf_warp(R rules, const Pos* __restrict__ pos, unsigned long long n, int ply, int* __restrict__ value) {
+__global__ void k_leaf_warp(R rules, const Pos* __restrict__ pos, unsigned long long n, int ply,
+                            int* __restrict__ value) {
   __shared__ typename R::Scratch scratch[kWarpsPerBlock];
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -100,8 +103,9 @@ __global__ void k_leaf_warp(R rules, const Pos* __restrict__ pos, unsigned long 
 }
 
 template <class Pos, class R>
-__global__ void k_reduce(R rules, const Pos* __restrict__ pos, unsigned long long n, const unsigned long long* __restrict__ offset,
-                         const int* __restrict__ child, int ply, int* __restrict__ value) {
+__global__ void k_reduce(R rules, const Pos* __restrict__ pos, unsigned long long n,
+                         const unsigned long long* __restrict__ offset, const int* __restrict__ child, int ply,
+                         int* __restrict__ value) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const unsigned long long a = offset[i], b = offset[i + 1];
@@ -137,7 +141,8 @@ class LevelMinimax {
     out.ms = elapsed_ms();
     out.best = -1;
     for (std::size_t i = 0; i < root_children.size(); ++i)
-      if (out.best < 0 || -root_children[i] > -root_children[static_cast<std::size_t>(out.best)]) out.best = static_cast<int>(i);
+      if (out.best < 0 || -root_children[i] > -root_children[static_cast<std::size_t>(out.best)])
+        out.best = static_cast<int>(i);
     out.nodes = nodes();
     return {};
   }
@@ -197,7 +202,8 @@ class LevelMinimax {
       if (!(err = here.offset.reserve(n + 1)).empty()) return err;
       if constexpr (kWarp) {
         if (n) {
-          k_count_warp<Pos, R><<<warp_blocks(n), kWarpsPerBlock * 32, 0, s>>>(rules, here.pos.get(), n, here.count.get());
+          k_count_warp<Pos, R>
+              <<<warp_blocks(n), kWarpsPerBlock * 32, 0, s>>>(rules, here.pos.get(), n, here.count.get());
           WM_CUDA_LAUNCH(k_count_warp);
         }
       } else if (n) {
@@ -233,11 +239,12 @@ class LevelMinimax {
     if constexpr (kWarp) {
       if (leaves) {
         k_leaf_warp<Pos, R><<<warp_blocks(leaves), kWarpsPerBlock * 32, 0, s>>>(rules, horizon.pos.get(), leaves,
-                                                                                 ply + depth, horizon.value.get());
+                                                                                ply + depth, horizon.value.get());
         WM_CUDA_LAUNCH(k_leaf_warp);
       }
     } else if (leaves) {
-      k_leaf<Pos, R><<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, ply + depth, horizon.value.get());
+      k_leaf<Pos, R>
+          <<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, ply + depth, horizon.value.get());
       WM_CUDA_LAUNCH(k_leaf);
     }
     for (int l = depth - 1; l >= 0; --l) {

@@ -15,8 +15,8 @@ namespace warpmind::gpu {
 // last output (the sum of all but the last input: pass a trailing 0 to get the grand total) is read
 // back, which waits for the stream.
 template <class T>
-std::string exclusive_scan(const T* in, T* out, std::size_t items, DeviceBuffer<unsigned char>& temp, cudaStream_t stream,
-                           T* total = nullptr) {
+std::string exclusive_scan(const T* in, T* out, std::size_t items, DeviceBuffer<unsigned char>& temp,
+                           cudaStream_t stream, T* total = nullptr) {
   std::size_t bytes = 0;
   WM_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, items, stream));
   std::string err = temp.reserve(std::max<std::size_t>(bytes, 1));
@@ -40,8 +40,10 @@ static __global__ void k_run_starts(unsigned n, unsigned runs, const unsigned* _
   unsigned lo = 0, hi = n;
   while (lo < hi) {
     const unsigned mid = lo + (hi - lo) / 2;
-    if (sorted_keys[mid] < b) lo = mid + 1;
-    else hi = mid;
+    if (sorted_keys[mid] < b)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   start[b] = lo;
 }
@@ -67,10 +69,13 @@ std::string pack_rows(const T* padded, unsigned stride, int* counts, int* offset
   std::string err = exclusive_scan(counts, offset, std::size_t{rows} + 1, temp, stream, &total);
   if (!err.empty()) return err;
   const unsigned long long slots = static_cast<unsigned long long>(rows) * stride;
-  k_pack_rows<<<static_cast<unsigned>((slots + 255) / 256), 256, 0, stream>>>(padded, stride, counts, offset, rows, packed);
+  k_pack_rows<<<static_cast<unsigned>((slots + 255) / 256), 256, 0, stream>>>(padded, stride, counts, offset, rows,
+                                                                              packed);
   WM_CUDA_LAUNCH(k_pack_rows);
   WM_CUDA(cudaMemcpyAsync(host_counts, counts, rows * sizeof(int), cudaMemcpyDeviceToHost, stream));
-  if (total > 0) WM_CUDA(cudaMemcpyAsync(host_packed, packed, static_cast<std::size_t>(total) * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  if (total > 0)
+    WM_CUDA(cudaMemcpyAsync(host_packed, packed, static_cast<std::size_t>(total) * sizeof(T), cudaMemcpyDeviceToHost,
+                            stream));
   WM_CUDA(cudaStreamSynchronize(stream));
   return {};
 }

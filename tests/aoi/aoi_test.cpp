@@ -26,7 +26,8 @@ void expect_same_players(std::span<const Player> got, std::span<const Player> wa
   ASSERT_EQ(got.size(), want.size());
   std::size_t bad = 0, first = 0;
   for (std::size_t i = 0; i < want.size(); ++i)
-    if ((bits(got[i].x) != bits(want[i].x) || bits(got[i].y) != bits(want[i].y) || got[i].hp != want[i].hp) && bad++ == 0)
+    if ((bits(got[i].x) != bits(want[i].x) || bits(got[i].y) != bits(want[i].y) || got[i].hp != want[i].hp) &&
+        bad++ == 0)
       first = i;
   EXPECT_EQ(bad, 0u) << "players differing from " << against << "; the first, " << first << ": got (" << got[first].x
                      << ", " << got[first].y << ", hp " << got[first].hp << "), want (" << want[first].x << ", "
@@ -39,14 +40,17 @@ struct Expected {
 };
 
 // The contract, naively (demos/oracles/aoi_oracle.h): O(N^2) range queries.
-Expected oracle(const AoiConfig& c, std::vector<Player> p, const std::vector<Command>& cmds, ::warpmind::oracle::AoiVisible& visible) {
+Expected oracle(const AoiConfig& c, std::vector<Player> p, const std::vector<Command>& cmds,
+                ::warpmind::oracle::AoiVisible& visible) {
   Expected e;
   e.result = ::warpmind::oracle::aoi_tick(c, p, cmds, visible);
   e.players = p;
   return e;
 }
 
-oracle::AoiVisible visibility(const AoiConfig& c, const std::vector<Player>& p) { return ::warpmind::oracle::aoi_visibility(c, p); }
+oracle::AoiVisible visibility(const AoiConfig& c, const std::vector<Player>& p) {
+  return ::warpmind::oracle::aoi_visibility(c, p);
+}
 
 struct World {
   std::string name;
@@ -65,7 +69,8 @@ std::vector<World> worlds() {
   const auto uniform = [&](std::size_t n, const AoiConfig& c) {
     std::vector<Player> p(n);
     for (Player& q : p)
-      q = {c.world.x0 + rng.uniform() * c.world.width * 0.999f, c.world.y0 + rng.uniform() * c.world.height * 0.999f, 100};
+      q = {c.world.x0 + rng.uniform() * c.world.width * 0.999f, c.world.y0 + rng.uniform() * c.world.height * 0.999f,
+           100};
     return p;
   };
   w.push_back({"uniform", base, uniform(900, base)});
@@ -74,7 +79,8 @@ std::vector<World> worlds() {
     const float cx[3] = {30, 150, 270}, cy[3] = {30, 100, 170};
     for (int i = 0; i < 900; ++i) {
       const int h = i % 3;
-      p.push_back({std::clamp(cx[h] + rng.uniform(-8, 8), 0.0f, 299.0f), std::clamp(cy[h] + rng.uniform(-8, 8), 0.0f, 199.0f), 80});
+      p.push_back({std::clamp(cx[h] + rng.uniform(-8, 8), 0.0f, 299.0f),
+                   std::clamp(cy[h] + rng.uniform(-8, 8), 0.0f, 199.0f), 80});
     }
     w.push_back({"hot_spots", base, p});
   }
@@ -138,7 +144,9 @@ std::vector<Command> commands(const std::vector<Player>& p, const AoiConfig& c, 
 
 bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
 
-Context* context_for(AoiVariant v) { return is_gpu(v) ? warpmind::test::cuda_context() : &warpmind::test::cpu_context(); }
+Context* context_for(AoiVariant v) {
+  return is_gpu(v) ? warpmind::test::cuda_context() : &warpmind::test::cpu_context();
+}
 
 class AoiVariantTest : public testing::TestWithParam<std::tuple<AoiVariant, AoiShape>> {};
 
@@ -191,8 +199,8 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, AoiVariantTest,
                                                           AoiVariant::GpuFast),
                                           testing::Values(AoiShape::Square, AoiShape::Circle)),
                          [](const auto& i) {
-                           std::string n = std::string(variant_name(std::get<0>(i.param))) + "_" +
-                                           shape_name(std::get<1>(i.param));
+                           std::string n =
+                               std::string(variant_name(std::get<0>(i.param))) + "_" + shape_name(std::get<1>(i.param));
                            for (char& ch : n)
                              if (ch == '-') ch = '_';
                            return n;
@@ -490,10 +498,10 @@ TEST(Aoi, SquareBucketsStartAtTheWorldCornerAndClampAtTheUpperEdge) {
   ASSERT_EQ(x_last, 9.26019955f);
   ASSERT_EQ(std::floor((x_last - c.world.x0) / c.aoi), 4.0f);
   const std::vector<Player> p = {
-      {x_last, 1.0f, 100},           // 0: column 3 (clamped from 4)
-      {5.0f, 1.0f, 100},             // 1: column 2
-      {c.world.x0, 1.0f, 100},       // 2: column 0 (the corner is in)
-      {c.world.x0 + 5.0f, 9.0f, 100},  // 3: column 2 exactly on its lower boundary, row 3
+      {x_last, 1.0f, 100},                                   // 0: column 3 (clamped from 4)
+      {5.0f, 1.0f, 100},                                     // 1: column 2
+      {c.world.x0, 1.0f, 100},                               // 2: column 0 (the corner is in)
+      {c.world.x0 + 5.0f, 9.0f, 100},                        // 3: column 2 exactly on its lower boundary, row 3
       {std::nextafter(c.world.x0 + 5.0f, 0.0f), 9.0f, 100},  // 4: column 1, row 3
   };
   ASSERT_EQ(std::floor((p[3].x - c.world.x0) / c.aoi), 2.0f);
@@ -548,7 +556,8 @@ TEST(Aoi, CircleIsTheDistanceAloneWhateverTheBuckets) {
       if (::warpmind::oracle::aoi_sees(c, p[r], p[s])) want.insert({r, s});
   EXPECT_TRUE(want.count({0, 1}) && want.count({1, 0}));
   // Exactly at the radius is in, one ulp beyond is out.
-  const std::vector<Player> edge = {{0.0f, 0.0f, 1}, {3.0f, 4.0f, 1}, {0.0f, 20.0f, 1}, {3.0f, std::nextafter(24.0f, 99.0f), 1}};
+  const std::vector<Player> edge = {
+      {0.0f, 0.0f, 1}, {3.0f, 4.0f, 1}, {0.0f, 20.0f, 1}, {3.0f, std::nextafter(24.0f, 99.0f), 1}};
   AoiConfig five = c;
   five.world = {0.0f, 0.0f, 100.0f, 100.0f};
   five.aoi = 5.0f;
@@ -577,8 +586,8 @@ TEST(Aoi, AttackRangeIsInclusiveOnFloatSquaresAndUsesPositionsBeforeTheTick) {
     // it: judged on the positions before the tick, out of range. 3 moves away from 1? no: 1 attacks 0
     // while 0 moves away: still in range.
     const std::vector<Command> cmds = {
-        {0, CommandType::Attack, 0, 0, 1, 7},  {0, CommandType::Attack, 0, 0, 2, 7}, {0, CommandType::Move, 10, 0, 0, 0},
-        {0, CommandType::Attack, 0, 0, 3, 7},  {1, CommandType::Attack, 0, 0, 0, 4},
+        {0, CommandType::Attack, 0, 0, 1, 7}, {0, CommandType::Attack, 0, 0, 2, 7}, {0, CommandType::Move, 10, 0, 0, 0},
+        {0, CommandType::Attack, 0, 0, 3, 7}, {1, CommandType::Attack, 0, 0, 0, 4},
     };
     ASSERT_TRUE(w->tick(cmds, r).ok());
     EXPECT_EQ(r.accepted, 3u);
@@ -599,7 +608,7 @@ TEST(Aoi, ACommandWithSeveralFaultsCountsUnderTheFirstCheck) {
   const std::vector<Player> p = {{10, 10, 50}, {50, 50, 50}};
   const auto bad_type = static_cast<CommandType>(7);
   const std::pair<Command, RejectReason> cases[] = {
-      {{9, bad_type, NAN, 0, 9, -1}, RejectReason::UnknownPlayer},          // unknown player, before the type
+      {{9, bad_type, NAN, 0, 9, -1}, RejectReason::UnknownPlayer},  // unknown player, before the type
       {{2, CommandType::Move, NAN, 0, 0, 0}, RejectReason::UnknownPlayer},
       {{2, CommandType::Attack, 0, 0, 0, -1}, RejectReason::UnknownPlayer},
       {{0, bad_type, NAN, 0, 9, -1}, RejectReason::UnknownType},
@@ -637,13 +646,13 @@ TEST(Aoi, PlayersWithNoHpStillMoveAttackAndAreAttacked) {
     ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
     ASSERT_TRUE(w->reset(p).ok());
     TickResult r;
-    const std::vector<Command> cmds = {{0, CommandType::Move, 1, 0, 0, 0},
-                                       {0, CommandType::Attack, 0, 0, 2, 5},
-                                       {1, CommandType::Attack, 0, 0, 0, 3}};
+    const std::vector<Command> cmds = {
+        {0, CommandType::Move, 1, 0, 0, 0}, {0, CommandType::Attack, 0, 0, 2, 5}, {1, CommandType::Attack, 0, 0, 0, 3}};
     ASSERT_TRUE(w->tick(cmds, r).ok());
     EXPECT_EQ(r.accepted, 3u);
-    EXPECT_EQ(r.updates, (std::vector<Update>{{0, Field::X, bits(11.0f)}, {0, Field::Y, bits(10.0f)}, {0, Field::Hp, 0},
-                                              {2, Field::Hp, 25}}));
+    EXPECT_EQ(r.updates,
+              (std::vector<Update>{
+                  {0, Field::X, bits(11.0f)}, {0, Field::Y, bits(10.0f)}, {0, Field::Hp, 0}, {2, Field::Hp, 25}}));
     EXPECT_EQ(w->players()[0].x, 11.0f);
     EXPECT_EQ(w->players()[0].hp, 0);
     EXPECT_EQ(w->players()[2].hp, 25);
@@ -666,7 +675,10 @@ TEST(Aoi, FirstTickEventsAreRelativeToTheResetPositions) {
       ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
       ASSERT_TRUE(w->reset(p).ok());
       TickResult r;
-      ASSERT_TRUE(w->tick(std::vector<Command>{{2, CommandType::Move, -45, -45, 0, 0}, {2, CommandType::Move, -30, -30, 0, 0}}, r).ok());
+      ASSERT_TRUE(
+          w->tick(std::vector<Command>{{2, CommandType::Move, -45, -45, 0, 0}, {2, CommandType::Move, -30, -30, 0, 0}},
+                  r)
+              .ok());
       ASSERT_EQ(w->players()[2].x, 10.0f);
       if (track) {
         EXPECT_EQ(r.entered, (std::vector<VisibilityEvent>{{0, 2}, {1, 2}, {2, 0}, {2, 1}}));  // not (0, 1)

@@ -96,14 +96,16 @@ TEST(CApi, FieldEqualsTheCppModule) {
   cfg.world = {0, 0, 64, 32};
   cfg.width = 64;
   cfg.height = 32;
-  const warpmind::field::ChargeSegment s0[2] = {{1.0f, 0.0f, 50.0f}, {60.0f, -1.0f, 60.0f}}, s1[1] = {{5.0f, 0.0f, -20.0f}};
+  const warpmind::field::ChargeSegment s0[2] = {{1.0f, 0.0f, 50.0f}, {60.0f, -1.0f, 60.0f}},
+                                       s1[1] = {{5.0f, 0.0f, -20.0f}};
   cfg.kinds.resize(2);
   ASSERT_TRUE(warpmind::field::make_charge_kind("a", s0, cfg.kinds[0]).ok());
   ASSERT_TRUE(warpmind::field::make_charge_kind("b", s1, cfg.kinds[1]).ok());
   cfg.layers = {{"l0", {{1, 0}}}, {"l1", {{0, 1}}}};
   std::unique_ptr<warpmind::field::FieldLayers> layers;
   ASSERT_TRUE(warpmind::field::FieldLayers::create(*ctx, cfg, layers).ok());
-  const std::vector<warpmind::field::Entity> cpp_entities = {{10.5f, 10.5f, 1, 0}, {30.0f, 20.0f, 0, 0}, {50.0f, 5.0f, 1, 0}};
+  const std::vector<warpmind::field::Entity> cpp_entities = {
+      {10.5f, 10.5f, 1, 0}, {30.0f, 20.0f, 0, 0}, {50.0f, 5.0f, 1, 0}};
   ASSERT_TRUE(layers->build(cpp_entities).ok());
 
   std::vector<wm_vec2> points;

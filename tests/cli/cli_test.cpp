@@ -71,7 +71,7 @@ bool is_png(const fs::path& p) {
 TEST(Cli, FieldWritesPngRawAndJson) {
   const fs::path png = scratch("f.png"), raw = scratch("f.f32");
   const Outcome r = run("warpmind field --backend cpu --resolution 96x64 --count 30 --radius 12 --png " + png.string() +
-                    " --raw " + raw.string() + " --json");
+                        " --raw " + raw.string() + " --json");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(is_png(png));
   EXPECT_EQ(fs::file_size(raw), 96u * 64u * 4u);
@@ -83,7 +83,7 @@ TEST(Cli, FieldWritesPngRawAndJson) {
 TEST(Cli, FieldScenarioWritesOnePngPerLayer) {
   const fs::path png = scratch("demo.png");
   const Outcome r = run("warpmind field --backend cpu --scenario " + warpmind::test::source_dir() +
-                    "/assets/scenarios/field_demo.json --png " + png.string());
+                        "/assets/scenarios/field_demo.json --png " + png.string());
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* layer : {"team0", "team1", "navigation"})
     EXPECT_TRUE(is_png(scratch(std::string("demo-") + layer + ".png"))) << layer;
@@ -110,8 +110,8 @@ TEST(Cli, BadInputExitsWithTwo) {
 TEST(Cli, CrowdVerifiesAndReportsJson) {
   const Outcome r = run("warpmind crowd --backend cpu --agents 3000 --steps 5 --verify --json");
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char* key : {"\"command\":\"crowd\"", "\"overlaps\":0", "\"violations\":0", "\"accepted\":",
-                          "\"ms_per_step\":", "\"verified\":true"})
+  for (const char* key : {"\"command\":\"crowd\"", "\"overlaps\":0", "\"violations\":0",
+                          "\"accepted\":", "\"ms_per_step\":", "\"verified\":true"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
   EXPECT_EQ(run("warpmind crowd --agents -1").status, 2);
   EXPECT_EQ(run("warpmind crowd --rule fair").status, 2);
@@ -136,8 +136,9 @@ TEST(Cli, CrowdVerifiesAndReportsJson) {
 #if WARPMIND_ENGINE_TESTS
 TEST(Cli, DemoRendersHeadlessFrames) {
   const fs::path dir = scratch("demo");
-  const Outcome r = run("warpmind-demo --headless --backend cpu --frames 3 --ticks-per-frame 4 --units 300 --size 256x256 --out " +
-                        dir.string());
+  const Outcome r =
+      run("warpmind-demo --headless --backend cpu --frames 3 --ticks-per-frame 4 --units 300 --size 256x256 --out " +
+          dir.string());
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* f : {"frame-0000.png", "frame-0001.png", "frame-0002.png"}) EXPECT_TRUE(is_png(dir / f)) << f;
   // The last frame shows both armies and the heat map: count team-coloured pixels and heat-ramp pixels
@@ -175,8 +176,9 @@ TEST(Cli, DemoBoardsHybridSearchHeadless) {
   for (const char* scene : {"chess", "connect6"}) {
     SCOPED_TRACE(scene);
     const fs::path dir = scratch(std::string("demo-hybrid-") + scene);
-    const Outcome r = run(std::string("warpmind-demo --headless --scene ") + scene +
-                          " --ai-plays 2 --ai-time 300 --ai-search hybrid --backend cpu --size 256x256 --out " + dir.string());
+    const Outcome r =
+        run(std::string("warpmind-demo --headless --scene ") + scene +
+            " --ai-plays 2 --ai-time 300 --ai-search hybrid --backend cpu --size 256x256 --out " + dir.string());
     ASSERT_EQ(r.status, 0) << r.out;
     std::ifstream in(dir / "stats.json");
     std::stringstream ss;
@@ -190,13 +192,17 @@ TEST(Cli, DemoBoardsHybridSearchHeadless) {
     EXPECT_GT(c.value("batched_nodes", 0), 0);
     EXPECT_GE(c.value("nodes", 0), c.value("batched_nodes", 0));
   }
-  EXPECT_EQ(run("warpmind-demo --headless --scene chess --ai-search best --out " + scratch("demo-hybrid-bad").string()).status, 2);
+  EXPECT_EQ(run("warpmind-demo --headless --scene chess --ai-search best --out " + scratch("demo-hybrid-bad").string())
+                .status,
+            2);
 }
 
 TEST(Cli, DemoChessSceneHeadless) {
   const fs::path dir = scratch("demo-chess");
-  const Outcome r = run("warpmind-demo --headless --scene chess --moves \"e2e4 e7e5 g1f3\" --ai-plays 1 --ai-time 100 "
-                        "--size 384x384 --out " + dir.string());
+  const Outcome r =
+      run("warpmind-demo --headless --scene chess --moves \"e2e4 e7e5 g1f3\" --ai-plays 1 --ai-time 100 "
+          "--size 384x384 --out " +
+          dir.string());
   ASSERT_EQ(r.status, 0) << r.out;
   ASSERT_TRUE(is_png(dir / "frame-0000.png"));
   std::ifstream in(dir / "stats.json");
@@ -233,8 +239,10 @@ TEST(Cli, DemoChessSceneHeadless) {
 // The connect6 scene headless: the turns given and the computer's, drawn as stones on the grid.
 TEST(Cli, DemoConnect6SceneHeadless) {
   const fs::path dir = scratch("demo-connect6");
-  const Outcome r = run("warpmind-demo --headless --scene connect6 --moves \"JJ KJKK\" --ai-plays 2 --ai-time 100 "
-                        "--size 384x384 --out " + dir.string());
+  const Outcome r =
+      run("warpmind-demo --headless --scene connect6 --moves \"JJ KJKK\" --ai-plays 2 --ai-time 100 "
+          "--size 384x384 --out " +
+          dir.string());
   ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream in(dir / "stats.json");
   std::stringstream ss;
@@ -269,10 +277,10 @@ TEST(Cli, DemoWindowUnderXvfb) {
   for (const char* scene : {"battle", "crowd", "field", "aoi", "regions", "chess", "connect6"}) {
     SCOPED_TRACE(scene);
     const fs::path dir = scratch(std::string("window-") + scene);
-    const std::string cmd = "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " +
-                            warpmind::test::bin_dir() + "/warpmind-demo --window --backend cpu --frames 12 --units 300 " +
-                            "--size 640x480 --scene " + scene + " --out " + dir.string() + " > " + (dir / "log.txt").string() +
-                            " 2>&1";
+    const std::string cmd =
+        "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " + warpmind::test::bin_dir() +
+        "/warpmind-demo --window --backend cpu --frames 12 --units 300 " + "--size 640x480 --scene " + scene +
+        " --out " + dir.string() + " > " + (dir / "log.txt").string() + " 2>&1";
     fs::create_directories(dir);
     ASSERT_EQ(std::system(cmd.c_str()), 0) << std::ifstream(dir / "log.txt").rdbuf();
     EXPECT_TRUE(is_png(dir / "screenshot-000.png"));
@@ -301,8 +309,8 @@ TEST(Cli, DemoWindowUnderXvfb) {
 
 TEST(Cli, AoiRunsGeneratedAndScenarioWorlds) {
   const fs::path notes = scratch("aoi-notes.csv");
-  const Outcome r = run("warpmind aoi --clients 3000 --map 300 --ticks 3 --backend cpu --json --notifications " +
-                        notes.string());
+  const Outcome r =
+      run("warpmind aoi --clients 3000 --map 300 --ticks 3 --backend cpu --json --notifications " + notes.string());
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* key : {"\"command\":\"aoi\"", "\"clients\":3000", "\"variant\":\"cpu-fast\"", "\"notifications\":"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
@@ -333,7 +341,8 @@ TEST(Cli, DdmMatchesGeneratedAndScenarioRegions) {
   };
   for (const char* key : {"pairs", "appeared", "disappeared", "pairs_after"})
     EXPECT_EQ(field(r.out, key), field(b.out, key));  // both variants agree
-  const Outcome s = run("warpmind ddm --scenario " + warpmind::test::source_dir() + "/assets/scenarios/ddm_demo.json --backend cpu");
+  const Outcome s =
+      run("warpmind ddm --scenario " + warpmind::test::source_dir() + "/assets/scenarios/ddm_demo.json --backend cpu");
   EXPECT_EQ(s.status, 0) << s.out;
   EXPECT_NE(s.out.find("20000 regions"), std::string::npos) << s.out;
   EXPECT_EQ(run("warpmind ddm --distribution clumps").status, 2);
@@ -477,7 +486,8 @@ warpmind::crowd::CrowdConfig crowd_world_config(warpmind::crowd::CrowdRule rule)
   return c;
 }
 
-const std::vector<warpmind::Vec2> kCrowdStart = {{1, 1}, {3, 1}, {5.5f, 5}, {8.25f, 5.5f}, {12, 2}, {19.5f, 9.5f}, {2, 8}, {7, 2.5f}};
+const std::vector<warpmind::Vec2> kCrowdStart = {{1, 1},  {3, 1},        {5.5f, 5}, {8.25f, 5.5f},
+                                                 {12, 2}, {19.5f, 9.5f}, {2, 8},    {7, 2.5f}};
 
 TEST(Cli, CrowdMovesFileRunsAndItsOutputsMatchTheOracle) {
   using warpmind::Vec2;
@@ -490,14 +500,18 @@ TEST(Cli, CrowdMovesFileRunsAndItsOutputsMatchTheOracle) {
     float x, y;
   };
   const std::vector<Line> lines = {
-      {0, 0, 2.0f, 1.0f},   {0, 1, 2.5f, 1.5f},      // two targets 0.71 apart: a conflict
-      {0, 2, 9.5f, 5.0f},   {0, 3, 10.5f, 5.5f},     // 3 through the gap; 2 to 3's old spot (collision)
-      {0, 4, 10.5f, 2.0f},                           // into the wall: blocked
-      {0, 5, 20.0f, 9.5f},                           // x = x0 + width: out of the world
-      {1, 2, 9.25f, 5.0f},  {1, 3, 11.0f, 5.5f},     // 2 follows into 3's spot of tick 0, 3 moves on
-      {1, 6, 2.0f, 8.0f},                            // its own position: stayed
-      {2, 7, 6.999999f, 2.4999999f}, {2, 5, 19.999998f, 9.999999f},  // just inside the upper edges
-      {3, 0, 0.0f, 0.0f},                            // the lower corner is inside
+      {0, 0, 2.0f, 1.0f},
+      {0, 1, 2.5f, 1.5f},  // two targets 0.71 apart: a conflict
+      {0, 2, 9.5f, 5.0f},
+      {0, 3, 10.5f, 5.5f},  // 3 through the gap; 2 to 3's old spot (collision)
+      {0, 4, 10.5f, 2.0f},  // into the wall: blocked
+      {0, 5, 20.0f, 9.5f},  // x = x0 + width: out of the world
+      {1, 2, 9.25f, 5.0f},
+      {1, 3, 11.0f, 5.5f},  // 2 follows into 3's spot of tick 0, 3 moves on
+      {1, 6, 2.0f, 8.0f},   // its own position: stayed
+      {2, 7, 6.999999f, 2.4999999f},
+      {2, 5, 19.999998f, 9.999999f},  // just inside the upper edges
+      {3, 0, 0.0f, 0.0f},             // the lower corner is inside
   };
   {
     std::ofstream m(moves);
@@ -523,7 +537,8 @@ TEST(Cli, CrowdMovesFileRunsAndItsOutputsMatchTheOracle) {
                           moves.string() + " --positions " + pos.string() + " --ticks " + ticks.string() +
                           (*rule ? std::string(" --rule ") + rule : std::string()));
     ASSERT_EQ(o.status, 0) << o.out;
-    EXPECT_NE(o.out.find(std::string("\"rule\":\"") + (*rule ? "strict" : "lowest-id") + "\""), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find(std::string("\"rule\":\"") + (*rule ? "strict" : "lowest-id") + "\""), std::string::npos)
+        << o.out;
     EXPECT_EQ(json_int(o.out, "steps"), 4) << o.out;  // one more than the last tick in the file
     std::size_t moved = 0;
     for (const auto& n : want.per_tick) moved += n[0];
@@ -543,7 +558,9 @@ TEST(Cli, CrowdMovesFileRunsAndItsOutputsMatchTheOracle) {
   // --steps longer than the file: the extra ticks propose to stay.
   const fs::path pos = scratch("crowd-moves-pos6.txt"), ticks = scratch("crowd-moves-ticks6.csv");
   ASSERT_EQ(run("warpmind crowd --backend cpu --scenario " + scenario.string() + " --moves " + moves.string() +
-                " --steps 6 --positions " + pos.string() + " --ticks " + ticks.string()).status, 0);
+                " --steps 6 --positions " + pos.string() + " --ticks " + ticks.string())
+                .status,
+            0);
   const CrowdRun six = crowd_oracle_run(crowd_world_config(CrowdRule::LowestIdWins), kCrowdStart, 6, propose);
   EXPECT_EQ(slurp(ticks), tick_csv(six.per_tick));
   EXPECT_EQ(six.per_tick[5][1], kCrowdStart.size());  // everyone stayed
@@ -582,7 +599,8 @@ TEST(Cli, CrowdScenarioMovesMatchTheDocumentedFormulas) {
   const auto check = [&](const std::string& moves_json, auto&& propose, int ticks,
                          warpmind::crowd::CrowdRule rule) -> CrowdRun {
     SCOPED_TRACE(moves_json);
-    const fs::path scenario = scratch("crowd-gen.json"), pos = scratch("crowd-gen-pos.txt"), csv = scratch("crowd-gen.csv");
+    const fs::path scenario = scratch("crowd-gen.json"), pos = scratch("crowd-gen-pos.txt"),
+                   csv = scratch("crowd-gen.csv");
     std::ofstream(scenario) << "{" << kCrowdWorld << ", \"moves\": " << moves_json << ", \"rule\": \""
                             << warpmind::crowd::rule_name(rule) << "\"}";
     const Outcome o = run("warpmind crowd --backend cpu --scenario " + scenario.string() + " --steps " +
@@ -624,16 +642,18 @@ TEST(Cli, CrowdBadMovesFilesExitTwoNamingTheLine) {
   for (const auto& [text, want] : bad) {
     SCOPED_TRACE(text);
     std::ofstream(moves) << text;
-    const FullOutcome o = run_full("warpmind crowd --backend cpu --scenario " + scenario.string() + " --moves " + moves.string());
+    const FullOutcome o =
+        run_full("warpmind crowd --backend cpu --scenario " + scenario.string() + " --moves " + moves.string());
     EXPECT_EQ(o.status, 2);
     EXPECT_EQ(o.err, "warpmind crowd: " + moves.string() + want + "\n");
     EXPECT_TRUE(o.out.empty()) << o.out;
   }
   std::ofstream(moves) << "3 0 1 1\n";
-  FullOutcome o = run_full("warpmind crowd --backend cpu --scenario " + scenario.string() + " --moves " + moves.string() +
-                           " --steps 3");
+  FullOutcome o = run_full("warpmind crowd --backend cpu --scenario " + scenario.string() + " --moves " +
+                           moves.string() + " --steps 3");
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.err, "warpmind crowd: " + moves.string() + ":1: tick 3 is past the last tick (--steps 3 runs ticks 0..2)\n");
+  EXPECT_EQ(o.err,
+            "warpmind crowd: " + moves.string() + ":1: tick 3 is past the last tick (--steps 3 runs ticks 0..2)\n");
   o = run_full("warpmind crowd --backend cpu --scenario " + scenario.string() + " --moves /nonexistent/m.txt");
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.err, "warpmind crowd: /nonexistent/m.txt: cannot open file\n");
@@ -643,8 +663,8 @@ TEST(Cli, CrowdBadMovesFilesExitTwoNamingTheLine) {
   // An empty moves file: no ticks.
   std::ofstream(moves) << "# nothing\n";
   const fs::path pos = scratch("crowd-empty-pos.txt");
-  const Outcome e = run("warpmind crowd --backend cpu --json --scenario " + scenario.string() + " --moves " + moves.string() +
-                        " --positions " + pos.string());
+  const Outcome e = run("warpmind crowd --backend cpu --json --scenario " + scenario.string() + " --moves " +
+                        moves.string() + " --positions " + pos.string());
   ASSERT_EQ(e.status, 0);
   EXPECT_EQ(json_int(e.out, "steps"), 0);
   EXPECT_TRUE(same_bits(read_positions(pos), kCrowdStart));  // the start, exactly
@@ -681,7 +701,8 @@ TEST(Cli, AoiJsonCountsAreTotalsOverAllTicks) {
     }
     const fs::path csv = scratch(std::string("aoi-totals-") + shape + ".csv");
     const Outcome o = run(std::string("warpmind aoi --backend cpu --clients 80 --map 60 --aoi 7.5 --attack-share 0.3 "
-                                      "--seed 4 --ticks 3 --json --shape ") + shape + " --notifications " + csv.string());
+                                      "--seed 4 --ticks 3 --json --shape ") +
+                          shape + " --notifications " + csv.string());
     ASSERT_EQ(o.status, 0) << o.out;
     EXPECT_EQ(json_int(o.out, "accepted"), static_cast<long long>(accepted)) << o.out;
     EXPECT_EQ(json_int(o.out, "rejected"), static_cast<long long>(rejected)) << o.out;
@@ -773,7 +794,9 @@ TEST(Cli, DdmPairsFileIsTheMatchAfterTheLastStep) {
             2);
   EXPECT_EQ(run("warpmind ddm --backend cpu --scenario " + scenario.string() + " --seed 4").status, 2);
   EXPECT_EQ(run("warpmind aoi --backend cpu --scenario " + warpmind::test::source_dir() +
-                "/assets/scenarios/aoi_demo.json --seed 4").status, 2);
+                "/assets/scenarios/aoi_demo.json --seed 4")
+                .status,
+            2);
   // Generated regions: even ids publications, odd subscriptions.
   const fs::path gen = scratch("ddm-gen-pairs.txt");
   ASSERT_EQ(run("warpmind ddm --backend cpu --regions 400 --alpha 20 --steps 1 --pairs " + gen.string()).status, 0);
@@ -788,15 +811,14 @@ TEST(Cli, DdmPairsFileIsTheMatchAfterTheLastStep) {
   EXPECT_GT(n, 0u);
 }
 
-
 // The hybrid search answers within its clock: refereed games at 1 s + 10 ms and 3 s + 50 ms against
 // the alpha-beta engine, where a move that comes after the flag falls loses the game (and the referee
 // exits 1). The budget also holds when a depth runs longer than predicted: it is stopped at the budget.
 TEST(Cli, HybridSearchNeverLosesOnTime) {
   const std::string chess = warpmind::test::bin_dir() + "/warpmind-chess";
   for (const char* clock : {"--time 1000 --inc 10 --games 2", "--time 3000 --inc 50 --games 1"}) {
-    const Outcome r = run("warpmind-referee --engine1 " + chess + " --options1 Search=hybrid,Lmax=256 --engine2 " + chess +
-                          " " + clock);
+    const Outcome r = run("warpmind-referee --engine1 " + chess + " --options1 Search=hybrid,Lmax=256 --engine2 " +
+                          chess + " " + clock);
     EXPECT_EQ(r.status, 0) << clock << "\n" << r.out;
     EXPECT_NE(r.out.find("illegal moves 0, time losses 0"), std::string::npos) << clock << "\n" << r.out;
   }
@@ -814,16 +836,19 @@ TEST(Cli, HybridSearchNeverLosesOnTime) {
 // turn, no turn past its time.
 TEST(Cli, Connect6MatchesAreRefereed) {
   const std::string c6 = warpmind::test::bin_dir() + "/warpmind-connect6";
-  const Outcome r = run("warpmind-referee --game connect6 --engine1 '" + c6 + " 2>/dev/null' --engine2 '" + c6 +
-                        " 2>/dev/null' --options1 search=hybrid,plies=1,depth=8 --options2 depth=8 --games 2 --time 300 "
-                        "--inc 150");
+  const Outcome r =
+      run("warpmind-referee --game connect6 --engine1 '" + c6 + " 2>/dev/null' --engine2 '" + c6 +
+          " 2>/dev/null' --options1 search=hybrid,plies=1,depth=8 --options2 depth=8 --games 2 --time 300 "
+          "--inc 150");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("game 1: engine 1 black"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("game 2: engine 1 white"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("illegal moves 0, time losses 0"), std::string::npos) << r.out;
   // An engine that answers nonsense loses at once; a bad --game is refused.
-  const Outcome bad = run("warpmind-referee --game connect6 --engine1 'while read l; do case $l in name) echo name x;; *) echo move ZZZZ;; esac; done' --engine2 '" +
-                          c6 + " 2>/dev/null' --games 1 --time 300");
+  const Outcome bad =
+      run("warpmind-referee --game connect6 --engine1 'while read l; do case $l in name) echo name x;; *) echo move "
+          "ZZZZ;; esac; done' --engine2 '" +
+          c6 + " 2>/dev/null' --games 1 --time 300");
   EXPECT_EQ(bad.status, 1) << bad.out;
   EXPECT_NE(bad.out.find("illegal turn 'ZZZZ'"), std::string::npos) << bad.out;
   EXPECT_EQ(run("warpmind-referee --game go --engine1 x --engine2 y").status, 2);
@@ -831,17 +856,19 @@ TEST(Cli, Connect6MatchesAreRefereed) {
 
 TEST(Cli, ChessEngineSpeaksUci) {
   const fs::path in = scratch("uci-in.txt");
-  std::ofstream(in) << "uci\nisready\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 4\n"
-                       "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo nodes 5000\n"
-                       "position startpos\ngo perft 3\n"
-                       "position fen not a fen\nposition startpos moves e2e5\ngo bogus\nsetoption name Hash value x\n"
-                       "setoption name Threads value 2\nposition startpos\ngo wtime 300 btime 300 winc 0 binc 0\nquit\n";
+  std::ofstream(in)
+      << "uci\nisready\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 4\n"
+         "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\ngo nodes 5000\n"
+         "position startpos\ngo perft 3\n"
+         "position fen not a fen\nposition startpos moves e2e5\ngo bogus\nsetoption name Hash value x\n"
+         "setoption name Threads value 2\nposition startpos\ngo wtime 300 btime 300 winc 0 binc 0\nquit\n";
   const Outcome r = run("warpmind-chess < " + in.string());
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char* line : {"id name warpmind", "option name Hash type spin", "option name Threads", "uciok", "readyok",
-                           "info depth 4 ", " score cp ", "bestmove a1a8", "score mate 1", "e2e4: 600", "Nodes searched: 8902",
-                           "info string error: FEN", "info string error: move 'e2e5' is not legal",
-                           "info string error: go: unknown parameter 'bogus'", "info string error: option Hash"})
+  for (const char* line :
+       {"id name warpmind", "option name Hash type spin", "option name Threads", "uciok", "readyok", "info depth 4 ",
+        " score cp ", "bestmove a1a8", "score mate 1", "e2e4: 600", "Nodes searched: 8902", "info string error: FEN",
+        "info string error: move 'e2e5' is not legal", "info string error: go: unknown parameter 'bogus'",
+        "info string error: option Hash"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << " in:\n" << r.out;
   // Three searches, three best moves.
   std::size_t best = 0;
@@ -899,8 +926,9 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
                         "move JJ\nmove KKKL\nquit\n";
   const fs::path hout = scratch("c6-hybrid.out"), herr = scratch("c6-hybrid.err");
   const auto h0 = std::chrono::steady_clock::now();
-  const int hraw = std::system((warpmind::test::bin_dir() + "/warpmind-connect6 < " + hin.string() + " > " + hout.string() +
-                               " 2> " + herr.string()).c_str());
+  const int hraw = std::system((warpmind::test::bin_dir() + "/warpmind-connect6 < " + hin.string() + " > " +
+                                hout.string() + " 2> " + herr.string())
+                                   .c_str());
   const double h_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
   ASSERT_TRUE(WIFEXITED(hraw) && WEXITSTATUS(hraw) == 0);
   const auto slurp = [](const fs::path& p) {
@@ -910,8 +938,8 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
     return ss.str();
   };
   const std::string hstdout = slurp(hout), hstderr = slurp(herr);
-  for (const char* text : {"info hybrid depth 1", "on the CPU", "error: search: alphabeta or hybrid",
-                           "error: backend: cpu, cuda or auto"})
+  for (const char* text :
+       {"info hybrid depth 1", "on the CPU", "error: search: alphabeta or hybrid", "error: backend: cpu, cuda or auto"})
     EXPECT_NE(hstderr.find(text), std::string::npos) << text << " in:\n" << hstderr;
   std::istringstream hl(hstdout);
   std::size_t replies = 0;
@@ -975,8 +1003,8 @@ TEST(Cli, BenchQuickWritesCheckedResults) {
   for (const Suite& su : suites) {
     SCOPED_TRACE(su.name);
     const fs::path out = scratch(std::string("bench-") + su.name + ".json");
-    const Outcome r = run(std::string("warpmind-bench ") + su.name + " --quick --backend cpu " + su.args + " --out " +
-                          out.string());
+    const Outcome r =
+        run(std::string("warpmind-bench ") + su.name + " --quick --backend cpu " + su.args + " --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.out;
     const nlohmann::json j = read_json(out);
     for (const char* key : {"device", "commit", "date", "suite", "records"}) EXPECT_TRUE(j.contains(key)) << key;
@@ -1037,8 +1065,8 @@ TEST(Cli, BenchCheckedFailsForACorruptedVariant) {
     SCOPED_TRACE(std::string(c.suite) + " with " + c.corrupt + " corrupted");
     const fs::path out = scratch(std::string("corrupt-") + c.suite + ".json");
     ::setenv("WARPMIND_BENCH_CORRUPT", c.corrupt, 1);
-    const Outcome r = run(std::string("warpmind-bench ") + c.suite + " --quick --backend cpu " + c.args + " --out " +
-                          out.string());
+    const Outcome r =
+        run(std::string("warpmind-bench ") + c.suite + " --quick --backend cpu " + c.args + " --out " + out.string());
     ::unsetenv("WARPMIND_BENCH_CORRUPT");
     EXPECT_EQ(r.status, 1) << r.out;
     const CheckedSummary s = checked_summary(read_json(out), c.suite);

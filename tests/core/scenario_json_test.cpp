@@ -17,7 +17,7 @@ namespace {
 
 struct Reader {
   const char* name;
-  std::string valid;  // a small valid scenario; its first character is '{'
+  std::string valid;                   // a small valid scenario; its first character is '{'
   std::string nested_bad, nested_key;  // a valid scenario with a misspelt nested key, and that key's path
   std::function<Status(const std::string&, std::size_t&)> read;  // and the size of what it read
 };
@@ -36,7 +36,8 @@ std::vector<Reader> readers() {
          n = s.entities.size();
          return st;
        }},
-      {"crowd", R"({"radius": 0.5, "agents": [{"x": 1, "y": 1}, {"x": 3, "y": 1}], "moves": {"kind": "random", "step": 0.2}})",
+      {"crowd",
+       R"({"radius": 0.5, "agents": [{"x": 1, "y": 1}, {"x": 3, "y": 1}], "moves": {"kind": "random", "step": 0.2}})",
        R"({"generate": {"agents": 10, "spacng": 2}})", "generate.spacng",
        [](const std::string& t, std::size_t& n) {
          crowd::CrowdScenario s;

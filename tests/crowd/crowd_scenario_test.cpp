@@ -14,7 +14,8 @@ TEST(CrowdScenario, ParsesEveryField) {
     "world": {"width": 20, "height": 10}, "radius": 0.25, "rule": "lowest-id",
     "obstacles": {"width": 20, "height": 10, "blocked": [[3, 4], [19, 9]]},
     "agents": [{"x": 1, "y": 1}, {"x": 2.5, "y": 1}],
-    "moves": {"kind": "goal", "step": 0.3, "goal": {"x": 18, "y": 5}}})", "c.json", s);
+    "moves": {"kind": "goal", "step": 0.3, "goal": {"x": 18, "y": 5}}})",
+                                   "c.json", s);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(s.config.world.width, 20.0f);
   EXPECT_EQ(s.config.radius, 0.25f);
@@ -140,7 +141,8 @@ TEST(CrowdScenario, NumbersAreReadAsDoublesThenRoundedToFloat) {
   // 1 + 2^-24 + 1e-25 is above the midpoint of 1 and the next float, but its nearest double is the
   // midpoint itself, which then rounds to even: 1.0f (read directly as a float it would be 1 + 2^-23).
   CrowdScenario s;
-  ASSERT_TRUE(parse_crowd_scenario(R"({"agents": [{"x": 1.0000000596046447753906251, "y": 16777217}]})", "c.json", s).ok());
+  ASSERT_TRUE(
+      parse_crowd_scenario(R"({"agents": [{"x": 1.0000000596046447753906251, "y": 16777217}]})", "c.json", s).ok());
   ASSERT_EQ(s.start.size(), 1u);
   EXPECT_EQ(s.start[0].x, 1.0f);
   EXPECT_EQ(s.start[0].y, 16777216.0f);

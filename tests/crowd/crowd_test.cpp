@@ -68,15 +68,18 @@ std::vector<Scenario> scenarios() {
                  for (std::size_t i = 0; i < p.size(); ++i)
                    t[i] = {p[i].x + (20.0f - p[i].x) * 0.2f, p[i].y + (15.0f - p[i].y) * 0.2f};
                  return t;
-               }, 10});
+               },
+               10});
   s.push_back({"swap_pairs_and_exact_targets", base, lattice(base.world, 1.5f, 200, 4),
                [](const std::vector<Vec2>& p, int t) {
                  std::vector<Vec2> q = p;
                  for (std::size_t i = 0; i + 1 < p.size(); i += 2) std::swap(q[i], q[i + 1]);  // swaps: all collide
-                 if (t % 2) q[3] = {q[7].x, q[7].y};                                     // two agents want one spot
+                 if (t % 2) q[3] = {q[7].x, q[7].y};  // two agents want one spot
                  return q;
-               }, 4});
-  s.push_back({"chain_push", base, [] {
+               },
+               4});
+  s.push_back({"chain_push", base,
+               [] {
                  std::vector<Vec2> p;
                  for (int i = 0; i < 30; ++i) p.push_back({2.0f + 1.0f * i, 10.0f});  // touching: distance exactly 2R
                  return p;
@@ -85,7 +88,8 @@ std::vector<Scenario> scenarios() {
                  std::vector<Vec2> q = p;
                  for (auto& v : q) v.x += 1.0f;  // each into the next one's old spot
                  return q;
-               }, 3});
+               },
+               3});
   s.push_back({"borders", base, lattice(base.world, 1.5f, 500, 5),
                [](const std::vector<Vec2>& p, int t) {
                  std::vector<Vec2> q = random_moves(p, 3.0f, 300 + t);
@@ -93,7 +97,8 @@ std::vector<Scenario> scenarios() {
                  // Just outside on y too, the upper edge (y0 + height = 30) included: the world is half-open.
                  for (std::size_t i = 3; i < q.size(); i += 7) q[i] = {q[i].x, i % 2 ? -0.1f : 30.0f};
                  return q;
-               }, 6});
+               },
+               6});
   CrowdConfig walls = base;
   walls.obstacles.width = 40;
   walls.obstacles.height = 30;
@@ -103,8 +108,8 @@ std::vector<Scenario> scenarios() {
     std::vector<Vec2> st;
     for (const Vec2& v : lattice(base.world, 1.5f, 500, 6))
       if (std::floor(v.x) != 20.0f) st.push_back(v);
-    s.push_back({"obstacles", walls, st,
-                 [](const std::vector<Vec2>& p, int t) { return random_moves(p, 1.5f, 400 + t); }, 8});
+    s.push_back(
+        {"obstacles", walls, st, [](const std::vector<Vec2>& p, int t) { return random_moves(p, 1.5f, 400 + t); }, 8});
   }
   s.push_back({"empty", base, {}, [](const std::vector<Vec2>& p, int) { return p; }, 2});
   return s;
@@ -168,8 +173,10 @@ Trace run(const Scenario& sc, CrowdVariant v, CrowdRule rule, bool check_oracle,
       EXPECT_TRUE(at_old || at_new) << "agent " << i;
       EXPECT_EQ(at_new && !at_old, verd[i] == Verdict::Moved) << "agent " << i;
       // Inside the half-open world [x0, x0 + width) x [y0, y0 + height).
-      EXPECT_TRUE(next[i].x >= c.world.x0 && next[i].x < c.world.x0 + c.world.width) << "agent " << i << " x " << next[i].x;
-      EXPECT_TRUE(next[i].y >= c.world.y0 && next[i].y < c.world.y0 + c.world.height) << "agent " << i << " y " << next[i].y;
+      EXPECT_TRUE(next[i].x >= c.world.x0 && next[i].x < c.world.x0 + c.world.width)
+          << "agent " << i << " x " << next[i].x;
+      EXPECT_TRUE(next[i].y >= c.world.y0 && next[i].y < c.world.y0 + c.world.height)
+          << "agent " << i << " y " << next[i].y;
       moved += verd[i] == Verdict::Moved;
     }
     EXPECT_EQ(s->last_stats().moved, moved);
@@ -224,8 +231,8 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, CrowdVariantTest,
                                                           CrowdVariant::GpuTiled, CrowdVariant::GpuStaticGrid),
                                           testing::Values(CrowdRule::Strict, CrowdRule::LowestIdWins)),
                          [](const auto& i) {
-                           std::string n = std::string(variant_name(std::get<0>(i.param))) + "_" +
-                                           rule_name(std::get<1>(i.param));
+                           std::string n =
+                               std::string(variant_name(std::get<0>(i.param))) + "_" + rule_name(std::get<1>(i.param));
                            for (char& ch : n)
                              if (ch == '-') ch = '_';
                            return n;
@@ -284,7 +291,8 @@ TEST(Crowd, GpuVariantsMatchReferenceOnAdversarialLayouts) {
          for (std::size_t i = 0; i < q.size(); ++i)
            if (i % 3) q[i] = {q[i].x + (100.0f - q[i].x) * 0.95f, q[i].y + (100.0f - q[i].y) * 0.95f};
          return q;
-       }, 3},
+       },
+       3},
   };
   expect_gpu_variants_same_as_reference(cases);
 }
@@ -295,9 +303,9 @@ TEST(Crowd, GpuVariantsMatchReferenceOverManyTicks) {
   CrowdConfig c;
   c.world = {0, 0, 40, 40};
   c.radius = kR;
-  expect_gpu_variants_same_as_reference({{"six_hundred_ticks", c, lattice(c.world, 1.3f, 300, 23),
-                                          [](const std::vector<Vec2>& p, int t) { return random_moves(p, 0.6f, 90 + t); },
-                                          600}});
+  expect_gpu_variants_same_as_reference(
+      {{"six_hundred_ticks", c, lattice(c.world, 1.3f, 300, 23),
+        [](const std::vector<Vec2>& p, int t) { return random_moves(p, 0.6f, 90 + t); }, 600}});
 }
 
 TEST(Crowd, DeviceProposalsMatchHostSteps) {
@@ -328,7 +336,8 @@ TEST(Crowd, DeviceProposalsMatchHostSteps) {
         EXPECT_EQ(gpu->last_stats().moved, cpu->last_stats().moved);
         ASSERT_TRUE(gpu->read_positions(a).ok());
         ASSERT_TRUE(cpu->read_positions(b).ok());
-        EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2))) << variant_name(v) << " " << rule_name(rule);
+        EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2)))
+            << variant_name(v) << " " << rule_name(rule);
         EXPECT_NE(gpu->device_positions(), nullptr);
         pos = b;
       }
@@ -341,8 +350,8 @@ TEST(Crowd, DeviceProposalsMatchHostSteps) {
 
 TEST(Crowd, RetainRemovesAgentsAndKeepsTheOthersInOrder) {
   const Scenario sc = scenarios()[0];
-  for (CrowdVariant v : {CrowdVariant::CpuReference, CrowdVariant::GpuSort, CrowdVariant::GpuTiled,
-                         CrowdVariant::GpuStaticGrid}) {
+  for (CrowdVariant v :
+       {CrowdVariant::CpuReference, CrowdVariant::GpuSort, CrowdVariant::GpuTiled, CrowdVariant::GpuStaticGrid}) {
     if (is_gpu_variant(v) && !warpmind::test::cuda_context()) continue;
     SCOPED_TRACE(variant_name(v));
     CrowdConfig c = sc.config;

@@ -57,8 +57,8 @@ std::vector<TestRegion<D>> world(std::size_t n, float alpha, bool hotspots, std:
   const float side = alpha * kL / static_cast<float>(n);
   std::vector<TestRegion<D>> r;
   for (std::size_t i = 0; i < n; ++i)
-    r.push_back({i % 2 ? RegionKind::Subscription : RegionKind::Publication,
-                 box_at<D>(rng, side, hotspots && i % 5 == 0)});
+    r.push_back(
+        {i % 2 ? RegionKind::Subscription : RegionKind::Publication, box_at<D>(rng, side, hotspots && i % 5 == 0)});
   return r;
 }
 
@@ -98,11 +98,13 @@ TEST_P(DdmVariantTest, MatchesTheOracle) {
   EXPECT_GT(oracle(world<2>(2000, 100.0f, false, 1)).size(), 5000u);  // the dense case has work in it
   EXPECT_GT(oracle(world<3>(1500, 200.0f, false, 3)).size(), 100u);
   // Touching boxes (no overlap), zero-width boxes (match nothing), one overlap of one ulp.
-  std::vector<TestRegion<2>> edge = {
-      {RegionKind::Publication, {{0, 0}, {10, 10}}},   {RegionKind::Subscription, {{10, 0}, {20, 10}}},
-      {RegionKind::Subscription, {{0, 10}, {10, 20}}}, {RegionKind::Subscription, {{5, 5}, {5, 8}}},
-      {RegionKind::Publication, {{3, 3}, {3, 3}}},     {RegionKind::Subscription, {{0, 0}, {10, 10}}},
-      {RegionKind::Subscription, {{std::nextafter(10.0f, 0.0f), 9}, {12, 12}}}};
+  std::vector<TestRegion<2>> edge = {{RegionKind::Publication, {{0, 0}, {10, 10}}},
+                                     {RegionKind::Subscription, {{10, 0}, {20, 10}}},
+                                     {RegionKind::Subscription, {{0, 10}, {10, 20}}},
+                                     {RegionKind::Subscription, {{5, 5}, {5, 8}}},
+                                     {RegionKind::Publication, {{3, 3}, {3, 3}}},
+                                     {RegionKind::Subscription, {{0, 0}, {10, 10}}},
+                                     {RegionKind::Subscription, {{std::nextafter(10.0f, 0.0f), 9}, {12, 12}}}};
   expect_matches(edge, v, "touching and zero-width");
   std::vector<Pair> want = oracle(edge);
   EXPECT_EQ(want, (std::vector<Pair>{{0, 5}, {0, 6}}));
@@ -146,7 +148,8 @@ TEST_P(DdmVariantTest, IncrementalChangesOverManySteps) {
       ASSERT_TRUE(m->remove(gone).ok());
     }
     RegionId id;
-    const TestRegion<2> fresh{step % 2 ? RegionKind::Subscription : RegionKind::Publication, box_at<2>(rng, 40.0f, true)};
+    const TestRegion<2> fresh{step % 2 ? RegionKind::Subscription : RegionKind::Publication,
+                              box_at<2>(rng, 40.0f, true)};
     ASSERT_TRUE(m->add(fresh.kind, fresh.box, id).ok());
     r.push_back(fresh);
     ASSERT_EQ(id, r.size() - 1);
@@ -195,8 +198,9 @@ TEST(DdmGpu, GridCellSizesAndLargerWorlds) {
   SplitMix64 rng(24);
   for (int i = 0; i < 3000; ++i) {
     const float x = static_cast<float>(rng.next() % 60), y = static_cast<float>(rng.next() % 60);
-    lattice.push_back({i % 2 ? RegionKind::Subscription : RegionKind::Publication,
-                       {{x, y}, {x + 1 + static_cast<float>(rng.next() % 4), y + 1 + static_cast<float>(rng.next() % 4)}}});
+    lattice.push_back(
+        {i % 2 ? RegionKind::Subscription : RegionKind::Publication,
+         {{x, y}, {x + 1 + static_cast<float>(rng.next() % 4), y + 1 + static_cast<float>(rng.next() % 4)}}});
   }
   expect_matches(lattice, DdmVariant::GpuGrid, "unit lattice", 1.0f);
   for (float alpha : {0.01f, 1.0f, 10.0f}) {
@@ -286,7 +290,8 @@ TEST(DdmGpu, EmptyMatchersAndOneKindOnly) {
   for (DdmVariant v : {DdmVariant::CpuBrute, DdmVariant::CpuSort, DdmVariant::GpuRegion, DdmVariant::GpuGrid}) {
     if (is_gpu(v) && !warpmind::test::cuda_context()) continue;
     for (const RegionKind only : {RegionKind::Publication, RegionKind::Subscription}) {
-      SCOPED_TRACE(std::string(variant_name(v)) + (only == RegionKind::Publication ? " publications" : " subscriptions"));
+      SCOPED_TRACE(std::string(variant_name(v)) +
+                   (only == RegionKind::Publication ? " publications" : " subscriptions"));
       std::unique_ptr<RegionMatcher<2>> m;
       ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
       std::vector<Pair> out{{1, 2}}, appeared{{3, 4}}, disappeared{{5, 6}};
@@ -310,7 +315,8 @@ TEST(DdmGpu, EmptyMatchersAndOneKindOnly) {
       EXPECT_TRUE(disappeared.empty());
       // One region of the other kind: it matches every box.
       ASSERT_TRUE(m->add(only == RegionKind::Publication ? RegionKind::Subscription : RegionKind::Publication,
-                         {{0, 0}, {30, 30}}, id).ok());
+                         {{0, 0}, {30, 30}}, id)
+                      .ok());
       ASSERT_TRUE(m->match(out).ok());
       EXPECT_EQ(out.size(), 51u);
     }
@@ -330,8 +336,10 @@ TEST(DdmScenario, ParsesFilesAndNamesTheBadField) {
   ASSERT_TRUE(load_ddm_scenario(warpmind::test::source_dir() + "/assets/scenarios/ddm_demo.json", s).ok());
   EXPECT_EQ(s.regions.size(), 20000u);
   EXPECT_EQ(s.steps, 10);
-  ASSERT_TRUE(parse_ddm_scenario(R"({"dimensions": 3, "regions": [{"kind": "publication", "lo": [0, 0, 0], "hi": [1, 2, 3]}]})",
-                                 "inline", s).ok());
+  ASSERT_TRUE(
+      parse_ddm_scenario(R"({"dimensions": 3, "regions": [{"kind": "publication", "lo": [0, 0, 0], "hi": [1, 2, 3]}]})",
+                         "inline", s)
+          .ok());
   ASSERT_EQ(s.regions.size(), 1u);
   EXPECT_EQ(s.dimensions, 3);
   EXPECT_EQ(s.regions[0].hi[2], 3.0f);
@@ -364,7 +372,8 @@ TEST(DdmScenario, AlphaIsTheVolumeRatioAndMovesAreHalfASide) {
   auto moved = r;
   move_regions<2>(moved, 5, 0);
   for (std::size_t i = 0; i < r.size(); ++i) {
-    const float dx = std::fabs(moved[i].box.lo[0] - r[i].box.lo[0]), dy = std::fabs(moved[i].box.lo[1] - r[i].box.lo[1]);
+    const float dx = std::fabs(moved[i].box.lo[0] - r[i].box.lo[0]),
+                dy = std::fabs(moved[i].box.lo[1] - r[i].box.lo[1]);
     EXPECT_TRUE(dx == 0.0f || std::fabs(dx - 100.0f) < 1e-2f) << i;
     EXPECT_TRUE(dy == 0.0f || std::fabs(dy - 100.0f) < 1e-2f) << i;
     EXPECT_TRUE(dx > 0.0f || dy > 0.0f) << i;  // every region moves
@@ -415,12 +424,12 @@ TEST(Ddm, ZeroWidthBoxesMatchNothingEvenInsideAnother) {
     std::unique_ptr<RegionMatcher<2>> m;
     ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
     RegionId id;
-    ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {10, 10}}, id).ok());    // 0
-    ASSERT_TRUE(m->add(RegionKind::Subscription, {{5, 0}, {5, 10}}, id).ok());    // 1: zero width on x
-    ASSERT_TRUE(m->add(RegionKind::Subscription, {{2, 3}, {8, 3}}, id).ok());     // 2: zero height
-    ASSERT_TRUE(m->add(RegionKind::Subscription, {{4, 4}, {4, 4}}, id).ok());     // 3: a point
-    ASSERT_TRUE(m->add(RegionKind::Subscription, {{4, 4}, {6, 6}}, id).ok());     // 4: a real overlap
-    ASSERT_TRUE(m->add(RegionKind::Publication, {{5, 5}, {5, 9}}, id).ok());      // 5: zero width, inside 4's column
+    ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {10, 10}}, id).ok());     // 0
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{5, 0}, {5, 10}}, id).ok());     // 1: zero width on x
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{2, 3}, {8, 3}}, id).ok());      // 2: zero height
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{4, 4}, {4, 4}}, id).ok());      // 3: a point
+    ASSERT_TRUE(m->add(RegionKind::Subscription, {{4, 4}, {6, 6}}, id).ok());      // 4: a real overlap
+    ASSERT_TRUE(m->add(RegionKind::Publication, {{5, 5}, {5, 9}}, id).ok());       // 5: zero width, inside 4's column
     ASSERT_TRUE(m->add(RegionKind::Subscription, {{-1, -1}, {11, 11}}, id).ok());  // 6: contains everything
     for (int i = 0; i < 60; ++i) {  // far-away publications: one update below is few enough to be incremental
       const float x = 100.0f + 3.0f * static_cast<float>(i);
@@ -465,7 +474,9 @@ TEST(DdmScenario, CoordinatesAreRoundedToFloatThroughDouble) {
   // (the decimal rounded once would be 1 + 2^-23). Integers go straight from 64 bits to float.
   DdmScenario s;
   ASSERT_TRUE(parse_ddm_scenario(R"({"regions": [{"kind": "publication",
-      "lo": [1.0000000596046447753906251, 16777217], "hi": [16777219, 1e38]}]})", "r.json", s).ok());
+      "lo": [1.0000000596046447753906251, 16777217], "hi": [16777219, 1e38]}]})",
+                                 "r.json", s)
+                  .ok());
   ASSERT_EQ(s.regions.size(), 1u);
   EXPECT_EQ(s.regions[0].lo[0], 1.0f);
   EXPECT_EQ(s.regions[0].lo[1], 16777216.0f);

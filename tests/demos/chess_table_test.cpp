@@ -181,7 +181,7 @@ TEST(ChessTable, ClocksTakeTheTimeUsedAddTheIncrementAndFlag) {
 TEST(ChessTable, TheComputerPlaysToItsClock) {
   ChessTable t;
   t.set_player(chess::White, Player::Computer);
-  t.ai().time_ms = 60000;  // ignored with a clock
+  t.ai().time_ms = 60000;         // ignored with a clock
   t.set_time_control({3000, 0});  // the budget: 3000 / 30 = 100 ms a move
   const auto t0 = std::chrono::steady_clock::now();
   t.wait_for_computer();

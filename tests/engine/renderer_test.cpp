@@ -135,9 +135,9 @@ TEST(Renderer, FillsUnderUnitsAndStrokeText) {
   // A red square over the left half (two triangles), a half-transparent green one over the top right,
   // and a blue disc on the square's centre.
   const std::uint32_t red = 0xff0000ffu, green = 0x8000ff00u;
-  const std::vector<LineVertex> fills = {{0, 0, red},  {5, 0, red},   {5, 10, red},  {0, 0, red},   {5, 10, red},
-                                         {0, 10, red}, {5, 5, green}, {10, 5, green}, {10, 10, green}, {5, 5, green},
-                                         {10, 10, green}, {5, 10, green}};
+  const std::vector<LineVertex> fills = {{0, 0, red},     {5, 0, red},   {5, 10, red},    {0, 0, red},
+                                         {5, 10, red},    {0, 10, red},  {5, 5, green},   {10, 5, green},
+                                         {10, 10, green}, {5, 5, green}, {10, 10, green}, {5, 10, green}};
   const std::vector<UnitInstance> units = {{2.5f, 5.0f, 1.0f, 0xffff0000u}};
   Frame f;
   f.camera = {0, 0, 10, 10};
@@ -183,8 +183,8 @@ TEST(Renderer, DebugLinesAndOddVertexCounts) {
   auto r = make(W, H);
   ASSERT_NE(r, nullptr);
   // A horizontal and a vertical white line through the centre of a 10 x 10 world.
-  const std::vector<LineVertex> lines = {{0.0f, 5.02f, 0xffffffffu}, {10.0f, 5.02f, 0xffffffffu},
-                                         {5.02f, 0.0f, 0xffffffffu}, {5.02f, 10.0f, 0xffffffffu}};
+  const std::vector<LineVertex> lines = {
+      {0.0f, 5.02f, 0xffffffffu}, {10.0f, 5.02f, 0xffffffffu}, {5.02f, 0.0f, 0xffffffffu}, {5.02f, 10.0f, 0xffffffffu}};
   Frame f;
   f.camera = {0, 0, 10, 10};
   f.lines = lines.data();
@@ -193,7 +193,7 @@ TEST(Renderer, DebugLinesAndOddVertexCounts) {
   ASSERT_EQ(r->render(f, img), "");
   int lit = 0;
   for (int x = 0; x < W; ++x) lit += at(img, W, x, H / 2).r > 200 || at(img, W, x, H / 2 - 1).r > 200;
-  EXPECT_GT(lit, 90);  // the horizontal line crosses the image
+  EXPECT_GT(lit, 90);                   // the horizontal line crosses the image
   EXPECT_LT(at(img, W, 10, 10).r, 40);  // and nothing else is lit
   f.line_vertex_count = 3;
   EXPECT_NE(r->render(f, img), "");

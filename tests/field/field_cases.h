@@ -24,8 +24,8 @@ inline std::vector<Entity> random_entities(const WorldRect& w, int n, std::uint3
   SplitMix64 rng(seed);
   std::vector<Entity> e;
   for (int i = 0; i < n; ++i)
-    e.push_back({rng.uniform(w.x0 - margin, w.x0 + w.width + margin), rng.uniform(w.y0 - margin, w.y0 + w.height + margin),
-                 rng.below(groups), 0});
+    e.push_back({rng.uniform(w.x0 - margin, w.x0 + w.width + margin),
+                 rng.uniform(w.y0 - margin, w.y0 + w.height + margin), rng.below(groups), 0});
   return e;
 }
 

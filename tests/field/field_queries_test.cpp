@@ -42,10 +42,14 @@ struct LayerView {
   std::vector<float> v;
   float cw() const { return c.world.width / static_cast<float>(c.width); }
   float ch() const { return c.world.height / static_cast<float>(c.height); }
-  static int clamp_cell(float f, int n) { return f < 0.0f ? 0 : f > static_cast<float>(n - 1) ? n - 1 : static_cast<int>(f); }
+  static int clamp_cell(float f, int n) {
+    return f < 0.0f ? 0 : f > static_cast<float>(n - 1) ? n - 1 : static_cast<int>(f);
+  }
   int cx(float x) const { return clamp_cell(std::floor((x - c.world.x0) / cw()), c.width); }
   int cy(float y) const { return clamp_cell(std::floor((y - c.world.y0) / ch()), c.height); }
-  float at(int x, int y) const { return v[static_cast<std::size_t>(y) * static_cast<std::size_t>(c.width) + static_cast<std::size_t>(x)]; }
+  float at(int x, int y) const {
+    return v[static_cast<std::size_t>(y) * static_cast<std::size_t>(c.width) + static_cast<std::size_t>(x)];
+  }
   float sample(Vec2 p) const { return at(cx(p.x), cy(p.y)); }
   MoveChoice best(Vec2 p, int window) const {
     const int x0 = cx(p.x), y0 = cy(p.y), h = window / 2;
@@ -65,11 +69,11 @@ struct LayerView {
     const int x = cx(p.x), y = cy(p.y), w = c.width, h = c.height;
     Vec2 g{0.0f, 0.0f};
     if (w > 1)
-      g.x = x == 0 ? (at(1, y) - at(0, y)) / cw()
+      g.x = x == 0       ? (at(1, y) - at(0, y)) / cw()
             : x == w - 1 ? (at(x, y) - at(x - 1, y)) / cw()
                          : (at(x + 1, y) - at(x - 1, y)) / (2.0f * cw());
     if (h > 1)
-      g.y = y == 0 ? (at(x, 1) - at(x, 0)) / ch()
+      g.y = y == 0       ? (at(x, 1) - at(x, 0)) / ch()
             : y == h - 1 ? (at(x, y) - at(x, y - 1)) / ch()
                          : (at(x, y + 1) - at(x, y - 1)) / (2.0f * ch());
     return g;
@@ -88,10 +92,12 @@ bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 
 // clamp to the last one) and far off the world on every side.
 std::vector<Vec2> probe_points(const WorldRect& w) {
   const float x1 = w.x0 + w.width, y1 = w.y0 + w.height, mx = w.x0 + w.width * 0.37f, my = w.y0 + w.height * 0.61f;
-  std::vector<Vec2> p = {{w.x0, w.y0},   {x1, y1},           {w.x0, y1},         {x1, w.y0},        {mx, my},
-                         {w.x0, my},     {x1, my},           {mx, w.y0},         {mx, y1},          {w.x0 - 3.0f, my},
-                         {x1 + 3.0f, my}, {mx, w.y0 - 3.0f}, {mx, y1 + 3.0f},    {-1e30f, -1e30f},  {1e30f, 1e30f},
-                         {1e30f, -1e30f}, {-1e30f, my},      {std::nextafter(x1, w.x0), std::nextafter(y1, w.y0)}};
+  std::vector<Vec2> p = {{w.x0, w.y0},      {x1, y1},         {w.x0, y1},
+                         {x1, w.y0},        {mx, my},         {w.x0, my},
+                         {x1, my},          {mx, w.y0},       {mx, y1},
+                         {w.x0 - 3.0f, my}, {x1 + 3.0f, my},  {mx, w.y0 - 3.0f},
+                         {mx, y1 + 3.0f},   {-1e30f, -1e30f}, {1e30f, 1e30f},
+                         {1e30f, -1e30f},   {-1e30f, my},     {std::nextafter(x1, w.x0), std::nextafter(y1, w.y0)}};
   for (const Entity& e : test::random_entities(w, 200, 1, 31, w.width * 0.25f)) p.push_back({e.x, e.y});
   return p;
 }
@@ -184,7 +190,7 @@ TEST(FieldQueries, SampleAndGradient) {
   auto f = built(warpmind::test::cpu_context(), cfg, FieldVariant::CpuStamp, enemy);
   // In the world, on the border cells, and off the world (clamped to the nearest border cell; 40 and 20
   // are the upper edges, outside the half-open world).
-  const std::vector<Vec2> pts = {{10.5f, 10.5f}, {30.5f, 10.5f}, {0.0f, 0.0f},     {39.9f, 19.9f},
+  const std::vector<Vec2> pts = {{10.5f, 10.5f}, {30.5f, 10.5f},  {0.0f, 0.0f},   {39.9f, 19.9f},
                                  {-5.0f, 25.0f}, {1e30f, -1e30f}, {40.0f, 10.5f}, {30.5f, -0.5f}};
   const int cell[][2] = {{10, 10}, {30, 10}, {0, 0}, {39, 19}, {0, 19}, {39, 0}, {39, 10}, {30, 0}};
   std::vector<float> v(pts.size());
@@ -201,13 +207,13 @@ TEST(FieldQueries, SampleAndGradient) {
   ASSERT_EQ(lv.cw(), 1.0f);
   ASSERT_EQ(lv.ch(), 1.0f);
   const auto at = [&](int x, int y) { return lv.at(x, y); };
-  EXPECT_EQ(g[2].x, at(1, 0) - at(0, 0));      // (0, 0): forward in x and y
+  EXPECT_EQ(g[2].x, at(1, 0) - at(0, 0));  // (0, 0): forward in x and y
   EXPECT_EQ(g[2].y, at(0, 1) - at(0, 0));
   EXPECT_EQ(g[3].x, at(39, 19) - at(38, 19));  // (39, 19): backward in x and y
   EXPECT_EQ(g[3].y, at(39, 19) - at(39, 18));
-  EXPECT_EQ(g[4].x, at(1, 19) - at(0, 19));    // off the world, clamped to (0, 19)
+  EXPECT_EQ(g[4].x, at(1, 19) - at(0, 19));  // off the world, clamped to (0, 19)
   EXPECT_EQ(g[4].y, at(0, 19) - at(0, 18));
-  EXPECT_EQ(g[5].x, at(39, 0) - at(38, 0));    // clamped to (39, 0)
+  EXPECT_EQ(g[5].x, at(39, 0) - at(38, 0));  // clamped to (39, 0)
   EXPECT_EQ(g[5].y, at(39, 1) - at(39, 0));
   EXPECT_EQ(g[6].x, at(39, 10) - at(38, 10));  // on the upper edge: clamped to column 39
   EXPECT_EQ(g[6].y, (at(39, 11) - at(39, 9)) / 2.0f);

@@ -39,7 +39,8 @@ std::vector<std::vector<float>> build_all(Context& ctx, FieldConfig cfg, FieldVa
   }  // leaves non-zero values behind: unwritten cells would show
   s = f->build(entities);
   EXPECT_TRUE(s.ok()) << s.message();
-  std::vector<std::vector<float>> out(f->layer_count(), std::vector<float>(static_cast<std::size_t>(cfg.width) * cfg.height));
+  std::vector<std::vector<float>> out(f->layer_count(),
+                                      std::vector<float>(static_cast<std::size_t>(cfg.width) * cfg.height));
   for (int l = 0; l < f->layer_count(); ++l) EXPECT_TRUE(f->read(l, out[l]).ok());
   return out;
 }
@@ -47,7 +48,8 @@ std::vector<std::vector<float>> build_all(Context& ctx, FieldConfig cfg, FieldVa
 // The oracle's whole layers (O(cells x entities): the cases where that is affordable in a unit test).
 std::vector<std::vector<float>> oracle_layers(const FieldConfig& c, const std::vector<Entity>& entities) {
   std::vector<std::vector<float>> out;
-  for (int l = 0; l < static_cast<int>(c.layers.size()); ++l) out.push_back(::warpmind::oracle::field_layer(c, l, entities));
+  for (int l = 0; l < static_cast<int>(c.layers.size()); ++l)
+    out.push_back(::warpmind::oracle::field_layer(c, l, entities));
   return out;
 }
 
@@ -90,7 +92,7 @@ std::vector<std::size_t> sample_cells(const FieldConfig& c, const std::vector<En
 // layers. On the big cases: the oracle's values on sample_cells(), and cpu-stamp's whole layers, which
 // the other variants must equal everywhere (cpu-stamp itself is held against the oracle's sample).
 struct Reference {
-  std::vector<std::vector<float>> layers;   // whole layers (the oracle's, or cpu-stamp's on big cases)
+  std::vector<std::vector<float>> layers;  // whole layers (the oracle's, or cpu-stamp's on big cases)
   bool layers_from_oracle = true;
   std::vector<std::size_t> cells;           // big cases: the sampled cells
   std::vector<std::vector<float>> sampled;  // big cases: the oracle's values there, per layer
@@ -110,7 +112,8 @@ const Reference& reference(const FieldCase& c) {
     for (int l = 0; l < static_cast<int>(c.config.layers.size()); ++l) {
       std::vector<float> v;
       for (std::size_t i : r.cells)
-        v.push_back(::warpmind::oracle::field_cell(c.config, l, c.entities, static_cast<int>(i % static_cast<std::size_t>(c.config.width)),
+        v.push_back(::warpmind::oracle::field_cell(c.config, l, c.entities,
+                                                   static_cast<int>(i % static_cast<std::size_t>(c.config.width)),
                                                    static_cast<int>(i / static_cast<std::size_t>(c.config.width))));
       r.sampled.push_back(std::move(v));
     }
@@ -148,7 +151,8 @@ TEST_P(FieldVariantTest, MatchesReferenceBitForBit) {
     ASSERT_EQ(got.size(), c.config.layers.size());
     for (std::size_t l = 0; l < got.size(); ++l) {
       if (ref.layers_from_oracle || v != FieldVariant::CpuStamp)
-        expect_same_layer(got[l], ref.layers[l], c.config.width, l, ref.layers_from_oracle ? "the oracle" : "cpu-stamp");
+        expect_same_layer(got[l], ref.layers[l], c.config.width, l,
+                          ref.layers_from_oracle ? "the oracle" : "cpu-stamp");
       if (ref.layers_from_oracle) continue;
       // The sampled cells against the oracle.
       std::size_t bad = 0, first = 0;
@@ -394,7 +398,8 @@ TEST(Field, CountEvaluationsMatchesBruteForce) {
 std::vector<FieldVariant> available_variants() {
   std::vector<FieldVariant> v = {FieldVariant::CpuNaive, FieldVariant::CpuStamp};
   if (warpmind::test::cuda_context())
-    for (FieldVariant g : {FieldVariant::GpuNaive, FieldVariant::GpuCoalesced, FieldVariant::GpuShared, FieldVariant::GpuBinned})
+    for (FieldVariant g :
+         {FieldVariant::GpuNaive, FieldVariant::GpuCoalesced, FieldVariant::GpuShared, FieldVariant::GpuBinned})
       v.push_back(g);
   return v;
 }

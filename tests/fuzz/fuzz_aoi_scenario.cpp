@@ -21,10 +21,10 @@ json write(const aoi::AoiScenario& s) {
 
 bool same(const aoi::AoiScenario& a, const aoi::AoiScenario& b) {
   const auto f = [](float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; };
-  if (!same_world(a.config.world, b.config.world) || !f(a.config.aoi, b.config.aoi) || a.config.shape != b.config.shape ||
-      !f(a.config.max_move, b.config.max_move) || !f(a.config.attack_range, b.config.attack_range) ||
-      !f(a.commands.attack_share, b.commands.attack_share) || a.commands.seed != b.commands.seed ||
-      a.players.size() != b.players.size())
+  if (!same_world(a.config.world, b.config.world) || !f(a.config.aoi, b.config.aoi) ||
+      a.config.shape != b.config.shape || !f(a.config.max_move, b.config.max_move) ||
+      !f(a.config.attack_range, b.config.attack_range) || !f(a.commands.attack_share, b.commands.attack_share) ||
+      a.commands.seed != b.commands.seed || a.players.size() != b.players.size())
     return false;
   for (std::size_t i = 0; i < a.players.size(); ++i)
     if (!f(a.players[i].x, b.players[i].x) || !f(a.players[i].y, b.players[i].y) || a.players[i].hp != b.players[i].hp)

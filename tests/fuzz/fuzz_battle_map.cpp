@@ -23,6 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   FUZZ_CHECK(m.start_row >= 0 && m.start_row <= 127);
-  for (const auto& w : m.walls) FUZZ_CHECK(w[0] >= 0 && w[0] <= w[2] && w[2] <= 127 && w[1] >= 0 && w[1] <= w[3] && w[3] <= 127);
+  for (const auto& w : m.walls)
+    FUZZ_CHECK(w[0] >= 0 && w[0] <= w[2] && w[2] <= 127 && w[1] >= 0 && w[1] <= w[3] && w[3] <= 127);
   return 0;
 }

@@ -30,8 +30,9 @@ bool same(const crowd::CrowdScenario& a, const crowd::CrowdScenario& b) {
   const auto vec_eq = [](const Vec2& p, const Vec2& q) { return std::memcmp(&p, &q, sizeof p) == 0; };
   if (!same_world(a.config.world, b.config.world) || std::memcmp(&a.config.radius, &b.config.radius, sizeof(float)) ||
       a.config.rule != b.config.rule || a.config.obstacles.width != b.config.obstacles.width ||
-      a.config.obstacles.height != b.config.obstacles.height || a.config.obstacles.blocked != b.config.obstacles.blocked ||
-      a.start.size() != b.start.size() || a.moves.kind != b.moves.kind || a.moves.seed != b.moves.seed ||
+      a.config.obstacles.height != b.config.obstacles.height ||
+      a.config.obstacles.blocked != b.config.obstacles.blocked || a.start.size() != b.start.size() ||
+      a.moves.kind != b.moves.kind || a.moves.seed != b.moves.seed ||
       std::memcmp(&a.moves.step, &b.moves.step, sizeof(float)) || !vec_eq(a.moves.goal, b.moves.goal))
     return false;
   for (std::size_t i = 0; i < a.start.size(); ++i)
@@ -52,6 +53,7 @@ crowd::CrowdScenario sentinel() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace warpmind;
   return fuzz::check_scenario<crowd::CrowdScenario>(
-      data, size, [](const std::string& t, crowd::CrowdScenario& s) { return crowd::parse_crowd_scenario(t, "c.json", s); },
+      data, size,
+      [](const std::string& t, crowd::CrowdScenario& s) { return crowd::parse_crowd_scenario(t, "c.json", s); },
       fuzz::write, fuzz::same, fuzz::sentinel);
 }

@@ -13,7 +13,8 @@ json write(const ddm::DdmScenario& s) {
       lo.push_back(static_cast<double>(r.lo[static_cast<std::size_t>(k)]));
       hi.push_back(static_cast<double>(r.hi[static_cast<std::size_t>(k)]));
     }
-    regions.push_back({{"kind", r.kind == ddm::RegionKind::Publication ? "publication" : "subscription"}, {"lo", lo}, {"hi", hi}});
+    regions.push_back(
+        {{"kind", r.kind == ddm::RegionKind::Publication ? "publication" : "subscription"}, {"lo", lo}, {"hi", hi}});
   }
   return {{"dimensions", s.dimensions}, {"steps", s.steps}, {"seed", s.seed}, {"regions", regions}};
 }
@@ -22,7 +23,8 @@ bool same(const ddm::DdmScenario& a, const ddm::DdmScenario& b) {
   if (a.dimensions != b.dimensions || a.steps != b.steps || a.seed != b.seed || a.regions.size() != b.regions.size())
     return false;
   for (std::size_t i = 0; i < a.regions.size(); ++i)
-    if (a.regions[i].kind != b.regions[i].kind || std::memcmp(&a.regions[i].lo, &b.regions[i].lo, sizeof a.regions[i].lo) ||
+    if (a.regions[i].kind != b.regions[i].kind ||
+        std::memcmp(&a.regions[i].lo, &b.regions[i].lo, sizeof a.regions[i].lo) ||
         std::memcmp(&a.regions[i].hi, &b.regions[i].hi, sizeof a.regions[i].hi))
       return false;
   return true;

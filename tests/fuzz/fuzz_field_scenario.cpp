@@ -10,13 +10,15 @@ json write(const field::FieldScenario& s) {
   for (const field::ChargeKind& k : s.config.kinds) {
     json segs = json::array();
     for (int i = 0; i < k.segments; ++i)
-      segs.push_back({{"end", static_cast<double>(k.end[i])}, {"slope", static_cast<double>(k.slope[i])},
+      segs.push_back({{"end", static_cast<double>(k.end[i])},
+                      {"slope", static_cast<double>(k.slope[i])},
                       {"intercept", static_cast<double>(k.intercept[i])}});
     kinds.push_back({{"name", k.name}, {"segments", segs}});
   }
   for (const field::LayerSpec& l : s.config.layers) {
     json rules = json::array();
-    for (const field::LayerRule& r : l.rules) rules.push_back({{"group", r.group}, {"kind", s.config.kinds[r.kind].name}});
+    for (const field::LayerRule& r : l.rules)
+      rules.push_back({{"group", r.group}, {"kind", s.config.kinds[r.kind].name}});
     layers.push_back({{"name", l.name}, {"rules", rules}});
   }
   for (const field::Entity& e : s.entities)
@@ -29,9 +31,9 @@ json write(const field::FieldScenario& s) {
 }
 
 bool same(const field::FieldScenario& a, const field::FieldScenario& b) {
-  if (!same_world(a.config.world, b.config.world) || a.config.width != b.config.width || a.config.height != b.config.height ||
-      a.config.kinds.size() != b.config.kinds.size() || a.config.layers.size() != b.config.layers.size() ||
-      a.entities.size() != b.entities.size())
+  if (!same_world(a.config.world, b.config.world) || a.config.width != b.config.width ||
+      a.config.height != b.config.height || a.config.kinds.size() != b.config.kinds.size() ||
+      a.config.layers.size() != b.config.layers.size() || a.entities.size() != b.entities.size())
     return false;
   for (std::size_t i = 0; i < a.config.kinds.size(); ++i) {
     const field::ChargeKind &x = a.config.kinds[i], &y = b.config.kinds[i];
@@ -45,7 +47,8 @@ bool same(const field::FieldScenario& a, const field::FieldScenario& b) {
     for (std::size_t r = 0; r < x.rules.size(); ++r)
       if (x.rules[r].group != y.rules[r].group || x.rules[r].kind != y.rules[r].kind) return false;
   }
-  return a.entities.empty() || std::memcmp(a.entities.data(), b.entities.data(), a.entities.size() * sizeof(field::Entity)) == 0;
+  return a.entities.empty() ||
+         std::memcmp(a.entities.data(), b.entities.data(), a.entities.size() * sizeof(field::Entity)) == 0;
 }
 
 field::FieldScenario sentinel() {
@@ -61,6 +64,7 @@ field::FieldScenario sentinel() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace warpmind;
   return fuzz::check_scenario<field::FieldScenario>(
-      data, size, [](const std::string& t, field::FieldScenario& s) { return field::parse_field_scenario(t, "f.json", s); },
+      data, size,
+      [](const std::string& t, field::FieldScenario& s) { return field::parse_field_scenario(t, "f.json", s); },
       fuzz::write, fuzz::same, fuzz::sentinel);
 }

@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(st.ok());
   FUZZ_CHECK(back.moves == g.moves && back.result == g.result);
   Position a, b;
-  FUZZ_CHECK(parse_fen(g.fen.empty() ? kStartFen : g.fen, a).ok() && parse_fen(back.fen.empty() ? kStartFen : back.fen, b).ok());
+  FUZZ_CHECK(parse_fen(g.fen.empty() ? kStartFen : g.fen, a).ok() &&
+             parse_fen(back.fen.empty() ? kStartFen : back.fen, b).ok());
   FUZZ_CHECK(to_fen(a) == to_fen(b));
   return 0;
 }

@@ -17,8 +17,8 @@ bool uci_move_shape(const std::string& m) {
   if (m == "0000") return true;
   if (m.size() != 4 && m.size() != 5) return false;
   for (int i : {0, 2})
-    if (m[static_cast<std::size_t>(i)] < 'a' || m[static_cast<std::size_t>(i)] > 'h' || m[static_cast<std::size_t>(i) + 1] < '1' ||
-        m[static_cast<std::size_t>(i) + 1] > '8')
+    if (m[static_cast<std::size_t>(i)] < 'a' || m[static_cast<std::size_t>(i)] > 'h' ||
+        m[static_cast<std::size_t>(i) + 1] < '1' || m[static_cast<std::size_t>(i) + 1] > '8')
       return false;
   return m.size() == 4 || std::string("qrbn").find(m[4]) != std::string::npos;
 }
@@ -38,21 +38,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::mutex m;
   int isready = 0, gos = 0;
   {
-    warpmind::demos::UciEngine engine([&](const std::string& line) {
-      std::lock_guard<std::mutex> lock(m);
-      out.push_back(line);
-    }, 1);
+    warpmind::demos::UciEngine engine(
+        [&](const std::string& line) {
+          std::lock_guard<std::mutex> lock(m);
+          out.push_back(line);
+        },
+        1);
     std::istringstream in(warpmind::fuzz::text_of(data, size));
     std::string line;
     for (int n = 0; n < 48 && std::getline(in, line); ++n) {
       std::istringstream words(line);
       std::string cmd, w;
       words >> cmd;
-      if (cmd == "bench" || line.find("Hash") != std::string::npos || line.find("Threads") != std::string::npos) continue;
+      if (cmd == "bench" || line.find("Hash") != std::string::npos || line.find("Threads") != std::string::npos)
+        continue;
       if (cmd == "go") {
         if (line.find("perft") != std::string::npos) {
-          while (words >> w && w != "perft") {
-          }
+          while (words >> w && w != "perft") {}
           int depth = 0;
           if (!(words >> depth) || depth > 3) continue;
         } else {

@@ -16,12 +16,12 @@ namespace warpmind::fuzz {
 using nlohmann::json;
 
 inline json world_json(const WorldRect& w) {
-  return {{"x0", static_cast<double>(w.x0)}, {"y0", static_cast<double>(w.y0)}, {"width", static_cast<double>(w.width)},
+  return {{"x0", static_cast<double>(w.x0)},
+          {"y0", static_cast<double>(w.y0)},
+          {"width", static_cast<double>(w.width)},
           {"height", static_cast<double>(w.height)}};
 }
-inline bool same_world(const WorldRect& a, const WorldRect& b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;
-}
+inline bool same_world(const WorldRect& a, const WorldRect& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // Scenario: the scenario type; Parse(text, out) -> Status; Write(s) -> json; Same(a, b) -> bool;
 // Sentinel() -> a scenario no input produces unchanged.

@@ -114,8 +114,8 @@ std::uint64_t device_perft(const d::DPos& p, int depth) {
 }
 
 TEST(ChessDeviceRules, PerftFromTheDeviceRules) {
-  const std::uint64_t want[6][4] = {{20, 400, 8902, 197281},  {48, 2039, 97862, 4085603}, {14, 191, 2812, 43238},
-                                    {6, 264, 9467, 422333},   {44, 1486, 62379, 2103487}, {46, 2079, 89890, 3894594}};
+  const std::uint64_t want[6][4] = {{20, 400, 8902, 197281}, {48, 2039, 97862, 4085603}, {14, 191, 2812, 43238},
+                                    {6, 264, 9467, 422333},  {44, 1486, 62379, 2103487}, {46, 2079, 89890, 3894594}};
   for (int i = 0; i < 6; ++i) {
     Position p;
     ASSERT_TRUE(parse_fen(kPositions[i], p).ok());
@@ -140,21 +140,21 @@ TEST(ChessDeviceRules, PerftFromTheCountingGenerator) {
     std::uint64_t nodes;
   };
   const Case tricky[] = {
-      {"3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", 6, 1134888},      // en passant that would uncover the rook
-      {"8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1", 6, 1015133},      // en passant against a diagonal pin
-      {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", 6, 661072},           // castling king side gives check
-      {"3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", 6, 803711},           // castling queen side gives check
-      {"8/5bk1/8/2Pp4/8/1K6/8/8 w - d6 0 1", 6, 824064},       // en passant with discovered checks
-      {"8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1", 6, 1440467},     // en passant and a pinned pawn
-      {"r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1", 4, 1274206}, // castling through attacks
-      {"r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1", 4, 1720476},  // castling, queens
-      {"2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1", 6, 3821001},       // promotion out of check
-      {"8/8/1P2K3/8/2n5/1q6/8/5k2 b - - 0 1", 5, 1004658},     // discovered and double checks
-      {"4k3/1P6/8/8/8/8/K7/8 w - - 0 1", 6, 217342},           // promotions
-      {"8/P1k5/K7/8/8/8/8/8 w - - 0 1", 6, 92683},             // promotion with check
-      {"K1k5/8/P7/8/8/8/8/8 w - - 0 1", 6, 2217},              // stalemates
-      {"8/k1P5/8/1K6/8/8/8/8 w - - 0 1", 7, 567584},           // underpromotions
-      {"8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1", 4, 23527},         // pins and checks by a queen and a knight
+      {"3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", 6, 1134888},          // en passant that would uncover the rook
+      {"8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1", 6, 1015133},         // en passant against a diagonal pin
+      {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", 6, 661072},              // castling king side gives check
+      {"3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", 6, 803711},              // castling queen side gives check
+      {"8/5bk1/8/2Pp4/8/1K6/8/8 w - d6 0 1", 6, 824064},          // en passant with discovered checks
+      {"8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1", 6, 1440467},        // en passant and a pinned pawn
+      {"r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1", 4, 1274206},  // castling through attacks
+      {"r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1", 4, 1720476},   // castling, queens
+      {"2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1", 6, 3821001},          // promotion out of check
+      {"8/8/1P2K3/8/2n5/1q6/8/5k2 b - - 0 1", 5, 1004658},        // discovered and double checks
+      {"4k3/1P6/8/8/8/8/K7/8 w - - 0 1", 6, 217342},              // promotions
+      {"8/P1k5/K7/8/8/8/8/8 w - - 0 1", 6, 92683},                // promotion with check
+      {"K1k5/8/P7/8/8/8/8/8 w - - 0 1", 6, 2217},                 // stalemates
+      {"8/k1P5/8/1K6/8/8/8/8 w - - 0 1", 7, 567584},              // underpromotions
+      {"8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1", 4, 23527},            // pins and checks by a queen and a knight
   };
   for (const Case& c : tricky) {
     Position p;

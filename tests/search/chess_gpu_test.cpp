@@ -194,10 +194,13 @@ TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
   WM_REQUIRE_GPU();
   std::unique_ptr<GpuBatch> gpu;
   ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
-  const char* fens[] = {kStartFen, kPerft[1].fen, kPerft[2].fen, kPerft[3].fen,
-                        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",   // mate in one
-                        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",         // stalemate at the root
-                        "k7/8/1QK5/8/8/8/8/8 w - - 0 1"};          // stalemates and mates inside the tree
+  const char* fens[] = {kStartFen,
+                        kPerft[1].fen,
+                        kPerft[2].fen,
+                        kPerft[3].fen,
+                        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",  // mate in one
+                        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",        // stalemate at the root
+                        "k7/8/1QK5/8/8/8/8/8 w - - 0 1"};        // stalemates and mates inside the tree
   for (const char* fen : fens) {
     Position p;
     ASSERT_TRUE(parse_fen(fen, p).ok());
@@ -248,9 +251,9 @@ TEST(ChessGpu, SubtreesBelowTheHorizonEqualTheCpu) {
   ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
   CpuBatch<ChessGame> cpu{warpmind::test::cpu_context().pool()};
   std::vector<Position> positions;
-  for (const char* fen : {kPerft[0].fen, kPerft[1].fen, kPerft[2].fen, kPerft[3].fen, kPerft[4].fen, kPerft[5].fen,
-                          "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
-                          "k7/8/1QK5/8/8/8/8/8 w - - 0 1"}) {
+  for (const char* fen :
+       {kPerft[0].fen, kPerft[1].fen, kPerft[2].fen, kPerft[3].fen, kPerft[4].fen, kPerft[5].fen,
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "k7/8/1QK5/8/8/8/8/8 w - - 0 1"}) {
     Position p;
     ASSERT_TRUE(parse_fen(fen, p).ok());
     positions.push_back(p);

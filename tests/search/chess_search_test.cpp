@@ -30,14 +30,21 @@ std::string mirror(const std::string& fen) {
   std::vector<std::string> ranks;
   std::string r;
   for (char c : f[0] + "/") {
-    if (c == '/') ranks.push_back(r), r.clear();
-    else r += static_cast<char>(std::isalpha(static_cast<unsigned char>(c)) ? (std::isupper(static_cast<unsigned char>(c)) ? std::tolower(c) : std::toupper(c)) : c);
+    if (c == '/')
+      ranks.push_back(r), r.clear();
+    else
+      r += static_cast<char>(std::isalpha(static_cast<unsigned char>(c))
+                                 ? (std::isupper(static_cast<unsigned char>(c)) ? std::tolower(c) : std::toupper(c))
+                                 : c);
   }
   std::reverse(ranks.begin(), ranks.end());
   std::string placement;
   for (std::size_t i = 0; i < ranks.size(); ++i) placement += (i ? "/" : "") + ranks[i];
   std::string castle;
-  for (char c : f[2]) castle += c == '-' ? '-' : static_cast<char>(std::isupper(static_cast<unsigned char>(c)) ? std::tolower(c) : std::toupper(c));
+  for (char c : f[2])
+    castle += c == '-'
+                  ? '-'
+                  : static_cast<char>(std::isupper(static_cast<unsigned char>(c)) ? std::tolower(c) : std::toupper(c));
   std::sort(castle.begin(), castle.end(), [](char a, char b) {
     const auto k = [](char x) { return std::string("KQkq-").find(x); };
     return k(a) < k(b);
@@ -99,7 +106,7 @@ TEST(ChessSearch, FindsMatesAndMaterial) {
   EXPECT_EQ(move_to_uci(r.best), "d2d5");
   // Mated and stalemated sides have no move.
   EXPECT_FALSE(run("6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", l).has_move);  // checkmated
-  EXPECT_FALSE(run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", l).has_move);  // stalemate
+  EXPECT_FALSE(run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", l).has_move);        // stalemate
 }
 
 // How the search honours its limits (chess_search.cpp, Worker::out_of_time): each thread counts its
@@ -121,7 +128,9 @@ double thread_cpu_ms() {
 
 TEST(ChessSearch, LimitsAreRespectedAndMovesLegal) {
   using Clock = std::chrono::steady_clock;
-  const auto wall_ms = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
+  const auto wall_ms = [](Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  };
   for (const char* fen : kPositions) {
     SCOPED_TRACE(fen);
     Position p;
@@ -141,7 +150,8 @@ TEST(ChessSearch, LimitsAreRespectedAndMovesLegal) {
       // Never before the limit (the shared total only grows by whole check intervals, never past the
       // nodes counted); past it by at most one check interval per thread and the unwinding.
       EXPECT_GE(r.nodes, l.nodes) << threads << " threads";
-      EXPECT_LE(r.nodes, l.nodes + static_cast<std::uint64_t>(threads) * (kCheckInterval + kUnwindNodes)) << threads << " threads";
+      EXPECT_LE(r.nodes, l.nodes + static_cast<std::uint64_t>(threads) * (kCheckInterval + kUnwindNodes))
+          << threads << " threads";
       if (threads > 1) continue;
       // One thread: the first check at or past 20,000 is at 20 x 1024 = 20,480 nodes.
       EXPECT_GE(r.nodes, 20480u);
@@ -162,7 +172,8 @@ TEST(ChessSearch, LimitsAreRespectedAndMovesLegal) {
       const SearchResult rt = s.search(p, {}, t);
       const double cpu_ms = thread_cpu_ms() - t0_cpu, ms = wall_ms(t0);
       EXPECT_GE(ms, 50.0);
-      EXPECT_LE(cpu_ms, 50.0 + 2.0 * interval_cpu_ms + 2.0) << "one check interval: " << interval_cpu_ms << " ms of CPU";
+      EXPECT_LE(cpu_ms, 50.0 + 2.0 * interval_cpu_ms + 2.0)
+          << "one check interval: " << interval_cpu_ms << " ms of CPU";
       EXPECT_LE(ms, 50.0 + 2.0 * interval_ms + 100.0) << "one check interval: " << interval_ms << " ms";
       EXPECT_GT(cpu_ms, 0.0);
       ASSERT_TRUE(rt.has_move);

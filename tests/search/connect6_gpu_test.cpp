@@ -126,7 +126,8 @@ TEST(Connect6Gpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
     for (int width : {4, 8}) {
       Connect6Game::width = width;
       for (int depth = 0; depth <= 3; ++depth) {
-        SCOPED_TRACE("position " + std::to_string(i) + " width " + std::to_string(width) + " depth " + std::to_string(depth));
+        SCOPED_TRACE("position " + std::to_string(i) + " width " + std::to_string(width) + " depth " +
+                     std::to_string(depth));
         std::uint64_t nodes = 0;
         int best = -1;
         const int want = negamax(positions[i], depth, 0, nodes, &best);
@@ -165,7 +166,8 @@ TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
     Connect6Game::width = width;
     for (int plies = 0; plies <= (width > 8 ? 1 : 2); ++plies) {
       for (int ply : {0, 3}) {
-        SCOPED_TRACE("width " + std::to_string(width) + " plies " + std::to_string(plies) + " ply " + std::to_string(ply));
+        SCOPED_TRACE("width " + std::to_string(width) + " plies " + std::to_string(plies) + " ply " +
+                     std::to_string(ply));
         std::vector<int> want, got;
         std::uint64_t want_nodes = 0, got_nodes = 0;
         double ms = 0, device_ms = 0;

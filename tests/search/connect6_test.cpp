@@ -42,7 +42,7 @@ TEST(Connect6, SixAndOverlinesWinFullBoardDraws) {
   ASSERT_TRUE(b.play({cell("E1"), cell("F1")}).ok());  // A1 B1 C1 _ E1 F1: no six yet
   EXPECT_EQ(b.winner(), Empty);
   ASSERT_TRUE(b.play({cell("E10"), cell("S19")}).ok());  // white A10..E10: five
-  ASSERT_TRUE(b.play({cell("D1"), cell("G1")}).ok());   // black A1..G1: seven, an overline
+  ASSERT_TRUE(b.play({cell("D1"), cell("G1")}).ok());    // black A1..G1: seven, an overline
   EXPECT_EQ(b.winner(), BlackStone);
   EXPECT_TRUE(b.over());
   EXPECT_FALSE(b.play({cell("F10"), cell("G10")}).ok());  // the game is over
@@ -90,8 +90,7 @@ TEST(Connect6, WindowCountsMatchABruteForceRecount) {
     do {
       t.a = static_cast<int>(rng.next() % kCells);
     } while (b.at(t.a) != Empty);
-    if (b.stones() > 0)
-      do {
+    if (b.stones() > 0) do {
         t.b = static_cast<int>(rng.next() % kCells);
       } while (b.at(t.b) != Empty || t.b == t.a);
     ASSERT_TRUE(b.play(t).ok());
@@ -169,7 +168,8 @@ TEST(Connect6, BeatsAGreedyPlayerEveryGame) {
       const Turn t = b.to_move() == engine ? search(b, {}).best : greedy(b, rng);
       ASSERT_TRUE(b.play(t).ok()) << "game " << game << ": " << turn_name(t, Notation::Human);
     }
-    EXPECT_EQ(b.winner(), engine) << "game " << game << " (engine " << (engine == BlackStone ? "black" : "white") << ")";
+    EXPECT_EQ(b.winner(), engine) << "game " << game << " (engine " << (engine == BlackStone ? "black" : "white")
+                                  << ")";
   }
 }
 

@@ -34,8 +34,7 @@ int negamax(const Position& p, int depth, int ply, std::uint64_t& nodes) {
 }
 
 const char* kFens[] = {
-    chess::kStartFen,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    chess::kStartFen, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",  // mate in one
 };
@@ -90,20 +89,20 @@ TEST(Hybrid, RightValueForEveryBatchSize) {
   std::uint64_t nodes = 0;
   const int want = negamax(p, 4, 0, nodes);
   for (int mode = 0; mode < 4; ++mode)  // plain, young brothers wait, and CUT nodes 2 / all one by one
-  for (int batch : {1, 16, 256, 4096}) {
-    const bool ybw = mode > 0;
-    HybridOptions o;
-    o.first_child_first = ybw;
-    o.cut_one_by_one = mode == 2 ? 2 : mode == 3 ? 1000 : 1;
-    o.depth = 4;
-    o.l_min = std::min(batch, 8);
-    o.l_max = batch;
-    o.b_min = std::min(batch, 4);
-    o.b_max = std::max(1, batch / 4);
-    HybridStats st;
-    EXPECT_EQ(search.run(p, o, backend, st).value, want) << "batch " << batch << ", mode " << mode;
-    EXPECT_LE(st.computed(), nodes);
-  }
+    for (int batch : {1, 16, 256, 4096}) {
+      const bool ybw = mode > 0;
+      HybridOptions o;
+      o.first_child_first = ybw;
+      o.cut_one_by_one = mode == 2 ? 2 : mode == 3 ? 1000 : 1;
+      o.depth = 4;
+      o.l_min = std::min(batch, 8);
+      o.l_max = batch;
+      o.b_min = std::min(batch, 4);
+      o.b_max = std::max(1, batch / 4);
+      HybridStats st;
+      EXPECT_EQ(search.run(p, o, backend, st).value, want) << "batch " << batch << ", mode " << mode;
+      EXPECT_LE(st.computed(), nodes);
+    }
 }
 
 // Releasing an expected CUT node's children one at a time brings the node count towards the serial
@@ -123,7 +122,7 @@ TEST(Hybrid, CutNodesOneByOneCloseThePruningGap) {
   const auto b = search.run(p, o, backend, cut);
   EXPECT_EQ(a.value, b.value);
   EXPECT_LT(cut.computed() * 5, ybw.computed());
-  EXPECT_LT(cut.computed(), 3u * 11056u);  // 11,056: the serial alpha-beta's nodes (bench hybrid)
+  EXPECT_LT(cut.computed(), 3u * 11056u);                 // 11,056: the serial alpha-beta's nodes (bench hybrid)
   EXPECT_GT(cut.batched_leaves, 10u * cut.leaf_batches);  // still batches of more than ten leaves on average
 }
 
@@ -225,7 +224,8 @@ void expect_reference_value(const typename G::State& s, int depth, int want, con
         o.b_max = std::max(1, batch / 4);
         HybridStats st;
         const auto r = search.run(s, o, backend, st);
-        EXPECT_EQ(r.value, want) << "depth " << depth << ", pruning " << pruning << ", ybw " << ybw << ", batch " << batch;
+        EXPECT_EQ(r.value, want) << "depth " << depth << ", pruning " << pruning << ", ybw " << ybw << ", batch "
+                                 << batch;
         if (!best.empty()) {
           EXPECT_EQ(name(r.best), best) << "depth " << depth << ", pruning " << pruning << ", batch " << batch;
         }
@@ -246,8 +246,8 @@ TEST(Hybrid, DecisiveLeavesScoreAsTerminalAtTheHorizon) {
   const ChessCase chess_cases[] = {
       {"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1, chess::kMate - 1, "a1a8"},  // Ra8# is a leaf
       {"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 2, chess::kMate - 1, "a1a8"},  // (a branch there: as before)
-      {"6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", 0, -chess::kMate, ""},          // the root, mated, at depth 0
-      {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0, 0, ""},                             // the root, stalemated
+      {"6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", 0, -chess::kMate, ""},         // the root, mated, at depth 0
+      {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0, 0, ""},                           // the root, stalemated
   };
   for (const ChessCase& c : chess_cases) {
     SCOPED_TRACE(std::string(c.fen) + " depth " + std::to_string(c.depth));
@@ -298,8 +298,8 @@ TEST(Hybrid, DecisiveLeavesScoreAsTerminalAtTheHorizon) {
   const int win = Connect6Game::terminal(six, 0) < 0 ? -Connect6Game::terminal(six, 0) : Connect6Game::terminal(six, 0);
   // Black to move against two open fours of White's: lost at the horizon of depth 2, whatever Black does.
   // (At depth 0 a won board's evaluation and terminal score agree: nothing to tell apart there.)
-  const Board lost = board({"K10", "P15", "R3", "Q8", "J17", "N1", "S19"},
-                           {"C5", "D5", "E5", "F5", "C12", "D12", "E12", "F12"});
+  const Board lost =
+      board({"K10", "P15", "R3", "Q8", "J17", "N1", "S19"}, {"C5", "D5", "E5", "F5", "C12", "D12", "E12", "F12"});
   ASSERT_EQ(lost.to_move(), connect6::BlackStone);
   struct C6Case {
     const Board* b;

@@ -110,7 +110,8 @@ TEST(Pgn, ReadsTagsCommentsVariationsAndNags) {
   const char* text =
       "% a line the reader skips\n"
       "[Event \"Club \\\"night\\\"\"]\n[White \"A\"] [Black \"B\"]\n[Result \"1-0\"]\n\n"
-      "1. e4 {the king's pawn} e5 2. Bc4 Nc6 $1 3.Qh5 (3. Nf3 Nf6 (3... Bc5 {a (nested) line}) 4. Ng5) 3... Nf6?? ; oops\n"
+      "1. e4 {the king's pawn} e5 2. Bc4 Nc6 $1 3.Qh5 (3. Nf3 Nf6 (3... Bc5 {a (nested) line}) 4. Ng5) 3... Nf6?? ; "
+      "oops\n"
       "4. Qxf7# 1-0\n[Event \"the next game\"]\n1. d4 *\n";
   chess::PgnGame g;
   ASSERT_TRUE(chess::read_pgn(text, g).ok()) << chess::read_pgn(text, g).message();
@@ -240,12 +241,10 @@ TEST(Connect6Record, ReadsEitherNotationCommentsAndResults) {
 TEST(Connect6Record, ErrorsNameTheLineAndLeaveTheRecordUnchanged) {
   namespace c6 = connect6;
   const std::pair<const char*, const char*> bad[] = {
-      {"JJ\nJJKK", "line 2"},          // occupied
-      {"JJ KK", "must place 2"},      // one stone where two are due
-      {"JJ hello", "turn 2"},         // an unknown word
-      {"[Black x]\nJJ", "quotes"},
-      {"JJ\n[Black \"x\"]", "before the turns"},
-      {"JJKK", "must place 1"},
+      {"JJ\nJJKK", "line 2"},     // occupied
+      {"JJ KK", "must place 2"},  // one stone where two are due
+      {"JJ hello", "turn 2"},     // an unknown word
+      {"[Black x]\nJJ", "quotes"}, {"JJ\n[Black \"x\"]", "before the turns"}, {"JJKK", "must place 1"},
   };
   for (const auto& [text, why] : bad) {
     c6::Record r;

@@ -31,7 +31,7 @@ typedef enum wm_status {
   WM_INVALID_ARGUMENT = 1, /* bad input: null handle or pointer, sizes, NaN, malformed text */
   WM_UNAVAILABLE = 2,      /* the requested backend cannot be used here (e.g. CUDA without a GPU) */
   WM_OUT_OF_MEMORY = 3,
-  WM_INTERNAL = 4          /* a device call or another dependency failed unexpectedly */
+  WM_INTERNAL = 4 /* a device call or another dependency failed unexpectedly */
 } wm_status;
 
 /* The message of the last failed call on this thread ("" when none failed yet). Valid until the next
@@ -74,13 +74,13 @@ typedef struct wm_layer_rule {
 } wm_layer_rule;
 
 typedef struct wm_field_config {
-  float x0, y0, width, height;  /* the world rectangle (width, height > 0) */
-  int cells_x, cells_y;         /* grid resolution, 1..32768 each */
-  const wm_charge_kind* kinds;  /* 1..16 kinds */
+  float x0, y0, width, height; /* the world rectangle (width, height > 0) */
+  int cells_x, cells_y;        /* grid resolution, 1..32768 each */
+  const wm_charge_kind* kinds; /* 1..16 kinds */
   size_t kind_count;
-  const wm_layer_rule* rules;   /* layers are numbered 0..layer_count-1 */
+  const wm_layer_rule* rules; /* layers are numbered 0..layer_count-1 */
   size_t rule_count;
-  uint32_t layer_count;         /* >= 1 */
+  uint32_t layer_count; /* >= 1 */
 } wm_field_config;
 
 typedef struct wm_entity {
@@ -133,15 +133,15 @@ size_t wm_crowd_size(const wm_crowd* crowd);
 typedef struct wm_chess wm_chess;
 
 typedef struct wm_search_limits {
-  int depth;        /* plies (1..64); 0: no depth limit */
-  int64_t time_ms;  /* 0: no time limit */
-  uint64_t nodes;   /* 0: no node limit */
+  int depth;       /* plies (1..64); 0: no depth limit */
+  int64_t time_ms; /* 0: no time limit */
+  uint64_t nodes;  /* 0: no node limit */
 } wm_search_limits;
 
 typedef struct wm_search_result {
-  char move[8];      /* the best move: UCI long algebraic ("e2e4", "e7e8q"), or Connect6 letters ("JJKK");
+  char move[8];     /* the best move: UCI long algebraic ("e2e4", "e7e8q"), or Connect6 letters ("JJKK");
                         "" when the side to move has none */
-  int score, depth;  /* score from the side to move; the last completed depth */
+  int score, depth; /* score from the side to move; the last completed depth */
   uint64_t nodes;
 } wm_search_result;
 

@@ -23,26 +23,33 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 constexpr struct {
   AoiVariant v;
   const char* name;
-} kVariants[] = {{AoiVariant::Auto, "auto"},        {AoiVariant::CpuGrid, "cpu-grid"}, {AoiVariant::CpuFast, "cpu-fast"},
-                 {AoiVariant::GpuSeed, "gpu-seed"}, {AoiVariant::GpuFast, "gpu-fast"}};
+} kVariants[] = {{AoiVariant::Auto, "auto"},
+                 {AoiVariant::CpuGrid, "cpu-grid"},
+                 {AoiVariant::CpuFast, "cpu-fast"},
+                 {AoiVariant::GpuSeed, "gpu-seed"},
+                 {AoiVariant::GpuFast, "gpu-fast"}};
 
 bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
 
 #if WARPMIND_HAVE_CUDA
 // The device records mirror the public ones byte for byte.
 static_assert(sizeof(gpu::AoiPlayerRec) == sizeof(Player) && offsetof(Player, hp) == offsetof(gpu::AoiPlayerRec, hp));
-static_assert(sizeof(gpu::AoiCommandRec) == sizeof(Command) && offsetof(Command, dx) == offsetof(gpu::AoiCommandRec, dx) &&
+static_assert(sizeof(gpu::AoiCommandRec) == sizeof(Command) &&
+              offsetof(Command, dx) == offsetof(gpu::AoiCommandRec, dx) &&
               offsetof(Command, target) == offsetof(gpu::AoiCommandRec, target) &&
               offsetof(Command, damage) == offsetof(gpu::AoiCommandRec, damage));
-static_assert(sizeof(gpu::AoiUpdateRec) == sizeof(Update) && offsetof(Update, value) == offsetof(gpu::AoiUpdateRec, value));
+static_assert(sizeof(gpu::AoiUpdateRec) == sizeof(Update) &&
+              offsetof(Update, value) == offsetof(gpu::AoiUpdateRec, value));
 static_assert(sizeof(gpu::AoiNotificationRec) == sizeof(Notification) &&
               offsetof(Notification, value) == offsetof(gpu::AoiNotificationRec, value));
 static_assert(sizeof(gpu::AoiPairRec) == sizeof(VisibilityEvent));
-static_assert(sizeof(gpu::AoiMailboxRec) == sizeof(MailboxEntry) && offsetof(MailboxEntry, value) == offsetof(gpu::AoiMailboxRec, value));
+static_assert(sizeof(gpu::AoiMailboxRec) == sizeof(MailboxEntry) &&
+              offsetof(MailboxEntry, value) == offsetof(gpu::AoiMailboxRec, value));
 #endif
 
-constexpr const char* kReasons[kRejectReasons] = {"unknown player", "unknown command", "bad move",       "unknown target",
-                                                  "self attack",    "target out of range", "bad damage"};
+constexpr const char* kReasons[kRejectReasons] = {"unknown player", "unknown command", "bad move",
+                                                  "unknown target", "self attack",     "target out of range",
+                                                  "bad damage"};
 
 std::uint32_t float_bits(float v) {
   std::uint32_t b;
@@ -76,9 +83,12 @@ bool parse_variant(std::string_view name, AoiVariant& out) {
 }
 const char* shape_name(AoiShape s) { return s == AoiShape::Square ? "square" : "circle"; }
 bool parse_shape(std::string_view name, AoiShape& out) {
-  if (name == "square") out = AoiShape::Square;
-  else if (name == "circle") out = AoiShape::Circle;
-  else return false;
+  if (name == "square")
+    out = AoiShape::Square;
+  else if (name == "circle")
+    out = AoiShape::Circle;
+  else
+    return false;
   return true;
 }
 const char* reason_name(RejectReason r) {
@@ -135,8 +145,9 @@ namespace {
 // with a margin of four.
 float bucket_side(const AoiConfig& c) {
   if (c.shape == AoiShape::Square) return c.aoi;
-  const double m = std::max(1.0, std::ceil(std::max(static_cast<double>(c.world.width), static_cast<double>(c.world.height)) /
-                                           static_cast<double>(c.aoi)));
+  const double m =
+      std::max(1.0, std::ceil(std::max(static_cast<double>(c.world.width), static_cast<double>(c.world.height)) /
+                              static_cast<double>(c.aoi)));
   return static_cast<float>(static_cast<double>(c.aoi) * (1.0 + (m + 8.0) * 0x1p-20));
 }
 
@@ -149,7 +160,8 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   if (!finite(c.world.x0) || !finite(c.world.y0) || !(c.world.width > 0) || !(c.world.height > 0) ||
       !finite(c.world.width) || !finite(c.world.height) || !finite(c.world.x0 + c.world.width) ||
       !finite(c.world.y0 + c.world.height))
-    return Status::Invalid("world: x0, y0 must be finite, width, height finite and > 0, and x0 + width, y0 + height finite");
+    return Status::Invalid(
+        "world: x0, y0 must be finite, width, height finite and > 0, and x0 + width, y0 + height finite");
   if (!(c.aoi > 0) || !finite(c.aoi)) return Status::Invalid("aoi: must be finite and > 0");
   // Buckets of side aoi, counted as the contract does (float quotients) before any count becomes an int;
   // the circle's buckets are a little wider (bucket_side), so never more.
@@ -179,12 +191,21 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   im.scratch.resize(ctx.pool().size());
 #if WARPMIND_HAVE_CUDA
   if (is_gpu(v)) {
-    const gpu::AoiGeometry g{c.world.x0, c.world.y0, std::nextafter(im.x1, c.world.x0), std::nextafter(im.y1, c.world.y0),
-                             im.side,    im.aoi2,    c.max_move,  c.attack_range * c.attack_range,
-                             im.cols,    im.rows,    c.shape == AoiShape::Circle, c.track_visibility,
+    const gpu::AoiGeometry g{c.world.x0,
+                             c.world.y0,
+                             std::nextafter(im.x1, c.world.x0),
+                             std::nextafter(im.y1, c.world.y0),
+                             im.side,
+                             im.aoi2,
+                             c.max_move,
+                             c.attack_range * c.attack_range,
+                             im.cols,
+                             im.rows,
+                             c.shape == AoiShape::Circle,
+                             c.track_visibility,
                              c.format == NotificationFormat::Mailboxes};
-    std::string err = gpu::AoiDevice::create(ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast,
-                                             g, im.device);
+    std::string err = gpu::AoiDevice::create(
+        ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast, g, im.device);
     if (err.empty()) err = im.device->reset(nullptr, 0);  // a tick before reset() works as on the CPU
     if (!err.empty()) return Status::Internal("aoi: " + err);
   }
@@ -271,7 +292,8 @@ Status AoiWorld::reset(std::span<const Player> players) {
     const Player& p = players[i];
     const std::string who = "reset: player " + std::to_string(i);
     if (!std::isfinite(p.x) || !std::isfinite(p.y)) return Status::Invalid(who + ": position not finite");
-    if (!(p.x >= w.x0 && p.x < im.x1 && p.y >= w.y0 && p.y < im.y1)) return Status::Invalid(who + ": outside the world");
+    if (!(p.x >= w.x0 && p.x < im.x1 && p.y >= w.y0 && p.y < im.y1))
+      return Status::Invalid(who + ": outside the world");
     if (p.hp < 0) return Status::Invalid(who + ": negative HP");
   }
 #if WARPMIND_HAVE_CUDA
@@ -322,15 +344,19 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
   for (const Command& cmd : commands) {
     RejectReason why{};
     bool ok = cmd.player < n;
-    if (!ok) why = RejectReason::UnknownPlayer;
+    if (!ok)
+      why = RejectReason::UnknownPlayer;
     else if (cmd.type == CommandType::Move) {
       ok = std::isfinite(cmd.dx) && std::isfinite(cmd.dy) && std::fabs(cmd.dx) <= c.max_move &&
            std::fabs(cmd.dy) <= c.max_move;
       if (!ok) why = RejectReason::BadMove;
     } else if (cmd.type == CommandType::Attack) {
-      if (cmd.target >= n) ok = false, why = RejectReason::UnknownTarget;
-      else if (cmd.target == cmd.player) ok = false, why = RejectReason::SelfAttack;
-      else if (cmd.damage < 0) ok = false, why = RejectReason::BadDamage;
+      if (cmd.target >= n)
+        ok = false, why = RejectReason::UnknownTarget;
+      else if (cmd.target == cmd.player)
+        ok = false, why = RejectReason::SelfAttack;
+      else if (cmd.damage < 0)
+        ok = false, why = RejectReason::BadDamage;
       else if (!(dist2(p[cmd.player].x, p[cmd.player].y, p[cmd.target].x, p[cmd.target].y) <= range2))
         ok = false, why = RejectReason::TargetOutOfRange;
     } else {
@@ -385,8 +411,10 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
       im.bucket_of[i] = static_cast<std::uint32_t>(im.bucket_y(p[i].y, w)) * im.cols +
                         static_cast<std::uint32_t>(im.bucket_x(p[i].x, w));
   };
-  if (fast) pool.parallel_for(n, place, 4096);
-  else place(0, n, 0);
+  if (fast)
+    pool.parallel_for(n, place, 4096);
+  else
+    place(0, n, 0);
   if (fast) {
     im.bucket_start.assign(nb + 1, 0);
     for (std::size_t i = 0; i < n; ++i) ++im.bucket_start[im.bucket_of[i] + 1];
@@ -420,27 +448,33 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
       });
       std::sort(subjects.begin(), subjects.end());
     };
-    pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
-      std::vector<std::uint32_t>& subjects = im.scratch[worker];
-      for (std::size_t r = b; r < e; ++r) {
-        gather(static_cast<std::uint32_t>(r), subjects);
-        std::uint64_t k = 0;
-        for (std::uint32_t s : subjects) k += im.update_count[s];
-        im.counts[r + 1] = k;
-      }
-    }, 1024);
+    pool.parallel_for(
+        n,
+        [&](std::size_t b, std::size_t e, unsigned worker) {
+          std::vector<std::uint32_t>& subjects = im.scratch[worker];
+          for (std::size_t r = b; r < e; ++r) {
+            gather(static_cast<std::uint32_t>(r), subjects);
+            std::uint64_t k = 0;
+            for (std::uint32_t s : subjects) k += im.update_count[s];
+            im.counts[r + 1] = k;
+          }
+        },
+        1024);
     for (std::size_t r = 0; r < n; ++r) im.counts[r + 1] += im.counts[r];
     out.notifications.resize(im.counts[n]);
-    pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
-      std::vector<std::uint32_t>& subjects = im.scratch[worker];
-      for (std::size_t r = b; r < e; ++r) {
-        gather(static_cast<std::uint32_t>(r), subjects);
-        Notification* o = out.notifications.data() + im.counts[r];
-        for (std::uint32_t s : subjects)
-          for (std::uint32_t u = im.first_update[s]; u < im.first_update[s] + im.update_count[s]; ++u)
-            *o++ = {static_cast<std::uint32_t>(r), s, out.updates[u].field, out.updates[u].value};
-      }
-    }, 1024);
+    pool.parallel_for(
+        n,
+        [&](std::size_t b, std::size_t e, unsigned worker) {
+          std::vector<std::uint32_t>& subjects = im.scratch[worker];
+          for (std::size_t r = b; r < e; ++r) {
+            gather(static_cast<std::uint32_t>(r), subjects);
+            Notification* o = out.notifications.data() + im.counts[r];
+            for (std::uint32_t s : subjects)
+              for (std::uint32_t u = im.first_update[s]; u < im.first_update[s] + im.update_count[s]; ++u)
+                *o++ = {static_cast<std::uint32_t>(r), s, out.updates[u].field, out.updates[u].value};
+          }
+        },
+        1024);
   } else {
     // The thesis's CPU server: for every update, every player in its subject's AOI; then the sort the
     // output order needs.
@@ -483,21 +517,27 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
         std::sort(others.begin(), others.end());
       };
       im.counts.assign(n + 1, 0);
-      pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
-        for (std::size_t r = b; r < e; ++r) {
-          gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
-          im.counts[r + 1] = im.scratch[worker].size();
-        }
-      }, 1024);
+      pool.parallel_for(
+          n,
+          [&](std::size_t b, std::size_t e, unsigned worker) {
+            for (std::size_t r = b; r < e; ++r) {
+              gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
+              im.counts[r + 1] = im.scratch[worker].size();
+            }
+          },
+          1024);
       for (std::size_t r = 0; r < n; ++r) im.counts[r + 1] += im.counts[r];
       im.vis_cur.resize(im.counts[n]);
-      pool.parallel_for(n, [&](std::size_t b, std::size_t e, unsigned worker) {
-        for (std::size_t r = b; r < e; ++r) {
-          gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
-          VisibilityEvent* o = im.vis_cur.data() + im.counts[r];
-          for (std::uint32_t s : im.scratch[worker]) *o++ = {static_cast<std::uint32_t>(r), s};
-        }
-      }, 1024);
+      pool.parallel_for(
+          n,
+          [&](std::size_t b, std::size_t e, unsigned worker) {
+            for (std::size_t r = b; r < e; ++r) {
+              gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
+              VisibilityEvent* o = im.vis_cur.data() + im.counts[r];
+              for (std::uint32_t s : im.scratch[worker]) *o++ = {static_cast<std::uint32_t>(r), s};
+            }
+          },
+          1024);
     } else {
       std::vector<std::uint32_t>& others = im.scratch[0];
       for (std::uint32_t r = 0; r < n; ++r) {

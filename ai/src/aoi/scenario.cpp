@@ -35,30 +35,34 @@ std::vector<Player> generate_players(std::size_t n, const WorldRect& w, int hot_
 void make_commands(const CommandSpec& s, const AoiConfig& c, ThreadPool& pool, std::size_t players, std::uint64_t tick,
                    std::vector<Command>& out) {
   out.resize(players);
-  pool.parallel_for(players, [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) {
-      SplitMix64 rng(s.seed ^ (i * 0x9E3779B97F4A7C15ull) ^ (tick << 40));
-      Command& k = out[i];
-      k = {};
-      k.player = static_cast<std::uint32_t>(i);
-      if (players > 1 && rng.uniform() < s.attack_share) {
-        k.type = CommandType::Attack;
-        k.target = static_cast<std::uint32_t>((i + 1 + rng.next() % (players - 1)) % players);
-        k.damage = static_cast<std::int32_t>(1 + rng.next() % 20);
-      } else {
-        k.type = CommandType::Move;
-        k.dx = rng.uniform(-c.max_move, c.max_move);
-        k.dy = rng.uniform(-c.max_move, c.max_move);
-      }
-    }
-  }, 1 << 14);
+  pool.parallel_for(
+      players,
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) {
+          SplitMix64 rng(s.seed ^ (i * 0x9E3779B97F4A7C15ull) ^ (tick << 40));
+          Command& k = out[i];
+          k = {};
+          k.player = static_cast<std::uint32_t>(i);
+          if (players > 1 && rng.uniform() < s.attack_share) {
+            k.type = CommandType::Attack;
+            k.target = static_cast<std::uint32_t>((i + 1 + rng.next() % (players - 1)) % players);
+            k.damage = static_cast<std::int32_t>(1 + rng.next() % 20);
+          } else {
+            k.type = CommandType::Move;
+            k.dx = rng.uniform(-c.max_move, c.max_move);
+            k.dy = rng.uniform(-c.max_move, c.max_move);
+          }
+        }
+      },
+      1 << 14);
 }
 
 namespace {
 
 Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
-  WM_RETURN_IF_ERROR(r.keys(root, "", {"world", "aoi", "shape", "max_move", "attack_range", "players", "generate", "commands"}));
+  WM_RETURN_IF_ERROR(
+      r.keys(root, "", {"world", "aoi", "shape", "max_move", "attack_range", "players", "generate", "commands"}));
   AoiConfig& c = s.config;
   WM_RETURN_IF_ERROR(r.world(root, c.world));
   WM_RETURN_IF_ERROR(r.number(root, "aoi", "", c.aoi, false));
@@ -71,7 +75,8 @@ Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
   if (!(c.max_move >= 0.0f) || !(c.attack_range >= 0.0f)) return r.error("max_move", "max_move and attack_range >= 0");
   const auto players = root.find("players");
   const auto gen = root.find("generate");
-  if ((players == root.end()) == (gen == root.end())) return r.error("players", "give either \"players\" or \"generate\"");
+  if ((players == root.end()) == (gen == root.end()))
+    return r.error("players", "give either \"players\" or \"generate\"");
   if (players != root.end()) {
     if (!players->is_array()) return r.error("players", "expected an array");
     for (std::size_t i = 0; i < players->size(); ++i) {
@@ -93,7 +98,8 @@ Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
     WM_RETURN_IF_ERROR(r.integer(*gen, "clients", "generate.", 0, 1ll << 30, n, true));
     WM_RETURN_IF_ERROR(r.integer(*gen, "seed", "generate.", 0, INT64_MAX, seed, false));
     WM_RETURN_IF_ERROR(r.integer(*gen, "hot_spots", "generate.", 0, 1000, hot, false));
-    s.players = generate_players(static_cast<std::size_t>(n), c.world, static_cast<int>(hot), static_cast<std::uint64_t>(seed));
+    s.players =
+        generate_players(static_cast<std::size_t>(n), c.world, static_cast<int>(hot), static_cast<std::uint64_t>(seed));
   }
   if (auto it = root.find("commands"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "commands"));
@@ -112,9 +118,8 @@ Status parse_root(const Reader& r, const json& root, AoiScenario& s) {
 
 Status parse_aoi_scenario(std::string_view json_text, const std::string& source, AoiScenario& out) {
   AoiScenario s;
-  WM_RETURN_IF_ERROR(warpmind::detail::parse_json(json_text, source, [&](const Reader& r, const json& root) {
-    return parse_root(r, root, s);
-  }));
+  WM_RETURN_IF_ERROR(warpmind::detail::parse_json(
+      json_text, source, [&](const Reader& r, const json& root) { return parse_root(r, root, s); }));
   out = std::move(s);
   return Status::Ok();
 }

@@ -56,10 +56,14 @@ wm_status fail(wm_status code, std::string message) {
 wm_status from(const Status& st) {
   if (st.ok()) return WM_OK;
   switch (st.code()) {
-    case StatusCode::InvalidArgument: return fail(WM_INVALID_ARGUMENT, st.message());
-    case StatusCode::Unavailable: return fail(WM_UNAVAILABLE, st.message());
-    case StatusCode::OutOfMemory: return fail(WM_OUT_OF_MEMORY, st.message());
-    default: return fail(WM_INTERNAL, st.message());
+    case StatusCode::InvalidArgument:
+      return fail(WM_INVALID_ARGUMENT, st.message());
+    case StatusCode::Unavailable:
+      return fail(WM_UNAVAILABLE, st.message());
+    case StatusCode::OutOfMemory:
+      return fail(WM_OUT_OF_MEMORY, st.message());
+    default:
+      return fail(WM_INTERNAL, st.message());
   }
 }
 
@@ -127,7 +131,8 @@ wm_status wm_field_create(wm_context* ctx, const wm_field_config* c, wm_field** 
   if (c->rule_count && !c->rules) return null_argument("wm_field_create", "config->rules");
   if (c->kind_count > static_cast<std::size_t>(field::kMaxKinds))
     return fail(WM_INVALID_ARGUMENT, "wm_field_create: at most " + std::to_string(field::kMaxKinds) + " kinds");
-  if (c->layer_count == 0 || c->layer_count > 1024) return fail(WM_INVALID_ARGUMENT, "wm_field_create: layer_count must be 1..1024");
+  if (c->layer_count == 0 || c->layer_count > 1024)
+    return fail(WM_INVALID_ARGUMENT, "wm_field_create: layer_count must be 1..1024");
   return guarded([&] {
     field::FieldConfig fc;
     fc.world = {c->x0, c->y0, c->width, c->height};
@@ -194,13 +199,16 @@ wm_status wm_field_sample(wm_field* f, uint32_t layer, const wm_vec2* points, si
   });
 }
 
-wm_status wm_field_best_move(wm_field* f, uint32_t layer, const wm_vec2* points, size_t count, int window, wm_move* out) {
+wm_status wm_field_best_move(wm_field* f, uint32_t layer, const wm_vec2* points, size_t count, int window,
+                             wm_move* out) {
   return guarded([&] {
     if (wm_status s = query_points("wm_field_best_move", f, layer, points, count, out); s != WM_OK) return s;
     f->moves.resize(count);
-    if (wm_status s = from(f->layers->best_move(static_cast<int>(layer), f->points, window, f->moves)); s != WM_OK) return s;
+    if (wm_status s = from(f->layers->best_move(static_cast<int>(layer), f->points, window, f->moves)); s != WM_OK)
+      return s;
     for (std::size_t i = 0; i < count; ++i)
-      out[i] = {f->moves[i].cell_x, f->moves[i].cell_y, {f->moves[i].target.x, f->moves[i].target.y}, f->moves[i].value};
+      out[i] = {
+          f->moves[i].cell_x, f->moves[i].cell_y, {f->moves[i].target.x, f->moves[i].target.y}, f->moves[i].value};
     return WM_OK;
   });
 }
@@ -217,7 +225,8 @@ wm_status wm_field_gradient(wm_field* f, uint32_t layer, const wm_vec2* points, 
 
 // ---- crowd ------------------------------------------------------------------------------------------
 
-wm_status wm_crowd_create(wm_context* ctx, float x0, float y0, float width, float height, float radius, wm_crowd** out) {
+wm_status wm_crowd_create(wm_context* ctx, float x0, float y0, float width, float height, float radius,
+                          wm_crowd** out) {
   if (!ctx) return null_argument("wm_crowd_create", "ctx");
   if (!out) return null_argument("wm_crowd_create", "out");
   return guarded([&] {
@@ -374,7 +383,8 @@ wm_status wm_connect6_search(wm_connect6* c, const wm_search_limits* limits, wm_
   if (!c) return null_argument("wm_connect6_search", "connect6");
   if (!limits) return null_argument("wm_connect6_search", "limits");
   if (!out) return null_argument("wm_connect6_search", "out");
-  if (limits->depth < 0 || limits->depth > 20) return fail(WM_INVALID_ARGUMENT, "wm_connect6_search: depth must be 0..20");
+  if (limits->depth < 0 || limits->depth > 20)
+    return fail(WM_INVALID_ARGUMENT, "wm_connect6_search: depth must be 0..20");
   if (limits->time_ms < 0 || limits->time_ms > 3600000)
     return fail(WM_INVALID_ARGUMENT, "wm_connect6_search: time_ms must be 0..3600000");
   if (c->board.over()) return fail(WM_INVALID_ARGUMENT, "wm_connect6_search: the game is over");

@@ -38,7 +38,8 @@ struct JsonReader {
     auto it = obj.find(key);
     if (it == obj.end()) return required ? error(path + key, "missing (an integer)") : Status::Ok();
     if (!it->is_number_integer()) return error(path + key, "expected an integer");
-    const long long v = it->is_number_unsigned() && it->get<unsigned long long>() > 9.2e18 ? hi + 1 : it->get<long long>();
+    const long long v =
+        it->is_number_unsigned() && it->get<unsigned long long>() > 9.2e18 ? hi + 1 : it->get<long long>();
     if (v < lo || v > hi)
       return error(path + key, "must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + it->dump());
     out = v;

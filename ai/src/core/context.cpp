@@ -9,18 +9,25 @@
 namespace warpmind {
 
 bool parse_backend(std::string_view name, Backend& out) {
-  if (name == "cpu") out = Backend::Cpu;
-  else if (name == "cuda") out = Backend::Cuda;
-  else if (name == "auto") out = Backend::Auto;
-  else return false;
+  if (name == "cpu")
+    out = Backend::Cpu;
+  else if (name == "cuda")
+    out = Backend::Cuda;
+  else if (name == "auto")
+    out = Backend::Auto;
+  else
+    return false;
   return true;
 }
 
 const char* backend_name(Backend b) {
   switch (b) {
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-    case Backend::Auto: return "auto";
+    case Backend::Cpu:
+      return "cpu";
+    case Backend::Cuda:
+      return "cuda";
+    case Backend::Auto:
+      return "auto";
   }
   return "?";
 }
@@ -44,8 +51,7 @@ Status Context::create(const ContextOptions& options, std::unique_ptr<Context>& 
     if (!ctx->cuda()) {
       if (options.backend == Backend::Cuda)
         return Status::Unavailable("backend 'cuda' requested but unusable: " + ctx->fallback_reason_);
-      if (!options.quiet)
-        std::fprintf(stderr, "warpmind: using the CPU backend (%s)\n", ctx->fallback_reason_.c_str());
+      if (!options.quiet) std::fprintf(stderr, "warpmind: using the CPU backend (%s)\n", ctx->fallback_reason_.c_str());
     }
   }
   if (ctx->cuda() && !options.quiet)

@@ -45,7 +45,8 @@ Status DeviceBytes::allocate(Context& ctx, std::size_t bytes) {
 
 Status DeviceBytes::upload(Context& ctx, const void* host, std::size_t bytes) {
   WM_RETURN_IF_ERROR(need_cuda(ctx));
-  if (bytes > size_) return Status::Invalid("upload: " + std::to_string(bytes) + " bytes into " + std::to_string(size_));
+  if (bytes > size_)
+    return Status::Invalid("upload: " + std::to_string(bytes) + " bytes into " + std::to_string(size_));
 #if WARPMIND_HAVE_CUDA
   if (bytes) WM_RETURN_IF_ERROR(wrap(gpu::copy_to_device(ptr_, host, bytes, ctx.stream())));
 #else
@@ -56,7 +57,8 @@ Status DeviceBytes::upload(Context& ctx, const void* host, std::size_t bytes) {
 
 Status DeviceBytes::download(Context& ctx, void* host, std::size_t bytes) const {
   WM_RETURN_IF_ERROR(need_cuda(ctx));
-  if (bytes > size_) return Status::Invalid("download: " + std::to_string(bytes) + " bytes from " + std::to_string(size_));
+  if (bytes > size_)
+    return Status::Invalid("download: " + std::to_string(bytes) + " bytes from " + std::to_string(size_));
 #if WARPMIND_HAVE_CUDA
   if (bytes) WM_RETURN_IF_ERROR(wrap(gpu::copy_to_host(host, ptr_, bytes, ctx.stream())));
 #else

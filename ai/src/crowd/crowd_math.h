@@ -11,11 +11,11 @@ namespace warpmind::crowd::detail {
 
 // Everything a verdict depends on, computed once on the host and handed as-is to the device.
 struct Geometry {
-  float x0, y0, x1, y1;      // world [x0, x1) x [y0, y1)
-  float four_r2;             // (2R)^2: distance >= 2R  <=>  d^2 >= four_r2
-  float cell;                // binning cell side (>= 2R, so neighbours are within +-1 cell)
+  float x0, y0, x1, y1;  // world [x0, x1) x [y0, y1)
+  float four_r2;         // (2R)^2: distance >= 2R  <=>  d^2 >= four_r2
+  float cell;            // binning cell side (>= 2R, so neighbours are within +-1 cell)
   int cells_x, cells_y;
-  float ob_w, ob_h;          // obstacle cell size (0 when there is no obstacle grid)
+  float ob_w, ob_h;  // obstacle cell size (0 when there is no obstacle grid)
   int ob_cols, ob_rows;
   // Static grid (gpu-static-grid): cells of side a hair under 2R/sqrt(2), so two agents in one cell are
   // always closer than 2R and a cell holds at most one old position; it covers the world plus a 2R margin,

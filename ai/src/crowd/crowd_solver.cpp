@@ -20,9 +20,11 @@ namespace {
 constexpr struct {
   CrowdVariant v;
   const char* name;
-} kVariants[] = {{CrowdVariant::Auto, "auto"}, {CrowdVariant::CpuReference, "cpu-reference"}, {CrowdVariant::GpuSort, "gpu-sort"},
-    {CrowdVariant::GpuTiled, "gpu-tiled"},
-    {CrowdVariant::GpuStaticGrid, "gpu-static-grid"}};
+} kVariants[] = {{CrowdVariant::Auto, "auto"},
+                 {CrowdVariant::CpuReference, "cpu-reference"},
+                 {CrowdVariant::GpuSort, "gpu-sort"},
+                 {CrowdVariant::GpuTiled, "gpu-tiled"},
+                 {CrowdVariant::GpuStaticGrid, "gpu-static-grid"}};
 
 // Agents sorted by binning cell (counting sort, stable by id): cell c holds ids[start[c] .. start[c+1]).
 struct CellIndex {
@@ -81,15 +83,18 @@ bool is_gpu_variant(CrowdVariant v) {
 
 const char* rule_name(CrowdRule r) { return r == CrowdRule::Strict ? "strict" : "lowest-id"; }
 bool parse_rule(std::string_view name, CrowdRule& out) {
-  if (name == "strict") out = CrowdRule::Strict;
-  else if (name == "lowest-id") out = CrowdRule::LowestIdWins;
-  else return false;
+  if (name == "strict")
+    out = CrowdRule::Strict;
+  else if (name == "lowest-id")
+    out = CrowdRule::LowestIdWins;
+  else
+    return false;
   return true;
 }
 
 struct CrowdSolver::Impl {
   Geometry g{};
-  std::vector<Vec2> positions;   // CPU variant state
+  std::vector<Vec2> positions;  // CPU variant state
   std::vector<Verdict> verdicts;
   CellIndex olds, targets;
 #if WARPMIND_HAVE_CUDA
@@ -125,13 +130,14 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
     if (v == CrowdVariant::GpuStaticGrid &&
         static_cast<double>(g.sg_cols) * static_cast<double>(g.sg_rows) > static_cast<double>(1u << 30))
       return Status::Invalid("gpu-static-grid: the world holds more than 2^30 cells of side 2R/sqrt(2)");
-    const gpu::CrowdGeometry gg{g.x0, g.y0, g.x1, g.y1, g.four_r2, g.cell, g.cells_x, g.cells_y, g.ob_w, g.ob_h,
-                                g.ob_cols, g.ob_rows, g.sg_x0, g.sg_y0, g.sg_cell, g.sg_cols, g.sg_rows};
+    const gpu::CrowdGeometry gg{g.x0,      g.y0,      g.x1,      g.y1,      g.four_r2, g.cell,
+                                g.cells_x, g.cells_y, g.ob_w,    g.ob_h,    g.ob_cols, g.ob_rows,
+                                g.sg_x0,   g.sg_y0,   g.sg_cell, g.sg_cols, g.sg_rows};
     const gpu::CrowdKernel k = v == CrowdVariant::GpuSort    ? gpu::CrowdKernel::Sort
                                : v == CrowdVariant::GpuTiled ? gpu::CrowdKernel::Tiled
                                                              : gpu::CrowdKernel::StaticGrid;
-    std::string err = gpu::CrowdDevice::create(ctx.stream(), k, gg, o.blocked, c.rule == CrowdRule::LowestIdWins,
-                                               s->impl_->device);
+    std::string err =
+        gpu::CrowdDevice::create(ctx.stream(), k, gg, o.blocked, c.rule == CrowdRule::LowestIdWins, s->impl_->device);
     if (!err.empty()) return Status::Internal("crowd: " + err);
   }
 #endif
@@ -179,7 +185,8 @@ Status CrowdSolver::reset(std::span<const Vec2> positions) {
 
 Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
   if (keep.size() != count_)
-    return Status::Invalid("retain: " + std::to_string(keep.size()) + " flags for " + std::to_string(count_) + " agents");
+    return Status::Invalid("retain: " + std::to_string(keep.size()) + " flags for " + std::to_string(count_) +
+                           " agents");
   Impl& im = *impl_;
   std::size_t kept = 0;
   for (std::uint8_t k : keep) kept += k != 0;
@@ -223,33 +230,50 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
   const std::vector<Vec2>& old = im.positions;
   im.olds.build(old, g);
   im.targets.build(proposals, g);
-  ctx_->pool().parallel_for(count_, [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) {
-      const Vec2 p = proposals[i];
-      Verdict v = Verdict::Moved;
-      if (p.x == old[i].x && p.y == old[i].y) v = Verdict::Stayed;
-      else if (!detail::inside(p, g)) v = Verdict::OutOfWorld;
-      else if (detail::blocked(p, g, grid)) v = Verdict::Blocked;
-      else {
-        bool hit = false;
-        im.olds.near(p, g, [&](std::uint32_t j) { hit = hit || (j != i && !detail::apart(p, old[j], g)); });
-        if (!hit)
-          im.targets.near(p, g, [&](std::uint32_t j) {
-            hit = hit || (j != i && (!lowest || j < i) && !detail::apart(p, proposals[j], g));
-          });
-        if (hit) v = Verdict::Collision;
-      }
-      im.verdicts[i] = v;
-    }
-  }, 2048);
+  ctx_->pool().parallel_for(
+      count_,
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) {
+          const Vec2 p = proposals[i];
+          Verdict v = Verdict::Moved;
+          if (p.x == old[i].x && p.y == old[i].y)
+            v = Verdict::Stayed;
+          else if (!detail::inside(p, g))
+            v = Verdict::OutOfWorld;
+          else if (detail::blocked(p, g, grid))
+            v = Verdict::Blocked;
+          else {
+            bool hit = false;
+            im.olds.near(p, g, [&](std::uint32_t j) { hit = hit || (j != i && !detail::apart(p, old[j], g)); });
+            if (!hit)
+              im.targets.near(p, g, [&](std::uint32_t j) {
+                hit = hit || (j != i && (!lowest || j < i) && !detail::apart(p, proposals[j], g));
+              });
+            if (hit) v = Verdict::Collision;
+          }
+          im.verdicts[i] = v;
+        }
+      },
+      2048);
   StepStats st;
   for (std::size_t i = 0; i < count_; ++i) {
     switch (im.verdicts[i]) {
-      case Verdict::Moved: ++st.moved; im.positions[i] = proposals[i]; break;
-      case Verdict::Stayed: ++st.stayed; break;
-      case Verdict::OutOfWorld: ++st.out_of_world; break;
-      case Verdict::Blocked: ++st.blocked; break;
-      case Verdict::Collision: ++st.collisions; break;
+      case Verdict::Moved:
+        ++st.moved;
+        im.positions[i] = proposals[i];
+        break;
+      case Verdict::Stayed:
+        ++st.stayed;
+        break;
+      case Verdict::OutOfWorld:
+        ++st.out_of_world;
+        break;
+      case Verdict::Blocked:
+        ++st.blocked;
+        break;
+      case Verdict::Collision:
+        ++st.collisions;
+        break;
     }
   }
   stats_ = st;
@@ -274,7 +298,8 @@ Status CrowdSolver::fetch_stats() {
   gpu::CrowdCounts counts{};
   std::string err = impl_->device->fetch_counts(counts);
   if (!err.empty()) return Status::Internal("crowd stats: " + err);
-  stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3], counts.by_verdict[4]};
+  stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3],
+            counts.by_verdict[4]};
 #endif
   return Status::Ok();
 }

@@ -38,22 +38,25 @@ std::vector<Vec2> lattice_start(std::size_t n, float radius, float spacing, cons
 void make_proposals(const MoveSpec& m, ThreadPool& pool, std::span<const Vec2> pos, std::uint64_t tick,
                     std::vector<Vec2>& out) {
   out.resize(pos.size());
-  pool.parallel_for(pos.size(), [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) {
-      if (m.kind == MoveSpec::Kind::Random) {
-        SplitMix64 rng(m.seed ^ (i * 0x9E3779B97F4A7C15ull) ^ (tick << 40));
-        out[i] = {pos[i].x + rng.uniform(-m.step, m.step), pos[i].y + rng.uniform(-m.step, m.step)};
-      } else {
-        const float dx = m.goal.x - pos[i].x, dy = m.goal.y - pos[i].y, d = std::sqrt(dx * dx + dy * dy);
-        if (d > m.step) {
-          const float k = m.step / d;
-          out[i] = {pos[i].x + dx * k, pos[i].y + dy * k};
-        } else {
-          out[i] = m.goal;  // p + (goal - p) can miss the goal by an ulp when goal - p is inexact
+  pool.parallel_for(
+      pos.size(),
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) {
+          if (m.kind == MoveSpec::Kind::Random) {
+            SplitMix64 rng(m.seed ^ (i * 0x9E3779B97F4A7C15ull) ^ (tick << 40));
+            out[i] = {pos[i].x + rng.uniform(-m.step, m.step), pos[i].y + rng.uniform(-m.step, m.step)};
+          } else {
+            const float dx = m.goal.x - pos[i].x, dy = m.goal.y - pos[i].y, d = std::sqrt(dx * dx + dy * dy);
+            if (d > m.step) {
+              const float k = m.step / d;
+              out[i] = {pos[i].x + dx * k, pos[i].y + dy * k};
+            } else {
+              out[i] = m.goal;  // p + (goal - p) can miss the goal by an ulp when goal - p is inexact
+            }
+          }
         }
-      }
-    }
-  }, 1 << 14);
+      },
+      1 << 14);
 }
 
 namespace {
@@ -146,9 +149,8 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
 
 Status parse_crowd_scenario(std::string_view json_text, const std::string& source, CrowdScenario& out) {
   CrowdScenario s;
-  WM_RETURN_IF_ERROR(warpmind::detail::parse_json(json_text, source, [&](const Reader& r, const json& root) {
-    return parse_root(r, root, s);
-  }));
+  WM_RETURN_IF_ERROR(warpmind::detail::parse_json(
+      json_text, source, [&](const Reader& r, const json& root) { return parse_root(r, root, s); }));
   out = std::move(s);
   return Status::Ok();
 }

@@ -20,8 +20,10 @@ namespace {
 constexpr struct {
   DdmVariant v;
   const char* name;
-} kVariants[] = {{DdmVariant::Auto, "auto"},          {DdmVariant::CpuBrute, "cpu-brute"},
-                 {DdmVariant::CpuSort, "cpu-sort"},   {DdmVariant::GpuRegion, "gpu-region"},
+} kVariants[] = {{DdmVariant::Auto, "auto"},
+                 {DdmVariant::CpuBrute, "cpu-brute"},
+                 {DdmVariant::CpuSort, "cpu-sort"},
+                 {DdmVariant::GpuRegion, "gpu-region"},
                  {DdmVariant::GpuGrid, "gpu-grid"}};
 
 bool is_gpu(DdmVariant v) { return v == DdmVariant::GpuRegion || v == DdmVariant::GpuGrid; }
@@ -98,21 +100,27 @@ template <class Fill>
 void collect(ThreadPool& pool, const std::vector<RegionId>& pubs, std::vector<std::vector<RegionId>>& scratch,
              std::vector<std::uint64_t>& counts, std::vector<Pair>& out, Fill&& fill) {
   counts.assign(pubs.size() + 1, 0);
-  pool.parallel_for(pubs.size(), [&](std::size_t b, std::size_t e, unsigned w) {
-    for (std::size_t i = b; i < e; ++i) {
-      fill(pubs[i], scratch[w]);
-      counts[i + 1] = scratch[w].size();
-    }
-  }, 256);
+  pool.parallel_for(
+      pubs.size(),
+      [&](std::size_t b, std::size_t e, unsigned w) {
+        for (std::size_t i = b; i < e; ++i) {
+          fill(pubs[i], scratch[w]);
+          counts[i + 1] = scratch[w].size();
+        }
+      },
+      256);
   for (std::size_t i = 0; i < pubs.size(); ++i) counts[i + 1] += counts[i];
   out.resize(counts[pubs.size()]);
-  pool.parallel_for(pubs.size(), [&](std::size_t b, std::size_t e, unsigned w) {
-    for (std::size_t i = b; i < e; ++i) {
-      fill(pubs[i], scratch[w]);
-      Pair* o = out.data() + counts[i];
-      for (RegionId s : scratch[w]) *o++ = {pubs[i], s};
-    }
-  }, 256);
+  pool.parallel_for(
+      pubs.size(),
+      [&](std::size_t b, std::size_t e, unsigned w) {
+        for (std::size_t i = b; i < e; ++i) {
+          fill(pubs[i], scratch[w]);
+          Pair* o = out.data() + counts[i];
+          for (RegionId s : scratch[w]) *o++ = {pubs[i], s};
+        }
+      },
+      256);
 }
 
 }  // namespace
@@ -152,7 +160,8 @@ Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out,
     const double extent = static_cast<double>(hi) - lo;
     im.widths.clear();  // the median of up to 8,192 subscriptions taken at an even stride
     const std::size_t stride = std::max<std::size_t>(1, im.sub_box.size() / 8192);
-    for (std::size_t i = 0; i < im.sub_box.size(); i += stride) im.widths.push_back(im.sub_box[i].hi[k] - im.sub_box[i].lo[k]);
+    for (std::size_t i = 0; i < im.sub_box.size(); i += stride)
+      im.widths.push_back(im.sub_box[i].hi[k] - im.sub_box[i].lo[k]);
     double side = im.grid_cell > 0 ? im.grid_cell : median_width(im.widths);
     side = std::max(side, extent / kCap);
     const float cell = static_cast<float>(side);
@@ -163,9 +172,9 @@ Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out,
   }
   std::size_t pairs = 0;
   gpu::DdmTimes t;
-  std::string err = im.device->match(reinterpret_cast<const float*>(im.pub_box.data()), im.pub_ids.data(), im.pub_ids.size(),
-                                     reinterpret_cast<const float*>(im.sub_box.data()), im.sub_ids.data(), im.sub_ids.size(),
-                                     g, pairs, t);
+  std::string err = im.device->match(reinterpret_cast<const float*>(im.pub_box.data()), im.pub_ids.data(),
+                                     im.pub_ids.size(), reinterpret_cast<const float*>(im.sub_box.data()),
+                                     im.sub_ids.data(), im.sub_ids.size(), g, pairs, t);
   if (err.empty() && !changes) {
     out.resize(pairs);
     err = im.device->download(reinterpret_cast<std::uint32_t*>(out.data()), t);
@@ -198,7 +207,8 @@ void live_ids(typename RegionMatcher<D>::Impl& im) {
 }
 
 template <int D>
-Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out, float grid_cell) {
+Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out,
+                                float grid_cell) {
   if (!std::isfinite(grid_cell) || grid_cell < 0) return Status::Invalid("grid cell: must be finite and >= 0");
   const DdmVariant v = variant == DdmVariant::Auto ? DdmVariant::CpuSort : variant;
   if (is_gpu(v) && !ctx.cuda())
@@ -211,9 +221,8 @@ Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_pt
   m->impl_->grid_cell = grid_cell;
 #if WARPMIND_HAVE_CUDA
   if (is_gpu(v)) {
-    const std::string err = gpu::DdmDevice::create(ctx.stream(), v == DdmVariant::GpuRegion ? gpu::DdmKernel::Region
-                                                                                             : gpu::DdmKernel::Grid,
-                                                   D, m->impl_->device);
+    const std::string err = gpu::DdmDevice::create(
+        ctx.stream(), v == DdmVariant::GpuRegion ? gpu::DdmKernel::Region : gpu::DdmKernel::Grid, D, m->impl_->device);
     m->impl_->device_grid = v == DdmVariant::GpuGrid;
     if (!err.empty()) return Status::Internal("ddm: " + err);
   }
@@ -341,11 +350,16 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
     im.ids_tmp.resize(im.sub_sorted.size());
     for (RegionId s : im.sub_sorted) im.ids_tmp[im.stripe_next[im.stripe_of[s]]++] = s;
     im.sub_sorted.swap(im.ids_tmp);
-    pool.parallel_for(static_cast<std::size_t>(stripes), [&](std::size_t b, std::size_t e, unsigned) {
-      for (std::size_t k = b; k < e; ++k)
-        std::sort(im.sub_sorted.begin() + im.stripe_start[k], im.sub_sorted.begin() + im.stripe_start[k + 1],
-                  [&](RegionId x, RegionId y) { return box[x].lo[0] != box[y].lo[0] ? box[x].lo[0] < box[y].lo[0] : x < y; });
-    }, 16);
+    pool.parallel_for(
+        static_cast<std::size_t>(stripes),
+        [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t k = b; k < e; ++k)
+            std::sort(im.sub_sorted.begin() + im.stripe_start[k], im.sub_sorted.begin() + im.stripe_start[k + 1],
+                      [&](RegionId x, RegionId y) {
+                        return box[x].lo[0] != box[y].lo[0] ? box[x].lo[0] < box[y].lo[0] : x < y;
+                      });
+        },
+        16);
     collect(pool, im.pub_ids, im.scratch, im.counts, out, [&](RegionId p, std::vector<RegionId>& list) {
       list.clear();
       // A normal subscription s reaches p only if lo(s) > lo(p) - reach and lo(s) < hi(p) on axes 0 and
@@ -410,7 +424,8 @@ Status RegionMatcher<D>::match_changes(std::vector<Pair>& appeared, std::vector<
     std::vector<Pair>& now = im.kept;
     WM_RETURN_IF_ERROR(match(now));  // sets prev, clears the dirty set
     std::set_difference(now.begin(), now.end(), im.old_pairs.begin(), im.old_pairs.end(), std::back_inserter(appeared));
-    std::set_difference(im.old_pairs.begin(), im.old_pairs.end(), now.begin(), now.end(), std::back_inserter(disappeared));
+    std::set_difference(im.old_pairs.begin(), im.old_pairs.end(), now.begin(), now.end(),
+                        std::back_inserter(disappeared));
     return Status::Ok();
   }
   // Few: the pairs that involve an updated region, now (each updated region against every live region of

@@ -79,7 +79,8 @@ Status parse_root(const Reader& r, const json& root, DdmScenario& s) {
   s.seed = static_cast<std::uint64_t>(seed);
   const auto regions = root.find("regions");
   const auto gen = root.find("generate");
-  if ((regions == root.end()) == (gen == root.end())) return r.error("regions", "give either \"regions\" or \"generate\"");
+  if ((regions == root.end()) == (gen == root.end()))
+    return r.error("regions", "give either \"regions\" or \"generate\"");
   if (regions != root.end()) {
     if (!regions->is_array()) return r.error("regions", "expected an array");
     for (std::size_t i = 0; i < regions->size(); ++i) {
@@ -118,7 +119,8 @@ Status parse_root(const Reader& r, const json& root, DdmScenario& s) {
     WM_RETURN_IF_ERROR(r.number(*gen, "space", "generate.", g.space, false));
     WM_RETURN_IF_ERROR(r.number(*gen, "alpha", "generate.", g.alpha, false));
     WM_RETURN_IF_ERROR(r.number(*gen, "size", "generate.", g.size, false));
-    if (!(g.space > 0) || !(g.alpha >= 0) || !(g.size >= 0)) return r.error("generate", "space > 0, alpha and size >= 0");
+    if (!(g.space > 0) || !(g.alpha >= 0) || !(g.size >= 0))
+      return r.error("generate", "space > 0, alpha and size >= 0");
     if (auto d = gen->find("distribution"); d != gen->end()) {
       if (!d->is_string() || (d->get<std::string>() != "uniform" && d->get<std::string>() != "hotspot"))
         return r.error("generate.distribution", "expected \"uniform\" or \"hotspot\"");
@@ -134,8 +136,10 @@ Status parse_root(const Reader& r, const json& root, DdmScenario& s) {
         s.regions.push_back(spec);
       }
     };
-    if (dims == 2) to_spec(generate_regions<2>(g));
-    else to_spec(generate_regions<3>(g));
+    if (dims == 2)
+      to_spec(generate_regions<2>(g));
+    else
+      to_spec(generate_regions<3>(g));
   }
   return Status::Ok();
 }
@@ -144,9 +148,8 @@ Status parse_root(const Reader& r, const json& root, DdmScenario& s) {
 
 Status parse_ddm_scenario(std::string_view json_text, const std::string& source, DdmScenario& out) {
   DdmScenario s;
-  WM_RETURN_IF_ERROR(warpmind::detail::parse_json(json_text, source, [&](const Reader& r, const json& root) {
-    return parse_root(r, root, s);
-  }));
+  WM_RETURN_IF_ERROR(warpmind::detail::parse_json(
+      json_text, source, [&](const Reader& r, const json& root) { return parse_root(r, root, s); }));
   out = std::move(s);
   return Status::Ok();
 }

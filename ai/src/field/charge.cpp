@@ -18,8 +18,7 @@ Status make_charge_kind(std::string name, std::span<const ChargeSegment> segment
     const std::string where = "charge kind '" + k.name + "' segment " + std::to_string(i) + ": ";
     if (!std::isfinite(s.end) || !std::isfinite(s.slope) || !std::isfinite(s.intercept))
       return Status::Invalid(where + "end, slope and intercept must be finite");
-    if (!(s.end > prev) && !(i == 0 && s.end > 0.0f))
-      return Status::Invalid(where + "end must be > 0 and increasing");
+    if (!(s.end > prev) && !(i == 0 && s.end > 0.0f)) return Status::Invalid(where + "end must be > 0 and increasing");
     const float far = std::fabs(s.intercept) + std::fabs(s.slope) * s.end;
     if (far > ChargeKind::kMaxMagnitude)
       return Status::Invalid(where + "|value| may reach " + std::to_string(far) + ", limit 1e6");
@@ -65,12 +64,18 @@ ChargeKind trail(float radius, float value) { return build("trail", {{radius, 0.
 Status charge_kind_from_name(const std::string& type, float param, ChargeKind& out) {
   if (!std::isfinite(param) || param <= 0.0f)
     return Status::Invalid("charge kind '" + type + "': parameter must be a positive number");
-  if (type == "circle") out = circle(param);
-  else if (type == "attack") out = attack(param);
-  else if (type == "retreat") out = retreat(param);
-  else if (type == "own_unit") out = own_unit(param);
-  else if (type == "obstacle") out = obstacle(param);
-  else if (type == "trail") out = trail(param);
+  if (type == "circle")
+    out = circle(param);
+  else if (type == "attack")
+    out = attack(param);
+  else if (type == "retreat")
+    out = retreat(param);
+  else if (type == "own_unit")
+    out = own_unit(param);
+  else if (type == "obstacle")
+    out = obstacle(param);
+  else if (type == "trail")
+    out = trail(param);
   else
     return Status::Invalid("unknown charge kind type '" + type +
                            "' (circle, attack, retreat, own_unit, obstacle, trail)");

@@ -64,9 +64,9 @@ struct FieldLayers::Impl {
   std::vector<KindTable> tables;
   std::vector<std::vector<int>> group_maps;  // per layer
   // CPU variants
-  std::vector<std::vector<float>> layers;    // per layer, W*H
-  std::vector<std::int64_t> acc;             // W*H exact sums, reused by every layer
-  std::vector<Instance> instances;           // reused
+  std::vector<std::vector<float>> layers;  // per layer, W*H
+  std::vector<std::int64_t> acc;           // W*H exact sums, reused by every layer
+  std::vector<Instance> instances;         // reused
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::FieldDevice> device;
 #endif
@@ -80,11 +80,10 @@ Status validate(const FieldConfig& c) {
       c.world.width <= 0.0f || c.world.height <= 0.0f)
     return Status::Invalid("world: x0, y0 must be finite and width, height finite and > 0");
   if (c.width < 1 || c.height < 1 || c.width > kMaxCellsPerSide || c.height > kMaxCellsPerSide)
-    return Status::Invalid("resolution: width and height must be in 1.." + std::to_string(kMaxCellsPerSide) +
-                           ", got " + std::to_string(c.width) + "x" + std::to_string(c.height));
+    return Status::Invalid("resolution: width and height must be in 1.." + std::to_string(kMaxCellsPerSide) + ", got " +
+                           std::to_string(c.width) + "x" + std::to_string(c.height));
   if (c.kinds.empty() || c.kinds.size() > static_cast<std::size_t>(kMaxKinds))
-    return Status::Invalid("kinds: need 1.." + std::to_string(kMaxKinds) + ", got " +
-                           std::to_string(c.kinds.size()));
+    return Status::Invalid("kinds: need 1.." + std::to_string(kMaxKinds) + ", got " + std::to_string(c.kinds.size()));
   const Grid g = detail::make_grid(c);
   for (std::size_t i = 0; i < c.kinds.size(); ++i) {
     const ChargeKind& k = c.kinds[i];
@@ -123,8 +122,8 @@ Status validate(const FieldConfig& c) {
 // ---- CPU variants --------------------------------------------------------------------------------
 
 // Cells [row_begin, row_end) of one layer, every instance evaluated at every cell (Algorithm 1).
-void naive_rows(const FieldConfig& c, const Grid& g, const std::vector<Instance>& inst, int row_begin,
-                int row_end, std::int64_t* acc) {
+void naive_rows(const FieldConfig& c, const Grid& g, const std::vector<Instance>& inst, int row_begin, int row_end,
+                std::int64_t* acc) {
   for (int y = row_begin; y < row_end; ++y)
     for (int x = 0; x < g.width; ++x) {
       std::int64_t sum = 0;
@@ -137,8 +136,8 @@ void naive_rows(const FieldConfig& c, const Grid& g, const std::vector<Instance>
 }
 
 // Cells [row_begin, row_end) of one layer, each instance's table added where it overlaps (memory copy).
-void stamp_rows(const Grid& g, const std::vector<KindTable>& tables, const std::vector<Instance>& inst,
-                int row_begin, int row_end, std::int64_t* acc) {
+void stamp_rows(const Grid& g, const std::vector<KindTable>& tables, const std::vector<Instance>& inst, int row_begin,
+                int row_end, std::int64_t* acc) {
   std::fill(acc + static_cast<std::size_t>(row_begin) * g.width, acc + static_cast<std::size_t>(row_end) * g.width,
             std::int64_t{0});
   for (const Instance& i : inst) {
@@ -360,14 +359,20 @@ Vec2 gradient_at(const CellView& v, Vec2 p) {
   const int x = v.cx(p.x), y = v.cy(p.y), w = v.g.width, h = v.g.height;
   Vec2 r;
   if (w > 1) {
-    if (x == 0) r.x = diff(v.at(1, y), v.at(0, y), v.g.cw);
-    else if (x == w - 1) r.x = diff(v.at(x, y), v.at(x - 1, y), v.g.cw);
-    else r.x = diff(v.at(x + 1, y), v.at(x - 1, y), 2.0f * v.g.cw);
+    if (x == 0)
+      r.x = diff(v.at(1, y), v.at(0, y), v.g.cw);
+    else if (x == w - 1)
+      r.x = diff(v.at(x, y), v.at(x - 1, y), v.g.cw);
+    else
+      r.x = diff(v.at(x + 1, y), v.at(x - 1, y), 2.0f * v.g.cw);
   }
   if (h > 1) {
-    if (y == 0) r.y = diff(v.at(x, 1), v.at(x, 0), v.g.ch);
-    else if (y == h - 1) r.y = diff(v.at(x, y), v.at(x, y - 1), v.g.ch);
-    else r.y = diff(v.at(x, y + 1), v.at(x, y - 1), 2.0f * v.g.ch);
+    if (y == 0)
+      r.y = diff(v.at(x, 1), v.at(x, 0), v.g.ch);
+    else if (y == h - 1)
+      r.y = diff(v.at(x, y), v.at(x, y - 1), v.g.ch);
+    else
+      r.y = diff(v.at(x, y + 1), v.at(x, y - 1), 2.0f * v.g.ch);
   }
   return r;
 }
@@ -394,9 +399,12 @@ Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<fl
     return Status::Ok();
   }
   const CellView v{impl_->layers[layer].data(), impl_->grid};
-  ctx_->pool().parallel_for(points.size(), [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) values[i] = v.at(v.cx(points[i].x), v.cy(points[i].y));
-  }, 4096);
+  ctx_->pool().parallel_for(
+      points.size(),
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) values[i] = v.at(v.cx(points[i].x), v.cy(points[i].y));
+      },
+      4096);
   return Status::Ok();
 }
 
@@ -414,9 +422,12 @@ Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int windo
     return Status::Ok();
   }
   const CellView v{impl_->layers[layer].data(), impl_->grid};
-  ctx_->pool().parallel_for(points.size(), [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) out[i] = best_of(v, points[i], window / 2);
-  }, 1024);
+  ctx_->pool().parallel_for(
+      points.size(),
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) out[i] = best_of(v, points[i], window / 2);
+      },
+      1024);
   return Status::Ok();
 }
 
@@ -431,9 +442,12 @@ Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<
     return Status::Ok();
   }
   const CellView v{impl_->layers[layer].data(), impl_->grid};
-  ctx_->pool().parallel_for(points.size(), [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) out[i] = gradient_at(v, points[i]);
-  }, 4096);
+  ctx_->pool().parallel_for(
+      points.size(),
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) out[i] = gradient_at(v, points[i]);
+      },
+      4096);
   return Status::Ok();
 }
 

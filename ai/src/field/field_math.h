@@ -17,8 +17,12 @@ struct Grid {
 };
 
 inline Grid make_grid(const FieldConfig& c) {
-  return {c.world.x0, c.world.y0, c.world.width / static_cast<float>(c.width),
-          c.world.height / static_cast<float>(c.height), c.width, c.height};
+  return {c.world.x0,
+          c.world.y0,
+          c.world.width / static_cast<float>(c.width),
+          c.world.height / static_cast<float>(c.height),
+          c.width,
+          c.height};
 }
 
 // Cell coordinate of a world coordinate; clamped far outside any grid so the int is always defined.
@@ -84,8 +88,8 @@ inline std::vector<int> group_map(const LayerSpec& layer) {
   return m;
 }
 
-inline void make_instances(const std::vector<int>& kind_of_group, std::span<const Entity> entities,
-                           const Grid& g, std::vector<Instance>& out) {
+inline void make_instances(const std::vector<int>& kind_of_group, std::span<const Entity> entities, const Grid& g,
+                           std::vector<Instance>& out) {
   out.clear();
   for (const Entity& e : entities) {
     const int k = e.group < kMaxGroups ? kind_of_group[e.group] : -1;

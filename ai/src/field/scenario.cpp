@@ -11,9 +11,12 @@ namespace warpmind::field {
 using detail::json;
 
 bool parse_distribution(std::string_view name, Distribution& out) {
-  if (name == "uniform") out = Distribution::Uniform;
-  else if (name == "clustered") out = Distribution::Clustered;
-  else return false;
+  if (name == "uniform")
+    out = Distribution::Uniform;
+  else if (name == "clustered")
+    out = Distribution::Clustered;
+  else
+    return false;
   return true;
 }
 
@@ -63,7 +66,8 @@ Status parse_kind(const Reader& r, const json& k, const std::string& path, Charg
   WM_RETURN_IF_ERROR(r.keys(k, path + ".", {"name", "segments", "type", "param"}));
   std::string name = "kind";
   if (auto it = k.find("name"); it != k.end()) {
-    if (!it->is_string() || it->get<std::string>().empty()) return r.error(path + ".name", "expected a non-empty string");
+    if (!it->is_string() || it->get<std::string>().empty())
+      return r.error(path + ".name", "expected a non-empty string");
     name = it->get<std::string>();
   }
   if (auto it = k.find("segments"); it != k.end()) {
@@ -120,7 +124,8 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
     ChargeKind k;
     WM_RETURN_IF_ERROR(parse_kind(r, (*kinds)[i], "kinds[" + std::to_string(i) + "]", k));
     for (const ChargeKind& prev : s.config.kinds)
-      if (prev.name == k.name) return r.error("kinds[" + std::to_string(i) + "].name", "duplicate name '" + k.name + "'");
+      if (prev.name == k.name)
+        return r.error("kinds[" + std::to_string(i) + "].name", "duplicate name '" + k.name + "'");
     s.config.kinds.push_back(k);
   }
   auto layers = root.find("layers");
@@ -152,7 +157,8 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
         if (s.config.kinds[k].name == kind->get<std::string>()) index = static_cast<int>(k);
       if (index < 0) return r.error(rp + ".kind", "no kind named '" + kind->get<std::string>() + "'");
       for (const LayerRule& prev : spec.rules)
-        if (prev.group == group) return r.error(rp + ".group", "group " + std::to_string(group) + " already has a rule");
+        if (prev.group == group)
+          return r.error(rp + ".group", "group " + std::to_string(group) + " already has a rule");
       spec.rules.push_back({static_cast<std::uint32_t>(group), static_cast<std::uint32_t>(index)});
     }
     s.config.layers.push_back(std::move(spec));
@@ -194,9 +200,8 @@ Status parse_root(const Reader& r, const json& root, FieldScenario& s) {
 
 Status parse_field_scenario(std::string_view json_text, const std::string& source, FieldScenario& out) {
   FieldScenario s;
-  WM_RETURN_IF_ERROR(detail::parse_json(json_text, source, [&](const Reader& r, const json& root) {
-    return parse_root(r, root, s);
-  }));
+  WM_RETURN_IF_ERROR(
+      detail::parse_json(json_text, source, [&](const Reader& r, const json& root) { return parse_root(r, root, s); }));
   out = std::move(s);
   return Status::Ok();
 }

@@ -162,7 +162,8 @@ void generate_pseudo(const Position& p, MoveList& out) {
     const int one = from + up;
     if (!(occ & bit(one))) {
       add_pawn_move(out, from, one, 0);
-      if ((from >> 3) == start_rank && !(occ & bit(one + up))) out.push(Move::make(from, one + up, NoPiece, Move::DoublePush));
+      if ((from >> 3) == start_rank && !(occ & bit(one + up)))
+        out.push(Move::make(from, one + up, NoPiece, Move::DoublePush));
     }
     for (Bits c = t.pawn[us][from] & enemy; c;) add_pawn_move(out, from, pop_lsb(c), Move::Capture);
     if (p.en_passant >= 0 && (t.pawn[us][from] & bit(p.en_passant)))
@@ -325,12 +326,15 @@ Status parse_fen(std::string_view fen, Position& out) {
   }
   if (!cur.empty()) f.push_back(cur);
   const auto bad = [](const std::string& why) { return Status::Invalid("FEN: " + why); };
-  if (f.size() != 4 && f.size() != 6) return bad("expected 6 fields (placement, side, castling, en passant, halfmove, fullmove), got " + std::to_string(f.size()));
+  if (f.size() != 4 && f.size() != 6)
+    return bad("expected 6 fields (placement, side, castling, en passant, halfmove, fullmove), got " +
+               std::to_string(f.size()));
   Position p;
   int rank = 7, file = 0;
   for (char c : f[0]) {
     if (c == '/') {
-      if (file != 8) return bad("rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
+      if (file != 8)
+        return bad("rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
       if (--rank < 0) return bad("more than 8 ranks");
       file = 0;
     } else if (c >= '1' && c <= '8') {
@@ -340,7 +344,8 @@ Status parse_fen(std::string_view fen, Position& out) {
       const char* at = std::strchr(kPieceChars, std::tolower(static_cast<unsigned char>(c)));
       if (!at || !*at) return bad(std::string("unknown piece '") + c + "'");
       if (file >= 8) return bad("rank " + std::to_string(rank + 1) + " has more than 8 squares");
-      put(p, rank * 8 + file, std::isupper(static_cast<unsigned char>(c)) ? White : Black, static_cast<PieceType>(at - kPieceChars));
+      put(p, rank * 8 + file, std::isupper(static_cast<unsigned char>(c)) ? White : Black,
+          static_cast<PieceType>(at - kPieceChars));
       ++file;
     }
   }
@@ -349,7 +354,11 @@ Status parse_fen(std::string_view fen, Position& out) {
   p.side = f[1] == "w" ? White : Black;
   if (f[2] != "-") {
     for (char c : f[2]) {
-      const int r = c == 'K' ? WhiteKingSide : c == 'Q' ? WhiteQueenSide : c == 'k' ? BlackKingSide : c == 'q' ? BlackQueenSide : 0;
+      const int r = c == 'K'   ? WhiteKingSide
+                    : c == 'Q' ? WhiteQueenSide
+                    : c == 'k' ? BlackKingSide
+                    : c == 'q' ? BlackQueenSide
+                               : 0;
       if (!r || (p.castling & r)) return bad("castling rights '" + f[2] + "' are not a subset of KQkq");
       p.castling |= r;
     }
@@ -373,7 +382,8 @@ Status parse_fen(std::string_view fen, Position& out) {
   for (Color c : {White, Black})
     if (__builtin_popcountll(p.pieces[c][King]) != 1)
       return bad(std::string(c == White ? "white" : "black") + " must have exactly one king");
-  if ((p.pieces[White][Pawn] | p.pieces[Black][Pawn]) & 0xFF000000000000FFull) return bad("a pawn on the first or last rank");
+  if ((p.pieces[White][Pawn] | p.pieces[Black][Pawn]) & 0xFF000000000000FFull)
+    return bad("a pawn on the first or last rank");
   const auto has = [&](int sq, Color c, PieceType t) { return p.board[sq] == t + 8 * c; };
   if (((p.castling & WhiteKingSide) && !(has(4, White, King) && has(7, White, Rook))) ||
       ((p.castling & WhiteQueenSide) && !(has(4, White, King) && has(0, White, Rook))) ||

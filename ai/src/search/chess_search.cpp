@@ -90,11 +90,20 @@ void side_terms(const Position& p, Color us, int& mg, int& eg, int& phase) {
       phase += kPhase[type];
       Bits att = 0;
       switch (type) {
-        case Knight: att = detail::knight_attacks(sq); break;
-        case Bishop: att = detail::bishop_attacks(sq, occ); break;
-        case Rook: att = detail::rook_attacks(sq, occ); break;
-        case Queen: att = detail::bishop_attacks(sq, occ) | detail::rook_attacks(sq, occ); break;
-        default: break;
+        case Knight:
+          att = detail::knight_attacks(sq);
+          break;
+        case Bishop:
+          att = detail::bishop_attacks(sq, occ);
+          break;
+        case Rook:
+          att = detail::rook_attacks(sq, occ);
+          break;
+        case Queen:
+          att = detail::bishop_attacks(sq, occ) | detail::rook_attacks(sq, occ);
+          break;
+        default:
+          break;
       }
       if (att) {
         const int mob = popcount(att & ~own);
@@ -112,8 +121,9 @@ void side_terms(const Position& p, Color us, int& mg, int& eg, int& phase) {
   if (king >= 0) {
     const int f = king & 7, r = king >> 3;
     const Bits shield_files = kFile[f] | adjacent_files(f);
-    const Bits shield_ranks = us == White ? (0xFFull << (8 * std::min(r + 1, 7))) | (0xFFull << (8 * std::min(r + 2, 7)))
-                                          : (0xFFull << (8 * std::max(r - 1, 0))) | (0xFFull << (8 * std::max(r - 2, 0)));
+    const Bits shield_ranks = us == White
+                                  ? (0xFFull << (8 * std::min(r + 1, 7))) | (0xFFull << (8 * std::min(r + 2, 7)))
+                                  : (0xFFull << (8 * std::max(r - 1, 0))) | (0xFFull << (8 * std::max(r - 2, 0)));
     mg += 10 * popcount(p.pieces[us][Pawn] & shield_files & shield_ranks);
   }
   // Pawn structure.
@@ -158,7 +168,8 @@ struct Entry {
 };
 
 std::uint64_t pack(Move m, int score, int depth, Bound b) {
-  return (static_cast<std::uint64_t>(m.bits & 0xFFFFF)) | (static_cast<std::uint64_t>(static_cast<std::uint16_t>(score)) << 20) |
+  return (static_cast<std::uint64_t>(m.bits & 0xFFFFF)) |
+         (static_cast<std::uint64_t>(static_cast<std::uint16_t>(score)) << 20) |
          (static_cast<std::uint64_t>(std::clamp(depth, 0, 255)) << 36) | (static_cast<std::uint64_t>(b) << 44);
 }
 
@@ -192,8 +203,12 @@ struct Table {
   }
 };
 
-int to_table(int score, int ply) { return score > kMateBound ? score + ply : score < -kMateBound ? score - ply : score; }
-int from_table(int score, int ply) { return score > kMateBound ? score - ply : score < -kMateBound ? score + ply : score; }
+int to_table(int score, int ply) {
+  return score > kMateBound ? score + ply : score < -kMateBound ? score - ply : score;
+}
+int from_table(int score, int ply) {
+  return score > kMateBound ? score - ply : score < -kMateBound ? score + ply : score;
+}
 
 }  // namespace
 
@@ -233,7 +248,8 @@ struct Worker {
     if ((nodes & 1023) == 0) {
       const std::uint64_t total = s.nodes.fetch_add(1024, std::memory_order_relaxed) + 1024;
       if ((s.node_limit && total >= s.node_limit) ||
-          (s.time_ms && std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - s.start).count() >= s.time_ms))
+          (s.time_ms &&
+           std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - s.start).count() >= s.time_ms))
         s.stop.store(true, std::memory_order_relaxed);
     }
     return s.stop.load(std::memory_order_relaxed);
@@ -391,8 +407,7 @@ struct Worker {
         }
       }
     }
-    s.table.store(pos.key, best_move, to_table(best, ply), depth,
-                  best >= beta ? Lower : best > alpha0 ? Exact : Upper);
+    s.table.store(pos.key, best_move, to_table(best, ply), depth, best >= beta ? Lower : best > alpha0 ? Exact : Upper);
     return best;
   }
 };
@@ -431,7 +446,8 @@ void Searcher::clear() {
 }
 void Searcher::stop() { impl_->shared.stop.store(true); }
 
-SearchResult Searcher::search(const Position& root, const std::vector<std::uint64_t>& history, const SearchLimits& limits,
+SearchResult Searcher::search(const Position& root, const std::vector<std::uint64_t>& history,
+                              const SearchLimits& limits,
                               const std::function<void(const SearchReport&)>& on_iteration) {
   std::lock_guard<std::mutex> lock(impl_->running);
   Shared& s = impl_->shared;

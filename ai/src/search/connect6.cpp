@@ -18,8 +18,8 @@ namespace warpmind::search::connect6 {
 namespace {
 
 struct Tables {
-  std::vector<std::array<int, 6>> windows;        // the cells of every six-cell window
-  std::vector<std::vector<int>> of_cell;          // the windows through each cell
+  std::vector<std::array<int, 6>> windows;  // the cells of every six-cell window
+  std::vector<std::vector<int>> of_cell;    // the windows through each cell
   std::array<std::array<std::uint64_t, kCells>, 3> key{};
   Tables() {
     of_cell.resize(kCells);
@@ -147,8 +147,9 @@ Status Board::play(const Turn& t) {
   const int need = stones_ == 0 ? 1 : std::min(2, kCells - stones_);
   const int given = t.b >= 0 ? 2 : 1;
   if (given != need)
-    return Status::Invalid(std::string(to_move_ == BlackStone ? "Black" : "White") + " must place " + std::to_string(need) +
-                           (need == 1 ? " stone" : " stones") + " this turn, not " + std::to_string(given));
+    return Status::Invalid(std::string(to_move_ == BlackStone ? "Black" : "White") + " must place " +
+                           std::to_string(need) + (need == 1 ? " stone" : " stones") + " this turn, not " +
+                           std::to_string(given));
   for (int c : {t.a, t.b}) {
     if (c < 0 && c == t.b) continue;
     if (c < 0 || c >= kCells) return Status::Invalid("a stone off the board");
@@ -222,7 +223,8 @@ int evaluate(const Board& b) {
   // Threats two stones cannot all block: lost next turn.
   if (w[them][4] + w[them][5] > 0 && !blockable(b, them)) return -kWin / 2;
   int score = 0;
-  for (int k = 1; k <= 5; ++k) score += kWeight[k] * (w[me][static_cast<std::size_t>(k)] - w[them][static_cast<std::size_t>(k)]);
+  for (int k = 1; k <= 5; ++k)
+    score += kWeight[k] * (w[me][static_cast<std::size_t>(k)] - w[them][static_cast<std::size_t>(k)]);
   // Threats we must answer: two or more windows that need separate blocks are worse than one.
   const int threats = w[them][4] + w[them][5];
   if (threats > 0) score -= 300 * threats;
@@ -271,9 +273,12 @@ int cell_value(const Board& b, int cell, Stone me) {
   int v = 0;
   for (int wi : T().of_cell[static_cast<std::size_t>(cell)]) {
     const auto [who, n] = owner(b, T().windows[static_cast<std::size_t>(wi)]);
-    if (who == me) v += kWeight[n + 1] - kWeight[n];
-    else if (who != Empty) v += (kWeight[n] * 3) / 2;  // taking the window from them
-    else v += 1;
+    if (who == me)
+      v += kWeight[n + 1] - kWeight[n];
+    else if (who != Empty)
+      v += (kWeight[n] * 3) / 2;  // taking the window from them
+    else
+      v += 1;
   }
   return v;
 }
@@ -317,7 +322,8 @@ void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced) {
       }
     if (near) scored.push_back({cell_value(b, c, me), c});
   }
-  std::sort(scored.begin(), scored.end(), [](const auto& p, const auto& q) { return p.first != q.first ? p.first > q.first : p.second < q.second; });
+  std::sort(scored.begin(), scored.end(),
+            [](const auto& p, const auto& q) { return p.first != q.first ? p.first > q.first : p.second < q.second; });
   const auto filler = [&](int not_this) {
     for (const auto& [v, c] : scored)
       if (c != not_this) return c;
@@ -586,7 +592,8 @@ Status read_record(std::string_view text, Record& out) {
       if (!st.ok()) return fail(at, st.message());
     } else {
       const std::size_t at = i;
-      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != ';' && text[i] != '[') ++i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != ';' && text[i] != '[')
+        ++i;
       std::string_view word = text.substr(at, i - at);
       turns_started = true;
       if (is_record_result(word)) {

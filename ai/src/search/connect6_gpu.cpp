@@ -86,7 +86,8 @@ void GpuBatch::subtrees(const std::vector<const Board*>& in, int ply, int plies,
     im.pack(in);
     std::uint64_t n = 0;
     double ms = 0;
-    const std::string err = im.device->subtrees(im.in.data(), im.in.size(), plies, Connect6Game::width, ply, values.data(), n, ms);
+    const std::string err =
+        im.device->subtrees(im.in.data(), im.in.size(), plies, Connect6Game::width, ply, values.data(), n, ms);
     if (err.empty()) {
       nodes += n;
       device_ms += ms;
@@ -97,7 +98,8 @@ void GpuBatch::subtrees(const std::vector<const Board*>& in, int ply, int plies,
 #else
   (void)device_ms;
 #endif
-  for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::subtree_value<Connect6Game>(*in[i], ply, plies, nodes);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    values[i] = search::subtree_value<Connect6Game>(*in[i], ply, plies, nodes);
 }
 
 void GpuBatch::leaves(const std::vector<const Board*>& in, std::vector<int>& values) {

@@ -56,9 +56,12 @@ std::string move_to_san(const Position& p, Move m) {
         same_rank = same_rank || (o.from() >> 3) == (m.from() >> 3);
       }
       if (other) {
-        if (!same_file) s += static_cast<char>('a' + (m.from() & 7));
-        else if (!same_rank) s += static_cast<char>('1' + (m.from() >> 3));
-        else s += square_name(m.from());
+        if (!same_file)
+          s += static_cast<char>('a' + (m.from() & 7));
+        else if (!same_rank)
+          s += static_cast<char>('1' + (m.from() >> 3));
+        else
+          s += square_name(m.from());
       }
     }
     if (is_capture(p, m)) s += 'x';
@@ -123,9 +126,12 @@ Status parse_san(const Position& p, std::string_view text, Move& out) {
   if (!head.empty() && head.back() == 'x') head.remove_suffix(1);
   int file = -1, rank = -1;
   for (char c : head) {
-    if (c >= 'a' && c <= 'h' && file < 0 && rank < 0) file = c - 'a';
-    else if (c >= '1' && c <= '8' && rank < 0) rank = c - '1';
-    else return uci_fallback("not a move");
+    if (c >= 'a' && c <= 'h' && file < 0 && rank < 0)
+      file = c - 'a';
+    else if (c >= '1' && c <= '8' && rank < 0)
+      rank = c - '1';
+    else
+      return uci_fallback("not a move");
   }
   int found = 0;
   Move match;
@@ -146,7 +152,8 @@ Status parse_san(const Position& p, std::string_view text, Move& out) {
     return Status::Ok();
   }
   if (found > 1) return Status::Invalid("'" + std::string(text) + "' is ambiguous: more than one piece can make it");
-  if (needs_promo) return Status::Invalid("'" + std::string(text) + "': the promotion piece is missing (=Q, =R, =B or =N)");
+  if (needs_promo)
+    return Status::Invalid("'" + std::string(text) + "': the promotion piece is missing (=Q, =R, =B or =N)");
   return uci_fallback("not a legal move here");
 }
 
@@ -219,7 +226,8 @@ Status read_pgn(std::string_view text, PgnGame& out) {
         break;
       }
       if (tok.front() == '$') {
-        if (tok.size() < 2 || !std::all_of(tok.begin() + 1, tok.end(), [](char d) { return std::isdigit(static_cast<unsigned char>(d)); }))
+        if (tok.size() < 2 || !std::all_of(tok.begin() + 1, tok.end(),
+                                           [](char d) { return std::isdigit(static_cast<unsigned char>(d)); }))
           return fail(at, quoted(tok) + " is not a NAG ($ and digits)");
         continue;
       }
@@ -286,8 +294,10 @@ Status write_pgn(const PgnGame& g, std::string& out) {
     generate_legal(pos, legal);
     if (std::find(legal.begin(), legal.end(), g.moves[k]) == legal.end())
       return Status::Invalid("move " + std::to_string(k + 1) + " (" + move_to_uci(g.moves[k]) + ") is not legal there");
-    if (pos.side == White) word(std::to_string(pos.fullmove) + ".");
-    else if (k == 0) word(std::to_string(pos.fullmove) + "...");
+    if (pos.side == White)
+      word(std::to_string(pos.fullmove) + ".");
+    else if (k == 0)
+      word(std::to_string(pos.fullmove) + "...");
     word(move_to_san(pos, g.moves[k]));
     Undo u;
     make_move(pos, g.moves[k], u);

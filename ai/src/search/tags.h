@@ -33,10 +33,12 @@ inline Status read_tag(std::string_view text, std::size_t& i, Tags& out) {
   if (j == name_at || j - name_at > 255) return Status::Invalid("a tag needs a name of letters, digits and '_'");
   std::string name(text.substr(name_at, j - name_at));
   while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-  if (j >= text.size() || text[j] != '"') return Status::Invalid("tag " + name + ": the value must be in double quotes");
+  if (j >= text.size() || text[j] != '"')
+    return Status::Invalid("tag " + name + ": the value must be in double quotes");
   std::string value;
   for (++j;; ++j) {
-    if (j >= text.size() || text[j] == '\n') return Status::Invalid("tag " + name + ": the value's closing quote is missing");
+    if (j >= text.size() || text[j] == '\n')
+      return Status::Invalid("tag " + name + ": the value's closing quote is missing");
     if (text[j] == '"') break;
     if (text[j] == '\\' && j + 1 < text.size() && (text[j + 1] == '"' || text[j + 1] == '\\')) ++j;
     value += text[j];

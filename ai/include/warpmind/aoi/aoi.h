@@ -84,12 +84,20 @@ enum class CommandType : std::uint32_t { Move = 0, Attack = 1 };
 struct Command {  // 24 bytes, as a client batch arrives
   std::uint32_t player = 0;
   CommandType type = CommandType::Move;
-  float dx = 0.0f, dy = 0.0f;      // Move
-  std::uint32_t target = 0;        // Attack
-  std::int32_t damage = 0;         // Attack
+  float dx = 0.0f, dy = 0.0f;  // Move
+  std::uint32_t target = 0;    // Attack
+  std::int32_t damage = 0;     // Attack
 };
 
-enum class RejectReason : int { UnknownPlayer = 0, UnknownType, BadMove, UnknownTarget, SelfAttack, TargetOutOfRange, BadDamage };
+enum class RejectReason : int {
+  UnknownPlayer = 0,
+  UnknownType,
+  BadMove,
+  UnknownTarget,
+  SelfAttack,
+  TargetOutOfRange,
+  BadDamage
+};
 constexpr int kRejectReasons = 7;
 const char* reason_name(RejectReason r);
 
@@ -131,12 +139,12 @@ enum class NotificationFormat { Records, Mailboxes };
 
 struct AoiConfig {
   WorldRect world{0, 0, 2500, 2500};  // x0, y0, width, height, x0 + width, y0 + height finite; width, height > 0
-  float aoi = 10.0f;           // bucket side (square) or radius (circle) [Limit: > 0, finite, at most 10^8
-                               // buckets: max(1, ceil(W / aoi)) * max(1, ceil(H / aoi)) <= 10^8; memory
-                               // grows with them: cpu-grid keeps a list per bucket (24 bytes each),
-                               // cpu-fast and the GPU variants a few words per bucket]
+  float aoi = 10.0f;                  // bucket side (square) or radius (circle) [Limit: > 0, finite, at most 10^8
+                                      // buckets: max(1, ceil(W / aoi)) * max(1, ceil(H / aoi)) <= 10^8; memory
+                                      // grows with them: cpu-grid keeps a list per bucket (24 bytes each),
+                                      // cpu-fast and the GPU variants a few words per bucket]
   AoiShape shape = AoiShape::Square;
-  float max_move = 10.0f;      // per axis per command
+  float max_move = 10.0f;  // per axis per command
   float attack_range = 10.0f;
   bool track_visibility = true;
   NotificationFormat format = NotificationFormat::Records;
@@ -144,8 +152,8 @@ struct AoiConfig {
 };
 
 struct TickResult {
-  std::vector<Update> updates;              // sorted by (player, field)
-  std::vector<Notification> notifications;  // sorted by (receiver, subject, field) (format Records)
+  std::vector<Update> updates;               // sorted by (player, field)
+  std::vector<Notification> notifications;   // sorted by (receiver, subject, field) (format Records)
   std::vector<std::uint64_t> mailbox_start;  // players + 1 offsets into mailbox (format Mailboxes)
   std::vector<MailboxEntry> mailbox;
   std::vector<VisibilityEvent> entered, left;

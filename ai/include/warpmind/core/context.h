@@ -32,7 +32,7 @@ struct ContextOptions {
 };
 
 struct DeviceInfo {
-  std::string name;       // e.g. "NVIDIA H100 80GB HBM3", or "cpu"
+  std::string name;  // e.g. "NVIDIA H100 80GB HBM3", or "cpu"
   int sm_count = 0;
   int compute_major = 0, compute_minor = 0;
   std::size_t memory_bytes = 0;

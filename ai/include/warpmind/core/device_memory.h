@@ -13,7 +13,10 @@ class DeviceBytes {
  public:
   DeviceBytes() = default;
   ~DeviceBytes();
-  DeviceBytes(DeviceBytes&& o) noexcept : ptr_(o.ptr_), size_(o.size_) { o.ptr_ = nullptr; o.size_ = 0; }
+  DeviceBytes(DeviceBytes&& o) noexcept : ptr_(o.ptr_), size_(o.size_) {
+    o.ptr_ = nullptr;
+    o.size_ = 0;
+  }
   DeviceBytes& operator=(DeviceBytes&& o) noexcept;
   DeviceBytes(const DeviceBytes&) = delete;
   DeviceBytes& operator=(const DeviceBytes&) = delete;
@@ -43,8 +46,8 @@ class GpuTimer {
 
 // Measured device ceilings, for benchmark floors.
 struct DeviceCeilings {
-  double copy_bytes_per_s = 0;  // device-to-device copy, bytes read + written
-  double int_adds_per_s = 0;    // independent 32-bit integer adds
+  double copy_bytes_per_s = 0;      // device-to-device copy, bytes read + written
+  double int_adds_per_s = 0;        // independent 32-bit integer adds
   double download_bytes_per_s = 0;  // device to page-locked host memory (the host link)
 };
 Status measure_ceilings(Context& ctx, DeviceCeilings& out);

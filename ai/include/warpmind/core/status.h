@@ -40,8 +40,8 @@ class [[nodiscard]] Status {
 }  // namespace warpmind
 
 // Return early from the enclosing function when `expr` yields an error Status.
-#define WM_RETURN_IF_ERROR(expr)            \
-  do {                                      \
-    ::warpmind::Status wm_status_ = (expr); \
+#define WM_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::warpmind::Status wm_status_ = (expr);  \
     if (!wm_status_.ok()) return wm_status_; \
   } while (0)

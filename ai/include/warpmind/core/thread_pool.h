@@ -58,8 +58,8 @@ class ThreadPool {
   const RangeFn* job_ = nullptr;  // the running job (points into run()'s frame)
   std::size_t job_n_ = 0;
   std::size_t chunk_ = 0;
-  std::size_t next_ = 0;     // next chunk start (guarded by mutex_)
-  unsigned active_ = 0;      // workers still inside the current job
+  std::size_t next_ = 0;  // next chunk start (guarded by mutex_)
+  unsigned active_ = 0;   // workers still inside the current job
   unsigned long generation_ = 0;
   bool stop_ = false;
 };

@@ -50,11 +50,11 @@ namespace warpmind::crowd {
 
 enum class CrowdVariant {
   Auto,
-  CpuReference,  // uniform grid (counting sort into 2R cells), agents checked in parallel on the pool
-  GpuSort,       // the seed's baseline: hash to cells, CUB radix sort, cell ranges, check neighbours
-  GpuTiled,      // the seed's improved baseline: the same sort, tiles of cells staged in shared memory
-  GpuStaticGrid, // the seed's sort-free algorithm: cells < 2R/sqrt(2) hold one agent, tagged slots instead of
-                 // clearing, three kernels; exact for both rules (see docs/crowd.md); at most 2^27 agents
+  CpuReference,   // uniform grid (counting sort into 2R cells), agents checked in parallel on the pool
+  GpuSort,        // the seed's baseline: hash to cells, CUB radix sort, cell ranges, check neighbours
+  GpuTiled,       // the seed's improved baseline: the same sort, tiles of cells staged in shared memory
+  GpuStaticGrid,  // the seed's sort-free algorithm: cells < 2R/sqrt(2) hold one agent, tagged slots instead of
+                  // clearing, three kernels; exact for both rules (see docs/crowd.md); at most 2^27 agents
 };
 const char* variant_name(CrowdVariant v);
 bool parse_variant(std::string_view name, CrowdVariant& out);

@@ -39,8 +39,8 @@ namespace warpmind::crowd {
 struct MoveSpec {
   enum class Kind { Random, Goal };
   Kind kind = Kind::Random;
-  float step = 0.5f;        // random: largest offset per axis; goal: distance per tick   [Limit: >= 0]
-  std::uint64_t seed = 1;   // random moves are reproducible from (seed, agent id, tick)
+  float step = 0.5f;       // random: largest offset per axis; goal: distance per tick   [Limit: >= 0]
+  std::uint64_t seed = 1;  // random moves are reproducible from (seed, agent id, tick)
   Vec2 goal;
 };
 

@@ -60,7 +60,7 @@ bool is_gpu_variant(FieldVariant v);
 using warpmind::Vec2;
 using warpmind::WorldRect;
 
-struct Entity {  // 16 bytes, the same layout in host and device memory
+struct Entity {              // 16 bytes, the same layout in host and device memory
   float x = 0.0f, y = 0.0f;  // world units   [Limit: finite]
   std::uint32_t group = 0;   // [Limit: < kMaxGroups]
   std::uint32_t reserved = 0;

@@ -41,7 +41,7 @@ struct FieldGenParams {
   float world = 256.0f;          // square world side, world units
   int width = 1024, height = 0;  // resolution; height 0 = square
   std::size_t count = 256;
-  float radius = 8.0f;           // circle kind radius, world units
+  float radius = 8.0f;  // circle kind radius, world units
   Distribution distribution = Distribution::Uniform;
   std::uint64_t seed = 1;
 };

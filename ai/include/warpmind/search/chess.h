@@ -51,7 +51,7 @@ enum : int { WhiteKingSide = 1, WhiteQueenSide = 2, BlackKingSide = 4, BlackQuee
 struct Position {
   std::uint64_t pieces[2][6] = {};  // by color and piece type
   std::uint64_t occupied[2] = {};
-  std::int8_t board[64];            // piece type + 8 * color, or -1
+  std::int8_t board[64];  // piece type + 8 * color, or -1
   Color side = White;
   int castling = 0;
   int en_passant = -1;  // the square a pawn may capture onto, or -1

@@ -32,15 +32,15 @@ constexpr int kMate = 32000;
 constexpr int kMateBound = kMate - 1000;  // |score| above this: a mate in (kMate - |score|) plies
 
 struct SearchLimits {
-  int depth = 64;                 // plies
-  std::uint64_t nodes = 0;        // 0: no limit
-  std::int64_t time_ms = 0;       // 0: no limit; else the search stops after about this long
-  bool infinite = false;          // search until stop() (the limits above still cap it when set)
+  int depth = 64;            // plies
+  std::uint64_t nodes = 0;   // 0: no limit
+  std::int64_t time_ms = 0;  // 0: no limit; else the search stops after about this long
+  bool infinite = false;     // search until stop() (the limits above still cap it when set)
 };
 
 struct SearchReport {  // after each completed iteration
   int depth = 0, seldepth = 0;
-  int score = 0;          // centipawns from the root side's view; mate scores beyond kMateBound
+  int score = 0;  // centipawns from the root side's view; mate scores beyond kMateBound
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
   std::vector<Move> pv;

@@ -109,11 +109,11 @@ std::array<std::array<int, 7>, 3> count_windows(const Board& b);
 int evaluate(const Board& b);  // from the side to move's view
 
 struct SearchOptions {
-  int depth = 3;          // turns
-  int width = 16;         // pairs kept per node (the paper's experiments use 48)
-  int time_ms = 0;        // 0: no limit
-  int vcf_depth = 2;      // turns of the threat-space search run first (0: none)
-  int threads = 1;        // > 1: root splitting, every root turn searched exactly on some thread
+  int depth = 3;      // turns
+  int width = 16;     // pairs kept per node (the paper's experiments use 48)
+  int time_ms = 0;    // 0: no limit
+  int vcf_depth = 2;  // turns of the threat-space search run first (0: none)
+  int threads = 1;    // > 1: root splitting, every root turn searched exactly on some thread
   // When set and true (another thread sets it), the search stops soon and returns the best turn of the
   // last completed depth, as when its time runs out.
   const std::atomic<bool>* interrupt = nullptr;
@@ -188,8 +188,8 @@ class GpuBatch {
   // subtree_value<Connect6Game>(*in[i], ply, plies) — the negamax of `plies` more turns without pruning
   // over the candidates at Connect6Game::width, terminal scores counted from `ply` — all of the batch's
   // trees built and scored on the device in one pass; nodes += their nodes, device_ms += device time.
-  void subtrees(const std::vector<const Board*>& in, int ply, int plies, std::vector<int>& values,
-                std::uint64_t& nodes, double& device_ms);
+  void subtrees(const std::vector<const Board*>& in, int ply, int plies, std::vector<int>& values, std::uint64_t& nodes,
+                double& device_ms);
   const std::string& error() const;
 
   struct Impl;

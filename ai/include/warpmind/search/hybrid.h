@@ -38,9 +38,9 @@
 namespace warpmind::search {
 
 struct HybridOptions {
-  int depth = 4;                  // plies below the root
-  int l_min = 32, l_max = 4096;   // leaf batch thresholds
-  int b_min = 8, b_max = 1024;    // branch batch thresholds
+  int depth = 4;                 // plies below the root
+  int l_min = 32, l_max = 4096;  // leaf batch thresholds
+  int b_min = 8, b_max = 1024;   // branch batch thresholds
   bool pruning = true;
   // Young brothers wait: a node's other children are released for computation only once its first
   // (best-ordered) child has a value, so their windows are narrow when they are batched — one way to
@@ -61,12 +61,12 @@ struct HybridOptions {
 };
 
 struct HybridStats {
-  std::uint64_t batched_leaves = 0, single_leaves = 0;      // computed by the backend in batches / one by one
+  std::uint64_t batched_leaves = 0, single_leaves = 0;  // computed by the backend in batches / one by one
   std::uint64_t batched_branches = 0, single_branches = 0;
-  std::uint64_t leaf_batches = 0, branch_batches = 0;        // backend calls (batched / batches: mean size)
-  std::uint64_t pruned = 0;                                 // nodes cut off before they were computed
-                                                            // (pending ones, and children never released)
-  std::uint64_t max_nodes = 0;                              // the largest tree held at once
+  std::uint64_t leaf_batches = 0, branch_batches = 0;  // backend calls (batched / batches: mean size)
+  std::uint64_t pruned = 0;                            // nodes cut off before they were computed
+                                                       // (pending ones, and children never released)
+  std::uint64_t max_nodes = 0;                         // the largest tree held at once
   std::uint64_t computed() const { return batched_leaves + single_leaves + batched_branches + single_branches; }
 };
 
@@ -98,22 +98,31 @@ struct CpuBatch {
   // values[i] = leaf_value<G>(*in[i], ply).
   void leaves(const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values) {
     values.resize(in.size());
-    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
-      for (std::size_t i = b; i < e; ++i) values[i] = leaf_value<G>(*in[i], ply);
-    }, 64);
+    pool.parallel_for(
+        in.size(),
+        [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t i = b; i < e; ++i) values[i] = leaf_value<G>(*in[i], ply);
+        },
+        64);
   }
   // values[i] = G::evaluate(*in[i]): the evaluation alone.
   void leaves(const std::vector<const typename G::State*>& in, std::vector<int>& values) {
     values.resize(in.size());
-    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
-      for (std::size_t i = b; i < e; ++i) values[i] = G::evaluate(*in[i]);
-    }, 64);
+    pool.parallel_for(
+        in.size(),
+        [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t i = b; i < e; ++i) values[i] = G::evaluate(*in[i]);
+        },
+        64);
   }
   void branches(const std::vector<const typename G::State*>& in, std::vector<std::vector<typename G::Move>>& moves) {
     moves.resize(in.size());
-    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
-      for (std::size_t i = b; i < e; ++i) G::children(*in[i], moves[i]);
-    }, 16);
+    pool.parallel_for(
+        in.size(),
+        [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t i = b; i < e; ++i) G::children(*in[i], moves[i]);
+        },
+        16);
   }
   // values[i] = subtree_value<G>(*in[i], ply, plies); nodes += their nodes. (The GPU backends' subtrees()
   // have the same contract; `device_ms` is theirs alone and left unchanged here.)
@@ -122,11 +131,14 @@ struct CpuBatch {
     (void)device_ms;
     values.resize(in.size());
     std::atomic<std::uint64_t> total{0};
-    pool.parallel_for(in.size(), [&](std::size_t b, std::size_t e, unsigned) {
-      std::uint64_t local = 0;
-      for (std::size_t i = b; i < e; ++i) values[i] = subtree_value<G>(*in[i], ply, plies, local);
-      total.fetch_add(local, std::memory_order_relaxed);
-    }, 1);
+    pool.parallel_for(
+        in.size(),
+        [&](std::size_t b, std::size_t e, unsigned) {
+          std::uint64_t local = 0;
+          for (std::size_t i = b; i < e; ++i) values[i] = subtree_value<G>(*in[i], ply, plies, local);
+          total.fetch_add(local, std::memory_order_relaxed);
+        },
+        1);
     nodes += total.load();
   }
 };
@@ -196,7 +208,8 @@ class HybridSearch {
         const int leaf_ply = nodes_[static_cast<std::size_t>(batch_[0])].ply;
         batch_states_.clear();
         for (int n : batch_) batch_states_.push_back(&nodes_[static_cast<std::size_t>(n)].state);
-        if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.l_min || requires { Backend::kLeavesAreSubtrees; }) {
+        if (batch_.size() > 1 || static_cast<int>(batch_.size()) >= o.l_min ||
+            requires { Backend::kLeavesAreSubtrees; }) {
           backend.leaves(batch_states_, leaf_ply, values_);
           stats.batched_leaves += batch_.size();
           ++stats.leaf_batches;
@@ -234,7 +247,7 @@ class HybridSearch {
     State state;
     int parent = -1, ply = 0;
     Move move{};
-    int open = 0;  // children not resolved yet
+    int open = 0;                     // children not resolved yet
     int moves_at = -1, children = 0;  // its moves: moves_flat_[moves_at .. moves_at + children)
     bool released = true;             // all children made and pushed for computation
     int next = 0;                     // while not: the next child to release
@@ -285,7 +298,8 @@ class HybridSearch {
   // True when there is work; `batch_` holds it, a single node when fewer than `least` are pending.
   bool take(std::vector<int>& pending, const HybridOptions& o, int least, int most, HybridStats& stats) {
     batch_.clear();
-    const std::size_t want = pending.size() >= static_cast<std::size_t>(std::max(least, 1)) ? static_cast<std::size_t>(most) : 1;
+    const std::size_t want =
+        pending.size() >= static_cast<std::size_t>(std::max(least, 1)) ? static_cast<std::size_t>(most) : 1;
     while (!pending.empty() && batch_.size() < want) {
       const int n = pending.back();
       pending.pop_back();
@@ -304,7 +318,8 @@ class HybridSearch {
 
   void expand(int n, std::vector<Move>& moves, const HybridOptions& o, HybridStats& stats) {
     if (moves.empty()) {
-      resolve(n, G::terminal(nodes_[static_cast<std::size_t>(n)].state, nodes_[static_cast<std::size_t>(n)].ply), o, stats);
+      resolve(n, G::terminal(nodes_[static_cast<std::size_t>(n)].state, nodes_[static_cast<std::size_t>(n)].ply), o,
+              stats);
       return;
     }
     const int count = static_cast<int>(moves.size());

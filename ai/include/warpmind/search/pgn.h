@@ -41,9 +41,9 @@ Status parse_san(const Position& p, std::string_view text, Move& out);
 
 struct PgnGame {
   std::vector<std::pair<std::string, std::string>> tags;  // as read (the FEN tag included), or to write
-  std::string fen;                                          // the start; empty: the standard position
+  std::string fen;                                        // the start; empty: the standard position
   std::vector<Move> moves;
-  std::string result = "*";                                 // "1-0", "0-1", "1/2-1/2" or "*"
+  std::string result = "*";  // "1-0", "0-1", "1/2-1/2" or "*"
 };
 
 Status read_pgn(std::string_view text, PgnGame& out);

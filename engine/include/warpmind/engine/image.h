@@ -9,8 +9,8 @@
 namespace warpmind::engine {
 
 enum class ColorRamp {
-  Diverging,  // negative blue, zero dark, positive red-yellow: for potentials that attract and repel
-  Sequential, // dark to bright: for magnitudes
+  Diverging,   // negative blue, zero dark, positive red-yellow: for potentials that attract and repel
+  Sequential,  // dark to bright: for magnitudes
 };
 
 struct HeatRange {

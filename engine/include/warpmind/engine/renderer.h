@@ -18,7 +18,7 @@ struct Rect {
   float x0 = 0.0f, y0 = 0.0f, x1 = 1.0f, y1 = 1.0f;  // world units, y up
 };
 
-struct UnitInstance {  // 20 bytes, the vertex layout of the disc pipeline
+struct UnitInstance {        // 20 bytes, the vertex layout of the disc pipeline
   float x = 0.0f, y = 0.0f;  // centre, world units
   float radius = 0.5f;
   std::uint32_t rgba = 0xffffffffu;  // R in the lowest byte
@@ -27,17 +27,17 @@ struct UnitInstance {  // 20 bytes, the vertex layout of the disc pipeline
 };
 static_assert(sizeof(UnitInstance) == 20);
 
-struct LineVertex {  // 12 bytes; segments are consecutive pairs
+struct LineVertex {          // 12 bytes; segments are consecutive pairs
   float x = 0.0f, y = 0.0f;  // world units
   std::uint32_t rgba = 0xffffffffu;
 };
 static_assert(sizeof(LineVertex) == 12);
 
 struct Frame {
-  Rect camera;                    // the world rectangle shown
-  const float* heat = nullptr;    // row-major heat_w x heat_h values, row 0 = lowest y; nullptr: none
+  Rect camera;                  // the world rectangle shown
+  const float* heat = nullptr;  // row-major heat_w x heat_h values, row 0 = lowest y; nullptr: none
   int heat_w = 0, heat_h = 0;
-  Rect heat_area;                 // world rectangle the heat values cover
+  Rect heat_area;                         // world rectangle the heat values cover
   float heat_lo = -1.0f, heat_hi = 1.0f;  // colour ramp range (diverging, 0 in the middle when symmetric)
   const UnitInstance* units = nullptr;
   std::size_t unit_count = 0;

@@ -17,7 +17,8 @@
 namespace warpmind::engine {
 
 // Appends the text's segments (vertex pairs) to `out`.
-void stroke_text(std::string_view text, float x, float y, float height, std::uint32_t rgba, std::vector<LineVertex>& out);
+void stroke_text(std::string_view text, float x, float y, float height, std::uint32_t rgba,
+                 std::vector<LineVertex>& out);
 // The width the text takes: its length times the advance.
 float stroke_text_width(std::string_view text, float height);
 

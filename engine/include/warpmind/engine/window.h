@@ -30,7 +30,7 @@ class Window {
   // reason where the swapchain's images cannot be copied from.
   std::string end_frame(const Frame& frame, std::vector<std::uint8_t>* capture = nullptr);
 
-  int width() const;   // framebuffer size in pixels
+  int width() const;  // framebuffer size in pixels
   int height() const;
   const std::string& device_name() const;
   int validation_messages() const;  // validation-layer warnings and errors so far (0 when it is off)

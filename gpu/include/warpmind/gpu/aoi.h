@@ -12,14 +12,14 @@
 namespace warpmind::gpu {
 
 struct AoiGeometry {
-  float x0, y0;           // world corner
-  float x_last, y_last;   // the largest coordinates inside the world (positions are clamped to them)
-  float aoi, aoi2;        // bucket side / radius and its square
-  float max_move, range2; // per-axis move limit, squared attack range
-  int cols, rows;         // buckets
-  bool circle;            // circular AOI (else the 3 x 3 buckets)
-  bool track_visibility;  // visibility lists and enter/leave events
-  bool mailboxes;         // notifications handed out as per-receiver mailboxes (fewer than 2^30 players)
+  float x0, y0;            // world corner
+  float x_last, y_last;    // the largest coordinates inside the world (positions are clamped to them)
+  float aoi, aoi2;         // bucket side / radius and its square
+  float max_move, range2;  // per-axis move limit, squared attack range
+  int cols, rows;          // buckets
+  bool circle;             // circular AOI (else the 3 x 3 buckets)
+  bool track_visibility;   // visibility lists and enter/leave events
+  bool mailboxes;          // notifications handed out as per-receiver mailboxes (fewer than 2^30 players)
 };
 
 enum class AoiKernel {
@@ -28,12 +28,28 @@ enum class AoiKernel {
   Fast   // atomics for the merge; receiver-centric count / scan / write that emits the order directly
 };
 
-struct AoiPlayerRec { float x, y; std::int32_t hp; };
-struct AoiCommandRec { std::uint32_t player, type; float dx, dy; std::uint32_t target; std::int32_t damage; };
-struct AoiUpdateRec { std::uint32_t player, field, value; };
-struct AoiNotificationRec { std::uint32_t receiver, subject, field, value; };
-struct AoiPairRec { std::uint32_t receiver, other; };
-struct AoiMailboxRec { std::uint32_t subject_field, value; };  // subject | field << 30
+struct AoiPlayerRec {
+  float x, y;
+  std::int32_t hp;
+};
+struct AoiCommandRec {
+  std::uint32_t player, type;
+  float dx, dy;
+  std::uint32_t target;
+  std::int32_t damage;
+};
+struct AoiUpdateRec {
+  std::uint32_t player, field, value;
+};
+struct AoiNotificationRec {
+  std::uint32_t receiver, subject, field, value;
+};
+struct AoiPairRec {
+  std::uint32_t receiver, other;
+};
+struct AoiMailboxRec {
+  std::uint32_t subject_field, value;
+};  // subject | field << 30
 
 // Where download() puts the last tick's results (arrays sized by the counts; n players). With
 // mailboxes, `notes` is unused and mailbox_start (n + 1) and mailbox (counts.notifications) are filled;

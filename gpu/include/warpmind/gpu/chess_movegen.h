@@ -27,28 +27,36 @@ constexpr int kMaxLegalMoves = 218;  // the most legal moves any chess position 
 // The eight ray directions: 0-3 orthogonal (N, S, E, W), 4-7 diagonal (NE, NW, SE, SW).
 WM_HD Bits dir_ray(Bits gen, Bits empty, int d) {
   switch (d) {
-    case 0: return ray(gen, empty, 8, ~Bits{0});
-    case 1: return ray(gen, empty, -8, ~Bits{0});
-    case 2: return ray(gen, empty, 1, kNotA);
-    case 3: return ray(gen, empty, -1, kNotH);
-    case 4: return ray(gen, empty, 9, kNotA);
-    case 5: return ray(gen, empty, 7, kNotH);
-    case 6: return ray(gen, empty, -7, kNotA);
-    default: return ray(gen, empty, -9, kNotH);
+    case 0:
+      return ray(gen, empty, 8, ~Bits{0});
+    case 1:
+      return ray(gen, empty, -8, ~Bits{0});
+    case 2:
+      return ray(gen, empty, 1, kNotA);
+    case 3:
+      return ray(gen, empty, -1, kNotH);
+    case 4:
+      return ray(gen, empty, 9, kNotA);
+    case 5:
+      return ray(gen, empty, 7, kNotH);
+    case 6:
+      return ray(gen, empty, -7, kNotA);
+    default:
+      return ray(gen, empty, -9, kNotH);
   }
 }
 
 constexpr Bits kRank1 = 0xFFull, kRank3 = 0xFFull << 16, kRank6 = 0xFFull << 40, kRank8 = 0xFFull << 56;
 
 struct LegalMasks {
-  int king = -1;         // our king's square; -1: no king (then the slow rules are used)
-  int checkers = 0;      // how many enemy pieces give check
-  Bits check = 0;        // targets of non-king moves (see the header)
-  Bits danger = 0;       // squares our king may not step to
-  Bits pinned_hv = 0;    // our pieces pinned along a rank or file ...
-  Bits pinned_d12 = 0;   // ... or a diagonal
-  Bits pin_hv = 0;       // the union of the orthogonal pin rays (king to pinner, the pinner included)
-  Bits pin_d12 = 0;      // the union of the diagonal ones
+  int king = -1;        // our king's square; -1: no king (then the slow rules are used)
+  int checkers = 0;     // how many enemy pieces give check
+  Bits check = 0;       // targets of non-king moves (see the header)
+  Bits danger = 0;      // squares our king may not step to
+  Bits pinned_hv = 0;   // our pieces pinned along a rank or file ...
+  Bits pinned_d12 = 0;  // ... or a diagonal
+  Bits pin_hv = 0;      // the union of the orthogonal pin rays (king to pinner, the pinner included)
+  Bits pin_d12 = 0;     // the union of the diagonal ones
 };
 // A piece pinned along a line keeps to its own ray when it moves along that kind of line (a rook
 // pinned on a file cannot reach another orthogonal ray of the king but through the king, and the same
@@ -63,14 +71,22 @@ WM_HD Bits line_beyond(int k, int d) {
   const Bits diag = c >= 0 ? 0x8040201008040201ull >> (8 * c) : 0x8040201008040201ull << (-8 * c);
   const Bits anti = a >= 0 ? 0x0102040810204080ull << (8 * a) : 0x0102040810204080ull >> (-8 * a);
   switch (d) {
-    case 0: return file_mask(f) & above;
-    case 1: return file_mask(f) & below;
-    case 2: return (0xFFull << (8 * r)) & above;
-    case 3: return (0xFFull << (8 * r)) & below;
-    case 4: return diag & above;
-    case 5: return anti & above;
-    case 6: return anti & below;
-    default: return diag & below;
+    case 0:
+      return file_mask(f) & above;
+    case 1:
+      return file_mask(f) & below;
+    case 2:
+      return (0xFFull << (8 * r)) & above;
+    case 3:
+      return (0xFFull << (8 * r)) & below;
+    case 4:
+      return diag & above;
+    case 5:
+      return anti & above;
+    case 6:
+      return anti & below;
+    default:
+      return diag & below;
   }
 }
 
@@ -94,12 +110,15 @@ WM_HD LegalMasks legal_masks(const DPos& p) {
     } else if (const Bits b = r & own) {
       const Bits x = dir_ray(kbb, empty | b, d);
       if (x & sliders) {
-        if (d < 4) m.pinned_hv |= b, m.pin_hv |= x;
-        else m.pinned_d12 |= b, m.pin_d12 |= x;
+        if (d < 4)
+          m.pinned_hv |= b, m.pin_hv |= x;
+        else
+          m.pinned_d12 |= b, m.pin_d12 |= x;
       }
     }
   }
-  const Bits leapers = (knight_attacks(kbb) & p.piece[kKnight] & enemy) | (pawn_attacks(us, kbb) & p.piece[kPawn] & enemy);
+  const Bits leapers =
+      (knight_attacks(kbb) & p.piece[kKnight] & enemy) | (pawn_attacks(us, kbb) & p.piece[kPawn] & enemy);
   m.checkers += popcnt(leapers);
   check |= leapers;
   m.check = m.checkers == 0 ? ~Bits{0} : m.checkers == 1 ? check : Bits{0};

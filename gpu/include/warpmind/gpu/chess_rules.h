@@ -27,7 +27,7 @@ constexpr int kNoSquare = 64;
 constexpr int kMaxMoves = 256;
 
 struct DPos {
-  Bits piece[6];   // by type, both colours
+  Bits piece[6];  // by type, both colours
   Bits color[2];
   std::uint8_t side, castling, ep, pad[5];
 };
@@ -50,8 +50,8 @@ WM_HD int lsb(Bits b) {
 WM_HD Bits bit(int sq) { return Bits{1} << sq; }
 
 WM_HD std::uint32_t make_move(int from, int to, int promo, std::uint32_t flags) {
-  return static_cast<std::uint32_t>(from) | static_cast<std::uint32_t>(to) << 6 | static_cast<std::uint32_t>(promo) << 12 |
-         flags << 16;
+  return static_cast<std::uint32_t>(from) | static_cast<std::uint32_t>(to) << 6 |
+         static_cast<std::uint32_t>(promo) << 12 | flags << 16;
 }
 WM_HD int move_from(std::uint32_t m) { return static_cast<int>(m & 63); }
 WM_HD int move_to(std::uint32_t m) { return static_cast<int>(m >> 6 & 63); }
@@ -145,13 +145,20 @@ WM_HD bool in_check(const DPos& p) {
 
 WM_HD int castle_keep(int sq) {
   switch (sq) {
-    case 0: return ~kWhiteQueenSide & 15;
-    case 4: return ~(kWhiteKingSide | kWhiteQueenSide) & 15;
-    case 7: return ~kWhiteKingSide & 15;
-    case 56: return ~kBlackQueenSide & 15;
-    case 60: return ~(kBlackKingSide | kBlackQueenSide) & 15;
-    case 63: return ~kBlackKingSide & 15;
-    default: return 15;
+    case 0:
+      return ~kWhiteQueenSide & 15;
+    case 4:
+      return ~(kWhiteKingSide | kWhiteQueenSide) & 15;
+    case 7:
+      return ~kWhiteKingSide & 15;
+    case 56:
+      return ~kBlackQueenSide & 15;
+    case 60:
+      return ~(kBlackKingSide | kBlackQueenSide) & 15;
+    case 63:
+      return ~kBlackKingSide & 15;
+    default:
+      return 15;
   }
 }
 
@@ -228,7 +235,8 @@ WM_HD void for_each_pseudo(const DPos& p, F&& f) {
     }
   };
   for (Bits b = p.piece[kKnight] & own; b; b &= b - 1) emit(lsb(b), knight_attacks(b & (~b + 1)));
-  for (Bits b = (p.piece[kBishop] | p.piece[kQueen]) & own; b; b &= b - 1) emit(lsb(b), bishop_attacks(b & (~b + 1), occ));
+  for (Bits b = (p.piece[kBishop] | p.piece[kQueen]) & own; b; b &= b - 1)
+    emit(lsb(b), bishop_attacks(b & (~b + 1), occ));
   for (Bits b = (p.piece[kRook] | p.piece[kQueen]) & own; b; b &= b - 1) emit(lsb(b), rook_attacks(b & (~b + 1), occ));
   const int k = king_square(p, us);
   if (k < 0) return;
@@ -272,8 +280,10 @@ WM_HD int order_moves(std::uint32_t* m, int n) {
   std::uint32_t rest[kMaxMoves];
   int a = 0, r = 0;
   for (int i = 0; i < n; ++i) {
-    if ((move_flags(m[i]) & kCapture) || move_promo(m[i]) != kNoPiece) m[a++] = m[i];
-    else rest[r++] = m[i];
+    if ((move_flags(m[i]) & kCapture) || move_promo(m[i]) != kNoPiece)
+      m[a++] = m[i];
+    else
+      rest[r++] = m[i];
   }
   for (int i = 0; i < r; ++i) m[a + i] = rest[i];
   return n;
@@ -369,11 +379,20 @@ WM_HD void side_terms(const DPos& p, int us, int& mg, int& eg, int& phase) {
       const Bits s = bit(sq);
       Bits att = 0;
       switch (type) {
-        case kKnight: att = knight_attacks(s); break;
-        case kBishop: att = bishop_attacks(s, occ); break;
-        case kRook: att = rook_attacks(s, occ); break;
-        case kQueen: att = bishop_attacks(s, occ) | rook_attacks(s, occ); break;
-        default: break;
+        case kKnight:
+          att = knight_attacks(s);
+          break;
+        case kBishop:
+          att = bishop_attacks(s, occ);
+          break;
+        case kRook:
+          att = rook_attacks(s, occ);
+          break;
+        case kQueen:
+          att = bishop_attacks(s, occ) | rook_attacks(s, occ);
+          break;
+        default:
+          break;
       }
       if (att) {
         const int mob = popcnt(att & ~own);

@@ -25,7 +25,8 @@ class Connect6Device {
   std::string leaf_values(const connect6::C6Pos* in, std::size_t n, int ply, int* values);
   // Negamax of `root` to `depth` turns without pruning over the candidate turns at `width`, the whole
   // tree on the device (minimax.cuh). The tree must fit `budget_bytes` (0: half the free memory).
-  std::string minimax(const connect6::C6Pos& root, int depth, int width, MinimaxOutcome& out, std::size_t budget_bytes = 0);
+  std::string minimax(const connect6::C6Pos& root, int depth, int width, MinimaxOutcome& out,
+                      std::size_t budget_bytes = 0);
   // The subtrees under a host search's horizon, without pruning, in one pass over all of them:
   // values[i] = the negamax value of roots[i] searched `depth` more turns over the candidates at `width`
   // (terminal scores counted from `ply`, roots[i]'s distance from the search's root). nodes += the trees'

@@ -64,10 +64,14 @@ WM_HD void window_cells(int w, int* c) {
 // The window index starting at (x, y) in direction d (0..3), or -1 when it does not fit.
 WM_HD int window_at(int d, int x, int y) {
   switch (d) {
-    case 0: return x >= 0 && x <= 13 && y >= 0 && y <= 18 ? y * 14 + x : -1;
-    case 1: return x >= 0 && x <= 18 && y >= 0 && y <= 13 ? 266 + y * 19 + x : -1;
-    case 2: return x >= 0 && x <= 13 && y >= 0 && y <= 13 ? 532 + y * 14 + x : -1;
-    default: return x >= 0 && x <= 13 && y >= 5 && y <= 18 ? 728 + (y - 5) * 14 + x : -1;
+    case 0:
+      return x >= 0 && x <= 13 && y >= 0 && y <= 18 ? y * 14 + x : -1;
+    case 1:
+      return x >= 0 && x <= 18 && y >= 0 && y <= 13 ? 266 + y * 19 + x : -1;
+    case 2:
+      return x >= 0 && x <= 13 && y >= 0 && y <= 13 ? 532 + y * 14 + x : -1;
+    default:
+      return x >= 0 && x <= 13 && y >= 5 && y <= 18 ? 728 + (y - 5) * 14 + x : -1;
   }
 }
 
@@ -76,9 +80,12 @@ WM_HD void owner(const C6Pos& b, int w, int& who, int& n) {
   int c[6], k[3] = {0, 0, 0};
   window_cells(w, c);
   for (int i = 0; i < 6; ++i) ++k[b.cell[c[i]]];
-  if (k[1] && !k[2]) who = 1, n = k[1];
-  else if (k[2] && !k[1]) who = 2, n = k[2];
-  else who = 0, n = 0;
+  if (k[1] && !k[2])
+    who = 1, n = k[1];
+  else if (k[2] && !k[1])
+    who = 2, n = k[2];
+  else
+    who = 0, n = 0;
 }
 
 WM_HD void count_windows(const C6Pos& b, int w[3][7]) {
@@ -194,9 +201,12 @@ WM_HD int cell_value(const C6Pos& b, int cell, int me) {
       if (w < 0) continue;
       int who, n;
       owner(b, w, who, n);
-      if (who == me) v += weight(n + 1) - weight(n);
-      else if (who) v += (weight(n) * 3) / 2;
-      else v += 1;
+      if (who == me)
+        v += weight(n + 1) - weight(n);
+      else if (who)
+        v += (weight(n) * 3) / 2;
+      else
+        v += 1;
     }
   return v;
 }

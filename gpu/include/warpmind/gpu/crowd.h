@@ -43,8 +43,8 @@ class CrowdDevice {
   std::string fetch_counts(CrowdCounts& counts) const;
   // Keeps the agents whose keep_host[i] != 0 (n flags on the host; `kept` of them are set), in order.
   std::string retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept);
-  const float* positions() const;           // device, n float pairs
-  const std::uint8_t* verdicts() const;     // device, n bytes
+  const float* positions() const;        // device, n float pairs
+  const std::uint8_t* verdicts() const;  // device, n bytes
   std::string download_positions(float* out) const;
   std::string download_verdicts(std::uint8_t* out) const;
 

@@ -18,9 +18,9 @@ enum class DdmKernel {
 
 struct DdmGrid {
   float origin[3];
-  float cell[3];      // cell side per axis
-  int cells[3];       // cells per axis (1 on axes beyond the dimension)
-  unsigned wide = 64; // regions covering more cells than this are matched against everything
+  float cell[3];       // cell side per axis
+  int cells[3];        // cells per axis (1 on axes beyond the dimension)
+  unsigned wide = 64;  // regions covering more cells than this are matched against everything
 };
 
 struct DdmTimes {
@@ -35,8 +35,8 @@ class DdmDevice {
   // Boxes: 2 * dims floats each (lo[0..dims), hi[0..dims)); ids ascending within each kind. Leaves the
   // sorted pairs in device memory and their number in `pairs`.
   std::string match(const float* pub_boxes, const std::uint32_t* pub_ids, std::size_t np, const float* sub_boxes,
-                     const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid, std::size_t& pairs,
-                     DdmTimes& times);
+                    const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid, std::size_t& pairs,
+                    DdmTimes& times);
   // The pairs of the last match as (publication, subscription) id pairs: 2 * pairs values.
   std::string download(std::uint32_t* out, DdmTimes& times);
   // The changes since the match before: keep() sets the last match's pairs aside (call it before the new

@@ -20,8 +20,8 @@ inline constexpr int kFieldTile = 32;  // binned variant: tiles of 32 x 32 cells
 struct FieldKind {
   int segments;
   float end[4], slope[4], intercept[4];
-  int rx, ry;            // table reach in cells; the table has (rx + 2) * (ry + 2) entries
-  int table_offset;      // into the concatenated tables
+  int rx, ry;        // table reach in cells; the table has (rx + 2) * (ry + 2) entries
+  int table_offset;  // into the concatenated tables
 };
 
 struct FieldGrid {
