@@ -13,8 +13,10 @@ cmake -S examples -B "$tmp/examples" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_B
   { cat "$tmp/configure.log"; exit 1; }
 cmake --build "$tmp/examples" -j "${WARPMIND_JOBS:-2}" > "$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
 echo "examples: built with find_package(warpmind)"
-"$tmp/examples/rts_loop"
-"$tmp/examples/c_api"
+for example in rts_loop aoi_server chess_ai connect6_ai c_api; do
+  echo "examples: $example"
+  "$tmp/examples/$example"
+done
 # The same examples through pkg-config.
 pc_dir=$(dirname "$(find "$tmp/prefix" -name warpmind.pc | head -1)")
 flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs --static warpmind)

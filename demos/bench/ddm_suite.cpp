@@ -148,7 +148,7 @@ int ddm_suite(int argc, char** argv) {
     std::size_t pairs = 0, sampled = 0;
     for (std::size_t v = 0; v < nv; ++v) {
       std::unique_ptr<ddm::RegionMatcher<2>> m;
-      Status st = ddm::RegionMatcher<2>::create(*ctx, variants[v], m);
+      Status st = ddm::RegionMatcher<2>::create(*ctx, {variants[v]}, m);
       std::vector<ddm::Region<2>> regions = start;
       for (std::size_t i = 0; st.ok() && i < regions.size(); ++i) {
         ddm::RegionId id;

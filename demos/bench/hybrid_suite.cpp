@@ -31,11 +31,11 @@ constexpr const char* kHelp =
     "Checks: every search's value against a serial alpha-beta over the same moves.\n";
 
 template <class G>
-void measure(const char* game, const char* name, const typename G::State& s, int depth, Context& ctx, Results& results,
-             int& failures) {
+void measure(const G& rules, const char* game, const char* name, const typename G::State& s, int depth, Context& ctx,
+             Results& results, int& failures) {
   std::uint64_t serial = 0;
-  const int want = bench::serial<G>(s, depth, 0, -kInf<G>, kInf<G>, true, serial);
-  search::CpuBatch<G> backend{ctx.pool()};
+  const int want = bench::serial(rules, s, depth, 0, -kInf<G>, kInf<G>, true, serial);
+  search::CpuBatch<G> backend{ctx.pool(), rules};
   search::HybridSearch<G, search::CpuBatch<G>> hybrid;
   const char* const modes[] = {"plain", "ybw", "ybw+cut2", "ybw+cut"};
   for (int mode = 0; mode < 4; ++mode)
@@ -103,7 +103,7 @@ int hybrid_suite(int argc, char** argv) {
   int failures = 0;
   std::printf("%-9s %-10s %-8s %5s %9s | %12s %12s %9s | %12s %9s %9s   (nodes computed; mean batch sizes)\n", "game",
               "position", "mode", "depth", "l_max", "N_hybrid", "N_serial", "ratio", "max tree", "leaves", "branches");
-  search::connect6::Connect6Game::width = static_cast<int>(args.integer("width", quick ? 8 : 16, 1, 128));
+  const search::connect6::Connect6Game c6_game{static_cast<int>(args.integer("width", quick ? 8 : 16, 1, 128))};
   const int c6_depth = static_cast<int>(args.integer("depth", quick ? 2 : 3, 1, 8));
   const char* openings[][2] = {{"open-a", "K10 L10L11 J9J11 M12N13"}, {"open-b", "K10 K11L9 J10J12 H8N14"}};
   for (const auto& [name, record] : openings) {
@@ -118,14 +118,14 @@ int hybrid_suite(int argc, char** argv) {
         tok += rec[i];
       }
     }
-    measure<search::connect6::Connect6Game>("connect6", name, b, c6_depth, *ctx, results, failures);
+    measure(c6_game, "connect6", name, b, c6_depth, *ctx, results, failures);
   }
   const char* fens[][2] = {{"start", search::chess::kStartFen},
                            {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"}};
   for (const auto& [name, fen] : fens) {
     search::chess::Position p;
     if (!search::chess::parse_fen(fen, p).ok()) return 1;
-    measure<search::chess::ChessGame>("chess", name, p, quick ? 3 : 4, *ctx, results, failures);
+    measure(search::chess::ChessGame{}, "chess", name, p, quick ? 3 : 4, *ctx, results, failures);
   }
   if (!file.write(results)) return 1;
   file.finish(results);

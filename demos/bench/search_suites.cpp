@@ -120,14 +120,14 @@ void add(Results& results, const char* variant, const char* backend, double ms, 
 // with the GPU's (a separate implementation of the rules and evaluation) when the GPU ran, and is
 // unchecked otherwise. Returns the number of rows that differ.
 template <class G, class Gpu>
-int batch_rows(const std::vector<typename G::State>& positions, int max_batch, Context& ctx, Gpu* gpu,
+int batch_rows(const G& game, const std::vector<typename G::State>& positions, int max_batch, Context& ctx, Gpu* gpu,
                Results& results) {
   using State = typename G::State;
   std::printf("\nbatch   kind   | %10s %10s %10s | %9s %9s   (ms per batch)\n", "1 thread", "cpu pool", "gpu",
               "gpu x 1t", "gpu x pool");
-  search::CpuBatch<G> cpu_batch{ctx.pool()};
+  search::CpuBatch<G> cpu_batch{ctx.pool(), game};
   ThreadPool one(1);
-  search::CpuBatch<G> serial_batch{one};
+  search::CpuBatch<G> serial_batch{one, game};
   char params[128];
   int failures = 0;
   for (int batch = 1; batch <= max_batch && batch <= static_cast<int>(positions.size()); batch *= 4) {
@@ -175,10 +175,10 @@ int batch_rows(const std::vector<typename G::State>& positions, int max_batch, C
 // The pruned search at `depth` as the hybrid over depth - k plies with k-ply subtrees below (see
 // search_rows); returns the number of rows whose value (or GPU node count) differs.
 template <class G, class Gpu, class Engine>
-int subtree_rows(const char* name, const typename G::State& root, int depth, int want, std::uint64_t n_serial,
-                 double serial_ms, Context& ctx, Gpu* gpu, Results& results, const std::vector<int>& subtree_plies,
-                 const char* engine_name, Engine& engine) {
-  search::CpuBatch<G> cpu_batch{ctx.pool()};
+int subtree_rows(const G& game, const char* name, const typename G::State& root, int depth, int want,
+                 std::uint64_t n_serial, double serial_ms, Context& ctx, Gpu* gpu, Results& results,
+                 const std::vector<int>& subtree_plies, const char* engine_name, Engine& engine) {
+  search::CpuBatch<G> cpu_batch{ctx.pool(), game};
   int failures = 0;
   char params[256], extra[512];
   for (int k : subtree_plies) {
@@ -284,12 +284,12 @@ int subtree_rows(const char* name, const typename G::State& root, int depth, int
 // nodes); then `engine(depth, nodes)`, the game's own multi-threaded search at the same depth (a
 // different search: its value is not compared), which returns its time in ms.
 template <class G, class Gpu, class Engine>
-int search_rows(const char* name, const typename G::State& root, int depth_plain, int depth_pruned, Context& ctx,
-                Gpu* gpu, Results& results, const Parts& parts, const std::vector<int>& subtree_plies,
+int search_rows(const G& game, const char* name, const typename G::State& root, int depth_plain, int depth_pruned,
+                Context& ctx, Gpu* gpu, Results& results, const Parts& parts, const std::vector<int>& subtree_plies,
                 const char* engine_name, Engine&& engine) {
   std::printf("\nsearch    depth prune   lmax=bmax | %10s %10s %10s | %12s %12s %7s | %9s %9s\n", "serial ms",
               "cpu pool", "gpu", "N_hybrid", "N_serial", "ratio", "gpu x ser", "gpu x pool");
-  search::CpuBatch<G> cpu_batch{ctx.pool()};
+  search::CpuBatch<G> cpu_batch{ctx.pool(), game};
   int failures = 0;
   char params[256], extra[256];
   for (const bool prune : {false, true}) {
@@ -303,7 +303,7 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
     for (int rep = 0; rep < 3 && serial_total < 2000; ++rep) {
       n_serial = 0;
       const auto t0 = Clock::now();
-      want = serial<G>(root, depth, 0, -kInf<G>, kInf<G>, prune, n_serial);
+      want = serial(game, root, depth, 0, -kInf<G>, kInf<G>, prune, n_serial);
       const double ms = ms_since(t0);
       serial_ms = std::min(serial_ms, ms);
       serial_total += ms;
@@ -332,8 +332,8 @@ int search_rows(const char* name, const typename G::State& root, int depth_plain
       add(results, "minimax-gpu", "cuda", r.ms, "serial-alpha-beta", ok, params, extra);
     }
     if (prune && parts.subtrees)
-      failures += subtree_rows<G>(name, root, depth, want, n_serial, serial_ms, ctx, gpu, results, subtree_plies,
-                                  engine_name, engine);
+      failures += subtree_rows(game, name, root, depth, want, n_serial, serial_ms, ctx, gpu, results, subtree_plies,
+                               engine_name, engine);
     if (!parts.hybrid || (prune && !parts.pruned)) continue;
     for (int mode = 0; mode < (prune ? 2 : 1); ++mode)  // with pruning: Algorithm 2, then CUT nodes one by one
       for (int lmax : {256, 1024, 4096, 16384}) {
@@ -510,7 +510,7 @@ int chess_suite(int argc, char** argv) {
   }
   Position start;
   (void)parse_fen(kStartFen, start);
-  if (parts.batches) failures += batch_rows<ChessGame>(positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
+  if (parts.batches) failures += batch_rows(ChessGame{}, positions, quick ? 4096 : 65536, *ctx, gpu.get(), results);
   if (!file.write(results)) return 1;
   // The engine's own search at the same depth: alpha-beta with its table, quiescence and extensions,
   // Lazy SMP on every thread of the pool.
@@ -522,8 +522,8 @@ int chess_suite(int argc, char** argv) {
     nodes = searcher.search(start, {}, limits).nodes;
     return ms_since(t0);
   };
-  failures += search_rows<ChessGame>("start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results, parts,
-                                     {2, 3}, "lazy-smp", engine);
+  failures += search_rows(ChessGame{}, "start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results, parts,
+                          {2, 3}, "lazy-smp", engine);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().c_str());
     return 1;
@@ -557,8 +557,9 @@ int connect6_suite(int argc, char** argv) {
   Parts parts;
   if (!parse_parts(args, "connect6", parts)) return 2;
   Results results("connect6", ctx->cuda() ? ctx->device().name : "cpu");
-  c6::Connect6Game::width = quick ? 16 : 48;
-  std::printf("Connect6, width %d\n", c6::Connect6Game::width);
+  const c6::Connect6Game game{quick ? 16 : 48};
+  if (gpu && !gpu->set_game(game).ok()) return 1;
+  std::printf("Connect6, width %d\n", game.width);
   std::vector<c6::Board> positions;
   SplitMix64 rng(13);
   while (positions.size() < 16384) {
@@ -575,23 +576,22 @@ int connect6_suite(int argc, char** argv) {
     c6::Turn turn;
     if (!c6::parse_turn(t, turn).ok() || !root.play(turn).ok()) return 1;
   }
-  int failures =
-      parts.batches ? batch_rows<c6::Connect6Game>(positions, quick ? 1024 : 16384, *ctx, gpu.get(), results) : 0;
+  int failures = parts.batches ? batch_rows(game, positions, quick ? 1024 : 16384, *ctx, gpu.get(), results) : 0;
   if (!file.write(results)) return 1;
   // The engine's own search at the same depth and width: alpha-beta with its root turns split over
   // every thread of the pool (forced turns first; no threat-space search, as in the rows above).
   const auto engine = [&](int depth, std::uint64_t& nodes) {
     c6::SearchOptions so;
     so.depth = depth;
-    so.width = c6::Connect6Game::width;
+    so.width = game.width;
     so.vcf_depth = 0;
     so.threads = static_cast<int>(ctx->pool().size());
     const auto t0 = Clock::now();
     nodes = c6::search(root, so).nodes;
     return ms_since(t0);
   };
-  failures += search_rows<c6::Connect6Game>("open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results,
-                                            parts, {1, 2}, "root-split", engine);
+  failures += search_rows(game, "open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results, parts, {1, 2},
+                          "root-split", engine);
   if (gpu && !gpu->error().empty()) {
     std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().c_str());
     return 1;

@@ -17,15 +17,17 @@ template <class G>
 constexpr int kInf = search::HybridSearch<G, search::CpuBatch<G>>::kInfinity;
 
 template <class G>
-int serial(const typename G::State& p, int depth, int ply, int alpha, int beta, bool prune, std::uint64_t& nodes) {
+int serial(const G& game, const typename G::State& p, int depth, int ply, int alpha, int beta, bool prune,
+           std::uint64_t& nodes) {
   ++nodes;
   if (depth == 0) return search::leaf_value<G>(p, ply);
   std::vector<typename G::Move> moves;
-  G::children(p, moves);
+  game.children(p, moves);
   if (moves.empty()) return G::terminal(p, ply);
   int best = -kInf<G>;
   for (const auto& m : moves) {
-    best = std::max(best, -serial<G>(G::apply(p, m), depth - 1, ply + 1, -beta, -std::max(alpha, best), prune, nodes));
+    best =
+        std::max(best, -serial(game, G::apply(p, m), depth - 1, ply + 1, -beta, -std::max(alpha, best), prune, nodes));
     if (prune && best >= beta) break;
   }
   return best;

@@ -51,7 +51,7 @@ template <int D>
 int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool json, const std::string& pairs_path) {
   std::vector<ddm::Region<D>> regions = ddm::to_regions<D>(sc.regions);
   std::unique_ptr<ddm::RegionMatcher<D>> m;
-  Status st = ddm::RegionMatcher<D>::create(ctx, variant, m);
+  Status st = ddm::RegionMatcher<D>::create(ctx, {variant}, m);
   if (!st.ok()) return bad(st.message());
   for (std::size_t i = 0; i < regions.size(); ++i) {
     ddm::RegionId id;

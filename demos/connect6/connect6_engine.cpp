@@ -166,12 +166,12 @@ class Connect6Engine::Impl {
   // depth's turn played. The GPU's batches when there is one, else the CPU pool's.
   SearchOutcome hybrid_search() {
     const auto t0 = std::chrono::steady_clock::now();
-    Connect6Game::width = options_.width;
     SearchOutcome best;
     std::vector<Turn> first;
     candidate_turns(board_, options_.width, first);
     best.best = first.front();  // the game is not over: there is a turn
     GpuBatch* device = gpu();
+    if (device && !device->set_game({options_.width}).ok()) device = nullptr;  // wider than the GPU's turns
     warpmind::search::HybridOptions o;
     o.first_child_first = true;
     o.cut_one_by_one = 256;
@@ -213,7 +213,7 @@ class Connect6Engine::Impl {
       if (!pool_)
         pool_ =
             std::make_unique<warpmind::ThreadPool>(static_cast<unsigned>(options_.threads > 1 ? options_.threads : 0));
-      warpmind::search::CpuBatch<Connect6Game> backend{*pool_};
+      warpmind::search::CpuBatch<Connect6Game> backend{*pool_, {options_.width}};
       run_on(backend);
     }
     if (device && !device->error().empty()) note("info " + device->error() + " (the CPU computed those batches)");

@@ -509,7 +509,7 @@ class RegionsScene : public Scene {
   const char* name() const override { return "regions"; }
   Status reset(Context& ctx) override {
     matcher_.reset();
-    WM_RETURN_IF_ERROR(ddm::RegionMatcher<2>::create(ctx, variant_, matcher_, cell_));
+    WM_RETURN_IF_ERROR(ddm::RegionMatcher<2>::create(ctx, {variant_, cell_}, matcher_));
     ddm::GenerateSpec g;
     g.regions = static_cast<std::size_t>(regions_count_);
     g.space = kSpace;

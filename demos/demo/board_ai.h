@@ -122,7 +122,7 @@ class GpuBatchSlot {
   std::unique_ptr<Batch> batch_;
 };
 
-// The hybrid search for a board's computer (search/hybrid.h's deepen from now, `depth` at most, `time_ms`
+// The hybrid search for a board's computer playing `game` (search/hybrid.h's deepen from now, `depth` at most, `time_ms`
 // when > 0, stopped by `stop`): on the GPU's batches when `gpu` gives one under ai.backend, else on
 // `pool` (made, or remade, with ai.threads threads). Under `mutex`, `report` gets where the batches run
 // (and why not on the GPU) and, after every completed depth, its depth, score, nodes so far, time and
@@ -136,12 +136,16 @@ struct HybridOutcome {
 };
 
 template <class Game, class Batch, class OnDepth>
-HybridOutcome<typename Game::Move> think_hybrid(const typename Game::State& root, const AiSettings& ai, int depth,
-                                                std::int64_t time_ms, const std::atomic<bool>& stop,
-                                                GpuBatchSlot<Batch>& gpu, std::unique_ptr<ThreadPool>& pool,
-                                                std::mutex& mutex, Thinking& report, OnDepth on_depth) {
+HybridOutcome<typename Game::Move> think_hybrid(const Game& game, const typename Game::State& root,
+                                                const AiSettings& ai, int depth, std::int64_t time_ms,
+                                                const std::atomic<bool>& stop, GpuBatchSlot<Batch>& gpu,
+                                                std::unique_ptr<ThreadPool>& pool, std::mutex& mutex, Thinking& report,
+                                                OnDepth on_depth) {
   const auto t0 = std::chrono::steady_clock::now();
   Batch* device = gpu.get(ai.backend);
+  if constexpr (requires { device->set_game(game); }) {
+    if (device && !device->set_game(game).ok()) device = nullptr;  // settings the GPU batches cannot take
+  }
   {
     std::lock_guard<std::mutex> lock(mutex);
     report.on_gpu = device != nullptr;
@@ -175,7 +179,7 @@ HybridOutcome<typename Game::Move> think_hybrid(const typename Game::State& root
     const int threads = ai.threads > 1 ? ai.threads : 1;
     if (!pool || static_cast<int>(pool->size()) != threads)
       pool = std::make_unique<ThreadPool>(static_cast<unsigned>(threads));
-    search::CpuBatch<Game> batch{*pool};
+    search::CpuBatch<Game> batch{*pool, game};
     search::HybridSearch<Game, search::CpuBatch<Game>> h;
     take(search::deepen(h, root, o, depth, time_ms, t0, batch, each));
   }

@@ -385,11 +385,11 @@ void ChessTable::think(const chess::Position& root, const std::vector<std::uint6
 // The hybrid search (iterative deepening of whole runs, search/hybrid.h) on the GPU's batches when the
 // backend gives one, else on the CPU threads'.
 void ChessTable::think_hybrid(const chess::Position& root, const ChessAi& ai, std::int64_t time_ms) {
-  const auto r = demos::think_hybrid<chess::ChessGame>(root, ai, std::clamp(ai.depth, 1, 12), time_ms, stop_requested_,
-                                                       gpu_, pool_, report_mutex_, report_, [&](const auto& res) {
-                                                         report_.pv.assign(res.has_move ? 1 : 0, res.best);
-                                                         return std::abs(res.value) <= chess::kMateBound;
-                                                       });
+  const auto r = demos::think_hybrid(chess::ChessGame{}, root, ai, std::clamp(ai.depth, 1, 12), time_ms,
+                                     stop_requested_, gpu_, pool_, report_mutex_, report_, [&](const auto& res) {
+                                       report_.pv.assign(res.has_move ? 1 : 0, res.best);
+                                       return std::abs(res.value) <= chess::kMateBound;
+                                     });
   result_ = chess::SearchResult{};
   result_.has_move = r.has_move;
   result_.best = r.best;

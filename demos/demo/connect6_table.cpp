@@ -284,12 +284,11 @@ void Connect6Table::think(const c6::Board& root, const Connect6Ai& ai, std::int6
 
 // The hybrid search over the same candidate turns (Connect6Game at the width).
 void Connect6Table::think_hybrid(const c6::Board& root, const Connect6Ai& ai, std::int64_t time_ms) {
-  c6::Connect6Game::width = std::max(1, ai.width);
-  const auto r = demos::think_hybrid<c6::Connect6Game>(root, ai, std::clamp(ai.depth, 1, 6), time_ms, interrupt_, gpu_,
-                                                       pool_, report_mutex_, report_, [&](const auto& res) {
-                                                         if (res.has_move) report_.best = res.best;
-                                                         return true;
-                                                       });
+  const auto r = demos::think_hybrid(c6::Connect6Game{std::max(1, ai.width)}, root, ai, std::clamp(ai.depth, 1, 6),
+                                     time_ms, interrupt_, gpu_, pool_, report_mutex_, report_, [&](const auto& res) {
+                                       if (res.has_move) report_.best = res.best;
+                                       return true;
+                                     });
   result_ = c6::SearchOutcome{};
   result_.score = r.value;
   if (r.has_move) {

@@ -351,6 +351,17 @@ TEST(AoiGpu, GpuVariantsNeedTheCudaBackend) {
   EXPECT_EQ(v, AoiVariant::GpuSeed);
 }
 
+TEST(Aoi, AutoFollowsTheContextsBackend) {
+  AoiConfig c;
+  std::unique_ptr<AoiWorld> w;
+  ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  EXPECT_EQ(w->variant(), AoiVariant::CpuFast);
+  if (Context* g = warpmind::test::cuda_context()) {
+    ASSERT_TRUE(AoiWorld::create(*g, c, w).ok());
+    EXPECT_EQ(w->variant(), AoiVariant::GpuSeed);
+  }
+}
+
 TEST(Aoi, ConflictMergeSumsEveryAttack) {
   AoiConfig c;
   c.world = {0, 0, 100, 100};

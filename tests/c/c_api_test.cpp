@@ -4,16 +4,23 @@
 // nothing in the contract).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <iterator>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "warpmind/aoi/aoi.h"
 #include "warpmind/core/context.h"
+#include "warpmind/core/random.h"
+#include "warpmind/ddm/ddm.h"
 #include "warpmind/field/charge.h"
 #include "warpmind/field/field.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/warpmind.h"
+#include "gpu_helpers.h"
 
 namespace {
 
@@ -211,6 +218,242 @@ TEST(CApi, CrowdKeepsItsGuaranteesAndRejectsBadInput) {
   EXPECT_EQ(std::memcmp(again, now, sizeof now), 0);  // unchanged by the rejected steps
   EXPECT_EQ(wm_crowd_positions(c, again, 2), WM_INVALID_ARGUMENT);
   wm_crowd_destroy(c);
+}
+
+// The AOI world through the C API: the C++ world's notifications, events, counts and players on a random
+// world with moves, attacks and invalid commands; bad arguments are errors that change nothing.
+TEST(CApi, AoiEqualsTheCppWorld) {
+  Handles h;
+  ASSERT_NE(cpu_context(h), nullptr);
+  wm_aoi_config cfg{};
+  cfg.x0 = -50;
+  cfg.y0 = 0;
+  cfg.width = 200;
+  cfg.height = 120;
+  cfg.aoi = 12;
+  cfg.shape = WM_AOI_CIRCLE;
+  cfg.max_move = 5;
+  cfg.attack_range = 12;
+  cfg.track_visibility = 1;
+  cfg.variant = WM_AOI_CPU_FAST;
+  wm_aoi* w = nullptr;
+  ASSERT_EQ(wm_aoi_create(h.ctx, &cfg, &w), WM_OK) << wm_last_error();
+
+  warpmind::aoi::AoiConfig cc;
+  cc.world = {cfg.x0, cfg.y0, cfg.width, cfg.height};
+  cc.aoi = cfg.aoi;
+  cc.shape = warpmind::aoi::AoiShape::Circle;
+  cc.max_move = cfg.max_move;
+  cc.attack_range = cfg.attack_range;
+  cc.variant = warpmind::aoi::AoiVariant::CpuGrid;  // another variant: the same results
+  std::unique_ptr<warpmind::aoi::AoiWorld> ref;
+  ASSERT_TRUE(warpmind::aoi::AoiWorld::create(warpmind::test::cpu_context(), cc, ref).ok());
+
+  warpmind::SplitMix64 rng(21);
+  const auto uniform = [&](float lo, float hi) {
+    return lo + (hi - lo) * static_cast<float>(rng.next() >> 40) / static_cast<float>(1 << 24);
+  };
+  const std::size_t n = 400;
+  std::vector<wm_player> players(n);
+  std::vector<warpmind::aoi::Player> ref_players(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    players[i] = {uniform(-50, 149), uniform(0, 119), static_cast<int32_t>(rng.next() % 100)};
+    ref_players[i] = {players[i].x, players[i].y, players[i].hp};
+  }
+  ASSERT_EQ(wm_aoi_reset(w, players.data(), n), WM_OK) << wm_last_error();
+  ASSERT_TRUE(ref->reset(ref_players).ok());
+  EXPECT_EQ(wm_aoi_size(w), n);
+  warpmind::aoi::TickResult want;
+  for (int tick = 0; tick < 4; ++tick) {
+    std::vector<wm_command> cmd;
+    std::vector<warpmind::aoi::Command> ref_cmd;
+    for (std::size_t k = 0; k < 600; ++k) {
+      wm_command c{};
+      c.player = static_cast<uint32_t>(rng.next() % (n + 3));                      // a few unknown players
+      c.type = rng.next() % 10 == 0 ? 7u : static_cast<uint32_t>(rng.next() % 2);  // and unknown types
+      c.dx = uniform(-6, 6);                                                       // some beyond max_move
+      c.dy = uniform(-6, 6);
+      c.target = static_cast<uint32_t>(rng.next() % n);
+      c.damage = static_cast<int32_t>(rng.next() % 20) - 2;  // some negative
+      cmd.push_back(c);
+      ref_cmd.push_back({c.player, static_cast<warpmind::aoi::CommandType>(c.type), c.dx, c.dy, c.target, c.damage});
+    }
+    wm_aoi_tick_stats st{};
+    ASSERT_EQ(wm_aoi_tick(w, cmd.data(), cmd.size(), &st), WM_OK) << wm_last_error();
+    ASSERT_TRUE(ref->tick(ref_cmd, want).ok());
+    EXPECT_EQ(st.accepted, want.accepted);
+    for (int r = 0; r < 7; ++r) EXPECT_EQ(st.rejected[r], want.rejected[static_cast<std::size_t>(r)]) << r;
+    EXPECT_GT(st.rejected[1], 0u);  // unknown types were there
+    EXPECT_EQ(st.updates, want.updates.size());
+    const wm_notification* got = nullptr;
+    std::size_t count = 0;
+    ASSERT_EQ(wm_aoi_notifications(w, &got, &count), WM_OK);
+    ASSERT_EQ(count, want.notifications.size());
+    EXPECT_EQ(st.notifications, count);
+    EXPECT_GT(count, 0u);
+    for (std::size_t i = 0; i < count; ++i) {
+      const warpmind::aoi::Notification& r = want.notifications[i];
+      ASSERT_EQ(got[i].receiver, r.receiver) << i;
+      ASSERT_EQ(got[i].subject, r.subject) << i;
+      ASSERT_EQ(got[i].field, static_cast<uint32_t>(r.field)) << i;
+      ASSERT_EQ(got[i].value, r.value) << i;
+    }
+    const wm_visibility_event *in = nullptr, *out = nullptr;
+    std::size_t n_in = 0, n_out = 0;
+    ASSERT_EQ(wm_aoi_visibility(w, &in, &n_in, &out, &n_out), WM_OK);
+    ASSERT_EQ(n_in, want.entered.size());
+    ASSERT_EQ(n_out, want.left.size());
+    for (std::size_t i = 0; i < n_in; ++i)
+      ASSERT_TRUE(in[i].receiver == want.entered[i].receiver && in[i].other == want.entered[i].other) << i;
+    for (std::size_t i = 0; i < n_out; ++i)
+      ASSERT_TRUE(out[i].receiver == want.left[i].receiver && out[i].other == want.left[i].other) << i;
+  }
+  std::vector<wm_player> now(n);
+  ASSERT_EQ(wm_aoi_players(w, now.data(), n), WM_OK);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(now[i].x, ref->players()[i].x) << i;
+    EXPECT_EQ(now[i].y, ref->players()[i].y) << i;
+    EXPECT_EQ(now[i].hp, ref->players()[i].hp) << i;
+  }
+  EXPECT_EQ(wm_aoi_value_float(0x3f800000u), 1.0f);
+  EXPECT_EQ(wm_aoi_value_int(0xffffffffu), -1);
+
+  // Bad arguments: errors, the world unchanged.
+  const wm_player outside[1] = {{500, 0, 10}};
+  EXPECT_EQ(wm_aoi_reset(w, outside, 1), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_aoi_size(w), n);
+  EXPECT_EQ(wm_aoi_reset(w, nullptr, 3), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_aoi_tick(w, nullptr, 2, nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_aoi_tick(nullptr, nullptr, 0, nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_aoi_players(w, now.data(), n - 1), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_aoi_notifications(w, nullptr, nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_aoi_visibility(nullptr, nullptr, nullptr, nullptr, nullptr), WM_INVALID_ARGUMENT);
+  std::vector<wm_player> again(n);
+  ASSERT_EQ(wm_aoi_players(w, again.data(), n), WM_OK);
+  EXPECT_EQ(std::memcmp(again.data(), now.data(), n * sizeof(wm_player)), 0);
+  ASSERT_EQ(wm_aoi_tick(w, nullptr, 0, nullptr), WM_OK);  // an empty batch is a tick
+  wm_aoi_destroy(w);
+
+  wm_aoi_config bad = cfg;
+  wm_aoi* b = nullptr;
+  bad.aoi = 0;
+  EXPECT_EQ(wm_aoi_create(h.ctx, &bad, &b), WM_INVALID_ARGUMENT);
+  bad = cfg;
+  bad.shape = static_cast<wm_aoi_shape>(1);
+  bad.variant = WM_AOI_GPU_FAST;  // a GPU variant on a CPU context
+  EXPECT_EQ(wm_aoi_create(h.ctx, &bad, &b), WM_UNAVAILABLE);
+  bad.variant = static_cast<wm_aoi_variant>(4);
+  bad.width = NAN;
+  EXPECT_EQ(wm_aoi_create(h.ctx, &bad, &b), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(b, nullptr);
+  EXPECT_EQ(wm_aoi_create(nullptr, &cfg, &b), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_aoi_create(h.ctx, nullptr, &b), WM_INVALID_ARGUMENT);
+  wm_aoi_destroy(nullptr);
+}
+
+// The region matcher through the C API, 2D and 3D: the brute-force C++ matcher's pairs through adds,
+// updates, removals and match_changes; bad arguments are errors.
+TEST(CApi, RegionsEqualTheCppMatcher) {
+  Handles h;
+  ASSERT_NE(cpu_context(h), nullptr);
+  for (const int dims : {2, 3}) {
+    SCOPED_TRACE("dimensions " + std::to_string(dims));
+    wm_regions* r = nullptr;
+    ASSERT_EQ(wm_regions_create(h.ctx, dims, WM_DDM_AUTO, 0, &r), WM_OK) << wm_last_error();
+    warpmind::SplitMix64 rng(7 + static_cast<std::uint64_t>(dims));
+    const auto coord = [&] { return static_cast<float>(rng.next() % 1000) / 10.0f; };
+    // Boxes kept here too; the oracle is the half-open test of ddm.h.
+    std::vector<std::array<float, 6>> box;
+    std::vector<int> kind, alive;
+    const auto make = [&](std::array<float, 6>& b) {
+      for (int k = 0; k < dims; ++k) {
+        const float a = coord(), w = static_cast<float>(rng.next() % 150) / 10.0f;
+        b[static_cast<std::size_t>(k)] = a;
+        b[static_cast<std::size_t>(k + 3)] = a + w;
+      }
+    };
+    for (int i = 0; i < 300; ++i) {
+      std::array<float, 6> b{};
+      make(b);
+      const wm_region_kind k = i % 2 ? WM_SUBSCRIPTION : WM_PUBLICATION;
+      uint32_t id = 99999;
+      ASSERT_EQ(wm_regions_add(r, k, b.data(), b.data() + 3, &id), WM_OK) << wm_last_error();
+      ASSERT_EQ(id, static_cast<uint32_t>(i));
+      box.push_back(b);
+      kind.push_back(k);
+      alive.push_back(1);
+    }
+    const auto oracle = [&] {
+      std::vector<std::pair<uint32_t, uint32_t>> pairs;
+      for (std::size_t p = 0; p < box.size(); ++p)
+        for (std::size_t q = 0; q < box.size(); ++q) {
+          if (!alive[p] || !alive[q] || kind[p] != WM_PUBLICATION || kind[q] != WM_SUBSCRIPTION) continue;
+          bool hit = true;
+          for (int k = 0; k < dims; ++k) {
+            const float alo = box[p][static_cast<std::size_t>(k)], ahi = box[p][static_cast<std::size_t>(k + 3)];
+            const float blo = box[q][static_cast<std::size_t>(k)], bhi = box[q][static_cast<std::size_t>(k + 3)];
+            hit = hit && alo < bhi && blo < ahi && alo < ahi && blo < bhi;
+          }
+          if (hit) pairs.push_back({static_cast<uint32_t>(p), static_cast<uint32_t>(q)});
+        }
+      return pairs;
+    };
+    const auto as_pairs = [](const wm_pair* p, std::size_t n) {
+      std::vector<std::pair<uint32_t, uint32_t>> v;
+      for (std::size_t i = 0; i < n; ++i) v.push_back({p[i].publication, p[i].subscription});
+      return v;
+    };
+    const wm_pair* pairs = nullptr;
+    std::size_t count = 0;
+    ASSERT_EQ(wm_regions_match(r, &pairs, &count), WM_OK);
+    auto before = oracle();
+    EXPECT_GT(before.size(), 10u);
+    EXPECT_EQ(as_pairs(pairs, count), before);
+    EXPECT_EQ(wm_regions_count(r, WM_PUBLICATION), 150u);
+    // Moves and removals, then the changes.
+    for (int i = 0; i < 40; ++i) {
+      const uint32_t id = static_cast<uint32_t>(rng.next() % box.size());
+      if (!alive[id]) continue;
+      if (i % 4 == 0) {
+        ASSERT_EQ(wm_regions_remove(r, id), WM_OK);
+        alive[id] = 0;
+      } else {
+        make(box[id]);
+        ASSERT_EQ(wm_regions_update(r, id, box[id].data(), box[id].data() + 3), WM_OK) << wm_last_error();
+      }
+    }
+    const wm_pair *app = nullptr, *dis = nullptr;
+    std::size_t n_app = 0, n_dis = 0;
+    ASSERT_EQ(wm_regions_match_changes(r, &app, &n_app, &dis, &n_dis), WM_OK) << wm_last_error();
+    const auto after = oracle();
+    std::vector<std::pair<uint32_t, uint32_t>> want_app, want_dis;
+    std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(want_app));
+    std::set_difference(before.begin(), before.end(), after.begin(), after.end(), std::back_inserter(want_dis));
+    EXPECT_EQ(as_pairs(app, n_app), want_app);
+    EXPECT_EQ(as_pairs(dis, n_dis), want_dis);
+    EXPECT_GT(n_app + n_dis, 0u);
+    // Bad arguments.
+    const float nan_lo[3] = {NAN, 0, 0}, lo[3] = {5, 5, 5}, hi[3] = {1, 9, 9};
+    uint32_t id = 0;
+    EXPECT_EQ(wm_regions_add(r, WM_PUBLICATION, nan_lo, hi, &id), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_regions_add(r, WM_PUBLICATION, lo, hi, &id), WM_INVALID_ARGUMENT);  // lo > hi
+    EXPECT_EQ(wm_regions_add(r, static_cast<wm_region_kind>(1), nullptr, hi, &id), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_regions_update(r, 100000, lo, lo), WM_INVALID_ARGUMENT);  // unknown id
+    EXPECT_EQ(wm_regions_remove(r, 100000), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_regions_match(r, nullptr, &count), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_regions_match(nullptr, &pairs, &count), WM_INVALID_ARGUMENT);
+    ASSERT_EQ(wm_regions_match(r, &pairs, &count), WM_OK);
+    EXPECT_EQ(as_pairs(pairs, count), after);  // nothing the rejected calls did
+    wm_regions_destroy(r);
+  }
+  wm_regions* r = nullptr;
+  EXPECT_EQ(wm_regions_create(h.ctx, 4, WM_DDM_AUTO, 0, &r), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_regions_create(h.ctx, 2, WM_DDM_GPU_GRID, 0, &r), WM_UNAVAILABLE);
+  EXPECT_EQ(wm_regions_create(h.ctx, 2, WM_DDM_CPU_SORT, -1, &r), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_regions_create(h.ctx, 2, static_cast<wm_ddm_variant>(9), 0, &r), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(r, nullptr);
+  EXPECT_EQ(wm_regions_count(nullptr, WM_PUBLICATION), 0u);
+  wm_regions_destroy(nullptr);
 }
 
 TEST(CApi, ChessAndConnect6Engines) {

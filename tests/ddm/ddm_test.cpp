@@ -72,7 +72,7 @@ template <int D>
 void expect_matches(const std::vector<TestRegion<D>>& regions, DdmVariant v, const char* what, float grid_cell = 0) {
   SCOPED_TRACE(std::string(what) + " " + variant_name(v));
   std::unique_ptr<RegionMatcher<D>> m;
-  ASSERT_TRUE(RegionMatcher<D>::create(context_for(v), v, m, grid_cell).ok());
+  ASSERT_TRUE(RegionMatcher<D>::create(context_for(v), {v, grid_cell}, m).ok());
   for (std::size_t i = 0; i < regions.size(); ++i) {
     RegionId id = 0;
     ASSERT_TRUE(m->add(regions[i].kind, regions[i].box, id).ok());
@@ -120,7 +120,7 @@ TEST_P(DdmVariantTest, IncrementalChangesOverManySteps) {
   if (is_gpu(v)) WM_REQUIRE_GPU();
   std::vector<TestRegion<2>> r = world<2>(1200, 4.0f, true, 9);
   std::unique_ptr<RegionMatcher<2>> m;
-  ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
+  ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), {v}, m).ok());
   for (const auto& q : r) {
     RegionId id;
     ASSERT_TRUE(m->add(q.kind, q.box, id).ok());
@@ -205,9 +205,9 @@ TEST(DdmGpu, GridCellSizesAndLargerWorlds) {
   expect_matches(lattice, DdmVariant::GpuGrid, "unit lattice", 1.0f);
   for (float alpha : {0.01f, 1.0f, 10.0f}) {
     std::unique_ptr<RegionMatcher<2>> ref, grid, region;
-    ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, ref).ok());
-    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuGrid, grid).ok());
-    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuRegion, region).ok());
+    ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), {DdmVariant::CpuSort}, ref).ok());
+    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), {DdmVariant::GpuGrid}, grid).ok());
+    ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), {DdmVariant::GpuRegion}, region).ok());
     // The benchmark's workload: alpha is the overlap degree in area (side = L * sqrt(alpha / N)), so
     // alpha 1 and 10 give some 10^5 and 10^6 pairs among 200,000 regions.
     GenerateSpec g;
@@ -242,9 +242,9 @@ TEST(DdmGpu, ChangesDiffedOnTheDeviceEqualTheCpu) {
   g.seed = 31;
   std::vector<Region<2>> regions = generate_regions<2>(g);
   std::unique_ptr<RegionMatcher<2>> ref, grid, region;
-  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, ref).ok());
-  ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuGrid, grid).ok());
-  ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), DdmVariant::GpuRegion, region).ok());
+  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), {DdmVariant::CpuSort}, ref).ok());
+  ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), {DdmVariant::GpuGrid}, grid).ok());
+  ASSERT_TRUE(RegionMatcher<2>::create(*warpmind::test::cuda_context(), {DdmVariant::GpuRegion}, region).ok());
   for (const Region<2>& q : regions) {
     RegionId id;
     for (auto* m : {ref.get(), grid.get(), region.get()}) ASSERT_TRUE(m->add(q.kind, q.box, id).ok());
@@ -293,7 +293,7 @@ TEST(DdmGpu, EmptyMatchersAndOneKindOnly) {
       SCOPED_TRACE(std::string(variant_name(v)) +
                    (only == RegionKind::Publication ? " publications" : " subscriptions"));
       std::unique_ptr<RegionMatcher<2>> m;
-      ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
+      ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), {v}, m).ok());
       std::vector<Pair> out{{1, 2}}, appeared{{3, 4}}, disappeared{{5, 6}};
       ASSERT_TRUE(m->match(out).ok());
       EXPECT_TRUE(out.empty());
@@ -325,10 +325,10 @@ TEST(DdmGpu, EmptyMatchersAndOneKindOnly) {
 
 TEST(DdmGpu, GpuVariantsNeedTheCudaBackend) {
   std::unique_ptr<RegionMatcher<2>> m;
-  const Status st = RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::GpuGrid, m);
+  const Status st = RegionMatcher<2>::create(warpmind::test::cpu_context(), {DdmVariant::GpuGrid}, m);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("CUDA"), std::string::npos) << st.message();
-  EXPECT_FALSE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::CpuSort, m, NAN).ok());
+  EXPECT_FALSE(RegionMatcher<2>::create(warpmind::test::cpu_context(), {DdmVariant::CpuSort, NAN}, m).ok());
 }
 
 TEST(DdmScenario, ParsesFilesAndNamesTheBadField) {
@@ -382,7 +382,11 @@ TEST(DdmScenario, AlphaIsTheVolumeRatioAndMovesAreHalfASide) {
 
 TEST(Ddm, BadInputIsAClearErrorAndChangesNothing) {
   std::unique_ptr<RegionMatcher<2>> m;
-  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), DdmVariant::Auto, m).ok());
+  if (Context* g = warpmind::test::cuda_context()) {  // Auto follows the context's backend
+    ASSERT_TRUE(RegionMatcher<2>::create(*g, {DdmVariant::Auto}, m).ok());
+    EXPECT_EQ(m->variant(), DdmVariant::GpuGrid);
+  }
+  ASSERT_TRUE(RegionMatcher<2>::create(warpmind::test::cpu_context(), {DdmVariant::Auto}, m).ok());
   EXPECT_EQ(m->variant(), DdmVariant::CpuSort);
   RegionId a, b, c = 77;
   ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {5, 5}}, a).ok());
@@ -422,7 +426,7 @@ TEST(Ddm, ZeroWidthBoxesMatchNothingEvenInsideAnother) {
   for (DdmVariant v : available_variants()) {
     SCOPED_TRACE(variant_name(v));
     std::unique_ptr<RegionMatcher<2>> m;
-    ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), v, m).ok());
+    ASSERT_TRUE(RegionMatcher<2>::create(context_for(v), {v}, m).ok());
     RegionId id;
     ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0}, {10, 10}}, id).ok());     // 0
     ASSERT_TRUE(m->add(RegionKind::Subscription, {{5, 0}, {5, 10}}, id).ok());     // 1: zero width on x
@@ -454,7 +458,7 @@ TEST(Ddm, ZeroWidthBoxesMatchNothingEvenInsideAnother) {
   for (DdmVariant v : available_variants()) {
     SCOPED_TRACE(variant_name(v));
     std::unique_ptr<RegionMatcher<3>> m;
-    ASSERT_TRUE(RegionMatcher<3>::create(context_for(v), v, m).ok());
+    ASSERT_TRUE(RegionMatcher<3>::create(context_for(v), {v}, m).ok());
     RegionId id;
     ASSERT_TRUE(m->add(RegionKind::Publication, {{0, 0, 0}, {10, 10, 10}}, id).ok());
     ASSERT_TRUE(m->add(RegionKind::Subscription, {{1, 1, 5}, {9, 9, 5}}, id).ok());

@@ -54,7 +54,8 @@ TEST(Connect6Gpu, BatchKernelsEqualTheCpu) {
       ASSERT_EQ(values[i], search::leaf_value<Connect6Game>(boards[i], ply)) << i << " ply " << ply;
   }
   for (int width : {8, 48}) {
-    Connect6Game::width = width;
+    const Connect6Game game{width};
+    ASSERT_TRUE(gpu->set_game(game).ok());
     std::vector<int> values;
     std::vector<std::vector<Turn>> turns;
     gpu->leaves(in, values);
@@ -62,11 +63,13 @@ TEST(Connect6Gpu, BatchKernelsEqualTheCpu) {
     for (std::size_t i = 0; i < boards.size(); ++i) {
       ASSERT_EQ(values[i], evaluate(boards[i])) << i;
       std::vector<Turn> want;
-      Connect6Game::children(boards[i], want);
+      game.children(boards[i], want);
       ASSERT_EQ(turns[i], want) << i;
     }
   }
-  Connect6Game::width = 16;
+  EXPECT_FALSE(gpu->set_game({129}).ok());  // more turns than the kernels generate: refused, width kept
+  EXPECT_FALSE(gpu->set_game({0}).ok());
+  EXPECT_EQ(gpu->game().width, 48);
   EXPECT_EQ(gpu->error(), "");
   EXPECT_GT(boards.size(), 2000u);
 }
@@ -95,15 +98,16 @@ TEST(Connect6Gpu, HybridOnTheGpuComputesWhatTheCpuBackendDoes) {
   EXPECT_EQ(gpu->error(), "");
 }
 
-int negamax(const Board& b, int depth, int ply, std::uint64_t& nodes, int* best_index = nullptr) {
+int negamax(const Connect6Game& game, const Board& b, int depth, int ply, std::uint64_t& nodes,
+            int* best_index = nullptr) {
   ++nodes;
   std::vector<Turn> turns;
-  Connect6Game::children(b, turns);
+  game.children(b, turns);
   if (turns.empty()) return Connect6Game::terminal(b, ply);
   if (depth == 0) return Connect6Game::evaluate(b);
   int best = 0;
   for (std::size_t i = 0; i < turns.size(); ++i) {
-    const int v = -negamax(Connect6Game::apply(b, turns[i]), depth - 1, ply + 1, nodes);
+    const int v = -negamax(game, Connect6Game::apply(b, turns[i]), depth - 1, ply + 1, nodes);
     if (i == 0 || v > best) {
       best = v;
       if (best_index) *best_index = static_cast<int>(i);
@@ -120,23 +124,23 @@ TEST(Connect6Gpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
   std::unique_ptr<GpuBatch> gpu;
   ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
   const std::vector<Board> positions = random_positions(6);
-  const int saved = Connect6Game::width;
   int checked = 0;
   for (std::size_t i = 0; i < positions.size(); i += 7) {
     for (int width : {4, 8}) {
-      Connect6Game::width = width;
+      const Connect6Game game{width};
+      ASSERT_TRUE(gpu->set_game(game).ok());
       for (int depth = 0; depth <= 3; ++depth) {
         SCOPED_TRACE("position " + std::to_string(i) + " width " + std::to_string(width) + " depth " +
                      std::to_string(depth));
         std::uint64_t nodes = 0;
         int best = -1;
-        const int want = negamax(positions[i], depth, 0, nodes, &best);
+        const int want = negamax(game, positions[i], depth, 0, nodes, &best);
         MinimaxResult r;
         ASSERT_TRUE(gpu->minimax(positions[i], depth, r).ok());
         EXPECT_EQ(r.value, want);
         EXPECT_EQ(r.nodes, nodes);
         std::vector<Turn> children;
-        Connect6Game::children(positions[i], children);
+        game.children(positions[i], children);
         if (depth > 0 && !children.empty()) {
           ASSERT_TRUE(r.has_move);
           EXPECT_EQ(r.best, children[static_cast<std::size_t>(best)]);
@@ -145,7 +149,6 @@ TEST(Connect6Gpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
       }
     }
   }
-  Connect6Game::width = saved;
   EXPECT_GT(checked, 40);
 }
 
@@ -161,9 +164,9 @@ TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
   const std::vector<Board> positions = random_positions(4);
   std::vector<const Board*> in;
   for (std::size_t i = 0; i < positions.size(); i += 3) in.push_back(&positions[i]);
-  const int saved = Connect6Game::width;
   for (int width : {4, 8, 48}) {
-    Connect6Game::width = width;
+    cpu.rules.width = width;
+    ASSERT_TRUE(gpu->set_game({width}).ok());
     for (int plies = 0; plies <= (width > 8 ? 1 : 2); ++plies) {
       for (int ply : {0, 3}) {
         SCOPED_TRACE("width " + std::to_string(width) + " plies " + std::to_string(plies) + " ply " +
@@ -178,14 +181,15 @@ TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
       }
     }
   }
-  Connect6Game::width = 8;
+  cpu.rules.width = 8;
+  ASSERT_TRUE(gpu->set_game({8}).ok());
   SubtreeLeaves<Connect6Game, GpuBatch> on_gpu{*gpu, 1};
   SubtreeLeaves<Connect6Game, CpuBatch<Connect6Game>> on_cpu{cpu, 1};
   HybridSearch<Connect6Game, decltype(on_gpu)> hg;
   HybridSearch<Connect6Game, decltype(on_cpu)> hc;
   for (std::size_t i = 4; i < positions.size(); i += 11) {
     std::uint64_t oracle_nodes = 0;
-    const int want = negamax(positions[i], 3, 0, oracle_nodes);
+    const int want = negamax(cpu.rules, positions[i], 3, 0, oracle_nodes);
     HybridOptions o;
     o.depth = 2;
     o.first_child_first = true;
@@ -201,7 +205,6 @@ TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
     EXPECT_EQ(a.best, b.best);
     EXPECT_EQ(on_gpu.nodes, on_cpu.nodes);
   }
-  Connect6Game::width = saved;
   EXPECT_EQ(gpu->error(), "");
 }
 

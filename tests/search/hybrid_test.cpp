@@ -181,26 +181,27 @@ TEST(Hybrid, ThresholdsDecideWhatIsBatched) {
 }
 
 template <class G>
-int plain_negamax(const typename G::State& s, int depth, int ply) {
+int plain_negamax(const typename G::State& s, int depth, int ply, const G& game = G{}) {
   std::vector<typename G::Move> moves;
-  G::children(s, moves);
+  game.children(s, moves);
   if (moves.empty()) return G::terminal(s, ply);
   if (depth == 0) return G::evaluate(s);
   int best = -HybridSearch<G, CpuBatch<G>>::kInfinity;
-  for (const auto& m : moves) best = std::max(best, -plain_negamax<G>(G::apply(s, m), depth - 1, ply + 1));
+  for (const auto& m : moves) best = std::max(best, -plain_negamax<G>(G::apply(s, m), depth - 1, ply + 1, game));
   return best;
 }
 
 // The rule the driver once followed, for the test below: a node at depth 0 evaluated without asking
 // whether the game is over there.
 template <class G>
-int evaluated_at_the_horizon(const typename G::State& s, int depth, int ply) {
+int evaluated_at_the_horizon(const typename G::State& s, int depth, int ply, const G& game = G{}) {
   if (depth == 0) return G::evaluate(s);
   std::vector<typename G::Move> moves;
-  G::children(s, moves);
+  game.children(s, moves);
   if (moves.empty()) return G::terminal(s, ply);
   int best = -HybridSearch<G, CpuBatch<G>>::kInfinity;
-  for (const auto& m : moves) best = std::max(best, -evaluated_at_the_horizon<G>(G::apply(s, m), depth - 1, ply + 1));
+  for (const auto& m : moves)
+    best = std::max(best, -evaluated_at_the_horizon<G>(G::apply(s, m), depth - 1, ply + 1, game));
   return best;
 }
 
@@ -208,8 +209,8 @@ int evaluated_at_the_horizon(const typename G::State& s, int depth, int ply) {
 // value each time (and its best move when one is given).
 template <class G>
 void expect_reference_value(const typename G::State& s, int depth, int want, const std::string& best = "",
-                            const std::function<std::string(const typename G::Move&)>& name = {}) {
-  CpuBatch<G> backend{warpmind::test::cpu_context().pool()};
+                            const std::function<std::string(const typename G::Move&)>& name = {}, const G& game = G{}) {
+  CpuBatch<G> backend{warpmind::test::cpu_context().pool(), game};
   HybridSearch<G, CpuBatch<G>> search;
   for (const bool pruning : {false, true})
     for (const bool ybw : {false, true})
@@ -285,13 +286,13 @@ TEST(Hybrid, DecisiveLeavesScoreAsTerminalAtTheHorizon) {
       }
     return b;
   };
-  Connect6Game::width = 8;
+  const Connect6Game game{8};
   // Black to move with four in a row: the winning turn is a leaf at depth 1 (worth kWin - 1, where the
   // evaluation says kWin).
   const Board four = board({"K10", "L10", "M10", "N10"}, {"A1", "B1", "A3"});
   ASSERT_EQ(four.to_move(), connect6::BlackStone);
   std::vector<connect6::Turn> turns;
-  Connect6Game::children(four, turns);
+  game.children(four, turns);
   ASSERT_FALSE(turns.empty());
   const Board six = Connect6Game::apply(four, turns[0]);
   ASSERT_EQ(six.winner(), connect6::BlackStone);
@@ -307,12 +308,11 @@ TEST(Hybrid, DecisiveLeavesScoreAsTerminalAtTheHorizon) {
   };
   for (const C6Case& c : {C6Case{&four, 1, win - 1}, C6Case{&lost, 2, -(win - 2)}}) {
     SCOPED_TRACE("connect6 depth " + std::to_string(c.depth));
-    const int want = plain_negamax<Connect6Game>(*c.b, c.depth, 0);
+    const int want = plain_negamax<Connect6Game>(*c.b, c.depth, 0, game);
     ASSERT_EQ(want, c.want);
-    ASSERT_NE(evaluated_at_the_horizon<Connect6Game>(*c.b, c.depth, 0), want);
-    expect_reference_value<Connect6Game>(*c.b, c.depth, want);
+    ASSERT_NE(evaluated_at_the_horizon<Connect6Game>(*c.b, c.depth, 0, game), want);
+    expect_reference_value<Connect6Game>(*c.b, c.depth, want, "", {}, game);
   }
-  Connect6Game::width = 16;
 }
 
 // over() is exactly "children() gives no move", and the CPU backend's leaves are leaf_value: mates,
@@ -351,7 +351,7 @@ TEST(Hybrid, LeafValuesFollowTheGames) {
     Board b;
     for (int turn = 0; turn < 200; ++turn) {
       std::vector<connect6::Turn> turns;
-      Connect6Game::children(b, turns);
+      Connect6Game{}.children(b, turns);
       ASSERT_EQ(Connect6Game::over(b), turns.empty()) << "game " << game << " turn " << turn;
       EXPECT_EQ(leaf_value<Connect6Game>(b, 3), b.over() ? Connect6Game::terminal(b, 3) : Connect6Game::evaluate(b));
       if (turns.empty()) {
@@ -379,7 +379,7 @@ TEST(Hybrid, SubtreesBelowTheHorizonGiveTheFullDepthValue) {
       std::uint64_t oracle_nodes = 0;
       const int want = negamax(p, depth, 0, oracle_nodes);
       std::uint64_t sub_nodes = 0;
-      EXPECT_EQ(subtree_value<ChessGame>(p, 0, depth, sub_nodes), want);
+      EXPECT_EQ(subtree_value(ChessGame{}, p, 0, depth, sub_nodes), want);
       EXPECT_EQ(sub_nodes, oracle_nodes);
       if (k >= depth) continue;
       SubtreeLeaves<ChessGame, CpuBatch<ChessGame>> backend{cpu, k};
@@ -410,7 +410,7 @@ TEST(Hybrid, SubtreesBelowTheHorizonGiveTheFullDepthValue) {
   Position mate;
   ASSERT_TRUE(chess::parse_fen(kFens[3], mate).ok());
   std::uint64_t n0 = 0, n5 = 0;
-  const int at0 = subtree_value<ChessGame>(mate, 0, 1, n0), at5 = subtree_value<ChessGame>(mate, 5, 1, n5);
+  const int at0 = subtree_value(ChessGame{}, mate, 0, 1, n0), at5 = subtree_value(ChessGame{}, mate, 5, 1, n5);
   EXPECT_EQ(at0 - at5, 5);
   EXPECT_EQ(n0, n5);
 }
@@ -423,9 +423,9 @@ TEST(Hybrid, Connect6IsTheSameDriver) {
     ASSERT_TRUE(connect6::parse_turn(t, turn).ok());
     ASSERT_TRUE(b.play(turn).ok());
   }
-  Connect6Game::width = 8;
-  const int want = plain_negamax<Connect6Game>(b, 2, 0);
-  CpuBatch<Connect6Game> backend{warpmind::test::cpu_context().pool()};
+  const Connect6Game game{8};
+  const int want = plain_negamax<Connect6Game>(b, 2, 0, game);
+  CpuBatch<Connect6Game> backend{warpmind::test::cpu_context().pool(), game};
   HybridSearch<Connect6Game, CpuBatch<Connect6Game>> search;
   HybridOptions o;
   o.depth = 2;
@@ -443,7 +443,6 @@ TEST(Hybrid, Connect6IsTheSameDriver) {
   EXPECT_LE(pruned.computed(), full.computed());
   connect6::Board after = b;
   EXPECT_TRUE(after.play(r.best).ok());
-  Connect6Game::width = 16;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 /* warpmind's C API (target warpmind::c; C11, no C++ types): a context, potential-field layers, the crowd
- * solver and the chess and Connect6 engines behind opaque handles. (The AOI world and the region matcher
- * are C++ only so far.)
+ * solver, the area-of-interest world, the region matcher and the chess and Connect6 engines behind opaque
+ * handles.
  *
  * Conventions, for every call:
  * - Returns WM_OK or an error code; on error nothing the call would have changed has changed, and
@@ -10,8 +10,9 @@
  *   A context must outlive every handle created with it. A handle is not thread-safe: one thread at a time
  *   per handle; different handles may be used from different threads.
  * - Arrays passed in are read during the call only (the caller keeps ownership); arrays passed out are
- *   the caller's, of the size the call states. Strings returned are owned by the handle and stay valid
- *   until the next call on it.
+ *   the caller's, of the size the call states. Strings and arrays returned by pointer (const) are owned by
+ *   the handle and stay valid until the next call on that handle that is not a read-only query (a
+ *   `const` handle parameter), or until it is destroyed.
  * - Every call blocks until its results are in the caller's memory (the GPU work included).
  * - Units: world units for positions and distances (the field's and the crowd's world rectangle);
  *   centipawns (chess) and window scores (Connect6) from the side to move for scores.
@@ -127,6 +128,117 @@ wm_status wm_crowd_step(wm_crowd* crowd, const wm_vec2* proposals, size_t count,
 /* positions (room for count = the number of agents). */
 wm_status wm_crowd_positions(const wm_crowd* crowd, wm_vec2* positions, size_t count);
 size_t wm_crowd_size(const wm_crowd* crowd);
+
+/* ---- area of interest (warpmind/aoi/aoi.h) --------------------------------------------------------------- */
+
+typedef struct wm_aoi wm_aoi;
+
+typedef enum wm_aoi_shape { WM_AOI_SQUARE = 0, WM_AOI_CIRCLE = 1 } wm_aoi_shape;
+typedef enum wm_aoi_variant {
+  WM_AOI_AUTO = 0, /* the context's backend: gpu-seed on CUDA, cpu-fast on the CPU */
+  WM_AOI_CPU_GRID = 1,
+  WM_AOI_CPU_FAST = 2,
+  WM_AOI_GPU_SEED = 3, /* needs a CUDA context */
+  WM_AOI_GPU_FAST = 4  /* needs a CUDA context */
+} wm_aoi_variant;
+
+typedef struct wm_aoi_config {
+  float x0, y0, width, height; /* the world rectangle (width, height > 0) */
+  float aoi;                   /* bucket side (square) or radius (circle), > 0, at most 10^8 buckets */
+  wm_aoi_shape shape;
+  float max_move;       /* largest |dx| and |dy| of a move command */
+  float attack_range;   /* an attack's target must be within it (squared distance <=, in float) */
+  int track_visibility; /* 1: enter/leave events each tick; 0: none */
+  wm_aoi_variant variant;
+} wm_aoi_config;
+
+typedef struct wm_player {
+  float x, y; /* inside the world */
+  int32_t hp; /* >= 0 */
+} wm_player;
+
+typedef enum wm_command_type { WM_COMMAND_MOVE = 0, WM_COMMAND_ATTACK = 1 } wm_command_type;
+
+typedef struct wm_command {
+  uint32_t player;
+  uint32_t type;   /* a wm_command_type; any other value is rejected as an unknown type */
+  float dx, dy;    /* move */
+  uint32_t target; /* attack */
+  int32_t damage;  /* attack, >= 0 */
+} wm_command;
+
+/* field: 0 = x, 1 = y (value: float bits, see wm_aoi_value_float), 2 = hp (value: int32 bits). */
+typedef struct wm_notification {
+  uint32_t receiver, subject, field, value;
+} wm_notification;
+
+typedef struct wm_visibility_event {
+  uint32_t receiver, other;
+} wm_visibility_event;
+
+typedef struct wm_aoi_tick_stats {
+  size_t accepted;
+  size_t rejected[7]; /* by reason: unknown player, unknown type, bad move, unknown target, self attack,
+                         target out of range, bad damage (a command counts once, under the first) */
+  size_t updates, notifications, entered, left;
+  double ms_logic, ms_query, ms_visibility; /* where the tick's time went (wall time, or device time on GPU) */
+} wm_aoi_tick_stats;
+
+/* The MMO tick of warpmind/aoi/aoi.h, whose contract applies in full (validation order, merge, clamping,
+ * the AOI rule, ordering). Every variant returns the same results. */
+wm_status wm_aoi_create(wm_context* ctx, const wm_aoi_config* config, wm_aoi** out);
+void wm_aoi_destroy(wm_aoi* aoi);
+/* Sets players 0..count-1 (and the visibility the next tick's events compare with). */
+wm_status wm_aoi_reset(wm_aoi* aoi, const wm_player* players, size_t count);
+/* One tick over `count` commands (count 0 is allowed). Invalid commands are counted, never an error. */
+wm_status wm_aoi_tick(wm_aoi* aoi, const wm_command* commands, size_t count, wm_aoi_tick_stats* stats);
+/* The last tick's notifications, sorted by (receiver, subject, field): *out points into the handle
+ * (valid until the next wm_aoi_tick/wm_aoi_reset/wm_aoi_destroy); *count their number. */
+wm_status wm_aoi_notifications(const wm_aoi* aoi, const wm_notification** out, size_t* count);
+/* The last tick's enter and leave events, each sorted by (receiver, other); pointers as above. */
+wm_status wm_aoi_visibility(const wm_aoi* aoi, const wm_visibility_event** entered, size_t* entered_count,
+                            const wm_visibility_event** left, size_t* left_count);
+/* The players after the last tick (room for count = the number of players). */
+wm_status wm_aoi_players(const wm_aoi* aoi, wm_player* players, size_t count);
+size_t wm_aoi_size(const wm_aoi* aoi);
+/* A notification's value as the float it carries (fields x and y) or the int (hp). */
+float wm_aoi_value_float(uint32_t value);
+int32_t wm_aoi_value_int(uint32_t value);
+
+/* ---- region matching (warpmind/ddm/ddm.h) ------------------------------------------------------------ */
+
+typedef struct wm_regions wm_regions;
+
+typedef enum wm_region_kind { WM_PUBLICATION = 0, WM_SUBSCRIPTION = 1 } wm_region_kind;
+typedef enum wm_ddm_variant {
+  WM_DDM_AUTO = 0, /* the context's backend: gpu-grid on CUDA, cpu-sort on the CPU */
+  WM_DDM_CPU_BRUTE = 1,
+  WM_DDM_CPU_SORT = 2,
+  WM_DDM_GPU_REGION = 3, /* needs a CUDA context */
+  WM_DDM_GPU_GRID = 4    /* needs a CUDA context */
+} wm_ddm_variant;
+
+typedef struct wm_pair {
+  uint32_t publication, subscription;
+} wm_pair;
+
+/* Boxes are half-open [lo, hi) on every axis; two boxes overlap iff lo_a < hi_b and lo_b < hi_a and both
+ * are non-empty on every axis (a zero-width box overlaps nothing). dimensions: 2 or 3. grid_cell: the
+ * gpu-grid variant's cell side (0: chosen from the subscriptions; speed only, never the pairs). */
+wm_status wm_regions_create(wm_context* ctx, int dimensions, wm_ddm_variant variant, float grid_cell, wm_regions** out);
+void wm_regions_destroy(wm_regions* r);
+/* lo and hi: `dimensions` floats each, finite, lo <= hi. Ids are never reused. */
+wm_status wm_regions_add(wm_regions* r, wm_region_kind kind, const float* lo, const float* hi, uint32_t* id);
+wm_status wm_regions_update(wm_regions* r, uint32_t id, const float* lo, const float* hi);
+wm_status wm_regions_remove(wm_regions* r, uint32_t id);
+/* Every overlapping pair, sorted by (publication, subscription). *pairs points into the handle, valid
+ * until the next non-const call on it. */
+wm_status wm_regions_match(wm_regions* r, const wm_pair** pairs, size_t* count);
+/* The pairs that appeared and disappeared since the previous match or match_changes (the first call
+ * compares with no pairs), each list sorted; pointers as above. */
+wm_status wm_regions_match_changes(wm_regions* r, const wm_pair** appeared, size_t* appeared_count,
+                                   const wm_pair** disappeared, size_t* disappeared_count);
+size_t wm_regions_count(const wm_regions* r, wm_region_kind kind);
 
 /* ---- chess (warpmind/search/chess_search.h) ------------------------------------------------------- */
 

@@ -173,7 +173,7 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   const float side = bucket_side(c);
   if (!(c.max_move >= 0) || !finite(c.max_move) || !(c.attack_range >= 0) || !finite(c.attack_range))
     return Status::Invalid("max_move and attack_range: finite and >= 0");
-  AoiVariant v = c.variant == AoiVariant::Auto ? AoiVariant::CpuFast : c.variant;
+  AoiVariant v = c.variant == AoiVariant::Auto ? (ctx.cuda() ? AoiVariant::GpuSeed : AoiVariant::CpuFast) : c.variant;
   if (is_gpu(v) && !ctx.cuda())
     return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
   std::unique_ptr<AoiWorld> w(new AoiWorld());

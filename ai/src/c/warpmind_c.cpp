@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "warpmind/aoi/aoi.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/ddm/ddm.h"
 #include "warpmind/field/charge.h"
 #include "warpmind/field/field.h"
 #include "warpmind/search/chess.h"
@@ -32,6 +34,24 @@ struct wm_field {
 };
 struct wm_crowd {
   std::unique_ptr<crowd::CrowdSolver> solver;
+};
+struct wm_aoi {
+  std::unique_ptr<aoi::AoiWorld> world;
+  aoi::TickResult result;
+  std::vector<wm_notification> notifications;
+  std::vector<wm_visibility_event> entered, left;
+};
+struct wm_regions {
+  int dimensions = 2;
+  std::unique_ptr<ddm::RegionMatcher<2>> m2;
+  std::unique_ptr<ddm::RegionMatcher<3>> m3;
+  std::vector<ddm::Pair> appeared, disappeared;          // the matcher's output
+  std::vector<wm_pair> held_appeared, held_disappeared;  // the same, as handed out
+  // Calls f(matcher) on the matcher of this handle's dimension.
+  template <class F>
+  auto with(F&& f) {
+    return dimensions == 2 ? f(*m2) : f(*m3);
+  }
 };
 struct wm_chess {
   search::chess::Searcher searcher;
@@ -88,6 +108,24 @@ wm_status null_argument(const char* call, const char* what) {
 void copy_move(const std::string& text, char (&out)[8]) {
   std::memset(out, 0, sizeof out);
   std::memcpy(out, text.data(), std::min(text.size(), sizeof out - 1));
+}
+
+// Reads a box of the handle's dimension; lo/hi checked non-null by the caller.
+template <int D>
+ddm::Box<D> read_box(const float* lo, const float* hi) {
+  ddm::Box<D> b;
+  for (int k = 0; k < D; ++k) {
+    b.lo[static_cast<std::size_t>(k)] = lo[k];
+    b.hi[static_cast<std::size_t>(k)] = hi[k];
+  }
+  return b;
+}
+
+void copy_pairs(const std::vector<ddm::Pair>& in, std::vector<wm_pair>& held, const wm_pair** out, size_t* count) {
+  held.resize(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) held[i] = {in[i].publication, in[i].subscription};
+  *out = held.data();
+  *count = held.size();
 }
 
 }  // namespace
@@ -287,6 +325,222 @@ wm_status wm_crowd_positions(const wm_crowd* c, wm_vec2* positions, size_t count
 }
 
 size_t wm_crowd_size(const wm_crowd* c) { return c ? c->solver->size() : 0; }
+
+// ---- area of interest -------------------------------------------------------------------------------
+
+wm_status wm_aoi_create(wm_context* ctx, const wm_aoi_config* c, wm_aoi** out) {
+  if (!ctx) return null_argument("wm_aoi_create", "ctx");
+  if (!c) return null_argument("wm_aoi_create", "config");
+  if (!out) return null_argument("wm_aoi_create", "out");
+  if (c->shape != WM_AOI_SQUARE && c->shape != WM_AOI_CIRCLE)
+    return fail(WM_INVALID_ARGUMENT, "wm_aoi_create: unknown shape " + std::to_string(static_cast<int>(c->shape)));
+  if (c->variant < WM_AOI_AUTO || c->variant > WM_AOI_GPU_FAST)
+    return fail(WM_INVALID_ARGUMENT, "wm_aoi_create: unknown variant " + std::to_string(static_cast<int>(c->variant)));
+  return guarded([&] {
+    aoi::AoiConfig ac;
+    ac.world = {c->x0, c->y0, c->width, c->height};
+    ac.aoi = c->aoi;
+    ac.shape = c->shape == WM_AOI_CIRCLE ? aoi::AoiShape::Circle : aoi::AoiShape::Square;
+    ac.max_move = c->max_move;
+    ac.attack_range = c->attack_range;
+    ac.track_visibility = c->track_visibility != 0;
+    static constexpr aoi::AoiVariant kVariants[] = {aoi::AoiVariant::Auto, aoi::AoiVariant::CpuGrid,
+                                                    aoi::AoiVariant::CpuFast, aoi::AoiVariant::GpuSeed,
+                                                    aoi::AoiVariant::GpuFast};
+    ac.variant = kVariants[c->variant];
+    auto h = std::make_unique<wm_aoi>();
+    if (wm_status s = from(aoi::AoiWorld::create(*ctx->ctx, ac, h->world)); s != WM_OK) return s;
+    *out = h.release();
+    return WM_OK;
+  });
+}
+
+void wm_aoi_destroy(wm_aoi* a) { delete a; }
+
+wm_status wm_aoi_reset(wm_aoi* a, const wm_player* players, size_t count) {
+  if (!a) return null_argument("wm_aoi_reset", "aoi");
+  if (count && !players) return null_argument("wm_aoi_reset", "players");
+  return guarded([&] {
+    std::vector<aoi::Player> p(count);
+    for (std::size_t i = 0; i < count; ++i) p[i] = {players[i].x, players[i].y, players[i].hp};
+    if (wm_status s = from(a->world->reset(p)); s != WM_OK) return s;
+    a->notifications.clear();
+    a->entered.clear();
+    a->left.clear();
+    return WM_OK;
+  });
+}
+
+wm_status wm_aoi_tick(wm_aoi* a, const wm_command* commands, size_t count, wm_aoi_tick_stats* stats) {
+  if (!a) return null_argument("wm_aoi_tick", "aoi");
+  if (count && !commands) return null_argument("wm_aoi_tick", "commands");
+  return guarded([&] {
+    // The type is carried as is (CommandType's underlying type is uint32_t), so an unknown value is
+    // rejected by the tick's validation as UnknownType.
+    std::vector<aoi::Command> cmd(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const wm_command& c = commands[i];
+      cmd[i] = {c.player, static_cast<aoi::CommandType>(c.type), c.dx, c.dy, c.target, c.damage};
+    }
+    if (wm_status s = from(a->world->tick(cmd, a->result)); s != WM_OK) return s;
+    const aoi::TickResult& r = a->result;
+    a->notifications.resize(r.notifications.size());
+    for (std::size_t i = 0; i < r.notifications.size(); ++i) {
+      const aoi::Notification& n = r.notifications[i];
+      a->notifications[i] = {n.receiver, n.subject, static_cast<uint32_t>(n.field), n.value};
+    }
+    const auto events = [](const std::vector<aoi::VisibilityEvent>& in, std::vector<wm_visibility_event>& o) {
+      o.resize(in.size());
+      for (std::size_t i = 0; i < in.size(); ++i) o[i] = {in[i].receiver, in[i].other};
+    };
+    events(r.entered, a->entered);
+    events(r.left, a->left);
+    if (stats) {
+      *stats = {};
+      stats->accepted = r.accepted;
+      for (int k = 0; k < aoi::kRejectReasons; ++k) stats->rejected[k] = r.rejected[static_cast<std::size_t>(k)];
+      stats->updates = r.updates.size();
+      stats->notifications = r.notifications.size();
+      stats->entered = r.entered.size();
+      stats->left = r.left.size();
+      stats->ms_logic = r.ms_logic;
+      stats->ms_query = r.ms_query;
+      stats->ms_visibility = r.ms_visibility;
+    }
+    return WM_OK;
+  });
+}
+
+wm_status wm_aoi_notifications(const wm_aoi* a, const wm_notification** out, size_t* count) {
+  if (!a) return null_argument("wm_aoi_notifications", "aoi");
+  if (!out) return null_argument("wm_aoi_notifications", "out");
+  if (!count) return null_argument("wm_aoi_notifications", "count");
+  *out = a->notifications.data();
+  *count = a->notifications.size();
+  return WM_OK;
+}
+
+wm_status wm_aoi_visibility(const wm_aoi* a, const wm_visibility_event** entered, size_t* entered_count,
+                            const wm_visibility_event** left, size_t* left_count) {
+  if (!a) return null_argument("wm_aoi_visibility", "aoi");
+  if (!entered || !entered_count || !left || !left_count)
+    return null_argument("wm_aoi_visibility", "an output pointer");
+  *entered = a->entered.data();
+  *entered_count = a->entered.size();
+  *left = a->left.data();
+  *left_count = a->left.size();
+  return WM_OK;
+}
+
+wm_status wm_aoi_players(const wm_aoi* a, wm_player* players, size_t count) {
+  if (!a) return null_argument("wm_aoi_players", "aoi");
+  if (count && !players) return null_argument("wm_aoi_players", "players");
+  const std::span<const aoi::Player> p = a->world->players();
+  if (count != p.size())
+    return fail(WM_INVALID_ARGUMENT, "wm_aoi_players: room for " + std::to_string(count) + " players, " +
+                                         std::to_string(p.size()) + " in the world");
+  for (std::size_t i = 0; i < count; ++i) players[i] = {p[i].x, p[i].y, p[i].hp};
+  return WM_OK;
+}
+
+size_t wm_aoi_size(const wm_aoi* a) { return a ? a->world->players().size() : 0; }
+
+float wm_aoi_value_float(uint32_t value) { return aoi::value_as_float(value); }
+int32_t wm_aoi_value_int(uint32_t value) { return aoi::value_as_int(value); }
+
+// ---- region matching --------------------------------------------------------------------------------
+
+wm_status wm_regions_create(wm_context* ctx, int dimensions, wm_ddm_variant variant, float grid_cell,
+                            wm_regions** out) {
+  if (!ctx) return null_argument("wm_regions_create", "ctx");
+  if (!out) return null_argument("wm_regions_create", "out");
+  if (dimensions != 2 && dimensions != 3)
+    return fail(WM_INVALID_ARGUMENT, "wm_regions_create: dimensions must be 2 or 3, not " + std::to_string(dimensions));
+  if (variant < WM_DDM_AUTO || variant > WM_DDM_GPU_GRID)
+    return fail(WM_INVALID_ARGUMENT, "wm_regions_create: unknown variant " + std::to_string(static_cast<int>(variant)));
+  if (!std::isfinite(grid_cell) || grid_cell < 0)
+    return fail(WM_INVALID_ARGUMENT, "wm_regions_create: grid_cell must be finite and >= 0");
+  return guarded([&] {
+    static constexpr ddm::DdmVariant kVariants[] = {ddm::DdmVariant::Auto, ddm::DdmVariant::CpuBrute,
+                                                    ddm::DdmVariant::CpuSort, ddm::DdmVariant::GpuRegion,
+                                                    ddm::DdmVariant::GpuGrid};
+    ddm::MatcherConfig mc;
+    mc.variant = kVariants[variant];
+    mc.grid_cell = grid_cell;
+    auto h = std::make_unique<wm_regions>();
+    h->dimensions = dimensions;
+    const Status st = dimensions == 2 ? ddm::RegionMatcher<2>::create(*ctx->ctx, mc, h->m2)
+                                      : ddm::RegionMatcher<3>::create(*ctx->ctx, mc, h->m3);
+    if (wm_status s = from(st); s != WM_OK) return s;
+    *out = h.release();
+    return WM_OK;
+  });
+}
+
+void wm_regions_destroy(wm_regions* r) { delete r; }
+
+wm_status wm_regions_add(wm_regions* r, wm_region_kind kind, const float* lo, const float* hi, uint32_t* id) {
+  if (!r) return null_argument("wm_regions_add", "regions");
+  if (!lo || !hi) return null_argument("wm_regions_add", "lo or hi");
+  if (!id) return null_argument("wm_regions_add", "id");
+  if (kind != WM_PUBLICATION && kind != WM_SUBSCRIPTION)
+    return fail(WM_INVALID_ARGUMENT, "wm_regions_add: unknown kind " + std::to_string(static_cast<int>(kind)));
+  return guarded([&] {
+    const ddm::RegionKind k = kind == WM_PUBLICATION ? ddm::RegionKind::Publication : ddm::RegionKind::Subscription;
+    return from(r->with([&](auto& m) {
+      constexpr int D = std::remove_reference_t<decltype(m)>::kDimensions;
+      return m.add(k, read_box<D>(lo, hi), *id);
+    }));
+  });
+}
+
+wm_status wm_regions_update(wm_regions* r, uint32_t id, const float* lo, const float* hi) {
+  if (!r) return null_argument("wm_regions_update", "regions");
+  if (!lo || !hi) return null_argument("wm_regions_update", "lo or hi");
+  return guarded([&] {
+    return from(r->with([&](auto& m) {
+      constexpr int D = std::remove_reference_t<decltype(m)>::kDimensions;
+      return m.update(id, read_box<D>(lo, hi));
+    }));
+  });
+}
+
+wm_status wm_regions_remove(wm_regions* r, uint32_t id) {
+  if (!r) return null_argument("wm_regions_remove", "regions");
+  return guarded([&] { return from(r->with([&](auto& m) { return m.remove(id); })); });
+}
+
+wm_status wm_regions_match(wm_regions* r, const wm_pair** pairs, size_t* count) {
+  if (!r) return null_argument("wm_regions_match", "regions");
+  if (!pairs || !count) return null_argument("wm_regions_match", "pairs or count");
+  return guarded([&] {
+    r->disappeared.clear();
+    if (wm_status s = from(r->with([&](auto& m) { return m.match(r->appeared); })); s != WM_OK) return s;
+    copy_pairs(r->appeared, r->held_appeared, pairs, count);
+    return WM_OK;
+  });
+}
+
+wm_status wm_regions_match_changes(wm_regions* r, const wm_pair** appeared, size_t* appeared_count,
+                                   const wm_pair** disappeared, size_t* disappeared_count) {
+  if (!r) return null_argument("wm_regions_match_changes", "regions");
+  if (!appeared || !appeared_count || !disappeared || !disappeared_count)
+    return null_argument("wm_regions_match_changes", "an output pointer");
+  return guarded([&] {
+    if (wm_status s = from(r->with([&](auto& m) { return m.match_changes(r->appeared, r->disappeared); })); s != WM_OK)
+      return s;
+    copy_pairs(r->appeared, r->held_appeared, appeared, appeared_count);
+    copy_pairs(r->disappeared, r->held_disappeared, disappeared, disappeared_count);
+    return WM_OK;
+  });
+}
+
+size_t wm_regions_count(const wm_regions* r, wm_region_kind kind) {
+  if (!r) return 0;
+  const bool pub = kind == WM_PUBLICATION;
+  if (r->dimensions == 2) return pub ? r->m2->publications() : r->m2->subscriptions();
+  return pub ? r->m3->publications() : r->m3->subscriptions();
+}
 
 // ---- chess ------------------------------------------------------------------------------------------
 

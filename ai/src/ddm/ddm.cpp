@@ -207,10 +207,11 @@ void live_ids(typename RegionMatcher<D>::Impl& im) {
 }
 
 template <int D>
-Status RegionMatcher<D>::create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out,
-                                float grid_cell) {
+Status RegionMatcher<D>::create(Context& ctx, const MatcherConfig& config, std::unique_ptr<RegionMatcher>& out) {
+  const float grid_cell = config.grid_cell;
   if (!std::isfinite(grid_cell) || grid_cell < 0) return Status::Invalid("grid cell: must be finite and >= 0");
-  const DdmVariant v = variant == DdmVariant::Auto ? DdmVariant::CpuSort : variant;
+  const DdmVariant v =
+      config.variant == DdmVariant::Auto ? (ctx.cuda() ? DdmVariant::GpuGrid : DdmVariant::CpuSort) : config.variant;
   if (is_gpu(v) && !ctx.cuda())
     return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
   std::unique_ptr<RegionMatcher> m(new RegionMatcher());

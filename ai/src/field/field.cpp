@@ -32,9 +32,6 @@ constexpr struct {
     {FieldVariant::GpuBinned, "gpu-binned"},
 };
 
-// Below this many cells per layer a GPU build is dominated by launch latency; auto stays on the CPU.
-constexpr long long kAutoGpuMinCells = 128 * 128;
-
 int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 }  // namespace
@@ -160,10 +157,7 @@ void stamp_rows(const Grid& g, const std::vector<KindTable>& tables, const std::
 Status FieldLayers::create(Context& ctx, const FieldConfig& config, std::unique_ptr<FieldLayers>& out) {
   WM_RETURN_IF_ERROR(validate(config));
   FieldVariant v = config.variant;
-  if (v == FieldVariant::Auto) {
-    const bool big = static_cast<long long>(config.width) * config.height >= kAutoGpuMinCells;
-    v = ctx.cuda() && big ? FieldVariant::GpuBinned : FieldVariant::CpuStamp;
-  }
+  if (v == FieldVariant::Auto) v = ctx.cuda() ? FieldVariant::GpuBinned : FieldVariant::CpuStamp;
   if (is_gpu_variant(v) && !ctx.cuda())
     return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend (" +
                                (ctx.fallback_reason().empty() ? "context is cpu" : ctx.fallback_reason()) + ")");

@@ -73,7 +73,7 @@ void GpuBatch::subtrees(const std::vector<const Position*>& in, int ply, int pli
 #else
   (void)device_ms;
 #endif
-  for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::subtree_value<ChessGame>(*in[i], ply, plies, nodes);
+  for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::subtree_value(ChessGame{}, *in[i], ply, plies, nodes);
 }
 
 void GpuBatch::leaves(const std::vector<const Position*>& in, std::vector<int>& values) {

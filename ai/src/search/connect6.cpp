@@ -468,8 +468,6 @@ void candidate_turns(const Board& b, int width, std::vector<Turn>& out) {
   out.swap(sc.turns);
 }
 
-int Connect6Game::width = 16;
-
 int Connect6Game::terminal(const Board& b, int ply) {
   if (b.winner() == Empty) return 0;  // a full board
   return b.winner() == b.to_move() ? kWin - ply : -(kWin - ply);

@@ -9,6 +9,7 @@
 namespace warpmind::search::connect6 {
 
 struct GpuBatch::Impl {
+  Connect6Game game;
   std::string error;
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::Connect6Device> device;
@@ -22,10 +23,11 @@ struct GpuBatch::Impl {
 #endif
 };
 
-Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out) {
+Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out, Connect6Game game) {
   if (!ctx.cuda()) return Status::Unavailable("the GPU batch backend needs the CUDA backend");
   std::unique_ptr<GpuBatch> b(new GpuBatch());
   b->impl_ = std::make_unique<Impl>();
+  WM_RETURN_IF_ERROR(b->set_game(game));
 #if WARPMIND_HAVE_CUDA
   const std::string err = gpu::Connect6Device::create(ctx.stream(), b->impl_->device);
   if (!err.empty()) return Status::Internal("connect6: " + err);
@@ -38,18 +40,26 @@ GpuBatch::~GpuBatch() = default;
 
 const std::string& GpuBatch::error() const { return impl_->error; }
 
+const Connect6Game& GpuBatch::game() const { return impl_->game; }
+
+Status GpuBatch::set_game(Connect6Game game) {
+  if (game.width < 1 || game.width > 128) return Status::Invalid("connect6 GPU batch: width must be 1..128");
+  impl_->game = game;
+  return Status::Ok();
+}
+
 Status GpuBatch::minimax(const Board& b, int depth, MinimaxResult& out) {
   if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
 #if WARPMIND_HAVE_CUDA
   gpu::MinimaxOutcome o;
-  const std::string err = impl_->device->minimax(gpu::connect6::from_board(b), depth, Connect6Game::width, o);
+  const std::string err = impl_->device->minimax(gpu::connect6::from_board(b), depth, impl_->game.width, o);
   if (!err.empty()) return Status::Internal("connect6: " + err);
   out = MinimaxResult{};
   out.value = o.value;
   out.nodes = o.nodes;
   out.ms = o.ms;
   std::vector<Turn> children;
-  Connect6Game::children(b, children);
+  impl_->game.children(b, children);
   if (o.best >= 0 && static_cast<std::size_t>(o.best) < children.size()) {
     out.best = children[static_cast<std::size_t>(o.best)];
     out.has_move = true;
@@ -87,7 +97,7 @@ void GpuBatch::subtrees(const std::vector<const Board*>& in, int ply, int plies,
     std::uint64_t n = 0;
     double ms = 0;
     const std::string err =
-        im.device->subtrees(im.in.data(), im.in.size(), plies, Connect6Game::width, ply, values.data(), n, ms);
+        im.device->subtrees(im.in.data(), im.in.size(), plies, im.game.width, ply, values.data(), n, ms);
     if (err.empty()) {
       nodes += n;
       device_ms += ms;
@@ -98,8 +108,7 @@ void GpuBatch::subtrees(const std::vector<const Board*>& in, int ply, int plies,
 #else
   (void)device_ms;
 #endif
-  for (std::size_t i = 0; i < in.size(); ++i)
-    values[i] = search::subtree_value<Connect6Game>(*in[i], ply, plies, nodes);
+  for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::subtree_value(impl_->game, *in[i], ply, plies, nodes);
 }
 
 void GpuBatch::leaves(const std::vector<const Board*>& in, std::vector<int>& values) {
@@ -120,12 +129,12 @@ void GpuBatch::branches(const std::vector<const Board*>& in, std::vector<std::ve
   turns.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty() && Connect6Game::width <= gpu::connect6::kMaxTurns) {
+  if (im.error.empty()) {
     im.pack(in);
     im.turns.resize(in.size() * gpu::connect6::kMaxTurns);
     im.counts.resize(in.size());
     const std::string err =
-        im.device->branches(im.in.data(), im.in.size(), Connect6Game::width, im.turns.data(), im.counts.data());
+        im.device->branches(im.in.data(), im.in.size(), im.game.width, im.turns.data(), im.counts.data());
     if (err.empty()) {  // packed: board i's turns follow those of 0..i-1
       const gpu::connect6::C6Turn* t = im.turns.data();
       for (std::size_t i = 0; i < in.size(); ++i) {
@@ -137,7 +146,7 @@ void GpuBatch::branches(const std::vector<const Board*>& in, std::vector<std::ve
     im.error = "connect6: " + err;
   }
 #endif
-  for (std::size_t i = 0; i < in.size(); ++i) Connect6Game::children(*in[i], turns[i]);
+  for (std::size_t i = 0; i < in.size(); ++i) impl_->game.children(*in[i], turns[i]);
 }
 
 }  // namespace warpmind::search::connect6

@@ -6,7 +6,12 @@
 //                  (no driver, no device, CUDA not built in) and says why.
 //   Backend::Auto  CUDA when a device is usable, otherwise the CPU; the fallback is logged, never fatal.
 // The context owns the CPU thread pool and, on CUDA, the device and the stream all module work is
-// queued on. It is not thread-safe: use one context per thread that drives the library.
+// queued on. It is not thread-safe: use one context per thread that drives the library. It must outlive
+// every module object created from it (they keep a pointer to it).
+//
+// Every module's `Auto` variant (FieldVariant, CrowdVariant, AoiVariant, DdmVariant) means the same: the
+// module's default GPU variant on a context whose backend() is Cuda, its default CPU variant otherwise —
+// never a GPU variant on a CPU context. The module's header names the two.
 #pragma once
 
 #include <memory>

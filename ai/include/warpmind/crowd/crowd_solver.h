@@ -49,7 +49,7 @@
 namespace warpmind::crowd {
 
 enum class CrowdVariant {
-  Auto,
+  Auto,           // gpu-static-grid on a CUDA context, cpu-reference on a CPU one
   CpuReference,   // uniform grid (counting sort into 2R cells), agents checked in parallel on the pool
   GpuSort,        // the seed's baseline: hash to cells, CUB radix sort, cell ranges, check neighbours
   GpuTiled,       // the seed's improved baseline: the same sort, tiles of cells staged in shared memory

@@ -27,7 +27,7 @@
 // gpu-region (every publication against every subscription, tiled through shared memory) and gpu-grid
 // (subscriptions in cell lists built by count / scan / scatter / sort; each pair reported once, in the
 // cell of its intersection's lower corner); see gpu/src/ddm.cu. The GPU variants upload the live boxes
-// at every match and download the pairs. Auto picks cpu-sort.
+// at every match and download the pairs. Auto picks gpu-grid on a CUDA context, cpu-sort on a CPU one.
 //
 // Errors (NaN or infinite bounds, lo > hi, an unknown or removed id) are returned as Status and change
 // nothing. Ids are never reused.
@@ -72,6 +72,15 @@ bool overlaps(const Box<D>& a, const Box<D>& b) {
   return true;
 }
 
+// How a matcher is made.
+struct MatcherConfig {
+  DdmVariant variant = DdmVariant::Auto;  // Auto: gpu-grid on a CUDA context, cpu-sort on a CPU one
+  // gpu-grid's cell side (0: per axis, the median extent of up to 8,192 subscriptions taken at an even
+  // stride in id order, at least 1/2048 of the boxes' span in 2D, 1/128 in 3D); finite and >= 0; ignored by
+  // the other variants. The cell changes the speed only: every cell gives the same pairs.
+  float grid_cell = 0;
+};
+
 // Where the last match's time went (ms). CPU: match is the wall time. GPU: boxes up, device time of
 // the match, pairs down.
 struct MatchTimes {
@@ -81,10 +90,11 @@ struct MatchTimes {
 template <int D>
 class RegionMatcher {
  public:
-  // grid_cell: gpu-grid's cell side (0: per axis, the median extent of up to 8,192 subscriptions taken
-  // at an even stride in id order, at least 1/2048 of the boxes' span in 2D, 1/128 in 3D); ignored by the
-  // others. The cell changes the speed only: every cell gives the same pairs.
-  static Status create(Context& ctx, DdmVariant variant, std::unique_ptr<RegionMatcher>& out, float grid_cell = 0);
+  static constexpr int kDimensions = D;
+
+  // Fails (Unavailable) for a GPU variant on a CPU context, (InvalidArgument) for a bad grid cell. The
+  // context must outlive the matcher.
+  static Status create(Context& ctx, const MatcherConfig& config, std::unique_ptr<RegionMatcher>& out);
   ~RegionMatcher();
 
   Status add(RegionKind kind, const Box<D>& box, RegionId& id);

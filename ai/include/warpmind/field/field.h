@@ -20,7 +20,8 @@
 // layer contributes nothing to that layer (a group no layer uses is valid and simply ignored); only a
 // group >= kMaxGroups (64) is an error.
 //
-// Variants (FieldVariant) compute the same field at different costs; Auto picks by backend and size.
+// Variants (FieldVariant) compute the same field at different costs; Auto: gpu-binned on a CUDA context,
+// cpu-stamp on a CPU one.
 // Cost: the stamp and binned variants do work proportional to the cells inside the entities' cut-offs;
 // the naive ones to cells x entities. No heap allocation per build once capacities have grown.
 #pragma once

@@ -93,6 +93,7 @@ class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
   ~GpuBatch();
+  ChessGame game() const { return {}; }
   // values[i] = leaf_value<ChessGame>(*in[i], ply) (search/hybrid.h): mates and stalemates scored as
   // terminal, the other positions evaluated.
   void leaves(const std::vector<const Position*>& in, int ply, std::vector<int>& values);
@@ -100,7 +101,7 @@ class GpuBatch {
   void leaves(const std::vector<const Position*>& in, std::vector<int>& values);
   void branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves);
   // The subtrees under a hybrid search's horizon (search/hybrid.h SubtreeLeaves): values[i] =
-  // subtree_value<ChessGame>(*in[i], ply, plies) — the negamax of `plies` more plies without pruning,
+  // subtree_value(ChessGame{}, *in[i], ply, plies) — the negamax of `plies` more plies without pruning,
   // terminal scores counted from `ply` — all of the batch's trees built and scored on the device in one
   // pass (positions below the horizon never come back); nodes += their nodes, device_ms += device time.
   void subtrees(const std::vector<const Position*>& in, int ply, int plies, std::vector<int>& values,

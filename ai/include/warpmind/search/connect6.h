@@ -138,9 +138,9 @@ void candidate_turns(const Board& b, int width, std::vector<Turn>& out);
 struct Connect6Game {
   using State = Board;
   using Move = Turn;
-  static int width;  // pairs per node (default 16); global: set it before a search, not during one
+  int width = 16;  // pairs per node, >= 1 (the GPU backend generates at most gpu::connect6::kMaxTurns = 128)
   static int evaluate(const Board& b) { return connect6::evaluate(b); }
-  static void children(const Board& b, std::vector<Turn>& out) {
+  void children(const Board& b, std::vector<Turn>& out) const {
     out.clear();
     if (!b.over()) candidate_turns(b, width, out);
   }
@@ -156,7 +156,7 @@ struct Connect6Game {
 };
 
 // The hybrid search's batches on the GPU (search/hybrid.h's backend shape): leaf evaluation and branch
-// calculation (Connect6Game::children's turns, at Connect6Game::width, at most 128) by the CUDA kernels,
+// calculation (Connect6Game::children's turns at the backend's game width, at most 128) by the CUDA kernels,
 // which run the same evaluation and candidate generation as the CPU. create() needs the CUDA backend.
 // Should a batch meet a device error, it is computed on the CPU instead, the first error is kept and the
 // later batches stay on the CPU.
@@ -172,10 +172,14 @@ struct MinimaxResult {
 
 class GpuBatch {
  public:
-  static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
+  // `game`: the width every batch generates turns at (1..128); the context must outlive the backend.
+  static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out, Connect6Game game = {});
   ~GpuBatch();
+  const Connect6Game& game() const;
+  // Changes the width of the batches that follow (1..128; else InvalidArgument and nothing changes).
+  Status set_game(Connect6Game game);
   // The device-resident search without pruning: the whole tree of `depth` turns over the candidate turns
-  // at Connect6Game::width built and scored on the device level by level, one launch per level; the
+  // at the game's width built and scored on the device level by level, one launch per level; the
   // value equals the serial negamax's. Needs the tree to fit half the free device memory; fails otherwise.
   Status minimax(const Board& b, int depth, MinimaxResult& out);
   // values[i] = leaf_value<Connect6Game>(*in[i], ply) (search/hybrid.h): won and full boards scored as
@@ -185,8 +189,8 @@ class GpuBatch {
   void leaves(const std::vector<const Board*>& in, std::vector<int>& values);
   void branches(const std::vector<const Board*>& in, std::vector<std::vector<Turn>>& turns);
   // The subtrees under a hybrid search's horizon (search/hybrid.h SubtreeLeaves): values[i] =
-  // subtree_value<Connect6Game>(*in[i], ply, plies) — the negamax of `plies` more turns without pruning
-  // over the candidates at Connect6Game::width, terminal scores counted from `ply` — all of the batch's
+  // subtree_value(game(), *in[i], ply, plies) — the negamax of `plies` more turns without pruning
+  // over the candidates at the game's width, terminal scores counted from `ply` — all of the batch's
   // trees built and scored on the device in one pass; nodes += their nodes, device_ms += device time.
   void subtrees(const std::vector<const Board*>& in, int ply, int plies, std::vector<int>& values, std::uint64_t& nodes,
                 double& device_ms);

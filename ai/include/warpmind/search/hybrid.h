@@ -12,14 +12,16 @@
 // leaf_value() — terminal(state, depth) when the game is over there, else evaluate(state) — as a plain
 // negamax that generates every node's moves before looking at the depth would give it.
 //
-// The game (a type G) provides:
+// The game (a type G, a value of which carries the game's settings, e.g. Connect6's width) provides:
 //   using State = ...;  using Move = ...;
 //   static int evaluate(const State&);                          // from the side to move, |v| < kInfinity
-//   static void children(const State&, std::vector<Move>&);     // ordered, best first; empty: terminal
+//   void children(const State&, std::vector<Move>&) const;      // ordered, best first; empty: terminal
+//                                                               // (may be static)
 //   static bool over(const State&);                             // true iff children() would be empty
 //   static int terminal(const State&, int ply);                 // the score of a position without moves
 //   static State apply(const State&, const Move&);
 // The backend (a type B) computes batches:
+//   game() const -> G or const G&                               // the game (settings) it computes for
 //   void leaves(const std::vector<const State*>& in, int ply, std::vector<int>& values);  // leaf_value<G>
 //   void branches(const std::vector<const State*>& in, std::vector<std::vector<Move>>& moves);
 // CpuBatch below is the CPU backend (the thread pool); a GPU backend has the same shape. Both also offer
@@ -81,20 +83,23 @@ int leaf_value(const typename G::State& s, int ply) {
 // search's root (terminal scores count from there): leaf_value at the horizon, terminal where a
 // position has no move, else max over the children of -child. nodes += the nodes of the tree, s included.
 template <class G>
-int subtree_value(const typename G::State& s, int ply, int plies, std::uint64_t& nodes) {
+int subtree_value(const G& game, const typename G::State& s, int ply, int plies, std::uint64_t& nodes) {
   ++nodes;
   if (plies <= 0) return leaf_value<G>(s, ply);
   std::vector<typename G::Move> moves;
-  G::children(s, moves);
+  game.children(s, moves);
   if (moves.empty()) return G::terminal(s, ply);
   int best = std::numeric_limits<int>::min();
-  for (const auto& m : moves) best = std::max(best, -subtree_value<G>(G::apply(s, m), ply + 1, plies - 1, nodes));
+  for (const auto& m : moves) best = std::max(best, -subtree_value(game, G::apply(s, m), ply + 1, plies - 1, nodes));
   return best;
 }
 
+// The CPU backend: `rules` is the game it computes for ({pool} takes the game's defaults).
 template <class G>
 struct CpuBatch {
   ThreadPool& pool;
+  G rules{};
+  const G& game() const { return rules; }
   // values[i] = leaf_value<G>(*in[i], ply).
   void leaves(const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values) {
     values.resize(in.size());
@@ -120,11 +125,11 @@ struct CpuBatch {
     pool.parallel_for(
         in.size(),
         [&](std::size_t b, std::size_t e, unsigned) {
-          for (std::size_t i = b; i < e; ++i) G::children(*in[i], moves[i]);
+          for (std::size_t i = b; i < e; ++i) rules.children(*in[i], moves[i]);
         },
         16);
   }
-  // values[i] = subtree_value<G>(*in[i], ply, plies); nodes += their nodes. (The GPU backends' subtrees()
+  // values[i] = subtree_value(rules, *in[i], ply, plies); nodes += their nodes. (The GPU backends' subtrees()
   // have the same contract; `device_ms` is theirs alone and left unchanged here.)
   void subtrees(const std::vector<const typename G::State*>& in, int ply, int plies, std::vector<int>& values,
                 std::uint64_t& nodes, double& device_ms) {
@@ -135,7 +140,7 @@ struct CpuBatch {
         in.size(),
         [&](std::size_t b, std::size_t e, unsigned) {
           std::uint64_t local = 0;
-          for (std::size_t i = b; i < e; ++i) values[i] = subtree_value<G>(*in[i], ply, plies, local);
+          for (std::size_t i = b; i < e; ++i) values[i] = subtree_value(rules, *in[i], ply, plies, local);
           total.fetch_add(local, std::memory_order_relaxed);
         },
         1);
@@ -157,6 +162,7 @@ struct SubtreeLeaves {
   int plies = 1;
   std::uint64_t nodes = 0;
   double device_ms = 0, leaf_ms = 0, branch_ms = 0;
+  decltype(auto) game() const { return inner.game(); }
   void leaves(const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values) {
     const auto t0 = std::chrono::steady_clock::now();
     inner.subtrees(in, ply, plies, values, nodes, device_ms);
@@ -227,7 +233,7 @@ class HybridSearch {
           ++stats.branch_batches;
         } else {
           moves_.resize(1);
-          G::children(*batch_states_[0], moves_[0]);
+          backend.game().children(*batch_states_[0], moves_[0]);
           ++stats.single_branches;
         }
         for (std::size_t i = 0; i < batch_.size(); ++i) expand(batch_[i], moves_[i], o, stats);
