@@ -524,8 +524,8 @@ int chess_suite(int argc, char** argv) {
   };
   failures += search_rows(ChessGame{}, "start", start, quick ? 3 : 5, quick ? 4 : 6, *ctx, gpu.get(), results, parts,
                           {2, 3}, "lazy-smp", engine);
-  if (gpu && !gpu->error().empty()) {
-    std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().c_str());
+  if (gpu && !gpu->error().ok()) {
+    std::fprintf(stderr, "warpmind-bench chess: %s\n", gpu->error().message().c_str());
     return 1;
   }
   if (!file.write(results)) return 1;
@@ -592,8 +592,8 @@ int connect6_suite(int argc, char** argv) {
   };
   failures += search_rows(game, "open-a", root, quick ? 2 : 4, quick ? 3 : 5, *ctx, gpu.get(), results, parts, {1, 2},
                           "root-split", engine);
-  if (gpu && !gpu->error().empty()) {
-    std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().c_str());
+  if (gpu && !gpu->error().ok()) {
+    std::fprintf(stderr, "warpmind-bench connect6: %s\n", gpu->error().message().c_str());
     return 1;
   }
   if (!file.write(results)) return 1;

@@ -308,7 +308,8 @@ class UciEngine::Impl {
     thread_ = std::thread([this, root, limits, device, received, plies] {
       if (device) {
         search_with(*device, plies, root, limits, received);
-        if (!device->error().empty()) say("info string " + device->error() + " (the CPU computed those batches)");
+        if (!device->error().ok())
+          say("info string " + device->error().message() + " (the CPU computed those batches)");
       } else {
         search::CpuBatch<ChessGame> backend{pool_};
         search_with(backend, plies, root, limits, received);

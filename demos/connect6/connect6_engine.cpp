@@ -216,7 +216,8 @@ class Connect6Engine::Impl {
       warpmind::search::CpuBatch<Connect6Game> backend{*pool_, {options_.width}};
       run_on(backend);
     }
-    if (device && !device->error().empty()) note("info " + device->error() + " (the CPU computed those batches)");
+    if (device && !device->error().ok())
+      note("info " + device->error().message() + " (the CPU computed those batches)");
     return best;
   }
 

@@ -171,9 +171,9 @@ HybridOutcome<typename Game::Move> think_hybrid(const Game& game, const typename
   if (device) {
     search::HybridSearch<Game, Batch> h;
     take(search::deepen(h, root, o, depth, time_ms, t0, *device, each));
-    if (!device->error().empty()) {
+    if (!device->error().ok()) {
       std::lock_guard<std::mutex> lock(mutex);
-      report.backend_note = device->error() + " (the CPU computed those batches)";
+      report.backend_note = device->error().message() + " (the CPU computed those batches)";
     }
   } else {
     const int threads = ai.threads > 1 ? ai.threads : 1;

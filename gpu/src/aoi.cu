@@ -23,7 +23,6 @@
 //               the few players with several moves get their moves sorted and summed in command order
 //   query       one thread per receiver counts, scan, then writes its notifications in order from the
 //               9-run merge (no sort of the output)
-#include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 #include <climits>
@@ -33,7 +32,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
-#include "prefix.cuh"
+#include "primitives.cuh"
 #include "warpmind/gpu/aoi.h"
 
 namespace warpmind::gpu {
@@ -521,17 +520,17 @@ struct AoiDevice::Impl {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
   }
-  std::string sort_buckets();
-  std::string merge_seed(unsigned m);
-  std::string merge_fast(unsigned m);
-  std::string query_seed();
-  std::string query_fast();
-  std::string visibility(bool with_notes);
-  std::string pack_mailboxes();
+  Status sort_buckets();
+  Status merge_seed(unsigned m);
+  Status merge_fast(unsigned m);
+  Status query_seed();
+  Status query_fast();
+  Status visibility(bool with_notes);
+  Status pack_mailboxes();
   Sorted sorted() const { return {sid.get(), spx.get(), spy.get(), supd_count.get(), start.get()}; }
 };
 
-std::string AoiDevice::create(void* stream, AoiKernel kernel, const AoiGeometry& g, std::unique_ptr<AoiDevice>& out) {
+Status AoiDevice::create(void* stream, AoiKernel kernel, const AoiGeometry& g, std::unique_ptr<AoiDevice>& out) {
   std::unique_ptr<AoiDevice> d(new AoiDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
@@ -540,12 +539,12 @@ std::string AoiDevice::create(void* stream, AoiKernel kernel, const AoiGeometry&
   im.g = g;
   im.buckets = static_cast<unsigned>(g.cols) * static_cast<unsigned>(g.rows);
   for (cudaEvent_t& e : im.ev) WM_CUDA(cudaEventCreate(&e));
-  std::string err;
-  if (!(err = im.counters.reserve(kCounters)).empty()) return err;
-  if (!(err = im.multi_count.reserve(1)).empty()) return err;
-  if (!(err = im.start.reserve(static_cast<std::size_t>(im.buckets) + 1)).empty()) return err;
+  Status err;
+  if (!(err = im.counters.reserve(kCounters)).ok()) return err;
+  if (!(err = im.multi_count.reserve(1)).ok()) return err;
+  if (!(err = im.start.reserve(static_cast<std::size_t>(im.buckets) + 1)).ok()) return err;
   out = std::move(d);
-  return {};
+  return Status::Ok();
 }
 
 AoiDevice::~AoiDevice() = default;
@@ -556,24 +555,24 @@ const std::uint64_t* AoiDevice::mailbox_start() const {
   return reinterpret_cast<const std::uint64_t*>(impl_->mailbox_start.get());
 }
 
-std::string AoiDevice::reset(const AoiPlayerRec* players, std::size_t n) {
+Status AoiDevice::reset(const AoiPlayerRec* players, std::size_t n) {
   Impl& im = *impl_;
-  if (n >= (std::size_t{1} << 31)) return "at most 2^31 - 1 players";
-  if (im.g.mailboxes && n >= (std::size_t{1} << 30)) return "mailboxes: at most 2^30 - 1 players";
+  if (n >= (std::size_t{1} << 31)) return Status::Invalid("at most 2^31 - 1 players");
+  if (im.g.mailboxes && n >= (std::size_t{1} << 30)) return Status::Invalid("mailboxes: at most 2^30 - 1 players");
   const std::size_t cap = std::max<std::size_t>(n, 1);
-  std::string err;
+  Status err;
   for (DeviceBuffer<float>* b : {&im.px, &im.py, &im.spx, &im.spy, &im.sx, &im.sy})
-    if (!(err = b->reserve(cap)).empty()) return err;
-  if (!(err = im.hp.reserve(cap)).empty()) return err;
+    if (!(err = b->reserve(cap)).ok()) return err;
+  if (!(err = im.hp.reserve(cap)).ok()) return err;
   for (DeviceBuffer<unsigned>* b : {&im.move_count, &im.first_move, &im.upd_count, &im.upd_first, &im.supd_count,
                                     &im.bucket, &im.ids, &im.skey, &im.sid})
-    if (!(err = b->reserve(cap + 1)).empty()) return err;
-  if (!(err = im.hit.reserve(cap)).empty()) return err;
-  if (!(err = im.damage.reserve(cap)).empty()) return err;
+    if (!(err = b->reserve(cap + 1)).ok()) return err;
+  if (!(err = im.hit.reserve(cap)).ok()) return err;
+  if (!(err = im.damage.reserve(cap)).ok()) return err;
   for (DeviceBuffer<unsigned long long>* b : {&im.note_count, &im.note_off, &im.vis_off[0], &im.vis_off[1],
                                               &im.ent_count, &im.left_count, &im.ent_off, &im.left_off})
-    if (!(err = b->reserve(cap + 1)).empty()) return err;
-  if (!(err = im.upd.reserve(3 * cap)).empty()) return err;
+    if (!(err = b->reserve(cap + 1)).ok()) return err;
+  if (!(err = im.upd.reserve(3 * cap)).ok()) return err;
   // Players: structure of arrays on the device.
   if (n > 0) {
     std::vector<float> x(n), y(n);
@@ -600,45 +599,40 @@ std::string AoiDevice::reset(const AoiPlayerRec* players, std::size_t n) {
     AoiTickCounts none;
     return tick(nullptr, 0, none);
   }
-  return {};
+  return Status::Ok();
 }
 
-std::string AoiDevice::Impl::merge_seed(unsigned m) {
+Status AoiDevice::Impl::merge_seed(unsigned m) {
   cudaStream_t s = stream;
-  std::string err;
+  Status err;
   for (DeviceBuffer<unsigned>* b : {&vec_count, &vec_offset})
-    if (!(err = b->reserve(std::size_t{m} + 1)).empty()) return err;
+    if (!(err = b->reserve(std::size_t{m} + 1)).ok()) return err;
   unsigned v = 0;
   if (m > 0) {
     k_vector_counts<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_count.get());
     WM_CUDA_LAUNCH(k_vector_counts);
   }
   WM_CUDA(cudaMemsetAsync(vec_count.get() + m, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, temp, stream, &v)).empty())
-    return err;
+  if (!(err = exclusive_scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, temp, stream, &v)).ok()) return err;
   const std::size_t cap = std::max<std::size_t>(v, 1);
   for (DeviceBuffer<unsigned>* b : {&vec_val, &vec_val_sorted, &head, &head_index})
-    if (!(err = b->reserve(cap + 1)).empty()) return err;
+    if (!(err = b->reserve(cap + 1)).ok()) return err;
   for (DeviceBuffer<unsigned long long>* b : {&vec_key, &vec_key_sorted})
-    if (!(err = b->reserve(cap)).empty()) return err;
+    if (!(err = b->reserve(cap)).ok()) return err;
   if (m > 0) {
     k_emit_vectors<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_offset.get(), vec_key.get(),
                                                       vec_val.get());
     WM_CUDA_LAUNCH(k_emit_vectors);
   }
   const int bits = bits_for(static_cast<unsigned long long>(n) * 4);
-  std::size_t bytes = 0;
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, vec_key.get(), vec_key_sorted.get(), vec_val.get(),
-                                          vec_val_sorted.get(), static_cast<int>(v), 0, bits, s));
-  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, vec_key.get(), vec_key_sorted.get(), vec_val.get(),
-                                          vec_val_sorted.get(), static_cast<int>(v), 0, bits, s));
+  WM_RETURN_IF_ERROR(
+      sort_pairs(vec_key.get(), vec_key_sorted.get(), vec_val.get(), vec_val_sorted.get(), v, temp, s, 0, bits));
   if (v > 0) {
     k_mark_heads<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), v, head.get());
     WM_CUDA_LAUNCH(k_mark_heads);
   }
   WM_CUDA(cudaMemsetAsync(head.get() + v, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(head.get(), head_index.get(), std::size_t{v} + 1, temp, stream, &u_count)).empty())
+  if (!(err = exclusive_scan(head.get(), head_index.get(), std::size_t{v} + 1, temp, stream, &u_count)).ok())
     return err;
   if (v > 0) {
     k_segment_apply<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), vec_val_sorted.get(), head.get(),
@@ -651,12 +645,12 @@ std::string AoiDevice::Impl::merge_seed(unsigned m) {
     k_update_index<<<blocks_for(u_count), kThreads, 0, s>>>(upd.get(), u_count, upd_first.get(), upd_count.get());
     WM_CUDA_LAUNCH(k_update_index);
   }
-  return {};
+  return Status::Ok();
 }
 
-std::string AoiDevice::Impl::merge_fast(unsigned m) {
+Status AoiDevice::Impl::merge_fast(unsigned m) {
   cudaStream_t s = stream;
-  std::string err;
+  Status err;
   unsigned k_count = 0;
   if (m > 0) {
     WM_CUDA(cudaMemsetAsync(multi_count.get(), 0, sizeof(unsigned), s));
@@ -667,12 +661,7 @@ std::string AoiDevice::Impl::merge_fast(unsigned m) {
     WM_CUDA(cudaStreamSynchronize(s));
   }
   if (k_count > 0) {
-    std::size_t bytes = 0;
-    WM_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, bytes, multi_key.get(), multi_key_sorted.get(),
-                                           static_cast<int>(k_count), 0, 64, s));
-    if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-    WM_CUDA(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, multi_key.get(), multi_key_sorted.get(),
-                                           static_cast<int>(k_count), 0, 64, s));
+    WM_RETURN_IF_ERROR(sort_keys(multi_key.get(), multi_key_sorted.get(), k_count, temp, s));
     k_multi_sum<<<blocks_for(k_count), kThreads, 0, s>>>(multi_key_sorted.get(), k_count, cmd.get(), sx.get(),
                                                          sy.get());
     WM_CUDA_LAUNCH(k_multi_sum);
@@ -684,30 +673,25 @@ std::string AoiDevice::Impl::merge_fast(unsigned m) {
     WM_CUDA_LAUNCH(k_apply_fast);
   }
   WM_CUDA(cudaMemsetAsync(upd_count.get() + n, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, temp, stream, &u_count)).empty())
+  if (!(err = exclusive_scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, temp, stream, &u_count)).ok())
     return err;
   if (n > 0) {
     k_write_updates<<<blocks_for(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(), py.get(),
                                                        hp.get(), upd.get());
     WM_CUDA_LAUNCH(k_write_updates);
   }
-  return {};
+  return Status::Ok();
 }
 
-std::string AoiDevice::Impl::sort_buckets() {
+Status AoiDevice::Impl::sort_buckets() {
   cudaStream_t s = stream;
-  std::string err;
+  Status err;
   if (n > 0) {
     k_bucket_keys<<<blocks_for(n), kThreads, 0, s>>>(n, g, px.get(), py.get(), bucket.get(), ids.get());
     WM_CUDA_LAUNCH(k_bucket_keys);
   }
   const int bits = bits_for(buckets);
-  std::size_t bytes = 0;
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, bucket.get(), skey.get(), ids.get(), sid.get(),
-                                          static_cast<int>(n), 0, bits, s));
-  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, bucket.get(), skey.get(), ids.get(), sid.get(),
-                                          static_cast<int>(n), 0, bits, s));
+  WM_RETURN_IF_ERROR(sort_pairs(bucket.get(), skey.get(), ids.get(), sid.get(), n, temp, s, 0, bits));
   if (n > 0) {
     k_gather_sorted<<<blocks_for(n), kThreads, 0, s>>>(n, sid.get(), px.get(), py.get(), upd_count.get(), spx.get(),
                                                        spy.get(), supd_count.get());
@@ -715,14 +699,14 @@ std::string AoiDevice::Impl::sort_buckets() {
   }
   k_run_starts<<<blocks_for(std::size_t{buckets} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
   WM_CUDA_LAUNCH(k_run_starts);
-  return {};
+  return Status::Ok();
 }
 
-std::string AoiDevice::Impl::query_seed() {
+Status AoiDevice::Impl::query_seed() {
   cudaStream_t s = stream;
-  std::string err;
-  if (!(err = note_count.reserve(std::size_t{u_count} + 1)).empty()) return err;
-  if (!(err = note_off.reserve(std::size_t{u_count} + 1)).empty()) return err;
+  Status err;
+  if (!(err = note_count.reserve(std::size_t{u_count} + 1)).ok()) return err;
+  if (!(err = note_off.reserve(std::size_t{u_count} + 1)).ok()) return err;
   if (u_count > 0) {
     k_seed_query<false><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
                                                                  py.get(), skey.get(), sorted(), note_count.get(),
@@ -731,43 +715,37 @@ std::string AoiDevice::Impl::query_seed() {
   }
   WM_CUDA(cudaMemsetAsync(note_count.get() + u_count, 0, sizeof(unsigned long long), s));
   if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, temp, stream, &note_total))
-           .empty())
+           .ok())
     return err;
   if (note_total > static_cast<unsigned long long>(INT_MAX))
-    return "gpu-seed: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast";
+    return Status::Invalid(
+        "gpu-seed: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast");
   const std::size_t cap = std::max<std::size_t>(note_total, 1);
   for (DeviceBuffer<unsigned>* b : {&pair_receiver, &pair_update, &pair_receiver_sorted, &pair_update_sorted})
-    if (!(err = b->reserve(cap)).empty()) return err;
-  if (!(err = notes.reserve(cap)).empty()) return err;
+    if (!(err = b->reserve(cap)).ok()) return err;
+  if (!(err = notes.reserve(cap)).ok()) return err;
   if (u_count > 0) {
     k_seed_query<true><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
                                                                 py.get(), skey.get(), sorted(), nullptr, note_off.get(),
                                                                 pair_receiver.get(), pair_update.get());
     WM_CUDA_LAUNCH(k_seed_query);
   }
-  std::size_t bytes = 0;
-  const int bits = bits_for(n);
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, pair_receiver.get(), pair_receiver_sorted.get(),
-                                          pair_update.get(), pair_update_sorted.get(), static_cast<int>(note_total), 0,
-                                          bits, s));
-  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, pair_receiver.get(), pair_receiver_sorted.get(),
-                                          pair_update.get(), pair_update_sorted.get(), static_cast<int>(note_total), 0,
-                                          bits, s));
+  WM_RETURN_IF_ERROR(sort_pairs(pair_receiver.get(), pair_receiver_sorted.get(), pair_update.get(),
+                                pair_update_sorted.get(), note_total, temp, s, 0, bits_for(n)));
   if (note_total > 0) {
     k_seed_gather<<<blocks_for(note_total), kThreads, 0, s>>>(note_total, pair_receiver_sorted.get(),
                                                               pair_update_sorted.get(), upd.get(), notes.get());
     WM_CUDA_LAUNCH(k_seed_gather);
   }
-  return {};
+  return Status::Ok();
 }
 
 // Receiver-centric pass: notifications (gpu-fast) and/or the current visibility lists.
-std::string AoiDevice::Impl::visibility(bool with_notes) {
+Status AoiDevice::Impl::visibility(bool with_notes) {
   cudaStream_t s = stream;
-  std::string err;
+  Status err;
   const bool vis = g.track_visibility;
-  if (!with_notes && !vis) return {};
+  if (!with_notes && !vis) return Status::Ok();
   unsigned long long* vcount = ent_count.get();  // scratch for the counts before the scan
   unsigned long long* voff = vis_off[vis_cur].get();
   if (n > 0) {
@@ -785,15 +763,14 @@ std::string AoiDevice::Impl::visibility(bool with_notes) {
   unsigned long long vis_total = 0;
   if (with_notes) {
     WM_CUDA(cudaMemsetAsync(note_count.get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{n} + 1, temp, stream, &note_total))
-             .empty())
+    if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{n} + 1, temp, stream, &note_total)).ok())
       return err;
-    if (!(err = notes.reserve(std::max<unsigned long long>(note_total, 1))).empty()) return err;
+    if (!(err = notes.reserve(std::max<unsigned long long>(note_total, 1))).ok()) return err;
   }
   if (vis) {
     WM_CUDA(cudaMemsetAsync(vcount + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(vcount, voff, std::size_t{n} + 1, temp, stream, &vis_total)).empty()) return err;
-    if (!(err = this->vis[vis_cur].reserve(std::max<unsigned long long>(vis_total, 1))).empty()) return err;
+    if (!(err = exclusive_scan(vcount, voff, std::size_t{n} + 1, temp, stream, &vis_total)).ok()) return err;
+    if (!(err = this->vis[vis_cur].reserve(std::max<unsigned long long>(vis_total, 1))).ok()) return err;
   }
   if (n > 0) {
     const unsigned b = blocks_for(n);
@@ -809,16 +786,16 @@ std::string AoiDevice::Impl::visibility(bool with_notes) {
                                                   nullptr, nullptr, voff, others);
     WM_CUDA_LAUNCH(k_write);
   }
-  return {};
+  return Status::Ok();
 }
 
 // The notification list as mailboxes: the starts of the receivers' runs (gpu-fast has them as its
 // offsets; gpu-seed finds them in its sorted receivers) and the entries without their receiver.
-std::string AoiDevice::Impl::pack_mailboxes() {
+Status AoiDevice::Impl::pack_mailboxes() {
   cudaStream_t s = stream;
-  std::string err;
-  if (!(err = mailbox_start.reserve(std::size_t{n} + 1)).empty()) return err;
-  if (!(err = mailbox.reserve(std::max<unsigned long long>(note_total, 1))).empty()) return err;
+  Status err;
+  if (!(err = mailbox_start.reserve(std::size_t{n} + 1)).ok()) return err;
+  if (!(err = mailbox.reserve(std::max<unsigned long long>(note_total, 1))).ok()) return err;
   if (kernel == AoiKernel::Fast) {
     WM_CUDA(cudaMemcpyAsync(mailbox_start.get(), note_off.get(), (std::size_t{n} + 1) * sizeof(unsigned long long),
                             cudaMemcpyDeviceToDevice, s));
@@ -831,23 +808,23 @@ std::string AoiDevice::Impl::pack_mailboxes() {
     k_pack_mailbox<<<blocks_for(note_total), kThreads, 0, s>>>(note_total, notes.get(), mailbox.get());
     WM_CUDA_LAUNCH(k_pack_mailbox);
   }
-  return {};
+  return Status::Ok();
 }
 
-std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTickCounts& counts) {
+Status AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTickCounts& counts) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (m_size >= (std::size_t{1} << 30)) return "at most 2^30 - 1 commands per tick on the GPU";
+  if (m_size >= (std::size_t{1} << 30)) return Status::Invalid("at most 2^30 - 1 commands per tick on the GPU");
   const unsigned m = static_cast<unsigned>(m_size), n = im.n;
-  std::string err;
+  Status err;
   const std::size_t mcap = std::max<std::size_t>(m, 1);
-  if (!(err = im.cmd.reserve(mcap)).empty()) return err;
-  if (!(err = im.ok.reserve(mcap)).empty()) return err;
+  if (!(err = im.cmd.reserve(mcap)).ok()) return err;
+  if (!(err = im.ok.reserve(mcap)).ok()) return err;
   for (DeviceBuffer<unsigned long long>* b : {&im.multi_key, &im.multi_key_sorted})
-    if (!(err = b->reserve(mcap)).empty()) return err;
+    if (!(err = b->reserve(mcap)).ok()) return err;
 
   WM_CUDA(cudaEventRecord(im.ev[0], s));
-  if (!(err = im.pin_in.upload(im.cmd.get(), commands, std::size_t{m} * sizeof(AoiCommandRec), s)).empty()) return err;
+  if (!(err = im.pin_in.upload(im.cmd.get(), commands, std::size_t{m} * sizeof(AoiCommandRec), s)).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[1], s));
 
   // Logic and merge.
@@ -864,17 +841,17 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
                                                            nullptr);
     WM_CUDA_LAUNCH(k_validate);
   }
-  if (!(err = fast ? im.merge_fast(m) : im.merge_seed(m)).empty()) return err;
+  if (!(err = fast ? im.merge_fast(m) : im.merge_seed(m)).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[2], s));
 
-  if (!(err = im.sort_buckets()).empty()) return err;
+  if (!(err = im.sort_buckets()).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[3], s));
 
   // Range query (gpu-fast: together with the visibility lists, one receiver-centric pass).
-  if (!(err = fast ? im.visibility(true) : im.query_seed()).empty()) return err;
-  if (im.g.mailboxes && !(err = im.pack_mailboxes()).empty()) return err;
+  if (!(err = fast ? im.visibility(true) : im.query_seed()).ok()) return err;
+  if (im.g.mailboxes && !(err = im.pack_mailboxes()).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[4], s));
-  if (!fast && !(err = im.visibility(false)).empty()) return err;
+  if (!fast && !(err = im.visibility(false)).ok()) return err;
 
   // Entered / left against the previous tick's lists.
   im.ent_total = im.left_total = 0;
@@ -890,14 +867,13 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
     }
     WM_CUDA(cudaMemsetAsync(counts_e->get() + n, 0, sizeof(unsigned long long), s));
     WM_CUDA(cudaMemsetAsync(counts_l->get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(counts_e->get(), im.ent_off.get(), std::size_t{n} + 1, im.temp, s, &im.ent_total))
-             .empty())
+    if (!(err = exclusive_scan(counts_e->get(), im.ent_off.get(), std::size_t{n} + 1, im.temp, s, &im.ent_total)).ok())
       return err;
     if (!(err = exclusive_scan(counts_l->get(), im.left_off.get(), std::size_t{n} + 1, im.temp, s, &im.left_total))
-             .empty())
+             .ok())
       return err;
-    if (!(err = im.entered.reserve(std::max<unsigned long long>(im.ent_total, 1))).empty()) return err;
-    if (!(err = im.left.reserve(std::max<unsigned long long>(im.left_total, 1))).empty()) return err;
+    if (!(err = im.entered.reserve(std::max<unsigned long long>(im.ent_total, 1))).ok()) return err;
+    if (!(err = im.left.reserve(std::max<unsigned long long>(im.left_total, 1))).ok()) return err;
     if (n > 0) {
       k_diff<true><<<blocks_for(n), kThreads, 0, s>>>(n, im.vis_off[p].get(), im.vis[p].get(), im.vis_off[c].get(),
                                                       im.vis[c].get(), im.ent_off.get(), im.left_off.get(),
@@ -926,10 +902,10 @@ std::string AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, A
   counts.ms_sort = ms[2];
   counts.ms_query = ms[3];
   counts.ms_visibility = ms[4];
-  return {};
+  return Status::Ok();
 }
 
-std::string AoiDevice::download(const AoiHostOutputs& out, double& ms) {
+Status AoiDevice::download(const AoiHostOutputs& out, double& ms) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   const std::size_t n = im.n;
@@ -944,8 +920,8 @@ std::string AoiDevice::download(const AoiHostOutputs& out, double& ms) {
   const std::size_t player_bytes = n * (2 * sizeof(float) + sizeof(int));
   std::size_t total = player_bytes;
   for (std::size_t b : bytes) total += b;
-  std::string err = im.pin_out.reserve(std::max<std::size_t>(total, 1));
-  if (!err.empty()) return err;
+  Status err = im.pin_out.reserve(std::max<std::size_t>(total, 1));
+  if (!err.ok()) return err;
   auto* pin = static_cast<unsigned char*>(im.pin_out.get());
   WM_CUDA(cudaEventRecord(im.ev[0], s));
   std::size_t at = 0;
@@ -979,7 +955,7 @@ std::string AoiDevice::download(const AoiHostOutputs& out, double& ms) {
   const float* y = x + n;
   const int* h = reinterpret_cast<const int*>(y + n);
   for (std::size_t i = 0; i < n; ++i) out.players[i] = {x[i], y[i], h[i]};
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace warpmind::gpu

@@ -21,8 +21,8 @@ class DeviceBuffer {
   ~DeviceBuffer() { cudaFree(ptr_); }
 
   // Ensures room for n elements; contents are not preserved when it grows. `zero` clears new storage.
-  std::string reserve(std::size_t n, bool zero = false) {
-    if (n <= cap_) return {};
+  Status reserve(std::size_t n, bool zero = false) {
+    if (n <= cap_) return Status::Ok();
     cudaFree(ptr_);
     ptr_ = nullptr;
     cap_ = 0;
@@ -30,7 +30,7 @@ class DeviceBuffer {
     WM_CUDA(cudaMalloc(&ptr_, grown * sizeof(T)));
     if (zero) WM_CUDA(cudaMemset(ptr_, 0, grown * sizeof(T)));
     cap_ = grown;
-    return {};
+    return Status::Ok();
   }
   T* get() const { return ptr_; }
   std::size_t capacity() const { return cap_; }
@@ -53,37 +53,37 @@ class PinnedBuffer {
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
   ~PinnedBuffer() { cudaFreeHost(ptr_); }
 
-  std::string reserve(std::size_t bytes) {
-    if (bytes <= cap_) return {};
+  Status reserve(std::size_t bytes) {
+    if (bytes <= cap_) return Status::Ok();
     cudaFreeHost(ptr_);
     ptr_ = nullptr;
     cap_ = 0;
     const std::size_t grown = bytes + bytes / 4;
     WM_CUDA(cudaMallocHost(&ptr_, grown));
     cap_ = grown;
-    return {};
+    return Status::Ok();
   }
   void* get() const { return ptr_; }
 
   // Copies host bytes to the device, queued on `stream` (the host buffer may be reused at once).
-  std::string upload(void* device, const void* host, std::size_t bytes, cudaStream_t stream) {
-    if (bytes == 0) return {};
-    std::string err = reserve(bytes);
-    if (!err.empty()) return err;
+  Status upload(void* device, const void* host, std::size_t bytes, cudaStream_t stream) {
+    if (bytes == 0) return Status::Ok();
+    Status err = reserve(bytes);
+    if (!err.ok()) return err;
     WM_CUDA(cudaStreamSynchronize(stream));  // an earlier copy may still read the staging
     std::memcpy(ptr_, host, bytes);
     WM_CUDA(cudaMemcpyAsync(device, ptr_, bytes, cudaMemcpyHostToDevice, stream));
-    return {};
+    return Status::Ok();
   }
   // Copies device bytes to the host after the work queued on `stream`; returns when they are there.
-  std::string download(void* host, const void* device, std::size_t bytes, cudaStream_t stream) {
-    if (bytes == 0) return {};
-    std::string err = reserve(bytes);
-    if (!err.empty()) return err;
+  Status download(void* host, const void* device, std::size_t bytes, cudaStream_t stream) {
+    if (bytes == 0) return Status::Ok();
+    Status err = reserve(bytes);
+    if (!err.ok()) return err;
     WM_CUDA(cudaMemcpyAsync(ptr_, device, bytes, cudaMemcpyDeviceToHost, stream));
     WM_CUDA(cudaStreamSynchronize(stream));
     std::memcpy(host, ptr_, bytes);
-    return {};
+    return Status::Ok();
   }
 
  private:

@@ -18,8 +18,7 @@
 #include "buffer.cuh"
 #include "check.cuh"
 #include "minimax.cuh"
-#include "prefix.cuh"
-#include <cub/device/device_radix_sort.cuh>
+#include "primitives.cuh"
 #include "warpmind/gpu/chess.h"
 #include "warpmind/gpu/chess_movegen.h"
 
@@ -224,78 +223,72 @@ struct ChessDevice::Impl {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
   }
-  std::string run(std::size_t level, const DPos* in, unsigned long long n, int depth);
-  std::string run_merged(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n,
-                         int depth, bool merge_first = true);
-  std::string merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n);
+  Status run(std::size_t level, const DPos* in, unsigned long long n, int depth);
+  Status run_merged(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n, int depth,
+                    bool merge_first = true);
+  Status merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n);
   std::uint64_t merged_away = 0;  // positions merged into an equal one, over the run
 };
 
-std::string ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned long long n, int depth) {
+Status ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned long long n, int depth) {
   cudaStream_t s = stream;
-  if (n == 0) return {};
+  if (n == 0) return Status::Ok();
   if (depth == 1) {
     k_leaf_sum<<<blocks_for(n), kThreads, 0, s>>>(in, n, total.get());
     WM_CUDA_LAUNCH(k_leaf_sum);
-    return {};
+    return Status::Ok();
   }
   if (depth == 2) {
     k_perft2<<<blocks_for(n), kThreads, 0, s>>>(in, n, total.get());
     WM_CUDA_LAUNCH(k_perft2);
-    return {};
+    return Status::Ok();
   }
   while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
   Level& here = *levels[level];
-  std::string err;
-  if (!(err = here.count.reserve(n + 1)).empty()) return err;
-  if (!(err = here.offset.reserve(n + 1)).empty()) return err;
+  Status err;
+  if (!(err = here.count.reserve(n + 1)).ok()) return err;
+  if (!(err = here.offset.reserve(n + 1)).ok()) return err;
   k_count<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.count.get());
   WM_CUDA_LAUNCH(k_count);
   WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
   unsigned long long children = 0;
-  if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).empty()) return err;
+  if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).ok()) return err;
   const std::size_t per_child = sizeof(DPos) + 2 * sizeof(unsigned long long);
   if (children * per_child > budget && n > 1) {  // too many children at once: halves, depth first
     const unsigned long long half = n / 2;
-    if (!(err = run(level, in, half, depth)).empty()) return err;
+    if (!(err = run(level, in, half, depth)).ok()) return err;
     return run(level, in + half, n - half, depth);
   }
   Level& next = *levels[level + 1];
-  if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
+  if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
   k_expand<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.offset.get(), next.pos.get());
   WM_CUDA_LAUNCH(k_expand);
   return run(level + 1, next.pos.get(), children, depth - 1);
 }
 
 // Replaces in[0..n) (weights w) by its distinct positions with summed weights, in here.merged.
-std::string ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigned long long*& w,
-                                     unsigned long long& n) {
+Status ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n) {
   cudaStream_t s = stream;
-  if (n >= (1ull << 32)) return {};  // the permutation is 32-bit: such a level is expanded as it is
-  std::string err;
+  if (n >= (1ull << 32)) return Status::Ok();  // the permutation is 32-bit: such a level is expanded as it is
+  Status err;
   for (auto* b : {&here.key, &here.key_sorted}) {
-    if (!(err = b->reserve(n)).empty()) return err;
+    if (!(err = b->reserve(n)).ok()) return err;
   }
   for (auto* b : {&here.index, &here.index_sorted, &here.head, &here.run_start}) {
-    if (!(err = b->reserve(n + 1)).empty()) return err;
+    if (!(err = b->reserve(n + 1)).ok()) return err;
   }
   k_hash<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.key.get(), here.index.get());
   WM_CUDA_LAUNCH(k_hash);
-  std::size_t bytes = 0;
-  const int items = static_cast<int>(std::min<unsigned long long>(n, 0x7fffffffull));
-  if (static_cast<unsigned long long>(items) != n) return {};
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, here.key.get(), here.key_sorted.get(), here.index.get(),
-                                          here.index_sorted.get(), items, 0, 64, s));
-  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, here.key.get(), here.key_sorted.get(), here.index.get(),
-                                          here.index_sorted.get(), items, 0, 64, s));
+  if (n > 0x7fffffffull) return Status::Ok();  // beyond one sort: the level stays unmerged (the counts are the same)
+  WM_RETURN_IF_ERROR(
+      sort_pairs(here.key.get(), here.key_sorted.get(), here.index.get(), here.index_sorted.get(), n, temp, s));
   k_heads<<<blocks_for(n + 1), kThreads, 0, s>>>(in, here.key_sorted.get(), here.index_sorted.get(), n,
                                                  here.head.get());
   WM_CUDA_LAUNCH(k_heads);
   unsigned runs = 0;
-  if (!(err = exclusive_scan(here.head.get(), here.run_start.get(), n + 1, temp, s, &runs)).empty()) return err;
-  if (!(err = here.merged.reserve(std::max(runs, 1u))).empty()) return err;
-  if (!(err = here.merged_weight.reserve(std::max(runs, 1u))).empty()) return err;
+  if (!(err = exclusive_scan(here.head.get(), here.run_start.get(), n + 1, temp, s, &runs)).ok()) return err;
+  if (!(err = here.merged.reserve(std::max(runs, 1u))).ok()) return err;
+  if (!(err = here.merged_weight.reserve(std::max(runs, 1u))).ok()) return err;
   WM_CUDA(cudaMemsetAsync(here.merged_weight.get(), 0, runs * sizeof(unsigned long long), s));
   k_merge<<<blocks_for(n), kThreads, 0, s>>>(in, w, here.index_sorted.get(), here.head.get(), here.run_start.get(), n,
                                              here.merged.get(), here.merged_weight.get());
@@ -304,76 +297,76 @@ std::string ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigne
   in = here.merged.get();
   w = here.merged_weight.get();
   n = runs;
-  return {};
+  return Status::Ok();
 }
 
 // run() with weights: a level of at least 4,096 positions is merged before it is expanded; a level too
 // large for the budget is expanded in halves of the merged level (merge_first false: already merged),
 // and each half's children are merged on their own — exact, merging a little less.
-std::string ChessDevice::Impl::run_merged(std::size_t level, const DPos* in, const unsigned long long* w,
-                                          unsigned long long n, int depth, bool merge_first) {
+Status ChessDevice::Impl::run_merged(std::size_t level, const DPos* in, const unsigned long long* w,
+                                     unsigned long long n, int depth, bool merge_first) {
   cudaStream_t s = stream;
-  if (n == 0) return {};
+  if (n == 0) return Status::Ok();
   while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
   Level& here = *levels[level];
-  std::string err;
-  if (merge_first && n >= 4096 && !(err = merge(here, in, w, n)).empty()) return err;
+  Status err;
+  if (merge_first && n >= 4096 && !(err = merge(here, in, w, n)).ok()) return err;
   if (depth == 1) {
     k_leaf_sum_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, total.get());
     WM_CUDA_LAUNCH(k_leaf_sum_w);
-    return {};
+    return Status::Ok();
   }
   if (depth == 2) {
     k_perft2_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, total.get());
     WM_CUDA_LAUNCH(k_perft2_w);
-    return {};
+    return Status::Ok();
   }
-  if (!(err = here.count.reserve(n + 1)).empty()) return err;
-  if (!(err = here.offset.reserve(n + 1)).empty()) return err;
+  if (!(err = here.count.reserve(n + 1)).ok()) return err;
+  if (!(err = here.offset.reserve(n + 1)).ok()) return err;
   k_count<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.count.get());
   WM_CUDA_LAUNCH(k_count);
   WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
   unsigned long long children = 0;
-  if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).empty()) return err;
+  if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).ok()) return err;
   // a child: its position and weight, the count and offset of its own level, and the merge's buffers
   const std::size_t per_child =
       2 * sizeof(DPos) + 8 * sizeof(unsigned long long) + 6 * sizeof(unsigned);  // + the sort's
   if (children * per_child > budget && n > 1) {  // halves, depth first (the merged level stays in `here`)
     const unsigned long long half = n / 2;
-    if (!(err = run_merged(level, in, w, half, depth, false)).empty()) return err;
+    if (!(err = run_merged(level, in, w, half, depth, false)).ok()) return err;
     return run_merged(level, in + half, w + half, n - half, depth, false);
   }
   Level& next = *levels[level + 1];
-  if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
-  if (!(err = next.weight.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
+  if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
+  if (!(err = next.weight.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
   k_expand_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, here.offset.get(), next.pos.get(), next.weight.get());
   WM_CUDA_LAUNCH(k_expand_w);
   return run_merged(level + 1, next.pos.get(), next.weight.get(), children, depth - 1);
 }
 
-std::string ChessDevice::create(void* stream, std::unique_ptr<ChessDevice>& out) {
+Status ChessDevice::create(void* stream, std::unique_ptr<ChessDevice>& out) {
   std::unique_ptr<ChessDevice> d(new ChessDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
   im.stream = static_cast<cudaStream_t>(stream);
   for (cudaEvent_t& e : im.ev) WM_CUDA(cudaEventCreate(&e));
-  std::string err = im.total.reserve(1);
-  if (!err.empty()) return err;
+  Status err = im.total.reserve(1);
+  if (!err.ok()) return err;
   out = std::move(d);
-  return {};
+  return Status::Ok();
 }
 
 ChessDevice::~ChessDevice() = default;
 
-std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes,
-                               bool merge_transpositions, std::uint64_t* merged) {
+Status ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes,
+                          bool merge_transpositions, std::uint64_t* merged) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (depth < 0 || depth > 20) return "perft: depth must be 0..20";
+  if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
   if (depth == 0) {
     nodes = 1;
     ms = 0;
-    return {};
+    return Status::Ok();
   }
   // A level's children may take a share of the free memory such that every level fits at once.
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -385,21 +378,21 @@ std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes
                   ? std::max<std::size_t>(free_bytes / 5 * 2, std::size_t{1} << 20)
                   : std::max<std::size_t>(free_bytes / 2 / static_cast<std::size_t>(depth), std::size_t{1} << 20);
   while (im.levels.empty()) im.levels.push_back(std::make_unique<Level>());
-  std::string err = im.levels[0]->pos.reserve(1);
-  if (!err.empty()) return err;
+  Status err = im.levels[0]->pos.reserve(1);
+  if (!err.ok()) return err;
   WM_CUDA(cudaMemcpyAsync(im.levels[0]->pos.get(), &root, sizeof root, cudaMemcpyHostToDevice, s));
   WM_CUDA(cudaMemsetAsync(im.total.get(), 0, sizeof(unsigned long long), s));
   WM_CUDA(cudaEventRecord(im.ev[0], s));
   im.merged_away = 0;
   if (merge_transpositions) {
     const unsigned long long one = 1;
-    if (!(err = im.levels[0]->weight.reserve(1)).empty()) return err;
+    if (!(err = im.levels[0]->weight.reserve(1)).ok()) return err;
     WM_CUDA(cudaMemcpyAsync(im.levels[0]->weight.get(), &one, sizeof one, cudaMemcpyHostToDevice, s));
     err = im.run_merged(0, im.levels[0]->pos.get(), im.levels[0]->weight.get(), 1, depth);
   } else {
     err = im.run(0, im.levels[0]->pos.get(), 1, depth);
   }
-  if (!err.empty()) return err;
+  if (!err.ok()) return err;
   if (merged) *merged = im.merged_away;
   WM_CUDA(cudaEventRecord(im.ev[1], s));
   unsigned long long total = 0;
@@ -409,18 +402,18 @@ std::string ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes
   WM_CUDA(cudaEventElapsedTime(&t, im.ev[0], im.ev[1]));
   nodes = total;
   ms = t;
-  return {};
+  return Status::Ok();
 }
 
-std::string ChessDevice::minimax(const DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes) {
+Status ChessDevice::minimax(const DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes) {
   Impl& im = *impl_;
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   return im.tree.run(MinimaxRules{}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
 }
 
-std::string ChessDevice::subtrees(const DPos* roots, std::size_t n, int depth, int ply, int* values,
-                                  std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
+Status ChessDevice::subtrees(const DPos* roots, std::size_t n, int depth, int ply, int* values, std::uint64_t& nodes,
+                             double& ms, std::size_t budget_bytes) {
   Impl& im = *impl_;
   if (!im.subtree_budget) {
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -431,35 +424,35 @@ std::string ChessDevice::subtrees(const DPos* roots, std::size_t n, int depth, i
                           budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
 }
 
-std::string ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
+Status ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
 
-std::string ChessDevice::leaf_values(const DPos* in, std::size_t n, int ply, int* values) {
+Status ChessDevice::leaf_values(const DPos* in, std::size_t n, int ply, int* values) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (n == 0) return {};
-  if (n >= (std::size_t{1} << 31)) return "evaluate: batch too large";
-  std::string err;
-  if (!(err = im.batch_in.reserve(n)).empty()) return err;
-  if (!(err = im.batch_int.reserve(n)).empty()) return err;
+  if (n == 0) return Status::Ok();
+  if (n >= (std::size_t{1} << 31)) return Status::Invalid("evaluate: batch too large");
+  Status err;
+  if (!(err = im.batch_in.reserve(n)).ok()) return err;
+  if (!(err = im.batch_int.reserve(n)).ok()) return err;
   WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
   k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), ply, im.batch_int.get());
   WM_CUDA_LAUNCH(k_evaluate);
   WM_CUDA(cudaMemcpyAsync(values, im.batch_int.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));
-  return {};
+  return Status::Ok();
 }
 
-std::string ChessDevice::branches(const DPos* in, std::size_t n, std::uint32_t* moves, int* counts) {
+Status ChessDevice::branches(const DPos* in, std::size_t n, std::uint32_t* moves, int* counts) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (n == 0) return {};
-  if (n >= (std::size_t{1} << 22)) return "branches: batch too large";
-  std::string err;
-  if (!(err = im.batch_in.reserve(n)).empty()) return err;
-  if (!(err = im.batch_int.reserve(n + 1)).empty()) return err;
-  if (!(err = im.batch_offset.reserve(n + 1)).empty()) return err;
-  if (!(err = im.batch_moves.reserve(n * chess::kMaxMoves)).empty()) return err;
-  if (!(err = im.batch_packed.reserve(n * chess::kMaxMoves)).empty()) return err;
+  if (n == 0) return Status::Ok();
+  if (n >= (std::size_t{1} << 22)) return Status::Invalid("branches: batch too large");
+  Status err;
+  if (!(err = im.batch_in.reserve(n)).ok()) return err;
+  if (!(err = im.batch_int.reserve(n + 1)).ok()) return err;
+  if (!(err = im.batch_offset.reserve(n + 1)).ok()) return err;
+  if (!(err = im.batch_moves.reserve(n * chess::kMaxMoves)).ok()) return err;
+  if (!(err = im.batch_packed.reserve(n * chess::kMaxMoves)).ok()) return err;
   WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
   k_branches<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), im.batch_moves.get(),
                                                 im.batch_int.get());

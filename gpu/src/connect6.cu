@@ -6,7 +6,7 @@
 #include "check.cuh"
 #include "connect6_warp.cuh"
 #include "minimax.cuh"
-#include "prefix.cuh"
+#include "primitives.cuh"
 #include "warpmind/gpu/connect6.h"
 
 namespace warpmind::gpu {
@@ -75,47 +75,45 @@ struct Connect6Device::Impl {
   std::size_t subtree_budget = 0;  // bytes the subtrees of one batch may take (a quarter of the free memory)
 };
 
-std::string Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>& out) {
+Status Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>& out) {
   std::unique_ptr<Connect6Device> d(new Connect6Device());
   d->impl_ = std::make_unique<Impl>();
   d->impl_->stream = static_cast<cudaStream_t>(stream);
   out = std::move(d);
-  return {};
+  return Status::Ok();
 }
 
 Connect6Device::~Connect6Device() = default;
 
-std::string Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) {
-  return leaf_values(in, n, -1, values);
-}
+Status Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
 
-std::string Connect6Device::leaf_values(const C6Pos* in, std::size_t n, int ply, int* values) {
+Status Connect6Device::leaf_values(const C6Pos* in, std::size_t n, int ply, int* values) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (n == 0) return {};
-  if (n >= (std::size_t{1} << 31)) return "evaluate: batch too large";
-  std::string err;
-  if (!(err = im.in.reserve(n)).empty()) return err;
-  if (!(err = im.ints.reserve(n)).empty()) return err;
+  if (n == 0) return Status::Ok();
+  if (n >= (std::size_t{1} << 31)) return Status::Invalid("evaluate: batch too large");
+  Status err;
+  if (!(err = im.in.reserve(n)).ok()) return err;
+  if (!(err = im.ints.reserve(n)).ok()) return err;
   WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
   k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), ply, im.ints.get());
   WM_CUDA_LAUNCH(k_evaluate);
   WM_CUDA(cudaMemcpyAsync(values, im.ints.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));
-  return {};
+  return Status::Ok();
 }
 
-std::string Connect6Device::branches(const C6Pos* in, std::size_t n, int width, C6Turn* turns, int* counts) {
+Status Connect6Device::branches(const C6Pos* in, std::size_t n, int width, C6Turn* turns, int* counts) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (n == 0) return {};
-  if (n >= (std::size_t{1} << 22)) return "branches: batch too large";
-  std::string err;
-  if (!(err = im.in.reserve(n)).empty()) return err;
-  if (!(err = im.ints.reserve(n + 1)).empty()) return err;
-  if (!(err = im.offset.reserve(n + 1)).empty()) return err;
-  if (!(err = im.turns.reserve(n * connect6::kMaxTurns)).empty()) return err;
-  if (!(err = im.packed.reserve(n * connect6::kMaxTurns)).empty()) return err;
+  if (n == 0) return Status::Ok();
+  if (n >= (std::size_t{1} << 22)) return Status::Invalid("branches: batch too large");
+  Status err;
+  if (!(err = im.in.reserve(n)).ok()) return err;
+  if (!(err = im.ints.reserve(n + 1)).ok()) return err;
+  if (!(err = im.offset.reserve(n + 1)).ok()) return err;
+  if (!(err = im.turns.reserve(n * connect6::kMaxTurns)).ok()) return err;
+  if (!(err = im.packed.reserve(n * connect6::kMaxTurns)).ok()) return err;
   WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
   k_branches_warp<<<static_cast<unsigned>((n + kBranchWarps - 1) / kBranchWarps), kBranchWarps * 32, 0, s>>>(
       im.in.get(), static_cast<unsigned>(n), width, im.turns.get(), im.ints.get());
@@ -124,16 +122,15 @@ std::string Connect6Device::branches(const C6Pos* in, std::size_t n, int width, 
                    im.packed.get(), im.temp, s, counts, turns);
 }
 
-std::string Connect6Device::minimax(const C6Pos& root, int depth, int width, MinimaxOutcome& out,
-                                    std::size_t budget_bytes) {
+Status Connect6Device::minimax(const C6Pos& root, int depth, int width, MinimaxOutcome& out, std::size_t budget_bytes) {
   Impl& im = *impl_;
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   return im.tree.run(WarpRules{width}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
 }
 
-std::string Connect6Device::subtrees(const C6Pos* roots, std::size_t n, int depth, int width, int ply, int* values,
-                                     std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
+Status Connect6Device::subtrees(const C6Pos* roots, std::size_t n, int depth, int width, int ply, int* values,
+                                std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
   Impl& im = *impl_;
   if (!im.subtree_budget) {
     std::size_t free_bytes = 0, total_bytes = 0;

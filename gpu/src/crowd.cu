@@ -526,15 +526,15 @@ struct CrowdDevice::Impl {
   DeviceBuffer<unsigned char> keep, select_temp;  // retain()
   mutable PinnedBuffer pin_in, pin_out;           // host transfers
   DeviceBuffer<int> kept;
-  std::string sort_by_cell(const float2* prop_dev, int ni);
-  std::string step_sort(const float2* prop_dev, int ni);
-  std::string step_tiled(const float2* prop_dev, int ni);
-  std::string step_static_grid(const float2* prop_dev, int ni);
+  Status sort_by_cell(const float2* prop_dev, int ni);
+  Status step_sort(const float2* prop_dev, int ni);
+  Status step_tiled(const float2* prop_dev, int ni);
+  Status step_static_grid(const float2* prop_dev, int ni);
 };
 
-std::string CrowdDevice::create(void* stream, CrowdKernel kernel, const CrowdGeometry& g,
-                                const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
-                                std::unique_ptr<CrowdDevice>& out) {
+Status CrowdDevice::create(void* stream, CrowdKernel kernel, const CrowdGeometry& g,
+                           const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
+                           std::unique_ptr<CrowdDevice>& out) {
   std::unique_ptr<CrowdDevice> d(new CrowdDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
@@ -542,52 +542,52 @@ std::string CrowdDevice::create(void* stream, CrowdKernel kernel, const CrowdGeo
   im.kernel = kernel;
   im.g = g;
   im.lowest = lowest_id_wins;
-  std::string err;
-  if (!(err = im.grid.reserve(std::max<std::size_t>(blocked.size(), 1))).empty()) return err;
+  Status err;
+  if (!(err = im.grid.reserve(std::max<std::size_t>(blocked.size(), 1))).ok()) return err;
   if (!blocked.empty()) WM_CUDA(cudaMemcpy(im.grid.get(), blocked.data(), blocked.size(), cudaMemcpyHostToDevice));
-  if (!(err = im.counts.reserve(10, true)).empty()) return err;
+  if (!(err = im.counts.reserve(10, true)).ok()) return err;
   if (kernel == CrowdKernel::Sort) {
     im.cells = static_cast<unsigned>(g.cells_x) * static_cast<unsigned>(g.cells_y);
     for (DeviceBuffer<unsigned>* b : {&im.start_old, &im.end_old, &im.start_tgt, &im.end_tgt})
-      if (!(err = b->reserve(im.cells)).empty()) return err;
+      if (!(err = b->reserve(im.cells)).ok()) return err;
   } else if (kernel == CrowdKernel::Tiled) {
     im.cells = static_cast<unsigned>(g.cells_x) * static_cast<unsigned>(g.cells_y);
     for (DeviceBuffer<unsigned>* b : {&im.first_old, &im.first_tgt})
-      if (!(err = b->reserve(im.cells + 1)).empty()) return err;
+      if (!(err = b->reserve(im.cells + 1)).ok()) return err;
   } else {
     im.sg_cells = static_cast<std::size_t>(g.sg_cols + 2 * kPad) * static_cast<std::size_t>(g.sg_rows + 2 * kPad);
-    if (!(err = im.slot.reserve(2 * im.sg_cells)).empty()) return err;
+    if (!(err = im.slot.reserve(2 * im.sg_cells)).ok()) return err;
   }
   out = std::move(d);
-  return {};
+  return Status::Ok();
 }
 
 CrowdDevice::~CrowdDevice() = default;
 
-std::string CrowdDevice::reset(const float* positions, std::size_t n) {
+Status CrowdDevice::reset(const float* positions, std::size_t n) {
   Impl& im = *impl_;
-  std::string err;
+  Status err;
   const std::size_t cap = std::max<std::size_t>(n, 1);
   for (DeviceBuffer<float2>* b : {&im.pos, &im.prop})
-    if (!(err = b->reserve(cap)).empty()) return err;
-  if (!(err = im.verdict.reserve(cap)).empty()) return err;
+    if (!(err = b->reserve(cap)).ok()) return err;
+  if (!(err = im.verdict.reserve(cap)).ok()) return err;
   if (im.kernel != CrowdKernel::StaticGrid) {
     for (DeviceBuffer<float2>* b : {&im.sorted_old, &im.sorted_tgt})
-      if (!(err = b->reserve(cap)).empty()) return err;
+      if (!(err = b->reserve(cap)).ok()) return err;
     for (DeviceBuffer<unsigned>* b :
          {&im.key_old, &im.key_tgt, &im.key_old_sorted, &im.key_tgt_sorted, &im.iota, &im.id_old, &im.id_tgt})
-      if (!(err = b->reserve(cap)).empty()) return err;
+      if (!(err = b->reserve(cap)).ok()) return err;
     WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, im.sort_temp_bytes, im.key_old.get(), im.key_old_sorted.get(),
                                             im.iota.get(), im.id_old.get(), static_cast<int>(cap), 0,
                                             bits_for(im.cells)));
-    if (!(err = im.sort_temp.reserve(im.sort_temp_bytes)).empty()) return err;
+    if (!(err = im.sort_temp.reserve(im.sort_temp_bytes)).ok()) return err;
     if (n > 0) {
       k_iota<<<blocks_for(n), kThreads, 0, im.stream>>>(im.iota.get(), static_cast<int>(n));
       WM_CUDA_LAUNCH(k_iota);
     }
   } else {
-    if (n > kMaxStaticGridAgents) return "gpu-static-grid: at most 2^27 agents";
-    if (!(err = im.mark.reserve(cap, true)).empty()) return err;
+    if (n > kMaxStaticGridAgents) return Status::Invalid("gpu-static-grid: at most 2^27 agents");
+    if (!(err = im.mark.reserve(cap, true)).ok()) return err;
     im.id_bits = bits_for(static_cast<unsigned>(cap));
     im.tag = 0;  // the grid is cleared before the first tick
   }
@@ -595,11 +595,11 @@ std::string CrowdDevice::reset(const float* positions, std::size_t n) {
   WM_CUDA(cudaMemsetAsync(im.verdict.get(), 1, cap, im.stream));  // Stayed
   WM_CUDA(cudaStreamSynchronize(im.stream));
   im.n = n;
-  return {};
+  return Status::Ok();
 }
 
 // Both sorts of gpu-sort and gpu-tiled: cell keys, then ids sorted by old cell and by target cell.
-std::string CrowdDevice::Impl::sort_by_cell(const float2* p, int ni) {
+Status CrowdDevice::Impl::sort_by_cell(const float2* p, int ni) {
   cudaStream_t s = stream;
   k_hash<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, key_old.get(), key_tgt.get());
   WM_CUDA_LAUNCH(k_hash);
@@ -610,13 +610,13 @@ std::string CrowdDevice::Impl::sort_by_cell(const float2* p, int ni) {
   temp = sort_temp_bytes;
   WM_CUDA(cub::DeviceRadixSort::SortPairs(sort_temp.get(), temp, key_tgt.get(), key_tgt_sorted.get(), iota.get(),
                                           id_tgt.get(), ni, 0, bits, s));
-  return {};
+  return Status::Ok();
 }
 
-std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
+Status CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   cudaStream_t s = stream;
-  std::string err = sort_by_cell(p, ni);
-  if (!err.empty()) return err;
+  Status err = sort_by_cell(p, ni);
+  if (!err.ok()) return err;
   WM_CUDA(cudaMemsetAsync(start_old.get(), 0xff, cells * sizeof(unsigned), s));
   WM_CUDA(cudaMemsetAsync(start_tgt.get(), 0xff, cells * sizeof(unsigned), s));
   k_ranges<<<blocks_for(ni), kThreads, 0, s>>>(key_old_sorted.get(), id_old.get(), pos.get(), ni, start_old.get(),
@@ -630,13 +630,13 @@ std::string CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, grid.get(), olds, tgts, lowest, tick, verdict.get(),
                                               counts.get());
   WM_CUDA_LAUNCH(k_check);
-  return {};
+  return Status::Ok();
 }
 
-std::string CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
+Status CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
   cudaStream_t s = stream;
-  std::string err = sort_by_cell(p, ni);
-  if (!err.empty()) return err;
+  Status err = sort_by_cell(p, ni);
+  if (!err.ok()) return err;
   const int cb = blocks_for(static_cast<std::size_t>(cells) + 1);
   k_first<<<cb, kThreads, 0, s>>>(key_old_sorted.get(), ni, cells, first_old.get());
   WM_CUDA_LAUNCH(k_first);
@@ -651,10 +651,10 @@ std::string CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
                                            sorted_tgt.get(), id_tgt.get(), key_tgt_sorted.get(), first_tgt.get(),
                                            lowest, tick, verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_tiled_check);
-  return {};
+  return Status::Ok();
 }
 
-std::string CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
+Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   cudaStream_t s = stream;
   const int b = blocks_for(ni);
   if (tag == 0) {
@@ -673,14 +673,14 @@ std::string CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   WM_CUDA_LAUNCH(k_sg_scan);
   k_sg_verdict<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, grid.get(), mark.get(), verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_sg_verdict);
-  return {};
+  return Status::Ok();
 }
 
-std::string CrowdDevice::step_device(const float* proposals, std::size_t n) {
+Status CrowdDevice::step_device(const float* proposals, std::size_t n) {
   Impl& im = *impl_;
-  if (n != im.n) return "step: agent count differs from reset";
+  if (n != im.n) return Status::Invalid("step: agent count differs from reset");
   ++im.tick;
-  if (n == 0) return {};
+  if (n == 0) return Status::Ok();
   const auto* p = reinterpret_cast<const float2*>(proposals);
   const int ni = static_cast<int>(n);
   switch (im.kernel) {
@@ -694,17 +694,17 @@ std::string CrowdDevice::step_device(const float* proposals, std::size_t n) {
   return im.step_static_grid(p, ni);
 }
 
-std::string CrowdDevice::retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept) {
+Status CrowdDevice::retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept) {
   Impl& im = *impl_;
-  if (n != im.n) return "retain: agent count differs from reset";
-  if (n == 0) return {};
-  std::string err;
-  if (!(err = im.keep.reserve(n)).empty() || !(err = im.kept.reserve(1)).empty()) return err;
+  if (n != im.n) return Status::Invalid("retain: agent count differs from reset");
+  if (n == 0) return Status::Ok();
+  Status err;
+  if (!(err = im.keep.reserve(n)).ok() || !(err = im.kept.reserve(1)).ok()) return err;
   std::size_t temp = 0;
   WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, im.pos.get(), im.keep.get(), im.prop.get(), im.kept.get(),
                                      static_cast<int>(n), im.stream));
-  if (!(err = im.select_temp.reserve(std::max<std::size_t>(temp, 1))).empty()) return err;
-  if (!(err = im.pin_in.upload(im.keep.get(), keep_host, n, im.stream)).empty()) return err;
+  if (!(err = im.select_temp.reserve(std::max<std::size_t>(temp, 1))).ok()) return err;
+  if (!(err = im.pin_in.upload(im.keep.get(), keep_host, n, im.stream)).ok()) return err;
   // Survivors, in order, into the proposal buffer (free between ticks), then back.
   WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, im.pos.get(), im.keep.get(), im.prop.get(),
                                      im.kept.get(), static_cast<int>(n), im.stream));
@@ -714,42 +714,42 @@ std::string CrowdDevice::retain(const std::uint8_t* keep_host, std::size_t n, st
   WM_CUDA(cudaStreamSynchronize(im.stream));
   im.n = kept;
   if (im.kernel == CrowdKernel::StaticGrid) im.tag = 0;  // ids changed: wipe the slots before the next tick
-  return {};
+  return Status::Ok();
 }
 
-std::string CrowdDevice::fetch_counts(CrowdCounts& counts) const {
+Status CrowdDevice::fetch_counts(CrowdCounts& counts) const {
   const Impl& im = *impl_;
   for (std::size_t& c : counts.by_verdict) c = 0;
-  if (im.n == 0 || im.tick == 0) return {};
+  if (im.n == 0 || im.tick == 0) return Status::Ok();
   unsigned long long host[5];
   WM_CUDA(cudaMemcpyAsync(host, im.counts.get() + (im.tick & 1) * 5, sizeof host, cudaMemcpyDeviceToHost, im.stream));
   WM_CUDA(cudaStreamSynchronize(im.stream));
   for (int v = 0; v < 5; ++v) counts.by_verdict[v] = static_cast<std::size_t>(host[v]);
-  return {};
+  return Status::Ok();
 }
 
-std::string CrowdDevice::step(const float* proposals, std::size_t n, CrowdCounts& counts) {
+Status CrowdDevice::step(const float* proposals, std::size_t n, CrowdCounts& counts) {
   Impl& im = *impl_;
-  if (n != im.n) return "step: agent count differs from reset";
-  std::string err = im.pin_in.upload(im.prop.get(), proposals, n * sizeof(float2), im.stream);
-  if (!err.empty()) return err;
+  if (n != im.n) return Status::Invalid("step: agent count differs from reset");
+  Status err = im.pin_in.upload(im.prop.get(), proposals, n * sizeof(float2), im.stream);
+  if (!err.ok()) return err;
   err = step_device(reinterpret_cast<const float*>(im.prop.get()), n);
-  if (!err.empty()) return err;
+  if (!err.ok()) return err;
   return fetch_counts(counts);
 }
 
 const float* CrowdDevice::positions() const { return reinterpret_cast<const float*>(impl_->pos.get()); }
 const std::uint8_t* CrowdDevice::verdicts() const { return impl_->verdict.get(); }
 
-std::string CrowdDevice::download_positions(float* out) const {
+Status CrowdDevice::download_positions(float* out) const {
   return impl_->pin_out.download(out, impl_->pos.get(), impl_->n * sizeof(float2), impl_->stream);
 }
 
-std::string CrowdDevice::download_verdicts(std::uint8_t* out) const {
-  if (impl_->n == 0) return {};
+Status CrowdDevice::download_verdicts(std::uint8_t* out) const {
+  if (impl_->n == 0) return Status::Ok();
   WM_CUDA(cudaMemcpyAsync(out, impl_->verdict.get(), impl_->n, cudaMemcpyDeviceToHost, impl_->stream));
   WM_CUDA(cudaStreamSynchronize(impl_->stream));
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace warpmind::gpu

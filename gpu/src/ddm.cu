@@ -14,8 +14,6 @@
 // kept out of the lists: wide subscriptions are tested by every publication, wide publications test
 // every subscription. Pairs are written as 64-bit keys (publication << 32 | subscription), count /
 // scan / write, then radix-sorted.
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -24,7 +22,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
-#include "prefix.cuh"
+#include "primitives.cuh"
 #include "warpmind/gpu/ddm.h"
 
 namespace warpmind::gpu {
@@ -279,17 +277,17 @@ struct DdmDevice::Impl {
       if (e) cudaEventDestroy(e);
   }
   template <int D>
-  std::string run(unsigned np, unsigned ns, const DdmGrid& g);
+  Status run(unsigned np, unsigned ns, const DdmGrid& g);
 };
 
 template <int D>
-std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
+Status DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   cudaStream_t s = stream;
-  std::string err;
+  Status err;
   const auto* pubs = reinterpret_cast<const BoxD<D>*>(pub_boxes.get());
   const auto* subs = reinterpret_cast<const BoxD<D>*>(sub_boxes.get());
-  if (!(err = count.reserve(std::size_t{np} + 1)).empty()) return err;
-  if (!(err = offset.reserve(std::size_t{np} + 1)).empty()) return err;
+  if (!(err = count.reserve(std::size_t{np} + 1)).ok()) return err;
+  if (!(err = offset.reserve(std::size_t{np} + 1)).ok()) return err;
   if (kernel == DdmKernel::Region) {
     if (np > 0) {
       k_region<D, false>
@@ -297,48 +295,42 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
       WM_CUDA_LAUNCH(k_region);
     }
     WM_CUDA(cudaMemsetAsync(count.get() + np, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).empty())
-      return err;
-    if (!(err = pairs.reserve(std::max<unsigned long long>(total, 1))).empty()) return err;
+    if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).ok()) return err;
+    if (!(err = pairs.reserve(std::max<unsigned long long>(total, 1))).ok()) return err;
     if (np > 0) {
       k_region<D, true><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(), nullptr,
                                                             offset.get(), pairs.get());
       WM_CUDA_LAUNCH(k_region);
     }
-    return {};
+    return Status::Ok();
   }
   // gpu-grid: subscriptions into cell lists.
   if (static_cast<unsigned long long>(ns) * g.wide > static_cast<unsigned long long>(INT32_MAX))
-    return "gpu-grid: too many subscriptions for the cell lists (subscriptions x wide >= 2^31)";
+    return Status::Invalid("gpu-grid: too many subscriptions for the cell lists (subscriptions x wide >= 2^31)");
   const std::size_t scap = std::size_t{ns} + 1;
   for (DeviceBuffer<unsigned>* b : {&sub_count, &sub_offset, &iota, &wide_list})
-    if (!(err = b->reserve(scap)).empty()) return err;
-  if (!(err = wide.reserve(scap)).empty()) return err;
-  if (!(err = wide_count.reserve(1)).empty()) return err;
+    if (!(err = b->reserve(scap)).ok()) return err;
+  if (!(err = wide.reserve(scap)).ok()) return err;
+  if (!(err = wide_count.reserve(1)).ok()) return err;
   const unsigned cells = static_cast<unsigned>(g.cells[0]) * g.cells[1] * g.cells[2];
-  if (!(err = start.reserve(std::size_t{cells} + 1)).empty()) return err;
+  if (!(err = start.reserve(std::size_t{cells} + 1)).ok()) return err;
   if (ns > 0) {
     k_sub_cells<D><<<blocks_for(ns), kThreads, 0, s>>>(subs, ns, g, sub_count.get(), wide.get());
     WM_CUDA_LAUNCH(k_sub_cells);
   }
   WM_CUDA(cudaMemsetAsync(sub_count.get() + ns, 0, sizeof(unsigned), s));
   unsigned entries = 0;
-  if (!(err = exclusive_scan(sub_count.get(), sub_offset.get(), scap, temp, stream, &entries)).empty()) return err;
+  if (!(err = exclusive_scan(sub_count.get(), sub_offset.get(), scap, temp, stream, &entries)).ok()) return err;
   const std::size_t ecap = std::max<std::size_t>(entries, 1);
   for (DeviceBuffer<unsigned>* b : {&entry_cell, &entry_sub, &entry_cell_sorted, &entry_sub_sorted})
-    if (!(err = b->reserve(ecap)).empty()) return err;
+    if (!(err = b->reserve(ecap)).ok()) return err;
   if (ns > 0) {
     k_sub_write<D><<<blocks_for(ns), kThreads, 0, s>>>(subs, ns, g, sub_count.get(), sub_offset.get(), entry_cell.get(),
                                                        entry_sub.get());
     WM_CUDA_LAUNCH(k_sub_write);
   }
-  std::size_t bytes = 0;
-  const int cell_bits = bits_for(cells);
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, entry_cell.get(), entry_cell_sorted.get(), entry_sub.get(),
-                                          entry_sub_sorted.get(), static_cast<int>(entries), 0, cell_bits, s));
-  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, entry_cell.get(), entry_cell_sorted.get(), entry_sub.get(),
-                                          entry_sub_sorted.get(), static_cast<int>(entries), 0, cell_bits, s));
+  WM_RETURN_IF_ERROR(sort_pairs(entry_cell.get(), entry_cell_sorted.get(), entry_sub.get(), entry_sub_sorted.get(),
+                                entries, temp, s, 0, bits_for(cells)));
   k_run_starts<<<blocks_for(std::size_t{cells} + 1), kThreads, 0, s>>>(entries, cells, entry_cell_sorted.get(),
                                                                        start.get());
   WM_CUDA_LAUNCH(k_run_starts);
@@ -347,12 +339,7 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   if (ns > 0) {
     k_iota<<<blocks_for(ns), kThreads, 0, s>>>(iota.get(), ns);
     WM_CUDA_LAUNCH(k_iota);
-    bytes = 0;
-    WM_CUDA(cub::DeviceSelect::Flagged(nullptr, bytes, iota.get(), wide.get(), wide_list.get(), wide_count.get(),
-                                       static_cast<int>(ns), s));
-    if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-    WM_CUDA(cub::DeviceSelect::Flagged(temp.get(), bytes, iota.get(), wide.get(), wide_list.get(), wide_count.get(),
-                                       static_cast<int>(ns), s));
+    WM_RETURN_IF_ERROR(select_flagged(iota.get(), wide.get(), wide_list.get(), wide_count.get(), ns, temp, s));
     WM_CUDA(cudaMemcpyAsync(&n_wide, wide_count.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaStreamSynchronize(s));
   }
@@ -364,34 +351,29 @@ std::string DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
     WM_CUDA_LAUNCH(k_grid);
   }
   WM_CUDA(cudaMemsetAsync(count.get() + np, 0, sizeof(unsigned long long), s));
-  if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).empty()) return err;
+  if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).ok()) return err;
   if (total > static_cast<unsigned long long>(INT32_MAX))
-    return "gpu-grid: more than 2^31 - 1 pairs (its sort is limited to that); use gpu-region";
+    return Status::Invalid("gpu-grid: more than 2^31 - 1 pairs (its sort is limited to that); use gpu-region");
   const std::size_t pcap = std::max<unsigned long long>(total, 1);
   for (DeviceBuffer<unsigned long long>* b : {&keys, &keys_sorted})
-    if (!(err = b->reserve(pcap)).empty()) return err;
-  if (!(err = pairs.reserve(pcap)).empty()) return err;
+    if (!(err = b->reserve(pcap)).ok()) return err;
+  if (!(err = pairs.reserve(pcap)).ok()) return err;
   if (np > 0) {
     k_grid<D, true><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(), g, start.get(),
                                                         entry_sub_sorted.get(), wide_list.get(), n_wide, nullptr,
                                                         offset.get(), keys.get());
     WM_CUDA_LAUNCH(k_grid);
   }
-  bytes = 0;
-  WM_CUDA(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys.get(), keys_sorted.get(), static_cast<int>(total), 0,
-                                         id_bits, s));
-  if (!(err = temp.reserve(std::max<std::size_t>(bytes, 1))).empty()) return err;
-  WM_CUDA(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, keys.get(), keys_sorted.get(), static_cast<int>(total), 0,
-                                         id_bits, s));
+  WM_RETURN_IF_ERROR(sort_keys(keys.get(), keys_sorted.get(), total, temp, s, 0, id_bits));
   if (total > 0) {
     k_unpack<<<blocks_for(total), kThreads, 0, s>>>(keys_sorted.get(), total, pairs.get());
     WM_CUDA_LAUNCH(k_unpack);
   }
-  return {};
+  return Status::Ok();
 }
 
-std::string DdmDevice::create(void* stream, DdmKernel kernel, int dims, std::unique_ptr<DdmDevice>& out) {
-  if (dims != 2 && dims != 3) return "ddm: 2 or 3 dimensions";
+Status DdmDevice::create(void* stream, DdmKernel kernel, int dims, std::unique_ptr<DdmDevice>& out) {
+  if (dims != 2 && dims != 3) return Status::Invalid("ddm: 2 or 3 dimensions");
   std::unique_ptr<DdmDevice> d(new DdmDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
@@ -400,36 +382,38 @@ std::string DdmDevice::create(void* stream, DdmKernel kernel, int dims, std::uni
   im.dims = dims;
   for (cudaEvent_t& e : im.ev) WM_CUDA(cudaEventCreate(&e));
   out = std::move(d);
-  return {};
+  return Status::Ok();
 }
 
 DdmDevice::~DdmDevice() = default;
 
-std::string DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_ids, std::size_t np,
-                             const float* sub_boxes, const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid,
-                             std::size_t& pairs, DdmTimes& times) {
+Status DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_ids, std::size_t np, const float* sub_boxes,
+                        const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid, std::size_t& pairs,
+                        DdmTimes& times) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  if (np >= (std::size_t{1} << 31) || ns >= (std::size_t{1} << 31)) return "ddm: at most 2^31 - 1 regions of a kind";
+  if (np >= (std::size_t{1} << 31) || ns >= (std::size_t{1} << 31))
+    return Status::Invalid("ddm: at most 2^31 - 1 regions of a kind");
   if (grid.cells[0] < 1 || grid.cells[1] < 1 || grid.cells[2] < 1 ||
       static_cast<double>(grid.cells[0]) * grid.cells[1] * grid.cells[2] >= 4294967295.0)
-    return "ddm: bad grid";
+    return Status::Invalid("ddm: bad grid");
   for (int k = 0; k < 3; ++k)
-    if (!(grid.cell[k] > 0) || !std::isfinite(grid.cell[k]) || !std::isfinite(grid.origin[k])) return "ddm: bad grid";
+    if (!(grid.cell[k] > 0) || !std::isfinite(grid.cell[k]) || !std::isfinite(grid.origin[k]))
+      return Status::Invalid("ddm: bad grid");
   im.id_bits = 32 + bits_for(np > 0 ? static_cast<unsigned long long>(pub_ids[np - 1]) + 1 : 1);
   const std::size_t box_floats = 2 * static_cast<std::size_t>(im.dims);
-  std::string err;
-  if (!(err = im.pub_boxes.reserve(std::max<std::size_t>(np, 1) * box_floats)).empty()) return err;
-  if (!(err = im.sub_boxes.reserve(std::max<std::size_t>(ns, 1) * box_floats)).empty()) return err;
-  if (!(err = im.pub_id.reserve(std::max<std::size_t>(np, 1))).empty()) return err;
-  if (!(err = im.sub_id.reserve(std::max<std::size_t>(ns, 1))).empty()) return err;
+  Status err;
+  if (!(err = im.pub_boxes.reserve(std::max<std::size_t>(np, 1) * box_floats)).ok()) return err;
+  if (!(err = im.sub_boxes.reserve(std::max<std::size_t>(ns, 1) * box_floats)).ok()) return err;
+  if (!(err = im.pub_id.reserve(std::max<std::size_t>(np, 1))).ok()) return err;
+  if (!(err = im.sub_id.reserve(std::max<std::size_t>(ns, 1))).ok()) return err;
   // Boxes and ids up through one pinned staging buffer.
   const std::size_t bytes[4] = {np * box_floats * sizeof(float), ns * box_floats * sizeof(float), np * sizeof(unsigned),
                                 ns * sizeof(unsigned)};
   const void* src[4] = {pub_boxes, sub_boxes, pub_ids, sub_ids};
   void* dst[4] = {im.pub_boxes.get(), im.sub_boxes.get(), im.pub_id.get(), im.sub_id.get()};
   WM_CUDA(cudaStreamSynchronize(s));  // the staging buffer may still feed an earlier copy
-  if (!(err = im.pin.reserve(std::max<std::size_t>(bytes[0] + bytes[1] + bytes[2] + bytes[3], 1))).empty()) return err;
+  if (!(err = im.pin.reserve(std::max<std::size_t>(bytes[0] + bytes[1] + bytes[2] + bytes[3], 1))).ok()) return err;
   auto* pin = static_cast<unsigned char*>(im.pin.get());
   std::size_t at = 0;
   for (int k = 0; k < 4; ++k) {
@@ -445,7 +429,7 @@ std::string DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_id
   WM_CUDA(cudaEventRecord(im.ev[1], s));
   err = im.dims == 2 ? im.run<2>(static_cast<unsigned>(np), static_cast<unsigned>(ns), grid)
                      : im.run<3>(static_cast<unsigned>(np), static_cast<unsigned>(ns), grid);
-  if (!err.empty()) return err;
+  if (!err.ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[2], s));
   WM_CUDA(cudaStreamSynchronize(s));
   float up = 0, run = 0;
@@ -454,15 +438,15 @@ std::string DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_id
   times.upload = up;
   times.match = run;
   pairs = im.total;
-  return {};
+  return Status::Ok();
 }
 
-std::string DdmDevice::download(std::uint32_t* out, DdmTimes& times) {
+Status DdmDevice::download(std::uint32_t* out, DdmTimes& times) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   const std::size_t bytes = im.total * sizeof(PairRec);
-  std::string err = im.pin.reserve(std::max<std::size_t>(bytes, 1));
-  if (!err.empty()) return err;
+  Status err = im.pin.reserve(std::max<std::size_t>(bytes, 1));
+  if (!err.ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[0], s));
   if (bytes) WM_CUDA(cudaMemcpyAsync(im.pin.get(), im.pairs.get(), bytes, cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaEventRecord(im.ev[1], s));
@@ -471,7 +455,7 @@ std::string DdmDevice::download(std::uint32_t* out, DdmTimes& times) {
   WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
   times.download = ms;
   if (bytes) std::memcpy(out, im.pin.get(), bytes);
-  return {};
+  return Status::Ok();
 }
 
 void DdmDevice::keep() {
@@ -487,14 +471,14 @@ void DdmDevice::unkeep() {
   im.total = im.kept_total;
 }
 
-std::string DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times) {
+Status DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
-  std::string err;
+  Status err;
   const unsigned long long most = std::max(im.total, im.kept_total);
-  if (!(err = im.flag.reserve(most + 1)).empty()) return err;
-  if (!(err = im.flag_offset.reserve(most + 1)).empty()) return err;
-  if (!(err = im.changes.reserve(std::max<unsigned long long>(im.total + im.kept_total, 1))).empty()) return err;
+  if (!(err = im.flag.reserve(most + 1)).ok()) return err;
+  if (!(err = im.flag_offset.reserve(most + 1)).ok()) return err;
+  if (!(err = im.changes.reserve(std::max<unsigned long long>(im.total + im.kept_total, 1))).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[0], s));
   // Pass 0: the new pairs missing from the kept ones (appeared); pass 1: the kept ones missing from the
   // new (disappeared), written after them.
@@ -508,8 +492,7 @@ std::string DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, Ddm
       WM_CUDA_LAUNCH(k_missing);
     }
     WM_CUDA(cudaMemsetAsync(im.flag.get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(im.flag.get(), im.flag_offset.get(), n + 1, im.temp, s, &found[pass])).empty())
-      return err;
+    if (!(err = exclusive_scan(im.flag.get(), im.flag_offset.get(), n + 1, im.temp, s, &found[pass])).ok()) return err;
     if (n > 0) {
       k_compact<<<blocks_for(n), kThreads, 0, s>>>(a, n, im.flag.get(), im.flag_offset.get(),
                                                    im.changes.get() + (pass == 0 ? 0 : found[0]));
@@ -525,15 +508,15 @@ std::string DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, Ddm
   im.n_disappeared = found[1];
   appeared = found[0];
   disappeared = found[1];
-  return {};
+  return Status::Ok();
 }
 
-std::string DdmDevice::download_changes(std::uint32_t* appeared, std::uint32_t* disappeared, DdmTimes& times) {
+Status DdmDevice::download_changes(std::uint32_t* appeared, std::uint32_t* disappeared, DdmTimes& times) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   const std::size_t n = im.n_appeared + im.n_disappeared, bytes = n * sizeof(PairRec);
-  std::string err = im.pin.reserve(std::max<std::size_t>(bytes, 1));
-  if (!err.empty()) return err;
+  Status err = im.pin.reserve(std::max<std::size_t>(bytes, 1));
+  if (!err.ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[0], s));
   if (bytes) WM_CUDA(cudaMemcpyAsync(im.pin.get(), im.changes.get(), bytes, cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaEventRecord(im.ev[1], s));
@@ -545,7 +528,7 @@ std::string DdmDevice::download_changes(std::uint32_t* appeared, std::uint32_t* 
   if (im.n_appeared) std::memcpy(appeared, pin, im.n_appeared * sizeof(PairRec));
   if (im.n_disappeared)
     std::memcpy(disappeared, pin + im.n_appeared * sizeof(PairRec), im.n_disappeared * sizeof(PairRec));
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace warpmind::gpu

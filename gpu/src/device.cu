@@ -42,65 +42,65 @@ DeviceProbe probe_device(int ordinal) {
   return p;
 }
 
-std::string create_stream(int ordinal, void** stream) {
+Status create_stream(int ordinal, void** stream) {
   WM_CUDA(cudaSetDevice(ordinal));
   cudaStream_t s = nullptr;
   WM_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   *stream = s;
-  return {};
+  return Status::Ok();
 }
 
 void destroy_stream(void* stream) {
   if (stream) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
 }
 
-std::string synchronize(void* stream) {
+Status synchronize(void* stream) {
   WM_CUDA(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
   WM_CUDA(cudaGetLastError());
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace warpmind::gpu
 
 namespace warpmind::gpu {
 
-std::string device_alloc(std::size_t bytes, void** out) {
+Status device_alloc(std::size_t bytes, void** out) {
   WM_CUDA(cudaMalloc(out, bytes == 0 ? 1 : bytes));
-  return {};
+  return Status::Ok();
 }
 void device_free(void* p) { cudaFree(p); }
 
-std::string copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream) {
+Status copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream) {
   auto s = static_cast<cudaStream_t>(stream);
   WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
   WM_CUDA(cudaStreamSynchronize(s));
-  return {};
+  return Status::Ok();
 }
 
-std::string copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream) {
+Status copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream) {
   auto s = static_cast<cudaStream_t>(stream);
   WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));
-  return {};
+  return Status::Ok();
 }
 
-std::string event_create(void** ev) {
+Status event_create(void** ev) {
   cudaEvent_t e;
   WM_CUDA(cudaEventCreate(&e));
   *ev = e;
-  return {};
+  return Status::Ok();
 }
 void event_destroy(void* ev) {
   if (ev) cudaEventDestroy(static_cast<cudaEvent_t>(ev));
 }
-std::string event_record(void* ev, void* stream) {
+Status event_record(void* ev, void* stream) {
   WM_CUDA(cudaEventRecord(static_cast<cudaEvent_t>(ev), static_cast<cudaStream_t>(stream)));
-  return {};
+  return Status::Ok();
 }
-std::string event_elapsed_ms(void* start, void* stop, float* ms) {
+Status event_elapsed_ms(void* start, void* stop, float* ms) {
   WM_CUDA(cudaEventSynchronize(static_cast<cudaEvent_t>(stop)));
   WM_CUDA(cudaEventElapsedTime(ms, static_cast<cudaEvent_t>(start), static_cast<cudaEvent_t>(stop)));
-  return {};
+  return Status::Ok();
 }
 
 namespace {
@@ -123,13 +123,13 @@ __global__ void k_int_adds(int iters, int seed, int* out) {
 }
 
 template <class F>
-std::string time_best_ms(cudaStream_t s, int reps, F&& work, float* best) {
+Status time_best_ms(cudaStream_t s, int reps, F&& work, float* best) {
   cudaEvent_t a, b;
   WM_CUDA(cudaEventCreate(&a));
   WM_CUDA(cudaEventCreate(&b));
   *best = 1e30f;
-  std::string err;
-  for (int r = 0; r < reps && err.empty(); ++r) {
+  Status err;
+  for (int r = 0; r < reps && err.ok(); ++r) {
     cudaEventRecord(a, s);
     err = work();
     cudaEventRecord(b, s);
@@ -145,7 +145,7 @@ std::string time_best_ms(cudaStream_t s, int reps, F&& work, float* best) {
 
 }  // namespace
 
-std::string measure_copy_bandwidth(void* stream, double* bytes_per_s) {
+Status measure_copy_bandwidth(void* stream, double* bytes_per_s) {
   auto s = static_cast<cudaStream_t>(stream);
   const std::size_t bytes = std::size_t{1} << 30;
   void *src = nullptr, *dst = nullptr;
@@ -153,25 +153,25 @@ std::string measure_copy_bandwidth(void* stream, double* bytes_per_s) {
   cudaError_t e = cudaMalloc(&dst, bytes);
   if (e != cudaSuccess) {
     cudaFree(src);
-    return cuda_error(e, "cudaMalloc", __FILE__, __LINE__);
+    return cuda_status(e, "cudaMalloc", __FILE__, __LINE__);
   }
   cudaMemsetAsync(src, 1, bytes, s);
   float best = 0;
-  std::string err = time_best_ms(
+  Status err = time_best_ms(
       s, 6,
-      [&]() -> std::string {
+      [&]() -> Status {
         WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s));
-        return {};
+        return Status::Ok();
       },
       &best);
   cudaFree(src);
   cudaFree(dst);
-  if (!err.empty()) return err;
+  if (!err.ok()) return err;
   *bytes_per_s = 2.0 * static_cast<double>(bytes) / (best * 1e-3);
-  return {};
+  return Status::Ok();
 }
 
-std::string measure_download_bandwidth(void* stream, double* bytes_per_s) {
+Status measure_download_bandwidth(void* stream, double* bytes_per_s) {
   auto s = static_cast<cudaStream_t>(stream);
   const std::size_t bytes = std::size_t{256} << 20;
   void *src = nullptr, *dst = nullptr;
@@ -179,25 +179,25 @@ std::string measure_download_bandwidth(void* stream, double* bytes_per_s) {
   cudaError_t e = cudaMallocHost(&dst, bytes);
   if (e != cudaSuccess) {
     cudaFree(src);
-    return cuda_error(e, "cudaMallocHost", __FILE__, __LINE__);
+    return cuda_status(e, "cudaMallocHost", __FILE__, __LINE__);
   }
   cudaMemsetAsync(src, 1, bytes, s);
   float best = 0;
-  std::string err = time_best_ms(
+  Status err = time_best_ms(
       s, 5,
-      [&]() -> std::string {
+      [&]() -> Status {
         WM_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
-        return {};
+        return Status::Ok();
       },
       &best);
   cudaFree(src);
   cudaFreeHost(dst);
-  if (!err.empty()) return err;
+  if (!err.ok()) return err;
   *bytes_per_s = static_cast<double>(bytes) / (best * 1e-3);
-  return {};
+  return Status::Ok();
 }
 
-std::string measure_int_add_rate(void* stream, double* adds_per_s) {
+Status measure_int_add_rate(void* stream, double* adds_per_s) {
   auto s = static_cast<cudaStream_t>(stream);
   int dev = 0, sms = 0;
   WM_CUDA(cudaGetDevice(&dev));
@@ -206,18 +206,18 @@ std::string measure_int_add_rate(void* stream, double* adds_per_s) {
   WM_CUDA(cudaMalloc(&out, sizeof(int)));
   const int blocks = sms * 8, threads = 256, iters = 4096;
   float best = 0;
-  std::string err = time_best_ms(
+  Status err = time_best_ms(
       s, 5,
-      [&]() -> std::string {
+      [&]() -> Status {
         k_int_adds<<<blocks, threads, 0, s>>>(iters, 1, out);
-        WM_CUDA(cudaGetLastError());
-        return {};
+        WM_CUDA_LAUNCH(k_int_adds);
+        return Status::Ok();
       },
       &best);
   cudaFree(out);
-  if (!err.empty()) return err;
+  if (!err.ok()) return err;
   *adds_per_s = static_cast<double>(blocks) * threads * iters * 8 / (best * 1e-3);
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace warpmind::gpu

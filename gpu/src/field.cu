@@ -425,13 +425,14 @@ struct FieldDevice::Impl {
   ~Impl() {
     if (graph) cudaGraphExecDestroy(graph);
   }
-  std::string build_layer(int l, const float4* ent, int n);
-  std::string build_all(const float4* ent, int n);
+  Status build_layer(int l, const float4* ent, int n);
+  Status build_all(const float4* ent, int n);
   bool capturable(int n) const;
 };
 
-std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_ptr<FieldDevice>& out) {
-  if (s.kinds.empty() || s.kinds.size() > static_cast<std::size_t>(kFieldMaxKinds)) return "bad kind count";
+Status FieldDevice::create(void* stream, const FieldSetup& s, std::unique_ptr<FieldDevice>& out) {
+  if (s.kinds.empty() || s.kinds.size() > static_cast<std::size_t>(kFieldMaxKinds))
+    return Status::Invalid("bad kind count");
   std::unique_ptr<FieldDevice> d(new FieldDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
@@ -473,19 +474,19 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
     tables.insert(tables.end(), static_cast<std::size_t>(kRowBlock) * pitch, 0);
     fk.table_offset = offset;
   }
-  std::string err;
-  if (!(err = im.maps.reserve(maps.size())).empty()) return err;
+  Status err;
+  if (!(err = im.maps.reserve(maps.size())).ok()) return err;
   WM_CUDA(cudaMemcpy(im.maps.get(), maps.data(), maps.size() * sizeof(std::int16_t), cudaMemcpyHostToDevice));
-  if (!(err = im.tables.reserve(tables.size())).empty()) return err;
+  if (!(err = im.tables.reserve(tables.size())).ok()) return err;
   WM_CUDA(cudaMemcpy(im.tables.get(), tables.data(), tables.size() * sizeof(int), cudaMemcpyHostToDevice));
-  if (!(err = im.layers.reserve(im.cells * s.layers.size())).empty()) return err;
+  if (!(err = im.layers.reserve(im.cells * s.layers.size())).ok()) return err;
   WM_CUDA(cudaMemset(im.layers.get(), 0, im.cells * s.layers.size() * sizeof(float)));
   if (s.kernel == FieldKernel::Binned) {
     const std::size_t tiles = static_cast<std::size_t>(im.tiles.tiles_x) * im.tiles.tiles_y;
-    if (!(err = im.tile_count.reserve(tiles, true)).empty()) return err;
-    if (!(err = im.tile_range.reserve(tiles)).empty()) return err;
-    if (!(err = im.cursor.reserve(2, true)).empty()) return err;
-    if (!(err = im.wide_list.reserve(tiles)).empty()) return err;
+    if (!(err = im.tile_count.reserve(tiles, true)).ok()) return err;
+    if (!(err = im.tile_range.reserve(tiles)).ok()) return err;
+    if (!(err = im.cursor.reserve(2, true)).ok()) return err;
+    if (!(err = im.wide_list.reserve(tiles)).ok()) return err;
     // Persistent accumulate grid: as many blocks as fit on the device at once.
     int dev = 0, sms = 0, smem_optin = 0;
     WM_CUDA(cudaGetDevice(&dev));
@@ -505,30 +506,30 @@ std::string FieldDevice::create(void* stream, const FieldSetup& s, std::unique_p
         1, std::min(sms * std::max(per_sm, 1), (static_cast<int>(tiles) + warps_per_block - 1) / warps_per_block));
   }
   out = std::move(d);
-  return {};
+  return Status::Ok();
 }
 
 FieldDevice::~FieldDevice() = default;
 
 const float* FieldDevice::layer(int i) const { return impl_->layers.get() + impl_->cells * i; }
 
-std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
+Status FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
   float* out = layers.get() + cells * l;
   const GroupMap map = maps.get() + static_cast<std::size_t>(l) * kFieldMaxGroups;
   const dim3 block2d(16, 16);
   const dim3 grid2d((grid.width + 15) / 16, (grid.height + 15) / 16);
-  std::string err;
+  Status err;
   switch (kernel) {
     case FieldKernel::Naive:
-      if (!(err = inst12.reserve(std::max(n, 1))).empty()) return err;
+      if (!(err = inst12.reserve(std::max(n, 1))).ok()) return err;
       if (n > 0) k_expand12<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, inst12.get());
       WM_CUDA_LAUNCH(k_expand12);
       k_naive<<<grid2d, block2d, 0, stream>>>(inst12.get(), n, grid, kinds, out);
       WM_CUDA_LAUNCH(k_naive);
-      return {};
+      return Status::Ok();
     case FieldKernel::Coalesced:
     case FieldKernel::Shared:
-      if (!(err = inst16.reserve(std::max(n, 1))).empty()) return err;
+      if (!(err = inst16.reserve(std::max(n, 1))).ok()) return err;
       if (n > 0) k_expand16<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, inst16.get());
       WM_CUDA_LAUNCH(k_expand16);
       if (kernel == FieldKernel::Coalesced)
@@ -536,7 +537,7 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       else
         k_shared<<<grid2d, block2d, 0, stream>>>(inst16.get(), n, grid, kinds, out);
       WM_CUDA_LAUNCH(k_seed);
-      return {};
+      return Status::Ok();
     case FieldKernel::Binned: {
       const int ntiles = tiles.tiles_x * tiles.tiles_y;
       const int slots = std::max(1, std::min(layer_info[l].max_tiles_per_instance, ntiles));
@@ -561,7 +562,7 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         WM_CUDA(cudaStreamSynchronize(stream));
         need = total;
       }
-      if (!(err = records.reserve(std::max<std::size_t>(need, 1))).empty()) return err;
+      if (!(err = records.reserve(std::max<std::size_t>(need, 1))).ok()) return err;
       if (n > 0)
         k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
                                                         tile_count.get(), tile_range.get(), records.get());
@@ -575,18 +576,18 @@ std::string FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
                                                                        grid, tiles, out);
         WM_CUDA_LAUNCH(k_bin_accumulate_wide);
       }
-      return {};
+      return Status::Ok();
     }
   }
-  return "unknown kernel";
+  return Status::Invalid("unknown kernel");
 }
 
-std::string FieldDevice::Impl::build_all(const float4* ent, int n) {
+Status FieldDevice::Impl::build_all(const float4* ent, int n) {
   for (int l = 0; l < static_cast<int>(layer_info.size()); ++l) {
-    std::string err = build_layer(l, ent, n);
-    if (!err.empty()) return err;
+    Status err = build_layer(l, ent, n);
+    if (!err.ok()) return err;
   }
-  return {};
+  return Status::Ok();
 }
 
 // A build can be captured when it neither allocates nor waits for the device: the previous build with
@@ -600,15 +601,15 @@ bool FieldDevice::Impl::capturable(int n) const {
   return true;
 }
 
-std::string FieldDevice::build(const void* device_entities, std::size_t count) {
-  if (count > static_cast<std::size_t>(INT32_MAX / 2)) return "too many entities";
+Status FieldDevice::build(const void* device_entities, std::size_t count) {
+  if (count > static_cast<std::size_t>(INT32_MAX / 2)) return Status::Invalid("too many entities");
   Impl& im = *impl_;
   const auto* ent = static_cast<const float4*>(device_entities);
   const int n = static_cast<int>(count);
   const bool same = device_entities == im.last_ent && count == im.last_n;
   if (same && im.graph) {
     WM_CUDA(cudaGraphLaunch(im.graph, im.stream));
-    return {};
+    return Status::Ok();
   }
   if (im.graph) {
     cudaGraphExecDestroy(im.graph);
@@ -618,34 +619,34 @@ std::string FieldDevice::build(const void* device_entities, std::size_t count) {
   im.last_n = count;
   if (!same || !im.capturable(n)) return im.build_all(ent, n);
   WM_CUDA(cudaStreamBeginCapture(im.stream, cudaStreamCaptureModeThreadLocal));
-  std::string err = im.build_all(ent, n);
+  Status err = im.build_all(ent, n);
   cudaGraph_t g = nullptr;
   const cudaError_t end = cudaStreamEndCapture(im.stream, &g);
-  if (err.empty() && end != cudaSuccess) err = cuda_error(end, "cudaStreamEndCapture", __FILE__, __LINE__);
-  if (err.empty()) {
+  if (err.ok() && end != cudaSuccess) err = cuda_status(end, "cudaStreamEndCapture", __FILE__, __LINE__);
+  if (err.ok()) {
     const cudaError_t inst = cudaGraphInstantiate(&im.graph, g, 0);
-    if (inst != cudaSuccess) err = cuda_error(inst, "cudaGraphInstantiate", __FILE__, __LINE__);
+    if (inst != cudaSuccess) err = cuda_status(inst, "cudaGraphInstantiate", __FILE__, __LINE__);
   }
   if (g) cudaGraphDestroy(g);
-  if (!err.empty()) {
+  if (!err.ok()) {
     im.graph = nullptr;
     im.last_ent = nullptr;
     return err;
   }
   WM_CUDA(cudaGraphLaunch(im.graph, im.stream));
-  return {};
+  return Status::Ok();
 }
 
-std::string FieldDevice::build_from_host(const void* host_entities, std::size_t count) {
+Status FieldDevice::build_from_host(const void* host_entities, std::size_t count) {
   Impl& im = *impl_;
-  std::string err = im.staging.reserve(std::max<std::size_t>(count, 1));
-  if (!err.empty()) return err;
+  Status err = im.staging.reserve(std::max<std::size_t>(count, 1));
+  if (!err.ok()) return err;
   err = im.q_pin_in.upload(im.staging.get(), host_entities, count * sizeof(float4), im.stream);
-  if (!err.empty()) return err;
+  if (!err.ok()) return err;
   return build(im.staging.get(), count);
 }
 
-std::string FieldDevice::download(int layer, float* host) const {
+Status FieldDevice::download(int layer, float* host) const {
   const Impl& im = *impl_;
   return im.q_pin_out.download(host, im.layers.get() + im.cells * layer, im.cells * sizeof(float), im.stream);
 }
@@ -653,14 +654,13 @@ std::string FieldDevice::download(int layer, float* host) const {
 namespace {
 // Uploads the points, runs `launch(view, device points, device out)`, downloads n results of type R.
 template <class R, class Launch>
-std::string run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std::size_t n, R* out,
-                      Launch&& launch) {
-  if (n == 0) return {};
-  if (n > static_cast<std::size_t>(INT32_MAX)) return "too many points";
-  std::string err = im.q_points.reserve(n);
-  if (err.empty()) err = im.q_out.reserve(n * sizeof(R));
-  if (!err.empty()) return err;
-  if (!(err = im.q_pin_in.upload(im.q_points.get(), points, n * sizeof(FieldPoint), im.stream)).empty()) return err;
+Status run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std::size_t n, R* out, Launch&& launch) {
+  if (n == 0) return Status::Ok();
+  if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
+  Status err = im.q_points.reserve(n);
+  if (err.ok()) err = im.q_out.reserve(n * sizeof(R));
+  if (!err.ok()) return err;
+  if (!(err = im.q_pin_in.upload(im.q_points.get(), points, n * sizeof(FieldPoint), im.stream)).ok()) return err;
   const QueryView view{im.layers.get() + im.cells * layer, im.grid};
   launch(view, im.q_points.get(), static_cast<int>(n), reinterpret_cast<R*>(im.q_out.get()));
   WM_CUDA_LAUNCH(query);
@@ -668,19 +668,19 @@ std::string run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points
 }
 }  // namespace
 
-std::string FieldDevice::sample(int layer, const FieldPoint* points, std::size_t n, float* out) {
+Status FieldDevice::sample(int layer, const FieldPoint* points, std::size_t n, float* out) {
   return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, float* o) {
     k_sample<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, o);
   });
 }
 
-std::string FieldDevice::best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
+Status FieldDevice::best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
   return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, FieldMove* o) {
     k_best_move<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, window / 2, o);
   });
 }
 
-std::string FieldDevice::gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out) {
+Status FieldDevice::gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out) {
   return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, FieldPoint* o) {
     k_gradient<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, o);
   });

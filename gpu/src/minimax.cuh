@@ -30,7 +30,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
-#include "prefix.cuh"
+#include "primitives.cuh"
 #include "warpmind/gpu/minimax.h"
 
 namespace warpmind::gpu {
@@ -128,10 +128,10 @@ class LevelMinimax {
  public:
   // `budget_bytes`: the most device memory the tree may take (positions, counts, offsets, values).
   template <class R>
-  std::string run(const R& rules, const Pos& root, int depth, cudaStream_t s, std::size_t budget_bytes,
-                  MinimaxOutcome& out) {
-    std::string err;
-    if (!(err = search(rules, &root, 1, depth, 0, s, budget_bytes)).empty()) return err;
+  Status run(const R& rules, const Pos& root, int depth, cudaStream_t s, std::size_t budget_bytes,
+             MinimaxOutcome& out) {
+    Status err;
+    if (!(err = search(rules, &root, 1, depth, 0, s, budget_bytes)).ok()) return err;
     WM_CUDA(cudaMemcpyAsync(&out.value, levels_[0]->value.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
     std::vector<int> root_children(depth > 0 ? sizes_[1] : 0);
     if (!root_children.empty())
@@ -144,7 +144,7 @@ class LevelMinimax {
       if (out.best < 0 || -root_children[i] > -root_children[static_cast<std::size_t>(out.best)])
         out.best = static_cast<int>(i);
     out.nodes = nodes();
-    return {};
+    return Status::Ok();
   }
 
   // Many roots at once, each `ply` plies below a search's root (terminal scores count from there):
@@ -152,54 +152,54 @@ class LevelMinimax {
   // the roots included; ms += device time. A batch whose trees do not fit `budget_bytes` is split in
   // halves (one root that does not fit is an error).
   template <class R>
-  std::string run_many(const R& rules, const Pos* roots, std::size_t n, int depth, int ply, cudaStream_t s,
-                       std::size_t budget_bytes, int* values, std::uint64_t& nodes_out, double& ms) {
-    if (n == 0) return {};
-    std::string err = search(rules, roots, n, depth, ply, s, budget_bytes);
-    if (!err.empty()) {
+  Status run_many(const R& rules, const Pos* roots, std::size_t n, int depth, int ply, cudaStream_t s,
+                  std::size_t budget_bytes, int* values, std::uint64_t& nodes_out, double& ms) {
+    if (n == 0) return Status::Ok();
+    Status err = search(rules, roots, n, depth, ply, s, budget_bytes);
+    if (!err.ok()) {
       if (!over_budget_ || n == 1) return err;
       const std::size_t half = n / 2;
-      if (!(err = run_many(rules, roots, half, depth, ply, s, budget_bytes, values, nodes_out, ms)).empty()) return err;
+      if (!(err = run_many(rules, roots, half, depth, ply, s, budget_bytes, values, nodes_out, ms)).ok()) return err;
       return run_many(rules, roots + half, n - half, depth, ply, s, budget_bytes, values + half, nodes_out, ms);
     }
     WM_CUDA(cudaMemcpyAsync(values, levels_[0]->value.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaStreamSynchronize(s));
     ms += elapsed_ms();
     nodes_out += nodes();
-    return {};
+    return Status::Ok();
   }
 
  private:
   // Builds the trees of roots[0..n) level by level and reduces their values into levels_[0]->value.
   template <class R>
-  std::string search(const R& rules, const Pos* roots, std::size_t n_roots, int depth, int ply, cudaStream_t s,
-                     std::size_t budget_bytes) {
+  Status search(const R& rules, const Pos* roots, std::size_t n_roots, int depth, int ply, cudaStream_t s,
+                std::size_t budget_bytes) {
     using namespace minimax_detail;
     constexpr bool kWarp = WarpPerNode<R>::value;
     over_budget_ = false;
-    if (depth < 0 || depth > 32) return "minimax: depth must be 0..32";
-    if (ply < 0 || ply > 1000) return "minimax: ply must be 0..1000";
+    if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
+    if (ply < 0 || ply > 1000) return Status::Invalid("minimax: ply must be 0..1000");
     while (levels_.size() < static_cast<std::size_t>(depth) + 1) levels_.push_back(std::make_unique<Level>());
     if (!ev_[0]) {
       for (cudaEvent_t& e : ev_) WM_CUDA(cudaEventCreate(&e));
     }
-    std::string err;
+    Status err;
     sizes_.assign(static_cast<std::size_t>(depth) + 1, 0);
     sizes_[0] = n_roots;
     const std::size_t per_node = sizeof(Pos) + 2 * sizeof(unsigned long long) + sizeof(int);
     std::size_t used = per_node * n_roots;
     if (used > budget_bytes) {
       over_budget_ = true;
-      return "minimax: the roots do not fit the memory budget";
+      return Status::Invalid("minimax: the roots do not fit the memory budget");
     }
-    if (!(err = levels_[0]->pos.reserve(n_roots)).empty()) return err;
+    if (!(err = levels_[0]->pos.reserve(n_roots)).ok()) return err;
     WM_CUDA(cudaEventRecord(ev_[0], s));
     WM_CUDA(cudaMemcpyAsync(levels_[0]->pos.get(), roots, n_roots * sizeof(Pos), cudaMemcpyHostToDevice, s));
     for (int l = 0; l < depth; ++l) {
       Level& here = *levels_[static_cast<std::size_t>(l)];
       const unsigned long long n = sizes_[static_cast<std::size_t>(l)];
-      if (!(err = here.count.reserve(n + 1)).empty()) return err;
-      if (!(err = here.offset.reserve(n + 1)).empty()) return err;
+      if (!(err = here.count.reserve(n + 1)).ok()) return err;
+      if (!(err = here.offset.reserve(n + 1)).ok()) return err;
       if constexpr (kWarp) {
         if (n) {
           k_count_warp<Pos, R>
@@ -212,15 +212,15 @@ class LevelMinimax {
       }
       WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
       unsigned long long children = 0;
-      if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp_, s, &children)).empty()) return err;
+      if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp_, s, &children)).ok()) return err;
       used += children * per_node;
       if (used > budget_bytes) {
         over_budget_ = true;
-        return "minimax: the tree does not fit the memory budget (" + std::to_string(children) + " nodes at ply " +
-               std::to_string(l + 1) + ")";
+        return Status::Invalid("minimax: the tree does not fit the memory budget (" + std::to_string(children) +
+                               " nodes at ply " + std::to_string(l + 1) + ")");
       }
       Level& next = *levels_[static_cast<std::size_t>(l) + 1];
-      if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).empty()) return err;
+      if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
       if constexpr (kWarp) {
         if (n) {
           k_expand_warp<Pos, R><<<warp_blocks(n), kWarpsPerBlock * 32, 0, s>>>(rules, here.pos.get(), n,
@@ -235,7 +235,7 @@ class LevelMinimax {
     }
     Level& horizon = *levels_[static_cast<std::size_t>(depth)];
     const unsigned long long leaves = sizes_[static_cast<std::size_t>(depth)];
-    if (!(err = horizon.value.reserve(std::max<unsigned long long>(leaves, 1))).empty()) return err;
+    if (!(err = horizon.value.reserve(std::max<unsigned long long>(leaves, 1))).ok()) return err;
     if constexpr (kWarp) {
       if (leaves) {
         k_leaf_warp<Pos, R><<<warp_blocks(leaves), kWarpsPerBlock * 32, 0, s>>>(rules, horizon.pos.get(), leaves,
@@ -250,7 +250,7 @@ class LevelMinimax {
     for (int l = depth - 1; l >= 0; --l) {
       Level& here = *levels_[static_cast<std::size_t>(l)];
       const unsigned long long n = sizes_[static_cast<std::size_t>(l)];
-      if (!(err = here.value.reserve(std::max<unsigned long long>(n, 1))).empty()) return err;
+      if (!(err = here.value.reserve(std::max<unsigned long long>(n, 1))).ok()) return err;
       if (n) {
         k_reduce<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, here.pos.get(), n, here.offset.get(),
                                                         levels_[static_cast<std::size_t>(l) + 1]->value.get(), ply + l,
@@ -259,7 +259,7 @@ class LevelMinimax {
       }
     }
     WM_CUDA(cudaEventRecord(ev_[1], s));
-    return {};
+    return Status::Ok();
   }
 
   double elapsed_ms() const {

@@ -2,6 +2,8 @@
 
 #include "gpu_helpers.h"
 #include "warpmind/core/context.h"
+#include "warpmind/field/charge.h"
+#include "warpmind/field/field.h"
 #include "warpmind/core/device_memory.h"
 
 namespace warpmind {
@@ -86,6 +88,28 @@ TEST(DeviceMemory, RoundTripOnGpu) {
   ASSERT_TRUE(d.download(ctx, out.data(), out.size()).ok());
   EXPECT_EQ(in, out);
   EXPECT_EQ(d.upload(ctx, in.data(), 2000).code(), StatusCode::InvalidArgument);
+}
+
+// A device allocation that cannot succeed is OutOfMemory (not Internal), names the call, and leaves the
+// buffer as it was; the same code comes out of a module whose device buffers do not fit.
+TEST(DeviceMemory, AnAllocationThatFailsIsOutOfMemory) {
+  WM_REQUIRE_GPU();
+  Context& ctx = *test::cuda_context();
+  DeviceBytes d;
+  ASSERT_TRUE(d.allocate(ctx, 64).ok());
+  const Status st = d.allocate(ctx, std::size_t{1} << 52);  // 4 PiB
+  EXPECT_EQ(st.code(), StatusCode::OutOfMemory) << st.message();
+  EXPECT_NE(st.message().find("cudaMalloc"), std::string::npos) << st.message();
+  EXPECT_EQ(d.size(), 64u);
+  field::FieldConfig c;  // 32768^2 cells x 256 layers: 1 TiB of layers
+  c.width = c.height = 32768;
+  c.kinds = {field::circle(1.0f)};
+  for (int l = 0; l < 256; ++l) c.layers.push_back({"layer" + std::to_string(l), {{0, 0}}});
+  c.variant = field::FieldVariant::GpuBinned;
+  std::unique_ptr<field::FieldLayers> f;
+  const Status fs = field::FieldLayers::create(ctx, c, f);
+  EXPECT_EQ(fs.code(), StatusCode::OutOfMemory) << fs.message();
+  EXPECT_EQ(f, nullptr);
 }
 
 }  // namespace

@@ -53,12 +53,12 @@ TEST(ChessGpu, PerftOnTheStandardPositions) {
 TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
   WM_REQUIRE_GPU();
   std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
   Position p;
   ASSERT_TRUE(parse_fen(kPerft[1].fen, p).ok());
   std::uint64_t nodes = 0;
   double ms = 0;
-  ASSERT_EQ(device->perft(gpu::chess::from_position(p), 4, nodes, ms, 64 * 1024), "");  // ~700 children a slice
+  ASSERT_TRUE(device->perft(gpu::chess::from_position(p), 4, nodes, ms, 64 * 1024).ok());  // ~700 children a slice
   EXPECT_EQ(nodes, 4085603u);
 }
 #endif
@@ -80,12 +80,12 @@ TEST(ChessGpu, PerftWithTranspositionsMergedIsExact) {
   }
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
   Position start;
   ASSERT_TRUE(parse_fen(kStartFen, start).ok());
   std::uint64_t nodes = 0, merged = 0;
   double ms = 0;
-  ASSERT_EQ(device->perft(gpu::chess::from_position(start), 6, nodes, ms, 4 << 20, true, &merged), "");
+  ASSERT_TRUE(device->perft(gpu::chess::from_position(start), 6, nodes, ms, 4 << 20, true, &merged).ok());
   EXPECT_EQ(nodes, 119060324u);
   EXPECT_GT(merged, 0u);
 #endif
@@ -123,7 +123,7 @@ TEST(ChessGpu, BatchKernelsEqualTheCpu) {
   std::vector<std::vector<Move>> moves;
   gpu->leaves(in, values);
   gpu->branches(in, moves);
-  EXPECT_EQ(gpu->error(), "");
+  EXPECT_TRUE(gpu->error().ok()) << gpu->error().message();
   ASSERT_EQ(values.size(), positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i) {
     ASSERT_EQ(values[i], evaluate(positions[i])) << to_fen(positions[i]);
@@ -140,7 +140,7 @@ TEST(ChessGpu, BatchKernelsEqualTheCpu) {
     EXPECT_EQ(values[values.size() - 2], -(kMate - ply));
     EXPECT_EQ(values.back(), 0);
   }
-  EXPECT_EQ(gpu->error(), "");
+  EXPECT_TRUE(gpu->error().ok()) << gpu->error().message();
   EXPECT_GT(positions.size(), 5000u);
 }
 
@@ -167,7 +167,7 @@ TEST(ChessGpu, HybridOnTheGpuComputesWhatTheCpuBackendDoes) {
       EXPECT_GT(sg.batched_leaves, 0u);
     }
   }
-  EXPECT_EQ(gpu->error(), "");
+  EXPECT_TRUE(gpu->error().ok()) << gpu->error().message();
 }
 
 // Negamax over ChessGame's children (the serial reference): the value, the first best root move's index
@@ -232,11 +232,11 @@ TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
 #if WARPMIND_HAVE_CUDA
   // A tree larger than the memory budget is refused with a reason, not cut short.
   std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
   gpu::MinimaxOutcome o;
   const std::string err = device->minimax(gpu::chess::from_position(start), 4, o, 1 << 20);  // 206,604 nodes > 1 MB
   EXPECT_NE(err.find("does not fit the memory budget"), std::string::npos) << err;
-  EXPECT_EQ(device->minimax(gpu::chess::from_position(start), 2, o, 1 << 20), "");
+  EXPECT_TRUE(device->minimax(gpu::chess::from_position(start), 2, o, 1 << 20).ok());
   EXPECT_EQ(o.nodes, 421u);
 #endif
 }
@@ -287,14 +287,15 @@ TEST(ChessGpu, SubtreesBelowTheHorizonEqualTheCpu) {
   }
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_EQ(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device), "");
+  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
   std::vector<gpu::chess::DPos> roots;
   for (const Position& p : positions) roots.push_back(gpu::chess::from_position(p));
   std::vector<int> sliced(roots.size()), whole(roots.size());
   std::uint64_t n_sliced = 0, n_whole = 0;
   double ms = 0;
-  ASSERT_EQ(device->subtrees(roots.data(), roots.size(), 2, 3, whole.data(), n_whole, ms), "");
-  ASSERT_EQ(device->subtrees(roots.data(), roots.size(), 2, 3, sliced.data(), n_sliced, ms, 200000), "");  // ~2 trees
+  ASSERT_TRUE(device->subtrees(roots.data(), roots.size(), 2, 3, whole.data(), n_whole, ms).ok());
+  ASSERT_TRUE(
+      device->subtrees(roots.data(), roots.size(), 2, 3, sliced.data(), n_sliced, ms, 200000).ok());  // ~2 trees
   EXPECT_EQ(sliced, whole);
   EXPECT_EQ(n_sliced, n_whole);
   EXPECT_NE(device->subtrees(roots.data(), 1, 3, 0, sliced.data(), n_sliced, ms, 4096).find("does not fit"),
@@ -324,7 +325,7 @@ TEST(ChessGpu, SubtreesBelowTheHorizonEqualTheCpu) {
     EXPECT_EQ(on_gpu.nodes, on_cpu.nodes);
     EXPECT_EQ(sg.computed(), sc.computed());
   }
-  EXPECT_EQ(gpu->error(), "");
+  EXPECT_TRUE(gpu->error().ok()) << gpu->error().message();
 }
 
 TEST(ChessGpu, NeedsTheCudaBackend) {

@@ -70,7 +70,7 @@ TEST(Connect6Gpu, BatchKernelsEqualTheCpu) {
   EXPECT_FALSE(gpu->set_game({129}).ok());  // more turns than the kernels generate: refused, width kept
   EXPECT_FALSE(gpu->set_game({0}).ok());
   EXPECT_EQ(gpu->game().width, 48);
-  EXPECT_EQ(gpu->error(), "");
+  EXPECT_TRUE(gpu->error().ok()) << gpu->error().message();
   EXPECT_GT(boards.size(), 2000u);
 }
 
@@ -95,7 +95,7 @@ TEST(Connect6Gpu, HybridOnTheGpuComputesWhatTheCpuBackendDoes) {
       EXPECT_EQ(sg.computed(), sc.computed());
     }
   }
-  EXPECT_EQ(gpu->error(), "");
+  EXPECT_TRUE(gpu->error().ok()) << gpu->error().message();
 }
 
 int negamax(const Connect6Game& game, const Board& b, int depth, int ply, std::uint64_t& nodes,
@@ -205,7 +205,7 @@ TEST(Connect6Gpu, SubtreesBelowTheHorizonEqualTheCpu) {
     EXPECT_EQ(a.best, b.best);
     EXPECT_EQ(on_gpu.nodes, on_cpu.nodes);
   }
-  EXPECT_EQ(gpu->error(), "");
+  EXPECT_TRUE(gpu->error().ok()) << gpu->error().message();
 }
 
 TEST(Connect6Gpu, NeedsTheCudaBackend) {

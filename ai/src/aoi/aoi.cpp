@@ -204,10 +204,10 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
                              c.shape == AoiShape::Circle,
                              c.track_visibility,
                              c.format == NotificationFormat::Mailboxes};
-    std::string err = gpu::AoiDevice::create(
+    Status err = gpu::AoiDevice::create(
         ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast, g, im.device);
-    if (err.empty()) err = im.device->reset(nullptr, 0);  // a tick before reset() works as on the CPU
-    if (!err.empty()) return Status::Internal("aoi: " + err);
+    if (err.ok()) err = im.device->reset(nullptr, 0);  // a tick before reset() works as on the CPU
+    if (!err.ok()) return err.context("aoi");
   }
 #endif
   out = std::move(w);
@@ -244,8 +244,8 @@ Status tick_device(AoiWorld::Impl& im, NotificationFormat format, std::span<cons
                    std::vector<Player>& players, TickResult& out) {
   if (im.device_failed) return Status::Internal("aoi: the device failed in an earlier tick; reset the world");
   gpu::AoiTickCounts k;
-  std::string err = im.device->tick(reinterpret_cast<const gpu::AoiCommandRec*>(commands.data()), commands.size(), k);
-  if (err.empty()) {
+  Status err = im.device->tick(reinterpret_cast<const gpu::AoiCommandRec*>(commands.data()), commands.size(), k);
+  if (err.ok()) {
     for (int r = 0; r < kRejectReasons; ++r) out.rejected[r] = k.rejected[r];
     out.accepted = k.accepted;
     out.updates.resize(k.updates);
@@ -265,9 +265,9 @@ Status tick_device(AoiWorld::Impl& im, NotificationFormat format, std::span<cons
     o.players = reinterpret_cast<gpu::AoiPlayerRec*>(players.data());
     err = im.device->download(o, out.ms_download);
   }
-  if (!err.empty()) {
+  if (!err.ok()) {
     im.device_failed = true;
-    return Status::Internal("aoi: " + err);
+    return err.context("aoi");
   }
   out.ms_upload = k.ms_upload;
   out.ms_logic = k.ms_logic;
@@ -298,9 +298,9 @@ Status AoiWorld::reset(std::span<const Player> players) {
   }
 #if WARPMIND_HAVE_CUDA
   if (im.device) {
-    std::string err = im.device->reset(reinterpret_cast<const gpu::AoiPlayerRec*>(players.data()), players.size());
-    im.device_failed = !err.empty();
-    if (!err.empty()) return Status::Internal("aoi: " + err);
+    Status err = im.device->reset(reinterpret_cast<const gpu::AoiPlayerRec*>(players.data()), players.size());
+    im.device_failed = !err.ok();
+    if (!err.ok()) return err.context("aoi");
     players_.assign(players.begin(), players.end());
     return Status::Ok();
   }

@@ -38,12 +38,13 @@ Status Context::create(const ContextOptions& options, std::unique_ptr<Context>& 
   if (options.backend != Backend::Cpu) {
 #if WARPMIND_HAVE_CUDA
     gpu::DeviceProbe probe = gpu::probe_device(options.cuda_device);
-    std::string err = probe.usable ? gpu::create_stream(options.cuda_device, &ctx->stream_) : probe.reason;
-    if (err.empty()) {
+    const Status err =
+        probe.usable ? gpu::create_stream(options.cuda_device, &ctx->stream_) : Status::Unavailable(probe.reason);
+    if (err.ok()) {
       ctx->backend_ = Backend::Cuda;
       ctx->device_ = {probe.name, probe.sm_count, probe.major, probe.minor, probe.memory_bytes};
     } else {
-      ctx->fallback_reason_ = err;
+      ctx->fallback_reason_ = err.message();
     }
 #else
     ctx->fallback_reason_ = "warpmind was built without CUDA";
@@ -70,8 +71,7 @@ Context::~Context() {
 Status Context::synchronize() {
 #if WARPMIND_HAVE_CUDA
   if (stream_) {
-    std::string err = gpu::synchronize(stream_);
-    if (!err.empty()) return Status::Internal(err);
+    WM_RETURN_IF_ERROR(gpu::synchronize(stream_));
   }
 #endif
   return Status::Ok();

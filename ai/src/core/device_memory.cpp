@@ -12,9 +12,6 @@ namespace {
 Status need_cuda(const Context& ctx) {
   return ctx.cuda() ? Status::Ok() : Status::Unavailable("device memory needs the CUDA backend");
 }
-#if WARPMIND_HAVE_CUDA
-Status wrap(const std::string& err) { return err.empty() ? Status::Ok() : Status::Internal(err); }
-#endif
 }  // namespace
 
 DeviceBytes::~DeviceBytes() {
@@ -33,7 +30,7 @@ Status DeviceBytes::allocate(Context& ctx, std::size_t bytes) {
   WM_RETURN_IF_ERROR(need_cuda(ctx));
 #if WARPMIND_HAVE_CUDA
   void* p = nullptr;
-  WM_RETURN_IF_ERROR(wrap(gpu::device_alloc(bytes, &p)));
+  WM_RETURN_IF_ERROR(gpu::device_alloc(bytes, &p));
   gpu::device_free(ptr_);
   ptr_ = p;
   size_ = bytes;
@@ -48,7 +45,7 @@ Status DeviceBytes::upload(Context& ctx, const void* host, std::size_t bytes) {
   if (bytes > size_)
     return Status::Invalid("upload: " + std::to_string(bytes) + " bytes into " + std::to_string(size_));
 #if WARPMIND_HAVE_CUDA
-  if (bytes) WM_RETURN_IF_ERROR(wrap(gpu::copy_to_device(ptr_, host, bytes, ctx.stream())));
+  if (bytes) WM_RETURN_IF_ERROR(gpu::copy_to_device(ptr_, host, bytes, ctx.stream()));
 #else
   (void)host;
 #endif
@@ -60,7 +57,7 @@ Status DeviceBytes::download(Context& ctx, void* host, std::size_t bytes) const 
   if (bytes > size_)
     return Status::Invalid("download: " + std::to_string(bytes) + " bytes from " + std::to_string(size_));
 #if WARPMIND_HAVE_CUDA
-  if (bytes) WM_RETURN_IF_ERROR(wrap(gpu::copy_to_host(host, ptr_, bytes, ctx.stream())));
+  if (bytes) WM_RETURN_IF_ERROR(gpu::copy_to_host(host, ptr_, bytes, ctx.stream()));
 #else
   (void)host;
 #endif
@@ -77,9 +74,9 @@ GpuTimer::~GpuTimer() {
 Status GpuTimer::start(Context& ctx) {
   WM_RETURN_IF_ERROR(need_cuda(ctx));
 #if WARPMIND_HAVE_CUDA
-  if (!begin_) WM_RETURN_IF_ERROR(wrap(gpu::event_create(&begin_)));
-  if (!end_) WM_RETURN_IF_ERROR(wrap(gpu::event_create(&end_)));
-  WM_RETURN_IF_ERROR(wrap(gpu::event_record(begin_, ctx.stream())));
+  if (!begin_) WM_RETURN_IF_ERROR(gpu::event_create(&begin_));
+  if (!end_) WM_RETURN_IF_ERROR(gpu::event_create(&end_));
+  WM_RETURN_IF_ERROR(gpu::event_record(begin_, ctx.stream()));
 #endif
   return Status::Ok();
 }
@@ -88,8 +85,8 @@ Status GpuTimer::stop(Context& ctx, float& ms) {
   WM_RETURN_IF_ERROR(need_cuda(ctx));
   if (!begin_) return Status::Invalid("GpuTimer::stop without start");
 #if WARPMIND_HAVE_CUDA
-  WM_RETURN_IF_ERROR(wrap(gpu::event_record(end_, ctx.stream())));
-  WM_RETURN_IF_ERROR(wrap(gpu::event_elapsed_ms(begin_, end_, &ms)));
+  WM_RETURN_IF_ERROR(gpu::event_record(end_, ctx.stream()));
+  WM_RETURN_IF_ERROR(gpu::event_elapsed_ms(begin_, end_, &ms));
 #else
   ms = 0;
 #endif
@@ -99,9 +96,9 @@ Status GpuTimer::stop(Context& ctx, float& ms) {
 Status measure_ceilings(Context& ctx, DeviceCeilings& out) {
   WM_RETURN_IF_ERROR(need_cuda(ctx));
 #if WARPMIND_HAVE_CUDA
-  WM_RETURN_IF_ERROR(wrap(gpu::measure_copy_bandwidth(ctx.stream(), &out.copy_bytes_per_s)));
-  WM_RETURN_IF_ERROR(wrap(gpu::measure_int_add_rate(ctx.stream(), &out.int_adds_per_s)));
-  WM_RETURN_IF_ERROR(wrap(gpu::measure_download_bandwidth(ctx.stream(), &out.download_bytes_per_s)));
+  WM_RETURN_IF_ERROR(gpu::measure_copy_bandwidth(ctx.stream(), &out.copy_bytes_per_s));
+  WM_RETURN_IF_ERROR(gpu::measure_int_add_rate(ctx.stream(), &out.int_adds_per_s));
+  WM_RETURN_IF_ERROR(gpu::measure_download_bandwidth(ctx.stream(), &out.download_bytes_per_s));
 #else
   (void)out;
 #endif

@@ -136,9 +136,9 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
     const gpu::CrowdKernel k = v == CrowdVariant::GpuSort    ? gpu::CrowdKernel::Sort
                                : v == CrowdVariant::GpuTiled ? gpu::CrowdKernel::Tiled
                                                              : gpu::CrowdKernel::StaticGrid;
-    std::string err =
+    Status err =
         gpu::CrowdDevice::create(ctx.stream(), k, gg, o.blocked, c.rule == CrowdRule::LowestIdWins, s->impl_->device);
-    if (!err.empty()) return Status::Internal("crowd: " + err);
+    if (!err.ok()) return err.context("crowd");
   }
 #endif
   out = std::move(s);
@@ -171,8 +171,8 @@ Status CrowdSolver::reset(std::span<const Vec2> positions) {
   }
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = im.device->reset(&positions.data()->x, positions.size());
-    if (!err.empty()) return Status::Internal("crowd reset: " + err);
+    Status err = im.device->reset(&positions.data()->x, positions.size());
+    if (!err.ok()) return err.context("crowd reset");
 #endif
   } else {
     im.positions.assign(positions.begin(), positions.end());
@@ -192,8 +192,8 @@ Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
   for (std::uint8_t k : keep) kept += k != 0;
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = im.device->retain(keep.data(), count_, kept);
-    if (!err.empty()) return Status::Internal("crowd retain: " + err);
+    Status err = im.device->retain(keep.data(), count_, kept);
+    if (!err.ok()) return err.context("crowd retain");
 #endif
   } else {
     std::size_t w = 0;
@@ -217,8 +217,8 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
     gpu::CrowdCounts counts{};
-    std::string err = im.device->step(&proposals.data()->x, proposals.size(), counts);
-    if (!err.empty()) return Status::Internal("crowd step: " + err);
+    Status err = im.device->step(&proposals.data()->x, proposals.size(), counts);
+    if (!err.ok()) return err.context("crowd step");
     stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3],
               counts.by_verdict[4]};
 #endif
@@ -284,8 +284,8 @@ Status CrowdSolver::step_device(const Vec2* device_proposals) {
   if (!is_gpu_variant(variant_))
     return Status::Invalid(std::string("step_device needs a GPU variant, this one is ") + variant_name(variant_));
 #if WARPMIND_HAVE_CUDA
-  std::string err = impl_->device->step_device(&device_proposals->x, count_);
-  if (!err.empty()) return Status::Internal("crowd step: " + err);
+  Status err = impl_->device->step_device(&device_proposals->x, count_);
+  if (!err.ok()) return err.context("crowd step");
 #else
   (void)device_proposals;
 #endif
@@ -296,8 +296,8 @@ Status CrowdSolver::fetch_stats() {
   if (!is_gpu_variant(variant_)) return Status::Ok();
 #if WARPMIND_HAVE_CUDA
   gpu::CrowdCounts counts{};
-  std::string err = impl_->device->fetch_counts(counts);
-  if (!err.empty()) return Status::Internal("crowd stats: " + err);
+  Status err = impl_->device->fetch_counts(counts);
+  if (!err.ok()) return err.context("crowd stats");
   stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3],
             counts.by_verdict[4]};
 #endif
@@ -322,8 +322,8 @@ Status CrowdSolver::read_positions(std::span<Vec2> out) const {
   if (out.size() < count_) return Status::Invalid("read_positions: output too small");
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = impl_->device->download_positions(&out.data()->x);
-    if (!err.empty()) return Status::Internal("read_positions: " + err);
+    Status err = impl_->device->download_positions(&out.data()->x);
+    if (!err.ok()) return err.context("read_positions");
 #endif
     return Status::Ok();
   }
@@ -336,8 +336,8 @@ Status CrowdSolver::read_verdicts(std::span<Verdict> out) const {
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
     static_assert(sizeof(Verdict) == 1);
-    std::string err = impl_->device->download_verdicts(reinterpret_cast<std::uint8_t*>(out.data()));
-    if (!err.empty()) return Status::Internal("read_verdicts: " + err);
+    Status err = impl_->device->download_verdicts(reinterpret_cast<std::uint8_t*>(out.data()));
+    if (!err.ok()) return err.context("read_verdicts");
 #endif
     return Status::Ok();
   }

@@ -172,24 +172,24 @@ Status match_device(typename RegionMatcher<D>::Impl& im, std::vector<Pair>& out,
   }
   std::size_t pairs = 0;
   gpu::DdmTimes t;
-  std::string err = im.device->match(reinterpret_cast<const float*>(im.pub_box.data()), im.pub_ids.data(),
-                                     im.pub_ids.size(), reinterpret_cast<const float*>(im.sub_box.data()),
-                                     im.sub_ids.data(), im.sub_ids.size(), g, pairs, t);
-  if (err.empty() && !changes) {
+  Status err = im.device->match(reinterpret_cast<const float*>(im.pub_box.data()), im.pub_ids.data(), im.pub_ids.size(),
+                                reinterpret_cast<const float*>(im.sub_box.data()), im.sub_ids.data(), im.sub_ids.size(),
+                                g, pairs, t);
+  if (err.ok() && !changes) {
     out.resize(pairs);
     err = im.device->download(reinterpret_cast<std::uint32_t*>(out.data()), t);
   }
-  if (err.empty() && changes) {  // the diff against the kept pairs, on the device; only the changes come down
+  if (err.ok() && changes) {  // the diff against the kept pairs, on the device; only the changes come down
     std::size_t up = 0, down = 0;
     err = im.device->diff(up, down, t);
-    if (err.empty()) {
+    if (err.ok()) {
       out.resize(up);
       changes->resize(down);
       err = im.device->download_changes(reinterpret_cast<std::uint32_t*>(out.data()),
                                         reinterpret_cast<std::uint32_t*>(changes->data()), t);
     }
   }
-  if (!err.empty()) return Status::Internal("ddm: " + err);
+  if (!err.ok()) return err.context("ddm");
   im.times = {t.upload, t.match, t.download};
   return Status::Ok();
 }
@@ -222,10 +222,10 @@ Status RegionMatcher<D>::create(Context& ctx, const MatcherConfig& config, std::
   m->impl_->grid_cell = grid_cell;
 #if WARPMIND_HAVE_CUDA
   if (is_gpu(v)) {
-    const std::string err = gpu::DdmDevice::create(
+    const Status err = gpu::DdmDevice::create(
         ctx.stream(), v == DdmVariant::GpuRegion ? gpu::DdmKernel::Region : gpu::DdmKernel::Grid, D, m->impl_->device);
     m->impl_->device_grid = v == DdmVariant::GpuGrid;
-    if (!err.empty()) return Status::Internal("ddm: " + err);
+    if (!err.ok()) return err.context("ddm");
   }
 #endif
   out = std::move(m);

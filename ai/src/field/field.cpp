@@ -218,8 +218,8 @@ Status FieldLayers::create(Context& ctx, const FieldConfig& config, std::unique_
       }
       s.layers.push_back(m);
     }
-    std::string err = gpu::FieldDevice::create(ctx.stream(), s, im.device);
-    if (!err.empty()) return Status::Internal("field: " + err);
+    Status err = gpu::FieldDevice::create(ctx.stream(), s, im.device);
+    if (!err.ok()) return err.context("field");
 #endif
   }
   out = std::move(f);
@@ -246,8 +246,8 @@ Status FieldLayers::build(std::span<const Entity> entities) {
   Impl& im = *impl_;
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = im.device->build_from_host(entities.data(), entities.size());
-    if (!err.empty()) return Status::Internal("field build: " + err);
+    Status err = im.device->build_from_host(entities.data(), entities.size());
+    if (!err.ok()) return err.context("field build");
 #endif
     return Status::Ok();
   }
@@ -276,8 +276,8 @@ Status FieldLayers::build_device(const Entity* device_entities, std::size_t coun
   if (!is_gpu_variant(variant_))
     return Status::Invalid(std::string("build_device needs a GPU variant, this one is ") + variant_name(variant_));
 #if WARPMIND_HAVE_CUDA
-  std::string err = impl_->device->build(device_entities, count);
-  if (!err.empty()) return Status::Internal("field build: " + err);
+  Status err = impl_->device->build(device_entities, count);
+  if (!err.ok()) return err.context("field build");
 #else
   (void)device_entities;
   (void)count;
@@ -293,8 +293,8 @@ Status FieldLayers::read(int layer, std::span<float> out) const {
                            std::to_string(cells));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = impl_->device->download(layer, out.data());
-    if (!err.empty()) return Status::Internal("read: " + err);
+    Status err = impl_->device->download(layer, out.data());
+    if (!err.ok()) return err.context("read");
 #endif
     return Status::Ok();
   }
@@ -386,9 +386,9 @@ Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<fl
   WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), values.size(), "sample"));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = impl_->device->sample(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()),
-                                            points.size(), values.data());
-    if (!err.empty()) return Status::Internal("sample: " + err);
+    Status err = impl_->device->sample(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()), points.size(),
+                                       values.data());
+    if (!err.ok()) return err.context("sample");
 #endif
     return Status::Ok();
   }
@@ -409,9 +409,9 @@ Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int windo
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
     static_assert(sizeof(gpu::FieldMove) == sizeof(MoveChoice));
-    std::string err = impl_->device->best_move(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()),
-                                               points.size(), window, reinterpret_cast<gpu::FieldMove*>(out.data()));
-    if (!err.empty()) return Status::Internal("best_move: " + err);
+    Status err = impl_->device->best_move(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()), points.size(),
+                                          window, reinterpret_cast<gpu::FieldMove*>(out.data()));
+    if (!err.ok()) return err.context("best_move");
 #endif
     return Status::Ok();
   }
@@ -429,9 +429,9 @@ Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<
   WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), out.size(), "gradient"));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    std::string err = impl_->device->gradient(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()),
-                                              points.size(), reinterpret_cast<gpu::FieldPoint*>(out.data()));
-    if (!err.empty()) return Status::Internal("gradient: " + err);
+    Status err = impl_->device->gradient(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()), points.size(),
+                                         reinterpret_cast<gpu::FieldPoint*>(out.data()));
+    if (!err.ok()) return err.context("gradient");
 #endif
     return Status::Ok();
   }

@@ -10,7 +10,7 @@
 namespace warpmind::search::chess {
 
 struct GpuBatch::Impl {
-  std::string error;
+  Status error;  // the first device error (ok while none)
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::ChessDevice> device;
   std::vector<gpu::chess::DPos> in;
@@ -28,8 +28,8 @@ Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out) {
   std::unique_ptr<GpuBatch> b(new GpuBatch());
   b->impl_ = std::make_unique<Impl>();
 #if WARPMIND_HAVE_CUDA
-  const std::string err = gpu::ChessDevice::create(ctx.stream(), b->impl_->device);
-  if (!err.empty()) return Status::Internal("chess: " + err);
+  const Status err = gpu::ChessDevice::create(ctx.stream(), b->impl_->device);
+  if (!err.ok()) return err.context("chess");
 #endif
   out = std::move(b);
   return Status::Ok();
@@ -37,17 +37,17 @@ Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out) {
 
 GpuBatch::~GpuBatch() = default;
 
-const std::string& GpuBatch::error() const { return impl_->error; }
+const Status& GpuBatch::error() const { return impl_->error; }
 
 void GpuBatch::leaves(const std::vector<const Position*>& in, int ply, std::vector<int>& values) {
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
-    const std::string err = im.device->leaf_values(im.in.data(), im.in.size(), ply, values.data());
-    if (err.empty()) return;
-    im.error = "chess: " + err;
+    const Status err = im.device->leaf_values(im.in.data(), im.in.size(), ply, values.data());
+    if (err.ok()) return;
+    im.error = err.context("chess");
   }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::leaf_value<ChessGame>(*in[i], ply);
@@ -58,17 +58,17 @@ void GpuBatch::subtrees(const std::vector<const Position*>& in, int ply, int pli
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
     std::uint64_t n = 0;
     double ms = 0;
-    const std::string err = im.device->subtrees(im.in.data(), im.in.size(), plies, ply, values.data(), n, ms);
-    if (err.empty()) {
+    const Status err = im.device->subtrees(im.in.data(), im.in.size(), plies, ply, values.data(), n, ms);
+    if (err.ok()) {
       nodes += n;
       device_ms += ms;
       return;
     }
-    im.error = "chess: " + err;
+    im.error = err.context("chess");
   }
 #else
   (void)device_ms;
@@ -80,11 +80,11 @@ void GpuBatch::leaves(const std::vector<const Position*>& in, std::vector<int>& 
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
-    const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
-    if (err.empty()) return;
-    im.error = "chess: " + err;
+    const Status err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
+    if (err.ok()) return;
+    im.error = err.context("chess");
   }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = evaluate(*in[i]);
@@ -94,12 +94,12 @@ void GpuBatch::branches(const std::vector<const Position*>& in, std::vector<std:
   moves.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
     im.moves.resize(in.size() * gpu::chess::kMaxMoves);
     im.counts.resize(in.size());
-    const std::string err = im.device->branches(im.in.data(), im.in.size(), im.moves.data(), im.counts.data());
-    if (err.empty()) {  // packed: position i's moves follow those of 0..i-1
+    const Status err = im.device->branches(im.in.data(), im.in.size(), im.moves.data(), im.counts.data());
+    if (err.ok()) {  // packed: position i's moves follow those of 0..i-1
       const std::uint32_t* m = im.moves.data();
       for (std::size_t i = 0; i < in.size(); ++i) {
         moves[i].resize(static_cast<std::size_t>(im.counts[i]));
@@ -107,7 +107,7 @@ void GpuBatch::branches(const std::vector<const Position*>& in, std::vector<std:
       }
       return;
     }
-    im.error = "chess: " + err;
+    im.error = err.context("chess");
   }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) ChessGame::children(*in[i], moves[i]);
@@ -118,9 +118,9 @@ Status GpuBatch::perft(const Position& p, int depth, std::uint64_t& nodes, doubl
   if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
 #if WARPMIND_HAVE_CUDA
   double t = 0;
-  const std::string err =
+  const Status err =
       impl_->device->perft(gpu::chess::from_position(p), depth, nodes, t, 0, merge_transpositions, merged);
-  if (!err.empty()) return Status::Internal("chess: " + err);
+  if (!err.ok()) return err.context("chess");
   if (ms) *ms = t;
   return Status::Ok();
 #else
@@ -137,8 +137,8 @@ Status GpuBatch::minimax(const Position& p, int depth, MinimaxResult& out) {
   if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
 #if WARPMIND_HAVE_CUDA
   gpu::MinimaxOutcome o;
-  const std::string err = impl_->device->minimax(gpu::chess::from_position(p), depth, o);
-  if (!err.empty()) return Status::Internal("chess: " + err);
+  const Status err = impl_->device->minimax(gpu::chess::from_position(p), depth, o);
+  if (!err.ok()) return err.context("chess");
   out = MinimaxResult{};
   out.value = o.value;
   out.nodes = o.nodes;

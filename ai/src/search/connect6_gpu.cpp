@@ -10,7 +10,7 @@ namespace warpmind::search::connect6 {
 
 struct GpuBatch::Impl {
   Connect6Game game;
-  std::string error;
+  Status error;  // the first device error (ok while none)
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::Connect6Device> device;
   std::vector<gpu::connect6::C6Pos> in;
@@ -29,8 +29,8 @@ Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out, Connect6Ga
   b->impl_ = std::make_unique<Impl>();
   WM_RETURN_IF_ERROR(b->set_game(game));
 #if WARPMIND_HAVE_CUDA
-  const std::string err = gpu::Connect6Device::create(ctx.stream(), b->impl_->device);
-  if (!err.empty()) return Status::Internal("connect6: " + err);
+  const Status err = gpu::Connect6Device::create(ctx.stream(), b->impl_->device);
+  if (!err.ok()) return err.context("connect6");
 #endif
   out = std::move(b);
   return Status::Ok();
@@ -38,7 +38,7 @@ Status GpuBatch::create(Context& ctx, std::unique_ptr<GpuBatch>& out, Connect6Ga
 
 GpuBatch::~GpuBatch() = default;
 
-const std::string& GpuBatch::error() const { return impl_->error; }
+const Status& GpuBatch::error() const { return impl_->error; }
 
 const Connect6Game& GpuBatch::game() const { return impl_->game; }
 
@@ -52,8 +52,8 @@ Status GpuBatch::minimax(const Board& b, int depth, MinimaxResult& out) {
   if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
 #if WARPMIND_HAVE_CUDA
   gpu::MinimaxOutcome o;
-  const std::string err = impl_->device->minimax(gpu::connect6::from_board(b), depth, impl_->game.width, o);
-  if (!err.empty()) return Status::Internal("connect6: " + err);
+  const Status err = impl_->device->minimax(gpu::connect6::from_board(b), depth, impl_->game.width, o);
+  if (!err.ok()) return err.context("connect6");
   out = MinimaxResult{};
   out.value = o.value;
   out.nodes = o.nodes;
@@ -77,11 +77,11 @@ void GpuBatch::leaves(const std::vector<const Board*>& in, int ply, std::vector<
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
-    const std::string err = im.device->leaf_values(im.in.data(), im.in.size(), ply, values.data());
-    if (err.empty()) return;
-    im.error = "connect6: " + err;
+    const Status err = im.device->leaf_values(im.in.data(), im.in.size(), ply, values.data());
+    if (err.ok()) return;
+    im.error = err.context("connect6");
   }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = search::leaf_value<Connect6Game>(*in[i], ply);
@@ -92,18 +92,17 @@ void GpuBatch::subtrees(const std::vector<const Board*>& in, int ply, int plies,
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
     std::uint64_t n = 0;
     double ms = 0;
-    const std::string err =
-        im.device->subtrees(im.in.data(), im.in.size(), plies, im.game.width, ply, values.data(), n, ms);
-    if (err.empty()) {
+    const Status err = im.device->subtrees(im.in.data(), im.in.size(), plies, im.game.width, ply, values.data(), n, ms);
+    if (err.ok()) {
       nodes += n;
       device_ms += ms;
       return;
     }
-    im.error = "connect6: " + err;
+    im.error = err.context("connect6");
   }
 #else
   (void)device_ms;
@@ -115,11 +114,11 @@ void GpuBatch::leaves(const std::vector<const Board*>& in, std::vector<int>& val
   values.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
-    const std::string err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
-    if (err.empty()) return;
-    im.error = "connect6: " + err;
+    const Status err = im.device->evaluate(im.in.data(), im.in.size(), values.data());
+    if (err.ok()) return;
+    im.error = err.context("connect6");
   }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = Connect6Game::evaluate(*in[i]);
@@ -129,13 +128,13 @@ void GpuBatch::branches(const std::vector<const Board*>& in, std::vector<std::ve
   turns.resize(in.size());
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  if (im.error.empty()) {
+  if (im.error.ok()) {
     im.pack(in);
     im.turns.resize(in.size() * gpu::connect6::kMaxTurns);
     im.counts.resize(in.size());
-    const std::string err =
+    const Status err =
         im.device->branches(im.in.data(), im.in.size(), im.game.width, im.turns.data(), im.counts.data());
-    if (err.empty()) {  // packed: board i's turns follow those of 0..i-1
+    if (err.ok()) {  // packed: board i's turns follow those of 0..i-1
       const gpu::connect6::C6Turn* t = im.turns.data();
       for (std::size_t i = 0; i < in.size(); ++i) {
         turns[i].resize(static_cast<std::size_t>(im.counts[i]));
@@ -143,7 +142,7 @@ void GpuBatch::branches(const std::vector<const Board*>& in, std::vector<std::ve
       }
       return;
     }
-    im.error = "connect6: " + err;
+    im.error = err.context("connect6");
   }
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) impl_->game.children(*in[i], turns[i]);

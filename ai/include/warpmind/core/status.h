@@ -3,6 +3,9 @@
 // The library never throws across its API. Every operation that can fail returns a Status: ok(), or a
 // code plus a one-line message meant for a person ("scenario.json: kinds[1].radius: must be > 0").
 // An operation that returns an error leaves the object it was called on unchanged.
+// The gpu layer (gpu/) reports with the same type: a device allocation that fails is OutOfMemory, any
+// other CUDA error Internal, with the call or kernel that failed and where. This header is the only one
+// of ai/ that gpu/ includes (a header-only vocabulary type; no link dependency).
 #pragma once
 
 #include <string>
@@ -27,10 +30,13 @@ class [[nodiscard]] Status {
   static Status Invalid(std::string m) { return {StatusCode::InvalidArgument, std::move(m)}; }
   static Status Unavailable(std::string m) { return {StatusCode::Unavailable, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::Internal, std::move(m)}; }
+  static Status OutOfMemory(std::string m) { return {StatusCode::OutOfMemory, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::Ok; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
+  // The same status with `where` put before its message ("crowd step: cudaMalloc failed: ..."); ok stays ok.
+  Status context(const std::string& where) const { return ok() ? Status() : Status(code_, where + ": " + message_); }
 
  private:
   StatusCode code_ = StatusCode::Ok;

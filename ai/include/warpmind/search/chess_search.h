@@ -117,7 +117,7 @@ class GpuBatch {
   // the same counts, far less work from depth 7 on); *merged: the positions merged away.
   Status perft(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr,
                bool merge_transpositions = false, std::uint64_t* merged = nullptr);
-  const std::string& error() const;
+  const Status& error() const;  // the first device error (ok while none; the batches then run on the CPU)
 
   struct Impl;
 

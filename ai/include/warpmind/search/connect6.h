@@ -194,7 +194,7 @@ class GpuBatch {
   // trees built and scored on the device in one pass; nodes += their nodes, device_ms += device time.
   void subtrees(const std::vector<const Board*>& in, int ply, int plies, std::vector<int>& values, std::uint64_t& nodes,
                 double& device_ms);
-  const std::string& error() const;
+  const Status& error() const;  // the first device error (ok while none; the batches then run on the CPU)
 
   struct Impl;
 

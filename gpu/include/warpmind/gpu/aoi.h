@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "warpmind/core/status.h"
+
 namespace warpmind::gpu {
 
 struct AoiGeometry {
@@ -77,17 +79,17 @@ struct AoiTickCounts {
 // Device state of one AOI world: players stay on the device between ticks. Not thread-safe.
 class AoiDevice {
  public:
-  static std::string create(void* stream, AoiKernel kernel, const AoiGeometry& g, std::unique_ptr<AoiDevice>& out);
+  static Status create(void* stream, AoiKernel kernel, const AoiGeometry& g, std::unique_ptr<AoiDevice>& out);
   ~AoiDevice();
   // Players 0..n-1 (validated by the caller). With visibility tracked, also the visibility that the
   // first tick's events compare with.
-  std::string reset(const AoiPlayerRec* players, std::size_t n);
+  Status reset(const AoiPlayerRec* players, std::size_t n);
   // One tick; the results stay in device memory until the next tick. Synchronous (fills counts). After
   // an error the device state is undefined until the next reset.
-  std::string tick(const AoiCommandRec* commands, std::size_t m, AoiTickCounts& counts);
+  Status tick(const AoiCommandRec* commands, std::size_t m, AoiTickCounts& counts);
   // Copies the last tick's results and the players to the host. ms: time of the device-to-host
   // transfers (pinned staging).
-  std::string download(const AoiHostOutputs& out, double& ms);
+  Status download(const AoiHostOutputs& out, double& ms);
   // Device memory: the notification records, or with mailboxes the entries and their n + 1 starts.
   const AoiNotificationRec* notifications() const;
   const AoiMailboxRec* mailbox() const;

@@ -11,12 +11,14 @@
 #include "warpmind/gpu/chess_rules.h"
 #include "warpmind/gpu/minimax.h"
 
+#include "warpmind/core/status.h"
+
 namespace warpmind::gpu {
 
 // Not thread-safe.
 class ChessDevice {
  public:
-  static std::string create(void* stream, std::unique_ptr<ChessDevice>& out);
+  static Status create(void* stream, std::unique_ptr<ChessDevice>& out);
   ~ChessDevice();
   // Leaf nodes of `root` at `depth` (>= 0): one position per thread, level by level (count the legal
   // moves, scan, write the children), the last level counted without being written. A level too large
@@ -26,27 +28,27 @@ class ChessDevice {
   // (all 72 bytes) are merged into one carrying the number of paths that reach it (sort by a hash,
   // runs of equal positions summed), and the counts below are multiplied by it — a transposition table
   // made of whole levels; *merged: the positions merged away.
-  std::string perft(const chess::DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0,
-                    bool merge_transpositions = false, std::uint64_t* merged = nullptr);
+  Status perft(const chess::DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0,
+               bool merge_transpositions = false, std::uint64_t* merged = nullptr);
   // values[i] = evaluate(in[i]), from the side to move.
-  std::string evaluate(const chess::DPos* in, std::size_t n, int* values);
+  Status evaluate(const chess::DPos* in, std::size_t n, int* values);
   // values[i] = leaf_value(in[i], ply): positions without a legal move scored as terminal, `ply` plies
   // below the root; the others evaluated.
-  std::string leaf_values(const chess::DPos* in, std::size_t n, int ply, int* values);
+  Status leaf_values(const chess::DPos* in, std::size_t n, int ply, int* values);
   // Negamax of `root` to `depth` plies without pruning, the whole tree on the device (level by level:
   // children in the search's order, the horizon scored by leaf_value, positions without a move by
   // terminal). The tree must fit `budget_bytes` of device memory (0: half the free memory).
-  std::string minimax(const chess::DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes = 0);
+  Status minimax(const chess::DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes = 0);
   // The subtrees under a host search's horizon, without pruning, in one pass over all of them:
   // values[i] = the negamax value of roots[i] searched `depth` more plies (as minimax(), terminal scores
   // counted from `ply`, roots[i]'s distance from the search's root). nodes += the trees' nodes, the roots
   // included; ms += device time. A batch whose trees exceed `budget_bytes` (0: a quarter of the free
   // memory at the first call) runs in halves; a single tree that does not fit is an error.
-  std::string subtrees(const chess::DPos* roots, std::size_t n, int depth, int ply, int* values, std::uint64_t& nodes,
-                       double& ms, std::size_t budget_bytes = 0);
+  Status subtrees(const chess::DPos* roots, std::size_t n, int depth, int ply, int* values, std::uint64_t& nodes,
+                  double& ms, std::size_t budget_bytes = 0);
   // The legal moves of every position, in the search's order: counts[i] of them for in[i], packed
   // position after position into `moves` (room for n * kMaxMoves).
-  std::string branches(const chess::DPos* in, std::size_t n, std::uint32_t* moves, int* counts);
+  Status branches(const chess::DPos* in, std::size_t n, std::uint32_t* moves, int* counts);
 
   struct Impl;
 

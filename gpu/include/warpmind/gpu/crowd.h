@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "warpmind/core/status.h"
+
 namespace warpmind::gpu {
 
 struct CrowdGeometry {
@@ -29,24 +31,24 @@ struct CrowdCounts {
 // Device state of one crowd: positions stay on the device between ticks. Not thread-safe.
 class CrowdDevice {
  public:
-  static std::string create(void* stream, CrowdKernel kernel, const CrowdGeometry& g,
-                            const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
-                            std::unique_ptr<CrowdDevice>& out);
+  static Status create(void* stream, CrowdKernel kernel, const CrowdGeometry& g,
+                       const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
+                       std::unique_ptr<CrowdDevice>& out);
   ~CrowdDevice();
   // positions: n float pairs on the host.
-  std::string reset(const float* positions, std::size_t n);
+  Status reset(const float* positions, std::size_t n);
   // proposals: n float pairs on the host. Synchronous (fills counts).
-  std::string step(const float* proposals, std::size_t n, CrowdCounts& counts);
+  Status step(const float* proposals, std::size_t n, CrowdCounts& counts);
   // proposals: n float pairs in device memory. Queued on the stream, no host synchronisation; the
   // verdict counts are fetched by fetch_counts.
-  std::string step_device(const float* proposals, std::size_t n);
-  std::string fetch_counts(CrowdCounts& counts) const;
+  Status step_device(const float* proposals, std::size_t n);
+  Status fetch_counts(CrowdCounts& counts) const;
   // Keeps the agents whose keep_host[i] != 0 (n flags on the host; `kept` of them are set), in order.
-  std::string retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept);
+  Status retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept);
   const float* positions() const;        // device, n float pairs
   const std::uint8_t* verdicts() const;  // device, n bytes
-  std::string download_positions(float* out) const;
-  std::string download_verdicts(std::uint8_t* out) const;
+  Status download_positions(float* out) const;
+  Status download_verdicts(std::uint8_t* out) const;
 
   struct Impl;
 

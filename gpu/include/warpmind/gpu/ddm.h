@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "warpmind/core/status.h"
+
 namespace warpmind::gpu {
 
 enum class DdmKernel {
@@ -30,15 +32,14 @@ struct DdmTimes {
 // Not thread-safe.
 class DdmDevice {
  public:
-  static std::string create(void* stream, DdmKernel kernel, int dims, std::unique_ptr<DdmDevice>& out);
+  static Status create(void* stream, DdmKernel kernel, int dims, std::unique_ptr<DdmDevice>& out);
   ~DdmDevice();
   // Boxes: 2 * dims floats each (lo[0..dims), hi[0..dims)); ids ascending within each kind. Leaves the
   // sorted pairs in device memory and their number in `pairs`.
-  std::string match(const float* pub_boxes, const std::uint32_t* pub_ids, std::size_t np, const float* sub_boxes,
-                    const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid, std::size_t& pairs,
-                    DdmTimes& times);
+  Status match(const float* pub_boxes, const std::uint32_t* pub_ids, std::size_t np, const float* sub_boxes,
+               const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid, std::size_t& pairs, DdmTimes& times);
   // The pairs of the last match as (publication, subscription) id pairs: 2 * pairs values.
-  std::string download(std::uint32_t* out, DdmTimes& times);
+  Status download(std::uint32_t* out, DdmTimes& times);
   // The changes since the match before: keep() sets the last match's pairs aside (call it before the new
   // match); diff() then finds, on the device, the pairs of the new match missing from the kept ones
   // (appeared) and the kept ones missing from the new (disappeared), both lists sorted, and returns their
@@ -46,8 +47,8 @@ class DdmDevice {
   // each), adding the transfer time to times.download.
   void keep();
   void unkeep();  // after a failed match or diff: the kept pairs become the last match's again
-  std::string diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times);
-  std::string download_changes(std::uint32_t* appeared, std::uint32_t* disappeared, DdmTimes& times);
+  Status diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times);
+  Status download_changes(std::uint32_t* appeared, std::uint32_t* disappeared, DdmTimes& times);
 
   struct Impl;
 

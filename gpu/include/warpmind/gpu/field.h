@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "warpmind/core/status.h"
+
 namespace warpmind::gpu {
 
 inline constexpr int kFieldMaxKinds = 16;
@@ -56,21 +58,21 @@ struct FieldMove {
 // Device state of one set of layers. Not thread-safe; all work goes to the stream given at creation.
 class FieldDevice {
  public:
-  static std::string create(void* stream, const FieldSetup& setup, std::unique_ptr<FieldDevice>& out);
+  static Status create(void* stream, const FieldSetup& setup, std::unique_ptr<FieldDevice>& out);
   ~FieldDevice();
 
   // entities: 16-byte records {float x, y; uint32 group, reserved} in device memory.
-  std::string build(const void* device_entities, std::size_t count);
+  Status build(const void* device_entities, std::size_t count);
   // Copies host entities to a device staging buffer first (on the stream, from pageable memory).
-  std::string build_from_host(const void* host_entities, std::size_t count);
+  Status build_from_host(const void* host_entities, std::size_t count);
 
   const float* layer(int i) const;
-  std::string download(int layer, float* host) const;  // synchronous
+  Status download(int layer, float* host) const;  // synchronous
 
   // Synchronous batched queries (upload points, one kernel, download results).
-  std::string sample(int layer, const FieldPoint* points, std::size_t n, float* out);
-  std::string best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
-  std::string gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
+  Status sample(int layer, const FieldPoint* points, std::size_t n, float* out);
+  Status best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
+  Status gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
 
   struct Impl;
 
