@@ -1,5 +1,6 @@
 # The installed package: `cmake --install build --prefix P` puts the library's public headers under
-# P/include/warpmind/, one static library per module under P/lib, warpmindConfig.cmake,
+# P/include/warpmind/, one static library per module under P/lib (shared ones with
+# -DBUILD_SHARED_LIBS=ON, which find each other through their RUNPATH $ORIGIN), warpmindConfig.cmake,
 # warpmindConfigVersion.cmake and warpmindTargets.cmake under P/lib/cmake/warpmind, and
 # P/lib/pkgconfig/warpmind.pc. Downstream:
 #   find_package(warpmind 0.2 REQUIRED COMPONENTS field crowd)
@@ -37,7 +38,14 @@ set(wm_pc_libs "-lwarpmind_c -lwarpmind_scenarios -lwarpmind_search -lwarpmind_d
 set(wm_pc_private "-pthread -lstdc++ -lm")
 if(WARPMIND_HAVE_CUDA)
   string(APPEND wm_pc_libs " -lwarpmind_gpu_search -lwarpmind_gpu_ddm -lwarpmind_gpu_aoi -lwarpmind_gpu_crowd -lwarpmind_gpu_field -lwarpmind_gpu_core")
-  string(APPEND wm_pc_private " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt")
+  if(BUILD_SHARED_LIBS)
+    string(APPEND wm_pc_private " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
+  else()
+    string(APPEND wm_pc_private " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt")
+  endif()
+endif()
+if(BUILD_SHARED_LIBS)  # programs linked through pkg-config find the shared libraries where they are installed
+  string(APPEND wm_pc_libs " -Wl,-rpath,\${libdir}")
 endif()
 # The prefix is found from the file's own place (${pcfiledir}), so `cmake --install --prefix P` works.
 file(RELATIVE_PATH wm_pc_up "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")

@@ -13,6 +13,11 @@ cmake -S examples -B "$tmp/examples" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_B
   { cat "$tmp/configure.log"; exit 1; }
 cmake --build "$tmp/examples" -j "${WARPMIND_JOBS:-2}" > "$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
 echo "examples: built with find_package(warpmind)"
+if compgen -G "$tmp/prefix/lib*/libwarpmind_field.so*" > /dev/null; then  # a shared build: linked to it
+  ldd "$tmp/examples/rts_loop" | grep -q "libwarpmind_field.so" ||
+    { echo "examples: rts_loop is not linked to the shared libwarpmind_field.so"; exit 1; }
+  echo "examples: linked against the shared libraries"
+fi
 for example in rts_loop aoi_server chess_ai connect6_ai c_api; do
   echo "examples: $example"
   "$tmp/examples/$example"

@@ -2,7 +2,8 @@
 # The README's test command: installs what is missing, builds, and runs the whole test suite.
 # GPU cases skip cleanly where no GPU is usable.
 # Then (not with --sanitize) the package is installed into a temporary prefix and the examples are built
-# against it and run (scripts/examples.sh).
+# against it and run (scripts/examples.sh) — once from the build above (static libraries), once from a
+# CPU-only build of shared libraries (build-shared/).
 # --sanitize: the CPU library, programs and tests built with AddressSanitizer and UndefinedBehaviorSanitizer
 # into build-sanitize/ (no CUDA, no renderer) and the suite run there; any report fails it.
 set -euo pipefail
@@ -25,4 +26,11 @@ ctest --output-on-failure -j "${WARPMIND_JOBS:-2}"
 if [[ "${1:-}" != "--sanitize" ]]; then
   cd - > /dev/null
   bash scripts/examples.sh
+  # The package again as shared libraries of a CPU-only build (no nvcc needed downstream): the library
+  # targets alone, installed, and every example built and run against them.
+  shared=${WARPMIND_SHARED_BUILD_DIR:-build-shared}
+  cmake -S . -B "$shared" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DWARPMIND_CUDA=OFF \
+    -DWARPMIND_ENGINE=OFF -DWARPMIND_TESTS=OFF > /dev/null
+  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios > /dev/null
+  WARPMIND_BUILD_DIR="$shared" bash scripts/examples.sh
 fi
