@@ -662,28 +662,69 @@ Status run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std
   if (!err.ok()) return err;
   if (!(err = im.q_pin_in.upload(im.q_points.get(), points, n * sizeof(FieldPoint), im.stream)).ok()) return err;
   const QueryView view{im.layers.get() + im.cells * layer, im.grid};
-  launch(view, im.q_points.get(), static_cast<int>(n), reinterpret_cast<R*>(im.q_out.get()));
-  WM_CUDA_LAUNCH(query);
+  WM_RETURN_IF_ERROR(launch(view, im.q_points.get(), static_cast<int>(n), reinterpret_cast<R*>(im.q_out.get())));
   return im.q_pin_out.download(out, im.q_out.get(), n * sizeof(R), im.stream);
 }
+
+// The same on device points and results: the launch alone.
+template <class R, class Launch>
+Status run_query_device(FieldDevice::Impl& im, int layer, const FieldPoint* points, std::size_t n, R* out,
+                        Launch&& launch) {
+  if (n == 0) return Status::Ok();
+  if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
+  return launch(QueryView{im.layers.get() + im.cells * layer, im.grid}, points, static_cast<int>(n), out);
+}
+
+// The three queries' launches (each checked under its kernel's name).
+struct SampleLaunch {
+  cudaStream_t s;
+  Status operator()(QueryView v, const FieldPoint* p, int m, float* o) const {
+    k_sample<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, o);
+    WM_CUDA_LAUNCH(k_sample);
+    return Status::Ok();
+  }
+};
+struct BestMoveLaunch {
+  cudaStream_t s;
+  int window;
+  Status operator()(QueryView v, const FieldPoint* p, int m, FieldMove* o) const {
+    k_best_move<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, window / 2, o);
+    WM_CUDA_LAUNCH(k_best_move);
+    return Status::Ok();
+  }
+};
+struct GradientLaunch {
+  cudaStream_t s;
+  Status operator()(QueryView v, const FieldPoint* p, int m, FieldPoint* o) const {
+    k_gradient<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, o);
+    WM_CUDA_LAUNCH(k_gradient);
+    return Status::Ok();
+  }
+};
 }  // namespace
 
 Status FieldDevice::sample(int layer, const FieldPoint* points, std::size_t n, float* out) {
-  return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, float* o) {
-    k_sample<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, o);
-  });
+  return run_query(*impl_, layer, points, n, out, SampleLaunch{impl_->stream});
 }
 
 Status FieldDevice::best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
-  return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, FieldMove* o) {
-    k_best_move<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, window / 2, o);
-  });
+  return run_query(*impl_, layer, points, n, out, BestMoveLaunch{impl_->stream, window});
 }
 
 Status FieldDevice::gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out) {
-  return run_query(*impl_, layer, points, n, out, [&](QueryView v, const FieldPoint* p, int m, FieldPoint* o) {
-    k_gradient<<<blocks_for(m), kThreads, 0, impl_->stream>>>(v, p, m, o);
-  });
+  return run_query(*impl_, layer, points, n, out, GradientLaunch{impl_->stream});
+}
+
+Status FieldDevice::sample_device(int layer, const FieldPoint* points, std::size_t n, float* out) {
+  return run_query_device(*impl_, layer, points, n, out, SampleLaunch{impl_->stream});
+}
+
+Status FieldDevice::best_move_device(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
+  return run_query_device(*impl_, layer, points, n, out, BestMoveLaunch{impl_->stream, window});
+}
+
+Status FieldDevice::gradient_device(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out) {
+  return run_query_device(*impl_, layer, points, n, out, GradientLaunch{impl_->stream});
 }
 
 }  // namespace warpmind::gpu

@@ -10,6 +10,8 @@
 #include "field_cases.h"
 #include "field_oracle.h"
 #include "gpu_helpers.h"
+#include "warpmind/core/device_memory.h"
+#include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/field/field.h"
 
 namespace warpmind::field {
@@ -275,6 +277,71 @@ TEST(FieldQueries, EmptyBatchesAreFine) {
     auto fg = built(*g, attack_config(), FieldVariant::GpuBinned, {});
     EXPECT_TRUE(fg->sample(0, none, out).ok());
   }
+}
+
+// The device-span queries: points taken from a crowd's device positions, results left on the device,
+// equal bit for bit to the host queries of the CPU variant; then moved by the crowd from the device
+// proposals. CPU variants refuse them (Unavailable); bad arguments are errors.
+TEST(FieldQueries, DeviceQueriesFeedTheCrowdWithoutHostCopies) {
+  auto cpu_field = built(warpmind::test::cpu_context(), attack_config(), FieldVariant::CpuStamp, {});
+  EXPECT_EQ(cpu_field->sample_device(0, nullptr, 0, nullptr).code(), StatusCode::Unavailable);
+  WM_REQUIRE_GPU();
+  Context& ctx = *warpmind::test::cuda_context();
+  const auto c = test::field_cases().front();
+  auto cpu = built(warpmind::test::cpu_context(), c.config, FieldVariant::CpuStamp, c.entities);
+  auto gpu = built(ctx, c.config, FieldVariant::GpuBinned, c.entities);
+  // Agents on a lattice inside the world (2R apart), the crowd on the device.
+  crowd::CrowdConfig cc;
+  cc.world = c.config.world;
+  cc.radius = std::min(c.config.world.width, c.config.world.height) / 200.0f;
+  cc.variant = crowd::CrowdVariant::GpuStaticGrid;
+  std::unique_ptr<crowd::CrowdSolver> solver;
+  ASSERT_TRUE(crowd::CrowdSolver::create(ctx, cc, solver).ok());
+  std::vector<Vec2> agents;
+  for (int y = 0; y < 20; ++y)
+    for (int x = 0; x < 20; ++x)
+      agents.push_back(
+          {c.config.world.x0 + (5.0f + 8.0f * x) * cc.radius, c.config.world.y0 + (5.0f + 8.0f * y) * cc.radius});
+  ASSERT_TRUE(solver->reset(agents).ok());
+  const std::size_t n = agents.size();
+  DeviceBytes values, moves, grads;
+  ASSERT_TRUE(values.allocate(ctx, n * sizeof(float)).ok());
+  ASSERT_TRUE(moves.allocate(ctx, n * sizeof(MoveChoice)).ok());
+  ASSERT_TRUE(grads.allocate(ctx, n * sizeof(Vec2)).ok());
+  const Vec2* points = solver->device_positions();
+  ASSERT_NE(points, nullptr);
+  ASSERT_TRUE(gpu->sample_device(0, points, n, static_cast<float*>(values.get())).ok());
+  ASSERT_TRUE(gpu->best_move_device(0, points, n, 3, static_cast<MoveChoice*>(moves.get())).ok());
+  ASSERT_TRUE(gpu->gradient_device(0, points, n, static_cast<Vec2*>(grads.get())).ok());
+  std::vector<float> got_values(n), want_values(n);
+  std::vector<MoveChoice> got_moves(n), want_moves(n);
+  std::vector<Vec2> got_grads(n), want_grads(n);
+  ASSERT_TRUE(values.download(ctx, got_values.data(), n * sizeof(float)).ok());
+  ASSERT_TRUE(moves.download(ctx, got_moves.data(), n * sizeof(MoveChoice)).ok());
+  ASSERT_TRUE(grads.download(ctx, got_grads.data(), n * sizeof(Vec2)).ok());
+  ASSERT_TRUE(cpu->sample(0, agents, want_values).ok());
+  ASSERT_TRUE(cpu->best_move(0, agents, 3, want_moves).ok());
+  ASSERT_TRUE(cpu->gradient(0, agents, want_grads).ok());
+  EXPECT_EQ(0, std::memcmp(got_values.data(), want_values.data(), n * sizeof(float)));
+  EXPECT_EQ(0, std::memcmp(got_moves.data(), want_moves.data(), n * sizeof(MoveChoice)));
+  EXPECT_EQ(0, std::memcmp(got_grads.data(), want_grads.data(), n * sizeof(Vec2)));
+  // The chosen cells' centres as the crowd's proposals, still on the device.
+  std::vector<Vec2> targets(n);
+  for (std::size_t i = 0; i < n; ++i) targets[i] = want_moves[i].target;
+  DeviceBytes proposals;
+  ASSERT_TRUE(proposals.allocate(ctx, n * sizeof(Vec2)).ok());
+  ASSERT_TRUE(proposals.upload(ctx, targets.data(), n * sizeof(Vec2)).ok());
+  ASSERT_TRUE(solver->step_device(static_cast<const Vec2*>(proposals.get())).ok());
+  ASSERT_TRUE(solver->fetch_stats().ok());
+  EXPECT_EQ(solver->last_stats().moved + solver->last_stats().stayed + solver->last_stats().out_of_world +
+                solver->last_stats().blocked + solver->last_stats().collisions,
+            n);
+  // Bad arguments.
+  EXPECT_EQ(gpu->sample_device(7, points, n, static_cast<float*>(values.get())).code(), StatusCode::InvalidArgument);
+  EXPECT_EQ(gpu->best_move_device(0, points, n, 4, static_cast<MoveChoice*>(moves.get())).code(),
+            StatusCode::InvalidArgument);
+  EXPECT_EQ(gpu->gradient_device(0, nullptr, n, static_cast<Vec2*>(grads.get())).code(), StatusCode::InvalidArgument);
+  EXPECT_TRUE(gpu->sample_device(0, nullptr, 0, nullptr).ok());  // nothing to do
 }
 
 }  // namespace

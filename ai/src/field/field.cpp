@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "field_math.h"
@@ -408,7 +409,9 @@ Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int windo
     return Status::Invalid("best_move: window must be odd and in 1..63, got " + std::to_string(window));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    static_assert(sizeof(gpu::FieldMove) == sizeof(MoveChoice));
+    static_assert(sizeof(gpu::FieldMove) == sizeof(MoveChoice) && offsetof(MoveChoice, target) == 8 &&
+                  offsetof(gpu::FieldMove, target_x) == 8 &&
+                  offsetof(MoveChoice, value) == offsetof(gpu::FieldMove, value));
     Status err = impl_->device->best_move(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()), points.size(),
                                           window, reinterpret_cast<gpu::FieldMove*>(out.data()));
     if (!err.ok()) return err.context("best_move");
@@ -443,6 +446,58 @@ Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<
       },
       4096);
   return Status::Ok();
+}
+
+namespace {
+
+// The device queries' common checks: a GPU variant, the layer, pointers for n > 0.
+Status check_device_query(const FieldLayers& f, int layer, std::size_t n, const void* points, const void* out,
+                          const char* what) {
+  if (!is_gpu_variant(f.variant()))
+    return Status::Unavailable(std::string(what) + ": device queries need a GPU variant");
+  if (layer < 0 || layer >= f.layer_count())
+    return Status::Invalid(std::string(what) + ": no layer " + std::to_string(layer));
+  if (n > 0 && (!points || !out)) return Status::Invalid(std::string(what) + ": null device pointer");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status FieldLayers::sample_device(int layer, const Vec2* device_points, std::size_t n, float* device_values) {
+  WM_RETURN_IF_ERROR(check_device_query(*this, layer, n, device_points, device_values, "sample_device"));
+#if WARPMIND_HAVE_CUDA
+  return impl_->device->sample_device(layer, reinterpret_cast<const gpu::FieldPoint*>(device_points), n, device_values)
+      .context("sample_device");
+#else
+  return Status::Ok();
+#endif
+}
+
+Status FieldLayers::best_move_device(int layer, const Vec2* device_points, std::size_t n, int window,
+                                     MoveChoice* device_out) {
+  WM_RETURN_IF_ERROR(check_device_query(*this, layer, n, device_points, device_out, "best_move_device"));
+  if (window < 1 || window % 2 == 0 || window > 63)
+    return Status::Invalid("best_move_device: window must be odd and in 1..63, got " + std::to_string(window));
+#if WARPMIND_HAVE_CUDA
+  return impl_->device
+      ->best_move_device(layer, reinterpret_cast<const gpu::FieldPoint*>(device_points), n, window,
+                         reinterpret_cast<gpu::FieldMove*>(device_out))
+      .context("best_move_device");
+#else
+  return Status::Ok();
+#endif
+}
+
+Status FieldLayers::gradient_device(int layer, const Vec2* device_points, std::size_t n, Vec2* device_out) {
+  WM_RETURN_IF_ERROR(check_device_query(*this, layer, n, device_points, device_out, "gradient_device"));
+#if WARPMIND_HAVE_CUDA
+  return impl_->device
+      ->gradient_device(layer, reinterpret_cast<const gpu::FieldPoint*>(device_points), n,
+                        reinterpret_cast<gpu::FieldPoint*>(device_out))
+      .context("gradient_device");
+#else
+  return Status::Ok();
+#endif
 }
 
 std::uint64_t count_evaluations(const FieldConfig& config, std::span<const Entity> entities) {

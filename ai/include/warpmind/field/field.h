@@ -99,6 +99,7 @@ struct DeviceField {
   void* stream = nullptr;  // cudaStream_t the data is produced on
 };
 
+// Not thread-safe: one thread at a time per object. The Context must outlive it.
 class FieldLayers {
  public:
   // Checks the config (world, resolution, kinds and their size at this resolution, layer rules) and
@@ -109,9 +110,14 @@ class FieldLayers {
   // Builds every layer from host entities. Rejects non-finite positions and groups >= kMaxGroups, naming
   // the first bad entity ("entity 3: group 64 out of range (< 64)"); on error the previous layers stay as
   // they were. Entities of a group < kMaxGroups without a rule in a layer are accepted and ignored there.
+  // CPU variants: blocks until the layers are built. GPU variants: stream-ordered — the entities are
+  // copied (the span may be reused at once) and the kernels queued on the context's stream; it returns
+  // before they finish. Every later call on this object, and any work queued on ctx.stream() after it,
+  // sees the new layers; other streams must wait for ctx.stream() (or call ctx.synchronize()).
   Status build(std::span<const Entity> entities);
   // GPU variants only: entities already in device memory (no validation: an entity with a non-finite
-  // position or a group >= kMaxGroups contributes nothing). Work is queued on the context's stream.
+  // position or a group >= kMaxGroups contributes nothing). Stream-ordered like build(); the entities
+  // must stay allocated until the stream has run it.
   Status build_device(const Entity* device_entities, std::size_t count);
 
   FieldVariant variant() const { return variant_; }
@@ -119,8 +125,11 @@ class FieldLayers {
   int layer_count() const { return static_cast<int>(config_.layers.size()); }
   int layer_index(std::string_view name) const;  // -1 when there is no such layer
 
-  // Copies a layer (W*H floats, row-major) to the host.
+  // Copies a layer (W*H floats, row-major) to the host; blocks until it is there.
   Status read(int layer, std::span<float> out) const;
+  // GPU variants: the layer in device memory. The pointer stays valid until this object is destroyed
+  // (the layers are allocated once, at create()); its contents are those of the last build in stream
+  // order: read them on ctx.stream() (or after synchronizing it). CPU variants: data is nullptr.
   DeviceField device_layer(int layer) const;
 
   // Batched queries for many units at once, on the variant's backend. A point outside the world is
@@ -130,9 +139,18 @@ class FieldLayers {
   //              3 = the 8 neighbours and the cell itself; cells off the grid are skipped); ties go to the
   //              first in row-major order, so the choice is deterministic.
   //   gradient:  central differences in value per world unit (one-sided on the border).
+  // These block until the results are in `values` / `out`.
   Status sample(int layer, std::span<const Vec2> points, std::span<float> values);
   Status best_move(int layer, std::span<const Vec2> points, int window, std::span<MoveChoice> out);
   Status gradient(int layer, std::span<const Vec2> points, std::span<Vec2> out);
+  // GPU variants: the same queries on `n` points and results in device memory (e.g. a crowd's
+  // device_positions() in, proposals out), queued on the context's stream after the build and returning
+  // at once — field to crowd without a host copy. The arguments are checked (layer, window; null pointers
+  // with n > 0); the points are not (a non-finite point gives an unspecified cell). Unavailable on a CPU
+  // variant. The device arrays must stay allocated until the stream has run the query.
+  Status sample_device(int layer, const Vec2* device_points, std::size_t n, float* device_values);
+  Status best_move_device(int layer, const Vec2* device_points, std::size_t n, int window, MoveChoice* device_out);
+  Status gradient_device(int layer, const Vec2* device_points, std::size_t n, Vec2* device_out);
 
   struct Impl;
 

@@ -73,6 +73,11 @@ class FieldDevice {
   Status sample(int layer, const FieldPoint* points, std::size_t n, float* out);
   Status best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
   Status gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
+  // The same queries on points and results already in device memory: queued on the stream, no copies,
+  // no wait.
+  Status sample_device(int layer, const FieldPoint* points, std::size_t n, float* out);
+  Status best_move_device(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
+  Status gradient_device(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
 
   struct Impl;
 
