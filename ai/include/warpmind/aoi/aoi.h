@@ -167,6 +167,10 @@ struct TickResult {
   double ms_upload = 0, ms_sort = 0, ms_download = 0;
 };
 
+// Blocking: every call returns when its results are in host memory (on a GPU variant the players stay on
+// the device between ticks; the tick's outputs are downloaded before it returns). Not thread-safe: one
+// thread at a time per world. The Context must outlive the world. `players()` and the TickResult's
+// vectors are the caller's to keep until the next reset() / tick() overwrites them.
 class AoiWorld {
  public:
   static Status create(Context& ctx, const AoiConfig& config, std::unique_ptr<AoiWorld>& out);

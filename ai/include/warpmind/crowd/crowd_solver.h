@@ -90,6 +90,9 @@ struct StepStats {  // verdicts of the last step(), one count per Verdict; they 
   std::size_t moved = 0, stayed = 0, out_of_world = 0, blocked = 0, collisions = 0;
 };
 
+// Blocking: create, reset, retain, step, fetch_stats and the read_* calls return when their work is done
+// and their results are in host memory (GPU variants included); step_device is stream-ordered (below).
+// Not thread-safe: one thread at a time per solver. The Context must outlive the solver.
 class CrowdSolver {
  public:
   static Status create(Context& ctx, const CrowdConfig& config, std::unique_ptr<CrowdSolver>& out);
@@ -107,10 +110,15 @@ class CrowdSolver {
   Status step(std::span<const Vec2> proposals);
   // GPU variants: proposals already in device memory (n Vec2). Queued on the context's stream without
   // waiting and without validation (a non-finite proposal is rejected as outside the world); the
-  // verdict counts are fetched by fetch_stats(). For a simulation that lives on the GPU.
+  // verdict counts are fetched by fetch_stats() (which waits for the stream). The proposals must stay
+  // allocated until the stream has run the step. For a simulation that lives on the GPU, e.g. proposals
+  // from FieldLayers::best_move_device on device_positions().
   Status step_device(const Vec2* device_proposals);
   Status fetch_stats();
-  // GPU variants: the state in device memory (nullptr on the CPU variant).
+  // GPU variants: the state in device memory (nullptr on the CPU variant), current in the order of the
+  // context's stream (read it there, or after ctx.synchronize()). The pointers stay valid across step(),
+  // step_device() and retain(); a reset() that grows the agent count beyond what was ever allocated may
+  // move them (fetch them again after a reset), and destroying the solver frees them.
   const Vec2* device_positions() const;
   const Verdict* device_verdicts() const;
 

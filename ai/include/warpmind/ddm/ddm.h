@@ -87,6 +87,9 @@ struct MatchTimes {
   double upload = 0, match = 0, download = 0;
 };
 
+// Blocking: every call returns when its results are in host memory (the GPU variants upload the boxes
+// and download the pairs inside match() and match_changes()). Not thread-safe: one thread at a time per
+// matcher. The Context must outlive the matcher.
 template <int D>
 class RegionMatcher {
  public:

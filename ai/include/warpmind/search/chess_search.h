@@ -89,6 +89,8 @@ struct MinimaxResult {
   double ms = 0;  // device time
 };
 
+// Blocking: every call returns with its results in host memory. Not thread-safe: one thread at a time.
+// The Context must outlive the backend.
 class GpuBatch {
  public:
   static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);

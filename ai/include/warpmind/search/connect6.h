@@ -170,6 +170,8 @@ struct MinimaxResult {
   double ms = 0;  // device time
 };
 
+// Blocking: every call returns with its results in host memory. Not thread-safe: one thread at a time.
+// The Context must outlive the backend.
 class GpuBatch {
  public:
   // `game`: the width every batch generates turns at (1..128); the context must outlive the backend.
