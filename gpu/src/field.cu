@@ -16,7 +16,6 @@
 namespace warpmind::gpu {
 namespace {
 
-constexpr int kFracBits = 10;  // == warpmind::field::kFixedPointBits
 constexpr int kThreads = 256;
 // Binned: above this many possible records a layer reads the exact total back instead of reserving
 // the bound (and such builds are not captured into a graph).
@@ -33,28 +32,15 @@ using GroupMap = const std::int16_t*;
 
 // ---- [SECTION] exact arithmetic ------------------------------------------------------------------
 
-__device__ __forceinline__ int snap_d(float p, float origin, float cell) {
-  float f = floorf(__fdiv_rn(__fsub_rn(p, origin), cell));
-  f = fminf(fmaxf(f, -1.0e7f), 1.0e7f);
-  return static_cast<int>(f);
-}
-
+// The arithmetic is field_rules.h's, shared with the CPU variants.
+using field_rules::dequantize;
+using field_rules::quantize;
+using field_rules::snap;
 __device__ __forceinline__ float dist2_d(int dx, int dy, const FieldGrid& g) {
-  const float fx = __fmul_rn(static_cast<float>(dx), g.cell_w);
-  const float fy = __fmul_rn(static_cast<float>(dy), g.cell_h);
-  return __fadd_rn(__fmul_rn(fx, fx), __fmul_rn(fy, fy));
+  return field_rules::distance2(dx, dy, g.cell_w, g.cell_h);
 }
-
 __device__ __forceinline__ float kind_value_d(const FieldKind& k, float d) {
-  for (int s = 0; s < k.segments; ++s)
-    if (d <= k.end[s]) return __fadd_rn(k.intercept[s], __fmul_rn(k.slope[s], d));
-  return 0.0f;
-}
-
-__device__ __forceinline__ int quantize_d(float u) { return __float2int_rn(__fmul_rn(u, float(1 << kFracBits))); }
-
-__device__ __forceinline__ float dequantize_d(long long acc) {
-  return __double2float_rn(__dmul_rn(__ll2double_rn(acc), 1.0 / double(1 << kFracBits)));
+  return field_rules::kind_value(k.segments, k.end, k.slope, k.intercept, d);
 }
 
 __device__ __forceinline__ int entity_kind(const float4& e, GroupMap map) {
@@ -78,14 +64,14 @@ __global__ void k_expand12(const float4* ent, int n, FieldGrid g, GroupMap map, 
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const float4 e = ent[i];
-  out[i] = {snap_d(e.x, g.x0, g.cell_w), snap_d(e.y, g.y0, g.cell_h), entity_kind(e, map)};
+  out[i] = {snap(e.x, g.x0, g.cell_w), snap(e.y, g.y0, g.cell_h), entity_kind(e, map)};
 }
 
 __global__ void k_expand16(const float4* ent, int n, FieldGrid g, GroupMap map, int4* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const float4 e = ent[i];
-  out[i] = make_int4(snap_d(e.x, g.x0, g.cell_w), snap_d(e.y, g.y0, g.cell_h), entity_kind(e, map), 0);
+  out[i] = make_int4(snap(e.x, g.x0, g.cell_w), snap(e.y, g.y0, g.cell_h), entity_kind(e, map), 0);
 }
 
 __device__ __forceinline__ long long contribution(const Inst12& r, int x, int y, const FieldGrid& g,
@@ -93,7 +79,7 @@ __device__ __forceinline__ long long contribution(const Inst12& r, int x, int y,
   if (r.kind < 0) return 0;
   const float d2 = dist2_d(x - r.ix, y - r.iy, g);
   if (d2 > ks.cut2_guard[r.kind]) return 0;
-  return quantize_d(kind_value_d(ks.k[r.kind], __fsqrt_rn(d2)));
+  return quantize(kind_value_d(ks.k[r.kind], __fsqrt_rn(d2)));
 }
 
 // Algorithm 3 (and, with int4 records, the coalesced variant): one thread per cell, every entity.
@@ -103,7 +89,7 @@ __global__ void k_naive(const Rec* inst, int n, FieldGrid g, KindSet ks, float* 
   if (x >= g.width || y >= g.height) return;
   long long sum = 0;
   for (int i = 0; i < n; ++i) sum += contribution(load_inst(inst + i), x, y, g, ks);
-  out[static_cast<size_t>(y) * g.width + x] = dequantize_d(sum);
+  out[static_cast<size_t>(y) * g.width + x] = dequantize(sum);
 }
 
 // Algorithm 4: records staged through shared memory one block-sized segment at a time.
@@ -122,7 +108,7 @@ __global__ void __launch_bounds__(kThreads) k_shared(const int4* inst, int n, Fi
       sum += contribution({r.x, r.y, r.z}, x, y, g, ks);
     }
   }
-  if (x < g.width && y < g.height) out[static_cast<size_t>(y) * g.width + x] = dequantize_d(sum);
+  if (x < g.width && y < g.height) out[static_cast<size_t>(y) * g.width + x] = dequantize(sum);
 }
 
 // ---- [SECTION] binned variant --------------------------------------------------------------------
@@ -145,7 +131,7 @@ __device__ __forceinline__ void visit_slot(const float4& e, int slot, const Fiel
   if (kind < 0) return;
   // Scalar loads from the parameter block (a reference to ks.k[kind] would copy it to local memory).
   const int rx = ks.k[kind].rx, ry = ks.k[kind].ry;
-  const int ix = snap_d(e.x, g.x0, g.cell_w), iy = snap_d(e.y, g.y0, g.cell_h);
+  const int ix = snap(e.x, g.x0, g.cell_w), iy = snap(e.y, g.y0, g.cell_h);
   const int x0 = max(0, ix - rx), x1 = min(g.width - 1, ix + rx);
   const int y0 = max(0, iy - ry), y1 = min(g.height - 1, iy + ry);
   if (x0 > x1 || y0 > y1) return;
@@ -270,7 +256,7 @@ __global__ void __launch_bounds__(kAccumulateThreads)
     if (x < g.width) {
 #pragma unroll
       for (int q = 0; q < kFieldTile; ++q)
-        if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
+        if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize(acc[q]);
     }
   }
 }
@@ -292,75 +278,28 @@ __global__ void __launch_bounds__(kThreads)
       add_record<false, 0>(rec[i], tables, x, ty0, layout_pitch, acc);
     if (x >= g.width) continue;
     for (int q = 0; q < kFieldTile; ++q)
-      if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize_d(acc[q]);
+      if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize(acc[q]);
   }
 }
 
 // ---- [SECTION] queries ---------------------------------------------------------------------------
 
-__device__ __forceinline__ int clamp_i(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
-struct QueryView {
-  const float* f;
-  FieldGrid g;
-  __device__ float at(int x, int y) const { return f[static_cast<size_t>(y) * g.width + x]; }
-  __device__ int cx(float x) const { return clamp_i(snap_d(x, g.x0, g.cell_w), 0, g.width - 1); }
-  __device__ int cy(float y) const { return clamp_i(snap_d(y, g.y0, g.cell_h), 0, g.height - 1); }
-};
+// One query per thread: field_rules.h's sample, best move and gradient (the CPU variants run the same).
+using QueryView = field_rules::LayerView;
 
 __global__ void k_sample(QueryView v, const FieldPoint* p, int n, float* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = v.at(v.cx(p[i].x), v.cy(p[i].y));
+  if (i < n) out[i] = field_rules::sample(v, p[i]);
 }
 
 __global__ void k_best_move(QueryView v, const FieldPoint* p, int n, int half, FieldMove* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int cx = v.cx(p[i].x), cy = v.cy(p[i].y);
-  int bx = cx, by = cy;
-  float best = v.at(cx, cy);
-  bool first = true;
-  for (int y = cy - half; y <= cy + half; ++y) {
-    if (y < 0 || y >= v.g.height) continue;
-    for (int x = cx - half; x <= cx + half; ++x) {
-      if (x < 0 || x >= v.g.width) continue;
-      const float val = v.at(x, y);
-      if (first || val > best) {
-        best = val;
-        bx = x;
-        by = y;
-      }
-      first = false;
-    }
-  }
-  out[i] = {bx, by, __fadd_rn(__fmul_rn(__fadd_rn(static_cast<float>(bx), 0.5f), v.g.cell_w), v.g.x0),
-            __fadd_rn(__fmul_rn(__fadd_rn(static_cast<float>(by), 0.5f), v.g.cell_h), v.g.y0), best};
+  if (i < n) out[i] = field_rules::best_move(v, p[i], half);
 }
-
-__device__ __forceinline__ float diff_d(float hi, float lo, float step) { return __fdiv_rn(__fsub_rn(hi, lo), step); }
 
 __global__ void k_gradient(QueryView v, const FieldPoint* p, int n, FieldPoint* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int x = v.cx(p[i].x), y = v.cy(p[i].y), w = v.g.width, h = v.g.height;
-  FieldPoint r{0.0f, 0.0f};
-  if (w > 1) {
-    if (x == 0)
-      r.x = diff_d(v.at(1, y), v.at(0, y), v.g.cell_w);
-    else if (x == w - 1)
-      r.x = diff_d(v.at(x, y), v.at(x - 1, y), v.g.cell_w);
-    else
-      r.x = diff_d(v.at(x + 1, y), v.at(x - 1, y), __fmul_rn(2.0f, v.g.cell_w));
-  }
-  if (h > 1) {
-    if (y == 0)
-      r.y = diff_d(v.at(x, 1), v.at(x, 0), v.g.cell_h);
-    else if (y == h - 1)
-      r.y = diff_d(v.at(x, y), v.at(x, y - 1), v.g.cell_h);
-    else
-      r.y = diff_d(v.at(x, y + 1), v.at(x, y - 1), __fmul_rn(2.0f, v.g.cell_h));
-  }
-  out[i] = r;
+  if (i < n) out[i] = field_rules::gradient(v, p[i]);
 }
 
 int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
@@ -652,6 +591,11 @@ Status FieldDevice::download(int layer, float* host) const {
 }
 
 namespace {
+QueryView query_view(const FieldDevice::Impl& im, int layer) {
+  const FieldGrid& g = im.grid;
+  return {im.layers.get() + im.cells * layer, g.x0, g.y0, g.cell_w, g.cell_h, g.width, g.height};
+}
+
 // Uploads the points, runs `launch(view, device points, device out)`, downloads n results of type R.
 template <class R, class Launch>
 Status run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std::size_t n, R* out, Launch&& launch) {
@@ -661,7 +605,7 @@ Status run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std
   if (err.ok()) err = im.q_out.reserve(n * sizeof(R));
   if (!err.ok()) return err;
   if (!(err = im.q_pin_in.upload(im.q_points.get(), points, n * sizeof(FieldPoint), im.stream)).ok()) return err;
-  const QueryView view{im.layers.get() + im.cells * layer, im.grid};
+  const QueryView view = query_view(im, layer);
   WM_RETURN_IF_ERROR(launch(view, im.q_points.get(), static_cast<int>(n), reinterpret_cast<R*>(im.q_out.get())));
   return im.q_pin_out.download(out, im.q_out.get(), n * sizeof(R), im.stream);
 }
@@ -672,7 +616,7 @@ Status run_query_device(FieldDevice::Impl& im, int layer, const FieldPoint* poin
                         Launch&& launch) {
   if (n == 0) return Status::Ok();
   if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
-  return launch(QueryView{im.layers.get() + im.cells * layer, im.grid}, points, static_cast<int>(n), out);
+  return launch(query_view(im, layer), points, static_cast<int>(n), out);
 }
 
 // The three queries' launches (each checked under its kernel's name).

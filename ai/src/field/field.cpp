@@ -33,8 +33,6 @@ constexpr struct {
     {FieldVariant::GpuBinned, "gpu-binned"},
 };
 
-int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
 }  // namespace
 
 const char* variant_name(FieldVariant v) {
@@ -127,7 +125,7 @@ void naive_rows(const FieldConfig& c, const Grid& g, const std::vector<Instance>
       std::int64_t sum = 0;
       for (const Instance& i : inst) {
         const ChargeKind& k = c.kinds[i.kind];
-        sum += detail::quantize(k.value(detail::cell_distance(x - i.ix, y - i.iy, g)));
+        sum += detail::quantize(detail::kind_value(k, detail::cell_distance(x - i.ix, y - i.iy, g)));
       }
       acc[static_cast<std::size_t>(y) * g.width + x] = sum;
     }
@@ -322,54 +320,9 @@ DeviceField FieldLayers::device_layer(int layer) const {
 
 namespace {
 
-struct CellView {
-  const float* f;
-  const Grid& g;
-  float at(int x, int y) const { return f[static_cast<std::size_t>(y) * g.width + x]; }
-  int cx(float x) const { return clampi(detail::snap(x, g.x0, g.cw), 0, g.width - 1); }
-  int cy(float y) const { return clampi(detail::snap(y, g.y0, g.ch), 0, g.height - 1); }
-};
-
-MoveChoice best_of(const CellView& v, Vec2 p, int half) {
-  const int cx = v.cx(p.x), cy = v.cy(p.y);
-  MoveChoice best{cx, cy, {}, v.at(cx, cy)};
-  bool first = true;
-  for (int y = cy - half; y <= cy + half; ++y) {
-    if (y < 0 || y >= v.g.height) continue;
-    for (int x = cx - half; x <= cx + half; ++x) {
-      if (x < 0 || x >= v.g.width) continue;
-      const float val = v.at(x, y);
-      if (first || val > best.value) best = {x, y, {}, val};
-      first = false;
-    }
-  }
-  best.target = {(static_cast<float>(best.cell_x) + 0.5f) * v.g.cw + v.g.x0,
-                 (static_cast<float>(best.cell_y) + 0.5f) * v.g.ch + v.g.y0};
-  return best;
-}
-
-float diff(float hi, float lo, float step) { return (hi - lo) / step; }
-
-Vec2 gradient_at(const CellView& v, Vec2 p) {
-  const int x = v.cx(p.x), y = v.cy(p.y), w = v.g.width, h = v.g.height;
-  Vec2 r;
-  if (w > 1) {
-    if (x == 0)
-      r.x = diff(v.at(1, y), v.at(0, y), v.g.cw);
-    else if (x == w - 1)
-      r.x = diff(v.at(x, y), v.at(x - 1, y), v.g.cw);
-    else
-      r.x = diff(v.at(x + 1, y), v.at(x - 1, y), 2.0f * v.g.cw);
-  }
-  if (h > 1) {
-    if (y == 0)
-      r.y = diff(v.at(x, 1), v.at(x, 0), v.g.ch);
-    else if (y == h - 1)
-      r.y = diff(v.at(x, y), v.at(x, y - 1), v.g.ch);
-    else
-      r.y = diff(v.at(x, y + 1), v.at(x, y - 1), 2.0f * v.g.ch);
-  }
-  return r;
+// A layer for the shared query rules.
+gpu::field_rules::LayerView view_of(const float* f, const detail::Grid& g) {
+  return {f, g.x0, g.y0, g.cw, g.ch, g.width, g.height};
 }
 
 Status check_query(const FieldLayers& f, int layer, std::size_t in, std::size_t out, const char* what) {
@@ -393,11 +346,11 @@ Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<fl
 #endif
     return Status::Ok();
   }
-  const CellView v{impl_->layers[layer].data(), impl_->grid};
+  const auto v = view_of(impl_->layers[layer].data(), impl_->grid);
   ctx_->pool().parallel_for(
       points.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i) values[i] = v.at(v.cx(points[i].x), v.cy(points[i].y));
+        for (std::size_t i = b; i < e; ++i) values[i] = gpu::field_rules::sample(v, {points[i].x, points[i].y});
       },
       4096);
   return Status::Ok();
@@ -418,11 +371,14 @@ Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int windo
 #endif
     return Status::Ok();
   }
-  const CellView v{impl_->layers[layer].data(), impl_->grid};
+  const auto v = view_of(impl_->layers[layer].data(), impl_->grid);
   ctx_->pool().parallel_for(
       points.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i) out[i] = best_of(v, points[i], window / 2);
+        for (std::size_t i = b; i < e; ++i) {
+          const gpu::FieldMove m = gpu::field_rules::best_move(v, {points[i].x, points[i].y}, window / 2);
+          out[i] = {m.cell_x, m.cell_y, {m.target_x, m.target_y}, m.value};
+        }
       },
       1024);
   return Status::Ok();
@@ -438,11 +394,14 @@ Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<
 #endif
     return Status::Ok();
   }
-  const CellView v{impl_->layers[layer].data(), impl_->grid};
+  const auto v = view_of(impl_->layers[layer].data(), impl_->grid);
   ctx_->pool().parallel_for(
       points.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i) out[i] = gradient_at(v, points[i]);
+        for (std::size_t i = b; i < e; ++i) {
+          const gpu::FieldPoint g = gpu::field_rules::gradient(v, {points[i].x, points[i].y});
+          out[i] = {g.x, g.y};
+        }
       },
       4096);
   return Status::Ok();

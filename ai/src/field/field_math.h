@@ -1,6 +1,7 @@
-// The field's exact definition, host side: where an entity sits, how far a cell is, how a contribution
-// is rounded and summed. Every CPU variant and the host-built tables the GPU uses come from here; the
-// device copies of these few lines (gpu/src/field.cu) are held to them bit for bit by the tests.
+// The field's exact definition, host side: the grid, the charge tables, the instances. Every CPU variant
+// and the host-built tables the GPU uses come from here; where an entity sits, how far a cell is and how
+// a contribution is rounded and summed are gpu/include/warpmind/gpu/field_rules.h, written once for both
+// sides.
 #pragma once
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "warpmind/field/field.h"
+#include "warpmind/gpu/field_rules.h"
 
 namespace warpmind::field::detail {
 
@@ -25,25 +27,17 @@ inline Grid make_grid(const FieldConfig& c) {
           c.height};
 }
 
-// Cell coordinate of a world coordinate; clamped far outside any grid so the int is always defined.
-inline int snap(float p, float origin, float cell) {
-  float f = std::floor((p - origin) / cell);
-  f = std::fmin(std::fmax(f, -1.0e7f), 1.0e7f);
-  return static_cast<int>(f);
-}
+// The arithmetic itself is gpu/include/warpmind/gpu/field_rules.h, shared with the kernels.
+using gpu::field_rules::dequantize;
+using gpu::field_rules::quantize;
+using gpu::field_rules::snap;
+static_assert(gpu::kFieldFixedPointBits == kFixedPointBits);
 
-inline float cell_distance(int dx, int dy, const Grid& g) {
-  const float fx = static_cast<float>(dx) * g.cw;
-  const float fy = static_cast<float>(dy) * g.ch;
-  return std::sqrt(fx * fx + fy * fy);
-}
+inline float cell_distance(int dx, int dy, const Grid& g) { return gpu::field_rules::distance(dx, dy, g.cw, g.ch); }
 
-inline std::int32_t quantize(float u) {
-  return static_cast<std::int32_t>(std::lrint(u * static_cast<float>(1 << kFixedPointBits)));
-}
-
-inline float dequantize(std::int64_t acc) {
-  return static_cast<float>(static_cast<double>(acc) * (1.0 / static_cast<double>(1 << kFixedPointBits)));
+// A kind's value at distance d, as the kernels compute it (ChargeKind::value is the contract's reference).
+inline float kind_value(const ChargeKind& k, float d) {
+  return gpu::field_rules::kind_value(k.segments, k.end, k.slope, k.intercept, d);
 }
 
 // The charge table of one kind at one resolution: entry (|dx|, |dy|) for 0 <= |dx| <= rx + 1,
@@ -69,7 +63,7 @@ inline KindTable make_table(const ChargeKind& kind, const Grid& g) {
   t.q.assign(static_cast<std::size_t>(t.rx + 2) * (t.ry + 2), 0);
   for (int ady = 0; ady <= t.ry; ++ady)
     for (int adx = 0; adx <= t.rx; ++adx) {
-      const std::int32_t v = quantize(kind.value(cell_distance(adx, ady, g)));
+      const std::int32_t v = quantize(kind_value(kind, cell_distance(adx, ady, g)));
       t.q[static_cast<std::size_t>(ady) * t.pitch() + adx] = v;
       t.max_abs_q = std::max(t.max_abs_q, v < 0 ? -v : v);
     }

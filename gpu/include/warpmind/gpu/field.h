@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "warpmind/core/status.h"
+#include "warpmind/gpu/field_rules.h"
 
 namespace warpmind::gpu {
 
@@ -45,14 +46,6 @@ struct FieldSetup {
   std::vector<FieldKind> kinds;
   std::vector<std::int32_t> tables;
   std::vector<FieldLayerMap> layers;
-};
-
-struct FieldPoint {
-  float x, y;
-};
-struct FieldMove {
-  int cell_x, cell_y;
-  float target_x, target_y, value;
 };
 
 // Device state of one set of layers. Not thread-safe; all work goes to the stream given at creation.

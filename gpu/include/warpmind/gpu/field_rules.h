@@ -1,0 +1,117 @@
+// The field's exact arithmetic, written once for the CPU variants (ai/src/field) and the kernels
+// (gpu/src/field.cu): where a point sits on the grid, how far a cell is, how a charge kind's value is
+// rounded and summed, and the batched queries (sample, best move, gradient). The definition they
+// implement is ai/include/warpmind/field/field.h's contract; the operations are hd.h's exactly rounded
+// ones, so both sides give the same bits.
+#pragma once
+
+#include <cstdint>
+
+#include "warpmind/gpu/hd.h"
+
+namespace warpmind::gpu {
+
+inline constexpr int kFieldFixedPointBits = 10;  // contributions are multiples of 2^-10
+
+struct FieldPoint {
+  float x, y;
+};
+struct FieldMove {
+  int cell_x, cell_y;
+  float target_x, target_y, value;
+};
+
+namespace field_rules {
+
+// Cell coordinate of a world coordinate: floor((p - origin) / cell), clamped far outside any grid so the
+// int is always defined.
+WM_HD int snap(float p, float origin, float cell) {
+  float f = floorf(fdiv(fsub(p, origin), cell));
+  f = fminf(fmaxf(f, -1.0e7f), 1.0e7f);
+  return static_cast<int>(f);
+}
+
+// Squared and plain distance of a cell offset (dx, dy) for cells of cell_w x cell_h.
+WM_HD float distance2(int dx, int dy, float cell_w, float cell_h) {
+  const float fx = fmul(static_cast<float>(dx), cell_w), fy = fmul(static_cast<float>(dy), cell_h);
+  return fadd(fmul(fx, fx), fmul(fy, fy));
+}
+WM_HD float distance(int dx, int dy, float cell_w, float cell_h) { return fsqrt(distance2(dx, dy, cell_w, cell_h)); }
+
+// A charge kind's value at distance d: intercept[k] + slope[k] * d for the first segment with d <= end[k];
+// 0 beyond the last end.
+WM_HD float kind_value(int segments, const float* end, const float* slope, const float* intercept, float d) {
+  for (int s = 0; s < segments; ++s)
+    if (d <= end[s]) return fadd(intercept[s], fmul(slope[s], d));
+  return 0.0f;
+}
+
+// A contribution in units of 2^-10, rounded to nearest, ties to even; and an exact sum back to the
+// nearest float.
+WM_HD std::int32_t quantize(float u) { return round_to_int(fmul(u, static_cast<float>(1 << kFieldFixedPointBits))); }
+WM_HD float dequantize(long long acc) {
+  return static_cast<float>(static_cast<double>(acc) * (1.0 / static_cast<double>(1 << kFieldFixedPointBits)));
+}
+
+// One layer (row-major, width floats a row) for the queries; a point outside the grid is clamped to the
+// nearest border cell.
+struct LayerView {
+  const float* f;
+  float x0, y0, cell_w, cell_h;
+  int width, height;
+  WM_HD float at(int x, int y) const { return f[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + x]; }
+  WM_HD int cx(float x) const { return clamp_int(snap(x, x0, cell_w), 0, width - 1); }
+  WM_HD int cy(float y) const { return clamp_int(snap(y, y0, cell_h), 0, height - 1); }
+};
+
+WM_HD float sample(const LayerView& v, FieldPoint p) { return v.at(v.cx(p.x), v.cy(p.y)); }
+
+// The best cell of the (2 half + 1)^2 block around p's cell (cells off the grid skipped; ties: the first
+// in row-major order) and its centre.
+WM_HD FieldMove best_move(const LayerView& v, FieldPoint p, int half) {
+  const int cx = v.cx(p.x), cy = v.cy(p.y);
+  int bx = cx, by = cy;
+  float best = v.at(cx, cy);
+  bool first = true;
+  for (int y = cy - half; y <= cy + half; ++y) {
+    if (y < 0 || y >= v.height) continue;
+    for (int x = cx - half; x <= cx + half; ++x) {
+      if (x < 0 || x >= v.width) continue;
+      const float val = v.at(x, y);
+      if (first || val > best) {
+        best = val;
+        bx = x;
+        by = y;
+      }
+      first = false;
+    }
+  }
+  return {bx, by, fadd(fmul(fadd(static_cast<float>(bx), 0.5f), v.cell_w), v.x0),
+          fadd(fmul(fadd(static_cast<float>(by), 0.5f), v.cell_h), v.y0), best};
+}
+
+// Central differences in value per world unit (one-sided on the border; 0 along an axis of one cell).
+WM_HD FieldPoint gradient(const LayerView& v, FieldPoint p) {
+  const int x = v.cx(p.x), y = v.cy(p.y), w = v.width, h = v.height;
+  FieldPoint r{0.0f, 0.0f};
+  if (w > 1) {
+    if (x == 0)
+      r.x = fdiv(fsub(v.at(1, y), v.at(0, y)), v.cell_w);
+    else if (x == w - 1)
+      r.x = fdiv(fsub(v.at(x, y), v.at(x - 1, y)), v.cell_w);
+    else
+      r.x = fdiv(fsub(v.at(x + 1, y), v.at(x - 1, y)), fmul(2.0f, v.cell_w));
+  }
+  if (h > 1) {
+    if (y == 0)
+      r.y = fdiv(fsub(v.at(x, 1), v.at(x, 0)), v.cell_h);
+    else if (y == h - 1)
+      r.y = fdiv(fsub(v.at(x, y), v.at(x, y - 1)), v.cell_h);
+    else
+      r.y = fdiv(fsub(v.at(x, y + 1), v.at(x, y - 1)), fmul(2.0f, v.cell_h));
+  }
+  return r;
+}
+
+}  // namespace field_rules
+}  // namespace warpmind::gpu
