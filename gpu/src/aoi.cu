@@ -53,17 +53,10 @@ int bits_for(unsigned long long keys) {  // bits that hold every key < keys
   return b;
 }
 
-__device__ __forceinline__ float dist2_d(float ax, float ay, float bx, float by) {
-  const float dx = __fsub_rn(ax, bx), dy = __fsub_rn(ay, by);
-  return __fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy));
-}
-
-__device__ __forceinline__ int bucket_axis(float v, float v0, float aoi, int count) {
-  const int b = static_cast<int>(floorf(__fdiv_rn(__fsub_rn(v, v0), aoi)));
-  return b < 0 ? 0 : (b > count - 1 ? count - 1 : b);
-}
-
-__device__ __forceinline__ float clampf(float v, float lo, float hi) { return v < lo ? lo : (hi < v ? hi : v); }
+// The arithmetic shared with the CPU variants.
+using aoi_rules::bucket_axis;
+using aoi_rules::distance2;
+using aoi_rules::moved;
 
 // The runs of sorted indices in the (up to) 3 x 3 buckets around bucket b, one per bucket.
 struct Runs {
@@ -88,7 +81,7 @@ __device__ __forceinline__ void runs_around(unsigned b, const AoiGeometry& g, co
 }
 
 __device__ __forceinline__ bool sees(const AoiGeometry& g, float rx, float ry, float sx, float sy) {
-  return !g.circle || dist2_d(rx, ry, sx, sy) <= g.aoi2;
+  return !g.circle || distance2(rx, ry, sx, sy) <= g.aoi2;
 }
 
 // ---- shared: validation --------------------------------------------------------------------------
@@ -117,7 +110,7 @@ __global__ void k_validate(const AoiCommandRec* __restrict__ cmd, unsigned m, co
         why = kSelfAttack;
       else if (c.damage < 0)
         why = kBadDamage;
-      else if (!(dist2_d(px[c.player], py[c.player], px[c.target], py[c.target]) <= g.range2))
+      else if (!(distance2(px[c.player], py[c.player], px[c.target], py[c.target]) <= g.range2))
         why = kOutOfRange;
       else
         valid = true;
@@ -193,7 +186,7 @@ __global__ void k_segment_apply(const unsigned long long* __restrict__ key, cons
     float s = 0.0f;
     for (; e < v && key[e] == k; ++e) s = __fadd_rn(s, f == kFieldX ? cmd[val[e]].dx : cmd[val[e]].dy);
     float* c = f == kFieldX ? px : py;
-    const float nv = clampf(__fadd_rn(c[p], s), f == kFieldX ? g.x0 : g.y0, f == kFieldX ? g.x_last : g.y_last);
+    const float nv = moved(c[p], s, f == kFieldX ? g.x0 : g.y0, f == kFieldX ? g.x_last : g.y_last);
     c[p] = nv;
     u.value = __float_as_uint(nv);
   }
@@ -260,8 +253,8 @@ __global__ void k_apply_fast(unsigned n, AoiGeometry g, const AoiCommandRec* __r
       dx = sx[p];
       dy = sy[p];
     }
-    px[p] = clampf(__fadd_rn(px[p], dx), g.x0, g.x_last);
-    py[p] = clampf(__fadd_rn(py[p], dy), g.y0, g.y_last);
+    px[p] = moved(px[p], dx, g.x0, g.x_last);
+    py[p] = moved(py[p], dy, g.y0, g.y_last);
     move_count[p] = 0;
     first_move[p] = UINT_MAX;
   }

@@ -43,34 +43,19 @@ constexpr int kThreads = 256;
 constexpr unsigned kEmpty = 0xffffffffu;
 enum : unsigned char { kMoved = 0, kStayed = 1, kOutOfWorld = 2, kBlocked = 3, kCollision = 4 };
 
-// Written as !(d2 < 4R^2) so that a non-finite proposal (possible only through step_device) never
-// conflicts with anyone; for finite values it is the host's d2 >= 4R^2.
+// The arithmetic is crowd_rules.h's, shared with the CPU reference.
 __device__ __forceinline__ bool apart_d(float2 a, float2 b, const CrowdGeometry& g) {
-  const float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
-  return !(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)) < g.four_r2);
+  return crowd_rules::apart(a.x, a.y, b.x, b.y, g);
 }
-
-__device__ __forceinline__ bool inside_d(float2 p, const CrowdGeometry& g) {
-  return p.x >= g.x0 && p.x < g.x1 && p.y >= g.y0 && p.y < g.y1;
-}
-
-__device__ __forceinline__ int clampi(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
-
+__device__ __forceinline__ bool inside_d(float2 p, const CrowdGeometry& g) { return crowd_rules::inside(p.x, p.y, g); }
 __device__ __forceinline__ bool blocked_d(float2 p, const CrowdGeometry& g, const unsigned char* grid) {
-  if (g.ob_cols == 0) return false;
-  const int cx = clampi(static_cast<int>(floorf(__fdiv_rn(__fsub_rn(p.x, g.x0), g.ob_w))), g.ob_cols - 1);
-  const int cy = clampi(static_cast<int>(floorf(__fdiv_rn(__fsub_rn(p.y, g.y0), g.ob_h))), g.ob_rows - 1);
-  return grid[static_cast<size_t>(cy) * g.ob_cols + cx] != 0;
+  return crowd_rules::blocked(p.x, p.y, g, grid);
 }
-
-__device__ __forceinline__ int cell_axis(float v, float origin, float cell, int cells) {
-  const float f = fminf(fmaxf(floorf(__fdiv_rn(__fsub_rn(v, origin), cell)), 0.0f), static_cast<float>(cells - 1));
-  return static_cast<int>(f);
-}
+using crowd_rules::cell_axis;
 
 __device__ __forceinline__ unsigned cell_of(float2 p, const CrowdGeometry& g) {
-  return static_cast<unsigned>(cell_axis(p.y, g.y0, g.cell, g.cells_y)) * g.cells_x +
-         static_cast<unsigned>(cell_axis(p.x, g.x0, g.cell, g.cells_x));
+  return static_cast<unsigned>(crowd_rules::cell_y(p.y, g)) * g.cells_x +
+         static_cast<unsigned>(crowd_rules::cell_x(p.x, g));
 }
 
 __global__ void k_iota(unsigned* v, int n) {

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <string>
 
+#include "warpmind/gpu/aoi_rules.h"
+
 #if WARPMIND_HAVE_CUDA
 #include "warpmind/gpu/aoi.h"
 #endif
@@ -57,12 +59,8 @@ std::uint32_t float_bits(float v) {
   return b;
 }
 
-// Squared distance; the build turns off fused multiply-add (-ffp-contract=off), so a GPU repeating it
-// with explicitly rounded operations gets the same bits.
-float dist2(float ax, float ay, float bx, float by) {
-  const float dx = ax - bx, dy = ay - by;
-  return dx * dx + dy * dy;
-}
+// The arithmetic shared with the kernels (gpu/include/warpmind/gpu/aoi_rules.h).
+using gpu::aoi_rules::distance2;
 
 }  // namespace
 
@@ -125,12 +123,8 @@ struct AoiWorld::Impl {
   bool device_failed = false;  // a device error mid-tick: ticks refused until a reset succeeds
 #endif
 
-  int bucket_x(float x, const WorldRect& w) const {
-    return std::clamp(static_cast<int>(std::floor((x - w.x0) / side)), 0, cols - 1);
-  }
-  int bucket_y(float y, const WorldRect& w) const {
-    return std::clamp(static_cast<int>(std::floor((y - w.y0) / side)), 0, rows - 1);
-  }
+  int bucket_x(float x, const WorldRect& w) const { return gpu::aoi_rules::bucket_axis(x, w.x0, side, cols); }
+  int bucket_y(float y, const WorldRect& w) const { return gpu::aoi_rules::bucket_axis(y, w.y0, side, rows); }
 };
 
 namespace {
@@ -229,7 +223,7 @@ void for_each_in_aoi(const AoiWorld::Impl& im, const AoiConfig& c, const std::ve
   for (int y = std::max(0, by - 1); y <= std::min(im.rows - 1, by + 1); ++y)
     for (int x = std::max(0, bx - 1); x <= std::min(im.cols - 1, bx + 1); ++x)
       bucket(static_cast<std::size_t>(y) * im.cols + x, [&](std::uint32_t s) {
-        if (c.shape == AoiShape::Square || dist2(p[r].x, p[r].y, p[s].x, p[s].y) <= im.aoi2) fn(s);
+        if (c.shape == AoiShape::Square || distance2(p[r].x, p[r].y, p[s].x, p[s].y) <= im.aoi2) fn(s);
       });
 }
 
@@ -357,7 +351,7 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
         ok = false, why = RejectReason::SelfAttack;
       else if (cmd.damage < 0)
         ok = false, why = RejectReason::BadDamage;
-      else if (!(dist2(p[cmd.player].x, p[cmd.player].y, p[cmd.target].x, p[cmd.target].y) <= range2))
+      else if (!(distance2(p[cmd.player].x, p[cmd.player].y, p[cmd.target].x, p[cmd.target].y) <= range2))
         ok = false, why = RejectReason::TargetOutOfRange;
     } else {
       ok = false;
@@ -385,8 +379,8 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
     if (!im.moved[i] && !im.hit[i]) continue;
     im.first_update[i] = static_cast<std::uint32_t>(out.updates.size());
     if (im.moved[i]) {
-      p[i].x = std::clamp(p[i].x + im.dx[i], w.x0, x_last);
-      p[i].y = std::clamp(p[i].y + im.dy[i], w.y0, y_last);
+      p[i].x = gpu::aoi_rules::moved(p[i].x, im.dx[i], w.x0, x_last);
+      p[i].y = gpu::aoi_rules::moved(p[i].y, im.dy[i], w.y0, y_last);
       out.updates.push_back({i, Field::X, float_bits(p[i].x)});
       out.updates.push_back({i, Field::Y, float_bits(p[i].y)});
       im.dx[i] = im.dy[i] = 0.0f;

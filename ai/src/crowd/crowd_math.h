@@ -1,28 +1,18 @@
-// The crowd rule's arithmetic, host side. gpu/src/crowd.cu repeats these few lines with explicitly
-// rounded intrinsics; the tests hold the two to identical verdicts.
+// The crowd rule's host side: the geometry computed from a config; the arithmetic is crowd_rules.h's,
+// shared with the kernels.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/gpu/crowd_rules.h"
 
 namespace warpmind::crowd::detail {
 
-// Everything a verdict depends on, computed once on the host and handed as-is to the device.
-struct Geometry {
-  float x0, y0, x1, y1;  // world [x0, x1) x [y0, y1)
-  float four_r2;         // (2R)^2: distance >= 2R  <=>  d^2 >= four_r2
-  float cell;            // binning cell side (>= 2R, so neighbours are within +-1 cell)
-  int cells_x, cells_y;
-  float ob_w, ob_h;  // obstacle cell size (0 when there is no obstacle grid)
-  int ob_cols, ob_rows;
-  // Static grid (gpu-static-grid): cells of side a hair under 2R/sqrt(2), so two agents in one cell are
-  // always closer than 2R and a cell holds at most one old position; it covers the world plus a 2R margin,
-  // where targets just outside the world can still conflict with targets inside.
-  float sg_x0, sg_y0, sg_cell;
-  int sg_cols, sg_rows;
-};
+// The geometry and the tests a verdict depends on are gpu/include/warpmind/gpu/crowd_rules.h, shared with
+// the kernels.
+using Geometry = gpu::CrowdGeometry;
 
 inline Geometry make_geometry(const CrowdConfig& c) {
   Geometry g{};
@@ -50,31 +40,14 @@ inline Geometry make_geometry(const CrowdConfig& c) {
   return g;
 }
 
-inline bool apart(Vec2 a, Vec2 b, const Geometry& g) {
-  const float dx = a.x - b.x, dy = a.y - b.y;
-  return dx * dx + dy * dy >= g.four_r2;
-}
-
-inline bool inside(Vec2 p, const Geometry& g) { return p.x >= g.x0 && p.x < g.x1 && p.y >= g.y0 && p.y < g.y1; }
-
+inline bool apart(Vec2 a, Vec2 b, const Geometry& g) { return gpu::crowd_rules::apart(a.x, a.y, b.x, b.y, g); }
+inline bool inside(Vec2 p, const Geometry& g) { return gpu::crowd_rules::inside(p.x, p.y, g); }
 // For a point inside the world.
 inline bool blocked(Vec2 p, const Geometry& g, const std::uint8_t* grid) {
-  if (g.ob_cols == 0) return false;
-  int cx = static_cast<int>(std::floor((p.x - g.x0) / g.ob_w));
-  int cy = static_cast<int>(std::floor((p.y - g.y0) / g.ob_h));
-  cx = cx < 0 ? 0 : (cx >= g.ob_cols ? g.ob_cols - 1 : cx);
-  cy = cy < 0 ? 0 : (cy >= g.ob_rows ? g.ob_rows - 1 : cy);
-  return grid[static_cast<std::size_t>(cy) * g.ob_cols + cx] != 0;
+  return gpu::crowd_rules::blocked(p.x, p.y, g, grid);
 }
-
 // Binning cell (clamped: points outside the world land in the border cells).
-inline int cell_x(float x, const Geometry& g) {
-  const float f = std::fmin(std::fmax(std::floor((x - g.x0) / g.cell), 0.0f), static_cast<float>(g.cells_x - 1));
-  return static_cast<int>(f);
-}
-inline int cell_y(float y, const Geometry& g) {
-  const float f = std::fmin(std::fmax(std::floor((y - g.y0) / g.cell), 0.0f), static_cast<float>(g.cells_y - 1));
-  return static_cast<int>(f);
-}
+using gpu::crowd_rules::cell_x;
+using gpu::crowd_rules::cell_y;
 
 }  // namespace warpmind::crowd::detail

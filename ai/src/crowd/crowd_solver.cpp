@@ -130,14 +130,11 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
     if (v == CrowdVariant::GpuStaticGrid &&
         static_cast<double>(g.sg_cols) * static_cast<double>(g.sg_rows) > static_cast<double>(1u << 30))
       return Status::Invalid("gpu-static-grid: the world holds more than 2^30 cells of side 2R/sqrt(2)");
-    const gpu::CrowdGeometry gg{g.x0,      g.y0,      g.x1,      g.y1,      g.four_r2, g.cell,
-                                g.cells_x, g.cells_y, g.ob_w,    g.ob_h,    g.ob_cols, g.ob_rows,
-                                g.sg_x0,   g.sg_y0,   g.sg_cell, g.sg_cols, g.sg_rows};
     const gpu::CrowdKernel k = v == CrowdVariant::GpuSort    ? gpu::CrowdKernel::Sort
                                : v == CrowdVariant::GpuTiled ? gpu::CrowdKernel::Tiled
                                                              : gpu::CrowdKernel::StaticGrid;
     Status err =
-        gpu::CrowdDevice::create(ctx.stream(), k, gg, o.blocked, c.rule == CrowdRule::LowestIdWins, s->impl_->device);
+        gpu::CrowdDevice::create(ctx.stream(), k, g, o.blocked, c.rule == CrowdRule::LowestIdWins, s->impl_->device);
     if (!err.ok()) return err.context("crowd");
   }
 #endif

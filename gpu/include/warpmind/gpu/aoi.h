@@ -10,6 +10,7 @@
 #include <string>
 
 #include "warpmind/core/status.h"
+#include "warpmind/gpu/aoi_rules.h"
 
 namespace warpmind::gpu {
 

@@ -1,6 +1,7 @@
 // Host-only interface to the CUDA crowd solver (gpu/src/crowd.cu). Plain types only.
-// The rule and its arithmetic are defined in ai/include/warpmind/crowd/crowd_solver.h; the geometry
-// is computed on the host (ai/src/crowd/crowd_math.h) and used here as given.
+// The rule is defined in ai/include/warpmind/crowd/crowd_solver.h, its arithmetic in crowd_rules.h
+// (shared with the CPU); the geometry is computed on the host (ai/src/crowd/crowd_math.h) and used here
+// as given.
 #pragma once
 
 #include <cstddef>
@@ -10,17 +11,9 @@
 #include <vector>
 
 #include "warpmind/core/status.h"
+#include "warpmind/gpu/crowd_rules.h"
 
 namespace warpmind::gpu {
-
-struct CrowdGeometry {
-  float x0, y0, x1, y1, four_r2, cell;
-  int cells_x, cells_y;
-  float ob_w, ob_h;
-  int ob_cols, ob_rows;
-  float sg_x0, sg_y0, sg_cell;
-  int sg_cols, sg_rows;
-};
 
 enum class CrowdKernel { Sort, Tiled, StaticGrid };
 
