@@ -45,13 +45,7 @@ constexpr unsigned kFieldX = 0, kFieldY = 1, kFieldHp = 2;
 enum : int { kUnknownPlayer = 0, kUnknownType, kBadMove, kUnknownTarget, kSelfAttack, kOutOfRange, kBadDamage };
 constexpr int kCounters = 8;
 
-unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
-
-int bits_for(unsigned long long keys) {  // bits that hold every key < keys
-  int b = 1;
-  while (b < 64 && (1ull << b) < keys) ++b;
-  return b;
-}
+unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
 // The arithmetic shared with the CPU variants.
 using aoi_rules::bucket_axis;

@@ -28,7 +28,7 @@ namespace {
 using chess::DPos;
 constexpr int kThreads = 128;
 
-unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
 __global__ void k_count(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ counts) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -16,7 +16,7 @@ using connect6::C6Pos;
 using connect6::C6Turn;
 constexpr int kThreads = 64;  // the rules keep a few kilobytes of lists per thread
 
-unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
 // ply < 0: the evaluation alone; else the hybrid search's leaf value at that ply.
 __global__ void k_evaluate(const C6Pos* __restrict__ in, unsigned n, int ply, int* __restrict__ out) {

@@ -34,6 +34,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
+#include "primitives.cuh"
 #include "warpmind/gpu/crowd.h"
 
 namespace warpmind::gpu {
@@ -471,15 +472,9 @@ __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, CrowdGeomet
   decide(n, tick, pos, prop, g, grid, verdict, counts, [&](int i, float2) { return mark[i] == tick; });
 }
 
-int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
+int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
 
 constexpr std::size_t kMaxStaticGridAgents = std::size_t{1} << 27;  // leaves >= 5 tag bits
-
-int bits_for(unsigned cells) {
-  int b = 1;
-  while (b < 32 && (1u << b) < cells) ++b;
-  return b;
-}
 
 }  // namespace
 

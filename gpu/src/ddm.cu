@@ -24,6 +24,7 @@
 #include "check.cuh"
 #include "primitives.cuh"
 #include "warpmind/gpu/ddm.h"
+#include "warpmind/gpu/ddm_rules.h"
 
 namespace warpmind::gpu {
 namespace {
@@ -31,13 +32,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kTile = 256;  // == kThreads
 
-unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
-
-int bits_for(unsigned long long keys) {  // bits that hold every key < keys
-  int b = 1;
-  while (b < 64 && (1ull << b) < keys) ++b;
-  return b;
-}
+unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
 template <int D>
 struct BoxD {
@@ -46,10 +41,7 @@ struct BoxD {
 
 template <int D>
 __device__ __forceinline__ bool overlap_d(const BoxD<D>& a, const BoxD<D>& b) {
-#pragma unroll
-  for (int k = 0; k < D; ++k)
-    if (!(a.lo[k] < b.hi[k] && b.lo[k] < a.hi[k] && a.lo[k] < a.hi[k] && b.lo[k] < b.hi[k])) return false;
-  return true;
+  return ddm_rules::overlaps<D>(a.lo, a.hi, b.lo, b.hi);
 }
 
 template <int D>

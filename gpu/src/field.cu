@@ -11,6 +11,7 @@
 
 #include "buffer.cuh"
 #include "check.cuh"
+#include "primitives.cuh"
 #include "warpmind/gpu/field.h"
 
 namespace warpmind::gpu {
@@ -302,7 +303,7 @@ __global__ void k_gradient(QueryView v, const FieldPoint* p, int n, FieldPoint* 
   if (i < n) out[i] = field_rules::gradient(v, p[i]);
 }
 
-int blocks_for(std::size_t n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
+int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
 
 }  // namespace
 

@@ -37,6 +37,18 @@ Status exclusive_scan(const T* in, T* out, std::size_t items, DeviceBuffer<unsig
   return Status::Ok();
 }
 
+// Bits that hold every key < keys (at least 1): the end bit of a radix sort over such keys.
+inline int bits_for(unsigned long long keys) {
+  int b = 1;
+  while (b < 64 && (1ull << b) < keys) ++b;
+  return b;
+}
+
+// Blocks of `threads` threads covering n items.
+inline unsigned blocks_of(std::size_t n, int threads) {
+  return static_cast<unsigned>((n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads));
+}
+
 // CUB counts items in int here: more than 2^31 - 1 is refused (InvalidArgument) rather than truncated.
 inline Status cub_items(std::size_t n, const char* what, int& out) {
   if (n > static_cast<std::size_t>(INT_MAX))

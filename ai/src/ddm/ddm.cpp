@@ -8,6 +8,8 @@
 #include <limits>
 #include <string>
 
+#include "warpmind/gpu/ddm_rules.h"
+
 #if WARPMIND_HAVE_CUDA
 #include "warpmind/gpu/ddm.h"
 #endif
@@ -15,6 +17,16 @@
 namespace warpmind::ddm {
 
 // ---- [SECTION] names -----------------------------------------------------------------------------
+
+namespace {
+
+// The overlap test shared with the kernels (gpu/include/warpmind/gpu/ddm_rules.h).
+template <int D>
+bool overlap(const Box<D>& a, const Box<D>& b) {
+  return gpu::ddm_rules::overlaps<D>(a.lo.data(), a.hi.data(), b.lo.data(), b.hi.data());
+}
+
+}  // namespace
 
 namespace {
 constexpr struct {
@@ -306,7 +318,7 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
     collect(pool, im.pub_ids, im.scratch, im.counts, out, [&](RegionId p, std::vector<RegionId>& list) {
       list.clear();
       for (RegionId s : im.sub_ids)
-        if (overlaps<D>(box[p], box[s])) list.push_back(s);
+        if (overlap(box[p], box[s])) list.push_back(s);
     });
   } else {
     // Subscriptions in stripes along axis 1 (by lower bound), sorted by lower bound on axis 0 within a
@@ -373,10 +385,10 @@ Status RegionMatcher<D>::match(std::vector<Pair>& out) {
         const auto b = im.sub_sorted.begin() + im.stripe_start[k], e = im.sub_sorted.begin() + im.stripe_start[k + 1];
         auto it = std::lower_bound(b, e, from, [&](RegionId s, float v) { return box[s].lo[0] < v; });
         for (; it != e && box[*it].lo[0] < box[p].hi[0]; ++it)
-          if (overlaps<D>(box[p], box[*it])) list.push_back(*it);
+          if (overlap(box[p], box[*it])) list.push_back(*it);
       }
       for (RegionId s : im.sub_wide)
-        if (overlaps<D>(box[p], box[s])) list.push_back(s);
+        if (overlap(box[p], box[s])) list.push_back(s);
       std::sort(list.begin(), list.end());
     });
   }
@@ -440,10 +452,10 @@ Status RegionMatcher<D>::match_changes(std::vector<Pair>& appeared, std::vector<
     if (!im.alive[d]) continue;
     if (im.kind[d] == RegionKind::Publication) {
       for (RegionId s : live_subs)
-        if (overlaps<D>(box[d], box[s])) im.fresh.push_back({d, s});
+        if (overlap(box[d], box[s])) im.fresh.push_back({d, s});
     } else {
       for (RegionId p : live_pubs)
-        if (!im.dirty_flag[p] && overlaps<D>(box[p], box[d])) im.fresh.push_back({p, d});  // dirty p: seen above
+        if (!im.dirty_flag[p] && overlap(box[p], box[d])) im.fresh.push_back({p, d});  // dirty p: seen above
     }
   }
   std::sort(im.fresh.begin(), im.fresh.end());
