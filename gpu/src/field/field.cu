@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "buffer.cuh"
-#include "check.cuh"
-#include "primitives.cuh"
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "core/primitives.cuh"
 #include "warpmind/gpu/field.h"
 
 namespace warpmind::gpu {

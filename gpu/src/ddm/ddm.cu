@@ -20,9 +20,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "buffer.cuh"
-#include "check.cuh"
-#include "primitives.cuh"
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "core/primitives.cuh"
 #include "warpmind/gpu/ddm.h"
 #include "warpmind/gpu/ddm_rules.h"
 

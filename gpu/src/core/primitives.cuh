@@ -14,8 +14,8 @@
 #include <cstddef>
 #include <string>
 
-#include "buffer.cuh"
-#include "check.cuh"
+#include "core/buffer.cuh"
+#include "core/check.cuh"
 
 namespace warpmind::gpu {
 

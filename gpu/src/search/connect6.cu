@@ -2,11 +2,11 @@
 // warp) and the device-resident searches. The evaluation and the candidate generation are
 // connect6_rules.h, compiled for the device here and for the host by the tests; connect6_warp.cuh
 // computes the same for one board with a whole warp.
-#include "buffer.cuh"
-#include "check.cuh"
-#include "connect6_warp.cuh"
-#include "minimax.cuh"
-#include "primitives.cuh"
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "search/connect6_warp.cuh"
+#include "search/minimax.cuh"
+#include "core/primitives.cuh"
 #include "warpmind/gpu/connect6.h"
 
 namespace warpmind::gpu {

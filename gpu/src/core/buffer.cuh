@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "check.cuh"
+#include "core/check.cuh"
 
 namespace warpmind::gpu {
 

@@ -15,10 +15,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "buffer.cuh"
-#include "check.cuh"
-#include "minimax.cuh"
-#include "primitives.cuh"
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "search/minimax.cuh"
+#include "core/primitives.cuh"
 #include "warpmind/gpu/chess.h"
 #include "warpmind/gpu/chess_movegen.h"
 

@@ -32,9 +32,9 @@
 #include <climits>
 #include <cstdint>
 
-#include "buffer.cuh"
-#include "check.cuh"
-#include "primitives.cuh"
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "core/primitives.cuh"
 #include "warpmind/gpu/crowd.h"
 
 namespace warpmind::gpu {

@@ -1,4 +1,4 @@
-#include "check.cuh"
+#include "core/check.cuh"
 #include "warpmind/gpu/device.h"
 
 namespace warpmind::gpu {

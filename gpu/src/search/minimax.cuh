@@ -28,9 +28,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "buffer.cuh"
-#include "check.cuh"
-#include "primitives.cuh"
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "core/primitives.cuh"
 #include "warpmind/gpu/minimax.h"
 
 namespace warpmind::gpu {

@@ -23,60 +23,11 @@
 //               the few players with several moves get their moves sorted and summed in command order
 //   query       one thread per receiver counts, scan, then writes its notifications in order from the
 //               9-run merge (no sort of the output)
-
-#include <algorithm>
-#include <climits>
-#include <cstdint>
-#include <cstring>
-#include <vector>
-
-#include "buffer.cuh"
-#include "check.cuh"
-#include "primitives.cuh"
-#include "warpmind/gpu/aoi.h"
+#include "aoi/aoi_device.cuh"
 
 namespace warpmind::gpu {
 namespace {
-
-constexpr int kThreads = 256;
-constexpr unsigned kMove = 0, kAttack = 1;
-constexpr unsigned kFieldX = 0, kFieldY = 1, kFieldHp = 2;
-// Reject reasons, in warpmind::aoi::RejectReason order; counter 7 counts the accepted commands.
-enum : int { kUnknownPlayer = 0, kUnknownType, kBadMove, kUnknownTarget, kSelfAttack, kOutOfRange, kBadDamage };
-constexpr int kCounters = 8;
-
-unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
-
-// The arithmetic shared with the CPU variants.
-using aoi_rules::bucket_axis;
-using aoi_rules::distance2;
-using aoi_rules::moved;
-
-// The runs of sorted indices in the (up to) 3 x 3 buckets around bucket b, one per bucket.
-struct Runs {
-  unsigned begin[9], end[9];
-  int count = 0;
-};
-
-__device__ __forceinline__ void runs_around(unsigned b, const AoiGeometry& g, const unsigned* start, Runs& r) {
-  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)),
-            by = static_cast<int>(b / static_cast<unsigned>(g.cols));
-  const int xa = max(0, bx - 1), xb = min(g.cols - 1, bx + 1);
-  r.count = 0;
-  for (int y = max(0, by - 1); y <= min(g.rows - 1, by + 1); ++y)
-    for (int x = xa; x <= xb; ++x) {
-      const unsigned k = static_cast<unsigned>(y) * g.cols + x;
-      if (start[k] < start[k + 1]) {
-        r.begin[r.count] = start[k];
-        r.end[r.count] = start[k + 1];
-        ++r.count;
-      }
-    }
-}
-
-__device__ __forceinline__ bool sees(const AoiGeometry& g, float rx, float ry, float sx, float sy) {
-  return !g.circle || distance2(rx, ry, sx, sy) <= g.aoi2;
-}
+using namespace aoi_device;
 
 // ---- shared: validation --------------------------------------------------------------------------
 
@@ -127,153 +78,6 @@ __global__ void k_validate(const AoiCommandRec* __restrict__ cmd, unsigned m, co
   if ((threadIdx.x & 31) == 0 && mask) atomicAdd(&counters[7], static_cast<unsigned long long>(__popc(mask)));
 }
 
-// ---- gpu-seed merge ------------------------------------------------------------------------------
-
-__global__ void k_vector_counts(const AoiCommandRec* __restrict__ cmd, const unsigned char* __restrict__ ok, unsigned m,
-                                unsigned* __restrict__ count) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < m) count[i] = ok[i] ? (cmd[i].type == kMove ? 2u : 1u) : 0u;
-}
-
-// Vectors keyed player * 4 + field, valued by their command index.
-__global__ void k_emit_vectors(const AoiCommandRec* __restrict__ cmd, const unsigned char* __restrict__ ok, unsigned m,
-                               const unsigned* __restrict__ offset, unsigned long long* __restrict__ key,
-                               unsigned* __restrict__ val) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m || !ok[i]) return;
-  const AoiCommandRec c = cmd[i];
-  const unsigned o = offset[i];
-  if (c.type == kMove) {
-    key[o] = static_cast<unsigned long long>(c.player) * 4 + kFieldX;
-    key[o + 1] = static_cast<unsigned long long>(c.player) * 4 + kFieldY;
-    val[o] = val[o + 1] = i;
-  } else {
-    key[o] = static_cast<unsigned long long>(c.target) * 4 + kFieldHp;
-    val[o] = i;
-  }
-}
-
-__global__ void k_mark_heads(const unsigned long long* __restrict__ key, unsigned v, unsigned* __restrict__ head) {
-  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < v) head[j] = (j == 0 || key[j] != key[j - 1]) ? 1u : 0u;
-}
-
-// One thread per run head: sums the run in command order (floats from +0, as the CPU does), applies
-// it and writes update number index[j] (the exclusive scan of the heads).
-__global__ void k_segment_apply(const unsigned long long* __restrict__ key, const unsigned* __restrict__ val,
-                                const unsigned* __restrict__ head, const unsigned* __restrict__ index, unsigned v,
-                                const AoiCommandRec* __restrict__ cmd, AoiGeometry g, float* __restrict__ px,
-                                float* __restrict__ py, int* __restrict__ hp, AoiUpdateRec* __restrict__ upd) {
-  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= v || !head[j]) return;
-  const unsigned long long k = key[j];
-  const unsigned p = static_cast<unsigned>(k >> 2), f = static_cast<unsigned>(k & 3);
-  unsigned e = j;
-  AoiUpdateRec u{p, f, 0};
-  if (f == kFieldHp) {
-    long long dmg = 0;
-    for (; e < v && key[e] == k; ++e) dmg += cmd[val[e]].damage;
-    const long long left = static_cast<long long>(hp[p]) - dmg;
-    hp[p] = static_cast<int>(left < 0 ? 0 : left);
-    u.value = static_cast<unsigned>(hp[p]);
-  } else {
-    float s = 0.0f;
-    for (; e < v && key[e] == k; ++e) s = __fadd_rn(s, f == kFieldX ? cmd[val[e]].dx : cmd[val[e]].dy);
-    float* c = f == kFieldX ? px : py;
-    const float nv = moved(c[p], s, f == kFieldX ? g.x0 : g.y0, f == kFieldX ? g.x_last : g.y_last);
-    c[p] = nv;
-    u.value = __float_as_uint(nv);
-  }
-  upd[index[j]] = u;
-}
-
-// Per-player first update and update count (0..3), from the sorted update list.
-__global__ void k_update_index(const AoiUpdateRec* __restrict__ upd, unsigned u_count, unsigned* __restrict__ first,
-                               unsigned* __restrict__ count) {
-  const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
-  if (u >= u_count) return;
-  const unsigned p = upd[u].player;
-  if (u > 0 && upd[u - 1].player == p) return;
-  unsigned e = u + 1;
-  while (e < u_count && upd[e].player == p) ++e;
-  first[p] = u;
-  count[p] = e - u;
-}
-
-// ---- gpu-fast merge ------------------------------------------------------------------------------
-
-// Moves of players with several moves: keys player << 32 | command index.
-__global__ void k_collect_multi(const AoiCommandRec* __restrict__ cmd, const unsigned char* __restrict__ ok, unsigned m,
-                                const unsigned* __restrict__ move_count, unsigned long long* __restrict__ key,
-                                unsigned* __restrict__ key_count) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m || !ok[i] || cmd[i].type != kMove || move_count[cmd[i].player] < 2) return;
-  key[atomicAdd(key_count, 1u)] = static_cast<unsigned long long>(cmd[i].player) << 32 | i;
-}
-
-__global__ void k_multi_sum(const unsigned long long* __restrict__ key, unsigned k_count,
-                            const AoiCommandRec* __restrict__ cmd, float* __restrict__ sx, float* __restrict__ sy) {
-  const unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= k_count) return;
-  const unsigned p = static_cast<unsigned>(key[j] >> 32);
-  if (j > 0 && static_cast<unsigned>(key[j - 1] >> 32) == p) return;
-  float x = 0.0f, y = 0.0f;
-  for (unsigned e = j; e < k_count && static_cast<unsigned>(key[e] >> 32) == p; ++e) {
-    const AoiCommandRec& c = cmd[static_cast<unsigned>(key[e])];
-    x = __fadd_rn(x, c.dx);
-    y = __fadd_rn(y, c.dy);
-  }
-  sx[p] = x;
-  sy[p] = y;
-}
-
-// Applies the merged offsets of every player, counts its updates and clears the merge state.
-__global__ void k_apply_fast(unsigned n, AoiGeometry g, const AoiCommandRec* __restrict__ cmd,
-                             unsigned* __restrict__ move_count, unsigned* __restrict__ first_move,
-                             unsigned long long* __restrict__ damage, unsigned char* __restrict__ hit,
-                             const float* __restrict__ sx, const float* __restrict__ sy, float* __restrict__ px,
-                             float* __restrict__ py, int* __restrict__ hp, unsigned* __restrict__ count) {
-  const unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p >= n) return;
-  const unsigned moves = move_count[p];
-  const bool h = hit[p] != 0;
-  if (moves > 0) {
-    float dx, dy;
-    if (moves == 1) {
-      const AoiCommandRec& c = cmd[first_move[p]];
-      dx = __fadd_rn(0.0f, c.dx);
-      dy = __fadd_rn(0.0f, c.dy);
-    } else {
-      dx = sx[p];
-      dy = sy[p];
-    }
-    px[p] = moved(px[p], dx, g.x0, g.x_last);
-    py[p] = moved(py[p], dy, g.y0, g.y_last);
-    move_count[p] = 0;
-    first_move[p] = UINT_MAX;
-  }
-  if (h) {
-    const long long left = static_cast<long long>(hp[p]) - static_cast<long long>(damage[p]);
-    hp[p] = static_cast<int>(left < 0 ? 0 : left);
-    damage[p] = 0;
-    hit[p] = 0;
-  }
-  count[p] = (moves > 0 ? 2u : 0u) + (h ? 1u : 0u);
-}
-
-__global__ void k_write_updates(unsigned n, const unsigned* __restrict__ first, const unsigned* __restrict__ count,
-                                const float* __restrict__ px, const float* __restrict__ py, const int* __restrict__ hp,
-                                AoiUpdateRec* __restrict__ upd) {
-  const unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p >= n || count[p] == 0) return;
-  unsigned o = first[p];
-  if (count[p] != 1) {
-    upd[o++] = {p, kFieldX, __float_as_uint(px[p])};
-    upd[o++] = {p, kFieldY, __float_as_uint(py[p])};
-  }
-  if (count[p] != 2) upd[o] = {p, kFieldHp, static_cast<unsigned>(hp[p])};
-}
-
 // ---- shared: buckets -----------------------------------------------------------------------------
 
 __global__ void k_bucket_keys(unsigned n, AoiGeometry g, const float* __restrict__ px, const float* __restrict__ py,
@@ -297,13 +101,6 @@ __global__ void k_gather_sorted(unsigned n, const unsigned* __restrict__ id, con
 }
 
 // ---- shared: receiver-centric count and write ----------------------------------------------------
-
-struct Sorted {  // players in bucket order
-  const unsigned* id;
-  const float *x, *y;
-  const unsigned* updates;  // update count per sorted player
-  const unsigned* start;    // start table
-};
 
 // Per receiver: notifications (when kNotes) and others in its AOI (when kVis).
 template <bool kNotes, bool kVis>
@@ -361,61 +158,6 @@ __global__ void k_write(unsigned n, AoiGeometry g, Sorted s, const unsigned* __r
   }
 }
 
-// ---- gpu-seed range query ------------------------------------------------------------------------
-
-__device__ __forceinline__ unsigned lower_bound_d(const unsigned* __restrict__ a, unsigned n, unsigned v) {
-  unsigned lo = 0, hi = n;
-  while (lo < hi) {
-    const unsigned mid = lo + (hi - lo) / 2;
-    if (a[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-// Per update (when write: enumerate) the receivers of its subject: 3 row runs found by binary search.
-template <bool kWrite>
-__global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const AoiUpdateRec* __restrict__ upd,
-                             const unsigned* __restrict__ bucket, const float* __restrict__ px,
-                             const float* __restrict__ py, const unsigned* __restrict__ skey, Sorted s,
-                             unsigned long long* __restrict__ count, const unsigned long long* __restrict__ offset,
-                             unsigned* __restrict__ pair_receiver, unsigned* __restrict__ pair_update) {
-  const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
-  if (u >= u_count) return;
-  const unsigned sub = upd[u].player, b = bucket[sub];
-  const int bx = static_cast<int>(b % static_cast<unsigned>(g.cols)),
-            by = static_cast<int>(b / static_cast<unsigned>(g.cols));
-  const int xa = max(0, bx - 1), xb = min(g.cols - 1, bx + 1);
-  const float sx = px[sub], sy = py[sub];
-  unsigned long long c = 0, o = kWrite ? offset[u] : 0;
-  for (int y = max(0, by - 1); y <= min(g.rows - 1, by + 1); ++y) {
-    const unsigned row = static_cast<unsigned>(y) * g.cols;
-    const unsigned lo = lower_bound_d(skey, n, row + xa), hi = lower_bound_d(skey, n, row + xb + 1);
-    for (unsigned k = lo; k < hi; ++k) {
-      if (!sees(g, s.x[k], s.y[k], sx, sy)) continue;
-      if (kWrite) {
-        pair_receiver[o] = s.id[k];
-        pair_update[o] = u;
-        ++o;
-      } else {
-        ++c;
-      }
-    }
-  }
-  if (!kWrite) count[u] = c;
-}
-
-__global__ void k_seed_gather(unsigned long long t, const unsigned* __restrict__ receiver,
-                              const unsigned* __restrict__ update, const AoiUpdateRec* __restrict__ upd,
-                              AoiNotificationRec* __restrict__ notes) {
-  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (j >= t) return;
-  const AoiUpdateRec& v = upd[update[j]];
-  notes[j] = {receiver[j], v.player, v.field, v.value};
-}
-
 // Notification records -> mailbox entries (the receiver is implied by the mailbox).
 __global__ void k_pack_mailbox(unsigned long long t, const AoiNotificationRec* __restrict__ notes,
                                AoiMailboxRec* __restrict__ out) {
@@ -462,60 +204,7 @@ __global__ void k_diff(unsigned n, const unsigned long long* __restrict__ prev_o
 
 }  // namespace
 
-// ---- the device world ----------------------------------------------------------------------------
-
-struct AoiDevice::Impl {
-  cudaStream_t stream = nullptr;
-  AoiKernel kernel{};
-  AoiGeometry g{};
-  unsigned n = 0, buckets = 0;
-  DeviceBuffer<float> px, py, spx, spy, sx, sy;
-  DeviceBuffer<int> hp;
-  DeviceBuffer<AoiCommandRec> cmd;
-  DeviceBuffer<unsigned char> ok, hit;
-  DeviceBuffer<unsigned long long> counters, damage;
-  DeviceBuffer<unsigned> move_count, first_move, multi_count;
-  DeviceBuffer<unsigned long long> multi_key, multi_key_sorted;
-  // gpu-seed merge
-  DeviceBuffer<unsigned> vec_count, vec_offset, vec_val, vec_val_sorted, head, head_index;
-  DeviceBuffer<unsigned long long> vec_key, vec_key_sorted;
-  // updates
-  DeviceBuffer<unsigned> upd_count, upd_first, supd_count;
-  DeviceBuffer<AoiUpdateRec> upd;
-  unsigned u_count = 0;
-  // buckets
-  DeviceBuffer<unsigned> bucket, ids, skey, sid, start;
-  // range query
-  DeviceBuffer<unsigned long long> note_count, note_off;
-  DeviceBuffer<AoiNotificationRec> notes;
-  DeviceBuffer<AoiMailboxRec> mailbox;
-  DeviceBuffer<unsigned long long> mailbox_start;
-  DeviceBuffer<unsigned> pair_receiver, pair_update, pair_receiver_sorted, pair_update_sorted;
-  unsigned long long note_total = 0;
-  // visibility: lists of the previous and the current tick (swapped each tick)
-  DeviceBuffer<unsigned long long> vis_off[2], ent_count, left_count, ent_off, left_off;
-  DeviceBuffer<unsigned> vis[2];
-  int vis_cur = 0;
-  bool have_prev = false;
-  DeviceBuffer<AoiPairRec> entered, left;
-  unsigned long long ent_total = 0, left_total = 0;
-  DeviceBuffer<unsigned char> temp;  // CUB
-  cudaEvent_t ev[6] = {};
-  PinnedBuffer pin_in, pin_out;
-
-  ~Impl() {
-    for (cudaEvent_t e : ev)
-      if (e) cudaEventDestroy(e);
-  }
-  Status sort_buckets();
-  Status merge_seed(unsigned m);
-  Status merge_fast(unsigned m);
-  Status query_seed();
-  Status query_fast();
-  Status visibility(bool with_notes);
-  Status pack_mailboxes();
-  Sorted sorted() const { return {sid.get(), spx.get(), spy.get(), supd_count.get(), start.get()}; }
-};
+using namespace aoi_device;
 
 Status AoiDevice::create(void* stream, AoiKernel kernel, const AoiGeometry& g, std::unique_ptr<AoiDevice>& out) {
   std::unique_ptr<AoiDevice> d(new AoiDevice());
@@ -589,87 +278,6 @@ Status AoiDevice::reset(const AoiPlayerRec* players, std::size_t n) {
   return Status::Ok();
 }
 
-Status AoiDevice::Impl::merge_seed(unsigned m) {
-  cudaStream_t s = stream;
-  Status err;
-  for (DeviceBuffer<unsigned>* b : {&vec_count, &vec_offset})
-    if (!(err = b->reserve(std::size_t{m} + 1)).ok()) return err;
-  unsigned v = 0;
-  if (m > 0) {
-    k_vector_counts<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_count.get());
-    WM_CUDA_LAUNCH(k_vector_counts);
-  }
-  WM_CUDA(cudaMemsetAsync(vec_count.get() + m, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(vec_count.get(), vec_offset.get(), std::size_t{m} + 1, temp, stream, &v)).ok()) return err;
-  const std::size_t cap = std::max<std::size_t>(v, 1);
-  for (DeviceBuffer<unsigned>* b : {&vec_val, &vec_val_sorted, &head, &head_index})
-    if (!(err = b->reserve(cap + 1)).ok()) return err;
-  for (DeviceBuffer<unsigned long long>* b : {&vec_key, &vec_key_sorted})
-    if (!(err = b->reserve(cap)).ok()) return err;
-  if (m > 0) {
-    k_emit_vectors<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_offset.get(), vec_key.get(),
-                                                      vec_val.get());
-    WM_CUDA_LAUNCH(k_emit_vectors);
-  }
-  const int bits = bits_for(static_cast<unsigned long long>(n) * 4);
-  WM_RETURN_IF_ERROR(
-      sort_pairs(vec_key.get(), vec_key_sorted.get(), vec_val.get(), vec_val_sorted.get(), v, temp, s, 0, bits));
-  if (v > 0) {
-    k_mark_heads<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), v, head.get());
-    WM_CUDA_LAUNCH(k_mark_heads);
-  }
-  WM_CUDA(cudaMemsetAsync(head.get() + v, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(head.get(), head_index.get(), std::size_t{v} + 1, temp, stream, &u_count)).ok())
-    return err;
-  if (v > 0) {
-    k_segment_apply<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), vec_val_sorted.get(), head.get(),
-                                                       head_index.get(), v, cmd.get(), g, px.get(), py.get(), hp.get(),
-                                                       upd.get());
-    WM_CUDA_LAUNCH(k_segment_apply);
-  }
-  if (n > 0) WM_CUDA(cudaMemsetAsync(upd_count.get(), 0, std::size_t{n} * sizeof(unsigned), s));
-  if (u_count > 0) {
-    k_update_index<<<blocks_for(u_count), kThreads, 0, s>>>(upd.get(), u_count, upd_first.get(), upd_count.get());
-    WM_CUDA_LAUNCH(k_update_index);
-  }
-  return Status::Ok();
-}
-
-Status AoiDevice::Impl::merge_fast(unsigned m) {
-  cudaStream_t s = stream;
-  Status err;
-  unsigned k_count = 0;
-  if (m > 0) {
-    WM_CUDA(cudaMemsetAsync(multi_count.get(), 0, sizeof(unsigned), s));
-    k_collect_multi<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, move_count.get(), multi_key.get(),
-                                                       multi_count.get());
-    WM_CUDA_LAUNCH(k_collect_multi);
-    WM_CUDA(cudaMemcpyAsync(&k_count, multi_count.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
-    WM_CUDA(cudaStreamSynchronize(s));
-  }
-  if (k_count > 0) {
-    WM_RETURN_IF_ERROR(sort_keys(multi_key.get(), multi_key_sorted.get(), k_count, temp, s));
-    k_multi_sum<<<blocks_for(k_count), kThreads, 0, s>>>(multi_key_sorted.get(), k_count, cmd.get(), sx.get(),
-                                                         sy.get());
-    WM_CUDA_LAUNCH(k_multi_sum);
-  }
-  if (n > 0) {
-    k_apply_fast<<<blocks_for(n), kThreads, 0, s>>>(n, g, cmd.get(), move_count.get(), first_move.get(), damage.get(),
-                                                    hit.get(), sx.get(), sy.get(), px.get(), py.get(), hp.get(),
-                                                    upd_count.get());
-    WM_CUDA_LAUNCH(k_apply_fast);
-  }
-  WM_CUDA(cudaMemsetAsync(upd_count.get() + n, 0, sizeof(unsigned), s));
-  if (!(err = exclusive_scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, temp, stream, &u_count)).ok())
-    return err;
-  if (n > 0) {
-    k_write_updates<<<blocks_for(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(), py.get(),
-                                                       hp.get(), upd.get());
-    WM_CUDA_LAUNCH(k_write_updates);
-  }
-  return Status::Ok();
-}
-
 Status AoiDevice::Impl::sort_buckets() {
   cudaStream_t s = stream;
   Status err;
@@ -689,45 +297,6 @@ Status AoiDevice::Impl::sort_buckets() {
   return Status::Ok();
 }
 
-Status AoiDevice::Impl::query_seed() {
-  cudaStream_t s = stream;
-  Status err;
-  if (!(err = note_count.reserve(std::size_t{u_count} + 1)).ok()) return err;
-  if (!(err = note_off.reserve(std::size_t{u_count} + 1)).ok()) return err;
-  if (u_count > 0) {
-    k_seed_query<false><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
-                                                                 py.get(), skey.get(), sorted(), note_count.get(),
-                                                                 nullptr, nullptr, nullptr);
-    WM_CUDA_LAUNCH(k_seed_query);
-  }
-  WM_CUDA(cudaMemsetAsync(note_count.get() + u_count, 0, sizeof(unsigned long long), s));
-  if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, temp, stream, &note_total))
-           .ok())
-    return err;
-  if (note_total > static_cast<unsigned long long>(INT_MAX))
-    return Status::Invalid(
-        "gpu-seed: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast");
-  const std::size_t cap = std::max<std::size_t>(note_total, 1);
-  for (DeviceBuffer<unsigned>* b : {&pair_receiver, &pair_update, &pair_receiver_sorted, &pair_update_sorted})
-    if (!(err = b->reserve(cap)).ok()) return err;
-  if (!(err = notes.reserve(cap)).ok()) return err;
-  if (u_count > 0) {
-    k_seed_query<true><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
-                                                                py.get(), skey.get(), sorted(), nullptr, note_off.get(),
-                                                                pair_receiver.get(), pair_update.get());
-    WM_CUDA_LAUNCH(k_seed_query);
-  }
-  WM_RETURN_IF_ERROR(sort_pairs(pair_receiver.get(), pair_receiver_sorted.get(), pair_update.get(),
-                                pair_update_sorted.get(), note_total, temp, s, 0, bits_for(n)));
-  if (note_total > 0) {
-    k_seed_gather<<<blocks_for(note_total), kThreads, 0, s>>>(note_total, pair_receiver_sorted.get(),
-                                                              pair_update_sorted.get(), upd.get(), notes.get());
-    WM_CUDA_LAUNCH(k_seed_gather);
-  }
-  return Status::Ok();
-}
-
-// Receiver-centric pass: notifications (gpu-fast) and/or the current visibility lists.
 Status AoiDevice::Impl::visibility(bool with_notes) {
   cudaStream_t s = stream;
   Status err;
