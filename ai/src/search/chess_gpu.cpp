@@ -1,5 +1,5 @@
 // The chess GPU entry points (contract in chess_search.h): the hybrid search's batch backend and perft,
-// dispatched to gpu/src/chess.cu. Without CUDA they report that the backend is unavailable.
+// dispatched to gpu/src/search/chess.cu. Without CUDA they report that the backend is unavailable.
 #include "warpmind/search/chess_search.h"
 #include "warpmind/search/hybrid.h"
 

@@ -1,4 +1,4 @@
-// The Connect6 GPU batch backend (contract in connect6.h), dispatched to gpu/src/connect6.cu.
+// The Connect6 GPU batch backend (contract in connect6.h), dispatched to gpu/src/search/connect6.cu.
 #include "warpmind/search/connect6.h"
 #include "warpmind/search/hybrid.h"
 

@@ -48,7 +48,7 @@
 // store), and with the CUDA backend gpu-seed (the thesis pipeline: sorted update vectors and segmented
 // sums, subject-centric query by binary search, notifications sorted by receiver) and gpu-fast (atomic
 // merge, receiver-centric count / scan / write in output order); their players stay on the device and
-// only commands go up and results come down (gpu/src/aoi.cu). Auto: gpu-seed on a CUDA context, cpu-fast on a CPU one. Errors are returned as Status, never thrown; nothing changes on error. Output buffers are kept
+// only commands go up and results come down (gpu/src/aoi/). Auto: gpu-seed on a CUDA context, cpu-fast on a CPU one. Errors are returned as Status, never thrown; nothing changes on error. Output buffers are kept
 // by the world and reused (no allocation per tick once they have grown).
 #pragma once
 

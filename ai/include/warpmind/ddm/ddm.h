@@ -26,7 +26,7 @@
 // count and store, so the output is in order without a global sort), and with the CUDA backend
 // gpu-region (every publication against every subscription, tiled through shared memory) and gpu-grid
 // (subscriptions in cell lists built by count / scan / scatter / sort; each pair reported once, in the
-// cell of its intersection's lower corner); see gpu/src/ddm.cu. The GPU variants upload the live boxes
+// cell of its intersection's lower corner); see gpu/src/ddm/ddm.cu. The GPU variants upload the live boxes
 // at every match and download the pairs. Auto picks gpu-grid on a CUDA context, cpu-sort on a CPU one.
 //
 // Errors (NaN or infinite bounds, lo > hi, an unknown or removed id) are returned as Status and change

@@ -1,4 +1,4 @@
-// Host-only interface to the CUDA AOI tick (gpu/src/aoi.cu). Plain types only. The contract of a tick
+// Host-only interface to the CUDA AOI tick (gpu/src/aoi/). Plain types only. The contract of a tick
 // is ai/include/warpmind/aoi/aoi.h; the records below have the layouts of its Player, Command, Update,
 // Notification and VisibilityEvent (the ai side checks this at compile time), and the geometry is
 // computed on the host and used here as given.

@@ -1,5 +1,5 @@
 // The AOI tick's arithmetic, written once for the CPU variants (ai/src/aoi) and the kernels
-// (gpu/src/aoi.cu): the squared distance of the circle AOI and the attack range, the bucket of a
+// (gpu/src/aoi/): the squared distance of the circle AOI and the attack range, the bucket of a
 // position, and a merged move applied and clamped into the world. The tick's contract is
 // ai/include/warpmind/aoi/aoi.h's; the operations are hd.h's exactly rounded ones, so every variant gives
 // the same bits.

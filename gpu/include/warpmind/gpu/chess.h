@@ -1,4 +1,4 @@
-// Host-only interface to the CUDA chess kernels (gpu/src/chess.cu): perft by breadth-first levels,
+// Host-only interface to the CUDA chess kernels (gpu/src/search/chess.cu): perft by breadth-first levels,
 // and the hybrid search's batch kernels — leaf evaluation and branch calculation (legal moves in the
 // search's order). The rules and evaluation are chess_rules.h, shared with the host.
 #pragma once

@@ -1,4 +1,4 @@
-// The chess rules and evaluation the GPU kernels run (gpu/src/chess.cu), written once for host and
+// The chess rules and evaluation the GPU kernels run (gpu/src/search/chess.cu), written once for host and
 // device: with nvcc every function is __host__ __device__, with a plain C++ compiler they are ordinary
 // inline functions, so the test suite checks them on the host against ai/'s rules and evaluation
 // (tests/search/chess_device_rules_test.cpp) on machines without a GPU too.

@@ -1,4 +1,4 @@
-// Host-only interface to the CUDA Connect6 kernels (gpu/src/connect6.cu): the hybrid search's batch
+// Host-only interface to the CUDA Connect6 kernels (gpu/src/search/connect6.cu): the hybrid search's batch
 // kernels — leaf evaluation and branch calculation (candidate turns in the search's order). The rules
 // are connect6_rules.h, shared with the host.
 #pragma once

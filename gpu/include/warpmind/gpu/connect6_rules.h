@@ -1,4 +1,4 @@
-// The Connect6 evaluation and move generation the GPU kernels run (gpu/src/connect6.cu), written once
+// The Connect6 evaluation and move generation the GPU kernels run (gpu/src/search/connect6.cu), written once
 // for host and device like chess_rules.h, so the test suite holds them against ai/'s
 // (tests/search/connect6_device_rules_test.cpp) without a GPU.
 //

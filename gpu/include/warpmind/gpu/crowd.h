@@ -1,4 +1,4 @@
-// Host-only interface to the CUDA crowd solver (gpu/src/crowd.cu). Plain types only.
+// Host-only interface to the CUDA crowd solver (gpu/src/crowd/crowd.cu). Plain types only.
 // The rule is defined in ai/include/warpmind/crowd/crowd_solver.h, its arithmetic in crowd_rules.h
 // (shared with the CPU); the geometry is computed on the host (ai/src/crowd/crowd_math.h) and used here
 // as given.

@@ -1,5 +1,5 @@
 // The crowd rule's arithmetic, written once for the CPU reference (ai/src/crowd) and the kernels
-// (gpu/src/crowd.cu): the geometry a verdict depends on, the 2R distance test, the world and obstacle
+// (gpu/src/crowd/crowd.cu): the geometry a verdict depends on, the 2R distance test, the world and obstacle
 // tests and the binning cells. The rule itself is ai/include/warpmind/crowd/crowd_solver.h's contract;
 // the operations are hd.h's exactly rounded ones, so both sides give the same verdicts.
 #pragma once

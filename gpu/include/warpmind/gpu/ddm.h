@@ -1,4 +1,4 @@
-// Host-only interface to the CUDA region matching (gpu/src/ddm.cu). Plain types only. The contract
+// Host-only interface to the CUDA region matching (gpu/src/ddm/ddm.cu). Plain types only. The contract
 // (half-open boxes, pairs sorted by (publication id, subscription id)) is
 // ai/include/warpmind/ddm/ddm.h; the grid is chosen on the host and used here as given.
 #pragma once

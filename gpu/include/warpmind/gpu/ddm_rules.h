@@ -1,5 +1,5 @@
 // Region matching's overlap test, written once for the CPU variants (ai/src/ddm) and the kernels
-// (gpu/src/ddm.cu): half-open boxes [lo, hi) that overlap on every axis, both non-empty there — the
+// (gpu/src/ddm/ddm.cu): half-open boxes [lo, hi) that overlap on every axis, both non-empty there — the
 // contract of ai/include/warpmind/ddm/ddm.h (whose overlaps<D> is the reference the tests hold it to).
 #pragma once
 

@@ -1,5 +1,5 @@
 // The field's exact arithmetic, written once for the CPU variants (ai/src/field) and the kernels
-// (gpu/src/field.cu): where a point sits on the grid, how far a cell is, how a charge kind's value is
+// (gpu/src/field/field.cu): where a point sits on the grid, how far a cell is, how a charge kind's value is
 // rounded and summed, and the batched queries (sample, best move, gradient). The definition they
 // implement is ai/include/warpmind/field/field.h's contract; the operations are hd.h's exactly rounded
 // ones, so both sides give the same bits.

@@ -1,4 +1,4 @@
-// The outcome of a device-resident negamax without pruning (gpu/src/minimax.cuh), host-only.
+// The outcome of a device-resident negamax without pruning (gpu/src/search/minimax.cuh), host-only.
 #pragma once
 
 #include <cstdint>
