@@ -8,6 +8,7 @@ packages=(
   build-essential cmake pkg-config git
   libgtest-dev googletest          # tests (static libgtest.a is used for staged GPU binaries)
   nlohmann-json3-dev               # scenario files
+  libcli11-dev                     # command-line flags of the programs (CLI11, header-only)
   libstb-dev                       # stb_image_write for PNG output
   libvulkan-dev glslc vulkan-tools # renderer (demo engine)
   vulkan-validationlayers          # validation in debug builds of the engine

@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "results.h"
 #include "suites.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/context.h"
+#include "bench_support.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/core/random.h"
 #include "aoi_oracle.h"
@@ -28,23 +28,6 @@
 namespace warpmind::bench {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind-bench aoi [options]\n"
-    "  --out FILE.json       write the results\n"
-    "  --quick               two small worlds (a smoke test)\n"
-    "  --backend B           cpu | cuda | auto (default auto)\n"
-    "  --threads N           CPU threads (default: all)\n"
-    "  --ticks N             ticks per world (default 5)\n"
-    "  --max-clients N       skip larger worlds (default 4194304)\n"
-    "  --no-scale            skip 1M and 4M clients\n"
-    "  --grid-max-clients N  run cpu-grid (one thread, seconds per tick at 131,072 clients) only up to N\n"
-    "                        clients (default 65536; the output says where it was left out)\n"
-    "  --mailboxes           notifications as per-receiver mailboxes (8-byte entries) instead of 16-byte records\n"
-    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
-    "Checks, every tick: cpu-fast against the brute-force contract (validation, merge, updates and players\n"
-    "in full; the notifications of 32 sampled receivers); every other variant's players, updates, counts\n"
-    "and notifications against cpu-fast's.\n";
 
 struct Case {
   std::size_t clients;
@@ -88,37 +71,37 @@ long long oracle_check(const aoi::AoiConfig& cfg, std::vector<aoi::Player>& play
   return bad;
 }
 
-}  // namespace
+// The flags of the aoi suite.
+struct Flags {
+  SuiteFlags suite;
+  int ticks = 5;
+  std::size_t max_clients = 4194304, grid_max_clients = 65536;
+  bool no_scale = false, mailboxes = false;
+};
 
-int aoi_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "max-clients", "grid-max-clients"},
-                   {"quick", "no-scale", "mailboxes", "allow-dirty", "help"});
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
-  const int ticks = static_cast<int>(args.integer("ticks", 5, 1, 10000));
-  const auto max_clients = static_cast<std::size_t>(args.integer("max-clients", 4194304, 1, 1ll << 30));
-  const auto grid_max = static_cast<std::size_t>(args.integer("grid-max-clients", 65536, 0, 1ll << 30));
+int run(const Flags& f) {
+  const int ticks = f.ticks;
+  const std::size_t max_clients = f.max_clients;
+  const std::size_t grid_max = f.grid_max_clients;
   std::unique_ptr<Context> ctx;
-  if (int rc = open_context(args, "aoi", ctx)) return rc;
+  if (int rc = open_context(f.suite, "aoi", ctx)) return rc;
   ResultsFile file;
-  if (int rc = file.open(args, "aoi")) return rc;
+  if (int rc = file.open(f.suite, "aoi")) return rc;
   std::vector<Case> cases;
-  if (args.has("quick")) {
+  if (f.suite.quick) {
     cases = {{2048, 2500, 10}, {16384, 5000, 20}};
   } else {
     for (float map : {2500.0f, 5000.0f})
       for (float aoi : {10.0f, 20.0f})
         for (std::size_t n = 512; n <= 524288; n *= 2) cases.push_back({n, map, aoi});
-    if (!args.has("no-scale")) {
+    if (!f.no_scale) {
       cases.push_back({1u << 20, 2500, 10});
       cases.push_back({4u << 20, 2500, 10});
     }
   }
   cases.erase(std::remove_if(cases.begin(), cases.end(), [&](const Case& c) { return c.clients > max_clients; }),
               cases.end());
-  const bool boxes = args.has("mailboxes");
+  const bool boxes = f.mailboxes;
   std::vector<aoi::AoiVariant> variants = {aoi::AoiVariant::CpuFast, aoi::AoiVariant::CpuGrid};
   DeviceCeilings ceil;
   if (ctx->cuda()) {
@@ -267,6 +250,30 @@ int aoi_suite(int argc, char** argv) {
   }
   file.finish(results);
   return failures ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand aoi_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_suite(
+      parent, "aoi",
+      "MMO server ticks, 512 to 4,194,304 clients (Sung)\n"
+      "MMO server ticks: 512 to 524,288 clients on maps of side 2500 and 5000 with AOI 10 and 20, and 1M and 4M "
+      "clients; every variant in one run.",
+      "Checks, every tick: cpu-fast against the brute-force contract (validation, merge, updates and players in "
+      "full; the notifications of 32 sampled receivers); every other variant's players, updates, counts and "
+      "notifications against cpu-fast's.",
+      "two small worlds (a smoke test)", f->suite);
+  demos::add_integer(*app, "--ticks", f->ticks, 1, 10000, "N", "ticks per world");
+  demos::add_integer(*app, "--max-clients", f->max_clients, 1, 1ll << 30, "N", "skip larger worlds");
+  demos::add_flag(*app, "--no-scale", f->no_scale, "skip 1M and 4M clients");
+  demos::add_integer(*app, "--grid-max-clients", f->grid_max_clients, 0, 1ll << 30, "N",
+                     "run cpu-grid (one thread, seconds per tick at 131,072 clients) only up to N clients; the "
+                     "output says where it was left out");
+  demos::add_flag(*app, "--mailboxes", f->mailboxes,
+                  "notifications as per-receiver mailboxes (8-byte entries) instead of 16-byte records");
+  return {app, [f] { return run(*f); }};
 }
 
 }  // namespace warpmind::bench

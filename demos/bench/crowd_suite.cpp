@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
+#include "bench_support.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/crowd/scenario.h"
@@ -23,44 +23,27 @@ namespace warpmind::bench {
 
 namespace {
 
-constexpr const char* kHelp =
-    "usage: warpmind-bench crowd [options]\n"
-    "  --out FILE.json       write the results\n"
-    "  --quick               two small crowds (a smoke test)\n"
-    "  --backend B           cpu | cuda | auto (default auto)\n"
-    "  --threads N           CPU threads (default: all)\n"
-    "  --ticks N             ticks per crowd up to 1M agents (default 100; 4M and 16M run N/5)\n"
-    "  --no-scale            skip 4M and 16M agents\n"
-    "  --rule RULE           strict | lowest-id (default strict)\n"
-    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
-    "Checks, every tick: cpu-reference against the brute-force rule on 64 random agents and every agent\n"
-    "at its old position or its proposal as its verdict says; every other variant's verdicts and\n"
-    "positions against cpu-reference's; overlaps counted on each variant's own positions.\n"
-    "GPU times: the first four fifths of the ticks with the proposals already on the device (device\n"
-    "time, the median reported), the last fifth host to host (proposals up, positions and verdicts\n"
-    "down; with_transfers_ms).\n";
-
 // Bytes a tick must move per agent at the least: old position and proposal in, position and verdict out.
 constexpr double kBytesPerAgent = 8 + 8 + 8 + 1;
 
 using Clock = std::chrono::steady_clock;
 
-}  // namespace
+// The flags of the crowd suite.
+struct Flags {
+  SuiteFlags suite;
+  int ticks = 100;
+  std::string rule = "strict";
+  bool no_scale = false;
+};
 
-int crowd_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "ticks", "rule"},
-                   {"quick", "no-scale", "allow-dirty", "help"});
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
-  const int ticks = static_cast<int>(args.integer("ticks", 100, 1, 100000));
+int run(const Flags& f) {
+  const int ticks = f.ticks;
   crowd::CrowdRule rule = crowd::CrowdRule::Strict;
-  if (!crowd::parse_rule(args.str("rule", "strict"), rule)) args.fail("--rule: expected strict or lowest-id");
+  (void)crowd::parse_rule(f.rule, rule);  // checked when parsed
   std::unique_ptr<Context> ctx;
-  if (int rc = open_context(args, "crowd", ctx)) return rc;
+  if (int rc = open_context(f.suite, "crowd", ctx)) return rc;
   ResultsFile file;
-  if (int rc = file.open(args, "crowd")) return rc;
+  if (int rc = file.open(f.suite, "crowd")) return rc;
   Status st;
   DeviceCeilings ceil;
   if (ctx->cuda()) {
@@ -74,10 +57,10 @@ int crowd_suite(int argc, char** argv) {
   } else {
     std::printf("CPU only; CPU threads %u\n", ctx->pool().size());
   }
-  std::vector<std::size_t> sizes = args.has("quick")
+  std::vector<std::size_t> sizes = f.suite.quick
                                        ? std::vector<std::size_t>{10000, 50000}
                                        : std::vector<std::size_t>{10000, 20000, 50000, 100000, 200000, 500000, 1000000};
-  if (!args.has("quick") && !args.has("no-scale")) {
+  if (!f.suite.quick && !f.no_scale) {
     sizes.push_back(4000000);
     sizes.push_back(16000000);
   }
@@ -243,6 +226,27 @@ int crowd_suite(int argc, char** argv) {
   }
   file.finish(results);
   return failures ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand crowd_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_suite(
+      parent, "crowd",
+      "collision-checked movement, 10,000 to 16,000,000 agents (Viguera et al.)\n"
+      "Collision-checked movement of 10,000 to 1,000,000 agents (and 4M and 16M), every variant in one run.",
+      "Checks, every tick: cpu-reference against the brute-force rule on 64 random agents and every agent at its "
+      "old position or its proposal as its verdict says; every other variant's verdicts and positions against "
+      "cpu-reference's; overlaps counted on each variant's own positions.\n"
+      "GPU times: the first four fifths of the ticks with the proposals already on the device (device time, the "
+      "median reported), the last fifth host to host (proposals up, positions and verdicts down; "
+      "with_transfers_ms).",
+      "two small crowds (a smoke test)", f->suite);
+  demos::add_integer(*app, "--ticks", f->ticks, 1, 100000, "N", "ticks per crowd up to 1M agents; 4M and 16M run N/5");
+  demos::add_flag(*app, "--no-scale", f->no_scale, "skip 4M and 16M agents");
+  demos::add_choice(*app, "--rule", f->rule, {"strict", "lowest-id"}, "the solver's conflict rule");
+  return {app, [f] { return run(*f); }};
 }
 
 }  // namespace warpmind::bench

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
+#include "bench_support.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/ddm/ddm.h"
 #include "warpmind/ddm/scenario.h"
@@ -26,21 +26,6 @@
 namespace warpmind::bench {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind-bench ddm [options]\n"
-    "  --out FILE.json       write the results\n"
-    "  --quick               two small cases (a smoke test)\n"
-    "  --backend B           cpu | cuda | auto (default auto)\n"
-    "  --threads N           CPU threads (default: all)\n"
-    "  --steps N             moves per case (default 30)\n"
-    "  --max-regions N       skip larger cases (default 1000000)\n"
-    "  --no-brute            leave the quadratic variants out of the large cases: cpu-brute above 32,768\n"
-    "                        regions, gpu-region above 131,072\n"
-    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
-    "Checks: cpu-sort's full match (before the moves and after them) against the brute-force oracle on\n"
-    "up to 256 sampled regions each; every other variant's full matches and every step's changes\n"
-    "against cpu-sort's.\n";
 
 struct Case {
   std::size_t regions;
@@ -80,23 +65,23 @@ long long oracle_sample(const std::vector<ddm::Region<2>>& regions, const std::v
   return bad;
 }
 
-}  // namespace
+// The flags of the ddm suite.
+struct Flags {
+  SuiteFlags suite;
+  int steps = 30;
+  std::size_t max_regions = 1000000;
+  bool no_brute = false;
+};
 
-int ddm_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "steps", "max-regions"},
-                   {"quick", "no-brute", "allow-dirty", "help"});
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
-  const int steps = static_cast<int>(args.integer("steps", 30, 0, 100000));
-  const auto max_regions = static_cast<std::size_t>(args.integer("max-regions", 1000000, 1, 1ll << 28));
+int run(const Flags& f) {
+  const int steps = f.steps;
+  const std::size_t max_regions = f.max_regions;
   std::unique_ptr<Context> ctx;
-  if (int rc = open_context(args, "ddm", ctx)) return rc;
+  if (int rc = open_context(f.suite, "ddm", ctx)) return rc;
   ResultsFile file;
-  if (int rc = file.open(args, "ddm")) return rc;
+  if (int rc = file.open(f.suite, "ddm")) return rc;
   std::vector<Case> cases;
-  if (args.has("quick")) {
+  if (f.suite.quick) {
     cases = {{2048, 100, 0, false}, {8192, 10, 0, true}};
   } else {
     for (bool hot : {false, true})
@@ -134,7 +119,7 @@ int ddm_suite(int argc, char** argv) {
     g.seed = 3 + ci;
     const std::vector<ddm::Region<2>> start = ddm::generate_regions<2>(g);
     std::vector<ddm::DdmVariant> variants = {ddm::DdmVariant::CpuSort};
-    const bool skip_quadratic = args.has("no-brute");
+    const bool skip_quadratic = f.no_brute;
     if (!(skip_quadratic && cs.regions > 32768)) variants.push_back(ddm::DdmVariant::CpuBrute);
     if (ctx->cuda()) {
       if (!(skip_quadratic && cs.regions > 131072)) variants.push_back(ddm::DdmVariant::GpuRegion);
@@ -247,6 +232,27 @@ int ddm_suite(int argc, char** argv) {
   }
   file.finish(results);
   return failures ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand ddm_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_suite(
+      parent, "ddm",
+      "region matching, 2,048 to 1,000,000 regions (Lo, Chung, Pai)\n"
+      "Region matching: 2,048 to 32,768 regions of side 10 and 100, uniform and hot-spot, and 10,000 to 1,000,000 "
+      "regions at overlap degrees 0.01, 1 and 100; every variant in one run, a full match and --steps steps of "
+      "moves each.",
+      "Checks: cpu-sort's full match (before the moves and after them) against the brute-force oracle on up to "
+      "256 sampled regions each; every other variant's full matches and every step's changes against cpu-sort's.",
+      "two small cases (a smoke test)", f->suite);
+  demos::add_integer(*app, "--steps", f->steps, 0, 100000, "N", "moves per case");
+  demos::add_integer(*app, "--max-regions", f->max_regions, 1, 1ll << 28, "N", "skip larger cases");
+  demos::add_flag(*app, "--no-brute", f->no_brute,
+                  "leave the quadratic variants out of the large cases: cpu-brute above 32,768 regions, gpu-region "
+                  "above 131,072");
+  return {app, [f] { return run(*f); }};
 }
 
 }  // namespace warpmind::bench

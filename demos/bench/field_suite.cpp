@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
+#include "bench_support.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/field/field.h"
 #include "warpmind/field/scenario.h"
@@ -22,20 +22,6 @@
 namespace warpmind::bench {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind-bench field [options]\n"
-    "  --out FILE.json       write the results\n"
-    "  --quick               a few small cases (a smoke test)\n"
-    "  --backend B           cpu | cuda | auto (default auto); GPU variants run only on cuda\n"
-    "  --threads N           CPU threads for the CPU variants (default: all)\n"
-    "  --repeats N           most timed runs per GPU variant (default 30; CPU: 10)\n"
-    "  --naive-limit N       run cpu-naive only where cells x entities <= N (default 268435456)\n"
-    "  --no-scale            skip the 100,000-entity scale case\n"
-    "  --only-scale          run only the scale case\n"
-    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
-    "Checks: cpu-stamp against the brute-force oracle on sampled cells (corners, random cells, cells under\n"
-    "entities); every other variant against cpu-stamp, bit for bit, on every cell.\n";
 
 struct Case {
   float world, radius;
@@ -222,21 +208,21 @@ std::string cell(double ms) {
   return b;
 }
 
-}  // namespace
+// The flags of the field suite.
+struct Flags {
+  SuiteFlags suite;
+  int repeats = 30;
+  long long naive_limit = 1ll << 28;
+  bool no_scale = false, only_scale = false;
+};
 
-int field_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "repeats", "naive-limit"},
-                   {"quick", "no-scale", "only-scale", "allow-dirty", "help"});
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
-  const int reps = static_cast<int>(args.integer("repeats", 30, 1, 100000));
-  const double naive_limit = static_cast<double>(args.integer("naive-limit", 1ll << 28, 0, 1ll << 50));
+int run(const Flags& f) {
+  const int reps = f.repeats;
+  const double naive_limit = static_cast<double>(f.naive_limit);
   std::unique_ptr<Context> ctx;
-  if (int rc = open_context(args, "field", ctx)) return rc;
+  if (int rc = open_context(f.suite, "field", ctx)) return rc;
   ResultsFile file;
-  if (int rc = file.open(args, "field")) return rc;
+  if (int rc = file.open(f.suite, "field")) return rc;
   Status st;
   Suite s{*ctx,
           {},
@@ -260,8 +246,8 @@ int field_suite(int argc, char** argv) {
   }
 
   std::vector<Case> cases;
-  const bool quick = args.has("quick");
-  if (!args.has("only-scale")) {
+  const bool quick = f.suite.quick;
+  if (!f.only_scale) {
     const std::vector<float> radii = quick ? std::vector<float>{8} : std::vector<float>{15, 8, 4};
     std::vector<int> res, counts;
     if (quick) {
@@ -276,7 +262,7 @@ int field_suite(int argc, char** argv) {
       for (int rs : res)
         for (int n : counts) cases.push_back({256.0f, r, rs, n, false});
   }
-  if (!quick && !args.has("no-scale")) cases.push_back({4096.0f, 15.0f, 4096, 100000, true});
+  if (!quick && !f.no_scale) cases.push_back({4096.0f, 15.0f, 4096, 100000, true});
 
   using field::FieldVariant;
   const FieldVariant gpu_variants[] = {FieldVariant::GpuNaive, FieldVariant::GpuCoalesced, FieldVariant::GpuShared,
@@ -329,6 +315,28 @@ int field_suite(int argc, char** argv) {
   file.finish(s.results);
   if (s.failures) std::fprintf(stderr, "warpmind-bench field: %d failure(s)\n", s.failures);
   return s.failures ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand field_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_suite(
+      parent, "field",
+      "the potential-field grid of Elmir (2013) plus a 100,000-entity scale case\n"
+      "Elmir's grid: a 256x256 world, resolutions 256..2048 step 256, entity counts 64, 128, 256..2048 step 256, "
+      "circle radii 15, 8 and 4, every variant in one run (the GPU variants on --backend cuda only); plus a scale "
+      "case, 100,000 entities of radius 15 in a 4096-unit world at 4096x4096.",
+      "Checks: cpu-stamp against the brute-force oracle on sampled cells (corners, random cells, cells under "
+      "entities); every other variant against cpu-stamp, bit for bit, on every cell.",
+      "a few small cases (a smoke test)", f->suite);
+  demos::add_integer(*app, "--repeats", f->repeats, 1, 100000, "N",
+                     "most timed runs per GPU variant; per CPU variant at most 10");
+  demos::add_integer(*app, "--naive-limit", f->naive_limit, 0, 1ll << 50, "N",
+                     "run cpu-naive only where cells x entities <= N");
+  demos::add_flag(*app, "--no-scale", f->no_scale, "skip the 100,000-entity scale case");
+  demos::add_flag(*app, "--only-scale", f->only_scale, "run only the scale case");
+  return {app, [f] { return run(*f); }};
 }
 
 }  // namespace warpmind::bench

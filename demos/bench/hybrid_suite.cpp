@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "results.h"
 #include "serial_search.h"
 #include "suites.h"
@@ -20,15 +19,6 @@
 namespace warpmind::bench {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind-bench hybrid [options]\n"
-    "  --out FILE.json       write the results\n"
-    "  --quick               smaller searches (a smoke test)\n"
-    "  --threads N           CPU threads (default: all)\n"
-    "  --width W, --depth D  Connect6's pairs per node and turns (default 16 and 3; the paper: 48 and 5)\n"
-    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
-    "Checks: every search's value against a serial alpha-beta over the same moves.\n";
 
 template <class G>
 void measure(const G& rules, const char* game, const char* name, const typename G::State& s, int depth, Context& ctx,
@@ -86,25 +76,24 @@ void measure(const G& rules, const char* game, const char* name, const typename 
     }
 }
 
-}  // namespace
+// The flags of the hybrid suite (0: the default, which --quick changes).
+struct Flags {
+  SuiteFlags suite;
+  int width = 0, depth = 0;
+};
 
-int hybrid_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "threads", "backend", "width", "depth"}, {"quick", "allow-dirty", "help"});
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
+int run(const Flags& f) {
   std::unique_ptr<Context> ctx;
-  if (int rc = open_context(args, "hybrid", ctx)) return rc;
+  if (int rc = open_context(f.suite, "hybrid", ctx)) return rc;
   ResultsFile file;
-  if (int rc = file.open(args, "hybrid")) return rc;
-  const bool quick = args.has("quick");
+  if (int rc = file.open(f.suite, "hybrid")) return rc;
+  const bool quick = f.suite.quick;
   Results results("hybrid", "node counts (machine-independent)");
   int failures = 0;
   std::printf("%-9s %-10s %-8s %5s %9s | %12s %12s %9s | %12s %9s %9s   (nodes computed; mean batch sizes)\n", "game",
               "position", "mode", "depth", "l_max", "N_hybrid", "N_serial", "ratio", "max tree", "leaves", "branches");
-  const search::connect6::Connect6Game c6_game{static_cast<int>(args.integer("width", quick ? 8 : 16, 1, 128))};
-  const int c6_depth = static_cast<int>(args.integer("depth", quick ? 2 : 3, 1, 8));
+  const search::connect6::Connect6Game c6_game{f.width ? f.width : quick ? 8 : 16};
+  const int c6_depth = f.depth ? f.depth : quick ? 2 : 3;
   const char* openings[][2] = {{"open-a", "K10 L10L11 J9J11 M12N13"}, {"open-b", "K10 K11L9 J10J12 H8N14"}};
   for (const auto& [name, record] : openings) {
     search::connect6::Board b;
@@ -130,6 +119,24 @@ int hybrid_suite(int argc, char** argv) {
   if (!file.write(results)) return 1;
   file.finish(results);
   return failures ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand hybrid_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_suite(
+      parent, "hybrid",
+      "the node-based hybrid search's pruning loss, N_hybrid / N_serial (Li et al.)\n"
+      "The node-based hybrid search's pruning loss: nodes computed by the hybrid search over the CPU pool's "
+      "batches (N_hybrid) against a serial alpha-beta's (N_serial), for Connect6 openings and chess positions, "
+      "four modes and batch sizes 1 to 2^20. Node counts, not times: the results are machine-independent.",
+      "Checks: every search's value against a serial alpha-beta over the same moves.",
+      "smaller searches (a smoke test)", f->suite);
+  demos::add_integer(*app, "--width", f->width, 1, 128, "W", "Connect6's pairs per node; the paper: 48",
+                     "16; --quick: 8");
+  demos::add_integer(*app, "--depth", f->depth, 1, 8, "D", "Connect6's turns searched; the paper: 5", "3; --quick: 2");
+  return {app, [f] { return run(*f); }};
 }
 
 }  // namespace warpmind::bench

@@ -7,7 +7,7 @@
 #include <set>
 #include <string_view>
 
-#include "../common/args.h"
+#include "output.h"
 
 namespace warpmind::bench {
 
@@ -64,14 +64,26 @@ std::string Results::to_json() const {
   return s;
 }
 
-int ResultsFile::open(demos::Args& args, const char* suite) {
+CLI::App* add_suite(CLI::App& parent, const char* name, const std::string& description, const std::string& checks,
+                    const std::string& quick, SuiteFlags& flags) {
+  CLI::App* app = demos::add_subcommand(parent, name, description);
+  app->footer(checks);
+  demos::add_text(*app, "--out", flags.out, "FILE.json", "write the results");
+  demos::add_flag(*app, "--quick", flags.quick, quick);
+  demos::add_context_flags(*app, flags.context);
+  demos::add_flag(*app, "--allow-dirty", flags.allow_dirty,
+                  "write under bench/results/ even from a build that is not a commit");
+  return app;
+}
+
+int ResultsFile::open(const SuiteFlags& flags, const char* suite) {
   suite_ = suite;
-  if (!args.has("out")) return 0;
-  path_ = args.str("out");
+  if (flags.out.empty()) return 0;
+  path_ = flags.out;
   namespace fs = std::filesystem;
   std::error_code ec;
   const std::string where = fs::weakly_canonical(fs::absolute(path_, ec), ec).generic_string();
-  if (where.find("/bench/results/") != std::string::npos && demos::build_is_dirty() && !args.has("allow-dirty")) {
+  if (where.find("/bench/results/") != std::string::npos && demos::build_is_dirty() && !flags.allow_dirty) {
     std::fprintf(stderr,
                  "warpmind-bench %s: refusing to write %s: this binary was built from %s, not a commit "
                  "(commit first, or pass --allow-dirty)\n",
@@ -127,8 +139,8 @@ bool corrupt(const std::string& variant) {
   return true;
 }
 
-int open_context(demos::Args& args, const char* suite, std::unique_ptr<Context>& ctx) {
-  const std::string err = demos::open_context(args, false, ctx);
+int open_context(const SuiteFlags& flags, const char* suite, std::unique_ptr<Context>& ctx) {
+  const std::string err = demos::open_context(flags.context, false, ctx);
   if (err.empty()) return 0;
   std::fprintf(stderr, "warpmind-bench %s: %s\n", suite, err.c_str());
   return 2;

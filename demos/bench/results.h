@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
+#include "flags.h"
+#include "output.h"
 #include "warpmind/core/context.h"
 
 namespace warpmind::bench {
@@ -62,10 +63,22 @@ class Results {
 // when the binary was built from a tree that is not exactly a commit, unless --allow-dirty is given
 // (committed results name the commit they were measured at). write() rewrites the whole file, so a
 // suite may call it after every case and an interrupted run still leaves its finished records.
+// The flags every suite takes: --out, --quick, --backend, --threads and --allow-dirty.
+struct SuiteFlags {
+  std::string out;
+  bool quick = false, allow_dirty = false;
+  demos::ContextFlags context;
+};
+// Adds a suite to the program's app (`description`: its summary line, then what it runs; `checks`: what
+// it compares its records with, the end of its --help), with the flags every suite takes (`quick`: what
+// --quick runs). The suite's own flags go on the app returned.
+CLI::App* add_suite(CLI::App& parent, const char* name, const std::string& description, const std::string& checks,
+                    const std::string& quick, SuiteFlags& flags);
+
 class ResultsFile {
  public:
   // Returns 0, or 2 after printing why the file may not be written.
-  int open(demos::Args& args, const char* suite);
+  int open(const SuiteFlags& flags, const char* suite);
   // Returns false after printing why the file could not be written.
   bool write(const Results& results) const;
   // Prints how many records were checked (and which were not) and, with --out, where they went.
@@ -81,6 +94,6 @@ bool corrupt(const std::string& variant);
 
 // The context every suite runs on, from --backend and --threads. Returns 0, or the exit status after
 // printing why (2: bad options, 1: no context).
-int open_context(demos::Args& args, const char* suite, std::unique_ptr<Context>& ctx);
+int open_context(const SuiteFlags& flags, const char* suite, std::unique_ptr<Context>& ctx);
 
 }  // namespace warpmind::bench

@@ -24,7 +24,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "../common/args.h"
 #include "results.h"
 #include "serial_search.h"
 #include "suites.h"
@@ -43,26 +42,6 @@ using namespace search::chess;
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-constexpr const char* kHelp =
-    "usage: warpmind-bench chess|connect6 [options]\n"
-    "  --out FILE.json       write the results\n"
-    "  --quick               shallower perft and searches, smaller batches (a smoke test)\n"
-    "  --backend B           cpu | cuda | auto (default auto)\n"
-    "  --threads N           CPU threads (default: all)\n"
-    "  --part LIST           run only these parts (comma-separated): perft (chess), batches, plain (the\n"
-    "                        searches without pruning, the device-resident one included), pruned (with\n"
-    "                        pruning, the hybrid's rows), subtrees (with pruning: the hybrid over the upper\n"
-    "                        plies, whole subtrees below its horizon searched in one pass per batch, and\n"
-    "                        the engine's own multi-threaded search); default all. The results file is\n"
-    "                        rewritten after each part, so a run stopped later keeps the parts it\n"
-    "                        finished.\n"
-    "  --perft-only          chess: the perft rows alone (= --part perft)\n"
-    "  --resident-only       the serial search without pruning and the device-resident search alone\n"
-    "  --allow-dirty         write under bench/results/ even from a build that is not a commit\n"
-    "Checks: perft counts against the published ones; batch rows (values, move lists) against the\n"
-    "one-thread batch, and the one-thread batch against the GPU's when it ran; whole searches' values\n"
-    "against a serial alpha-beta over the same moves (the GPU's node counts also against the CPU pool's).\n";
-
 // Which parts of a suite run (--part, --perft-only, --resident-only).
 struct Parts {
   bool perft = true, batches = true, plain = true, pruned = true;
@@ -70,35 +49,70 @@ struct Parts {
   bool subtrees = true;  // the pruned search with whole subtrees below its horizon, and the engines' own search
 };
 
-// Reads --part LIST and the two shorthands; false (with a message) on an unknown part name.
-bool parse_parts(const demos::Args& args, const char* suite, Parts& out) {
-  if (args.has("part")) {
-    out = {false, false, false, false, true, false};
-    const std::string list = args.str("part");
-    for (std::size_t at = 0; at <= list.size();) {
-      const std::size_t end = std::min(list.find(',', at), list.size());
-      const std::string name = list.substr(at, end - at);
-      at = end + 1;
-      if (name == "perft")
-        out.perft = true;
-      else if (name == "batches")
-        out.batches = true;
-      else if (name == "plain")
-        out.plain = true;
-      else if (name == "pruned")
-        out.pruned = true;
-      else if (name == "subtrees")
-        out.subtrees = true;
-      else {
-        std::fprintf(stderr, "warpmind-bench %s: --part: unknown part '%s' (perft, batches, plain, pruned, subtrees)\n",
-                     suite, name.c_str());
-        return false;
-      }
-    }
+// The flags of the chess and connect6 suites.
+struct Flags {
+  SuiteFlags suite;
+  std::string part;
+  bool perft_only = false, resident_only = false;  // --perft-only: chess
+};
+
+// The parts --part names: "" or what is wrong with the list.
+std::string read_parts(const std::string& list, Parts& out) {
+  out = {false, false, false, false, true, false};
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string name = list.substr(at, end - at);
+    at = end + 1;
+    if (name == "perft")
+      out.perft = true;
+    else if (name == "batches")
+      out.batches = true;
+    else if (name == "plain")
+      out.plain = true;
+    else if (name == "pruned")
+      out.pruned = true;
+    else if (name == "subtrees")
+      out.subtrees = true;
+    else
+      return "unknown part '" + name + "' (perft, batches, plain, pruned, subtrees)";
   }
-  if (args.has("perft-only")) out = {true, false, false, false, true, false};
-  if (args.has("resident-only")) out = {false, false, true, false, false, false};
-  return true;
+  return {};
+}
+
+// The parts to run: --part LIST (checked when parsed) and the two shorthands.
+Parts parts_to_run(const Flags& f, const CLI::App& app) {
+  Parts out;
+  if (app.count("--part")) (void)read_parts(f.part, out);
+  if (f.perft_only) out = {true, false, false, false, true, false};
+  if (f.resident_only) out = {false, false, true, false, false, false};
+  return out;
+}
+
+// A search suite's app with the flags both take (`chess`: and --perft-only).
+CLI::App* add_search_suite(CLI::App& parent, const char* name, const std::string& description, Flags& f, bool chess) {
+  CLI::App* app = add_suite(
+      parent, name, description,
+      "Checks: perft counts against the published ones; batch rows (values, move lists) against the one-thread "
+      "batch, and the one-thread batch against the GPU's when it ran; whole searches' values against a serial "
+      "alpha-beta over the same moves (the GPU's node counts also against the CPU pool's).",
+      "shallower perft and searches, smaller batches (a smoke test)", f.suite);
+  demos::add_text(
+      *app, "--part", f.part, "LIST",
+      "run only these parts (comma-separated; default all): perft (chess), batches, plain (the searches without "
+      "pruning, the "
+      "device-resident one included), pruned (with pruning, the hybrid's rows), subtrees (with pruning: the "
+      "hybrid over the upper plies, whole subtrees below its horizon searched in one pass per batch, and the "
+      "engine's own multi-threaded search). The results file is rewritten after each part, so a run stopped "
+      "later keeps the parts it finished.",
+      [](const std::string& list) {
+        Parts p;
+        return read_parts(list, p);
+      },
+      "");
+  if (chess) demos::add_flag(*app, "--perft-only", f.perft_only, "the perft rows alone (= --part perft)");
+  demos::add_flag(*app, "--resident-only", f.resident_only,
+                  "the serial search without pruning and the device-resident search alone");
+  return app;
 }
 
 // against: what the record's output was compared with ("" when it was not compared).
@@ -386,20 +400,12 @@ int search_rows(const G& game, const char* name, const typename G::State& root, 
   return failures;
 }
 
-}  // namespace
-
-int chess_suite(int argc, char** argv) {
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "part"},
-                   {"quick", "perft-only", "resident-only", "allow-dirty", "help"});
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
+int chess_run(const Flags& f, const CLI::App& app) {
   std::unique_ptr<Context> ctx;
-  if (int rc = open_context(args, "chess", ctx)) return rc;
+  if (int rc = open_context(f.suite, "chess", ctx)) return rc;
   ResultsFile file;
-  if (int rc = file.open(args, "chess")) return rc;
-  const bool quick = args.has("quick");
+  if (int rc = file.open(f.suite, "chess")) return rc;
+  const bool quick = f.suite.quick;
   std::unique_ptr<GpuBatch> gpu;
   if (ctx->cuda()) {
     const Status st = GpuBatch::create(*ctx, gpu);
@@ -408,8 +414,7 @@ int chess_suite(int argc, char** argv) {
       return 1;
     }
   }
-  Parts parts;
-  if (!parse_parts(args, "chess", parts)) return 2;
+  const Parts parts = parts_to_run(f, app);
   Results results("chess", ctx->cuda() ? ctx->device().name : "cpu");
   int failures = 0;
   char params[256], extra[384];
@@ -533,19 +538,13 @@ int chess_suite(int argc, char** argv) {
   return failures ? 1 : 0;
 }
 
-int connect6_suite(int argc, char** argv) {
+int connect6_run(const Flags& f, const CLI::App& app) {
   namespace c6 = search::connect6;
-  demos::Args args(argc, argv, 1, {"out", "backend", "threads", "part"},
-                   {"quick", "resident-only", "allow-dirty", "help"});
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
   std::unique_ptr<Context> ctx;
-  if (int rc = open_context(args, "connect6", ctx)) return rc;
+  if (int rc = open_context(f.suite, "connect6", ctx)) return rc;
   ResultsFile file;
-  if (int rc = file.open(args, "connect6")) return rc;
-  const bool quick = args.has("quick");
+  if (int rc = file.open(f.suite, "connect6")) return rc;
+  const bool quick = f.suite.quick;
   std::unique_ptr<c6::GpuBatch> gpu;
   if (ctx->cuda()) {
     const Status st = c6::GpuBatch::create(*ctx, gpu);
@@ -554,8 +553,7 @@ int connect6_suite(int argc, char** argv) {
       return 1;
     }
   }
-  Parts parts;
-  if (!parse_parts(args, "connect6", parts)) return 2;
+  const Parts parts = parts_to_run(f, app);
   Results results("connect6", ctx->cuda() ? ctx->device().name : "cpu");
   const c6::Connect6Game game{quick ? 16 : 48};
   if (gpu && !gpu->set_game(game).ok()) return 1;
@@ -599,6 +597,34 @@ int connect6_suite(int argc, char** argv) {
   if (!file.write(results)) return 1;
   file.finish(results);
   return failures ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand chess_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_search_suite(
+      parent, "chess",
+      "perft, leaf / branch batches and the hybrid search on CPU and GPU (Li et al.)\n"
+      "Chess: perft (the CPU pool's, and the GPU's at the depths its speed is judged at), leaf and branch batches "
+      "of 1 .. 65,536 positions (one CPU thread, the CPU pool, the GPU), the device-resident search without "
+      "pruning, the hybrid search without and with pruning (also with whole subtrees below its horizon) and the "
+      "engine's own Lazy SMP search. GPU rows with --backend cuda.",
+      *f, true);
+  return {app, [f, app] { return chess_run(*f, *app); }};
+}
+
+demos::Subcommand connect6_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_search_suite(
+      parent, "connect6",
+      "leaf / branch batches and the hybrid search at w = 48 on CPU and GPU (Li et al.)\n"
+      "Connect6 at w = 48 (--quick: 16) from a fixed opening: leaf and branch batches (one CPU thread, the CPU "
+      "pool, the GPU), the device-resident search without pruning, the hybrid search without and with pruning "
+      "(also with whole subtrees below its horizon) and the engine's own root-split search. GPU rows with "
+      "--backend cuda.",
+      *f, false);
+  return {app, [f, app] { return connect6_run(*f, *app); }};
 }
 
 }  // namespace warpmind::bench

@@ -1,14 +1,18 @@
-// warpmind-bench suites, one per module. Each returns the process exit status.
+// warpmind-bench suites, one per module. Each adds itself to the program's app — its flags, declared
+// once there (those every suite takes: results.h) — and returns what runs when the command line chose it
+// (returning the exit status).
 #pragma once
+
+#include "flags.h"
 
 namespace warpmind::bench {
 
-int field_suite(int argc, char** argv);     // argv[0] is "field"
-int crowd_suite(int argc, char** argv);     // argv[0] is "crowd"
-int aoi_suite(int argc, char** argv);       // argv[0] is "aoi"
-int ddm_suite(int argc, char** argv);       // argv[0] is "ddm"
-int hybrid_suite(int argc, char** argv);    // argv[0] is "hybrid"
-int chess_suite(int argc, char** argv);     // argv[0] is "chess"
-int connect6_suite(int argc, char** argv);  // argv[0] is "connect6"
+demos::Subcommand field_suite(CLI::App& app);
+demos::Subcommand crowd_suite(CLI::App& app);
+demos::Subcommand aoi_suite(CLI::App& app);
+demos::Subcommand ddm_suite(CLI::App& app);
+demos::Subcommand hybrid_suite(CLI::App& app);
+demos::Subcommand chess_suite(CLI::App& app);
+demos::Subcommand connect6_suite(CLI::App& app);
 
 }  // namespace warpmind::bench

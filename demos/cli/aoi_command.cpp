@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "commands.h"
+#include "flags.h"
+#include "output.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/context.h"
@@ -15,31 +16,6 @@
 namespace warpmind::cli {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind aoi [options]\n"
-    "\n"
-    "Runs K ticks of an MMO server: every client sends one command (move or attack) per tick; the\n"
-    "server merges conflicting updates and tells every player whose area of interest holds the subject\n"
-    "(docs/aoi.md).\n"
-    "\n"
-    "  --scenario FILE     world, AOI, players and command mix from JSON (docs/aoi.md)\n"
-    "  --clients N         generated: players (default 4096), uniform over the map\n"
-    "  --hot-spots K       generated: most players clustered around K centres (default 0)\n"
-    "  --map S             generated: map side (default 2500)\n"
-    "  --aoi A             bucket side (square) or radius (circle), also max move and attack range\n"
-    "                      (default 10)\n"
-    "  --shape S           square | circle (default square)\n"
-    "  --attack-share F    fraction of clients attacking each tick (default 0.1)\n"
-    "  --ticks K           ticks (default 10)\n"
-    "  --no-visibility     skip enter/leave events\n"
-    "  --notifications F   write the last tick's notifications to F (CSV: receiver,subject,field,value)\n"
-    "  --backend B         cpu | cuda | auto (default auto)\n"
-    "  --variant V         auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast\n"
-    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
-    "  --seed N            generated: player and command seed (default 1; a scenario has its own)\n"
-    "  --json              one JSON summary object on stdout: accepted, rejected, updates,\n"
-    "                      notifications, entered and left are totals over all ticks\n";
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind aoi: %s\n", why.c_str());
@@ -52,50 +28,41 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
+// The flags of `warpmind aoi`.
+struct Flags {
+  std::string scenario, shape = "square", notifications, variant;
+  std::size_t clients = 4096;
+  int hot_spots = 0, ticks = 10;
+  float map = 2500, aoi = 10, attack_share = 0.1f;
+  std::uint64_t seed = 1;
+  demos::ContextFlags context;
+  bool no_visibility = false, json = false;
+};
 
-int aoi_command(int argc, char** argv) {
-  demos::Args args(argc, argv, 1,
-                   {"scenario", "clients", "hot-spots", "map", "aoi", "shape", "attack-share", "ticks", "notifications",
-                    "backend", "variant", "threads", "seed"},
-                   {"no-visibility", "json", "help"});
-  if (!args.error().empty()) return bad(args.error());
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
+int run(const Flags& f, const CLI::App& app) {
+  const auto given = [&app](const char* flag) { return app.count(flag) != 0; };
   aoi::AoiScenario sc;
-  if (args.has("scenario")) {
-    for (const char* f : {"clients", "hot-spots", "map", "seed"})
-      if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
-    Status st = aoi::load_aoi_scenario(args.str("scenario"), sc);
+  if (given("--scenario")) {
+    for (const char* flag : {"--clients", "--hot-spots", "--map", "--seed"})
+      if (given(flag)) return bad(std::string(flag) + " cannot be combined with --scenario");
+    Status st = aoi::load_aoi_scenario(f.scenario, sc);
     if (!st.ok()) return bad(st.message());
   } else {
-    const auto clients = static_cast<std::size_t>(args.integer("clients", 4096, 0, 1 << 30));
-    const auto hot = static_cast<int>(args.integer("hot-spots", 0, 0, 1000));
-    const float map = static_cast<float>(args.number("map", 2500.0, 1.0, 1e7));
-    const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
-    if (!args.error().empty()) return bad(args.error());
-    sc.config.world = {0, 0, map, map};
-    sc.players = aoi::generate_players(clients, sc.config.world, hot, seed);
-    sc.commands.seed = seed;
+    sc.config.world = {0, 0, f.map, f.map};
+    sc.players = aoi::generate_players(f.clients, sc.config.world, f.hot_spots, f.seed);
+    sc.commands.seed = f.seed;
   }
   aoi::AoiConfig& cfg = sc.config;
-  if (args.has("aoi"))
-    cfg.aoi = cfg.max_move = cfg.attack_range = static_cast<float>(args.number("aoi", 10.0, 1e-3, 1e7));
-  if (args.has("shape") && !aoi::parse_shape(args.str("shape"), cfg.shape))
-    return bad("--shape: expected square or circle, got '" + args.str("shape") + "'");
-  if (args.has("variant") && !aoi::parse_variant(args.str("variant"), cfg.variant))
-    return bad("--variant: unknown variant '" + args.str("variant") + "'");
-  if (args.has("attack-share"))
-    sc.commands.attack_share = static_cast<float>(args.number("attack-share", 0.1, 0.0, 1.0));
-  cfg.track_visibility = !args.has("no-visibility");
-  const int ticks = static_cast<int>(args.integer("ticks", 10, 0, 1000000));
-  if (!args.error().empty()) return bad(args.error());
-  const bool json = args.has("json");
+  if (given("--aoi")) cfg.aoi = cfg.max_move = cfg.attack_range = f.aoi;
+  if (given("--shape")) (void)aoi::parse_shape(f.shape, cfg.shape);          // checked when parsed
+  if (given("--variant")) (void)aoi::parse_variant(f.variant, cfg.variant);  // checked when parsed
+  if (given("--attack-share")) sc.commands.attack_share = f.attack_share;
+  cfg.track_visibility = !f.no_visibility;
+  const int ticks = f.ticks;
+  const bool json = f.json;
 
   std::unique_ptr<Context> ctx;
-  if (const std::string err = demos::open_context(args, json, ctx); !err.empty()) return bad(err);
+  if (const std::string err = demos::open_context(f.context, json, ctx); !err.empty()) return bad(err);
   Status st;
   std::unique_ptr<aoi::AoiWorld> world;
   st = aoi::AoiWorld::create(*ctx, cfg, world);
@@ -123,7 +90,7 @@ int aoi_command(int argc, char** argv) {
     accepted += r.accepted;
     for (std::size_t k : r.rejected) rejected += k;
   }
-  if (args.has("notifications")) {
+  if (given("--notifications")) {
     std::string text = "receiver,subject,field,value\n";
     for (const aoi::Notification& n : r.notifications) {
       char line[96];
@@ -134,7 +101,7 @@ int aoi_command(int argc, char** argv) {
                       aoi::value_as_float(n.value));
       text += line;
     }
-    const std::string err = demos::write_file(args.str("notifications"), text);
+    const std::string err = demos::write_file(f.notifications, text);
     if (!err.empty()) return bad(err);
   }
   const std::size_t n = sc.players.size();
@@ -159,6 +126,43 @@ int aoi_command(int argc, char** argv) {
                 median(query), median(vis));
   }
   return 0;
+}
+
+}  // namespace
+
+demos::Subcommand aoi_command(CLI::App& parent) {
+  CLI::App* app = demos::add_subcommand(
+      parent, "aoi",
+      "run an MMO world's ticks: client commands, conflict merge, area-of-interest updates\n"
+      "Runs K ticks of an MMO server: every client sends one command (move or attack) per tick; the server "
+      "merges conflicting updates and tells every player whose area of interest holds the subject (docs/aoi.md).");
+  auto f = std::make_shared<Flags>();
+  demos::add_text(*app, "--scenario", f->scenario, "FILE",
+                  "world, AOI, players and command mix from JSON (docs/aoi.md)");
+  demos::add_integer(*app, "--clients", f->clients, 0, 1 << 30, "N", "generated: players, uniform over the map");
+  demos::add_integer(*app, "--hot-spots", f->hot_spots, 0, 1000, "K",
+                     "generated: most players clustered around K centres");
+  demos::add_number(*app, "--map", f->map, 1.0, 1e7, "S", "generated: map side");
+  demos::add_number(*app, "--aoi", f->aoi, 1e-3, 1e7, "A",
+                    "bucket side (square) or radius (circle), also max move and attack range");
+  demos::add_choice(*app, "--shape", f->shape, {"square", "circle"}, "the area of interest's shape");
+  demos::add_number(*app, "--attack-share", f->attack_share, 0.0, 1.0, "F", "fraction of clients attacking each tick");
+  demos::add_integer(*app, "--ticks", f->ticks, 0, 1000000, "K", "ticks");
+  demos::add_flag(*app, "--no-visibility", f->no_visibility, "skip enter/leave events");
+  demos::add_text(*app, "--notifications", f->notifications, "F",
+                  "write the last tick's notifications to F (CSV: receiver,subject,field,value)");
+  demos::add_context_flags(*app, f->context);
+  demos::add_text(*app, "--variant", f->variant, "V", "auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast",
+                  [](const std::string& s) {
+                    aoi::AoiVariant v;
+                    return aoi::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";
+                  });
+  demos::add_integer(*app, "--seed", f->seed, 0, INT64_MAX, "N",
+                     "generated: player and command seed; a scenario has its own");
+  demos::add_flag(*app, "--json", f->json,
+                  "one JSON summary object on stdout: accepted, rejected, updates, notifications, entered and left "
+                  "are totals over all ticks");
+  return {app, [f, app] { return run(*f, *app); }};
 }
 
 }  // namespace warpmind::cli

@@ -1,12 +1,15 @@
-// Subcommands of the `warpmind` CLI. Each returns the process exit status: 0 success, 2 bad input
+// Subcommands of the `warpmind` CLI. Each adds itself to the program's app — its flags, declared once
+// there — and returns what runs when the command line chose it: the exit status, 0 success, 2 bad input
 // (with a one-line reason on stderr), 1 any other failure.
 #pragma once
 
+#include "flags.h"
+
 namespace warpmind::cli {
 
-int field_command(int argc, char** argv);  // argv[0] is "field"
-int crowd_command(int argc, char** argv);  // argv[0] is "crowd"
-int aoi_command(int argc, char** argv);    // argv[0] is "aoi"
-int ddm_command(int argc, char** argv);    // argv[0] is "ddm"
+demos::Subcommand field_command(CLI::App& app);
+demos::Subcommand crowd_command(CLI::App& app);
+demos::Subcommand aoi_command(CLI::App& app);
+demos::Subcommand ddm_command(CLI::App& app);
 
 }  // namespace warpmind::cli

@@ -11,8 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../common/args.h"
 #include "commands.h"
+#include "flags.h"
+#include "output.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/crowd/scenario.h"
@@ -20,34 +21,6 @@
 namespace warpmind::cli {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind crowd [options]\n"
-    "\n"
-    "Runs N agents for K ticks: each tick every agent proposes a move and the solver accepts or rejects\n"
-    "it so that no two agents ever overlap (docs/crowd.md).\n"
-    "\n"
-    "input:\n"
-    "  --scenario FILE     world, radius, rule, obstacles, agents and moves from JSON (docs/crowd.md)\n"
-    "  --agents N          generated: agents (default 10000) on a jittered lattice, random moves\n"
-    "  --radius R          generated: agent radius (default 0.5)\n"
-    "  --spacing S         generated: start lattice pitch in units of 2R (default 1.25, >= 1)\n"
-    "  --step-size D       generated: largest random move per axis per tick (default: R)\n"
-    "  --seed N            generated: lattice and move seed (default 1; a scenario has its own)\n"
-    "  --moves FILE        explicit proposals instead of generated or scenario moves, one per line:\n"
-    "                      'TICK AGENT X Y' (ticks from 0, X Y the target); an agent without a line in a\n"
-    "                      tick proposes to stay; '#' starts a comment; errors name the line\n"
-    "  --steps K           ticks (default 100; with --moves: one more than the file's last tick)\n"
-    "  --rule RULE         strict | lowest-id (default strict; overrides the scenario's \"rule\")\n"
-    "execution:\n"
-    "  --backend B         cpu | cuda | auto (default auto)\n"
-    "  --variant V         auto, cpu-reference, gpu-sort, gpu-tiled, gpu-static-grid\n"
-    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
-    "  --verify            check the guarantees after every tick (no overlap, old or proposed position)\n"
-    "output:\n"
-    "  --positions FILE    final positions, one line 'ID X Y' per agent in id order (%.9g: exact floats)\n"
-    "  --ticks FILE        CSV, one row per tick: tick,moved,stayed,out_of_world,blocked,collisions\n"
-    "  --json              one JSON summary object on stdout (\"accepted\": Moved verdicts, all ticks)\n";
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind crowd: %s\n", why.c_str());
@@ -115,57 +88,51 @@ std::string read_moves(const std::string& path, std::size_t agents, long long st
   return {};
 }
 
-}  // namespace
+// The flags of `warpmind crowd`.
+struct Flags {
+  std::string scenario, moves, rule = "strict", variant, positions, ticks;
+  std::size_t agents = 10000;
+  float radius = 0.5f, spacing = 1.25f, step_size = 0;
+  std::uint64_t seed = 1;
+  long long steps = 100;
+  demos::ContextFlags context;
+  bool verify = false, json = false;
+};
 
-int crowd_command(int argc, char** argv) {
-  demos::Args args(argc, argv, 1,
-                   {"agents", "steps", "radius", "spacing", "step-size", "rule", "backend", "variant", "threads",
-                    "seed", "scenario", "moves", "positions", "ticks"},
-                   {"verify", "json", "help"});
-  if (!args.error().empty()) return bad(args.error());
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
+int run(const Flags& f, const CLI::App& app) {
+  const auto given = [&app](const char* flag) { return app.count(flag) != 0; };
   crowd::CrowdScenario sc;
-  if (args.has("moves") && args.has("step-size")) return bad("--step-size cannot be combined with --moves");
-  if (args.has("scenario")) {
-    for (const char* f : {"agents", "radius", "spacing", "step-size", "seed"})
-      if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
-    Status st = crowd::load_crowd_scenario(args.str("scenario"), sc);
+  if (given("--moves") && given("--step-size")) return bad("--step-size cannot be combined with --moves");
+  if (given("--scenario")) {
+    for (const char* flag : {"--agents", "--radius", "--spacing", "--step-size", "--seed"})
+      if (given(flag)) return bad(std::string(flag) + " cannot be combined with --scenario");
+    Status st = crowd::load_crowd_scenario(f.scenario, sc);
     if (!st.ok()) return bad(st.message());
   } else {
-    const auto agents = static_cast<std::size_t>(args.integer("agents", 10000, 0, 1 << 28));
-    sc.config.radius = static_cast<float>(args.number("radius", 0.5, 1e-4, 1e4));
-    const float spacing = static_cast<float>(args.number("spacing", 1.25, 1.0, 100.0));
-    sc.moves.step = static_cast<float>(args.number("step-size", sc.config.radius, 0.0, 1e6));
-    sc.moves.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
-    if (!args.error().empty()) return bad(args.error());
-    sc.config.world = crowd::lattice_world(agents, sc.config.radius, spacing);
-    sc.start = crowd::lattice_start(agents, sc.config.radius, spacing, sc.config, sc.moves.seed);
+    sc.config.radius = f.radius;
+    sc.moves.step = given("--step-size") ? f.step_size : f.radius;
+    sc.moves.seed = f.seed;
+    sc.config.world = crowd::lattice_world(f.agents, sc.config.radius, f.spacing);
+    sc.start = crowd::lattice_start(f.agents, sc.config.radius, f.spacing, sc.config, sc.moves.seed);
   }
-  const long long given_steps = args.has("steps") ? args.integer("steps", 100, 0, 1000000) : -1;
-  if (!args.error().empty()) return bad(args.error());
+  const long long given_steps = given("--steps") ? f.steps : -1;
   std::vector<ExplicitMove> explicit_moves;
-  if (args.has("moves")) {
-    const std::string err = read_moves(args.str("moves"), sc.start.size(), given_steps, explicit_moves);
+  if (given("--moves")) {
+    const std::string err = read_moves(f.moves, sc.start.size(), given_steps, explicit_moves);
     if (!err.empty()) return bad(err);
   }
   int steps = 100;
   if (given_steps >= 0)
     steps = static_cast<int>(given_steps);
-  else if (args.has("moves"))
+  else if (given("--moves"))
     steps = explicit_moves.empty() ? 0 : static_cast<int>(explicit_moves.back().tick) + 1;
   crowd::CrowdConfig& cfg = sc.config;
-  if (args.has("rule") && !crowd::parse_rule(args.str("rule"), cfg.rule))
-    return bad("--rule: expected strict or lowest-id, got '" + args.str("rule") + "'");
-  if (args.has("variant") && !crowd::parse_variant(args.str("variant"), cfg.variant))
-    return bad("--variant: unknown variant '" + args.str("variant") + "'");
-  if (!args.error().empty()) return bad(args.error());
-  const bool json = args.has("json"), verify = args.has("verify");
+  if (given("--rule")) (void)crowd::parse_rule(f.rule, cfg.rule);              // checked when parsed
+  if (given("--variant")) (void)crowd::parse_variant(f.variant, cfg.variant);  // checked when parsed
+  const bool json = f.json, verify = f.verify;
 
   std::unique_ptr<Context> ctx;
-  if (const std::string err = demos::open_context(args, json, ctx); !err.empty()) return bad(err);
+  if (const std::string err = demos::open_context(f.context, json, ctx); !err.empty()) return bad(err);
   Status st;
   std::unique_ptr<crowd::CrowdSolver> solver;
   st = crowd::CrowdSolver::create(*ctx, cfg, solver);
@@ -181,7 +148,7 @@ int crowd_command(int argc, char** argv) {
   std::string tick_rows = "tick,moved,stayed,out_of_world,blocked,collisions\n";
   std::size_t next_move = 0;
   for (int t = 0; t < steps; ++t) {
-    if (args.has("moves")) {
+    if (given("--moves")) {
       prop = pos;  // no line for an agent in this tick: it proposes to stay
       for (; next_move < explicit_moves.size() && explicit_moves[next_move].tick == static_cast<std::uint64_t>(t);
            ++next_move)
@@ -195,7 +162,7 @@ int crowd_command(int argc, char** argv) {
     if (!st.ok()) return bad(st.message());
     const crowd::StepStats& ts = solver->last_stats();
     accepted += ts.moved;
-    if (args.has("ticks")) {
+    if (given("--ticks")) {
       char row[128];
       std::snprintf(row, sizeof row, "%d,%zu,%zu,%zu,%zu,%zu\n", t, ts.moved, ts.stayed, ts.out_of_world, ts.blocked,
                     ts.collisions);
@@ -213,7 +180,7 @@ int crowd_command(int argc, char** argv) {
     }
     pos.swap(next);
   }
-  if (args.has("positions")) {
+  if (given("--positions")) {
     std::string text;
     text.reserve(n * 32);
     for (std::size_t i = 0; i < n; ++i) {
@@ -221,10 +188,10 @@ int crowd_command(int argc, char** argv) {
       std::snprintf(line, sizeof line, "%zu %.9g %.9g\n", i, pos[i].x, pos[i].y);
       text += line;
     }
-    if (const std::string err = demos::write_file(args.str("positions"), text); !err.empty()) return bad(err);
+    if (const std::string err = demos::write_file(f.positions, text); !err.empty()) return bad(err);
   }
-  if (args.has("ticks"))
-    if (const std::string err = demos::write_file(args.str("ticks"), tick_rows); !err.empty()) return bad(err);
+  if (given("--ticks"))
+    if (const std::string err = demos::write_file(f.ticks, tick_rows); !err.empty()) return bad(err);
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
@@ -247,6 +214,67 @@ int crowd_command(int argc, char** argv) {
       std::printf("verified every tick: %zu overlaps, %zu agents off their old/proposed spot\n", overlaps, violations);
   }
   return overlaps || violations ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand crowd_command(CLI::App& parent) {
+  CLI::App* app = demos::add_subcommand(
+      parent, "crowd",
+      "run a generated crowd through the collision-checked movement solver\n"
+      "Runs N agents for K ticks: each tick every agent proposes a move and the solver accepts or rejects it so "
+      "that no two agents ever overlap (docs/crowd.md).");
+  auto f = std::make_shared<Flags>();
+  const std::string input = "input";
+  demos::add_text(*app, "--scenario", f->scenario, "FILE",
+                  "world, radius, rule, obstacles, agents and moves from JSON (docs/crowd.md)")
+      ->group(input);
+  demos::add_integer(*app, "--agents", f->agents, 0, 1 << 28, "N",
+                     "generated: agents on a jittered lattice, random moves")
+      ->group(input);
+  demos::add_number(*app, "--radius", f->radius, 1e-4, 1e4, "R", "generated: agent radius")->group(input);
+  demos::add_number(*app, "--spacing", f->spacing, 1.0, 100.0, "S", "generated: start lattice pitch in units of 2R")
+      ->group(input);
+  demos::add_number(*app, "--step-size", f->step_size, 0.0, 1e6, "D",
+                    "generated: largest random move per axis per tick", "R")
+      ->group(input);
+  demos::add_integer(*app, "--seed", f->seed, 0, INT64_MAX, "N",
+                     "generated: lattice and move seed; a scenario has its own")
+      ->group(input);
+  demos::add_text(*app, "--moves", f->moves, "FILE",
+                  "explicit proposals instead of generated or scenario moves, one per line: 'TICK AGENT X Y' "
+                  "(ticks from 0, X Y the target); an agent without a line in a tick proposes to stay; '#' starts "
+                  "a comment; errors name the line")
+      ->group(input);
+  demos::add_integer(*app, "--steps", f->steps, 0, 1000000, "K", "ticks",
+                     "100; with --moves: one more than the file's last tick")
+      ->group(input);
+  demos::add_choice(*app, "--rule", f->rule, {"strict", "lowest-id"}, "overrides the scenario's \"rule\"")
+      ->group(input);
+  const std::string execution = "execution";
+  demos::add_context_flags(*app, f->context);
+  app->get_option("--backend")->group(execution);
+  demos::add_text(*app, "--variant", f->variant, "V", "auto, cpu-reference, gpu-sort, gpu-tiled, gpu-static-grid",
+                  [](const std::string& s) {
+                    crowd::CrowdVariant v;
+                    return crowd::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";
+                  })
+      ->group(execution);
+  app->get_option("--threads")->group(execution);
+  demos::add_flag(*app, "--verify", f->verify,
+                  "check the guarantees after every tick (no overlap, old or proposed position)")
+      ->group(execution);
+  const std::string output = "output";
+  demos::add_text(*app, "--positions", f->positions, "FILE",
+                  "final positions, one line 'ID X Y' per agent in id order (%.9g: exact floats)")
+      ->group(output);
+  demos::add_text(*app, "--ticks", f->ticks, "FILE",
+                  "CSV, one row per tick: tick,moved,stayed,out_of_world,blocked,collisions")
+      ->group(output);
+  demos::add_flag(*app, "--json", f->json,
+                  "one JSON summary object on stdout (\"accepted\": Moved verdicts, all ticks)")
+      ->group(output);
+  return {app, [f, app] { return run(*f, *app); }};
 }
 
 }  // namespace warpmind::cli

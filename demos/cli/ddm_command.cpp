@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "commands.h"
+#include "flags.h"
+#include "output.h"
 #include "warpmind/core/context.h"
 #include "warpmind/ddm/ddm.h"
 #include "warpmind/ddm/scenario.h"
@@ -15,29 +16,6 @@
 namespace warpmind::cli {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind ddm [options]\n"
-    "\n"
-    "Matches publication and subscription regions (half-open boxes), then runs K steps of moves and\n"
-    "reports the pairs that appeared and disappeared (docs/ddm.md).\n"
-    "\n"
-    "  --scenario FILE     regions (or how to generate them), dimensions and steps from JSON (docs/ddm.md)\n"
-    "  --regions N         generated: regions (default 10000), half publications, half subscriptions\n"
-    "  --alpha A           generated: overlap degree, total region volume / space volume (default 1)\n"
-    "  --size S            generated: fixed side instead (the seed's 10 and 100)\n"
-    "  --space L           generated: the space [0, L)^D (default 10000)\n"
-    "  --distribution D    uniform | hotspot (default uniform)\n"
-    "  --dimensions D      2 or 3 (default 2)\n"
-    "  --steps K           moves after the first match (default 30; overrides the scenario's \"steps\")\n"
-    "  --backend B         cpu | cuda | auto (default auto)\n"
-    "  --variant V         auto, cpu-brute, cpu-sort, gpu-region, gpu-grid\n"
-    "  --threads N         CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
-    "  --seed N            generated: region and move seed (default 1; a scenario has its own)\n"
-    "  --pairs FILE        the match after the last step, one 'PUBLICATION SUBSCRIPTION' line per pair,\n"
-    "                      sorted; ids are the regions' positions in the scenario (generated: even ids\n"
-    "                      publications, odd ids subscriptions)\n"
-    "  --json              one JSON summary object on stdout\n";
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind ddm: %s\n", why.c_str());
@@ -111,37 +89,28 @@ int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool 
   return 0;
 }
 
-}  // namespace
+// The flags of `warpmind ddm`.
+struct Flags {
+  std::string scenario, distribution = "uniform", variant, pairs;
+  ddm::GenerateSpec gen;
+  int dimensions = 2, steps = 30;
+  demos::ContextFlags context;
+  bool json = false;
+};
 
-int ddm_command(int argc, char** argv) {
-  demos::Args args(argc, argv, 1,
-                   {"scenario", "regions", "alpha", "size", "space", "distribution", "dimensions", "steps", "backend",
-                    "variant", "threads", "seed", "pairs"},
-                   {"json", "help"});
-  if (!args.error().empty()) return bad(args.error());
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
+int run(const Flags& f, const CLI::App& app) {
+  const auto given = [&app](const char* flag) { return app.count(flag) != 0; };
   ddm::DdmScenario sc;
-  if (args.has("scenario")) {
-    for (const char* f : {"regions", "alpha", "size", "space", "distribution", "dimensions", "seed"})
-      if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
-    Status st = ddm::load_ddm_scenario(args.str("scenario"), sc);
+  if (given("--scenario")) {
+    for (const char* flag : {"--regions", "--alpha", "--size", "--space", "--distribution", "--dimensions", "--seed"})
+      if (given(flag)) return bad(std::string(flag) + " cannot be combined with --scenario");
+    Status st = ddm::load_ddm_scenario(f.scenario, sc);
     if (!st.ok()) return bad(st.message());
   } else {
-    ddm::GenerateSpec g;
-    g.regions = static_cast<std::size_t>(args.integer("regions", 10000, 0, 1ll << 28));
-    g.alpha = static_cast<float>(args.number("alpha", 1.0, 0.0, 1e9));
-    g.size = static_cast<float>(args.number("size", 0.0, 0.0, 1e9));
-    g.space = static_cast<float>(args.number("space", 10000.0, 1e-3, 1e9));
-    g.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
-    const std::string dist = args.str("distribution", "uniform");
-    if (dist != "uniform" && dist != "hotspot") return bad("--distribution: expected uniform or hotspot");
-    g.hotspot = dist == "hotspot";
-    sc.dimensions = static_cast<int>(args.integer("dimensions", 2, 2, 3));
+    ddm::GenerateSpec g = f.gen;
+    g.hotspot = f.distribution == "hotspot";
+    sc.dimensions = f.dimensions;
     sc.seed = g.seed;
-    if (!args.error().empty()) return bad(args.error());
     const auto to_spec = [&](const auto& regions) {
       for (const auto& q : regions) {
         ddm::RegionSpec spec;
@@ -155,17 +124,51 @@ int ddm_command(int argc, char** argv) {
     else
       to_spec(ddm::generate_regions<3>(g));
   }
-  if (args.has("steps")) sc.steps = static_cast<int>(args.integer("steps", 30, 0, 1000000));
+  if (given("--steps")) sc.steps = f.steps;
   ddm::DdmVariant variant = ddm::DdmVariant::Auto;
-  if (args.has("variant") && !ddm::parse_variant(args.str("variant"), variant))
-    return bad("--variant: unknown variant '" + args.str("variant") + "'");
-  if (!args.error().empty()) return bad(args.error());
-  const bool json = args.has("json");
+  if (given("--variant")) (void)ddm::parse_variant(f.variant, variant);  // checked when parsed
+  const bool json = f.json;
   std::unique_ptr<Context> ctx;
-  if (const std::string err = demos::open_context(args, json, ctx); !err.empty()) return bad(err);
-  Status st;
-  const std::string pairs = args.str("pairs");
+  if (const std::string err = demos::open_context(f.context, json, ctx); !err.empty()) return bad(err);
+  const std::string pairs = given("--pairs") ? f.pairs : std::string();
   return sc.dimensions == 2 ? run<2>(*ctx, variant, sc, json, pairs) : run<3>(*ctx, variant, sc, json, pairs);
+}
+
+}  // namespace
+
+demos::Subcommand ddm_command(CLI::App& parent) {
+  CLI::App* app = demos::add_subcommand(
+      parent, "ddm",
+      "match publication and subscription regions and keep the match current as they move\n"
+      "Matches publication and subscription regions (half-open boxes), then runs K steps of moves and reports the "
+      "pairs that appeared and disappeared (docs/ddm.md).");
+  auto f = std::make_shared<Flags>();
+  demos::add_text(*app, "--scenario", f->scenario, "FILE",
+                  "regions (or how to generate them), dimensions and steps from JSON (docs/ddm.md)");
+  demos::add_integer(*app, "--regions", f->gen.regions, 0, 1ll << 28, "N",
+                     "generated: regions, half publications, half subscriptions");
+  demos::add_number(*app, "--alpha", f->gen.alpha, 0.0, 1e9, "A",
+                    "generated: overlap degree, total region volume / space volume");
+  demos::add_number(*app, "--size", f->gen.size, 0.0, 1e9, "S",
+                    "generated: fixed side instead of --alpha (the seed's 10 and 100); 0: none", "");
+  demos::add_number(*app, "--space", f->gen.space, 1e-3, 1e9, "L", "generated: the space [0, L)^D");
+  demos::add_choice(*app, "--distribution", f->distribution, {"uniform", "hotspot"}, "where regions are placed");
+  demos::add_integer(*app, "--dimensions", f->dimensions, 2, 3, "D", "2 or 3");
+  demos::add_integer(*app, "--steps", f->steps, 0, 1000000, "K",
+                     "moves after the first match; overrides the scenario's \"steps\"");
+  demos::add_context_flags(*app, f->context);
+  demos::add_text(*app, "--variant", f->variant, "V", "auto, cpu-brute, cpu-sort, gpu-region, gpu-grid",
+                  [](const std::string& s) {
+                    ddm::DdmVariant v;
+                    return ddm::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";
+                  });
+  demos::add_integer(*app, "--seed", f->gen.seed, 0, INT64_MAX, "N",
+                     "generated: region and move seed; a scenario has its own");
+  demos::add_text(*app, "--pairs", f->pairs, "FILE",
+                  "the match after the last step, one 'PUBLICATION SUBSCRIPTION' line per pair, sorted; ids are "
+                  "the regions' positions in the scenario (generated: even ids publications, odd ids subscriptions)");
+  demos::add_flag(*app, "--json", f->json, "one JSON summary object on stdout");
+  return {app, [f, app] { return run(*f, *app); }};
 }
 
 }  // namespace warpmind::cli

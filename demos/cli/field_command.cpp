@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "commands.h"
+#include "flags.h"
+#include "output.h"
 #include "warpmind/core/context.h"
 #include "warpmind/core/hash.h"
 #include "warpmind/engine/image.h"
@@ -18,30 +19,6 @@
 namespace warpmind::cli {
 
 namespace {
-
-constexpr const char* kHelp =
-    "usage: warpmind field [options]\n"
-    "\n"
-    "Builds every layer of a field scenario and reports timings and per-layer statistics.\n"
-    "\n"
-    "input (a scenario file, or generated circle entities as in the seed benchmark):\n"
-    "  --scenario FILE.json     world, resolution, charge kinds, layers, entities (docs/field.md)\n"
-    "  --resolution N|WxH       cells (default 1024)        --count N        entities (default 256)\n"
-    "  --radius R               circle radius, world units (default 8)\n"
-    "  --world W                square world side (default 256)\n"
-    "  --distribution D         uniform | clustered (default uniform)\n"
-    "  --seed N                 generator seed (default 1)\n"
-    "execution:\n"
-    "  --backend B              cpu | cuda | auto (default auto)\n"
-    "  --variant V              auto, cpu-naive, cpu-stamp, gpu-naive, gpu-coalesced, gpu-shared, gpu-binned\n"
-    "  --threads N              CPU threads, 0..1024; 0 (the default) = one per hardware thread\n"
-    "  --repeat N               build N times and report the median (default 1)\n"
-    "output:\n"
-    "  --png PATH               heat map per layer (PATH, or PATH-<layer>.png for several layers)\n"
-    "  --raw PATH               float32 little-endian, row-major, row 0 = lowest y (same naming)\n"
-    "  --layer NAME             write only this layer\n"
-    "  --range LO:HI            heat-map range (default symmetric around 0 from the data)\n"
-    "  --json                   one JSON summary object on stdout\n";
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind field: %s\n", why.c_str());
@@ -70,63 +47,43 @@ bool parse_resolution(const std::string& s, int& w, int& h) {
   return w >= 1 && h >= 1 && w <= field::kMaxCellsPerSide && h <= field::kMaxCellsPerSide;
 }
 
-}  // namespace
+// The flags of `warpmind field`.
+struct Flags {
+  std::string scenario, resolution, distribution = "uniform", variant, png, raw, layer, range;
+  field::FieldGenParams gen;
+  demos::ContextFlags context;
+  int repeat = 1;
+  bool json = false;
+};
 
-int field_command(int argc, char** argv) {
-  demos::Args args(argc, argv, 1,
-                   {"scenario", "resolution", "count", "radius", "world", "distribution", "seed", "backend", "variant",
-                    "threads", "repeat", "png", "raw", "layer", "range"},
-                   {"json", "help"});
-  if (!args.error().empty()) return bad(args.error());
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
-
+int run(const Flags& f, const CLI::App& app) {
   field::FieldScenario sc;
-  if (args.has("scenario")) {
-    for (const char* f : {"resolution", "count", "radius", "world", "distribution"})
-      if (args.has(f)) return bad(std::string("--") + f + " cannot be combined with --scenario");
-    Status st = field::load_field_scenario(args.str("scenario"), sc);
+  if (app.count("--scenario")) {
+    for (const char* flag : {"--resolution", "--count", "--radius", "--world", "--distribution"})
+      if (app.count(flag)) return bad(std::string(flag) + " cannot be combined with --scenario");
+    Status st = field::load_field_scenario(f.scenario, sc);
     if (!st.ok()) return bad(st.message());
   } else {
-    field::FieldGenParams p;
-    if (args.has("resolution") && !parse_resolution(args.str("resolution"), p.width, p.height))
-      return bad("--resolution: expected N or WxH with 1..32768 cells per side, got '" + args.str("resolution") + "'");
-    p.count = static_cast<std::size_t>(args.integer("count", 256, 0, 100000000));
-    p.radius = static_cast<float>(args.number("radius", 8.0, 1e-3, 1e6));
-    p.world = static_cast<float>(args.number("world", 256.0, 1e-3, 1e9));
-    p.seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
-    if (!field::parse_distribution(args.str("distribution", "uniform"), p.distribution))
-      return bad("--distribution: expected uniform or clustered, got '" + args.str("distribution") + "'");
-    if (!args.error().empty()) return bad(args.error());
+    field::FieldGenParams p = f.gen;
+    if (app.count("--resolution")) parse_resolution(f.resolution, p.width, p.height);  // checked when parsed
+    field::parse_distribution(f.distribution, p.distribution);
     sc = field::generate_field_scenario(p);
   }
-
-  ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend))
-    return bad("--backend: expected cpu, cuda or auto, got '" + args.str("backend") + "'");
-  if (args.has("variant") && !field::parse_variant(args.str("variant"), sc.config.variant))
-    return bad("--variant: unknown variant '" + args.str("variant") + "'");
-  co.cpu_threads = static_cast<unsigned>(args.integer("threads", 0, 0, 1024));
-  const int repeat = static_cast<int>(args.integer("repeat", 1, 1, 100000));
+  if (app.count("--variant")) field::parse_variant(f.variant, sc.config.variant);
+  const int repeat = f.repeat;
   engine::HeatRange range;
-  if (args.has("range") &&
-      (std::sscanf(args.str("range").c_str(), "%f:%f", &range.lo, &range.hi) != 2 || !(range.lo < range.hi)))
-    return bad("--range: expected LO:HI with LO < HI, got '" + args.str("range") + "'");
-  if (!args.error().empty()) return bad(args.error());
-  const bool json = args.has("json");
-  co.quiet = json;
+  if (app.count("--range")) std::sscanf(f.range.c_str(), "%f:%f", &range.lo, &range.hi);
+  const bool json = f.json;
 
   std::unique_ptr<Context> ctx;
-  Status st = Context::create(co, ctx);
-  if (!st.ok()) return bad(st.message());
+  if (const std::string err = demos::open_context(f.context, json, ctx); !err.empty()) return bad(err);
+  Status st;
   std::unique_ptr<field::FieldLayers> layers;
   st = field::FieldLayers::create(*ctx, sc.config, layers);
   if (!st.ok()) return bad(st.message());
   int only = -1;
-  if (args.has("layer") && (only = layers->layer_index(args.str("layer"))) < 0)
-    return bad("--layer: no layer named '" + args.str("layer") + "'");
+  if (app.count("--layer") && (only = layers->layer_index(f.layer)) < 0)
+    return bad("--layer: no layer named '" + f.layer + "'");
 
   std::vector<double> times;
   for (int r = 0; r < repeat; ++r) {
@@ -172,15 +129,15 @@ int field_command(int argc, char** argv) {
       std::printf("layer %-12s min %10.3f  max %10.3f  mean %10.4f  hash %016" PRIx64 "\n", name.c_str(), lo, hi,
                   sum / cells, h);
     }
-    if (args.has("png")) {
-      const std::string path = layer_path(args.str("png"), name, several);
+    if (app.count("--png")) {
+      const std::string path = layer_path(f.png, name, several);
       engine::heatmap_rgba(data.data(), cfg.width, cfg.height, range, engine::ColorRamp::Diverging, rgba);
       std::string err = engine::write_png(path, cfg.width, cfg.height, rgba.data());
       if (!err.empty()) return bad(err);
       if (!json) std::printf("wrote %s\n", path.c_str());
     }
-    if (args.has("raw")) {
-      const std::string path = layer_path(args.str("raw"), name, several);
+    if (app.count("--raw")) {
+      const std::string path = layer_path(f.raw, name, several);
       std::string err =
           demos::write_file(path, std::string(reinterpret_cast<const char*>(data.data()), cells * sizeof(float)));
       if (!err.empty()) return bad(err);
@@ -200,6 +157,66 @@ int field_command(int argc, char** argv) {
                 times.front(), times.back());
   }
   return 0;
+}
+
+}  // namespace
+
+demos::Subcommand field_command(CLI::App& parent) {
+  CLI::App* app =
+      demos::add_subcommand(parent, "field",
+                            "build potential-field layers from a scenario or generated entities; write PNG/raw\n"
+                            "Builds every layer of a field scenario and reports timings and per-layer statistics.");
+  auto f = std::make_shared<Flags>();
+  const std::string input = "input (a scenario file, or generated circle entities as in the seed benchmark)";
+  demos::add_text(*app, "--scenario", f->scenario, "FILE.json",
+                  "world, resolution, charge kinds, layers, entities (docs/field.md)")
+      ->group(input);
+  demos::add_text(
+      *app, "--resolution", f->resolution, "N|WxH", "cells",
+      [](const std::string& s) {
+        int w = 0, h = 0;
+        return parse_resolution(s, w, h) ? std::string()
+                                         : "expected N or WxH with 1..32768 cells per side, got '" + s + "'";
+      },
+      "1024")
+      ->group(input);
+  demos::add_integer(*app, "--count", f->gen.count, 0, 100000000, "N", "entities")->group(input);
+  demos::add_number(*app, "--radius", f->gen.radius, 1e-3, 1e6, "R", "circle radius, world units")->group(input);
+  demos::add_number(*app, "--world", f->gen.world, 1e-3, 1e9, "W", "square world side")->group(input);
+  demos::add_choice(*app, "--distribution", f->distribution, {"uniform", "clustered"}, "where entities are placed")
+      ->group(input);
+  demos::add_integer(*app, "--seed", f->gen.seed, 0, INT64_MAX, "N", "generator seed")->group(input);
+  const std::string execution = "execution";
+  demos::add_context_flags(*app, f->context);
+  app->get_option("--backend")->group(execution);
+  demos::add_text(*app, "--variant", f->variant, "V",
+                  "auto, cpu-naive, cpu-stamp, gpu-naive, gpu-coalesced, gpu-shared, gpu-binned",
+                  [](const std::string& s) {
+                    field::FieldVariant v;
+                    return field::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";
+                  })
+      ->group(execution);
+  app->get_option("--threads")->group(execution);
+  demos::add_integer(*app, "--repeat", f->repeat, 1, 100000, "N", "build N times and report the median")
+      ->group(execution);
+  const std::string output = "output";
+  demos::add_text(*app, "--png", f->png, "PATH", "heat map per layer (PATH, or PATH-<layer>.png for several layers)")
+      ->group(output);
+  demos::add_text(*app, "--raw", f->raw, "PATH", "float32 little-endian, row-major, row 0 = lowest y (same naming)")
+      ->group(output);
+  demos::add_text(*app, "--layer", f->layer, "NAME", "write only this layer")->group(output);
+  demos::add_text(
+      *app, "--range", f->range, "LO:HI", "heat-map range",
+      [](const std::string& s) {
+        engine::HeatRange r;
+        return std::sscanf(s.c_str(), "%f:%f", &r.lo, &r.hi) == 2 && r.lo < r.hi
+                   ? std::string()
+                   : "expected LO:HI with LO < HI, got '" + s + "'";
+      },
+      "symmetric around 0 from the data")
+      ->group(output);
+  demos::add_flag(*app, "--json", f->json, "one JSON summary object on stdout")->group(output);
+  return {app, [f, app] { return run(*f, *app); }};
 }
 
 }  // namespace warpmind::cli

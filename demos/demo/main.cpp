@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
 #include "app.h"
 #include "battle.h"
 #include "chess_table.h"
 #include "connect6_table.h"
+#include "flags.h"
 #if WARPMIND_HEAT_INTEROP
 #include "heat_interop.h"
 #endif
@@ -26,46 +26,12 @@
 #include "warpmind/engine/window.h"
 #endif
 #include "warpmind/field/field.h"
+#include "output.h"
 
 namespace {
 
 using namespace warpmind;
 using Clock = std::chrono::steady_clock;
-
-constexpr const char* kHelp =
-    "usage: warpmind-demo [--headless | --window] [options]\n"
-    "\n"
-    "Two armies on a map with walls: potential-field layers per team, best-neighbour moves,\n"
-    "collision-checked crowd movement, combat until one army is gone. In a window (the default when\n"
-    "there is a display) with ImGui panels and the crowd and field scenes too; headless, rendered\n"
-    "offscreen to PNG frames and stats.json.\n"
-    "\n"
-    "  --headless        render offscreen to PNG (the default without a display)\n"
-    "  --window          open a window or fail\n"
-    "  --scene S         battle | crowd | field | aoi | regions | chess | connect6 (headless: battle,\n"
-    "                    chess or connect6; default battle)\n"
-    "  --fen F           chess: the starting position (default: the start)\n"
-    "  --moves \"M ...\"   chess: moves played from it, in UCI letters (e2e4 e7e5 ...); connect6: the turns\n"
-    "                    from the empty board in the protocol's letters (JJ KJKK ...)\n"
-    "  --ai-plays N      chess, connect6, headless: the computer makes the next N moves first (--ai-time\n"
-    "                    ms each, default 200)\n"
-    "  --ai-search S     chess, connect6: alphabeta (default) or hybrid (its batches on --backend)\n"
-    "  --frames N        frames to render (headless default 10; window default: until closed)\n"
-    "  --ticks-per-frame K   (headless, default 5)\n"
-    "  window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan\n"
-    "  --out DIR         where frame-NNNN.png and stats.json go (default out/demo)\n"
-    "  --units N         units per army (default 600, at most 50000)\n"
-    "  --map-file FILE   walls and start row (format: assets/maps/battle.json; default: that layout)\n"
-    "  --map M           map side in world units, a multiple of 128 (default: the smallest that fits)\n"
-    "  --resolution R    field cells per map side (default 256)\n"
-    "  --sight S         how far beyond weapon range enemies attract (default 60)\n"
-    "  --gap G           distance between the armies' fronts at the start (default 60)\n"
-    "  --heat-range R    colour range +-R when the heat map comes straight from CUDA (default 300)\n"
-    "  --no-interop      always take the heat map through the host\n"
-    "  --save-every K    write every K-th frame as PNG (default 1; the last frame is always written)\n"
-    "  --size WxH        image or window size (default 768x768; the window 1280x800)\n"
-    "  --backend B       cpu | cuda | auto (default auto)\n"
-    "  --seed N          (default 1)\n";
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind-demo: %s\n", why.c_str());
@@ -164,65 +130,104 @@ int render_connect6(demos::Connect6Table& table, int plays, int ai_time, int w, 
 }  // namespace
 
 int main(int argc, char** argv) {
-  demos::Args args(argc, argv, 1,
-                   {"frames",     "ticks-per-frame", "out",     "units",      "size",  "backend",  "seed",       "map",
-                    "resolution", "sight",           "gap",     "save-every", "scene", "map-file", "heat-range", "fen",
-                    "moves",      "ai-plays",        "ai-time", "ai-search"},
-                   {"headless", "window", "help", "no-interop"});
-  if (!args.error().empty()) return bad(args.error());
-  if (args.has("help")) {
-    std::fputs(kHelp, stdout);
-    return 0;
-  }
+  CLI::App app(
+      "Two armies on a map with walls: potential-field layers per team, best-neighbour moves, collision-checked "
+      "crowd movement, combat until one army is gone. In a window (the default when there is a display) with "
+      "ImGui panels and the crowd, field, aoi, regions, chess and connect6 scenes too; headless, rendered offscreen "
+      "to PNG frames and stats.json.",
+      "warpmind-demo");
+  demos::configure(app);
+  app.footer("window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan");
+  bool headless = false, want_window = false, no_interop = false;
+  std::string scene = "battle", fen, moves, ai_search = "alphabeta", out = "out/demo", map_file, size = "768x768";
+  int frames = 0, per_frame = 5, plays = 0, ai_time = 200, save_every = 1;
+  std::size_t units = 600;
+  std::uint64_t seed = 1;
+  int map = 0, resolution = 256;
+  float sight = 60, gap = 60, heat_range = 300;
+  demos::ContextFlags context;
+  demos::add_flag(app, "--headless", headless, "render offscreen to PNG (the default without a display)");
+  demos::add_flag(app, "--window", want_window, "open a window or fail");
+  demos::add_choice(app, "--scene", scene, {"battle", "crowd", "field", "aoi", "regions", "chess", "connect6"},
+                    "the scene; headless: battle, chess or connect6");
+  demos::add_text(app, "--fen", fen, "F", "chess: the starting position", {}, "the start");
+  demos::add_text(app, "--moves", moves, "\"M ...\"",
+                  "chess: moves played from it, in UCI letters (e2e4 e7e5 ...); connect6: the turns from the empty "
+                  "board in the protocol's letters (JJ KJKK ...)");
+  demos::add_integer(app, "--ai-plays", plays, 0, 1000, "N",
+                     "chess, connect6, headless: the computer makes the next N moves first, --ai-time ms each");
+  demos::add_integer(app, "--ai-time", ai_time, 1, 600000, "MS", "chess, connect6: the computer's time per move");
+  demos::add_choice(app, "--ai-search", ai_search, {"alphabeta", "hybrid"},
+                    "chess, connect6: the computer's search; hybrid: its batches on --backend");
+  demos::add_integer(app, "--frames", frames, 0, 100000, "N", "frames to render; headless: at least 1",
+                     "headless 10; window: until closed");
+  demos::add_integer(app, "--ticks-per-frame", per_frame, 1, 1000, "K", "headless: ticks between frames");
+  demos::add_text(app, "--out", out, "DIR", "where frame-NNNN.png and stats.json go");
+  demos::add_integer(app, "--units", units, 1, 50000, "N", "units per army");
+  demos::add_text(app, "--map-file", map_file, "FILE", "walls and start row, in the format of assets/maps/battle.json",
+                  {}, "that layout");
+  demos::add_integer(app, "--map", map, 0, 4096, "M", "map side in world units, a multiple of 128",
+                     "0: the smallest that fits");
+  demos::add_integer(app, "--resolution", resolution, 16, 8192, "R", "field cells per map side");
+  demos::add_number(app, "--sight", sight, 0.0, 1000.0, "S", "how far beyond weapon range enemies attract");
+  demos::add_number(app, "--gap", gap, 2.0, 4000.0, "G", "distance between the armies' fronts at the start");
+  demos::add_number(app, "--heat-range", heat_range, 1e-3, 1e9, "R",
+                    "colour range +-R when the heat map comes straight from CUDA");
+  demos::add_flag(app, "--no-interop", no_interop, "always take the heat map through the host");
+  demos::add_integer(app, "--save-every", save_every, 1, 1000000, "K",
+                     "write every K-th frame as PNG; the last frame is always written");
+  demos::add_text(
+      app, "--size", size, "WxH", "image or window size",
+      [](const std::string& s) {
+        int w = 0, h = 0;
+        return std::sscanf(s.c_str(), "%dx%d", &w, &h) == 2 && w >= 16 && h >= 16 && w <= 8192 && h <= 8192
+                   ? std::string()
+                   : std::string("expected WxH between 16 and 8192");
+      },
+      "768x768; the window 1280x800");
+  demos::add_context_flags(app, context, false);
+  demos::add_integer(app, "--seed", seed, 0, INT64_MAX, "N", "the armies' placement");
+  if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;
+
   const bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
-  if (args.has("headless") && args.has("window")) return bad("--headless and --window exclude each other");
-  const bool windowed = args.has("window") || (!args.has("headless") && display);
-  const int frames = static_cast<int>(args.integer("frames", windowed ? 0 : 10, windowed ? 0 : 1, 100000));
-  const int per_frame = static_cast<int>(args.integer("ticks-per-frame", 5, 1, 1000));
-  const auto units = static_cast<std::size_t>(args.integer("units", 600, 1, 50000));
-  const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
-  const int save_every = static_cast<int>(args.integer("save-every", 1, 1, 1000000));
+  if (headless && want_window) return bad("--headless and --window exclude each other");
+  const bool windowed = want_window || (!headless && display);
+  if (!app.count("--frames"))
+    frames = windowed ? 0 : 10;
+  else if (!windowed && frames < 1)
+    return bad("--frames: expected an integer in 1..100000, got '" + std::to_string(frames) + "'");
   int img_w = 768, img_h = 768;
-  if (args.has("size") && (std::sscanf(args.str("size").c_str(), "%dx%d", &img_w, &img_h) != 2 || img_w < 16 ||
-                           img_h < 16 || img_w > 8192 || img_h > 8192))
-    return bad("--size: expected WxH between 16 and 8192");
+  std::sscanf(size.c_str(), "%dx%d", &img_w, &img_h);  // checked when parsed
   ContextOptions co;
-  if (!parse_backend(args.str("backend", "auto"), co.backend)) return bad("--backend: expected cpu, cuda or auto");
-  if (!args.error().empty()) return bad(args.error());
-  const std::string out = args.str("out", "out/demo");
-  const std::string scene = args.str("scene", "battle");
-  if (scene != "battle" && scene != "crowd" && scene != "field" && scene != "aoi" && scene != "regions" &&
-      scene != "chess" && scene != "connect6")
-    return bad("--scene: expected battle, crowd, field, aoi, regions, chess or connect6");
+  co.backend = demos::backend_of(context);
   // The chess game to start from (checked before anything opens: bad input is exit 2 with the reason).
   std::unique_ptr<demos::ChessTable> chess_table;
   if (scene == "chess") {
     chess_table = std::make_unique<demos::ChessTable>();
-    const Status cs = chess_table->start(args.str("fen"), args.str("moves"));
+    const Status cs = chess_table->start(fen, moves);
     if (!cs.ok()) return bad(cs.message());
   }
   std::unique_ptr<demos::Connect6Table> connect6_table;
   if (scene == "connect6") {
     connect6_table = std::make_unique<demos::Connect6Table>();
-    const Status cs = connect6_table->start(args.str("moves"));
+    const Status cs = connect6_table->start(moves);
     if (!cs.ok()) return bad(cs.message());
   }
   demos::BattleConfig bc;
   bc.units_per_army = units;
   bc.seed = seed;
-  bc.map = static_cast<int>(args.integer("map", 0, 0, 4096));
-  bc.field_resolution = static_cast<int>(args.integer("resolution", 256, 16, 8192));
-  bc.sight = static_cast<float>(args.number("sight", 60.0, 0.0, 1000.0));
-  bc.start_gap = static_cast<float>(args.number("gap", 60.0, 2.0, 4000.0));
-  if (!args.error().empty()) return bad(args.error());
-  if (args.has("map-file")) {
-    const Status ms = demos::load_battle_map(args.str("map-file"), bc.layout);
+  bc.map = map;
+  bc.field_resolution = resolution;
+  bc.sight = sight;
+  bc.start_gap = gap;
+  if (app.count("--map-file")) {
+    const Status ms = demos::load_battle_map(map_file, bc.layout);
     if (!ms.ok()) return bad(ms.message());
   }
   if (windowed) {
 #if WARPMIND_HAVE_WINDOW
     std::unique_ptr<engine::Window> window;
-    if (!args.has("size")) img_w = 1280, img_h = 800;  // room for the panel beside the scene
+    if (!app.count("--size")) img_w = 1280, img_h = 800;  // room for the panel beside the scene
     const std::string werr = engine::Window::create("warpmind demo", img_w, img_h, window);
     if (werr.empty()) {
       demos::AppOptions ao;
@@ -231,14 +236,14 @@ int main(int argc, char** argv) {
       ao.battle = bc;
       ao.frames = frames;
       ao.out = out;
-      ao.fen = args.str("fen");
-      ao.moves = args.str("moves");
+      ao.fen = fen;
+      ao.moves = moves;
       return demos::run_window(ao, *window);
     }
-    if (args.has("window")) return bad(werr);
+    if (want_window) return bad(werr);
     std::fprintf(stderr, "warpmind-demo: %s; running headless\n", werr.c_str());
 #else
-    if (args.has("window")) return bad("this build has no window support (GLFW and Dear ImGui were not found)");
+    if (want_window) return bad("this build has no window support (GLFW and Dear ImGui were not found)");
 #endif
   }
   if (scene != "battle" && scene != "chess" && scene != "connect6")
@@ -247,11 +252,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(out, ec);
   if (ec) return bad("--out: cannot create '" + out + "'");
   if (chess_table || connect6_table) {
-    const int plays = static_cast<int>(args.integer("ai-plays", 0, 0, 1000));
-    const int ai_time = static_cast<int>(args.integer("ai-time", 200, 1, 600000));
-    if (!args.error().empty()) return bad(args.error());
-    const std::string kind = args.str("ai-search", "alphabeta");
-    if (kind != "alphabeta" && kind != "hybrid") return bad("--ai-search: alphabeta or hybrid");
+    const std::string& kind = ai_search;
     demos::AiSettings& ai = chess_table ? static_cast<demos::AiSettings&>(chess_table->ai()) : connect6_table->ai();
     ai.search = kind == "hybrid" ? demos::AiSearch::Hybrid : demos::AiSearch::AlphaBeta;
     ai.backend = co.backend;  // where the hybrid's batches run
@@ -276,11 +277,10 @@ int main(int argc, char** argv) {
   // else downloaded and uploaded through the host. The interop path has no host copy to take the
   // colour range from, so it uses --heat-range.
   std::string heat_path = "upload";
-  const float fixed_range = static_cast<float>(args.number("heat-range", 300.0, 1e-3, 1e9));
-  if (!args.error().empty()) return bad(args.error());
+  const float fixed_range = heat_range;
 #if WARPMIND_HEAT_INTEROP
   std::unique_ptr<demos::HeatInterop> interop;
-  if (ctx->cuda() && battle->layers().device_layer(0).data && !args.has("no-interop")) {
+  if (ctx->cuda() && battle->layers().device_layer(0).data && !no_interop) {
     engine::SharedHeat shared;
     std::string ierr = renderer->share_heat(res, res, shared);
     if (ierr.empty()) ierr = demos::HeatInterop::open(shared, co.cuda_device, interop);

@@ -25,7 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
+#include "flags.h"
+#include "output.h"
 #include "warpmind/core/random.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/connect6.h"
@@ -237,51 +238,67 @@ Outcome play_connect6(Engine* black, Engine* white, bool engine1_black, int time
   return finish(b.winner(), b.winner() == c6::Empty ? "full board" : "six");
 }
 
+// "NAME=VALUE,NAME=VALUE": "" or what is wrong.
+std::string check_options(const std::string& list) {
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, comma - at);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) return "expected NAME=VALUE, got '" + item + "'";
+    at = comma + 1;
+  }
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  demos::Args args(argc, argv, 1,
-                   {"game", "engine1", "engine2", "options1", "options2", "games", "time", "inc", "seed", "log"},
-                   {"help"});
-  if (args.has("help") || !args.has("engine1") || !args.has("engine2")) {
-    std::fputs(
-        "usage: warpmind-referee [--game chess|connect6] --engine1 CMD --engine2 CMD [--options1 NAME=VALUE,...]\n"
-        "                        [--options2 NAME=VALUE,...] [--games N] [--time MS] [--inc MS] [--seed N] [--log "
-        "FILE]\n"
-        "  --options1/2   chess: UCI options sent to engine 1/2 (setoption) before each game, e.g.\n"
-        "                 Search=hybrid,Threads=4; connect6: commands (NAME VALUE), e.g. search=hybrid,depth=8\n"
-        "  --time, --inc  chess: the clock and its increment per move; connect6: each turn's limit and the\n"
-        "                 tolerance past it\n",
-        args.has("help") ? stdout : stderr);
-    return args.has("help") ? 0 : 2;
+  CLI::App app(
+      "Plays engines against each other under a clock and checks every move with the search module's rules: an "
+      "illegal move or an empty clock loses the game on the spot. Prints one line per game and a summary; exits 1 "
+      "when engine 1 made an illegal move or lost on time.\n"
+      "Chess (UCI engines): a clock of --time plus --inc per move; games end by mate, stalemate, the 50-move rule, "
+      "threefold repetition, bare kings or a ply limit; each game opens with two random legal plies (seeded) so "
+      "the games differ, colours alternating.\n"
+      "Connect6 (the text protocol of warpmind-connect6): every turn has --time ms (sent to both as `time MS`); "
+      "an answer later than --time plus --inc loses on time. Games are played in pairs from the same opening "
+      "(Black's centre stone and one random turn of each side among the 16 best candidates, seeded), colours "
+      "swapped; they end with a six or a full board.",
+      "warpmind-referee");
+  demos::configure(app);
+  std::string game = "chess", engine_cmd[2], options[2], log_path;
+  int games = 20, time_ms = 5000, inc_ms = 50;
+  std::uint64_t seed = 1;
+  demos::add_choice(app, "--game", game, {"chess", "connect6"}, "the game played");
+  for (int e = 0; e < 2; ++e) {
+    const std::string n = std::to_string(e + 1);
+    demos::add_text(app, "--engine" + n, engine_cmd[e], "CMD", "engine " + n + "'s command line, run by /bin/sh")
+        ->required();
   }
-  const std::string game = args.has("game") ? args.str("game") : "chess";
-  if (game != "chess" && game != "connect6") {
-    std::fprintf(stderr, "warpmind-referee: --game: chess or connect6, not '%s'\n", game.c_str());
-    return 2;
+  for (int e = 0; e < 2; ++e) {
+    const std::string n = std::to_string(e + 1);
+    demos::add_text(app, "--options" + n, options[e], "NAME=VALUE,...",
+                    "chess: UCI options sent to engine " + n +
+                        " (setoption) before each game, e.g. Search=hybrid,Threads=4; connect6: commands (NAME "
+                        "VALUE), e.g. search=hybrid,depth=8",
+                    check_options);
   }
+  demos::add_integer(app, "--games", games, 1, 10000, "N", "games played");
+  demos::add_integer(app, "--time", time_ms, 100, 3600000, "MS", "chess: the clock; connect6: each turn's limit");
+  demos::add_integer(app, "--inc", inc_ms, 0, 60000, "MS",
+                     "chess: the clock's increment per move; connect6: the tolerance past a turn's limit");
+  demos::add_integer(app, "--seed", seed, 0, INT64_MAX, "N", "the openings' seed");
+  demos::add_text(app, "--log", log_path, "FILE", "every game's moves");
+  if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;
   const bool connect6 = game == "connect6";
-  const int games = static_cast<int>(args.integer("games", 20, 1, 10000));
-  const int time_ms = static_cast<int>(args.integer("time", 5000, 100, 3600000));
-  const int inc_ms = static_cast<int>(args.integer("inc", 50, 0, 60000));
-  const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1, 0, INT64_MAX));
-  if (!args.error().empty()) {
-    std::fprintf(stderr, "warpmind-referee: %s\n", args.error().c_str());
-    return 2;
-  }
-  // "NAME=VALUE,NAME=VALUE" -> setoption lines.
+  // "NAME=VALUE,NAME=VALUE" -> setoption lines (checked when parsed).
   std::vector<std::string> setup[2];
   for (int e = 0; e < 2; ++e) {
-    const std::string list = args.str(e == 0 ? "options1" : "options2");
-    std::size_t at = 0;
-    while (at < list.size()) {
+    const std::string& list = options[e];
+    for (std::size_t at = 0; at < list.size();) {
       const std::size_t comma = std::min(list.find(',', at), list.size());
       const std::string item = list.substr(at, comma - at);
       const std::size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        std::fprintf(stderr, "warpmind-referee: --options%d: expected NAME=VALUE, got '%s'\n", e + 1, item.c_str());
-        return 2;
-      }
       setup[e].push_back(connect6 ? item.substr(0, eq) + " " + item.substr(eq + 1)
                                   : "setoption name " + item.substr(0, eq) + " value " + item.substr(eq + 1));
       at = comma + 1;
@@ -290,7 +307,7 @@ int main(int argc, char** argv) {
   std::string log;
   int points = 0, illegal = 0, flags = 0, w = 0, d = 0, l = 0;
   for (int g = 0; g < games; ++g) {
-    Engine e1(args.str("engine1")), e2(args.str("engine2"));
+    Engine e1(engine_cmd[0]), e2(engine_cmd[1]);
     if (connect6) {
       for (Engine* e : {&e1, &e2}) {
         e->send("name");
@@ -338,8 +355,8 @@ int main(int argc, char** argv) {
     log += line + std::string("  moves:") + moves + "\n";
   }
   std::printf("engine 1: +%d =%d -%d; illegal moves %d, time losses %d\n", w, d, l, illegal, flags);
-  if (args.has("log")) {
-    const std::string err = demos::write_file(args.str("log"), log);
+  if (app.count("--log")) {
+    const std::string err = demos::write_file(log_path, log);
     if (!err.empty()) std::fprintf(stderr, "warpmind-referee: %s\n", err.c_str());
   }
   return illegal || flags ? 1 : 0;

@@ -68,8 +68,9 @@ TEST(Layering, TheLibraryNeverSeesTheEngineOrTheProgramsAndModulesStayApart) {
   for (const Include& i : inc) {
     EXPECT_FALSE(starts_with(i.target, "warpmind/engine/")) << i.file << " includes " << i.target;
     EXPECT_EQ(i.target.find("demos/"), std::string::npos) << i.file << " includes " << i.target;
-    if (starts_with(i.file, "ai/include/"))
+    if (starts_with(i.file, "ai/include/")) {
       EXPECT_FALSE(starts_with(i.target, "warpmind/gpu/")) << "public header " << i.file << " includes " << i.target;
+    }
     const std::string m = module_of(i.file);
     if (!modules.count(m) || !starts_with(i.target, "warpmind/")) continue;
     const std::string rest = i.target.substr(std::string("warpmind/").size());
@@ -81,9 +82,10 @@ TEST(Layering, TheLibraryNeverSeesTheEngineOrTheProgramsAndModulesStayApart) {
   }
   EXPECT_GT(checked, 50);
   for (const Include& i : inc)  // JSON only in the scenario readers and the shared reader they use
-    if (i.target.find("nlohmann") != std::string::npos)
+    if (i.target.find("nlohmann") != std::string::npos) {
       EXPECT_TRUE(i.file.find("scenario") != std::string::npos || i.file == "ai/src/common/json_reader.h")
           << i.file << " includes " << i.target;
+    }
 }
 
 TEST(Layering, TheEngineKnowsNothingOfTheLibrary) {

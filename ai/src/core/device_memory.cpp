@@ -93,16 +93,4 @@ Status GpuTimer::stop(Context& ctx, float& ms) {
   return Status::Ok();
 }
 
-Status measure_ceilings(Context& ctx, DeviceCeilings& out) {
-  WM_RETURN_IF_ERROR(need_cuda(ctx));
-#if WARPMIND_HAVE_CUDA
-  WM_RETURN_IF_ERROR(gpu::measure_copy_bandwidth(ctx.stream(), &out.copy_bytes_per_s));
-  WM_RETURN_IF_ERROR(gpu::measure_int_add_rate(ctx.stream(), &out.int_adds_per_s));
-  WM_RETURN_IF_ERROR(gpu::measure_download_bandwidth(ctx.stream(), &out.download_bytes_per_s));
-#else
-  (void)out;
-#endif
-  return Status::Ok();
-}
-
 }  // namespace warpmind

@@ -44,12 +44,4 @@ class GpuTimer {
   void* end_ = nullptr;
 };
 
-// Measured device ceilings, for benchmark floors.
-struct DeviceCeilings {
-  double copy_bytes_per_s = 0;      // device-to-device copy, bytes read + written
-  double int_adds_per_s = 0;        // independent 32-bit integer adds
-  double download_bytes_per_s = 0;  // device to page-locked host memory (the host link)
-};
-Status measure_ceilings(Context& ctx, DeviceCeilings& out);
-
 }  // namespace warpmind

@@ -162,8 +162,4 @@ class FieldLayers {
   std::unique_ptr<Impl> impl_;
 };
 
-// Counts the (cell, charge) pairs inside the cut-offs for these entities (the work any exact method
-// must do); used for benchmark floors.
-std::uint64_t count_evaluations(const FieldConfig& config, std::span<const Entity> entities);
-
 }  // namespace warpmind::field
