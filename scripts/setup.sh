@@ -16,6 +16,7 @@ packages=(
   libimgui-dev                     # Dear ImGui and its GLFW/Vulkan backends
   mesa-vulkan-drivers              # lavapipe: software Vulkan for headless tests
   xvfb xauth                       # a display for windowed tests on machines without one
+  clang-format                     # the sources' layout (.clang-format), checked by a test
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # clang -fsanitize=fuzzer,address,undefined

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
+#include "output.h"
 #include "scene.h"
 #include "warpmind/engine/image.h"
 #include "warpmind/engine/renderer.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/args.h"
+#include "output.h"
 #include "board_ai.h"
 #include "warpmind/core/status.h"
 
