@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "chess_internal.h"
+#include "warpmind/gpu/chess_eval.h"
 
 namespace warpmind::search::chess {
 
@@ -18,142 +19,41 @@ namespace warpmind::search::chess {
 namespace {
 
 using Bits = std::uint64_t;
-int popcount(Bits b) { return __builtin_popcountll(b); }
 
-constexpr int kValueMg[6] = {100, 320, 330, 500, 950, 0};
-constexpr int kValueEg[6] = {120, 300, 315, 540, 950, 0};
-constexpr int kPhase[6] = {0, 1, 1, 2, 4, 0};
-constexpr int kMobilityMg[6] = {0, 4, 5, 2, 1, 0}, kMobilityEg[6] = {0, 4, 5, 4, 2, 0};
-
-// Piece-square tables from White's point of view, built from simple shapes: centralisation for minor
-// pieces and the end-game king, advancement for pawns, a sheltered back rank for the middle-game king.
-struct Pst {
+// The evaluation is gpu/include/warpmind/gpu/chess_eval.h, shared with the GPU rules; here it reads a
+// Position, with the piece-square values from a table built once from chess_eval::pst.
+struct PstTable {
   int mg[6][64], eg[6][64];
-  Pst() {
-    for (int sq = 0; sq < 64; ++sq) {
-      const int f = sq & 7, r = sq >> 3;
-      const int fc = std::min(f, 7 - f), rc = std::min(r, 7 - r);  // 0 at the edge, 3 in the centre
-      const int centre = fc + rc;                                  // 0..6
-      mg[Pawn][sq] = r * 4 + (fc >= 2 && r >= 3 ? 8 : 0) - (r == 1 && fc >= 2 ? 4 : 0);
-      eg[Pawn][sq] = r * 10;
-      mg[Knight][sq] = centre * 8 - 20;
-      eg[Knight][sq] = centre * 6 - 18;
-      mg[Bishop][sq] = centre * 4 - 8;
-      eg[Bishop][sq] = centre * 4 - 10;
-      mg[Rook][sq] = (r == 6 ? 15 : 0) + (fc >= 3 ? 4 : 0);
-      eg[Rook][sq] = 0;
-      mg[Queen][sq] = centre * 2 - 5;
-      eg[Queen][sq] = centre * 4 - 10;
-      mg[King][sq] = r == 0 ? (fc == 0 || f == 1 || f == 6 ? 20 : (f == 4 || f == 3 ? 0 : 10)) : -10 * r;
-      eg[King][sq] = centre * 8 - 24;
-    }
+  PstTable() {
+    for (int t = 0; t < 6; ++t)
+      for (int sq = 0; sq < 64; ++sq) gpu::chess_eval::pst(t, sq, mg[t][sq], eg[t][sq]);
   }
 };
-const Pst& pst() {
-  static const Pst p;
-  return p;
+const PstTable& pst_table() {
+  static const PstTable t;
+  return t;
 }
 
-constexpr Bits kFile[8] = {0x0101010101010101ull,      0x0101010101010101ull << 1, 0x0101010101010101ull << 2,
-                           0x0101010101010101ull << 3, 0x0101010101010101ull << 4, 0x0101010101010101ull << 5,
-                           0x0101010101010101ull << 6, 0x0101010101010101ull << 7};
-
-Bits adjacent_files(int f) { return (f > 0 ? kFile[f - 1] : 0) | (f < 7 ? kFile[f + 1] : 0); }
-
-// Squares in front of a pawn of color c on sq (same and adjacent files), for passed-pawn tests.
-Bits front_span(Color c, int sq) {
-  const int f = sq & 7, r = sq >> 3;
-  const Bits files = kFile[f] | adjacent_files(f);
-  Bits ahead = 0;
-  if (c == White) {
-    for (int rr = r + 1; rr < 8; ++rr) ahead |= 0xFFull << (8 * rr);
-  } else {
-    for (int rr = r - 1; rr >= 0; --rr) ahead |= 0xFFull << (8 * rr);
+struct EvalBoard {
+  const Position& p;
+  const PstTable& t = pst_table();
+  Bits pieces(int c, int type) const { return p.pieces[c][type]; }
+  Bits occupied(int c) const { return p.occupied[c]; }
+  int king_square(int c) const { return p.king_square(static_cast<Color>(c)); }
+  int side() const { return p.side; }
+  Bits knight(int sq) const { return detail::knight_attacks(sq); }
+  Bits bishop(int sq, Bits occ) const { return detail::bishop_attacks(sq, occ); }
+  Bits rook(int sq, Bits occ) const { return detail::rook_attacks(sq, occ); }
+  Bits king_zone(int sq) const { return detail::king_attacks(sq) | (Bits{1} << sq); }
+  void pst(int type, int rel, int& mg, int& eg) const {
+    mg = t.mg[type][rel];
+    eg = t.eg[type][rel];
   }
-  return files & ahead;
-}
-
-void side_terms(const Position& p, Color us, int& mg, int& eg, int& phase) {
-  const Color them = static_cast<Color>(us ^ 1);
-  const Pst& t = pst();
-  const Bits occ = p.occupied[0] | p.occupied[1];
-  const Bits own = p.occupied[us];
-  const int their_king = p.king_square(them);
-  const Bits king_zone = their_king >= 0 ? detail::king_attacks(their_king) | (Bits{1} << their_king) : 0;
-  int attackers = 0, attack_weight = 0;
-  for (int type = Pawn; type <= King; ++type)
-    for (Bits b = p.pieces[us][type]; b; b &= b - 1) {
-      const int sq = __builtin_ctzll(b);
-      const int rel = us == White ? sq : sq ^ 56;  // the table square from White's point of view
-      mg += kValueMg[type] + t.mg[type][rel];
-      eg += kValueEg[type] + t.eg[type][rel];
-      phase += kPhase[type];
-      Bits att = 0;
-      switch (type) {
-        case Knight:
-          att = detail::knight_attacks(sq);
-          break;
-        case Bishop:
-          att = detail::bishop_attacks(sq, occ);
-          break;
-        case Rook:
-          att = detail::rook_attacks(sq, occ);
-          break;
-        case Queen:
-          att = detail::bishop_attacks(sq, occ) | detail::rook_attacks(sq, occ);
-          break;
-        default:
-          break;
-      }
-      if (att) {
-        const int mob = popcount(att & ~own);
-        mg += kMobilityMg[type] * mob;
-        eg += kMobilityEg[type] * mob;
-        if (att & king_zone) {
-          ++attackers;
-          attack_weight += popcount(att & king_zone) * (type == Queen ? 4 : type == Rook ? 3 : 2);
-        }
-      }
-    }
-  // King safety: attackers on the enemy king's zone (counted for us), our own pawn shield.
-  if (attackers >= 2) mg += attack_weight * attackers * 2;
-  const int king = p.king_square(us);
-  if (king >= 0) {
-    const int f = king & 7, r = king >> 3;
-    const Bits shield_files = kFile[f] | adjacent_files(f);
-    const Bits shield_ranks = us == White
-                                  ? (0xFFull << (8 * std::min(r + 1, 7))) | (0xFFull << (8 * std::min(r + 2, 7)))
-                                  : (0xFFull << (8 * std::max(r - 1, 0))) | (0xFFull << (8 * std::max(r - 2, 0)));
-    mg += 10 * popcount(p.pieces[us][Pawn] & shield_files & shield_ranks);
-  }
-  // Pawn structure.
-  const Bits pawns = p.pieces[us][Pawn], their_pawns = p.pieces[them][Pawn];
-  for (int f = 0; f < 8; ++f) {
-    const int n = popcount(pawns & kFile[f]);
-    if (n > 1) mg -= 10 * (n - 1), eg -= 20 * (n - 1);
-    if (n && !(pawns & adjacent_files(f))) mg -= 12 * n, eg -= 15 * n;
-  }
-  for (Bits b = pawns; b; b &= b - 1) {
-    const int sq = __builtin_ctzll(b);
-    if (!(front_span(us, sq) & their_pawns)) {
-      const int adv = us == White ? (sq >> 3) : 7 - (sq >> 3);
-      mg += adv * 5;
-      eg += adv * adv * 3;
-    }
-  }
-  if (popcount(p.pieces[us][Bishop]) >= 2) mg += 30, eg += 50;
-}
+};
 
 }  // namespace
 
-int evaluate(const Position& p) {
-  int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
-  for (Color c : {White, Black}) side_terms(p, c, mg[c], eg[c], phase);
-  phase = std::min(phase, 24);
-  const int us = p.side, them = us ^ 1;
-  const int m = mg[us] - mg[them], e = eg[us] - eg[them];
-  return (m * phase + e * (24 - phase)) / 24 + 10;  // + tempo
-}
+int evaluate(const Position& p) { return gpu::chess_eval::evaluate(EvalBoard{p}); }
 
 // ---- [SECTION] transposition table ---------------------------------------------------------------
 

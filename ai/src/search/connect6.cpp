@@ -10,6 +10,7 @@
 
 #include "tags.h"
 #include "warpmind/core/random.h"
+#include "warpmind/gpu/connect6_eval.h"
 
 namespace warpmind::search::connect6 {
 
@@ -185,9 +186,9 @@ std::array<std::array<int, 7>, 3> count_windows(const Board& b) {
 
 // ---- [SECTION] evaluation ------------------------------------------------------------------------
 
+// The weights and the scoring are gpu/include/warpmind/gpu/connect6_eval.h, shared with the GPU rules.
 namespace {
-constexpr int kWin = 1000000;
-constexpr int kWeight[7] = {0, 1, 6, 30, 200, 400, 0};
+using gpu::connect6_eval::kWin;
 }  // namespace
 
 namespace {
@@ -217,18 +218,8 @@ bool blockable(const Board& b, Stone s) {
 int evaluate(const Board& b) {
   const Stone me = b.to_move(), them = other(me);
   const auto& w = b.windows();
-  if (w[me][6]) return kWin;
-  if (w[them][6]) return -kWin;
-  if (w[me][4] + w[me][5] > 0) return kWin / 2;  // we complete six this turn
-  // Threats two stones cannot all block: lost next turn.
-  if (w[them][4] + w[them][5] > 0 && !blockable(b, them)) return -kWin / 2;
-  int score = 0;
-  for (int k = 1; k <= 5; ++k)
-    score += kWeight[k] * (w[me][static_cast<std::size_t>(k)] - w[them][static_cast<std::size_t>(k)]);
-  // Threats we must answer: two or more windows that need separate blocks are worse than one.
-  const int threats = w[them][4] + w[them][5];
-  if (threats > 0) score -= 300 * threats;
-  return score;
+  const bool them_blockable = !gpu::connect6_eval::needs_blockable(w, me, them) || blockable(b, them);
+  return gpu::connect6_eval::from_counts(w, me, them, them_blockable);
 }
 
 // ---- [SECTION] search ----------------------------------------------------------------------------
@@ -273,12 +264,7 @@ int cell_value(const Board& b, int cell, Stone me) {
   int v = 0;
   for (int wi : T().of_cell[static_cast<std::size_t>(cell)]) {
     const auto [who, n] = owner(b, T().windows[static_cast<std::size_t>(wi)]);
-    if (who == me)
-      v += kWeight[n + 1] - kWeight[n];
-    else if (who != Empty)
-      v += (kWeight[n] * 3) / 2;  // taking the window from them
-    else
-      v += 1;
+    v += gpu::connect6_eval::window_gain(who, n, me);
   }
   return v;
 }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "warpmind/gpu/chess_eval.h"
 #include "warpmind/gpu/hd.h"
 
 namespace warpmind::gpu::chess {
@@ -289,156 +290,25 @@ WM_HD int order_moves(std::uint32_t* m, int n) {
   return n;
 }
 
-// ---- evaluation (ai/src/search/chess_search.cpp, term for term) ----------------------------------
+// ---- evaluation: chess_eval.h, shared with the CPU engine ------------------------------------------
 
-WM_HD int value_mg(int t) {
-  const int v[6] = {100, 320, 330, 500, 950, 0};
-  return v[t];
-}
-WM_HD int value_eg(int t) {
-  const int v[6] = {120, 300, 315, 540, 950, 0};
-  return v[t];
-}
-WM_HD int phase_of(int t) {
-  const int v[6] = {0, 1, 1, 2, 4, 0};
-  return v[t];
-}
-WM_HD int mobility_mg(int t) {
-  const int v[6] = {0, 4, 5, 2, 1, 0};
-  return v[t];
-}
-WM_HD int mobility_eg(int t) {
-  const int v[6] = {0, 4, 5, 4, 2, 0};
-  return v[t];
-}
-WM_HD int imin(int a, int b) { return a < b ? a : b; }
-WM_HD int imax(int a, int b) { return a > b ? a : b; }
+// chess_eval's view of a DPos.
+using chess_eval::file_mask;
 
-// Piece-square values from White's point of view.
-WM_HD void pst(int type, int sq, int& mg, int& eg) {
-  const int f = sq & 7, r = sq >> 3;
-  const int fc = imin(f, 7 - f), rc = imin(r, 7 - r);
-  const int centre = fc + rc;
-  switch (type) {
-    case kPawn:
-      mg = r * 4 + (fc >= 2 && r >= 3 ? 8 : 0) - (r == 1 && fc >= 2 ? 4 : 0);
-      eg = r * 10;
-      break;
-    case kKnight:
-      mg = centre * 8 - 20;
-      eg = centre * 6 - 18;
-      break;
-    case kBishop:
-      mg = centre * 4 - 8;
-      eg = centre * 4 - 10;
-      break;
-    case kRook:
-      mg = (r == 6 ? 15 : 0) + (fc >= 3 ? 4 : 0);
-      eg = 0;
-      break;
-    case kQueen:
-      mg = centre * 2 - 5;
-      eg = centre * 4 - 10;
-      break;
-    default:
-      mg = r == 0 ? (fc == 0 || f == 1 || f == 6 ? 20 : (f == 4 || f == 3 ? 0 : 10)) : -10 * r;
-      eg = centre * 8 - 24;
-      break;
-  }
-}
+struct EvalBoard {
+  const DPos& p;
+  WM_HD Bits pieces(int c, int t) const { return p.piece[t] & p.color[c]; }
+  WM_HD Bits occupied(int c) const { return p.color[c]; }
+  WM_HD int king_square(int c) const { return chess::king_square(p, c); }
+  WM_HD int side() const { return p.side; }
+  WM_HD Bits knight(int sq) const { return knight_attacks(bit(sq)); }
+  WM_HD Bits bishop(int sq, Bits occ) const { return bishop_attacks(bit(sq), occ); }
+  WM_HD Bits rook(int sq, Bits occ) const { return rook_attacks(bit(sq), occ); }
+  WM_HD Bits king_zone(int sq) const { return king_attacks(bit(sq)) | bit(sq); }
+  WM_HD void pst(int type, int rel, int& mg, int& eg) const { chess_eval::pst(type, rel, mg, eg); }
+};
 
-WM_HD Bits file_mask(int f) { return 0x0101010101010101ull << f; }
-WM_HD Bits adjacent_files(int f) { return (f > 0 ? file_mask(f - 1) : 0) | (f < 7 ? file_mask(f + 1) : 0); }
-WM_HD Bits front_span(int c, int sq) {
-  const int f = sq & 7, r = sq >> 3;
-  const Bits files = file_mask(f) | adjacent_files(f);
-  Bits ahead = 0;
-  if (c == kWhite) {
-    for (int rr = r + 1; rr < 8; ++rr) ahead |= 0xFFull << (8 * rr);
-  } else {
-    for (int rr = r - 1; rr >= 0; --rr) ahead |= 0xFFull << (8 * rr);
-  }
-  return files & ahead;
-}
-
-WM_HD void side_terms(const DPos& p, int us, int& mg, int& eg, int& phase) {
-  const int them = us ^ 1;
-  const Bits occ = occupied(p), own = p.color[us];
-  const int their_king = king_square(p, them);
-  const Bits king_zone = their_king >= 0 ? king_attacks(bit(their_king)) | bit(their_king) : 0;
-  int attackers = 0, attack_weight = 0;
-  for (int type = kPawn; type <= kKing; ++type)
-    for (Bits b = p.piece[type] & own; b; b &= b - 1) {
-      const int sq = lsb(b);
-      const int rel = us == kWhite ? sq : sq ^ 56;
-      int tm = 0, te = 0;
-      pst(type, rel, tm, te);
-      mg += value_mg(type) + tm;
-      eg += value_eg(type) + te;
-      phase += phase_of(type);
-      const Bits s = bit(sq);
-      Bits att = 0;
-      switch (type) {
-        case kKnight:
-          att = knight_attacks(s);
-          break;
-        case kBishop:
-          att = bishop_attacks(s, occ);
-          break;
-        case kRook:
-          att = rook_attacks(s, occ);
-          break;
-        case kQueen:
-          att = bishop_attacks(s, occ) | rook_attacks(s, occ);
-          break;
-        default:
-          break;
-      }
-      if (att) {
-        const int mob = popcnt(att & ~own);
-        mg += mobility_mg(type) * mob;
-        eg += mobility_eg(type) * mob;
-        if (att & king_zone) {
-          ++attackers;
-          attack_weight += popcnt(att & king_zone) * (type == kQueen ? 4 : type == kRook ? 3 : 2);
-        }
-      }
-    }
-  if (attackers >= 2) mg += attack_weight * attackers * 2;
-  const int king = king_square(p, us);
-  if (king >= 0) {
-    const int f = king & 7, r = king >> 3;
-    const Bits shield_files = file_mask(f) | adjacent_files(f);
-    const Bits shield_ranks = us == kWhite ? (0xFFull << (8 * imin(r + 1, 7))) | (0xFFull << (8 * imin(r + 2, 7)))
-                                           : (0xFFull << (8 * imax(r - 1, 0))) | (0xFFull << (8 * imax(r - 2, 0)));
-    mg += 10 * popcnt(p.piece[kPawn] & own & shield_files & shield_ranks);
-  }
-  const Bits pawns = p.piece[kPawn] & own, their_pawns = p.piece[kPawn] & p.color[them];
-  for (int f = 0; f < 8; ++f) {
-    const int n = popcnt(pawns & file_mask(f));
-    if (n > 1) mg -= 10 * (n - 1), eg -= 20 * (n - 1);
-    if (n && !(pawns & adjacent_files(f))) mg -= 12 * n, eg -= 15 * n;
-  }
-  for (Bits b = pawns; b; b &= b - 1) {
-    const int sq = lsb(b);
-    if (!(front_span(us, sq) & their_pawns)) {
-      const int adv = us == kWhite ? (sq >> 3) : 7 - (sq >> 3);
-      mg += adv * 5;
-      eg += adv * adv * 3;
-    }
-  }
-  if (popcnt(p.piece[kBishop] & own) >= 2) mg += 30, eg += 50;
-}
-
-WM_HD int evaluate(const DPos& p) {
-  int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
-  side_terms(p, kWhite, mg[0], eg[0], phase);
-  side_terms(p, kBlack, mg[1], eg[1], phase);
-  phase = imin(phase, 24);
-  const int us = p.side, them = us ^ 1;
-  const int m = mg[us] - mg[them], e = eg[us] - eg[them];
-  return (m * phase + e * (24 - phase)) / 24 + 10;
-}
+WM_HD int evaluate(const DPos& p) { return chess_eval::evaluate(EvalBoard{p}); }
 
 // ---- the hybrid search's leaves (ai's ChessGame::terminal and search::leaf_value) -----------------
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "warpmind/gpu/connect6_eval.h"
 #include "warpmind/gpu/hd.h"
 
 namespace warpmind::gpu::connect6 {
@@ -18,7 +19,7 @@ namespace warpmind::gpu::connect6 {
 constexpr int kSize = 19, kCells = kSize * kSize;
 constexpr int kWindows = 2 * 14 * 19 + 2 * 14 * 14;  // 924
 constexpr int kMaxTurns = 128;                       // widths above this are cut to it
-constexpr int kWin = 1000000;
+using connect6_eval::kWin;
 
 struct C6Pos {
   std::uint8_t cell[kCells];
@@ -98,10 +99,7 @@ WM_HD void count_windows(const C6Pos& b, int w[3][7]) {
   }
 }
 
-WM_HD int weight(int k) {
-  const int v[7] = {0, 1, 6, 30, 200, 400, 0};
-  return v[k];
-}
+using connect6_eval::weight;
 
 WM_HD bool window_has(int w, int cell) {
   int c[6];
@@ -161,24 +159,14 @@ WM_HD bool blockable(const C6Pos& b, int s) {
 // blockable(b, opponent), which only matters when the opponent has windows of four or five: the part a
 // warp computes once its lanes have counted the windows between them.
 WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7], bool them_blockable) {
-  const int me = b.to_move, them = other(me);
-  if (w[me][6]) return kWin;
-  if (w[them][6]) return -kWin;
-  if (w[me][4] + w[me][5] > 0) return kWin / 2;
-  if (w[them][4] + w[them][5] > 0 && !them_blockable) return -kWin / 2;
-  int score = 0;
-  for (int k = 1; k <= 5; ++k) score += weight(k) * (w[me][k] - w[them][k]);
-  const int threats = w[them][4] + w[them][5];
-  if (threats > 0) score -= 300 * threats;
-  return score;
+  return connect6_eval::from_counts(w, b.to_move, other(b.to_move), them_blockable);
 }
 
 WM_HD int evaluate(const C6Pos& b) {
   int w[3][7];
   count_windows(b, w);
   const int them = other(b.to_move);
-  const bool needed = !w[1][6] && !w[2][6] && w[b.to_move][4] + w[b.to_move][5] == 0 && w[them][4] + w[them][5] > 0;
-  return evaluate_counts(b, w, !needed || blockable(b, them));
+  return evaluate_counts(b, w, !connect6_eval::needs_blockable(w, b.to_move, them) || blockable(b, them));
 }
 
 // The hybrid search's leaves (ai's Connect6Game::over / terminal and search::leaf_value): a board with a
@@ -201,12 +189,7 @@ WM_HD int cell_value(const C6Pos& b, int cell, int me) {
       if (w < 0) continue;
       int who, n;
       owner(b, w, who, n);
-      if (who == me)
-        v += weight(n + 1) - weight(n);
-      else if (who)
-        v += (weight(n) * 3) / 2;
-      else
-        v += 1;
+      v += connect6_eval::window_gain(who, n, me);
     }
   return v;
 }
