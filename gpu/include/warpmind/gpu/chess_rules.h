@@ -34,20 +34,8 @@ struct DPos {
 };
 static_assert(sizeof(DPos) == 72, "DPos is 72 bytes");
 
-WM_HD int popcnt(Bits b) {
-#if defined(__CUDA_ARCH__)
-  return __popcll(b);
-#else
-  return __builtin_popcountll(b);
-#endif
-}
-WM_HD int lsb(Bits b) {
-#if defined(__CUDA_ARCH__)
-  return __ffsll(static_cast<long long>(b)) - 1;
-#else
-  return __builtin_ctzll(b);
-#endif
-}
+WM_HD int popcnt(Bits b) { return chess_eval::popcount(b); }
+WM_HD int lsb(Bits b) { return chess_eval::lowest(b); }
 WM_HD Bits bit(int sq) { return Bits{1} << sq; }
 
 WM_HD std::uint32_t make_move(int from, int to, int promo, std::uint32_t flags) {
