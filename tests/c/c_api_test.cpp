@@ -342,6 +342,18 @@ TEST(CApi, AoiEqualsTheCppWorld) {
   bad.shape = static_cast<wm_aoi_shape>(1);
   bad.variant = WM_AOI_GPU_FAST;  // a GPU variant on a CPU context
   EXPECT_EQ(wm_aoi_create(h.ctx, &bad, &b), WM_UNAVAILABLE);
+  // Values a C caller can store but no enumerator has (written as C would, without a C++ enum cast).
+  for (const int v : {5, 77, -1}) {
+    bad = cfg;
+    std::memcpy(&bad.shape, &v, sizeof v);
+    EXPECT_EQ(wm_aoi_create(h.ctx, &bad, &b), WM_INVALID_ARGUMENT) << v;
+    EXPECT_NE(std::string(wm_last_error()).find("unknown shape"), std::string::npos) << wm_last_error();
+    bad = cfg;
+    std::memcpy(&bad.variant, &v, sizeof v);
+    EXPECT_EQ(wm_aoi_create(h.ctx, &bad, &b), WM_INVALID_ARGUMENT) << v;
+    EXPECT_NE(std::string(wm_last_error()).find("unknown variant"), std::string::npos) << wm_last_error();
+  }
+  bad = cfg;
   bad.variant = static_cast<wm_aoi_variant>(4);
   bad.width = NAN;
   EXPECT_EQ(wm_aoi_create(h.ctx, &bad, &b), WM_INVALID_ARGUMENT);
@@ -450,7 +462,7 @@ TEST(CApi, RegionsEqualTheCppMatcher) {
   EXPECT_EQ(wm_regions_create(h.ctx, 4, WM_DDM_AUTO, 0, &r), WM_INVALID_ARGUMENT);
   EXPECT_EQ(wm_regions_create(h.ctx, 2, WM_DDM_GPU_GRID, 0, &r), WM_UNAVAILABLE);
   EXPECT_EQ(wm_regions_create(h.ctx, 2, WM_DDM_CPU_SORT, -1, &r), WM_INVALID_ARGUMENT);
-  EXPECT_EQ(wm_regions_create(h.ctx, 2, static_cast<wm_ddm_variant>(9), 0, &r), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_regions_create(h.ctx, 2, static_cast<wm_ddm_variant>(7), 0, &r), WM_INVALID_ARGUMENT);
   EXPECT_EQ(r, nullptr);
   EXPECT_EQ(wm_regions_count(nullptr, WM_PUBLICATION), 0u);
   wm_regions_destroy(nullptr);

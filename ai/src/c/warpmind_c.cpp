@@ -105,6 +105,16 @@ wm_status null_argument(const char* call, const char* what) {
   return fail(WM_INVALID_ARGUMENT, std::string(call) + ": " + what + " is null");
 }
 
+// The value a C caller stored in an enum, read as its int: C allows any int there, C++ only the enum's
+// range, so the bytes are read instead of the enum (no undefined load before the value is checked).
+template <class E>
+int raw_enum(const E& e) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
 void copy_move(const std::string& text, char (&out)[8]) {
   std::memset(out, 0, sizeof out);
   std::memcpy(out, text.data(), std::min(text.size(), sizeof out - 1));
@@ -140,8 +150,8 @@ const char* wm_version(void) { return "0.2.0"; }
 
 wm_status wm_context_create(wm_backend backend, unsigned cpu_threads, wm_context** out) {
   if (!out) return null_argument("wm_context_create", "out");
-  if (backend != WM_BACKEND_AUTO && backend != WM_BACKEND_CPU && backend != WM_BACKEND_CUDA)
-    return fail(WM_INVALID_ARGUMENT, "wm_context_create: unknown backend " + std::to_string(static_cast<int>(backend)));
+  if (const int b = raw_enum(backend); b != WM_BACKEND_AUTO && b != WM_BACKEND_CPU && b != WM_BACKEND_CUDA)
+    return fail(WM_INVALID_ARGUMENT, "wm_context_create: unknown backend " + std::to_string(b));
   if (cpu_threads > 4096) return fail(WM_INVALID_ARGUMENT, "wm_context_create: cpu_threads must be 0..4096");
   return guarded([&] {
     ContextOptions o;
@@ -332,10 +342,10 @@ wm_status wm_aoi_create(wm_context* ctx, const wm_aoi_config* c, wm_aoi** out) {
   if (!ctx) return null_argument("wm_aoi_create", "ctx");
   if (!c) return null_argument("wm_aoi_create", "config");
   if (!out) return null_argument("wm_aoi_create", "out");
-  if (c->shape != WM_AOI_SQUARE && c->shape != WM_AOI_CIRCLE)
-    return fail(WM_INVALID_ARGUMENT, "wm_aoi_create: unknown shape " + std::to_string(static_cast<int>(c->shape)));
-  if (c->variant < WM_AOI_AUTO || c->variant > WM_AOI_GPU_FAST)
-    return fail(WM_INVALID_ARGUMENT, "wm_aoi_create: unknown variant " + std::to_string(static_cast<int>(c->variant)));
+  if (const int s = raw_enum(c->shape); s != WM_AOI_SQUARE && s != WM_AOI_CIRCLE)
+    return fail(WM_INVALID_ARGUMENT, "wm_aoi_create: unknown shape " + std::to_string(s));
+  if (const int v = raw_enum(c->variant); v < WM_AOI_AUTO || v > WM_AOI_GPU_FAST)
+    return fail(WM_INVALID_ARGUMENT, "wm_aoi_create: unknown variant " + std::to_string(v));
   return guarded([&] {
     aoi::AoiConfig ac;
     ac.world = {c->x0, c->y0, c->width, c->height};
@@ -456,8 +466,8 @@ wm_status wm_regions_create(wm_context* ctx, int dimensions, wm_ddm_variant vari
   if (!out) return null_argument("wm_regions_create", "out");
   if (dimensions != 2 && dimensions != 3)
     return fail(WM_INVALID_ARGUMENT, "wm_regions_create: dimensions must be 2 or 3, not " + std::to_string(dimensions));
-  if (variant < WM_DDM_AUTO || variant > WM_DDM_GPU_GRID)
-    return fail(WM_INVALID_ARGUMENT, "wm_regions_create: unknown variant " + std::to_string(static_cast<int>(variant)));
+  if (const int v = raw_enum(variant); v < WM_DDM_AUTO || v > WM_DDM_GPU_GRID)
+    return fail(WM_INVALID_ARGUMENT, "wm_regions_create: unknown variant " + std::to_string(v));
   if (!std::isfinite(grid_cell) || grid_cell < 0)
     return fail(WM_INVALID_ARGUMENT, "wm_regions_create: grid_cell must be finite and >= 0");
   return guarded([&] {
@@ -483,8 +493,8 @@ wm_status wm_regions_add(wm_regions* r, wm_region_kind kind, const float* lo, co
   if (!r) return null_argument("wm_regions_add", "regions");
   if (!lo || !hi) return null_argument("wm_regions_add", "lo or hi");
   if (!id) return null_argument("wm_regions_add", "id");
-  if (kind != WM_PUBLICATION && kind != WM_SUBSCRIPTION)
-    return fail(WM_INVALID_ARGUMENT, "wm_regions_add: unknown kind " + std::to_string(static_cast<int>(kind)));
+  if (const int k = raw_enum(kind); k != WM_PUBLICATION && k != WM_SUBSCRIPTION)
+    return fail(WM_INVALID_ARGUMENT, "wm_regions_add: unknown kind " + std::to_string(k));
   return guarded([&] {
     const ddm::RegionKind k = kind == WM_PUBLICATION ? ddm::RegionKind::Publication : ddm::RegionKind::Subscription;
     return from(r->with([&](auto& m) {
