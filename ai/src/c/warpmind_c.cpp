@@ -29,14 +29,17 @@ struct wm_context {
 struct wm_field {
   std::unique_ptr<field::FieldLayers> layers;
   std::vector<field::Entity> entities;
-  std::vector<Vec2> points;
+  std::vector<Vec2> points;  // buffers reused by the queries (no allocation per call once grown)
   std::vector<field::MoveChoice> moves;
+  std::vector<Vec2> gradients;
 };
 struct wm_crowd {
   std::unique_ptr<crowd::CrowdSolver> solver;
+  mutable std::vector<Vec2> buffer;  // positions or proposals in C++ form, reused every tick
 };
 struct wm_aoi {
   std::unique_ptr<aoi::AoiWorld> world;
+  std::vector<aoi::Command> commands;  // the tick's commands in C++ form, reused every tick
   aoi::TickResult result;
   std::vector<wm_notification> notifications;
   std::vector<wm_visibility_event> entered, left;
@@ -264,7 +267,8 @@ wm_status wm_field_best_move(wm_field* f, uint32_t layer, const wm_vec2* points,
 wm_status wm_field_gradient(wm_field* f, uint32_t layer, const wm_vec2* points, size_t count, wm_vec2* out) {
   return guarded([&] {
     if (wm_status s = query_points("wm_field_gradient", f, layer, points, count, out); s != WM_OK) return s;
-    std::vector<Vec2> g(count);
+    std::vector<Vec2>& g = f->gradients;
+    g.resize(count);
     if (wm_status s = from(f->layers->gradient(static_cast<int>(layer), f->points, g)); s != WM_OK) return s;
     for (std::size_t i = 0; i < count; ++i) out[i] = {g[i].x, g[i].y};
     return WM_OK;
@@ -296,7 +300,8 @@ wm_status wm_crowd_reset(wm_crowd* c, const wm_vec2* positions, size_t count) {
   if (!c) return null_argument("wm_crowd_reset", "crowd");
   if (count && !positions) return null_argument("wm_crowd_reset", "positions");
   return guarded([&] {
-    std::vector<Vec2> p(count);
+    std::vector<Vec2>& p = c->buffer;
+    p.resize(count);
     for (std::size_t i = 0; i < count; ++i) p[i] = {positions[i].x, positions[i].y};
     return from(c->solver->reset(p));
   });
@@ -309,7 +314,8 @@ wm_status wm_crowd_step(wm_crowd* c, const wm_vec2* proposals, size_t count, wm_
     return fail(WM_INVALID_ARGUMENT, "wm_crowd_step: " + std::to_string(count) + " proposals for " +
                                          std::to_string(c->solver->size()) + " agents");
   return guarded([&] {
-    std::vector<Vec2> p(count);
+    std::vector<Vec2>& p = c->buffer;
+    p.resize(count);
     for (std::size_t i = 0; i < count; ++i) p[i] = {proposals[i].x, proposals[i].y};
     if (wm_status s = from(c->solver->step(p)); s != WM_OK) return s;
     if (stats) {
@@ -327,7 +333,8 @@ wm_status wm_crowd_positions(const wm_crowd* c, wm_vec2* positions, size_t count
     return fail(WM_INVALID_ARGUMENT, "wm_crowd_positions: room for " + std::to_string(count) + " positions, " +
                                          std::to_string(c->solver->size()) + " agents");
   return guarded([&] {
-    std::vector<Vec2> p(count);
+    std::vector<Vec2>& p = c->buffer;
+    p.resize(count);
     if (wm_status s = from(c->solver->read_positions(p)); s != WM_OK) return s;
     for (std::size_t i = 0; i < count; ++i) positions[i] = {p[i].x, p[i].y};
     return WM_OK;
@@ -387,7 +394,8 @@ wm_status wm_aoi_tick(wm_aoi* a, const wm_command* commands, size_t count, wm_ao
   return guarded([&] {
     // The type is carried as is (CommandType's underlying type is uint32_t), so an unknown value is
     // rejected by the tick's validation as UnknownType.
-    std::vector<aoi::Command> cmd(count);
+    std::vector<aoi::Command>& cmd = a->commands;
+    cmd.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
       const wm_command& c = commands[i];
       cmd[i] = {c.player, static_cast<aoi::CommandType>(c.type), c.dx, c.dy, c.target, c.damage};
