@@ -81,18 +81,6 @@ __global__ void k_update_index(const AoiUpdateRec* __restrict__ upd, unsigned u_
 
 // ---- gpu-seed range query ------------------------------------------------------------------------
 
-__device__ __forceinline__ unsigned lower_bound_d(const unsigned* __restrict__ a, unsigned n, unsigned v) {
-  unsigned lo = 0, hi = n;
-  while (lo < hi) {
-    const unsigned mid = lo + (hi - lo) / 2;
-    if (a[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 // Per update (when write: enumerate) the receivers of its subject: 3 row runs found by binary search.
 template <bool kWrite>
 __global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const AoiUpdateRec* __restrict__ upd,
@@ -110,7 +98,7 @@ __global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const 
   unsigned long long c = 0, o = kWrite ? offset[u] : 0;
   for (int y = max(0, by - 1); y <= min(g.rows - 1, by + 1); ++y) {
     const unsigned row = static_cast<unsigned>(y) * g.cols;
-    const unsigned lo = lower_bound_d(skey, n, row + xa), hi = lower_bound_d(skey, n, row + xb + 1);
+    const unsigned lo = lower_bound(skey, n, row + xa), hi = lower_bound(skey, n, row + xb + 1);
     for (unsigned k = lo; k < hi; ++k) {
       if (!sees(g, s.x[k], s.y[k], sx, sy)) continue;
       if (kWrite) {

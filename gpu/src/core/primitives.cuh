@@ -103,20 +103,24 @@ Status select_flagged(const T* in, const F* flags, T* out, unsigned* count, std:
 // start[b] = the first of the n sorted keys that is >= b, for b = 0..runs (runs + 1 threads): the start
 // of every key's run, empty runs included. One binary search a thread, so no thread walks a long stretch
 // of empty runs.
-template <class T>
-static __global__ void k_run_starts(unsigned n, unsigned runs, const unsigned* __restrict__ sorted_keys,
-                                    T* __restrict__ start) {
-  const unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b > runs) return;
+// The first of the n sorted keys that is >= v (n when none is).
+__device__ __forceinline__ unsigned lower_bound(const unsigned* __restrict__ sorted_keys, unsigned n, unsigned v) {
   unsigned lo = 0, hi = n;
   while (lo < hi) {
     const unsigned mid = lo + (hi - lo) / 2;
-    if (sorted_keys[mid] < b)
+    if (sorted_keys[mid] < v)
       lo = mid + 1;
     else
       hi = mid;
   }
-  start[b] = lo;
+  return lo;
+}
+
+template <class T>
+static __global__ void k_run_starts(unsigned n, unsigned runs, const unsigned* __restrict__ sorted_keys,
+                                    T* __restrict__ start) {
+  const unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b <= runs) start[b] = lower_bound(sorted_keys, n, b);
 }
 
 // Rows of a padded table (row i: counts[i] values at padded[i * stride]) packed one after the other:
