@@ -6,6 +6,10 @@
 // pairs in device memory (host round trips for sizes included), after one untimed warm-up match;
 // the upload of the boxes and the download of the pairs are reported apart. The floor is the pairs
 // written plus the boxes read once, at the measured device copy bandwidth.
+// A step starts from the moved boxes in one array (copied there untimed, as a game would hold them):
+// one batch update() of every region, then match_changes(). Its host part (everything but the upload,
+// the device time and the download, on every variant; the whole step on the CPU ones) and, within it,
+// the batch update are reported apart from the device part.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -106,8 +110,9 @@ int run(const Flags& f) {
   } else {
     std::printf("CPU only; CPU threads %u\n", ctx->pool().size());
   }
-  std::printf("%8s %6s %6s %8s %-10s | %10s %10s | %8s %8s | %8s %8s | %10s   (ms, medians)\n", "regions", "side",
-              "alpha", "layout", "variant", "match", "step", "upload", "download", "x sort", "floor", "pairs");
+  std::printf("%8s %6s %6s %8s %-10s | %10s %10s %9s %9s | %8s %8s | %8s %8s | %10s   (ms, medians)\n", "regions",
+              "side", "alpha", "layout", "variant", "match", "step", "step host", "update", "upload", "download",
+              "x sort", "floor", "pairs");
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     const Case& cs = cases[ci];
     std::fprintf(stderr, "[%zu/%zu] %zu regions\n", ci + 1, cases.size(), cs.regions);
@@ -158,15 +163,28 @@ int run(const Flags& f) {
       } else {
         mismatches[v] += all != first_all;
       }
-      std::vector<double> step_ms, step_dev;  // wall time of a step (updates + match_changes); its device part
+      // Per step: wall time (batch update + match_changes); its device part (upload + device time +
+      // download; 0 on the CPU variants); its host part (the rest); the batch update alone.
+      std::vector<double> step_ms, step_dev, step_host, step_update;
+      std::vector<ddm::RegionId> ids(regions.size());
+      std::vector<ddm::Box<2>> boxes(regions.size());
+      for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<ddm::RegionId>(i);
       for (int s = 0; st.ok() && s < steps; ++s) {
         ddm::move_regions<2>(regions, g.seed, s);
+        for (std::size_t i = 0; i < regions.size(); ++i) boxes[i] = regions[i].box;
         t0 = Clock::now();
-        for (std::size_t i = 0; st.ok() && i < regions.size(); ++i)
-          st = m->update(static_cast<ddm::RegionId>(i), regions[i].box);
+        st = m->update(ids, boxes);
+        const double update_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (st.ok()) st = m->match_changes(in, out);
-        step_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-        if (st.ok()) step_dev.push_back(m->last_times().upload + m->last_times().match + m->last_times().download);
+        const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        step_ms.push_back(wall);
+        if (st.ok()) {
+          const ddm::MatchTimes& t = m->last_times();
+          const double dev = gpu ? t.upload + t.match + t.download : 0.0;
+          step_dev.push_back(dev);
+          step_host.push_back(wall - dev);
+          step_update.push_back(update_ms);
+        }
         if (v == 0) {
           first_in[s] = in;
           first_out[s] = out;
@@ -190,6 +208,11 @@ int run(const Flags& f) {
         std::fprintf(stderr, "  %s: %s\n", ddm::variant_name(variants[v]), st.message().c_str());
         return 1;
       }
+      const auto median = [](std::vector<double> x) {
+        std::sort(x.begin(), x.end());
+        return x.empty() ? 0.0 : x[x.size() / 2];
+      };
+      const double host_med = median(step_host), update_med = median(step_update);
       Record r;
       r.timing.ms = step_ms.empty() ? std::vector<double>{match_ms[v]} : step_ms;
       std::sort(r.timing.ms.begin(), r.timing.ms.end());
@@ -209,11 +232,10 @@ int run(const Flags& f) {
       r.compared(v == 0 ? "oracle" : ddm::variant_name(variants[0]), mismatches[v] == 0);
       std::snprintf(buf, sizeof buf,
                     "\"match_ms\": %.6f, \"match_wall_ms\": %.6f, \"upload_ms\": %.6f, \"download_ms\": %.6f, "
-                    "\"pairs\": %zu, \"mismatches\": %lld, \"step_transfer_and_device_ms\": %.6f",
+                    "\"pairs\": %zu, \"mismatches\": %lld, \"step_transfer_and_device_ms\": %.6f, "
+                    "\"step_host_ms\": %.6f, \"step_update_ms\": %.6f",
                     match_ms[v], match_wall, full.upload, full.download, pairs, mismatches[v],
-                    gpu && !step_dev.empty()
-                        ? (std::sort(step_dev.begin(), step_dev.end()), step_dev[step_dev.size() / 2])
-                        : 0.0);
+                    gpu ? median(step_dev) : 0.0, host_med, update_med);
       r.extra_json = buf;
       if (v == 0) r.extra_json += ", \"oracle_regions\": " + std::to_string(sampled);
       if (mismatches[v]) {
@@ -221,10 +243,11 @@ int run(const Flags& f) {
                      mismatches[v]);
         ++failures;
       }
-      std::printf("%8zu %6.4g %6.4g %8s %-10s | %10.3f %10.3f | %8.3f %8.3f | %7.1fx %8.4f | %10zu\n", cs.regions,
-                  static_cast<double>(start[0].box.hi[0] - start[0].box.lo[0]), cs.alpha,
-                  cs.hotspot ? "hotspot" : "uniform", r.variant.c_str(), match_ms[v], step_med[v], full.upload,
-                  full.download, match_ms[v] > 0 ? match_ms[0] / match_ms[v] : 0.0, gpu ? r.floor_ms : 0.0, pairs);
+      std::printf("%8zu %6.4g %6.4g %8s %-10s | %10.3f %10.3f %9.3f %9.3f | %8.3f %8.3f | %7.1fx %8.4f | %10zu\n",
+                  cs.regions, static_cast<double>(start[0].box.hi[0] - start[0].box.lo[0]), cs.alpha,
+                  cs.hotspot ? "hotspot" : "uniform", r.variant.c_str(), match_ms[v], step_med[v], host_med, update_med,
+                  full.upload, full.download, match_ms[v] > 0 ? match_ms[0] / match_ms[v] : 0.0, gpu ? r.floor_ms : 0.0,
+                  pairs);
       results.add(r);
     }
     std::fflush(stdout);

@@ -468,6 +468,104 @@ TEST(CApi, RegionsEqualTheCppMatcher) {
   wm_regions_destroy(nullptr);
 }
 
+// wm_regions_update_many against wm_regions_update one region at a time, 2D and 3D: the same changes
+// after moving every region, then a shuffled few; bad batches are errors naming the index and change
+// nothing; count 0 is fine with null pointers.
+TEST(CApi, RegionsUpdateManyEqualsOneByOne) {
+  Handles h;
+  ASSERT_NE(cpu_context(h), nullptr);
+  for (const int dims : {2, 3}) {
+    SCOPED_TRACE("dimensions " + std::to_string(dims));
+    wm_regions *one = nullptr, *many = nullptr;
+    ASSERT_EQ(wm_regions_create(h.ctx, dims, WM_DDM_CPU_SORT, 0, &one), WM_OK) << wm_last_error();
+    ASSERT_EQ(wm_regions_create(h.ctx, dims, WM_DDM_CPU_BRUTE, 0, &many), WM_OK) << wm_last_error();
+    warpmind::SplitMix64 rng(17 + static_cast<std::uint64_t>(dims));
+    const std::size_t n = 400, d = static_cast<std::size_t>(dims);
+    std::vector<float> lo(n * d), hi(n * d);
+    const auto make = [&](std::size_t i) {
+      for (std::size_t k = 0; k < d; ++k) {
+        lo[i * d + k] = static_cast<float>(rng.next() % 1000) / 10.0f;
+        hi[i * d + k] = lo[i * d + k] + static_cast<float>(rng.next() % 150) / 10.0f;
+      }
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      make(i);
+      const wm_region_kind k = i % 2 ? WM_SUBSCRIPTION : WM_PUBLICATION;
+      uint32_t a = 0, b = 0;
+      ASSERT_EQ(wm_regions_add(one, k, &lo[i * d], &hi[i * d], &a), WM_OK) << wm_last_error();
+      ASSERT_EQ(wm_regions_add(many, k, &lo[i * d], &hi[i * d], &b), WM_OK) << wm_last_error();
+    }
+    const wm_pair *a1 = nullptr, *d1 = nullptr, *a2 = nullptr, *d2 = nullptr;
+    std::size_t na1 = 0, nd1 = 0, na2 = 0, nd2 = 0;
+    ASSERT_EQ(wm_regions_match_changes(one, &a1, &na1, &d1, &nd1), WM_OK);
+    ASSERT_EQ(wm_regions_match_changes(many, &a2, &na2, &d2, &nd2), WM_OK);
+    const auto same = [](const wm_pair* x, std::size_t nx, const wm_pair* y, std::size_t ny) {
+      if (nx != ny) return false;
+      for (std::size_t i = 0; i < nx; ++i)
+        if (x[i].publication != y[i].publication || x[i].subscription != y[i].subscription) return false;
+      return true;
+    };
+    EXPECT_TRUE(same(a1, na1, a2, na2));
+    EXPECT_GT(na1, 10u);
+    std::vector<uint32_t> ids(n);
+    for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<uint32_t>(i);
+    for (int step = 0; step < 2; ++step) {
+      SCOPED_TRACE("step " + std::to_string(step));
+      std::vector<uint32_t> batch = ids;
+      if (step == 1) {  // a shuffled few
+        for (std::size_t i = batch.size(); i > 1; --i) std::swap(batch[i - 1], batch[rng.next() % i]);
+        batch.resize(30);
+      }
+      std::vector<float> blo, bhi;
+      for (uint32_t id : batch) {
+        make(id);
+        ASSERT_EQ(wm_regions_update(one, id, &lo[id * d], &hi[id * d]), WM_OK) << wm_last_error();
+        blo.insert(blo.end(), lo.begin() + id * d, lo.begin() + (id + 1) * d);
+        bhi.insert(bhi.end(), hi.begin() + id * d, hi.begin() + (id + 1) * d);
+      }
+      ASSERT_EQ(wm_regions_update_many(many, batch.data(), batch.size(), blo.data(), bhi.data()), WM_OK)
+          << wm_last_error();
+      ASSERT_EQ(wm_regions_match_changes(one, &a1, &na1, &d1, &nd1), WM_OK);
+      ASSERT_EQ(wm_regions_match_changes(many, &a2, &na2, &d2, &nd2), WM_OK);
+      EXPECT_TRUE(same(a1, na1, a2, na2));
+      EXPECT_TRUE(same(d1, nd1, d2, nd2));
+      EXPECT_GT(na1 + nd1, 0u);
+    }
+    // Bad batches: each names its first offending index and changes nothing.
+    std::vector<float> blo(lo.begin(), lo.begin() + 3 * d), bhi(lo.begin(), lo.begin() + 3 * d);
+    for (std::size_t k = 0; k < 3 * d; ++k) bhi[k] = blo[k] + 50;  // three boxes that would add pairs
+    const auto rejected = [&](std::vector<uint32_t> batch, std::vector<float> l, std::vector<float> u,
+                              const char* expect) {
+      SCOPED_TRACE(expect);
+      EXPECT_EQ(wm_regions_update_many(many, batch.data(), batch.size(), l.data(), u.data()), WM_INVALID_ARGUMENT);
+      EXPECT_NE(std::string(wm_last_error()).find(expect), std::string::npos) << wm_last_error();
+      ASSERT_EQ(wm_regions_match_changes(many, &a2, &na2, &d2, &nd2), WM_OK);
+      EXPECT_EQ(na2 + nd2, 0u);
+    };
+    rejected({0, 1, 99999}, blo, bhi, "batch index 2: unknown region 99999");
+    rejected({0, 1, 0}, blo, bhi, "batch index 2: region 0 is also at batch index 0");
+    std::vector<float> nan_lo = blo;
+    nan_lo[d] = NAN;
+    rejected({0, 1, 2}, nan_lo, bhi, "batch index 1 (region 1)");
+    std::vector<float> low_hi = bhi;
+    low_hi[0] = blo[0] - 1;
+    rejected({4, 5, 6}, blo, low_hi, "batch index 0 (region 4): lo > hi on axis 0");
+    ASSERT_EQ(wm_regions_remove(many, 2), WM_OK);
+    ASSERT_EQ(wm_regions_match_changes(many, &a2, &na2, &d2, &nd2), WM_OK);
+    rejected({0, 1, 2}, blo, bhi, "batch index 2: region 2 was removed");
+    // Null pointers: an error unless count is 0.
+    const uint32_t one_id = 0;
+    EXPECT_EQ(wm_regions_update_many(many, nullptr, 1, blo.data(), bhi.data()), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_regions_update_many(many, &one_id, 1, nullptr, bhi.data()), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_regions_update_many(nullptr, &one_id, 1, blo.data(), bhi.data()), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_regions_update_many(many, nullptr, 0, nullptr, nullptr), WM_OK);
+    ASSERT_EQ(wm_regions_match_changes(many, &a2, &na2, &d2, &nd2), WM_OK);
+    EXPECT_EQ(na2 + nd2, 0u);
+    wm_regions_destroy(one);
+    wm_regions_destroy(many);
+  }
+}
+
 TEST(CApi, ChessAndConnect6Engines) {
   Handles h;
   ASSERT_NE(cpu_context(h), nullptr);

@@ -230,6 +230,12 @@ void wm_regions_destroy(wm_regions* r);
 /* lo and hi: `dimensions` floats each, finite, lo <= hi. Ids are never reused. */
 wm_status wm_regions_add(wm_regions* r, wm_region_kind kind, const float* lo, const float* hi, uint32_t* id);
 wm_status wm_regions_update(wm_regions* r, uint32_t id, const float* lo, const float* hi);
+/* Many regions at once: region ids[i] gets the box lo[i * dimensions ...], hi[i * dimensions ...] for
+ * i < count (lo and hi: count * dimensions floats each), all or nothing: an unknown or removed id, a bad
+ * box, or an id given twice in one call is WM_INVALID_ARGUMENT naming the first offending index ("batch
+ * index i"), and nothing changes. count 0 does nothing (the pointers may then be null). Large batches run
+ * on the context's threads; ascending ids are the cheapest. The arrays are only read during the call. */
+wm_status wm_regions_update_many(wm_regions* r, const uint32_t* ids, size_t count, const float* lo, const float* hi);
 wm_status wm_regions_remove(wm_regions* r, uint32_t id);
 /* Every overlapping pair, sorted by (publication, subscription). *pairs points into the handle, valid
  * until the next non-const call on it. */

@@ -4,9 +4,11 @@
 #include "warpmind/warpmind.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -50,6 +52,8 @@ struct wm_regions {
   std::unique_ptr<ddm::RegionMatcher<3>> m3;
   std::vector<ddm::Pair> appeared, disappeared;          // the matcher's output
   std::vector<wm_pair> held_appeared, held_disappeared;  // the same, as handed out
+  std::vector<ddm::Box<2>> boxes2;                       // wm_regions_update_many's boxes, reused
+  std::vector<ddm::Box<3>> boxes3;
   // Calls f(matcher) on the matcher of this handle's dimension.
   template <class F>
   auto with(F&& f) {
@@ -520,6 +524,25 @@ wm_status wm_regions_update(wm_regions* r, uint32_t id, const float* lo, const f
       constexpr int D = std::remove_reference_t<decltype(m)>::kDimensions;
       return m.update(id, read_box<D>(lo, hi));
     }));
+  });
+}
+
+wm_status wm_regions_update_many(wm_regions* r, const uint32_t* ids, size_t count, const float* lo, const float* hi) {
+  if (!r) return null_argument("wm_regions_update_many", "regions");
+  if (count == 0) return WM_OK;
+  if (!ids) return null_argument("wm_regions_update_many", "ids");
+  if (!lo || !hi) return null_argument("wm_regions_update_many", "lo or hi");
+  if (count > SIZE_MAX / sizeof(ddm::Box<3>))
+    return fail(WM_INVALID_ARGUMENT, "wm_regions_update_many: count " + std::to_string(count) + " is too large");
+  return guarded([&] {
+    const auto run = [&](auto& m, auto& boxes) {
+      constexpr int D = std::remove_reference_t<decltype(m)>::kDimensions;
+      boxes.resize(count);  // grows once; no allocation per call after that
+      for (std::size_t i = 0; i < count; ++i) boxes[i] = read_box<D>(lo + i * D, hi + i * D);
+      return from(
+          m.update(std::span<const ddm::RegionId>(ids, count), std::span<const ddm::Box<D>>(boxes.data(), count)));
+    };
+    return r->dimensions == 2 ? run(*r->m2, r->boxes2) : run(*r->m3, r->boxes3);
   });
 }
 

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "core/buffer.cuh"
 #include "core/check.cuh"
@@ -262,7 +261,12 @@ struct DdmDevice::Impl {
   DeviceBuffer<unsigned char> wide;
   DeviceBuffer<unsigned char> temp;
   cudaEvent_t ev[3] = {};
-  PinnedBuffer pin;
+  PinnedBuffer pin;  // the downloads' staging
+  // The ids on the device are those of ids_version (np and ns of them) when ids_current: match() then
+  // uploads the boxes only.
+  bool ids_current = false;
+  std::uint64_t ids_version = 0;
+  std::size_t ids_np = 0, ids_ns = 0;
 
   ~Impl() {
     for (cudaEvent_t e : ev)
@@ -379,11 +383,28 @@ Status DdmDevice::create(void* stream, DdmKernel kernel, int dims, std::unique_p
 
 DdmDevice::~DdmDevice() = default;
 
-Status DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_ids, std::size_t np, const float* sub_boxes,
-                        const std::uint32_t* sub_ids, std::size_t ns, const DdmGrid& grid, std::size_t& pairs,
-                        DdmTimes& times) {
+// Portable: page-locked for every device's context, whichever thread (and current device) allocates it.
+// A failed allocation is taken off the runtime's last error, so no later launch check reports it again.
+Status ddm_host_alloc(std::size_t bytes, void** out) {
+  *out = nullptr;
+  void* p = nullptr;
+  const cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return cuda_status(e, "cudaHostAlloc", __FILE__, __LINE__);
+  }
+  *out = p;
+  return Status::Ok();
+}
+
+void ddm_host_free(void* p) {
+  if (p) cudaFreeHost(p);
+}
+
+Status DdmDevice::match(const DdmRegions& r, const DdmGrid& grid, std::size_t& pairs, DdmTimes& times) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
+  const std::size_t np = r.np, ns = r.ns;
   if (np >= (std::size_t{1} << 31) || ns >= (std::size_t{1} << 31))
     return Status::Invalid("ddm: at most 2^31 - 1 regions of a kind");
   if (grid.cells[0] < 1 || grid.cells[1] < 1 || grid.cells[2] < 1 ||
@@ -392,32 +413,28 @@ Status DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_ids, st
   for (int k = 0; k < 3; ++k)
     if (!(grid.cell[k] > 0) || !std::isfinite(grid.cell[k]) || !std::isfinite(grid.origin[k]))
       return Status::Invalid("ddm: bad grid");
-  im.id_bits = 32 + bits_for(np > 0 ? static_cast<unsigned long long>(pub_ids[np - 1]) + 1 : 1);
+  im.id_bits = 32 + bits_for(np > 0 ? static_cast<unsigned long long>(r.pub_ids[np - 1]) + 1 : 1);
   const std::size_t box_floats = 2 * static_cast<std::size_t>(im.dims);
+  // The ids are still on the device when they have not changed since the last successful match and their
+  // buffers were not reallocated (a buffer that grows loses its contents).
+  bool ids_current = im.ids_current && im.ids_version == r.ids_version && im.ids_np == np && im.ids_ns == ns;
+  im.ids_current = false;  // until this match has succeeded
+  const unsigned* pub_id_before = im.pub_id.get();
+  const unsigned* sub_id_before = im.sub_id.get();
   Status err;
   if (!(err = im.pub_boxes.reserve(std::max<std::size_t>(np, 1) * box_floats)).ok()) return err;
   if (!(err = im.sub_boxes.reserve(std::max<std::size_t>(ns, 1) * box_floats)).ok()) return err;
   if (!(err = im.pub_id.reserve(std::max<std::size_t>(np, 1))).ok()) return err;
   if (!(err = im.sub_id.reserve(std::max<std::size_t>(ns, 1))).ok()) return err;
-  // Boxes and ids up through one pinned staging buffer.
-  const std::size_t bytes[4] = {np * box_floats * sizeof(float), ns * box_floats * sizeof(float), np * sizeof(unsigned),
-                                ns * sizeof(unsigned)};
-  const void* src[4] = {pub_boxes, sub_boxes, pub_ids, sub_ids};
+  ids_current = ids_current && im.pub_id.get() == pub_id_before && im.sub_id.get() == sub_id_before;
+  // Boxes (and changed ids) straight from the caller's memory: page-locked there, so no staging copy.
+  const std::size_t bytes[4] = {np * box_floats * sizeof(float), ns * box_floats * sizeof(float),
+                                ids_current ? 0 : np * sizeof(unsigned), ids_current ? 0 : ns * sizeof(unsigned)};
+  const void* src[4] = {r.pub_boxes, r.sub_boxes, r.pub_ids, r.sub_ids};
   void* dst[4] = {im.pub_boxes.get(), im.sub_boxes.get(), im.pub_id.get(), im.sub_id.get()};
-  WM_CUDA(cudaStreamSynchronize(s));  // the staging buffer may still feed an earlier copy
-  if (!(err = im.pin.reserve(std::max<std::size_t>(bytes[0] + bytes[1] + bytes[2] + bytes[3], 1))).ok()) return err;
-  auto* pin = static_cast<unsigned char*>(im.pin.get());
-  std::size_t at = 0;
-  for (int k = 0; k < 4; ++k) {
-    if (bytes[k]) std::memcpy(pin + at, src[k], bytes[k]);
-    at += bytes[k];
-  }
   WM_CUDA(cudaEventRecord(im.ev[0], s));
-  at = 0;
-  for (int k = 0; k < 4; ++k) {
-    if (bytes[k]) WM_CUDA(cudaMemcpyAsync(dst[k], pin + at, bytes[k], cudaMemcpyHostToDevice, s));
-    at += bytes[k];
-  }
+  for (int k = 0; k < 4; ++k)
+    if (bytes[k]) WM_CUDA(cudaMemcpyAsync(dst[k], src[k], bytes[k], cudaMemcpyHostToDevice, s));
   WM_CUDA(cudaEventRecord(im.ev[1], s));
   err = im.dims == 2 ? im.run<2>(static_cast<unsigned>(np), static_cast<unsigned>(ns), grid)
                      : im.run<3>(static_cast<unsigned>(np), static_cast<unsigned>(ns), grid);
@@ -430,10 +447,14 @@ Status DdmDevice::match(const float* pub_boxes, const std::uint32_t* pub_ids, st
   times.upload = up;
   times.match = run;
   pairs = im.total;
+  im.ids_current = true;
+  im.ids_version = r.ids_version;
+  im.ids_np = np;
+  im.ids_ns = ns;
   return Status::Ok();
 }
 
-Status DdmDevice::download(std::uint32_t* out, DdmTimes& times) {
+Status DdmDevice::download(const std::uint32_t** out, DdmTimes& times) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   const std::size_t bytes = im.total * sizeof(PairRec);
@@ -446,7 +467,7 @@ Status DdmDevice::download(std::uint32_t* out, DdmTimes& times) {
   float ms = 0;
   WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
   times.download = ms;
-  if (bytes) std::memcpy(out, im.pin.get(), bytes);
+  *out = static_cast<const std::uint32_t*>(im.pin.get());
   return Status::Ok();
 }
 
@@ -503,7 +524,7 @@ Status DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes
   return Status::Ok();
 }
 
-Status DdmDevice::download_changes(std::uint32_t* appeared, std::uint32_t* disappeared, DdmTimes& times) {
+Status DdmDevice::download_changes(const std::uint32_t** appeared, const std::uint32_t** disappeared, DdmTimes& times) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   const std::size_t n = im.n_appeared + im.n_disappeared, bytes = n * sizeof(PairRec);
@@ -516,10 +537,9 @@ Status DdmDevice::download_changes(std::uint32_t* appeared, std::uint32_t* disap
   float ms = 0;
   WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
   times.download += ms;
-  const auto* pin = static_cast<const unsigned char*>(im.pin.get());
-  if (im.n_appeared) std::memcpy(appeared, pin, im.n_appeared * sizeof(PairRec));
-  if (im.n_disappeared)
-    std::memcpy(disappeared, pin + im.n_appeared * sizeof(PairRec), im.n_disappeared * sizeof(PairRec));
+  const auto* pin = static_cast<const std::uint32_t*>(im.pin.get());
+  *appeared = pin;
+  *disappeared = pin + 2 * im.n_appeared;
   return Status::Ok();
 }
 

@@ -26,8 +26,15 @@
 // count and store, so the output is in order without a global sort), and with the CUDA backend
 // gpu-region (every publication against every subscription, tiled through shared memory) and gpu-grid
 // (subscriptions in cell lists built by count / scan / scatter / sort; each pair reported once, in the
-// cell of its intersection's lower corner); see gpu/src/ddm/ddm.cu. The GPU variants upload the live boxes
-// at every match and download the pairs. Auto picks gpu-grid on a CUDA context, cpu-sort on a CPU one.
+// cell of its intersection's lower corner); see gpu/src/ddm/ddm.cu. The GPU variants upload the boxes at
+// every match (the ids too when regions were added or holes closed) and download the pairs or changes.
+// Auto picks gpu-grid on a CUDA context, cpu-sort on a CPU one.
+//
+// Storage: the regions are kept packed by kind (one slot each, ids ascending with the slot, a removed
+// region leaving a hole that holds an empty box until more than a quarter of a kind's slots are holes
+// and the next match closes them). On the GPU variants that memory is page-locked and is what the device
+// copies read, so a match after updates packs nothing on the host. update() writes a box into its slot;
+// the batch update() does so for many regions at once, on the context's thread pool.
 //
 // Errors (NaN or infinite bounds, lo > hi, an unknown or removed id) are returned as Status and change
 // nothing. Ids are never reused.
@@ -36,6 +43,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -81,10 +89,12 @@ struct MatcherConfig {
   float grid_cell = 0;
 };
 
-// Where the last match's time went (ms). CPU: match is the wall time. GPU: boxes up, device time of
-// the match, pairs down.
+// Where the last match()'s or match_changes()'s time went (ms). CPU: match is the wall time. GPU: upload
+// (boxes up, and ids when they changed), match (device time of the match and of the diff), download
+// (pairs or changes down), each on the device's timeline; host is the rest of the call's wall time
+// (choosing the grid, copying the results out of the staging, launches and waits; 0 on the CPU).
 struct MatchTimes {
-  double upload = 0, match = 0, download = 0;
+  double upload = 0, match = 0, download = 0, host = 0;
 };
 
 // Blocking: every call returns when its results are in host memory (the GPU variants upload the boxes
@@ -100,9 +110,19 @@ class RegionMatcher {
   static Status create(Context& ctx, const MatcherConfig& config, std::unique_ptr<RegionMatcher>& out);
   ~RegionMatcher();
 
+  // Cost: O(1) each (add: amortised; its kind's arrays grow by doubling).
   Status add(RegionKind kind, const Box<D>& box, RegionId& id);
   Status update(RegionId id, const Box<D>& box);  // move and/or resize
   Status remove(RegionId id);
+  // Batch update: region ids[i] gets boxes[i], as if update(ids[i], boxes[i]) were called for each i, but
+  // all or nothing. Errors, checked before anything changes (the message names the first offending index
+  // i, "update: batch index i ..."): ids.size() != boxes.size(); an unknown or removed id; a NaN or
+  // infinite bound or lo > hi; an id given twice in one batch (no "last one wins": a repeat is an error).
+  // An empty batch does nothing and succeeds. Large batches (thousands of regions) are checked and
+  // written on the context's thread pool; ids in ascending order are the cheapest (repeats are then
+  // ruled out without a per-id pass). Allocates nothing once the matcher's buffers have grown. The spans
+  // are only read during the call.
+  Status update(std::span<const RegionId> ids, std::span<const Box<D>> boxes);
 
   Status match(std::vector<Pair>& out);
   Status match_changes(std::vector<Pair>& appeared, std::vector<Pair>& disappeared);
