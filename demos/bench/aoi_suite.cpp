@@ -1,7 +1,10 @@
 // Suite "aoi": Sung's experiment grid — 512 .. 524,288 clients (powers of two) on maps 2500² and 5000²
 // with AOI 10 and 20, one command per client per tick — plus 1M and 4M clients on 2500² with AOI 10.
-// Every variant ticks the same world on the same commands; every tick's updates and notifications are
-// compared with the first variant's (cpu-fast). Enter/leave tracking is off (the thesis has none). The
+// Every variant ticks the same world on the same commands and hands its notifications to a sink chunk
+// by chunk (so 4M clients, ~4.6 G notifications a tick, run in bounded memory): the sink counts them,
+// hashes them in order and keeps those of 32 sampled receivers. Every tick's updates, players, count and
+// hash are compared with the first variant's (cpu-fast), whose sampled receivers are checked against
+// the brute-force contract. Enter/leave tracking is off (the thesis has none). The
 // columns are the tick's stages as in the thesis's Table 4-8: commands up, logic with the conflict
 // merge, bucket sort, range query, results down. A GPU variant's tick is its device time from the
 // commands on the device to the complete notification list in device memory (logic + sort + query);
@@ -10,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <limits>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -29,53 +33,116 @@ namespace warpmind::bench {
 
 namespace {
 
+bool is_gpu(aoi::AoiVariant v) { return v == aoi::AoiVariant::GpuSeed || v == aoi::AoiVariant::GpuFast; }
+
 struct Case {
   std::size_t clients;
   float map, aoi;
 };
 
+// The order-sensitive hash of a notification list: a sum over the notifications of a mix of each one
+// with its index (the same for records and mailboxes, so either format can be compared).
+std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+std::uint64_t note_hash(std::uint32_t receiver, std::uint32_t subject, aoi::Field field, std::uint32_t value,
+                        std::uint64_t index) {
+  const std::uint64_t a = (std::uint64_t{receiver} << 32 | subject) ^ (index * 0x9e3779b97f4a7c15ull);
+  const std::uint64_t b = std::uint64_t{static_cast<std::uint32_t>(field)} << 32 | value;
+  return mix64(a ^ mix64(b));
+}
+
+// What a variant's sink keeps of a tick's notifications.
+struct Digest {
+  std::uint64_t count = 0, hash = 0, chunks = 0;
+  std::vector<std::uint32_t> sampled;                // receivers, ascending
+  std::vector<std::vector<aoi::Notification>> kept;  // their notifications
+  bool corrupt = false;                              // the --corrupt self-test: every value off by one
+  std::vector<std::uint64_t> partial;                // per worker
+
+  void start(const std::vector<std::uint32_t>& receivers) {
+    count = hash = chunks = 0;
+    sampled = receivers;
+    kept.assign(receivers.size(), {});
+  }
+  void take(const aoi::NotificationChunk& k, ThreadPool& pool) {
+    const bool boxes = !k.mailbox_start.empty();
+    const std::uint32_t bump = corrupt ? 1 : 0;
+    partial.assign(pool.size(), 0);
+    if (boxes) {
+      pool.parallel_for(
+          k.end_receiver - k.first_receiver,
+          [&](std::size_t b, std::size_t e, unsigned w) {
+            std::uint64_t h = 0;
+            for (std::size_t i = b; i < e; ++i)
+              for (std::uint64_t j = k.mailbox_start[i]; j < k.mailbox_start[i + 1]; ++j)
+                h += note_hash(k.first_receiver + static_cast<std::uint32_t>(i), k.mailbox[j].subject(),
+                               k.mailbox[j].field(), k.mailbox[j].value + bump, k.first_notification + j);
+            partial[w] += h;
+          },
+          256);
+    } else {
+      pool.parallel_for(
+          k.notifications.size(),
+          [&](std::size_t b, std::size_t e, unsigned w) {
+            std::uint64_t h = 0;
+            for (std::size_t j = b; j < e; ++j) {
+              const aoi::Notification& q = k.notifications[j];
+              h += note_hash(q.receiver, q.subject, q.field, q.value + bump, k.first_notification + j);
+            }
+            partial[w] += h;
+          },
+          65536);
+    }
+    for (std::uint64_t h : partial) hash += h;
+    count += boxes ? k.mailbox.size() : k.notifications.size();
+    ++chunks;
+    for (std::size_t i = 0; i < sampled.size(); ++i) {
+      const std::uint32_t r = sampled[i];
+      if (r < k.first_receiver || r >= k.end_receiver) continue;
+      if (boxes) {
+        const std::size_t at = r - k.first_receiver;
+        for (std::uint64_t j = k.mailbox_start[at]; j < k.mailbox_start[at + 1]; ++j)
+          kept[i].push_back({r, k.mailbox[j].subject(), k.mailbox[j].field(), k.mailbox[j].value + bump});
+      } else {
+        const auto lo = std::lower_bound(k.notifications.begin(), k.notifications.end(), r,
+                                         [](const aoi::Notification& a, std::uint32_t v) { return a.receiver < v; });
+        for (auto it = lo; it != k.notifications.end() && it->receiver == r; ++it)
+          kept[i].push_back({it->receiver, it->subject, it->field, it->value + bump});
+      }
+    }
+  }
+};
+
 // The reference's tick against the brute-force contract: every command's validation and merge, the
-// updates and the players after the tick in full, and the notifications of 32 sampled receivers.
+// updates and the players after the tick in full, and the notifications of the sampled receivers.
 // Returns the number of differences found.
 long long oracle_check(const aoi::AoiConfig& cfg, std::vector<aoi::Player>& players, std::span<const aoi::Command> cmds,
-                       const aoi::TickResult& got, std::span<const aoi::Player> got_players, SplitMix64& rng,
-                       ThreadPool& pool, std::size_t& sampled) {
+                       const aoi::TickResult& got, std::span<const aoi::Player> got_players, const Digest& digest,
+                       ThreadPool& pool) {
   aoi::TickResult want;
   oracle::aoi_logic(cfg, players, cmds, want);
   long long bad = (want.updates != got.updates) + (want.rejected != got.rejected) + (want.accepted != got.accepted);
   for (std::size_t i = 0; i < players.size(); ++i)
     bad += oracle::aoi_bits(players[i].x) != oracle::aoi_bits(got_players[i].x) ||
            oracle::aoi_bits(players[i].y) != oracle::aoi_bits(got_players[i].y) || players[i].hp != got_players[i].hp;
-  const bool boxes = cfg.format == aoi::NotificationFormat::Mailboxes;
-  std::vector<std::uint32_t> receivers(std::min<std::size_t>(32, players.size()));
-  for (std::uint32_t& r : receivers) r = static_cast<std::uint32_t>(rng.next() % players.size());
-  std::vector<long long> differs(receivers.size(), 0);
-  pool.parallel_for(receivers.size(), [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i) {
-      const std::uint32_t r = receivers[i];
-      const std::vector<aoi::Notification> expect = oracle::aoi_notifications_of(cfg, players, want.updates, r);
-      std::vector<aoi::Notification> have;
-      if (boxes) {
-        for (std::uint64_t k = got.mailbox_start[r]; k < got.mailbox_start[r + 1]; ++k)
-          have.push_back({r, got.mailbox[k].subject(), got.mailbox[k].field(), got.mailbox[k].value});
-      } else {
-        const auto lo = std::lower_bound(got.notifications.begin(), got.notifications.end(), r,
-                                         [](const aoi::Notification& a, std::uint32_t v) { return a.receiver < v; });
-        for (auto it = lo; it != got.notifications.end() && it->receiver == r; ++it) have.push_back(*it);
-      }
-      differs[i] = have != expect;
-    }
+  std::vector<long long> differs(digest.sampled.size(), 0);
+  pool.parallel_for(digest.sampled.size(), [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t i = b; i < e; ++i)
+      differs[i] = oracle::aoi_notifications_of(cfg, players, want.updates, digest.sampled[i]) != digest.kept[i];
   });
   for (long long d : differs) bad += d;
-  sampled += receivers.size();
   return bad;
 }
 
 // The flags of the aoi suite.
 struct Flags {
   SuiteFlags suite;
-  int ticks = 5;
+  int ticks = 5, scale_ticks = 2;
   std::size_t max_clients = 4194304, grid_max_clients = 65536;
+  std::uint64_t chunk = std::uint64_t{1} << 25;
   bool no_scale = false, mailboxes = false;
 };
 
@@ -132,6 +199,7 @@ int run(const Flags& f) {
     cfg.world = {0, 0, cs.map, cs.map};
     cfg.aoi = cfg.max_move = cfg.attack_range = cs.aoi;
     cfg.track_visibility = false;
+    cfg.chunk_notifications = f.chunk;
     cfg.format = boxes ? aoi::NotificationFormat::Mailboxes : aoi::NotificationFormat::Records;
     const std::vector<aoi::Player> players = aoi::generate_players(cs.clients, cfg.world, 0, 17 + ci);
     // cpu-grid (one thread, the thesis's baseline) only where a tick takes seconds at most.
@@ -150,43 +218,61 @@ int run(const Flags& f) {
       worlds.push_back(std::move(w));
     }
     const std::size_t nv = here.size();
+    const int case_ticks = cs.clients > 524288 ? std::min(ticks, f.scale_ticks) : ticks;
     enum { kTick, kLogic, kSort, kQuery, kUpload, kDownload, kWall, kColumns };
     std::vector<std::array<std::vector<double>, kColumns>> col(nv);
     std::vector<aoi::TickResult> out(nv);
+    std::vector<Digest> digest(nv);
     std::vector<long long> mismatches(nv, 0);
+    std::vector<std::string> refused(nv);  // a variant that refused the world (gpu-seed above 2^31 - 1)
+    for (std::size_t v = 0; v < nv; ++v) digest[v].corrupt = corrupt(aoi::variant_name(here[v]));
     std::vector<aoi::Command> cmds;
     aoi::CommandSpec spec;
     spec.seed = 5 + ci;
-    std::size_t notes = 0, sampled = 0;
+    std::size_t sampled = 0;
+    std::uint64_t notes = 0, chunks = 0;
     SplitMix64 sampler(41 + ci);
     std::vector<aoi::Player> before;
-    for (int t = 0; t < ticks; ++t) {
+    std::vector<std::uint32_t> receivers(std::min<std::size_t>(32, cs.clients));
+    for (int t = 0; t < case_ticks; ++t) {
       aoi::make_commands(spec, cfg, ctx->pool(), cs.clients, static_cast<std::uint64_t>(t), cmds);
       before.assign(worlds[0]->players().begin(), worlds[0]->players().end());
+      for (std::uint32_t& r : receivers) r = static_cast<std::uint32_t>(sampler.next() % cs.clients);
+      std::sort(receivers.begin(), receivers.end());
+      receivers.erase(std::unique(receivers.begin(), receivers.end()), receivers.end());
       for (std::size_t v = 0; v < nv; ++v) {
+        if (!refused[v].empty()) continue;
+        Digest& d = digest[v];
+        d.start(receivers);
         const auto t0 = std::chrono::steady_clock::now();
-        const Status st = worlds[v]->tick(cmds, out[v]);
+        const Status st =
+            worlds[v]->tick(cmds, out[v], [&](const aoi::NotificationChunk& k) { d.take(k, ctx->pool()); });
         const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (!st.ok() && here[v] == aoi::AoiVariant::GpuSeed && st.code() == StatusCode::InvalidArgument) {
+          refused[v] = st.message();
+          std::printf("%8zu %5g %4g %-9s | not run: %s\n", cs.clients, cs.map, cs.aoi, aoi::variant_name(here[v]),
+                      st.message().c_str());
+          continue;
+        }
         if (!st.ok()) {
           std::fprintf(stderr, "  %s: %s\n", aoi::variant_name(here[v]), st.message().c_str());
           return 1;
         }
         const aoi::TickResult& o = out[v];
-        const bool gpu = v >= 2;
-        // CPU: the tick's wall time (its sort is inside the query). GPU: device time to the list in memory.
-        col[v][kTick].push_back(gpu ? o.ms_logic + o.ms_sort + o.ms_query : wall - o.ms_download);
+        const bool gpu = is_gpu(here[v]);
+        // CPU: the tick's wall time less the sink's (its sort is inside the query). GPU: device time until
+        // every notification is written (logic, sort, query with the chunks' writes).
+        col[v][kTick].push_back(gpu ? o.ms_logic + o.ms_sort + o.ms_query : o.ms_logic + o.ms_query + o.ms_visibility);
         col[v][kLogic].push_back(o.ms_logic);
         col[v][kSort].push_back(o.ms_sort);
         col[v][kQuery].push_back(gpu ? o.ms_query : o.ms_query - o.ms_sort);
         col[v][kUpload].push_back(o.ms_upload);
         col[v][kDownload].push_back(o.ms_download);
         col[v][kWall].push_back(wall);
-        if (corrupt(aoi::variant_name(here[v]))) {
-          for (aoi::Notification& x : out[v].notifications) ++x.value;
-          for (aoi::MailboxEntry& x : out[v].mailbox) ++x.value;
-        }
+        if (d.count != o.notification_count) ++mismatches[v];
         if (v == 0) {
-          mismatches[v] += oracle_check(cfg, before, cmds, o, worlds[0]->players(), sampler, ctx->pool(), sampled);
+          mismatches[v] += oracle_check(cfg, before, cmds, o, worlds[0]->players(), d, ctx->pool());
+          sampled += d.sampled.size();
         } else {
           const std::span<const aoi::Player> a = worlds[v]->players(), b = worlds[0]->players();
           bool same_players = a.size() == b.size();
@@ -194,25 +280,26 @@ int run(const Flags& f) {
             same_players = oracle::aoi_bits(a[i].x) == oracle::aoi_bits(b[i].x) &&
                            oracle::aoi_bits(a[i].y) == oracle::aoi_bits(b[i].y) && a[i].hp == b[i].hp;
           mismatches[v] += !(same_players && o.updates == out[0].updates && o.rejected == out[0].rejected &&
-                             o.accepted == out[0].accepted && o.notifications == out[0].notifications &&
-                             o.mailbox_start == out[0].mailbox_start && o.mailbox == out[0].mailbox);
+                             o.accepted == out[0].accepted && d.count == digest[0].count && d.hash == digest[0].hash);
         }
       }
-      notes += boxes ? out[0].mailbox.size() : out[0].notifications.size();
+      notes += digest[0].count;
+      chunks += digest[0].chunks;
     }
-    const double notes_per_tick = static_cast<double>(notes) / ticks;
+    const double notes_per_tick = static_cast<double>(notes) / case_ticks;
     // The list's bytes in device memory and down the link (mailboxes: entries and the receivers' starts).
     const double note_bytes =
         boxes ? notes_per_tick * sizeof(aoi::MailboxEntry) + (cs.clients + 1.0) * sizeof(std::uint64_t)
               : notes_per_tick * sizeof(aoi::Notification);
     std::vector<double> med(nv);
     for (std::size_t v = 0; v < nv; ++v) {
+      if (!refused[v].empty()) continue;
       std::array<double, kColumns> m{};
       for (int k = 0; k < kColumns; ++k) {
         std::sort(col[v][k].begin(), col[v][k].end());
         m[k] = col[v][k][col[v][k].size() / 2];
       }
-      const bool gpu = v >= 2;
+      const bool gpu = is_gpu(here[v]);
       Record r;
       r.timing.ms = col[v][kTick];
       r.variant = aoi::variant_name(here[v]);
@@ -220,8 +307,10 @@ int run(const Flags& f) {
       char buf[512];
       std::snprintf(
           buf, sizeof buf,
-          "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d, \"format\": \"%s\"}",
-          cs.clients, cs.map, cs.aoi, ticks, boxes ? "mailboxes" : "records");
+          "{\"clients\": %zu, \"map\": %g, \"aoi\": %g, \"shape\": \"square\", \"ticks\": %d, \"format\": \"%s\", "
+          "\"chunk_notifications\": %llu}",
+          cs.clients, cs.map, cs.aoi, case_ticks, boxes ? "mailboxes" : "records",
+          static_cast<unsigned long long>(f.chunk));
       r.params_json = buf;
       r.compared(v == 0 ? "oracle" : aoi::variant_name(here[0]), mismatches[v] == 0);
       if (gpu) r.floor_ms = note_bytes / ceil.copy_bytes_per_s * 1e3;
@@ -232,7 +321,8 @@ int run(const Flags& f) {
           "\"download_ms\": %.6f, \"download_floor_ms\": %.6f, \"wall_ms\": %.6f, \"notifications_per_tick\": %.1f",
           m[kLogic], m[kSort], m[kQuery], m[kUpload], m[kDownload], link_ms, m[kWall], notes_per_tick);
       r.extra_json = buf;
-      r.extra_json += ", \"mismatches\": " + std::to_string(mismatches[v]);
+      r.extra_json += ", \"mismatches\": " + std::to_string(mismatches[v]) +
+                      ", \"chunks_per_tick\": " + std::to_string(static_cast<double>(chunks) / case_ticks);
       if (v == 0) r.extra_json += ", \"oracle_receivers\": " + std::to_string(sampled);
       med[v] = r.timing.median();
       if (mismatches[v]) {
@@ -268,6 +358,10 @@ demos::Subcommand aoi_suite(CLI::App& parent) {
   demos::add_integer(*app, "--ticks", f->ticks, 1, 10000, "N", "ticks per world");
   demos::add_integer(*app, "--max-clients", f->max_clients, 1, 1ll << 30, "N", "skip larger worlds");
   demos::add_flag(*app, "--no-scale", f->no_scale, "skip 1M and 4M clients");
+  demos::add_integer(*app, "--scale-ticks", f->scale_ticks, 1, 10000, "N",
+                     "ticks per world above 524,288 clients (at most --ticks)");
+  demos::add_integer(*app, "--chunk", f->chunk, 1, std::numeric_limits<long long>::max(), "N",
+                     "notifications per chunk handed to the sink (AoiConfig::chunk_notifications)");
   demos::add_integer(*app, "--grid-max-clients", f->grid_max_clients, 0, 1ll << 30, "N",
                      "run cpu-grid (one thread, seconds per tick at 131,072 clients) only up to N clients; the "
                      "output says where it was left out");

@@ -14,6 +14,7 @@
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/random.h"
+#include "warpmind/gpu/aoi_rules.h"
 
 namespace warpmind::aoi {
 namespace {
@@ -224,7 +225,7 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
       players[i] = {hot ? -100 + rng.uniform() * 60 : -100 + rng.uniform() * 1999.9f,
                     hot ? 50 + rng.uniform() * 60 : 50 + rng.uniform() * 1499.9f, 1000};
     }
-    std::unique_ptr<AoiWorld> ref, seed, fast;
+    std::unique_ptr<AoiWorld> ref, seed, fast, chunked;
     AoiConfig cc = c;
     cc.variant = AoiVariant::CpuFast;
     ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), cc, ref).ok());
@@ -232,8 +233,10 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
     ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), cc, seed).ok());
     cc.variant = AoiVariant::GpuFast;
     ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), cc, fast).ok());
-    for (AoiWorld* w : {ref.get(), seed.get(), fast.get()}) ASSERT_TRUE(w->reset(players).ok());
-    TickResult a, b, d;
+    cc.chunk_notifications = 40000;  // written and copied in dozens of chunks, stored whole
+    ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), cc, chunked).ok());
+    for (AoiWorld* w : {ref.get(), seed.get(), fast.get(), chunked.get()}) ASSERT_TRUE(w->reset(players).ok());
+    TickResult a, b, d, e;
     for (int t = 0; t < 6; ++t) {
       SCOPED_TRACE(std::string(shape_name(shape)) + " tick " + std::to_string(t));
       const std::vector<Command> base =
@@ -248,7 +251,9 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
       ASSERT_TRUE(ref->tick(cmds, a).ok());
       ASSERT_TRUE(seed->tick(cmds, b).ok());
       ASSERT_TRUE(fast->tick(cmds, d).ok());
-      for (const TickResult* g : {&b, &d}) {
+      ASSERT_TRUE(chunked->tick(cmds, e).ok());
+      for (const TickResult* g : {&b, &d, &e}) {
+        EXPECT_EQ(g->notification_count, a.notifications.size());
         EXPECT_EQ(g->rejected, a.rejected);
         EXPECT_EQ(g->accepted, a.accepted);
         EXPECT_TRUE(g->updates == a.updates);
@@ -259,6 +264,7 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
       }
       expect_same_players(seed->players(), ref->players(), "cpu-fast (gpu-seed)");
       expect_same_players(fast->players(), ref->players(), "cpu-fast (gpu-fast)");
+      expect_same_players(chunked->players(), ref->players(), "cpu-fast (gpu-fast in chunks)");
       EXPECT_GT(a.notifications.size(), 100000u);
     }
   }
@@ -304,6 +310,126 @@ TEST(Aoi, MailboxesAreTheRecordsByReceiver) {
     }
     EXPECT_GT(ra.notifications.size(), 1000u);
   }
+}
+
+// A sink gets the list in chunks of whole receivers cut by the documented rule, in order, every
+// receiver once, each chunk within its bound (or one receiver alone); put together they are the stored
+// list, as records and as mailboxes, on every variant, for chunks of 1 notification up to unbounded.
+TEST(AoiGpu, ASinkGetsTheListInChunksOfWholeReceivers) {
+  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+    if (is_gpu(v) && !warpmind::test::cuda_context()) continue;
+    for (const NotificationFormat format : {NotificationFormat::Records, NotificationFormat::Mailboxes})
+      for (const std::uint64_t chunk : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{5000}, ~std::uint64_t{0}}) {
+        const bool boxes = format == NotificationFormat::Mailboxes;
+        SCOPED_TRACE(std::string(variant_name(v)) + (boxes ? " mailboxes" : " records") + " chunk " +
+                     std::to_string(chunk));
+        const World wd = worlds()[1];  // hot spots: receivers with hundreds of notifications
+        const std::uint32_t n = static_cast<std::uint32_t>(wd.players.size());
+        AoiConfig c = wd.config;
+        c.variant = v;
+        c.format = format;
+        c.chunk_notifications = chunk;
+        std::unique_ptr<AoiWorld> stored, sunk;
+        ASSERT_TRUE(AoiWorld::create(*context_for(v), c, stored).ok());
+        ASSERT_TRUE(AoiWorld::create(*context_for(v), c, sunk).ok());
+        ASSERT_TRUE(stored->reset(wd.players).ok());
+        ASSERT_TRUE(sunk->reset(wd.players).ok());
+        TickResult want, got;
+        for (int t = 0; t < 2; ++t) {
+          const auto cmds =
+              commands(std::vector<Player>(stored->players().begin(), stored->players().end()), wd.config, 900 + t);
+          ASSERT_TRUE(stored->tick(cmds, want).ok());
+          // What the chunks must be, from the stored list's offsets.
+          std::vector<std::uint64_t> off(n + 1, 0);
+          if (boxes) {
+            off = want.mailbox_start;
+          } else {
+            for (const Notification& q : want.notifications) ++off[q.receiver + 1];
+            for (std::uint32_t r = 0; r < n; ++r) off[r + 1] += off[r];
+          }
+          std::vector<std::pair<std::uint32_t, std::uint32_t>> expect;
+          gpu::aoi_rules::for_each_chunk(off.data(), n, chunk, [&](std::size_t r0, std::size_t r1) {
+            expect.push_back({static_cast<std::uint32_t>(r0), static_cast<std::uint32_t>(r1)});
+          });
+          std::vector<std::pair<std::uint32_t, std::uint32_t>> seen;
+          std::vector<Notification> records;
+          std::vector<MailboxEntry> entries;
+          std::vector<std::uint64_t> starts = {0};
+          std::uint64_t next = 0;
+          bool bounded = true;
+          const NotificationSink sink = [&](const NotificationChunk& k) {
+            seen.push_back({k.first_receiver, k.end_receiver});
+            EXPECT_EQ(k.first_notification, next);
+            const std::uint64_t size = boxes ? k.mailbox.size() : k.notifications.size();
+            bounded &= size <= chunk || k.end_receiver - k.first_receiver == 1;
+            next += size;
+            if (boxes) {
+              EXPECT_TRUE(k.notifications.empty());
+              ASSERT_EQ(k.mailbox_start.size(), k.end_receiver - k.first_receiver + std::size_t{1});
+              EXPECT_EQ(k.mailbox_start.front(), 0u);
+              EXPECT_EQ(k.mailbox_start.back(), size);
+              for (std::size_t r = 1; r < k.mailbox_start.size(); ++r)
+                starts.push_back(k.first_notification + k.mailbox_start[r]);
+              entries.insert(entries.end(), k.mailbox.begin(), k.mailbox.end());
+            } else {
+              EXPECT_TRUE(k.mailbox.empty());
+              for (const Notification& q : k.notifications) {
+                EXPECT_GE(q.receiver, k.first_receiver);
+                EXPECT_LT(q.receiver, k.end_receiver);
+              }
+              records.insert(records.end(), k.notifications.begin(), k.notifications.end());
+            }
+          };
+          ASSERT_TRUE(sunk->tick(cmds, got, sink).ok());
+          EXPECT_TRUE(seen == expect);
+          EXPECT_TRUE(bounded);
+          EXPECT_TRUE(got.notifications.empty());
+          EXPECT_TRUE(got.mailbox.empty());
+          EXPECT_TRUE(got.mailbox_start.empty());
+          EXPECT_EQ(got.notification_count, want.notification_count);
+          if (boxes) {
+            EXPECT_TRUE(entries == want.mailbox);
+            EXPECT_TRUE(starts == want.mailbox_start);
+          } else {
+            EXPECT_TRUE(records == want.notifications);
+          }
+          EXPECT_TRUE(got.updates == want.updates);
+          EXPECT_TRUE(got.entered == want.entered);
+          EXPECT_TRUE(got.left == want.left);
+          expect_same_players(sunk->players(), stored->players(), "the world without a sink");
+          if (chunk == 7) EXPECT_GT(seen.size(), 100u);
+          if (chunk == ~std::uint64_t{0}) EXPECT_EQ(seen.size(), 1u);
+        }
+      }
+  }
+  AoiConfig c;
+  c.chunk_notifications = 0;
+  std::unique_ptr<AoiWorld> w;
+  EXPECT_FALSE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  c.chunk_notifications = 1;
+  ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), c, w).ok());
+  TickResult r;
+  EXPECT_FALSE(w->tick({}, r, NotificationSink{}).ok());  // an empty sink
+}
+
+// The chunk rule itself: greedy, at most `chunk` notifications unless one receiver alone has more,
+// receivers without notifications join the chunk before them when it has room.
+TEST(Aoi, ChunkRuleCutsAtTheDocumentedReceivers) {
+  const auto cut = [](std::vector<std::uint64_t> off, std::uint64_t chunk) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    gpu::aoi_rules::for_each_chunk(off.data(), off.size() - 1, chunk, [&](std::size_t a, std::size_t b) {
+      out.push_back({a, b});
+    });
+    return out;
+  };
+  using P = std::vector<std::pair<std::size_t, std::size_t>>;
+  // counts 3, 0, 4, 1, 0, 10, 0: offsets 0 3 3 7 8 8 18 18
+  EXPECT_EQ(cut({0, 3, 3, 7, 8, 8, 18, 18}, 4), (P{{0, 2}, {2, 3}, {3, 5}, {5, 6}, {6, 7}}));
+  EXPECT_EQ(cut({0, 3, 3, 7, 8, 8, 18, 18}, 100), (P{{0, 7}}));
+  EXPECT_EQ(cut({0, 3, 3, 7, 8, 8, 18, 18}, 1), (P{{0, 1}, {1, 2}, {2, 3}, {3, 5}, {5, 6}, {6, 7}}));
+  EXPECT_EQ(cut({0, 3, 3, 7, 8, 8, 18, 18}, ~std::uint64_t{0}), (P{{0, 7}}));
+  EXPECT_EQ(cut({0, 0, 0}, 5), (P{{0, 2}}));  // no notifications: one chunk of every receiver
+  EXPECT_EQ(cut({0}, 5), P{});                // no receivers: no chunk
 }
 
 // On every variant (the GPU ones on a GPU only; the suite name keeps it in the sanitizer runs' filter).
@@ -358,7 +484,7 @@ TEST(Aoi, AutoFollowsTheContextsBackend) {
   EXPECT_EQ(w->variant(), AoiVariant::CpuFast);
   if (Context* g = warpmind::test::cuda_context()) {
     ASSERT_TRUE(AoiWorld::create(*g, c, w).ok());
-    EXPECT_EQ(w->variant(), AoiVariant::GpuSeed);
+    EXPECT_EQ(w->variant(), AoiVariant::GpuFast);
   }
 }
 

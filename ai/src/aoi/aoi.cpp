@@ -115,7 +115,12 @@ struct AoiWorld::Impl {
   std::vector<std::uint32_t> bucket_of, bucket_start, bucket_ids, bucket_next;
   std::vector<std::vector<std::uint32_t>> lists;  // cpu-grid: the thesis's bucket lists
   // Receiver-centric enumeration (cpu-fast): per-receiver counts and offsets, per-worker scratch.
-  std::vector<std::uint64_t> counts;
+  std::vector<std::uint64_t> counts, vis_counts;
+  std::vector<Notification> all_notes;  // cpu-grid: the whole sorted list
+  // A chunk on its way to a sink (reused).
+  std::vector<Notification> chunk_notes;
+  std::vector<MailboxEntry> chunk_boxes;
+  std::vector<std::uint64_t> chunk_starts;
   std::vector<std::vector<std::uint32_t>> scratch;
   std::vector<VisibilityEvent> vis_prev, vis_cur;
 #if WARPMIND_HAVE_CUDA
@@ -167,7 +172,8 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
   const float side = bucket_side(c);
   if (!(c.max_move >= 0) || !finite(c.max_move) || !(c.attack_range >= 0) || !finite(c.attack_range))
     return Status::Invalid("max_move and attack_range: finite and >= 0");
-  AoiVariant v = c.variant == AoiVariant::Auto ? (ctx.cuda() ? AoiVariant::GpuSeed : AoiVariant::CpuFast) : c.variant;
+  if (c.chunk_notifications < 1) return Status::Invalid("chunk_notifications: must be >= 1");
+  AoiVariant v = c.variant == AoiVariant::Auto ? (ctx.cuda() ? AoiVariant::GpuFast : AoiVariant::CpuFast) : c.variant;
   if (is_gpu(v) && !ctx.cuda())
     return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
   std::unique_ptr<AoiWorld> w(new AoiWorld());
@@ -234,30 +240,72 @@ void for_each_in_aoi(const AoiWorld::Impl& im, const AoiConfig& c, const std::ve
 #if WARPMIND_HAVE_CUDA
 namespace {
 
-Status tick_device(AoiWorld::Impl& im, NotificationFormat format, std::span<const Command> commands,
-                   std::vector<Player>& players, TickResult& out) {
+// Where the device's chunks go: the sink, or the TickResult's vectors at their offsets.
+struct DeviceDelivery {
+  const NotificationSink* sink;
+  TickResult* out;
+  bool boxes;
+};
+
+void deliver_chunk(const DeviceDelivery& d, const gpu::AoiChunk& c) {
+  const std::size_t receivers = c.end_receiver - c.first_receiver;
+  if (d.sink) {
+    NotificationChunk v;
+    v.first_receiver = c.first_receiver;
+    v.end_receiver = c.end_receiver;
+    v.first_notification = c.first_notification;
+    if (d.boxes) {
+      v.mailbox_start = {c.mailbox_start, receivers + 1};
+      v.mailbox = {reinterpret_cast<const MailboxEntry*>(c.mailbox), c.count};
+    } else {
+      v.notifications = {reinterpret_cast<const Notification*>(c.notes), c.count};
+    }
+    (*d.sink)(v);
+    return;
+  }
+  TickResult& o = *d.out;
+  if (d.boxes) {
+    if (c.count)
+      std::memcpy(static_cast<void*>(o.mailbox.data() + c.first_notification), c.mailbox,
+                  c.count * sizeof(MailboxEntry));
+    for (std::size_t r = 0; r <= receivers; ++r)
+      o.mailbox_start[c.first_receiver + r] = c.first_notification + c.mailbox_start[r];
+  } else if (c.count) {
+    std::memcpy(static_cast<void*>(o.notifications.data() + c.first_notification), c.notes,
+                c.count * sizeof(Notification));
+  }
+}
+
+Status tick_device(AoiWorld::Impl& im, const AoiConfig& cfg, std::span<const Command> commands,
+                   std::vector<Player>& players, TickResult& out, const NotificationSink* sink) {
   if (im.device_failed) return Status::Internal("aoi: the device failed in an earlier tick; reset the world");
   gpu::AoiTickCounts k;
+  double ms_write = 0, ms_chunks = 0;
   Status err = im.device->tick(reinterpret_cast<const gpu::AoiCommandRec*>(commands.data()), commands.size(), k);
   if (err.ok()) {
     for (int r = 0; r < kRejectReasons; ++r) out.rejected[r] = k.rejected[r];
     out.accepted = k.accepted;
+    out.notification_count = k.notifications;
     out.updates.resize(k.updates);
-    const bool boxes = format == NotificationFormat::Mailboxes;
-    out.notifications.resize(boxes ? 0 : k.notifications);
-    out.mailbox_start.resize(boxes ? players.size() + 1 : 0);
-    out.mailbox.resize(boxes ? k.notifications : 0);
     out.entered.resize(k.entered);
     out.left.resize(k.left);
     gpu::AoiHostOutputs o;
     o.updates = reinterpret_cast<gpu::AoiUpdateRec*>(out.updates.data());
-    o.notes = reinterpret_cast<gpu::AoiNotificationRec*>(out.notifications.data());
-    o.mailbox_start = out.mailbox_start.data();
-    o.mailbox = reinterpret_cast<gpu::AoiMailboxRec*>(out.mailbox.data());
     o.entered = reinterpret_cast<gpu::AoiPairRec*>(out.entered.data());
     o.left = reinterpret_cast<gpu::AoiPairRec*>(out.left.data());
     o.players = reinterpret_cast<gpu::AoiPlayerRec*>(players.data());
     err = im.device->download(o, out.ms_download);
+  }
+  if (err.ok()) {
+    const bool boxes = cfg.format == NotificationFormat::Mailboxes;
+    const bool store = sink == nullptr;
+    out.notifications.resize(store && !boxes ? k.notifications : 0);
+    out.mailbox_start.resize(store && boxes ? players.size() + 1 : 0);
+    out.mailbox.resize(store && boxes ? k.notifications : 0);
+    if (store && boxes) out.mailbox_start[0] = 0;
+    const DeviceDelivery d{sink, &out, boxes};
+    err = im.device->deliver(
+        cfg.chunk_notifications, [p = &d](const gpu::AoiChunk& c) { deliver_chunk(*p, c); }, ms_write, ms_chunks);
   }
   if (!err.ok()) {
     im.device_failed = true;
@@ -266,8 +314,9 @@ Status tick_device(AoiWorld::Impl& im, NotificationFormat format, std::span<cons
   out.ms_upload = k.ms_upload;
   out.ms_logic = k.ms_logic;
   out.ms_sort = k.ms_sort;
-  out.ms_query = k.ms_query;
+  out.ms_query = k.ms_query + ms_write;
   out.ms_visibility = k.ms_visibility;
+  out.ms_download += ms_chunks;
   return Status::Ok();
 }
 
@@ -317,7 +366,14 @@ Status AoiWorld::reset(std::span<const Player> players) {
   return Status::Ok();
 }
 
-Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
+Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) { return run_tick(commands, out, nullptr); }
+
+Status AoiWorld::tick(std::span<const Command> commands, TickResult& out, const NotificationSink& sink) {
+  if (!sink) return Status::Invalid("tick: the sink is empty");
+  return run_tick(commands, out, &sink);
+}
+
+Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, const NotificationSink* sink) {
   Impl& im = *impl_;
   const AoiConfig& c = config_;
   const WorldRect& w = c.world;
@@ -329,7 +385,7 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
   out.accepted = 0;
   out.ms_upload = out.ms_sort = out.ms_download = 0;
 #if WARPMIND_HAVE_CUDA
-  if (im.device) return tick_device(im, c.format, commands, players_, out);
+  if (im.device) return tick_device(im, c, commands, players_, out, sink);
 #endif
 
   // Logic and conflict merge: offsets summed per (player, field) in command order.
@@ -429,19 +485,20 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
     for (std::uint32_t s : im.lists[b]) fn(s);
   };
 
-  // Range query: notifications.
-  out.notifications.clear();
+  // Range query: each receiver's notifications counted (offsets in im.counts), then written by
+  // write(r0, r1, records, boxes): receivers [r0, r1) to one of the two arrays from its start.
+  const auto gather = [&](std::uint32_t r, std::vector<std::uint32_t>& subjects) {
+    subjects.clear();
+    for_each_in_aoi(im, c, p, r, sorted_bucket, [&](std::uint32_t s) {
+      if (im.update_count[s]) subjects.push_back(s);
+    });
+    std::sort(subjects.begin(), subjects.end());
+  };
+  std::vector<std::uint64_t>& off = im.counts;
+  off.assign(n + 1, 0);
   if (fast) {
     // Receiver-centric, two phases: count per receiver, prefix sum, store. Subjects of a receiver are
     // gathered from its 9 buckets and sorted (a handful), so the output is ordered without a global sort.
-    im.counts.assign(n + 1, 0);
-    const auto gather = [&](std::uint32_t r, std::vector<std::uint32_t>& subjects) {
-      subjects.clear();
-      for_each_in_aoi(im, c, p, r, sorted_bucket, [&](std::uint32_t s) {
-        if (im.update_count[s]) subjects.push_back(s);
-      });
-      std::sort(subjects.begin(), subjects.end());
-    };
     pool.parallel_for(
         n,
         [&](std::size_t b, std::size_t e, unsigned worker) {
@@ -450,49 +507,64 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
             gather(static_cast<std::uint32_t>(r), subjects);
             std::uint64_t k = 0;
             for (std::uint32_t s : subjects) k += im.update_count[s];
-            im.counts[r + 1] = k;
-          }
-        },
-        1024);
-    for (std::size_t r = 0; r < n; ++r) im.counts[r + 1] += im.counts[r];
-    out.notifications.resize(im.counts[n]);
-    pool.parallel_for(
-        n,
-        [&](std::size_t b, std::size_t e, unsigned worker) {
-          std::vector<std::uint32_t>& subjects = im.scratch[worker];
-          for (std::size_t r = b; r < e; ++r) {
-            gather(static_cast<std::uint32_t>(r), subjects);
-            Notification* o = out.notifications.data() + im.counts[r];
-            for (std::uint32_t s : subjects)
-              for (std::uint32_t u = im.first_update[s]; u < im.first_update[s] + im.update_count[s]; ++u)
-                *o++ = {static_cast<std::uint32_t>(r), s, out.updates[u].field, out.updates[u].value};
+            off[r + 1] = k;
           }
         },
         1024);
   } else {
     // The thesis's CPU server: for every update, every player in its subject's AOI; then the sort the
     // output order needs.
+    im.all_notes.clear();
     for (const Update& u : out.updates)
       for_each_in_aoi(im, c, p, u.player, list_bucket, [&](std::uint32_t r) {
-        out.notifications.push_back({r, u.player, u.field, u.value});
+        im.all_notes.push_back({r, u.player, u.field, u.value});
       });
-    std::sort(out.notifications.begin(), out.notifications.end(), [](const Notification& a, const Notification& b) {
+    std::sort(im.all_notes.begin(), im.all_notes.end(), [](const Notification& a, const Notification& b) {
       return a.receiver != b.receiver ? a.receiver < b.receiver
                                       : (a.subject != b.subject ? a.subject < b.subject : a.field < b.field);
     });
+    for (const Notification& q : im.all_notes) ++off[q.receiver + 1];
   }
+  for (std::size_t r = 0; r < n; ++r) off[r + 1] += off[r];
+  const auto write = [&](std::size_t r0, std::size_t r1, Notification* records, MailboxEntry* boxes) {
+    const auto put = [&](std::uint64_t at, const Notification& q) {
+      if (records)
+        records[at] = q;
+      else
+        boxes[at] = {q.subject | static_cast<std::uint32_t>(q.field) << 30, q.value};
+    };
+    if (!fast) {
+      for (std::uint64_t k = off[r0]; k < off[r1]; ++k) put(k - off[r0], im.all_notes[k]);
+      return;
+    }
+    pool.parallel_for(
+        r1 - r0,
+        [&](std::size_t b, std::size_t e, unsigned worker) {
+          std::vector<std::uint32_t>& subjects = im.scratch[worker];
+          for (std::size_t r = r0 + b; r < r0 + e; ++r) {
+            gather(static_cast<std::uint32_t>(r), subjects);
+            std::uint64_t at = off[r] - off[r0];
+            for (std::uint32_t s : subjects)
+              for (std::uint32_t u = im.first_update[s]; u < im.first_update[s] + im.update_count[s]; ++u)
+                put(at++, {static_cast<std::uint32_t>(r), s, out.updates[u].field, out.updates[u].value});
+          }
+        },
+        1024);
+  };
+  const bool boxes = c.format == NotificationFormat::Mailboxes;
+  out.notification_count = off[n];
+  out.notifications.clear();
   out.mailbox_start.clear();
   out.mailbox.clear();
-  if (c.format == NotificationFormat::Mailboxes) {  // regroup the sorted list by receiver
-    out.mailbox_start.assign(n + 1, 0);
-    out.mailbox.resize(out.notifications.size());
-    for (std::size_t k = 0; k < out.notifications.size(); ++k) {
-      const Notification& q = out.notifications[k];
-      ++out.mailbox_start[q.receiver + 1];
-      out.mailbox[k] = {q.subject | static_cast<std::uint32_t>(q.field) << 30, q.value};
+  if (!sink) {
+    if (boxes) {
+      out.mailbox_start.assign(off.begin(), off.end());
+      out.mailbox.resize(off[n]);
+      write(0, n, nullptr, out.mailbox.data());
+    } else {
+      out.notifications.resize(off[n]);
+      write(0, n, out.notifications.data(), nullptr);
     }
-    for (std::size_t r = 0; r < n; ++r) out.mailbox_start[r + 1] += out.mailbox_start[r];
-    out.notifications.clear();
   }
   out.ms_query = ms_since(t0);
 
@@ -510,24 +582,24 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
         });
         std::sort(others.begin(), others.end());
       };
-      im.counts.assign(n + 1, 0);
+      im.vis_counts.assign(n + 1, 0);
       pool.parallel_for(
           n,
           [&](std::size_t b, std::size_t e, unsigned worker) {
             for (std::size_t r = b; r < e; ++r) {
               gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
-              im.counts[r + 1] = im.scratch[worker].size();
+              im.vis_counts[r + 1] = im.scratch[worker].size();
             }
           },
           1024);
-      for (std::size_t r = 0; r < n; ++r) im.counts[r + 1] += im.counts[r];
-      im.vis_cur.resize(im.counts[n]);
+      for (std::size_t r = 0; r < n; ++r) im.vis_counts[r + 1] += im.vis_counts[r];
+      im.vis_cur.resize(im.vis_counts[n]);
       pool.parallel_for(
           n,
           [&](std::size_t b, std::size_t e, unsigned worker) {
             for (std::size_t r = b; r < e; ++r) {
               gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
-              VisibilityEvent* o = im.vis_cur.data() + im.counts[r];
+              VisibilityEvent* o = im.vis_cur.data() + im.vis_counts[r];
               for (std::uint32_t s : im.scratch[worker]) *o++ = {static_cast<std::uint32_t>(r), s};
             }
           },
@@ -553,6 +625,34 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) {
     std::swap(im.vis_prev, im.vis_cur);
   }
   out.ms_visibility = ms_since(t0);
+  // Delivery to a sink, after every other result is in `out`; the writes count in ms_query, the sink's
+  // time in nothing.
+  if (sink) {
+    gpu::aoi_rules::for_each_chunk(off.data(), n, c.chunk_notifications, [&](std::size_t r0, std::size_t r1) {
+      const auto t_write = Clock::now();
+      const std::uint64_t count = off[r1] - off[r0];
+      NotificationChunk chunk;
+      chunk.first_receiver = static_cast<std::uint32_t>(r0);
+      chunk.end_receiver = static_cast<std::uint32_t>(r1);
+      chunk.first_notification = off[r0];
+      if (boxes) {
+        im.chunk_boxes.resize(count);
+        im.chunk_starts.resize(r1 - r0 + 1);
+        for (std::size_t r = r0; r <= r1; ++r) im.chunk_starts[r - r0] = off[r] - off[r0];
+        write(r0, r1, nullptr, im.chunk_boxes.data());
+        chunk.mailbox_start = im.chunk_starts;
+        chunk.mailbox = im.chunk_boxes;
+      } else if (!fast) {  // cpu-grid holds the whole list: a slice of it
+        chunk.notifications = std::span<const Notification>(im.all_notes).subspan(off[r0], count);
+      } else {
+        im.chunk_notes.resize(count);
+        write(r0, r1, im.chunk_notes.data(), nullptr);
+        chunk.notifications = im.chunk_notes;
+      }
+      out.ms_query += ms_since(t_write);
+      (*sink)(chunk);
+    });
+  }
   return Status::Ok();
 }
 

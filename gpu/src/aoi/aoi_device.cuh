@@ -1,5 +1,6 @@
-// The AOI tick on the device, shared by its three files (aoi.cu: the tick, validation, buckets,
-// visibility, mailboxes; aoi_seed.cu: gpu-seed's merge and range query; aoi_fast.cu: gpu-fast's merge):
+// The AOI tick on the device, shared by its three files (aoi.cu: the tick, validation, buckets and
+// neighbourhood lists, receiver-centric counts and writes, visibility, delivery in chunks; aoi_seed.cu:
+// gpu-seed's merge and range query; aoi_fast.cu: gpu-fast's merge):
 // constants, device helpers, and the device world's state. Pipelines in aoi.cu's opening comment.
 #pragma once
 
@@ -64,6 +65,28 @@ struct Sorted {  // players in bucket order
   const unsigned* start;    // start table
 };
 
+// The neighbourhood lists: for each non-empty bucket, every player of its 3 x 3 buckets in ascending id
+// order (structure of arrays). The list of the bucket whose first sorted player is h is
+// [offset[h], offset[h + 1]); offset is 0-length for the other sorted players, so offset[h + 1] ends it.
+struct Neighbours {
+  const unsigned long long* offset;  // n + 1, indexed by sorted player
+  const unsigned* id;
+  const float *x, *y;
+  const unsigned* first;       // the subject's first update
+  const unsigned char* count;  // its update count (0..3)
+};
+
+// Warp-wide inclusive sum.
+__device__ __forceinline__ unsigned warp_inclusive_sum(unsigned v) {
+  const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const unsigned o = __shfl_up_sync(0xffffffffu, v, d);
+    if (lane >= static_cast<unsigned>(d)) v += o;
+  }
+  return v;
+}
+
 }  // namespace aoi_device
 
 struct AoiDevice::Impl {
@@ -87,13 +110,23 @@ struct AoiDevice::Impl {
   unsigned u_count = 0;
   // buckets
   DeviceBuffer<unsigned> bucket, ids, skey, sid, start;
-  // range query
+  // neighbourhood lists (see Neighbours)
+  DeviceBuffer<unsigned long long> nb_len, nb_off;
+  DeviceBuffer<unsigned> nb_id, nb_first;
+  DeviceBuffer<float> nb_x, nb_y;
+  DeviceBuffer<unsigned char> nb_count;
+  // range query: per receiver the count and the offset of its notifications (n + 1)
   DeviceBuffer<unsigned long long> note_count, note_off;
-  DeviceBuffer<AoiNotificationRec> notes;
-  DeviceBuffer<AoiMailboxRec> mailbox;
-  DeviceBuffer<unsigned long long> mailbox_start;
+  DeviceBuffer<AoiNotificationRec> notes;  // gpu-seed: the whole list
   DeviceBuffer<unsigned> pair_receiver, pair_update, pair_receiver_sorted, pair_update_sorted;
   unsigned long long note_total = 0;
+  // delivery: chunk bounds, and two chunks in device memory and in page-locked staging
+  DeviceBuffer<unsigned long long> chunk_bounds;
+  DeviceBuffer<unsigned char> chunk_buf[2];
+  PinnedBuffer chunk_pin[2];
+  cudaEvent_t chunk_ev[2][3] = {};
+  std::vector<unsigned> chunk_ranges;       // r0, r1 per chunk (host, reused)
+  std::vector<std::uint64_t> chunk_starts;  // a mailbox chunk's relative starts (host, reused)
   // visibility: lists of the previous and the current tick (swapped each tick)
   DeviceBuffer<unsigned long long> vis_off[2], ent_count, left_count, ent_off, left_off;
   DeviceBuffer<unsigned> vis[2];
@@ -108,15 +141,23 @@ struct AoiDevice::Impl {
   ~Impl() {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
+    for (auto& slot : chunk_ev)
+      for (cudaEvent_t e : slot)
+        if (e) cudaEventDestroy(e);
   }
   Status sort_buckets();
+  Status neighbourhoods();
   Status merge_seed(unsigned m);
   Status merge_fast(unsigned m);
   Status query_seed();
-  Status query_fast();
-  Status visibility(bool with_notes);
-  Status pack_mailboxes();
+  Status count_receivers(bool notes);
+  Status write_visibility();
+  Status enter_leave();
+  Status write_chunk(int slot, unsigned r0, unsigned r1, unsigned long long first, unsigned long long count);
   aoi_device::Sorted sorted() const { return {sid.get(), spx.get(), spy.get(), supd_count.get(), start.get()}; }
+  aoi_device::Neighbours neighbours() const {
+    return {nb_off.get(), nb_id.get(), nb_x.get(), nb_y.get(), nb_first.get(), nb_count.get()};
+  }
 };
 
 }  // namespace warpmind::gpu

@@ -207,9 +207,11 @@ Status AoiDevice::Impl::query_seed() {
                                                               pair_update_sorted.get(), upd.get(), notes.get());
     WM_CUDA_LAUNCH(k_seed_gather);
   }
+  // The receivers' offsets in the sorted list: where each one's run starts.
+  k_run_starts<<<blocks_for(std::size_t{n} + 1), kThreads, 0, s>>>(static_cast<unsigned>(note_total), n,
+                                                                   pair_receiver_sorted.get(), note_off.get());
+  WM_CUDA_LAUNCH(k_run_starts);
   return Status::Ok();
 }
-
-// Receiver-centric pass: notifications (gpu-fast) and/or the current visibility lists.
 
 }  // namespace warpmind::gpu

@@ -43,17 +43,26 @@
 //     visible at reset and still visible is in neither. Sorted by (receiver, other). Without
 //     track_visibility both lists stay empty.
 //
+// Delivery in chunks: tick(commands, out, sink) hands the notifications to `sink` in chunks of whole
+// receivers instead of storing them in `out`, so a tick of any size runs in bounded memory (see
+// NotificationChunk and AoiConfig::chunk_notifications). Without a sink the whole list is stored in out.
+//
 // Variants: cpu-grid (the thesis's CPU baseline: bucket lists, one thread, subject-centric delivery then
-// a sort), cpu-fast (multi-threaded: counting sort into buckets, receiver-centric two-phase count and
-// store), and with the CUDA backend gpu-seed (the thesis pipeline: sorted update vectors and segmented
-// sums, subject-centric query by binary search, notifications sorted by receiver) and gpu-fast (atomic
-// merge, receiver-centric count / scan / write in output order); their players stay on the device and
-// only commands go up and results come down (gpu/src/aoi/). Auto: gpu-seed on a CUDA context, cpu-fast on a CPU one. Errors are returned as Status, never thrown; nothing changes on error. Output buffers are kept
-// by the world and reused (no allocation per tick once they have grown).
+// a sort; holds the whole list whatever the chunk), cpu-fast (multi-threaded: counting sort into
+// buckets, receiver-centric two-phase count and store, a chunk at a time), and with the CUDA backend
+// gpu-seed (the thesis pipeline: sorted update vectors and segmented sums, subject-centric query by
+// binary search, notifications sorted by receiver; the whole list in device memory, at most 2^31 - 1
+// notifications a tick) and gpu-fast (atomic merge; per bucket one list of its 3 x 3 buckets' players
+// in id order, then one warp per receiver counting and writing its notifications in output order, a
+// chunk at a time: device memory bounded by the chunk, no limit on the total); their players stay on
+// the device and only commands go up and results come down (gpu/src/aoi/). Auto: gpu-fast on a CUDA
+// context, cpu-fast on a CPU one. Errors are returned as Status, never thrown; nothing changes on error.
+// Output buffers are kept by the world and reused (no allocation per tick once they have grown).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -149,6 +158,13 @@ struct AoiConfig {
   bool track_visibility = true;
   NotificationFormat format = NotificationFormat::Records;
   AoiVariant variant = AoiVariant::Auto;
+  // Notifications per chunk [Limit: >= 1]: the most a sink is handed at once (unless one receiver alone
+  // has more: its chunk holds it whole), and on cpu-fast and gpu-fast the most held in memory at once
+  // on the way (gpu-fast: twice over in device memory and in page-locked host memory, 16 bytes a record
+  // or 8 a mailbox entry). The chunks are cut by the rule of for_each_chunk in warpmind/gpu/aoi_rules.h, the same on every
+  // variant (greedy: each chunk takes receivers while its notifications stay within the bound). Without
+  // a sink the whole list is stored in the TickResult regardless.
+  std::uint64_t chunk_notifications = std::uint64_t{1} << 25;
 };
 
 struct TickResult {
@@ -157,15 +173,36 @@ struct TickResult {
   std::vector<std::uint64_t> mailbox_start;  // players + 1 offsets into mailbox (format Mailboxes)
   std::vector<MailboxEntry> mailbox;
   std::vector<VisibilityEvent> entered, left;
+  std::uint64_t notification_count = 0;  // the tick's notifications, stored here or handed to a sink
   std::array<std::size_t, kRejectReasons> rejected{};
   std::size_t accepted = 0;
-  // Where the tick's time went. CPU: wall time; ms_sort (the bucket sort) is part of ms_query. GPU: device time per stage
-  // (ms_query: the notification list complete in device memory; gpu-fast builds the visibility lists in
-  // the same pass, so its ms_visibility is the enter/leave step alone), and ms_download the transfer of
-  // the results and players to the host (pinned staging), apart from the tick.
+  // Where the tick's time went. CPU: wall time; ms_sort (the bucket sort) is part of ms_query. GPU: device time per
+  // stage (ms_sort includes the neighbourhood lists; ms_query: the range query until every notification
+  // is written in device memory — gpu-fast's chunk writes included —, ms_visibility the visibility lists
+  // and their changes), and ms_download the device time of the transfers of the results and players to
+  // the host (pinned staging), apart from the tick. The time spent in a sink is in none of them.
   double ms_logic = 0, ms_query = 0, ms_visibility = 0;
   double ms_upload = 0, ms_sort = 0, ms_download = 0;
 };
+
+// A slice of one tick's notifications handed to a NotificationSink: the receivers [first_receiver,
+// end_receiver) and all of their notifications, the tick's first_notification-th onwards, in the tick's
+// order. Records: `notifications`. Mailboxes: `mailbox`, and mailbox_start with end_receiver -
+// first_receiver + 1 offsets into it (the first 0): receiver r's entries are mailbox[mailbox_start[r -
+// first_receiver] .. mailbox_start[r - first_receiver + 1]). The spans point into the world's buffers
+// and are valid during the call only.
+struct NotificationChunk {
+  std::uint32_t first_receiver = 0, end_receiver = 0;
+  std::uint64_t first_notification = 0;
+  std::span<const Notification> notifications;
+  std::span<const std::uint64_t> mailbox_start;
+  std::span<const MailboxEntry> mailbox;
+};
+// Called once per chunk, in receiver order, on the thread that called tick() and before tick() returns;
+// every receiver is in exactly one chunk (no chunk when there are no players; a chunk may hold
+// receivers without notifications). It must not call the world. While it runs, gpu-fast writes and
+// copies the next chunk.
+using NotificationSink = std::function<void(const NotificationChunk&)>;
 
 // Blocking: every call returns when its results are in host memory (on a GPU variant the players stay on
 // the device between ticks; the tick's outputs are downloaded before it returns). Not thread-safe: one
@@ -183,6 +220,10 @@ class AoiWorld {
   // One tick (see the contract above). `out` is overwritten. A GPU variant that meets a device error
   // (out of memory, say) mid-tick cannot undo it: every later tick fails until reset() succeeds.
   Status tick(std::span<const Command> commands, TickResult& out);
+  // The same tick, its notifications handed to `sink` chunk by chunk instead of stored in `out` (whose
+  // notification and mailbox vectors are left empty; notification_count still counts them). The rest of
+  // `out` is filled before the first chunk is handed over.
+  Status tick(std::span<const Command> commands, TickResult& out, const NotificationSink& sink);
 
   std::span<const Player> players() const { return players_; }
   AoiVariant variant() const { return variant_; }
@@ -192,6 +233,7 @@ class AoiWorld {
 
  private:
   AoiWorld() = default;
+  Status run_tick(std::span<const Command> commands, TickResult& out, const NotificationSink* sink);
   Context* ctx_ = nullptr;
   AoiConfig config_;
   AoiVariant variant_ = AoiVariant::Auto;

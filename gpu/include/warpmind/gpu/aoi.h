@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -27,8 +28,10 @@ struct AoiGeometry {
 
 enum class AoiKernel {
   Seed,  // the thesis pipeline: sorted update vectors + segmented sums; subject-centric range query,
-         // then a stable sort of the notifications by receiver
-  Fast   // atomics for the merge; receiver-centric count / scan / write that emits the order directly
+         // then a stable sort of the notifications by receiver (the whole list in device memory, at most
+         // 2^31 - 1 notifications)
+  Fast   // atomics for the merge; receiver-centric count / scan, then the notifications written in output
+         // order a chunk of receivers at a time (device memory bounded by the chunk, any count)
 };
 
 struct AoiPlayerRec {
@@ -54,26 +57,37 @@ struct AoiMailboxRec {
   std::uint32_t subject_field, value;
 };  // subject | field << 30
 
-// Where download() puts the last tick's results (arrays sized by the counts; n players). With
-// mailboxes, `notes` is unused and mailbox_start (n + 1) and mailbox (counts.notifications) are filled;
-// without, the other way round.
+// Where download() puts the last tick's results other than the notifications (arrays sized by the
+// counts; n players).
 struct AoiHostOutputs {
   AoiUpdateRec* updates = nullptr;
-  AoiNotificationRec* notes = nullptr;
-  std::uint64_t* mailbox_start = nullptr;
-  AoiMailboxRec* mailbox = nullptr;
   AoiPairRec* entered = nullptr;
   AoiPairRec* left = nullptr;
   AoiPlayerRec* players = nullptr;
 };
 
+// One chunk of a tick's notifications in host memory (page-locked staging owned by the device world,
+// valid during the callback only): receivers [first_receiver, end_receiver) and their `count`
+// notifications, the tick's first_notification-th onwards. Records: `notes`. Mailboxes: `mailbox`, and
+// mailbox_start (end_receiver - first_receiver + 1 offsets into it, the first 0).
+struct AoiChunk {
+  std::uint32_t first_receiver = 0, end_receiver = 0;
+  std::uint64_t first_notification = 0, count = 0;
+  const AoiNotificationRec* notes = nullptr;
+  const std::uint64_t* mailbox_start = nullptr;
+  const AoiMailboxRec* mailbox = nullptr;
+};
+using AoiChunkConsumer = std::function<void(const AoiChunk&)>;
+
 struct AoiTickCounts {
   std::size_t rejected[7] = {};  // indexed by warpmind::aoi::RejectReason
   std::size_t accepted = 0;
   std::size_t updates = 0, notifications = 0, entered = 0, left = 0;
-  // Time per stage on the device's timeline (CUDA events): commands up, logic and merge, bucket sort,
-  // range query (notifications complete in device memory), visibility and its changes. A stage that
-  // reads a size back (a scan's total) or grows a buffer includes those host round trips.
+  // Time per stage on the device's timeline (CUDA events): commands up, logic and merge, bucket sort
+  // (with the neighbourhood lists), range query (gpu-seed: the whole list in device memory; gpu-fast:
+  // each receiver's count and offset, the list itself is written by deliver()), visibility and its
+  // changes. A stage that reads a size back (a scan's total) or grows a buffer includes those host round
+  // trips.
   double ms_upload = 0, ms_logic = 0, ms_sort = 0, ms_query = 0, ms_visibility = 0;
 };
 
@@ -88,13 +102,16 @@ class AoiDevice {
   // One tick; the results stay in device memory until the next tick. Synchronous (fills counts). After
   // an error the device state is undefined until the next reset.
   Status tick(const AoiCommandRec* commands, std::size_t m, AoiTickCounts& counts);
-  // Copies the last tick's results and the players to the host. ms: time of the device-to-host
-  // transfers (pinned staging).
+  // Copies the last tick's updates, enter / leave events and the players to the host. ms: time of the
+  // device-to-host transfers (pinned staging).
   Status download(const AoiHostOutputs& out, double& ms);
-  // Device memory: the notification records, or with mailboxes the entries and their n + 1 starts.
-  const AoiNotificationRec* notifications() const;
-  const AoiMailboxRec* mailbox() const;
-  const std::uint64_t* mailbox_start() const;
+  // Hands the last tick's notifications to `consume` in chunks of whole receivers, in receiver order,
+  // every receiver in exactly one chunk (none when there are no players). A chunk holds at most `chunk`
+  // notifications (>= 1) unless one receiver alone has more: its chunk then holds it whole. The next
+  // chunk is written and copied while `consume` runs on the one before (two page-locked staging
+  // buffers). ms_write: device time writing the notifications (gpu-fast) or packing the mailboxes;
+  // ms_download: device time of the copies to the host.
+  Status deliver(std::uint64_t chunk, const AoiChunkConsumer& consume, double& ms_write, double& ms_download);
 
   struct Impl;
 

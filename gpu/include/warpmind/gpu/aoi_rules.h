@@ -1,9 +1,13 @@
 // The AOI tick's arithmetic, written once for the CPU variants (ai/src/aoi) and the kernels
 // (gpu/src/aoi/): the squared distance of the circle AOI and the attack range, the bucket of a
-// position, and a merged move applied and clamped into the world. The tick's contract is
+// position, a merged move applied and clamped into the world, and how a tick's notifications are cut
+// into chunks of receivers for delivery. The tick's contract is
 // ai/include/warpmind/aoi/aoi.h's; the operations are hd.h's exactly rounded ones, so every variant gives
 // the same bits.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
 
 #include "warpmind/gpu/hd.h"
 
@@ -25,6 +29,32 @@ WM_HD int bucket_axis(float v, float origin, float side, int count) {
 WM_HD float moved(float v, float offset, float lo, float last) {
   const float m = fadd(v, offset);
   return m < lo ? lo : (last < m ? last : m);
+}
+
+// The chunks a tick's notifications are delivered in (host only). offset[0..n]: receiver r's
+// notifications are [offset[r], offset[r + 1]), offset[n] the total. Greedy from receiver 0: the chunk
+// that starts at receiver r0 ends before r1, the largest index <= n with offset[r1] - offset[r0] <=
+// chunk, or r0 + 1 if that is r0 (one receiver with more than `chunk` notifications is a chunk alone).
+// So a chunk holds whole receivers and at most `chunk` notifications unless it is one receiver, and
+// receivers without notifications join the chunk before them when it has room. fn(r0, r1) is called for
+// each chunk in order; none when n = 0. chunk >= 1.
+template <class Fn>
+void for_each_chunk(const std::uint64_t* offset, std::size_t n, std::uint64_t chunk, Fn&& fn) {
+  std::size_t r0 = 0;
+  while (r0 < n) {
+    const std::uint64_t limit = offset[r0] + chunk < offset[r0] ? ~std::uint64_t{0} : offset[r0] + chunk;
+    std::size_t lo = r0 + 1, hi = n + 1;  // the first index in (r0, n] past the limit, or n + 1
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (offset[mid] <= limit)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    const std::size_t r1 = lo - 1 > r0 ? lo - 1 : r0 + 1;
+    fn(r0, r1);
+    r0 = r1;
+  }
 }
 
 }  // namespace warpmind::gpu::aoi_rules
