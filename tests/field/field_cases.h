@@ -1,5 +1,6 @@
 // Field scenarios shared by the variant and query tests: random, clustered, border-touching, outside
-// the world, hot spots that need 64-bit sums, empty, sub-cell radius, degenerate and non-square grids.
+// the world, hot spots that need 64-bit sums, armies of large charges (crowded tiles), empty, sub-cell
+// radius, degenerate and non-square grids.
 #pragma once
 
 #include <string>
@@ -79,6 +80,21 @@ inline std::vector<FieldCase> field_cases() {
     c.config.layers = {{"walls", {{0, 0}}}, {"mixed", {{0, 1}, {1, 0}}}};
     for (int i = 0; i < 2500; ++i) c.entities.push_back({16.2f, 16.7f, 0, 0});
     for (int i = 0; i < 40; ++i) c.entities.push_back({3.0f + 0.01f * i, 29.0f, 1, 0});
+    cases.push_back(c);
+  }
+  {
+    // Two armies of large charges meeting in a band, as the battle builds them: tiles in the band hold
+    // hundreds of records (summed by a whole block, in 64-bit shared sums), the rest few (a warp each).
+    FieldCase c{"armies_of_large_charges", {}, {}};
+    c.config.world = {0, 0, 96, 96};
+    c.config.width = c.config.height = 192;
+    c.config.kinds = {attack(14.0f), own_unit(2.0f), circle(9.0f)};
+    c.config.layers = {{"team0", {{1, 0}, {0, 1}}}, {"team1", {{0, 0}, {1, 1}, {2, 2}}}};
+    SplitMix64 rng(31);
+    for (int i = 0; i < 3000; ++i)
+      c.entities.push_back(
+          {rng.uniform(30.0f, 66.0f), rng.uniform(40.0f, 56.0f), static_cast<std::uint32_t>(i % 2), 0});
+    for (int i = 0; i < 30; ++i) c.entities.push_back({rng.uniform(0.0f, 96.0f), rng.uniform(0.0f, 96.0f), 2, 0});
     cases.push_back(c);
   }
   {

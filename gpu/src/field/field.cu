@@ -123,44 +123,67 @@ struct TileGeom {
   int tiles_x, tiles_y;
 };
 
-// Calls f(tile, record) if the `slot`-th tile of entity e's bounding box is reached by its charge
-// (the tile's nearest cell lies within the cut-off). `slots` bounds the tiles of any bounding box.
-template <class F>
-__device__ __forceinline__ void visit_slot(const float4& e, int slot, const FieldGrid& g, GroupMap map,
-                                           const KindSet& ks, const TileGeom& tg, F&& f) {
+// Whether the `slot`-th tile of entity e's bounding box is reached by its charge (the tile's nearest
+// cell lies within the cut-off); if so, the tile and the record. `slots` bounds the tiles of any box.
+__device__ __forceinline__ bool visit_slot(const float4& e, int slot, const FieldGrid& g, GroupMap map,
+                                           const KindSet& ks, const TileGeom& tg, int& tile, int4& record) {
   const int kind = entity_kind(e, map);
-  if (kind < 0) return;
+  if (kind < 0) return false;
   // Scalar loads from the parameter block (a reference to ks.k[kind] would copy it to local memory).
   const int rx = ks.k[kind].rx, ry = ks.k[kind].ry;
   const int ix = snap(e.x, g.x0, g.cell_w), iy = snap(e.y, g.y0, g.cell_h);
   const int x0 = max(0, ix - rx), x1 = min(g.width - 1, ix + rx);
   const int y0 = max(0, iy - ry), y1 = min(g.height - 1, iy + ry);
-  if (x0 > x1 || y0 > y1) return;
+  if (x0 > x1 || y0 > y1) return false;
   const int tx0 = x0 / kFieldTile, nx = x1 / kFieldTile - tx0 + 1;
   const int ty0 = y0 / kFieldTile, ny = y1 / kFieldTile - ty0 + 1;
-  if (slot >= nx * ny) return;
+  if (slot >= nx * ny) return false;
   const int tx = tx0 + slot % nx, ty = ty0 + slot / nx;
   const int cx = min(max(ix, tx * kFieldTile), min(tx * kFieldTile + kFieldTile - 1, g.width - 1));
   const int cy = min(max(iy, ty * kFieldTile), min(ty * kFieldTile + kFieldTile - 1, g.height - 1));
-  if (__fsqrt_rn(dist2_d(cx - ix, cy - iy, g)) <= ks.cut[kind])
-    f(ty * tg.tiles_x + tx, make_int4(ix, iy, ks.k[kind].table_offset, rx | (ry << 16)));
+  if (!(__fsqrt_rn(dist2_d(cx - ix, cy - iy, g)) <= ks.cut[kind])) return false;
+  tile = ty * tg.tiles_x + tx;
+  record = make_int4(ix, iy, ks.k[kind].table_offset, rx | (ry << 16));
+  return true;
 }
 
-__global__ void k_bin_count(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map, KindSet ks,
+// The (entity, slot) pairs, slot-major (thread s: slot s / n of entity s % n), so a warp holds the
+// same slot of 32 consecutive entities: neighbours in the entity list (a game's units usually are)
+// reach the same tiles, and each warp makes one atomic per distinct tile (lanes grouped by
+// __match_any_sync) instead of one per record — crowded tiles otherwise serialise thousands of them.
+// Calls f(tile, record, lanes with this tile, this lane's rank among them) for each lane with a record;
+// every lane of a warp runs the loop the same number of times.
+template <class F>
+__device__ __forceinline__ void for_each_slot(const float4* ent, int n, long long slots_total, const FieldGrid& g,
+                                              GroupMap map, const KindSet& ks, const TileGeom& tg, F&& f) {
+  const unsigned lane = threadIdx.x & 31;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long s0 = blockIdx.x * static_cast<long long>(blockDim.x) + (threadIdx.x & ~31u); s0 < slots_total;
+       s0 += stride) {
+    const long long s = s0 + lane;
+    int tile = 0;
+    int4 record{};
+    const bool hit = s < slots_total && visit_slot(ent[s % n], static_cast<int>(s / n), g, map, ks, tg, tile, record);
+    const unsigned peers = __match_any_sync(0xffffffffu, hit ? tile : static_cast<int>(0x80000000u | lane));
+    if (hit) f(tile, record, peers, __popc(peers & ((1u << lane) - 1)));
+  }
+}
+
+__global__ void k_bin_count(const float4* ent, int n, long long slots_total, FieldGrid g, GroupMap map, KindSet ks,
                             TileGeom tg, unsigned* count, unsigned* cursor) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) cursor[0] = cursor[1] = 0;  // segment cursor, wide-tile count
-  for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
-       s += static_cast<long long>(gridDim.x) * blockDim.x)
-    visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg,
-               [&](int t, int4) { atomicAdd(count + t, 1u); });
+  // segment cursor, heavy-tile count, and the accumulate's two work cursors (heavy tiles, tiles)
+  if (blockIdx.x == 0 && threadIdx.x == 0) cursor[0] = cursor[1] = cursor[2] = cursor[3] = 0;
+  for_each_slot(ent, n, slots_total, g, map, ks, tg, [&](int t, int4, unsigned peers, int rank) {
+    if (rank == 0) atomicAdd(count + t, static_cast<unsigned>(__popc(peers)));
+  });
 }
 
 // Gives every tile a contiguous segment of the record array: a warp adds up its 32 tiles' counts with
 // shuffles and takes one segment for all of them from a bump cursor. Segments land in any order, which
-// is fine: sums are exact integers. Tiles with more than `chunk` records are listed for the 64-bit
-// kernel. `cursor` and `wide_count` must be zero on entry (k_bin_count clears them).
-__global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned chunk, unsigned* cursor, uint2* range,
-                            unsigned* wide_count, unsigned* wide_list) {
+// is fine: sums are exact integers. Tiles with more than `heavy` records are listed for the block-wide
+// path of k_bin_accumulate. `cursor` and `heavy_count` must be zero on entry (k_bin_count clears them).
+__global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned heavy, unsigned* cursor, uint2* range,
+                            unsigned* heavy_count, unsigned* heavy_list) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned lane = threadIdx.x % 32;
   const unsigned c = t < ntiles ? count[t] : 0u;
@@ -174,28 +197,36 @@ __global__ void k_bin_alloc(const unsigned* count, int ntiles, unsigned chunk, u
   if (lane == 31) base = atomicAdd(cursor, incl);
   base = __shfl_sync(0xffffffffu, base, 31);
   if (t < ntiles) range[t] = make_uint2(base + incl - c, base + incl);
-  if (c > chunk) wide_list[atomicAdd(wide_count, 1u)] = t;
+  if (c > heavy) heavy_list[atomicAdd(heavy_count, 1u)] = t;
 }
 
 // Leaves `count` all zero again, ready for the next build.
-__global__ void k_bin_fill(const float4* ent, long long slots_total, int slots, FieldGrid g, GroupMap map, KindSet ks,
+__global__ void k_bin_fill(const float4* ent, int n, long long slots_total, FieldGrid g, GroupMap map, KindSet ks,
                            TileGeom tg, unsigned* count, const uint2* range, int4* rec) {
-  for (long long s = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; s < slots_total;
-       s += static_cast<long long>(gridDim.x) * blockDim.x)
-    visit_slot(ent[s / slots], static_cast<int>(s % slots), g, map, ks, tg,
-               [&](int t, int4 r) { rec[range[t].x + atomicSub(count + t, 1u) - 1u] = r; });
+  for_each_slot(ent, n, slots_total, g, map, ks, tg, [&](int t, int4 r, unsigned peers, int rank) {
+    const int leader = __ffs(peers) - 1;
+    unsigned left = 0;
+    if (rank == 0) left = atomicSub(count + t, static_cast<unsigned>(__popc(peers)));
+    left = __shfl_sync(peers, left, leader);
+    rec[range[t].x + left - 1u - static_cast<unsigned>(rank)] = r;
+  });
 }
 
-// Accumulate: persistent warps, each summing one 32x32 tile at a time (lane = column, the 32 rows in
-// registers). On the device each table is stored two-sided in y — rows -ry..ry plus 8 zero rows on
-// each side, pitch rx + 2, column rx + 1 zero — so a record's rows are one interval [qlo, qhi] of the
-// tile and consecutive rows are one pitch apart: a lookup is a pointer step, a load and an add. Rows
-// come in blocks of 8: blocks missing the interval are skipped (a warp-uniform branch), the others
-// run without predicates, reading zeros from the padding where they overhang.
-// The layer's tables are staged once per block into shared memory when they fit, else read through L1.
-// Sums are int32, exact while a tile has at most `chunk` records (chunk * max|entry| < 2^31); tiles
-// with more are left to k_bin_accumulate_wide.
+// Accumulate: persistent blocks. First the heavy tiles (more than `heavy` records: where charges pile
+// up), one at a time per block, taken from a work cursor: the block's 32 warps split the tile's records,
+// each summing its share in registers (lane = column, the 32 rows in registers) in int32 pieces of at
+// most `chunk` records and adding them into the tile's 64-bit sums in shared memory. Then the other
+// tiles, one per warp, taken from a second cursor, summed in int32 registers and stored. So a few
+// crowded tiles no longer leave most SMs idle while one warp each grinds through them.
+// On the device each table is stored two-sided in y — rows -ry..ry plus 8 zero rows on each side, pitch
+// rx + 2, column rx + 1 zero — so a record's rows are one interval [qlo, qhi] of the tile and
+// consecutive rows are one pitch apart: a lookup is a pointer step, a load and an add. Rows come in
+// blocks of 8: blocks missing the interval are skipped (a warp-uniform branch), the others run without
+// predicates, reading zeros from the padding where they overhang. The layer's tables are staged once
+// per block into shared memory when they fit, else read through L1. int32 sums are exact for up to
+// `chunk` records (chunk * max|entry| < 2^31), and `heavy` <= chunk.
 constexpr int kRowBlock = 8;
+constexpr unsigned kHeavyRecords = 128;   // a tile with more records is summed by a whole block
 constexpr int kAccumulateThreads = 1024;  // 32 warps share one staged copy of the tables
 
 // kPitch: the table row pitch when it is a compile-time constant (the device layout pads every row to
@@ -227,20 +258,60 @@ __device__ __forceinline__ void add_record(const int4 r, const int* t, int x, in
 template <bool kShared, int kPitch>
 __global__ void __launch_bounds__(kAccumulateThreads)
     k_bin_accumulate(const int4* __restrict__ rec, const uint2* __restrict__ range, const int* __restrict__ tables,
-                     int table_len, FieldGrid g, TileGeom tg, unsigned chunk, float* __restrict__ out) {
+                     int table_len, FieldGrid g, TileGeom tg, unsigned chunk, unsigned heavy,
+                     const unsigned* __restrict__ heavy_list, unsigned* cursor, float* __restrict__ out) {
   extern __shared__ int staged[];
+  __shared__ unsigned long long tile_sum[kFieldTile * kFieldTile];  // a heavy tile's sums (two's complement)
+  __shared__ unsigned heavy_index;
   const int* t = tables;
   if constexpr (kShared) {
     for (int i = threadIdx.x; i < table_len; i += blockDim.x) staged[i] = __ldg(tables + i);
     __syncthreads();
     t = staged;
   }
-  const int lane = threadIdx.x % kFieldTile;
-  const int warps = gridDim.x * (blockDim.x / kFieldTile);
-  const int ntiles = tg.tiles_x * tg.tiles_y;
-  for (int tile = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile; tile < ntiles; tile += warps) {
+  const int lane = threadIdx.x % kFieldTile, warp = threadIdx.x / kFieldTile;
+  const int warps = blockDim.x / kFieldTile;
+  const unsigned heavy_tiles = cursor[1];
+  for (;;) {  // heavy tiles, a block each
+    if (threadIdx.x == 0) heavy_index = atomicAdd(cursor + 2, 1u);
+    tile_sum[threadIdx.x] = 0;
+    __syncthreads();
+    const unsigned h = heavy_index;
+    if (h >= heavy_tiles) break;  // block-uniform
+    const unsigned tile = heavy_list[h];
+    const int x = (tile % tg.tiles_x) * kFieldTile + lane;
+    const int ty0 = (tile / tg.tiles_x) * kFieldTile;
     const unsigned begin = range[tile].x, end = range[tile].y;
-    if (end - begin > chunk) continue;  // k_bin_accumulate_wide
+    const unsigned share = (end - begin + warps - 1) / warps;
+    const unsigned mine = begin + min(end - begin, share * warp),
+                   mine_end = begin + min(end - begin, share * (warp + 1));
+    for (unsigned piece = mine; piece < mine_end; piece += chunk) {
+      int acc[kFieldTile];
+#pragma unroll
+      for (int q = 0; q < kFieldTile; ++q) acc[q] = 0;
+      for (unsigned i = piece, e = min(mine_end, piece + chunk); i < e; ++i)
+        add_record<kShared, kPitch>(rec[i], t, x, ty0, 0, acc);
+#pragma unroll
+      for (int q = 0; q < kFieldTile; ++q)
+        if (acc[q])
+          atomicAdd(&tile_sum[q * kFieldTile + lane], static_cast<unsigned long long>(static_cast<long long>(acc[q])));
+    }
+    __syncthreads();
+    {
+      const int q = threadIdx.x / kFieldTile, cx = (tile % tg.tiles_x) * kFieldTile + lane;
+      if (cx < g.width && ty0 + q < g.height)
+        out[static_cast<size_t>(ty0 + q) * g.width + cx] = dequantize(static_cast<long long>(tile_sum[threadIdx.x]));
+    }
+    __syncthreads();  // tile_sum and heavy_index are reused
+  }
+  const int ntiles = tg.tiles_x * tg.tiles_y;
+  for (;;) {  // the other tiles, a warp each
+    unsigned tile = 0;
+    if (lane == 0) tile = atomicAdd(cursor + 3, 1u);
+    tile = __shfl_sync(0xffffffffu, tile, 0);
+    if (tile >= static_cast<unsigned>(ntiles)) break;
+    const unsigned begin = range[tile].x, end = range[tile].y;
+    if (end - begin > heavy) continue;  // done above
     const int x = (tile % tg.tiles_x) * kFieldTile + lane;
     const int ty0 = (tile / tg.tiles_x) * kFieldTile;
     int acc[kFieldTile];
@@ -259,27 +330,6 @@ __global__ void __launch_bounds__(kAccumulateThreads)
       for (int q = 0; q < kFieldTile; ++q)
         if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize(acc[q]);
     }
-  }
-}
-
-// The tiles k_bin_accumulate leaves: more records than int32 sums can take (k_bin_alloc lists them).
-// 64-bit sums, tables through L1, one warp per listed tile. Rare: thousands of strong charges piled up.
-__global__ void __launch_bounds__(kThreads)
-    k_bin_accumulate_wide(const int4* __restrict__ rec, const uint2* __restrict__ range,
-                          const unsigned* __restrict__ wide_list, const unsigned* __restrict__ wide_count,
-                          const int* __restrict__ tables, int layout_pitch, FieldGrid g, TileGeom tg, float* out) {
-  const unsigned n = *wide_count;
-  const unsigned warps = gridDim.x * (blockDim.x / kFieldTile);
-  for (unsigned w = blockIdx.x * (blockDim.x / kFieldTile) + threadIdx.x / kFieldTile; w < n; w += warps) {
-    const unsigned tile = wide_list[w];
-    const int x = (tile % tg.tiles_x) * kFieldTile + threadIdx.x % kFieldTile;
-    const int ty0 = (tile / tg.tiles_x) * kFieldTile;
-    long long acc[kFieldTile] = {};
-    for (unsigned i = range[tile].x; i < range[tile].y; ++i)
-      add_record<false, 0>(rec[i], tables, x, ty0, layout_pitch, acc);
-    if (x >= g.width) continue;
-    for (int q = 0; q < kFieldTile; ++q)
-      if (ty0 + q < g.height) out[static_cast<size_t>(ty0 + q) * g.width + x] = dequantize(acc[q]);
   }
 }
 
@@ -309,7 +359,8 @@ int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads));
 
 // ---- [SECTION] FieldDevice -----------------------------------------------------------------------
 
-using AccumulateKernel = void (*)(const int4*, const uint2*, const int*, int, FieldGrid, TileGeom, unsigned, float*);
+using AccumulateKernel = void (*)(const int4*, const uint2*, const int*, int, FieldGrid, TileGeom, unsigned, unsigned,
+                                  const unsigned*, unsigned*, float*);
 
 AccumulateKernel pick_accumulate(bool shared, int pitch) {
   switch (pitch) {
@@ -343,7 +394,8 @@ struct FieldDevice::Impl {
   DeviceBuffer<int4> inst16;
   DeviceBuffer<unsigned> tile_count;  // binned: per tile, zero between builds
   DeviceBuffer<uint2> tile_range;     // binned: [begin, end) of each tile's records
-  DeviceBuffer<unsigned> cursor;      // binned: [0] next free record (bump allocator), [1] tiles in wide_list
+  DeviceBuffer<unsigned> cursor;      // binned: [0] next free record (bump allocator), [1] tiles in heavy_list,
+                                      // [2], [3] the accumulate's work cursors
   DeviceBuffer<int4> records;         // binned: per-tile charge lists
   int table_len = 0;
   std::size_t table_bytes = 0;
@@ -351,7 +403,7 @@ struct FieldDevice::Impl {
   int accumulate_blocks = 0;
   int layout_pitch = 0;  // device table row pitch; 0: each kind's rx + 2
   AccumulateKernel accumulate = nullptr;
-  DeviceBuffer<unsigned> wide_list;  // binned: tiles that need 64-bit sums
+  DeviceBuffer<unsigned> heavy_list;  // binned: tiles summed by a whole block
   DeviceBuffer<FieldPoint> q_points;
   DeviceBuffer<unsigned char> q_out;
   mutable PinnedBuffer q_pin_in, q_pin_out;  // host transfers: entities and query points in, results out
@@ -425,8 +477,8 @@ Status FieldDevice::create(void* stream, const FieldSetup& s, std::unique_ptr<Fi
     const std::size_t tiles = static_cast<std::size_t>(im.tiles.tiles_x) * im.tiles.tiles_y;
     if (!(err = im.tile_count.reserve(tiles, true)).ok()) return err;
     if (!(err = im.tile_range.reserve(tiles)).ok()) return err;
-    if (!(err = im.cursor.reserve(2, true)).ok()) return err;
-    if (!(err = im.wide_list.reserve(tiles)).ok()) return err;
+    if (!(err = im.cursor.reserve(4, true)).ok()) return err;
+    if (!(err = im.heavy_list.reserve(tiles)).ok()) return err;
     // Persistent accumulate grid: as many blocks as fit on the device at once.
     int dev = 0, sms = 0, smem_optin = 0;
     WM_CUDA(cudaGetDevice(&dev));
@@ -482,17 +534,19 @@ Status FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       const int ntiles = tiles.tiles_x * tiles.tiles_y;
       const int slots = std::max(1, std::min(layer_info[l].max_tiles_per_instance, ntiles));
       const long long slots_total = static_cast<long long>(n) * slots;
-      const int bin_blocks = static_cast<int>(std::min<long long>((slots_total + kThreads - 1) / kThreads, 1 << 16));
-      if (n > 0)
-        k_bin_count<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
-                                                         tile_count.get(), cursor.get());
+      // At least one block even without entities: k_bin_count also clears the cursors.
+      const int bin_blocks = static_cast<int>(
+          std::max<long long>(1, std::min<long long>((slots_total + kThreads - 1) / kThreads, 1 << 16)));
+      k_bin_count<<<bin_blocks, kThreads, 0, stream>>>(ent, n, slots_total, grid, map, kinds, tiles, tile_count.get(),
+                                                       cursor.get());
       WM_CUDA_LAUNCH(k_bin_count);
-      // Records per int32 chunk: chunk * max|entry| < 2^31 keeps every sum exact; tiles with more go to
-      // the 64-bit kernel, which only runs when some tile could have more (n > chunk).
+      // Records per int32 piece: chunk * max|entry| < 2^31 keeps every sum exact. Tiles with more than
+      // `heavy` records are summed by a whole block (64-bit sums), the rest by one warp each.
       const unsigned chunk =
           static_cast<unsigned>(std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
-      k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, chunk, cursor.get(),
-                                                               tile_range.get(), cursor.get() + 1, wide_list.get());
+      const unsigned heavy = std::min(chunk, kHeavyRecords);
+      k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, heavy, cursor.get(),
+                                                               tile_range.get(), cursor.get() + 1, heavy_list.get());
       WM_CUDA_LAUNCH(k_bin_alloc);
       // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
       std::size_t need = static_cast<std::size_t>(slots_total);
@@ -503,19 +557,13 @@ Status FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
         need = total;
       }
       if (!(err = records.reserve(std::max<std::size_t>(need, 1))).ok()) return err;
-      if (n > 0)
-        k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, slots_total, slots, grid, map, kinds, tiles,
-                                                        tile_count.get(), tile_range.get(), records.get());
+      k_bin_fill<<<bin_blocks, kThreads, 0, stream>>>(ent, n, slots_total, grid, map, kinds, tiles, tile_count.get(),
+                                                      tile_range.get(), records.get());
       WM_CUDA_LAUNCH(k_bin_fill);
       accumulate<<<accumulate_blocks, kAccumulateThreads, shared_tables ? table_bytes : 0, stream>>>(
-          records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, out);
+          records.get(), tile_range.get(), tables.get(), table_len, grid, tiles, chunk, heavy, heavy_list.get(),
+          cursor.get(), out);
       WM_CUDA_LAUNCH(k_bin_accumulate);
-      if (static_cast<unsigned>(n) > chunk) {
-        k_bin_accumulate_wide<<<2 * kFieldTile, kThreads, 0, stream>>>(records.get(), tile_range.get(), wide_list.get(),
-                                                                       cursor.get() + 1, tables.get(), layout_pitch,
-                                                                       grid, tiles, out);
-        WM_CUDA_LAUNCH(k_bin_accumulate_wide);
-      }
       return Status::Ok();
     }
   }
