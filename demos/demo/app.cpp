@@ -21,6 +21,10 @@
 #include "warpmind/engine/renderer.h"
 #include "warpmind/engine/window.h"
 
+#if WARPMIND_HEAT_INTEROP
+#include "heat_interop.h"
+#endif
+
 namespace warpmind::demos {
 
 namespace {
@@ -107,6 +111,38 @@ int run_window(const AppOptions& o, engine::Window& window) {
   History render_history;
   double render_ms = 0;
   std::unique_ptr<engine::OffscreenRenderer> offscreen;  // "scene only" screenshots: without the UI
+  // The heat map: from the scene's device memory into the window's shared Vulkan buffer when the CUDA
+  // GPU renders too (interop), else read to the host and uploaded. A failure turns interop off for the
+  // run (the panel says why).
+  bool shared_heat = false;
+#if WARPMIND_HEAT_INTEROP
+  std::unique_ptr<HeatInterop> interop;
+  int interop_w = 0, interop_h = 0;
+  bool interop_off = !o.interop;
+  // Copies the frame's device heat map into the shared buffer (made or remade at its size); empty or why not.
+  const auto share = [&](const SceneFrame& f) -> std::string {
+    if (!interop || interop_w != f.heat_w || interop_h != f.heat_h) {
+      interop.reset();  // its import of the old buffer goes before the buffer does
+      engine::SharedHeat shared;
+      std::string err = window.share_heat(f.heat_w, f.heat_h, shared);
+      if (err.empty()) err = HeatInterop::open(shared, o.cuda_device, interop);
+      if (!err.empty()) return err;
+      interop_w = f.heat_w;
+      interop_h = f.heat_h;
+    }
+    window.wait_frame();  // the last frame's copy out of the buffer is done
+    return interop->copy(f.heat_device, f.heat_stream);
+  };
+#endif
+  // The scene's frame; with `device_heat`, its heat map from device memory where it has one there.
+  const auto scene_frame = [&](bool device_heat) {
+    sf.lines.clear();
+    sf.fills.clear();
+    sf.device_heat_ok = device_heat;
+    sf.heat_device = nullptr;
+    sf.heat_stream = nullptr;
+    scene->frame(sf, grid);
+  };
 
   while (!window.should_close() && (o.frames == 0 || frames < o.frames)) {
     window.begin_frame();
@@ -168,7 +204,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
     }
     ImGui::TextWrapped("backend in use: %s%s", backend_name(ctx->backend()),
                        ctx->cuda() ? (" (" + ctx->device().name + ")").c_str() : "");
-    ImGui::TextWrapped("renderer: %s; heat map by host upload", window.device_name().c_str());
+    ImGui::TextWrapped("renderer: %s; heat map by %s", window.device_name().c_str(),
+                       shared_heat ? "CUDA-Vulkan interop (no host copy)" : "host upload");
     ImGui::Checkbox("pause (space)", &paused);
     ImGui::SameLine();
     if (ImGui::Button("step (n)")) single = true;
@@ -226,12 +263,28 @@ int run_window(const AppOptions& o, engine::Window& window) {
     }
     // Render.
     const auto t0 = Clock::now();
-    sf.lines.clear();
-    sf.fills.clear();
-    if (st.ok()) scene->frame(sf, grid);
+    bool device_heat = false;
+#if WARPMIND_HEAT_INTEROP
+    device_heat = ctx->cuda() && !interop_off;
+#endif
+    if (st.ok()) scene_frame(device_heat);
+    shared_heat = false;
+#if WARPMIND_HEAT_INTEROP
+    if (st.ok() && sf.heat_device) {
+      const std::string ierr = share(sf);
+      shared_heat = ierr.empty();
+      if (!shared_heat) {
+        interop.reset();
+        interop_off = true;
+        message = ierr + "; the heat map goes through the host";
+        scene_frame(false);
+      }
+    }
+#endif
     engine::Frame fr;
     fr.camera = cam.rect(w, h);
     fr.heat = sf.heat.empty() ? nullptr : sf.heat.data();
+    fr.heat_shared = shared_heat;
     fr.heat_w = sf.heat_w;
     fr.heat_h = sf.heat_h;
     fr.heat_area = {sf.world.x0, sf.world.y0, sf.world.x0 + sf.world.width, sf.world.y0 + sf.world.height};
@@ -263,6 +316,13 @@ int run_window(const AppOptions& o, engine::Window& window) {
         if (!offscreen || offscreen->width() != w || offscreen->height() != h) {
           offscreen.reset();
           err = engine::OffscreenRenderer::create(w, h, offscreen);
+        }
+        if (fr.heat_shared) {  // the offscreen renderer has no shared buffer: this shot's heat map from the host
+          scene_frame(false);
+          fr.heat = sf.heat.empty() ? nullptr : sf.heat.data();
+          fr.heat_shared = false;
+          fr.fills = sf.fills.data();
+          fr.lines = sf.lines.data();
         }
         if (err.empty()) err = offscreen->render(fr, pixels);
       }

@@ -22,6 +22,8 @@ struct AppOptions {
   std::string fen, moves;        // chess: the starting position and moves played from it
   int frames = 0;                // 0: until the window closes
   std::string out = "out/demo";  // screenshots and the final stats
+  bool interop = true;           // CUDA builds: the heat map from device memory into Vulkan when one GPU does both
+  int cuda_device = 0;           // the CUDA device the context uses
 };
 
 // Runs the window until it is closed (or `frames` frames); returns the process exit status.

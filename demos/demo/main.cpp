@@ -238,6 +238,8 @@ int main(int argc, char** argv) {
       ao.out = out;
       ao.fen = fen;
       ao.moves = moves;
+      ao.interop = !no_interop;
+      ao.cuda_device = co.cuda_device;
       return demos::run_window(ao, *window);
     }
     if (want_window) return bad(werr);

@@ -5,7 +5,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,6 +40,13 @@ struct SceneFrame {
   std::vector<float> heat;
   int heat_w = 0, heat_h = 0;
   float heat_range = 1.0f;  // symmetric ramp [-range, range]
+  // In: the app can take this frame's heat map from device memory (a CUDA context whose GPU also
+  // renders). Out: a scene whose heat map is in device memory then sets heat_device (heat_w x heat_h
+  // floats, ready in the order of heat_stream, a cudaStream_t) and leaves `heat` empty; otherwise it
+  // fills `heat` and sets heat_device to nullptr.
+  bool device_heat_ok = false;
+  const float* heat_device = nullptr;
+  void* heat_stream = nullptr;
   std::vector<engine::UnitInstance> units;
   std::vector<engine::LineVertex> fills;  // triangles
   std::vector<engine::LineVertex> lines;
@@ -98,6 +107,27 @@ std::unique_ptr<Scene> make_chess_scene(const AppOptions& o);
 std::unique_ptr<Scene> make_connect6_scene(const AppOptions& o);
 
 // ---- helpers several scenes use --------------------------------------------------------------------
+
+// A field layer as the frame's heat map: from device memory when the app takes it from there and the
+// layer is on the device (the colour range by a reduction on the device, no layer copy), else read to
+// the host. The range is at least 1.
+inline void heat_frame(const field::FieldLayers& layers, int layer, int resolution, SceneFrame& f) {
+  f.heat_w = f.heat_h = resolution;
+  const field::DeviceField dev = layers.device_layer(layer);
+  float hi = 0.0f;
+  if (f.device_heat_ok && dev.data) {
+    f.heat.clear();
+    f.heat_device = dev.data;
+    f.heat_stream = dev.stream;
+    if (!layers.max_abs(layer, hi).ok()) hi = 0.0f;
+  } else {
+    f.heat_device = nullptr;
+    f.heat.resize(static_cast<std::size_t>(resolution) * resolution);
+    if (!layers.read(layer, f.heat).ok()) f.heat.assign(f.heat.size(), 0.0f);
+    for (float v : f.heat) hi = std::max(hi, std::fabs(v));
+  }
+  f.heat_range = std::max(1.0f, hi);
+}
 
 inline void grid_lines(SceneFrame& f, float step) {
   const std::uint32_t c = rgba(255, 255, 255, 40);

@@ -60,13 +60,7 @@ class BattleScene : public Scene {
     if (!battle_) return;
     const float m = static_cast<float>(battle_->map());
     f.world = {0, 0, m, m};
-    const field::FieldLayers& layers = battle_->layers();
-    f.heat_w = f.heat_h = cfg_.field_resolution;
-    f.heat.resize(static_cast<std::size_t>(f.heat_w) * f.heat_h);
-    if (!layers.read(layer_, f.heat).ok()) f.heat.assign(f.heat.size(), 0.0f);
-    float hi = 1.0f;
-    for (float v : f.heat) hi = std::max(hi, std::fabs(v));
-    f.heat_range = hi;
+    heat_frame(battle_->layers(), layer_, cfg_.field_resolution, f);
     const auto& pos = battle_->positions();
     f.units.resize(pos.size());
     for (std::size_t i = 0; i < pos.size(); ++i) {

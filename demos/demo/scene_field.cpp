@@ -75,12 +75,7 @@ class FieldScene : public Scene {
   void frame(SceneFrame& f, bool grid) override {
     if (!layers_) return;
     f.world = {0, 0, kWorld, kWorld};
-    f.heat_w = f.heat_h = resolution_;
-    f.heat.resize(static_cast<std::size_t>(resolution_) * resolution_);
-    if (!layers_->read(0, f.heat).ok()) f.heat.assign(f.heat.size(), 0.0f);
-    float hi = 1.0f;
-    for (float v : f.heat) hi = std::max(hi, std::fabs(v));
-    f.heat_range = hi;
+    heat_frame(*layers_, 0, resolution_, f);
     f.units.clear();
     const std::uint32_t colour[3] = {rgba(255, 120, 80), rgba(90, 200, 255), rgba(200, 200, 200)};
     for (const field::Entity& e : entities_) f.units.push_back({e.x, e.y, 0.8f, colour[e.group % 3]});

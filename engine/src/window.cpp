@@ -282,6 +282,7 @@ const std::string& Window::device_name() const { return impl_->core.device_name;
 int Window::validation_messages() const { return impl_->core.validation_messages; }
 std::string Window::share_heat(int w, int h, SharedHeat& out) { return impl_->core.share_heat(w, h, out); }
 void Window::wait_idle() { impl_->core.wait_idle(); }
+void Window::wait_frame() { vkWaitForFences(impl_->core.device, 1, &impl_->fence, VK_TRUE, UINT64_MAX); }
 
 void Window::begin_frame() {
   glfwPollEvents();

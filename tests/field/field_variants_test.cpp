@@ -488,5 +488,41 @@ TEST(Field, CircleCellsAtAndBeyondTheRadius) {
   }
 }
 
+// max_abs is the largest |value| of the layer as read(), on every variant: a layer with negative values
+// only (a repeller), one with both signs, an empty one; a bad layer index is an error.
+TEST(Field, MaxAbsIsTheLargestMagnitudeOfTheLayer) {
+  FieldConfig c;
+  c.world = {0, 0, 64, 64};
+  c.width = c.height = 64;
+  c.kinds = {circle(8.0f), attack(6.0f)};
+  c.layers = {{"repel", {{0, 0}}}, {"mixed", {{0, 0}, {1, 1}}}, {"none", {{2, 0}}}};
+  std::vector<Entity> e;
+  SplitMix64 rng(5);
+  for (int i = 0; i < 60; ++i) e.push_back({rng.uniform(0.0f, 64.0f), rng.uniform(0.0f, 64.0f), rng.below(2), 0});
+  for (FieldVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<FieldLayers> f;
+    ASSERT_TRUE(FieldLayers::create(*context_for(v), c, f).ok());
+    ASSERT_TRUE(f->build(e).ok());
+    for (int l = 0; l < 3; ++l) {
+      std::vector<float> layer(64 * 64);
+      ASSERT_TRUE(f->read(l, layer).ok());
+      float want = 0.0f;
+      for (float x : layer) want = std::max(want, std::fabs(x));
+      float got = -1.0f;
+      ASSERT_TRUE(f->max_abs(l, got).ok());
+      EXPECT_EQ(got, want) << "layer " << l;
+      if (l == 2)
+        EXPECT_EQ(got, 0.0f);
+      else
+        EXPECT_GT(got, 1.0f);
+    }
+    float x = 0;
+    EXPECT_FALSE(f->max_abs(3, x).ok());
+    EXPECT_FALSE(f->max_abs(-1, x).ok());
+  }
+}
+
 }  // namespace
 }  // namespace warpmind::field

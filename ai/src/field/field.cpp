@@ -301,6 +301,21 @@ Status FieldLayers::read(int layer, std::span<float> out) const {
   return Status::Ok();
 }
 
+Status FieldLayers::max_abs(int layer, float& out) const {
+  if (layer < 0 || layer >= layer_count()) return Status::Invalid("max_abs: no layer " + std::to_string(layer));
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    Status err = impl_->device->max_abs(layer, out);
+    if (!err.ok()) return err.context("max_abs");
+#endif
+    return Status::Ok();
+  }
+  float m = 0.0f;
+  for (float v : impl_->layers[layer]) m = std::max(m, std::fabs(v));
+  out = m;
+  return Status::Ok();
+}
+
 DeviceField FieldLayers::device_layer(int layer) const {
   DeviceField d;
   d.width = config_.width;

@@ -407,6 +407,7 @@ struct FieldDevice::Impl {
   DeviceBuffer<FieldPoint> q_points;
   DeviceBuffer<unsigned char> q_out;
   mutable PinnedBuffer q_pin_in, q_pin_out;  // host transfers: entities and query points in, results out
+  mutable DeviceBuffer<unsigned> reduce;     // max_abs: the largest |value|'s bits
 
   // Steady state: the second build from the same device pointer and count is captured into a CUDA
   // graph and every later one replays it: one submission instead of four or five launches per layer.
@@ -637,6 +638,33 @@ Status FieldDevice::build_from_host(const void* host_entities, std::size_t count
 Status FieldDevice::download(int layer, float* host) const {
   const Impl& im = *impl_;
   return im.q_pin_out.download(host, im.layers.get() + im.cells * layer, im.cells * sizeof(float), im.stream);
+}
+
+namespace {
+// The largest |value| as float bits: non-negative floats order as their bit patterns do.
+__global__ void k_max_abs(const float* __restrict__ v, std::size_t n, unsigned* __restrict__ out) {
+  unsigned m = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    m = max(m, __float_as_uint(fabsf(v[i])));
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) m = max(m, __shfl_down_sync(0xffffffffu, m, d));
+  if ((threadIdx.x & 31) == 0 && m) atomicMax(out, m);
+}
+}  // namespace
+
+Status FieldDevice::max_abs(int layer, float& out) const {
+  const Impl& im = *impl_;
+  WM_RETURN_IF_ERROR(im.reduce.reserve(1));
+  WM_CUDA(cudaMemsetAsync(im.reduce.get(), 0, sizeof(unsigned), im.stream));
+  const int blocks = static_cast<int>(std::min<std::size_t>(blocks_for(im.cells), 1024));
+  k_max_abs<<<std::max(blocks, 1), kThreads, 0, im.stream>>>(im.layers.get() + im.cells * layer, im.cells,
+                                                             im.reduce.get());
+  WM_CUDA_LAUNCH(k_max_abs);
+  unsigned bits = 0;
+  WM_RETURN_IF_ERROR(im.q_pin_out.download(&bits, im.reduce.get(), sizeof bits, im.stream));
+  std::memcpy(&out, &bits, sizeof out);
+  return Status::Ok();
 }
 
 namespace {

@@ -127,6 +127,10 @@ class FieldLayers {
 
   // Copies a layer (W*H floats, row-major) to the host; blocks until it is there.
   Status read(int layer, std::span<float> out) const;
+  // The largest |value| of a layer (0 for an all-zero layer), e.g. a heat map's colour range when the
+  // layer itself stays in device memory; GPU variants reduce on the device and copy back one float.
+  // Blocks until it is known.
+  Status max_abs(int layer, float& out) const;
   // GPU variants: the layer in device memory. The pointer stays valid until this object is destroyed
   // (the layers are allocated once, at create()); its contents are those of the last build in stream
   // order: read them on ctx.stream() (or after synchronizing it). CPU variants: data is nullptr.

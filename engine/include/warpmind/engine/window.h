@@ -35,6 +35,9 @@ class Window {
   const std::string& device_name() const;
   int validation_messages() const;  // validation-layer warnings and errors so far (0 when it is off)
   std::string share_heat(int w, int h, SharedHeat& out);  // as OffscreenRenderer::share_heat
+  // Waits until the last end_frame()'s GPU work is done, e.g. before the shared heat buffer is written
+  // for the next frame (that work reads it).
+  void wait_frame();
   void wait_idle();
 
   struct Impl;

@@ -61,6 +61,7 @@ class FieldDevice {
 
   const float* layer(int i) const;
   Status download(int layer, float* host) const;  // synchronous
+  Status max_abs(int layer, float& out) const;    // the largest |value| of a layer; synchronous
 
   // Synchronous batched queries (upload points, one kernel, download results).
   Status sample(int layer, const FieldPoint* points, std::size_t n, float* out);
