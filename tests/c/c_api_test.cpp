@@ -220,6 +220,77 @@ TEST(CApi, CrowdKeepsItsGuaranteesAndRejectsBadInput) {
   wm_crowd_destroy(c);
 }
 
+// wm_aoi_tick_chunked: the notifications of wm_aoi_tick, handed to the sink in order in chunks of whole
+// receivers within config.chunk_notifications, every receiver once; none kept in the handle.
+namespace {
+struct Collected {
+  std::vector<wm_notification> notes;
+  std::uint32_t next_receiver = 0;
+  std::uint64_t next_notification = 0, bound = 0;
+  std::size_t chunks = 0;
+  bool ordered = true;
+};
+void collect(const wm_notification_chunk* c, void* user) {
+  auto& k = *static_cast<Collected*>(user);
+  k.ordered &= c->first_receiver == k.next_receiver && c->first_notification == k.next_notification &&
+               c->end_receiver > c->first_receiver && (c->count <= k.bound || c->end_receiver - c->first_receiver == 1);
+  for (std::size_t i = 0; i < c->count; ++i)
+    k.ordered &= c->notifications[i].receiver >= c->first_receiver && c->notifications[i].receiver < c->end_receiver;
+  k.notes.insert(k.notes.end(), c->notifications, c->notifications + c->count);
+  k.next_receiver = c->end_receiver;
+  k.next_notification += c->count;
+  ++k.chunks;
+}
+}  // namespace
+
+TEST(CApi, AoiChunkedTickHandsEveryNotificationOnce) {
+  Handles h;
+  ASSERT_NE(cpu_context(h), nullptr);
+  wm_aoi_config cfg{};
+  cfg.width = cfg.height = 100;
+  cfg.aoi = 10;
+  cfg.shape = WM_AOI_SQUARE;
+  cfg.max_move = 3;
+  cfg.attack_range = 10;
+  cfg.variant = WM_AOI_CPU_FAST;
+  cfg.chunk_notifications = 100;
+  wm_aoi *stored = nullptr, *chunked = nullptr;
+  ASSERT_EQ(wm_aoi_create(h.ctx, &cfg, &stored), WM_OK) << wm_last_error();
+  ASSERT_EQ(wm_aoi_create(h.ctx, &cfg, &chunked), WM_OK) << wm_last_error();
+  warpmind::SplitMix64 rng(8);
+  const std::size_t n = 500;
+  std::vector<wm_player> players(n);
+  for (wm_player& p : players)
+    p = {static_cast<float>(rng.next() % 9900) / 100.0f, static_cast<float>(rng.next() % 9900) / 100.0f, 50};
+  ASSERT_EQ(wm_aoi_reset(stored, players.data(), n), WM_OK);
+  ASSERT_EQ(wm_aoi_reset(chunked, players.data(), n), WM_OK);
+  for (int tick = 0; tick < 3; ++tick) {
+    std::vector<wm_command> cmd(n);
+    for (std::size_t i = 0; i < n; ++i) cmd[i] = {static_cast<uint32_t>(i), WM_COMMAND_MOVE, 1.0f, -1.0f, 0, 0};
+    wm_aoi_tick_stats a{}, b{};
+    ASSERT_EQ(wm_aoi_tick(stored, cmd.data(), n, &a), WM_OK);
+    Collected k;
+    k.bound = cfg.chunk_notifications;
+    ASSERT_EQ(wm_aoi_tick_chunked(chunked, cmd.data(), n, collect, &k, &b), WM_OK) << wm_last_error();
+    const wm_notification* want = nullptr;
+    std::size_t count = 0;
+    ASSERT_EQ(wm_aoi_notifications(stored, &want, &count), WM_OK);
+    EXPECT_TRUE(k.ordered);
+    EXPECT_EQ(k.next_receiver, n);
+    EXPECT_GT(k.chunks, 10u);
+    EXPECT_EQ(b.notifications, count);
+    ASSERT_EQ(k.notes.size(), count);
+    EXPECT_EQ(std::memcmp(k.notes.data(), want, count * sizeof(wm_notification)), 0);
+    const wm_notification* none = nullptr;
+    std::size_t zero = 1;
+    ASSERT_EQ(wm_aoi_notifications(chunked, &none, &zero), WM_OK);
+    EXPECT_EQ(zero, 0u);
+  }
+  EXPECT_EQ(wm_aoi_tick_chunked(chunked, nullptr, 0, nullptr, nullptr, nullptr), WM_INVALID_ARGUMENT);
+  wm_aoi_destroy(stored);
+  wm_aoi_destroy(chunked);
+}
+
 // The AOI world through the C API: the C++ world's notifications, events, counts and players on a random
 // world with moves, attacks and invalid commands; bad arguments are errors that change nothing.
 TEST(CApi, AoiEqualsTheCppWorld) {

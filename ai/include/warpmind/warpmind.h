@@ -150,6 +150,7 @@ typedef struct wm_aoi_config {
   float attack_range;   /* an attack's target must be within it (squared distance <=, in float) */
   int track_visibility; /* 1: enter/leave events each tick; 0: none */
   wm_aoi_variant variant;
+  uint64_t chunk_notifications; /* wm_aoi_tick_chunked's chunk bound; 0: the default, 2^25 */
 } wm_aoi_config;
 
 typedef struct wm_player {
@@ -195,6 +196,25 @@ wm_status wm_aoi_tick(wm_aoi* aoi, const wm_command* commands, size_t count, wm_
 /* The last tick's notifications, sorted by (receiver, subject, field): *out points into the handle
  * (valid until the next wm_aoi_tick/wm_aoi_reset/wm_aoi_destroy); *count their number. */
 wm_status wm_aoi_notifications(const wm_aoi* aoi, const wm_notification** out, size_t* count);
+/* A slice of a tick's notifications handed to a wm_notification_sink: receivers [first_receiver,
+ * end_receiver) and all their notifications (sorted as above), the tick's first_notification-th onwards.
+ * `notifications` points into the handle and is valid during the callback only. */
+typedef struct wm_notification_chunk {
+  uint32_t first_receiver, end_receiver;
+  uint64_t first_notification;
+  const wm_notification* notifications;
+  size_t count;
+} wm_notification_chunk;
+typedef void (*wm_notification_sink)(const wm_notification_chunk* chunk, void* user);
+/* The tick of wm_aoi_tick, its notifications handed to `sink` (with `user`) in chunks instead of kept
+ * (wm_aoi_notifications then reports none): every receiver in exactly one chunk, in receiver order, a
+ * chunk holding whole receivers and at most config.chunk_notifications notifications unless one receiver
+ * alone has more (AoiConfig::chunk_notifications in warpmind/aoi/aoi.h). Called on the calling thread
+ * before this returns, after the tick's other results are in the handle; it must not call the handle. So
+ * a tick of any size runs in bounded memory (gpu-fast: two chunks on the device and two page-locked).
+ * stats->notifications counts them all. */
+wm_status wm_aoi_tick_chunked(wm_aoi* aoi, const wm_command* commands, size_t count, wm_notification_sink sink,
+                              void* user, wm_aoi_tick_stats* stats);
 /* The last tick's enter and leave events, each sorted by (receiver, other); pointers as above. */
 wm_status wm_aoi_visibility(const wm_aoi* aoi, const wm_visibility_event** entered, size_t* entered_count,
                             const wm_visibility_event** left, size_t* left_count);

@@ -43,7 +43,7 @@ struct wm_aoi {
   std::unique_ptr<aoi::AoiWorld> world;
   std::vector<aoi::Command> commands;  // the tick's commands in C++ form, reused every tick
   aoi::TickResult result;
-  std::vector<wm_notification> notifications;
+  std::vector<wm_notification> notifications;  // the last tick's, or a chunk's on its way to a sink
   std::vector<wm_visibility_event> entered, left;
 };
 struct wm_regions {
@@ -369,6 +369,7 @@ wm_status wm_aoi_create(wm_context* ctx, const wm_aoi_config* c, wm_aoi** out) {
                                                     aoi::AoiVariant::CpuFast, aoi::AoiVariant::GpuSeed,
                                                     aoi::AoiVariant::GpuFast};
     ac.variant = kVariants[c->variant];
+    if (c->chunk_notifications) ac.chunk_notifications = c->chunk_notifications;
     auto h = std::make_unique<wm_aoi>();
     if (wm_status s = from(aoi::AoiWorld::create(*ctx->ctx, ac, h->world)); s != WM_OK) return s;
     *out = h.release();
@@ -392,9 +393,19 @@ wm_status wm_aoi_reset(wm_aoi* a, const wm_player* players, size_t count) {
   });
 }
 
-wm_status wm_aoi_tick(wm_aoi* a, const wm_command* commands, size_t count, wm_aoi_tick_stats* stats) {
-  if (!a) return null_argument("wm_aoi_tick", "aoi");
-  if (count && !commands) return null_argument("wm_aoi_tick", "commands");
+namespace {
+
+void to_c(const aoi::Notification* in, std::size_t n, std::vector<wm_notification>& out) {
+  out.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = {in[i].receiver, in[i].subject, static_cast<uint32_t>(in[i].field), in[i].value};
+}
+
+// The tick of wm_aoi_tick and wm_aoi_tick_chunked (sink null: the notifications kept in the handle).
+wm_status aoi_tick(const char* who, wm_aoi* a, const wm_command* commands, size_t count, wm_notification_sink sink,
+                   void* user, wm_aoi_tick_stats* stats) {
+  if (!a) return null_argument(who, "aoi");
+  if (count && !commands) return null_argument(who, "commands");
   return guarded([&] {
     // The type is carried as is (CommandType's underlying type is uint32_t), so an unknown value is
     // rejected by the tick's validation as UnknownType.
@@ -404,12 +415,25 @@ wm_status wm_aoi_tick(wm_aoi* a, const wm_command* commands, size_t count, wm_ao
       const wm_command& c = commands[i];
       cmd[i] = {c.player, static_cast<aoi::CommandType>(c.type), c.dx, c.dy, c.target, c.damage};
     }
-    if (wm_status s = from(a->world->tick(cmd, a->result)); s != WM_OK) return s;
     const aoi::TickResult& r = a->result;
-    a->notifications.resize(r.notifications.size());
-    for (std::size_t i = 0; i < r.notifications.size(); ++i) {
-      const aoi::Notification& n = r.notifications[i];
-      a->notifications[i] = {n.receiver, n.subject, static_cast<uint32_t>(n.field), n.value};
+    if (sink) {
+      struct Target {
+        wm_aoi* a;
+        wm_notification_sink sink;
+        void* user;
+      } to{a, sink, user};
+      // One pointer captured: the std::function holds it without allocating.
+      const aoi::NotificationSink forward = [t = &to](const aoi::NotificationChunk& k) {
+        to_c(k.notifications.data(), k.notifications.size(), t->a->notifications);
+        const wm_notification_chunk c{k.first_receiver, k.end_receiver, k.first_notification,
+                                      t->a->notifications.data(), t->a->notifications.size()};
+        t->sink(&c, t->user);
+      };
+      if (wm_status s = from(a->world->tick(cmd, a->result, forward)); s != WM_OK) return s;
+      a->notifications.clear();
+    } else {
+      if (wm_status s = from(a->world->tick(cmd, a->result)); s != WM_OK) return s;
+      to_c(r.notifications.data(), r.notifications.size(), a->notifications);
     }
     const auto events = [](const std::vector<aoi::VisibilityEvent>& in, std::vector<wm_visibility_event>& o) {
       o.resize(in.size());
@@ -422,7 +446,7 @@ wm_status wm_aoi_tick(wm_aoi* a, const wm_command* commands, size_t count, wm_ao
       stats->accepted = r.accepted;
       for (int k = 0; k < aoi::kRejectReasons; ++k) stats->rejected[k] = r.rejected[static_cast<std::size_t>(k)];
       stats->updates = r.updates.size();
-      stats->notifications = r.notifications.size();
+      stats->notifications = r.notification_count;
       stats->entered = r.entered.size();
       stats->left = r.left.size();
       stats->ms_logic = r.ms_logic;
@@ -431,6 +455,18 @@ wm_status wm_aoi_tick(wm_aoi* a, const wm_command* commands, size_t count, wm_ao
     }
     return WM_OK;
   });
+}
+
+}  // namespace
+
+wm_status wm_aoi_tick(wm_aoi* a, const wm_command* commands, size_t count, wm_aoi_tick_stats* stats) {
+  return aoi_tick("wm_aoi_tick", a, commands, count, nullptr, nullptr, stats);
+}
+
+wm_status wm_aoi_tick_chunked(wm_aoi* a, const wm_command* commands, size_t count, wm_notification_sink sink,
+                              void* user, wm_aoi_tick_stats* stats) {
+  if (!sink) return null_argument("wm_aoi_tick_chunked", "sink");
+  return aoi_tick("wm_aoi_tick_chunked", a, commands, count, sink, user, stats);
 }
 
 wm_status wm_aoi_notifications(const wm_aoi* a, const wm_notification** out, size_t* count) {
