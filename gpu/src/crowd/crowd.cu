@@ -314,10 +314,11 @@ __global__ void k_gather(const unsigned* id, const float2* src, int n, float2* s
 // ---- gpu-static-grid ---------------------------------------------------------------------------
 
 // A cell's two slots, interleaved so one 8-byte load reads both: x = the agent whose old position lies
-// in the cell, y = the (visible) agent whose target does. A slot key is a tag in the high bits and the
-// agent id in the low `id_bits`. The tag falls by one every tick and the grid is cleared (all ones:
-// empty) after it reached zero, so the current tick's keys are the smallest ever seen since the last
-// clear: atomicMin lets the lowest id win against stale keys and other agents alike.
+// in the cell (its plain id, or all ones: empty; kept across ticks, see k_sg_old), y = the (visible)
+// agent whose target does. A target slot key is a tag in the high bits and the agent id in the low
+// `id_bits`. The tag falls by one every tick and the grid is cleared (all ones: empty) after it reached
+// zero, so the current tick's keys are the smallest ever seen since the last clear: atomicMin lets the
+// lowest id win against stale keys and other agents alike.
 struct SlotKeys {
   unsigned current;  // tag of this tick, shifted into place
   unsigned id_mask;
@@ -339,14 +340,22 @@ __device__ __forceinline__ int sg_cell(float2 p, const CrowdGeometry& g) {
   return (static_cast<int>(fy) + kPad) * sg_stride(g) + static_cast<int>(fx) + kPad;
 }
 
-__global__ void k_sg_write(const float2* pos, const float2* prop, int n, CrowdGeometry g, SlotKeys keys,
-                           bool lowest_id_wins, unsigned* slot) {
+// The old-position slots hold plain agent ids and persist across ticks: written for every agent after a
+// clear (k_sg_old), then moved by the verdict kernel for the agents that moved (a cell cannot be left and
+// entered in one tick: an agent entering it would be within 2R of the one leaving it). The target slots
+// carry this tick's tag (k_sg_write).
+__global__ void k_sg_old(const float2* pos, int n, CrowdGeometry g, unsigned* slot) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) slot[2 * sg_cell(pos[i], g)] = static_cast<unsigned>(i);  // inside the world, alone in its cell
+}
+
+__global__ void k_sg_write(const float2* prop, int n, CrowdGeometry g, SlotKeys keys, bool lowest_id_wins,
+                           unsigned* slot) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const unsigned key = keys.key(static_cast<unsigned>(i));
-  slot[2 * sg_cell(pos[i], g)] = key;  // old positions are inside the world and alone in their cell
   const int c = sg_cell(prop[i], g);
   if (c < 0) return;
+  const unsigned key = keys.key(static_cast<unsigned>(i));
   if (lowest_id_wins)
     atomicMin(slot + 2 * c + 1, key);
   else
@@ -421,10 +430,7 @@ __global__ void __launch_bounds__(kThreads)
       const int x = x0 + hx, y = y0 + hy;
       uint2 s = make_uint2(kEmpty, kEmpty);
       if (x < stride && y < rows) s = slot[y * stride + x];
-      if (keys.is_current(s.x))
-        old_at[k] = pos[s.x & keys.id_mask];
-      else
-        s.x = kEmpty;
+      if (s.x != kEmpty) old_at[k] = pos[s.x];
       if (keys.is_current(s.y)) {
         tgt_at[k] = prop[s.y & keys.id_mask];
         inner = hx >= kPad && hx < kPad + kTileW && hy >= kPad && hy < kPad + kTileH;
@@ -452,7 +458,7 @@ __global__ void __launch_bounds__(kThreads)
       for (int dx = -2; dx <= 2; ++dx) {
         const int q = k + dy * kHaloW + dx;
         const uint2 s = key[q];
-        if (s.x != kEmpty && (s.x & keys.id_mask) != me && !apart_d(p, old_at[q], g)) h = true;
+        if (s.x != kEmpty && s.x != me && !apart_d(p, old_at[q], g)) h = true;
         // Two visible targets are compared once, by the one whose cell comes first (row-major); our
         // own cell shows us.
         if (dy < 0 || (dy == 0 && dx <= 0)) continue;
@@ -466,10 +472,23 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// The verdicts; a mover's old-position slot moves with it.
 __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
                              const unsigned char* grid, const unsigned* mark, unsigned char* verdict,
-                             unsigned long long* counts) {
-  decide(n, tick, pos, prop, g, grid, verdict, counts, [&](int i, float2) { return mark[i] == tick; });
+                             unsigned long long* counts, unsigned* slot) {
+  __shared__ unsigned block_counts[5];
+  tally_open(block_counts, blockIdx.x == 0, tick, counts);
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const float2 o = pos[i], p = prop[i];
+    const unsigned char v = judge(i, p, pos, g, grid, verdict, [&] { return mark[i] == tick; });
+    if (v == kMoved) {
+      slot[2 * sg_cell(o, g)] = kEmpty;
+      slot[2 * sg_cell(p, g)] = static_cast<unsigned>(i);
+    }
+    atomicAdd(&block_counts[v], 1u);
+  }
+  tally_close(block_counts, tick, counts);
 }
 
 int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
@@ -639,19 +658,22 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   const int b = blocks_for(ni);
   if (tag == 0) {
     WM_CUDA(cudaMemsetAsync(slot.get(), 0xff, 2 * sg_cells * sizeof(unsigned), s));
+    k_sg_old<<<b, kThreads, 0, s>>>(pos.get(), ni, g, slot.get());
+    WM_CUDA_LAUNCH(k_sg_old);
     // Tags count down from at most 255 (all-ones is the empty key): a clear at least every 255 ticks,
     // a few microseconds amortised to nothing, and a path every long test exercises.
     tag = std::min(1u << (32 - id_bits), 256u) - 1;
   }
   --tag;
   const SlotKeys keys{tag << id_bits, (1u << id_bits) - 1};
-  k_sg_write<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, keys, lowest, slot.get());
+  k_sg_write<<<b, kThreads, 0, s>>>(p, ni, g, keys, lowest, slot.get());
   WM_CUDA_LAUNCH(k_sg_write);
   const int tiles_x = (g.sg_cols + kTileW - 1) / kTileW, tiles = tiles_x * ((g.sg_rows + kTileH - 1) / kTileH);
   k_sg_scan<<<tiles + b, kThreads, 0, s>>>(pos.get(), p, ni, g, keys, tick, lowest, tiles_x, tiles,
                                            reinterpret_cast<const uint2*>(slot.get()), mark.get());
   WM_CUDA_LAUNCH(k_sg_scan);
-  k_sg_verdict<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, grid.get(), mark.get(), verdict.get(), counts.get());
+  k_sg_verdict<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, grid.get(), mark.get(), verdict.get(), counts.get(),
+                                      slot.get());
   WM_CUDA_LAUNCH(k_sg_verdict);
   return Status::Ok();
 }
