@@ -1229,7 +1229,8 @@ def search_figures(d, out, game):
         f.save(out)
 
     # 3. The whole search: speed-up over the serial search and N_hybrid / N_serial against Lmax = Bmax.
-    search = [r for r in recs if r["params"].get("experiment") == "search"]
+    # The hybrid rows (by batch limit); the device-resident and engine rows have no Lmax and are in the tables.
+    search = [r for r in recs if r["params"].get("experiment") == "search" and "l_max" in r["params"]]
     if search:
         variants = ordered_variants(search)
         modes = []
