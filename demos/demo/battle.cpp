@@ -15,7 +15,6 @@ namespace warpmind::demos {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr std::uint32_t kNone = UINT32_MAX;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 }  // namespace
 
@@ -120,7 +119,14 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   b->hp_.assign(b->pos_.size(), c.hp);
   b->facing_.resize(b->pos_.size());
   for (std::size_t i = 0; i < b->pos_.size(); ++i) b->facing_[i] = b->team_[i] == 0 ? 0.0f : 3.14159265f;
-  b->cooldown_.assign(b->pos_.size(), 0);
+  combat::CombatConfig kc;
+  kc.world = cc.world;
+  kc.range = c.weapon_range;
+  kc.damage = c.damage;
+  kc.cooldown_ticks = c.cooldown_ticks;
+  WM_RETURN_IF_ERROR(combat::Volleys::create(ctx, kc, b->volleys_));
+  b->teams8_.assign(b->team_.begin(), b->team_.end());
+  WM_RETURN_IF_ERROR(b->volleys_->reset(b->teams8_, b->hp_));
   WM_RETURN_IF_ERROR(crowd::CrowdSolver::create(ctx, cc, b->solver_));
   WM_RETURN_IF_ERROR(b->solver_->reset(b->pos_));
 
@@ -195,92 +201,24 @@ Status Battle::tick() {
   return Status::Ok();
 }
 
-// Every ready unit fires at its nearest enemy in range (ties: lowest index), found in parallel through
-// a uniform grid of range-sized cells per team (a unit scans only the enemy's); damage lands at once;
-// the dead leave the crowd solver.
+// The combat module's volley on the positions after the crowd's step; the dead leave the crowd solver
+// and the battle's own per-unit arrays, whose teams and HP come back from the module.
 Status Battle::fire() {
-  const float range = cfg_.weapon_range, r2 = range * range;
-  const int cells = static_cast<int>(std::ceil(static_cast<float>(map_) / range)) + 1;
-  const std::size_t n = pos_.size();
-  const std::size_t per_team = static_cast<std::size_t>(cells) * cells;
-  const auto cell_of = [&](Vec2 p) {
-    const int cx = std::clamp(static_cast<int>(p.x / range), 0, cells - 1);
-    const int cy = std::clamp(static_cast<int>(p.y / range), 0, cells - 1);
-    return static_cast<std::uint32_t>(cy * cells + cx);
-  };
-  // Counting sort by (team, cell), stable: ascending index within a cell.
-  cell_start_.assign(2 * per_team + 1, 0);
-  unit_cell_.resize(n);
-  ctx_->pool().parallel_for(
-      n,
-      [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i) unit_cell_[i] = cell_of(pos_[i]);
-      },
-      8192);
-  for (std::size_t i = 0; i < n; ++i) ++cell_start_[team_[i] * per_team + unit_cell_[i] + 1];
-  for (std::size_t c = 1; c < cell_start_.size(); ++c) cell_start_[c] += cell_start_[c - 1];
-  cell_units_.resize(n);
-  cell_next_.assign(cell_start_.begin(), cell_start_.end() - 1);
-  for (std::size_t i = 0; i < n; ++i)
-    cell_units_[cell_next_[team_[i] * per_team + unit_cell_[i]]++] = static_cast<std::uint32_t>(i);
-  target_.assign(n, kNone);
-  ctx_->pool().parallel_for(
-      n,
-      [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i) {
-          if (cooldown_[i] > 0) continue;
-          const int cx = static_cast<int>(unit_cell_[i] % cells), cy = static_cast<int>(unit_cell_[i] / cells);
-          const std::uint32_t* start = cell_start_.data() + (1 - team_[i]) * per_team;
-          std::uint32_t best = kNone;
-          float best_d2 = r2;
-          for (int y = std::max(0, cy - 1); y <= std::min(cells - 1, cy + 1); ++y)
-            for (int x = std::max(0, cx - 1); x <= std::min(cells - 1, cx + 1); ++x) {
-              const std::size_t c = static_cast<std::size_t>(y) * cells + x;
-              for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) {
-                const std::uint32_t j = cell_units_[k];
-                const float dx = pos_[j].x - pos_[i].x, dy = pos_[j].y - pos_[i].y, d2 = dx * dx + dy * dy;
-                if (d2 < best_d2 || (d2 == best_d2 && j < best)) {
-                  best_d2 = d2;
-                  best = j;
-                }
-              }
-            }
-          target_[i] = best;
-        }
-      },
-      1024);
-  damage_.assign(n, 0.0f);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (cooldown_[i] > 0) {
-      --cooldown_[i];
-    } else if (target_[i] != kNone) {
-      damage_[target_[i]] += cfg_.damage;
-      cooldown_[i] = cfg_.cooldown_ticks;
-    }
-  }
-  bool deaths = false;
-  keep_.resize(n);
+  keep_.resize(pos_.size());
+  WM_RETURN_IF_ERROR(volleys_->fire(pos_, keep_));
+  WM_RETURN_IF_ERROR(volleys_->read(&teams8_, &hp_, nullptr));
+  team_.assign(teams8_.begin(), teams8_.end());
+  if (volleys_->size() == pos_.size()) return Status::Ok();
   std::size_t w = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    hp_[i] -= damage_[i];
-    keep_[i] = hp_[i] > 0.0f;
-    if (!keep_[i]) {
-      deaths = true;
-      continue;
-    }
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    if (!keep_[i]) continue;
     pos_[w] = pos_[i];
-    team_[w] = team_[i];
-    hp_[w] = hp_[i];
     facing_[w] = facing_[i];
-    cooldown_[w] = cooldown_[i];
     ++w;
   }
   pos_.resize(w);
-  team_.resize(w);
-  hp_.resize(w);
   facing_.resize(w);
-  cooldown_.resize(w);
-  return deaths ? solver_->retain(keep_) : Status::Ok();
+  return solver_->retain(keep_);
 }
 
 std::size_t Battle::alive(int team) const {

@@ -4,8 +4,9 @@
 // scale with it). Each tick: build one potential-field layer per team
 // (enemies attract up to weapon range, friends and walls repel), every unit steps towards the best cell
 // of its 3 x 3 neighbourhood, the crowd solver (lowest-id-wins rule) accepts or rejects the moves, then
-// combat: a unit whose weapon has cooled down fires at the nearest enemy in range (ties: lowest index),
-// damage is applied at once, the dead are removed. The battle ends when an army is gone.
+// combat (the combat module's volley: a unit whose weapon has cooled down fires at the nearest enemy in
+// range, ties to the lowest index, damage is applied at once, the dead are removed; on the GPU with the
+// CUDA backend). The battle ends when an army is gone.
 // Deterministic for a given seed and backend (the field and crowd modules are exact).
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "warpmind/combat/combat.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/field/field.h"
@@ -82,15 +84,13 @@ class Battle {
   std::vector<field::Entity> walls_, entities_;
   std::unique_ptr<field::FieldLayers> layers_;
   std::unique_ptr<crowd::CrowdSolver> solver_;
+  std::unique_ptr<combat::Volleys> volleys_;
   std::vector<Vec2> pos_, proposal_, team_pts_[2];
   std::vector<std::size_t> team_ids_[2];
   std::vector<field::MoveChoice> choice_;
-  std::vector<int> team_, cooldown_;
-  std::vector<float> hp_, damage_, facing_, want_;
-  // Combat: units sorted by range-sized cell (cell c holds cell_units_[cell_start_[c] .. cell_start_[c+1])),
-  // each unit's target (or -1) and which units survive.
-  std::vector<std::uint32_t> cell_start_, cell_next_, cell_units_, unit_cell_, target_;
-  std::vector<std::uint8_t> keep_;
+  std::vector<int> team_;
+  std::vector<float> hp_, facing_, want_;
+  std::vector<std::uint8_t> keep_, teams8_;  // the last volley's survivors; teams as the combat module has them
   BattleTimes times_;
   long long ticks_ = 0;
 };
