@@ -30,6 +30,31 @@ TEST(Battle, FixedSeedEndsWithAWinnerWithoutOverlaps) {
   EXPECT_EQ(b->state_hash(), 0x1019518a14de7971ull) << "ticks " << b->ticks() << ", winner " << b->winner();
 }
 
+// The CUDA backend's tick (decisions, crowd and combat on device state) gives the CPU backend's battle:
+// the same positions, HP and teams after every tick (the field, crowd and combat modules are exact, and
+// the steering formula is the same).
+TEST(BattleGpu, DeviceTickEqualsTheCpuBackend) {
+  WM_REQUIRE_GPU();
+  BattleConfig c;
+  c.units_per_army = 2000;
+  c.field_resolution = 256;
+  c.start_gap = 8.0f;
+  c.seed = 7;
+  std::unique_ptr<Battle> cpu, gpu;
+  ASSERT_TRUE(Battle::create(warpmind::test::cpu_context(), c, cpu).ok());
+  ASSERT_TRUE(Battle::create(*warpmind::test::cuda_context(), c, gpu).ok());
+  std::size_t deaths = 0;
+  for (int t = 0; t < 150 && cpu->winner() < 0; ++t) {
+    ASSERT_TRUE(cpu->tick().ok());
+    ASSERT_TRUE(gpu->tick().ok());
+    ASSERT_EQ(gpu->positions().size(), cpu->positions().size()) << "tick " << t;
+    ASSERT_EQ(gpu->state_hash(), cpu->state_hash()) << "tick " << t;
+    deaths = 4000 - cpu->positions().size();
+  }
+  EXPECT_GT(deaths, 0u);
+  EXPECT_EQ(gpu->overlaps(), 0u);
+}
+
 TEST(Battle, RejectsBadConfigs) {
   BattleConfig c;
   c.units_per_army = 0;

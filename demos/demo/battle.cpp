@@ -138,12 +138,15 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   fc.layers = {{"team0", {{1, 0}, {0, 1}, {2, 2}}}, {"team1", {{0, 0}, {1, 1}, {2, 2}}}};
   fc.variant = c.field_variant;
   WM_RETURN_IF_ERROR(field::FieldLayers::create(ctx, fc, b->layers_));
+  b->device_ = ctx.cuda() && field::is_gpu_variant(b->layers_->variant()) &&
+               crowd::is_gpu_variant(b->solver_->variant()) && b->volleys_->variant() == combat::CombatVariant::Gpu;
   out = std::move(b);
   return Status::Ok();
 }
 
 Status Battle::tick() {
   if (winner() >= 0) return Status::Ok();
+  if (device_) return tick_device();
   auto t0 = Clock::now();
   entities_.assign(walls_.begin(), walls_.end());
   for (std::size_t i = 0; i < pos_.size(); ++i)
@@ -196,6 +199,66 @@ Status Battle::tick() {
 
   t0 = Clock::now();
   WM_RETURN_IF_ERROR(fire());
+  times_.combat_ms = ms_since(t0);
+  ++ticks_;
+  return Status::Ok();
+}
+
+Status Battle::tick_device() {
+  auto t0 = Clock::now();
+  entities_.assign(walls_.begin(), walls_.end());
+  for (std::size_t i = 0; i < pos_.size(); ++i)
+    entities_.push_back({pos_[i].x, pos_[i].y, static_cast<std::uint32_t>(team_[i]), 0});
+  WM_RETURN_IF_ERROR(layers_->build(entities_));
+  WM_RETURN_IF_ERROR(ctx_->synchronize());
+  times_.field_ms = ms_since(t0);
+
+  // Decisions: every unit steps towards the best cell of its team's layer (layer index = team).
+  t0 = Clock::now();
+  const std::size_t n = pos_.size();
+  if (proposals_dev_.size() < n * sizeof(Vec2)) WM_RETURN_IF_ERROR(proposals_dev_.allocate(*ctx_, n * sizeof(Vec2)));
+  auto* proposals = static_cast<Vec2*>(proposals_dev_.get());
+  WM_RETURN_IF_ERROR(layers_->steer_device(solver_->device_positions(), volleys_->device_teams(), n, 3, cfg_.step,
+                                           proposals, nullptr));
+  WM_RETURN_IF_ERROR(ctx_->synchronize());
+  times_.decisions_ms = ms_since(t0);
+
+  // The crowd's step; a unit that moved faces the way it went.
+  t0 = Clock::now();
+  WM_RETURN_IF_ERROR(solver_->step_device(proposals));
+  after_.resize(n);
+  WM_RETURN_IF_ERROR(solver_->read_positions(after_));
+  ctx_->pool().parallel_for(
+      n,
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i)
+          if (after_[i].x != pos_[i].x || after_[i].y != pos_[i].y)
+            facing_[i] = std::atan2(after_[i].y - pos_[i].y, after_[i].x - pos_[i].x);
+      },
+      8192);
+  pos_.swap(after_);
+  times_.crowd_ms = ms_since(t0);
+
+  // Combat on the crowd's device positions; the dead leave the crowd through the module's device flags.
+  t0 = Clock::now();
+  WM_RETURN_IF_ERROR(volleys_->fire_device(solver_->device_positions()));
+  const std::size_t kept = volleys_->size();
+  if (kept != n) {
+    keep_.resize(n);
+    WM_RETURN_IF_ERROR(volleys_->read_keep(keep_));
+    WM_RETURN_IF_ERROR(solver_->retain_device(volleys_->device_keep(), kept));
+    std::size_t w = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!keep_[i]) continue;
+      pos_[w] = pos_[i];
+      facing_[w] = facing_[i];
+      ++w;
+    }
+    pos_.resize(w);
+    facing_.resize(w);
+  }
+  WM_RETURN_IF_ERROR(volleys_->read(&teams8_, &hp_, nullptr));
+  team_.assign(teams8_.begin(), teams8_.end());
   times_.combat_ms = ms_since(t0);
   ++ticks_;
   return Status::Ok();

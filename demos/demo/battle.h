@@ -18,6 +18,7 @@
 
 #include "warpmind/combat/combat.h"
 #include "warpmind/core/context.h"
+#include "warpmind/core/device_memory.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/field/field.h"
 
@@ -49,6 +50,10 @@ struct BattleConfig {
   crowd::CrowdRule crowd_rule = crowd::CrowdRule::LowestIdWins;
 };
 
+// Wall time of each stage of the last tick. With the CUDA backend and GPU variants everywhere the
+// decisions (field::FieldLayers::steer_device on the crowd's device positions), the crowd's step and the
+// combat volley run on device state; the host keeps copies of the positions, teams and HP for drawing,
+// counting and the next field build (downloaded within the crowd and combat stages).
 struct BattleTimes {
   double field_ms = 0, decisions_ms = 0, crowd_ms = 0, combat_ms = 0;
 };
@@ -77,6 +82,7 @@ class Battle {
  private:
   Battle() = default;
   Status fire();
+  Status tick_device();  // the CUDA backend's tick: decisions, crowd and combat on device state
   Context* ctx_ = nullptr;
   BattleConfig cfg_;
   int map_ = 128;
@@ -91,6 +97,9 @@ class Battle {
   std::vector<int> team_;
   std::vector<float> hp_, facing_, want_;
   std::vector<std::uint8_t> keep_, teams8_;  // the last volley's survivors; teams as the combat module has them
+  bool device_ = false;                      // every stage on the GPU (all three modules on GPU variants)
+  DeviceBytes proposals_dev_;                // device path: the decisions' proposals
+  std::vector<Vec2> after_;                  // device path: positions after the crowd's step
   BattleTimes times_;
   long long ticks_ = 0;
 };

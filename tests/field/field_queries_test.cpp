@@ -12,6 +12,7 @@
 #include "gpu_helpers.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/core/random.h"
 #include "warpmind/field/field.h"
 
 namespace warpmind::field {
@@ -265,6 +266,65 @@ TEST(FieldQueries, GpuEqualsCpuBitForBit) {
       EXPECT_EQ(0, std::memcmp(ga.data(), gb.data(), ga.size() * sizeof(Vec2)));
       expect_queries_follow_the_layer(*gpu, l);
     }
+  }
+}
+
+// steer: the step towards the best cell by the documented formula (from best_move, in float), on
+// every case and variant; a layer index past the last leaves the point; headings where it moved. The GPU
+// variant's steps equal the CPU's bit for bit, its headings (atan2f) within 2e-6 rad.
+TEST(FieldQueries, SteerStepsTowardsTheBestCell) {
+  for (const auto& c : test::field_cases()) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::unique_ptr<FieldLayers>> fs;
+    fs.push_back(built(warpmind::test::cpu_context(), c.config, FieldVariant::CpuStamp, c.entities));
+    if (Context* g = warpmind::test::cuda_context())
+      fs.push_back(built(*g, c.config, FieldVariant::GpuBinned, c.entities));
+    const int layers = fs[0]->layer_count();
+    std::vector<Vec2> pts;
+    std::vector<std::uint8_t> layer_of;
+    SplitMix64 rng(12);
+    for (const Entity& e : test::random_entities(c.config.world, 400, 1, 78, c.config.world.width * 0.1f)) {
+      pts.push_back({e.x, e.y});
+      layer_of.push_back(static_cast<std::uint8_t>(rng.below(static_cast<std::uint32_t>(layers) + 1)));  // some past
+    }
+    std::vector<std::vector<Vec2>> outs;
+    std::vector<std::vector<float>> heads;
+    for (auto& f : fs) {
+      for (float step : {0.0f, 0.35f, 3.0f}) {
+        std::vector<Vec2> out(pts.size());
+        std::vector<float> head(pts.size(), 7.0f);
+        ASSERT_TRUE(f->steer(pts, layer_of, 3, step, out, head).ok());
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+          if (layer_of[i] >= layers) {
+            EXPECT_EQ(out[i].x, pts[i].x);
+            EXPECT_EQ(head[i], 7.0f);
+            continue;
+          }
+          MoveChoice m[1];
+          ASSERT_TRUE(f->best_move(layer_of[i], std::span<const Vec2>(&pts[i], 1), 3, m).ok());
+          const float dx = m[0].target.x - pts[i].x, dy = m[0].target.y - pts[i].y;
+          const float d = std::sqrt(dx * dx + dy * dy);
+          const Vec2 want = d > step ? Vec2{pts[i].x + dx / d * step, pts[i].y + dy / d * step} : m[0].target;
+          ASSERT_EQ(out[i].x, want.x) << i;
+          ASSERT_EQ(out[i].y, want.y) << i;
+          if (dx != 0.0f || dy != 0.0f)
+            EXPECT_NEAR(head[i], std::atan2(dy, dx), 2e-6f) << i;
+          else
+            EXPECT_EQ(head[i], 7.0f) << i;
+        }
+        if (step == 0.35f) {
+          outs.push_back(out);
+          heads.push_back(head);
+        }
+      }
+    }
+    if (outs.size() == 2) {
+      EXPECT_EQ(0, std::memcmp(outs[0].data(), outs[1].data(), outs[0].size() * sizeof(Vec2)));
+    }
+    std::vector<Vec2> small(1), room(pts.size());
+    EXPECT_FALSE(fs[0]->steer(pts, layer_of, 3, 0.35f, small, {}).ok());
+    EXPECT_FALSE(fs[0]->steer(pts, layer_of, 4, 0.35f, room, {}).ok());
+    EXPECT_FALSE(fs[0]->steer(pts, layer_of, 3, -1.0f, room, {}).ok());
   }
 }
 

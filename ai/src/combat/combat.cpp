@@ -264,6 +264,14 @@ Status Volleys::read(std::vector<std::uint8_t>* teams, std::vector<float>* hp,
   return Status::Ok();
 }
 
+Status Volleys::read_keep(std::span<std::uint8_t> keep) const {
+#if WARPMIND_HAVE_CUDA
+  if (impl_->device) return impl_->device->read_keep(keep.data(), keep.size());
+#endif
+  (void)keep;
+  return Status::Invalid("read_keep: the cpu variant hands its flags to fire() directly");
+}
+
 const std::uint8_t* Volleys::device_teams() const {
 #if WARPMIND_HAVE_CUDA
   if (impl_->device) return impl_->device->teams();

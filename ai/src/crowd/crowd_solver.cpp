@@ -203,6 +203,21 @@ Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
   return Status::Ok();
 }
 
+Status CrowdSolver::retain_device(const std::uint8_t* device_keep, std::size_t kept) {
+  if (!is_gpu_variant(variant_))
+    return Status::Invalid(std::string("retain_device needs a GPU variant, this one is ") + variant_name(variant_));
+  if (kept > count_) return Status::Invalid("retain_device: more kept than agents");
+  if (count_ > 0 && !device_keep) return Status::Invalid("retain_device: null flags");
+#if WARPMIND_HAVE_CUDA
+  Impl& im = *impl_;
+  Status err = im.device->retain_device(device_keep, count_, kept);
+  if (!err.ok()) return err.context("crowd retain");
+  im.verdicts.assign(kept, Verdict::Stayed);
+#endif
+  count_ = kept;
+  return Status::Ok();
+}
+
 Status CrowdSolver::step(std::span<const Vec2> proposals) {
   if (proposals.size() != count_)
     return Status::Invalid("step: " + std::to_string(proposals.size()) + " proposals for " + std::to_string(count_) +

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "field_math.h"
+#include "warpmind/core/device_memory.h"
 
 #if WARPMIND_HAVE_CUDA
 #include "warpmind/gpu/field.h"
@@ -65,6 +66,7 @@ struct FieldLayers::Impl {
   std::vector<Instance> instances;         // reused
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::FieldDevice> device;
+  DeviceBytes steer_points, steer_out, steer_layers, steer_heading;  // steer() on a GPU variant
 #endif
 };
 
@@ -458,6 +460,79 @@ Status FieldLayers::best_move_device(int layer, const Vec2* device_points, std::
                          reinterpret_cast<gpu::FieldMove*>(device_out))
       .context("best_move_device");
 #else
+  return Status::Ok();
+#endif
+}
+
+Status FieldLayers::steer(std::span<const Vec2> points, std::span<const std::uint8_t> layer_of, int window, float step,
+                          std::span<Vec2> out, std::span<float> heading) {
+  const std::size_t n = points.size();
+  if (layer_of.size() != n || out.size() < n || (!heading.empty() && heading.size() < n))
+    return Status::Invalid("steer: " + std::to_string(n) + " points need as many layer indices, results and headings");
+  if (window < 1 || window % 2 == 0 || window > 63)
+    return Status::Invalid("steer: window must be odd and in 1..63, got " + std::to_string(window));
+  if (!std::isfinite(step) || !(step >= 0)) return Status::Invalid("steer: step must be finite and >= 0");
+  const int layers = layer_count();
+  if (is_gpu_variant(variant_)) {
+#if WARPMIND_HAVE_CUDA
+    // Through device copies: points, layers (and headings) up, results down.
+    Impl& im = *impl_;
+    Status err;
+    const auto fit = [&](DeviceBytes& d, std::size_t bytes) {
+      if (err.ok() && d.size() < bytes) err = d.allocate(*ctx_, bytes);
+    };
+    fit(im.steer_points, n * sizeof(Vec2));
+    fit(im.steer_out, n * sizeof(Vec2));
+    fit(im.steer_layers, n);
+    if (!heading.empty()) fit(im.steer_heading, n * sizeof(float));
+    if (err.ok() && n > 0) err = im.steer_points.upload(*ctx_, points.data(), n * sizeof(Vec2));
+    if (err.ok() && n > 0) err = im.steer_layers.upload(*ctx_, layer_of.data(), n);
+    if (err.ok() && n > 0 && !heading.empty()) err = im.steer_heading.upload(*ctx_, heading.data(), n * sizeof(float));
+    if (err.ok())
+      err = steer_device(static_cast<const Vec2*>(im.steer_points.get()),
+                         static_cast<const std::uint8_t*>(im.steer_layers.get()), n, window, step,
+                         static_cast<Vec2*>(im.steer_out.get()),
+                         heading.empty() ? nullptr : static_cast<float*>(im.steer_heading.get()));
+    if (err.ok() && n > 0) err = im.steer_out.download(*ctx_, out.data(), n * sizeof(Vec2));
+    if (err.ok() && n > 0 && !heading.empty())
+      err = im.steer_heading.download(*ctx_, heading.data(), n * sizeof(float));
+    return err.ok() ? err : err.context("steer");
+#endif
+    return Status::Ok();
+  }
+  ctx_->pool().parallel_for(
+      n,
+      [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i) {
+          if (layer_of[i] >= layers) {
+            out[i] = points[i];
+            continue;
+          }
+          const auto v = view_of(impl_->layers[layer_of[i]].data(), impl_->grid);
+          float dx = 0, dy = 0;
+          const gpu::FieldPoint p = gpu::field_rules::steer(v, {points[i].x, points[i].y}, window / 2, step, dx, dy);
+          out[i] = {p.x, p.y};
+          if (!heading.empty() && (dx != 0.0f || dy != 0.0f)) heading[i] = std::atan2(dy, dx);
+        }
+      },
+      4096);
+  return Status::Ok();
+}
+
+Status FieldLayers::steer_device(const Vec2* device_points, const std::uint8_t* device_layer_of, std::size_t n,
+                                 int window, float step, Vec2* device_out, float* device_heading) {
+  WM_RETURN_IF_ERROR(check_device_query(*this, 0, n, device_points, device_out, "steer_device"));
+  if (n > 0 && !device_layer_of) return Status::Invalid("steer_device: null device pointer");
+  if (window < 1 || window % 2 == 0 || window > 63)
+    return Status::Invalid("steer_device: window must be odd and in 1..63, got " + std::to_string(window));
+  if (!std::isfinite(step) || !(step >= 0)) return Status::Invalid("steer_device: step must be finite and >= 0");
+#if WARPMIND_HAVE_CUDA
+  return impl_->device
+      ->steer_device(reinterpret_cast<const gpu::FieldPoint*>(device_points), device_layer_of, n, window, step,
+                     reinterpret_cast<gpu::FieldPoint*>(device_out), device_heading)
+      .context("steer_device");
+#else
+  (void)device_heading;
   return Status::Ok();
 #endif
 }

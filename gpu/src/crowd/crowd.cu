@@ -700,15 +700,23 @@ Status CrowdDevice::retain(const std::uint8_t* keep_host, std::size_t n, std::si
   Impl& im = *impl_;
   if (n != im.n) return Status::Invalid("retain: agent count differs from reset");
   if (n == 0) return Status::Ok();
+  WM_RETURN_IF_ERROR(im.keep.reserve(n));
+  WM_RETURN_IF_ERROR(im.pin_in.upload(im.keep.get(), keep_host, n, im.stream));
+  return retain_device(im.keep.get(), n, kept);
+}
+
+Status CrowdDevice::retain_device(const std::uint8_t* keep_device, std::size_t n, std::size_t kept) {
+  Impl& im = *impl_;
+  if (n != im.n) return Status::Invalid("retain: agent count differs from reset");
+  if (n == 0) return Status::Ok();
   Status err;
-  if (!(err = im.keep.reserve(n)).ok() || !(err = im.kept.reserve(1)).ok()) return err;
+  if (!(err = im.kept.reserve(1)).ok()) return err;
   std::size_t temp = 0;
-  WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, im.pos.get(), im.keep.get(), im.prop.get(), im.kept.get(),
+  WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, im.pos.get(), keep_device, im.prop.get(), im.kept.get(),
                                      static_cast<int>(n), im.stream));
   if (!(err = im.select_temp.reserve(std::max<std::size_t>(temp, 1))).ok()) return err;
-  if (!(err = im.pin_in.upload(im.keep.get(), keep_host, n, im.stream)).ok()) return err;
   // Survivors, in order, into the proposal buffer (free between ticks), then back.
-  WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, im.pos.get(), im.keep.get(), im.prop.get(),
+  WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, im.pos.get(), keep_device, im.prop.get(),
                                      im.kept.get(), static_cast<int>(n), im.stream));
   if (kept > 0)
     WM_CUDA(cudaMemcpyAsync(im.pos.get(), im.prop.get(), kept * sizeof(float2), cudaMemcpyDeviceToDevice, im.stream));

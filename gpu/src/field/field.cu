@@ -740,6 +740,37 @@ Status FieldDevice::sample_device(int layer, const FieldPoint* points, std::size
   return run_query_device(*impl_, layer, points, n, out, SampleLaunch{impl_->stream});
 }
 
+namespace {
+__global__ void k_steer(QueryView v, std::size_t cells, int layers, const FieldPoint* __restrict__ p,
+                        const std::uint8_t* __restrict__ layer_of, int n, int half, float step,
+                        FieldPoint* __restrict__ out, float* __restrict__ heading) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int l = layer_of[i];
+  if (l >= layers) {
+    out[i] = p[i];
+    return;
+  }
+  QueryView lv = v;
+  lv.f = v.f + cells * static_cast<std::size_t>(l);
+  float dx = 0, dy = 0;
+  out[i] = field_rules::steer(lv, p[i], half, step, dx, dy);
+  if (heading && (dx != 0.0f || dy != 0.0f)) heading[i] = atan2f(dy, dx);
+}
+}  // namespace
+
+Status FieldDevice::steer_device(const FieldPoint* points, const std::uint8_t* layer_of, std::size_t n, int window,
+                                 float step, FieldPoint* out, float* heading) {
+  Impl& im = *impl_;
+  if (n == 0) return Status::Ok();
+  if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
+  const int layers = static_cast<int>(im.layer_info.size());
+  k_steer<<<blocks_for(n), kThreads, 0, im.stream>>>(query_view(im, 0), im.cells, layers, points, layer_of,
+                                                     static_cast<int>(n), window / 2, step, out, heading);
+  WM_CUDA_LAUNCH(k_steer);
+  return Status::Ok();
+}
+
 Status FieldDevice::best_move_device(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
   return run_query_device(*impl_, layer, points, n, out, BestMoveLaunch{impl_->stream, window});
 }

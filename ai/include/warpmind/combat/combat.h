@@ -78,6 +78,8 @@ class Volleys {
   const std::uint8_t* device_teams() const;
   const float* device_hp() const;
   const std::uint8_t* device_keep() const;  // the last volley's flags (as many as units before it)
+  // The last volley's flags copied to the host (keep.size() = the unit count before it); blocking.
+  Status read_keep(std::span<std::uint8_t> keep) const;
 
   CombatVariant variant() const { return variant_; }
   const CombatConfig& config() const { return config_; }

@@ -105,6 +105,10 @@ class CrowdSolver {
   // are renumbered 0..m-1. Removing agents cannot break the guarantees, so nothing is re-validated (cheap
   // where reset() checks every pair). On error nothing changes.
   Status retain(std::span<const std::uint8_t> keep);
+  // GPU variants: the same with the flags in device memory (size() bytes, e.g. combat::Volleys::
+  // device_keep()), ordered on the context's stream after the work that wrote them; `kept` is the number
+  // of set flags (the caller knows it; not counted here). Blocks until done.
+  Status retain_device(const std::uint8_t* device_keep, std::size_t kept);
   // One tick: proposals[i] is agent i's target. Rejects non-finite proposals or a wrong count (nothing
   // changes). Afterwards positions() holds the new positions and verdicts() the verdicts.
   Status step(std::span<const Vec2> proposals);

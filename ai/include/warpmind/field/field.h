@@ -156,6 +156,20 @@ class FieldLayers {
   Status best_move_device(int layer, const Vec2* device_points, std::size_t n, int window, MoveChoice* device_out);
   Status gradient_device(int layer, const Vec2* device_points, std::size_t n, Vec2* device_out);
 
+  // Steering: each point p steps towards the centre c of the best cell of its window (best_move) on
+  // layer layer_of[i]: with (dx, dy) = c - p and d = sqrt(dx*dx + dy*dy) (float, every operation rounded,
+  // no fused multiply-add), out[i] = p + (dx / d * step, dy / d * step) when d > step, else c itself —
+  // identical on every variant. heading[i] (optional: an empty span, or null on the device) becomes
+  // atan2(dy, dx) where (dx, dy) != (0, 0) and is left as it was otherwise; it is the host's std::atan2 or
+  // the device's atan2f, which may differ in the last bits. A layer index past the last leaves its
+  // point where it is (and its heading). step: finite, >= 0. steer() blocks; steer_device() runs on
+  // device arrays (n points, n layer bytes, n results, n headings) queued on the context's stream, like
+  // the other device queries (GPU variants only).
+  Status steer(std::span<const Vec2> points, std::span<const std::uint8_t> layer_of, int window, float step,
+               std::span<Vec2> out, std::span<float> heading);
+  Status steer_device(const Vec2* device_points, const std::uint8_t* device_layer_of, std::size_t n, int window,
+                      float step, Vec2* device_out, float* device_heading);
+
   struct Impl;
 
  private:

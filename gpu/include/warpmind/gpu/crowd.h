@@ -38,6 +38,8 @@ class CrowdDevice {
   Status fetch_counts(CrowdCounts& counts) const;
   // Keeps the agents whose keep_host[i] != 0 (n flags on the host; `kept` of them are set), in order.
   Status retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept);
+  // The same with the n flags in device memory (ordered on the stream after the work that wrote them).
+  Status retain_device(const std::uint8_t* keep_device, std::size_t n, std::size_t kept);
   const float* positions() const;        // device, n float pairs
   const std::uint8_t* verdicts() const;  // device, n bytes
   Status download_positions(float* out) const;

@@ -72,6 +72,10 @@ class FieldDevice {
   Status sample_device(int layer, const FieldPoint* points, std::size_t n, float* out);
   Status best_move_device(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
   Status gradient_device(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
+  // field_rules::steer for each point on layer layer_of[i] (a byte a point; one past the last layer: the
+  // point stays and its heading is left), heading[i] = atan2f(dy, dx) where d > 0 (heading may be null).
+  Status steer_device(const FieldPoint* points, const std::uint8_t* layer_of, std::size_t n, int window, float step,
+                      FieldPoint* out, float* heading);
 
   struct Impl;
 

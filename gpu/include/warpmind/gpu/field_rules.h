@@ -90,6 +90,18 @@ WM_HD FieldMove best_move(const LayerView& v, FieldPoint p, int half) {
           fadd(fmul(fadd(static_cast<float>(by), 0.5f), v.cell_h), v.y0), best};
 }
 
+// A unit's step towards the centre c of the best cell of its window (best_move): with (dx, dy) = c - p
+// and d = sqrt(dx*dx + dy*dy) (float, no fused multiply-add), p + (dx / d * step, dy / d * step) when
+// d > step, else c itself. dx and dy are handed back (the direction, for a heading).
+WM_HD FieldPoint steer(const LayerView& v, FieldPoint p, int half, float step, float& dx, float& dy) {
+  const FieldMove m = best_move(v, p, half);
+  dx = fsub(m.target_x, p.x);
+  dy = fsub(m.target_y, p.y);
+  const float d = fsqrt(fadd(fmul(dx, dx), fmul(dy, dy)));
+  if (d > step) return {fadd(p.x, fmul(fdiv(dx, d), step)), fadd(p.y, fmul(fdiv(dy, d), step))};
+  return {m.target_x, m.target_y};
+}
+
 // Central differences in value per world unit (one-sided on the border; 0 along an axis of one cell).
 WM_HD FieldPoint gradient(const LayerView& v, FieldPoint p) {
   const int x = v.cx(p.x), y = v.cy(p.y), w = v.width, h = v.height;
