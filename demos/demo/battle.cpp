@@ -155,34 +155,12 @@ Status Battle::tick() {
   WM_RETURN_IF_ERROR(ctx_->synchronize());
   times_.field_ms = ms_since(t0);
 
+  // Decisions: every unit steps towards the best cell of its team's layer (layer index = team); where
+  // it would move it faces that way.
   t0 = Clock::now();
-  for (int t = 0; t < 2; ++t) {
-    team_pts_[t].clear();
-    team_ids_[t].clear();
-  }
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
-    team_pts_[team_[i]].push_back(pos_[i]);
-    team_ids_[team_[i]].push_back(i);
-  }
   proposal_.resize(pos_.size());
-  want_.resize(pos_.size());
-  for (int t = 0; t < 2; ++t) {
-    choice_.resize(team_pts_[t].size());
-    WM_RETURN_IF_ERROR(layers_->best_move(t, team_pts_[t], 3, choice_));
-    ctx_->pool().parallel_for(
-        choice_.size(),
-        [&](std::size_t b, std::size_t e, unsigned) {
-          for (std::size_t k = b; k < e; ++k) {
-            const std::size_t i = team_ids_[t][k];
-            const float dx = choice_[k].target.x - pos_[i].x, dy = choice_[k].target.y - pos_[i].y;
-            const float d = std::sqrt(dx * dx + dy * dy);
-            want_[i] = d > 0.0f ? std::atan2(dy, dx) : facing_[i];
-            proposal_[i] = d > cfg_.step ? Vec2{pos_[i].x + dx / d * cfg_.step, pos_[i].y + dy / d * cfg_.step}
-                                         : choice_[k].target;
-          }
-        },
-        8192);
-  }
+  want_.assign(facing_.begin(), facing_.end());
+  WM_RETURN_IF_ERROR(layers_->steer(pos_, teams8_, 3, cfg_.step, proposal_, want_));
   times_.decisions_ms = ms_since(t0);
 
   t0 = Clock::now();

@@ -91,9 +91,7 @@ class Battle {
   std::unique_ptr<field::FieldLayers> layers_;
   std::unique_ptr<crowd::CrowdSolver> solver_;
   std::unique_ptr<combat::Volleys> volleys_;
-  std::vector<Vec2> pos_, proposal_, team_pts_[2];
-  std::vector<std::size_t> team_ids_[2];
-  std::vector<field::MoveChoice> choice_;
+  std::vector<Vec2> pos_, proposal_;
   std::vector<int> team_;
   std::vector<float> hp_, facing_, want_;
   std::vector<std::uint8_t> keep_, teams8_;  // the last volley's survivors; teams as the combat module has them
