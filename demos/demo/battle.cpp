@@ -146,18 +146,23 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
 
 Status Battle::tick() {
   if (winner() >= 0) return Status::Ok();
-  if (device_) return tick_device();
-  auto t0 = Clock::now();
+  const auto t0 = Clock::now();
   entities_.assign(walls_.begin(), walls_.end());
   for (std::size_t i = 0; i < pos_.size(); ++i)
     entities_.push_back({pos_[i].x, pos_[i].y, static_cast<std::uint32_t>(team_[i]), 0});
   WM_RETURN_IF_ERROR(layers_->build(entities_));
   WM_RETURN_IF_ERROR(ctx_->synchronize());
   times_.field_ms = ms_since(t0);
+  WM_RETURN_IF_ERROR(device_ ? act_on_device() : act_on_host());
+  ++ticks_;
+  return Status::Ok();
+}
 
+// Decisions, crowd and combat on the host's copies (the CPU backend).
+Status Battle::act_on_host() {
   // Decisions: every unit steps towards the best cell of its team's layer (layer index = team); where
   // it would move it faces that way.
-  t0 = Clock::now();
+  auto t0 = Clock::now();
   proposal_.resize(pos_.size());
   want_.assign(facing_.begin(), facing_.end());
   WM_RETURN_IF_ERROR(layers_->steer(pos_, teams8_, 3, cfg_.step, proposal_, want_));
@@ -178,21 +183,13 @@ Status Battle::tick() {
   t0 = Clock::now();
   WM_RETURN_IF_ERROR(fire());
   times_.combat_ms = ms_since(t0);
-  ++ticks_;
   return Status::Ok();
 }
 
-Status Battle::tick_device() {
-  auto t0 = Clock::now();
-  entities_.assign(walls_.begin(), walls_.end());
-  for (std::size_t i = 0; i < pos_.size(); ++i)
-    entities_.push_back({pos_[i].x, pos_[i].y, static_cast<std::uint32_t>(team_[i]), 0});
-  WM_RETURN_IF_ERROR(layers_->build(entities_));
-  WM_RETURN_IF_ERROR(ctx_->synchronize());
-  times_.field_ms = ms_since(t0);
-
+// The same on device state (the CUDA backend with GPU variants of the three modules).
+Status Battle::act_on_device() {
   // Decisions: every unit steps towards the best cell of its team's layer (layer index = team).
-  t0 = Clock::now();
+  auto t0 = Clock::now();
   const std::size_t n = pos_.size();
   if (proposals_dev_.size() < n * sizeof(Vec2)) WM_RETURN_IF_ERROR(proposals_dev_.allocate(*ctx_, n * sizeof(Vec2)));
   auto* proposals = static_cast<Vec2*>(proposals_dev_.get());
@@ -238,7 +235,6 @@ Status Battle::tick_device() {
   WM_RETURN_IF_ERROR(volleys_->read(&teams8_, &hp_, nullptr));
   team_.assign(teams8_.begin(), teams8_.end());
   times_.combat_ms = ms_since(t0);
-  ++ticks_;
   return Status::Ok();
 }
 

@@ -81,8 +81,9 @@ class Battle {
 
  private:
   Battle() = default;
+  Status act_on_host();    // a tick's decisions, crowd and combat: the CPU backend's
+  Status act_on_device();  // the same on device state (the CUDA backend)
   Status fire();
-  Status tick_device();  // the CUDA backend's tick: decisions, crowd and combat on device state
   Context* ctx_ = nullptr;
   BattleConfig cfg_;
   int map_ = 128;

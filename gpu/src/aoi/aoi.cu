@@ -131,14 +131,7 @@ __global__ void k_neighbour_lengths(unsigned n, AoiGeometry g, const unsigned* _
 // The first index in sorted ids [lo, hi) whose id is >= v.
 __device__ __forceinline__ unsigned id_lower_bound(const unsigned* __restrict__ id, unsigned lo, unsigned hi,
                                                    unsigned v) {
-  while (lo < hi) {
-    const unsigned mid = lo + (hi - lo) / 2;
-    if (id[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return lo + lower_bound(id + lo, hi - lo, v);
 }
 
 // One warp per bucket (found at its first sorted player; a block lists the buckets starting among its
