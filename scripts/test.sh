@@ -31,6 +31,6 @@ if [[ "${1:-}" != "--sanitize" ]]; then
   shared=${WARPMIND_SHARED_BUILD_DIR:-build-shared}
   cmake -S . -B "$shared" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DWARPMIND_CUDA=OFF \
     -DWARPMIND_ENGINE=OFF -DWARPMIND_TESTS=OFF > /dev/null
-  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios > /dev/null
+  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios warpmind_combat > /dev/null
   WARPMIND_BUILD_DIR="$shared" bash scripts/examples.sh
 fi

@@ -140,6 +140,10 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   WM_RETURN_IF_ERROR(field::FieldLayers::create(ctx, fc, b->layers_));
   b->device_ = ctx.cuda() && field::is_gpu_variant(b->layers_->variant()) &&
                crowd::is_gpu_variant(b->solver_->variant()) && b->volleys_->variant() == combat::CombatVariant::Gpu;
+  if (b->device_ && !b->walls_.empty()) {  // the walls' records stay on the device; units are added each tick
+    WM_RETURN_IF_ERROR(b->walls_dev_.allocate(ctx, b->walls_.size() * sizeof(field::Entity)));
+    WM_RETURN_IF_ERROR(b->walls_dev_.upload(ctx, b->walls_.data(), b->walls_.size() * sizeof(field::Entity)));
+  }
   out = std::move(b);
   return Status::Ok();
 }
@@ -147,10 +151,16 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
 Status Battle::tick() {
   if (winner() >= 0) return Status::Ok();
   const auto t0 = Clock::now();
-  entities_.assign(walls_.begin(), walls_.end());
-  for (std::size_t i = 0; i < pos_.size(); ++i)
-    entities_.push_back({pos_[i].x, pos_[i].y, static_cast<std::uint32_t>(team_[i]), 0});
-  WM_RETURN_IF_ERROR(layers_->build(entities_));
+  if (device_) {  // the walls, then a unit's position and team as its group, assembled on the device
+    WM_RETURN_IF_ERROR(layers_->build_device_points(static_cast<const field::Entity*>(walls_dev_.get()), walls_.size(),
+                                                    solver_->device_positions(), volleys_->device_teams(),
+                                                    pos_.size()));
+  } else {
+    entities_.assign(walls_.begin(), walls_.end());
+    for (std::size_t i = 0; i < pos_.size(); ++i)
+      entities_.push_back({pos_[i].x, pos_[i].y, static_cast<std::uint32_t>(team_[i]), 0});
+    WM_RETURN_IF_ERROR(layers_->build(entities_));
+  }
   WM_RETURN_IF_ERROR(ctx_->synchronize());
   times_.field_ms = ms_since(t0);
   WM_RETURN_IF_ERROR(device_ ? act_on_device() : act_on_host());

@@ -98,6 +98,7 @@ class Battle {
   std::vector<std::uint8_t> keep_, teams8_;  // the last volley's survivors; teams as the combat module has them
   bool device_ = false;                      // every stage on the GPU (all three modules on GPU variants)
   DeviceBytes proposals_dev_;                // device path: the decisions' proposals
+  DeviceBytes walls_dev_;                    // device path: the walls' entity records
   std::vector<Vec2> after_;                  // device path: positions after the crowd's step
   BattleTimes times_;
   long long ticks_ = 0;

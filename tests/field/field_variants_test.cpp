@@ -350,6 +350,52 @@ TEST(Field, BuildDeviceMatchesHostBuild) {
   }
 }
 
+// build_device_points: fixed records and points with a group byte each, assembled on the device, build
+// the field that build() makes of the same entities, bit for bit, also when the point count changes.
+TEST(Field, BuildDevicePointsEqualsTheHostBuild) {
+  WM_REQUIRE_GPU();
+  Context& ctx = *warpmind::test::cuda_context();
+  FieldScenario sc = test::seed_setup(256, 900, 10.0f, 1);
+  sc.config.kinds.push_back(obstacle(1.0f, -300.0f));
+  sc.config.layers[0].rules.push_back({2, 1});
+  sc.config.variant = FieldVariant::GpuBinned;
+  std::unique_ptr<FieldLayers> f;
+  ASSERT_TRUE(FieldLayers::create(ctx, sc.config, f).ok());
+  std::vector<Entity> fixed;
+  for (int i = 0; i < 40; ++i) fixed.push_back({100.5f + i, 30.5f, 2, 0});
+  DeviceBytes dfixed, dpoints, dgroups;
+  ASSERT_TRUE(dfixed.allocate(ctx, fixed.size() * sizeof(Entity)).ok());
+  ASSERT_TRUE(dfixed.upload(ctx, fixed.data(), fixed.size() * sizeof(Entity)).ok());
+  ASSERT_TRUE(dpoints.allocate(ctx, sc.entities.size() * sizeof(Vec2)).ok());
+  ASSERT_TRUE(dgroups.allocate(ctx, sc.entities.size()).ok());
+  for (std::size_t n : {sc.entities.size(), sc.entities.size() / 3, std::size_t{0}}) {
+    std::vector<Vec2> pts;
+    std::vector<std::uint8_t> groups;
+    std::vector<Entity> all = fixed;
+    for (std::size_t i = 0; i < n; ++i) {
+      pts.push_back({sc.entities[i].x, sc.entities[i].y});
+      groups.push_back(static_cast<std::uint8_t>(sc.entities[i].group));
+      all.push_back(sc.entities[i]);
+    }
+    if (n > 0) {
+      ASSERT_TRUE(dpoints.upload(ctx, pts.data(), n * sizeof(Vec2)).ok());
+      ASSERT_TRUE(dgroups.upload(ctx, groups.data(), n).ok());
+    }
+    ASSERT_TRUE(f->build_device_points(static_cast<const Entity*>(dfixed.get()), fixed.size(),
+                                       static_cast<const Vec2*>(dpoints.get()),
+                                       static_cast<const std::uint8_t*>(dgroups.get()), n)
+                    .ok());
+    std::vector<float> got(256 * 256);
+    ASSERT_TRUE(f->read(0, got).ok());
+    const auto ref = build_all(warpmind::test::cpu_context(), sc.config, FieldVariant::CpuStamp, all);
+    EXPECT_EQ(0, std::memcmp(got.data(), ref[0].data(), got.size() * sizeof(float))) << n << " points";
+  }
+  std::unique_ptr<FieldLayers> cpu;
+  sc.config.variant = FieldVariant::CpuStamp;
+  ASSERT_TRUE(FieldLayers::create(warpmind::test::cpu_context(), sc.config, cpu).ok());
+  EXPECT_FALSE(cpu->build_device_points(nullptr, 0, nullptr, nullptr, 0).ok());
+}
+
 TEST(Field, RepeatedDeviceBuildsFollowMovingEntities) {
   // Repeated builds from one device buffer are replayed from a captured graph: they must still read
   // the buffer's current contents, and a new count or buffer must rebuild correctly.

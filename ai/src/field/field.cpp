@@ -286,6 +286,21 @@ Status FieldLayers::build_device(const Entity* device_entities, std::size_t coun
   return Status::Ok();
 }
 
+Status FieldLayers::build_device_points(const Entity* device_fixed, std::size_t fixed_count, const Vec2* device_points,
+                                        const std::uint8_t* device_groups, std::size_t n) {
+  if (!is_gpu_variant(variant_))
+    return Status::Invalid(std::string("build_device_points needs a GPU variant, this one is ") +
+                           variant_name(variant_));
+  if ((fixed_count > 0 && !device_fixed) || (n > 0 && (!device_points || !device_groups)))
+    return Status::Invalid("build_device_points: null device pointer");
+#if WARPMIND_HAVE_CUDA
+  Status err = impl_->device->build_points(device_fixed, fixed_count, reinterpret_cast<const float*>(device_points),
+                                           device_groups, n);
+  if (!err.ok()) return err.context("field build");
+#endif
+  return Status::Ok();
+}
+
 Status FieldLayers::read(int layer, std::span<float> out) const {
   if (layer < 0 || layer >= layer_count()) return Status::Invalid("read: no layer " + std::to_string(layer));
   const std::size_t cells = static_cast<std::size_t>(config_.width) * config_.height;

@@ -408,6 +408,7 @@ struct FieldDevice::Impl {
   DeviceBuffer<unsigned char> q_out;
   mutable PinnedBuffer q_pin_in, q_pin_out;  // host transfers: entities and query points in, results out
   mutable DeviceBuffer<unsigned> reduce;     // max_abs: the largest |value|'s bits
+  DeviceBuffer<float4> point_entities;       // build_points: the records assembled on the device
 
   // Steady state: the second build from the same device pointer and count is captured into a CUDA
   // graph and every later one replays it: one submission instead of four or five launches per layer.
@@ -588,6 +589,29 @@ bool FieldDevice::Impl::capturable(int n) const {
     if (static_cast<std::size_t>(n) * std::max(1, std::min(m.max_tiles_per_instance, ntiles)) > kDirectRecordLimit)
       return false;
   return true;
+}
+
+namespace {
+__global__ void k_point_entities(const float2* __restrict__ p, const std::uint8_t* __restrict__ group, int n,
+                                 float4* __restrict__ out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = make_float4(p[i].x, p[i].y, __uint_as_float(group[i]), 0.0f);
+}
+}  // namespace
+
+Status FieldDevice::build_points(const void* fixed, std::size_t nf, const float* points, const std::uint8_t* groups,
+                                 std::size_t n) {
+  Impl& im = *impl_;
+  if (nf + n > static_cast<std::size_t>(INT32_MAX / 2)) return Status::Invalid("too many entities");
+  WM_RETURN_IF_ERROR(im.point_entities.reserve(std::max<std::size_t>(nf + n, 1)));
+  if (nf > 0)
+    WM_CUDA(cudaMemcpyAsync(im.point_entities.get(), fixed, nf * sizeof(float4), cudaMemcpyDeviceToDevice, im.stream));
+  if (n > 0) {
+    k_point_entities<<<blocks_for(n), kThreads, 0, im.stream>>>(reinterpret_cast<const float2*>(points), groups,
+                                                                static_cast<int>(n), im.point_entities.get() + nf);
+    WM_CUDA_LAUNCH(k_point_entities);
+  }
+  return build(im.point_entities.get(), nf + n);
 }
 
 Status FieldDevice::build(const void* device_entities, std::size_t count) {

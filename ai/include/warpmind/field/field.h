@@ -119,6 +119,12 @@ class FieldLayers {
   // position or a group >= kMaxGroups contributes nothing). Stream-ordered like build(); the entities
   // must stay allocated until the stream has run it.
   Status build_device(const Entity* device_entities, std::size_t count);
+  // GPU variants: build_device() of `fixed` entities (device memory, fixed_count records) followed by one
+  // entity {points[i].x, points[i].y, groups[i], 0} per point (device memory: n points, n group bytes) —
+  // units whose positions and groups already live on the device (a crowd's positions, a combat module's
+  // teams). The records are assembled on the device; the same checks and ordering as build_device().
+  Status build_device_points(const Entity* device_fixed, std::size_t fixed_count, const Vec2* device_points,
+                             const std::uint8_t* device_groups, std::size_t n);
 
   FieldVariant variant() const { return variant_; }
   const FieldConfig& config() const { return config_; }

@@ -56,6 +56,10 @@ class FieldDevice {
 
   // entities: 16-byte records {float x, y; uint32 group, reserved} in device memory.
   Status build(const void* device_entities, std::size_t count);
+  // build() from `fixed` entity records (device, nf of them) followed by one record {x, y, group, 0}
+  // per point (device: n float pairs and n group bytes), assembled on the device.
+  Status build_points(const void* fixed, std::size_t nf, const float* points, const std::uint8_t* groups,
+                      std::size_t n);
   // Copies host entities to a device staging buffer first (on the stream, from pageable memory).
   Status build_from_host(const void* host_entities, std::size_t count);
 
