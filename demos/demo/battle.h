@@ -50,10 +50,11 @@ struct BattleConfig {
   crowd::CrowdRule crowd_rule = crowd::CrowdRule::LowestIdWins;
 };
 
-// Wall time of each stage of the last tick. With the CUDA backend and GPU variants everywhere the
-// decisions (field::FieldLayers::steer_device on the crowd's device positions), the crowd's step and the
-// combat volley run on device state; the host keeps copies of the positions, teams and HP for drawing,
-// counting and the next field build (downloaded within the crowd and combat stages).
+// Wall time of each stage of the last tick. With the CUDA backend and GPU variants everywhere the field
+// build (from the crowd's device positions and the volley's device teams), the decisions
+// (field::FieldLayers::steer_device), the crowd's step and the combat volley run on device state; the
+// host keeps copies of the positions, teams and HP for drawing and counting (downloaded within the crowd
+// and combat stages).
 struct BattleTimes {
   double field_ms = 0, decisions_ms = 0, crowd_ms = 0, combat_ms = 0;
 };
