@@ -226,38 +226,29 @@ Status Battle::act_on_device() {
 
   // Combat on the crowd's device positions; the dead leave the crowd through the module's device flags.
   t0 = Clock::now();
-  WM_RETURN_IF_ERROR(volleys_->fire_device(solver_->device_positions()));
-  const std::size_t kept = volleys_->size();
-  if (kept != n) {
-    keep_.resize(n);
-    WM_RETURN_IF_ERROR(volleys_->read_keep(keep_));
-    WM_RETURN_IF_ERROR(solver_->retain_device(volleys_->device_keep(), kept));
-    std::size_t w = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!keep_[i]) continue;
-      pos_[w] = pos_[i];
-      facing_[w] = facing_[i];
-      ++w;
-    }
-    pos_.resize(w);
-    facing_.resize(w);
-  }
-  WM_RETURN_IF_ERROR(volleys_->read(&teams8_, &hp_, nullptr));
-  team_.assign(teams8_.begin(), teams8_.end());
+  WM_RETURN_IF_ERROR(fire());
   times_.combat_ms = ms_since(t0);
   return Status::Ok();
 }
 
-// The combat module's volley on the positions after the crowd's step; the dead leave the crowd solver
-// and the battle's own per-unit arrays, whose teams and HP come back from the module.
+// The combat module's volley on the positions after the crowd's step (on the device path, the crowd's
+// device positions): the dead leave the crowd solver (there through the module's device flags) and the
+// battle's host copies, whose teams and HP come back from the module.
 Status Battle::fire() {
-  keep_.resize(pos_.size());
-  WM_RETURN_IF_ERROR(volleys_->fire(pos_, keep_));
+  const std::size_t n = pos_.size();
+  keep_.resize(n);
+  if (device_) {
+    WM_RETURN_IF_ERROR(volleys_->fire_device(solver_->device_positions()));
+    if (volleys_->size() != n) WM_RETURN_IF_ERROR(volleys_->read_keep(keep_));
+  } else {
+    WM_RETURN_IF_ERROR(volleys_->fire(pos_, keep_));
+  }
   WM_RETURN_IF_ERROR(volleys_->read(&teams8_, &hp_, nullptr));
   team_.assign(teams8_.begin(), teams8_.end());
-  if (volleys_->size() == pos_.size()) return Status::Ok();
+  const std::size_t kept = volleys_->size();
+  if (kept == n) return Status::Ok();
   std::size_t w = 0;
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (!keep_[i]) continue;
     pos_[w] = pos_[i];
     facing_[w] = facing_[i];
@@ -265,7 +256,7 @@ Status Battle::fire() {
   }
   pos_.resize(w);
   facing_.resize(w);
-  return solver_->retain(keep_);
+  return device_ ? solver_->retain_device(volleys_->device_keep(), kept) : solver_->retain(keep_);
 }
 
 std::size_t Battle::alive(int team) const {
