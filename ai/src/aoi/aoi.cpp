@@ -561,6 +561,8 @@ Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, co
       out.mailbox_start.assign(off.begin(), off.end());
       out.mailbox.resize(off[n]);
       write(0, n, nullptr, out.mailbox.data());
+    } else if (!fast) {  // cpu-grid's sorted list is the result: handed over, not copied
+      out.notifications.swap(im.all_notes);
     } else {
       out.notifications.resize(off[n]);
       write(0, n, out.notifications.data(), nullptr);

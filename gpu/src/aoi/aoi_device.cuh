@@ -120,8 +120,7 @@ struct AoiDevice::Impl {
   DeviceBuffer<AoiNotificationRec> notes;  // gpu-seed: the whole list
   DeviceBuffer<unsigned> pair_receiver, pair_update, pair_receiver_sorted, pair_update_sorted;
   unsigned long long note_total = 0;
-  // delivery: chunk bounds, and two chunks in device memory and in page-locked staging
-  DeviceBuffer<unsigned long long> chunk_bounds;
+  // delivery: two chunks in device memory and in page-locked staging
   DeviceBuffer<unsigned char> chunk_buf[2];
   PinnedBuffer chunk_pin[2];
   cudaEvent_t chunk_ev[2][3] = {};
