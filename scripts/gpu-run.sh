@@ -3,7 +3,7 @@
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
 #   tests), racecheck, synccheck, memcheck-each / racecheck-each / synccheck-each (one sanitizer run per
-#   test, each under WARPMIND_TEST_TIMEOUT), memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd (per-kernel times with Nsight Compute), ncu-detail-field /
+#   test, each under WARPMIND_TEST_TIMEOUT), memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd / ncu-ddm (per-kernel times with Nsight Compute), ncu-detail-field /
 #   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
@@ -95,6 +95,13 @@ for step in "${steps[@]}"; do
           "$stage/warpmind" crowd --agents 1000000 --steps 4 --variant $v 2>&1 |
           grep -E "^  [a-zA-Z_]|gpu__time_duration|dram__bytes|==" | grep -v "^==PROF=="
       done > "$log" 2>&1 ;;
+    ncu-ddm)
+      # Per-kernel device time of region matching at 1,000,000 regions, overlap degree 1: a full match,
+      # then steps of moves (match_changes), warm caches.
+      echo "== warpmind ddm --regions 1000000 --alpha 1 --variant gpu-grid --steps 3" > "$log"
+      ncu --print-summary per-kernel --metrics gpu__time_duration.sum --cache-control none --clock-control none \
+        "$stage/warpmind" ddm --regions 1000000 --alpha 1 --variant gpu-grid --steps 3 2>&1 |
+        grep -E "^  [a-zA-Z_]|gpu__time_duration|==|steps" | grep -v "^==PROF==" >> "$log" 2>&1 ;;
     ncu-detail-crowd)
       # Full Nsight Compute sections for the static grid's kernels at 1,000,000 agents.
       ncu --kernel-name regex:"k_sg_scan|k_sg_write|k_tiled_check" --launch-skip 3 --launch-count 3 --section SpeedOfLight \

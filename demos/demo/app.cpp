@@ -249,7 +249,8 @@ int run_window(const AppOptions& o, engine::Window& window) {
         cam.fit(sf.world, window.width(), window.height());
       }
     }
-    // Simulation.
+    // Simulation. These ticks overlap the GPU drawing and presenting the last frame: end_frame() does not
+    // wait for it; the next end_frame() does, or share()'s wait_frame() before the shared buffer is written.
     if (st.ok() && ((!paused && !scene->finished()) || single)) {
       for (int k = 0; k < (single ? 1 : speed) && st.ok(); ++k) st = scene->step(*ctx);
       single = false;

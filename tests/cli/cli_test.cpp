@@ -164,6 +164,7 @@ TEST(Cli, DemoRendersHeadlessFrames) {
   ss << in.rdbuf();
   EXPECT_NE(ss.str().find("\"overlaps\": 0"), std::string::npos) << ss.str();
   EXPECT_NE(ss.str().find("\"ticks\": 12"), std::string::npos);
+  EXPECT_NE(ss.str().find("\"render_overlap\": true"), std::string::npos);
   EXPECT_EQ(run("warpmind-demo --headless --window").status, 2);
   EXPECT_EQ(run("warpmind-demo --headless --scene nowhere").status, 2);
   EXPECT_EQ(run("warpmind-demo --headless --units 0").status, 2);

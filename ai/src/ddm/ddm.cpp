@@ -486,7 +486,7 @@ Status match_device(typename RegionMatcher<D>::Impl& im, ThreadPool& pool, std::
   }
   if (err.ok() && changes) {  // the diff against the kept pairs, on the device; only the changes come down
     std::size_t up = 0, down = 0;
-    err = im.device->diff(up, down, t);
+    err = im.device->diff(up, down);
     const std::uint32_t *a = nullptr, *d = nullptr;
     if (err.ok()) err = im.device->download_changes(&a, &d, t);
     if (err.ok()) {

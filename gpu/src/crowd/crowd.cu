@@ -22,6 +22,8 @@
 //               cell, a few percent) are handled warp-cooperatively by the blocks after the tiles:
 //               they mark themselves and every visible target they have priority over
 //   3 verdict   marks -> verdict; accepted agents move; verdict counts
+// The scan and the verdict are programmatic dependent launches: scheduled while the kernel before them
+// drains, they wait for it before touching memory.
 // Every conflicting pair is found: both visible (each sees the other), one hidden (the hidden one
 // marks the visible one; the hidden one is rejected: strict, it shares a cell with the visible one;
 // lowest-id, the visible one has the lower id), both hidden (both rejected).
@@ -351,6 +353,7 @@ __global__ void k_sg_old(const float2* pos, int n, CrowdGeometry g, unsigned* sl
 
 __global__ void k_sg_write(const float2* prop, int n, CrowdGeometry g, SlotKeys keys, bool lowest_id_wins,
                            unsigned* slot) {
+  allow_dependents();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int c = sg_cell(prop[i], g);
@@ -378,6 +381,8 @@ constexpr int kHaloW = kTileW + 2 * kPad, kHaloH = kTileH + 2 * kPad;
 __global__ void __launch_bounds__(kThreads)
     k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeometry g, SlotKeys keys, unsigned tick,
               bool lowest_id_wins, int tiles_x, int tiles, const uint2* slot, unsigned* mark) {
+  wait_for_prior_grid();
+  allow_dependents();
   const int stride = sg_stride(g);
   if (static_cast<int>(blockIdx.x) >= tiles) {
     // Hidden agents, few: each warp finds its own, then checks them one by one with a lane per cell.
@@ -422,22 +427,35 @@ __global__ void __launch_bounds__(kThreads)
   const int lane = threadIdx.x & 31;
   if (threadIdx.x == 0) visible_count = 0;
   __syncthreads();
-  for (int k0 = 0; k0 < kHaloH * kHaloW; k0 += kThreads) {
-    const int k = k0 + threadIdx.x;
+  // Staging in two rounds of independent loads (every slot a thread stages, then every position they
+  // name), so a block waits for two memory latencies rather than two per slot.
+  constexpr int kRounds = (kHaloH * kHaloW + kThreads - 1) / kThreads;
+  uint2 s[kRounds];
+#pragma unroll
+  for (int r = 0; r < kRounds; ++r) {
+    const int k = r * kThreads + threadIdx.x, hy = k / kHaloW, hx = k - hy * kHaloW;
+    const int x = x0 + hx, y = y0 + hy;
+    s[r] = make_uint2(kEmpty, kEmpty);
+    if (k < kHaloH * kHaloW && x < stride && y < rows) s[r] = slot[y * stride + x];
+    if (!keys.is_current(s[r].y)) s[r].y = kEmpty;
+  }
+  float2 o[kRounds], t[kRounds];
+#pragma unroll
+  for (int r = 0; r < kRounds; ++r) {
+    if (s[r].x != kEmpty) o[r] = pos[s[r].x];
+    if (s[r].y != kEmpty) t[r] = prop[s[r].y & keys.id_mask];
+  }
+#pragma unroll
+  for (int r = 0; r < kRounds; ++r) {
+    const int k = r * kThreads + threadIdx.x, hy = k / kHaloW, hx = k - hy * kHaloW;
     bool inner = false;
     if (k < kHaloH * kHaloW) {
-      const int hy = k / kHaloW, hx = k - hy * kHaloW;
-      const int x = x0 + hx, y = y0 + hy;
-      uint2 s = make_uint2(kEmpty, kEmpty);
-      if (x < stride && y < rows) s = slot[y * stride + x];
-      if (s.x != kEmpty) old_at[k] = pos[s.x];
-      if (keys.is_current(s.y)) {
-        tgt_at[k] = prop[s.y & keys.id_mask];
+      if (s[r].x != kEmpty) old_at[k] = o[r];
+      if (s[r].y != kEmpty) {
+        tgt_at[k] = t[r];
         inner = hx >= kPad && hx < kPad + kTileW && hy >= kPad && hy < kPad + kTileH;
-      } else {
-        s.y = kEmpty;
       }
-      key[k] = s;
+      key[k] = s[r];
     }
     // Append the warp's inner visible targets, in order, with one atomic per warp.
     const unsigned found = __ballot_sync(0xffffffffu, inner);
@@ -476,6 +494,7 @@ __global__ void __launch_bounds__(kThreads)
 __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
                              const unsigned char* grid, const unsigned* mark, unsigned char* verdict,
                              unsigned long long* counts, unsigned* slot) {
+  wait_for_prior_grid();
   __shared__ unsigned block_counts[5];
   tally_open(block_counts, blockIdx.x == 0, tick, counts);
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -669,12 +688,12 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   k_sg_write<<<b, kThreads, 0, s>>>(p, ni, g, keys, lowest, slot.get());
   WM_CUDA_LAUNCH(k_sg_write);
   const int tiles_x = (g.sg_cols + kTileW - 1) / kTileW, tiles = tiles_x * ((g.sg_rows + kTileH - 1) / kTileH);
-  k_sg_scan<<<tiles + b, kThreads, 0, s>>>(pos.get(), p, ni, g, keys, tick, lowest, tiles_x, tiles,
-                                           reinterpret_cast<const uint2*>(slot.get()), mark.get());
-  WM_CUDA_LAUNCH(k_sg_scan);
-  k_sg_verdict<<<b, kThreads, 0, s>>>(pos.get(), p, ni, g, tick, grid.get(), mark.get(), verdict.get(), counts.get(),
-                                      slot.get());
-  WM_CUDA_LAUNCH(k_sg_verdict);
+  // The scan and the verdict are scheduled while the kernel before them drains (they wait for it first).
+  WM_CUDA(launch_dependent(k_sg_scan, tiles + b, kThreads, s, pos.get(), p, ni, g, keys, tick, lowest, tiles_x, tiles,
+                           reinterpret_cast<const uint2*>(slot.get()), mark.get()));
+  WM_CUDA(launch_dependent(k_sg_verdict, b, kThreads, s, pos.get(), p, ni, g, tick,
+                           static_cast<const unsigned char*>(grid.get()), static_cast<const unsigned*>(mark.get()),
+                           verdict.get(), counts.get(), slot.get()));
   return Status::Ok();
 }
 

@@ -106,11 +106,12 @@ __global__ void k_missing(const PairRec* __restrict__ a, unsigned long long n, c
   flag[i] = !(lo < m && b[lo].publication == x.publication && b[lo].subscription == x.subscription);
 }
 
-__global__ void k_compact(const PairRec* __restrict__ a, unsigned long long n,
-                          const unsigned long long* __restrict__ flag, const unsigned long long* __restrict__ offset,
-                          PairRec* __restrict__ out) {
+// The flagged records of a (n) then b (m), in order, to out[offset[i]] (offset: exclusive sum of the flags).
+__global__ void k_compact(const PairRec* __restrict__ a, unsigned long long n, const PairRec* __restrict__ b,
+                          unsigned long long m, const unsigned long long* __restrict__ flag,
+                          const unsigned long long* __restrict__ offset, PairRec* __restrict__ out) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n && flag[i]) out[offset[i]] = a[i];
+  if (i < n + m && flag[i]) out[offset[i]] = i < n ? a[i] : b[i - n];
 }
 
 // ---- gpu-region ----------------------------------------------------------------------------------
@@ -484,43 +485,44 @@ void DdmDevice::unkeep() {
   im.total = im.kept_total;
 }
 
-Status DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times) {
+Status DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   Status err;
-  const unsigned long long most = std::max(im.total, im.kept_total);
-  if (!(err = im.flag.reserve(most + 1)).ok()) return err;
-  if (!(err = im.flag_offset.reserve(most + 1)).ok()) return err;
-  if (!(err = im.changes.reserve(std::max<unsigned long long>(im.total + im.kept_total, 1))).ok()) return err;
+  // Flags of the new pairs missing from the kept ones (appeared), then of the kept ones missing from the
+  // new (disappeared), and a trailing 0: one scan places both lists, disappeared after appeared, and one
+  // read-back gives both sizes.
+  const unsigned long long n = im.total, m = im.kept_total;
+  if (!(err = im.flag.reserve(n + m + 1)).ok()) return err;
+  if (!(err = im.flag_offset.reserve(n + m + 1)).ok()) return err;
+  if (!(err = im.changes.reserve(std::max<unsigned long long>(n + m, 1))).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[0], s));
-  // Pass 0: the new pairs missing from the kept ones (appeared); pass 1: the kept ones missing from the
-  // new (disappeared), written after them.
-  unsigned long long found[2] = {0, 0};
-  for (int pass = 0; pass < 2; ++pass) {
-    const PairRec* a = pass == 0 ? im.pairs.get() : im.kept.get();
-    const PairRec* b = pass == 0 ? im.kept.get() : im.pairs.get();
-    const unsigned long long n = pass == 0 ? im.total : im.kept_total, m = pass == 0 ? im.kept_total : im.total;
-    if (n > 0) {
-      k_missing<<<blocks_for(n), kThreads, 0, s>>>(a, n, b, m, im.flag.get());
-      WM_CUDA_LAUNCH(k_missing);
-    }
-    WM_CUDA(cudaMemsetAsync(im.flag.get() + n, 0, sizeof(unsigned long long), s));
-    if (!(err = exclusive_scan(im.flag.get(), im.flag_offset.get(), n + 1, im.temp, s, &found[pass])).ok()) return err;
-    if (n > 0) {
-      k_compact<<<blocks_for(n), kThreads, 0, s>>>(a, n, im.flag.get(), im.flag_offset.get(),
-                                                   im.changes.get() + (pass == 0 ? 0 : found[0]));
-      WM_CUDA_LAUNCH(k_compact);
-    }
+  if (n > 0) {
+    k_missing<<<blocks_for(n), kThreads, 0, s>>>(im.pairs.get(), n, im.kept.get(), m, im.flag.get());
+    WM_CUDA_LAUNCH(k_missing);
   }
-  WM_CUDA(cudaEventRecord(im.ev[1], s));
+  if (m > 0) {
+    k_missing<<<blocks_for(m), kThreads, 0, s>>>(im.kept.get(), m, im.pairs.get(), n, im.flag.get() + n);
+    WM_CUDA_LAUNCH(k_missing);
+  }
+  WM_CUDA(cudaMemsetAsync(im.flag.get() + n + m, 0, sizeof(unsigned long long), s));
+  if (!(err = exclusive_scan(im.flag.get(), im.flag_offset.get(), n + m + 1, im.temp, s)).ok()) return err;
+  unsigned long long found[2] = {0, 0};  // appeared, appeared + disappeared
+  WM_CUDA(cudaMemcpyAsync(&found[0], im.flag_offset.get() + n, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(
+      cudaMemcpyAsync(&found[1], im.flag_offset.get() + n + m, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));
-  float ms = 0;
-  WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
-  times.match += ms;
+  if (n + m > 0) {
+    k_compact<<<blocks_for(n + m), kThreads, 0, s>>>(im.pairs.get(), n, im.kept.get(), m, im.flag.get(),
+                                                     im.flag_offset.get(), im.changes.get());
+    WM_CUDA_LAUNCH(k_compact);
+  }
+  // The compaction's end; download_changes() waits for it and adds the diff's device time to times.match.
+  WM_CUDA(cudaEventRecord(im.ev[1], s));
   im.n_appeared = found[0];
-  im.n_disappeared = found[1];
-  appeared = found[0];
-  disappeared = found[1];
+  im.n_disappeared = found[1] - found[0];
+  appeared = im.n_appeared;
+  disappeared = im.n_disappeared;
   return Status::Ok();
 }
 
@@ -530,12 +532,13 @@ Status DdmDevice::download_changes(const std::uint32_t** appeared, const std::ui
   const std::size_t n = im.n_appeared + im.n_disappeared, bytes = n * sizeof(PairRec);
   Status err = im.pin.reserve(std::max<std::size_t>(bytes, 1));
   if (!err.ok()) return err;
-  WM_CUDA(cudaEventRecord(im.ev[0], s));
   if (bytes) WM_CUDA(cudaMemcpyAsync(im.pin.get(), im.changes.get(), bytes, cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaEventRecord(im.ev[1], s));
+  WM_CUDA(cudaEventRecord(im.ev[2], s));
   WM_CUDA(cudaStreamSynchronize(s));
-  float ms = 0;
-  WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
+  float diff_ms = 0, ms = 0;
+  WM_CUDA(cudaEventElapsedTime(&diff_ms, im.ev[0], im.ev[1]));  // diff()'s
+  WM_CUDA(cudaEventElapsedTime(&ms, im.ev[1], im.ev[2]));
+  times.match += diff_ms;
   times.download += ms;
   const auto* pin = static_cast<const std::uint32_t*>(im.pin.get());
   *appeared = pin;

@@ -5,6 +5,10 @@
 // Frame loop: begin_frame() (polls input, starts an ImGui frame) -> ImGui calls -> end_frame(frame)
 // (draws and presents). Input is read through ImGui (ImGui::GetIO(), ImGui::IsKeyPressed with GLFW key
 // codes). Not thread-safe. Errors are returned as text, never thrown.
+//
+// One frame in flight: end_frame() submits the frame and queues it for presenting without waiting for
+// the GPU (except with `capture`); the next end_frame() or wait_frame() waits for it. So what the caller
+// does between two end_frame() calls (a simulation's ticks) overlaps the GPU drawing the last frame.
 #pragma once
 
 #include <memory>

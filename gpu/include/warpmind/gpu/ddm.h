@@ -51,7 +51,7 @@ struct DdmRegions {
   std::uint64_t ids_version = 0;
 };
 
-// Not thread-safe. Every call blocks until its work on the stream is done.
+// Not thread-safe. Every call but diff() blocks until its work on the stream is done.
 class DdmDevice {
  public:
   static Status create(void* stream, DdmKernel kernel, int dims, std::unique_ptr<DdmDevice>& out);
@@ -65,12 +65,12 @@ class DdmDevice {
   // The changes since the match before: keep() sets the last match's pairs aside (call it before the new
   // match); diff() then finds, on the device, the pairs of the new match missing from the kept ones
   // (appeared) and the kept ones missing from the new (disappeared), both lists sorted, and returns their
-  // sizes; its device time is added to times.match. download_changes() copies them into the staging
-  // (2 values a pair; *appeared and *disappeared point there until the next call on this object),
-  // adding the transfer time to times.download.
+  // sizes, leaving the lists being written on the stream. download_changes() (call it next) copies them
+  // into the staging (2 values a pair; *appeared and *disappeared point there until the next call on this
+  // object), adding diff()'s device time to times.match and the transfer time to times.download.
   void keep();
   void unkeep();  // after a failed match or diff: the kept pairs become the last match's again
-  Status diff(std::size_t& appeared, std::size_t& disappeared, DdmTimes& times);
+  Status diff(std::size_t& appeared, std::size_t& disappeared);
   Status download_changes(const std::uint32_t** appeared, const std::uint32_t** disappeared, DdmTimes& times);
 
   struct Impl;
