@@ -794,11 +794,20 @@ TEST_P(DdmBatchTest, LargeBatchesOnThePool) {
   SplitMix64 rng(72);
   std::vector<RegionId> ids;
   std::vector<Box<2>> boxes;
-  for (int step = 0; step < 4; ++step) {
+  // Steps 0, 3, 5: whole batches in id order (the GPU variants upload the boxes during the update); 1:
+  // whole, shuffled; 2: half, shuffled; 4: whole after a removal (a hole); 5: a single update after the
+  // whole batch, before the match.
+  constexpr RegionId kRemoved = 7, kSingle = 10;
+  for (int step = 0; step < 6; ++step) {
     SCOPED_TRACE("step " + std::to_string(step));
     move_regions<2>(regions, g.seed, step);
-    ids.resize(regions.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<RegionId>(i);
+    if (step == 4) {
+      ASSERT_TRUE(ref->remove(kRemoved).ok());
+      ASSERT_TRUE(m->remove(kRemoved).ok());
+    }
+    ids.clear();
+    for (std::size_t i = 0; i < regions.size(); ++i)
+      if (step < 4 || i != kRemoved) ids.push_back(static_cast<RegionId>(i));
     if (step == 1 || step == 2) shuffle(ids, rng);
     if (step == 2) ids.resize(ids.size() / 2);
     boxes.clear();
@@ -814,6 +823,13 @@ TEST_P(DdmBatchTest, LargeBatchesOnThePool) {
     repeated[ids.size() - 3] = repeated[ids.size() / 2];
     EXPECT_FALSE(m->update(repeated, boxes).ok());
     ASSERT_TRUE(m->update(ids, boxes).ok());
+    if (step == 5) {
+      Box<2> moved = regions[kSingle].box;
+      moved.lo[0] += 3.0f;
+      moved.hi[0] += 3.0f;
+      ASSERT_TRUE(ref->update(kSingle, moved).ok());
+      ASSERT_TRUE(m->update(kSingle, moved).ok());
+    }
     ASSERT_TRUE(ref->match_changes(in_ref, out_ref).ok());
     ASSERT_TRUE(m->match_changes(in, out).ok());
     EXPECT_FALSE(in_ref.empty() || out_ref.empty());

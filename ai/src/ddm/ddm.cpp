@@ -167,7 +167,7 @@ struct RegionMatcher<D>::Impl {
   std::vector<Pair> fresh, old_pairs, kept;
   struct alignas(64) Acc {  // per worker, for the passes of the batch update
     Bounds<D> bounds;
-    bool bad = false, unsorted = false;
+    bool bad = false, unsorted = false, upload_failed = false;
   };
   std::vector<Acc> acc;
   MatchTimes times;
@@ -176,6 +176,9 @@ struct RegionMatcher<D>::Impl {
   std::unique_ptr<gpu::DdmDevice> device;
   bool device_grid = false;  // gpu-grid: the grid is chosen at every match
 #endif
+  // A whole batch update uploaded every box while it wrote them (gpu variants): the next match copies
+  // none. Any other change clears it.
+  bool boxes_on_device = false;
 
   void mark(RegionId id) {
     if (!track_dirty || all_dirty || dirty_flag[id]) return;
@@ -476,6 +479,8 @@ Status match_device(typename RegionMatcher<D>::Impl& im, ThreadPool& pool, std::
   r.sub_ids = im.packed[1].id.data();
   r.ns = im.packed[1].size();
   r.ids_version = im.ids_version;
+  r.boxes_uploaded = im.boxes_on_device;
+  im.boxes_on_device = false;
   std::size_t pairs = 0;
   gpu::DdmTimes t;
   Status err = im.device->match(r, g, pairs, t);
@@ -567,6 +572,7 @@ Status RegionMatcher<D>::add(RegionKind kind, const Box<D>& box, RegionId& id) {
   WM_RETURN_IF_ERROR(p.spare.reserve(p.size() + 1));
   WM_RETURN_IF_ERROR(p.id.reserve(p.size() + 1));
   id = static_cast<RegionId>(im.where.size());
+  im.boxes_on_device = false;
   im.where.push_back(static_cast<std::uint32_t>(p.size() << 1) | static_cast<std::uint32_t>(k));
   p.box.push_back(box);
   p.spare.push_back(box);
@@ -586,6 +592,7 @@ Status RegionMatcher<D>::update(RegionId id, const Box<D>& box) {
   if (id >= im.where.size() || !im.alive[id]) return Status::Invalid("update: unknown region " + std::to_string(id));
   WM_RETURN_IF_ERROR(check_box<D>(box, "update", id));
   im.packed[im.where[id] & 1].box[im.where[id] >> 1] = box;
+  im.boxes_on_device = false;
   im.bounds_exact = false;  // the old box may have been on the edge: the next grid recomputes them
   im.mark(id);
   return Status::Ok();
@@ -611,11 +618,21 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
   // are stale anyway; their holes are not written). Other batches are checked, then written in place.
   const bool whole = n == im.pubs + im.subs;
   Box<D>* spare[2] = {im.packed[0].spare.data(), im.packed[1].spare.data()};
+  im.boxes_on_device = false;
+  // A whole batch with no holes on a GPU variant also uploads the boxes as it writes them: with ids
+  // ascending, each chunk of the batch fills one run of slots per kind, copied as soon as it is written
+  // (the copies overlap the rest of the pass). The next match then copies no boxes. Unsorted ids leave
+  // runs that other chunks write too: the flag is not set then, and the match uploads as usual.
+#if WARPMIND_HAVE_CUDA
+  gpu::DdmDevice* early =
+      whole && im.device && im.packed[0].holes == 0 && im.packed[1].holes == 0 ? im.device.get() : nullptr;
+  if (early && !early->stage_boxes(im.packed[0].size(), im.packed[1].size()).ok()) early = nullptr;
+#endif
   // Pass 1: every id live, every box valid, ids ascending (then none repeats), the boxes' bounds; when
   // whole, the boxes into the spares. (The bounds are taken for every batch: cheaper than a branch.)
   for (auto& a : im.acc) {
     a.bounds.clear();
-    a.bad = a.unsorted = false;
+    a.bad = a.unsorted = a.upload_failed = false;
   }
   pool.parallel_for(
       n,
@@ -623,6 +640,7 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
         bool bad = false, unsorted = false;
         Bounds<D> bounds = im.acc[w].bounds;
         RegionId last = b > 0 ? idp[b - 1] : 0;
+        std::size_t lo[2] = {SIZE_MAX, SIZE_MAX}, hi[2] = {0, 0};  // the chunk's slots of each kind
         for (std::size_t i = b; i < e; ++i) {
           const RegionId id = idp[i];
           const std::uint32_t at = id < known ? where[id] : Impl::kRemoved;
@@ -631,18 +649,32 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
           unsorted |= i > 0 && !(id > last);
           last = id;
           bounds.add(x);
-          if (whole && at != Impl::kRemoved) spare[at & 1][at >> 1] = x;
+          if (whole && at != Impl::kRemoved) {
+            const std::size_t k = at & 1, slot = at >> 1;
+            spare[k][slot] = x;
+            lo[k] = std::min(lo[k], slot);
+            hi[k] = std::max(hi[k], slot);
+          }
         }
+#if WARPMIND_HAVE_CUDA
+        if (early && !bad && !unsorted)
+          for (int k = 0; k < 2; ++k)
+            if (lo[k] <= hi[k] &&
+                !early->upload_boxes(k, lo[k], hi[k] - lo[k] + 1, reinterpret_cast<const float*>(spare[k] + lo[k]))
+                     .ok())
+              im.acc[w].upload_failed = true;
+#endif
         im.acc[w].bounds = bounds;
         im.acc[w].bad |= bad;
         im.acc[w].unsorted |= unsorted;
       },
       kRegionChunk);
-  bool bad = false, unsorted = false;
+  bool bad = false, unsorted = false, upload_failed = false;
   Bounds<D> batch_bounds;
   for (const auto& a : im.acc) {
     bad |= a.bad;
     unsorted |= a.unsorted;
+    upload_failed |= a.upload_failed;
     batch_bounds.add(a.bounds);
   }
   if (!bad && unsorted) {
@@ -673,6 +705,9 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
   if (bad) return batch_error<D>(im, ids, boxes);
   if (whole) {
     for (auto& p : im.packed) p.box.swap(p.spare);
+#if WARPMIND_HAVE_CUDA
+    im.boxes_on_device = early && !unsorted && !upload_failed;
+#endif
   } else {
     // Pass 2: the boxes into their slots (distinct ids: distinct slots).
     Box<D>* slots[2] = {im.packed[0].box.data(), im.packed[1].box.data()};
@@ -707,6 +742,7 @@ Status RegionMatcher<D>::remove(RegionId id) {
   Box<D>& b = p.box[s];
   b.hi = b.lo;  // a hole: an empty box, which overlaps nothing; in the spare array too
   p.spare[s] = b;
+  im.boxes_on_device = false;
   p.holes += 1;
   im.alive[id] = 0;
   im.where[id] = Impl::kRemoved;
