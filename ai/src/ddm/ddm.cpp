@@ -54,6 +54,8 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 // Regions per chunk of the pool's passes over them: large enough that a small batch runs on the calling
 // thread alone.
 constexpr std::size_t kRegionChunk = 16384;
+// Slices of a whole batch update whose boxes are copied to the device while the next slice is written.
+constexpr int kUploadSlices = 4;
 
 }  // namespace
 
@@ -167,7 +169,8 @@ struct RegionMatcher<D>::Impl {
   std::vector<Pair> fresh, old_pairs, kept;
   struct alignas(64) Acc {  // per worker, for the passes of the batch update
     Bounds<D> bounds;
-    bool bad = false, unsorted = false, upload_failed = false;
+    bool bad = false, unsorted = false;
+    std::size_t lo[2], hi[2];  // the slots of each kind a whole batch's slice wrote
   };
   std::vector<Acc> acc;
   MatchTimes times;
@@ -619,62 +622,77 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
   const bool whole = n == im.pubs + im.subs;
   Box<D>* spare[2] = {im.packed[0].spare.data(), im.packed[1].spare.data()};
   im.boxes_on_device = false;
-  // A whole batch with no holes on a GPU variant also uploads the boxes as it writes them: with ids
-  // ascending, each chunk of the batch fills one run of slots per kind, copied as soon as it is written
-  // (the copies overlap the rest of the pass). The next match then copies no boxes. Unsorted ids leave
-  // runs that other chunks write too: the flag is not set then, and the match uploads as usual.
+  // A whole batch with no holes on a GPU variant also uploads the boxes as it writes them: the pass runs
+  // in kUploadSlices slices of the batch and, with ids ascending, each slice fills one run of slots per
+  // kind, copied (from this thread) as soon as the slice is written, so the copy of one slice overlaps
+  // the pass over the next. The next match then copies no boxes. A bad or unsorted entry stops the
+  // uploads (the match uploads as usual).
+  int slices = 1;
+  bool uploaded = false;
 #if WARPMIND_HAVE_CUDA
   gpu::DdmDevice* early =
       whole && im.device && im.packed[0].holes == 0 && im.packed[1].holes == 0 ? im.device.get() : nullptr;
-  if (early && !early->stage_boxes(im.packed[0].size(), im.packed[1].size()).ok()) early = nullptr;
+  if (early && early->stage_boxes(im.packed[0].size(), im.packed[1].size()).ok()) {
+    slices = kUploadSlices;
+    uploaded = true;
+  }
 #endif
   // Pass 1: every id live, every box valid, ids ascending (then none repeats), the boxes' bounds; when
   // whole, the boxes into the spares. (The bounds are taken for every batch: cheaper than a branch.)
   for (auto& a : im.acc) {
     a.bounds.clear();
-    a.bad = a.unsorted = a.upload_failed = false;
+    a.bad = a.unsorted = false;
   }
-  pool.parallel_for(
-      n,
-      [&](std::size_t b, std::size_t e, unsigned w) {
-        bool bad = false, unsorted = false;
-        Bounds<D> bounds = im.acc[w].bounds;
-        RegionId last = b > 0 ? idp[b - 1] : 0;
-        std::size_t lo[2] = {SIZE_MAX, SIZE_MAX}, hi[2] = {0, 0};  // the chunk's slots of each kind
-        for (std::size_t i = b; i < e; ++i) {
-          const RegionId id = idp[i];
-          const std::uint32_t at = id < known ? where[id] : Impl::kRemoved;
-          const Box<D>& x = bp[i];
-          bad |= at == Impl::kRemoved || !box_ok<D>(x);
-          unsorted |= i > 0 && !(id > last);
-          last = id;
-          bounds.add(x);
-          if (whole && at != Impl::kRemoved) {
-            const std::size_t k = at & 1, slot = at >> 1;
-            spare[k][slot] = x;
-            lo[k] = std::min(lo[k], slot);
-            hi[k] = std::max(hi[k], slot);
+  for (int slice = 0; slice < slices; ++slice) {
+    const std::size_t sb = n * slice / slices, se = n * (slice + 1) / slices;
+    for (auto& a : im.acc) a.lo[0] = a.lo[1] = SIZE_MAX, a.hi[0] = a.hi[1] = 0;
+    pool.parallel_for(
+        se - sb,
+        [&](std::size_t b, std::size_t e, unsigned w) {
+          b += sb;
+          e += sb;
+          bool bad = false, unsorted = false;
+          auto& acc = im.acc[w];
+          Bounds<D> bounds = acc.bounds;
+          RegionId last = b > 0 ? idp[b - 1] : 0;
+          for (std::size_t i = b; i < e; ++i) {
+            const RegionId id = idp[i];
+            const std::uint32_t at = id < known ? where[id] : Impl::kRemoved;
+            const Box<D>& x = bp[i];
+            bad |= at == Impl::kRemoved || !box_ok<D>(x);
+            unsorted |= i > 0 && !(id > last);
+            last = id;
+            bounds.add(x);
+            if (whole && at != Impl::kRemoved) {
+              const std::size_t k = at & 1, slot = at >> 1;
+              spare[k][slot] = x;
+              acc.lo[k] = std::min(acc.lo[k], slot);
+              acc.hi[k] = std::max(acc.hi[k], slot);
+            }
           }
-        }
+          acc.bounds = bounds;
+          acc.bad |= bad;
+          acc.unsorted |= unsorted;
+        },
+        kRegionChunk);
 #if WARPMIND_HAVE_CUDA
-        if (early && !bad && !unsorted)
-          for (int k = 0; k < 2; ++k)
-            if (lo[k] <= hi[k] &&
-                !early->upload_boxes(k, lo[k], hi[k] - lo[k] + 1, reinterpret_cast<const float*>(spare[k] + lo[k]))
-                     .ok())
-              im.acc[w].upload_failed = true;
+    if (!uploaded) continue;
+    std::size_t lo[2] = {SIZE_MAX, SIZE_MAX}, hi[2] = {0, 0};
+    for (const auto& a : im.acc) {
+      uploaded &= !a.bad && !a.unsorted;
+      for (int k = 0; k < 2; ++k) lo[k] = std::min(lo[k], a.lo[k]), hi[k] = std::max(hi[k], a.hi[k]);
+    }
+    for (int k = 0; k < 2 && uploaded; ++k)
+      if (lo[k] <= hi[k])
+        uploaded =
+            early->upload_boxes(k, lo[k], hi[k] - lo[k] + 1, reinterpret_cast<const float*>(spare[k] + lo[k])).ok();
 #endif
-        im.acc[w].bounds = bounds;
-        im.acc[w].bad |= bad;
-        im.acc[w].unsorted |= unsorted;
-      },
-      kRegionChunk);
-  bool bad = false, unsorted = false, upload_failed = false;
+  }
+  bool bad = false, unsorted = false;
   Bounds<D> batch_bounds;
   for (const auto& a : im.acc) {
     bad |= a.bad;
     unsorted |= a.unsorted;
-    upload_failed |= a.upload_failed;
     batch_bounds.add(a.bounds);
   }
   if (!bad && unsorted) {
@@ -705,9 +723,7 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
   if (bad) return batch_error<D>(im, ids, boxes);
   if (whole) {
     for (auto& p : im.packed) p.box.swap(p.spare);
-#if WARPMIND_HAVE_CUDA
-    im.boxes_on_device = early && !unsorted && !upload_failed;
-#endif
+    im.boxes_on_device = uploaded;
   } else {
     // Pass 2: the boxes into their slots (distinct ids: distinct slots).
     Box<D>* slots[2] = {im.packed[0].box.data(), im.packed[1].box.data()};
