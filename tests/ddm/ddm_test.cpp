@@ -794,8 +794,8 @@ TEST_P(DdmBatchTest, LargeBatchesOnThePool) {
   SplitMix64 rng(72);
   std::vector<RegionId> ids;
   std::vector<Box<2>> boxes;
-  // Steps 0, 3, 5: whole batches in id order (the GPU variants upload the boxes during the update); 1:
-  // whole, shuffled; 2: half, shuffled; 4: whole after a removal (a hole); 5: a single update after the
+  // Steps 0, 3, 5: whole batches in id order (swapped in from the spare arrays); 1: whole, shuffled; 2:
+  // half, shuffled (written in place); 4: whole after a removal (a hole); 5: a single update after the
   // whole batch, before the match.
   constexpr RegionId kRemoved = 7, kSingle = 10;
   for (int step = 0; step < 6; ++step) {

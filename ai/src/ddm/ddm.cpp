@@ -54,8 +54,6 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 // Regions per chunk of the pool's passes over them: large enough that a small batch runs on the calling
 // thread alone.
 constexpr std::size_t kRegionChunk = 16384;
-// Slices of a whole batch update whose boxes are copied to the device while the next slice is written.
-constexpr int kUploadSlices = 4;
 
 }  // namespace
 
@@ -170,7 +168,6 @@ struct RegionMatcher<D>::Impl {
   struct alignas(64) Acc {  // per worker, for the passes of the batch update
     Bounds<D> bounds;
     bool bad = false, unsorted = false;
-    std::size_t lo[2], hi[2];  // the slots of each kind a whole batch's slice wrote
   };
   std::vector<Acc> acc;
   MatchTimes times;
@@ -179,9 +176,6 @@ struct RegionMatcher<D>::Impl {
   std::unique_ptr<gpu::DdmDevice> device;
   bool device_grid = false;  // gpu-grid: the grid is chosen at every match
 #endif
-  // A whole batch update uploaded every box while it wrote them (gpu variants): the next match copies
-  // none. Any other change clears it.
-  bool boxes_on_device = false;
 
   void mark(RegionId id) {
     if (!track_dirty || all_dirty || dirty_flag[id]) return;
@@ -482,8 +476,6 @@ Status match_device(typename RegionMatcher<D>::Impl& im, ThreadPool& pool, std::
   r.sub_ids = im.packed[1].id.data();
   r.ns = im.packed[1].size();
   r.ids_version = im.ids_version;
-  r.boxes_uploaded = im.boxes_on_device;
-  im.boxes_on_device = false;
   std::size_t pairs = 0;
   gpu::DdmTimes t;
   Status err = im.device->match(r, g, pairs, t);
@@ -575,7 +567,6 @@ Status RegionMatcher<D>::add(RegionKind kind, const Box<D>& box, RegionId& id) {
   WM_RETURN_IF_ERROR(p.spare.reserve(p.size() + 1));
   WM_RETURN_IF_ERROR(p.id.reserve(p.size() + 1));
   id = static_cast<RegionId>(im.where.size());
-  im.boxes_on_device = false;
   im.where.push_back(static_cast<std::uint32_t>(p.size() << 1) | static_cast<std::uint32_t>(k));
   p.box.push_back(box);
   p.spare.push_back(box);
@@ -595,7 +586,6 @@ Status RegionMatcher<D>::update(RegionId id, const Box<D>& box) {
   if (id >= im.where.size() || !im.alive[id]) return Status::Invalid("update: unknown region " + std::to_string(id));
   WM_RETURN_IF_ERROR(check_box<D>(box, "update", id));
   im.packed[im.where[id] & 1].box[im.where[id] >> 1] = box;
-  im.boxes_on_device = false;
   im.bounds_exact = false;  // the old box may have been on the edge: the next grid recomputes them
   im.mark(id);
   return Status::Ok();
@@ -621,73 +611,33 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
   // are stale anyway; their holes are not written). Other batches are checked, then written in place.
   const bool whole = n == im.pubs + im.subs;
   Box<D>* spare[2] = {im.packed[0].spare.data(), im.packed[1].spare.data()};
-  im.boxes_on_device = false;
-  // A whole batch with no holes on a GPU variant also uploads the boxes as it writes them: the pass runs
-  // in kUploadSlices slices of the batch and, with ids ascending, each slice fills one run of slots per
-  // kind, copied (from this thread) as soon as the slice is written, so the copy of one slice overlaps
-  // the pass over the next. The next match then copies no boxes. A bad or unsorted entry stops the
-  // uploads (the match uploads as usual).
-  int slices = 1;
-  bool uploaded = false;
-#if WARPMIND_HAVE_CUDA
-  gpu::DdmDevice* early =
-      whole && im.device && im.packed[0].holes == 0 && im.packed[1].holes == 0 ? im.device.get() : nullptr;
-  if (early && early->stage_boxes(im.packed[0].size(), im.packed[1].size()).ok()) {
-    slices = kUploadSlices;
-    uploaded = true;
-  }
-#endif
   // Pass 1: every id live, every box valid, ids ascending (then none repeats), the boxes' bounds; when
   // whole, the boxes into the spares. (The bounds are taken for every batch: cheaper than a branch.)
   for (auto& a : im.acc) {
     a.bounds.clear();
     a.bad = a.unsorted = false;
   }
-  for (int slice = 0; slice < slices; ++slice) {
-    const std::size_t sb = n * slice / slices, se = n * (slice + 1) / slices;
-    for (auto& a : im.acc) a.lo[0] = a.lo[1] = SIZE_MAX, a.hi[0] = a.hi[1] = 0;
-    pool.parallel_for(
-        se - sb,
-        [&](std::size_t b, std::size_t e, unsigned w) {
-          b += sb;
-          e += sb;
-          bool bad = false, unsorted = false;
-          auto& acc = im.acc[w];
-          Bounds<D> bounds = acc.bounds;
-          RegionId last = b > 0 ? idp[b - 1] : 0;
-          for (std::size_t i = b; i < e; ++i) {
-            const RegionId id = idp[i];
-            const std::uint32_t at = id < known ? where[id] : Impl::kRemoved;
-            const Box<D>& x = bp[i];
-            bad |= at == Impl::kRemoved || !box_ok<D>(x);
-            unsorted |= i > 0 && !(id > last);
-            last = id;
-            bounds.add(x);
-            if (whole && at != Impl::kRemoved) {
-              const std::size_t k = at & 1, slot = at >> 1;
-              spare[k][slot] = x;
-              acc.lo[k] = std::min(acc.lo[k], slot);
-              acc.hi[k] = std::max(acc.hi[k], slot);
-            }
-          }
-          acc.bounds = bounds;
-          acc.bad |= bad;
-          acc.unsorted |= unsorted;
-        },
-        kRegionChunk);
-#if WARPMIND_HAVE_CUDA
-    if (!uploaded) continue;
-    std::size_t lo[2] = {SIZE_MAX, SIZE_MAX}, hi[2] = {0, 0};
-    for (const auto& a : im.acc) {
-      uploaded &= !a.bad && !a.unsorted;
-      for (int k = 0; k < 2; ++k) lo[k] = std::min(lo[k], a.lo[k]), hi[k] = std::max(hi[k], a.hi[k]);
-    }
-    for (int k = 0; k < 2 && uploaded; ++k)
-      if (lo[k] <= hi[k])
-        uploaded =
-            early->upload_boxes(k, lo[k], hi[k] - lo[k] + 1, reinterpret_cast<const float*>(spare[k] + lo[k])).ok();
-#endif
-  }
+  pool.parallel_for(
+      n,
+      [&](std::size_t b, std::size_t e, unsigned w) {
+        bool bad = false, unsorted = false;
+        Bounds<D> bounds = im.acc[w].bounds;
+        RegionId last = b > 0 ? idp[b - 1] : 0;
+        for (std::size_t i = b; i < e; ++i) {
+          const RegionId id = idp[i];
+          const std::uint32_t at = id < known ? where[id] : Impl::kRemoved;
+          const Box<D>& x = bp[i];
+          bad |= at == Impl::kRemoved || !box_ok<D>(x);
+          unsorted |= i > 0 && !(id > last);
+          last = id;
+          bounds.add(x);
+          if (whole && at != Impl::kRemoved) spare[at & 1][at >> 1] = x;
+        }
+        im.acc[w].bounds = bounds;
+        im.acc[w].bad |= bad;
+        im.acc[w].unsorted |= unsorted;
+      },
+      kRegionChunk);
   bool bad = false, unsorted = false;
   Bounds<D> batch_bounds;
   for (const auto& a : im.acc) {
@@ -723,7 +673,6 @@ Status RegionMatcher<D>::update(std::span<const RegionId> ids, std::span<const B
   if (bad) return batch_error<D>(im, ids, boxes);
   if (whole) {
     for (auto& p : im.packed) p.box.swap(p.spare);
-    im.boxes_on_device = uploaded;
   } else {
     // Pass 2: the boxes into their slots (distinct ids: distinct slots).
     Box<D>* slots[2] = {im.packed[0].box.data(), im.packed[1].box.data()};
@@ -758,7 +707,6 @@ Status RegionMatcher<D>::remove(RegionId id) {
   Box<D>& b = p.box[s];
   b.hi = b.lo;  // a hole: an empty box, which overlaps nothing; in the spare array too
   p.spare[s] = b;
-  im.boxes_on_device = false;
   p.holes += 1;
   im.alive[id] = 0;
   im.where[id] = Impl::kRemoved;

@@ -268,7 +268,6 @@ struct DdmDevice::Impl {
   bool ids_current = false;
   std::uint64_t ids_version = 0;
   std::size_t ids_np = 0, ids_ns = 0;
-  std::size_t staged[2] = {SIZE_MAX, SIZE_MAX};  // slots of each kind sized by stage_boxes(); MAX: none
 
   ~Impl() {
     for (cudaEvent_t e : ev)
@@ -429,12 +428,8 @@ Status DdmDevice::match(const DdmRegions& r, const DdmGrid& grid, std::size_t& p
   if (!(err = im.pub_id.reserve(std::max<std::size_t>(np, 1))).ok()) return err;
   if (!(err = im.sub_id.reserve(std::max<std::size_t>(ns, 1))).ok()) return err;
   ids_current = ids_current && im.pub_id.get() == pub_id_before && im.sub_id.get() == sub_id_before;
-  // Boxes (and changed ids) straight from the caller's memory: page-locked there, so no staging copy. Boxes
-  // uploaded ahead (stage_boxes, upload_boxes) are not copied again.
-  const bool boxes_there = r.boxes_uploaded && im.staged[0] == np && im.staged[1] == ns;
-  im.staged[0] = im.staged[1] = SIZE_MAX;
-  const std::size_t bytes[4] = {boxes_there ? 0 : np * box_floats * sizeof(float),
-                                boxes_there ? 0 : ns * box_floats * sizeof(float),
+  // Boxes (and changed ids) straight from the caller's memory: page-locked there, so no staging copy.
+  const std::size_t bytes[4] = {np * box_floats * sizeof(float), ns * box_floats * sizeof(float),
                                 ids_current ? 0 : np * sizeof(unsigned), ids_current ? 0 : ns * sizeof(unsigned)};
   const void* src[4] = {r.pub_boxes, r.sub_boxes, r.pub_ids, r.sub_ids};
   void* dst[4] = {im.pub_boxes.get(), im.sub_boxes.get(), im.pub_id.get(), im.sub_id.get()};
@@ -457,28 +452,6 @@ Status DdmDevice::match(const DdmRegions& r, const DdmGrid& grid, std::size_t& p
   im.ids_version = r.ids_version;
   im.ids_np = np;
   im.ids_ns = ns;
-  return Status::Ok();
-}
-
-Status DdmDevice::stage_boxes(std::size_t np, std::size_t ns) {
-  Impl& im = *impl_;
-  im.staged[0] = im.staged[1] = SIZE_MAX;
-  const std::size_t box_floats = 2 * static_cast<std::size_t>(im.dims);
-  WM_RETURN_IF_ERROR(im.pub_boxes.reserve(std::max<std::size_t>(np, 1) * box_floats));
-  WM_RETURN_IF_ERROR(im.sub_boxes.reserve(std::max<std::size_t>(ns, 1) * box_floats));
-  im.staged[0] = np;
-  im.staged[1] = ns;
-  return Status::Ok();
-}
-
-Status DdmDevice::upload_boxes(int kind, std::size_t first, std::size_t count, const float* src) {
-  Impl& im = *impl_;
-  const int k = kind == 0 ? 0 : 1;
-  if (im.staged[k] == SIZE_MAX || first > im.staged[k] || count > im.staged[k] - first)
-    return Status::Invalid("ddm: boxes uploaded beyond the staged slots");
-  const std::size_t box_floats = 2 * static_cast<std::size_t>(im.dims);
-  float* dst = (k == 0 ? im.pub_boxes : im.sub_boxes).get() + first * box_floats;
-  if (count) WM_CUDA(cudaMemcpyAsync(dst, src, count * box_floats * sizeof(float), cudaMemcpyHostToDevice, im.stream));
   return Status::Ok();
 }
 

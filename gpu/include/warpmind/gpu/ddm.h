@@ -49,9 +49,6 @@ struct DdmRegions {
   // The caller changes it whenever either id list may have changed (regions added, slots moved): the ids
   // are uploaded only when it differs from the last successful match's (boxes are uploaded every time).
   std::uint64_t ids_version = 0;
-  // The boxes are on the device already: stage_boxes(np, ns) and upload_boxes() calls covering every slot
-  // of both kinds since the last match (with np and ns as here; otherwise this is ignored).
-  bool boxes_uploaded = false;
 };
 
 // Not thread-safe. Every call but diff() blocks until its work on the stream is done.
@@ -62,13 +59,6 @@ class DdmDevice {
   // Uploads the regions and matches them; leaves the sorted pairs in device memory and their number in
   // `pairs`.
   Status match(const DdmRegions& regions, const DdmGrid& grid, std::size_t& pairs, DdmTimes& times);
-  // Uploading the boxes ahead of match(), while the host still writes them (a batch update): stage_boxes
-  // sizes the device's box arrays for np and ns slots; then upload_boxes queues the copy of `count` boxes
-  // (2 * dims floats each, from `src`) to slots [first, first + count) of kind 0 (publications) or 1
-  // (subscriptions). upload_boxes alone may be called from several threads at once; it does not wait, so
-  // `src` must stay unchanged until the next match() returns.
-  Status stage_boxes(std::size_t np, std::size_t ns);
-  Status upload_boxes(int kind, std::size_t first, std::size_t count, const float* src);
   // The pairs of the last match as (publication, subscription) id pairs, 2 * pairs values, copied into
   // page-locked staging owned by this object: *out points there until the next call on this object.
   Status download(const std::uint32_t** out, DdmTimes& times);
