@@ -17,6 +17,8 @@ packages=(
   mesa-vulkan-drivers              # lavapipe: software Vulkan for headless tests
   xvfb xauth                       # a display for windowed tests on machines without one
   clang-format                     # the sources' layout (.clang-format), checked by a test
+  libenet-dev                      # warpmind-server and warpmind-bots: UDP with ENet
+  flatbuffers-compiler libflatbuffers-dev  # their wire protocol (demos/server/protocol.fbs, flatc at build time)
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # clang -fsanitize=fuzzer,address,undefined

@@ -1,0 +1,760 @@
+// warpmind-server: the AOI module's tick loop for real clients over UDP (ENet), speaking the protocol
+// of protocol.fbs (docs/protocol.md, docs/server.md).
+//
+// Each tick: the commands received since the previous tick are applied (per player the latest valid
+// one), joins and leaves enter the tick as moves in and out of a parking strip beyond the map, the AOI
+// module runs the tick (mailboxes, enter/leave events), and each client gets its State (unreliable,
+// sequenced) and, when its visibility changed, its Events (reliable). A client can never stop the
+// server: every packet is verified before use, and bad ones are dropped and counted by reason.
+#include <enet/enet.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "flags.h"
+#include "protocol.h"
+#include "warpmind/aoi/aoi.h"
+#include "warpmind/core/context.h"
+
+namespace {
+
+using namespace warpmind;
+using Clock = std::chrono::steady_clock;
+
+std::atomic<bool> g_stop{false};
+struct Server;
+Server* g_server = nullptr;  // for ENet's intercept callback, which has no user data
+extern "C" void on_signal(int) { g_stop.store(true); }
+
+int bad(const std::string& why) {
+  std::fprintf(stderr, "warpmind-server: %s\n", why.c_str());
+  return 2;
+}
+
+// Why a packet (or a datagram) was dropped.
+enum Drop : int {
+  BadPacket,       // not a Message (verifier failed), or a message a client never sends
+  Oversized,       // more than kMaxClientPacket bytes
+  UnknownVersion,  // Hello with another protocol version
+  NotJoined,       // a command before the Hello was answered
+  WrongToken,      // a token that is not this connection's
+  StaleSeq,        // seq not above the last received (replayed or reordered)
+  SeqWindow,       // seq more than kSeqWindow above the last received
+  BadValue,        // a non-finite target position, or an attack on no player
+  RateLimit,       // more messages from one connection than --peer-rate allows
+  Flood,           // more datagrams from one address than --address-rate allows (before ENet sees them)
+  kDrops
+};
+const char* drop_name(int d) {
+  static const char* names[] = {"bad_packet", "oversized",  "unknown_version", "not_joined", "wrong_token",
+                                "stale_seq",  "seq_window", "bad_value",       "rate_limit", "flood"};
+  return names[d];
+}
+
+struct Flags {
+  std::string host = "127.0.0.1", shape = "square", variant = "auto";
+  int port = 7777, tick_hz = 20, max_clients = 1024;
+  float map = 1000, aoi = 20, max_move = 0, attack_range = 0;
+  double seconds = 0;
+  int peer_rate = 100, address_rate = 2000, damage = 1;
+  int metrics_port = -1;  // -1: no metrics endpoint
+  std::uint64_t seed = 1;
+  demos::ContextFlags context;
+  bool json = false;
+};
+
+// A token bucket: `rate` a second, bursts of `rate` (at least 1).
+struct Bucket {
+  double tokens = 0;
+  Clock::time_point last{};
+  bool take(double rate, Clock::time_point now) {
+    if (last == Clock::time_point{})
+      tokens = rate;
+    else
+      tokens = std::min(rate, tokens + rate * std::chrono::duration<double>(now - last).count());
+    last = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  }
+};
+
+enum class SlotState { Free, Joining, Active, Leaving };
+
+struct Slot {
+  SlotState state = SlotState::Free;
+  ENetPeer* peer = nullptr;
+  std::uint64_t token = 0;
+  std::uint32_t last_received = 0;  // highest seq received
+  std::uint32_t last_applied = 0;   // seq of the last command applied
+  bool has_command = false;         // the pending command (the latest received since the last tick)
+  aoi::Command command;
+  float target_x = 0, target_y = 0;
+  std::uint32_t command_seq = 0;
+  aoi::Player spawn;
+};
+
+// Per connection (ENetPeer::data).
+struct Conn {
+  int slot = -1;
+  Bucket bucket;
+  Clock::time_point connected;
+};
+
+struct Server {
+  Flags f;
+  ENetHost* host = nullptr;
+  std::unique_ptr<Context> ctx;
+  std::unique_ptr<aoi::AoiWorld> world;
+  aoi::AoiConfig cfg;
+  std::vector<Slot> slots;
+  std::vector<aoi::Player> parking;
+  std::mt19937_64 rng;         // spawn positions (--seed)
+  std::random_device entropy;  // session tokens
+  std::uint64_t tick = 0;      // the next tick to run
+  float max_move = 0;
+
+  // Counters for the summary.
+  std::uint64_t drops[kDrops] = {};
+  std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
+  std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
+  std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0;
+  std::vector<float> tick_ms;
+  std::unordered_map<std::uint64_t, Bucket> address_buckets;
+  Clock::time_point address_sweep{};
+
+  std::uint32_t active_count() const {
+    std::uint32_t n = 0;
+    for (const Slot& s : slots) n += s.state != SlotState::Free;
+    return n;
+  }
+
+  void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
+    const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
+    ENetPacket* packet = enet_packet_create(b.GetBufferPointer(), b.GetSize(), flags);
+    if (packet == nullptr) return;
+    if (enet_peer_send(p, channel, packet) != 0) {
+      enet_packet_destroy(packet);
+      return;
+    }
+    ++packets_out;
+    bytes_out += b.GetSize();
+  }
+
+  void refuse(ENetPeer* p, net::RefuseReason why) {
+    flatbuffers::FlatBufferBuilder b(64);
+    net::FinishMessageBuffer(
+        b, net::CreateMessage(b, net::Body_Refused, net::CreateRefused(b, why, net::kProtocolVersion).Union()));
+    send(p, net::kReliableChannel, b);
+    enet_peer_disconnect_later(p, 0);
+    ++refused;
+  }
+
+  void on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
+    if (h.version() != net::kProtocolVersion) {
+      ++drops[UnknownVersion];
+      refuse(p, net::RefuseReason_UnknownVersion);
+      return;
+    }
+    if (c.slot >= 0) {
+      refuse(p, net::RefuseReason_AlreadyJoined);
+      return;
+    }
+    int free = -1;
+    for (std::size_t i = 0; i < slots.size() && free < 0; ++i)
+      if (slots[i].state == SlotState::Free) free = static_cast<int>(i);
+    if (free < 0) {
+      refuse(p, net::RefuseReason_ServerFull);
+      return;
+    }
+    Slot& s = slots[free];
+    s = Slot{};
+    s.state = SlotState::Joining;
+    s.peer = p;
+    do s.token = (std::uint64_t{entropy()} << 32) ^ entropy();
+    while (s.token == 0);
+    std::uniform_real_distribution<float> where(0.0f, f.map);
+    s.spawn = {where(rng), where(rng), 100};
+    c.slot = free;
+    ++joined;
+    flatbuffers::FlatBufferBuilder b(256);
+    const auto w = net::CreateWelcome(b, net::kProtocolVersion, static_cast<std::uint32_t>(free), s.token,
+                                      static_cast<std::uint32_t>(f.tick_hz), tick, f.map, cfg.world.x0, cfg.world.y0,
+                                      cfg.world.width, cfg.world.height, cfg.aoi,
+                                      cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
+                                      max_move, cfg.attack_range, f.damage, s.spawn.x, s.spawn.y, s.spawn.hp);
+    net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
+    send(p, net::kReliableChannel, b);
+    peak = std::max<std::uint64_t>(peak, active_count());
+  }
+
+  // Frees the connection's slot (its player leaves the map in the next tick).
+  void release(ENetPeer* p) {
+    Conn* c = static_cast<Conn*>(p->data);
+    if (c == nullptr) return;
+    if (c->slot >= 0) {
+      Slot& s = slots[c->slot];
+      s.peer = nullptr;
+      s.has_command = false;
+      s.state = s.state == SlotState::Joining ? SlotState::Free : SlotState::Leaving;
+      ++left;
+    }
+    delete c;
+    p->data = nullptr;
+  }
+
+  // Checks a command's token and seq; true when it may be kept as the slot's pending command.
+  bool accept_seq(Slot& s, std::uint64_t token, std::uint32_t seq) {
+    if (token != s.token) return ++drops[WrongToken], false;
+    if (seq <= s.last_received) return ++drops[StaleSeq], false;
+    if (seq - s.last_received > net::kSeqWindow) return ++drops[SeqWindow], false;
+    return true;
+  }
+
+  void on_receive(ENetPeer* p, const ENetPacket* packet) {
+    Conn* c = static_cast<Conn*>(p->data);
+    if (c == nullptr) return;
+    bytes_in += packet->dataLength;
+    if (!c->bucket.take(f.peer_rate, Clock::now())) return void(++drops[RateLimit]);
+    if (packet->dataLength > net::kMaxClientPacket) return void(++drops[Oversized]);
+    const net::Message* m = net::read_message(packet->data, packet->dataLength);
+    if (m == nullptr) return void(++drops[BadPacket]);
+    switch (m->body_type()) {
+      case net::Body_Hello:
+        on_hello(p, *c, *m->body_as_Hello());
+        return;
+      case net::Body_Leave:
+      case net::Body_Move:
+      case net::Body_Attack:
+        break;
+      default:
+        return void(++drops[BadPacket]);
+    }
+    if (c->slot < 0) return void(++drops[NotJoined]);
+    Slot& s = slots[c->slot];
+    if (const net::Leave* l = m->body_as_Leave()) {
+      if (l->token() != s.token) return void(++drops[WrongToken]);
+      release(p);
+      enet_peer_disconnect_later(p, 0);
+      return;
+    }
+    if (const net::Move* mv = m->body_as_Move()) {
+      if (!accept_seq(s, mv->token(), mv->seq())) return;
+      if (!std::isfinite(mv->x()) || !std::isfinite(mv->y())) return void(++drops[BadValue]);
+      s.last_received = mv->seq();
+      s.has_command = true;
+      s.command = {};
+      s.command.type = aoi::CommandType::Move;
+      s.target_x = mv->x();
+      s.target_y = mv->y();
+      s.command_seq = mv->seq();
+      ++commands;
+      return;
+    }
+    const net::Attack* a = m->body_as_Attack();
+    if (!accept_seq(s, a->token(), a->seq())) return;
+    if (a->target() >= slots.size() || slots[a->target()].state != SlotState::Active) return void(++drops[BadValue]);
+    s.last_received = a->seq();
+    s.has_command = true;
+    s.command = {};
+    s.command.type = aoi::CommandType::Attack;
+    s.command.target = a->target();
+    s.command.damage = f.damage;
+    s.command_seq = a->seq();
+    ++commands;
+  }
+
+  // Every raw datagram, before ENet parses it: counted, and dropped when its address sends more than
+  // --address-rate a second (a flood never reaches the protocol).
+  static int intercept(ENetHost* h, ENetEvent*) {
+    Server& self = *g_server;
+    ++self.datagrams_in;
+    self.datagram_bytes_in += h->receivedDataLength;
+    const Clock::time_point now = Clock::now();
+    if (now - self.address_sweep > std::chrono::seconds(10) || self.address_buckets.size() > 65536) {
+      std::erase_if(self.address_buckets,
+                    [now](const auto& kv) { return now - kv.second.last > std::chrono::seconds(5); });
+      if (self.address_buckets.size() > 65536) self.address_buckets.clear();
+      self.address_sweep = now;
+    }
+    const std::uint64_t key = (std::uint64_t{h->receivedAddress.host} << 16) | h->receivedAddress.port;
+    if (!self.address_buckets[key].take(self.f.address_rate, now)) {
+      ++self.drops[Flood];
+      return 1;  // consumed: ENet never sees it
+    }
+    return 0;
+  }
+
+  // Services the network until `until` (or a stop signal).
+  // ---- Metrics: the summary's counters in the Prometheus text format, over HTTP at --metrics-port.
+  int metrics_fd = -1;
+
+  std::string metrics_text() {
+    std::string t;
+    const auto metric = [&t](const char* name, const char* type, const char* help, const std::string& samples) {
+      t += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + samples;
+    };
+    const auto one = [](const char* name, double v) {
+      char b[160];
+      std::snprintf(b, sizeof b, "%s %.17g\n", name, v);
+      return std::string(b);
+    };
+    metric("warpmind_server_ticks_total", "counter", "Ticks run.", one("warpmind_server_ticks_total", tick));
+    metric("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.",
+           one("warpmind_server_late_ticks_total", late_ticks));
+    metric("warpmind_server_clients", "gauge", "Players joined now.", one("warpmind_server_clients", active_count()));
+    metric("warpmind_server_joins_total", "counter", "Joins accepted.", one("warpmind_server_joins_total", joined));
+    metric("warpmind_server_leaves_total", "counter", "Players that left.", one("warpmind_server_leaves_total", left));
+    metric("warpmind_server_refused_total", "counter", "Joins refused.", one("warpmind_server_refused_total", refused));
+    std::string d;
+    for (int k = 0; k < kDrops; ++k)
+      d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) +
+           "\n";
+    metric("warpmind_server_drops_total", "counter", "Packets and datagrams dropped, by reason.", d);
+    metric("warpmind_server_commands_total", "counter", "Commands accepted into a tick.",
+           one("warpmind_server_commands_total", commands));
+    metric("warpmind_server_notifications_total", "counter", "Notifications sent.",
+           one("warpmind_server_notifications_total", notifications));
+    metric("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.",
+           one("warpmind_server_datagrams_in_total", datagrams_in));
+    metric("warpmind_server_bytes_in_total", "counter", "Message bytes received.",
+           one("warpmind_server_bytes_in_total", bytes_in));
+    metric("warpmind_server_bytes_out_total", "counter", "Message bytes sent.",
+           one("warpmind_server_bytes_out_total", bytes_out));
+    // The last 1,000 ticks' times.
+    std::vector<float> recent(tick_ms.end() - std::min<std::ptrdiff_t>(1000, tick_ms.size()), tick_ms.end());
+    std::sort(recent.begin(), recent.end());
+    std::string q;
+    for (double p : {0.5, 0.9, 0.99}) {
+      const double v =
+          recent.empty() ? 0.0 : recent[std::min(recent.size() - 1, static_cast<std::size_t>(p * recent.size()))];
+      char b[160];
+      std::snprintf(b, sizeof b, "warpmind_server_tick_seconds{quantile=\"%g\"} %.9g\n", p, v / 1000.0);
+      q += b;
+    }
+    metric("warpmind_server_tick_seconds", "summary", "Time of a tick over the last 1000 ticks.", q);
+    return t;
+  }
+
+  // Answers at most one scrape per call: the request read for at most 20 ms, then the page, then close.
+  void serve_metrics() {
+    if (metrics_fd < 0) return;
+    const int c = accept4(metrics_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (c < 0) return;
+    char req[2048];
+    std::size_t got = 0;
+    for (const Clock::time_point until = Clock::now() + std::chrono::milliseconds(20); Clock::now() < until;) {
+      pollfd p{c, POLLIN, 0};
+      if (poll(&p, 1, 5) <= 0) continue;
+      const ssize_t n = read(c, req + got, sizeof req - 1 - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+      req[got] = 0;
+      if (std::strstr(req, "\r\n\r\n") || got + 1 >= sizeof req) break;
+    }
+    const std::string body = metrics_text();
+    const std::string page =
+        "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " + std::to_string(body.size()) +
+        "\r\nConnection: close\r\n\r\n" + body;
+    std::size_t off = 0;
+    for (const Clock::time_point until = Clock::now() + std::chrono::milliseconds(20);
+         off < page.size() && Clock::now() < until;) {
+      const ssize_t n = ::send(c, page.data() + off, page.size() - off, MSG_NOSIGNAL);
+      if (n > 0)
+        off += static_cast<std::size_t>(n);
+      else {
+        pollfd p{c, POLLOUT, 0};
+        poll(&p, 1, 5);
+      }
+    }
+    shutdown(c, SHUT_WR);
+    close(c);
+  }
+
+  void service(Clock::time_point until) {
+    ENetEvent ev;
+    for (;;) {
+      serve_metrics();
+      const Clock::time_point now = Clock::now();
+      if (now >= until || g_stop.load()) return;
+      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
+      const int r = enet_host_service(host, &ev, static_cast<enet_uint32>(std::clamp<long long>(wait, 0, 5)));
+      if (r < 0) {  // a socket error (a datagram larger than ENet's buffer, say): nothing to handle
+        ++receive_errors;
+        continue;
+      }
+      if (r == 0) continue;
+      do {
+        switch (ev.type) {
+          case ENET_EVENT_TYPE_CONNECT: {
+            Conn* c = new Conn;
+            c->connected = Clock::now();
+            ev.peer->data = c;
+            enet_peer_timeout(ev.peer, 0, 2000, 5000);
+            // No throttling of unreliable packets: a State is dropped only by the network (or by a
+            // client that stops acknowledging, which the sweep disconnects).
+            enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE,
+                                         0);
+            break;
+          }
+          case ENET_EVENT_TYPE_RECEIVE:
+            on_receive(ev.peer, ev.packet);
+            enet_packet_destroy(ev.packet);
+            break;
+          case ENET_EVENT_TYPE_DISCONNECT:
+            if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++disconnected;
+            release(ev.peer);
+            break;
+          default:
+            break;
+        }
+      } while (enet_host_check_events(host, &ev) > 0);
+    }
+  }
+
+  // Connections that never said Hello, or whose reliable data piles up unacknowledged, are dropped.
+  void sweep_peers() {
+    const Clock::time_point now = Clock::now();
+    for (std::size_t i = 0; i < host->peerCount; ++i) {
+      ENetPeer* p = &host->peers[i];
+      if (p->state != ENET_PEER_STATE_CONNECTED || p->data == nullptr) continue;
+      Conn* c = static_cast<Conn*>(p->data);
+      const bool silent = c->slot < 0 && now - c->connected > std::chrono::seconds(5);
+      const bool slow = p->reliableDataInTransit > 256 * 1024 || enet_list_size(&p->outgoingCommands) > 4096;
+      if (silent || slow) {
+        slow_peers += slow;
+        release(p);
+        enet_peer_disconnect_now(p, 0);
+      }
+    }
+  }
+
+  void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
+    const Clock::time_point t0 = Clock::now();
+    cmds.clear();
+    const std::span<const aoi::Player> pos = world->players();
+    for (std::uint32_t i = 0; i < slots.size(); ++i) {
+      Slot& s = slots[i];
+      aoi::Command k;
+      k.player = i;
+      if (s.state == SlotState::Joining || s.state == SlotState::Leaving) {
+        const aoi::Player& to = s.state == SlotState::Joining ? s.spawn : parking[i];
+        k.dx = to.x - pos[i].x;
+        k.dy = to.y - pos[i].y;
+        cmds.push_back(k);
+        s.state = s.state == SlotState::Joining ? SlotState::Active : SlotState::Free;
+        continue;
+      }
+      if (s.state != SlotState::Active || !s.has_command) continue;
+      s.has_command = false;
+      s.last_applied = s.command_seq;
+      k = s.command;
+      k.player = i;
+      if (k.type == aoi::CommandType::Move) {
+        const float tx = std::clamp(s.target_x, 0.0f, f.map), ty = std::clamp(s.target_y, 0.0f, f.map);
+        k.dx = std::clamp(tx - pos[i].x, -max_move, max_move);
+        k.dy = std::clamp(ty - pos[i].y, -max_move, max_move);
+      }
+      cmds.push_back(k);
+    }
+    const Status st = world->tick(cmds, r);
+    if (!st.ok()) {
+      std::fprintf(stderr, "warpmind-server: tick %llu: %s\n", static_cast<unsigned long long>(tick),
+                   st.message().c_str());
+      g_stop.store(true);
+      return;
+    }
+    for (std::size_t k : r.rejected) module_rejected += k;
+    const std::uint64_t time_us = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
+    const std::span<const aoi::Player> after = world->players();
+    flatbuffers::FlatBufferBuilder b(1024);
+    std::size_t e_in = 0, e_out = 0;
+    std::vector<std::uint32_t> entered, gone;
+    for (std::uint32_t i = 0; i < slots.size(); ++i) {
+      // This receiver's events (the lists are sorted by receiver).
+      entered.clear();
+      gone.clear();
+      for (; e_in < r.entered.size() && r.entered[e_in].receiver <= i; ++e_in)
+        if (r.entered[e_in].receiver == i) entered.push_back(r.entered[e_in].other);
+      for (; e_out < r.left.size() && r.left[e_out].receiver <= i; ++e_out)
+        if (r.left[e_out].receiver == i) gone.push_back(r.left[e_out].other);
+      const Slot& s = slots[i];
+      if (s.state != SlotState::Active || s.peer == nullptr) continue;
+      const std::uint64_t from = r.mailbox_start[i], to = r.mailbox_start[i + 1];
+      notifications += to - from;
+      b.Clear();
+      const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(r.mailbox.data() + from),
+                                                   static_cast<std::size_t>(to - from));
+      const auto state =
+          net::CreateState(b, tick, time_us, s.last_applied, after[i].x, after[i].y, after[i].hp, entries);
+      net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
+      send(s.peer, net::kStreamChannel, b);
+      if (!entered.empty() || !gone.empty()) {
+        b.Clear();
+        const auto ev = net::CreateEvents(b, tick, b.CreateVector(entered), b.CreateVector(gone));
+        net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Events, ev.Union()));
+        send(s.peer, net::kReliableChannel, b);
+      }
+    }
+    enet_host_flush(host);
+    ++tick;
+    if (tick_ms.size() < (1u << 22))
+      tick_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
+  }
+};
+
+static_assert(sizeof(net::Entry) == sizeof(aoi::MailboxEntry));
+
+double percentile(std::vector<float> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
+int run(Server& sv) {
+  Flags& f = sv.f;
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sv.max_move = f.max_move > 0 ? f.max_move : f.aoi;
+  sv.rng.seed(f.seed);
+  // The AOI world: the map, and beyond it a parking strip where free slots wait, each two buckets away
+  // from anything else (so parked players see only themselves and cost nothing).
+  const int per_column = std::max(1, static_cast<int>(f.map / (2 * f.aoi)));
+  const int columns = (f.max_clients + per_column - 1) / per_column;
+  const float first_column = std::ceil(f.map / f.aoi) + 2;
+  aoi::AoiConfig& cfg = sv.cfg;
+  cfg.world = {0, 0, (first_column + 2.0f * columns) * f.aoi, std::max(f.map, 2.0f * per_column * f.aoi)};
+  cfg.aoi = f.aoi;
+  (void)aoi::parse_shape(f.shape, cfg.shape);
+  (void)aoi::parse_variant(f.variant, cfg.variant);
+  cfg.max_move = cfg.world.width + cfg.world.height;  // joins and leaves move in one tick; clients' moves are clamped
+  cfg.attack_range = f.attack_range > 0 ? f.attack_range : f.aoi;
+  cfg.track_visibility = true;
+  cfg.format = aoi::NotificationFormat::Mailboxes;
+  if (static_cast<double>(cfg.world.width) / f.aoi * (cfg.world.height / f.aoi) > 1e8)
+    return bad("--map / --aoi: too many AOI buckets (at most 10^8 with the parking strip)");
+  sv.slots.resize(f.max_clients);
+  for (int i = 0; i < f.max_clients; ++i)
+    sv.parking.push_back(
+        {(first_column + 2.0f * (i / per_column) + 0.5f) * f.aoi, (2.0f * (i % per_column) + 0.5f) * f.aoi, 100});
+  if (const std::string err = demos::open_context(f.context, true, sv.ctx); !err.empty()) return bad(err);
+  if (Status st = aoi::AoiWorld::create(*sv.ctx, cfg, sv.world); !st.ok()) return bad(st.message());
+  if (Status st = sv.world->reset(sv.parking); !st.ok()) return bad(st.message());
+
+  if (enet_initialize() != 0) return bad("cannot initialise ENet");
+  ENetAddress address;
+  if (enet_address_set_host_ip(&address, f.host.c_str()) != 0) return bad("--host: not an IPv4 address: " + f.host);
+  address.port = static_cast<enet_uint16>(f.port);
+  sv.host = enet_host_create(&address, static_cast<std::size_t>(f.max_clients) + 64, net::kChannels, 0, 0);
+  if (sv.host == nullptr) return bad("cannot listen on " + f.host + ":" + std::to_string(f.port));
+  g_server = &sv;
+  sv.host->maximumPacketSize = 4096;        // a client's message is a few dozen bytes
+  sv.host->maximumWaitingData = 64 * 1024;  // per peer, packets received and not yet handed out
+  sv.host->intercept = &Server::intercept;
+  ENetAddress bound{};
+  enet_socket_get_address(sv.host->socket, &bound);
+  if (f.metrics_port >= 0) {
+    sv.metrics_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(f.metrics_port));
+    inet_pton(AF_INET, f.host.c_str(), &a.sin_addr);
+    const int yes = 1;
+    setsockopt(sv.metrics_fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    socklen_t len = sizeof a;
+    if (sv.metrics_fd < 0 || bind(sv.metrics_fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+        listen(sv.metrics_fd, 16) != 0 || getsockname(sv.metrics_fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+      return bad("--metrics-port: cannot listen on " + f.host + ":" + std::to_string(f.metrics_port));
+    std::fprintf(stderr, "warpmind-server: metrics on http://%s:%u/metrics\n", f.host.c_str(), ntohs(a.sin_port));
+  }
+  std::fprintf(stderr, "warpmind-server: listening on %s:%u, %d Hz, map %g, AOI %g (%s), variant %s\n", f.host.c_str(),
+               bound.port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape), aoi::variant_name(sv.world->variant()));
+  std::fflush(stderr);
+
+  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / f.tick_hz));
+  const Clock::time_point start = Clock::now();
+  const Clock::time_point stop_at =
+      f.seconds > 0 ? start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.seconds))
+                    : Clock::time_point::max();
+  Clock::time_point next = start + period;
+  std::vector<aoi::Command> cmds;
+  aoi::TickResult result;
+  Clock::time_point last_sweep = start;
+  while (!g_stop.load()) {
+    sv.service(std::min(next, stop_at));
+    if (g_stop.load() || Clock::now() >= stop_at) break;
+    sv.run_tick(cmds, result);
+    next += period;
+    if (Clock::now() > next + period) {  // more than a tick behind: skip ahead rather than burst
+      ++sv.late_ticks;
+      next = Clock::now() + period;
+    }
+    if (Clock::now() - last_sweep > std::chrono::milliseconds(250)) {
+      sv.sweep_peers();
+      last_sweep = Clock::now();
+    }
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const std::uint32_t connected = sv.active_count();
+  for (std::size_t i = 0; i < sv.host->peerCount; ++i) {
+    ENetPeer* p = &sv.host->peers[i];
+    if (p->data) {
+      delete static_cast<Conn*>(p->data);
+      p->data = nullptr;
+    }
+    if (p->state == ENET_PEER_STATE_CONNECTED) enet_peer_disconnect_now(p, 0);
+  }
+  enet_host_flush(sv.host);
+  enet_host_destroy(sv.host);
+  enet_deinitialize();
+  if (sv.metrics_fd >= 0) close(sv.metrics_fd);
+
+  std::uint64_t dropped = 0;
+  for (std::uint64_t d : sv.drops) dropped += d;
+  if (f.json) {
+    std::string drops;
+    for (int d = 0; d < kDrops; ++d)
+      drops += std::string(d ? "," : "") + "\"" + drop_name(d) + "\":" + std::to_string(sv.drops[d]);
+    std::printf(
+        "{\"program\":\"warpmind-server\",\"ticks\":%llu,\"seconds\":%.3f,\"tick_hz\":%d,\"late_ticks\":%llu,"
+        "\"clients\":{\"joined\":%llu,\"left\":%llu,\"disconnected\":%llu,\"refused\":%llu,\"slow\":%llu,\"peak\":%llu,"
+        "\"connected_at_stop\":%u},\"drops\":{%s},\"dropped\":%llu,\"receive_errors\":%llu,\"commands\":%llu,"
+        "\"rejected_by_aoi\":%llu,"
+        "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
+        "llu,\"bytes_out\":%llu,"
+        "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\"}\n",
+        static_cast<unsigned long long>(sv.tick), seconds, f.tick_hz, static_cast<unsigned long long>(sv.late_ticks),
+        static_cast<unsigned long long>(sv.joined), static_cast<unsigned long long>(sv.left),
+        static_cast<unsigned long long>(sv.disconnected), static_cast<unsigned long long>(sv.refused),
+        static_cast<unsigned long long>(sv.slow_peers), static_cast<unsigned long long>(sv.peak), connected,
+        drops.c_str(), static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(sv.receive_errors),
+        static_cast<unsigned long long>(sv.commands), static_cast<unsigned long long>(sv.module_rejected),
+        static_cast<unsigned long long>(sv.notifications), static_cast<unsigned long long>(sv.datagrams_in),
+        static_cast<unsigned long long>(sv.datagram_bytes_in), static_cast<unsigned long long>(sv.bytes_in),
+        static_cast<unsigned long long>(sv.packets_out), static_cast<unsigned long long>(sv.bytes_out),
+        percentile(sv.tick_ms, 0.5), percentile(sv.tick_ms, 0.9), percentile(sv.tick_ms, 0.99),
+        percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()), backend_name(sv.ctx->backend()));
+  } else {
+    std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
+                static_cast<unsigned long long>(sv.tick), seconds, static_cast<unsigned long long>(sv.late_ticks),
+                static_cast<unsigned long long>(sv.joined), static_cast<unsigned long long>(sv.left),
+                static_cast<unsigned long long>(sv.peak));
+    std::printf("dropped %llu:", static_cast<unsigned long long>(dropped));
+    for (int d = 0; d < kDrops; ++d)
+      std::printf(" %s %llu", drop_name(d), static_cast<unsigned long long>(sv.drops[d]));
+    std::printf("\nbytes in %llu, out %llu; tick ms p50 %.3f p99 %.3f\n", static_cast<unsigned long long>(sv.bytes_in),
+                static_cast<unsigned long long>(sv.bytes_out), percentile(sv.tick_ms, 0.5),
+                percentile(sv.tick_ms, 0.99));
+  }
+  return 0;
+}
+
+}  // namespace
+
+// --config FILE: a JSON object whose keys are the flags' names without "--" ("tick_hz" or "tick-hz"),
+// numbers, strings or true (for --json). Its settings go before the command line's, so a flag given on
+// the command line wins (the last value of a flag is the one kept). Empty string or the reason.
+std::string expand_config(int argc, char** argv, std::vector<std::string>& args) {
+  args.assign(argv, argv + argc);
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--config" && i + 1 < argc) path = argv[i + 1];
+    if (a.rfind("--config=", 0) == 0) path = a.substr(9);
+  }
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  if (!in) return "--config: cannot read " + path;
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return "--config: " + path + " is not a JSON object";
+  std::vector<std::string> from_file;
+  for (const auto& [key, value] : j.items()) {
+    std::string flag = "--" + key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    if (flag == "--config") return "--config: a config cannot name another";
+    if (value.is_boolean()) {
+      if (value.get<bool>()) from_file.push_back(flag);
+    } else if (value.is_string()) {
+      from_file.insert(from_file.end(), {flag, value.get<std::string>()});
+    } else if (value.is_number_integer()) {
+      from_file.insert(from_file.end(), {flag, std::to_string(value.get<long long>())});
+    } else if (value.is_number()) {
+      from_file.insert(from_file.end(), {flag, demos::number_text(value.get<double>())});
+    } else {
+      return "--config: " + key + ": expected a number, a string or true";
+    }
+  }
+  args.insert(args.begin() + 1, from_file.begin(), from_file.end());
+  return {};
+}
+
+int main(int argc, char** argv) {
+  CLI::App app(
+      "Runs the AOI module's tick loop for clients over UDP (ENet): joins, moves and attacks in, per-tick "
+      "notifications and enter/leave events out (docs/server.md, docs/protocol.md). Stops after --seconds or on "
+      "SIGINT/SIGTERM, printing a summary (--json: one JSON object).",
+      "warpmind-server");
+  demos::configure(app);
+  auto sv = std::make_unique<Server>();
+  Flags& f = sv->f;
+  demos::add_text(app, "--host", f.host, "IP", "IPv4 address to listen on");
+  demos::add_integer(app, "--port", f.port, 0, 65535, "N", "UDP port; 0: any free one (printed on stderr)");
+  demos::add_integer(app, "--tick-hz", f.tick_hz, 1, 1000, "HZ", "ticks per second");
+  demos::add_number(app, "--map", f.map, 1.0, 1e6, "S", "map side: players move in [0, S] x [0, S]");
+  demos::add_number(app, "--aoi", f.aoi, 1e-2, 1e6, "A", "bucket side (square) or radius (circle)");
+  demos::add_choice(app, "--shape", f.shape, {"square", "circle"}, "the area of interest's shape");
+  demos::add_number(app, "--max-move", f.max_move, 0.0, 1e6, "D",
+                    "the most a player moves per tick and axis; 0: the AOI", "0");
+  demos::add_number(app, "--attack-range", f.attack_range, 0.0, 1e6, "D", "attack range; 0: the AOI", "0");
+  demos::add_integer(app, "--damage", f.damage, 0, 1000000, "HP", "HP an attack takes");
+  demos::add_integer(app, "--max-clients", f.max_clients, 1, 4000, "N", "players at once");
+  demos::add_number(app, "--seconds", f.seconds, 0.0, 1e7, "S", "stop after S seconds; 0: when signalled");
+  demos::add_integer(app, "--peer-rate", f.peer_rate, 1, 1000000, "N", "messages a second one connection may send");
+  demos::add_integer(app, "--address-rate", f.address_rate, 1, 10000000, "N",
+                     "datagrams a second one address (IP and port) may send");
+  demos::add_integer(app, "--metrics-port", f.metrics_port, -1, 65535, "N",
+                     "serve metrics (Prometheus text format) over HTTP on this TCP port; 0: any free one (printed on "
+                     "stderr); -1: none");
+  demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "spawn positions (session tokens are random)");
+  demos::add_context_flags(app, f.context);
+  demos::add_text(app, "--variant", f.variant, "V", "auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast",
+                  [](const std::string& s) {
+                    aoi::AoiVariant v;
+                    return aoi::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";
+                  });
+  demos::add_flag(app, "--json", f.json, "on stop, one JSON summary object on stdout");
+  std::string config;
+  demos::add_text(app, "--config", config, "FILE",
+                  "settings from a JSON object (keys: the flags' names, e.g. {\"tick_hz\": 30, \"map\": 500}); "
+                  "flags on the command line win");
+  std::vector<std::string> args;
+  if (const std::string err = expand_config(argc, argv, args); !err.empty()) return bad(err);
+  std::vector<char*> argv2;
+  for (std::string& a : args) argv2.push_back(a.data());
+  if (const int rc = demos::parse(app, static_cast<int>(argv2.size()), argv2.data()); rc >= 0) return rc;
+  return run(*sv);
+}

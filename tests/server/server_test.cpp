@@ -1,0 +1,550 @@
+// warpmind-server and warpmind-bots as a user runs them, on loopback only: bots checked against the AOI
+// rule, a garbage flood from a raw socket while bots play, a hostile client's packets dropped and
+// counted, SIGINT giving the JSON summary. Every loop is bounded in time.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <enet/enet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/time.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <memory>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpu_helpers.h"
+#include "protocol.h"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  const std::size_t nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("wm_server_test_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d / name;
+}
+
+// A warpmind-server child process on 127.0.0.1 and a port the kernel picks.
+struct ServerProcess {
+  pid_t pid = -1;
+  int port = 0;
+  fs::path out, err;
+
+  explicit ServerProcess(const std::vector<std::string>& extra, const std::string& name = "server") {
+    out = scratch(name + ".out");
+    err = scratch(name + ".err");
+    std::vector<std::string> args = {warpmind::test::bin_dir() + "/warpmind-server",
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--port",
+                                     "0",
+                                     "--json",
+                                     "--backend",
+                                     "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    // Wait (at most 20 s) for "listening on 127.0.0.1:PORT".
+    for (const auto until = Clock::now() + std::chrono::seconds(20); pid > 0 && Clock::now() < until;) {
+      const std::string e = slurp(err);
+      const std::size_t at = e.find("listening on 127.0.0.1:");
+      if (at != std::string::npos) {
+        port = std::atoi(e.c_str() + at + 23);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ~ServerProcess() {
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+  bool alive() const { return pid > 0 && waitpid(pid, nullptr, WNOHANG) == 0; }
+  // SIGINT, then the exit status (-1: it did not stop within 10 s) and the JSON summary.
+  int stop(json& summary) {
+    if (pid <= 0) return -1;
+    kill(pid, SIGINT);
+    int status = 0;
+    for (const auto until = Clock::now() + std::chrono::seconds(10); Clock::now() < until;) {
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        pid = -1;
+        summary = json::parse(last_line(slurp(out)), nullptr, false);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+};
+
+// Runs warpmind-bots to the end; its exit status and JSON summary (the last line).
+int run_bots(int port, const std::string& args, json& summary, const std::string& name = "bots") {
+  const fs::path out = scratch(name + ".out");
+  const std::string cmd = warpmind::test::bin_dir() + "/warpmind-bots --server 127.0.0.1:" + std::to_string(port) +
+                          " --json " + args + " > " + out.string() + " 2>&1";
+  const int raw = std::system(cmd.c_str());
+  summary = json::parse(last_line(slurp(out)), nullptr, false);
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+// Reads every field of a verified message (under the sanitizers, any read outside the buffer fails).
+std::uint64_t touch(const warpmind::net::Message& m) {
+  using namespace warpmind::net;
+  std::uint64_t h = m.body_type();
+  if (const Hello* x = m.body_as_Hello()) h += x->version() + (x->name() ? x->name()->size() : 0);
+  if (const Welcome* x = m.body_as_Welcome()) h += x->token() + x->player() + x->tick() + static_cast<int>(x->map());
+  if (const Move* x = m.body_as_Move()) h += x->token() + x->seq() + static_cast<int>(x->x());
+  if (const Attack* x = m.body_as_Attack()) h += x->token() + x->seq() + x->target();
+  if (const Leave* x = m.body_as_Leave()) h += x->token();
+  if (const State* x = m.body_as_State())
+    if (x->notifications())
+      for (const Entry* e : *x->notifications()) h += e->subject_field() + e->value();
+  if (const Events* x = m.body_as_Events()) {
+    if (x->entered())
+      for (std::uint32_t o : *x->entered()) h += o;
+    if (x->left())
+      for (std::uint32_t o : *x->left()) h += o;
+  }
+  return h;
+}
+
+TEST(Protocol, ReadMessageVerifiesTruncatedMutatedAndRandomPackets) {
+  using namespace warpmind::net;
+  std::vector<std::vector<std::uint8_t>> valid;
+  flatbuffers::FlatBufferBuilder b(256);
+  const auto keep = [&] { valid.emplace_back(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()); };
+  b.Clear();
+  FinishMessageBuffer(b, CreateMessage(b, Body_Hello, CreateHello(b, kProtocolVersion, b.CreateString("x")).Union()));
+  keep();
+  b.Clear();
+  FinishMessageBuffer(b, CreateMessage(b, Body_Move, CreateMove(b, 42, 7, 1.5f, 2.5f).Union()));
+  keep();
+  b.Clear();
+  FinishMessageBuffer(b, CreateMessage(b, Body_Attack, CreateAttack(b, 42, 8, 3).Union()));
+  keep();
+  b.Clear();
+  std::vector<Entry> entries = {Entry(1, 2), Entry(3, 4), Entry(5, 6)};
+  FinishMessageBuffer(
+      b, CreateMessage(b, Body_State, CreateState(b, 9, 10, 11, 1, 2, 3, b.CreateVectorOfStructs(entries)).Union()));
+  keep();
+  b.Clear();
+  std::vector<std::uint32_t> ids = {1, 2, 3};
+  FinishMessageBuffer(
+      b, CreateMessage(b, Body_Events, CreateEvents(b, 9, b.CreateVector(ids), b.CreateVector(ids)).Union()));
+  keep();
+  for (const auto& v : valid) {
+    std::vector<std::uint8_t> copy = v;  // an exactly sized heap buffer, as ENet hands over
+    ASSERT_NE(read_message(copy.data(), copy.size()), nullptr);
+    for (std::size_t n = 0; n < v.size(); ++n) {  // every truncation
+      std::vector<std::uint8_t> cut(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+      if (const Message* m = read_message(cut.data(), cut.size())) touch(*m);
+    }
+  }
+  std::mt19937 rng(99);
+  std::uint64_t accepted = 0, sink = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::vector<std::uint8_t> buf;
+    if (i % 2 == 0) {  // a valid message with a few bytes changed
+      buf = valid[rng() % valid.size()];
+      for (int k = 0, n = 1 + static_cast<int>(rng() % 4); k < n; ++k)
+        buf[rng() % buf.size()] = static_cast<std::uint8_t>(rng());
+    } else {  // random bytes, sometimes with the identifier in place
+      buf.resize(rng() % 200);
+      for (auto& c : buf) c = static_cast<std::uint8_t>(rng());
+      if (buf.size() >= 8 && i % 4 == 1) std::memcpy(buf.data() + 4, "WMP1", 4);
+    }
+    if (const Message* m = read_message(buf.data(), buf.size())) {
+      ++accepted;
+      sink += touch(*m);
+    }
+  }
+  EXPECT_GT(accepted, 0u);  // some mutations stay well-formed (a changed value), and those are read safely
+  (void)sink;
+}
+
+TEST(Server, TwoHundredBotsSeeExactlyWhatTheAoiRuleSays) {
+  ServerProcess server({"--map", "300", "--aoi", "20", "--tick-hz", "20"});
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  json bots;
+  const int rc = run_bots(server.port, "--bots 200 --seconds 3 --seed 7", bots);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(bots.is_discarded());
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  EXPECT_EQ(rc, 0) << bots.dump();
+  EXPECT_EQ(bots["joined"], 200);
+  EXPECT_EQ(bots["inconsistencies"], 0) << bots.dump();
+  // Most ticks are checked whole (every bot heard them); on loopback, nearly all.
+  EXPECT_GE(bots["ticks_checked"].get<int>(), 40) << bots.dump();
+  EXPECT_GE(bots["states_checked"].get<int>(), 40 * 200);
+  EXPECT_GT(bots["rtt_ms"]["samples"].get<int>(), 0);
+  EXPECT_EQ(sv["clients"]["joined"], 200);
+  EXPECT_EQ(sv["clients"]["peak"], 200);
+  EXPECT_EQ(sv["dropped"], 0) << sv.dump();
+  EXPECT_GT(sv["notifications"].get<double>(), 0);
+  // The tick rate held: the ticks it ran against the time it ran.
+  EXPECT_GE(sv["ticks"].get<double>(), 0.8 * 20 * sv["seconds"].get<double>()) << sv.dump();
+}
+
+// Random datagrams from one raw UDP socket: truncated (0..3 bytes), random (up to 1400), and larger
+// than any ENet datagram (8000 bytes); at most `count`, for at most `seconds`.
+std::uint64_t flood(int port, int count, double seconds, std::atomic<bool>& stop) {
+  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<std::uint16_t>(port));
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::mt19937 rng(1234);
+  std::vector<std::uint8_t> buf(8000);
+  std::uint64_t sent = 0;
+  const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+  for (int i = 0; i < count && Clock::now() < until && !stop.load(); ++i) {
+    std::size_t n;
+    switch (i % 4) {
+      case 0:
+        n = rng() % 4;
+        break;
+      case 1:
+        n = 8000;
+        break;
+      default:
+        n = 1 + rng() % 1400;
+        break;
+    }
+    for (std::size_t k = 0; k < n; ++k) buf[k] = static_cast<std::uint8_t>(rng());
+    if (i % 8 == 2 && n >= 4) buf[0] = buf[1] = 0;  // an ENet header naming peer 0
+    if (sendto(fd, buf.data(), n, 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) >= 0) ++sent;
+    if (i % 64 == 63) std::this_thread::sleep_for(std::chrono::milliseconds(2));  // ~30,000 a second
+  }
+  close(fd);
+  return sent;
+}
+
+TEST(Server, KeepsItsTickRateAndItsBotsUnderAGarbageFlood) {
+  ServerProcess server({"--map", "300", "--aoi", "20"});
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  std::atomic<bool> stop{false};
+  std::uint64_t flooded = 0;
+  std::thread t([&] { flooded = flood(server.port, 200000, 4.0, stop); });
+  json bots;
+  const int rc = run_bots(server.port, "--bots 50 --seconds 3 --seed 3", bots, "flood_bots");
+  stop.store(true);
+  t.join();
+  EXPECT_TRUE(server.alive());
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(bots.is_discarded());
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  EXPECT_GT(flooded, 1000u);
+  EXPECT_EQ(rc, 0) << bots.dump();
+  EXPECT_EQ(bots["joined"], 50);
+  EXPECT_EQ(bots["inconsistencies"], 0) << bots.dump();
+  EXPECT_GT(bots["states_received"].get<double>(), 0.8 * bots["states_expected"].get<double>()) << bots.dump();
+  EXPECT_GE(sv["ticks"].get<double>(), 0.8 * 20 * sv["seconds"].get<double>()) << sv.dump();
+  // The flood came from one address, far above --address-rate: most of it never reached ENet.
+  EXPECT_GT(sv["drops"]["flood"].get<double>(), 0) << sv.dump();
+  EXPECT_GE(sv["datagrams_in"].get<double>() + sv["receive_errors"].get<double>(), 1000) << sv.dump();
+}
+
+// ---- A client written against the protocol directly, doing what a client must not.
+struct Client {
+  ENetHost* host = nullptr;
+  ENetPeer* peer = nullptr;
+  std::vector<std::vector<std::uint8_t>> received;
+  bool connected = false, disconnected = false;
+
+  explicit Client(int port) {
+    host = enet_host_create(nullptr, 1, warpmind::net::kChannels, 0, 0);
+    ENetAddress a;
+    enet_address_set_host_ip(&a, "127.0.0.1");
+    a.port = static_cast<enet_uint16>(port);
+    if (host) peer = enet_host_connect(host, &a, warpmind::net::kChannels, 0);
+    pump([this] { return connected; }, 3.0);
+  }
+  ~Client() {
+    if (host) enet_host_destroy(host);
+  }
+  template <class Done>
+  void pump(Done done, double seconds) {
+    ENetEvent ev;
+    for (const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+         host && !done() && Clock::now() < until;) {
+      if (enet_host_service(host, &ev, 5) <= 0) continue;
+      if (ev.type == ENET_EVENT_TYPE_CONNECT) connected = true;
+      if (ev.type == ENET_EVENT_TYPE_DISCONNECT) disconnected = true;
+      if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+        received.emplace_back(ev.packet->data, ev.packet->data + ev.packet->dataLength);
+        enet_packet_destroy(ev.packet);
+      }
+    }
+  }
+  void send_raw(const void* data, std::size_t n, std::uint8_t channel) {
+    ENetPacket* p = enet_packet_create(data, n, channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0);
+    enet_peer_send(peer, channel, p);
+    enet_host_flush(host);
+  }
+  void send(flatbuffers::FlatBufferBuilder& b, std::uint8_t channel) {
+    send_raw(b.GetBufferPointer(), b.GetSize(), channel);
+  }
+  const warpmind::net::Message* find(warpmind::net::Body type) const {
+    for (const auto& r : received)
+      if (const warpmind::net::Message* m = warpmind::net::read_message(r.data(), r.size());
+          m && m->body_type() == type)
+        return m;
+    return nullptr;
+  }
+};
+
+void hello(flatbuffers::FlatBufferBuilder& b, std::uint32_t version) {
+  b.Clear();
+  warpmind::net::FinishMessageBuffer(
+      b, warpmind::net::CreateMessage(b, warpmind::net::Body_Hello,
+                                      warpmind::net::CreateHello(b, version, b.CreateString("test")).Union()));
+}
+void move(flatbuffers::FlatBufferBuilder& b, std::uint64_t token, std::uint32_t seq, float x, float y) {
+  b.Clear();
+  warpmind::net::FinishMessageBuffer(
+      b, warpmind::net::CreateMessage(b, warpmind::net::Body_Move,
+                                      warpmind::net::CreateMove(b, token, seq, x, y).Union()));
+}
+
+TEST(Server, DropsAndCountsWhatAClientMustNotSend) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10", "--peer-rate", "1000"}, "hostile");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(256);
+  {  // An unknown version is refused.
+    Client c(server.port);
+    ASSERT_TRUE(c.connected);
+    hello(b, 99);
+    c.send(b, kReliableChannel);
+    c.pump([&] { return c.find(Body_Refused) != nullptr; }, 3.0);
+    const Message* m = c.find(Body_Refused);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->body_as_Refused()->reason(), RefuseReason_UnknownVersion);
+  }
+  Client c(server.port);
+  ASSERT_TRUE(c.connected);
+  move(b, 1, 1, 5, 5);  // before joining
+  c.send(b, kStreamChannel);
+  const std::uint8_t garbage[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  c.send_raw(garbage, sizeof garbage, kStreamChannel);  // not a Message
+  c.send_raw(garbage, 3, kReliableChannel);             // truncated
+  const std::vector<std::uint8_t> big(2000, 0x41);
+  c.send_raw(big.data(), big.size(), kReliableChannel);  // oversized
+  hello(b, kProtocolVersion);
+  c.send(b, kReliableChannel);
+  c.pump([&] { return c.find(Body_Welcome) != nullptr; }, 3.0);
+  const Message* w = c.find(Body_Welcome);
+  ASSERT_NE(w, nullptr);
+  const std::uint64_t token = w->body_as_Welcome()->token();
+  // A truncated copy of a valid Move.
+  move(b, token, 1, 5, 5);
+  c.send_raw(b.GetBufferPointer(), b.GetSize() - 6, kStreamChannel);
+  move(b, token + 1, 2, 5, 5);  // another session's token
+  c.send(b, kStreamChannel);
+  move(b, token, 10, 5, 5);  // accepted
+  c.send(b, kStreamChannel);
+  c.pump([] { return false; }, 0.1);
+  move(b, token, 10, 6, 6);  // replayed
+  c.send(b, kStreamChannel);
+  move(b, token, 10 + (1u << 20), 6, 6);  // out of the window
+  c.send(b, kStreamChannel);
+  move(b, token, 11, NAN, 6);  // not a position
+  c.send(b, kStreamChannel);
+  c.pump([&] { return c.find(Body_State) != nullptr && c.received.size() > 10; }, 1.0);
+  EXPECT_NE(c.find(Body_State), nullptr);
+  EXPECT_TRUE(server.alive());
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  const json& d = sv["drops"];
+  EXPECT_EQ(d["unknown_version"], 1) << sv.dump();
+  EXPECT_EQ(d["not_joined"], 1) << sv.dump();
+  EXPECT_EQ(d["bad_packet"], 3) << sv.dump();
+  EXPECT_EQ(d["oversized"], 1) << sv.dump();
+  EXPECT_EQ(d["wrong_token"], 1) << sv.dump();
+  EXPECT_EQ(d["stale_seq"], 1) << sv.dump();
+  EXPECT_EQ(d["seq_window"], 1) << sv.dump();
+  EXPECT_EQ(d["bad_value"], 1) << sv.dump();
+  EXPECT_EQ(sv["commands"], 1) << sv.dump();
+  enet_deinitialize();
+}
+
+TEST(Server, SurvivesJoinLeaveStormsAndRefusesWhenFull) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10", "--max-clients", "20"}, "storm");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(256);
+  int welcomed = 0, full = 0;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 30; ++i) {
+      clients.push_back(std::make_unique<Client>(server.port));
+      hello(b, kProtocolVersion);
+      if (clients.back()->connected) clients.back()->send(b, kReliableChannel);
+    }
+    for (auto& c : clients) {
+      c->pump([&] { return c->find(Body_Welcome) || c->find(Body_Refused); }, 3.0);
+      welcomed += c->find(Body_Welcome) != nullptr;
+      if (const Message* m = c->find(Body_Refused)) full += m->body_as_Refused()->reason() == RefuseReason_ServerFull;
+    }
+    for (auto& c : clients) {
+      enet_peer_disconnect_now(c->peer, 0);
+      enet_host_flush(c->host);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the slots free at the next tick
+    EXPECT_TRUE(server.alive());
+  }
+  EXPECT_EQ(welcomed, 60);
+  EXPECT_EQ(full, 30);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  EXPECT_EQ(sv["clients"]["joined"], 60) << sv.dump();
+  EXPECT_EQ(sv["clients"]["refused"], 30) << sv.dump();
+  EXPECT_EQ(sv["clients"]["peak"], 20) << sv.dump();
+  enet_deinitialize();
+}
+
+TEST(Server, DisconnectsAClientThatStopsAcknowledging) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10"}, "silent");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(256);
+  Client c(server.port);
+  ASSERT_TRUE(c.connected);
+  hello(b, kProtocolVersion);
+  c.send(b, kReliableChannel);
+  c.pump([&] { return c.find(Body_Welcome) && c.find(Body_State); }, 3.0);
+  ASSERT_NE(c.find(Body_State), nullptr);
+  // Silence: nothing read, nothing acknowledged. ENet gives up on the peer within 5 s.
+  std::this_thread::sleep_for(std::chrono::milliseconds(6500));
+  EXPECT_TRUE(server.alive());
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  EXPECT_EQ(sv["clients"]["joined"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["disconnected"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["connected_at_stop"], 0) << sv.dump();
+  enet_deinitialize();
+}
+
+TEST(Server, ServesMetricsInThePrometheusTextFormat) {
+  ServerProcess server({"--map", "100", "--aoi", "10", "--metrics-port", "0"}, "metrics");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  const std::string err = slurp(server.err);
+  const std::size_t at = err.find("metrics on http://127.0.0.1:");
+  ASSERT_NE(at, std::string::npos) << err;
+  const int port = std::atoi(err.c_str() + at + 28);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a few ticks
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  timeval tv{3, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<std::uint16_t>(port));
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to), 0);
+  const std::string req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  ASSERT_EQ(write(fd, req.data(), req.size()), static_cast<ssize_t>(req.size()));
+  std::string page;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) page.append(buf, static_cast<std::size_t>(n));
+  close(fd);
+  EXPECT_EQ(page.rfind("HTTP/1.0 200 OK", 0), 0u) << page;
+  for (const char* line :
+       {"# TYPE warpmind_server_ticks_total counter", "warpmind_server_clients 0",
+        "warpmind_server_drops_total{reason=\"flood\"} 0", "warpmind_server_tick_seconds{quantile=\"0.99\"}"})
+    EXPECT_NE(page.find(line), std::string::npos) << line << " in " << page;
+  const std::size_t ticks = page.find("\nwarpmind_server_ticks_total ");
+  ASSERT_NE(ticks, std::string::npos);
+  EXPECT_GT(std::atof(page.c_str() + ticks + 29), 0.0);
+  json sv;
+  EXPECT_EQ(server.stop(sv), 0);
+}
+
+TEST(Server, BadFlagsExitWithTwoAndAConfigFileSetsFlags) {
+  const std::string bin = warpmind::test::bin_dir();
+  const auto status = [](const std::string& cmd) {
+    const int raw = std::system((cmd + " > /dev/null 2>&1").c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  };
+  EXPECT_EQ(status(bin + "/warpmind-server --tick-hz 0"), 2);
+  EXPECT_EQ(status(bin + "/warpmind-server --host not-an-ip --seconds 1"), 2);
+  EXPECT_EQ(status(bin + "/warpmind-server --variant nope"), 2);
+  EXPECT_EQ(status(bin + "/warpmind-server --help"), 0);
+  EXPECT_EQ(status(bin + "/warpmind-bots --bots 3"), 2);  // --server is required
+  EXPECT_EQ(status(bin + "/warpmind-bots --server localhost"), 2);
+  EXPECT_EQ(status(bin + "/warpmind-bots --server 127.0.0.1:0"), 2);
+  EXPECT_EQ(status(bin + "/warpmind-bots --help"), 0);
+  // --config: a JSON object of flags; the command line wins; an unknown key is an unknown flag.
+  const fs::path cfg = scratch("config.json"), wrong = scratch("wrong.json");
+  std::ofstream(cfg) << R"({"tick_hz": 10, "map": 200, "shape": "circle", "seconds": 0.5, "json": true})";
+  std::ofstream(wrong) << R"({"tickhz": 10})";
+  const fs::path out = scratch("config.out");
+  const int raw = std::system((bin + "/warpmind-server --port 0 --backend cpu --config " + cfg.string() +
+                               " --tick-hz 40 > " + out.string() + " 2>/dev/null")
+                                  .c_str());
+  ASSERT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0);
+  const json sv = json::parse(last_line(slurp(out)), nullptr, false);
+  ASSERT_FALSE(sv.is_discarded());
+  EXPECT_EQ(sv["tick_hz"], 40);
+  EXPECT_GE(sv["ticks"].get<int>(), 10);
+  EXPECT_EQ(status(bin + "/warpmind-server --config " + wrong.string()), 2);
+  EXPECT_EQ(status(bin + "/warpmind-server --config /nonexistent.json"), 2);
+}
+
+}  // namespace
