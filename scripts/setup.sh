@@ -19,6 +19,7 @@ packages=(
   clang-format                     # the sources' layout (.clang-format), checked by a test
   libenet-dev                      # warpmind-server and warpmind-bots: UDP with ENet
   flatbuffers-compiler libflatbuffers-dev  # their wire protocol (demos/server/protocol.fbs, flatc at build time)
+  nats-server libnats-dev          # zones of a server cluster (scripts/cluster.sh) and their NATS client
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # clang -fsanitize=fuzzer,address,undefined

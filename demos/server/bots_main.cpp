@@ -82,7 +82,7 @@ struct Bot {
   std::vector<EventRecord> events;
   std::set<std::uint32_t> visible;  // live, from the events: what to attack
   std::mt19937_64 rng;
-  std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0;
+  std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
 };
 
 struct Flags {
@@ -164,6 +164,10 @@ struct Run {
       r.hp = s->hp();
       if (s->notifications())
         for (const net::Entry* e : *s->notifications()) r.entries.push_back({e->subject_field(), e->value()});
+      if (!b.states.empty() && r.tick <= b.states.back().tick) {  // a second State of a tick: two zones sent it
+        ++b.duplicate_states;
+        return;
+      }
       b.x = r.x;
       b.y = r.y;
       if (r.last_seq > b.acked && r.last_seq <= b.sent.size()) {
@@ -263,6 +267,14 @@ Check check(const Run& run) {
   for (std::size_t i = 0; i < in.size(); ++i)
     for (const StateRecord& s : in[i]->states) by_tick[i].emplace(s.tick, &s);
   std::vector<std::size_t> next_event(in.size(), 0);
+  // Events in tick order: from a cluster, a tick's Events relayed from another zone can arrive after
+  // the next tick's (docs/protocol.md).
+  std::vector<std::vector<EventRecord>> events(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    events[i] = in[i]->events;
+    std::stable_sort(events[i].begin(), events[i].end(),
+                     [](const EventRecord& a, const EventRecord& b) { return a.tick < b.tick; });
+  }
   std::vector<std::set<std::uint32_t>> visible(in.size());
   const float x1 = w.cfg.world.x0 + w.cfg.world.width, y1 = w.cfg.world.y0 + w.cfg.world.height;
 
@@ -332,7 +344,7 @@ Check check(const Run& run) {
     }
     // Visible sets follow the events up to t whether or not t can be checked.
     for (std::size_t i : present) {
-      const std::vector<EventRecord>& ev = in[i]->events;
+      const std::vector<EventRecord>& ev = events[i];
       while (next_event[i] < ev.size() && ev[next_event[i]].tick <= t) {
         for (std::uint32_t o : ev[next_event[i]].entered) visible[i].insert(o);
         for (std::uint32_t o : ev[next_event[i]].left) visible[i].erase(o);
@@ -384,16 +396,26 @@ Check check(const Run& run) {
 
 int run(Run& run) {
   Flags& f = run.f;
-  const std::size_t colon = f.server.rfind(':');
-  if (colon == std::string::npos) return bad("--server: expected HOST:PORT, got '" + f.server + "'");
-  const std::string host_name = f.server.substr(0, colon);
-  char* end = nullptr;
-  const long port = std::strtol(f.server.c_str() + colon + 1, &end, 10);
-  if (*end != '\0' || port < 1 || port > 65535) return bad("--server: bad port in '" + f.server + "'");
   if (enet_initialize() != 0) return bad("cannot initialise ENet");
-  ENetAddress address;
-  if (enet_address_set_host(&address, host_name.c_str()) != 0) return bad("--server: unknown host '" + host_name + "'");
-  address.port = static_cast<enet_uint16>(port);
+  // HOST:PORT[,HOST:PORT...]: bot i connects to the (i mod count)-th (the zones of a cluster).
+  std::vector<ENetAddress> servers;
+  for (std::size_t from = 0; from <= f.server.size();) {
+    std::size_t to = f.server.find(',', from);
+    if (to == std::string::npos) to = f.server.size();
+    const std::string one = f.server.substr(from, to - from);
+    from = to + 1;
+    const std::size_t colon = one.rfind(':');
+    if (colon == std::string::npos) return bad("--server: expected HOST:PORT, got '" + one + "'");
+    const std::string host_name = one.substr(0, colon);
+    char* end = nullptr;
+    const long port = std::strtol(one.c_str() + colon + 1, &end, 10);
+    if (*end != '\0' || port < 1 || port > 65535) return bad("--server: bad port in '" + one + "'");
+    ENetAddress address;
+    if (enet_address_set_host(&address, host_name.c_str()) != 0)
+      return bad("--server: unknown host '" + host_name + "'");
+    address.port = static_cast<enet_uint16>(port);
+    servers.push_back(address);
+  }
 
   // One socket per bot: raise the open-file limit as far as allowed.
   rlimit rl{};
@@ -407,7 +429,7 @@ int run(Run& run) {
     b.rng.seed(f.seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(i));
     b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
     if (b.host == nullptr) return bad("cannot open a UDP socket for bot " + std::to_string(i));
-    b.peer = enet_host_connect(b.host, &address, net::kChannels, 0);
+    b.peer = enet_host_connect(b.host, &servers[static_cast<std::size_t>(i) % servers.size()], net::kChannels, 0);
     if (b.peer == nullptr) return bad("cannot connect bot " + std::to_string(i));
   }
 
@@ -441,6 +463,18 @@ int run(Run& run) {
     }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  // Players lost: joined, then cut off by the server or no State in the last second of the run.
+  // Players duplicated: a bot that got two States of one tick (two zones thought it theirs).
+  std::uint64_t last_heard = 0, lost = 0, duplicated = 0, duplicate_states = 0;
+  for (const Bot& b : run.bots)
+    if (!b.states.empty()) last_heard = std::max(last_heard, b.states.back().tick);
+  for (const Bot& b : run.bots) {
+    if (!b.welcomed) continue;
+    lost += b.gone || b.states.empty() ||
+            b.states.back().tick + static_cast<std::uint64_t>(run.world.tick_hz) < last_heard;
+    duplicated += b.duplicate_states > 0;
+    duplicate_states += b.duplicate_states;
+  }
   // Leave, and wait (boundedly) for the server to let go.
   for (Bot& b : run.bots) {
     if (b.welcomed && !b.gone) {
@@ -482,7 +516,8 @@ int run(Run& run) {
         "{\"program\":\"warpmind-bots\",\"bots\":%d,\"joined\":%llu,\"refused\":%llu,\"seconds\":%.3f,\"sent\":%llu,"
         "\"received\":%llu,\"states_received\":%llu,\"states_expected\":%llu,\"ticks_checked\":%llu,"
         "\"states_checked\":%llu,\"inconsistencies\":%llu,\"missing\":%llu,\"extra\":%llu,\"wrong_value\":%llu,"
-        "\"own_errors\":%llu,\"visibility_errors\":%llu,\"bad_messages\":%llu,"
+        "\"own_errors\":%llu,\"visibility_errors\":%llu,\"bad_messages\":%llu,\"players_lost\":%llu,"
+        "\"players_duplicated\":%llu,\"duplicate_states\":%llu,"
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
         "\"bytes_per_client_per_second\":{\"in\":%.1f,\"out\":%.1f}}\n",
@@ -493,7 +528,9 @@ int run(Run& run) {
         static_cast<unsigned long long>(inconsistencies), static_cast<unsigned long long>(c.missing),
         static_cast<unsigned long long>(c.extra), static_cast<unsigned long long>(c.wrong_value),
         static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
-        static_cast<unsigned long long>(bad_in), percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
+        static_cast<unsigned long long>(bad_in), static_cast<unsigned long long>(lost),
+        static_cast<unsigned long long>(duplicated), static_cast<unsigned long long>(duplicate_states),
+        percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
         percentile(run.rtt_ms, 0.99), run.rtt_ms.size(), percentile(run.latency_ms, 0.5),
         percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99), static_cast<double>(bytes_in) / per,
         static_cast<double>(bytes_out) / per);
@@ -509,13 +546,15 @@ int run(Run& run) {
         static_cast<unsigned long long>(c.extra), static_cast<unsigned long long>(c.wrong_value),
         static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
         static_cast<unsigned long long>(bad_in));
+    std::printf("players lost %llu, duplicated %llu\n", static_cast<unsigned long long>(lost),
+                static_cast<unsigned long long>(duplicated));
     std::printf(
         "rtt ms p50 %.2f p99 %.2f; tick latency ms p50 %.2f p99 %.2f; bytes per client per second in %.0f "
         "out %.0f\n",
         percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.99), percentile(run.latency_ms, 0.5),
         percentile(run.latency_ms, 0.99), static_cast<double>(bytes_in) / per, static_cast<double>(bytes_out) / per);
   }
-  return joined == 0 || inconsistencies > 0 ? 1 : 0;
+  return joined == 0 || inconsistencies > 0 || lost > 0 || duplicated > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -529,7 +568,9 @@ int main(int argc, char** argv) {
   demos::configure(app);
   auto r = std::make_unique<Run>();
   Flags& f = r->f;
-  demos::add_text(app, "--server", f.server, "HOST:PORT", "the server")->required();
+  demos::add_text(app, "--server", f.server, "HOST:PORT[,...]",
+                  "the server, or the zones of a cluster (bot i connects to the (i mod count)-th)")
+      ->required();
   demos::add_integer(app, "--bots", f.bots, 1, 4000, "N", "clients (one UDP socket each)");
   demos::add_number(app, "--seconds", f.seconds, 0.1, 1e6, "S", "how long the bots play");
   demos::add_number(app, "--attack-share", f.attack_share, 0.0, 1.0, "F",

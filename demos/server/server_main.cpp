@@ -22,6 +22,8 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -29,10 +31,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
+#ifdef WARPMIND_HAVE_NATS
+#include <nats/nats.h>
+#endif
 
 #include "flags.h"
 #include "protocol.h"
+#include "zone_wire.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/core/context.h"
 
@@ -81,6 +86,11 @@ struct Flags {
   std::uint64_t seed = 1;
   demos::ContextFlags context;
   bool json = false;
+  // Zones (docs/server.md): this process serves the strip [map * zone / zones, map * (zone + 1) / zones)
+  // of the map; the zones of one cluster meet on NATS subjects under nats_prefix.
+  int zone = 0, zones = 1;
+  std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
+  double zone_timeout = 5;
 };
 
 // A token bucket: `rate` a second, bursts of `rate` (at least 1).
@@ -99,6 +109,68 @@ struct Bucket {
   }
 };
 
+// The bus the zones of a cluster talk over: NATS subjects "<prefix>.tick" (every zone's tick message)
+// and "<prefix>.relay.<zone>" (States and Events for the clients connected to that zone).
+class ZoneBus {
+ public:
+  ZoneBus() = default;
+  ZoneBus(const ZoneBus&) = delete;
+  ZoneBus& operator=(const ZoneBus&) = delete;
+  ~ZoneBus() { close(); }
+#ifdef WARPMIND_HAVE_NATS
+  // Empty string, or why the bus cannot be reached.
+  std::string connect(const std::string& url, const std::string& prefix, int zone) {
+    natsOptions* o = nullptr;
+    natsStatus st = natsOptions_Create(&o);
+    if (st == NATS_OK) st = natsOptions_SetURL(o, url.c_str());
+    if (st == NATS_OK) st = natsOptions_SetNoEcho(o, true);  // a zone never hears its own messages
+    if (st == NATS_OK) st = natsOptions_SetTimeout(o, 5000);
+    if (st == NATS_OK) st = natsConnection_Connect(&nc_, o);
+    natsOptions_Destroy(o);
+    if (st == NATS_OK) st = natsConnection_SubscribeSync(&ticks_, nc_, (prefix + ".tick").c_str());
+    if (st == NATS_OK)
+      st = natsConnection_SubscribeSync(&relays_, nc_, (prefix + ".relay." + std::to_string(zone)).c_str());
+    if (st == NATS_OK) st = natsConnection_FlushTimeout(nc_, 5000);  // the subscriptions are in place
+    return st == NATS_OK ? std::string() : std::string(natsStatus_GetText(st));
+  }
+  bool publish(const std::string& subject, const std::vector<std::uint8_t>& data) {
+    return nc_ && natsConnection_Publish(nc_, subject.c_str(), data.data(), static_cast<int>(data.size())) == NATS_OK;
+  }
+  // The next message of the tick (or relay) subscription within timeout_ms (0: only one already here).
+  bool next(bool relay, int timeout_ms, std::vector<std::uint8_t>& out) {
+    natsSubscription* sub = relay ? relays_ : ticks_;
+    natsMsg* m = nullptr;
+    if (sub == nullptr || natsSubscription_NextMsg(&m, sub, timeout_ms) != NATS_OK) return false;
+    const auto* d = reinterpret_cast<const std::uint8_t*>(natsMsg_GetData(m));
+    out.assign(d, d + natsMsg_GetDataLength(m));
+    natsMsg_Destroy(m);
+    return true;
+  }
+  void close() {
+    if (ticks_) natsSubscription_Destroy(ticks_);
+    if (relays_) natsSubscription_Destroy(relays_);
+    if (nc_) {
+      natsConnection_FlushTimeout(nc_, 1000);
+      natsConnection_Destroy(nc_);
+    }
+    if (nc_ || ticks_ || relays_) nats_Close();
+    ticks_ = relays_ = nullptr;
+    nc_ = nullptr;
+  }
+
+ private:
+  natsConnection* nc_ = nullptr;
+  natsSubscription *ticks_ = nullptr, *relays_ = nullptr;
+#else
+  std::string connect(const std::string&, const std::string&, int) {
+    return "this build has no NATS client (libnats-dev)";
+  }
+  bool publish(const std::string&, const std::vector<std::uint8_t>&) { return false; }
+  bool next(bool, int, std::vector<std::uint8_t>&) { return false; }
+  void close() {}
+#endif
+};
+
 enum class SlotState { Free, Joining, Active, Leaving };
 
 struct Slot {
@@ -106,11 +178,8 @@ struct Slot {
   ENetPeer* peer = nullptr;
   std::uint64_t token = 0;
   std::uint32_t last_received = 0;  // highest seq received
-  std::uint32_t last_applied = 0;   // seq of the last command applied
   bool has_command = false;         // the pending command (the latest received since the last tick)
-  aoi::Command command;
-  float target_x = 0, target_y = 0;
-  std::uint32_t command_seq = 0;
+  net::RawCommand command;
   aoi::Player spawn;
 };
 
@@ -133,15 +202,34 @@ struct Server {
   std::random_device entropy;  // session tokens
   std::uint64_t tick = 0;      // the next tick to run
   float max_move = 0;
+  // Player ids: zone * cap + slot, so every zone of a cluster names a player the same way.
+  std::uint32_t cap = 0, total = 0;
+  float strip_lo = 0, strip_hi = 0;  // this zone's strip of the map (x), the last zone's closed at map
+  float reach = 0;  // how far beyond its strip a zone mirrors players (5 AOI: see docs/server.md)
+  std::vector<std::uint32_t> last_applied;  // by player: the seq of its last command applied
+  std::vector<net::RawCommand> raw;         // this tick's commands, the whole cluster's, by player
+  std::vector<aoi::Player> desired;         // a zone's world before a tick: its own players and mirrors
 
   // Counters for the summary.
   std::uint64_t drops[kDrops] = {};
   std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0;
-  std::vector<float> tick_ms;
+  std::vector<float> tick_ms, wait_ms;
+  std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
+                resets = 0;
   std::unordered_map<std::uint64_t, Bucket> address_buckets;
   Clock::time_point address_sweep{};
+
+  std::uint32_t id_of(int slot) const { return static_cast<std::uint32_t>(f.zone) * cap + static_cast<std::uint32_t>(slot); }
+  // Whether a position is on the map (players not in the game wait in the parking strip beyond it).
+  bool in_game(const aoi::Player& p) const { return p.x <= f.map; }
+  // Whether a player there is this zone's: it computes the player's tick and sends its State.
+  bool in_strip(const aoi::Player& p) const {
+    return in_game(p) && p.x >= strip_lo && (p.x < strip_hi || f.zone == f.zones - 1);
+  }
+  // Whether this zone mirrors a player there (its own strip and `reach` either side).
+  bool in_reach(float x) const { return x <= f.map && x >= strip_lo - reach && x < strip_hi + reach; }
 
   std::uint32_t active_count() const {
     std::uint32_t n = 0;
@@ -198,7 +286,7 @@ struct Server {
     c.slot = free;
     ++joined;
     flatbuffers::FlatBufferBuilder b(256);
-    const auto w = net::CreateWelcome(b, net::kProtocolVersion, static_cast<std::uint32_t>(free), s.token,
+    const auto w = net::CreateWelcome(b, net::kProtocolVersion, id_of(free), s.token,
                                       static_cast<std::uint32_t>(f.tick_hz), tick, f.map, cfg.world.x0, cfg.world.y0,
                                       cfg.world.width, cfg.world.height, cfg.aoi,
                                       cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
@@ -258,29 +346,27 @@ struct Server {
       enet_peer_disconnect_later(p, 0);
       return;
     }
+    const std::uint32_t me = id_of(c->slot);
     if (const net::Move* mv = m->body_as_Move()) {
       if (!accept_seq(s, mv->token(), mv->seq())) return;
       if (!std::isfinite(mv->x()) || !std::isfinite(mv->y())) return void(++drops[BadValue]);
       s.last_received = mv->seq();
       s.has_command = true;
-      s.command = {};
-      s.command.type = aoi::CommandType::Move;
-      s.target_x = mv->x();
-      s.target_y = mv->y();
-      s.command_seq = mv->seq();
+      s.command = {me, net::RawKind::Move, mv->seq(), mv->x(), mv->y(), 0};
       ++commands;
       return;
     }
     const net::Attack* a = m->body_as_Attack();
     if (!accept_seq(s, a->token(), a->seq())) return;
-    if (a->target() >= slots.size() || slots[a->target()].state != SlotState::Active) return void(++drops[BadValue]);
+    // A target that is no player, the attacker itself, or (one zone) a player not in the game. In a
+    // cluster the gateway cannot know where the target is: an attack on a player not in the game is
+    // sent on and applied nowhere.
+    if (a->target() >= total || a->target() == me ||
+        (f.zones == 1 && slots[a->target()].state != SlotState::Active))
+      return void(++drops[BadValue]);
     s.last_received = a->seq();
     s.has_command = true;
-    s.command = {};
-    s.command.type = aoi::CommandType::Attack;
-    s.command.target = a->target();
-    s.command.damage = f.damage;
-    s.command_seq = a->seq();
+    s.command = {me, net::RawKind::Attack, a->seq(), 0, 0, a->target()};
     ++commands;
   }
 
@@ -395,6 +481,7 @@ struct Server {
     ENetEvent ev;
     for (;;) {
       serve_metrics();
+      drain_relays();
       const Clock::time_point now = Clock::now();
       if (now >= until || g_stop.load()) return;
       const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
@@ -449,34 +536,211 @@ struct Server {
     }
   }
 
-  void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
-    const Clock::time_point t0 = Clock::now();
-    cmds.clear();
-    const std::span<const aoi::Player> pos = world->players();
-    for (std::uint32_t i = 0; i < slots.size(); ++i) {
-      Slot& s = slots[i];
-      aoi::Command k;
-      k.player = i;
-      if (s.state == SlotState::Joining || s.state == SlotState::Leaving) {
-        const aoi::Player& to = s.state == SlotState::Joining ? s.spawn : parking[i];
-        k.dx = to.x - pos[i].x;
-        k.dy = to.y - pos[i].y;
-        cmds.push_back(k);
-        s.state = s.state == SlotState::Joining ? SlotState::Active : SlotState::Free;
+  // ---- Zones (docs/server.md, "Zones").
+  ZoneBus bus;
+  std::map<std::uint64_t, std::vector<net::TickMessage>> early;  // peers' messages for ticks not run yet
+  std::vector<net::TickMessage> peers;                           // this tick's, one per other zone
+  std::vector<std::vector<std::uint8_t>> relay_out;              // by gateway zone
+  std::vector<std::uint8_t> wire;
+  std::vector<net::RelayRecord> relay_records;
+  net::TickMessage mine;
+  bool first_wait = true;
+
+  void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size) {
+    const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
+    ENetPacket* packet = enet_packet_create(data, size, flags);
+    if (packet == nullptr) return;
+    if (enet_peer_send(p, channel, packet) != 0) {
+      enet_packet_destroy(packet);
+      return;
+    }
+    ++packets_out;
+    bytes_out += size;
+  }
+
+  // States and Events other zones computed for this zone's clients: passed on as they are.
+  void drain_relays() {
+    if (f.zones == 1) return;
+    while (bus.next(true, 0, wire)) {
+      if (!net::decode_relay(wire.data(), wire.size(), f.zones, total, net::kChannels, std::size_t{1} << 20,
+                             relay_records)) {
+        ++zone_bad;
         continue;
       }
-      if (s.state != SlotState::Active || !s.has_command) continue;
-      s.has_command = false;
-      s.last_applied = s.command_seq;
-      k = s.command;
-      k.player = i;
-      if (k.type == aoi::CommandType::Move) {
-        const float tx = std::clamp(s.target_x, 0.0f, f.map), ty = std::clamp(s.target_y, 0.0f, f.map);
-        k.dx = std::clamp(tx - pos[i].x, -max_move, max_move);
-        k.dy = std::clamp(ty - pos[i].y, -max_move, max_move);
+      for (const net::RelayRecord& r : relay_records) {
+        if (r.player / cap != static_cast<std::uint32_t>(f.zone)) {
+          ++zone_bad;
+          continue;
+        }
+        const Slot& s = slots[r.player % cap];
+        if (s.state != SlotState::Active || s.peer == nullptr) continue;  // it left meanwhile
+        send_bytes(s.peer, r.channel, r.message.data(), r.message.size());
+        ++relayed_in;
+      }
+    }
+    enet_host_flush(host);
+  }
+
+  void flush_relay(std::uint32_t g) {
+    if (relay_out[g].size() <= net::kRelayHeader) return;
+    bus.publish(f.nats_prefix + ".relay." + std::to_string(g), relay_out[g]);
+    net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
+  }
+
+  void deliver(std::uint32_t id, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
+    const std::uint32_t g = id / cap;
+    if (g == static_cast<std::uint32_t>(f.zone)) {
+      const Slot& s = slots[id % cap];
+      if (s.state == SlotState::Active && s.peer != nullptr) send(s.peer, channel, b);
+      return;
+    }
+    net::add_relay(relay_out[g], id, channel, {b.GetBufferPointer(), b.GetSize()});
+    ++relayed_out;
+    if (relay_out[g].size() > (std::size_t{1} << 19)) flush_relay(g);
+  }
+
+  // Publishes this zone's tick message and waits for every other zone's for the same tick. False when
+  // one did not come within --zone-timeout (the first tick waits for the whole cluster to start).
+  bool exchange(const std::vector<aoi::Player>& before) {
+    mine.zone = static_cast<std::uint32_t>(f.zone);
+    mine.tick = tick;
+    mine.commands = raw;
+    mine.states.clear();
+    // The players of this strip that a neighbour mirrors: those within `reach` of its border.
+    for (std::uint32_t id = 0; id < total; ++id) {
+      const aoi::Player& p = before[id];
+      if (in_strip(p) && ((f.zone > 0 && p.x < strip_lo + reach) || (f.zone + 1 < f.zones && p.x >= strip_hi - reach)))
+        mine.states.push_back({id, p.x, p.y, p.hp});
+    }
+    net::encode_tick(mine, wire);
+    bus.publish(f.nats_prefix + ".tick", wire);
+    peers.clear();
+    if (auto it = early.find(tick); it != early.end()) {
+      peers = std::move(it->second);
+      early.erase(it);
+    }
+    const Clock::time_point until =
+        first_wait ? Clock::time_point::max()
+                   : Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.zone_timeout));
+    net::TickMessage m;
+    while (peers.size() + 1 < static_cast<std::size_t>(f.zones)) {
+      if (g_stop.load() || Clock::now() >= until) {
+        ++zone_timeouts;
+        return false;
+      }
+      if (!bus.next(false, 2, wire)) {
+        drain_relays();
+        continue;
+      }
+      ++zone_messages;
+      if (!net::decode_tick(wire.data(), wire.size(), f.zones, total, m) || m.zone == mine.zone) {
+        ++zone_bad;
+      } else if (m.tick < tick) {
+        ++zone_late;
+      } else if (m.tick > tick + 1000 || early.size() > 1000) {
+        ++zone_bad;
+      } else if (m.tick > tick) {
+        early[m.tick].push_back(std::move(m));
+      } else if (std::none_of(peers.begin(), peers.end(), [&](const net::TickMessage& p) { return p.zone == m.zone; })) {
+        peers.push_back(std::move(m));
+      }
+    }
+    first_wait = false;
+    return true;
+  }
+
+  // The zone's world before the tick: its own players as it computed them, the players within reach
+  // of its strip as their zones computed them, everyone else parked. Reset only when it differs.
+  bool align_world() {
+    const std::span<const aoi::Player> now = world->players();
+    desired = parking;
+    for (std::uint32_t id = 0; id < total; ++id)
+      if (in_strip(now[id])) desired[id] = now[id];
+    for (const net::TickMessage& m : peers)
+      for (const net::ZoneState& z : m.states)
+        if (in_reach(z.x)) desired[z.player] = {z.x, z.y, z.hp};
+    if (std::memcmp(desired.data(), now.data(), desired.size() * sizeof(aoi::Player)) == 0) return true;
+    ++resets;
+    if (Status st = world->reset(desired); !st.ok()) {
+      std::fprintf(stderr, "warpmind-server: zone %d, tick %llu: %s\n", f.zone, static_cast<unsigned long long>(tick),
+                   st.message().c_str());
+      return false;
+    }
+    return true;
+  }
+
+  // The tick's commands for the AOI module: every raw command whose player (an attack: whose target)
+  // is in this zone's world, resolved against the positions before the tick.
+  void resolve(std::vector<aoi::Command>& cmds) {
+    cmds.clear();
+    const std::span<const aoi::Player> pos = world->players();
+    for (const net::RawCommand& c : raw) {
+      aoi::Command k;
+      k.player = c.player;
+      const aoi::Player& p = pos[c.player];
+      switch (c.kind) {
+        case net::RawKind::Join:
+          if (!in_reach(c.x)) continue;
+          k.dx = c.x - p.x;
+          k.dy = c.y - p.y;
+          break;
+        case net::RawKind::Leave:
+          if (!in_game(p)) continue;
+          k.dx = parking[c.player].x - p.x;
+          k.dy = parking[c.player].y - p.y;
+          break;
+        case net::RawKind::Move: {
+          last_applied[c.player] = c.seq;
+          if (!in_game(p)) continue;
+          const float tx = std::clamp(c.x, 0.0f, f.map), ty = std::clamp(c.y, 0.0f, f.map);
+          k.dx = std::clamp(tx - p.x, -max_move, max_move);
+          k.dy = std::clamp(ty - p.y, -max_move, max_move);
+          break;
+        }
+        case net::RawKind::Attack:
+          last_applied[c.player] = c.seq;
+          if (!in_game(pos[c.target])) continue;
+          k.type = aoi::CommandType::Attack;
+          k.target = c.target;
+          k.damage = f.damage;
+          break;
       }
       cmds.push_back(k);
     }
+  }
+
+  void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
+    // This zone's clients' commands (joins and leaves are moves in and out of the parking strip).
+    raw.clear();
+    for (std::uint32_t i = 0; i < cap; ++i) {
+      Slot& s = slots[i];
+      if (s.state == SlotState::Joining) {
+        raw.push_back({id_of(static_cast<int>(i)), net::RawKind::Join, 0, s.spawn.x, s.spawn.y, 0});
+        s.state = SlotState::Active;
+      } else if (s.state == SlotState::Leaving) {
+        raw.push_back({id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0});
+        s.state = SlotState::Free;
+      } else if (s.state == SlotState::Active && s.has_command) {
+        s.has_command = false;
+        raw.push_back(s.command);
+      }
+    }
+    Clock::time_point t0 = Clock::now();
+    if (f.zones > 1) {
+      const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
+      exchange(before);
+      for (const net::TickMessage& m : peers) raw.insert(raw.end(), m.commands.begin(), m.commands.end());
+      std::sort(raw.begin(), raw.end(),
+                [](const net::RawCommand& a, const net::RawCommand& b) { return a.player < b.player; });
+      const Clock::time_point waited = Clock::now();
+      if (wait_ms.size() < (1u << 22)) wait_ms.push_back(std::chrono::duration<float, std::milli>(waited - t0).count());
+      t0 = waited;
+      if (!align_world()) {
+        g_stop.store(true);
+        return;
+      }
+    }
+    resolve(cmds);
     const Status st = world->tick(cmds, r);
     if (!st.ok()) {
       std::fprintf(stderr, "warpmind-server: tick %llu: %s\n", static_cast<unsigned long long>(tick),
@@ -489,10 +753,11 @@ struct Server {
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count());
     const std::span<const aoi::Player> after = world->players();
+    for (std::uint32_t g = 0; g < relay_out.size(); ++g) net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
     flatbuffers::FlatBufferBuilder b(1024);
     std::size_t e_in = 0, e_out = 0;
     std::vector<std::uint32_t> entered, gone;
-    for (std::uint32_t i = 0; i < slots.size(); ++i) {
+    for (std::uint32_t i = 0; i < total; ++i) {
       // This receiver's events (the lists are sorted by receiver).
       entered.clear();
       gone.clear();
@@ -500,24 +765,28 @@ struct Server {
         if (r.entered[e_in].receiver == i) entered.push_back(r.entered[e_in].other);
       for (; e_out < r.left.size() && r.left[e_out].receiver <= i; ++e_out)
         if (r.left[e_out].receiver == i) gone.push_back(r.left[e_out].other);
-      const Slot& s = slots[i];
-      if (s.state != SlotState::Active || s.peer == nullptr) continue;
+      // One zone: its clients. A cluster: the players on this zone's strip after the tick, wherever
+      // their clients are connected.
+      const bool mine_now =
+          f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
+      if (!mine_now) continue;
       const std::uint64_t from = r.mailbox_start[i], to = r.mailbox_start[i + 1];
       notifications += to - from;
       b.Clear();
       const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(r.mailbox.data() + from),
                                                    static_cast<std::size_t>(to - from));
       const auto state =
-          net::CreateState(b, tick, time_us, s.last_applied, after[i].x, after[i].y, after[i].hp, entries);
+          net::CreateState(b, tick, time_us, last_applied[i], after[i].x, after[i].y, after[i].hp, entries);
       net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
-      send(s.peer, net::kStreamChannel, b);
+      deliver(i, net::kStreamChannel, b);
       if (!entered.empty() || !gone.empty()) {
         b.Clear();
         const auto ev = net::CreateEvents(b, tick, b.CreateVector(entered), b.CreateVector(gone));
         net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Events, ev.Union()));
-        send(s.peer, net::kReliableChannel, b);
+        deliver(i, net::kReliableChannel, b);
       }
     }
+    for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
     enet_host_flush(host);
     ++tick;
     if (tick_ms.size() < (1u << 22))
@@ -541,10 +810,26 @@ int run(Server& sv) {
   sigaction(SIGTERM, &sa, nullptr);
   sv.max_move = f.max_move > 0 ? f.max_move : f.aoi;
   sv.rng.seed(f.seed);
-  // The AOI world: the map, and beyond it a parking strip where free slots wait, each two buckets away
-  // from anything else (so parked players see only themselves and cost nothing).
+  sv.cap = static_cast<std::uint32_t>(f.max_clients);
+  sv.total = sv.cap * static_cast<std::uint32_t>(f.zones);
+  if (f.zone >= f.zones) return bad("--zone: must be below --zones");
+  if (f.zones > 1) {
+    // A zone mirrors the players within 5 AOI of its strip: what its clients can see after a tick
+    // (2 AOI, a square AOI's reach), from where a player can come in one tick (max move <= AOI) and
+    // attacked from where (attack range <= AOI) — see docs/server.md.
+    if (sv.max_move > f.aoi) return bad("--max-move: a zone of a cluster needs it at most --aoi");
+    if (f.attack_range > f.aoi) return bad("--attack-range: a zone of a cluster needs it at most --aoi");
+    sv.reach = 5 * f.aoi;
+    if (f.map / static_cast<float>(f.zones) < sv.reach)
+      return bad("--zones: each zone's strip (--map / --zones) must be at least 5 AOI wide");
+  }
+  sv.strip_lo = f.map * static_cast<float>(f.zone) / static_cast<float>(f.zones);
+  sv.strip_hi = f.zone + 1 == f.zones ? f.map : f.map * static_cast<float>(f.zone + 1) / static_cast<float>(f.zones);
+  sv.last_applied.assign(sv.total, 0);
+  // The AOI world: the map, and beyond it a parking strip where the players not in the game wait, each
+  // two buckets away from anything else (so parked players see only themselves and cost nothing).
   const int per_column = std::max(1, static_cast<int>(f.map / (2 * f.aoi)));
-  const int columns = (f.max_clients + per_column - 1) / per_column;
+  const int columns = (static_cast<int>(sv.total) + per_column - 1) / per_column;
   const float first_column = std::ceil(f.map / f.aoi) + 2;
   aoi::AoiConfig& cfg = sv.cfg;
   cfg.world = {0, 0, (first_column + 2.0f * columns) * f.aoi, std::max(f.map, 2.0f * per_column * f.aoi)};
@@ -558,13 +843,18 @@ int run(Server& sv) {
   if (static_cast<double>(cfg.world.width) / f.aoi * (cfg.world.height / f.aoi) > 1e8)
     return bad("--map / --aoi: too many AOI buckets (at most 10^8 with the parking strip)");
   sv.slots.resize(f.max_clients);
-  for (int i = 0; i < f.max_clients; ++i)
+  for (int i = 0; i < static_cast<int>(sv.total); ++i)
     sv.parking.push_back(
         {(first_column + 2.0f * (i / per_column) + 0.5f) * f.aoi, (2.0f * (i % per_column) + 0.5f) * f.aoi, 100});
   if (const std::string err = demos::open_context(f.context, true, sv.ctx); !err.empty()) return bad(err);
   if (Status st = aoi::AoiWorld::create(*sv.ctx, cfg, sv.world); !st.ok()) return bad(st.message());
   if (Status st = sv.world->reset(sv.parking); !st.ok()) return bad(st.message());
 
+  if (f.zones > 1) {
+    if (const std::string err = sv.bus.connect(f.nats, f.nats_prefix, f.zone); !err.empty())
+      return bad("--nats " + f.nats + ": " + err);
+    sv.relay_out.resize(f.zones);
+  }
   if (enet_initialize() != 0) return bad("cannot initialise ENet");
   ENetAddress address;
   if (enet_address_set_host_ip(&address, f.host.c_str()) != 0) return bad("--host: not an IPv4 address: " + f.host);
@@ -591,8 +881,9 @@ int run(Server& sv) {
       return bad("--metrics-port: cannot listen on " + f.host + ":" + std::to_string(f.metrics_port));
     std::fprintf(stderr, "warpmind-server: metrics on http://%s:%u/metrics\n", f.host.c_str(), ntohs(a.sin_port));
   }
-  std::fprintf(stderr, "warpmind-server: listening on %s:%u, %d Hz, map %g, AOI %g (%s), variant %s\n", f.host.c_str(),
-               bound.port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape), aoi::variant_name(sv.world->variant()));
+  std::fprintf(stderr, "warpmind-server: listening on %s:%u, %d Hz, map %g, AOI %g (%s), variant %s, zone %d of %d\n",
+               f.host.c_str(), bound.port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape),
+               aoi::variant_name(sv.world->variant()), f.zone, f.zones);
   std::fflush(stderr);
 
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / f.tick_hz));
@@ -631,6 +922,7 @@ int run(Server& sv) {
   enet_host_flush(sv.host);
   enet_host_destroy(sv.host);
   enet_deinitialize();
+  sv.bus.close();
   if (sv.metrics_fd >= 0) close(sv.metrics_fd);
 
   std::uint64_t dropped = 0;
@@ -646,7 +938,10 @@ int run(Server& sv) {
         "\"rejected_by_aoi\":%llu,"
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
-        "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\"}\n",
+        "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
+        "\"zone\":%d,\"zones\":%d,\"cluster\":{\"messages_in\":%llu,\"bad_messages\":%llu,\"late_messages\":%llu,"
+        "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,"
+        "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(sv.tick), seconds, f.tick_hz, static_cast<unsigned long long>(sv.late_ticks),
         static_cast<unsigned long long>(sv.joined), static_cast<unsigned long long>(sv.left),
         static_cast<unsigned long long>(sv.disconnected), static_cast<unsigned long long>(sv.refused),
@@ -657,7 +952,11 @@ int run(Server& sv) {
         static_cast<unsigned long long>(sv.datagram_bytes_in), static_cast<unsigned long long>(sv.bytes_in),
         static_cast<unsigned long long>(sv.packets_out), static_cast<unsigned long long>(sv.bytes_out),
         percentile(sv.tick_ms, 0.5), percentile(sv.tick_ms, 0.9), percentile(sv.tick_ms, 0.99),
-        percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()), backend_name(sv.ctx->backend()));
+        percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()), backend_name(sv.ctx->backend()), f.zone,
+        f.zones, static_cast<unsigned long long>(sv.zone_messages), static_cast<unsigned long long>(sv.zone_bad),
+        static_cast<unsigned long long>(sv.zone_late), static_cast<unsigned long long>(sv.zone_timeouts),
+        static_cast<unsigned long long>(sv.relayed_out), static_cast<unsigned long long>(sv.relayed_in),
+        static_cast<unsigned long long>(sv.resets), percentile(sv.wait_ms, 0.5), percentile(sv.wait_ms, 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
                 static_cast<unsigned long long>(sv.tick), seconds, static_cast<unsigned long long>(sv.late_ticks),
@@ -740,6 +1039,13 @@ int main(int argc, char** argv) {
                      "serve metrics (Prometheus text format) over HTTP on this TCP port; 0: any free one (printed on "
                      "stderr); -1: none");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "spawn positions (session tokens are random)");
+  demos::add_integer(app, "--zones", f.zones, 1, 64, "N",
+                     "zones of a cluster: the map cut into N strips along x, one server each, meeting over NATS");
+  demos::add_integer(app, "--zone", f.zone, 0, 63, "K", "this server's zone: the strip [map*K/N, map*(K+1)/N)");
+  demos::add_text(app, "--nats", f.nats, "URL", "the cluster's NATS server");
+  demos::add_text(app, "--nats-prefix", f.nats_prefix, "S", "the cluster's NATS subjects: S.tick and S.relay.K");
+  demos::add_number(app, "--zone-timeout", f.zone_timeout, 0.01, 3600, "S",
+                    "how long a zone waits for the others' tick messages before it ticks without them");
   demos::add_context_flags(app, f.context);
   demos::add_text(app, "--variant", f.variant, "V", "auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast",
                   [](const std::string& s) {

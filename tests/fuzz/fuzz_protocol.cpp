@@ -1,7 +1,8 @@
 // libFuzzer target: the server's wire protocol (demos/server/protocol.h, docs/protocol.md). A packet the
 // verifier accepts is read field by field (every string, vector and union member the server or a bot
 // touches) and must round-trip: rebuilt from what was read, it verifies again and reads the same. A
-// packet it rejects reads as nullptr; none may crash.
+// packet it rejects reads as nullptr; none may crash. The same bytes are also read as the messages zones
+// of a cluster exchange (zone_wire.h): accepted ones must re-encode to exactly the bytes read.
 #include <flatbuffers/flatbuffers.h>
 
 #include <cstring>
@@ -9,6 +10,7 @@
 
 #include "fuzz_common.h"
 #include "protocol.h"
+#include "zone_wire.h"
 
 namespace {
 
@@ -82,6 +84,20 @@ std::uint64_t walk(const Message& m, flatbuffers::FlatBufferBuilder& b) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // The server hands the reader the packet as ENet delivered it: a buffer of exactly `size` bytes.
   std::vector<std::uint8_t> packet(data, data + size);
+  {
+    TickMessage t;
+    std::vector<std::uint8_t> again;
+    if (decode_tick(packet.data(), packet.size(), 4, 1u << 12, t)) {
+      encode_tick(t, again);
+      FUZZ_CHECK(again == packet);
+    }
+    std::vector<RelayRecord> records;
+    if (decode_relay(packet.data(), packet.size(), 4, 1u << 12, 2, 4096, records)) {
+      begin_relay(again, wire::get<std::uint32_t>(packet.data() + 4), wire::get<std::uint64_t>(packet.data() + 8));
+      for (const RelayRecord& r : records) add_relay(again, r.player, r.channel, r.message);
+      FUZZ_CHECK(again == packet);
+    }
+  }
   const Message* m = read_message(packet.data(), packet.size());
   if (!m) return 0;
   flatbuffers::FlatBufferBuilder b;

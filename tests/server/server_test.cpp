@@ -33,6 +33,7 @@
 
 #include "gpu_helpers.h"
 #include "protocol.h"
+#include "zone_wire.h"
 
 extern char** environ;
 
@@ -545,6 +546,114 @@ TEST(Server, BadFlagsExitWithTwoAndAConfigFileSetsFlags) {
   EXPECT_GE(sv["ticks"].get<int>(), 10);
   EXPECT_EQ(status(bin + "/warpmind-server --config " + wrong.string()), 2);
   EXPECT_EQ(status(bin + "/warpmind-server --config /nonexistent.json"), 2);
+}
+
+// ---- Zones of a cluster.
+
+TEST(Cluster, ZoneMessagesAreReadOnlyWhenEveryRecordIsWellFormed) {
+  using namespace warpmind::net;
+  TickMessage m;
+  m.zone = 1;
+  m.tick = 77;
+  m.states = {{3, 10.5f, 20.25f, 90}, {9, 0.0f, 300.0f, 0}};
+  m.commands = {{3, RawKind::Move, 5, 1.0f, 2.0f, 0}, {4, RawKind::Attack, 6, 0, 0, 9}, {8, RawKind::Join, 0, 7, 8, 0}};
+  std::vector<std::uint8_t> w;
+  encode_tick(m, w);
+  TickMessage got;
+  ASSERT_TRUE(decode_tick(w.data(), w.size(), 2, 16, got));
+  EXPECT_EQ(got.zone, 1u);
+  EXPECT_EQ(got.tick, 77u);
+  ASSERT_EQ(got.states.size(), 2u);
+  EXPECT_EQ(got.states[1].y, 300.0f);
+  ASSERT_EQ(got.commands.size(), 3u);
+  EXPECT_EQ(got.commands[1].target, 9u);
+  for (std::size_t n = 0; n < w.size(); ++n) EXPECT_FALSE(decode_tick(w.data(), n, 2, 16, got)) << n;  // truncated
+  EXPECT_FALSE(decode_tick(w.data(), w.size(), 1, 16, got));  // zone 1 of a cluster of one
+  EXPECT_FALSE(decode_tick(w.data(), w.size(), 2, 9, got));   // player 9 of 9
+  const auto mutated = [&](auto change) {
+    TickMessage x = m;
+    change(x);
+    std::vector<std::uint8_t> b;
+    encode_tick(x, b);
+    return decode_tick(b.data(), b.size(), 2, 16, got);
+  };
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.states[0].x = NAN; }));
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.states[0].hp = -1; }));
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.commands[0].kind = static_cast<RawKind>(7); }));
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.commands[0].y = INFINITY; }));
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.commands[1].target = 4; }));   // attacks itself
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.commands[1].target = 16; }));  // no such player
+  w.push_back(0);
+  EXPECT_FALSE(decode_tick(w.data(), w.size(), 2, 16, got));  // a byte too many
+
+  std::vector<std::uint8_t> r;
+  begin_relay(r, 0, 5);
+  const std::uint8_t a[] = {1, 2, 3}, b[] = {9};
+  add_relay(r, 12, 1, a);
+  add_relay(r, 13, 0, b);
+  std::vector<RelayRecord> recs;
+  ASSERT_TRUE(decode_relay(r.data(), r.size(), 2, 16, 2, 64, recs));
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0].player, 12u);
+  EXPECT_EQ(recs[0].message.size(), 3u);
+  EXPECT_EQ(recs[1].message[0], 9);
+  for (std::size_t n = 0; n < r.size(); ++n) EXPECT_FALSE(decode_relay(r.data(), n, 2, 16, 2, 64, recs)) << n;
+  EXPECT_FALSE(decode_relay(r.data(), r.size(), 2, 13, 2, 64, recs));  // player 13 of 13
+  EXPECT_FALSE(decode_relay(r.data(), r.size(), 2, 16, 1, 64, recs));  // channel 1 of 1
+  EXPECT_FALSE(decode_relay(r.data(), r.size(), 2, 16, 2, 2, recs));   // a message over the limit
+  // Random bytes behind a valid header are read safely, whatever they say.
+  std::mt19937 rng(5);
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<std::uint8_t> x(rng() % 200);
+    for (auto& c : x) c = static_cast<std::uint8_t>(rng());
+    if (x.size() >= 24 && i % 2) std::memcpy(x.data(), i % 4 == 1 ? w.data() : r.data(), 20);
+    decode_tick(x.data(), x.size(), 4, 64, got);
+    decode_relay(x.data(), x.size(), 4, 64, 2, 64, recs);
+  }
+}
+
+TEST(Cluster, RefusesZoneSettingsThatCannotWork) {
+  const std::string bin = warpmind::test::bin_dir();
+  const auto status = [](const std::string& cmd) {
+    const int raw = std::system((cmd + " > /dev/null 2>&1").c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  };
+  const std::string server = bin + "/warpmind-server --backend cpu --port 0 --seconds 1 ";
+  EXPECT_EQ(status(server + "--zones 2 --zone 2"), 2);
+  EXPECT_EQ(status(server + "--zone 1"), 2);
+  EXPECT_EQ(status(server + "--zones 4 --map 300 --aoi 20"), 2);       // strips of 75 < 5 AOI
+  EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --max-move 30"), 2);
+  EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --attack-range 21"), 2);
+  EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --nats nats://127.0.0.1:1"), 2);  // no NATS there
+}
+
+// scripts/cluster.sh: nats-server, two zones and 100 bots whose waypoints take them across the border,
+// then the same bots against one server — nothing lost, duplicated or inconsistent in either.
+TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
+  if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0)
+    GTEST_SKIP() << "nats-server is not installed (scripts/setup.sh installs it)";
+  const fs::path out = scratch("cluster.out"), logs = scratch("cluster-logs");
+  const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() + " CLUSTER_LOG=" + logs.string() +
+                          " timeout 100 bash " + warpmind::test::source_dir() + "/scripts/cluster.sh 2 100 3 > " +
+                          out.string() + " 2>&1";
+  const int raw = std::system(cmd.c_str());
+  const json r = json::parse(last_line(slurp(out)), nullptr, false);
+  ASSERT_FALSE(r.is_discarded()) << slurp(out);
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(out);
+  EXPECT_EQ(r["ok"], true) << r.dump();
+  for (const char* run : {"cluster", "single"}) {
+    const json& k = r[run];
+    EXPECT_EQ(k["joined"], 100) << run;
+    EXPECT_EQ(k["players_lost"], 0) << run;
+    EXPECT_EQ(k["players_duplicated"], 0) << run;
+    EXPECT_EQ(k["inconsistencies"], 0) << run;
+    EXPECT_GE(k["ticks_checked"].get<int>(), 30) << run;
+  }
+  EXPECT_EQ(r["zone_timeouts"], 0);
+  EXPECT_EQ(r["bad_zone_messages"], 0);
+  // States relayed from the zone a player walked into to the zone its client is connected to: the
+  // bots crossed the border.
+  EXPECT_GT(r["relayed"].get<int>(), 100) << r.dump();
 }
 
 }  // namespace

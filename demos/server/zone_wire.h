@@ -1,0 +1,155 @@
+// The messages zone servers of one cluster exchange over NATS (docs/server.md, "Zones"). Internal to
+// the cluster — clients never see them — but read as untrusted all the same: every size, id, kind and
+// value is checked before anything is used, and a message that fails is dropped whole.
+//
+// Layout (little-endian, packed, no padding between records):
+//   Tick message, subject "<prefix>.tick", one per zone per tick:
+//     u32 magic 'WMZ1', u32 zone, u64 tick, u32 states, u32 commands,
+//     states   x { u32 player, f32 x, f32 y, i32 hp }                         16 bytes each
+//     commands x { u32 player, u32 kind, u32 seq, f32 x, f32 y, u32 target }  24 bytes each
+//   Relay message, subject "<prefix>.relay.<gateway zone>":
+//     u32 magic 'WMR1', u32 zone, u64 tick, u32 count,
+//     count x { u32 player, u8 channel, u32 size, size bytes (one protocol Message) }
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace warpmind::net {
+
+// A client's command as the gateway zone (the one the client is connected to) accepted it, before any
+// zone resolves it against positions. At most one per player per tick.
+enum class RawKind : std::uint32_t { Join = 0, Leave = 1, Move = 2, Attack = 3 };
+struct RawCommand {
+  std::uint32_t player = 0;
+  RawKind kind = RawKind::Move;
+  std::uint32_t seq = 0;     // Move, Attack: the client's seq
+  float x = 0, y = 0;        // Join: the spawn point; Move: the target
+  std::uint32_t target = 0;  // Attack
+};
+static_assert(sizeof(RawCommand) == 24);
+
+// A player's state after a tick, as its owning zone computed it.
+struct ZoneState {
+  std::uint32_t player = 0;
+  float x = 0, y = 0;
+  std::int32_t hp = 0;
+};
+static_assert(sizeof(ZoneState) == 16);
+
+constexpr std::uint32_t kTickMagic = 0x315a4d57;   // "WMZ1"
+constexpr std::uint32_t kRelayMagic = 0x31524d57;  // "WMR1"
+constexpr std::size_t kTickHeader = 24, kRelayHeader = 20, kRelayRecordHeader = 9;
+
+struct TickMessage {
+  std::uint32_t zone = 0;
+  std::uint64_t tick = 0;
+  std::vector<ZoneState> states;
+  std::vector<RawCommand> commands;
+};
+
+struct RelayRecord {
+  std::uint32_t player = 0;
+  std::uint8_t channel = 0;
+  std::span<const std::uint8_t> message;  // into the relay message's buffer
+};
+
+namespace wire {
+inline void put(std::vector<std::uint8_t>& out, const void* p, std::size_t n) {
+  if (n == 0) return;
+  const auto* b = static_cast<const std::uint8_t*>(p);
+  out.insert(out.end(), b, b + n);
+}
+template <class T>
+inline void put(std::vector<std::uint8_t>& out, T v) {
+  put(out, &v, sizeof v);
+}
+template <class T>
+inline T get(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+}  // namespace wire
+
+inline void encode_tick(const TickMessage& m, std::vector<std::uint8_t>& out) {
+  out.clear();
+  wire::put(out, kTickMagic);
+  wire::put(out, m.zone);
+  wire::put(out, m.tick);
+  wire::put(out, static_cast<std::uint32_t>(m.states.size()));
+  wire::put(out, static_cast<std::uint32_t>(m.commands.size()));
+  wire::put(out, m.states.data(), m.states.size() * sizeof(ZoneState));
+  wire::put(out, m.commands.data(), m.commands.size() * sizeof(RawCommand));
+}
+
+// Reads a tick message of a cluster of `zones` zones and `players` player ids; false (and `out` in an
+// unspecified state) unless every record is well formed: the zone below `zones`, sizes that add up
+// exactly, player and target ids below `players`, a known kind, finite coordinates, HP >= 0.
+inline bool decode_tick(const std::uint8_t* data, std::size_t size, std::uint32_t zones, std::uint32_t players,
+                        TickMessage& out) {
+  if (data == nullptr || size < kTickHeader || wire::get<std::uint32_t>(data) != kTickMagic) return false;
+  out.zone = wire::get<std::uint32_t>(data + 4);
+  out.tick = wire::get<std::uint64_t>(data + 8);
+  const std::uint64_t ns = wire::get<std::uint32_t>(data + 16), nc = wire::get<std::uint32_t>(data + 20);
+  if (out.zone >= zones || kTickHeader + ns * sizeof(ZoneState) + nc * sizeof(RawCommand) != size) return false;
+  out.states.resize(ns);
+  out.commands.resize(nc);
+  if (ns) std::memcpy(out.states.data(), data + kTickHeader, ns * sizeof(ZoneState));
+  if (nc) std::memcpy(out.commands.data(), data + kTickHeader + ns * sizeof(ZoneState), nc * sizeof(RawCommand));
+  for (const ZoneState& s : out.states)
+    if (s.player >= players || !std::isfinite(s.x) || !std::isfinite(s.y) || s.hp < 0) return false;
+  for (const RawCommand& c : out.commands) {
+    if (c.player >= players || static_cast<std::uint32_t>(c.kind) > 3 || !std::isfinite(c.x) || !std::isfinite(c.y))
+      return false;
+    if (c.kind == RawKind::Attack && (c.target >= players || c.target == c.player)) return false;
+  }
+  return true;
+}
+
+inline void begin_relay(std::vector<std::uint8_t>& out, std::uint32_t zone, std::uint64_t tick) {
+  out.clear();
+  wire::put(out, kRelayMagic);
+  wire::put(out, zone);
+  wire::put(out, tick);
+  wire::put(out, std::uint32_t{0});
+}
+inline void add_relay(std::vector<std::uint8_t>& out, std::uint32_t player, std::uint8_t channel,
+                      std::span<const std::uint8_t> message) {
+  wire::put(out, player);
+  wire::put(out, channel);
+  wire::put(out, static_cast<std::uint32_t>(message.size()));
+  wire::put(out, message.data(), message.size());
+  std::uint32_t count = wire::get<std::uint32_t>(out.data() + 16) + 1;
+  std::memcpy(out.data() + 16, &count, sizeof count);
+}
+
+// Reads a relay message; false unless its records exactly fill it, each with a player below `players`,
+// a channel below `channels` and a message of at most `max_message` bytes.
+inline bool decode_relay(const std::uint8_t* data, std::size_t size, std::uint32_t zones, std::uint32_t players,
+                         std::uint8_t channels, std::size_t max_message, std::vector<RelayRecord>& out) {
+  out.clear();
+  if (data == nullptr || size < kRelayHeader || wire::get<std::uint32_t>(data) != kRelayMagic ||
+      wire::get<std::uint32_t>(data + 4) >= zones)
+    return false;
+  const std::uint32_t count = wire::get<std::uint32_t>(data + 16);
+  std::size_t at = kRelayHeader;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (size - at < kRelayRecordHeader) return false;
+    RelayRecord r;
+    r.player = wire::get<std::uint32_t>(data + at);
+    r.channel = data[at + 4];
+    const std::size_t n = wire::get<std::uint32_t>(data + at + 5);
+    at += kRelayRecordHeader;
+    if (r.player >= players || r.channel >= channels || n > max_message || size - at < n) return false;
+    r.message = {data + at, n};
+    at += n;
+    out.push_back(r);
+  }
+  return at == size;
+}
+
+}  // namespace warpmind::net

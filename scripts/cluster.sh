@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# scripts/cluster.sh ZONES BOTS SECONDS — a warpmind-server cluster on this machine, loopback only
+# (docs/server.md, "Zones"): starts nats-server, ZONES zone servers (the map cut into strips along x)
+# and one warpmind-bots process whose bots connect round-robin to the zones and walk across the
+# borders; then the same bots (same seed, same script) against one server. Prints each run's bot
+# summary and, last, one JSON object: players lost, players duplicated and inconsistencies for the
+# cluster and for the single server (all 0 when both are right). Exit status 0 when they are.
+#
+# Environment: WARPMIND_BIN_DIR (the programs; default build/bin), CLUSTER_MAP (default: 150 a zone,
+# at least 300), CLUSTER_AOI (20), CLUSTER_SHAPE (square), CLUSTER_BACKEND (cpu), CLUSTER_SEED (1),
+# CLUSTER_ATTACK_SHARE (0.2), CLUSTER_LOG (a folder for the logs; default a temporary one).
+set -euo pipefail
+
+if [[ $# -ne 3 ]]; then
+  echo "usage: scripts/cluster.sh ZONES BOTS SECONDS" >&2
+  exit 2
+fi
+zones=$1 bots=$2 seconds=$3
+[[ "$zones" =~ ^[0-9]+$ && "$zones" -ge 1 && "$zones" -le 64 ]] || { echo "cluster: ZONES must be 1..64" >&2; exit 2; }
+[[ "$bots" =~ ^[0-9]+$ && "$bots" -ge 1 && "$bots" -le 4000 ]] || { echo "cluster: BOTS must be 1..4000" >&2; exit 2; }
+[[ "$seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "cluster: SECONDS must be a number" >&2; exit 2; }
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bin=${WARPMIND_BIN_DIR:-$root/build/bin}
+nats_server=$(command -v nats-server || true)
+[[ -z "$nats_server" && -x /usr/sbin/nats-server ]] && nats_server=/usr/sbin/nats-server
+for p in "$bin/warpmind-server" "$bin/warpmind-bots" "$nats_server"; do
+  [[ -n "$p" && -x "$p" ]] || { echo "cluster: missing ${p:-nats-server} (scripts/setup.sh, scripts/build.sh)" >&2; exit 2; }
+done
+map=${CLUSTER_MAP:-$((zones * 150 > 300 ? zones * 150 : 300))}
+aoi=${CLUSTER_AOI:-20}
+shape=${CLUSTER_SHAPE:-square}
+backend=${CLUSTER_BACKEND:-cpu}
+seed=${CLUSTER_SEED:-1}
+attack=${CLUSTER_ATTACK_SHARE:-0.2}
+log=${CLUSTER_LOG:-$(mktemp -d)}
+keep_log=${CLUSTER_LOG:+yes}
+mkdir -p "$log"
+per_zone=$(((bots + zones - 1) / zones + 16))
+limit=$(awk -v s="$seconds" 'BEGIN { printf "%d", s + 60 }')  # every server stops by itself after this
+
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+# Waits (at most 20 s) for a line matching $2 in file $1; prints what follows "$3".
+wait_for() {
+  local file=$1 pattern=$2 i
+  for ((i = 0; i < 400; ++i)); do
+    if grep -q "$pattern" "$file" 2>/dev/null; then
+      grep -o "$pattern[0-9]*" "$file" | head -1 | sed "s/$pattern//"
+      return 0
+    fi
+    sleep 0.05
+  done
+  echo "cluster: timed out waiting for '$pattern' in $file" >&2
+  return 1
+}
+
+# A number from a one-line JSON object: the first "key":value.
+field() { sed -n "s/.*\"$2\":\([-0-9.e]*\).*/\1/p" <<<"$1" | head -1; }
+
+server_args=(--host 127.0.0.1 --port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$backend"
+  --json --seconds "$limit")
+
+# ---- The cluster.
+"$nats_server" -a 127.0.0.1 -p -1 >"$log/nats.log" 2>&1 &
+pids+=($!)
+nats_port=$(wait_for "$log/nats.log" "client connections on 127.0.0.1:")
+prefix="warpmind.cluster.$$"
+servers=""
+zone_pids=()
+for ((k = 0; k < zones; ++k)); do
+  "$bin/warpmind-server" "${server_args[@]}" --max-clients "$per_zone" --zones "$zones" --zone "$k" \
+    --nats "nats://127.0.0.1:$nats_port" --nats-prefix "$prefix" >"$log/zone$k.json" 2>"$log/zone$k.err" &
+  pids+=($!)
+  zone_pids+=($!)
+done
+for ((k = 0; k < zones; ++k)); do
+  port=$(wait_for "$log/zone$k.err" "listening on 127.0.0.1:")
+  servers+="${servers:+,}127.0.0.1:$port"
+done
+echo "cluster: $zones zones on $servers (NATS 127.0.0.1:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
+set +e
+"$bin/warpmind-bots" --server "$servers" --bots "$bots" --seconds "$seconds" --seed "$seed" \
+  --attack-share "$attack" --json >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
+set -e
+for p in "${zone_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+for p in "${zone_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+cluster_bots=$(tail -1 "$log/cluster-bots.json")
+echo "$cluster_bots"
+timeouts=0 bad=0 relayed=0
+for ((k = 0; k < zones; ++k)); do
+  z=$(tail -1 "$log/zone$k.json")
+  timeouts=$((timeouts + $(field "$z" timeouts || echo 0)))
+  bad=$((bad + $(field "$z" bad_messages || echo 0)))
+  relayed=$((relayed + $(field "$z" relayed_in || echo 0)))
+done
+
+# ---- One server, the same bots.
+"$bin/warpmind-server" "${server_args[@]}" --max-clients "$((bots + 16))" >"$log/single.json" 2>"$log/single.err" &
+single_pid=$!
+pids+=($single_pid)
+port=$(wait_for "$log/single.err" "listening on 127.0.0.1:")
+set +e
+"$bin/warpmind-bots" --server "127.0.0.1:$port" --bots "$bots" --seconds "$seconds" --seed "$seed" \
+  --attack-share "$attack" --json >"$log/single-bots.json" 2>"$log/single-bots.err"
+set -e
+kill -TERM "$single_pid" 2>/dev/null || true
+wait "$single_pid" 2>/dev/null || true
+single_bots=$(tail -1 "$log/single-bots.json")
+echo "$single_bots"
+
+summary() {  # the counts of one run's bot summary
+  local j=$1
+  printf '{"joined":%s,"players_lost":%s,"players_duplicated":%s,"inconsistencies":%s,"ticks_checked":%s,"states_checked":%s}' \
+    "$(field "$j" joined)" "$(field "$j" players_lost)" "$(field "$j" players_duplicated)" \
+    "$(field "$j" inconsistencies)" "$(field "$j" ticks_checked)" "$(field "$j" states_checked)"
+}
+ok=true
+for j in "$cluster_bots" "$single_bots"; do
+  for k in players_lost players_duplicated inconsistencies; do
+    [[ "$(field "$j" "$k")" == "0" ]] || ok=false
+  done
+  [[ "$(field "$j" joined)" == "$bots" ]] || ok=false
+  [[ "$(field "$j" ticks_checked)" =~ ^[1-9] ]] || ok=false
+done
+[[ $timeouts -eq 0 && $bad -eq 0 ]] || ok=false
+# The logs stay where CLUSTER_LOG says, or (in a temporary folder) when something was wrong.
+if [[ $ok == true && -z "$keep_log" ]]; then
+  rm -rf "$log"
+  logs=null
+else
+  logs="\"$log\""
+fi
+printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"relayed":%d,"single":%s,"ok":%s,"logs":%s}\n' \
+  "$zones" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$relayed" \
+  "$(summary "$single_bots")" "$ok" "$logs"
+[[ $ok == true ]]
