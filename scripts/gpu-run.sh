@@ -6,7 +6,8 @@
 #   test, each under WARPMIND_TEST_TIMEOUT), memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), ncu-field / ncu-crowd / ncu-ddm (per-kernel times with Nsight Compute), ncu-detail-field /
 #   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
-#   and Connect6 computer's hybrid search on the GPU, headless; the same needs), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   and Connect6 computer's hybrid search on the GPU, headless; the same needs), server-virtual
+#   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
 # WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got);
@@ -132,6 +133,18 @@ for step in "${steps[@]}"; do
           --out "$out/demo-connect6-hybrid" && cat "$out/demo-connect6-hybrid/stats.json" &&
         grep -q '"on_gpu": true' "$out/demo-chess-hybrid/stats.json" &&
         grep -q '"on_gpu": true' "$out/demo-connect6-hybrid/stats.json"; } > "$log" 2>&1 ;;
+    server-virtual)
+      # warpmind-server with in-process virtual clients (no sockets; docs/server.md): 100,000, 1,000,000
+      # and 4,000,000 clients at the bots' density (about 8 in each client's 3 x 3 buckets), every client
+      # a command a tick; CUDA, then the CPU backend. One JSON line per run in server-virtual.jsonl.
+      export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      : > "$out/server-virtual.jsonl"
+      for run in "100000 7000 cuda" "1000000 22140 cuda" "4000000 44280 cuda" "100000 7000 cpu" "1000000 22140 cpu"; do
+        read -r n map backend <<< "$run"
+        echo "== warpmind-server --virtual-clients $n --map $map --aoi 20 --backend $backend"
+        ${step_timeout[@]+"${step_timeout[@]}"} "$stage/warpmind-server" --virtual-clients "$n" --map "$map" --aoi 20 \
+          --ticks "$([[ $backend == cuda ]] && echo 50 || echo 10)" --backend "$backend" | tee -a "$out/server-virtual.jsonl"
+      done > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

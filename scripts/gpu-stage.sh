@@ -23,6 +23,16 @@ cp "$build/bin/warpmind_tests" "$build/bin/warpmind-bench" "$build/bin/warpmind"
    "$build/bin/warpmind-chess" "$build/bin/warpmind-connect6" "$build/bin/warpmind-referee" "$stage/"
 cp -r assets/scenarios assets/maps "$stage/assets/"
 cp scripts/gpu-run.sh "$stage/"
+# warpmind-server (where ENet and FlatBuffers are installed) with the shared libraries it needs beyond
+# the C library (ENet, NATS and theirs) in STAGE/lib; gpu-run.sh's server-virtual step runs it.
+if cmake --build "$build" --target help | grep -q "warpmind-server"; then
+  cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind-server
+  mkdir -p "$stage/lib"
+  cp "$build/bin/warpmind-server" "$stage/"
+  ldd "$build/bin/warpmind-server" | awk '/=> \// {print $3}' |
+    grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' | xargs -r cp -L -t "$stage/lib/"
+  strip --strip-debug "$stage/warpmind-server" 2>/dev/null || true
+fi
 git describe --always --abbrev=12 --dirty > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" "$stage/warpmind-demo" \
   "$stage/warpmind-chess" "$stage/warpmind-connect6" "$stage/warpmind-referee" 2>/dev/null || true

@@ -91,6 +91,10 @@ struct Flags {
   int zone = 0, zones = 1;
   std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
   double zone_timeout = 5;
+  // --virtual-clients: in-process clients, no sockets, for --ticks ticks.
+  std::uint32_t virtual_clients = 0;
+  int ticks = 50;
+  double attack_share = 0.1;
 };
 
 // A token bucket: `rate` a second, bursts of `rate` (at least 1).
@@ -215,7 +219,7 @@ struct Server {
   std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0;
-  std::vector<float> tick_ms, wait_ms;
+  std::vector<float> tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
   std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
                 resets = 0;
   std::unordered_map<std::uint64_t, Bucket> address_buckets;
@@ -311,14 +315,6 @@ struct Server {
     p->data = nullptr;
   }
 
-  // Checks a command's token and seq; true when it may be kept as the slot's pending command.
-  bool accept_seq(Slot& s, std::uint64_t token, std::uint32_t seq) {
-    if (token != s.token) return ++drops[WrongToken], false;
-    if (seq <= s.last_received) return ++drops[StaleSeq], false;
-    if (seq - s.last_received > net::kSeqWindow) return ++drops[SeqWindow], false;
-    return true;
-  }
-
   void on_receive(ENetPeer* p, const ENetPacket* packet) {
     Conn* c = static_cast<Conn*>(p->data);
     if (c == nullptr) return;
@@ -346,28 +342,42 @@ struct Server {
       enet_peer_disconnect_later(p, 0);
       return;
     }
-    const std::uint32_t me = id_of(c->slot);
-    if (const net::Move* mv = m->body_as_Move()) {
-      if (!accept_seq(s, mv->token(), mv->seq())) return;
-      if (!std::isfinite(mv->x()) || !std::isfinite(mv->y())) return void(++drops[BadValue]);
-      s.last_received = mv->seq();
-      s.has_command = true;
-      s.command = {me, net::RawKind::Move, mv->seq(), mv->x(), mv->y(), 0};
-      ++commands;
-      return;
+    const int d = take_command(s, c->slot, *m);
+    if (d >= 0) ++drops[d];
+    else ++commands;
+  }
+
+  // A joined client's Move or Attack, verified: kept as its slot's pending command (-1), or the reason
+  // it is dropped. Touches only that slot, so clients can be taken in parallel.
+  int take_command(Slot& s, int slot, const net::Message& m) const {
+    const std::uint32_t me = id_of(slot);
+    std::uint64_t token;
+    std::uint32_t seq;
+    if (const net::Move* mv = m.body_as_Move()) {
+      token = mv->token(), seq = mv->seq();
+    } else if (const net::Attack* a = m.body_as_Attack()) {
+      token = a->token(), seq = a->seq();
+    } else {
+      return BadPacket;
     }
-    const net::Attack* a = m->body_as_Attack();
-    if (!accept_seq(s, a->token(), a->seq())) return;
-    // A target that is no player, the attacker itself, or (one zone) a player not in the game. In a
-    // cluster the gateway cannot know where the target is: an attack on a player not in the game is
-    // sent on and applied nowhere.
-    if (a->target() >= total || a->target() == me ||
-        (f.zones == 1 && slots[a->target()].state != SlotState::Active))
-      return void(++drops[BadValue]);
-    s.last_received = a->seq();
+    if (token != s.token) return WrongToken;
+    if (seq <= s.last_received) return StaleSeq;
+    if (seq - s.last_received > net::kSeqWindow) return SeqWindow;
+    if (const net::Move* mv = m.body_as_Move()) {
+      if (!std::isfinite(mv->x()) || !std::isfinite(mv->y())) return BadValue;
+      s.command = {me, net::RawKind::Move, seq, mv->x(), mv->y(), 0};
+    } else {
+      const std::uint32_t target = m.body_as_Attack()->target();
+      // A target that is no player, the attacker itself, or (one zone) a player not in the game. In a
+      // cluster the gateway cannot know where the target is: an attack on a player not in the game is
+      // sent on and applied nowhere.
+      if (target >= total || target == me || (f.zones == 1 && slots[target].state != SlotState::Active))
+        return BadValue;
+      s.command = {me, net::RawKind::Attack, seq, 0, 0, target};
+    }
+    s.last_received = seq;
     s.has_command = true;
-    s.command = {me, net::RawKind::Attack, a->seq(), 0, 0, a->target()};
-    ++commands;
+    return -1;
   }
 
   // Every raw datagram, before ENet parses it: counted, and dropped when its address sends more than
@@ -709,6 +719,90 @@ struct Server {
     }
   }
 
+  // Receiver i's events of a sorted list, from the cursor `at` on (which it moves past them).
+  static std::span<const aoi::VisibilityEvent> events_of(const std::vector<aoi::VisibilityEvent>& list,
+                                                         std::uint32_t i, std::size_t& at) {
+    while (at < list.size() && list[at].receiver < i) ++at;
+    const std::size_t from = at;
+    while (at < list.size() && list[at].receiver == i) ++at;
+    return {list.data() + from, at - from};
+  }
+
+  // Receiver i's State after this tick: its mailbox, its own player, its last applied command.
+  void build_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t i, const aoi::TickResult& r, std::uint64_t time_us,
+                   const aoi::Player& me) const {
+    const std::uint64_t from = r.mailbox_start[i], to = r.mailbox_start[i + 1];
+    b.Clear();
+    const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(r.mailbox.data() + from),
+                                                 static_cast<std::size_t>(to - from));
+    const auto state = net::CreateState(b, tick, time_us, last_applied[i], me.x, me.y, me.hp, entries);
+    net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
+  }
+
+  // Its Events, when its visibility changed (false otherwise).
+  bool build_events(flatbuffers::FlatBufferBuilder& b, std::span<const aoi::VisibilityEvent> in,
+                    std::span<const aoi::VisibilityEvent> out) const {
+    if (in.empty() && out.empty()) return false;
+    b.Clear();
+    const auto ids = [&b](std::span<const aoi::VisibilityEvent> e) {
+      std::uint32_t* p = nullptr;
+      const auto v = b.CreateUninitializedVector(e.size(), &p);
+      for (std::size_t k = 0; k < e.size(); ++k) p[k] = e[k].other;
+      return v;
+    };
+    const auto entered = ids(in);
+    const auto gone = ids(out);
+    const auto ev = net::CreateEvents(b, tick, entered, gone);
+    net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Events, ev.Union()));
+    return true;
+  }
+
+  // ---- Virtual clients (--virtual-clients): the same command and notification path without sockets.
+  // Each client's message is built and verified like a packet; its State and Events are built like a
+  // connected client's and counted instead of sent. Commands are taken and messages built on the
+  // context's thread pool, each worker with its own builder.
+  std::uint32_t virtual_clients = 0;
+  struct Worker {
+    flatbuffers::FlatBufferBuilder b{1024};
+    std::uint64_t packets = 0, bytes = 0, notifications = 0, commands = 0, drops[kDrops] = {};
+    char pad[64];
+  };
+  std::vector<Worker> workers;
+  std::vector<std::uint32_t> seen;  // by client: a player its last State named (whom it attacks), or none
+
+  void deliver_virtual(const aoi::TickResult& r, std::uint64_t time_us) {
+    const std::span<const aoi::Player> after = world->players();
+    ctx->pool().parallel_for(
+        total,
+        [&](std::size_t begin, std::size_t end, unsigned w) {
+          Worker& k = workers[w];
+          std::size_t e_in = std::lower_bound(r.entered.begin(), r.entered.end(), begin,
+                                              [](const aoi::VisibilityEvent& e, std::size_t i) { return e.receiver < i; }) -
+                             r.entered.begin();
+          std::size_t e_out = std::lower_bound(r.left.begin(), r.left.end(), begin,
+                                               [](const aoi::VisibilityEvent& e, std::size_t i) { return e.receiver < i; }) -
+                              r.left.begin();
+          for (std::size_t n = begin; n < end; ++n) {
+            const std::uint32_t i = static_cast<std::uint32_t>(n);
+            const auto entered = events_of(r.entered, i, e_in), gone = events_of(r.left, i, e_out);
+            if (slots[i].state != SlotState::Active) continue;
+            const std::uint64_t from = r.mailbox_start[i], to = r.mailbox_start[i + 1];
+            k.notifications += to - from;
+            seen[i] = UINT32_MAX;
+            for (std::uint64_t e = from; e < to && seen[i] == UINT32_MAX; ++e)
+              if (r.mailbox[e].subject() != i) seen[i] = r.mailbox[e].subject();
+            build_state(k.b, i, r, time_us, after[i]);
+            ++k.packets;
+            k.bytes += k.b.GetSize();
+            if (build_events(k.b, entered, gone)) {
+              ++k.packets;
+              k.bytes += k.b.GetSize();
+            }
+          }
+        },
+        256);
+  }
+
   void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
     // This zone's clients' commands (joins and leaves are moves in and out of the parking strip).
     raw.clear();
@@ -741,7 +835,9 @@ struct Server {
       }
     }
     resolve(cmds);
+    const Clock::time_point t_module = Clock::now();
     const Status st = world->tick(cmds, r);
+    const Clock::time_point t_encode = Clock::now();
     if (!st.ok()) {
       std::fprintf(stderr, "warpmind-server: tick %llu: %s\n", static_cast<unsigned long long>(tick),
                    st.message().c_str());
@@ -753,44 +849,36 @@ struct Server {
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count());
     const std::span<const aoi::Player> after = world->players();
-    for (std::uint32_t g = 0; g < relay_out.size(); ++g) net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
-    flatbuffers::FlatBufferBuilder b(1024);
-    std::size_t e_in = 0, e_out = 0;
-    std::vector<std::uint32_t> entered, gone;
-    for (std::uint32_t i = 0; i < total; ++i) {
-      // This receiver's events (the lists are sorted by receiver).
-      entered.clear();
-      gone.clear();
-      for (; e_in < r.entered.size() && r.entered[e_in].receiver <= i; ++e_in)
-        if (r.entered[e_in].receiver == i) entered.push_back(r.entered[e_in].other);
-      for (; e_out < r.left.size() && r.left[e_out].receiver <= i; ++e_out)
-        if (r.left[e_out].receiver == i) gone.push_back(r.left[e_out].other);
-      // One zone: its clients. A cluster: the players on this zone's strip after the tick, wherever
-      // their clients are connected.
-      const bool mine_now =
-          f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
-      if (!mine_now) continue;
-      const std::uint64_t from = r.mailbox_start[i], to = r.mailbox_start[i + 1];
-      notifications += to - from;
-      b.Clear();
-      const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(r.mailbox.data() + from),
-                                                   static_cast<std::size_t>(to - from));
-      const auto state =
-          net::CreateState(b, tick, time_us, last_applied[i], after[i].x, after[i].y, after[i].hp, entries);
-      net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
-      deliver(i, net::kStreamChannel, b);
-      if (!entered.empty() || !gone.empty()) {
-        b.Clear();
-        const auto ev = net::CreateEvents(b, tick, b.CreateVector(entered), b.CreateVector(gone));
-        net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Events, ev.Union()));
-        deliver(i, net::kReliableChannel, b);
+    if (virtual_clients) {
+      deliver_virtual(r, time_us);
+    } else {
+      for (std::uint32_t g = 0; g < relay_out.size(); ++g)
+        net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
+      flatbuffers::FlatBufferBuilder b(1024);
+      std::size_t e_in = 0, e_out = 0;
+      for (std::uint32_t i = 0; i < total; ++i) {
+        const auto entered = events_of(r.entered, i, e_in), gone = events_of(r.left, i, e_out);
+        // One zone: its clients. A cluster: the players on this zone's strip after the tick, wherever
+        // their clients are connected.
+        const bool mine_now =
+            f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
+        if (!mine_now) continue;
+        notifications += r.mailbox_start[i + 1] - r.mailbox_start[i];
+        build_state(b, i, r, time_us, after[i]);
+        deliver(i, net::kStreamChannel, b);
+        if (build_events(b, entered, gone)) deliver(i, net::kReliableChannel, b);
       }
     }
     for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
-    enet_host_flush(host);
+    if (host) enet_host_flush(host);
     ++tick;
-    if (tick_ms.size() < (1u << 22))
-      tick_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
+    const Clock::time_point t1 = Clock::now();
+    if (tick_ms.size() < (1u << 22)) {
+      tick_ms.push_back(std::chrono::duration<float, std::milli>(t1 - t0).count());
+      commands_ms.push_back(std::chrono::duration<float, std::milli>(t_module - t0).count());
+      module_ms.push_back(std::chrono::duration<float, std::milli>(t_encode - t_module).count());
+      encode_ms.push_back(std::chrono::duration<float, std::milli>(t1 - t_encode).count());
+    }
   }
 };
 
@@ -802,6 +890,130 @@ double percentile(std::vector<float> v, double q) {
   return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
 }
 
+std::uint64_t splitmix(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// --virtual-clients N: N clients in this process join at tick 0, then each tick every client builds
+// one Move or Attack message (by the bots' script: an attack on a player its last State named, with
+// probability --attack-share, else a step towards its waypoint), the server verifies and takes them
+// (intake, on the thread pool), runs the tick and builds every client's State and Events. Prints the
+// times of intake and tick (commands, AOI module, messages) over --ticks ticks, the join tick left out.
+int run_virtual(Server& sv) {
+  const Flags& f = sv.f;
+  const std::uint32_t n = sv.total;
+  ThreadPool& pool = sv.ctx->pool();
+  sv.workers.resize(pool.size());
+  sv.seen.assign(n, UINT32_MAX);
+  struct Client {
+    float wx = 0, wy = 0;
+    std::uint32_t seq = 0;
+    std::uint64_t rng = 0;
+  };
+  std::vector<Client> clients(n);
+  std::uint64_t seed = f.seed;
+  const auto uniform = [&f](std::uint64_t& r) { return static_cast<float>(splitmix(r) >> 40) * 0x1p-24f * f.map; };
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Slot& s = sv.slots[i];
+    s = Slot{};
+    s.state = SlotState::Joining;
+    s.token = splitmix(seed) | 1;
+    s.spawn = {uniform(seed), uniform(seed), 100};
+    clients[i].rng = splitmix(seed);
+    clients[i].wx = uniform(clients[i].rng);
+    clients[i].wy = uniform(clients[i].rng);
+  }
+  constexpr std::size_t kSlot = 128;  // a Move or an Attack is about 60 bytes
+  std::vector<std::uint8_t> arena(static_cast<std::size_t>(n) * kSlot);
+  std::vector<std::uint16_t> length(n);
+  std::vector<aoi::Command> cmds;
+  aoi::TickResult result;
+  std::vector<float> intake_ms, upload, query, visibility, download;
+  sv.run_tick(cmds, result);  // the joins
+  if (g_stop.load()) return 1;
+  sv.tick_ms.clear(), sv.commands_ms.clear(), sv.module_ms.clear(), sv.encode_ms.clear();
+  for (Server::Worker& w : sv.workers) w = {};
+  std::uint64_t rejected = 0;
+  for (int t = 0; t < f.ticks && !g_stop.load(); ++t) {
+    // The clients' side (not timed).
+    const std::span<const aoi::Player> pos = sv.world->players();
+    pool.parallel_for(
+        n,
+        [&](std::size_t begin, std::size_t end, unsigned w) {
+          flatbuffers::FlatBufferBuilder& b = sv.workers[w].b;
+          for (std::size_t i = begin; i < end; ++i) {
+            Client& c = clients[i];
+            const std::uint32_t seq = ++c.seq;
+            b.Clear();
+            if (sv.seen[i] != UINT32_MAX && static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < f.attack_share) {
+              net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Attack,
+                                                             net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i]).Union()));
+            } else {
+              if (std::fabs(pos[i].x - c.wx) < 0.5f && std::fabs(pos[i].y - c.wy) < 0.5f) {
+                c.wx = uniform(c.rng);
+                c.wy = uniform(c.rng);
+              }
+              net::FinishMessageBuffer(
+                  b, net::CreateMessage(b, net::Body_Move, net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy).Union()));
+            }
+            length[i] = static_cast<std::uint16_t>(std::min<std::size_t>(b.GetSize(), kSlot));
+            std::memcpy(arena.data() + i * kSlot, b.GetBufferPointer(), length[i]);
+          }
+        },
+        1024);
+    // Intake: every message verified and taken, as the server takes a packet.
+    const Clock::time_point t0 = Clock::now();
+    pool.parallel_for(
+        n,
+        [&](std::size_t begin, std::size_t end, unsigned w) {
+          Server::Worker& k = sv.workers[w];
+          for (std::size_t i = begin; i < end; ++i) {
+            const net::Message* m = net::read_message(arena.data() + i * kSlot, length[i]);
+            const int d = m ? sv.take_command(sv.slots[i], static_cast<int>(i), *m) : BadPacket;
+            if (d >= 0)
+              ++k.drops[d];
+            else
+              ++k.commands;
+          }
+        },
+        1024);
+    intake_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
+    sv.run_tick(cmds, result);
+    if (g_stop.load()) return 1;
+    for (std::size_t k : result.rejected) rejected += k;
+    upload.push_back(static_cast<float>(result.ms_upload));
+    query.push_back(static_cast<float>(result.ms_query + result.ms_sort + result.ms_logic));
+    visibility.push_back(static_cast<float>(result.ms_visibility));
+    download.push_back(static_cast<float>(result.ms_download));
+  }
+  std::uint64_t packets = 0, bytes = 0, notes = 0, commands = 0, dropped = 0;
+  for (const Server::Worker& w : sv.workers) {
+    packets += w.packets, bytes += w.bytes, notes += w.notifications, commands += w.commands;
+    for (std::uint64_t d : w.drops) dropped += d;
+  }
+  const double ticks = std::max<std::size_t>(1, sv.tick_ms.size());
+  const auto p = [](const std::vector<float>& v, double q) { return percentile(v, q); };
+  std::printf(
+      "{\"program\":\"warpmind-server\",\"mode\":\"virtual\",\"clients\":%u,\"ticks\":%zu,\"map\":%g,\"aoi\":%g,"
+      "\"shape\":\"%s\",\"attack_share\":%g,\"threads\":%u,\"backend\":\"%s\",\"variant\":\"%s\","
+      "\"notifications_per_tick\":%.0f,\"messages_per_tick\":%.0f,\"bytes_per_tick\":%.0f,\"commands\":%llu,"
+      "\"dropped\":%llu,\"rejected_by_aoi\":%llu,"
+      "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"intake_ms\":{\"p50\":%.4f,\"p99\":%.4f},"
+      "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
+      "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
+      n, sv.tick_ms.size(), f.map, f.aoi, aoi::shape_name(sv.cfg.shape), f.attack_share, pool.size(),
+      backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()), static_cast<double>(notes) / ticks,
+      static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
+      static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
+      static_cast<unsigned long long>(rejected), p(sv.tick_ms, 0.5), p(sv.tick_ms, 0.9), p(sv.tick_ms, 0.99),
+      p(sv.tick_ms, 1.0), p(intake_ms, 0.5), p(intake_ms, 0.99), p(sv.commands_ms, 0.5), p(sv.module_ms, 0.5),
+      p(sv.encode_ms, 0.5), p(upload, 0.5), p(query, 0.5), p(visibility, 0.5), p(download, 0.5));
+  return dropped == 0 ? 0 : 1;
+}
+
 int run(Server& sv) {
   Flags& f = sv.f;
   struct sigaction sa {};
@@ -810,7 +1022,9 @@ int run(Server& sv) {
   sigaction(SIGTERM, &sa, nullptr);
   sv.max_move = f.max_move > 0 ? f.max_move : f.aoi;
   sv.rng.seed(f.seed);
-  sv.cap = static_cast<std::uint32_t>(f.max_clients);
+  sv.virtual_clients = f.virtual_clients;
+  if (f.virtual_clients > 0 && f.zones > 1) return bad("--virtual-clients: one zone only");
+  sv.cap = f.virtual_clients > 0 ? f.virtual_clients : static_cast<std::uint32_t>(f.max_clients);
   sv.total = sv.cap * static_cast<std::uint32_t>(f.zones);
   if (f.zone >= f.zones) return bad("--zone: must be below --zones");
   if (f.zones > 1) {
@@ -842,7 +1056,7 @@ int run(Server& sv) {
   cfg.format = aoi::NotificationFormat::Mailboxes;
   if (static_cast<double>(cfg.world.width) / f.aoi * (cfg.world.height / f.aoi) > 1e8)
     return bad("--map / --aoi: too many AOI buckets (at most 10^8 with the parking strip)");
-  sv.slots.resize(f.max_clients);
+  sv.slots.resize(sv.cap);
   for (int i = 0; i < static_cast<int>(sv.total); ++i)
     sv.parking.push_back(
         {(first_column + 2.0f * (i / per_column) + 0.5f) * f.aoi, (2.0f * (i % per_column) + 0.5f) * f.aoi, 100});
@@ -850,6 +1064,7 @@ int run(Server& sv) {
   if (Status st = aoi::AoiWorld::create(*sv.ctx, cfg, sv.world); !st.ok()) return bad(st.message());
   if (Status st = sv.world->reset(sv.parking); !st.ok()) return bad(st.message());
 
+  if (f.virtual_clients > 0) return run_virtual(sv);
   if (f.zones > 1) {
     if (const std::string err = sv.bus.connect(f.nats, f.nats_prefix, f.zone); !err.empty())
       return bad("--nats " + f.nats + ": " + err);
@@ -1039,6 +1254,12 @@ int main(int argc, char** argv) {
                      "serve metrics (Prometheus text format) over HTTP on this TCP port; 0: any free one (printed on "
                      "stderr); -1: none");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "spawn positions (session tokens are random)");
+  demos::add_integer(app, "--virtual-clients", f.virtual_clients, 0, 1 << 24, "N",
+                     "no network: N clients in this process, every one sending a command a tick, for --ticks ticks "
+                     "as fast as they run; prints the times (JSON) and exits (docs/server.md)");
+  demos::add_integer(app, "--ticks", f.ticks, 1, 100000, "T", "ticks of a --virtual-clients run");
+  demos::add_number(app, "--attack-share", f.attack_share, 0.0, 1.0, "F",
+                    "--virtual-clients: share of commands that attack a player the client's last State named");
   demos::add_integer(app, "--zones", f.zones, 1, 64, "N",
                      "zones of a cluster: the map cut into N strips along x, one server each, meeting over NATS");
   demos::add_integer(app, "--zone", f.zone, 0, 63, "K", "this server's zone: the strip [map*K/N, map*(K+1)/N)");

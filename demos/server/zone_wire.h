@@ -76,14 +76,17 @@ inline T get(const std::uint8_t* p) {
 }  // namespace wire
 
 inline void encode_tick(const TickMessage& m, std::vector<std::uint8_t>& out) {
-  out.clear();
-  wire::put(out, kTickMagic);
-  wire::put(out, m.zone);
-  wire::put(out, m.tick);
-  wire::put(out, static_cast<std::uint32_t>(m.states.size()));
-  wire::put(out, static_cast<std::uint32_t>(m.commands.size()));
-  wire::put(out, m.states.data(), m.states.size() * sizeof(ZoneState));
-  wire::put(out, m.commands.data(), m.commands.size() * sizeof(RawCommand));
+  const std::size_t ns = m.states.size() * sizeof(ZoneState), nc = m.commands.size() * sizeof(RawCommand);
+  out.resize(kTickHeader + ns + nc);
+  std::uint8_t* p = out.data();
+  const std::uint32_t head[] = {kTickMagic, m.zone};
+  const std::uint32_t counts[] = {static_cast<std::uint32_t>(m.states.size()),
+                                  static_cast<std::uint32_t>(m.commands.size())};
+  std::memcpy(p, head, 8);
+  std::memcpy(p + 8, &m.tick, 8);
+  std::memcpy(p + 16, counts, 8);
+  if (ns) std::memcpy(p + kTickHeader, m.states.data(), ns);
+  if (nc) std::memcpy(p + kTickHeader + ns, m.commands.data(), nc);
 }
 
 // Reads a tick message of a cluster of `zones` zones and `players` player ids; false (and `out` in an

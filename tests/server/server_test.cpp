@@ -548,6 +548,28 @@ TEST(Server, BadFlagsExitWithTwoAndAConfigFileSetsFlags) {
   EXPECT_EQ(status(bin + "/warpmind-server --config /nonexistent.json"), 2);
 }
 
+// --virtual-clients: the same command and notification path with no sockets (the GPU machine's figure).
+TEST(Server, VirtualClientsTakeCommandsAndGetStatesEveryTick) {
+  const fs::path out = scratch("virtual.out");
+  const std::string cmd = warpmind::test::bin_dir() +
+                          "/warpmind-server --virtual-clients 3000 --ticks 6 --map 1200 --aoi 20 --backend cpu > " +
+                          out.string() + " 2>&1";
+  const int raw = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(out);
+  const json v = json::parse(last_line(slurp(out)), nullptr, false);
+  ASSERT_FALSE(v.is_discarded()) << slurp(out);
+  EXPECT_EQ(v["mode"], "virtual");
+  EXPECT_EQ(v["ticks"], 6);
+  EXPECT_EQ(v["commands"], 3000 * 6);  // every client's command taken every tick
+  EXPECT_EQ(v["dropped"], 0);
+  // Every client gets a State a tick (and Events when its view changed); each State holds at least the
+  // client's own X and Y (everyone moves or attacks).
+  EXPECT_GE(v["messages_per_tick"].get<double>(), 3000);
+  EXPECT_GE(v["notifications_per_tick"].get<double>(), 0.9 * 2 * 3000);
+  EXPECT_GT(v["rejected_by_aoi"].get<double>(), 0);  // some attacks on players seen but out of range
+  EXPECT_GT(v["tick_ms"]["p50"].get<double>(), 0);
+}
+
 // ---- Zones of a cluster.
 
 TEST(Cluster, ZoneMessagesAreReadOnlyWhenEveryRecordIsWellFormed) {
