@@ -681,42 +681,105 @@ struct Server {
 
   // The tick's commands for the AOI module: every raw command whose player (an attack: whose target)
   // is in this zone's world, resolved against the positions before the tick.
+  bool resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command& k) {
+    k = {};
+    k.player = c.player;
+    const aoi::Player& p = pos[c.player];
+    switch (c.kind) {
+      case net::RawKind::Join:
+        if (!in_reach(c.x)) return false;
+        k.dx = c.x - p.x;
+        k.dy = c.y - p.y;
+        return true;
+      case net::RawKind::Leave:
+        if (!in_game(p)) return false;
+        k.dx = parking[c.player].x - p.x;
+        k.dy = parking[c.player].y - p.y;
+        return true;
+      case net::RawKind::Move: {
+        last_applied[c.player] = c.seq;
+        if (!in_game(p)) return false;
+        const float tx = std::clamp(c.x, 0.0f, f.map), ty = std::clamp(c.y, 0.0f, f.map);
+        k.dx = std::clamp(tx - p.x, -max_move, max_move);
+        k.dy = std::clamp(ty - p.y, -max_move, max_move);
+        return true;
+      }
+      case net::RawKind::Attack:
+        last_applied[c.player] = c.seq;
+        if (!in_game(pos[c.target])) return false;
+        k.type = aoi::CommandType::Attack;
+        k.target = c.target;
+        k.damage = f.damage;
+        return true;
+    }
+    return false;
+  }
   void resolve(std::vector<aoi::Command>& cmds) {
     cmds.clear();
     const std::span<const aoi::Player> pos = world->players();
-    for (const net::RawCommand& c : raw) {
-      aoi::Command k;
-      k.player = c.player;
-      const aoi::Player& p = pos[c.player];
-      switch (c.kind) {
-        case net::RawKind::Join:
-          if (!in_reach(c.x)) continue;
-          k.dx = c.x - p.x;
-          k.dy = c.y - p.y;
-          break;
-        case net::RawKind::Leave:
-          if (!in_game(p)) continue;
-          k.dx = parking[c.player].x - p.x;
-          k.dy = parking[c.player].y - p.y;
-          break;
-        case net::RawKind::Move: {
-          last_applied[c.player] = c.seq;
-          if (!in_game(p)) continue;
-          const float tx = std::clamp(c.x, 0.0f, f.map), ty = std::clamp(c.y, 0.0f, f.map);
-          k.dx = std::clamp(tx - p.x, -max_move, max_move);
-          k.dy = std::clamp(ty - p.y, -max_move, max_move);
-          break;
-        }
-        case net::RawKind::Attack:
-          last_applied[c.player] = c.seq;
-          if (!in_game(pos[c.target])) continue;
-          k.type = aoi::CommandType::Attack;
-          k.target = c.target;
-          k.damage = f.damage;
-          break;
-      }
-      cmds.push_back(k);
+    aoi::Command k;
+    for (const net::RawCommand& c : raw)
+      if (resolve_one(c, pos, k)) cmds.push_back(k);
+  }
+
+  // A slot's part in the next tick: its join, its leave, or its latest command.
+  static bool has_pending(const Slot& s) {
+    return s.state == SlotState::Joining || s.state == SlotState::Leaving ||
+           (s.state == SlotState::Active && s.has_command);
+  }
+  bool take_pending(std::uint32_t i, net::RawCommand& c) {
+    Slot& s = slots[i];
+    if (s.state == SlotState::Joining) {
+      c = {id_of(static_cast<int>(i)), net::RawKind::Join, 0, s.spawn.x, s.spawn.y, 0};
+      s.state = SlotState::Active;
+    } else if (s.state == SlotState::Leaving) {
+      c = {id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0};
+      s.state = SlotState::Free;
+    } else if (s.state == SlotState::Active && s.has_command) {
+      s.has_command = false;
+      c = s.command;
+    } else {
+      return false;
     }
+    return true;
+  }
+
+  // One zone: the slots' commands resolved straight into the module's, in player order, on the pool
+  // (parts counted, then written at their offsets; a command that no longer applies — an attack on a
+  // player who left — leaves a gap, closed afterwards).
+  std::vector<std::size_t> part_start, part_written;
+  void local_commands(std::vector<aoi::Command>& cmds) {
+    const std::span<const aoi::Player> pos = world->players();
+    ThreadPool& pool = ctx->pool();
+    const std::size_t parts = std::clamp<std::size_t>(cap / 4096, 1, pool.size() * 4);
+    const auto lo = [&](std::size_t p) { return static_cast<std::uint32_t>(std::size_t{cap} * p / parts); };
+    part_start.assign(parts + 1, 0);
+    part_written.assign(parts, 0);
+    pool.parallel_for(parts, [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t p = b; p < e; ++p) {
+        std::size_t k = 0;
+        for (std::uint32_t i = lo(p); i < lo(p + 1); ++i) k += has_pending(slots[i]);
+        part_start[p + 1] = k;
+      }
+    });
+    for (std::size_t p = 0; p < parts; ++p) part_start[p + 1] += part_start[p];
+    cmds.resize(part_start[parts]);
+    pool.parallel_for(parts, [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t p = b; p < e; ++p) {
+        std::size_t at = part_start[p];
+        net::RawCommand c;
+        for (std::uint32_t i = lo(p); i < lo(p + 1); ++i)
+          if (take_pending(i, c) && resolve_one(c, pos, cmds[at])) ++at;
+        part_written[p] = at - part_start[p];
+      }
+    });
+    std::size_t to = 0;
+    for (std::size_t p = 0; p < parts; ++p) {
+      if (to != part_start[p])
+        std::memmove(cmds.data() + to, cmds.data() + part_start[p], part_written[p] * sizeof(aoi::Command));
+      to += part_written[p];
+    }
+    cmds.resize(to);
   }
 
   // Receiver i's events of a sorted list, from the cursor `at` on (which it moves past them).
@@ -729,12 +792,10 @@ struct Server {
   }
 
   // Receiver i's State after this tick: its mailbox, its own player, its last applied command.
-  void build_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t i, const aoi::TickResult& r, std::uint64_t time_us,
-                   const aoi::Player& me) const {
-    const std::uint64_t from = r.mailbox_start[i], to = r.mailbox_start[i + 1];
+  void build_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t i, std::span<const aoi::MailboxEntry> box,
+                   std::uint64_t time_us, const aoi::Player& me) const {
     b.Clear();
-    const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(r.mailbox.data() + from),
-                                                 static_cast<std::size_t>(to - from));
+    const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(box.data()), box.size());
     const auto state = net::CreateState(b, tick, time_us, last_applied[i], me.x, me.y, me.hp, entries);
     net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
   }
@@ -770,28 +831,39 @@ struct Server {
   std::vector<Worker> workers;
   std::vector<std::uint32_t> seen;  // by client: a player its last State named (whom it attacks), or none
 
-  void deliver_virtual(const aoi::TickResult& r, std::uint64_t time_us) {
+  // Receiver i's mailbox in a chunk.
+  static std::span<const aoi::MailboxEntry> box_of(const aoi::NotificationChunk& c, std::uint32_t i) {
+    const std::size_t k = i - c.first_receiver;
+    return c.mailbox.subspan(c.mailbox_start[k], c.mailbox_start[k + 1] - c.mailbox_start[k]);
+  }
+
+  void deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us) {
     const std::span<const aoi::Player> after = world->players();
+    const auto first_of = [](const std::vector<aoi::VisibilityEvent>& list, std::size_t i) {
+      return static_cast<std::size_t>(
+          std::lower_bound(list.begin(), list.end(), i,
+                           [](const aoi::VisibilityEvent& e, std::size_t x) { return e.receiver < x; }) -
+          list.begin());
+    };
     ctx->pool().parallel_for(
-        total,
+        c.end_receiver - c.first_receiver,
         [&](std::size_t begin, std::size_t end, unsigned w) {
           Worker& k = workers[w];
-          std::size_t e_in = std::lower_bound(r.entered.begin(), r.entered.end(), begin,
-                                              [](const aoi::VisibilityEvent& e, std::size_t i) { return e.receiver < i; }) -
-                             r.entered.begin();
-          std::size_t e_out = std::lower_bound(r.left.begin(), r.left.end(), begin,
-                                               [](const aoi::VisibilityEvent& e, std::size_t i) { return e.receiver < i; }) -
-                              r.left.begin();
+          std::size_t e_in = first_of(r.entered, c.first_receiver + begin);
+          std::size_t e_out = first_of(r.left, c.first_receiver + begin);
           for (std::size_t n = begin; n < end; ++n) {
-            const std::uint32_t i = static_cast<std::uint32_t>(n);
+            const std::uint32_t i = static_cast<std::uint32_t>(c.first_receiver + n);
             const auto entered = events_of(r.entered, i, e_in), gone = events_of(r.left, i, e_out);
             if (slots[i].state != SlotState::Active) continue;
-            const std::uint64_t from = r.mailbox_start[i], to = r.mailbox_start[i + 1];
-            k.notifications += to - from;
+            const std::span<const aoi::MailboxEntry> box = box_of(c, i);
+            k.notifications += box.size();
             seen[i] = UINT32_MAX;
-            for (std::uint64_t e = from; e < to && seen[i] == UINT32_MAX; ++e)
-              if (r.mailbox[e].subject() != i) seen[i] = r.mailbox[e].subject();
-            build_state(k.b, i, r, time_us, after[i]);
+            for (const aoi::MailboxEntry& e : box)
+              if (e.subject() != i) {
+                seen[i] = e.subject();
+                break;
+              }
+            build_state(k.b, i, box, time_us, after[i]);
             ++k.packets;
             k.bytes += k.b.GetSize();
             if (build_events(k.b, entered, gone)) {
@@ -803,24 +875,36 @@ struct Server {
         256);
   }
 
-  void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
-    // This zone's clients' commands (joins and leaves are moves in and out of the parking strip).
-    raw.clear();
-    for (std::uint32_t i = 0; i < cap; ++i) {
-      Slot& s = slots[i];
-      if (s.state == SlotState::Joining) {
-        raw.push_back({id_of(static_cast<int>(i)), net::RawKind::Join, 0, s.spawn.x, s.spawn.y, 0});
-        s.state = SlotState::Active;
-      } else if (s.state == SlotState::Leaving) {
-        raw.push_back({id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0});
-        s.state = SlotState::Free;
-      } else if (s.state == SlotState::Active && s.has_command) {
-        s.has_command = false;
-        raw.push_back(s.command);
-      }
+  // One chunk of the tick's mailboxes: every receiver's State and Events, to its client (one zone: the
+  // slot's client; a cluster: the players on this strip after the tick, wherever their clients are).
+  flatbuffers::FlatBufferBuilder out_builder{1024};
+  std::size_t out_in = 0, out_left = 0;
+  void deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us) {
+    const std::span<const aoi::Player> after = world->players();
+    for (std::uint32_t i = c.first_receiver; i < c.end_receiver; ++i) {
+      const auto entered = events_of(r.entered, i, out_in), gone = events_of(r.left, i, out_left);
+      const bool mine_now =
+          f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
+      if (!mine_now) continue;
+      const std::span<const aoi::MailboxEntry> box = box_of(c, i);
+      notifications += box.size();
+      build_state(out_builder, i, box, time_us, after[i]);
+      deliver(i, net::kStreamChannel, out_builder);
+      if (build_events(out_builder, entered, gone)) deliver(i, net::kReliableChannel, out_builder);
     }
+  }
+
+  void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
     Clock::time_point t0 = Clock::now();
-    if (f.zones > 1) {
+    if (f.zones == 1) {
+      local_commands(cmds);
+    } else {
+      // This zone's clients' commands, then the other zones' (joins and leaves are moves in and out of
+      // the parking strip).
+      raw.clear();
+      net::RawCommand c;
+      for (std::uint32_t i = 0; i < cap; ++i)
+        if (take_pending(i, c)) raw.push_back(c);
       const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
       exchange(before);
       for (const net::TickMessage& m : peers) raw.insert(raw.end(), m.commands.begin(), m.commands.end());
@@ -833,42 +917,37 @@ struct Server {
         g_stop.store(true);
         return;
       }
+      resolve(cmds);
     }
-    resolve(cmds);
+    // The module's tick; its mailboxes come chunk by chunk (gpu-fast writes the next while this one's
+    // messages are built), the State's time being when the first chunk is ready.
     const Clock::time_point t_module = Clock::now();
-    const Status st = world->tick(cmds, r);
-    const Clock::time_point t_encode = Clock::now();
+    Clock::time_point t_encode{};
+    std::uint64_t time_us = 0;
+    out_in = out_left = 0;
+    for (std::uint32_t g = 0; g < relay_out.size(); ++g)
+      net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
+    const aoi::NotificationSink sink = [&](const aoi::NotificationChunk& c) {
+      if (t_encode == Clock::time_point{}) {
+        t_encode = Clock::now();
+        time_us = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                                 std::chrono::system_clock::now().time_since_epoch())
+                                                 .count());
+      }
+      if (virtual_clients)
+        deliver_virtual(c, r, time_us);
+      else
+        deliver_chunk(c, r, time_us);
+    };
+    const Status st = world->tick(cmds, r, sink);
     if (!st.ok()) {
       std::fprintf(stderr, "warpmind-server: tick %llu: %s\n", static_cast<unsigned long long>(tick),
                    st.message().c_str());
       g_stop.store(true);
       return;
     }
+    if (t_encode == Clock::time_point{}) t_encode = Clock::now();
     for (std::size_t k : r.rejected) module_rejected += k;
-    const std::uint64_t time_us = static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count());
-    const std::span<const aoi::Player> after = world->players();
-    if (virtual_clients) {
-      deliver_virtual(r, time_us);
-    } else {
-      for (std::uint32_t g = 0; g < relay_out.size(); ++g)
-        net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
-      flatbuffers::FlatBufferBuilder b(1024);
-      std::size_t e_in = 0, e_out = 0;
-      for (std::uint32_t i = 0; i < total; ++i) {
-        const auto entered = events_of(r.entered, i, e_in), gone = events_of(r.left, i, e_out);
-        // One zone: its clients. A cluster: the players on this zone's strip after the tick, wherever
-        // their clients are connected.
-        const bool mine_now =
-            f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
-        if (!mine_now) continue;
-        notifications += r.mailbox_start[i + 1] - r.mailbox_start[i];
-        build_state(b, i, r, time_us, after[i]);
-        deliver(i, net::kStreamChannel, b);
-        if (build_events(b, entered, gone)) deliver(i, net::kReliableChannel, b);
-      }
-    }
     for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
     if (host) enet_host_flush(host);
     ++tick;
@@ -1054,6 +1133,7 @@ int run(Server& sv) {
   cfg.attack_range = f.attack_range > 0 ? f.attack_range : f.aoi;
   cfg.track_visibility = true;
   cfg.format = aoi::NotificationFormat::Mailboxes;
+  cfg.chunk_notifications = std::uint64_t{1} << 22;  // messages are built from a chunk while the next is written
   if (static_cast<double>(cfg.world.width) / f.aoi * (cfg.world.height / f.aoi) > 1e8)
     return bad("--map / --aoi: too many AOI buckets (at most 10^8 with the parking strip)");
   sv.slots.resize(sv.cap);

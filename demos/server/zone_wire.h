@@ -60,8 +60,9 @@ struct RelayRecord {
 namespace wire {
 inline void put(std::vector<std::uint8_t>& out, const void* p, std::size_t n) {
   if (n == 0) return;
-  const auto* b = static_cast<const std::uint8_t*>(p);
-  out.insert(out.end(), b, b + n);
+  const std::size_t at = out.size();
+  out.resize(at + n);
+  std::memcpy(out.data() + at, p, n);
 }
 template <class T>
 inline void put(std::vector<std::uint8_t>& out, T v) {
