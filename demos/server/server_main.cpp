@@ -81,7 +81,7 @@ struct Flags {
   int port = 7777, tick_hz = 20, max_clients = 1024;
   float map = 1000, aoi = 20, max_move = 0, attack_range = 0;
   double seconds = 0;
-  int peer_rate = 100, address_rate = 2000, damage = 1;
+  int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4;
   int metrics_port = -1;  // -1: no metrics endpoint
   std::uint64_t seed = 1;
   demos::ContextFlags context;
@@ -190,6 +190,7 @@ struct Slot {
 // Per connection (ENetPeer::data).
 struct Conn {
   int slot = -1;
+  bool observer = false;  // an Observe connection: gets a Snapshot a tick, commands nothing
   Bucket bucket;
   Clock::time_point connected;
 };
@@ -218,7 +219,7 @@ struct Server {
   std::uint64_t drops[kDrops] = {};
   std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
-  std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0;
+  std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
   std::vector<float> tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
   std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
                 resets = 0;
@@ -244,10 +245,10 @@ struct Server {
   void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
     const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
     ENetPacket* packet = enet_packet_create(b.GetBufferPointer(), b.GetSize(), flags);
-    if (packet == nullptr) return;
+    if (packet == nullptr) return void(++send_failures);
     if (enet_peer_send(p, channel, packet) != 0) {
       enet_packet_destroy(packet);
-      return;
+      return void(++send_failures);
     }
     ++packets_out;
     bytes_out += b.GetSize();
@@ -300,6 +301,43 @@ struct Server {
     peak = std::max<std::uint64_t>(peak, active_count());
   }
 
+  // An observer (warpmind-demo --connect): a Welcome without a player, then a Snapshot every tick.
+  std::vector<ENetPeer*> observers;
+  void on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
+    if (o.version() != net::kProtocolVersion) {
+      ++drops[UnknownVersion];
+      refuse(p, net::RefuseReason_UnknownVersion);
+      return;
+    }
+    if (c.slot >= 0 || c.observer) return refuse(p, net::RefuseReason_AlreadyJoined);
+    if (observers.size() >= static_cast<std::size_t>(f.max_observers)) return refuse(p, net::RefuseReason_ServerFull);
+    c.observer = true;
+    observers.push_back(p);
+    flatbuffers::FlatBufferBuilder b(256);
+    const auto w = net::CreateWelcome(b, net::kProtocolVersion, 0xffffffffu, 0, static_cast<std::uint32_t>(f.tick_hz),
+                                      tick, f.map, cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height,
+                                      cfg.aoi, cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
+                                      max_move, cfg.attack_range, f.damage, 0, 0, 0);
+    net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
+    send(p, net::kReliableChannel, b);
+  }
+
+  // The Snapshot of this tick for the observers: the players in the game (a cluster: on this strip).
+  std::vector<net::PlayerState> snapshot;
+  void send_snapshots(std::uint64_t time_us) {
+    if (observers.empty()) return;
+    const std::span<const aoi::Player> now = world->players();
+    snapshot.clear();
+    for (std::uint32_t i = 0; i < total; ++i)
+      if (f.zones == 1 ? slots[i].state == SlotState::Active : in_strip(now[i]))
+        snapshot.emplace_back(i, now[i].x, now[i].y, now[i].hp);
+    flatbuffers::FlatBufferBuilder& b = out_builder;
+    b.Clear();
+    const auto list = b.CreateVectorOfStructs(snapshot);
+    net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Snapshot, net::CreateSnapshot(b, tick, time_us, list).Union()));
+    for (ENetPeer* p : observers) send(p, net::kStreamChannel, b);
+  }
+
   // Frees the connection's slot (its player leaves the map in the next tick).
   void release(ENetPeer* p) {
     Conn* c = static_cast<Conn*>(p->data);
@@ -311,6 +349,7 @@ struct Server {
       s.state = s.state == SlotState::Joining ? SlotState::Free : SlotState::Leaving;
       ++left;
     }
+    if (c->observer) std::erase(observers, p);
     delete c;
     p->data = nullptr;
   }
@@ -325,7 +364,11 @@ struct Server {
     if (m == nullptr) return void(++drops[BadPacket]);
     switch (m->body_type()) {
       case net::Body_Hello:
+        if (c->observer) return void(++drops[BadPacket]);
         on_hello(p, *c, *m->body_as_Hello());
+        return;
+      case net::Body_Observe:
+        on_observe(p, *c, *m->body_as_Observe());
         return;
       case net::Body_Leave:
       case net::Body_Move:
@@ -536,7 +579,7 @@ struct Server {
       ENetPeer* p = &host->peers[i];
       if (p->state != ENET_PEER_STATE_CONNECTED || p->data == nullptr) continue;
       Conn* c = static_cast<Conn*>(p->data);
-      const bool silent = c->slot < 0 && now - c->connected > std::chrono::seconds(5);
+      const bool silent = c->slot < 0 && !c->observer && now - c->connected > std::chrono::seconds(5);
       const bool slow = p->reliableDataInTransit > 256 * 1024 || enet_list_size(&p->outgoingCommands) > 4096;
       if (silent || slow) {
         slow_peers += slow;
@@ -559,10 +602,10 @@ struct Server {
   void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size) {
     const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
     ENetPacket* packet = enet_packet_create(data, size, flags);
-    if (packet == nullptr) return;
+    if (packet == nullptr) return void(++send_failures);
     if (enet_peer_send(p, channel, packet) != 0) {
       enet_packet_destroy(packet);
-      return;
+      return void(++send_failures);
     }
     ++packets_out;
     bytes_out += size;
@@ -948,6 +991,7 @@ struct Server {
     }
     if (t_encode == Clock::time_point{}) t_encode = Clock::now();
     for (std::size_t k : r.rejected) module_rejected += k;
+    send_snapshots(time_us);
     for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
     if (host) enet_host_flush(host);
     ++tick;
@@ -1157,7 +1201,9 @@ int run(Server& sv) {
   sv.host = enet_host_create(&address, static_cast<std::size_t>(f.max_clients) + 64, net::kChannels, 0, 0);
   if (sv.host == nullptr) return bad("cannot listen on " + f.host + ":" + std::to_string(f.port));
   g_server = &sv;
-  sv.host->maximumPacketSize = 4096;        // a client's message is a few dozen bytes
+  // The largest packet sent or received (ENet applies it both ways): a State of up to ~32,000
+  // notifications, a Snapshot of 4,000 players. A client's messages are far smaller (kMaxClientPacket).
+  sv.host->maximumPacketSize = 256 * 1024;
   sv.host->maximumWaitingData = 64 * 1024;  // per peer, packets received and not yet handed out
   sv.host->intercept = &Server::intercept;
   ENetAddress bound{};
@@ -1234,7 +1280,7 @@ int run(Server& sv) {
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
-        "\"zone\":%d,\"zones\":%d,\"cluster\":{\"messages_in\":%llu,\"bad_messages\":%llu,\"late_messages\":%llu,"
+        "\"send_failures\":%llu,\"observers\":%zu,\"zone\":%d,\"zones\":%d,\"cluster\":{\"messages_in\":%llu,\"bad_messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(sv.tick), seconds, f.tick_hz, static_cast<unsigned long long>(sv.late_ticks),
@@ -1247,7 +1293,8 @@ int run(Server& sv) {
         static_cast<unsigned long long>(sv.datagram_bytes_in), static_cast<unsigned long long>(sv.bytes_in),
         static_cast<unsigned long long>(sv.packets_out), static_cast<unsigned long long>(sv.bytes_out),
         percentile(sv.tick_ms, 0.5), percentile(sv.tick_ms, 0.9), percentile(sv.tick_ms, 0.99),
-        percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()), backend_name(sv.ctx->backend()), f.zone,
+        percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()), backend_name(sv.ctx->backend()),
+        static_cast<unsigned long long>(sv.send_failures), sv.observers.size(), f.zone,
         f.zones, static_cast<unsigned long long>(sv.zone_messages), static_cast<unsigned long long>(sv.zone_bad),
         static_cast<unsigned long long>(sv.zone_late), static_cast<unsigned long long>(sv.zone_timeouts),
         static_cast<unsigned long long>(sv.relayed_out), static_cast<unsigned long long>(sv.relayed_in),
@@ -1326,6 +1373,8 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--attack-range", f.attack_range, 0.0, 1e6, "D", "attack range; 0: the AOI", "0");
   demos::add_integer(app, "--damage", f.damage, 0, 1000000, "HP", "HP an attack takes");
   demos::add_integer(app, "--max-clients", f.max_clients, 1, 4000, "N", "players at once");
+  demos::add_integer(app, "--max-observers", f.max_observers, 0, 64, "N",
+                     "observer connections at once (warpmind-demo --connect): a Snapshot of every player a tick each");
   demos::add_number(app, "--seconds", f.seconds, 0.0, 1e7, "S", "stop after S seconds; 0: when signalled");
   demos::add_integer(app, "--peer-rate", f.peer_rate, 1, 1000000, "N", "messages a second one connection may send");
   demos::add_integer(app, "--address-rate", f.address_rate, 1, 10000000, "N",

@@ -548,6 +548,72 @@ TEST(Server, BadFlagsExitWithTwoAndAConfigFileSetsFlags) {
   EXPECT_EQ(status(bin + "/warpmind-server --config /nonexistent.json"), 2);
 }
 
+// An observer: Observe instead of Hello, a Welcome without a player, then every tick a Snapshot of the
+// players in the game; more observers than --max-observers are refused.
+TEST(Server, ObserversGetASnapshotOfEveryPlayerEachTick) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "200", "--aoi", "20", "--max-observers", "1"}, "observed");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(64);
+  const auto observe = [&b] {
+    b.Clear();
+    FinishMessageBuffer(b, CreateMessage(b, Body_Observe, CreateObserve(b, kProtocolVersion).Union()));
+  };
+  Client watcher(server.port);
+  ASSERT_TRUE(watcher.connected);
+  observe();
+  watcher.send(b, kReliableChannel);
+  watcher.pump([&] { return watcher.find(Body_Welcome) != nullptr; }, 3.0);
+  const Message* w = watcher.find(Body_Welcome);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->body_as_Welcome()->player(), 0xffffffffu);
+  EXPECT_EQ(w->body_as_Welcome()->token(), 0u);
+  {  // A second observer is one too many.
+    Client other(server.port);
+    observe();
+    other.send(b, kReliableChannel);
+    other.pump([&] { return other.find(Body_Refused) != nullptr; }, 3.0);
+    ASSERT_NE(other.find(Body_Refused), nullptr);
+    EXPECT_EQ(other.find(Body_Refused)->body_as_Refused()->reason(), RefuseReason_ServerFull);
+  }
+  json bots;
+  std::thread t([&] { run_bots(server.port, "--bots 20 --seconds 2 --seed 4", bots, "observed_bots"); });
+  // Snapshots while the bots play: the largest one names all 20, in ascending ids, inside the map.
+  std::size_t most = 0;
+  bool ordered = true, inside = true;
+  std::uint64_t last_tick = 0;
+  int snapshots = 0;
+  watcher.pump(
+      [&] {
+        for (auto& r : watcher.received)
+          if (const Message* m = read_message(r.data(), r.size()); m && m->body_type() == Body_Snapshot) {
+            const Snapshot* sn = m->body_as_Snapshot();
+            ++snapshots;
+            ordered &= sn->tick() > last_tick || last_tick == 0;
+            last_tick = sn->tick();
+            if (!sn->players()) continue;
+            most = std::max<std::size_t>(most, sn->players()->size());
+            for (std::size_t k = 1; k < sn->players()->size(); ++k)
+              ordered &= sn->players()->Get(k - 1)->player() < sn->players()->Get(k)->player();
+            for (const PlayerState* p : *sn->players()) inside &= p->x() >= 0 && p->x() <= 200 && p->y() <= 200;
+          }
+        watcher.received.clear();
+        return false;
+      },
+      2.5);
+  t.join();
+  EXPECT_GE(snapshots, 20);
+  EXPECT_EQ(most, 20u);
+  EXPECT_TRUE(ordered);
+  EXPECT_TRUE(inside);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["observers"], 1) << sv.dump();
+  EXPECT_EQ(sv["send_failures"], 0) << sv.dump();
+  enet_deinitialize();
+}
+
 // --virtual-clients: the same command and notification path with no sockets (the GPU machine's figure).
 TEST(Server, VirtualClientsTakeCommandsAndGetStatesEveryTick) {
   const fs::path out = scratch("virtual.out");
