@@ -56,11 +56,11 @@ struct Sent {
 };
 
 struct StateRecord {
-  std::uint64_t tick = 0;
+  std::uint64_t tick = 0, since = 0;
   std::uint32_t last_seq = 0;
   float x = 0, y = 0;
   std::int32_t hp = 0;
-  std::vector<aoi::MailboxEntry> entries;
+  std::vector<aoi::MailboxEntry> entries, catch_up;
 };
 
 struct EventRecord {
@@ -77,6 +77,7 @@ struct Bot {
   float spawn_x = 0, spawn_y = 0;
   float x = 0, y = 0, wx = 0, wy = 0;  // known position, waypoint
   std::uint32_t seq = 0, acked = 0;
+  std::uint64_t acked_tick = 0;  // the newest State tick it acknowledges
   std::vector<Sent> sent;  // by seq - 1
   std::vector<StateRecord> states;
   std::vector<EventRecord> events;
@@ -88,7 +89,7 @@ struct Bot {
 struct Flags {
   std::string server;
   int bots = 10;
-  double seconds = 5, attack_share = 0.1;
+  double seconds = 5, attack_share = 0.1, lose_share = 0;
   std::uint64_t seed = 1;
   bool json = false;
 };
@@ -164,6 +165,9 @@ struct Run {
       r.hp = s->hp();
       if (s->notifications())
         for (const net::Entry* e : *s->notifications()) r.entries.push_back({e->subject_field(), e->value()});
+      r.since = s->since();
+      if (s->catch_up())
+        for (const net::Entry* e : *s->catch_up()) r.catch_up.push_back({e->subject_field(), e->value()});
       if (!b.states.empty() && r.tick <= b.states.back().tick) {  // a second State of a tick: two zones sent it
         ++b.duplicate_states;
         return;
@@ -175,6 +179,9 @@ struct Run {
         b.acked = r.last_seq;
       }
       latency_ms.push_back(static_cast<double>(wall_us() - static_cast<std::int64_t>(s->time_us())) / 1000.0);
+      // --lose-share: the State is kept for the check but the bot acts as if it never came: it does not
+      // acknowledge it, so the server's next States must make up for it.
+      if (std::uniform_real_distribution<double>(0.0, 1.0)(b.rng) >= f.lose_share) b.acked_tick = r.tick;
       b.states.push_back(std::move(r));
     } else if (const net::Events* e = m->body_as_Events()) {
       EventRecord r;
@@ -215,18 +222,19 @@ struct Run {
     Sent s;
     s.at = Clock::now();
     const std::uint32_t seq = ++b.seq;
+    const std::uint64_t ack = b.acked_tick;  // the newest State taken (see --lose-share)
     if (!b.visible.empty() && u(b.rng) < f.attack_share) {
       auto it = b.visible.begin();
       std::advance(it, static_cast<long>(b.rng() % b.visible.size()));
       s.attack = true;
       net::FinishMessageBuffer(
-          fb, net::CreateMessage(fb, net::Body_Attack, net::CreateAttack(fb, b.token, seq, *it).Union()));
+          fb, net::CreateMessage(fb, net::Body_Attack, net::CreateAttack(fb, b.token, seq, *it, ack).Union()));
     } else {
       if (std::fabs(b.x - b.wx) < 0.5f && std::fabs(b.y - b.wy) < 0.5f) pick_waypoint(b);
       s.x = b.wx;
       s.y = b.wy;
       net::FinishMessageBuffer(
-          fb, net::CreateMessage(fb, net::Body_Move, net::CreateMove(fb, b.token, seq, s.x, s.y).Union()));
+          fb, net::CreateMessage(fb, net::Body_Move, net::CreateMove(fb, b.token, seq, s.x, s.y, ack).Union()));
     }
     b.sent.push_back(s);
     send(b, net::kStreamChannel, fb);
@@ -237,7 +245,12 @@ struct Run {
 struct Check {
   std::uint64_t ticks_checked = 0, states_checked = 0, missing = 0, extra = 0, wrong_value = 0, own_errors = 0,
                 visibility_errors = 0, states_expected = 0, states_received = 0;
-  std::uint64_t inconsistencies() const { return missing + extra + wrong_value + own_errors + visibility_errors; }
+  // Catch-ups (State.since, State.catch_up) checked against the ticks they cover, and those skipped
+  // because some tick they cover was not heard by every bot.
+  std::uint64_t catch_ups_checked = 0, catch_ups_skipped = 0, catch_up_errors = 0, snapshots = 0, catch_ups_behind = 0;
+  std::uint64_t inconsistencies() const {
+    return missing + extra + wrong_value + own_errors + visibility_errors + catch_up_errors;
+  }
 };
 
 // The position the server gives a player at (x, y) walking towards (tx, ty): the target clamped into
@@ -248,8 +261,16 @@ float step(float from, float target, float map, float max_move, float lo, float 
   return std::min(std::max(from + d, lo), std::nextafter(hi, lo));
 }
 
+// What the checker knows of one tick every bot heard: positions, visible sets and updates by player.
+struct TickData {
+  std::map<std::uint32_t, aoi::Player> pos;
+  std::map<std::uint32_t, std::set<std::uint32_t>> vis;
+  std::map<std::uint32_t, std::vector<aoi::MailboxEntry>> updates;
+};
+
 Check check(const Run& run) {
   Check c;
+  std::map<std::uint64_t, TickData> ticks;
   const World& w = run.world;
   std::vector<const Bot*> in;
   for (const Bot& b : run.bots)
@@ -363,6 +384,7 @@ Check check(const Run& run) {
       for (const aoi::MailboxEntry& e : s.entries)
         if (e.subject() == b.player) updates[b.player].push_back(e);
     }
+    TickData& td = ticks[t];
     std::map<std::uint32_t, std::size_t> index;  // player -> k
     for (std::size_t k = 0; k < present.size(); ++k) index[in[present[k]]->player] = k;
     for (std::size_t k = 0; k < present.size(); ++k) {
@@ -388,7 +410,68 @@ Check check(const Run& run) {
       for (std::size_t o = 0; o < present.size(); ++o)
         if (o != k && oracle::aoi_sees(w.cfg, pos[k], pos[o])) sees.insert(in[present[o]]->player);
       if (sees != visible[i]) ++c.visibility_errors;
-      (void)r;
+      td.pos[r.player] = pos[k];
+      td.vis[r.player] = std::move(sees);
+    }
+    for (const auto& [subject, list] : updates) td.updates[subject] = list;
+  }
+
+  // Every State's catch-up, where every tick it covers was heard by every bot: the players in view
+  // now whole (since 0), or those that came into view since `since` whole and the fields that changed
+  // in the ticks after `since` and before this one — of the players in view now, without the keys of
+  // the notifications, with their values after this tick (docs/protocol.md, "Deltas").
+  const auto key_less = [](std::uint32_t a, std::uint32_t b) {
+    return std::pair(a & 0x3fffffffu, a >> 30) < std::pair(b & 0x3fffffffu, b >> 30);
+  };
+  const std::set<std::uint32_t> none;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const Bot& b = *in[i];
+    for (const auto& [t, s] : by_tick[i]) {
+      if (t > end) break;
+      const std::uint64_t from = s->since == 0 ? t : std::max(s->since, b.first_tick);
+      bool known = s->since < t && ticks.count(t);
+      for (std::uint64_t u = from; known && u <= t; ++u) known = ticks.count(u) > 0;
+      if (!known) {
+        ++c.catch_ups_skipped;
+        continue;
+      }
+      const TickData& now = ticks.at(t);
+      const std::set<std::uint32_t>& vis = now.vis.at(b.player);
+      const auto vis_at = [&](std::uint64_t u) -> const std::set<std::uint32_t>& {
+        if (u < b.first_tick) return none;  // not in the game yet
+        return ticks.at(u).vis.at(b.player);
+      };
+      std::set<std::uint32_t, decltype(key_less)> keys(key_less);
+      const auto whole = [&keys](std::uint32_t o) {
+        for (std::uint32_t f = 0; f < 3; ++f) keys.insert(o | f << 30);
+      };
+      if (s->since == 0) {
+        ++c.snapshots;
+        for (std::uint32_t o : vis) whole(o);
+      } else {
+        for (std::uint64_t u = s->since + 1; u <= t; ++u) {
+          const std::set<std::uint32_t>& before = vis_at(u - 1);
+          for (std::uint32_t o : vis_at(u))
+            if (!before.count(o)) whole(o);
+          if (u == t) break;
+          for (std::uint32_t o : vis_at(u))
+            if (auto up = ticks.at(u).updates.find(o); up != ticks.at(u).updates.end())
+              for (const aoi::MailboxEntry& e : up->second) keys.insert(e.subject_field);
+        }
+      }
+      std::vector<aoi::MailboxEntry> want;
+      for (std::uint32_t k : keys) {
+        const std::uint32_t o = k & 0x3fffffffu;
+        if (!vis.count(o)) continue;
+        if (std::any_of(s->entries.begin(), s->entries.end(),
+                        [k](const aoi::MailboxEntry& e) { return e.subject_field == k; }))
+          continue;
+        const aoi::Player& p = now.pos.at(o);
+        want.push_back({k, (k >> 30) == 0 ? bits(p.x) : (k >> 30) == 1 ? bits(p.y) : static_cast<std::uint32_t>(p.hp)});
+      }
+      ++c.catch_ups_checked;
+      c.catch_ups_behind += s->since != 0 && s->since + 1 < t;
+      if (want != s->catch_up) ++c.catch_up_errors;
     }
   }
   return c;
@@ -516,7 +599,8 @@ int run(Run& run) {
         "{\"program\":\"warpmind-bots\",\"bots\":%d,\"joined\":%llu,\"refused\":%llu,\"seconds\":%.3f,\"sent\":%llu,"
         "\"received\":%llu,\"states_received\":%llu,\"states_expected\":%llu,\"ticks_checked\":%llu,"
         "\"states_checked\":%llu,\"inconsistencies\":%llu,\"missing\":%llu,\"extra\":%llu,\"wrong_value\":%llu,"
-        "\"own_errors\":%llu,\"visibility_errors\":%llu,\"bad_messages\":%llu,\"players_lost\":%llu,"
+        "\"own_errors\":%llu,\"visibility_errors\":%llu,\"catch_up_errors\":%llu,\"catch_ups_checked\":%llu,"
+        "\"catch_ups_skipped\":%llu,\"catch_ups_behind\":%llu,\"snapshots\":%llu,\"bad_messages\":%llu,\"players_lost\":%llu,"
         "\"players_duplicated\":%llu,\"duplicate_states\":%llu,"
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
@@ -528,6 +612,9 @@ int run(Run& run) {
         static_cast<unsigned long long>(inconsistencies), static_cast<unsigned long long>(c.missing),
         static_cast<unsigned long long>(c.extra), static_cast<unsigned long long>(c.wrong_value),
         static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
+        static_cast<unsigned long long>(c.catch_up_errors), static_cast<unsigned long long>(c.catch_ups_checked),
+        static_cast<unsigned long long>(c.catch_ups_skipped), static_cast<unsigned long long>(c.catch_ups_behind),
+        static_cast<unsigned long long>(c.snapshots),
         static_cast<unsigned long long>(bad_in), static_cast<unsigned long long>(lost),
         static_cast<unsigned long long>(duplicated), static_cast<unsigned long long>(duplicate_states),
         percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
@@ -575,6 +662,8 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--seconds", f.seconds, 0.1, 1e6, "S", "how long the bots play");
   demos::add_number(app, "--attack-share", f.attack_share, 0.0, 1.0, "F",
                     "share of commands that attack a visible player");
+  demos::add_number(app, "--lose-share", f.lose_share, 0.0, 1.0, "F",
+                    "share of States a bot acts as if it lost: checked, but not acknowledged");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "the bots' scripts");
   demos::add_flag(app, "--json", f.json, "one JSON summary object on stdout (its last line)");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;

@@ -177,6 +177,10 @@ class ZoneBus {
 
 enum class SlotState { Free, Joining, Active, Leaving };
 
+// How many ticks back a State's catch-up can reach (docs/protocol.md, "Deltas"): a client whose newest
+// acknowledged State is older gets a snapshot.
+constexpr std::uint64_t kHistory = 32;
+
 struct Slot {
   SlotState state = SlotState::Free;
   ENetPeer* peer = nullptr;
@@ -185,6 +189,16 @@ struct Slot {
   bool has_command = false;         // the pending command (the latest received since the last tick)
   net::RawCommand command;
   aoi::Player spawn;
+  std::uint64_t acked = 0;        // the newest State tick the client acknowledged (0: none)
+  std::uint64_t first_tick = 0;   // the tick of its join
+  // One zone, over the network: the players in its AOI now (ascending), and per tick of the last
+  // kHistory its notifications' keys and the players that came into its AOI — what a catch-up is made of.
+  std::vector<std::uint32_t> visible;
+  struct Past {
+    std::uint64_t tick = UINT64_MAX;
+    std::vector<std::uint32_t> keys, entered;
+  };
+  std::vector<Past> history;
 };
 
 // Per connection (ENetPeer::data).
@@ -288,6 +302,7 @@ struct Server {
     while (s.token == 0);
     std::uniform_real_distribution<float> where(0.0f, f.map);
     s.spawn = {where(rng), where(rng), 100};
+    s.first_tick = tick;
     c.slot = free;
     ++joined;
     flatbuffers::FlatBufferBuilder b(256);
@@ -373,6 +388,7 @@ struct Server {
       case net::Body_Leave:
       case net::Body_Move:
       case net::Body_Attack:
+      case net::Body_Ack:
         break;
       default:
         return void(++drops[BadPacket]);
@@ -386,26 +402,38 @@ struct Server {
       return;
     }
     const int d = take_command(s, c->slot, *m);
-    if (d >= 0) ++drops[d];
-    else ++commands;
+    if (d >= 0)
+      ++drops[d];
+    else if (d == kCommand)
+      ++commands;
   }
+  static constexpr int kCommand = -1, kAckOnly = -2;
 
   // A joined client's Move or Attack, verified: kept as its slot's pending command (-1), or the reason
   // it is dropped. Touches only that slot, so clients can be taken in parallel.
   int take_command(Slot& s, int slot, const net::Message& m) const {
     const std::uint32_t me = id_of(slot);
-    std::uint64_t token;
+    std::uint64_t token, ack;
     std::uint32_t seq;
     if (const net::Move* mv = m.body_as_Move()) {
-      token = mv->token(), seq = mv->seq();
+      token = mv->token(), seq = mv->seq(), ack = mv->ack();
     } else if (const net::Attack* a = m.body_as_Attack()) {
-      token = a->token(), seq = a->seq();
+      token = a->token(), seq = a->seq(), ack = a->ack();
+    } else if (const net::Ack* k = m.body_as_Ack()) {
+      token = k->token(), seq = k->seq(), ack = k->ack();
     } else {
       return BadPacket;
     }
     if (token != s.token) return WrongToken;
     if (seq <= s.last_received) return StaleSeq;
     if (seq - s.last_received > net::kSeqWindow) return SeqWindow;
+    // An acknowledgement counts when it names a State this client can have received and is newer than
+    // the last; any other is ignored (the command stands).
+    if (ack > s.acked && ack >= s.first_tick && ack < tick) s.acked = ack;
+    if (m.body_as_Ack()) {
+      s.last_received = seq;
+      return kAckOnly;
+    }
     if (const net::Move* mv = m.body_as_Move()) {
       if (!std::isfinite(mv->x()) || !std::isfinite(mv->y())) return BadValue;
       s.command = {me, net::RawKind::Move, seq, mv->x(), mv->y(), 0};
@@ -420,7 +448,7 @@ struct Server {
     }
     s.last_received = seq;
     s.has_command = true;
-    return -1;
+    return kCommand;
   }
 
   // Every raw datagram, before ENet parses it: counted, and dropped when its address sends more than
@@ -836,11 +864,92 @@ struct Server {
 
   // Receiver i's State after this tick: its mailbox, its own player, its last applied command.
   void build_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t i, std::span<const aoi::MailboxEntry> box,
-                   std::uint64_t time_us, const aoi::Player& me) const {
+                   std::span<const aoi::MailboxEntry> catch_up, std::uint64_t since, std::uint64_t time_us,
+                   const aoi::Player& me) const {
     b.Clear();
     const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(box.data()), box.size());
-    const auto state = net::CreateState(b, tick, time_us, last_applied[i], me.x, me.y, me.hp, entries);
+    const auto extra = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(catch_up.data()), catch_up.size());
+    const auto state =
+        net::CreateState(b, tick, time_us, last_applied[i], me.x, me.y, me.hp, entries, since, extra);
     net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
+  }
+
+  // ---- Deltas (docs/protocol.md, "Deltas"): a State's catch-up.
+  static bool key_less(std::uint32_t a, std::uint32_t b) {
+    return std::pair(a & 0x3fffffffu, a >> 30) < std::pair(b & 0x3fffffffu, b >> 30);
+  }
+  static void all_fields(std::vector<std::uint32_t>& keys, std::uint32_t s) {
+    keys.insert(keys.end(), {s, s | 1u << 30, s | 2u << 30});
+  }
+  // keys (subject | field << 30, any order, repeats allowed) into `out`: (subject, field) order, without
+  // receiver i's own and without those in `box`, each with its value after this tick.
+  static void finish_catch_up(std::uint32_t i, std::vector<std::uint32_t>& keys, std::span<const aoi::MailboxEntry> box,
+                              std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out) {
+    std::sort(keys.begin(), keys.end(), key_less);
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    out.clear();
+    std::size_t b = 0;
+    for (const std::uint32_t k : keys) {
+      const std::uint32_t subject = k & 0x3fffffffu;
+      if (subject == i) continue;
+      while (b < box.size() && key_less(box[b].subject_field, k)) ++b;
+      if (b < box.size() && box[b].subject_field == k) continue;
+      const aoi::Player& p = now[subject];
+      std::uint32_t v;
+      if ((k >> 30) == 0)
+        std::memcpy(&v, &p.x, 4);
+      else if ((k >> 30) == 1)
+        std::memcpy(&v, &p.y, 4);
+      else
+        std::memcpy(&v, &p.hp, 4);
+      out.push_back({k, v});
+    }
+  }
+
+  // One zone, over the network: brings slot i's visible set and history up to this tick and makes its
+  // catch-up; returns `since`. Caught up (acknowledged the previous tick): the players that came into
+  // view, whole. Behind by at most kHistory ticks: what changed in the ticks it missed and who came into
+  // view since, of the players in view now. Otherwise (no acknowledgement yet, or too old): a snapshot
+  // of every player in view.
+  std::vector<std::uint32_t> keys;
+  std::uint64_t catch_up_of(std::uint32_t i, Slot& sl, std::span<const aoi::VisibilityEvent> entered,
+                            std::span<const aoi::VisibilityEvent> gone, std::span<const aoi::MailboxEntry> box,
+                            std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out) {
+    std::vector<std::uint32_t>& vis = sl.visible;
+    for (const aoi::VisibilityEvent& e : gone)
+      if (auto it = std::lower_bound(vis.begin(), vis.end(), e.other); it != vis.end() && *it == e.other) vis.erase(it);
+    for (const aoi::VisibilityEvent& e : entered)
+      if (auto it = std::lower_bound(vis.begin(), vis.end(), e.other); it == vis.end() || *it != e.other)
+        vis.insert(it, e.other);
+    if (sl.history.size() != kHistory) sl.history.resize(kHistory);
+    const std::uint64_t t = tick, a = sl.acked;
+    std::uint64_t since = 0;
+    keys.clear();
+    bool behind = a != 0 && a + 1 < t && t - a <= kHistory;
+    for (std::uint64_t u = a + 1; behind && u < t; ++u) behind = sl.history[u % kHistory].tick == u;
+    if (a != 0 && a + 1 == t) {
+      since = a;
+      for (const aoi::VisibilityEvent& e : entered) all_fields(keys, e.other);
+    } else if (behind) {
+      since = a;
+      for (std::uint64_t u = a + 1; u < t; ++u) {
+        const Slot::Past& p = sl.history[u % kHistory];
+        keys.insert(keys.end(), p.keys.begin(), p.keys.end());
+        for (std::uint32_t o : p.entered) all_fields(keys, o);
+      }
+      for (const aoi::VisibilityEvent& e : entered) all_fields(keys, e.other);
+      std::erase_if(keys, [&vis](std::uint32_t k) { return !std::binary_search(vis.begin(), vis.end(), k & 0x3fffffffu); });
+    } else {
+      for (std::uint32_t o : vis) all_fields(keys, o);
+    }
+    finish_catch_up(i, keys, box, now, out);
+    Slot::Past& p = sl.history[t % kHistory];
+    p.tick = t;
+    p.keys.clear();
+    for (const aoi::MailboxEntry& e : box) p.keys.push_back(e.subject_field);
+    p.entered.clear();
+    for (const aoi::VisibilityEvent& e : entered) p.entered.push_back(e.other);
+    return since;
   }
 
   // Its Events, when its visibility changed (false otherwise).
@@ -868,6 +977,8 @@ struct Server {
   std::uint32_t virtual_clients = 0;
   struct Worker {
     flatbuffers::FlatBufferBuilder b{1024};
+    std::vector<std::uint32_t> keys;
+    std::vector<aoi::MailboxEntry> catch_up;
     std::uint64_t packets = 0, bytes = 0, notifications = 0, commands = 0, drops[kDrops] = {};
     char pad[64];
   };
@@ -906,7 +1017,12 @@ struct Server {
                 seen[i] = e.subject();
                 break;
               }
-            build_state(k.b, i, box, time_us, after[i]);
+            // Virtual clients acknowledge every State: the catch-up is the players that came into view.
+            k.keys.clear();
+            for (const aoi::VisibilityEvent& e : entered) all_fields(k.keys, e.other);
+            finish_catch_up(i, k.keys, box, after, k.catch_up);
+            k.notifications += k.catch_up.size();
+            build_state(k.b, i, box, k.catch_up, tick - 1, time_us, after[i]);
             ++k.packets;
             k.bytes += k.b.GetSize();
             if (build_events(k.b, entered, gone)) {
@@ -922,6 +1038,7 @@ struct Server {
   // slot's client; a cluster: the players on this strip after the tick, wherever their clients are).
   flatbuffers::FlatBufferBuilder out_builder{1024};
   std::size_t out_in = 0, out_left = 0;
+  std::vector<aoi::MailboxEntry> catch_up;
   void deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us) {
     const std::span<const aoi::Player> after = world->players();
     for (std::uint32_t i = c.first_receiver; i < c.end_receiver; ++i) {
@@ -930,8 +1047,18 @@ struct Server {
           f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
       if (!mine_now) continue;
       const std::span<const aoi::MailboxEntry> box = box_of(c, i);
-      notifications += box.size();
-      build_state(out_builder, i, box, time_us, after[i]);
+      std::uint64_t since = tick - 1;
+      if (f.zones == 1) {
+        since = catch_up_of(i, slots[i], entered, gone, box, after, catch_up);
+      } else {
+        // A cluster: the player's client is known to its gateway zone only, so every State is relative
+        // to the previous tick's (docs/protocol.md).
+        keys.clear();
+        for (const aoi::VisibilityEvent& e : entered) all_fields(keys, e.other);
+        finish_catch_up(i, keys, box, after, catch_up);
+      }
+      notifications += box.size() + catch_up.size();
+      build_state(out_builder, i, box, catch_up, since, time_us, after[i]);
       deliver(i, net::kStreamChannel, out_builder);
       if (build_events(out_builder, entered, gone)) deliver(i, net::kReliableChannel, out_builder);
     }
@@ -1073,14 +1200,14 @@ int run_virtual(Server& sv) {
             b.Clear();
             if (sv.seen[i] != UINT32_MAX && static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < f.attack_share) {
               net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Attack,
-                                                             net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i]).Union()));
+                                                             net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i], sv.tick - 1).Union()));
             } else {
               if (std::fabs(pos[i].x - c.wx) < 0.5f && std::fabs(pos[i].y - c.wy) < 0.5f) {
                 c.wx = uniform(c.rng);
                 c.wy = uniform(c.rng);
               }
               net::FinishMessageBuffer(
-                  b, net::CreateMessage(b, net::Body_Move, net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy).Union()));
+                  b, net::CreateMessage(b, net::Body_Move, net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy, sv.tick - 1).Union()));
             }
             length[i] = static_cast<std::uint16_t>(std::min<std::size_t>(b.GetSize(), kSlot));
             std::memcpy(arena.data() + i * kSlot, b.GetBufferPointer(), length[i]);

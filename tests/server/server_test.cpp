@@ -214,7 +214,9 @@ TEST(Server, TwoHundredBotsSeeExactlyWhatTheAoiRuleSays) {
   ServerProcess server({"--map", "300", "--aoi", "20", "--tick-hz", "20"});
   ASSERT_GT(server.port, 0) << slurp(server.err);
   json bots;
-  const int rc = run_bots(server.port, "--bots 200 --seconds 3 --seed 7", bots);
+  // A fifth of the States are "lost" by the bots (kept for the check, not acknowledged): the States
+  // after them must carry the catch-up since the newest acknowledged one.
+  const int rc = run_bots(server.port, "--bots 200 --seconds 3 --seed 7 --lose-share 0.2", bots);
   json sv;
   ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
   ASSERT_FALSE(bots.is_discarded());
@@ -226,6 +228,10 @@ TEST(Server, TwoHundredBotsSeeExactlyWhatTheAoiRuleSays) {
   EXPECT_GE(bots["ticks_checked"].get<int>(), 40) << bots.dump();
   EXPECT_GE(bots["states_checked"].get<int>(), 40 * 200);
   EXPECT_GT(bots["rtt_ms"]["samples"].get<int>(), 0);
+  EXPECT_EQ(bots["catch_up_errors"], 0) << bots.dump();
+  EXPECT_GE(bots["catch_ups_checked"].get<int>(), 40 * 200);
+  EXPECT_GE(bots["catch_ups_behind"].get<int>(), 100) << bots.dump();  // States made up for
+  EXPECT_GE(bots["snapshots"].get<int>(), 200);  // at least every join
   EXPECT_EQ(sv["clients"]["joined"], 200);
   EXPECT_EQ(sv["clients"]["peak"], 200);
   EXPECT_EQ(sv["dropped"], 0) << sv.dump();
@@ -742,6 +748,58 @@ TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
   // States relayed from the zone a player walked into to the zone its client is connected to: the
   // bots crossed the border.
   EXPECT_GT(r["relayed"].get<int>(), 100) << r.dump();
+}
+
+// warpmind-demo --scene aoi --connect: the AOI scene headless watches a live server while bots play
+// (docs/server.md, "Watching a server"); its stats.json says what it received. A server that refuses the
+// observer makes it exit 2 with the reason. Skipped where the demo is not built or no Vulkan device (Mesa's
+// lavapipe will do) can render.
+TEST(Server, TheDemoWatchesALiveServerHeadless) {
+  const std::string demo = warpmind::test::bin_dir() + "/warpmind-demo";
+  if (!fs::exists(demo)) GTEST_SKIP() << "warpmind-demo is not built (WARPMIND_ENGINE off)";
+  const fs::path log = scratch("watch.log");
+  const auto run_demo = [&](const std::string& args) {
+    const int raw = std::system((demo + " --headless --backend cpu --size 256x256 " + args + " > " + log.string() +
+                                 " 2>&1")
+                                    .c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  };
+  if (run_demo("--frames 1 --units 10 --out " + scratch("watch-probe").string()) != 0)
+    GTEST_SKIP() << "no usable Vulkan device: " << slurp(log);
+  ServerProcess server({"--map", "300", "--aoi", "20"}, "watched");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  json bots;
+  std::thread t([&] { run_bots(server.port, "--bots 20 --seconds 3 --seed 5", bots, "watched_bots"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the bots join
+  const fs::path dir = scratch("watch");
+  const int rc = run_demo("--scene aoi --connect 127.0.0.1:" + std::to_string(server.port) +
+                          " --frames 8 --ticks-per-frame 4 --out " + dir.string());
+  t.join();
+  ASSERT_EQ(rc, 0) << slurp(log);
+  const json st = json::parse(slurp(dir / "stats.json"), nullptr, false);
+  ASSERT_TRUE(st.is_object() && st.contains("connect")) << slurp(dir / "stats.json");
+  const json& c = st["connect"];
+  EXPECT_EQ(c["connected"], true) << c.dump();
+  EXPECT_EQ(c["welcomed"], true) << c.dump();
+  EXPECT_GT(c["snapshots"].get<int>(), 10) << c.dump();  // 8 frames, 4 ticks apart at 20 Hz
+  EXPECT_GT(c["last_tick"].get<int>(), 0) << c.dump();
+  EXPECT_EQ(c["players"], 20) << c.dump();
+  EXPECT_EQ(c["bad_packets"], 0) << c.dump();
+  EXPECT_GE(st["in_aoi"].get<int>(), 1) << st.dump();  // the selected player sees itself
+  EXPECT_GT(fs::file_size(dir / "frame-0007.png"), 1000u);
+  EXPECT_EQ(bots["inconsistencies"], 0) << bots.dump();
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["observers"], 1) << sv.dump();
+  // A server with no room for observers: exit 2, the refusal in stats.json.
+  ServerProcess full({"--max-observers", "0"}, "watched_full");
+  ASSERT_GT(full.port, 0) << slurp(full.err);
+  EXPECT_EQ(run_demo("--connect 127.0.0.1:" + std::to_string(full.port) + " --out " + dir.string()), 2) << slurp(log);
+  EXPECT_NE(slurp(log).find("refused"), std::string::npos) << slurp(log);
+  const json refused = json::parse(slurp(dir / "stats.json"), nullptr, false);
+  ASSERT_TRUE(refused.is_object()) << slurp(dir / "stats.json");
+  EXPECT_EQ(refused["connect"]["state"], "refused");
+  EXPECT_EQ(refused["connect"]["welcomed"], false);
 }
 
 }  // namespace
