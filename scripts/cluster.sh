@@ -45,12 +45,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Waits (at most 20 s) for a line matching $2 in file $1; prints what follows "$3".
+# Waits (at most 20 s) until file $1 has "$2" followed by a number and then "$3" (so the number is
+# whole, not a line still being written); prints the number.
 wait_for() {
-  local file=$1 pattern=$2 i
+  local file=$1 pattern=$2 after=$3 i
   for ((i = 0; i < 400; ++i)); do
-    if grep -q "$pattern" "$file" 2>/dev/null; then
-      grep -o "$pattern[0-9]*" "$file" | head -1 | sed "s/$pattern//"
+    if grep -q "$pattern[0-9][0-9]*$after" "$file" 2>/dev/null; then
+      grep -o "$pattern[0-9][0-9]*$after" "$file" | head -1 | sed "s/$pattern//; s/$after\$//"
       return 0
     fi
     sleep 0.05
@@ -68,7 +69,11 @@ server_args=(--host 127.0.0.1 --port 0 --map "$map" --aoi "$aoi" --shape "$shape
 # ---- The cluster.
 "$nats_server" -a 127.0.0.1 -p -1 >"$log/nats.log" 2>&1 &
 pids+=($!)
-nats_port=$(wait_for "$log/nats.log" "client connections on 127.0.0.1:")
+for ((i = 0; i < 400; ++i)); do  # "Server is ready" comes after the port's line
+  grep -q "Server is ready" "$log/nats.log" 2>/dev/null && break
+  sleep 0.05
+done
+nats_port=$(wait_for "$log/nats.log" "client connections on 127.0.0.1:" "$")
 prefix="warpmind.cluster.$$"
 servers=""
 zone_pids=()
@@ -79,7 +84,7 @@ for ((k = 0; k < zones; ++k)); do
   zone_pids+=($!)
 done
 for ((k = 0; k < zones; ++k)); do
-  port=$(wait_for "$log/zone$k.err" "listening on 127.0.0.1:")
+  port=$(wait_for "$log/zone$k.err" "listening on 127.0.0.1:" ",")
   servers+="${servers:+,}127.0.0.1:$port"
 done
 echo "cluster: $zones zones on $servers (NATS 127.0.0.1:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
@@ -103,7 +108,7 @@ done
 "$bin/warpmind-server" "${server_args[@]}" --max-clients "$((bots + 16))" >"$log/single.json" 2>"$log/single.err" &
 single_pid=$!
 pids+=($single_pid)
-port=$(wait_for "$log/single.err" "listening on 127.0.0.1:")
+port=$(wait_for "$log/single.err" "listening on 127.0.0.1:" ",")
 set +e
 "$bin/warpmind-bots" --server "127.0.0.1:$port" --bots "$bots" --seconds "$seconds" --seed "$seed" \
   --attack-share "$attack" --json >"$log/single-bots.json" 2>"$log/single-bots.err"

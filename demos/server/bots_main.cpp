@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <random>
@@ -471,7 +472,16 @@ Check check(const Run& run) {
       }
       ++c.catch_ups_checked;
       c.catch_ups_behind += s->since != 0 && s->since + 1 < t;
-      if (want != s->catch_up) ++c.catch_up_errors;
+      if (want != s->catch_up) {
+        if (++c.catch_up_errors <= 5 && std::getenv("WARPMIND_BOTS_DEBUG")) {
+          std::fprintf(stderr, "catch-up of %u at tick %llu since %llu: want", b.player,
+                       static_cast<unsigned long long>(t), static_cast<unsigned long long>(s->since));
+          for (const auto& e : want) std::fprintf(stderr, " %u.%u=%08x", e.subject(), e.subject_field >> 30, e.value);
+          std::fprintf(stderr, "; got");
+          for (const auto& e : s->catch_up) std::fprintf(stderr, " %u.%u=%08x", e.subject(), e.subject_field >> 30, e.value);
+          std::fprintf(stderr, "\n");
+        }
+      }
     }
   }
   return c;

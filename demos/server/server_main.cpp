@@ -705,7 +705,8 @@ struct Server {
                    : Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.zone_timeout));
     net::TickMessage m;
     while (peers.size() + 1 < static_cast<std::size_t>(f.zones)) {
-      if (g_stop.load() || Clock::now() >= until) {
+      if (g_stop.load()) return false;  // stopping: the tick is not run
+      if (Clock::now() >= until) {
         ++zone_timeouts;
         return false;
       }
@@ -1076,7 +1077,7 @@ struct Server {
       for (std::uint32_t i = 0; i < cap; ++i)
         if (take_pending(i, c)) raw.push_back(c);
       const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
-      exchange(before);
+      if (!exchange(before) && g_stop.load()) return;
       for (const net::TickMessage& m : peers) raw.insert(raw.end(), m.commands.begin(), m.commands.end());
       std::sort(raw.begin(), raw.end(),
                 [](const net::RawCommand& a, const net::RawCommand& b) { return a.player < b.player; });
