@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,7 +21,10 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <mutex>
 #include <set>
+#include <span>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -79,6 +83,7 @@ struct Bot {
   float x = 0, y = 0, wx = 0, wy = 0;  // known position, waypoint
   std::uint32_t seq = 0, acked = 0;
   std::uint64_t acked_tick = 0;  // the newest State tick it acknowledges
+  std::vector<double> rtt_ms, latency_ms;
   std::vector<Sent> sent;  // by seq - 1
   std::vector<StateRecord> states;
   std::vector<EventRecord> events;
@@ -91,13 +96,14 @@ struct Flags {
   std::string server;
   int bots = 10;
   double seconds = 5, attack_share = 0.1, lose_share = 0;
+  int threads = 1;
   std::uint64_t seed = 1;
   bool json = false;
 };
 
 // What the first Welcome said about the world (the same for every client of one server).
 struct World {
-  bool known = false;
+  std::atomic<bool> known{false};  // set once, by the first Welcome (any thread), under Run::world_mutex
   aoi::AoiConfig cfg;
   float map = 0, max_move = 0;
   int tick_hz = 20;
@@ -124,8 +130,9 @@ void send(Bot& b, std::uint8_t channel, flatbuffers::FlatBufferBuilder& fb) {
 struct Run {
   Flags f;
   World world;
+  std::mutex world_mutex;
   std::vector<Bot> bots;
-  std::vector<double> rtt_ms, latency_ms;
+  std::vector<double> rtt_ms, latency_ms;  // all bots' samples, gathered after the run
 
   void pick_waypoint(Bot& b) {
     std::uniform_real_distribution<float> u(0.0f, world.map);
@@ -145,14 +152,14 @@ struct Run {
       b.first_tick = w->tick();
       b.x = b.spawn_x = w->x();
       b.y = b.spawn_y = w->y();
-      if (!world.known) {
-        world.known = true;
+      if (const std::lock_guard<std::mutex> lock(world_mutex); !world.known.load()) {
         world.cfg.world = {w->world_x0(), w->world_y0(), w->world_width(), w->world_height()};
         world.cfg.aoi = w->aoi();
         world.cfg.shape = w->shape() == net::Shape_Circle ? aoi::AoiShape::Circle : aoi::AoiShape::Square;
         world.map = w->map();
         world.max_move = w->max_move();
         world.tick_hz = static_cast<int>(std::max(1u, w->tick_hz()));
+        world.known.store(true);
       }
       pick_waypoint(b);
     } else if (m->body_as_Refused()) {
@@ -176,10 +183,10 @@ struct Run {
       b.x = r.x;
       b.y = r.y;
       if (r.last_seq > b.acked && r.last_seq <= b.sent.size()) {
-        rtt_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - b.sent[r.last_seq - 1].at).count());
+        b.rtt_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - b.sent[r.last_seq - 1].at).count());
         b.acked = r.last_seq;
       }
-      latency_ms.push_back(static_cast<double>(wall_us() - static_cast<std::int64_t>(s->time_us())) / 1000.0);
+      b.latency_ms.push_back(static_cast<double>(wall_us() - static_cast<std::int64_t>(s->time_us())) / 1000.0);
       // --lose-share: the State is kept for the check but the bot acts as if it never came: it does not
       // acknowledge it, so the server's next States must make up for it.
       if (std::uniform_real_distribution<double>(0.0, 1.0)(b.rng) >= f.lose_share) b.acked_tick = r.tick;
@@ -529,31 +536,48 @@ int run(Run& run) {
   const Clock::time_point start = Clock::now();
   const Clock::time_point stop =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.seconds));
-  std::vector<pollfd> fds(run.bots.size());
-  for (std::size_t i = 0; i < run.bots.size(); ++i) fds[i] = {run.bots[i].host->socket, POLLIN, 0};
-  Clock::time_point next_send = start, next_all = start;
-  // The run, then a short drain that records what is still on its way (no commands).
+  // The run, then a short drain that records what is still on its way (no commands); --threads
+  // threads, each with its own share of the bots (an ENet host is used by one thread only).
   const Clock::time_point drain_end = stop + std::chrono::milliseconds(300);
-  for (Clock::time_point now = Clock::now(); now < drain_end; now = Clock::now()) {
-    const int wait = static_cast<int>(
-        std::clamp<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(next_send - now).count(), 0, 5));
-    poll(fds.data(), fds.size(), wait);
-    now = Clock::now();
-    const bool all = now >= next_all;
-    for (std::size_t i = 0; i < run.bots.size(); ++i)
-      if (all || (fds[i].revents & POLLIN)) run.service(run.bots[i], true);
-    if (all) next_all = now + std::chrono::milliseconds(10);
-    if (now >= next_send && now < stop) {
-      for (Bot& b : run.bots)
-        if (b.welcomed && !b.gone) {
-          run.command(b);
-          enet_host_flush(b.host);
-        }
-      const auto period = std::chrono::duration_cast<Clock::duration>(
-          std::chrono::duration<double>(1.0 / (run.world.known ? run.world.tick_hz : 20)));
-      next_send += period;
-      if (next_send < now) next_send = now + period;
+  const auto play = [&run, start, stop, drain_end](std::span<Bot> group) {
+    std::vector<pollfd> fds(group.size());
+    for (std::size_t i = 0; i < group.size(); ++i) fds[i] = {group[i].host->socket, POLLIN, 0};
+    Clock::time_point next_send = start, next_all = start;
+    for (Clock::time_point now = Clock::now(); now < drain_end; now = Clock::now()) {
+      const int wait = static_cast<int>(
+          std::clamp<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(next_send - now).count(), 0, 5));
+      poll(fds.data(), fds.size(), wait);
+      now = Clock::now();
+      const bool all = now >= next_all;
+      for (std::size_t i = 0; i < group.size(); ++i)
+        if (all || (fds[i].revents & POLLIN)) run.service(group[i], true);
+      if (all) next_all = now + std::chrono::milliseconds(10);
+      if (now >= next_send && now < stop) {
+        for (Bot& b : group)
+          if (b.welcomed && !b.gone) {
+            run.command(b);
+            enet_host_flush(b.host);
+          }
+        const auto period = std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(1.0 / (run.world.known.load() ? run.world.tick_hz : 20)));
+        next_send += period;
+        if (next_send < now) next_send = now + period;
+      }
     }
+  };
+  {
+    const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(f.threads), run.bots.size());
+    std::vector<std::thread> pool;
+    for (std::size_t k = 1; k < threads; ++k)
+      pool.emplace_back(play, std::span<Bot>(run.bots).subspan(run.bots.size() * k / threads,
+                                                              run.bots.size() * (k + 1) / threads -
+                                                                  run.bots.size() * k / threads));
+    play(std::span<Bot>(run.bots).first(run.bots.size() / threads));
+    for (std::thread& t : pool) t.join();
+  }
+  for (const Bot& b : run.bots) {
+    run.rtt_ms.insert(run.rtt_ms.end(), b.rtt_ms.begin(), b.rtt_ms.end());
+    run.latency_ms.insert(run.latency_ms.end(), b.latency_ms.begin(), b.latency_ms.end());
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   // Players lost: joined, then cut off by the server or no State in the last second of the run.
@@ -585,7 +609,7 @@ int run(Run& run) {
       run.service(b, false);
       waiting |= !b.gone;
     }
-    poll(fds.data(), fds.size(), 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   std::uint64_t sent = 0, received = 0, bytes_out = 0, bytes_in = 0, bad_in = 0, joined = 0, refused = 0;
   for (Bot& b : run.bots) {
@@ -668,7 +692,8 @@ int main(int argc, char** argv) {
   demos::add_text(app, "--server", f.server, "HOST:PORT[,...]",
                   "the server, or the zones of a cluster (bot i connects to the (i mod count)-th)")
       ->required();
-  demos::add_integer(app, "--bots", f.bots, 1, 4000, "N", "clients (one UDP socket each)");
+  demos::add_integer(app, "--bots", f.bots, 1, 16000, "N", "clients (one UDP socket each)");
+  demos::add_integer(app, "--threads", f.threads, 1, 64, "N", "threads the bots are shared among");
   demos::add_number(app, "--seconds", f.seconds, 0.1, 1e6, "S", "how long the bots play");
   demos::add_number(app, "--attack-share", f.attack_share, 0.0, 1.0, "F",
                     "share of commands that attack a visible player");

@@ -558,45 +558,56 @@ struct Server {
     close(c);
   }
 
-  void service(Clock::time_point until) {
+  // One pass of ENet (waiting at most wait_ms for something to happen) and every event it had; false
+  // when nothing happened.
+  bool pump(int wait_ms) {
     ENetEvent ev;
+    const int r = enet_host_service(host, &ev, static_cast<enet_uint32>(wait_ms));
+    if (r < 0) {  // a socket error (a datagram larger than ENet's buffer, say): nothing to handle
+      ++receive_errors;
+      return true;
+    }
+    if (r == 0) return false;
+    do {
+      switch (ev.type) {
+        case ENET_EVENT_TYPE_CONNECT: {
+          Conn* c = new Conn;
+          c->connected = Clock::now();
+          ev.peer->data = c;
+          enet_peer_timeout(ev.peer, 0, 2000, 5000);
+          // No throttling of unreliable packets: a State is dropped only by the network (or by a
+          // client that stops acknowledging, which the sweep disconnects).
+          enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
+          break;
+        }
+        case ENET_EVENT_TYPE_RECEIVE:
+          on_receive(ev.peer, ev.packet);
+          enet_packet_destroy(ev.packet);
+          break;
+        case ENET_EVENT_TYPE_DISCONNECT:
+          if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++disconnected;
+          release(ev.peer);
+          break;
+        default:
+          break;
+      }
+    } while (enet_host_check_events(host, &ev) > 0);
+    return true;
+  }
+
+  // Services the network until `until`, and past it until what has arrived is handled (at most 20 ms
+  // more): a server running late — a slow tick, or a zone waiting for the others — still takes its
+  // clients' packets every tick.
+  void service(Clock::time_point until) {
+    const Clock::time_point hard = std::max(until, Clock::now()) + std::chrono::milliseconds(20);
     for (;;) {
       serve_metrics();
       drain_relays();
       const Clock::time_point now = Clock::now();
-      if (now >= until || g_stop.load()) return;
+      if (g_stop.load()) return;
       const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
-      const int r = enet_host_service(host, &ev, static_cast<enet_uint32>(std::clamp<long long>(wait, 0, 5)));
-      if (r < 0) {  // a socket error (a datagram larger than ENet's buffer, say): nothing to handle
-        ++receive_errors;
-        continue;
-      }
-      if (r == 0) continue;
-      do {
-        switch (ev.type) {
-          case ENET_EVENT_TYPE_CONNECT: {
-            Conn* c = new Conn;
-            c->connected = Clock::now();
-            ev.peer->data = c;
-            enet_peer_timeout(ev.peer, 0, 2000, 5000);
-            // No throttling of unreliable packets: a State is dropped only by the network (or by a
-            // client that stops acknowledging, which the sweep disconnects).
-            enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE,
-                                         0);
-            break;
-          }
-          case ENET_EVENT_TYPE_RECEIVE:
-            on_receive(ev.peer, ev.packet);
-            enet_packet_destroy(ev.packet);
-            break;
-          case ENET_EVENT_TYPE_DISCONNECT:
-            if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++disconnected;
-            release(ev.peer);
-            break;
-          default:
-            break;
-        }
-      } while (enet_host_check_events(host, &ev) > 0);
+      const bool busy = pump(static_cast<int>(std::clamp<long long>(wait, 0, 5)));
+      if (Clock::now() >= until && (!busy || Clock::now() >= hard)) return;
     }
   }
 
@@ -710,8 +721,9 @@ struct Server {
         ++zone_timeouts;
         return false;
       }
-      if (!bus.next(false, 2, wire)) {
+      if (!bus.next(false, 0, wire)) {
         drain_relays();
+        pump(1);  // clients' packets are taken while the zone waits
         continue;
       }
       ++zone_messages;
