@@ -8,7 +8,9 @@
 #
 # Environment: WARPMIND_BIN_DIR (the programs; default build/bin), CLUSTER_MAP (default: 150 a zone,
 # at least 300), CLUSTER_AOI (20), CLUSTER_SHAPE (square), CLUSTER_BACKEND (cpu), CLUSTER_SEED (1),
-# CLUSTER_ATTACK_SHARE (0.2), CLUSTER_LOG (a folder for the logs; default a temporary one).
+# CLUSTER_ATTACK_SHARE (0.2), CLUSTER_BOT_THREADS (1), CLUSTER_SINGLE (1; 0 skips the single-server run,
+# which is skipped anyway above 4,000 bots, one server's limit), CLUSTER_LOG (a folder for the logs;
+# default a temporary one).
 set -euo pipefail
 
 if [[ $# -ne 3 ]]; then
@@ -17,13 +19,13 @@ if [[ $# -ne 3 ]]; then
 fi
 zones=$1 bots=$2 seconds=$3
 [[ "$zones" =~ ^[0-9]+$ && "$zones" -ge 1 && "$zones" -le 64 ]] || { echo "cluster: ZONES must be 1..64" >&2; exit 2; }
-[[ "$bots" =~ ^[0-9]+$ && "$bots" -ge 1 && "$bots" -le 4000 ]] || { echo "cluster: BOTS must be 1..4000" >&2; exit 2; }
+[[ "$bots" =~ ^[0-9]+$ && "$bots" -ge 1 && "$bots" -le 16000 ]] || { echo "cluster: BOTS must be 1..16000" >&2; exit 2; }
 [[ "$seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "cluster: SECONDS must be a number" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${WARPMIND_BIN_DIR:-$root/build/bin}
 nats_server=$(command -v nats-server || true)
-[[ -z "$nats_server" && -x /usr/sbin/nats-server ]] && nats_server=/usr/sbin/nats-server
+for p in /usr/sbin/nats-server "$bin/nats-server"; do [[ -z "$nats_server" && -x $p ]] && nats_server=$p; done
 for p in "$bin/warpmind-server" "$bin/warpmind-bots" "$nats_server"; do
   [[ -n "$p" && -x "$p" ]] || { echo "cluster: missing ${p:-nats-server} (scripts/setup.sh, scripts/build.sh)" >&2; exit 2; }
 done
@@ -33,10 +35,14 @@ shape=${CLUSTER_SHAPE:-square}
 backend=${CLUSTER_BACKEND:-cpu}
 seed=${CLUSTER_SEED:-1}
 attack=${CLUSTER_ATTACK_SHARE:-0.2}
+threads=${CLUSTER_BOT_THREADS:-1}
+single=${CLUSTER_SINGLE:-1}
+((bots <= 4000)) || single=0
 log=${CLUSTER_LOG:-$(mktemp -d)}
 keep_log=${CLUSTER_LOG:+yes}
 mkdir -p "$log"
 per_zone=$(((bots + zones - 1) / zones + 16))
+((per_zone <= 4000)) || { echo "cluster: more than 4,000 bots a zone (one server's limit): use more zones" >&2; exit 2; }
 limit=$(awk -v s="$seconds" 'BEGIN { printf "%d", s + 60 }')  # every server stops by itself after this
 
 pids=()
@@ -90,33 +96,38 @@ done
 echo "cluster: $zones zones on $servers (NATS 127.0.0.1:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
 set +e
 "$bin/warpmind-bots" --server "$servers" --bots "$bots" --seconds "$seconds" --seed "$seed" \
-  --attack-share "$attack" --json >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
+  --attack-share "$attack" --threads "$threads" --json >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
 set -e
 for p in "${zone_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
 for p in "${zone_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 cluster_bots=$(tail -1 "$log/cluster-bots.json")
 echo "$cluster_bots"
-timeouts=0 bad=0 relayed=0
+timeouts=0 bad=0 relayed=0 tick_p99=0
 for ((k = 0; k < zones; ++k)); do
   z=$(tail -1 "$log/zone$k.json")
   timeouts=$((timeouts + $(field "$z" timeouts || echo 0)))
   bad=$((bad + $(field "$z" bad_messages || echo 0)))
   relayed=$((relayed + $(field "$z" relayed_in || echo 0)))
+  p99=$(sed -n 's/.*"tick_ms":{[^}]*"p99":\([0-9.]*\).*/\1/p' <<<"$z")
+  tick_p99=$(awk -v a="$tick_p99" -v b="${p99:-0}" 'BEGIN { print (b > a ? b : a) }')
 done
 
 # ---- One server, the same bots.
+single_bots=""
+if ((single)); then
 "$bin/warpmind-server" "${server_args[@]}" --max-clients "$((bots + 16))" >"$log/single.json" 2>"$log/single.err" &
 single_pid=$!
 pids+=($single_pid)
 port=$(wait_for "$log/single.err" "listening on 127.0.0.1:" ",")
 set +e
 "$bin/warpmind-bots" --server "127.0.0.1:$port" --bots "$bots" --seconds "$seconds" --seed "$seed" \
-  --attack-share "$attack" --json >"$log/single-bots.json" 2>"$log/single-bots.err"
+  --attack-share "$attack" --threads "$threads" --json >"$log/single-bots.json" 2>"$log/single-bots.err"
 set -e
 kill -TERM "$single_pid" 2>/dev/null || true
 wait "$single_pid" 2>/dev/null || true
 single_bots=$(tail -1 "$log/single-bots.json")
 echo "$single_bots"
+fi
 
 summary() {  # the counts of one run's bot summary
   local j=$1
@@ -125,7 +136,7 @@ summary() {  # the counts of one run's bot summary
     "$(field "$j" inconsistencies)" "$(field "$j" ticks_checked)" "$(field "$j" states_checked)"
 }
 ok=true
-for j in "$cluster_bots" "$single_bots"; do
+for j in "$cluster_bots" ${single_bots:+"$single_bots"}; do
   for k in players_lost players_duplicated inconsistencies; do
     [[ "$(field "$j" "$k")" == "0" ]] || ok=false
   done
@@ -140,7 +151,9 @@ if [[ $ok == true && -z "$keep_log" ]]; then
 else
   logs="\"$log\""
 fi
-printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"relayed":%d,"single":%s,"ok":%s,"logs":%s}\n' \
+single_summary=null
+[[ -n "$single_bots" ]] && single_summary=$(summary "$single_bots")
+printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"relayed":%d,"zone_tick_p99_ms":%s,"single":%s,"ok":%s,"logs":%s}\n' \
   "$zones" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$relayed" \
-  "$(summary "$single_bots")" "$ok" "$logs"
+  "$tick_p99" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

@@ -7,7 +7,8 @@
 #   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), server-virtual
-#   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib),
+#   server-sockets (the server and its bots over loopback sockets, one server and a cluster), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
 #   tests memcheck bench-field
 # WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got);
@@ -145,6 +146,31 @@ for step in "${steps[@]}"; do
         ${step_timeout[@]+"${step_timeout[@]}"} "$stage/warpmind-server" --virtual-clients "$n" --map "$map" --aoi 20 \
           --ticks "$([[ $backend == cuda ]] && echo 50 || echo 10)" --backend "$backend" | tee -a "$out/server-virtual.jsonl"
       done > "$log" 2>&1 ;;
+    server-sockets)
+      # Real UDP sockets on this machine (loopback): one server (its default backend) with 2,000 and 4,000
+      # bots on 8 threads (ENet holds at most 4,095 connections a host), at the bots' usual density; then
+      # scripts/cluster.sh with 4 zones and 8,000 bots (nats-server from PATH or STAGE). JSON lines in
+      # server-sockets.jsonl.
+      export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PATH="$PATH:$stage"
+      : > "$out/server-sockets.jsonl"
+      {
+        for run in "2000 989" "4000 1400"; do
+          read -r n map <<< "$run"
+          echo "== warpmind-server --max-clients 4000 --map $map; warpmind-bots --bots $n --threads 8 --seconds 10"
+          "$stage/warpmind-server" --port 0 --max-clients 4000 --map "$map" --aoi 20 --seconds 40 --json \
+            > "$out/sockets-server-$n.json" 2> "$out/sockets-server-$n.err" &
+          spid=$!
+          for _ in $(seq 200); do grep -q "listening on 127.0.0.1:[0-9]*," "$out/sockets-server-$n.err" && break; sleep 0.05; done
+          port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$out/sockets-server-$n.err" | grep -o "[0-9]*,$" | tr -d ,)
+          timeout 120 "$stage/warpmind-bots" --server "127.0.0.1:$port" --bots "$n" --threads 8 --seconds 10 --json |
+            tail -1 | tee -a "$out/server-sockets.jsonl"
+          kill -INT "$spid"; wait "$spid"
+          tail -1 "$out/sockets-server-$n.json" | tee -a "$out/server-sockets.jsonl"
+        done
+        echo "== scripts/cluster.sh 4 8000 10 (map 1980, bots on 8 threads)"
+        CLUSTER_LOG="$out/cluster-log" CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 \
+          timeout 200 bash "$stage/cluster.sh" 4 8000 10 | tail -1 | tee -a "$out/server-sockets.jsonl"
+      } > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

@@ -32,6 +32,10 @@ if cmake --build "$build" --target help | grep -q "warpmind-server"; then
   ldd "$build/bin/warpmind-server" | awk '/=> \// {print $3}' |
     grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' | xargs -r cp -L -t "$stage/lib/"
   strip --strip-debug "$stage/warpmind-server" 2>/dev/null || true
+  cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind-bots
+  cp "$build/bin/warpmind-bots" scripts/cluster.sh "$stage/"
+  nats=$(command -v nats-server || echo /usr/sbin/nats-server)
+  [[ -x $nats ]] && cp "$nats" "$stage/"  # a static program: the cluster step runs it there
 fi
 git describe --always --abbrev=12 --dirty > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 strip --strip-debug "$stage/warpmind_tests" "$stage/warpmind-bench" "$stage/warpmind" "$stage/warpmind-demo" \

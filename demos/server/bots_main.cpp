@@ -393,17 +393,34 @@ Check check(const Run& run) {
         if (e.subject() == b.player) updates[b.player].push_back(e);
     }
     TickData& td = ticks[t];
-    std::map<std::uint32_t, std::size_t> index;  // player -> k
-    for (std::size_t k = 0; k < present.size(); ++k) index[in[present[k]]->player] = k;
+    // Candidates by a grid of cells 2 AOI wide: whoever the rule lets one player see (adjacent
+    // buckets, or the circle) is in its own or a neighbouring cell; the rule itself decides.
+    const float cell = 2.0f * w.cfg.aoi;
+    const auto cell_of = [&](const aoi::Player& p) {
+      return std::pair(static_cast<long>(std::floor(p.x / cell)), static_cast<long>(std::floor(p.y / cell)));
+    };
+    std::map<std::pair<long, long>, std::vector<std::size_t>> grid;
+    for (std::size_t k = 0; k < present.size(); ++k) grid[cell_of(pos[k])].push_back(k);
+    std::vector<std::size_t> near;
     for (std::size_t k = 0; k < present.size(); ++k) {
       const std::size_t i = present[k];
       const Bot& r = *in[i];
       const StateRecord& s = *by_tick[i].at(t);
       ++c.states_checked;
+      near.clear();
+      const auto [cx, cy] = cell_of(pos[k]);
+      for (long dx = -1; dx <= 1; ++dx)
+        for (long dy = -1; dy <= 1; ++dy)
+          if (auto g = grid.find({cx + dx, cy + dy}); g != grid.end()) near.insert(near.end(), g->second.begin(), g->second.end());
       std::map<std::uint32_t, std::uint32_t> want, got;  // subject_field -> value
-      for (const auto& [subject, list] : updates)
-        if (oracle::aoi_sees(w.cfg, pos[k], pos[index[subject]]))
-          for (const aoi::MailboxEntry& e : list) want[e.subject_field] = e.value;
+      std::set<std::uint32_t> sees;
+      for (std::size_t o : near) {
+        if (!oracle::aoi_sees(w.cfg, pos[k], pos[o])) continue;
+        const std::uint32_t subject = in[present[o]]->player;
+        if (o != k) sees.insert(subject);
+        if (auto u = updates.find(subject); u != updates.end())
+          for (const aoi::MailboxEntry& e : u->second) want[e.subject_field] = e.value;
+      }
       for (const aoi::MailboxEntry& e : s.entries) got[e.subject_field] = e.value;
       for (const auto& [key, value] : want) {
         auto g = got.find(key);
@@ -414,9 +431,6 @@ Check check(const Run& run) {
       }
       for (const auto& [key, value] : got)
         if (!want.count(key)) ++c.extra;
-      std::set<std::uint32_t> sees;
-      for (std::size_t o = 0; o < present.size(); ++o)
-        if (o != k && oracle::aoi_sees(w.cfg, pos[k], pos[o])) sees.insert(in[present[o]]->player);
       if (sees != visible[i]) ++c.visibility_errors;
       td.pos[r.player] = pos[k];
       td.vis[r.player] = std::move(sees);
