@@ -343,7 +343,7 @@ int run_window(const AppOptions& o, engine::Window& window) {
                       "\", \"frames\": " + std::to_string(frames) + ", \"backend\": \"" + backend_name(ctx->backend()) +
                       "\", \"renderer\": \"" + json_escape(window.device_name()) + "\", \"summary\": \"" +
                       json_escape(scene->summary()) + "\", \"validation_messages\": " + std::to_string(validation) +
-                      "}\n";
+                      (scene->stats().empty() ? std::string() : ", " + scene->stats()) + "}\n";
   std::string err = write_file(o.out + "/stats.json", stats);
   if (!err.empty()) std::fprintf(stderr, "warpmind-demo: %s\n", err.c_str());
   std::printf("warpmind-demo: %d frames in a window (%s); %s\n", frames, window.device_name().c_str(),

@@ -1,6 +1,7 @@
 // warpmind-demo — the library at work. With a display: a window with the battle, crowd and field scenes
 // and ImGui panels (app.h). Headless (--headless, or no display): the battle rendered offscreen to PNG
 // frames (on a render thread, beside the next frame's ticks) and a stats summary.
+// With --connect HOST:PORT the AOI scene watches a live warpmind-server instead (observer.h).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <future>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app.h"
@@ -27,6 +29,9 @@
 #include "warpmind/engine/window.h"
 #endif
 #include "warpmind/field/field.h"
+#if WARPMIND_HAVE_OBSERVER
+#include "observer.h"
+#endif
 #include "output.h"
 
 namespace {
@@ -128,6 +133,88 @@ int render_connect6(demos::Connect6Table& table, int plays, int ai_time, int w, 
   return rc;
 }
 
+#if WARPMIND_HAVE_OBSERVER
+// The AOI scene headless, watching the warpmind-server at `address` (docs/server.md, "Watching a
+// server"): waits for the Welcome and a first Snapshot (the observer gives up after 5 s without an
+// answer, 5 s more without a Welcome), then renders `frames` frames, one every `per_frame` server ticks,
+// servicing the connection between them without blocking. stats.json gets a "connect" object. Exit 2
+// with the reason when the server was never watched (unreachable, refused, no Welcome); a disconnect
+// after that is recorded in stats.json and the remaining frames show the last snapshot.
+int render_observed(const std::string& address, int frames, int per_frame, int save_every, int w, int h,
+                    const std::string& out) {
+  std::unique_ptr<engine::OffscreenRenderer> renderer;
+  std::string err = engine::OffscreenRenderer::create(w, h, renderer);
+  if (!err.empty()) return bad(err + " (install Mesa's Vulkan drivers: scripts/setup.sh)");
+  std::unique_ptr<demos::ServerObserver> obs;
+  err = demos::ServerObserver::open(address, obs);
+  if (!err.empty()) return bad(err);
+  std::uint32_t selected = 0;
+  const auto stats = [&](int drawn) {
+    const std::string e = demos::write_file(
+        out + "/stats.json", "{\"scene\": \"aoi\", \"frames\": " + std::to_string(drawn) + ", \"renderer\": \"" +
+                                 demos::json_escape(renderer->device_name()) +
+                                 "\", \"selected\": " + std::to_string(selected) +
+                                 ", \"in_aoi\": " + std::to_string(demos::observed_aoi(*obs, selected).size()) +
+                                 ", \"connect\": " + obs->stats_json() + "}\n");
+    if (!e.empty()) std::fprintf(stderr, "warpmind-demo: %s\n", e.c_str());
+  };
+  const auto pump_until = [&](auto done, double seconds) {
+    for (const auto until = Clock::now() + std::chrono::duration<double>(seconds); Clock::now() < until;) {
+      obs->poll();
+      if (done()) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  };
+  const auto over = [&] {
+    const demos::ObserverState s = obs->state();
+    return s == demos::ObserverState::Refused || s == demos::ObserverState::Disconnected ||
+           s == demos::ObserverState::Failed;
+  };
+  pump_until([&] { return over() || obs->snapshots() > 0; }, 3 * demos::kObserverTimeoutS);
+  if (!obs->welcomed() || obs->snapshots() == 0) {
+    stats(0);
+    return bad("--connect " + address + ": " +
+               (obs->reason().empty() ? std::string("no snapshot from the server") : obs->reason()));
+  }
+  std::vector<std::uint8_t> rgba;
+  const double period = static_cast<double>(per_frame) / std::max<std::uint32_t>(1, obs->world().tick_hz);
+  const float aspect = static_cast<float>(w) / static_cast<float>(h);
+  for (int f = 0; f < frames; ++f) {
+    if (f > 0) pump_until([] { return false; }, period);
+    const auto ids = obs->ids();
+    if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), selected)) selected = ids[0];
+    std::vector<engine::UnitInstance> units;
+    std::vector<engine::LineVertex> lines;
+    demos::draw_observed(*obs, selected, units, lines);
+    const WorldRect v = demos::observed_view(*obs);
+    const float cx = v.x0 + v.width / 2, cy = v.y0 + v.height / 2;
+    const float span = std::max(v.height, v.width / aspect) * 1.05f;
+    engine::Frame fr;
+    fr.camera = {cx - span * aspect / 2, cy - span / 2, cx + span * aspect / 2, cy + span / 2};
+    fr.units = units.data();
+    fr.unit_count = units.size();
+    fr.lines = lines.data();
+    fr.line_vertex_count = lines.size();
+    err = renderer->render(fr, rgba);
+    if (err.empty() && (f % save_every == 0 || f == frames - 1)) {
+      char name[64];
+      std::snprintf(name, sizeof name, "/frame-%04d.png", f);
+      err = engine::write_png(out + name, w, h, rgba.data());
+    }
+    if (!err.empty()) return bad(err);
+  }
+  stats(frames);
+  std::printf(
+      "warpmind-demo: aoi, watching %s: %s, tick %llu, %zu players, %llu snapshots, %llu bad packets; "
+      "%d frames in %s\n",
+      address.c_str(), demos::observer_state_name(obs->state()), static_cast<unsigned long long>(obs->tick()),
+      obs->players().size(), static_cast<unsigned long long>(obs->snapshots()),
+      static_cast<unsigned long long>(obs->bad_packets()), frames, out.c_str());
+  obs->close(0.2);
+  return 0;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,12 +222,13 @@ int main(int argc, char** argv) {
       "Two armies on a map with walls: potential-field layers per team, best-neighbour moves, collision-checked "
       "crowd movement, combat until one army is gone. In a window (the default when there is a display) with "
       "ImGui panels and the crowd, field, aoi, regions, chess and connect6 scenes too; headless, rendered offscreen "
-      "to PNG frames and stats.json.",
+      "to PNG frames and stats.json. The aoi scene can watch a live warpmind-server instead (--connect).",
       "warpmind-demo");
   demos::configure(app);
   app.footer("window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan");
   bool headless = false, want_window = false, no_interop = false;
-  std::string scene = "battle", fen, moves, ai_search = "alphabeta", out = "out/demo", map_file, size = "768x768";
+  std::string connect, scene = "battle", fen, moves, ai_search = "alphabeta", out = "out/demo", map_file,
+                       size = "768x768";
   int frames = 0, per_frame = 5, plays = 0, ai_time = 200, save_every = 1;
   std::size_t units = 600;
   std::uint64_t seed = 1;
@@ -150,7 +238,12 @@ int main(int argc, char** argv) {
   demos::add_flag(app, "--headless", headless, "render offscreen to PNG (the default without a display)");
   demos::add_flag(app, "--window", want_window, "open a window or fail");
   demos::add_choice(app, "--scene", scene, {"battle", "crowd", "field", "aoi", "regions", "chess", "connect6"},
-                    "the scene; headless: battle, chess or connect6");
+                    "the scene; headless: battle, chess or connect6, or aoi with --connect");
+  demos::add_text(app, "--connect", connect, "HOST:PORT",
+                  "aoi: watch the warpmind-server at HOST:PORT (its players, buckets, a chosen player's AOI) instead "
+                  "of simulating; headless: a frame every --ticks-per-frame server ticks, exit 2 when it cannot be "
+                  "reached within 5 s",
+                  {}, "");
   demos::add_text(app, "--fen", fen, "F", "chess: the starting position", {}, "the start");
   demos::add_text(app, "--moves", moves, "\"M ...\"",
                   "chess: moves played from it, in UCI letters (e2e4 e7e5 ...); connect6: the turns from the empty "
@@ -192,6 +285,15 @@ int main(int argc, char** argv) {
 
   const bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
   if (headless && want_window) return bad("--headless and --window exclude each other");
+  if (app.count("--connect")) {
+#if WARPMIND_HAVE_OBSERVER
+    if (!app.count("--scene")) scene = "aoi";
+    if (scene != "aoi") return bad("--connect: only with --scene aoi");
+    if (const std::string e = demos::ServerObserver::check_address(connect); !e.empty()) return bad(e);
+#else
+    return bad("--connect is not available in this build (it needs ENet and FlatBuffers: scripts/setup.sh)");
+#endif
+  }
   const bool windowed = want_window || (!headless && display);
   if (!app.count("--frames"))
     frames = windowed ? 0 : 10;
@@ -241,6 +343,7 @@ int main(int argc, char** argv) {
       ao.moves = moves;
       ao.interop = !no_interop;
       ao.cuda_device = co.cuda_device;
+      ao.connect = connect;
       return demos::run_window(ao, *window);
     }
     if (want_window) return bad(werr);
@@ -249,11 +352,14 @@ int main(int argc, char** argv) {
     if (want_window) return bad("this build has no window support (GLFW and Dear ImGui were not found)");
 #endif
   }
-  if (scene != "battle" && scene != "chess" && scene != "connect6")
-    return bad("--scene: headless runs the battle, chess or connect6");
+  if (scene != "battle" && scene != "chess" && scene != "connect6" && connect.empty())
+    return bad("--scene: headless runs the battle, chess or connect6, or aoi with --connect");
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) return bad("--out: cannot create '" + out + "'");
+#if WARPMIND_HAVE_OBSERVER
+  if (!connect.empty()) return render_observed(connect, frames, per_frame, save_every, img_w, img_h, out);
+#endif
   if (chess_table || connect6_table) {
     const std::string& kind = ai_search;
     demos::AiSettings& ai = chess_table ? static_cast<demos::AiSettings&>(chess_table->ai()) : connect6_table->ai();

@@ -80,6 +80,7 @@ class Scene {
   virtual void frame(SceneFrame& out, bool grid) = 0;
   virtual void stages(std::vector<Stage>& out) const = 0;  // the last tick's per-stage times
   virtual std::string summary() const = 0;                 // one line for stats and the title bar
+  virtual std::string stats() const { return {}; }         // more stats.json fields ("\"key\": value, ..."), or none
 };
 
 // ---- the scene registry ----------------------------------------------------------------------------

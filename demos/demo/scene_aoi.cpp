@@ -1,4 +1,5 @@
-// The AOI scene: an MMO world's players through the AOI tick, a selected player's area of interest.
+// The AOI scene: an MMO world's players through the AOI tick, a selected player's area of interest; with
+// --connect HOST:PORT, a live warpmind-server's players instead (observer.h).
 #include "scene.h"
 
 #include <imgui.h>
@@ -13,6 +14,9 @@
 
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
+#if WARPMIND_HAVE_OBSERVER
+#include "observer.h"
+#endif
 
 namespace warpmind::demos {
 
@@ -21,12 +25,22 @@ namespace {
 // Players of an MMO world moving and fighting through the AOI tick: the bucket grid, a selected
 // player's area of interest, the notifications it receives this tick (lines to their subjects) and its
 // enter (green) and leave (red) events.
+//
+// Connected to a server (AppOptions::connect), the scene simulates nothing: each frame services the
+// observer connection without waiting (a bounded number of ENet events) and draws the latest snapshot —
+// the server's players, its bucket grid, the selected player's AOI by the module's rule and lines to the
+// players in it. Pause and ticks per frame do not apply (the server keeps its own pace).
 class AoiScene : public Scene {
  public:
   explicit AoiScene(const AppOptions& o)
-      : clients_(static_cast<int>(std::min<std::size_t>(o.battle.units_per_army * 4, 200000))), seed_(o.battle.seed) {}
+      : connect_(o.connect),
+        clients_(static_cast<int>(std::min<std::size_t>(o.battle.units_per_army * 4, 200000))),
+        seed_(o.battle.seed) {}
   const char* name() const override { return "aoi"; }
   Status reset(Context& ctx) override {
+#if WARPMIND_HAVE_OBSERVER
+    if (!connect_.empty()) return reset_observer();
+#endif
     world_.reset();
     aoi::AoiConfig c;
     c.world = {0, 0, static_cast<float>(map_), static_cast<float>(map_)};
@@ -44,6 +58,7 @@ class AoiScene : public Scene {
     return Status::Ok();
   }
   Status step(Context& ctx) override {
+    if (!connect_.empty()) return Status::Ok();  // the server ticks; frame() takes what it sends
     aoi::CommandSpec spec;
     spec.attack_share = attack_share_;
     spec.seed = seed_;
@@ -51,6 +66,9 @@ class AoiScene : public Scene {
     return world_->tick(commands_, result_);
   }
   bool panel() override {
+#if WARPMIND_HAVE_OBSERVER
+    if (!connect_.empty()) return observer_panel();
+#endif
     bool dirty = ImGui::SliderInt("clients", &clients_, 100, 200000, "%d", ImGuiSliderFlags_Logarithmic);
     dirty |= ImGui::SliderInt("map size", &map_, 100, 5000);
     dirty |= ImGui::SliderFloat("AOI size", &aoi_, 2.0f, 100.0f);
@@ -72,6 +90,22 @@ class AoiScene : public Scene {
     return dirty;
   }
   void click(Vec2 p, int button) override {
+#if WARPMIND_HAVE_OBSERVER
+    if (!connect_.empty()) {
+      if (button != 0 || !observer_) return;
+      float best = INFINITY;
+      const auto players = observer_->players();
+      for (std::size_t i = 0; i < players.size(); ++i) {
+        const float dx = players[i].x - p.x, dy = players[i].y - p.y;
+        if (dx * dx + dy * dy < best) {
+          best = dx * dx + dy * dy;
+          selected_ = observer_->ids()[i];
+          auto_select_ = false;
+        }
+      }
+      return;
+    }
+#endif
     if (button != 0 || !world_) return;
     float best = INFINITY;
     const auto players = world_->players();
@@ -84,6 +118,9 @@ class AoiScene : public Scene {
     }
   }
   void frame(SceneFrame& f, bool grid) override {
+#if WARPMIND_HAVE_OBSERVER
+    if (!connect_.empty()) return observer_frame(f);
+#endif
     if (!world_) return;
     const aoi::AoiConfig& c = world_->config();
     f.world = c.world;
@@ -129,16 +166,107 @@ class AoiScene : public Scene {
       if (e.receiver == selected_) f.line(me.x, me.y, players[e.other].x, players[e.other].y, rgba(255, 60, 60));
   }
   void stages(std::vector<Stage>& out) const override {
+    if (!connect_.empty()) {
+      out = {{"network", network_ms_}};
+      return;
+    }
     out = {{"upload", result_.ms_upload},          {"logic", result_.ms_logic},
            {"bucket sort", result_.ms_sort},       {"range query", result_.ms_query - (is_gpu_ ? 0 : result_.ms_sort)},
            {"enter/leave", result_.ms_visibility}, {"download", result_.ms_download}};
   }
   std::string summary() const override {
+#if WARPMIND_HAVE_OBSERVER
+    if (!connect_.empty()) {
+      if (!observer_) return "aoi: " + connect_ + " not connected";
+      return "aoi: " + connect_ + " " + observer_state_name(observer_->state()) + ", tick " +
+             std::to_string(observer_->tick()) + ", " + std::to_string(observer_->players().size()) + " players, " +
+             std::to_string(observer_->snapshots()) + " snapshots";
+    }
+#endif
     return "aoi: " + std::to_string(world_ ? world_->players().size() : 0) + " players, tick " + std::to_string(tick_) +
            ", " + std::to_string(result_.notifications.size()) + " notifications";
   }
 
+#if WARPMIND_HAVE_OBSERVER
+  std::string stats() const override {
+    if (connect_.empty() || !observer_) return {};
+    return "\"connect\": " + observer_->stats_json() + ", \"selected\": " + std::to_string(selected_) +
+           ", \"in_aoi\": " + std::to_string(observed_aoi(*observer_, selected_).size());
+  }
+#endif
+
  private:
+#if WARPMIND_HAVE_OBSERVER
+  // A new connection unless the current one is still up (a reset also comes from the panel, to fit the
+  // view once the Welcome has said where the map is).
+  Status reset_observer() {
+    const bool live =
+        observer_ && (observer_->state() == ObserverState::Connecting || observer_->state() == ObserverState::Waiting ||
+                      observer_->state() == ObserverState::Watching);
+    if (live && !reconnect_) return Status::Ok();
+    reconnect_ = false;
+    if (observer_) observer_->close(0);
+    const std::string err = ServerObserver::open(connect_, observer_);
+    if (!err.empty()) return Status::Unavailable(err);
+    fitted_ = false;
+    auto_select_ = true;
+    return Status::Ok();
+  }
+  bool observer_panel() {
+    if (!observer_) {
+      ImGui::TextWrapped("server %s: not connected", connect_.c_str());
+      reconnect_ = ImGui::Button("reconnect");
+      return reconnect_;
+    }
+    const ServerObserver& o = *observer_;
+    ImGui::TextWrapped("server %s: %s%s%s", o.address().c_str(), observer_state_name(o.state()),
+                       o.reason().empty() ? "" : " - ", o.reason().c_str());
+    if (o.welcomed()) {
+      const ObservedWorld& w = o.world();
+      ImGui::TextWrapped("map %.0f x %.0f, AOI %.1f (%s), %u ticks/s", w.map, w.map, w.aoi.aoi,
+                         aoi::shape_name(w.aoi.shape), w.tick_hz);
+      ImGui::TextWrapped("tick %llu, %zu players, %.0f snapshots/s (%llu in all), last %.2f s ago",
+                         static_cast<unsigned long long>(o.tick()), o.players().size(), o.snapshots_per_second(),
+                         static_cast<unsigned long long>(o.snapshots()), std::max(0.0, o.last_snapshot_age_s()));
+    }
+    ImGui::TextWrapped("bad packets %llu", static_cast<unsigned long long>(o.bad_packets()));
+    int id = static_cast<int>(selected_);
+    if (ImGui::InputInt("player id", &id) && id >= 0) {
+      selected_ = static_cast<std::uint32_t>(id);
+      auto_select_ = false;
+    }
+    const auto ids = o.ids();
+    if (std::binary_search(ids.begin(), ids.end(), selected_))
+      ImGui::TextWrapped("player %u (left click selects): %zu players in its AOI, itself included", selected_, in_aoi_);
+    else
+      ImGui::TextWrapped("player %u is not in the game", selected_);
+    reconnect_ = ImGui::Button("reconnect");
+    // Once the Welcome says where the map is: a reset, which keeps the connection and fits the view.
+    const bool refit = o.welcomed() && !fitted_;
+    fitted_ |= refit;
+    return reconnect_ || refit;
+  }
+  void observer_frame(SceneFrame& f) {
+    f.heat.clear();
+    f.heat_w = f.heat_h = 0;
+    f.units.clear();
+    if (!observer_) return;
+    const auto t0 = Clock::now();
+    observer_->poll();
+    network_ms_ = ms_since(t0);
+    const auto ids = observer_->ids();
+    if (auto_select_ && !ids.empty() && !std::binary_search(ids.begin(), ids.end(), selected_)) selected_ = ids[0];
+    f.world = observed_view(*observer_);
+    draw_observed(*observer_, selected_, f.units, f.lines);
+    in_aoi_ = observed_aoi(*observer_, selected_).size();
+  }
+
+  std::unique_ptr<ServerObserver> observer_;
+  bool reconnect_ = false, fitted_ = false, auto_select_ = true;
+  std::size_t in_aoi_ = 0;
+#endif
+  std::string connect_;  // HOST:PORT of a server to watch; empty: the scene's own world
+  double network_ms_ = 0;
   bool is_gpu_ = false;  // GPU times per stage: the sort is not inside the query
   int clients_, map_ = 1000, hot_spots_ = 3;
   float aoi_ = 20.0f, attack_share_ = 0.2f;

@@ -411,7 +411,8 @@ Check check(const Run& run) {
       const auto [cx, cy] = cell_of(pos[k]);
       for (long dx = -1; dx <= 1; ++dx)
         for (long dy = -1; dy <= 1; ++dy)
-          if (auto g = grid.find({cx + dx, cy + dy}); g != grid.end()) near.insert(near.end(), g->second.begin(), g->second.end());
+          if (auto g = grid.find({cx + dx, cy + dy}); g != grid.end())
+            near.insert(near.end(), g->second.begin(), g->second.end());
       std::map<std::uint32_t, std::uint32_t> want, got;  // subject_field -> value
       std::set<std::uint32_t> sees;
       for (std::size_t o : near) {
@@ -499,7 +500,8 @@ Check check(const Run& run) {
                        static_cast<unsigned long long>(t), static_cast<unsigned long long>(s->since));
           for (const auto& e : want) std::fprintf(stderr, " %u.%u=%08x", e.subject(), e.subject_field >> 30, e.value);
           std::fprintf(stderr, "; got");
-          for (const auto& e : s->catch_up) std::fprintf(stderr, " %u.%u=%08x", e.subject(), e.subject_field >> 30, e.value);
+          for (const auto& e : s->catch_up)
+            std::fprintf(stderr, " %u.%u=%08x", e.subject(), e.subject_field >> 30, e.value);
           std::fprintf(stderr, "\n");
         }
       }
@@ -583,9 +585,9 @@ int run(Run& run) {
     const std::size_t threads = std::min<std::size_t>(static_cast<std::size_t>(f.threads), run.bots.size());
     std::vector<std::thread> pool;
     for (std::size_t k = 1; k < threads; ++k)
-      pool.emplace_back(play, std::span<Bot>(run.bots).subspan(run.bots.size() * k / threads,
-                                                              run.bots.size() * (k + 1) / threads -
-                                                                  run.bots.size() * k / threads));
+      pool.emplace_back(
+          play, std::span<Bot>(run.bots).subspan(run.bots.size() * k / threads,
+                                                 run.bots.size() * (k + 1) / threads - run.bots.size() * k / threads));
     play(std::span<Bot>(run.bots).first(run.bots.size() / threads));
     for (std::thread& t : pool) t.join();
   }
@@ -601,8 +603,8 @@ int run(Run& run) {
     if (!b.states.empty()) last_heard = std::max(last_heard, b.states.back().tick);
   for (const Bot& b : run.bots) {
     if (!b.welcomed) continue;
-    lost += b.gone || b.states.empty() ||
-            b.states.back().tick + static_cast<std::uint64_t>(run.world.tick_hz) < last_heard;
+    lost +=
+        b.gone || b.states.empty() || b.states.back().tick + static_cast<std::uint64_t>(run.world.tick_hz) < last_heard;
     duplicated += b.duplicate_states > 0;
     duplicate_states += b.duplicate_states;
   }
@@ -648,7 +650,8 @@ int run(Run& run) {
         "\"received\":%llu,\"states_received\":%llu,\"states_expected\":%llu,\"ticks_checked\":%llu,"
         "\"states_checked\":%llu,\"inconsistencies\":%llu,\"missing\":%llu,\"extra\":%llu,\"wrong_value\":%llu,"
         "\"own_errors\":%llu,\"visibility_errors\":%llu,\"catch_up_errors\":%llu,\"catch_ups_checked\":%llu,"
-        "\"catch_ups_skipped\":%llu,\"catch_ups_behind\":%llu,\"snapshots\":%llu,\"bad_messages\":%llu,\"players_lost\":%llu,"
+        "\"catch_ups_skipped\":%llu,\"catch_ups_behind\":%llu,\"snapshots\":%llu,\"bad_messages\":%llu,\"players_"
+        "lost\":%llu,"
         "\"players_duplicated\":%llu,\"duplicate_states\":%llu,"
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
@@ -662,10 +665,9 @@ int run(Run& run) {
         static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
         static_cast<unsigned long long>(c.catch_up_errors), static_cast<unsigned long long>(c.catch_ups_checked),
         static_cast<unsigned long long>(c.catch_ups_skipped), static_cast<unsigned long long>(c.catch_ups_behind),
-        static_cast<unsigned long long>(c.snapshots),
-        static_cast<unsigned long long>(bad_in), static_cast<unsigned long long>(lost),
-        static_cast<unsigned long long>(duplicated), static_cast<unsigned long long>(duplicate_states),
-        percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
+        static_cast<unsigned long long>(c.snapshots), static_cast<unsigned long long>(bad_in),
+        static_cast<unsigned long long>(lost), static_cast<unsigned long long>(duplicated),
+        static_cast<unsigned long long>(duplicate_states), percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
         percentile(run.rtt_ms, 0.99), run.rtt_ms.size(), percentile(run.latency_ms, 0.5),
         percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99), static_cast<double>(bytes_in) / per,
         static_cast<double>(bytes_out) / per);

@@ -189,8 +189,8 @@ struct Slot {
   bool has_command = false;         // the pending command (the latest received since the last tick)
   net::RawCommand command;
   aoi::Player spawn;
-  std::uint64_t acked = 0;        // the newest State tick the client acknowledged (0: none)
-  std::uint64_t first_tick = 0;   // the tick of its join
+  std::uint64_t acked = 0;       // the newest State tick the client acknowledged (0: none)
+  std::uint64_t first_tick = 0;  // the tick of its join
   // One zone, over the network: the players in its AOI now (ascending), and per tick of the last
   // kHistory its notifications' keys and the players that came into its AOI — what a catch-up is made of.
   std::vector<std::uint32_t> visible;
@@ -224,7 +224,7 @@ struct Server {
   // Player ids: zone * cap + slot, so every zone of a cluster names a player the same way.
   std::uint32_t cap = 0, total = 0;
   float strip_lo = 0, strip_hi = 0;  // this zone's strip of the map (x), the last zone's closed at map
-  float reach = 0;  // how far beyond its strip a zone mirrors players (5 AOI: see docs/server.md)
+  float reach = 0;                   // how far beyond its strip a zone mirrors players (5 AOI: see docs/server.md)
   std::vector<std::uint32_t> last_applied;  // by player: the seq of its last command applied
   std::vector<net::RawCommand> raw;         // this tick's commands, the whole cluster's, by player
   std::vector<aoi::Player> desired;         // a zone's world before a tick: its own players and mirrors
@@ -240,7 +240,9 @@ struct Server {
   std::unordered_map<std::uint64_t, Bucket> address_buckets;
   Clock::time_point address_sweep{};
 
-  std::uint32_t id_of(int slot) const { return static_cast<std::uint32_t>(f.zone) * cap + static_cast<std::uint32_t>(slot); }
+  std::uint32_t id_of(int slot) const {
+    return static_cast<std::uint32_t>(f.zone) * cap + static_cast<std::uint32_t>(slot);
+  }
   // Whether a position is on the map (players not in the game wait in the parking strip beyond it).
   bool in_game(const aoi::Player& p) const { return p.x <= f.map; }
   // Whether a player there is this zone's: it computes the player's tick and sends its State.
@@ -306,11 +308,11 @@ struct Server {
     c.slot = free;
     ++joined;
     flatbuffers::FlatBufferBuilder b(256);
-    const auto w = net::CreateWelcome(b, net::kProtocolVersion, id_of(free), s.token,
-                                      static_cast<std::uint32_t>(f.tick_hz), tick, f.map, cfg.world.x0, cfg.world.y0,
-                                      cfg.world.width, cfg.world.height, cfg.aoi,
-                                      cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
-                                      max_move, cfg.attack_range, f.damage, s.spawn.x, s.spawn.y, s.spawn.hp);
+    const auto w =
+        net::CreateWelcome(b, net::kProtocolVersion, id_of(free), s.token, static_cast<std::uint32_t>(f.tick_hz), tick,
+                           f.map, cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
+                           cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square, max_move,
+                           cfg.attack_range, f.damage, s.spawn.x, s.spawn.y, s.spawn.hp);
     net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
     send(p, net::kReliableChannel, b);
     peak = std::max<std::uint64_t>(peak, active_count());
@@ -329,10 +331,11 @@ struct Server {
     c.observer = true;
     observers.push_back(p);
     flatbuffers::FlatBufferBuilder b(256);
-    const auto w = net::CreateWelcome(b, net::kProtocolVersion, 0xffffffffu, 0, static_cast<std::uint32_t>(f.tick_hz),
-                                      tick, f.map, cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height,
-                                      cfg.aoi, cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
-                                      max_move, cfg.attack_range, f.damage, 0, 0, 0);
+    const auto w =
+        net::CreateWelcome(b, net::kProtocolVersion, 0xffffffffu, 0, static_cast<std::uint32_t>(f.tick_hz), tick, f.map,
+                           cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
+                           cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square, max_move,
+                           cfg.attack_range, f.damage, 0, 0, 0);
     net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
     send(p, net::kReliableChannel, b);
   }
@@ -349,7 +352,8 @@ struct Server {
     flatbuffers::FlatBufferBuilder& b = out_builder;
     b.Clear();
     const auto list = b.CreateVectorOfStructs(snapshot);
-    net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Snapshot, net::CreateSnapshot(b, tick, time_us, list).Union()));
+    net::FinishMessageBuffer(
+        b, net::CreateMessage(b, net::Body_Snapshot, net::CreateSnapshot(b, tick, time_us, list).Union()));
     for (ENetPeer* p : observers) send(p, net::kStreamChannel, b);
   }
 
@@ -712,8 +716,9 @@ struct Server {
       early.erase(it);
     }
     const Clock::time_point until =
-        first_wait ? Clock::time_point::max()
-                   : Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.zone_timeout));
+        first_wait
+            ? Clock::time_point::max()
+            : Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.zone_timeout));
     net::TickMessage m;
     while (peers.size() + 1 < static_cast<std::size_t>(f.zones)) {
       if (g_stop.load()) return false;  // stopping: the tick is not run
@@ -735,7 +740,8 @@ struct Server {
         ++zone_bad;
       } else if (m.tick > tick) {
         early[m.tick].push_back(std::move(m));
-      } else if (std::none_of(peers.begin(), peers.end(), [&](const net::TickMessage& p) { return p.zone == m.zone; })) {
+      } else if (std::none_of(peers.begin(), peers.end(),
+                              [&](const net::TickMessage& p) { return p.zone == m.zone; })) {
         peers.push_back(std::move(m));
       }
     }
@@ -867,8 +873,8 @@ struct Server {
   }
 
   // Receiver i's events of a sorted list, from the cursor `at` on (which it moves past them).
-  static std::span<const aoi::VisibilityEvent> events_of(const std::vector<aoi::VisibilityEvent>& list,
-                                                         std::uint32_t i, std::size_t& at) {
+  static std::span<const aoi::VisibilityEvent> events_of(const std::vector<aoi::VisibilityEvent>& list, std::uint32_t i,
+                                                         std::size_t& at) {
     while (at < list.size() && list[at].receiver < i) ++at;
     const std::size_t from = at;
     while (at < list.size() && list[at].receiver == i) ++at;
@@ -882,8 +888,7 @@ struct Server {
     b.Clear();
     const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(box.data()), box.size());
     const auto extra = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(catch_up.data()), catch_up.size());
-    const auto state =
-        net::CreateState(b, tick, time_us, last_applied[i], me.x, me.y, me.hp, entries, since, extra);
+    const auto state = net::CreateState(b, tick, time_us, last_applied[i], me.x, me.y, me.hp, entries, since, extra);
     net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
   }
 
@@ -894,12 +899,16 @@ struct Server {
   static void all_fields(std::vector<std::uint32_t>& keys, std::uint32_t s) {
     keys.insert(keys.end(), {s, s | 1u << 30, s | 2u << 30});
   }
-  // keys (subject | field << 30, any order, repeats allowed) into `out`: (subject, field) order, without
-  // receiver i's own and without those in `box`, each with its value after this tick.
+  // keys (subject | field << 30; any order and repeats allowed unless `ordered`: already in (subject,
+  // field) order without repeats) into `out`: (subject, field) order, without receiver i's own and
+  // without those in `box`, each with its value after this tick.
   static void finish_catch_up(std::uint32_t i, std::vector<std::uint32_t>& keys, std::span<const aoi::MailboxEntry> box,
-                              std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out) {
-    std::sort(keys.begin(), keys.end(), key_less);
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+                              std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out,
+                              bool ordered = false) {
+    if (!ordered) {
+      std::sort(keys.begin(), keys.end(), key_less);
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    }
     out.clear();
     std::size_t b = 0;
     for (const std::uint32_t k : keys) {
@@ -940,9 +949,11 @@ struct Server {
     keys.clear();
     bool behind = a != 0 && a + 1 < t && t - a <= kHistory;
     for (std::uint64_t u = a + 1; behind && u < t; ++u) behind = sl.history[u % kHistory].tick == u;
+    bool ordered = false;
     if (a != 0 && a + 1 == t) {
       since = a;
       for (const aoi::VisibilityEvent& e : entered) all_fields(keys, e.other);
+      ordered = true;  // events come in ascending `other`
     } else if (behind) {
       since = a;
       for (std::uint64_t u = a + 1; u < t; ++u) {
@@ -951,11 +962,13 @@ struct Server {
         for (std::uint32_t o : p.entered) all_fields(keys, o);
       }
       for (const aoi::VisibilityEvent& e : entered) all_fields(keys, e.other);
-      std::erase_if(keys, [&vis](std::uint32_t k) { return !std::binary_search(vis.begin(), vis.end(), k & 0x3fffffffu); });
+      std::erase_if(keys,
+                    [&vis](std::uint32_t k) { return !std::binary_search(vis.begin(), vis.end(), k & 0x3fffffffu); });
     } else {
       for (std::uint32_t o : vis) all_fields(keys, o);
+      ordered = true;
     }
-    finish_catch_up(i, keys, box, now, out);
+    finish_catch_up(i, keys, box, now, out, ordered);
     Slot::Past& p = sl.history[t % kHistory];
     p.tick = t;
     p.keys.clear();
@@ -1033,7 +1046,7 @@ struct Server {
             // Virtual clients acknowledge every State: the catch-up is the players that came into view.
             k.keys.clear();
             for (const aoi::VisibilityEvent& e : entered) all_fields(k.keys, e.other);
-            finish_catch_up(i, k.keys, box, after, k.catch_up);
+            finish_catch_up(i, k.keys, box, after, k.catch_up, true);
             k.notifications += k.catch_up.size();
             build_state(k.b, i, box, k.catch_up, tick - 1, time_us, after[i]);
             ++k.packets;
@@ -1068,7 +1081,7 @@ struct Server {
         // to the previous tick's (docs/protocol.md).
         keys.clear();
         for (const aoi::VisibilityEvent& e : entered) all_fields(keys, e.other);
-        finish_catch_up(i, keys, box, after, catch_up);
+        finish_catch_up(i, keys, box, after, catch_up, true);
       }
       notifications += box.size() + catch_up.size();
       build_state(out_builder, i, box, catch_up, since, time_us, after[i]);
@@ -1113,9 +1126,9 @@ struct Server {
     const aoi::NotificationSink sink = [&](const aoi::NotificationChunk& c) {
       if (t_encode == Clock::time_point{}) {
         t_encode = Clock::now();
-        time_us = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                                 std::chrono::system_clock::now().time_since_epoch())
-                                                 .count());
+        time_us = static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count());
       }
       if (virtual_clients)
         deliver_virtual(c, r, time_us);
@@ -1212,15 +1225,17 @@ int run_virtual(Server& sv) {
             const std::uint32_t seq = ++c.seq;
             b.Clear();
             if (sv.seen[i] != UINT32_MAX && static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < f.attack_share) {
-              net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Attack,
-                                                             net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i], sv.tick - 1).Union()));
+              net::FinishMessageBuffer(
+                  b, net::CreateMessage(b, net::Body_Attack,
+                                        net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i], sv.tick - 1).Union()));
             } else {
               if (std::fabs(pos[i].x - c.wx) < 0.5f && std::fabs(pos[i].y - c.wy) < 0.5f) {
                 c.wx = uniform(c.rng);
                 c.wy = uniform(c.rng);
               }
               net::FinishMessageBuffer(
-                  b, net::CreateMessage(b, net::Body_Move, net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy, sv.tick - 1).Union()));
+                  b, net::CreateMessage(b, net::Body_Move,
+                                        net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy, sv.tick - 1).Union()));
             }
             length[i] = static_cast<std::uint16_t>(std::min<std::size_t>(b.GetSize(), kSlot));
             std::memcpy(arena.data() + i * kSlot, b.GetBufferPointer(), length[i]);
@@ -1420,7 +1435,8 @@ int run(Server& sv) {
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
-        "\"send_failures\":%llu,\"observers\":%zu,\"zone\":%d,\"zones\":%d,\"cluster\":{\"messages_in\":%llu,\"bad_messages\":%llu,\"late_messages\":%llu,"
+        "\"send_failures\":%llu,\"observers\":%zu,\"zone\":%d,\"zones\":%d,\"cluster\":{\"messages_in\":%llu,\"bad_"
+        "messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(sv.tick), seconds, f.tick_hz, static_cast<unsigned long long>(sv.late_ticks),
@@ -1434,8 +1450,8 @@ int run(Server& sv) {
         static_cast<unsigned long long>(sv.packets_out), static_cast<unsigned long long>(sv.bytes_out),
         percentile(sv.tick_ms, 0.5), percentile(sv.tick_ms, 0.9), percentile(sv.tick_ms, 0.99),
         percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()), backend_name(sv.ctx->backend()),
-        static_cast<unsigned long long>(sv.send_failures), sv.observers.size(), f.zone,
-        f.zones, static_cast<unsigned long long>(sv.zone_messages), static_cast<unsigned long long>(sv.zone_bad),
+        static_cast<unsigned long long>(sv.send_failures), sv.observers.size(), f.zone, f.zones,
+        static_cast<unsigned long long>(sv.zone_messages), static_cast<unsigned long long>(sv.zone_bad),
         static_cast<unsigned long long>(sv.zone_late), static_cast<unsigned long long>(sv.zone_timeouts),
         static_cast<unsigned long long>(sv.relayed_out), static_cast<unsigned long long>(sv.relayed_in),
         static_cast<unsigned long long>(sv.resets), percentile(sv.wait_ms, 0.5), percentile(sv.wait_ms, 0.99));

@@ -1163,7 +1163,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind-connect6 bench", "--help"},
 #if WARPMIND_ENGINE_TESTS
     {"warpmind-demo",
-     "--help --headless --window --scene --fen --moves --ai-plays --ai-time --ai-search --frames "
+     "--help --headless --window --scene --connect --fen --moves --ai-plays --ai-time --ai-search --frames "
      "--ticks-per-frame --out --units --map-file --map --resolution --sight --gap --heat-range "
      "--no-interop --save-every --size --backend --seed"},
 #endif

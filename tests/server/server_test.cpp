@@ -232,7 +232,7 @@ TEST(Server, TwoHundredBotsSeeExactlyWhatTheAoiRuleSays) {
   EXPECT_EQ(bots["catch_up_errors"], 0) << bots.dump();
   EXPECT_GE(bots["catch_ups_checked"].get<int>(), 40 * 200);
   EXPECT_GE(bots["catch_ups_behind"].get<int>(), 100) << bots.dump();  // States made up for
-  EXPECT_GE(bots["snapshots"].get<int>(), 200);  // at least every join
+  EXPECT_GE(bots["snapshots"].get<int>(), 200);                        // at least every join
   EXPECT_EQ(sv["clients"]["joined"], 200);
   EXPECT_EQ(sv["clients"]["peak"], 200);
   EXPECT_EQ(sv["dropped"], 0) << sv.dump();
@@ -716,7 +716,7 @@ TEST(Cluster, RefusesZoneSettingsThatCannotWork) {
   const std::string server = bin + "/warpmind-server --backend cpu --port 0 --seconds 1 ";
   EXPECT_EQ(status(server + "--zones 2 --zone 2"), 2);
   EXPECT_EQ(status(server + "--zone 1"), 2);
-  EXPECT_EQ(status(server + "--zones 4 --map 300 --aoi 20"), 2);       // strips of 75 < 5 AOI
+  EXPECT_EQ(status(server + "--zones 4 --map 300 --aoi 20"), 2);  // strips of 75 < 5 AOI
   EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --max-move 30"), 2);
   EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --attack-range 21"), 2);
   EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --nats nats://127.0.0.1:1"), 2);  // no NATS there
@@ -760,9 +760,8 @@ TEST(Server, TheDemoWatchesALiveServerHeadless) {
   if (!fs::exists(demo)) GTEST_SKIP() << "warpmind-demo is not built (WARPMIND_ENGINE off)";
   const fs::path log = scratch("watch.log");
   const auto run_demo = [&](const std::string& args) {
-    const int raw = std::system((demo + " --headless --backend cpu --size 256x256 " + args + " > " + log.string() +
-                                 " 2>&1")
-                                    .c_str());
+    const int raw = std::system(
+        (demo + " --headless --backend cpu --size 256x256 " + args + " > " + log.string() + " 2>&1").c_str());
     return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   };
   if (run_demo("--frames 1 --units 10 --out " + scratch("watch-probe").string()) != 0)
@@ -851,7 +850,8 @@ TEST(Server, TheDemoWatchesALiveServerHeadless) {
     if (observer != nullptr && Clock::now() >= next) {  // a Snapshot every 50 ms; the third one out of order
       next += std::chrono::milliseconds(50);
       ++tick;
-      std::vector<PlayerState> ps = {PlayerState(3, 10, 10, 100), PlayerState(5, 15, 12, 50), PlayerState(9, 80, 80, 7)};
+      std::vector<PlayerState> ps = {PlayerState(3, 10, 10, 100), PlayerState(5, 15, 12, 50),
+                                     PlayerState(9, 80, 80, 7)};
       if (tick == 3) std::swap(ps[0], ps[1]);
       b.Clear();
       FinishMessageBuffer(
