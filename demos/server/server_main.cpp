@@ -81,7 +81,7 @@ struct Flags {
   int port = 7777, tick_hz = 20, max_clients = 1024;
   float map = 1000, aoi = 20, max_move = 0, attack_range = 0;
   double seconds = 0;
-  int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4;
+  int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4, socket_buffer = 8 << 20;
   int metrics_port = -1;  // -1: no metrics endpoint
   std::uint64_t seed = 1;
   demos::ContextFlags context;
@@ -219,7 +219,9 @@ struct Server {
   std::vector<aoi::Player> parking;
   std::mt19937_64 rng;         // spawn positions (--seed)
   std::random_device entropy;  // session tokens
-  std::uint64_t tick = 0;      // the next tick to run
+  // The next tick to run. Ticks count from 1, so that 0 can mean "none" (an acknowledgement of
+  // nothing) and "a snapshot" (State.since) without colliding with a real tick.
+  std::uint64_t tick = 1;
   float max_move = 0;
   // Player ids: zone * cap + slot, so every zone of a cluster names a player the same way.
   std::uint32_t cap = 0, total = 0;
@@ -234,6 +236,7 @@ struct Server {
   std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
+  int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
   std::vector<float> tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
   std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
                 resets = 0;
@@ -490,7 +493,7 @@ struct Server {
       std::snprintf(b, sizeof b, "%s %.17g\n", name, v);
       return std::string(b);
     };
-    metric("warpmind_server_ticks_total", "counter", "Ticks run.", one("warpmind_server_ticks_total", tick));
+    metric("warpmind_server_ticks_total", "counter", "Ticks run.", one("warpmind_server_ticks_total", tick - 1));
     metric("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.",
            one("warpmind_server_late_ticks_total", late_ticks));
     metric("warpmind_server_clients", "gauge", "Players joined now.", one("warpmind_server_clients", active_count()));
@@ -1359,6 +1362,17 @@ int run(Server& sv) {
   // The largest packet sent or received (ENet applies it both ways): a State of up to ~32,000
   // notifications, a Snapshot of 4,000 players. A client's messages are far smaller (kMaxClientPacket).
   sv.host->maximumPacketSize = 256 * 1024;
+  // A tick's commands arrive in a burst (clients send on their own tick): a socket buffer that holds
+  // them all, past the system's default cap where allowed (SO_RCVBUFFORCE needs CAP_NET_ADMIN).
+  for (const int opt : {SO_RCVBUF, SO_SNDBUF}) {
+    const int want = f.socket_buffer, force = opt == SO_RCVBUF ? SO_RCVBUFFORCE : SO_SNDBUFFORCE;
+    if (setsockopt(sv.host->socket, SOL_SOCKET, force, &want, sizeof want) != 0)
+      setsockopt(sv.host->socket, SOL_SOCKET, opt, &want, sizeof want);
+  }
+  int rcvbuf = 0;
+  socklen_t rcvlen = sizeof rcvbuf;
+  getsockopt(sv.host->socket, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &rcvlen);
+  sv.socket_buffer = rcvbuf;
   sv.host->maximumWaitingData = 64 * 1024;  // per peer, packets received and not yet handed out
   sv.host->intercept = &Server::intercept;
   ENetAddress bound{};
@@ -1435,29 +1449,31 @@ int run(Server& sv) {
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
-        "\"send_failures\":%llu,\"observers\":%zu,\"zone\":%d,\"zones\":%d,\"cluster\":{\"messages_in\":%llu,\"bad_"
+        "\"send_failures\":%llu,\"observers\":%zu,\"socket_buffer\":%d,\"zone\":%d,\"zones\":%d,\"cluster\":{"
+        "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
-        static_cast<unsigned long long>(sv.tick), seconds, f.tick_hz, static_cast<unsigned long long>(sv.late_ticks),
-        static_cast<unsigned long long>(sv.joined), static_cast<unsigned long long>(sv.left),
-        static_cast<unsigned long long>(sv.disconnected), static_cast<unsigned long long>(sv.refused),
-        static_cast<unsigned long long>(sv.slow_peers), static_cast<unsigned long long>(sv.peak), connected,
-        drops.c_str(), static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(sv.receive_errors),
-        static_cast<unsigned long long>(sv.commands), static_cast<unsigned long long>(sv.module_rejected),
-        static_cast<unsigned long long>(sv.notifications), static_cast<unsigned long long>(sv.datagrams_in),
-        static_cast<unsigned long long>(sv.datagram_bytes_in), static_cast<unsigned long long>(sv.bytes_in),
-        static_cast<unsigned long long>(sv.packets_out), static_cast<unsigned long long>(sv.bytes_out),
-        percentile(sv.tick_ms, 0.5), percentile(sv.tick_ms, 0.9), percentile(sv.tick_ms, 0.99),
-        percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()), backend_name(sv.ctx->backend()),
-        static_cast<unsigned long long>(sv.send_failures), sv.observers.size(), f.zone, f.zones,
-        static_cast<unsigned long long>(sv.zone_messages), static_cast<unsigned long long>(sv.zone_bad),
-        static_cast<unsigned long long>(sv.zone_late), static_cast<unsigned long long>(sv.zone_timeouts),
-        static_cast<unsigned long long>(sv.relayed_out), static_cast<unsigned long long>(sv.relayed_in),
-        static_cast<unsigned long long>(sv.resets), percentile(sv.wait_ms, 0.5), percentile(sv.wait_ms, 0.99));
+        static_cast<unsigned long long>(sv.tick - 1), seconds, f.tick_hz,
+        static_cast<unsigned long long>(sv.late_ticks), static_cast<unsigned long long>(sv.joined),
+        static_cast<unsigned long long>(sv.left), static_cast<unsigned long long>(sv.disconnected),
+        static_cast<unsigned long long>(sv.refused), static_cast<unsigned long long>(sv.slow_peers),
+        static_cast<unsigned long long>(sv.peak), connected, drops.c_str(), static_cast<unsigned long long>(dropped),
+        static_cast<unsigned long long>(sv.receive_errors), static_cast<unsigned long long>(sv.commands),
+        static_cast<unsigned long long>(sv.module_rejected), static_cast<unsigned long long>(sv.notifications),
+        static_cast<unsigned long long>(sv.datagrams_in), static_cast<unsigned long long>(sv.datagram_bytes_in),
+        static_cast<unsigned long long>(sv.bytes_in), static_cast<unsigned long long>(sv.packets_out),
+        static_cast<unsigned long long>(sv.bytes_out), percentile(sv.tick_ms, 0.5), percentile(sv.tick_ms, 0.9),
+        percentile(sv.tick_ms, 0.99), percentile(sv.tick_ms, 1.0), aoi::variant_name(sv.world->variant()),
+        backend_name(sv.ctx->backend()), static_cast<unsigned long long>(sv.send_failures), sv.observers.size(),
+        sv.socket_buffer, f.zone, f.zones, static_cast<unsigned long long>(sv.zone_messages),
+        static_cast<unsigned long long>(sv.zone_bad), static_cast<unsigned long long>(sv.zone_late),
+        static_cast<unsigned long long>(sv.zone_timeouts), static_cast<unsigned long long>(sv.relayed_out),
+        static_cast<unsigned long long>(sv.relayed_in), static_cast<unsigned long long>(sv.resets),
+        percentile(sv.wait_ms, 0.5), percentile(sv.wait_ms, 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
-                static_cast<unsigned long long>(sv.tick), seconds, static_cast<unsigned long long>(sv.late_ticks),
+                static_cast<unsigned long long>(sv.tick - 1), seconds, static_cast<unsigned long long>(sv.late_ticks),
                 static_cast<unsigned long long>(sv.joined), static_cast<unsigned long long>(sv.left),
                 static_cast<unsigned long long>(sv.peak));
     std::printf("dropped %llu:", static_cast<unsigned long long>(dropped));
@@ -1529,6 +1545,9 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--attack-range", f.attack_range, 0.0, 1e6, "D", "attack range; 0: the AOI", "0");
   demos::add_integer(app, "--damage", f.damage, 0, 1000000, "HP", "HP an attack takes");
   demos::add_integer(app, "--max-clients", f.max_clients, 1, 4000, "N", "players at once");
+  demos::add_integer(app, "--socket-buffer", f.socket_buffer, 65536, 1 << 30, "BYTES",
+                     "the UDP socket's receive and send buffers (beyond the system's cap when running with "
+                     "CAP_NET_ADMIN; the summary's socket_buffer says what was set)");
   demos::add_integer(app, "--max-observers", f.max_observers, 0, 64, "N",
                      "observer connections at once (warpmind-demo --connect): a Snapshot of every player a tick each");
   demos::add_number(app, "--seconds", f.seconds, 0.0, 1e7, "S", "stop after S seconds; 0: when signalled");
