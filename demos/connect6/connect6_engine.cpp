@@ -21,7 +21,9 @@ using namespace warpmind::search::connect6;
 
 class Connect6Engine::Impl {
  public:
-  Impl(Output out, Output notes) : out_(std::move(out)), notes_(std::move(notes)) {}
+  Impl(Output out, Output notes) : out_(std::move(out)), notes_(std::move(notes)) {
+    options_.threat_depth = kThreatDepth;  // the deep threat-space search and the defence against it, on
+  }
   bool handle(const std::string& line) {
     std::istringstream in(line);
     std::string cmd, arg;
@@ -56,6 +58,14 @@ class Connect6Engine::Impl {
         if (cmd == "threads") pool_.reset();  // the hybrid's CPU pool follows
       } catch (...) {
         return error(cmd + ": '" + arg + "' is out of range");
+      }
+    } else if (cmd == "threats") {
+      try {
+        const int v = std::stoi(arg);
+        if (v < 0 || v > 32) throw std::out_of_range("range");
+        options_.threat_depth = v;
+      } catch (...) {
+        return error("threats: '" + arg + "' is out of range (0..32)");
       }
     } else if (cmd == "plies") {
       try {
@@ -241,6 +251,7 @@ class Connect6Engine::Impl {
                                          : "result: draw");
   }
 
+  static constexpr int kThreatDepth = 12;  // attacking turns of the threat-space search ("threats 0": off)
   Board board_;
   Stone engine_ = WhiteStone;
   SearchOptions options_;

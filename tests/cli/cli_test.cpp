@@ -924,7 +924,8 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
   // The hybrid search through the protocol (on the CPU pool here), under a time limit; bad values are
   // refused with a note and change nothing.
   const fs::path hin = scratch("c6-hybrid.txt");
-  std::ofstream(hin) << "search hybrid\nbackend cpu\nsearch minimax\nbackend tpu\ndepth 3\ntime 2000\nnew white\n"
+  std::ofstream(hin) << "search hybrid\nbackend cpu\nsearch minimax\nbackend tpu\nthreats 33\ndepth 3\ntime 2000\n"
+                        "new white\n"
                         "move JJ\nmove KKKL\nquit\n";
   const fs::path hout = scratch("c6-hybrid.out"), herr = scratch("c6-hybrid.err");
   const auto h0 = std::chrono::steady_clock::now();
@@ -940,8 +941,8 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
     return ss.str();
   };
   const std::string hstdout = slurp(hout), hstderr = slurp(herr);
-  for (const char* text :
-       {"info hybrid depth 1", "on the CPU", "error: search: alphabeta or hybrid", "error: backend: cpu, cuda or auto"})
+  for (const char* text : {"info hybrid depth 1", "on the CPU", "error: search: alphabeta or hybrid",
+                           "error: backend: cpu, cuda or auto", "error: threats: '33' is out of range (0..32)"})
     EXPECT_NE(hstderr.find(text), std::string::npos) << text << " in:\n" << hstderr;
   std::istringstream hl(hstdout);
   std::size_t replies = 0;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <cctype>
 
+#include "connect6_threats.h"
 #include "tags.h"
 #include "warpmind/core/random.h"
 #include "warpmind/gpu/connect6_eval.h"
@@ -46,6 +47,15 @@ const Tables& T() {
 }
 
 Stone other(Stone s) { return s == BlackStone ? WhiteStone : BlackStone; }
+
+}  // namespace
+
+namespace tss {
+const std::vector<std::array<int, 6>>& window_cells() { return T().windows; }
+const std::vector<std::vector<int>>& windows_through() { return T().of_cell; }
+}  // namespace tss
+
+namespace {
 
 // A window's owner and count: (colour, stones) when it holds one colour only, else (Empty, 0).
 std::pair<Stone, int> owner(const Board& b, const std::array<int, 6>& w) {
@@ -112,8 +122,9 @@ Board::Board() {
 }
 
 void Board::window_delta(int cell, int sign) {
-  for (int w : T().of_cell[static_cast<std::size_t>(cell)]) {
-    const auto [who, n] = owner(*this, T().windows[static_cast<std::size_t>(w)]);
+  const Tables& t = T();
+  for (int w : t.of_cell[static_cast<std::size_t>(cell)]) {
+    const auto [who, n] = owner(*this, t.windows[static_cast<std::size_t>(w)]);
     if (who != Empty) windows_[who][static_cast<std::size_t>(n)] += sign;
   }
 }
@@ -443,6 +454,91 @@ int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
   return best;
 }
 
+bool legal_turn(const Board& b, const Turn& t) {
+  const auto free = [&](int c) { return c >= 0 && c < kCells && b.at(c) == Empty; };
+  if (!free(t.a)) return false;
+  if (b.stones_this_turn() == 1) return t.b < 0;
+  return free(t.b) && t.a != t.b;
+}
+
+// The deep threat-space search at the root (SearchOptions::threat_depth). Returns true when `out` is
+// the answer (our win, or the one turn that defends); else `turns` may have been narrowed to the turns
+// that refute the opponent's threats.
+bool threat_root(Board& b, const SearchOptions& o, Clock::time_point start, std::vector<Turn>& turns,
+                 SearchOutcome& out, std::uint64_t& nodes) {
+  using TS = tss::ThreatSearch;
+  const Stone me = b.to_move(), them = other(me);
+  TS ts;
+  const auto by = [&](int permille) {
+    return o.time_ms > 0 ? start + std::chrono::milliseconds(static_cast<long long>(o.time_ms) * permille / 1000)
+                         : Clock::time_point{};
+  };
+  TS::Limits lim;
+  lim.max_nodes = static_cast<std::uint64_t>(std::max(1, o.threat_nodes));
+  lim.interrupt = o.interrupt;
+  lim.deadline = by(200);
+  Turn win;
+  int depth = 0;
+  if (ts.solve(b, me, o.threat_depth, lim, &win, &depth) == TS::Result::Win && legal_turn(b, win)) {
+    out.best = win;
+    out.forced = true;
+    out.score = kWin;
+    out.depth = depth;
+    nodes += ts.nodes();
+    return true;
+  }
+  lim.deadline = by(300);
+  Turn threat;
+  int their_depth = 0;
+  if (ts.solve(b, them, o.threat_depth, lim, &threat, &their_depth) != TS::Result::Win) {
+    nodes += ts.nodes();
+    return false;
+  }
+  // The defence: the usual turns and the pairs of the cells around the opponent's threats, each kept
+  // unless the opponent still wins after it — within two turns more than its win took (a turn that
+  // only delays the win by more is rare, and searching every candidate to full depth costs most).
+  std::vector<int> zone;
+  ts.zone(b, them, 12, zone);
+  for (int c : {threat.a, threat.b})
+    if (c >= 0 && b.at(c) == Empty && std::find(zone.begin(), zone.end(), c) == zone.end()) zone.push_back(c);
+  std::vector<Turn> tried = turns;
+  const auto known = [&](int x, int y) {
+    for (const Turn& t : tried)
+      if ((t.a == x && t.b == y) || (t.a == y && t.b == x)) return true;
+    return false;
+  };
+  for (std::size_t i = 0; i < zone.size(); ++i)
+    for (std::size_t j = i + 1; j < zone.size(); ++j)
+      if (!known(zone[i], zone[j])) tried.push_back({zone[i], zone[j]});
+  lim.deadline = by(550);
+  lim.max_nodes = std::max<std::uint64_t>(1, lim.max_nodes / 8);
+  const int check_depth = std::min(o.threat_depth, their_depth + 2);
+  std::vector<Turn> kept;
+  std::size_t next = 0;
+  for (; next < tried.size(); ++next) {
+    const Turn& t = tried[next];
+    if (!legal_turn(b, t)) continue;
+    b.place(t.a, me);
+    if (t.b >= 0) b.place(t.b, me);
+    const TS::Result r = b.winner() == me ? TS::Result::NoWin : ts.solve(b, them, check_depth, lim, nullptr);
+    b.undo(t);
+    if (r != TS::Result::Win) kept.push_back(t);
+    if (lim.deadline != Clock::time_point{} && Clock::now() >= lim.deadline) break;
+    if (o.interrupt && o.interrupt->load(std::memory_order_relaxed)) break;
+  }
+  nodes += ts.nodes();
+  if (next < tried.size())  // out of time: the usual turns not yet tried stay
+    for (std::size_t i = next + 1; i < turns.size(); ++i) kept.push_back(turns[i]);
+  if (kept.empty()) return false;  // lost whatever we do: the usual turns
+  turns = kept;
+  if (kept.size() == 1) {
+    out.best = kept[0];
+    out.forced = true;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void candidate_turns(const Board& b, int width, std::vector<Turn>& out) {
@@ -469,11 +565,19 @@ SearchOutcome search(const Board& root, const SearchOptions& o) {
   std::vector<Turn>& turns = root_scratch.turns;
   if (turns.empty()) return out;
   out.best = turns[0];
-  if (forced && turns.size() == 1) {
+  const bool win_now = forced && b.windows()[b.to_move()][4] + b.windows()[b.to_move()][5] > 0;
+  const bool threats = o.threat_depth > 0 && b.stones() > 0 && !win_now && !root_scratch.hopeless;
+  if (forced && turns.size() == 1 && !threats) {
     out.forced = true;
     return out;
   }
-  if (!forced && o.vcf_depth > 0) {  // a forced win through threats, before the full search
+  if (threats) {
+    if (threat_root(b, o, ctx.start, turns, out, ctx.nodes)) {
+      out.nodes = ctx.nodes;
+      return out;
+    }
+    out.best = turns[0];
+  } else if (!forced && o.vcf_depth > 0) {  // a forced win through threats, before the full search
     std::vector<Scratch> scratch(static_cast<std::size_t>(2 * o.vcf_depth) + 1);
     Turn win;
     if (vcf(b, o.vcf_depth, ctx, scratch, &win)) {

@@ -15,8 +15,9 @@
 //
 // Search: forced turns first (win now; block every threat when the opponent threatens to win), then a
 // threat-space search (VCF: a win through turns that each make a threat the opponent must block, against
-// every blocking answer), else alpha-beta over turns: candidate cells scored by the windows through them, the best pairs kept up to a
-// width (the paper uses w = 48), iterative deepening under a depth and time limit.
+// every blocking answer; with threat_depth, the deep VCF/VCT search and the defence against the
+// opponent's), else alpha-beta over turns: candidate cells scored by the windows through them, the best
+// pairs kept up to a width (the paper uses w = 48), iterative deepening under a depth and time limit.
 #pragma once
 
 #include <array>
@@ -112,8 +113,25 @@ struct SearchOptions {
   int depth = 3;      // turns
   int width = 16;     // pairs kept per node (the paper's experiments use 48)
   int time_ms = 0;    // 0: no limit
-  int vcf_depth = 2;  // turns of the threat-space search run first (0: none)
-  int threads = 1;    // > 1: root splitting, every root turn searched exactly on some thread
+  int vcf_depth = 2;  // turns of the short threat-space search run first (0: none; unused with threat_depth)
+  // The deep threat-space search (off when 0, the library's default; warpmind-connect6 runs 12): threats
+  // counted by the stones the defender needs to stop them (1, 2; 3 or more is a won double threat); VCF
+  // (every attacking turn a threat), then VCT (also quiet turns that set up a double threat), up to
+  // `threat_depth` attacking turns (1..32; more counts as 32, 0 or less is off), with its own
+  // transposition table (Zobrist keys). Before the alpha-beta: a win of ours found is played at once
+  // (forced, score 1,000,000, depth = its attacking turns; the first found — VCF by increasing depth,
+  // then VCT — and at that depth the first in the threat search's order: double threats, then threats
+  // needing two stones, then one, by cell scores, the lower cell first on ties); else a win of the
+  // opponent's found (as if it moved now) restricts the root to every candidate turn — the usual ones
+  // and pairs of the cells around its threats — after which it is no longer found; the alpha-beta
+  // chooses among them as usual (one alone is played, forced); none: the usual turns. `threat_nodes`
+  // (>= 1) bounds each threat search (a defence check gets an eighth); with `time_ms` the threat
+  // searches end by about half of it. A search out of budget proves nothing: no win is claimed, a turn
+  // it could not check is kept. Deterministic for a given position without time_ms. The defender's
+  // free stones are tried near the threats only, so a win is proven against those answers.
+  int threat_depth = 0;
+  int threat_nodes = 200000;
+  int threads = 1;  // > 1: root splitting, every root turn searched exactly on some thread
   // When set and true (another thread sets it), the search stops soon and returns the best turn of the
   // last completed depth, as when its time runs out.
   const std::atomic<bool>* interrupt = nullptr;
