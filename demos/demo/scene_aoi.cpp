@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -90,32 +91,29 @@ class AoiScene : public Scene {
     return dirty;
   }
   void click(Vec2 p, int button) override {
+    // The player nearest to p (players.size() when there is none).
+    const auto nearest = [p](std::span<const aoi::Player> players) {
+      std::size_t at = players.size();
+      float best = INFINITY;
+      for (std::size_t i = 0; i < players.size(); ++i) {
+        const float dx = players[i].x - p.x, dy = players[i].y - p.y;
+        if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, at = i;
+      }
+      return at;
+    };
 #if WARPMIND_HAVE_OBSERVER
     if (!connect_.empty()) {
       if (button != 0 || !observer_) return;
-      float best = INFINITY;
-      const auto players = observer_->players();
-      for (std::size_t i = 0; i < players.size(); ++i) {
-        const float dx = players[i].x - p.x, dy = players[i].y - p.y;
-        if (dx * dx + dy * dy < best) {
-          best = dx * dx + dy * dy;
-          selected_ = observer_->ids()[i];
-          auto_select_ = false;
-        }
+      if (const std::size_t i = nearest(observer_->players()); i < observer_->ids().size()) {
+        selected_ = observer_->ids()[i];
+        auto_select_ = false;
       }
       return;
     }
 #endif
     if (button != 0 || !world_) return;
-    float best = INFINITY;
-    const auto players = world_->players();
-    for (std::uint32_t i = 0; i < players.size(); ++i) {
-      const float dx = players[i].x - p.x, dy = players[i].y - p.y;
-      if (dx * dx + dy * dy < best) {
-        best = dx * dx + dy * dy;
-        selected_ = i;
-      }
-    }
+    if (const std::size_t i = nearest(world_->players()); i < world_->players().size())
+      selected_ = static_cast<std::uint32_t>(i);
   }
   void frame(SceneFrame& f, bool grid) override {
 #if WARPMIND_HAVE_OBSERVER
