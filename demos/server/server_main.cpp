@@ -698,6 +698,20 @@ struct Server {
     if (relay_out[g].size() > (std::size_t{1} << 19)) flush_relay(g);
   }
 
+  // Whether a tick message says only what its zone may: commands of its own clients (ids zone * cap
+  // onwards) and states of players on its own strip.
+  bool sent_by_its_zone(const net::TickMessage& m) const {
+    const float lo = f.map * static_cast<float>(m.zone) / static_cast<float>(f.zones);
+    const float hi = m.zone + 1 == static_cast<std::uint32_t>(f.zones)
+                         ? f.map
+                         : f.map * static_cast<float>(m.zone + 1) / static_cast<float>(f.zones);
+    for (const net::RawCommand& c : m.commands)
+      if (c.player / cap != m.zone) return false;
+    for (const net::ZoneState& z : m.states)
+      if (z.x < lo || z.x > hi || z.y < 0 || z.y > f.map) return false;
+    return true;
+  }
+
   // Publishes this zone's tick message and waits for every other zone's for the same tick. False when
   // one did not come within --zone-timeout (the first tick waits for the whole cluster to start).
   bool exchange(const std::vector<aoi::Player>& before) {
@@ -735,16 +749,19 @@ struct Server {
         continue;
       }
       ++zone_messages;
-      if (!net::decode_tick(wire.data(), wire.size(), f.zones, total, m) || m.zone == mine.zone) {
+      const auto from_zone = [&m](const std::vector<net::TickMessage>& list) {
+        return std::any_of(list.begin(), list.end(), [&m](const net::TickMessage& p) { return p.zone == m.zone; });
+      };
+      if (!net::decode_tick(wire.data(), wire.size(), f.zones, total, m) || m.zone == mine.zone ||
+          !sent_by_its_zone(m)) {
         ++zone_bad;
       } else if (m.tick < tick) {
         ++zone_late;
       } else if (m.tick > tick + 1000 || early.size() > 1000) {
         ++zone_bad;
       } else if (m.tick > tick) {
-        early[m.tick].push_back(std::move(m));
-      } else if (std::none_of(peers.begin(), peers.end(),
-                              [&](const net::TickMessage& p) { return p.zone == m.zone; })) {
+        if (!from_zone(early[m.tick])) early[m.tick].push_back(std::move(m));  // a zone's first for a tick
+      } else if (!from_zone(peers)) {
         peers.push_back(std::move(m));
       }
     }
