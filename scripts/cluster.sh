@@ -8,7 +8,8 @@
 #
 # Environment: WARPMIND_BIN_DIR (the programs; default build/bin), CLUSTER_MAP (default: 150 a zone,
 # at least 300), CLUSTER_AOI (20), CLUSTER_SHAPE (square), CLUSTER_BACKEND (cpu), CLUSTER_SEED (1),
-# CLUSTER_ATTACK_SHARE (0.2), CLUSTER_BOT_THREADS (1), CLUSTER_SINGLE (1; 0 skips the single-server run,
+# CLUSTER_ATTACK_SHARE (0.2), CLUSTER_LOSE_SHARE (0: the share of States the bots act as if lost),
+# CLUSTER_BOT_THREADS (1), CLUSTER_SINGLE (1; 0 skips the single-server run,
 # which is skipped anyway above 4,000 bots, one server's limit), CLUSTER_LOG (a folder for the logs;
 # default a temporary one).
 set -euo pipefail
@@ -36,6 +37,7 @@ backend=${CLUSTER_BACKEND:-cpu}
 seed=${CLUSTER_SEED:-1}
 attack=${CLUSTER_ATTACK_SHARE:-0.2}
 threads=${CLUSTER_BOT_THREADS:-1}
+lose=${CLUSTER_LOSE_SHARE:-0}
 single=${CLUSTER_SINGLE:-1}
 ((bots <= 4000)) || single=0
 log=${CLUSTER_LOG:-$(mktemp -d)}
@@ -96,18 +98,19 @@ done
 echo "cluster: $zones zones on $servers (NATS 127.0.0.1:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
 set +e
 "$bin/warpmind-bots" --server "$servers" --bots "$bots" --seconds "$seconds" --seed "$seed" \
-  --attack-share "$attack" --threads "$threads" --json >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
+  --attack-share "$attack" --lose-share "$lose" --threads "$threads" --json >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
 set -e
 for p in "${zone_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
 for p in "${zone_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 cluster_bots=$(tail -1 "$log/cluster-bots.json")
 echo "$cluster_bots"
-timeouts=0 bad=0 relayed=0 tick_p99=0
+timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0
 for ((k = 0; k < zones; ++k)); do
   z=$(tail -1 "$log/zone$k.json")
   timeouts=$((timeouts + $(field "$z" timeouts || echo 0)))
   bad=$((bad + $(field "$z" bad_messages || echo 0)))
   relayed=$((relayed + $(field "$z" relayed_in || echo 0)))
+  missing=$((missing + $(field "$z" views_missing || echo 0)))
   p99=$(sed -n 's/.*"tick_ms":{[^}]*"p99":\([0-9.]*\).*/\1/p' <<<"$z")
   tick_p99=$(awk -v a="$tick_p99" -v b="${p99:-0}" 'BEGIN { print (b > a ? b : a) }')
 done
@@ -121,7 +124,7 @@ pids+=($single_pid)
 port=$(wait_for "$log/single.err" "listening on 127.0.0.1:" ",")
 set +e
 "$bin/warpmind-bots" --server "127.0.0.1:$port" --bots "$bots" --seconds "$seconds" --seed "$seed" \
-  --attack-share "$attack" --threads "$threads" --json >"$log/single-bots.json" 2>"$log/single-bots.err"
+  --attack-share "$attack" --lose-share "$lose" --threads "$threads" --json >"$log/single-bots.json" 2>"$log/single-bots.err"
 set -e
 kill -TERM "$single_pid" 2>/dev/null || true
 wait "$single_pid" 2>/dev/null || true
@@ -131,9 +134,10 @@ fi
 
 summary() {  # the counts of one run's bot summary
   local j=$1
-  printf '{"joined":%s,"players_lost":%s,"players_duplicated":%s,"inconsistencies":%s,"ticks_checked":%s,"states_checked":%s}' \
+  printf '{"joined":%s,"players_lost":%s,"players_duplicated":%s,"inconsistencies":%s,"ticks_checked":%s,"states_checked":%s,"catch_ups_behind":%s,"snapshots":%s}' \
     "$(field "$j" joined)" "$(field "$j" players_lost)" "$(field "$j" players_duplicated)" \
-    "$(field "$j" inconsistencies)" "$(field "$j" ticks_checked)" "$(field "$j" states_checked)"
+    "$(field "$j" inconsistencies)" "$(field "$j" ticks_checked)" "$(field "$j" states_checked)" \
+    "$(field "$j" catch_ups_behind)" "$(field "$j" snapshots)"
 }
 ok=true
 for j in "$cluster_bots" ${single_bots:+"$single_bots"}; do
@@ -143,7 +147,7 @@ for j in "$cluster_bots" ${single_bots:+"$single_bots"}; do
   [[ "$(field "$j" joined)" == "$bots" ]] || ok=false
   [[ "$(field "$j" ticks_checked)" =~ ^[1-9] ]] || ok=false
 done
-[[ $timeouts -eq 0 && $bad -eq 0 ]] || ok=false
+[[ $timeouts -eq 0 && $bad -eq 0 && $missing -eq 0 ]] || ok=false
 # The logs stay where CLUSTER_LOG says, or (in a temporary folder) when something was wrong.
 if [[ $ok == true && -z "$keep_log" ]]; then
   rm -rf "$log"
@@ -153,7 +157,7 @@ else
 fi
 single_summary=null
 [[ -n "$single_bots" ]] && single_summary=$(summary "$single_bots")
-printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"relayed":%d,"zone_tick_p99_ms":%s,"single":%s,"ok":%s,"logs":%s}\n' \
-  "$zones" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$relayed" \
+printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+  "$zones" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$missing" "$relayed" \
   "$tick_p99" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

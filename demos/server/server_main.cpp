@@ -126,14 +126,22 @@ struct Slot {
   aoi::Player spawn;
   std::uint64_t acked = 0;       // the newest State tick the client acknowledged (0: none)
   std::uint64_t first_tick = 0;  // the tick of its join
-  // One zone, over the network: the players in its AOI now (ascending), and per tick of the last
-  // kHistory its notifications' keys and the players that came into its AOI — what a catch-up is made of.
+  std::uint64_t ack_sent = 0;    // a cluster's gateway: the acknowledgement last passed on to the zones
+};
+
+// What a player's client holds, as the zone that builds its States keeps track of it: the players in
+// its AOI after tick `tick`, and per tick of the last kHistory its notifications' keys and the players
+// that came into view — what a catch-up is made of. Handed to the next zone when the player walks
+// across a border.
+struct View {
+  std::uint64_t tick = 0;  // the tick this view is of (0: none)
   std::vector<std::uint32_t> visible;
-  struct Past {
-    std::uint64_t tick = UINT64_MAX;
-    std::vector<std::uint32_t> keys, entered;
-  };
-  std::vector<Past> history;
+  std::vector<net::ViewTick> history;  // by tick % kHistory; tick UINT64_MAX: nothing
+  void start(std::uint64_t before) {   // a player joining in the tick after `before`: sees nothing yet
+    tick = before;
+    visible.clear();
+    for (net::ViewTick& h : history) h.tick = UINT64_MAX;
+  }
 };
 
 // Per connection (ENetPeer::data).
@@ -163,6 +171,8 @@ struct Server {
   float strip_lo = 0, strip_hi = 0;  // this zone's strip of the map (x), the last zone's closed at map
   float reach = 0;                   // how far beyond its strip a zone mirrors players (5 AOI: see docs/server.md)
   std::vector<std::uint32_t> last_applied;  // by player: the seq of its last command applied
+  std::vector<View> views;                  // by player: what its client holds (players whose States are built here)
+  std::vector<std::uint64_t> client_ack;    // by player, a cluster: the newest State its client acknowledged
   std::vector<net::RawCommand> raw;         // this tick's commands, the whole cluster's, by player
   std::vector<aoi::Player> desired;         // a zone's world before a tick: its own players and mirrors
 
@@ -655,10 +665,26 @@ struct Server {
     mine.commands = raw;
     mine.states.clear();
     // The players of this strip that a neighbour mirrors: those within `reach` of its border.
+    mine.views.clear();
     for (std::uint32_t id = 0; id < total; ++id) {
       const aoi::Player& p = before[id];
-      if (in_strip(p) && ((f.zone > 0 && p.x < strip_lo + reach) || (f.zone + 1 < f.zones && p.x >= strip_hi - reach)))
+      if (!in_strip(p)) continue;
+      if ((f.zone > 0 && p.x < strip_lo + reach) || (f.zone + 1 < f.zones && p.x >= strip_hi - reach))
         mine.states.push_back({id, p.x, p.y, p.hp});
+      // A player that may cross a border this tick: its client's view goes along, so the zone it walks
+      // into delta-encodes its State as this one would have (twice the largest move: rounding aside).
+      const View& v = views[id];
+      const float edge = 2 * max_move;
+      if (v.tick + 1 == tick &&
+          ((f.zone > 0 && p.x < strip_lo + edge) || (f.zone + 1 < f.zones && p.x >= strip_hi - edge))) {
+        net::PlayerView& out = mine.views.emplace_back();
+        out.player = id;
+        out.visible = v.visible;
+        const std::uint64_t a = client_ack[id];
+        if (a != 0 && tick - a <= kHistory && v.history.size() == kHistory)
+          for (std::uint64_t u = a + 1; u < tick; ++u)
+            if (v.history[u % kHistory].tick == u) out.past.push_back(v.history[u % kHistory]);
+      }
     }
     net::encode_tick(mine, wire);
     bus.publish(f.nats_prefix + ".tick", wire);
@@ -732,6 +758,8 @@ struct Server {
     const aoi::Player& p = pos[c.player];
     switch (c.kind) {
       case net::RawKind::Join:
+        views[c.player].start(tick - 1);
+        client_ack[c.player] = 0;
         if (!in_reach(c.x)) return false;
         k.dx = c.x - p.x;
         k.dy = c.y - p.y;
@@ -756,6 +784,9 @@ struct Server {
         k.target = c.target;
         k.damage = f.damage;
         return true;
+      case net::RawKind::Ack:
+        client_ack[c.player] = std::max<std::uint64_t>(client_ack[c.player], c.target);
+        return false;
     }
     return false;
   }
@@ -889,21 +920,30 @@ struct Server {
   // view since, of the players in view now. Otherwise (no acknowledgement yet, or too old): a snapshot
   // of every player in view.
   std::vector<std::uint32_t> keys;
-  std::uint64_t catch_up_of(std::uint32_t i, Slot& sl, std::span<const aoi::VisibilityEvent> entered,
+  std::uint64_t views_missing = 0;  // States built without the client's view (none by design: counted)
+  std::uint64_t catch_up_of(std::uint32_t i, View& v, std::uint64_t a, std::span<const aoi::VisibilityEvent> entered,
                             std::span<const aoi::VisibilityEvent> gone, std::span<const aoi::MailboxEntry> box,
                             std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out) {
-    std::vector<std::uint32_t>& vis = sl.visible;
+    const std::uint64_t t = tick;
+    if (v.history.size() != kHistory) {
+      v.history.resize(kHistory);
+      for (net::ViewTick& h : v.history) h.tick = UINT64_MAX;
+    }
+    if (v.tick + 1 != t) {  // no view of the previous tick here: this tick's events are all there is
+      ++views_missing;
+      v.start(t - 1);
+      a = t - 1;
+    }
+    std::vector<std::uint32_t>& vis = v.visible;
     for (const aoi::VisibilityEvent& e : gone)
       if (auto it = std::lower_bound(vis.begin(), vis.end(), e.other); it != vis.end() && *it == e.other) vis.erase(it);
     for (const aoi::VisibilityEvent& e : entered)
       if (auto it = std::lower_bound(vis.begin(), vis.end(), e.other); it == vis.end() || *it != e.other)
         vis.insert(it, e.other);
-    if (sl.history.size() != kHistory) sl.history.resize(kHistory);
-    const std::uint64_t t = tick, a = sl.acked;
     std::uint64_t since = 0;
     keys.clear();
     bool behind = a != 0 && a + 1 < t && t - a <= kHistory;
-    for (std::uint64_t u = a + 1; behind && u < t; ++u) behind = sl.history[u % kHistory].tick == u;
+    for (std::uint64_t u = a + 1; behind && u < t; ++u) behind = v.history[u % kHistory].tick == u;
     bool ordered = false;
     if (a != 0 && a + 1 == t) {
       since = a;
@@ -912,7 +952,7 @@ struct Server {
     } else if (behind) {
       since = a;
       for (std::uint64_t u = a + 1; u < t; ++u) {
-        const Slot::Past& p = sl.history[u % kHistory];
+        const net::ViewTick& p = v.history[u % kHistory];
         keys.insert(keys.end(), p.keys.begin(), p.keys.end());
         for (std::uint32_t o : p.entered) all_fields(keys, o);
       }
@@ -924,12 +964,13 @@ struct Server {
       ordered = true;
     }
     finish_catch_up(i, keys, box, now, out, ordered);
-    Slot::Past& p = sl.history[t % kHistory];
+    net::ViewTick& p = v.history[t % kHistory];
     p.tick = t;
     p.keys.clear();
     for (const aoi::MailboxEntry& e : box) p.keys.push_back(e.subject_field);
     p.entered.clear();
     for (const aoi::VisibilityEvent& e : entered) p.entered.push_back(e.other);
+    v.tick = t;
     return since;
   }
 
@@ -1028,16 +1069,8 @@ struct Server {
           f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
       if (!mine_now) continue;
       const std::span<const aoi::MailboxEntry> box = box_of(c, i);
-      std::uint64_t since = tick - 1;
-      if (f.zones == 1) {
-        since = catch_up_of(i, slots[i], entered, gone, box, after, catch_up);
-      } else {
-        // A cluster: the player's client is known to its gateway zone only, so every State is relative
-        // to the previous tick's (docs/protocol.md).
-        keys.clear();
-        for (const aoi::VisibilityEvent& e : entered) all_fields(keys, e.other);
-        finish_catch_up(i, keys, box, after, catch_up, true);
-      }
+      const std::uint64_t since =
+          catch_up_of(i, views[i], f.zones == 1 ? slots[i].acked : client_ack[i], entered, gone, box, after, catch_up);
       notifications += box.size() + catch_up.size();
       build_state(out_builder, i, box, catch_up, since, time_us, after[i]);
       deliver(i, net::kStreamChannel, out_builder);
@@ -1054,11 +1087,28 @@ struct Server {
       // the parking strip).
       raw.clear();
       net::RawCommand c;
-      for (std::uint32_t i = 0; i < cap; ++i)
+      for (std::uint32_t i = 0; i < cap; ++i) {
         if (take_pending(i, c)) raw.push_back(c);
+        Slot& s = slots[i];
+        if (s.state == SlotState::Active && s.acked != s.ack_sent && s.acked < (std::uint64_t{1} << 32)) {
+          raw.push_back({id_of(static_cast<int>(i)), net::RawKind::Ack, 0, 0, 0, static_cast<std::uint32_t>(s.acked)});
+          s.ack_sent = s.acked;
+        }
+      }
       const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
       if (!exchange(before) && g_stop.load()) return;
-      for (const net::TickMessage& m : peers) raw.insert(raw.end(), m.commands.begin(), m.commands.end());
+      for (const net::TickMessage& m : peers) {
+        raw.insert(raw.end(), m.commands.begin(), m.commands.end());
+        for (const net::PlayerView& pv : m.views) {  // players that may walk onto this strip
+          View& v = views[pv.player];
+          if (v.tick + 1 == tick) continue;  // this zone built its last State itself
+          v.start(tick - 1);
+          v.visible = pv.visible;
+          if (v.history.size() != kHistory) v.history.assign(kHistory, net::ViewTick{UINT64_MAX, {}, {}});
+          for (const net::ViewTick& h : pv.past)
+            if (h.tick < tick && tick - h.tick <= kHistory) v.history[h.tick % kHistory] = h;
+        }
+      }
       std::sort(raw.begin(), raw.end(),
                 [](const net::RawCommand& a, const net::RawCommand& b) { return a.player < b.player; });
       const Clock::time_point waited = Clock::now();
@@ -1273,6 +1323,8 @@ int run(Server& sv) {
   sv.strip_lo = f.map * static_cast<float>(f.zone) / static_cast<float>(f.zones);
   sv.strip_hi = f.zone + 1 == f.zones ? f.map : f.map * static_cast<float>(f.zone + 1) / static_cast<float>(f.zones);
   sv.last_applied.assign(sv.total, 0);
+  sv.views.resize(sv.total);
+  sv.client_ack.assign(sv.total, 0);
   // The AOI world: the map, and beyond it a parking strip where the players not in the game wait, each
   // two buckets away from anything else (so parked players see only themselves and cost nothing).
   const int per_column = std::max(1, static_cast<int>(f.map / (2 * f.aoi)));
@@ -1404,7 +1456,7 @@ int run(Server& sv) {
         "\"send_failures\":%llu,\"observers\":%zu,\"socket_buffer\":%d,\"zone\":%d,\"zones\":%d,\"cluster\":{"
         "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
-        "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,"
+        "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,\"views_missing\":%llu,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(sv.tick - 1), seconds, f.tick_hz,
         static_cast<unsigned long long>(sv.late_ticks), static_cast<unsigned long long>(sv.joined),
@@ -1422,7 +1474,7 @@ int run(Server& sv) {
         static_cast<unsigned long long>(sv.zone_bad), static_cast<unsigned long long>(sv.zone_late),
         static_cast<unsigned long long>(sv.zone_timeouts), static_cast<unsigned long long>(sv.relayed_out),
         static_cast<unsigned long long>(sv.relayed_in), static_cast<unsigned long long>(sv.resets),
-        percentile(sv.wait_ms, 0.5), percentile(sv.wait_ms, 0.99));
+        static_cast<unsigned long long>(sv.views_missing), percentile(sv.wait_ms, 0.5), percentile(sv.wait_ms, 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
                 static_cast<unsigned long long>(sv.tick - 1), seconds, static_cast<unsigned long long>(sv.late_ticks),

@@ -4,9 +4,11 @@
 //
 // Layout (little-endian, packed, no padding between records):
 //   Tick message, subject "<prefix>.tick", one per zone per tick:
-//     u32 magic 'WMZ1', u32 zone, u64 tick, u32 states, u32 commands,
+//     u32 magic 'WMZ2', u32 zone, u64 tick, u32 states, u32 commands, u32 views,
 //     states   x { u32 player, f32 x, f32 y, i32 hp }                         16 bytes each
 //     commands x { u32 player, u32 kind, u32 seq, f32 x, f32 y, u32 target }  24 bytes each
+//     views    x { u32 player, u32 visible, u32 past, visible x u32,
+//                  past x { u64 tick, u32 keys, u32 entered, keys x u32, entered x u32 } }
 //   Relay message, subject "<prefix>.relay.<gateway zone>":
 //     u32 magic 'WMR1', u32 zone, u64 tick, u32 count,
 //     count x { u32 player, u8 channel, u32 size, size bytes (one protocol Message) }
@@ -22,13 +24,15 @@ namespace warpmind::net {
 
 // A client's command as the gateway zone (the one the client is connected to) accepted it, before any
 // zone resolves it against positions. At most one per player per tick.
-enum class RawKind : std::uint32_t { Join = 0, Leave = 1, Move = 2, Attack = 3 };
+// Ack is not a command: the newest State tick the client acknowledged (in `target`; ticks below 2^32),
+// sent when it changed, so the zone that builds the player's State can delta-encode it.
+enum class RawKind : std::uint32_t { Join = 0, Leave = 1, Move = 2, Attack = 3, Ack = 4 };
 struct RawCommand {
   std::uint32_t player = 0;
   RawKind kind = RawKind::Move;
   std::uint32_t seq = 0;     // Move, Attack: the client's seq
   float x = 0, y = 0;        // Join: the spawn point; Move: the target
-  std::uint32_t target = 0;  // Attack
+  std::uint32_t target = 0;  // Attack: the target; Ack: the tick
 };
 static_assert(sizeof(RawCommand) == 24);
 
@@ -40,15 +44,30 @@ struct ZoneState {
 };
 static_assert(sizeof(ZoneState) == 16);
 
-constexpr std::uint32_t kTickMagic = 0x315a4d57;   // "WMZ1"
+// What the zone that built a player's States knows of its client's view, handed to the zone the player
+// may walk into: the players in its AOI after the previous tick, and per tick since its acknowledged
+// one the keys (subject | field << 30) of its notifications and the players that came into view.
+struct ViewTick {
+  std::uint64_t tick = 0;
+  std::vector<std::uint32_t> keys, entered;
+};
+struct PlayerView {
+  std::uint32_t player = 0;
+  std::vector<std::uint32_t> visible;
+  std::vector<ViewTick> past;
+};
+constexpr std::size_t kMaxViewTicks = 64;
+
+constexpr std::uint32_t kTickMagic = 0x325a4d57;   // "WMZ2"
 constexpr std::uint32_t kRelayMagic = 0x31524d57;  // "WMR1"
-constexpr std::size_t kTickHeader = 24, kRelayHeader = 20, kRelayRecordHeader = 9;
+constexpr std::size_t kTickHeader = 28, kRelayHeader = 20, kRelayRecordHeader = 9;
 
 struct TickMessage {
   std::uint32_t zone = 0;
   std::uint64_t tick = 0;
   std::vector<ZoneState> states;
   std::vector<RawCommand> commands;
+  std::vector<PlayerView> views;
 };
 
 struct RelayRecord {
@@ -82,24 +101,42 @@ inline void encode_tick(const TickMessage& m, std::vector<std::uint8_t>& out) {
   std::uint8_t* p = out.data();
   const std::uint32_t head[] = {kTickMagic, m.zone};
   const std::uint32_t counts[] = {static_cast<std::uint32_t>(m.states.size()),
-                                  static_cast<std::uint32_t>(m.commands.size())};
+                                  static_cast<std::uint32_t>(m.commands.size()),
+                                  static_cast<std::uint32_t>(m.views.size())};
   std::memcpy(p, head, 8);
   std::memcpy(p + 8, &m.tick, 8);
-  std::memcpy(p + 16, counts, 8);
+  std::memcpy(p + 16, counts, 12);
   if (ns) std::memcpy(p + kTickHeader, m.states.data(), ns);
   if (nc) std::memcpy(p + kTickHeader + ns, m.commands.data(), nc);
+  const auto ids = [&out](const std::vector<std::uint32_t>& v) { wire::put(out, v.data(), v.size() * 4); };
+  for (const PlayerView& v : m.views) {
+    wire::put(out, v.player);
+    wire::put(out, static_cast<std::uint32_t>(v.visible.size()));
+    wire::put(out, static_cast<std::uint32_t>(v.past.size()));
+    ids(v.visible);
+    for (const ViewTick& t : v.past) {
+      wire::put(out, t.tick);
+      wire::put(out, static_cast<std::uint32_t>(t.keys.size()));
+      wire::put(out, static_cast<std::uint32_t>(t.entered.size()));
+      ids(t.keys);
+      ids(t.entered);
+    }
+  }
 }
 
 // Reads a tick message of a cluster of `zones` zones and `players` player ids; false (and `out` in an
 // unspecified state) unless every record is well formed: the zone below `zones`, sizes that add up
-// exactly, player and target ids below `players`, a known kind, finite coordinates, HP >= 0.
+// exactly, player and target ids below `players`, a known kind, finite coordinates, HP >= 0; views of
+// players below `players`, at most kMaxViewTicks ticks each, keys of a known field. Nothing is
+// allocated for a count the bytes left cannot hold.
 inline bool decode_tick(const std::uint8_t* data, std::size_t size, std::uint32_t zones, std::uint32_t players,
                         TickMessage& out) {
   if (data == nullptr || size < kTickHeader || wire::get<std::uint32_t>(data) != kTickMagic) return false;
   out.zone = wire::get<std::uint32_t>(data + 4);
   out.tick = wire::get<std::uint64_t>(data + 8);
-  const std::uint64_t ns = wire::get<std::uint32_t>(data + 16), nc = wire::get<std::uint32_t>(data + 20);
-  if (out.zone >= zones || kTickHeader + ns * sizeof(ZoneState) + nc * sizeof(RawCommand) != size) return false;
+  const std::uint64_t ns = wire::get<std::uint32_t>(data + 16), nc = wire::get<std::uint32_t>(data + 20),
+                      nv = wire::get<std::uint32_t>(data + 24);
+  if (out.zone >= zones || kTickHeader + ns * sizeof(ZoneState) + nc * sizeof(RawCommand) > size) return false;
   out.states.resize(ns);
   out.commands.resize(nc);
   if (ns) std::memcpy(out.states.data(), data + kTickHeader, ns * sizeof(ZoneState));
@@ -107,11 +144,43 @@ inline bool decode_tick(const std::uint8_t* data, std::size_t size, std::uint32_
   for (const ZoneState& s : out.states)
     if (s.player >= players || !std::isfinite(s.x) || !std::isfinite(s.y) || s.hp < 0) return false;
   for (const RawCommand& c : out.commands) {
-    if (c.player >= players || static_cast<std::uint32_t>(c.kind) > 3 || !std::isfinite(c.x) || !std::isfinite(c.y))
+    if (c.player >= players || static_cast<std::uint32_t>(c.kind) > 4 || !std::isfinite(c.x) || !std::isfinite(c.y))
       return false;
     if (c.kind == RawKind::Attack && (c.target >= players || c.target == c.player)) return false;
   }
-  return true;
+  std::size_t at = kTickHeader + ns * sizeof(ZoneState) + nc * sizeof(RawCommand);
+  const auto u32 = [&](std::uint32_t& v) {
+    if (size - at < 4) return false;
+    v = wire::get<std::uint32_t>(data + at);
+    at += 4;
+    return true;
+  };
+  const auto ids = [&](std::uint32_t n, std::vector<std::uint32_t>& v, bool keys) {
+    if ((size - at) / 4 < n) return false;
+    v.resize(n);
+    if (n) std::memcpy(v.data(), data + at, std::size_t{n} * 4);
+    at += std::size_t{n} * 4;
+    for (std::uint32_t x : v)
+      if ((keys ? x & 0x3fffffffu : x) >= players || (keys && (x >> 30) > 2)) return false;
+    return true;
+  };
+  if ((size - at) / 12 < nv) return false;
+  out.views.resize(nv);
+  for (PlayerView& v : out.views) {
+    std::uint32_t nvis, npast;
+    if (!u32(v.player) || !u32(nvis) || !u32(npast) || v.player >= players || npast > kMaxViewTicks ||
+        !ids(nvis, v.visible, false))
+      return false;
+    v.past.resize(npast);
+    for (ViewTick& t : v.past) {
+      std::uint32_t nk, ne;
+      if (size - at < 8) return false;
+      t.tick = wire::get<std::uint64_t>(data + at);
+      at += 8;
+      if (!u32(nk) || !u32(ne) || !ids(nk, t.keys, true) || !ids(ne, t.entered, false)) return false;
+    }
+  }
+  return at == size;
 }
 
 inline void begin_relay(std::vector<std::uint8_t>& out, std::uint32_t zone, std::uint64_t tick) {

@@ -651,7 +651,11 @@ TEST(Cluster, ZoneMessagesAreReadOnlyWhenEveryRecordIsWellFormed) {
   m.zone = 1;
   m.tick = 77;
   m.states = {{3, 10.5f, 20.25f, 90}, {9, 0.0f, 300.0f, 0}};
-  m.commands = {{3, RawKind::Move, 5, 1.0f, 2.0f, 0}, {4, RawKind::Attack, 6, 0, 0, 9}, {8, RawKind::Join, 0, 7, 8, 0}};
+  m.commands = {{3, RawKind::Move, 5, 1.0f, 2.0f, 0},
+                {4, RawKind::Attack, 6, 0, 0, 9},
+                {8, RawKind::Join, 0, 7, 8, 0},
+                {8, RawKind::Ack, 0, 0, 0, 70}};
+  m.views = {{3, {4, 9}, {{75, {4u | 1u << 30, 9u | 2u << 30}, {9}}, {76, {}, {}}}}, {5, {}, {}}};
   std::vector<std::uint8_t> w;
   encode_tick(m, w);
   TickMessage got;
@@ -660,8 +664,12 @@ TEST(Cluster, ZoneMessagesAreReadOnlyWhenEveryRecordIsWellFormed) {
   EXPECT_EQ(got.tick, 77u);
   ASSERT_EQ(got.states.size(), 2u);
   EXPECT_EQ(got.states[1].y, 300.0f);
-  ASSERT_EQ(got.commands.size(), 3u);
+  ASSERT_EQ(got.commands.size(), 4u);
   EXPECT_EQ(got.commands[1].target, 9u);
+  ASSERT_EQ(got.views.size(), 2u);
+  ASSERT_EQ(got.views[0].past.size(), 2u);
+  EXPECT_EQ(got.views[0].past[0].keys[1], 9u | 2u << 30);
+  EXPECT_EQ(got.views[0].past[1].tick, 76u);
   for (std::size_t n = 0; n < w.size(); ++n) EXPECT_FALSE(decode_tick(w.data(), n, 2, 16, got)) << n;  // truncated
   EXPECT_FALSE(decode_tick(w.data(), w.size(), 1, 16, got));  // zone 1 of a cluster of one
   EXPECT_FALSE(decode_tick(w.data(), w.size(), 2, 9, got));   // player 9 of 9
@@ -678,6 +686,9 @@ TEST(Cluster, ZoneMessagesAreReadOnlyWhenEveryRecordIsWellFormed) {
   EXPECT_FALSE(mutated([](TickMessage& x) { x.commands[0].y = INFINITY; }));
   EXPECT_FALSE(mutated([](TickMessage& x) { x.commands[1].target = 4; }));   // attacks itself
   EXPECT_FALSE(mutated([](TickMessage& x) { x.commands[1].target = 16; }));  // no such player
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.views[0].visible[0] = 16; }));
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.views[0].past[0].keys[0] = 4u | 3u << 30; }));  // no field 3
+  EXPECT_FALSE(mutated([](TickMessage& x) { x.views[1].past.resize(kMaxViewTicks + 1); }));
   w.push_back(0);
   EXPECT_FALSE(decode_tick(w.data(), w.size(), 2, 16, got));  // a byte too many
 
@@ -722,15 +733,16 @@ TEST(Cluster, RefusesZoneSettingsThatCannotWork) {
   EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --nats nats://127.0.0.1:1"), 2);  // no NATS there
 }
 
-// scripts/cluster.sh: nats-server, two zones and 100 bots whose waypoints take them across the border,
-// then the same bots against one server — nothing lost, duplicated or inconsistent in either.
+// scripts/cluster.sh: nats-server, two zones and 100 bots whose waypoints take them across the border
+// and who act as if they lost a fifth of their States, then the same bots against one server —
+// nothing lost, duplicated or inconsistent (catch-ups included) in either.
 TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
   if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0)
     GTEST_SKIP() << "nats-server is not installed (scripts/setup.sh installs it)";
   const fs::path out = scratch("cluster.out"), logs = scratch("cluster-logs");
-  const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() + " CLUSTER_LOG=" + logs.string() +
-                          " timeout 100 bash " + warpmind::test::source_dir() + "/scripts/cluster.sh 2 100 3 > " +
-                          out.string() + " 2>&1";
+  const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() +
+                          " CLUSTER_LOSE_SHARE=0.2 CLUSTER_LOG=" + logs.string() + " timeout 100 bash " +
+                          warpmind::test::source_dir() + "/scripts/cluster.sh 2 100 3 > " + out.string() + " 2>&1";
   const int raw = std::system(cmd.c_str());
   const json r = json::parse(last_line(slurp(out)), nullptr, false);
   ASSERT_FALSE(r.is_discarded()) << slurp(out);
@@ -743,8 +755,11 @@ TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
     EXPECT_EQ(k["players_duplicated"], 0) << run;
     EXPECT_EQ(k["inconsistencies"], 0) << run;
     EXPECT_GE(k["ticks_checked"].get<int>(), 30) << run;
+    // The bots act as if they lost a fifth of their States: the States after make up for them.
+    EXPECT_GT(k["catch_ups_behind"].get<int>(), 50) << run;
   }
   EXPECT_EQ(r["zone_timeouts"], 0);
+  EXPECT_EQ(r["views_missing"], 0);  // a player's view went along whenever it crossed a border
   EXPECT_EQ(r["bad_zone_messages"], 0);
   // States relayed from the zone a player walked into to the zone its client is connected to: the
   // bots crossed the border.
