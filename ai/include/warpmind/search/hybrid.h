@@ -130,17 +130,30 @@ struct CpuBatch {
         16);
   }
   // values[i] = subtree_value(rules, *in[i], ply, plies); nodes += their nodes. (The GPU backends' subtrees()
-  // have the same contract; `device_ms` is theirs alone and left unchanged here.)
+  // have the same contract; `device_ms` is theirs alone and left unchanged here.) Once `deadline` has
+  // passed or `stop` is set, the subtrees not begun yet are skipped (their values are 0 and mean
+  // nothing): HybridSearch::run sets both from its options and returns stopped right after such a batch,
+  // so a batch of subtrees ends within one subtree's time of the deadline.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const std::atomic<bool>* stop = nullptr;
   void subtrees(const std::vector<const typename G::State*>& in, int ply, int plies, std::vector<int>& values,
                 std::uint64_t& nodes, double& device_ms) {
     (void)device_ms;
     values.resize(in.size());
     std::atomic<std::uint64_t> total{0};
+    const bool timed = deadline != std::chrono::steady_clock::time_point::max();
     pool.parallel_for(
         in.size(),
         [&](std::size_t b, std::size_t e, unsigned) {
           std::uint64_t local = 0;
-          for (std::size_t i = b; i < e; ++i) values[i] = subtree_value(rules, *in[i], ply, plies, local);
+          for (std::size_t i = b; i < e; ++i) {
+            if ((stop && stop->load(std::memory_order_relaxed)) ||
+                (timed && std::chrono::steady_clock::now() >= deadline)) {
+              values[i] = 0;
+              continue;
+            }
+            values[i] = subtree_value(rules, *in[i], ply, plies, local);
+          }
           total.fetch_add(local, std::memory_order_relaxed);
         },
         1);
@@ -163,6 +176,13 @@ struct SubtreeLeaves {
   std::uint64_t nodes = 0;
   double device_ms = 0, leaf_ms = 0, branch_ms = 0;
   decltype(auto) game() const { return inner.game(); }
+  // Passed on to Inner where it can end a batch early (CpuBatch::subtrees).
+  void limit(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* stop) {
+    if constexpr (requires { inner.deadline; }) {
+      inner.deadline = deadline;
+      inner.stop = stop;
+    }
+  }
   void leaves(const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values) {
     const auto t0 = std::chrono::steady_clock::now();
     inner.subtrees(in, ply, plies, values, nodes, device_ms);
@@ -198,6 +218,7 @@ class HybridSearch {
     pending_leaves_.clear();
     (o.depth == 0 ? pending_leaves_ : pending_branches_).push_back(0);
     const bool timed = o.deadline != std::chrono::steady_clock::time_point::max();
+    if constexpr (requires { backend.limit(o.deadline, o.stop); }) backend.limit(o.deadline, o.stop);
     while (!nodes_[0].done) {
       // A step is one batch or one node: the clock is read every step (tens of nanoseconds against a
       // batch's microseconds or more), so a deadline is kept to within one batch.
