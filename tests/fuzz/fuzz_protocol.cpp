@@ -32,14 +32,35 @@ std::uint64_t walk(const Message& m, flatbuffers::FlatBufferBuilder& b) {
     }
     case Body_Move: {
       const Move* v = m.body_as_Move();
-      sum += v->token() + v->seq();
-      body = CreateMove(b, v->token(), v->seq(), v->x(), v->y()).Union();
+      sum += v->token() + v->seq() + v->ack();
+      body = CreateMove(b, v->token(), v->seq(), v->x(), v->y(), v->ack()).Union();
       break;
     }
     case Body_Attack: {
       const Attack* a = m.body_as_Attack();
-      sum += a->token() + a->seq() + a->target();
-      body = CreateAttack(b, a->token(), a->seq(), a->target()).Union();
+      sum += a->token() + a->seq() + a->target() + a->ack();
+      body = CreateAttack(b, a->token(), a->seq(), a->target(), a->ack()).Union();
+      break;
+    }
+    case Body_Ack: {
+      const Ack* k = m.body_as_Ack();
+      sum += k->token() + k->seq() + k->ack();
+      body = CreateAck(b, k->token(), k->seq(), k->ack()).Union();
+      break;
+    }
+    case Body_Observe:
+      sum += m.body_as_Observe()->version();
+      body = CreateObserve(b, m.body_as_Observe()->version()).Union();
+      break;
+    case Body_Snapshot: {
+      const Snapshot* n = m.body_as_Snapshot();
+      std::vector<PlayerState> players;
+      if (n->players())
+        for (const PlayerState* p : *n->players()) {
+          sum += p->player() + static_cast<std::uint32_t>(p->hp());
+          players.push_back(*p);
+        }
+      body = CreateSnapshot(b, n->tick(), n->time_us(), n->players() ? b.CreateVectorOfStructs(players) : 0).Union();
       break;
     }
     case Body_Leave:
@@ -48,15 +69,23 @@ std::uint64_t walk(const Message& m, flatbuffers::FlatBufferBuilder& b) {
       break;
     case Body_State: {
       const State* s = m.body_as_State();
-      std::vector<Entry> entries;
+      std::vector<Entry> entries, extra;
       if (s->notifications())
         for (const Entry* e : *s->notifications()) {
           sum += e->subject_field() + e->value();
           entries.push_back(*e);
         }
-      body = CreateState(b, s->tick(), s->time_us(), s->last_seq(), s->x(), s->y(), s->hp(),
-                         s->notifications() ? b.CreateVectorOfStructs(entries) : 0)
-                 .Union();
+      if (s->catch_up())
+        for (const Entry* e : *s->catch_up()) {
+          sum += e->subject_field() + e->value();
+          extra.push_back(*e);
+        }
+      sum += s->since();
+      const auto notes = s->notifications() ? b.CreateVectorOfStructs(entries) : 0;
+      const auto catch_up = s->catch_up() ? b.CreateVectorOfStructs(extra) : 0;
+      body =
+          CreateState(b, s->tick(), s->time_us(), s->last_seq(), s->x(), s->y(), s->hp(), notes, s->since(), catch_up)
+              .Union();
       break;
     }
     case Body_Events: {
