@@ -256,8 +256,14 @@ class UciEngine::Impl {
     const std::int64_t left = position_.side == White ? wtime : btime;
     if (movetime >= 0)
       limits.time_ms = std::max<std::int64_t>(movetime - 20, 1);
-    else if (left >= 0)
+    else if (left >= 0 && hybrid_)
       limits.time_ms = search::time_budget(left, position_.side == White ? winc : binc, movestogo);
+    else if (left >= 0) {
+      // Alpha-beta deepens iteratively: no new iteration after the soft limit, a stop at the hard one.
+      const search::TimeLimits t = search::time_limits(left, position_.side == White ? winc : binc, movestogo);
+      limits.time_ms = t.hard_ms;
+      limits.soft_time_ms = t.soft_ms;
+    }
     const Position root = position_;
     const std::vector<std::uint64_t> history = history_;
     if (hybrid_) return go_hybrid(root, limits, received);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -119,6 +120,64 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr int kMaxPly = 128;
 constexpr int kPieceOrder[7] = {1, 3, 3, 5, 9, 20, 0};
+// Late-move reductions by depth and move rank: 0.75 + ln(depth) ln(rank) / 2.25, in plies.
+struct Reductions {
+  int r[64][kMaxMoves];
+  Reductions() {
+    for (int d = 0; d < 64; ++d)
+      for (int i = 0; i < kMaxMoves; ++i)
+        r[d][i] = d == 0 || i == 0 ? 0 : static_cast<int>(0.75 + std::log(d) * std::log(i) / 2.25);
+  }
+};
+int reduction(int depth, int rank) {
+  static const Reductions t;
+  return t.r[std::min(depth, 63)][std::min(rank, kMaxMoves - 1)];
+}
+constexpr int kSeeValue[7] = {100, 320, 330, 500, 950, 20000, 0};
+
+// Every piece of either colour attacking `sq` with the board occupied by `occ`.
+Bits attackers_to(const Position& p, int sq, Bits occ) {
+  const Bits bq = p.pieces[White][Bishop] | p.pieces[Black][Bishop] | p.pieces[White][Queen] | p.pieces[Black][Queen];
+  const Bits rq = p.pieces[White][Rook] | p.pieces[Black][Rook] | p.pieces[White][Queen] | p.pieces[Black][Queen];
+  return (detail::pawn_attacks(Black, sq) & p.pieces[White][Pawn]) |
+         (detail::pawn_attacks(White, sq) & p.pieces[Black][Pawn]) |
+         (detail::knight_attacks(sq) & (p.pieces[White][Knight] | p.pieces[Black][Knight])) |
+         (detail::king_attacks(sq) & (p.pieces[White][King] | p.pieces[Black][King])) |
+         (detail::bishop_attacks(sq, occ) & bq) | (detail::rook_attacks(sq, occ) & rq);
+}
+
+// Static exchange evaluation: the material the side to move wins (negative: loses) by playing capture
+// `m` and letting both sides recapture on its square, least valuable attacker first, each free to stop
+// when going on would lose. X-ray attackers behind the moved pieces join as the board empties.
+int see(const Position& p, Move m) {
+  const int to = m.to();
+  const int victim = (m.flags() & Move::EnPassant) ? Pawn : p.type_at(to);
+  Bits occ = p.occupied[White] | p.occupied[Black];
+  if (m.flags() & Move::EnPassant) occ ^= Bits{1} << (p.side == White ? to - 8 : to + 8);
+  int gain[40];
+  int d = 0;
+  gain[0] = kSeeValue[victim];
+  int attacker = p.type_at(m.from());
+  Bits from_bit = Bits{1} << m.from();
+  int side = p.side;
+  while (d < 38) {
+    ++d;
+    gain[d] = kSeeValue[attacker] - gain[d - 1];  // the score should `attacker` be taken in turn
+    if (std::max(-gain[d - 1], gain[d]) < 0) break;
+    occ ^= from_bit;
+    side ^= 1;
+    const Bits att = attackers_to(p, to, occ) & occ & p.occupied[side];
+    if (!att) break;
+    for (int t = Pawn; t <= King; ++t)
+      if (const Bits b = att & p.pieces[side][t]) {
+        from_bit = b & (~b + 1);
+        attacker = t;
+        break;
+      }
+  }
+  while (--d) gain[d - 1] = -std::max(-gain[d - 1], gain[d]);
+  return gain[0];
+}
 
 struct Shared {
   Table table;
@@ -169,7 +228,10 @@ struct Worker {
     if (m == tt_move) return 1 << 30;
     if (m.flags() & Move::Capture) {
       const int victim = (m.flags() & Move::EnPassant) ? Pawn : pos.type_at(m.to());
-      return (1 << 28) + kPieceOrder[victim] * 64 - kPieceOrder[pos.type_at(m.from())];
+      const int mvv_lva = kPieceOrder[victim] * 64 - kPieceOrder[pos.type_at(m.from())];
+      // Captures that lose material by exchange go after the quiet moves.
+      if (kPieceOrder[pos.type_at(m.from())] > kPieceOrder[victim] && see(pos, m) < 0) return -(1 << 24) + mvv_lva;
+      return (1 << 28) + mvv_lva;
     }
     if (m.promo() != NoPiece) return (1 << 27) + m.promo();
     if (m == killers[ply][0]) return (1 << 26) + 1;
@@ -209,6 +271,8 @@ struct Worker {
     for (int i = 0; i < list.size; ++i) {
       const Move m = pick(list, scores, i);
       if (!check && !(m.flags() & Move::Capture) && m.promo() == NoPiece) continue;
+      // Not in check: captures that lose material by exchange are not searched.
+      if (!check && scores[i] < 0 && m.promo() == NoPiece) continue;
       Undo u;
       make_move(pos, m, u);
       const int v = -quiesce(-beta, -alpha, ply + 1);
@@ -249,40 +313,77 @@ struct Worker {
           (tt_bound == Exact || (tt_bound == Lower && tt_score >= beta) || (tt_bound == Upper && tt_score <= alpha)))
         return tt_score;
     }
-    // Null move: give the opponent a free move; if we still fail high, this node is not worth a full
-    // search (not in check, not in pawn endings where zugzwang is common).
     const Color us = pos.side;
+    int static_eval = check ? -kMate + ply : evaluate(pos);
+    // A table score whose bound points the right way is a better guess than the static evaluation.
+    if (!check && tt_bound != BoundNone && std::abs(tt_score) < kMateBound &&
+        (tt_bound == Exact || (tt_bound == Lower && tt_score > static_eval) ||
+         (tt_bound == Upper && tt_score < static_eval)))
+      static_eval = tt_score;
+    // Reverse futility: far enough above beta at a shallow depth, the opponent will not catch up.
+    if (!pv_node && !check && depth <= 6 && std::abs(beta) < kMateBound && static_eval - 90 * depth >= beta)
+      return static_eval;
+    // Null move: give the opponent a free move; if we still fail high, this node is not worth a full
+    // search (not in check, not in pawn endings where zugzwang is common). The reduction grows with the
+    // depth and with the margin above beta.
     const bool pieces = (pos.occupied[us] & ~pos.pieces[us][Pawn] & ~pos.pieces[us][King]) != 0;
-    if (allow_null && !pv_node && !check && depth >= 3 && pieces && evaluate(pos) >= beta) {
+    if (allow_null && !pv_node && !check && depth >= 3 && pieces && static_eval >= beta) {
+      const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
       Undo u;
       make_null_move(pos, u);
       keys.push_back(pos.key);
-      const int v = -negamax(depth - 3, -beta, -beta + 1, ply + 1, false);
+      const int v = -negamax(depth - r, -beta, -beta + 1, ply + 1, false);
       keys.pop_back();
       unmake_null_move(pos, u);
       if (s.stop.load(std::memory_order_relaxed)) return 0;
       if (v >= beta && v < kMateBound) return beta;
     }
+    // No table move at depth: this node was not searched before, a shallower search is cheaper and
+    // fills the table for the next iteration (internal iterative reduction).
+    if (tt_bound == BoundNone && depth >= 4) --depth;
     MoveList list;
     generate_legal(pos, list);
     if (list.size == 0) return check ? -kMate + ply : 0;
     int scores[kMaxMoves];
     order(list, tt_move, ply, scores);
     const int alpha0 = alpha;
+    Move tried[kMaxMoves];  // the quiet moves searched so far, whose history a cutoff lowers
+    int n_tried = 0;
     int best = -kMate;
     Move best_move = list.moves[0];
+    // Shallow nodes far below alpha: quiet moves that do not give check are futile (futility pruning),
+    // and past a count that grows with the depth, late quiet moves are not searched at all.
+    const bool futile =
+        !check && depth <= 4 && std::abs(alpha) < kMateBound && static_eval + 100 + 100 * depth <= alpha;
+    const int late_limit = check || pv_node ? kMaxMoves : depth <= 4 ? 3 + depth * depth : kMaxMoves;
+    int quiets = 0;
     for (int i = 0; i < list.size; ++i) {
       const Move m = pick(list, scores, i);
+      const bool quiet = !(m.flags() & Move::Capture) && m.promo() == NoPiece;
+      quiets += quiet;
       Undo u;
       make_move(pos, m, u);
+      const bool gives_check = pos.in_check();
+      if (i > 0 && quiet && !gives_check && best > -kMateBound && (futile || quiets > late_limit)) {
+        unmake_move(pos, m, u);
+        continue;
+      }
       keys.push_back(pos.key);
+      if (quiet) tried[n_tried++] = m;
       int v;
       if (i == 0) {
         v = -negamax(depth - 1, -beta, -alpha, ply + 1, true);
       } else {
-        // Late quiet moves at depth get a reduced null-window search first.
-        const bool quiet = !(m.flags() & Move::Capture) && m.promo() == NoPiece && !check;
-        const int r = quiet && depth >= 3 && i >= 4 ? 1 : 0;
+        // Late quiet moves at depth get a reduced null-window search first, the reduction growing with
+        // the logarithms of the depth and of the move's rank; less on the principal variation and for
+        // killers, none for moves that give check or when in check.
+        int r = 0;
+        if (quiet && !check && !gives_check && depth >= 3 && i >= 2) {
+          r = reduction(depth, i);
+          if (pv_node) --r;
+          if (m == killers[ply][0] || m == killers[ply][1]) --r;
+          r = std::clamp(r, 0, depth - 2);
+        }
         v = -negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
         if (v > alpha && (r || v < beta)) v = -negamax(depth - 1, -beta, -alpha, ply + 1, true);
       }
@@ -300,7 +401,14 @@ struct Worker {
           if (v >= beta) {
             if (!(m.flags() & Move::Capture)) {
               if (!(killers[ply][0] == m)) killers[ply][1] = killers[ply][0], killers[ply][0] = m;
-              history[us][m.from()][m.to()] = std::min(history[us][m.from()][m.to()] + depth * depth, 1 << 20);
+              // History with gravity (bounded by 16,384): the cutoff move gains, the quiet moves tried
+              // before it lose.
+              const int bonus = std::min(depth * depth, 400);
+              for (int k = 0; k < n_tried; ++k) {
+                int& h = history[us][tried[k].from()][tried[k].to()];
+                const int b = tried[k] == m ? bonus : -bonus;
+                h += b - h * bonus / 16384;
+              }
             }
             break;
           }
@@ -382,7 +490,27 @@ SearchResult Searcher::search(const Position& root, const std::vector<std::uint6
   Worker& main = *workers[0];
   for (int d = 1; d <= max_depth; ++d) {
     main.seldepth = 0;
-    const int score = main.negamax(d, -kMate, kMate, 0, false);
+    // Aspiration window: from depth 5 the search starts in a window around the last score, widened
+    // (doubling) on the side that fails.
+    int score = 0;
+    if (d >= 5 && std::abs(result.score) < kMateBound) {
+      int delta = 25, lo = result.score - delta, hi = result.score + delta;
+      for (;;) {
+        score = main.negamax(d, lo, hi, 0, false);
+        if (s.stop.load()) break;
+        if (score <= lo) {
+          lo = std::max(score - delta, -kMate);
+        } else if (score >= hi) {
+          hi = std::min(score + delta, kMate);
+        } else {
+          break;
+        }
+        delta *= 2;
+        if (delta > 600) lo = -kMate, hi = kMate;
+      }
+    } else {
+      score = main.negamax(d, -kMate, kMate, 0, false);
+    }
     if (s.stop.load() && d > 1) break;  // an interrupted iteration does not count (the first one does)
     if (main.pv_len[0] > 0) result.best = main.pv[0][0];
     result.score = score;
@@ -398,6 +526,7 @@ SearchResult Searcher::search(const Position& root, const std::vector<std::uint6
     for (int k = 0; k < main.pv_len[0]; ++k) r.pv.push_back(main.pv[0][k]);
     if (on_iteration) on_iteration(r);
     if (s.stop.load()) break;
+    if (limits.soft_time_ms && !limits.infinite && r.time_ms >= limits.soft_time_ms) break;  // no time for another
     if (std::abs(score) > kMateBound && d >= kMate - std::abs(score) + 2 && !limits.infinite) break;  // mate found
   }
   while (limits.infinite && !s.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // until stop()

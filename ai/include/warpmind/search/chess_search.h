@@ -1,16 +1,22 @@
 // warpmind::search::chess — evaluation and the CPU searches.
 //
 // evaluate(): a classical integer evaluation in centipawns from the side to move's point of view:
-// material, piece-square tables, mobility, pawn structure (doubled, isolated, passed), king safety
-// (pawn shield, attackers on the king's zone) and the bishop pair, tapered between middle game and end
+// material and piece-square tables (PeSTO's), mobility, pawn structure (doubled, isolated, passed, with
+// the kings' distances to a passer's path in the end game), rooks on open files, king safety (pawn
+// shield, attackers on the king's zone) and the bishop pair, tapered between middle game and end
 // game by the material left. Deterministic and integer, so a GPU port can match it exactly.
 //
-// Searcher: negamax alpha-beta with iterative deepening, principal variation search, a transposition
-// table shared by all threads, move ordering (table move, captures by MVV-LVA, killers, history),
-// quiescence on captures and promotions, check extension, null-move pruning, repetition and 50-move
-// draws. threads == 1 is the serial reference; more threads run Lazy SMP (every thread searches the
-// root on the shared table, helpers at staggered depths), the multi-threaded CPU baseline.
-// Limits: depth, nodes, time (a deadline), or none (until stop()). Never returns an illegal move: with
+// Searcher: negamax alpha-beta with iterative deepening, aspiration windows at the root (from depth 5),
+// principal variation search, a transposition table shared by all threads, move ordering (table move,
+// captures by MVV-LVA with those that lose material by static exchange evaluation (SEE) after the quiet
+// moves, killers, history with gravity), quiescence on captures and promotions (captures losing by SEE
+// skipped), check extension, reverse futility, adaptive null-move pruning, internal iterative
+// reduction, futility and late-move pruning of quiet moves at shallow depths, logarithmic late-move
+// reductions, repetition and 50-move draws. threads == 1 is the serial reference; more threads run Lazy
+// SMP (every thread searches the root on the shared table, helpers at staggered depths), the
+// multi-threaded CPU baseline.
+// Limits: depth, nodes, time (a deadline, and a soft limit after which no new iteration starts), or
+// none (until stop()). Never returns an illegal move: with
 // any legal move available the best move is legal, from the last completed iteration at the least.
 #pragma once
 
@@ -32,10 +38,11 @@ constexpr int kMate = 32000;
 constexpr int kMateBound = kMate - 1000;  // |score| above this: a mate in (kMate - |score|) plies
 
 struct SearchLimits {
-  int depth = 64;            // plies
-  std::uint64_t nodes = 0;   // 0: no limit
-  std::int64_t time_ms = 0;  // 0: no limit; else the search stops after about this long
-  bool infinite = false;     // search until stop() (the limits above still cap it when set)
+  int depth = 64;                 // plies
+  std::uint64_t nodes = 0;        // 0: no limit
+  std::int64_t time_ms = 0;       // 0: no limit; else the search stops after about this long
+  std::int64_t soft_time_ms = 0;  // 0: none; else no new iteration starts after this long
+  bool infinite = false;          // search until stop() (the limits above still cap it when set)
 };
 
 struct SearchReport {  // after each completed iteration

@@ -1,6 +1,8 @@
 // The chess evaluation, written once for the CPU engine (ai/src/search/chess_search.cpp) and the GPU
-// rules (chess_rules.h): material, piece-square values, mobility, king safety (attackers on the enemy
-// king's zone, the own pawn shield), pawn structure (doubled, isolated, passed) and the bishop pair,
+// rules (chess_rules.h): material and piece-square values (PeSTO's published tables), mobility around a
+// typical count, rooks on open and half-open files, king safety (attackers on the enemy king's zone, the
+// own pawn shield), pawn structure (doubled, isolated, passed — in the end game by its path and the
+// kings' distances to it) and the bishop pair,
 // tapered between middle game and end game by the material left, plus a tempo bonus; integers only, so
 // both sides give the same score. Each side reads its own position through an adaptor B:
 //   Bits pieces(int color, int type) const;  Bits occupied(int color) const;  int king_square(int c) const;
@@ -37,11 +39,11 @@ WM_HD int imax(int a, int b) { return a > b ? a : b; }
 
 // Material, phase and mobility weights by type.
 WM_HD int value_mg(int t) {
-  constexpr int v[6] = {100, 320, 330, 500, 950, 0};
+  constexpr int v[6] = {82, 337, 365, 477, 1025, 0};
   return v[t];
 }
 WM_HD int value_eg(int t) {
-  constexpr int v[6] = {120, 300, 315, 540, 950, 0};
+  constexpr int v[6] = {94, 281, 297, 512, 936, 0};
   return v[t];
 }
 WM_HD int phase_of(int t) {
@@ -56,41 +58,152 @@ WM_HD int mobility_eg(int t) {
   constexpr int v[6] = {0, 4, 5, 4, 2, 0};
   return v[t];
 }
-
-// Piece-square values from White's point of view, built from simple shapes: centralisation for minor
-// pieces and the end-game king, advancement for pawns, a sheltered back rank for the middle-game king.
-WM_HD void pst(int type, int sq, int& mg, int& eg) {
-  const int f = sq & 7, r = sq >> 3;
-  const int fc = imin(f, 7 - f), rc = imin(r, 7 - r);  // 0 at the edge, 3 in the centre
-  const int centre = fc + rc;                          // 0..6
-  switch (type) {
-    case 0:  // pawn
-      mg = r * 4 + (fc >= 2 && r >= 3 ? 8 : 0) - (r == 1 && fc >= 2 ? 4 : 0);
-      eg = r * 10;
-      break;
-    case 1:  // knight
-      mg = centre * 8 - 20;
-      eg = centre * 6 - 18;
-      break;
-    case 2:  // bishop
-      mg = centre * 4 - 8;
-      eg = centre * 4 - 10;
-      break;
-    case 3:  // rook
-      mg = (r == 6 ? 15 : 0) + (fc >= 3 ? 4 : 0);
-      eg = 0;
-      break;
-    case 4:  // queen
-      mg = centre * 2 - 5;
-      eg = centre * 4 - 10;
-      break;
-    default:  // king
-      mg = r == 0 ? (fc == 0 || f == 1 || f == 6 ? 20 : (f == 4 || f == 3 ? 0 : 10)) : -10 * r;
-      eg = centre * 8 - 24;
-      break;
-  }
+// The move count a piece's mobility is measured from (a typical middle-game count), so mobility
+// rewards and charges around the material and piece-square values instead of adding to them.
+WM_HD int mobility_base(int t) {
+  constexpr int v[6] = {0, 4, 6, 6, 12, 0};
+  return v[t];
 }
 
+// Piece-square values: PeSTO's published tables (Ronald Friederich's tapered evaluation, tuned on
+// its material values above). Written as diagrams from White's side, index 0 = a8, so square `sq`
+// (a1 = 0, from White's point of view) reads entry sq ^ 56.
+WM_HD void pst(int type, int sq, int& mg, int& eg) {
+  // clang-format off
+  constexpr short kMg[6][64] = {
+    {  // pawn
+         0,    0,    0,    0,    0,    0,    0,    0,
+        98,  134,   61,   95,   68,  126,   34,  -11,
+        -6,    7,   26,   31,   65,   56,   25,  -20,
+       -14,   13,    6,   21,   23,   12,   17,  -23,
+       -27,   -2,   -5,   12,   17,    6,   10,  -25,
+       -26,   -4,   -4,  -10,    3,    3,   33,  -12,
+       -35,   -1,  -20,  -23,  -15,   24,   38,  -22,
+         0,    0,    0,    0,    0,    0,    0,    0,
+    },
+    {  // knight
+      -167,  -89,  -34,  -49,   61,  -97,  -15, -107,
+       -73,  -41,   72,   36,   23,   62,    7,  -17,
+       -47,   60,   37,   65,   84,  129,   73,   44,
+        -9,   17,   19,   53,   37,   69,   18,   22,
+       -13,    4,   16,   13,   28,   19,   21,   -8,
+       -23,   -9,   12,   10,   19,   17,   25,  -16,
+       -29,  -53,  -12,   -3,   -1,   18,  -14,  -19,
+      -105,  -21,  -58,  -33,  -17,  -28,  -19,  -23,
+    },
+    {  // bishop
+       -29,    4,  -82,  -37,  -25,  -42,    7,   -8,
+       -26,   16,  -18,  -13,   30,   59,   18,  -47,
+       -16,   37,   43,   40,   35,   50,   37,   -2,
+        -4,    5,   19,   50,   37,   37,    7,   -2,
+        -6,   13,   13,   26,   34,   12,   10,    4,
+         0,   15,   15,   15,   14,   27,   18,   10,
+         4,   15,   16,    0,    7,   21,   33,    1,
+       -33,   -3,  -14,  -21,  -13,  -12,  -39,  -21,
+    },
+    {  // rook
+        32,   42,   32,   51,   63,    9,   31,   43,
+        27,   32,   58,   62,   80,   67,   26,   44,
+        -5,   19,   26,   36,   17,   45,   61,   16,
+       -24,  -11,    7,   26,   24,   35,   -8,  -20,
+       -36,  -26,  -12,   -1,    9,   -7,    6,  -23,
+       -45,  -25,  -16,  -17,    3,    0,   -5,  -33,
+       -44,  -16,  -20,   -9,   -1,   11,   -6,  -71,
+       -19,  -13,    1,   17,   16,    7,  -37,  -26,
+    },
+    {  // queen
+       -28,    0,   29,   12,   59,   44,   43,   45,
+       -24,  -39,   -5,    1,  -16,   57,   28,   54,
+       -13,  -17,    7,    8,   29,   56,   47,   57,
+       -27,  -27,  -16,  -16,   -1,   17,   -2,    1,
+        -9,  -26,   -9,  -10,   -2,   -4,    3,   -3,
+       -14,    2,  -11,   -2,   -5,    2,   14,    5,
+       -35,   -8,   11,    2,    8,   15,   -3,    1,
+        -1,  -18,   -9,   10,  -15,  -25,  -31,  -50,
+    },
+    {  // king
+       -65,   23,   16,  -15,  -56,  -34,    2,   13,
+        29,   -1,  -20,   -7,   -8,   -4,  -38,  -29,
+        -9,   24,    2,  -16,  -20,    6,   22,  -22,
+       -17,  -20,  -12,  -27,  -30,  -25,  -14,  -36,
+       -49,   -1,  -27,  -39,  -46,  -44,  -33,  -51,
+       -14,  -14,  -22,  -46,  -44,  -30,  -15,  -27,
+         1,    7,   -8,  -64,  -43,  -16,    9,    8,
+       -15,   36,   12,  -54,    8,  -28,   24,   14,
+    },
+  };
+  constexpr short kEg[6][64] = {
+    {  // pawn
+         0,    0,    0,    0,    0,    0,    0,    0,
+       178,  173,  158,  134,  147,  132,  165,  187,
+        94,  100,   85,   67,   56,   53,   82,   84,
+        32,   24,   13,    5,   -2,    4,   17,   17,
+        13,    9,   -3,   -7,   -7,   -8,    3,   -1,
+         4,    7,   -6,    1,    0,   -5,   -1,   -8,
+        13,    8,    8,   10,   13,    0,    2,   -7,
+         0,    0,    0,    0,    0,    0,    0,    0,
+    },
+    {  // knight
+       -58,  -38,  -13,  -28,  -31,  -27,  -63,  -99,
+       -25,   -8,  -25,   -2,   -9,  -25,  -24,  -52,
+       -24,  -20,   10,    9,   -1,   -9,  -19,  -41,
+       -17,    3,   22,   22,   22,   11,    8,  -18,
+       -18,   -6,   16,   25,   16,   17,    4,  -18,
+       -23,   -3,   -1,   15,   10,   -3,  -20,  -22,
+       -42,  -20,  -10,   -5,   -2,  -20,  -23,  -44,
+       -29,  -51,  -23,  -15,  -22,  -18,  -50,  -64,
+    },
+    {  // bishop
+       -14,  -21,  -11,   -8,   -7,   -9,  -17,  -24,
+        -8,   -4,    7,  -12,   -3,  -13,   -4,  -14,
+         2,   -8,    0,   -1,   -2,    6,    0,    4,
+        -3,    9,   12,    9,   14,   10,    3,    2,
+        -6,    3,   13,   19,    7,   10,   -3,   -9,
+       -12,   -3,    8,   10,   13,    3,   -7,  -15,
+       -14,  -18,   -7,   -1,    4,   -9,  -15,  -27,
+       -23,   -9,  -23,   -5,   -9,  -16,   -5,  -17,
+    },
+    {  // rook
+        13,   10,   18,   15,   12,   12,    8,    5,
+        11,   13,   13,   11,   -3,    3,    8,    3,
+         7,    7,    7,    5,    4,   -3,   -5,   -3,
+         4,    3,   13,    1,    2,    1,   -1,    2,
+         3,    5,    8,    4,   -5,   -6,   -8,  -11,
+        -4,    0,   -5,   -1,   -7,  -12,   -8,  -16,
+        -6,   -6,    0,    2,   -9,   -9,  -11,   -3,
+        -9,    2,    3,   -1,   -5,  -13,    4,  -20,
+    },
+    {  // queen
+        -9,   22,   22,   27,   27,   19,   10,   20,
+       -17,   20,   32,   41,   58,   25,   30,    0,
+       -20,    6,    9,   49,   47,   35,   19,    9,
+         3,   22,   24,   45,   57,   40,   57,   36,
+       -18,   28,   19,   47,   31,   34,   39,   23,
+       -16,  -27,   15,    6,    9,   17,   10,    5,
+       -22,  -23,  -30,  -16,  -16,  -23,  -36,  -32,
+       -33,  -28,  -22,  -43,   -5,  -32,  -20,  -41,
+    },
+    {  // king
+       -74,  -35,  -18,  -18,  -11,   15,    4,  -17,
+       -12,   17,   14,   17,   17,   38,   23,   11,
+        10,   17,   23,   15,   20,   45,   44,   13,
+        -8,   22,   24,   27,   26,   33,   26,    3,
+       -18,   -4,   21,   24,   27,   23,    9,  -11,
+       -19,   -3,   11,   21,   23,   16,    7,   -9,
+       -27,  -11,    4,   13,   14,    4,   -5,  -17,
+       -53,  -34,  -21,  -11,  -28,  -14,  -24,  -43,
+    },
+  };
+  // clang-format on
+  mg = kMg[type][sq ^ 56];
+  eg = kEg[type][sq ^ 56];
+}
+
+// The king's distance between two squares (moves a king needs).
+WM_HD int distance(int a, int b) {
+  const int df = (a & 7) - (b & 7), dr = (a >> 3) - (b >> 3);
+  return imax(df < 0 ? -df : df, dr < 0 ? -dr : dr);
+}
 WM_HD Bits file_mask(int f) { return 0x0101010101010101ull << f; }
 WM_HD Bits adjacent_files(int f) { return (f > 0 ? file_mask(f - 1) : 0) | (f < 7 ? file_mask(f + 1) : 0); }
 // Squares in front of a pawn of colour c on sq (same and adjacent files), for passed-pawn tests.
@@ -140,8 +253,15 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
         default:
           break;
       }
+      if (type == 3) {  // a rook on a file without pawns (open), or without its own (half-open)
+        const Bits file = file_mask(sq & 7);
+        if (!((p.pieces(0, 0) | p.pieces(1, 0)) & file))
+          mg += 25, eg += 10;
+        else if (!(p.pieces(us, 0) & file))
+          mg += 12, eg += 6;
+      }
       if (att) {
-        const int mob = popcount(att & ~own);
+        const int mob = popcount(att & ~own) - mobility_base(type);
         mg += mobility_mg(type) * mob;
         eg += mobility_eg(type) * mob;
         if (att & king_zone) {
@@ -173,6 +293,15 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
       const int adv = us == 0 ? (sq >> 3) : 7 - (sq >> 3);
       mg += adv * 5;
       eg += adv * adv * 3;
+      // In the end game a passed pawn wants its way free, the enemy king far from the square in
+      // front of it and its own king near.
+      const int stop = us == 0 ? sq + 8 : sq - 8;
+      if (stop >= 0 && stop < 64) {
+        if (!((occ >> stop) & 1)) eg += adv * 4;
+        const int own_king = p.king_square(us);
+        if (their_king >= 0 && own_king >= 0)
+          eg += (4 * distance(their_king, stop) - 2 * distance(own_king, stop)) * adv / 2;
+      }
     }
   }
   if (popcount(p.pieces(us, 2)) >= 2) mg += 30, eg += 50;
