@@ -700,7 +700,7 @@ int main(int argc, char** argv) {
   CLI::App app(
       "Runs N simulated clients of warpmind-server in one process: they join, walk and attack by script, and every "
       "notification they receive is checked against their commands and the AOI rule (docs/server.md). Exit status 0 "
-      "when at least one bot joined and nothing was inconsistent, 1 otherwise.",
+      "when at least one bot joined and nothing was inconsistent, lost or duplicated, 1 otherwise.",
       "warpmind-bots");
   demos::configure(app);
   auto r = std::make_unique<Run>();
