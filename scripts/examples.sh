@@ -14,7 +14,9 @@ cmake -S examples -B "$tmp/examples" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_B
 cmake --build "$tmp/examples" -j "${WARPMIND_JOBS:-2}" > "$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
 echo "examples: built with find_package(warpmind)"
 if compgen -G "$tmp/prefix/lib*/libwarpmind_field.so*" > /dev/null; then  # a shared build: linked to it
-  ldd "$tmp/examples/rts_loop" | grep -q "libwarpmind_field.so" ||
+  # ldd's whole output goes to a file first: with pipefail, grep -q quitting early could fail ldd (SIGPIPE).
+  ldd "$tmp/examples/rts_loop" > "$tmp/rts_loop.ldd"
+  grep -q "libwarpmind_field.so" "$tmp/rts_loop.ldd" ||
     { echo "examples: rts_loop is not linked to the shared libwarpmind_field.so"; exit 1; }
   echo "examples: linked against the shared libraries"
 fi

@@ -25,7 +25,7 @@ cp -r assets/scenarios assets/maps "$stage/assets/"
 cp scripts/gpu-run.sh "$stage/"
 # warpmind-server (where ENet and FlatBuffers are installed) with the shared libraries it needs beyond
 # the C library (ENet, NATS and theirs) in STAGE/lib; gpu-run.sh's server-virtual step runs it.
-if cmake --build "$build" --target help | grep -q "warpmind-server"; then
+if cmake --build "$build" --target help | grep -c "warpmind-server" > /dev/null; then
   cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind-server
   mkdir -p "$stage/lib"
   cp "$build/bin/warpmind-server" "$stage/"
