@@ -853,6 +853,8 @@ TEST(Cli, Connect6MatchesAreRefereed) {
           c6 + " 2>/dev/null' --games 1 --time 300");
   EXPECT_EQ(bad.status, 1) << bad.out;
   EXPECT_NE(bad.out.find("illegal turn 'ZZZZ'"), std::string::npos) << bad.out;
+  // The summary's score line: no points of one game is an Elo difference of minus infinity.
+  EXPECT_NE(bad.out.find("score: 0.0% of 1 games, Elo -inf (95%: -inf .. -inf)"), std::string::npos) << bad.out;
   EXPECT_EQ(run("warpmind-referee --game go --engine1 x --engine2 y").status, 2);
 }
 
@@ -897,7 +899,7 @@ TEST(Cli, ChessEngineSpeaksUci) {
   // The bench signature: fixed positions, fixed depth, one thread (changing the search changes it).
   const Outcome b = run("warpmind-chess bench 5");
   ASSERT_EQ(b.status, 0) << b.out;
-  EXPECT_NE(b.out.find("Nodes searched: 27004"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("Nodes searched: 16250"), std::string::npos) << b.out;
 }
 
 TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {

@@ -23,8 +23,13 @@ int pop_lsb(Bits& b) {
   return s;
 }
 
+// The eight slider directions as (file, rank) steps; the first four go up the square numbers (their
+// nearest blocker is the lowest set bit of the ray's occupied squares), the last four down (the highest).
+constexpr int kDirs[8][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1}, {-1, 0}, {0, -1}, {-1, -1}, {1, -1}};
+
 struct Tables {
   Bits knight[64], king[64], pawn[2][64];
+  Bits ray[8][64];  // the squares from sq (exclusive) to the board's edge in each direction
   std::uint64_t z_piece[2][6][64], z_castle[16], z_ep[8], z_side;
   int castle_keep[64];
   Tables() {
@@ -43,6 +48,11 @@ struct Tables {
         if (on(f + df, r - 1)) pawn[Black][sq] |= bit((r - 1) * 8 + f + df);
       }
       castle_keep[sq] = 15;
+      for (int d = 0; d < 8; ++d) {
+        ray[d][sq] = 0;
+        for (int ff = f + kDirs[d][0], rr = r + kDirs[d][1]; on(ff, rr); ff += kDirs[d][0], rr += kDirs[d][1])
+          ray[d][sq] |= bit(rr * 8 + ff);
+      }
     }
     castle_keep[0] = 15 & ~WhiteQueenSide;
     castle_keep[7] = 15 & ~WhiteKingSide;
@@ -64,22 +74,24 @@ const Tables& T() {
   return t;
 }
 
-constexpr int kRookDirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-constexpr int kBishopDirs[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-
-template <std::size_t N>
-Bits slide(int sq, Bits occ, const int (&dirs)[N][2]) {
-  Bits a = 0;
-  const int f0 = sq & 7, r0 = sq >> 3;
-  for (const auto& d : dirs)
-    for (int f = f0 + d[0], r = r0 + d[1]; f >= 0 && f < 8 && r >= 0 && r < 8; f += d[0], r += d[1]) {
-      a |= bit(r * 8 + f);
-      if (occ & bit(r * 8 + f)) break;
-    }
-  return a;
+// A slider's attacks along one direction: the ray up to and including the nearest occupied square.
+template <int D>
+Bits ray_attacks(const Tables& t, int sq, Bits occ) {
+  const Bits r = t.ray[D][sq], blockers = r & occ;
+  if (!blockers) return r;
+  const int first = D < 4 ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
+  return r ^ t.ray[D][first];
 }
-Bits rook_attacks(int sq, Bits occ) { return slide(sq, occ, kRookDirs); }
-Bits bishop_attacks(int sq, Bits occ) { return slide(sq, occ, kBishopDirs); }
+Bits rook_attacks(int sq, Bits occ) {
+  const Tables& t = T();
+  return ray_attacks<0>(t, sq, occ) | ray_attacks<1>(t, sq, occ) | ray_attacks<4>(t, sq, occ) |
+         ray_attacks<5>(t, sq, occ);
+}
+Bits bishop_attacks(int sq, Bits occ) {
+  const Tables& t = T();
+  return ray_attacks<2>(t, sq, occ) | ray_attacks<3>(t, sq, occ) | ray_attacks<6>(t, sq, occ) |
+         ray_attacks<7>(t, sq, occ);
+}
 
 Color other(Color c) { return static_cast<Color>(c ^ 1); }
 
@@ -151,26 +163,30 @@ void add_pawn_move(MoveList& out, int from, int to, std::uint32_t flags) {
   }
 }
 
-void generate_pseudo(const Position& p, MoveList& out) {
+}  // namespace
+
+void detail::generate_pseudo(const Position& p, MoveList& out, bool tactical) {
   const Tables& t = T();
   const Color us = p.side, them = other(us);
   const Bits own = p.occupied[us], enemy = p.occupied[them], occ = own | enemy;
   const int up = us == White ? 8 : -8;
   const int start_rank = us == White ? 1 : 6;
+  const Bits targets = tactical ? enemy : ~own;  // the squares pieces other than pawns move to
   for (Bits b = p.pieces[us][Pawn]; b;) {
     const int from = pop_lsb(b);
     const int one = from + up;
-    if (!(occ & bit(one))) {
+    const bool promotes = (one >> 3) == 7 || (one >> 3) == 0;
+    if (!(occ & bit(one)) && (!tactical || promotes)) {
       add_pawn_move(out, from, one, 0);
-      if ((from >> 3) == start_rank && !(occ & bit(one + up)))
+      if (!tactical && (from >> 3) == start_rank && !(occ & bit(one + up)))
         out.push(Move::make(from, one + up, NoPiece, Move::DoublePush));
     }
     for (Bits c = t.pawn[us][from] & enemy; c;) add_pawn_move(out, from, pop_lsb(c), Move::Capture);
     if (p.en_passant >= 0 && (t.pawn[us][from] & bit(p.en_passant)))
       out.push(Move::make(from, p.en_passant, NoPiece, Move::Capture | Move::EnPassant));
   }
-  const auto emit = [&](int from, Bits targets) {
-    for (Bits b = targets & ~own; b;) {
+  const auto emit = [&](int from, Bits attacks) {
+    for (Bits b = attacks & targets; b;) {
       const int to = pop_lsb(b);
       out.push(Move::make(from, to, NoPiece, (enemy & bit(to)) ? std::uint32_t{Move::Capture} : 0u));
     }
@@ -190,6 +206,7 @@ void generate_pseudo(const Position& p, MoveList& out) {
   const int k = p.king_square(us);
   if (k < 0) return;
   emit(k, t.king[k]);
+  if (tactical) return;
   // Castling: rights, empty squares between, the king not in check and not crossing an attacked square.
   const int home = us == White ? 4 : 60;
   if (k != home || attacked(p, home, them)) return;
@@ -203,11 +220,9 @@ void generate_pseudo(const Position& p, MoveList& out) {
     out.push(Move::make(home, home - 2, NoPiece, Move::Castle));
 }
 
-}  // namespace
-
 void generate_legal(const Position& p, MoveList& out) {
   MoveList pseudo;
-  generate_pseudo(p, pseudo);
+  detail::generate_pseudo(p, pseudo, false);
   out.size = 0;
   Position q = p;
   const Color us = p.side;

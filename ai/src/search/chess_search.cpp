@@ -96,8 +96,15 @@ struct Table {
     b = static_cast<Bound>(d >> 44 & 3);
     return true;
   }
+  // Always replaces another position's entry; the same position's deeper entry only with an exact score
+  // or a depth at most two plies less; a new entry without a move keeps the old one's.
   void store(std::uint64_t key, Move m, int score, int depth, Bound b) {
     Entry& e = entries[key & mask];
+    const std::uint64_t old = e.data.load(std::memory_order_relaxed);
+    if ((e.check.load(std::memory_order_relaxed) ^ old) == key && old != 0) {
+      if (b != Exact && depth + 2 < static_cast<int>(old >> 36 & 0xFF)) return;
+      if (m.bits == 0) m.bits = static_cast<std::uint32_t>(old & 0xFFFFF);
+    }
     const std::uint64_t d = pack(m, score, depth, b);
     e.data.store(d, std::memory_order_relaxed);
     e.check.store(key ^ d, std::memory_order_relaxed);
@@ -194,6 +201,24 @@ struct Worker {
   std::vector<std::uint64_t> keys;  // the game's and the search path's positions, for repetitions
   Move killers[kMaxPly][2]{};
   int history[2][64][64]{};
+  // Per ply of the search path: the move that led to the node (as a piece-and-square index, colour * 384 +
+  // type * 64 + to; -1 after a null move or at the root), its static evaluation (kNoEval when in check)
+  // and the move excluded by a singular-extension search.
+  struct Frame {
+    int piece_to = -1;
+    int eval = 0;
+    Move excluded{};
+  };
+  static constexpr int kNoEval = -kMate - 1;
+  static constexpr int kPieceTo = 2 * 6 * 64;
+  Frame stack[kMaxPly + 1]{};
+  // Continuation history: how a quiet move did after the move one ply and two plies before it
+  // ([previous piece-to][this piece-to]), and the refutation found last after each move (counter moves).
+  std::vector<std::int16_t> continuation = std::vector<std::int16_t>(static_cast<std::size_t>(kPieceTo) * kPieceTo);
+  Move counter[kPieceTo]{};
+  // Static evaluations by position: the key's upper 48 bits and the score in the low 16.
+  static constexpr std::size_t kEvalCache = std::size_t{1} << 15;
+  std::vector<std::uint64_t> eval_cache = std::vector<std::uint64_t>(kEvalCache);
   Move pv[kMaxPly][kMaxPly]{};
   int pv_len[kMaxPly]{};
   std::uint64_t nodes = 0;
@@ -201,6 +226,48 @@ struct Worker {
   bool main = false;
 
   explicit Worker(Shared& shared) : s(shared) {}
+
+  // Ready for a search of `root` after the game's positions `history`; the histories, counter moves and
+  // evaluation cache carry over from the last search (forget() clears them).
+  void start(const Position& root, const std::vector<std::uint64_t>& history, bool is_main) {
+    pos = root;
+    keys = history;
+    keys.push_back(root.key);
+    main = is_main;
+    nodes = 0;
+    seldepth = 0;
+    for (auto& k : killers) k[0] = k[1] = Move{};
+    for (Frame& f : stack) f = Frame{};
+  }
+  void forget() {
+    std::memset(history, 0, sizeof history);
+    std::fill(continuation.begin(), continuation.end(), std::int16_t{0});
+    std::fill(std::begin(counter), std::end(counter), Move{});
+    std::fill(eval_cache.begin(), eval_cache.end(), std::uint64_t{0});
+  }
+
+  int eval() {
+    std::uint64_t& e = eval_cache[pos.key & (kEvalCache - 1)];
+    if (((e ^ pos.key) & ~std::uint64_t{0xFFFF}) == 0) return static_cast<std::int16_t>(e & 0xFFFF);
+    const int v = evaluate(pos);
+    e = (pos.key & ~std::uint64_t{0xFFFF}) | static_cast<std::uint16_t>(v);
+    return v;
+  }
+
+  int piece_to(Move m) const { return pos.side * 384 + pos.type_at(m.from()) * 64 + m.to(); }
+  // The continuation-history entries for quiet move `m` (piece-to `pt`) at `ply`: after the opponent's
+  // last move and after our own move before it; null where that move was a null move or before the root.
+  std::int16_t* follow(int ply, int back, int pt) {
+    const int prev = ply - back + 1 >= 1 ? stack[ply - back + 1].piece_to : -1;
+    return prev < 0 ? nullptr : &continuation[static_cast<std::size_t>(prev) * kPieceTo + static_cast<std::size_t>(pt)];
+  }
+  int quiet_history(Move m, int ply) {
+    const int pt = piece_to(m);
+    int h = history[pos.side][m.from()][m.to()];
+    for (int back = 1; back <= 2; ++back)
+      if (const std::int16_t* c = follow(ply, back, pt)) h += *c;
+    return h;
+  }
 
   bool out_of_time() {
     if (s.stop.load(std::memory_order_relaxed)) return true;
@@ -224,7 +291,7 @@ struct Worker {
     return false;
   }
 
-  int score_move(Move m, Move tt_move, int ply) const {
+  int score_move(Move m, Move tt_move, int ply) {
     if (m == tt_move) return 1 << 30;
     if (m.flags() & Move::Capture) {
       const int victim = (m.flags() & Move::EnPassant) ? Pawn : pos.type_at(m.to());
@@ -236,10 +303,11 @@ struct Worker {
     if (m.promo() != NoPiece) return (1 << 27) + m.promo();
     if (m == killers[ply][0]) return (1 << 26) + 1;
     if (m == killers[ply][1]) return 1 << 26;
-    return history[pos.side][m.from()][m.to()];
+    if (stack[ply].piece_to >= 0 && m == counter[stack[ply].piece_to]) return (1 << 26) - 1;
+    return quiet_history(m, ply);
   }
 
-  void order(MoveList& list, Move tt_move, int ply, int* scores) const {
+  void order(MoveList& list, Move tt_move, int ply, int* scores) {
     for (int i = 0; i < list.size; ++i) scores[i] = score_move(list.moves[i], tt_move, ply);
   }
   static Move pick(MoveList& list, int* scores, int i) {
@@ -251,30 +319,63 @@ struct Worker {
     return list.moves[i];
   }
 
+  // Makes `m` when it leaves the mover's king out of check and returns true; otherwise leaves the position
+  // as it was and returns false.
+  bool make_legal(Move m, Undo& u) {
+    const Color us = pos.side;
+    make_move(pos, m, u);
+    const int k = pos.king_square(us);
+    if (k >= 0 && attacked(pos, k, pos.side)) {
+      unmake_move(pos, m, u);
+      return false;
+    }
+    return true;
+  }
+
+  // Quiescence: captures and promotions only (every move when in check), losing captures skipped, the
+  // table consulted and filled at depth 0.
   int quiesce(int alpha, int beta, int ply) {
     ++nodes;
     seldepth = std::max(seldepth, ply);
     if (out_of_time()) return 0;
-    if (ply >= kMaxPly - 1) return evaluate(pos);
+    if (ply >= kMaxPly - 1) return eval();
+    const bool pv_node = beta - alpha > 1;
+    Move tt_move{};
+    int tt_score = 0, tt_depth = 0;
+    Bound tt_bound = BoundNone;
+    if (s.table.probe(pos.key, tt_move, tt_score, tt_depth, tt_bound)) {
+      tt_score = from_table(tt_score, ply);
+      if (!pv_node &&
+          (tt_bound == Exact || (tt_bound == Lower && tt_score >= beta) || (tt_bound == Upper && tt_score <= alpha)))
+        return tt_score;
+    }
     const bool check = pos.in_check();
+    const int alpha0 = alpha;
     int best = -kMate + ply;
     if (!check) {
-      best = evaluate(pos);
+      best = eval();
       if (best >= beta) return best;
       alpha = std::max(alpha, best);
     }
     MoveList list;
-    generate_legal(pos, list);
-    if (list.size == 0) return check ? -kMate + ply : 0;
+    detail::generate_pseudo(pos, list, !check);
     int scores[kMaxMoves];
-    order(list, Move{}, ply, scores);
+    order(list, tt_move, ply, scores);
+    Move best_move{};
+    int legal = 0;
     for (int i = 0; i < list.size; ++i) {
       const Move m = pick(list, scores, i);
-      if (!check && !(m.flags() & Move::Capture) && m.promo() == NoPiece) continue;
-      // Not in check: captures that lose material by exchange are not searched.
+      // Not in check: captures that lose material by exchange are not searched, nor captures that
+      // cannot lift the score to alpha even with a 200 cp margin (delta pruning).
       if (!check && scores[i] < 0 && m.promo() == NoPiece) continue;
+      if (!check && m.promo() == NoPiece && !(m.flags() & Move::EnPassant) &&
+          best + kSeeValue[pos.type_at(m.to())] + 200 <= alpha)
+        continue;
+      const int pt = piece_to(m);
       Undo u;
-      make_move(pos, m, u);
+      if (!make_legal(m, u)) continue;
+      ++legal;
+      stack[ply + 1].piece_to = pt;
       const int v = -quiesce(-beta, -alpha, ply + 1);
       unmake_move(pos, m, u);
       if (s.stop.load(std::memory_order_relaxed)) return 0;
@@ -282,15 +383,27 @@ struct Worker {
         best = v;
         if (v > alpha) {
           alpha = v;
+          best_move = m;
           if (v >= beta) break;
         }
       }
     }
+    if (check && legal == 0) return -kMate + ply;
+    s.table.store(pos.key, best_move, to_table(best, ply), 0, best >= beta ? Lower : best > alpha0 ? Exact : Upper);
     return best;
+  }
+
+  // Gravity update (bounded by 16,384) of one history counter.
+  static void nudge(int& h, int bonus) { h += bonus - h * std::abs(bonus) / 16384; }
+  static void nudge(std::int16_t& h, int bonus) {
+    int v = h;
+    nudge(v, bonus);
+    h = static_cast<std::int16_t>(v);
   }
 
   int negamax(int depth, int alpha, int beta, int ply, bool allow_null) {
     pv_len[ply] = ply;
+    const Move excluded = stack[ply].excluded;  // set: a singular-extension search of this node
     if (ply > 0) {
       if (pos.halfmove >= 100 || repeated()) return 0;
       alpha = std::max(alpha, -kMate + ply);  // mate-distance pruning
@@ -302,36 +415,50 @@ struct Worker {
     if (depth <= 0) return quiesce(alpha, beta, ply);
     ++nodes;
     if (out_of_time()) return 0;
-    if (ply >= kMaxPly - 1) return evaluate(pos);
+    if (ply >= kMaxPly - 1) return eval();
     const bool pv_node = beta - alpha > 1;
     Move tt_move{};
     int tt_score = 0, tt_depth = 0;
     Bound tt_bound = BoundNone;
-    if (s.table.probe(pos.key, tt_move, tt_score, tt_depth, tt_bound)) {
+    if (!excluded.bits && s.table.probe(pos.key, tt_move, tt_score, tt_depth, tt_bound)) {
       tt_score = from_table(tt_score, ply);
       if (!pv_node && ply > 0 && tt_depth >= depth &&
           (tt_bound == Exact || (tt_bound == Lower && tt_score >= beta) || (tt_bound == Upper && tt_score <= alpha)))
         return tt_score;
     }
     const Color us = pos.side;
-    int static_eval = check ? -kMate + ply : evaluate(pos);
+    const int raw_eval = check ? kNoEval : excluded.bits ? stack[ply].eval : eval();
+    stack[ply].eval = raw_eval;
+    int static_eval = check ? -kMate + ply : raw_eval;
+    // Improving: the static evaluation is above the one two plies up (our last turn); pruning is bolder
+    // when it is not.
+    const bool improving = !check && (ply < 2 || stack[ply - 2].eval == kNoEval || raw_eval > stack[ply - 2].eval);
     // A table score whose bound points the right way is a better guess than the static evaluation.
     if (!check && tt_bound != BoundNone && std::abs(tt_score) < kMateBound &&
         (tt_bound == Exact || (tt_bound == Lower && tt_score > static_eval) ||
          (tt_bound == Upper && tt_score < static_eval)))
       static_eval = tt_score;
+    stack[ply + 1].excluded = Move{};
+    const bool prune = !pv_node && !check && !excluded.bits;
     // Reverse futility: far enough above beta at a shallow depth, the opponent will not catch up.
-    if (!pv_node && !check && depth <= 6 && std::abs(beta) < kMateBound && static_eval - 90 * depth >= beta)
+    if (prune && depth <= 7 && std::abs(beta) < kMateBound && static_eval - 85 * (depth - improving) >= beta)
       return static_eval;
+    // Razoring: far below alpha at depth 1 to 3, a quiescence search decides whether anything can
+    // reach it.
+    if (prune && depth <= 3 && static_eval + 250 * depth <= alpha && std::abs(alpha) < kMateBound) {
+      const int v = quiesce(alpha - 1, alpha, ply);
+      if (v < alpha) return v;
+    }
     // Null move: give the opponent a free move; if we still fail high, this node is not worth a full
     // search (not in check, not in pawn endings where zugzwang is common). The reduction grows with the
     // depth and with the margin above beta.
     const bool pieces = (pos.occupied[us] & ~pos.pieces[us][Pawn] & ~pos.pieces[us][King]) != 0;
-    if (allow_null && !pv_node && !check && depth >= 3 && pieces && static_eval >= beta) {
+    if (allow_null && prune && depth >= 3 && pieces && static_eval >= beta) {
       const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
       Undo u;
       make_null_move(pos, u);
       keys.push_back(pos.key);
+      stack[ply + 1].piece_to = -1;
       const int v = -negamax(depth - r, -beta, -beta + 1, ply + 1, false);
       keys.pop_back();
       unmake_null_move(pos, u);
@@ -340,48 +467,83 @@ struct Worker {
     }
     // No table move at depth: this node was not searched before, a shallower search is cheaper and
     // fills the table for the next iteration (internal iterative reduction).
-    if (tt_bound == BoundNone && depth >= 4) --depth;
+    if (tt_bound == BoundNone && depth >= 4 && !excluded.bits) --depth;
+    // Singular extension: when every move but the table's fails low against a bound a little under the
+    // table's score (a search of half the depth without it), the table move is searched a ply deeper;
+    // when even that bound is above beta, several moves beat beta and the node is cut (multi-cut).
+    int singular = 0;
+    if (ply > 0 && depth >= 7 && !excluded.bits && tt_move.bits && (tt_bound & Lower) && tt_depth >= depth - 3 &&
+        std::abs(tt_score) < kMateBound) {
+      const int singular_beta = tt_score - 2 * depth;
+      stack[ply].excluded = tt_move;
+      const int v = negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, false);
+      stack[ply].excluded = Move{};
+      pv_len[ply] = ply;
+      if (s.stop.load(std::memory_order_relaxed)) return 0;
+      if (v < singular_beta) {
+        singular = 1;
+      } else if (singular_beta >= beta) {
+        return singular_beta;
+      }
+    }
     MoveList list;
-    generate_legal(pos, list);
-    if (list.size == 0) return check ? -kMate + ply : 0;
+    detail::generate_pseudo(pos, list, false);
     int scores[kMaxMoves];
     order(list, tt_move, ply, scores);
     const int alpha0 = alpha;
     Move tried[kMaxMoves];  // the quiet moves searched so far, whose history a cutoff lowers
     int n_tried = 0;
     int best = -kMate;
-    Move best_move = list.moves[0];
+    Move best_move{};
     // Shallow nodes far below alpha: quiet moves that do not give check are futile (futility pruning),
-    // and past a count that grows with the depth, late quiet moves are not searched at all.
+    // and past a count that grows with the depth (halved when not improving), late quiet moves are not
+    // searched at all.
     const bool futile =
-        !check && depth <= 4 && std::abs(alpha) < kMateBound && static_eval + 100 + 100 * depth <= alpha;
-    const int late_limit = check || pv_node ? kMaxMoves : depth <= 4 ? 3 + depth * depth : kMaxMoves;
-    int quiets = 0;
+        !check && depth <= 5 && std::abs(alpha) < kMateBound && static_eval + 100 + 100 * depth <= alpha;
+    const int late_limit = check || pv_node ? kMaxMoves
+                           : depth <= 5     ? (3 + depth * depth) / (improving ? 1 : 2)
+                                            : kMaxMoves;
+    int quiets = 0, legal = 0;
     for (int i = 0; i < list.size; ++i) {
       const Move m = pick(list, scores, i);
+      if (m == excluded) continue;
       const bool quiet = !(m.flags() & Move::Capture) && m.promo() == NoPiece;
-      quiets += quiet;
+      const int pt = piece_to(m);
+      const int hist = quiet ? quiet_history(m, ply) : 0;
+      // Shallow nodes, once a move has a score: quiet moves with a bad history, and moves that lose more
+      // material by exchange than the depth allows (captures: 100 cp a ply; quiet moves: 60 cp a ply),
+      // are skipped.
+      if (!pv_node && !check && legal > 0 && best > -kMateBound && depth <= 6 && m.promo() == NoPiece &&
+          ((quiet && depth <= 3 && hist < -3000 * depth) || see(pos, m) < -(quiet ? 60 : 100) * depth))
+        continue;
       Undo u;
-      make_move(pos, m, u);
+      if (!make_legal(m, u)) continue;
+      const int rank = legal++;  // the move's rank among the legal moves searched here
+      quiets += quiet;
       const bool gives_check = pos.in_check();
-      if (i > 0 && quiet && !gives_check && best > -kMateBound && (futile || quiets > late_limit)) {
+      if (rank > 0 && quiet && !gives_check && best > -kMateBound && (futile || quiets > late_limit)) {
         unmake_move(pos, m, u);
         continue;
       }
       keys.push_back(pos.key);
+      stack[ply + 1].piece_to = pt;
       if (quiet) tried[n_tried++] = m;
+      const int extension = m == tt_move ? singular : 0;
       int v;
-      if (i == 0) {
-        v = -negamax(depth - 1, -beta, -alpha, ply + 1, true);
+      if (rank == 0) {
+        v = -negamax(depth - 1 + extension, -beta, -alpha, ply + 1, true);
       } else {
         // Late quiet moves at depth get a reduced null-window search first, the reduction growing with
-        // the logarithms of the depth and of the move's rank; less on the principal variation and for
-        // killers, none for moves that give check or when in check.
+        // the logarithms of the depth and of the move's rank; less on the principal variation, for
+        // killers and the counter move and for moves with a good history, more when the position is not
+        // improving; none for moves that give check or when in check.
         int r = 0;
-        if (quiet && !check && !gives_check && depth >= 3 && i >= 2) {
-          r = reduction(depth, i);
+        if (quiet && !check && !gives_check && depth >= 3 && rank >= 2) {
+          r = reduction(depth, rank);
           if (pv_node) --r;
-          if (m == killers[ply][0] || m == killers[ply][1]) --r;
+          if (scores[i] >= (1 << 26) - 1) --r;
+          if (!improving) ++r;
+          r -= hist / 8192;
           r = std::clamp(r, 0, depth - 2);
         }
         v = -negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
@@ -399,15 +561,17 @@ struct Worker {
           for (int k = ply + 1; k < pv_len[ply + 1]; ++k) pv[ply][k] = pv[ply + 1][k];
           pv_len[ply] = std::max(pv_len[ply + 1], ply + 1);
           if (v >= beta) {
-            if (!(m.flags() & Move::Capture)) {
+            if (quiet) {
               if (!(killers[ply][0] == m)) killers[ply][1] = killers[ply][0], killers[ply][0] = m;
-              // History with gravity (bounded by 16,384): the cutoff move gains, the quiet moves tried
-              // before it lose.
+              if (stack[ply].piece_to >= 0) counter[stack[ply].piece_to] = m;
+              // Histories with gravity: the cutoff move gains, the quiet moves tried before it lose.
               const int bonus = std::min(depth * depth, 400);
               for (int k = 0; k < n_tried; ++k) {
-                int& h = history[us][tried[k].from()][tried[k].to()];
                 const int b = tried[k] == m ? bonus : -bonus;
-                h += b - h * bonus / 16384;
+                nudge(history[us][tried[k].from()][tried[k].to()], b);
+                const int tpt = piece_to(tried[k]);
+                for (int back = 1; back <= 2; ++back)
+                  if (std::int16_t* c = follow(ply, back, tpt)) nudge(*c, b);
               }
             }
             break;
@@ -415,7 +579,12 @@ struct Worker {
         }
       }
     }
-    s.table.store(pos.key, best_move, to_table(best, ply), depth, best >= beta ? Lower : best > alpha0 ? Exact : Upper);
+    if (legal == 0) return excluded.bits ? alpha : check ? -kMate + ply : 0;
+    if (!excluded.bits)
+      s.table.store(pos.key, best_move, to_table(best, ply), depth,
+                    best >= beta    ? Lower
+                    : best > alpha0 ? Exact
+                                    : Upper);
     return best;
   }
 };
@@ -436,6 +605,7 @@ struct Searcher::Impl {
   Shared shared;
   int threads = 1;
   std::mutex running;
+  std::vector<std::unique_ptr<Worker>> workers;  // kept between searches (their histories carry over)
 };
 
 Searcher::Searcher(int hash_mb, int threads) : impl_(std::make_unique<Impl>()) {
@@ -451,6 +621,7 @@ void Searcher::set_threads(int threads) { impl_->threads = std::clamp(threads, 1
 void Searcher::clear() {
   std::lock_guard<std::mutex> lock(impl_->running);
   impl_->shared.table.clear();
+  for (auto& w : impl_->workers) w->forget();
 }
 void Searcher::stop() { impl_->shared.stop.store(true); }
 
@@ -471,14 +642,12 @@ SearchResult Searcher::search(const Position& root, const std::vector<std::uint6
   result.best = legal.moves[0];  // a legal move whatever happens
   result.has_move = true;
   const int max_depth = std::clamp(limits.depth, 1, kMaxPly - 8);
-  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<std::unique_ptr<Worker>>& workers = impl_->workers;
+  workers.resize(static_cast<std::size_t>(impl_->threads));
   for (int t = 0; t < impl_->threads; ++t) {
-    auto w = std::make_unique<Worker>(s);
-    w->pos = root;
-    w->keys = history;
-    w->keys.push_back(root.key);
-    w->main = t == 0;
-    workers.push_back(std::move(w));
+    auto& w = workers[static_cast<std::size_t>(t)];
+    if (!w) w = std::make_unique<Worker>(s);
+    w->start(root, history, t == 0);
   }
   // Helpers (Lazy SMP) search the same root on the shared table, starting one or two plies deeper.
   std::vector<std::thread> helpers;
@@ -488,6 +657,7 @@ SearchResult Searcher::search(const Position& root, const std::vector<std::uint6
       for (int d = 1 + t % 2; d <= max_depth && !s.stop.load(); ++d) w.negamax(d, -kMate, kMate, 0, false);
     });
   Worker& main = *workers[0];
+  int stable = 0;  // iterations in a row that kept the best move
   for (int d = 1; d <= max_depth; ++d) {
     main.seldepth = 0;
     // Aspiration window: from depth 5 the search starts in a window around the last score, widened
@@ -512,7 +682,11 @@ SearchResult Searcher::search(const Position& root, const std::vector<std::uint6
       score = main.negamax(d, -kMate, kMate, 0, false);
     }
     if (s.stop.load() && d > 1) break;  // an interrupted iteration does not count (the first one does)
-    if (main.pv_len[0] > 0) result.best = main.pv[0][0];
+    const int last_score = result.score;
+    if (main.pv_len[0] > 0) {
+      stable = d > 1 && main.pv[0][0] == result.best ? stable + 1 : 0;
+      result.best = main.pv[0][0];
+    }
     result.score = score;
     result.depth = d;
     SearchReport r;
@@ -526,7 +700,14 @@ SearchResult Searcher::search(const Position& root, const std::vector<std::uint6
     for (int k = 0; k < main.pv_len[0]; ++k) r.pv.push_back(main.pv[0][k]);
     if (on_iteration) on_iteration(r);
     if (s.stop.load()) break;
-    if (limits.soft_time_ms && !limits.infinite && r.time_ms >= limits.soft_time_ms) break;  // no time for another
+    // The soft limit scaled by how settled the search is: a best move that just changed or a score that
+    // fell gets more time (up to twice), one kept for several iterations less (down to half).
+    if (limits.soft_time_ms && !limits.infinite) {
+      double scale = stable == 0 ? 1.6 : stable == 1 ? 1.2 : stable >= 4 ? 0.6 : 0.85;
+      if (d > 1 && score < last_score - 30) scale *= 1.3;
+      const auto soft = static_cast<std::int64_t>(static_cast<double>(limits.soft_time_ms) * std::min(scale, 2.0));
+      if (r.time_ms >= soft) break;  // no time for another
+    }
     if (std::abs(score) > kMateBound && d >= kMate - std::abs(score) + 2 && !limits.infinite) break;  // mate found
   }
   while (limits.infinite && !s.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // until stop()

@@ -23,8 +23,15 @@ using Bits = std::uint64_t;
 WM_HD int popcount(Bits b) {
 #if defined(__CUDA_ARCH__)
   return __popcll(b);
-#else
+#elif defined(__POPCNT__)
   return __builtin_popcountll(b);
+#else
+  // Without the POPCNT instruction in the target, the builtin is a library call: a few inline ALU steps
+  // are faster.
+  b = b - ((b >> 1) & 0x5555555555555555ull);
+  b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+  b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>((b * 0x0101010101010101ull) >> 56);
 #endif
 }
 WM_HD int lowest(Bits b) {
@@ -219,11 +226,24 @@ WM_HD Bits front_span(int c, int sq) {
   return files & ahead;
 }
 
+// The squares the pawns `pawns` of colour c attack.
+WM_HD Bits pawn_attack_set(int c, Bits pawns) {
+  const Bits not_a = ~file_mask(0), not_h = ~file_mask(7);
+  return c == 0 ? ((pawns & not_a) << 7) | ((pawns & not_h) << 9) : ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7);
+}
+
 // One side's terms, added to mg, eg and phase.
 template <class B>
 WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
   const int them = us ^ 1;
   const Bits occ = p.occupied(0) | p.occupied(1), own = p.occupied(us);
+  // Mobility counts the squares not held by our own pieces nor attacked by the enemy's pawns.
+  const Bits their_pawn_attacks = pawn_attack_set(them, p.pieces(them, 0));
+  // Threats: each enemy knight, bishop, rook or queen our pawns attack.
+  const Bits their_pieces = p.occupied(them) & ~p.pieces(them, 0) & ~p.pieces(them, 5);
+  const int threatened = popcount(pawn_attack_set(us, p.pieces(us, 0)) & their_pieces);
+  mg += 55 * threatened;
+  eg += 35 * threatened;
   const int their_king = p.king_square(them);
   const Bits king_zone = their_king >= 0 ? p.king_zone(their_king) : 0;
   int attackers = 0, attack_weight = 0;
@@ -261,7 +281,7 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
           mg += 12, eg += 6;
       }
       if (att) {
-        const int mob = popcount(att & ~own) - mobility_base(type);
+        const int mob = popcount(att & ~own & ~their_pawn_attacks) - mobility_base(type);
         mg += mobility_mg(type) * mob;
         eg += mobility_eg(type) * mob;
         if (att & king_zone) {
@@ -315,7 +335,21 @@ WM_HD int evaluate(const B& p) {
   side_terms(p, 1, mg[1], eg[1], phase);
   phase = imin(phase, 24);
   const int us = p.side(), them = us ^ 1;
-  const int m = mg[us] - mg[them], e = eg[us] - eg[them];
+  const int m = mg[us] - mg[them];
+  int e = eg[us] - eg[them];
+  // Drawish end games: the side ahead without pawns and at most a minor piece up wins rarely (the
+  // end-game score is cut to a quarter); bishops of opposite colours and no other pieces, to a half.
+  const int strong = e >= 0 ? us : them, weak = strong ^ 1;
+  const int minor = value_eg(1), rook = value_eg(3);
+  int material[2] = {0, 0};
+  for (int c = 0; c < 2; ++c)
+    for (int t = 1; t <= 4; ++t) material[c] += popcount(p.pieces(c, t)) * value_eg(t);
+  if (!p.pieces(strong, 0) && material[strong] - material[weak] <= minor + 20 && material[strong] < rook + minor + 100)
+    e /= 4;
+  else if (material[0] == value_eg(2) && material[1] == value_eg(2) && p.pieces(0, 2) && p.pieces(1, 2)) {
+    constexpr Bits kDark = 0xAA55AA55AA55AA55ull;
+    if (((p.pieces(0, 2) & kDark) != 0) != ((p.pieces(1, 2) & kDark) != 0)) e /= 2;
+  }
   return (m * phase + e * (24 - phase)) / 24 + 10;  // + tempo
 }
 
