@@ -1,9 +1,14 @@
 // Chess rules: perft counts of the standard positions (reference.md) at depths that run in seconds,
 // single- and multi-threaded; FEN round trips and errors; make/unmake restores everything, keys included;
-// UCI move parsing.
+// UCI move parsing; the search's pseudo-legal generators and sliding attacks against the legal moves and
+// a square-by-square walk.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpu_helpers.h"
+#include "search/chess_internal.h"
+#include "warpmind/core/random.h"
 #include "warpmind/search/chess.h"
 
 namespace warpmind::search::chess {
@@ -44,6 +49,73 @@ TEST(Chess, PerftMatchesTheStandardCounts) {
       }
     }
   }
+}
+
+// The search generates pseudo-legal moves (all, or captures and promotions only) and tests each for check
+// after making it; on random playouts from the standard positions both must give exactly the legal moves
+// (all of them, or those that capture or promote). The ray-lookup sliding attacks equal a walk along each
+// direction to the first occupied square.
+TEST(Chess, PseudoLegalGeneratorsAndSlidersAgreeWithTheRules) {
+  SplitMix64 rng(20261124);
+  const auto walk = [](int sq, std::uint64_t occ, bool rook) {
+    std::uint64_t a = 0;
+    constexpr int kSteps[8][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+    for (const auto& step : kSteps) {
+      const int df = step[0], dr = step[1];
+      if ((df == 0 || dr == 0) != rook) continue;
+      for (int f = (sq & 7) + df, r = (sq >> 3) + dr; f >= 0 && f < 8 && r >= 0 && r < 8; f += df, r += dr) {
+        a |= std::uint64_t{1} << (r * 8 + f);
+        if (occ >> (r * 8 + f) & 1) break;
+      }
+    }
+    return a;
+  };
+  const auto legal_subset = [](Position& p, const MoveList& pseudo) {
+    std::vector<std::uint32_t> out;
+    for (Move m : pseudo) {
+      const Color us = p.side;
+      Undo u;
+      make_move(p, m, u);
+      const int k = p.king_square(us);
+      if (k < 0 || !attacked(p, k, p.side)) out.push_back(m.bits);
+      unmake_move(p, m, u);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  int positions = 0, captures = 0;
+  for (const PerftCase& c : cases()) {
+    for (int game = 0; game < 20; ++game) {
+      Position p;
+      ASSERT_TRUE(parse_fen(c.fen, p).ok());
+      for (int ply = 0; ply < 80; ++ply) {
+        MoveList legal, all, tactical;
+        generate_legal(p, legal);
+        if (legal.size == 0) break;
+        detail::generate_pseudo(p, all, false);
+        detail::generate_pseudo(p, tactical, true);
+        std::vector<std::uint32_t> want_all, want_tactical;
+        for (Move m : legal) {
+          want_all.push_back(m.bits);
+          if ((m.flags() & Move::Capture) || m.promo() != NoPiece) want_tactical.push_back(m.bits);
+        }
+        std::sort(want_all.begin(), want_all.end());
+        std::sort(want_tactical.begin(), want_tactical.end());
+        ASSERT_EQ(legal_subset(p, all), want_all) << to_fen(p);
+        ASSERT_EQ(legal_subset(p, tactical), want_tactical) << to_fen(p);
+        captures += static_cast<int>(want_tactical.size());
+        const std::uint64_t occ = p.occupied[White] | p.occupied[Black];
+        const int sq = static_cast<int>(rng.next() % 64);
+        ASSERT_EQ(detail::rook_attacks(sq, occ), walk(sq, occ, true)) << to_fen(p) << " square " << sq;
+        ASSERT_EQ(detail::bishop_attacks(sq, occ), walk(sq, occ, false)) << to_fen(p) << " square " << sq;
+        ++positions;
+        Undo u;
+        make_move(p, legal.moves[static_cast<std::size_t>(rng.next() % static_cast<std::uint64_t>(legal.size))], u);
+      }
+    }
+  }
+  EXPECT_GT(positions, 5000);
+  EXPECT_GT(captures, 5000);  // the tactical generator was exercised, not only empty lists
 }
 
 TEST(Chess, DivideSumsToPerftAndNamesMovesInUci) {

@@ -401,7 +401,9 @@ struct Worker {
     h = static_cast<std::int16_t>(v);
   }
 
-  int negamax(int depth, int alpha, int beta, int ply, bool allow_null) {
+  // `cut_node`: a null-window node expected to fail high (the first move's child of an expected ALL node
+  // and the reduced searches of late moves), where late quiet moves are reduced a ply more.
+  int negamax(int depth, int alpha, int beta, int ply, bool allow_null, bool cut_node = false) {
     pv_len[ply] = ply;
     const Move excluded = stack[ply].excluded;  // set: a singular-extension search of this node
     if (ply > 0) {
@@ -459,11 +461,37 @@ struct Worker {
       make_null_move(pos, u);
       keys.push_back(pos.key);
       stack[ply + 1].piece_to = -1;
-      const int v = -negamax(depth - r, -beta, -beta + 1, ply + 1, false);
+      const int v = -negamax(depth - r, -beta, -beta + 1, ply + 1, false, !cut_node);
       keys.pop_back();
       unmake_null_move(pos, u);
       if (s.stop.load(std::memory_order_relaxed)) return 0;
       if (v >= beta && v < kMateBound) return beta;
+    }
+    // ProbCut: a capture that wins enough by exchange and still beats beta + 200 in a search four plies
+    // shallower (after a quiescence check) most likely beats beta at full depth.
+    if (prune && depth >= 5 && std::abs(beta) < kMateBound) {
+      const int probcut_beta = beta + 200;
+      MoveList caps;
+      detail::generate_pseudo(pos, caps, true);
+      for (int i = 0; i < caps.size; ++i) {
+        const Move m = caps.moves[i];
+        if (m == tt_move && tt_bound != BoundNone && tt_depth >= depth - 3 && tt_score < probcut_beta) continue;
+        if (see(pos, m) < probcut_beta - static_eval) continue;
+        const int pt = piece_to(m);
+        Undo u;
+        if (!make_legal(m, u)) continue;
+        keys.push_back(pos.key);
+        stack[ply + 1].piece_to = pt;
+        int v = -quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
+        if (v >= probcut_beta) v = -negamax(depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, true, !cut_node);
+        keys.pop_back();
+        unmake_move(pos, m, u);
+        if (s.stop.load(std::memory_order_relaxed)) return 0;
+        if (v >= probcut_beta) {
+          s.table.store(pos.key, m, to_table(v, ply), depth - 3, Lower);
+          return v;
+        }
+      }
     }
     // No table move at depth: this node was not searched before, a shallower search is cheaper and
     // fills the table for the next iteration (internal iterative reduction).
@@ -476,7 +504,7 @@ struct Worker {
         std::abs(tt_score) < kMateBound) {
       const int singular_beta = tt_score - 2 * depth;
       stack[ply].excluded = tt_move;
-      const int v = negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, false);
+      const int v = negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, false, cut_node);
       stack[ply].excluded = Move{};
       pv_len[ply] = ply;
       if (s.stop.load(std::memory_order_relaxed)) return 0;
@@ -531,7 +559,7 @@ struct Worker {
       const int extension = m == tt_move ? singular : 0;
       int v;
       if (rank == 0) {
-        v = -negamax(depth - 1 + extension, -beta, -alpha, ply + 1, true);
+        v = -negamax(depth - 1 + extension, -beta, -alpha, ply + 1, true, !pv_node && !cut_node);
       } else {
         // Late quiet moves at depth get a reduced null-window search first, the reduction growing with
         // the logarithms of the depth and of the move's rank; less on the principal variation, for
@@ -543,11 +571,14 @@ struct Worker {
           if (pv_node) --r;
           if (scores[i] >= (1 << 26) - 1) --r;
           if (!improving) ++r;
+          if (cut_node) ++r;
+          if (tt_move.flags() & Move::Capture) ++r;  // the table's best here is a capture
           r -= hist / 8192;
           r = std::clamp(r, 0, depth - 2);
         }
-        v = -negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
-        if (v > alpha && (r || v < beta)) v = -negamax(depth - 1, -beta, -alpha, ply + 1, true);
+        v = -negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true, true);
+        if (v > alpha && r) v = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true, !cut_node);
+        if (v > alpha && v < beta && pv_node) v = -negamax(depth - 1, -beta, -alpha, ply + 1, true, false);
       }
       keys.pop_back();
       unmake_move(pos, m, u);

@@ -22,7 +22,7 @@ inline std::int64_t time_budget(std::int64_t left_ms, std::int64_t increment_ms,
 // Two limits for an engine that deepens iteratively: `soft_ms`, after which it starts no new iteration
 // (the next one would most likely not finish), and `hard_ms`, when it stops whatever it is doing. The
 // base is a share of the clock (1/moves_to_go, at most 40 moves; 1/25 when moves_to_go <= 0) plus
-// four fifths of the increment; soft = half the base, hard = three times the base, never more than a
+// four fifths of the increment; soft = three fifths of the base, hard = three times the base, never more than a
 // third of what is left nor more than what is left minus a 50 ms margin; both at least 1.
 struct TimeLimits {
   std::int64_t soft_ms = 1, hard_ms = 1;
@@ -33,7 +33,7 @@ inline TimeLimits time_limits(std::int64_t left_ms, std::int64_t increment_ms, i
   const std::int64_t base = left_ms / mtg + increment_ms * 4 / 5;
   TimeLimits t;
   t.hard_ms = std::max<std::int64_t>(std::min({base * 3, left_ms / 3, left_ms - margin}), 1);
-  t.soft_ms = std::max<std::int64_t>(std::min(base / 2, t.hard_ms), 1);
+  t.soft_ms = std::max<std::int64_t>(std::min(base * 3 / 5, t.hard_ms), 1);
   return t;
 }
 

@@ -299,6 +299,16 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
     const Bits shield_ranks = us == 0 ? (0xFFull << (8 * imin(r + 1, 7))) | (0xFFull << (8 * imin(r + 2, 7)))
                                       : (0xFFull << (8 * imax(r - 1, 0))) | (0xFFull << (8 * imax(r - 2, 0)));
     mg += 10 * popcount(p.pieces(us, 0) & shield_files & shield_ranks);
+    // Files at the king without a pawn of ours are open to the enemy's rooks and queen (more so without
+    // any pawn), and enemy pawns storming within three ranks of the king open more.
+    for (int ff = imax(f - 1, 0); ff <= imin(f + 1, 7); ++ff) {
+      const Bits file = file_mask(ff);
+      if (!(p.pieces(us, 0) & file)) mg -= (p.pieces(them, 0) & file) ? 20 : 35;
+      for (Bits b = p.pieces(them, 0) & file; b; b &= b - 1) {
+        const int gap = us == 0 ? (lowest(b) >> 3) - r : r - (lowest(b) >> 3);
+        if (gap >= 1 && gap <= 3) mg -= 12 * (4 - gap);
+      }
+    }
   }
   // Pawn structure.
   const Bits pawns = p.pieces(us, 0), their_pawns = p.pieces(them, 0);
