@@ -183,6 +183,24 @@ TEST(ChessSearch, LimitsAreRespectedAndMovesLegal) {
   }
 }
 
+// One thread at a fixed depth: a search after clear() repeats the first search exactly (move, score,
+// nodes), while the histories kept from a search before it change the tree without clear().
+TEST(ChessSearch, ClearMakesASearchRepeatable) {
+  Position p;
+  ASSERT_TRUE(parse_fen(kPositions[1], p).ok());
+  SearchLimits l;
+  l.depth = 8;
+  Searcher s(8, 1);
+  const SearchResult first = s.search(p, {}, l);
+  const SearchResult warm = s.search(p, {}, l);  // the table and histories of the first search
+  s.clear();
+  const SearchResult again = s.search(p, {}, l);
+  EXPECT_EQ(again.best, first.best);
+  EXPECT_EQ(again.score, first.score);
+  EXPECT_EQ(again.nodes, first.nodes);
+  EXPECT_LT(warm.nodes, first.nodes);  // what was kept did carry over
+}
+
 TEST(ChessSearch, InfiniteRunsUntilStopAndThreadsAgreeOnForcedLines) {
   Position p;
   ASSERT_TRUE(parse_fen(kStartFen, p).ok());

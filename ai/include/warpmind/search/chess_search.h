@@ -1,22 +1,26 @@
 // warpmind::search::chess — evaluation and the CPU searches.
 //
 // evaluate(): a classical integer evaluation in centipawns from the side to move's point of view:
-// material and piece-square tables (PeSTO's), mobility, pawn structure (doubled, isolated, passed, with
-// the kings' distances to a passer's path in the end game), rooks on open files, king safety (pawn
-// shield, attackers on the king's zone) and the bishop pair, tapered between middle game and end
-// game by the material left. Deterministic and integer, so a GPU port can match it exactly.
+// material and piece-square tables (PeSTO's), safe mobility, pawn structure (doubled, isolated, passed,
+// with the kings' distances to a passer's path in the end game), rooks on open files, pawn threats on
+// pieces, king safety (pawn shield, open files and pawn storms at the king, attackers on its zone), the
+// bishop pair, tapered between middle game and end game by the material left, drawish end games scaled
+// down. Deterministic and integer, so a GPU port can match it exactly.
 //
 // Searcher: negamax alpha-beta with iterative deepening, aspiration windows at the root (from depth 5),
 // principal variation search, a transposition table shared by all threads, move ordering (table move,
 // captures by MVV-LVA with those that lose material by static exchange evaluation (SEE) after the quiet
-// moves, killers, history with gravity), quiescence on captures and promotions (captures losing by SEE
-// skipped), check extension, reverse futility, adaptive null-move pruning, internal iterative
-// reduction, futility and late-move pruning of quiet moves at shallow depths, logarithmic late-move
-// reductions, repetition and 50-move draws. threads == 1 is the serial reference; more threads run Lazy
-// SMP (every thread searches the root on the shared table, helpers at staggered depths), the
-// multi-threaded CPU baseline.
-// Limits: depth, nodes, time (a deadline, and a soft limit after which no new iteration starts), or
-// none (until stop()). Never returns an illegal move: with
+// moves, killers, counter moves, history and continuation history with gravity), quiescence on captures
+// and promotions (captures losing by SEE or short of alpha skipped), check and singular extensions,
+// reverse futility, razoring, adaptive null-move pruning, ProbCut, internal iterative reduction,
+// futility, late-move, SEE and history pruning at shallow depths, logarithmic late-move reductions,
+// repetition and 50-move draws. threads == 1 is the serial reference; more threads run Lazy SMP (every
+// thread searches the root on the shared table, helpers at staggered depths), the multi-threaded CPU
+// baseline. Histories, counter moves and an evaluation cache carry over from one search to the next, so
+// a search's result can depend on the searches before it; clear() (a new game) resets them with the
+// table, after which the same search gives the same result.
+// Limits: depth, nodes, time (a deadline, and a soft limit after which no new iteration starts, scaled
+// by the best move's stability), or none (until stop()). Never returns an illegal move: with
 // any legal move available the best move is legal, from the last completed iteration at the least.
 #pragma once
 
@@ -146,7 +150,7 @@ class Searcher {
   ~Searcher();
   void set_hash(int hash_mb);
   void set_threads(int threads);
-  void clear();  // forget the table (new game)
+  void clear();  // forget the table, histories, counter moves and evaluation cache (a new game)
 
   // `history`: the keys of the positions before `root` in this game (for repetition draws).
   SearchResult search(const Position& root, const std::vector<std::uint64_t>& history, const SearchLimits& limits,
