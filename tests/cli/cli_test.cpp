@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <array>
+#include <bit>
+#include <iterator>
+#include <random>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +32,7 @@
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/ddm/ddm.h"
 #include "warpmind/search/chess.h"
+#include "warpmind/search/chess_search.h"
 
 #if WARPMIND_ENGINE_TESTS
 #define STB_IMAGE_IMPLEMENTATION
@@ -900,6 +904,67 @@ TEST(Cli, ChessEngineSpeaksUci) {
   const Outcome b = run("warpmind-chess bench 5");
   ASSERT_EQ(b.status, 0) << b.out;
   EXPECT_NE(b.out.find("Nodes searched: 15149"), std::string::npos) << b.out;
+}
+
+// warpmind-tune on labelled positions whose reference score is the engine's own evaluation plus 60 for
+// each knight ahead: the fit must lower the error (by raising the knight), every recorded evaluation must
+// equal the engine's, and the committed chess_eval.h must be exactly what the tuner writes for its own
+// weights (so a tuning run changes numbers only).
+TEST(Cli, TuneFitsTheChessEvaluation) {
+  using namespace warpmind::search::chess;
+  const fs::path data = scratch("tune.lbl");
+  {
+    std::ofstream out(data);
+    out << "not a position\n8/8/8/8/8/8/8/8 w - - 0 1;10;e2e4;1\n";  // malformed: dropped
+    std::mt19937 rng(5);
+    for (int game = 0; game < 60; ++game) {
+      Position p;
+      ASSERT_TRUE(parse_fen(kStartFen, p).ok());
+      for (int ply = 0; ply < 60; ++ply) {
+        MoveList moves;
+        generate_legal(p, moves);
+        if (moves.size == 0) break;
+        const Move* quiet = std::find_if(moves.begin(), moves.end(), [](Move m) {
+          return !(m.flags() & (Move::Capture | Move::EnPassant)) && m.promo() == NoPiece;
+        });
+        if (ply >= 6 && quiet != moves.end() && !p.in_check()) {
+          const Color us = p.side, them = us == White ? Black : White;
+          const int knights = std::popcount(p.pieces[us][Knight]) - std::popcount(p.pieces[them][Knight]);
+          out << to_fen(p) << ';' << evaluate(p) + 150 * knights << ';' << move_to_uci(*quiet) << ";0.5\n";
+        }
+        Undo u;
+        make_move(p, moves.moves[rng() % static_cast<unsigned>(moves.size)], u);
+      }
+    }
+  }
+  const Outcome r = run("warpmind-tune --data " + data.string() + " --iterations 300 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out.substr(r.out.rfind("{\"positions\"")));
+  EXPECT_GT(j["positions"].get<int>(), 1000);
+  EXPECT_GE(j["dropped"].get<int>(), 1);
+  EXPECT_EQ(j["mismatches"].get<int>(), 0);
+  EXPECT_LT(j["error_fit"][1].get<double>(), 0.75 * j["error_fit"][0].get<double>()) << r.out;
+  EXPECT_LT(j["error_held_out"][1].get<double>(), 0.9 * j["error_held_out"][0].get<double>()) << r.out;
+  EXPECT_NE(r.out.find("constexpr short kMg[6][64]"), std::string::npos);
+  // The header round trip, and its weights untouched by zero steps.
+  const fs::path header = scratch("chess_eval.h");
+  const fs::path source = fs::path(WARPMIND_SOURCE_DIR) / "gpu/include/warpmind/gpu/chess_eval.h";
+  fs::copy_file(source, header, fs::copy_options::overwrite_existing);
+  ASSERT_EQ(run("warpmind-tune --data " + data.string() + " --iterations 0 --header " + header.string()).status, 0);
+  const auto read = [](const fs::path& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(read(header), read(source));
+  // Bad input: a missing file, a file with no usable position, a header of another shape.
+  EXPECT_EQ(run("warpmind-tune --data " + scratch("missing.lbl").string()).status, 2);
+  const fs::path junk = scratch("junk.lbl");
+  std::ofstream(junk) << "x;y;z;w\n";
+  EXPECT_EQ(run("warpmind-tune --data " + junk.string()).status, 2);
+  const fs::path other = scratch("other.h");
+  std::ofstream(other) << "// nothing here\n";
+  EXPECT_EQ(run("warpmind-tune --data " + data.string() + " --iterations 0 --header " + other.string()).status, 2);
+  EXPECT_EQ(read(other), "// nothing here\n");
 }
 
 TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {

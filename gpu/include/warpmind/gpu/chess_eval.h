@@ -1,10 +1,12 @@
 // The chess evaluation, written once for the CPU engine (ai/src/search/chess_search.cpp) and the GPU
-// rules (chess_rules.h): material and piece-square values (PeSTO's published tables), mobility around a
-// typical count, rooks on open and half-open files, king safety (attackers on the enemy king's zone, the
-// own pawn shield), pawn structure (doubled, isolated, passed — in the end game by its path and the
-// kings' distances to it) and the bishop pair,
-// tapered between middle game and end game by the material left, plus a tempo bonus; integers only, so
-// both sides give the same score. Each side reads its own position through an adaptor B:
+// rules (chess_rules.h): material and piece-square values (PeSTO's published tables), mobility (a weight
+// per count of safe squares), rooks on open and half-open files, pawn threats, king safety (attackers on
+// the enemy king's zone, the own pawn shield, open files and pawn storms at the king), pawn structure
+// (doubled, isolated, passed — in the end game by its path and the kings' distances to it) and the
+// bishop pair, tapered between middle game and end game by the material left, plus a tempo bonus;
+// integers only, so both sides give the same score. The weights are the value_mg / value_eg lists and
+// the kMg, kEg and kW tables, in the layout warpmind-tune writes (it fits them to labelled positions
+// through side_terms and rewrites these blocks). Each side reads its own position through an adaptor B:
 //   Bits pieces(int color, int type) const;  Bits occupied(int color) const;  int king_square(int c) const;
 //   int side() const;  Bits knight(int sq) const;  Bits bishop(int sq, Bits occ) const;
 //   Bits rook(int sq, Bits occ) const;  Bits king_zone(int sq) const;  // king moves plus the square
@@ -44,7 +46,7 @@ WM_HD int lowest(Bits b) {
 WM_HD int imin(int a, int b) { return a < b ? a : b; }
 WM_HD int imax(int a, int b) { return a > b ? a : b; }
 
-// Material, phase and mobility weights by type.
+// Material values and phase weights by type.
 WM_HD int value_mg(int t) {
   constexpr int v[6] = {82, 337, 365, 477, 1025, 0};
   return v[t];
@@ -57,19 +59,83 @@ WM_HD int phase_of(int t) {
   constexpr int v[6] = {0, 1, 1, 2, 4, 0};
   return v[t];
 }
-WM_HD int mobility_mg(int t) {
-  constexpr int v[6] = {0, 4, 5, 2, 1, 0};
+// Where a type's mobility weights start among the terms: knight 0..8 squares, bishop 0..13, rook 0..14,
+// queen 0..27.
+WM_HD int mobility_offset(int t) {
+  constexpr int v[6] = {0, 0, 9, 23, 38, 0};
   return v[t];
 }
-WM_HD int mobility_eg(int t) {
-  constexpr int v[6] = {0, 4, 5, 4, 2, 0};
-  return v[t];
-}
-// The move count a piece's mobility is measured from (a typical middle-game count), so mobility
-// rewards and charges around the material and piece-square values instead of adding to them.
-WM_HD int mobility_base(int t) {
-  constexpr int v[6] = {0, 4, 6, 6, 12, 0};
-  return v[t];
+
+// The evaluation's terms besides material and piece-square values. Each has a middle-game and an
+// end-game weight (term_weight) and is counted per side; a side's score adds count × weight.
+enum Term : int {
+  // An enemy knight, bishop, rook or queen our pawns attack.
+  kPawnThreat,
+  // A rook on a file without pawns; without pawns of its own side.
+  kRookOpenFile,
+  kRookHalfOpen,
+  // + mobility_offset(type) + the safe squares a knight..queen attacks (not held by own pieces, not
+  // attacked by enemy pawns).
+  kMobility,
+  // With two attackers or more: (the king-zone squares attacked, weighted knight and bishop 2, rook 3,
+  // queen 4) × the attackers.
+  kKingAttack = kMobility + 66,
+  // An own pawn one or two ranks in front of the king, on its file or a neighbour.
+  kShieldPawn,
+  // A file at the king with enemy pawns but none of ours; without pawns.
+  kKingFileHalf,
+  kKingFileOpen,
+  // An enemy pawn on a file at the king, gap ranks ahead of it (1..3): counts 4 - gap.
+  kPawnStorm,
+  // Each pawn past the first on a file; each pawn without own pawns on the neighbouring files.
+  kDoubledPawn,
+  kIsolatedPawn,
+  // + advance (ranks from its start rank, 1..6).
+  kPassedPawn,
+  // The advance of a passed pawn whose stop square is empty.
+  kPassedFree = kPassedPawn + 8,
+  // The advance × the enemy king's, the own king's distance to the stop square.
+  kPassedTheirKing,
+  kPassedOwnKing,
+  kBishopPair,
+  kTermCount
+};
+
+WM_HD void term_weight(int term, int& mg, int& eg) {
+  // clang-format off
+  constexpr short kW[kTermCount][2] = {
+    // pawn threat
+    {55, 35},
+    // rook on an open, half-open file
+    {25, 10}, {12, 6},
+    // mobility: knight, 0..8 safe squares
+    {-16, -16}, {-12, -12}, {-8, -8}, {-4, -4}, {0, 0}, {4, 4}, {8, 8}, {12, 12}, {16, 16},
+    // mobility: bishop, 0..13 safe squares
+    {-30, -30}, {-25, -25}, {-20, -20}, {-15, -15}, {-10, -10}, {-5, -5}, {0, 0}, {5, 5}, {10, 10}, {15, 15},
+    {20, 20}, {25, 25}, {30, 30}, {35, 35},
+    // mobility: rook, 0..14 safe squares
+    {-12, -24}, {-10, -20}, {-8, -16}, {-6, -12}, {-4, -8}, {-2, -4}, {0, 0}, {2, 4}, {4, 8}, {6, 12},
+    {8, 16}, {10, 20}, {12, 24}, {14, 28}, {16, 32},
+    // mobility: queen, 0..27 safe squares
+    {-12, -24}, {-11, -22}, {-10, -20}, {-9, -18}, {-8, -16}, {-7, -14}, {-6, -12}, {-5, -10}, {-4, -8}, {-3, -6},
+    {-2, -4}, {-1, -2}, {0, 0}, {1, 2}, {2, 4}, {3, 6}, {4, 8}, {5, 10}, {6, 12}, {7, 14},
+    {8, 16}, {9, 18}, {10, 20}, {11, 22}, {12, 24}, {13, 26}, {14, 28}, {15, 30},
+    // king attack
+    {2, 0},
+    // shield pawn, half-open and open king file, storm
+    {10, 0}, {-20, 0}, {-35, 0}, {-12, 0},
+    // doubled, isolated
+    {-10, -20}, {-12, -15},
+    // passed by advance
+    {0, 0}, {5, 3}, {10, 12}, {15, 27}, {20, 48}, {25, 75}, {30, 108}, {35, 147},
+    // passed: free stop square, king distances
+    {0, 4}, {0, 2}, {0, -1},
+    // bishop pair
+    {30, 50},
+  };
+  // clang-format on
+  mg = kW[term][0];
+  eg = kW[term][1];
 }
 
 // Piece-square values: PeSTO's published tables (Ronald Friederich's tapered evaluation, tuned on
@@ -79,126 +145,126 @@ WM_HD void pst(int type, int sq, int& mg, int& eg) {
   // clang-format off
   constexpr short kMg[6][64] = {
     {  // pawn
-         0,    0,    0,    0,    0,    0,    0,    0,
-        98,  134,   61,   95,   68,  126,   34,  -11,
-        -6,    7,   26,   31,   65,   56,   25,  -20,
-       -14,   13,    6,   21,   23,   12,   17,  -23,
-       -27,   -2,   -5,   12,   17,    6,   10,  -25,
-       -26,   -4,   -4,  -10,    3,    3,   33,  -12,
-       -35,   -1,  -20,  -23,  -15,   24,   38,  -22,
-         0,    0,    0,    0,    0,    0,    0,    0,
+         0,     0,     0,     0,     0,     0,     0,     0,
+        98,   134,    61,    95,    68,   126,    34,   -11,
+        -6,     7,    26,    31,    65,    56,    25,   -20,
+       -14,    13,     6,    21,    23,    12,    17,   -23,
+       -27,    -2,    -5,    12,    17,     6,    10,   -25,
+       -26,    -4,    -4,   -10,     3,     3,    33,   -12,
+       -35,    -1,   -20,   -23,   -15,    24,    38,   -22,
+         0,     0,     0,     0,     0,     0,     0,     0,
     },
     {  // knight
-      -167,  -89,  -34,  -49,   61,  -97,  -15, -107,
-       -73,  -41,   72,   36,   23,   62,    7,  -17,
-       -47,   60,   37,   65,   84,  129,   73,   44,
-        -9,   17,   19,   53,   37,   69,   18,   22,
-       -13,    4,   16,   13,   28,   19,   21,   -8,
-       -23,   -9,   12,   10,   19,   17,   25,  -16,
-       -29,  -53,  -12,   -3,   -1,   18,  -14,  -19,
-      -105,  -21,  -58,  -33,  -17,  -28,  -19,  -23,
+      -167,   -89,   -34,   -49,    61,   -97,   -15,  -107,
+       -73,   -41,    72,    36,    23,    62,     7,   -17,
+       -47,    60,    37,    65,    84,   129,    73,    44,
+        -9,    17,    19,    53,    37,    69,    18,    22,
+       -13,     4,    16,    13,    28,    19,    21,    -8,
+       -23,    -9,    12,    10,    19,    17,    25,   -16,
+       -29,   -53,   -12,    -3,    -1,    18,   -14,   -19,
+      -105,   -21,   -58,   -33,   -17,   -28,   -19,   -23,
     },
     {  // bishop
-       -29,    4,  -82,  -37,  -25,  -42,    7,   -8,
-       -26,   16,  -18,  -13,   30,   59,   18,  -47,
-       -16,   37,   43,   40,   35,   50,   37,   -2,
-        -4,    5,   19,   50,   37,   37,    7,   -2,
-        -6,   13,   13,   26,   34,   12,   10,    4,
-         0,   15,   15,   15,   14,   27,   18,   10,
-         4,   15,   16,    0,    7,   21,   33,    1,
-       -33,   -3,  -14,  -21,  -13,  -12,  -39,  -21,
+       -29,     4,   -82,   -37,   -25,   -42,     7,    -8,
+       -26,    16,   -18,   -13,    30,    59,    18,   -47,
+       -16,    37,    43,    40,    35,    50,    37,    -2,
+        -4,     5,    19,    50,    37,    37,     7,    -2,
+        -6,    13,    13,    26,    34,    12,    10,     4,
+         0,    15,    15,    15,    14,    27,    18,    10,
+         4,    15,    16,     0,     7,    21,    33,     1,
+       -33,    -3,   -14,   -21,   -13,   -12,   -39,   -21,
     },
     {  // rook
-        32,   42,   32,   51,   63,    9,   31,   43,
-        27,   32,   58,   62,   80,   67,   26,   44,
-        -5,   19,   26,   36,   17,   45,   61,   16,
-       -24,  -11,    7,   26,   24,   35,   -8,  -20,
-       -36,  -26,  -12,   -1,    9,   -7,    6,  -23,
-       -45,  -25,  -16,  -17,    3,    0,   -5,  -33,
-       -44,  -16,  -20,   -9,   -1,   11,   -6,  -71,
-       -19,  -13,    1,   17,   16,    7,  -37,  -26,
+        32,    42,    32,    51,    63,     9,    31,    43,
+        27,    32,    58,    62,    80,    67,    26,    44,
+        -5,    19,    26,    36,    17,    45,    61,    16,
+       -24,   -11,     7,    26,    24,    35,    -8,   -20,
+       -36,   -26,   -12,    -1,     9,    -7,     6,   -23,
+       -45,   -25,   -16,   -17,     3,     0,    -5,   -33,
+       -44,   -16,   -20,    -9,    -1,    11,    -6,   -71,
+       -19,   -13,     1,    17,    16,     7,   -37,   -26,
     },
     {  // queen
-       -28,    0,   29,   12,   59,   44,   43,   45,
-       -24,  -39,   -5,    1,  -16,   57,   28,   54,
-       -13,  -17,    7,    8,   29,   56,   47,   57,
-       -27,  -27,  -16,  -16,   -1,   17,   -2,    1,
-        -9,  -26,   -9,  -10,   -2,   -4,    3,   -3,
-       -14,    2,  -11,   -2,   -5,    2,   14,    5,
-       -35,   -8,   11,    2,    8,   15,   -3,    1,
-        -1,  -18,   -9,   10,  -15,  -25,  -31,  -50,
+       -28,     0,    29,    12,    59,    44,    43,    45,
+       -24,   -39,    -5,     1,   -16,    57,    28,    54,
+       -13,   -17,     7,     8,    29,    56,    47,    57,
+       -27,   -27,   -16,   -16,    -1,    17,    -2,     1,
+        -9,   -26,    -9,   -10,    -2,    -4,     3,    -3,
+       -14,     2,   -11,    -2,    -5,     2,    14,     5,
+       -35,    -8,    11,     2,     8,    15,    -3,     1,
+        -1,   -18,    -9,    10,   -15,   -25,   -31,   -50,
     },
     {  // king
-       -65,   23,   16,  -15,  -56,  -34,    2,   13,
-        29,   -1,  -20,   -7,   -8,   -4,  -38,  -29,
-        -9,   24,    2,  -16,  -20,    6,   22,  -22,
-       -17,  -20,  -12,  -27,  -30,  -25,  -14,  -36,
-       -49,   -1,  -27,  -39,  -46,  -44,  -33,  -51,
-       -14,  -14,  -22,  -46,  -44,  -30,  -15,  -27,
-         1,    7,   -8,  -64,  -43,  -16,    9,    8,
-       -15,   36,   12,  -54,    8,  -28,   24,   14,
+       -65,    23,    16,   -15,   -56,   -34,     2,    13,
+        29,    -1,   -20,    -7,    -8,    -4,   -38,   -29,
+        -9,    24,     2,   -16,   -20,     6,    22,   -22,
+       -17,   -20,   -12,   -27,   -30,   -25,   -14,   -36,
+       -49,    -1,   -27,   -39,   -46,   -44,   -33,   -51,
+       -14,   -14,   -22,   -46,   -44,   -30,   -15,   -27,
+         1,     7,    -8,   -64,   -43,   -16,     9,     8,
+       -15,    36,    12,   -54,     8,   -28,    24,    14,
     },
   };
   constexpr short kEg[6][64] = {
     {  // pawn
-         0,    0,    0,    0,    0,    0,    0,    0,
-       178,  173,  158,  134,  147,  132,  165,  187,
-        94,  100,   85,   67,   56,   53,   82,   84,
-        32,   24,   13,    5,   -2,    4,   17,   17,
-        13,    9,   -3,   -7,   -7,   -8,    3,   -1,
-         4,    7,   -6,    1,    0,   -5,   -1,   -8,
-        13,    8,    8,   10,   13,    0,    2,   -7,
-         0,    0,    0,    0,    0,    0,    0,    0,
+         0,     0,     0,     0,     0,     0,     0,     0,
+       178,   173,   158,   134,   147,   132,   165,   187,
+        94,   100,    85,    67,    56,    53,    82,    84,
+        32,    24,    13,     5,    -2,     4,    17,    17,
+        13,     9,    -3,    -7,    -7,    -8,     3,    -1,
+         4,     7,    -6,     1,     0,    -5,    -1,    -8,
+        13,     8,     8,    10,    13,     0,     2,    -7,
+         0,     0,     0,     0,     0,     0,     0,     0,
     },
     {  // knight
-       -58,  -38,  -13,  -28,  -31,  -27,  -63,  -99,
-       -25,   -8,  -25,   -2,   -9,  -25,  -24,  -52,
-       -24,  -20,   10,    9,   -1,   -9,  -19,  -41,
-       -17,    3,   22,   22,   22,   11,    8,  -18,
-       -18,   -6,   16,   25,   16,   17,    4,  -18,
-       -23,   -3,   -1,   15,   10,   -3,  -20,  -22,
-       -42,  -20,  -10,   -5,   -2,  -20,  -23,  -44,
-       -29,  -51,  -23,  -15,  -22,  -18,  -50,  -64,
+       -58,   -38,   -13,   -28,   -31,   -27,   -63,   -99,
+       -25,    -8,   -25,    -2,    -9,   -25,   -24,   -52,
+       -24,   -20,    10,     9,    -1,    -9,   -19,   -41,
+       -17,     3,    22,    22,    22,    11,     8,   -18,
+       -18,    -6,    16,    25,    16,    17,     4,   -18,
+       -23,    -3,    -1,    15,    10,    -3,   -20,   -22,
+       -42,   -20,   -10,    -5,    -2,   -20,   -23,   -44,
+       -29,   -51,   -23,   -15,   -22,   -18,   -50,   -64,
     },
     {  // bishop
-       -14,  -21,  -11,   -8,   -7,   -9,  -17,  -24,
-        -8,   -4,    7,  -12,   -3,  -13,   -4,  -14,
-         2,   -8,    0,   -1,   -2,    6,    0,    4,
-        -3,    9,   12,    9,   14,   10,    3,    2,
-        -6,    3,   13,   19,    7,   10,   -3,   -9,
-       -12,   -3,    8,   10,   13,    3,   -7,  -15,
-       -14,  -18,   -7,   -1,    4,   -9,  -15,  -27,
-       -23,   -9,  -23,   -5,   -9,  -16,   -5,  -17,
+       -14,   -21,   -11,    -8,    -7,    -9,   -17,   -24,
+        -8,    -4,     7,   -12,    -3,   -13,    -4,   -14,
+         2,    -8,     0,    -1,    -2,     6,     0,     4,
+        -3,     9,    12,     9,    14,    10,     3,     2,
+        -6,     3,    13,    19,     7,    10,    -3,    -9,
+       -12,    -3,     8,    10,    13,     3,    -7,   -15,
+       -14,   -18,    -7,    -1,     4,    -9,   -15,   -27,
+       -23,    -9,   -23,    -5,    -9,   -16,    -5,   -17,
     },
     {  // rook
-        13,   10,   18,   15,   12,   12,    8,    5,
-        11,   13,   13,   11,   -3,    3,    8,    3,
-         7,    7,    7,    5,    4,   -3,   -5,   -3,
-         4,    3,   13,    1,    2,    1,   -1,    2,
-         3,    5,    8,    4,   -5,   -6,   -8,  -11,
-        -4,    0,   -5,   -1,   -7,  -12,   -8,  -16,
-        -6,   -6,    0,    2,   -9,   -9,  -11,   -3,
-        -9,    2,    3,   -1,   -5,  -13,    4,  -20,
+        13,    10,    18,    15,    12,    12,     8,     5,
+        11,    13,    13,    11,    -3,     3,     8,     3,
+         7,     7,     7,     5,     4,    -3,    -5,    -3,
+         4,     3,    13,     1,     2,     1,    -1,     2,
+         3,     5,     8,     4,    -5,    -6,    -8,   -11,
+        -4,     0,    -5,    -1,    -7,   -12,    -8,   -16,
+        -6,    -6,     0,     2,    -9,    -9,   -11,    -3,
+        -9,     2,     3,    -1,    -5,   -13,     4,   -20,
     },
     {  // queen
-        -9,   22,   22,   27,   27,   19,   10,   20,
-       -17,   20,   32,   41,   58,   25,   30,    0,
-       -20,    6,    9,   49,   47,   35,   19,    9,
-         3,   22,   24,   45,   57,   40,   57,   36,
-       -18,   28,   19,   47,   31,   34,   39,   23,
-       -16,  -27,   15,    6,    9,   17,   10,    5,
-       -22,  -23,  -30,  -16,  -16,  -23,  -36,  -32,
-       -33,  -28,  -22,  -43,   -5,  -32,  -20,  -41,
+        -9,    22,    22,    27,    27,    19,    10,    20,
+       -17,    20,    32,    41,    58,    25,    30,     0,
+       -20,     6,     9,    49,    47,    35,    19,     9,
+         3,    22,    24,    45,    57,    40,    57,    36,
+       -18,    28,    19,    47,    31,    34,    39,    23,
+       -16,   -27,    15,     6,     9,    17,    10,     5,
+       -22,   -23,   -30,   -16,   -16,   -23,   -36,   -32,
+       -33,   -28,   -22,   -43,    -5,   -32,   -20,   -41,
     },
     {  // king
-       -74,  -35,  -18,  -18,  -11,   15,    4,  -17,
-       -12,   17,   14,   17,   17,   38,   23,   11,
-        10,   17,   23,   15,   20,   45,   44,   13,
-        -8,   22,   24,   27,   26,   33,   26,    3,
-       -18,   -4,   21,   24,   27,   23,    9,  -11,
-       -19,   -3,   11,   21,   23,   16,    7,   -9,
-       -27,  -11,    4,   13,   14,    4,   -5,  -17,
-       -53,  -34,  -21,  -11,  -28,  -14,  -24,  -43,
+       -74,   -35,   -18,   -18,   -11,    15,     4,   -17,
+       -12,    17,    14,    17,    17,    38,    23,    11,
+        10,    17,    23,    15,    20,    45,    44,    13,
+        -8,    22,    24,    27,    26,    33,    26,     3,
+       -18,    -4,    21,    24,    27,    23,     9,   -11,
+       -19,    -3,    11,    21,    23,    16,     7,    -9,
+       -27,   -11,     4,    13,    14,     4,    -5,   -17,
+       -53,   -34,   -21,   -11,   -28,   -14,   -24,   -43,
     },
   };
   // clang-format on
@@ -232,18 +298,34 @@ WM_HD Bits pawn_attack_set(int c, Bits pawns) {
   return c == 0 ? ((pawns & not_a) << 7) | ((pawns & not_h) << 9) : ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7);
 }
 
-// One side's terms, added to mg, eg and phase.
-template <class B>
-WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
+// A side's middle-game and end-game sums, from the default weights. The tuner supplies its own
+// accumulator with the same two calls to record the counts instead.
+struct Score {
+  int mg = 0, eg = 0;
+  template <class B>
+  WM_HD void piece(const B& p, int type, int rel) {
+    int tm = 0, te = 0;
+    p.pst(type, rel, tm, te);
+    mg += value_mg(type) + tm;
+    eg += value_eg(type) + te;
+  }
+  WM_HD void term(int t, int count) {
+    int wm = 0, we = 0;
+    term_weight(t, wm, we);
+    mg += count * wm;
+    eg += count * we;
+  }
+};
+
+// One side's terms, added to acc (Score or the tuner's recorder) and to phase.
+template <class B, class A>
+WM_HD void side_terms(const B& p, int us, A& acc, int& phase) {
   const int them = us ^ 1;
   const Bits occ = p.occupied(0) | p.occupied(1), own = p.occupied(us);
   // Mobility counts the squares not held by our own pieces nor attacked by the enemy's pawns.
   const Bits their_pawn_attacks = pawn_attack_set(them, p.pieces(them, 0));
-  // Threats: each enemy knight, bishop, rook or queen our pawns attack.
   const Bits their_pieces = p.occupied(them) & ~p.pieces(them, 0) & ~p.pieces(them, 5);
-  const int threatened = popcount(pawn_attack_set(us, p.pieces(us, 0)) & their_pieces);
-  mg += 55 * threatened;
-  eg += 35 * threatened;
+  acc.term(kPawnThreat, popcount(pawn_attack_set(us, p.pieces(us, 0)) & their_pieces));
   const int their_king = p.king_square(them);
   const Bits king_zone = their_king >= 0 ? p.king_zone(their_king) : 0;
   int attackers = 0, attack_weight = 0;
@@ -251,10 +333,7 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
     for (Bits b = p.pieces(us, type); b; b &= b - 1) {
       const int sq = lowest(b);
       const int rel = us == 0 ? sq : sq ^ 56;  // the table square from White's point of view
-      int tm = 0, te = 0;
-      p.pst(type, rel, tm, te);
-      mg += value_mg(type) + tm;
-      eg += value_eg(type) + te;
+      acc.piece(p, type, rel);
       phase += phase_of(type);
       Bits att = 0;
       switch (type) {
@@ -273,17 +352,15 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
         default:
           break;
       }
-      if (type == 3) {  // a rook on a file without pawns (open), or without its own (half-open)
+      if (type == 3) {
         const Bits file = file_mask(sq & 7);
         if (!((p.pieces(0, 0) | p.pieces(1, 0)) & file))
-          mg += 25, eg += 10;
+          acc.term(kRookOpenFile, 1);
         else if (!(p.pieces(us, 0) & file))
-          mg += 12, eg += 6;
+          acc.term(kRookHalfOpen, 1);
       }
       if (att) {
-        const int mob = popcount(att & ~own & ~their_pawn_attacks) - mobility_base(type);
-        mg += mobility_mg(type) * mob;
-        eg += mobility_eg(type) * mob;
+        acc.term(kMobility + mobility_offset(type) + popcount(att & ~own & ~their_pawn_attacks), 1);
         if (att & king_zone) {
           ++attackers;
           attack_weight += popcount(att & king_zone) * (type == 4 ? 4 : type == 3 ? 3 : 2);
@@ -291,22 +368,22 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
       }
     }
   // King safety: attackers on the enemy king's zone (counted for us), our own pawn shield.
-  if (attackers >= 2) mg += attack_weight * attackers * 2;
+  if (attackers >= 2) acc.term(kKingAttack, attack_weight * attackers);
   const int king = p.king_square(us);
   if (king >= 0) {
     const int f = king & 7, r = king >> 3;
     const Bits shield_files = file_mask(f) | adjacent_files(f);
     const Bits shield_ranks = us == 0 ? (0xFFull << (8 * imin(r + 1, 7))) | (0xFFull << (8 * imin(r + 2, 7)))
                                       : (0xFFull << (8 * imax(r - 1, 0))) | (0xFFull << (8 * imax(r - 2, 0)));
-    mg += 10 * popcount(p.pieces(us, 0) & shield_files & shield_ranks);
+    acc.term(kShieldPawn, popcount(p.pieces(us, 0) & shield_files & shield_ranks));
     // Files at the king without a pawn of ours are open to the enemy's rooks and queen (more so without
     // any pawn), and enemy pawns storming within three ranks of the king open more.
     for (int ff = imax(f - 1, 0); ff <= imin(f + 1, 7); ++ff) {
       const Bits file = file_mask(ff);
-      if (!(p.pieces(us, 0) & file)) mg -= (p.pieces(them, 0) & file) ? 20 : 35;
+      if (!(p.pieces(us, 0) & file)) acc.term((p.pieces(them, 0) & file) ? kKingFileHalf : kKingFileOpen, 1);
       for (Bits b = p.pieces(them, 0) & file; b; b &= b - 1) {
         const int gap = us == 0 ? (lowest(b) >> 3) - r : r - (lowest(b) >> 3);
-        if (gap >= 1 && gap <= 3) mg -= 12 * (4 - gap);
+        if (gap >= 1 && gap <= 3) acc.term(kPawnStorm, 4 - gap);
       }
     }
   }
@@ -314,53 +391,63 @@ WM_HD void side_terms(const B& p, int us, int& mg, int& eg, int& phase) {
   const Bits pawns = p.pieces(us, 0), their_pawns = p.pieces(them, 0);
   for (int f = 0; f < 8; ++f) {
     const int n = popcount(pawns & file_mask(f));
-    if (n > 1) mg -= 10 * (n - 1), eg -= 20 * (n - 1);
-    if (n && !(pawns & adjacent_files(f))) mg -= 12 * n, eg -= 15 * n;
+    if (n > 1) acc.term(kDoubledPawn, n - 1);
+    if (n && !(pawns & adjacent_files(f))) acc.term(kIsolatedPawn, n);
   }
   for (Bits b = pawns; b; b &= b - 1) {
     const int sq = lowest(b);
     if (!(front_span(us, sq) & their_pawns)) {
       const int adv = us == 0 ? (sq >> 3) : 7 - (sq >> 3);
-      mg += adv * 5;
-      eg += adv * adv * 3;
+      acc.term(kPassedPawn + adv, 1);
       // In the end game a passed pawn wants its way free, the enemy king far from the square in
       // front of it and its own king near.
       const int stop = us == 0 ? sq + 8 : sq - 8;
       if (stop >= 0 && stop < 64) {
-        if (!((occ >> stop) & 1)) eg += adv * 4;
+        if (!((occ >> stop) & 1)) acc.term(kPassedFree, adv);
         const int own_king = p.king_square(us);
-        if (their_king >= 0 && own_king >= 0)
-          eg += (4 * distance(their_king, stop) - 2 * distance(own_king, stop)) * adv / 2;
+        if (their_king >= 0 && own_king >= 0) {
+          acc.term(kPassedTheirKing, distance(their_king, stop) * adv);
+          acc.term(kPassedOwnKing, distance(own_king, stop) * adv);
+        }
       }
     }
   }
-  if (popcount(p.pieces(us, 2)) >= 2) mg += 30, eg += 50;
+  if (popcount(p.pieces(us, 2)) >= 2) acc.term(kBishopPair, 1);
 }
 
-// The score in centipawns from the side to move's point of view.
+// Drawish end games, as the divisor of the end-game score: the side ahead (`strong`) without pawns and
+// at most a minor piece up wins rarely (4); bishops of opposite colours and no other pieces (2); else 1.
 template <class B>
-WM_HD int evaluate(const B& p) {
-  int mg[2] = {0, 0}, eg[2] = {0, 0}, phase = 0;
-  side_terms(p, 0, mg[0], eg[0], phase);
-  side_terms(p, 1, mg[1], eg[1], phase);
-  phase = imin(phase, 24);
-  const int us = p.side(), them = us ^ 1;
-  const int m = mg[us] - mg[them];
-  int e = eg[us] - eg[them];
-  // Drawish end games: the side ahead without pawns and at most a minor piece up wins rarely (the
-  // end-game score is cut to a quarter); bishops of opposite colours and no other pieces, to a half.
-  const int strong = e >= 0 ? us : them, weak = strong ^ 1;
+WM_HD int endgame_divisor(const B& p, int strong) {
+  const int weak = strong ^ 1;
   const int minor = value_eg(1), rook = value_eg(3);
   int material[2] = {0, 0};
   for (int c = 0; c < 2; ++c)
     for (int t = 1; t <= 4; ++t) material[c] += popcount(p.pieces(c, t)) * value_eg(t);
   if (!p.pieces(strong, 0) && material[strong] - material[weak] <= minor + 20 && material[strong] < rook + minor + 100)
-    e /= 4;
-  else if (material[0] == value_eg(2) && material[1] == value_eg(2) && p.pieces(0, 2) && p.pieces(1, 2)) {
+    return 4;
+  if (material[0] == value_eg(2) && material[1] == value_eg(2) && p.pieces(0, 2) && p.pieces(1, 2)) {
     constexpr Bits kDark = 0xAA55AA55AA55AA55ull;
-    if (((p.pieces(0, 2) & kDark) != 0) != ((p.pieces(1, 2) & kDark) != 0)) e /= 2;
+    if (((p.pieces(0, 2) & kDark) != 0) != ((p.pieces(1, 2) & kDark) != 0)) return 2;
   }
-  return (m * phase + e * (24 - phase)) / 24 + 10;  // + tempo
+  return 1;
+}
+
+constexpr int kTempo = 10;
+
+// The score in centipawns from the side to move's point of view.
+template <class B>
+WM_HD int evaluate(const B& p) {
+  Score s[2];
+  int phase = 0;
+  side_terms(p, 0, s[0], phase);
+  side_terms(p, 1, s[1], phase);
+  phase = imin(phase, 24);
+  const int us = p.side(), them = us ^ 1;
+  const int m = s[us].mg - s[them].mg;
+  int e = s[us].eg - s[them].eg;
+  e /= endgame_divisor(p, e >= 0 ? us : them);
+  return (m * phase + e * (24 - phase)) / 24 + kTempo;
 }
 
 }  // namespace warpmind::gpu::chess_eval
