@@ -1019,7 +1019,7 @@ TEST(Cli, Connect6EngineSpeaksTheTextProtocol) {
   // The bench signature: fixed openings, fixed depth, one thread (changing the search changes it).
   const Outcome b = run("warpmind-connect6 bench 3");
   ASSERT_EQ(b.status, 0) << b.out;
-  EXPECT_NE(b.out.find("bench nodes 2223"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("bench nodes 2234"), std::string::npos) << b.out;
 }
 
 nlohmann::json read_json(const fs::path& p) {

@@ -1,5 +1,5 @@
 // Connect6: rules (the one-stone opening, two stones a turn, overlines win, a full board draws),
-// both notations and their errors, window counts kept incrementally against a brute-force recount, and
+// both notations and their errors, window and shape counts kept incrementally against a brute-force recount, and
 // the search (wins when it can, blocks threats, always legal).
 #include <gtest/gtest.h>
 
@@ -96,12 +96,14 @@ TEST(Connect6, WindowCountsMatchABruteForceRecount) {
     ASSERT_TRUE(b.play(t).ok());
     played.push_back(t);
     ASSERT_EQ(b.windows(), count_windows(b)) << "after turn " << turn;
+    ASSERT_EQ(b.shapes(), count_shapes(b)) << "after turn " << turn;
   }
   const std::uint64_t key = b.key();
   while (!played.empty()) {
     b.undo(played.back());
     played.pop_back();
     ASSERT_EQ(b.windows(), count_windows(b));
+    ASSERT_EQ(b.shapes(), count_shapes(b));
   }
   EXPECT_EQ(b.stones(), 0);
   EXPECT_NE(key, b.key());

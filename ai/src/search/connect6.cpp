@@ -23,8 +23,15 @@ struct Tables {
   std::vector<std::array<int, 6>> windows;  // the cells of every six-cell window
   std::vector<std::vector<int>> of_cell;    // the windows through each cell
   std::array<std::array<std::uint64_t, kCells>, 3> key{};
+  std::vector<std::vector<int>> lines_of;  // the lines (of six cells or more) through each cell
   Tables() {
     of_cell.resize(kCells);
+    lines_of.resize(kCells);
+    for (int l = 0; l < kLines; ++l) {
+      int x, y, dx, dy, n;
+      gpu::connect6_eval::line_geometry(l, x, y, dx, dy, n);
+      for (int i = 0; i < n; ++i) lines_of[static_cast<std::size_t>((y + i * dy) * kSize + x + i * dx)].push_back(l);
+    }
     const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
     for (const auto& d : dirs)
       for (int y = 0; y < kSize; ++y)
@@ -129,6 +136,48 @@ void Board::window_delta(int cell, int sign) {
   }
 }
 
+namespace {
+static_assert(kShapeKinds == gpu::connect6_eval::kShapeKinds && kLines == gpu::connect6_eval::kLines);
+
+// Line l's shapes, by colour (1, 2) and shape.
+void shapes_of_line(const std::array<std::uint8_t, kCells>& cells, int l, int (&out)[3][kShapeKinds]) {
+  int x, y, dx, dy, n;
+  gpu::connect6_eval::line_geometry(l, x, y, dx, dy, n);
+  std::uint8_t v[gpu::connect6_eval::kMaxLineLength];
+  for (int i = 0; i < n; ++i) v[i] = cells[static_cast<std::size_t>((y + i * dy) * kSize + x + i * dx)];
+  for (auto& row : out)
+    for (int& c : row) c = 0;
+  gpu::connect6_eval::line_shapes(v, n, out);
+}
+}  // namespace
+
+void Board::recount_lines(int cell) {
+  for (int l : T().lines_of[static_cast<std::size_t>(cell)]) {
+    auto& share = line_shapes_[static_cast<std::size_t>(l)];
+    int now[3][kShapeKinds];
+    shapes_of_line(cells_, l, now);
+    for (int c = 1; c <= 2; ++c)
+      for (int k = 0; k < kShapeKinds; ++k) {
+        auto& old = share[static_cast<std::size_t>((c - 1) * kShapeKinds + k)];
+        shapes_[static_cast<std::size_t>(c)][static_cast<std::size_t>(k)] += now[c][k] - old;
+        old = static_cast<std::uint8_t>(now[c][k]);
+      }
+  }
+}
+
+std::array<std::array<int, kShapeKinds>, 3> count_shapes(const Board& b) {
+  std::array<std::uint8_t, kCells> cells{};
+  for (int c = 0; c < kCells; ++c) cells[static_cast<std::size_t>(c)] = b.at(c);
+  std::array<std::array<int, kShapeKinds>, 3> total{};
+  for (int l = 0; l < kLines; ++l) {
+    int n[3][kShapeKinds];
+    shapes_of_line(cells, l, n);
+    for (int c = 1; c <= 2; ++c)
+      for (int k = 0; k < kShapeKinds; ++k) total[static_cast<std::size_t>(c)][static_cast<std::size_t>(k)] += n[c][k];
+  }
+  return total;
+}
+
 void Board::set_side() {
   to_move_ = stones_ == 0 ? BlackStone : (((stones_ + 1) / 2) % 2 == 1 ? WhiteStone : BlackStone);
 }
@@ -137,6 +186,7 @@ void Board::place(int cell, Stone s) {
   window_delta(cell, -1);
   cells_[static_cast<std::size_t>(cell)] = s;
   window_delta(cell, +1);
+  recount_lines(cell);
   key_ ^= T().key[s][static_cast<std::size_t>(cell)];
   ++stones_;
   if (windows_[s][6] > 0) winner_ = s;
@@ -148,6 +198,7 @@ void Board::remove(int cell) {
   window_delta(cell, -1);
   cells_[static_cast<std::size_t>(cell)] = Empty;
   window_delta(cell, +1);
+  recount_lines(cell);
   key_ ^= T().key[s][static_cast<std::size_t>(cell)];
   --stones_;
   winner_ = windows_[BlackStone][6] > 0 ? BlackStone : (windows_[WhiteStone][6] > 0 ? WhiteStone : Empty);
@@ -230,7 +281,7 @@ int evaluate(const Board& b) {
   const Stone me = b.to_move(), them = other(me);
   const auto& w = b.windows();
   const bool them_blockable = !gpu::connect6_eval::needs_blockable(w, me, them) || blockable(b, them);
-  return gpu::connect6_eval::from_counts(w, me, them, them_blockable);
+  return gpu::connect6_eval::from_counts(w, b.shapes(), me, them, them_blockable);
 }
 
 // ---- [SECTION] search ----------------------------------------------------------------------------

@@ -144,7 +144,14 @@ __device__ __forceinline__ int evaluate_warp(WarpScratch& s, int lane) {
       them_blockable = __shfl_sync(kFullMask, v, 0);
     }
   }
-  return evaluate_counts(b, w, them_blockable);
+  // The shapes: a lane per line (92 lines, three rounds), then the counts summed over the warp.
+  int mine[3][kShapeKinds] = {};
+  for (int l = lane; l < kLines; l += 32) add_line_shapes(b, l, mine);
+  int shapes[3][kShapeKinds] = {};
+  for (int c = 1; c <= 2; ++c)
+    for (int k = 0; k < kShapeKinds; ++k)
+      shapes[c][k] = static_cast<int>(__reduce_add_sync(kFullMask, static_cast<unsigned>(mine[c][k])));
+  return evaluate_counts(b, w, shapes, them_blockable);
 }
 
 __device__ __forceinline__ int leaf_value_warp(WarpScratch& s, int ply, int lane) {

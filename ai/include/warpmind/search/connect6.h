@@ -11,7 +11,9 @@
 // Evaluation: every six-cell window in the four directions that holds stones of one colour only counts
 // for that colour by how many it holds (1..5; a 6 is a win); the score weighs the counts, from the side
 // to move's point of view, with the windows that threaten to complete this turn (4 or 5 stones) weighed
-// most. Integer and order-free, so a GPU port can match it; kept incrementally by place/undo.
+// most, plus the side to move's named shapes on the board's lines (live and sleeping twos and threes;
+// fours and fives are counted too). Integer and order-free, so a GPU port can match it; kept
+// incrementally by place/undo.
 //
 // Search: forced turns first (win now; block every threat when the opponent threatens to win), then a
 // threat-space search (VCF: a win through turns that each make a threat the opponent must block, against
@@ -35,6 +37,7 @@
 namespace warpmind::search::connect6 {
 
 constexpr int kSize = 19, kCells = kSize * kSize;
+constexpr int kShapeKinds = 8, kLines = 92;  // named shapes; lines of six cells or more
 enum Stone : std::uint8_t { Empty = 0, BlackStone = 1, WhiteStone = 2 };
 
 struct Turn {
@@ -88,6 +91,10 @@ class Board {
   // Window counts: windows[c][k] = windows holding k stones of colour c (index 1 black, 2 white) and
   // none of the other, k = 1..6.
   const std::array<std::array<int, 7>, 3>& windows() const { return windows_; }
+  // Shape counts: shapes[c][k] = groups of colour c on the board's lines that form named shape k (live
+  // two, sleeping two, live three, sleeping three, live four, sleeping four, live five, sleeping five;
+  // defined in gpu/include/warpmind/gpu/connect6_eval.h, line_shapes), kept like the windows.
+  const std::array<std::array<int, kShapeKinds>, 3>& shapes() const { return shapes_; }
   std::uint64_t key() const { return key_; }
 
   void place(int cell, Stone s);  // low level: updates windows, key, winner
@@ -96,16 +103,21 @@ class Board {
  private:
   std::array<std::uint8_t, kCells> cells_{};
   std::array<std::array<int, 7>, 3> windows_{};
+  std::array<std::array<int, kShapeKinds>, 3> shapes_{};
+  std::array<std::array<std::uint8_t, 2 * kShapeKinds>, kLines> line_shapes_{};  // each line's share
   Stone to_move_ = BlackStone;
   Stone winner_ = Empty;
   int stones_ = 0;
   std::uint64_t key_ = 0;
   void window_delta(int cell, int sign);
+  void recount_lines(int cell);  // the shapes of the lines through cell
   void set_side();
 };
 
 // The windows of every cell recounted from scratch (the test's brute force).
 std::array<std::array<int, 7>, 3> count_windows(const Board& b);
+// The shapes of every line recounted from scratch.
+std::array<std::array<int, kShapeKinds>, 3> count_shapes(const Board& b);
 
 int evaluate(const Board& b);  // from the side to move's view
 

@@ -155,18 +155,38 @@ WM_HD bool blockable(const C6Pos& b, int s) {
   return false;
 }
 
-// evaluate() from the window counts w[side][stones] (count_windows') and them_blockable =
-// blockable(b, opponent), which only matters when the opponent has windows of four or five: the part a
-// warp computes once its lanes have counted the windows between them.
-WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7], bool them_blockable) {
-  return connect6_eval::from_counts(w, b.to_move, other(b.to_move), them_blockable);
+using connect6_eval::kLines;
+using connect6_eval::kShapeKinds;
+
+// Line l's shapes added to shapes[colour][shape] (connect6_eval::line_shapes).
+WM_HD void add_line_shapes(const C6Pos& b, int l, int (&shapes)[3][kShapeKinds]) {
+  int x, y, dx, dy, n;
+  connect6_eval::line_geometry(l, x, y, dx, dy, n);
+  std::uint8_t v[connect6_eval::kMaxLineLength];
+  for (int i = 0; i < n; ++i) v[i] = b.cell[(y + i * dy) * kSize + x + i * dx];
+  connect6_eval::line_shapes(v, n, shapes);
+}
+
+WM_HD void count_shapes(const C6Pos& b, int (&shapes)[3][kShapeKinds]) {
+  for (int s = 0; s < 3; ++s)
+    for (int k = 0; k < kShapeKinds; ++k) shapes[s][k] = 0;
+  for (int l = 0; l < kLines; ++l) add_line_shapes(b, l, shapes);
+}
+
+// evaluate() from the window counts w[side][stones] (count_windows'), the shape counts (count_shapes')
+// and them_blockable = blockable(b, opponent), which only matters when the opponent has windows of four
+// or five: the part a warp computes once its lanes have counted the windows and lines between them.
+WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7], const int (&shapes)[3][kShapeKinds],
+                          bool them_blockable) {
+  return connect6_eval::from_counts(w, shapes, b.to_move, other(b.to_move), them_blockable);
 }
 
 WM_HD int evaluate(const C6Pos& b) {
-  int w[3][7];
+  int w[3][7], shapes[3][kShapeKinds];
   count_windows(b, w);
+  count_shapes(b, shapes);
   const int them = other(b.to_move);
-  return evaluate_counts(b, w, !connect6_eval::needs_blockable(w, b.to_move, them) || blockable(b, them));
+  return evaluate_counts(b, w, shapes, !connect6_eval::needs_blockable(w, b.to_move, them) || blockable(b, them));
 }
 
 // The hybrid search's leaves (ai's Connect6Game::over / terminal and search::leaf_value): a board with a
