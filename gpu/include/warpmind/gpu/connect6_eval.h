@@ -70,25 +70,29 @@ WM_HD void line_geometry(int l, int& x, int& y, int& dx, int& dy, int& length) {
   }
 }
 
-// Adds the shapes of one line, cells v[0..n) (0 empty, 1 black, 2 white; 6 <= n <= 19), to
-// count[colour][shape] (colours 1 and 2).
-WM_HD void line_shapes(const std::uint8_t* v, int n, int (&count)[3][kShapeKinds]) {
-  // Prefix counts: own[p][i] stones of colour p among v[0..i), empty[i] empty cells.
-  int own[3][kMaxLineLength + 1], empty[kMaxLineLength + 1];
-  own[1][0] = own[2][0] = empty[0] = 0;
-  for (int i = 0; i < n; ++i) {
-    own[1][i + 1] = own[1][i] + (v[i] == 1);
-    own[2][i + 1] = own[2][i] + (v[i] == 2);
-    empty[i + 1] = empty[i] + (v[i] == 0);
-  }
-  const auto empties = [&](int from, int to) {
-    return from > to ? 0 : empty[to + 1] - empty[from];
-  };                       // cells [from, to]
+WM_HD int popc32(unsigned x) {
+#if defined(__CUDA_ARCH__)
+  return __popc(x);
+#elif defined(__POPCNT__)
+  return __builtin_popcount(x);
+#else
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+#endif
+}
+
+// Adds the shapes of one line to count[colour][shape] (colours 1 and 2), from its cells as bit masks
+// (bit i: cell i of the line) of black stones, white stones and empty cells; n cells, 6 <= n <= 19.
+WM_HD void line_shapes(unsigned black, unsigned white, unsigned empty, int n, int (&count)[3][kShapeKinds]) {
+  // Cells from..to (inclusive) as a mask; empty when from > to.
+  const auto range = [](int from, int to) { return from > to ? 0u : ((2u << to) - 1u) & ~((1u << from) - 1u); };
+  const auto empties = [&](int from, int to) { return popc32(empty & range(from, to)); };
   const int last = n - 6;  // the last window's start
   for (int p = 1; p <= 2; ++p) {
-    const int o = 3 - p;
-    // Window s (cells s..s+5): its stones of p when it holds none of o, else 0.
-    const auto stones = [&](int s) { return own[o][s + 6] - own[o][s] ? 0 : own[p][s + 6] - own[p][s]; };
+    const unsigned mine = p == 1 ? black : white, theirs = p == 1 ? white : black;
+    // Window s (cells s..s+5): its stones of p when it holds none of the other colour, else 0.
+    const auto stones = [&](int s) { return (theirs >> s) & 63u ? 0 : popc32((mine >> s) & 63u); };
     for (int s = 0; s <= last;) {
       if (!stones(s)) {
         ++s;
@@ -125,6 +129,18 @@ WM_HD void line_shapes(const std::uint8_t* v, int n, int (&count)[3][kShapeKinds
       ++count[p][(m - 2) * 2 + (live ? 0 : 1)];
     }
   }
+}
+
+// The same from the cells v[0..n) (0 empty, 1 black, 2 white).
+WM_HD void line_shapes(const std::uint8_t* v, int n, int (&count)[3][kShapeKinds]) {
+  unsigned black = 0, white = 0, empty = 0;
+  for (int i = 0; i < n; ++i) {
+    const unsigned bit = 1u << i;
+    black |= v[i] == 1 ? bit : 0u;
+    white |= v[i] == 2 ? bit : 0u;
+    empty |= v[i] == 0 ? bit : 0u;
+  }
+  line_shapes(black, white, empty, n, count);
 }
 
 // The weight of a shape of the side to move (mine) or of the other side. Only the mover's twos and threes

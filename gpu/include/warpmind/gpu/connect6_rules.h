@@ -162,9 +162,15 @@ using connect6_eval::kShapeKinds;
 WM_HD void add_line_shapes(const C6Pos& b, int l, int (&shapes)[3][kShapeKinds]) {
   int x, y, dx, dy, n;
   connect6_eval::line_geometry(l, x, y, dx, dy, n);
-  std::uint8_t v[connect6_eval::kMaxLineLength];
-  for (int i = 0; i < n; ++i) v[i] = b.cell[(y + i * dy) * kSize + x + i * dx];
-  connect6_eval::line_shapes(v, n, shapes);
+  unsigned black = 0, white = 0, empty = 0;  // the line's cells as bit masks, in registers
+  for (int i = 0; i < n; ++i) {
+    const int c = b.cell[(y + i * dy) * kSize + x + i * dx];
+    const unsigned bit = 1u << i;
+    black |= c == 1 ? bit : 0u;
+    white |= c == 2 ? bit : 0u;
+    empty |= c == 0 ? bit : 0u;
+  }
+  connect6_eval::line_shapes(black, white, empty, n, shapes);
 }
 
 WM_HD void count_shapes(const C6Pos& b, int (&shapes)[3][kShapeKinds]) {
