@@ -67,6 +67,7 @@ struct Data {
   std::vector<Sample> samples;
   std::vector<int> index;    // parameter
   std::vector<float> count;  // White's count minus Black's
+  int mismatches = 0;        // positions where the counts × default weights differ from chess::evaluate
 };
 
 gpu::chess::DPos to_dpos(const sc::Position& p) {
@@ -105,7 +106,7 @@ double eval_white(const Data& d, const Sample& s, const std::vector<std::array<d
   return (m * s.phase + e / s.divisor * (24 - s.phase)) / 24 + tempo;
 }
 
-bool load(const std::string& path, Data& d, int& dropped, std::vector<std::string>& fens, std::string& err) {
+bool load(const std::string& path, Data& d, int& dropped, std::string& err) {
   std::ifstream in(path);
   if (!in) {
     err = "cannot read " + path;
@@ -137,49 +138,30 @@ bool load(const std::string& path, Data& d, int& dropped, std::vector<std::strin
     int phase = 0;
     ce::side_terms(board, 0, rec[0], phase);
     ce::side_terms(board, 1, rec[1], phase);
-    ce::Score score_of[2];
-    int unused = 0;
-    ce::side_terms(board, 0, score_of[0], unused);
-    ce::side_terms(board, 1, score_of[1], unused);
-    const int us = p.side, e_us = score_of[us].eg - score_of[us ^ 1].eg;
     Sample s;
     s.first = static_cast<int>(d.index.size());
+    long m = 0, e = 0;  // White's minus Black's sums under the default weights
     for (int k = 0; k < kParams; ++k)
       if (const int diff = rec[0].n[static_cast<std::size_t>(k)] - rec[1].n[static_cast<std::size_t>(k)]; diff) {
         d.index.push_back(k);
         d.count.push_back(static_cast<float>(diff));
+        const auto w = default_weight(k);
+        m += diff * static_cast<long>(w[0]);
+        e += diff * static_cast<long>(w[1]);
       }
     s.count = static_cast<int>(d.index.size()) - s.first;
     s.phase = std::min(phase, 24);
-    s.divisor = ce::endgame_divisor(board, e_us >= 0 ? us : us ^ 1);
     s.white_to_move = p.side == sc::White;
+    // The engine's integer evaluation from the same sums must be chess::evaluate's (the check).
+    if (!s.white_to_move) m = -m, e = -e;
+    s.divisor = ce::endgame_divisor(board, e >= 0 ? p.side : p.side ^ 1);
+    e /= s.divisor;
+    if ((m * s.phase + e * (24 - s.phase)) / 24 + ce::kTempo != sc::evaluate(p)) ++d.mismatches;
     s.sf = s.white_to_move ? score : -score;
     s.result = result;
     d.samples.push_back(s);
-    fens.push_back(line.substr(0, a));
   }
   return true;
-}
-
-// The default weights must give back the engine's evaluation: the same sums in integers.
-int check_against_engine(const Data& d, const std::vector<std::string>& fens) {
-  int mismatches = 0;
-  for (std::size_t i = 0; i < fens.size(); ++i) {
-    sc::Position p;
-    (void)sc::parse_fen(fens[i], p);
-    const Sample& s = d.samples[i];
-    long m = 0, e = 0;
-    for (int k = s.first; k < s.first + s.count; ++k) {
-      const auto w = default_weight(d.index[static_cast<std::size_t>(k)]);
-      m += static_cast<long>(d.count[static_cast<std::size_t>(k)] * w[0]);
-      e += static_cast<long>(d.count[static_cast<std::size_t>(k)] * w[1]);
-    }
-    if (!s.white_to_move) m = -m, e = -e;
-    e /= s.divisor;
-    const long v = (m * s.phase + e * (24 - s.phase)) / 24 + ce::kTempo;
-    if (v != sc::evaluate(p)) ++mismatches;
-  }
-  return mismatches;
 }
 
 double loss(const Data& d, const std::vector<std::array<double, 2>>& w, std::size_t from, std::size_t to) {
@@ -299,10 +281,9 @@ int main(int argc, char** argv) {
 
   Data d;
   int dropped = 0;
-  std::vector<std::string> fens;
   for (const std::string& path : paths) {
     std::string err;
-    if (!load(path, d, dropped, fens, err)) {
+    if (!load(path, d, dropped, err)) {
       std::fprintf(stderr, "warpmind-tune: %s\n", err.c_str());
       return 2;
     }
@@ -314,9 +295,9 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "positions: %zu kept, %d dropped\n", d.samples.size(), dropped);
 
   // The recorded counts against the engine.
-  const int mismatches = check_against_engine(d, fens);
-  std::fprintf(stderr, "check: %zu positions, %d evaluations differ from the engine's\n", fens.size(), mismatches);
-  if (mismatches) return 1;
+  std::fprintf(stderr, "check: %zu positions, %d evaluations differ from the engine's\n", d.samples.size(),
+               d.mismatches);
+  if (d.mismatches) return 1;
 
   std::vector<std::array<double, 2>> w(kParams), start(kParams);
   for (int k = 0; k < kParams; ++k)
@@ -420,8 +401,8 @@ int main(int argc, char** argv) {
   }
   if (json)
     std::printf(
-        "{\"positions\": %zu, \"dropped\": %d, \"mismatches\": 0, \"scale\": %.2f, \"iterations\": %d, "
+        "{\"positions\": %zu, \"dropped\": %d, \"mismatches\": %d, \"scale\": %.2f, \"iterations\": %d, "
         "\"error_fit\": [%.6f, %.6f], \"error_held_out\": [%.6f, %.6f]}\n",
-        d.samples.size(), dropped, best_c, iterations, fit_start, fit_end, held_start, held_end);
+        d.samples.size(), dropped, d.mismatches, best_c, iterations, fit_start, fit_end, held_start, held_end);
   return 0;
 }
