@@ -159,6 +159,33 @@ TEST(Hybrid, DeadlineStopsTheSearch) {
   EXPECT_EQ(a.computed(), b.computed());
 }
 
+// A memory limit the tree outgrows stops the search with out_of_memory (the tree freed); the same
+// searcher then runs again normally, and a limit the tree fits in changes nothing.
+TEST(Hybrid, MemoryLimitStopsTheSearch) {
+  CpuBatch<ChessGame> backend{warpmind::test::cpu_context().pool()};
+  HybridSearch<ChessGame, CpuBatch<ChessGame>> search;
+  Position p;
+  ASSERT_TRUE(chess::parse_fen(kFens[1], p).ok());
+  HybridOptions o;
+  o.depth = 3;
+  o.l_max = o.b_max = 1 << 20;  // everything at once: the tree holds thousands of nodes
+  HybridStats free_run, small, large;
+  const auto unlimited = search.run(p, o, backend, free_run);
+  ASSERT_FALSE(unlimited.stopped);
+  ASSERT_GT(free_run.max_nodes, 1000u);
+  o.max_tree_bytes = 64 * sizeof(Position);  // far fewer than the tree needs
+  const auto r = search.run(p, o, backend, small);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_TRUE(r.out_of_memory);
+  EXPECT_LT(small.max_nodes, free_run.max_nodes);
+  o.max_tree_bytes = std::size_t{1} << 30;
+  const auto again = search.run(p, o, backend, large);
+  EXPECT_FALSE(again.stopped);
+  EXPECT_FALSE(again.out_of_memory);
+  EXPECT_EQ(again.value, unlimited.value);
+  EXPECT_EQ(large.computed(), free_run.computed());
+}
+
 TEST(Hybrid, ThresholdsDecideWhatIsBatched) {
   CpuBatch<ChessGame> backend{warpmind::test::cpu_context().pool()};
   HybridSearch<ChessGame, CpuBatch<ChessGame>> search;

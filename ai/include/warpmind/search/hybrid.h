@@ -33,6 +33,7 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <vector>
 
 #include "warpmind/core/thread_pool.h"
@@ -60,6 +61,10 @@ struct HybridOptions {
   // run() also returns with Result::stopped once this time has passed (checked before every batch or
   // node, so within one batch's time of it). Default: no deadline.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // The memory the tree may hold, in bytes (0: no limit). Checked before every batch or node, so the
+  // tree can pass it by one batch's children; past it, run() frees the tree and returns with
+  // Result::stopped and Result::out_of_memory — as it does when an allocation fails.
+  std::size_t max_tree_bytes = 0;
 };
 
 struct HybridStats {
@@ -206,10 +211,32 @@ class HybridSearch {
     int value = 0;
     Move best{};
     bool has_move = false;
-    bool stopped = false;  // options.stop interrupted the search: value and best mean nothing
+    bool stopped = false;        // options.stop interrupted the search: value and best mean nothing
+    bool out_of_memory = false;  // with stopped: the tree outgrew max_tree_bytes, or memory ran out
   };
 
+  // Never throws: an allocation failure frees the tree and returns stopped and out_of_memory.
   Result run(const State& root, const HybridOptions& o, Backend& backend, HybridStats& stats) {
+    try {
+      return run_tree(root, o, backend, stats);
+    } catch (const std::bad_alloc&) {
+      return out_of_memory();
+    }
+  }
+
+ private:
+  Result out_of_memory() {
+    nodes_ = {};  // frees the tree's memory at once
+    moves_flat_ = {};
+    pending_branches_ = {};
+    pending_leaves_ = {};
+    Result r;
+    r.stopped = true;
+    r.out_of_memory = true;
+    return r;
+  }
+
+  Result run_tree(const State& root, const HybridOptions& o, Backend& backend, HybridStats& stats) {
     stats = {};
     nodes_.clear();
     moves_flat_.clear();
@@ -229,6 +256,7 @@ class HybridSearch {
         return r;
       }
       stats.max_nodes = std::max<std::uint64_t>(stats.max_nodes, nodes_.size());
+      if (o.max_tree_bytes && nodes_.size() > o.max_tree_bytes / sizeof(Node)) return out_of_memory();
       if (take(pending_leaves_, o, o.l_min, o.l_max, stats)) {
         // Leaves: a batch on the backend, or one on the CPU. Every leaf lies at the horizon, the same
         // number of plies below the root (o.depth: release() makes a node a leaf exactly there).
@@ -269,7 +297,6 @@ class HybridSearch {
     return r;
   }
 
- private:
   struct Node {
     State state;
     int parent = -1, ply = 0;
