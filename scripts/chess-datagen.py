@@ -16,65 +16,10 @@ usage: chess-datagen.py --engine CMD --out FILE [--games N] [--seconds S] [--nod
 """
 import argparse
 import random
-import subprocess
 import sys
 import time
 
-
-class Engine:
-    def __init__(self, cmd):
-        self.p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
-        self.sync()
-
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine closed")
-            line = line.rstrip("\n")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def sync(self):
-        self.send("isready")
-        return self.wait("readyok")
-
-    def position(self, moves):
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-
-    def legal(self):
-        self.send("go perft 1")
-        lines = self.wait("Nodes searched")
-        return [l.split(":")[0] for l in lines if ":" in l and not l.startswith("Nodes")]
-
-    def board(self):
-        self.send("d")
-        lines = self.wait("Checkers")
-        fen = next(l[5:].strip() for l in lines if l.startswith("Fen:"))
-        checkers = lines[-1].split(":", 1)[1].strip()
-        return fen, checkers != ""
-
-    def search(self, nodes):
-        self.send(f"go nodes {nodes}")
-        lines = self.wait("bestmove")
-        score = None
-        for l in lines:
-            w = l.split()
-            if "score" in w:
-                i = w.index("score")
-                kind, value = w[i + 1], int(w[i + 2])
-                score = (kind, value)
-        return score, lines[-1].split()[1]
+from uci_engine import Engine
 
 
 def play(eng, rng, args):
@@ -100,7 +45,7 @@ def play(eng, rng, args):
         if seen[key] >= 3 or int(fields[4]) >= 100 or len(moves) >= args.max_plies:
             result = 0.5
             break
-        score, best = eng.search(args.nodes)
+        score, best = eng.search(f"nodes {args.nodes}")
         if best == "(none)":
             result = (0.0 if white else 1.0) if check else 0.5
             break
@@ -152,7 +97,7 @@ def main():
             out.flush()
             if games % 20 == 0:
                 print(f"{games} games, {positions} positions, {time.time() - start:.0f} s", file=sys.stderr)
-    eng.send("quit")
+    eng.quit()
     print(f"done: {games} games, {positions} positions", file=sys.stderr)
 
 

@@ -13,8 +13,9 @@ are left out. Progress goes to stderr.
 usage: chess-label.py --engine CMD --depth N --out FILE LOG...
 """
 import argparse
-import subprocess
 import sys
+
+from uci_engine import Engine
 
 
 def parse_games(paths):
@@ -38,30 +39,6 @@ def parse_games(paths):
                     header = None
 
 
-class Engine:
-    def __init__(self, cmd):
-        self.p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
-
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine closed")
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", required=True)
@@ -78,31 +55,18 @@ def main():
         for gi, (moves, result) in enumerate(games):
             eng.send("ucinewgame")
             for k in range(args.skip, len(moves)):
-                eng.send("position startpos moves " + " ".join(moves[:k]))
-                eng.send("d")
-                fen, checkers = None, ""
-                for line in eng.wait("Checkers:"):
-                    if line.startswith("Fen: "):
-                        fen = line[5:]
-                    if line.startswith("Checkers:"):
-                        checkers = line[9:].strip()
-                if fen is None or checkers:
+                eng.position(moves[:k])
+                fen, check = eng.board()
+                if check:
                     continue
                 key = " ".join(fen.split()[:4])
                 if key in seen:
                     continue
                 seen.add(key)
-                eng.send("go depth %d" % args.depth)
-                score = None
-                for line in eng.wait("bestmove"):
-                    w = line.split()
-                    if "score" in w:
-                        i = w.index("score")
-                        score = int(w[i + 2]) if w[i + 1] == "cp" else None
-                    if line.startswith("bestmove"):
-                        best = w[1]
-                if score is None:
+                score, best = eng.search("depth %d" % args.depth)
+                if score is None or score[0] != "cp":
                     continue
+                score = score[1]
                 out.write("%s;%d;%s;%g\n" % (fen, score, best, result))
                 kept += 1
             if gi % 20 == 0:
