@@ -59,13 +59,13 @@ class Connect6Engine::Impl {
       } catch (...) {
         return error(cmd + ": '" + arg + "' is out of range");
       }
-    } else if (cmd == "threats") {
+    } else if (cmd == "threats" || cmd == "treethreats") {
       try {
         const int v = std::stoi(arg);
         if (v < 0 || v > 32) throw std::out_of_range("range");
-        options_.threat_depth = v;
+        (cmd == "threats" ? options_.threat_depth : options_.tree_threat_depth) = v;
       } catch (...) {
-        return error("threats: '" + arg + "' is out of range (0..32)");
+        return error(cmd + ": '" + arg + "' is out of range (0..32)");
       }
     } else if (cmd == "plies") {
       try {

@@ -2,6 +2,8 @@
 // protocol of Connect6 programs: name; new black | new white; black XXXX / white XXXX (set up stones);
 // next (play the side to move); move XXXX (the opponent's turn, then ours); depth d; time ms; threads n;
 // threats t (the threat-space search's attacking turns, 0..32, 12 by default; 0 turns it off);
+// treethreats t (the VCF inside the alpha-beta's tree, SearchOptions::tree_threat_depth: 0..32, 0 by
+// default: off);
 // search alphabeta|hybrid (the engine's own search, or the node-based hybrid search of search/hybrid.h);
 // backend cpu|cuda|auto (where the hybrid's batches run: the GPU when one is usable under auto);
 // bench [depth] (a node-count signature: fixed openings searched on one thread, on stderr); quit.

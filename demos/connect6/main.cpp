@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   using namespace warpmind;
   CLI::App app(
       "The Connect6 engine: commands on standard input in the common text protocol of Connect6 programs (name, "
-      "new, black, white, next, move, depth, time, threads, threats, search, backend, bench, quit: "
+      "new, black, white, next, move, depth, time, threads, threats, treethreats, search, backend, plies, bench, quit: "
       "demos/connect6/connect6_engine.h); moves and the name on standard output, everything else on standard "
       "error.",
       "warpmind-connect6");

@@ -1221,7 +1221,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind-bench aoi",
      suite + " --ticks --max-clients --no-scale --scale-ticks --chunk --grid-max-clients --mailboxes"},
     {"warpmind-bench ddm", suite + " --steps --max-regions --no-brute"},
-    {"warpmind-bench hybrid", suite + " --width --depth"},
+    {"warpmind-bench hybrid", suite + " --width --depth --max-tree-mb"},
     {"warpmind-bench chess", suite + " --part --perft-only --resident-only"},
     {"warpmind-bench connect6", suite + " --part --resident-only"},
     {"warpmind-referee", "--help --game --engine1 --engine2 --options1 --options2 --games --time --inc --seed --log"},

@@ -201,6 +201,31 @@ TEST(Connect6Tactics, VcfInTwoTurns) {
   EXPECT_EQ(play_out(b, tactics(), 3), BlackStone);
 }
 
+// The same VCF, White to move (two more White stones in the corners): an alpha-beta of two turns at
+// width 48 without the root's threat searches sees no threat to block and leaves Black its win; with
+// the VCF inside its tree it scores every White turn that leaves Black the VCF as lost and picks one
+// after which the threat search finds no Black win. (At width 12 no candidate turn defends: the tree
+// search then scores the root as lost.)
+TEST(Connect6Tactics, TreeThreatsStopTheVcfInTwo) {
+  const Board b = position({"E5", "F5", "G5", "Q13", "Q14", "P13", "O14"}, {"A19", "T19", "A1", "T1", "K1", "A10"});
+  ASSERT_EQ(b.to_move(), WhiteStone);
+  SearchOptions o = tactics(0);
+  o.vcf_depth = 0;
+  o.width = 48;
+  const auto black_wins_after = [&](const Turn& t) {
+    Board after = b;
+    EXPECT_TRUE(after.play(t).ok());
+    return search(after, tactics(4)).forced;
+  };
+  const SearchOutcome plain = search(b, o);
+  EXPECT_TRUE(black_wins_after(plain.best)) << turn_name(plain.best, Notation::Human);
+  o.tree_threat_depth = 4;
+  o.tree_threat_nodes = 20000;
+  const SearchOutcome r = search(b, o);
+  EXPECT_GT(r.score, -500000);
+  EXPECT_FALSE(black_wins_after(r.best)) << turn_name(r.best, Notation::Human);
+}
+
 // A VCF of three turns: the row three C3-E3 becomes a four (White spends both stones) while D11 makes
 // the column D9-D11 a three; that column becomes a four while F11 makes the split row C11-F11 and the
 // split column F11-F15 threes; two fours come only on the third turn (no empty cell joins two twos).

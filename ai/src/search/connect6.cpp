@@ -3,6 +3,7 @@
 #include "warpmind/search/connect6.h"
 
 #include <algorithm>
+#include <memory>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -307,6 +308,17 @@ struct Ctx {
   std::atomic<bool>* stop = nullptr;  // shared by the threads of a multi-threaded search
   std::uint64_t nodes = 0;
   bool stopped = false;
+  tss::ThreatSearch* threats = nullptr;  // the VCF inside the tree (SearchOptions::tree_threat_depth)
+  // True when the side to move on `b` wins by continuous fours within the tree threat search's budget.
+  bool vcf_in_tree(Board& b) {
+    tss::ThreatSearch::Limits lim;
+    lim.max_nodes = static_cast<std::uint64_t>(std::max(1, o.tree_threat_nodes));
+    lim.quiet_turns = 0;
+    lim.interrupt = o.interrupt;
+    if (o.time_ms > 0) lim.deadline = start + std::chrono::milliseconds(o.time_ms);
+    const int turns = std::min(o.tree_threat_depth, 32);
+    return threats->solve(b, b.to_move(), turns, lim, nullptr) == tss::ThreatSearch::Result::Win;
+  }
   bool out_of_time() {
     // The clock every 16 nodes: a node costs microseconds (a threat-space node up to a millisecond),
     // a clock read tens of nanoseconds.
@@ -490,6 +502,7 @@ int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
   Scratch& sc = ctx.ply[static_cast<std::size_t>(depth)];
   bool forced = false;
   candidate_turns(b, ctx.o.width, sc, forced);
+  if (!forced && ctx.threats && ctx.vcf_in_tree(b)) return kWin - 1;
   const std::vector<Turn>& turns = sc.turns;
   int best = -kWin - 1;
   for (const Turn& t : turns) {
@@ -609,6 +622,8 @@ int Connect6Game::terminal(const Board& b, int ply) {
 SearchOutcome search(const Board& root, const SearchOptions& o) {
   SearchOutcome out;
   Ctx ctx{o, std::vector<Scratch>(static_cast<std::size_t>(std::max(1, o.depth)) + 1), Clock::now()};
+  std::unique_ptr<tss::ThreatSearch> tree_threats;
+  if (o.tree_threat_depth > 0) ctx.threats = (tree_threats = std::make_unique<tss::ThreatSearch>(16)).get();
   Board b = root;
   Scratch root_scratch;
   bool forced = false;
@@ -666,6 +681,8 @@ SearchOutcome search(const Board& root, const SearchOptions& o) {
       for (int w = 0; w < threads; ++w)
         pool.emplace_back([&, w] {
           Ctx mine{o, std::vector<Scratch>(static_cast<std::size_t>(std::max(1, o.depth)) + 1), ctx.start, &stop};
+          std::unique_ptr<tss::ThreatSearch> own_threats;
+          if (o.tree_threat_depth > 0) mine.threats = (own_threats = std::make_unique<tss::ThreatSearch>(16)).get();
           Board own = b;
           for (std::size_t i = static_cast<std::size_t>(w); i < turns.size(); i += static_cast<std::size_t>(threads)) {
             const Stone me = own.to_move();

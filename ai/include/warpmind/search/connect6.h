@@ -143,6 +143,15 @@ struct SearchOptions {
   // free stones are tried near the threats only, so a win is proven against those answers.
   int threat_depth = 0;
   int threat_nodes = 200000;
+  // Threats inside the alpha-beta (off when 0, the library's default): at every node below the root
+  // with a turn or more left to search and no threat to block, a VCF search (every attacking turn a
+  // threat; up to `tree_threat_depth` attacking turns, 1..32, more counts as 32) of at most
+  // `tree_threat_nodes` (>= 1) nodes for the side to move, with a transposition table kept through the
+  // search; a win found scores the node as won (kWin - 1, the mover's view) without searching its
+  // turns. Out of budget it proves nothing and the node is searched as usual. Deterministic without
+  // time_ms.
+  int tree_threat_depth = 0;
+  int tree_threat_nodes = 2000;
   int threads = 1;  // > 1: root splitting, every root turn searched exactly on some thread
   // When set and true (another thread sets it), the search stops soon and returns the best turn of the
   // last completed depth, as when its time runs out.
