@@ -61,9 +61,10 @@ struct HybridOptions {
   // run() also returns with Result::stopped once this time has passed (checked before every batch or
   // node, so within one batch's time of it). Default: no deadline.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-  // The memory the tree may hold, in bytes (0: no limit). Checked before every batch or node, so the
-  // tree can pass it by one batch's children; past it, run() frees the tree and returns with
-  // Result::stopped and Result::out_of_memory — as it does when an allocation fails.
+  // The memory the tree may hold, in bytes (0: no limit), counted as its nodes times the size of one
+  // (a node holds a whole State; the lists of moves beside them are not counted). Checked before every
+  // batch or node, so the tree can pass it by one batch's children; past it, run() frees the tree and
+  // returns with Result::stopped and Result::out_of_memory — as it does when an allocation fails.
   std::size_t max_tree_bytes = 0;
 };
 
