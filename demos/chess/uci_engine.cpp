@@ -48,6 +48,7 @@ class UciEngine::Impl {
   Impl(Output out, int hash_mb)
       : out_(std::move(out)), hash_mb_(std::clamp(hash_mb, 1, 65536)), searcher_(hash_mb_, 1), pool_(0) {
     (void)parse_fen(kStartFen, position_);
+    searcher_.set_network(Network::builtin());
   }
   ~Impl() {
     searcher_.stop();
@@ -75,6 +76,8 @@ class UciEngine::Impl {
       say("option name FirstChildFirst type check default true");
       say("option name CutOneByOne type spin default 256 min 1 max 256");
       say("option name SubtreePlies type spin default 0 min 0 max 4");
+      say("option name Evaluation type combo default network var network var classical");
+      say("option name EvalFile type string default <builtin>");
       say("uciok");
     } else if (cmd == "isready") {
       if (hybrid_) (void)gpu();  // the GPU (when one is used) is started here, not on the clock
@@ -161,6 +164,18 @@ class UciEngine::Impl {
          : name == "Lmax" ? hybrid_options_.l_max
          : name == "Bmin" ? hybrid_options_.b_min
                           : hybrid_options_.b_max) = v;
+    } else if (name == "Evaluation") {
+      if (value != "network" && value != "classical") return error("option Evaluation: network or classical");
+      classical_ = value == "classical";
+      searcher_.set_network(classical_ ? nullptr : network_);
+    } else if (name == "EvalFile") {
+      std::shared_ptr<const Network> n = Network::builtin();
+      if (value != "<builtin>" && !value.empty()) {
+        const Status st = Network::load(value, n);
+        if (!st.ok()) return error("option EvalFile: " + st.message() + " (the network is unchanged)");
+      }
+      network_ = n;
+      if (!classical_) searcher_.set_network(network_);
     } else if (name == "SubtreePlies") {
       int v = 0;
       if (number(0, 4, v)) subtree_plies_ = v;
@@ -403,13 +418,14 @@ class UciEngine::Impl {
         (on_gpu ? "GPU" : "CPU"));
   }
 
-  // A fixed search of fixed positions on one thread from a cleared table: the node count is a
-  // signature of the engine's search.
+  // A fixed search of fixed positions on one thread from a cleared table, with the evaluation the options
+  // chose: the node count is a signature of the engine's search and evaluation.
   void bench(std::istringstream& in) {
     int depth = 7;
     if (!(in >> depth)) depth = 7;
     depth = std::clamp(depth, 1, 20);
     Searcher s(16, 1);
+    s.set_network(searcher_.network());  // the evaluation chosen by the options
     std::uint64_t nodes = 0;
     const auto t0 = std::chrono::steady_clock::now();
     for (const char* fen : kBenchFens) {
@@ -447,6 +463,8 @@ class UciEngine::Impl {
     return o;
   }();
   Searcher searcher_;
+  std::shared_ptr<const Network> network_ = Network::builtin();  // EvalFile's
+  bool classical_ = false;                                       // Evaluation classical
   ThreadPool pool_;
   Position position_;
   std::vector<std::uint64_t> history_;

@@ -59,7 +59,10 @@ void BoardPicture::arrow(float x0, float y0, float x1, float y1, std::uint32_t c
     fills.push_back(v);
 }
 
-ChessTable::ChessTable() : searcher_(std::make_unique<chess::Searcher>(32, 1)) { (void)start("", ""); }
+ChessTable::ChessTable() : searcher_(std::make_unique<chess::Searcher>(32, 1)) {
+  searcher_->set_network(chess::Network::builtin());  // the engine's evaluation, as warpmind-chess plays
+  (void)start("", "");
+}
 
 ChessTable::~ChessTable() { stop_thinking(); }
 

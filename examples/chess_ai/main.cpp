@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "warpmind/search/chess.h"
+#include "warpmind/search/chess_network.h"
 #include "warpmind/search/chess_search.h"
 
 using namespace warpmind::search::chess;
@@ -24,7 +25,8 @@ bool legal(const Position& p, Move m) {
 }  // namespace
 
 int main() {
-  Searcher engine(16, 1);  // a 16 MB table, one thread
+  Searcher engine(16, 1);                  // a 16 MB table, one thread
+  engine.set_network(Network::builtin());  // the learned evaluation warpmind-chess plays with
   Position p;
   if (!parse_fen(kStartFen, p).ok()) return 2;
   std::vector<std::uint64_t> history;  // keys of the positions played, for repetition draws

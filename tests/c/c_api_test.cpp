@@ -677,6 +677,27 @@ TEST(CApi, ChessAndConnect6Engines) {
   lim = {0, -5, 0};
   EXPECT_EQ(wm_chess_search(chess, &lim, &r), WM_INVALID_ARGUMENT);
   EXPECT_EQ(wm_chess_search(chess, nullptr, &r), WM_INVALID_ARGUMENT);
+  // The evaluation: switching to the classical one, then a bad file, changes nothing more: the search is
+  // a fresh classical engine's, node for node.
+  ASSERT_EQ(wm_chess_set_position(chess, nullptr, "e2e4"), WM_OK);
+  lim = {5, 0, 0};
+  wm_search_result with_network{}, classical{}, fresh{};
+  ASSERT_EQ(wm_chess_search(chess, &lim, &with_network), WM_OK);
+  ASSERT_EQ(wm_chess_set_evaluation(chess, 0, nullptr), WM_OK);
+  EXPECT_EQ(wm_chess_set_evaluation(chess, 1, "/nonexistent/net.wmn"), WM_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(wm_last_error()).find("net.wmn"), std::string::npos) << wm_last_error();
+  EXPECT_EQ(wm_chess_set_evaluation(chess, 2, nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_chess_set_evaluation(nullptr, 1, nullptr), WM_INVALID_ARGUMENT);
+  ASSERT_EQ(wm_chess_search(chess, &lim, &classical), WM_OK);
+  wm_chess* other = nullptr;
+  ASSERT_EQ(wm_chess_create(h.ctx, 16, 1, &other), WM_OK);
+  ASSERT_EQ(wm_chess_set_evaluation(other, 0, nullptr), WM_OK);
+  ASSERT_EQ(wm_chess_set_position(other, nullptr, "e2e4"), WM_OK);
+  ASSERT_EQ(wm_chess_search(other, &lim, &fresh), WM_OK);
+  EXPECT_EQ(classical.nodes, fresh.nodes);
+  EXPECT_EQ(classical.score, fresh.score);
+  EXPECT_NE(with_network.nodes, fresh.nodes);  // the built-in network searches differently
+  wm_chess_destroy(other);
   wm_chess_destroy(chess);
 
   wm_connect6* c6 = nullptr;

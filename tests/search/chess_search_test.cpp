@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <random>
 #include <thread>
 
 #include <time.h>
 
 #include "warpmind/search/chess.h"
+#include "warpmind/search/chess_network.h"
 #include "warpmind/search/chess_search.h"
 
 namespace warpmind::search::chess {
@@ -77,14 +79,21 @@ TEST(ChessEval, ColourSymmetric) {
   EXPECT_GT(evaluate(up_a_queen), 700);
 }
 
-SearchResult run(const char* fen, const SearchLimits& l, int threads = 1) {
+SearchResult run(const char* fen, const SearchLimits& l, int threads = 1,
+                 std::shared_ptr<const Network> network = nullptr) {
   Position p;
   EXPECT_TRUE(parse_fen(fen, p).ok());
   Searcher s(16, threads);
+  s.set_network(std::move(network));
   return s.search(p, {}, l);
 }
 
-TEST(ChessSearch, FindsMatesAndMaterial) {
+class ChessSearchEval : public ::testing::TestWithParam<bool> {};  // the network, or the classical evaluation
+
+TEST_P(ChessSearchEval, FindsMatesAndMaterial) {
+  const auto run = [net = GetParam() ? Network::builtin() : nullptr](const char* fen, const SearchLimits& l) {
+    return chess::run(fen, l, 1, net);
+  };
   SearchLimits l;
   l.depth = 4;
   // Mate in one: Ra8#.
@@ -108,6 +117,8 @@ TEST(ChessSearch, FindsMatesAndMaterial) {
   EXPECT_FALSE(run("6k1/5ppp/8/8/8/8/5PPP/r5K1 w - - 0 1", l).has_move);  // checkmated
   EXPECT_FALSE(run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", l).has_move);        // stalemate
 }
+INSTANTIATE_TEST_SUITE_P(Evaluations, ChessSearchEval, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Network" : "Classical"; });
 
 // How the search honours its limits (chess_search.cpp, Worker::out_of_time): each thread counts its
 // nodes and, every kCheckInterval of them, adds them to the shared total and checks the node limit and
@@ -243,6 +254,201 @@ TEST(ChessSearch, RepetitionAndFiftyMovesAreDraws) {
   s.clear();
   r = s.search(p, {}, l);
   EXPECT_EQ(r.score, 0);
+}
+
+// ---- the learned evaluation (chess_network.h) ----------------------------------------------------
+
+// A network of random weights (seeded), small enough that the accumulators stay within int16.
+Network::Weights random_weights(int hidden, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> fw(-60, 60), ow(-3000, 3000);
+  Network::Weights w;
+  w.hidden = hidden;
+  for (int i = 0; i < Network::kInputs * hidden; ++i) w.feature_weights.push_back(static_cast<std::int16_t>(fw(rng)));
+  for (int i = 0; i < hidden; ++i) w.feature_bias.push_back(static_cast<std::int16_t>(fw(rng) + 60));
+  for (int i = 0; i < 2 * hidden; ++i) w.output_weights.push_back(static_cast<std::int16_t>(ow(rng)));
+  w.output_bias = -123456;
+  return w;
+}
+
+std::shared_ptr<const Network> from_weights(const Network::Weights& w) {
+  const std::vector<std::uint8_t> bytes = Network::encode(w);
+  std::shared_ptr<const Network> n;
+  EXPECT_TRUE(Network::parse(bytes.data(), bytes.size(), n).ok());
+  return n;
+}
+
+// Positions from random games out of kPositions (castling, en passant and promotions among their moves).
+std::vector<Position> random_positions(int per_start, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Position> out;
+  for (const char* fen : kPositions) {
+    Position p;
+    EXPECT_TRUE(parse_fen(fen, p).ok());
+    for (int i = 0; i < per_start; ++i) {
+      out.push_back(p);
+      MoveList list;
+      generate_legal(p, list);
+      if (list.size == 0) break;
+      Undo u;
+      make_move(p, list.moves[static_cast<std::size_t>(rng() % static_cast<unsigned>(list.size))], u);
+    }
+  }
+  return out;
+}
+
+// The header's formula written out square by square, independently of the network's code.
+int formula(const Network::Weights& w, const Position& p) {
+  std::vector<std::int64_t> acc[2];
+  for (int persp = 0; persp < 2; ++persp) {
+    acc[persp].assign(w.feature_bias.begin(), w.feature_bias.end());
+    for (int sq = 0; sq < 64; ++sq) {
+      if (p.board[sq] < 0) continue;
+      const int f = (p.color_at(sq) == persp ? 0 : 384) + p.type_at(sq) * 64 + (persp == White ? sq : sq ^ 56);
+      for (int i = 0; i < w.hidden; ++i)
+        acc[persp][static_cast<std::size_t>(i)] += w.feature_weights[static_cast<std::size_t>(f * w.hidden + i)];
+    }
+  }
+  std::int64_t v = 0;
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < w.hidden; ++i) {
+      const std::int64_t x =
+          std::clamp<std::int64_t>(acc[side ? p.side ^ 1 : p.side][static_cast<std::size_t>(i)], 0, 255);
+      v += x * x * w.output_weights[static_cast<std::size_t>(side * w.hidden + i)];
+    }
+  const auto out =
+      static_cast<int>(std::clamp<std::int64_t>((v / 255 + w.output_bias) * 400 / (255 * 512), -20000, 20000));
+  return w.residual ? std::clamp(out + evaluate(p), -20000, 20000) : out;
+}
+
+TEST(ChessNetwork, IntegerValueFollowsTheFormula) {
+  for (bool residual : {false, true}) {
+    Network::Weights w = random_weights(32, 5);
+    w.residual = residual;
+    const auto net = from_weights(w);
+    ASSERT_TRUE(net);
+    EXPECT_EQ(net->hidden(), 32);
+    EXPECT_EQ(net->residual(), residual);
+    int distinct = 0, last = 0;
+    for (const Position& p : random_positions(40, 11)) {
+      const int v = net->evaluate(p);
+      EXPECT_EQ(v, formula(w, p)) << to_fen(p);
+      distinct += v != last;
+      last = v;
+    }
+    EXPECT_GT(distinct, 100);  // the values depend on the position
+  }
+}
+
+TEST(ChessNetwork, MoveChangesMatchAFreshAccumulator) {
+  const auto net = from_weights(random_weights(16, 6));
+  ASSERT_TRUE(net);
+  int castles = 0, en_passant = 0, promotions = 0;
+  for (const Position& p : random_positions(60, 12)) {
+    std::int16_t before[2][16], after[2][16], fresh[2][16];
+    net->refresh(p, before[White], before[Black]);
+    MoveList list;
+    generate_legal(p, list);
+    for (Move m : list) {
+      Position q = p;
+      Undo u;
+      make_move(q, m, u);
+      net->apply(Network::change(p, m), before[White], before[Black], after[White], after[Black]);
+      net->refresh(q, fresh[White], fresh[Black]);
+      ASSERT_TRUE(std::equal(&after[0][0], &after[0][0] + 32, &fresh[0][0])) << to_fen(p) << " " << move_to_uci(m);
+      castles += (m.flags() & Move::Castle) != 0;
+      en_passant += (m.flags() & Move::EnPassant) != 0;
+      promotions += m.promo() != NoPiece;
+    }
+    if (!p.in_check()) {  // a null move changes nothing
+      net->apply(Network::change(p, Move{}), before[White], before[Black], after[White], after[Black]);
+      EXPECT_TRUE(std::equal(&after[0][0], &after[0][0] + 32, &before[0][0]));
+    }
+  }
+  EXPECT_GT(castles, 0);
+  EXPECT_GT(en_passant, 0);
+  EXPECT_GT(promotions, 0);
+}
+
+TEST(ChessNetwork, BadFilesAreRefusedAndChangeNothing) {
+  const std::vector<std::uint8_t> good = Network::encode(random_weights(16, 7));
+  const auto keep = from_weights(random_weights(16, 8));
+  const auto refused = [&](std::vector<std::uint8_t> bytes, const char* what) {
+    std::shared_ptr<const Network> out = keep;
+    const Status st = Network::parse(bytes.data(), bytes.size(), out);
+    EXPECT_FALSE(st.ok()) << what;
+    EXPECT_EQ(out, keep) << what;
+    return st.message();
+  };
+  auto bad = good;
+  bad[0] = 'X';
+  EXPECT_NE(refused(bad, "magic").find("magic"), std::string::npos);
+  bad = good;
+  bad[4] = 2;
+  EXPECT_NE(refused(bad, "version").find("version"), std::string::npos);
+  bad = good;
+  bad[12] = 2;  // an unknown flag
+  EXPECT_NE(refused(bad, "flags").find("flags"), std::string::npos);
+  bad = good;
+  bad[8] = 17;  // hidden 17: not a multiple of 16
+  EXPECT_NE(refused(bad, "hidden").find("hidden"), std::string::npos);
+  bad = good;
+  bad[8] = 0;
+  bad[9] = 8;  // hidden 2048
+  refused(bad, "too large");
+  bad = good;
+  bad.pop_back();
+  EXPECT_NE(refused(bad, "short").find("bytes"), std::string::npos);
+  bad = good;
+  bad.push_back(0);
+  refused(bad, "long");
+  refused({}, "empty");
+  std::shared_ptr<const Network> out;
+  EXPECT_FALSE(Network::load("/nonexistent/net.wmn", out).ok());
+  EXPECT_FALSE(out);
+  EXPECT_TRUE(Network::parse(good.data(), good.size(), out).ok());
+  EXPECT_EQ(Network::encode(out->weights()), good);  // the bytes round-trip
+}
+
+TEST(ChessNetwork, BuiltinIsColourSymmetricAndKnowsMaterial) {
+  const auto net = Network::builtin();
+  ASSERT_TRUE(net);
+  for (const char* fen : kPositions) {
+    Position a, b;
+    ASSERT_TRUE(parse_fen(fen, a).ok());
+    ASSERT_TRUE(parse_fen(mirror(fen), b).ok());
+    EXPECT_EQ(net->evaluate(a), net->evaluate(b)) << fen;
+  }
+  Position start, up_a_queen, down_a_rook;
+  ASSERT_TRUE(parse_fen(kStartFen, start).ok());
+  EXPECT_LT(std::abs(net->evaluate(start)), 60);
+  ASSERT_TRUE(parse_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", up_a_queen).ok());
+  EXPECT_GT(net->evaluate(up_a_queen), 500);
+  ASSERT_TRUE(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1", down_a_rook).ok());
+  EXPECT_LT(net->evaluate(down_a_rook), -250);
+}
+
+// The searcher's accumulators along its path (incremental) against evaluating every position from
+// scratch: the same values, so the same searches to the node.
+TEST(ChessSearch, IncrementalNetworkEqualsFromScratch) {
+  Network::Weights w = random_weights(32, 9);
+  const auto net = from_weights(w);
+  w.residual = true;
+  const auto residual = from_weights(w);
+  for (const auto& n : {net, residual, Network::builtin()})
+    for (const char* fen : kPositions) {
+      Position p;
+      ASSERT_TRUE(parse_fen(fen, p).ok());
+      SearchLimits l;
+      l.depth = 6;
+      Searcher a(16, 1), b(16, 1);
+      a.set_network(n, true);
+      b.set_network(n, false);
+      const SearchResult ra = a.search(p, {}, l), rb = b.search(p, {}, l);
+      EXPECT_EQ(ra.nodes, rb.nodes) << fen;
+      EXPECT_EQ(ra.score, rb.score) << fen;
+      EXPECT_EQ(ra.best, rb.best) << fen;
+    }
 }
 
 }  // namespace

@@ -283,8 +283,13 @@ typedef struct wm_search_result {
   uint64_t nodes;
 } wm_search_result;
 
-/* hash_mb 1..65536, threads >= 1 (more: Lazy SMP). The position starts as the standard start. */
+/* hash_mb 1..65536, threads >= 1 (more: Lazy SMP). The position starts as the standard start; the
+ * evaluation is the built-in network (warpmind/search/chess_network.h). */
 wm_status wm_chess_create(wm_context* ctx, int hash_mb, int threads, wm_chess** out);
+/* The evaluation: network 0 = the classical one; 1 = a network, from `file` (a warpmind network file) or
+ * the built-in one when `file` is NULL. A file that cannot be read or is not a network:
+ * WM_INVALID_ARGUMENT (wm_last_error says why), the evaluation unchanged. Clears the search's table. */
+wm_status wm_chess_set_evaluation(wm_chess* chess, int network, const char* file);
 void wm_chess_destroy(wm_chess* chess);
 /* The position: a FEN (NULL: the start position), then moves in UCI notation separated by spaces (NULL or
  * "": none). A bad FEN or an illegal move: WM_INVALID_ARGUMENT, the position unchanged. */

@@ -20,6 +20,7 @@
 #include "warpmind/field/charge.h"
 #include "warpmind/field/field.h"
 #include "warpmind/search/chess.h"
+#include "warpmind/search/chess_network.h"
 #include "warpmind/search/chess_search.h"
 #include "warpmind/search/connect6.h"
 
@@ -64,7 +65,9 @@ struct wm_chess {
   search::chess::Searcher searcher;
   search::chess::Position position;
   std::vector<std::uint64_t> history;  // keys before `position`, for repetition draws
-  wm_chess(int hash_mb, int threads) : searcher(hash_mb, threads) {}
+  wm_chess(int hash_mb, int threads) : searcher(hash_mb, threads) {
+    searcher.set_network(search::chess::Network::builtin());
+  }
 };
 struct wm_connect6 {
   search::connect6::Board board;
@@ -653,6 +656,22 @@ wm_status wm_chess_set_position(wm_chess* c, const char* fen, const char* moves)
     }
     c->position = p;
     c->history = std::move(history);
+    return WM_OK;
+  });
+}
+
+wm_status wm_chess_set_evaluation(wm_chess* c, int network, const char* file) {
+  if (!c) return null_argument("wm_chess_set_evaluation", "chess");
+  if (network != 0 && network != 1) return fail(WM_INVALID_ARGUMENT, "wm_chess_set_evaluation: network must be 0 or 1");
+  return guarded([&] {
+    std::shared_ptr<const search::chess::Network> n;
+    if (network && file) {
+      const Status st = search::chess::Network::load(file, n);
+      if (!st.ok()) return fail(WM_INVALID_ARGUMENT, "wm_chess_set_evaluation: " + st.message());
+    } else if (network) {
+      n = search::chess::Network::builtin();
+    }
+    c->searcher.set_network(std::move(n));
     return WM_OK;
   });
 }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "chess_internal.h"
+#include "warpmind/search/chess_network.h"
 #include "warpmind/gpu/chess_eval.h"
 
 namespace warpmind::search::chess {
@@ -193,6 +194,8 @@ struct Shared {
   Clock::time_point start;
   std::int64_t time_ms = 0;
   std::uint64_t node_limit = 0;
+  std::shared_ptr<const Network> network;  // null: the classical evaluation
+  bool incremental = true;                 // the network's accumulators kept along the path
 };
 
 struct Worker {
@@ -221,6 +224,13 @@ struct Worker {
   std::vector<std::uint64_t> eval_cache = std::vector<std::uint64_t>(kEvalCache);
   Move pv[kMaxPly][kMaxPly]{};
   int pv_len[kMaxPly]{};
+  // The network's accumulators along the search path, per ply [White's, Black's], each computed when an
+  // evaluation needs it: from the nearest computed ply above by the pieces each move changed (recorded
+  // by make_legal), or from scratch.
+  const Network* net = nullptr;
+  std::vector<std::int16_t> acc;
+  bool acc_ok[kMaxPly + 2]{};
+  Network::Change change[kMaxPly + 2]{};
   std::uint64_t nodes = 0;
   int seldepth = 0;
   bool main = false;
@@ -238,6 +248,9 @@ struct Worker {
     seldepth = 0;
     for (auto& k : killers) k[0] = k[1] = Move{};
     for (Frame& f : stack) f = Frame{};
+    net = s.network.get();
+    if (net) acc.resize(static_cast<std::size_t>(kMaxPly + 2) * 2 * static_cast<std::size_t>(net->hidden()));
+    std::fill(std::begin(acc_ok), std::end(acc_ok), false);
   }
   void forget() {
     std::memset(history, 0, sizeof history);
@@ -246,12 +259,38 @@ struct Worker {
     std::fill(eval_cache.begin(), eval_cache.end(), std::uint64_t{0});
   }
 
-  int eval() {
+  int eval(int ply) {
     std::uint64_t& e = eval_cache[pos.key & (kEvalCache - 1)];
     if (((e ^ pos.key) & ~std::uint64_t{0xFFFF}) == 0) return static_cast<std::int16_t>(e & 0xFFFF);
-    const int v = evaluate(pos);
+    const int v = !net ? evaluate(pos) : s.incremental ? network_eval(ply) : net->evaluate(pos);
     e = (pos.key & ~std::uint64_t{0xFFFF}) | static_cast<std::uint16_t>(v);
     return v;
+  }
+
+  std::int16_t* accumulator(int ply, int perspective) {
+    return acc.data() + (static_cast<std::size_t>(ply) * 2 + static_cast<std::size_t>(perspective)) *
+                            static_cast<std::size_t>(net->hidden());
+  }
+  int network_eval(int ply) {
+    int q = ply;
+    while (q > 0 && !acc_ok[q]) --q;
+    if (!acc_ok[q]) {
+      q = ply;
+      net->refresh(pos, accumulator(ply, White), accumulator(ply, Black));
+      acc_ok[ply] = true;
+    }
+    for (int r = q + 1; r <= ply; ++r) {
+      net->apply(change[r], accumulator(r - 1, White), accumulator(r - 1, Black), accumulator(r, White),
+                 accumulator(r, Black));
+      acc_ok[r] = true;
+    }
+    return net->value(pos, net->output(accumulator(ply, pos.side), accumulator(ply, pos.side ^ 1)));
+  }
+  // Before move `m` (Move{}: a null move) is made at ply - 1: what it will change, for the accumulator at
+  // `ply`.
+  void record(int ply, Move m) {
+    acc_ok[ply] = false;
+    if (net) change[ply] = Network::change(pos, m);
   }
 
   int piece_to(Move m) const { return pos.side * 384 + pos.type_at(m.from()) * 64 + m.to(); }
@@ -321,7 +360,8 @@ struct Worker {
 
   // Makes `m` when it leaves the mover's king out of check and returns true; otherwise leaves the position
   // as it was and returns false.
-  bool make_legal(Move m, Undo& u) {
+  bool make_legal(Move m, Undo& u, int ply) {
+    record(ply + 1, m);
     const Color us = pos.side;
     make_move(pos, m, u);
     const int k = pos.king_square(us);
@@ -338,7 +378,7 @@ struct Worker {
     ++nodes;
     seldepth = std::max(seldepth, ply);
     if (out_of_time()) return 0;
-    if (ply >= kMaxPly - 1) return eval();
+    if (ply >= kMaxPly - 1) return eval(ply);
     const bool pv_node = beta - alpha > 1;
     Move tt_move{};
     int tt_score = 0, tt_depth = 0;
@@ -353,7 +393,7 @@ struct Worker {
     const int alpha0 = alpha;
     int best = -kMate + ply;
     if (!check) {
-      best = eval();
+      best = eval(ply);
       if (best >= beta) return best;
       alpha = std::max(alpha, best);
     }
@@ -373,7 +413,7 @@ struct Worker {
         continue;
       const int pt = piece_to(m);
       Undo u;
-      if (!make_legal(m, u)) continue;
+      if (!make_legal(m, u, ply)) continue;
       ++legal;
       stack[ply + 1].piece_to = pt;
       const int v = -quiesce(-beta, -alpha, ply + 1);
@@ -417,7 +457,7 @@ struct Worker {
     if (depth <= 0) return quiesce(alpha, beta, ply);
     ++nodes;
     if (out_of_time()) return 0;
-    if (ply >= kMaxPly - 1) return eval();
+    if (ply >= kMaxPly - 1) return eval(ply);
     const bool pv_node = beta - alpha > 1;
     Move tt_move{};
     int tt_score = 0, tt_depth = 0;
@@ -429,7 +469,7 @@ struct Worker {
         return tt_score;
     }
     const Color us = pos.side;
-    const int raw_eval = check ? kNoEval : excluded.bits ? stack[ply].eval : eval();
+    const int raw_eval = check ? kNoEval : excluded.bits ? stack[ply].eval : eval(ply);
     stack[ply].eval = raw_eval;
     int static_eval = check ? -kMate + ply : raw_eval;
     // Improving: the static evaluation is above the one two plies up (our last turn); pruning is bolder
@@ -458,6 +498,7 @@ struct Worker {
     if (allow_null && prune && depth >= 3 && pieces && static_eval >= beta) {
       const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
       Undo u;
+      record(ply + 1, Move{});
       make_null_move(pos, u);
       keys.push_back(pos.key);
       stack[ply + 1].piece_to = -1;
@@ -479,7 +520,7 @@ struct Worker {
         if (see(pos, m) < probcut_beta - static_eval) continue;
         const int pt = piece_to(m);
         Undo u;
-        if (!make_legal(m, u)) continue;
+        if (!make_legal(m, u, ply)) continue;
         keys.push_back(pos.key);
         stack[ply + 1].piece_to = pt;
         int v = -quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
@@ -545,7 +586,7 @@ struct Worker {
           ((quiet && depth <= 3 && hist < -3000 * depth) || see(pos, m) < -(quiet ? 60 : 100) * depth))
         continue;
       Undo u;
-      if (!make_legal(m, u)) continue;
+      if (!make_legal(m, u, ply)) continue;
       const int rank = legal++;  // the move's rank among the legal moves searched here
       quiets += quiet;
       const bool gives_check = pos.in_check();
@@ -655,6 +696,15 @@ void Searcher::clear() {
   for (auto& w : impl_->workers) w->forget();
 }
 void Searcher::stop() { impl_->shared.stop.store(true); }
+void Searcher::set_network(std::shared_ptr<const Network> network, bool incremental) {
+  std::lock_guard<std::mutex> lock(impl_->running);
+  impl_->shared.incremental = incremental;
+  if (network == impl_->shared.network) return;
+  impl_->shared.network = std::move(network);
+  impl_->shared.table.clear();  // scores of the other evaluation
+  for (auto& w : impl_->workers) w->forget();
+}
+std::shared_ptr<const Network> Searcher::network() const { return impl_->shared.network; }
 
 SearchResult Searcher::search(const Position& root, const std::vector<std::uint64_t>& history,
                               const SearchLimits& limits,

@@ -33,6 +33,7 @@
 
 #include "warpmind/core/context.h"
 #include "warpmind/search/chess.h"
+#include "warpmind/search/chess_network.h"
 
 namespace warpmind::search::chess {
 
@@ -156,6 +157,13 @@ class Searcher {
   SearchResult search(const Position& root, const std::vector<std::uint64_t>& history, const SearchLimits& limits,
                       const std::function<void(const SearchReport&)>& on_iteration = {});
   void stop();  // from another thread: the running search returns soon
+  // The evaluation of the searches from now on: a network (chess_network.h), or null for the classical
+  // evaluate() (the default). Changing it clears the table and histories as clear() does; waits for a
+  // running search to end. The network is shared, not copied. `incremental`: its accumulators are updated
+  // along the search path (the fast way); false evaluates every position from scratch (the reference:
+  // the same values, so the same search).
+  void set_network(std::shared_ptr<const Network> network, bool incremental = true);
+  std::shared_ptr<const Network> network() const;
 
   struct Impl;
 
