@@ -165,7 +165,6 @@ int train_network(const NetworkTraining& t) {
   const auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   std::vector<Sample> samples;
   std::vector<double> scores, results, classical;
-  std::vector<sc::Position> held_positions;
   int dropped = 0;
   for (const std::string& path : t.data) {
     std::ifstream in(path);
