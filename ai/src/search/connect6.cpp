@@ -3,11 +3,11 @@
 #include "warpmind/search/connect6.h"
 
 #include <algorithm>
-#include <memory>
 #include <atomic>
-#include <chrono>
-#include <thread>
 #include <cctype>
+#include <chrono>
+#include <memory>
+#include <thread>
 
 #include "connect6_threats.h"
 #include "tags.h"

@@ -19,8 +19,11 @@
 //   "WMNN" · uint32 version = 1 · uint32 hidden (16..1024, a multiple of 16) · uint32 flags (bit 0: residual)
 //   int16 feature_weights[768][hidden] · int16 feature_bias[hidden] · int16 output_weights[2 · hidden]
 //   int32 output_bias
-// and nothing after. A file of another size, version, magic or flags is refused with a Status saying why; nothing is loaded then. Feature index for perspective P of a piece of
-// colour C and type T on square S (a1 = 0): (C == P ? 0 : 384) + T · 64 + (P == White ? S : S ^ 56).
+// and nothing after. A file of another size, version, magic or flags is refused with a Status saying why
+// (load() refuses one larger than a 1024-unit network before reading it); nothing is loaded then. Any
+// weights of the right shape are accepted: accumulator sums wrap around as int16 (two's complement), which
+// a trained network does not reach. Feature index for perspective P of a piece of colour C and type T on
+// square S (a1 = 0): (C == P ? 0 : 384) + T · 64 + (P == White ? S : S ^ 56).
 //
 // Incremental use: an accumulator pair may be kept beside a position and updated as pieces move (change()
 // then apply(); the searcher does so along its path); refresh() builds one from scratch; output() reads it.
