@@ -326,7 +326,7 @@ int train_network(const NetworkTraining& t) {
       }
       const double fl = std::clamp(std::clamp(forward(net, s, acc.data()) * 400.0, -20000.0, 20000.0) + s.base * 400.0,
                                    -20000.0, 20000.0);
-      const double d = std::fabs(fl - q->evaluate(p));
+      const double d = std::fabs(fl - sc::evaluate(p, q.get()));
       diff_sum += d;
       diff_max = std::max(diff_max, d);
     }

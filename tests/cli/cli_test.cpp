@@ -998,7 +998,7 @@ TEST(Cli, TuneTrainsTheChessNetwork) {
   EXPECT_TRUE(net->residual());
   Position up_a_knight;
   ASSERT_TRUE(parse_fen("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", up_a_knight).ok());
-  EXPECT_GT(net->evaluate(up_a_knight) - evaluate(up_a_knight), 60);
+  EXPECT_GT(net->evaluate(up_a_knight), 60);  // the correction: the knight is worth more than evaluate() says
   // The engine with the file, with a bad file (an error; the evaluation stays), and classical.
   const fs::path bad = scratch("bad.wmn");
   std::ofstream(bad) << "WMNN garbage";

@@ -331,7 +331,7 @@ TEST(ChessNetwork, IntegerValueFollowsTheFormula) {
     EXPECT_EQ(net->residual(), residual);
     int distinct = 0, last = 0;
     for (const Position& p : random_positions(40, 11)) {
-      const int v = net->evaluate(p);
+      const int v = evaluate(p, net.get());
       EXPECT_EQ(v, formula(w, p)) << to_fen(p);
       distinct += v != last;
       last = v;
@@ -418,14 +418,15 @@ TEST(ChessNetwork, BuiltinIsColourSymmetricAndKnowsMaterial) {
     ASSERT_TRUE(parse_fen(fen, a).ok());
     ASSERT_TRUE(parse_fen(mirror(fen), b).ok());
     EXPECT_EQ(net->evaluate(a), net->evaluate(b)) << fen;
+    EXPECT_EQ(evaluate(a, net.get()), evaluate(b, net.get())) << fen;
   }
   Position start, up_a_queen, down_a_rook;
   ASSERT_TRUE(parse_fen(kStartFen, start).ok());
-  EXPECT_LT(std::abs(net->evaluate(start)), 60);
+  EXPECT_LT(std::abs(evaluate(start, net.get())), 60);
   ASSERT_TRUE(parse_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", up_a_queen).ok());
-  EXPECT_GT(net->evaluate(up_a_queen), 500);
+  EXPECT_GT(evaluate(up_a_queen, net.get()), 500);
   ASSERT_TRUE(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 0 1", down_a_rook).ok());
-  EXPECT_LT(net->evaluate(down_a_rook), -250);
+  EXPECT_LT(evaluate(down_a_rook, net.get()), -250);
 }
 
 // The searcher's accumulators along its path (incremental) against evaluating every position from

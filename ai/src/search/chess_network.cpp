@@ -1,8 +1,6 @@
 // The learned chess evaluation (chess_network.h): file format, accumulators and the output.
 #include "warpmind/search/chess_network.h"
 
-#include "warpmind/search/chess_search.h"
-
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -175,14 +173,10 @@ int Network::output(const std::int16_t* us, const std::int16_t* them) const {
   return static_cast<int>(std::clamp<std::int64_t>(value, -kMaxValue, kMaxValue));
 }
 
-int Network::value(const Position& p, int output) const {
-  return w_.residual ? std::clamp(output + chess::evaluate(p), -kMaxValue, kMaxValue) : output;
-}
-
 int Network::evaluate(const Position& p) const {
   alignas(64) std::int16_t acc[2][kMaxHidden];
   refresh(p, acc[White], acc[Black]);
-  return value(p, output(acc[p.side], acc[p.side ^ 1]));
+  return output(acc[p.side], acc[p.side ^ 1]);
 }
 
 }  // namespace warpmind::search::chess

@@ -57,6 +57,17 @@ struct EvalBoard {
 
 int evaluate(const Position& p) { return gpu::chess_eval::evaluate(EvalBoard{p}); }
 
+namespace {
+// A network's value of `p` given its output there.
+int network_value(const Network& n, const Position& p, int output) {
+  return n.residual() ? std::clamp(output + evaluate(p), -Network::kMaxValue, Network::kMaxValue) : output;
+}
+}  // namespace
+
+int evaluate(const Position& p, const Network* network) {
+  return network ? network_value(*network, p, network->evaluate(p)) : evaluate(p);
+}
+
 // ---- [SECTION] transposition table ---------------------------------------------------------------
 
 namespace {
@@ -262,7 +273,7 @@ struct Worker {
   int eval(int ply) {
     std::uint64_t& e = eval_cache[pos.key & (kEvalCache - 1)];
     if (((e ^ pos.key) & ~std::uint64_t{0xFFFF}) == 0) return static_cast<std::int16_t>(e & 0xFFFF);
-    const int v = !net ? evaluate(pos) : s.incremental ? network_eval(ply) : net->evaluate(pos);
+    const int v = net && s.incremental ? network_eval(ply) : evaluate(pos, net);
     e = (pos.key & ~std::uint64_t{0xFFFF}) | static_cast<std::uint16_t>(v);
     return v;
   }
@@ -284,7 +295,7 @@ struct Worker {
                  accumulator(r, Black));
       acc_ok[r] = true;
     }
-    return net->value(pos, net->output(accumulator(ply, pos.side), accumulator(ply, pos.side ^ 1)));
+    return network_value(*net, pos, net->output(accumulator(ply, pos.side), accumulator(ply, pos.side ^ 1)));
   }
   // Before move `m` (Move{}: a null move) is made at ply - 1: what it will change, for the accumulator at
   // `ply`.

@@ -13,7 +13,8 @@
 // with the output weights in units of 1/512 (int16) and the output bias in units of 1/(255 · 512): the
 // network's output in centipawns from the side to move's point of view, clamped to ±20,000 (below mate
 // scores). A residual network (flag bit 0) corrects the classical evaluation: the position's value is
-// then clamp(output + chess::evaluate(p), ±20,000); otherwise it is the output.
+// then clamp(output + chess::evaluate(p), ±20,000), otherwise the output — chess::evaluate(p, network) in
+// chess_search.h gives it; this class computes the output alone.
 //
 // The file (little-endian, `warpmind-tune --network` writes it; assets/chess/network.wmn is built in):
 //   "WMNN" · uint32 version = 1 · uint32 hidden (16..1024, a multiple of 16) · uint32 flags (bit 0: residual)
@@ -89,9 +90,7 @@ class Network {
              std::int16_t* to_black) const;
   // The network's output from the side to move's view, given its accumulator (`us`) and the other side's.
   int output(const std::int16_t* us, const std::int16_t* them) const;
-  // The position's value given the network's output for it (adds the classical evaluation when residual).
-  int value(const Position& p, int output) const;
-  // From scratch: refresh(), output(), value().
+  // The output from scratch: refresh() then output().
   int evaluate(const Position& p) const;
   bool residual() const { return w_.residual; }
 

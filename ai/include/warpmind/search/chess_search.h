@@ -38,6 +38,9 @@
 namespace warpmind::search::chess {
 
 int evaluate(const Position& p);
+// With a network (chess_network.h): its output, plus evaluate(p) when it is residual, clamped to
+// ±Network::kMaxValue; without one (null): evaluate(p). What the searcher evaluates with.
+int evaluate(const Position& p, const Network* network);
 
 constexpr int kMate = 32000;
 constexpr int kMateBound = kMate - 1000;  // |score| above this: a mate in (kMate - |score|) plies
