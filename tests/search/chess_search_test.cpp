@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -338,6 +340,30 @@ TEST(ChessNetwork, IntegerValueFollowsTheFormula) {
     }
     EXPECT_GT(distinct, 100);  // the values depend on the position
   }
+}
+
+// Every unit saturated (x = 255) and extreme output weights: 259 of the side to move's units at
+// 32,767 and 258 of the other side's at -32,768. The first side's x^2 * w then sums past 2^31 while the
+// total stays small (the bias brings the value near 306 cp), so an output summed over too many units
+// in 32 bits would be far off.
+TEST(ChessNetwork, ExtremeOutputWeightsSumExactly) {
+  Network::Weights w;
+  w.hidden = Network::kMaxHidden;
+  w.feature_weights.assign(static_cast<std::size_t>(Network::kInputs) * Network::kMaxHidden, 0);
+  w.feature_bias.assign(Network::kMaxHidden, 300);
+  w.output_weights.assign(2 * Network::kMaxHidden, 0);
+  for (int i = 0; i < 259; ++i)
+    w.output_weights[static_cast<std::size_t>(i)] = std::numeric_limits<std::int16_t>::max();
+  for (int i = 0; i < 258; ++i)
+    w.output_weights[static_cast<std::size_t>(Network::kMaxHidden + i)] = std::numeric_limits<std::int16_t>::min();
+  w.output_bias = -(259 * 32767 - 258 * 32768) * 255 + 100000;  // the sum / 255 is 255 * 32,509
+  const auto net = from_weights(w);
+  ASSERT_TRUE(net);
+  Position p;
+  ASSERT_TRUE(parse_fen(kPositions[0], p).ok());
+  const int expected = formula(w, p);
+  EXPECT_EQ(expected, 100000 * 400 / (255 * 512));
+  EXPECT_EQ(net->evaluate(p), expected);
 }
 
 TEST(ChessNetwork, MoveChangesMatchAFreshAccumulator) {

@@ -158,17 +158,40 @@ void Network::apply(const Change& c, const std::int16_t* from_white, const std::
   }
 }
 
+Network::Network(Weights w) : w_(std::move(w)) {
+  high_.reserve(w_.output_weights.size());
+  low_.reserve(w_.output_weights.size());
+  for (const std::int16_t v : w_.output_weights) {
+    const int high = (v + 128) >> 8;  // floor((v + 128) / 256): low = v - 256 * high lies in [-128, 127]
+    high_.push_back(static_cast<std::int16_t>(high));
+    low_.push_back(static_cast<std::int16_t>(v - 256 * high));
+  }
+}
+
+// The sum of x² · w over both sides' units, computed exactly without a 64-bit product per unit: with
+// w = 256 · high + low and x in [0, 255], x · high and x · low fit 16 bits and x · (x · high) is at most
+// 255 · 255 · 128 in magnitude, so blocks of 128 units sum in 32 bits (below 2^31) — a pattern compilers
+// turn into 16-bit multiply-adds.
 int Network::output(const std::int16_t* us, const std::int16_t* them) const {
-  std::int64_t v = 0;
-  const std::int16_t* w = w_.output_weights.data();
+  constexpr int kBlock = 128;
+  std::int64_t high_sum = 0, low_sum = 0;
   for (int side = 0; side < 2; ++side) {
     const std::int16_t* a = side ? them : us;
-    const std::int16_t* ws = w + side * w_.hidden;
-    for (int i = 0; i < w_.hidden; ++i) {
-      const std::int32_t x = std::clamp<std::int32_t>(a[i], 0, kQa);
-      v += static_cast<std::int64_t>(x * x) * ws[i];
+    const std::int16_t* h = high_.data() + side * w_.hidden;
+    const std::int16_t* l = low_.data() + side * w_.hidden;
+    for (int b = 0; b < w_.hidden; b += kBlock) {
+      const int end = std::min(w_.hidden, b + kBlock);
+      std::int32_t hs = 0, ls = 0;
+      for (int i = b; i < end; ++i) {
+        const auto x = static_cast<std::int16_t>(std::clamp<int>(a[i], 0, kQa));
+        hs += x * static_cast<std::int16_t>(x * h[i]);
+        ls += x * static_cast<std::int16_t>(x * l[i]);
+      }
+      high_sum += hs;
+      low_sum += ls;
     }
   }
+  const std::int64_t v = high_sum * 256 + low_sum;
   const std::int64_t value = (v / kQa + w_.output_bias) * kScale / (kQa * kQb);
   return static_cast<int>(std::clamp<std::int64_t>(value, -kMaxValue, kMaxValue));
 }

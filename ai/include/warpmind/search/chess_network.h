@@ -95,8 +95,10 @@ class Network {
   bool residual() const { return w_.residual; }
 
  private:
-  explicit Network(Weights w) : w_(std::move(w)) {}
+  explicit Network(Weights w);
   Weights w_;
+  // The output weights split as w = 256 * high + low, both in [-128, 128], for output()'s 16-bit products.
+  std::vector<std::int16_t> high_, low_;
 };
 
 }  // namespace warpmind::search::chess
