@@ -230,6 +230,12 @@ struct Worker {
   // ([previous piece-to][this piece-to]), and the refutation found last after each move (counter moves).
   std::vector<std::int16_t> continuation = std::vector<std::int16_t>(static_cast<std::size_t>(kPieceTo) * kPieceTo);
   Move counter[kPieceTo]{};
+  // Capture history: how captures did, by the capturing piece-to and the captured piece's type.
+  std::vector<std::int16_t> capture_history = std::vector<std::int16_t>(static_cast<std::size_t>(kPieceTo) * 6);
+  // Correction history: by side to move and pawn structure, how far searches found the static evaluation
+  // off (an average weighted by depth, in 1/256 cp, within ±32 cp); added to every static evaluation.
+  static constexpr int kCorrSlots = 1 << 14, kCorrGrain = 256, kCorrMax = 32 * kCorrGrain;
+  std::vector<std::int32_t> correction = std::vector<std::int32_t>(2 * kCorrSlots);
   // Static evaluations by position: the key's upper 48 bits and the score in the low 16.
   static constexpr std::size_t kEvalCache = std::size_t{1} << 15;
   std::vector<std::uint64_t> eval_cache = std::vector<std::uint64_t>(kEvalCache);
@@ -267,6 +273,8 @@ struct Worker {
     std::memset(history, 0, sizeof history);
     std::fill(continuation.begin(), continuation.end(), std::int16_t{0});
     std::fill(std::begin(counter), std::end(counter), Move{});
+    std::fill(correction.begin(), correction.end(), 0);
+    std::fill(capture_history.begin(), capture_history.end(), std::int16_t{0});
     std::fill(eval_cache.begin(), eval_cache.end(), std::uint64_t{0});
   }
 
@@ -276,6 +284,24 @@ struct Worker {
     const int v = net && s.incremental ? network_eval(ply) : evaluate(pos, net);
     e = (pos.key & ~std::uint64_t{0xFFFF}) | static_cast<std::uint16_t>(v);
     return v;
+  }
+
+  // The correction-history entry of the position: its side to move and a hash of both sides' pawns.
+  std::int32_t& correction_entry() {
+    std::uint64_t h = pos.pieces[White][Pawn] * 0x9E3779B97F4A7C15ULL ^ pos.pieces[Black][Pawn] * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return correction[static_cast<std::size_t>(pos.side) * kCorrSlots + static_cast<std::size_t>(h >> 50)];
+  }
+  // The static evaluation `raw` corrected, kept within the non-mate scores.
+  int corrected(int raw) { return std::clamp(raw + correction_entry() / kCorrGrain, -kMateBound + 1, kMateBound - 1); }
+  // After a search of `depth` that scored `best` where the evaluation said `raw`: the entry moves toward
+  // the difference with a weight of depth + 1 in 256 (at most 16).
+  void correct(int raw, int best, int depth) {
+    std::int32_t& e = correction_entry();
+    const int w = std::min(depth + 1, 16);
+    const int diff = std::clamp(best - raw, -kCorrMax / kCorrGrain, kCorrMax / kCorrGrain);
+    e = std::clamp((e * (256 - w) + diff * kCorrGrain * w) / 256, -kCorrMax, kCorrMax);
   }
 
   std::int16_t* accumulator(int ply, int perspective) {
@@ -341,14 +367,20 @@ struct Worker {
     return false;
   }
 
+  std::int16_t& capture_entry(Move m) {
+    const int victim = (m.flags() & Move::EnPassant) ? Pawn : pos.type_at(m.to());
+    return capture_history[static_cast<std::size_t>(piece_to(m)) * 6 + static_cast<std::size_t>(victim)];
+  }
+
   int score_move(Move m, Move tt_move, int ply) {
     if (m == tt_move) return 1 << 30;
     if (m.flags() & Move::Capture) {
+      // Captures by the victim's value and the capture history; those that lose material by exchange go
+      // after the quiet moves.
       const int victim = (m.flags() & Move::EnPassant) ? Pawn : pos.type_at(m.to());
-      const int mvv_lva = kPieceOrder[victim] * 64 - kPieceOrder[pos.type_at(m.from())];
-      // Captures that lose material by exchange go after the quiet moves.
-      if (kPieceOrder[pos.type_at(m.from())] > kPieceOrder[victim] && see(pos, m) < 0) return -(1 << 24) + mvv_lva;
-      return (1 << 28) + mvv_lva;
+      const int value = 16 * kSeeValue[victim] - kPieceOrder[pos.type_at(m.from())] + capture_entry(m);
+      if (kPieceOrder[pos.type_at(m.from())] > kPieceOrder[victim] && see(pos, m) < 0) return -(1 << 24) + value;
+      return (1 << 28) + value;
     }
     if (m.promo() != NoPiece) return (1 << 27) + m.promo();
     if (m == killers[ply][0]) return (1 << 26) + 1;
@@ -404,7 +436,7 @@ struct Worker {
     const int alpha0 = alpha;
     int best = -kMate + ply;
     if (!check) {
-      best = eval(ply);
+      best = corrected(eval(ply));
       if (best >= beta) return best;
       alpha = std::max(alpha, best);
     }
@@ -480,12 +512,14 @@ struct Worker {
         return tt_score;
     }
     const Color us = pos.side;
-    const int raw_eval = check ? kNoEval : excluded.bits ? stack[ply].eval : eval(ply);
-    stack[ply].eval = raw_eval;
-    int static_eval = check ? -kMate + ply : raw_eval;
+    // The evaluation, and the same corrected by the correction history (what the search uses).
+    const int raw_eval = check || excluded.bits ? kNoEval : eval(ply);
+    const int eval_here = check ? kNoEval : excluded.bits ? stack[ply].eval : corrected(raw_eval);
+    stack[ply].eval = eval_here;
+    int static_eval = check ? -kMate + ply : eval_here;
     // Improving: the static evaluation is above the one two plies up (our last turn); pruning is bolder
     // when it is not.
-    const bool improving = !check && (ply < 2 || stack[ply - 2].eval == kNoEval || raw_eval > stack[ply - 2].eval);
+    const bool improving = !check && (ply < 2 || stack[ply - 2].eval == kNoEval || eval_here > stack[ply - 2].eval);
     // A table score whose bound points the right way is a better guess than the static evaluation.
     if (!check && tt_bound != BoundNone && std::abs(tt_score) < kMateBound &&
         (tt_bound == Exact || (tt_bound == Lower && tt_score > static_eval) ||
@@ -571,8 +605,9 @@ struct Worker {
     int scores[kMaxMoves];
     order(list, tt_move, ply, scores);
     const int alpha0 = alpha;
-    Move tried[kMaxMoves];  // the quiet moves searched so far, whose history a cutoff lowers
-    int n_tried = 0;
+    Move tried[kMaxMoves];           // the quiet moves searched so far, whose history a cutoff lowers
+    Move tried_captures[kMaxMoves];  // the same for captures
+    int n_tried = 0, n_captures = 0;
     int best = -kMate;
     Move best_move{};
     // Shallow nodes far below alpha: quiet moves that do not give check are futile (futility pruning),
@@ -608,6 +643,7 @@ struct Worker {
       keys.push_back(pos.key);
       stack[ply + 1].piece_to = pt;
       if (quiet) tried[n_tried++] = m;
+      if (m.flags() & Move::Capture) tried_captures[n_captures++] = m;
       const int extension = m == tt_move ? singular : 0;
       int v;
       if (rank == 0) {
@@ -644,11 +680,14 @@ struct Worker {
           for (int k = ply + 1; k < pv_len[ply + 1]; ++k) pv[ply][k] = pv[ply + 1][k];
           pv_len[ply] = std::max(pv_len[ply + 1], ply + 1);
           if (v >= beta) {
+            // The cutoff capture gains capture history, the captures tried before it lose.
+            const int bonus = std::min(depth * depth, 400);
+            for (int k = 0; k < n_captures; ++k)
+              nudge(capture_entry(tried_captures[k]), tried_captures[k] == m ? bonus : -bonus);
             if (quiet) {
               if (!(killers[ply][0] == m)) killers[ply][1] = killers[ply][0], killers[ply][0] = m;
               if (stack[ply].piece_to >= 0) counter[stack[ply].piece_to] = m;
               // Histories with gravity: the cutoff move gains, the quiet moves tried before it lose.
-              const int bonus = std::min(depth * depth, 400);
               for (int k = 0; k < n_tried; ++k) {
                 const int b = tried[k] == m ? bonus : -bonus;
                 nudge(history[us][tried[k].from()][tried[k].to()], b);
@@ -663,6 +702,12 @@ struct Worker {
       }
     }
     if (legal == 0) return excluded.bits ? alpha : check ? -kMate + ply : 0;
+    // The correction history learns from scores that bound the evaluation on the informative side, where
+    // the best move is not a capture or promotion (material the evaluation could not see).
+    if (!excluded.bits && !check && std::abs(best) < kMateBound &&
+        !(best > alpha0 && ((best_move.flags() & Move::Capture) || best_move.promo() != NoPiece)) &&
+        !(best >= beta && best <= eval_here) && !(best <= alpha0 && best >= eval_here))
+      correct(raw_eval, best, depth);
     if (!excluded.bits)
       s.table.store(pos.key, best_move, to_table(best, ply), depth,
                     best >= beta    ? Lower
