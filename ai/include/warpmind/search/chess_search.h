@@ -9,14 +9,16 @@
 //
 // Searcher: negamax alpha-beta with iterative deepening, aspiration windows at the root (from depth 5),
 // principal variation search, a transposition table shared by all threads, move ordering (table move,
-// captures by MVV-LVA with those that lose material by static exchange evaluation (SEE) after the quiet
-// moves, killers, counter moves, history and continuation history with gravity), quiescence on captures
-// and promotions (captures losing by SEE or short of alpha skipped), check and singular extensions,
+// captures by the victim's value and a capture history with those that lose material by static exchange
+// evaluation (SEE) after the quiet moves, killers, counter moves, history and continuation history with
+// gravity), a static evaluation corrected by a correction history (by side to move and pawn structure),
+// quiescence on captures and promotions (captures losing by SEE or short of alpha skipped), check and
+// singular extensions,
 // reverse futility, razoring, adaptive null-move pruning, ProbCut, internal iterative reduction,
 // futility, late-move, SEE and history pruning at shallow depths, logarithmic late-move reductions,
 // repetition and 50-move draws. threads == 1 is the serial reference; more threads run Lazy SMP (every
 // thread searches the root on the shared table, helpers at staggered depths), the multi-threaded CPU
-// baseline. Histories, counter moves and an evaluation cache carry over from one search to the next, so
+// baseline. Histories (the correction history too), counter moves and an evaluation cache carry over from one search to the next, so
 // a search's result can depend on the searches before it; clear() (a new game) resets them with the
 // table, after which the same search gives the same result.
 // Limits: depth, nodes, time (a deadline, and a soft limit after which no new iteration starts, scaled
