@@ -1,4 +1,4 @@
-// warpmind-tune — fits the chess evaluation's weights (gpu/include/warpmind/gpu/chess_eval.h) to labelled
+// warpmind-tune — fits the chess evaluation's weights (ai/src/search/chess/chess_eval.h) to labelled
 // positions, in the manner of Texel tuning; with --network, trains the learned evaluation instead
 // (network_train.h).
 //
@@ -11,9 +11,9 @@
 // left out, as are positions in check, scores beyond ±1500 and malformed lines (counted).
 //
 // The evaluation is linear in its weights once a position's counts are known: material, piece-square
-// values and the terms of chess_eval::Term, each a middle-game and an end-game weight, blended by the
-// phase and the end-game divisor. The tuner records the counts through chess_eval::side_terms (the very
-// code the engine runs) and checks that the default weights give back chess::evaluate exactly.
+// values and its other terms, each a middle-game and an end-game weight, blended by the phase and the
+// end-game divisor (warpmind/search/chess_eval_terms.h, which records the counts through the very code
+// the engine runs). The tuner checks that the built-in weights give back chess::evaluate exactly.
 // The target of a position is lambda × sigmoid(c × score) + (1 - lambda) × result, with c fitted first so
 // the current evaluation matches the reference's scale (the tuned weights stay in the engine's units).
 // Adam minimises the mean squared error of sigmoid(evaluation) against the targets on nine tenths of
@@ -31,31 +31,20 @@
 #include "flags.h"
 #include "labelled.h"
 #include "network_train.h"
-#include "warpmind/gpu/chess_rules.h"
 #include "warpmind/search/chess.h"
+#include "warpmind/search/chess_eval_terms.h"
 #include "warpmind/search/chess_search.h"
 
 namespace {
 
 using namespace warpmind;
-namespace ce = gpu::chess_eval;
 namespace sc = search::chess;
+namespace et = search::chess::eval_terms;
 
 // Parameters: material (6), piece-square values (6 × 64) and the terms; each a (mg, eg) pair.
-constexpr int kPst = 6;
-constexpr int kTerms = kPst + 6 * 64;
-constexpr int kParams = kTerms + ce::kTermCount;
-
-// chess_eval's accumulator interface, recording counts instead of adding weights.
-struct Recorder {
-  std::array<int, kParams> n{};
-  template <class B>
-  void piece(const B&, int type, int rel) {
-    ++n[static_cast<std::size_t>(type)];
-    ++n[static_cast<std::size_t>(kPst + type * 64 + rel)];
-  }
-  void term(int t, int count) { n[static_cast<std::size_t>(kTerms + t)] += count; }
-};
+constexpr int kPst = et::kPieceSquare;
+constexpr int kTerms = et::kTerms;
+const int kParams = et::count();
 
 struct Sample {
   int first = 0, count = 0;  // into the feature arrays
@@ -74,25 +63,9 @@ struct Data {
   int mismatches = 0;        // positions where the counts × default weights differ from chess::evaluate
 };
 
-gpu::chess::DPos to_dpos(const sc::Position& p) {
-  gpu::chess::DPos d{};
-  for (int t = 0; t < 6; ++t) d.piece[t] = p.pieces[0][t] | p.pieces[1][t];
-  d.color[0] = p.occupied[0];
-  d.color[1] = p.occupied[1];
-  d.side = static_cast<std::uint8_t>(p.side);
-  return d;
-}
-
 std::array<double, 2> default_weight(int param) {
   int mg = 0, eg = 0;
-  if (param < kPst) {
-    mg = ce::value_mg(param);
-    eg = ce::value_eg(param);
-  } else if (param < kTerms) {
-    ce::pst((param - kPst) / 64, (param - kPst) % 64, mg, eg);
-  } else {
-    ce::term_weight(param - kTerms, mg, eg);
-  }
+  et::weight(param, mg, eg);
   return {static_cast<double>(mg), static_cast<double>(eg)};
 }
 
@@ -106,7 +79,7 @@ double eval_white(const Data& d, const Sample& s, const std::vector<std::array<d
     m += d.count[static_cast<std::size_t>(k)] * wk[0];
     e += d.count[static_cast<std::size_t>(k)] * wk[1];
   }
-  const double tempo = s.white_to_move ? ce::kTempo : -ce::kTempo;
+  const double tempo = s.white_to_move ? et::tempo() : -et::tempo();
   return (m * s.phase + e / s.divisor * (24 - s.phase)) / 24 + tempo;
 }
 
@@ -117,6 +90,7 @@ bool load(const std::string& path, Data& d, int& dropped, std::string& err) {
     return false;
   }
   std::string line;
+  et::Linear lin;
   while (std::getline(in, line)) {
     sc::Position p;
     double score = 0, result = 0;
@@ -124,31 +98,25 @@ bool load(const std::string& path, Data& d, int& dropped, std::string& err) {
       ++dropped;
       continue;
     }
-    const gpu::chess::DPos dp = to_dpos(p);
-    const gpu::chess::EvalBoard board{dp};
-    Recorder rec[2];
-    int phase = 0;
-    ce::side_terms(board, 0, rec[0], phase);
-    ce::side_terms(board, 1, rec[1], phase);
+    et::linearize(p, lin);
     Sample s;
     s.first = static_cast<int>(d.index.size());
-    long m = 0, e = 0;  // White's minus Black's sums under the default weights
-    for (int k = 0; k < kParams; ++k)
-      if (const int diff = rec[0].n[static_cast<std::size_t>(k)] - rec[1].n[static_cast<std::size_t>(k)]; diff) {
-        d.index.push_back(k);
-        d.count.push_back(static_cast<float>(diff));
-        const auto w = default_weight(k);
-        m += diff * static_cast<long>(w[0]);
-        e += diff * static_cast<long>(w[1]);
-      }
+    long m = 0, e = 0;  // White's minus Black's sums under the built-in weights
+    for (const auto& [k, diff] : lin.counts) {
+      d.index.push_back(k);
+      d.count.push_back(static_cast<float>(diff));
+      const auto w = default_weight(k);
+      m += diff * static_cast<long>(w[0]);
+      e += diff * static_cast<long>(w[1]);
+    }
     s.count = static_cast<int>(d.index.size()) - s.first;
-    s.phase = std::min(phase, 24);
+    s.phase = lin.phase;
+    s.divisor = lin.divisor;
     s.white_to_move = p.side == sc::White;
     // The engine's integer evaluation from the same sums must be chess::evaluate's (the check).
     if (!s.white_to_move) m = -m, e = -e;
-    s.divisor = ce::endgame_divisor(board, e >= 0 ? p.side : p.side ^ 1);
     e /= s.divisor;
-    if ((m * s.phase + e * (24 - s.phase)) / 24 + ce::kTempo != sc::evaluate(p)) ++d.mismatches;
+    if ((m * s.phase + e * (24 - s.phase)) / 24 + et::tempo() != sc::evaluate(p)) ++d.mismatches;
     s.sf = s.white_to_move ? score : -score;
     s.result = result;
     d.samples.push_back(s);
@@ -202,26 +170,8 @@ Tables format_tables(const std::vector<std::array<double, 2>>& w) {
     p += "  };\n";
   }
   // The terms, grouped and commented as term_weight lays them out.
-  struct Group {
-    int first, count;
-    const char* what;
-  };
-  const Group groups[] = {
-      {ce::kPawnThreat, 1, "pawn threat"},
-      {ce::kRookOpenFile, 2, "rook on an open, half-open file"},
-      {ce::kMobility + ce::mobility_offset(1), 9, "mobility: knight, 0..8 safe squares"},
-      {ce::kMobility + ce::mobility_offset(2), 14, "mobility: bishop, 0..13 safe squares"},
-      {ce::kMobility + ce::mobility_offset(3), 15, "mobility: rook, 0..14 safe squares"},
-      {ce::kMobility + ce::mobility_offset(4), 28, "mobility: queen, 0..27 safe squares"},
-      {ce::kKingAttack, 1, "king attack"},
-      {ce::kShieldPawn, 4, "shield pawn, half-open and open king file, storm"},
-      {ce::kDoubledPawn, 2, "doubled, isolated"},
-      {ce::kPassedPawn, 8, "passed by advance"},
-      {ce::kPassedFree, 3, "passed: free stop square, king distances"},
-      {ce::kBishopPair, 1, "bishop pair"},
-  };
   t.terms = "  constexpr short kW[kTermCount][2] = {\n";
-  for (const Group& g : groups) {
+  for (const et::Group& g : et::groups()) {
     append(t.terms, "    // %s\n   ", g.what);
     for (int k = g.first; k < g.first + g.count; ++k) {
       if ((k - g.first) % 10 == 0 && k > g.first) t.terms += "\n   ";

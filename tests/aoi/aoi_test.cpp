@@ -14,7 +14,7 @@
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/random.h"
-#include "warpmind/gpu/aoi_rules.h"
+#include "aoi/aoi_rules.h"
 
 namespace warpmind::aoi {
 namespace {

@@ -957,7 +957,7 @@ TEST(Cli, TuneFitsTheChessEvaluation) {
   EXPECT_NE(r.out.find("constexpr short kMg[6][64]"), std::string::npos);
   // The header round trip, and its weights untouched by zero steps.
   const fs::path header = scratch("chess_eval.h");
-  const fs::path source = fs::path(WARPMIND_SOURCE_DIR) / "gpu/include/warpmind/gpu/chess_eval.h";
+  const fs::path source = fs::path(WARPMIND_SOURCE_DIR) / "ai/src/search/chess/chess_eval.h";
   fs::copy_file(source, header, fs::copy_options::overwrite_existing);
   ASSERT_EQ(run("warpmind-tune --data " + data.string() + " --iterations 0 --header " + header.string()).status, 0);
   const auto read = [](const fs::path& path) {

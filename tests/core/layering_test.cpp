@@ -1,12 +1,18 @@
-// The dependency direction of docs/architecture (demos -> engine, library; ai -> gpu; the library never
-// sees the renderer), checked on the sources' #include lines so that no include runs from a lower layer
-// up to a higher one:
-//   gpu/      includes warpmind/gpu/... and, of ai/, warpmind/core/status.h alone (errors are Status on both
-//             sides); nothing of engine/;
-//   ai/       nothing of engine/ or demos/; its public headers (ai/include) nothing of gpu/ either, and a
-//             module's own headers and sources only its module and core (the C API excepted), so linking
-//             warpmind::field pulls in neither the search nor JSON (nlohmann only in the scenario readers);
-//   engine/   nothing of the library (ai/ or gpu/).
+// The dependency direction of docs/architecture.md, checked on the sources' #include lines (.h, .cpp, .cu,
+// .cuh, .c) so that no include runs from a lower layer up to a higher one:
+//   demos -> engine, ai (public headers);  gpu -> ai;  engine -> nothing of the library.
+//   ai/      owns each module: public headers (ai/include/warpmind/<module>/), its internals and host/device
+//            arithmetic (ai/src/<module>/, <module>_rules.h) and the interface its kernels implement
+//            (<module>_device.h). It includes nothing of gpu/, engine/ or demos/; its public headers only
+//            public headers; a module's headers and sources only its own module and core (the C API, the
+//            scenario readers and the in-tree benchmark support excepted), so that linking warpmind::field
+//            pulls in neither the search nor JSON (nlohmann only in the scenario readers).
+//   gpu/     kernels only: its own .cuh support headers and, of ai/, the module it implements and core
+//            (public headers and ai/src internals); nothing of engine/ or demos/.
+//   demos/   public headers of ai/ and engine/, never ai/src or gpu/ (nor include folders pointing there).
+//   engine/  nothing of the library (ai/ or gpu/).
+// An include is placed by where the file it names exists: beside the including file, or under one of the
+// include folders of the tree (ai/include, ai/src, gpu/src, engine/include).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -15,6 +21,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +31,7 @@ namespace fs = std::filesystem;
 
 struct Include {
   std::string file, target;  // the including file (relative to the source root) and what it includes
+  bool quoted = false;       // "..." rather than <...>
 };
 
 // The sources' root, or empty where they are not (staged binaries on another machine).
@@ -36,7 +44,7 @@ std::vector<Include> includes_under(const std::string& dir) {
   const fs::path root = source_root();
   std::vector<Include> out;
   if (root.empty() || !fs::is_directory(root / dir)) return out;
-  const std::regex line(R"re(^\s*#\s*include\s*[<"]([^>"]+)[>"])re");
+  const std::regex line(R"re(^\s*#\s*include\s*([<"])([^>"]+)[>"])re");
   for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
     if (!e.is_regular_file()) continue;
     const std::string ext = e.path().extension().string();
@@ -44,7 +52,8 @@ std::vector<Include> includes_under(const std::string& dir) {
     std::ifstream in(e.path());
     for (std::string text; std::getline(in, text);) {
       std::smatch m;
-      if (std::regex_search(text, m, line)) out.push_back({fs::relative(e.path(), root).string(), m[1].str()});
+      if (std::regex_search(text, m, line))
+        out.push_back({fs::relative(e.path(), root).string(), m[2].str(), m[1].str() == "\""});
     }
   }
   return out;
@@ -52,49 +61,86 @@ std::vector<Include> includes_under(const std::string& dir) {
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
-// The module a library path belongs to: ai/include/warpmind/<m>/..., ai/src/<m>/..., else "".
-std::string module_of(const std::string& file) {
-  static const std::regex re(R"re(^ai/(?:include/warpmind|src)/([a-z0-9_]+)/)re");
+// Where the file an include names lies, relative to the root: beside the including file first, then under
+// the tree's include folders; empty when it lies in none (a system, CUDA or third-party header).
+std::string resolve(const Include& i) {
+  const fs::path root = source_root();
+  if (i.quoted) {
+    const fs::path beside = fs::path(i.file).parent_path() / i.target;
+    if (fs::is_regular_file(root / beside)) return beside.lexically_normal().string();
+  }
+  for (const char* dir : {"ai/include", "ai/src", "gpu/src", "engine/include"}) {
+    const fs::path p = fs::path(dir) / i.target;
+    if (fs::is_regular_file(root / p)) return p.lexically_normal().string();
+  }
+  return {};
+}
+
+// The library module a path belongs to: ai/include/warpmind/<m>/..., ai/src/<m>/... or gpu/src/<m>/...;
+// "" for anything else (warpmind/warpmind.h, the programs, the tests).
+std::string module_of(const std::string& path) {
+  static const std::regex re(R"re(^(?:ai/include/warpmind|ai/src|gpu/src)/([a-z0-9_]+)/)re");
   std::smatch m;
-  return std::regex_search(file, m, re) ? m[1].str() : std::string();
+  return std::regex_search(path, m, re) ? m[1].str() : std::string();
 }
 
 #define WM_REQUIRE_SOURCES() \
   if (source_root().empty()) GTEST_SKIP() << "the sources are not at " << WARPMIND_SOURCE_DIR
 
-TEST(Layering, GpuIncludesOnlyItselfAndTheStatusType) {
+TEST(Layering, GpuHoldsKernelsThatIncludeTheirModuleOfTheLibrary) {
   WM_REQUIRE_SOURCES();
   const auto inc = includes_under("gpu");
-  ASSERT_GT(inc.size(), 20u);
+  ASSERT_GT(inc.size(), 40u);
+  int from_ai = 0;
   for (const Include& i : inc) {
-    if (!starts_with(i.target, "warpmind/")) continue;  // system, CUDA, CUB and its own relative headers
-    EXPECT_TRUE(starts_with(i.target, "warpmind/gpu/") || i.target == "warpmind/core/status.h")
-        << i.file << " includes " << i.target;
+    const std::string where = resolve(i);
+    EXPECT_FALSE(starts_with(i.target, "warpmind/engine/")) << i.file << " includes " << i.target;
+    if (where.empty()) {
+      EXPECT_FALSE(i.quoted) << i.file << " includes \"" << i.target << "\", which is nowhere in the tree";
+      continue;
+    }
+    EXPECT_TRUE(starts_with(where, "gpu/src/") || starts_with(where, "ai/"))
+        << i.file << " includes " << i.target << " (" << where << ")";
+    if (starts_with(where, "gpu/src/")) {
+      EXPECT_EQ(fs::path(where).extension(), ".cuh") << i.file << " includes " << where << ": gpu/ holds .cu and .cuh";
+      continue;
+    }
+    ++from_ai;
+    const std::string m = module_of(i.file), target = module_of(where);
+    EXPECT_TRUE(target == m || target == "core") << i.file << " (module " << m << ") includes " << where;
   }
+  EXPECT_GT(from_ai, 10);  // every module's kernels include their rules and device interface
+  // No headers of its own to export: gpu/ implements interfaces declared in ai/src.
+  EXPECT_FALSE(fs::exists(source_root() / "gpu/include")) << "gpu/include: interfaces belong to ai/src/<module>/";
 }
 
-TEST(Layering, TheLibraryNeverSeesTheEngineOrTheProgramsAndModulesStayApart) {
+TEST(Layering, TheLibraryIncludesNothingOfTheGpuTheEngineOrTheProgramsAndModulesStayApart) {
   WM_REQUIRE_SOURCES();
   const auto inc = includes_under("ai");
-  ASSERT_GT(inc.size(), 50u);
+  ASSERT_GT(inc.size(), 100u);
   const std::set<std::string> modules = {"core", "field", "crowd", "aoi", "ddm", "combat", "search"};
   int checked = 0;
   for (const Include& i : inc) {
+    const std::string where = resolve(i);
     EXPECT_FALSE(starts_with(i.target, "warpmind/engine/")) << i.file << " includes " << i.target;
-    EXPECT_EQ(i.target.find("demos/"), std::string::npos) << i.file << " includes " << i.target;
+    EXPECT_FALSE(starts_with(i.target, "warpmind/gpu/")) << i.file << " includes " << i.target;
+    EXPECT_NE(fs::path(i.target).extension(), ".cuh") << i.file << " includes " << i.target;
+    EXPECT_FALSE(starts_with(where, "gpu/") || starts_with(where, "engine/") || starts_with(where, "demos/"))
+        << i.file << " includes " << i.target << " (" << where << ")";
     if (starts_with(i.file, "ai/include/")) {
-      EXPECT_FALSE(starts_with(i.target, "warpmind/gpu/")) << "public header " << i.file << " includes " << i.target;
+      EXPECT_TRUE(where.empty() || starts_with(where, "ai/include/"))
+          << "public header " << i.file << " includes " << i.target << " (" << where << ")";
     }
     const std::string m = module_of(i.file);
-    if (!modules.count(m) || !starts_with(i.target, "warpmind/")) continue;
-    const std::string rest = i.target.substr(std::string("warpmind/").size());
-    const std::string target_module = rest.substr(0, rest.find('/'));
-    if (target_module == "gpu") continue;  // ai -> gpu: the modules' own kernels (sources only, above)
-    EXPECT_TRUE(target_module == m || target_module == "core")
-        << i.file << " (module " << m << ") includes " << i.target;
+    if (!modules.count(m) || where.empty()) continue;
+    const std::string target = module_of(where);
+    // The scenario readers (target warpmind::scenarios) share the JSON reader in ai/src/common.
+    const bool scenario_reader = fs::path(i.file).stem() == "scenario" && target == "common";
+    EXPECT_TRUE(target == m || target == "core" || scenario_reader)
+        << i.file << " (module " << m << ") includes " << where;
     ++checked;
   }
-  EXPECT_GT(checked, 50);
+  EXPECT_GT(checked, 100);
   for (const Include& i : inc)  // JSON only in the scenario readers and the shared reader they use
     if (i.target.find("nlohmann") != std::string::npos) {
       EXPECT_TRUE(i.file.find("scenario") != std::string::npos || i.file == "ai/src/common/json_reader.h")
@@ -102,13 +148,38 @@ TEST(Layering, TheLibraryNeverSeesTheEngineOrTheProgramsAndModulesStayApart) {
     }
 }
 
+TEST(Layering, TheProgramsUseThePublicHeadersAlone) {
+  WM_REQUIRE_SOURCES();
+  const auto inc = includes_under("demos");
+  ASSERT_GT(inc.size(), 100u);
+  for (const Include& i : inc) {
+    const std::string where = resolve(i);
+    EXPECT_FALSE(starts_with(i.target, "warpmind/gpu/")) << i.file << " includes " << i.target;
+    EXPECT_FALSE(starts_with(where, "gpu/") || starts_with(where, "ai/src/"))
+        << i.file << " includes " << i.target << " (" << where << ")";
+  }
+  // Nor through an include folder: no build file of the programs names ai/src or gpu/ as one.
+  const std::regex folder(R"re(target_include_directories\([^)]*(ai/src|/gpu\b|gpu/src)[^)]*\))re");
+  for (const auto& e : fs::recursive_directory_iterator(source_root() / "demos")) {
+    if (e.path().filename() != "CMakeLists.txt") continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    EXPECT_FALSE(std::regex_search(s, folder)) << e.path() << " gives a program an include folder of ai/src or gpu/";
+  }
+}
+
 TEST(Layering, TheEngineKnowsNothingOfTheLibrary) {
   WM_REQUIRE_SOURCES();
   const auto inc = includes_under("engine");
   ASSERT_GT(inc.size(), 10u);
   for (const Include& i : inc) {
-    if (!starts_with(i.target, "warpmind/")) continue;
-    EXPECT_TRUE(starts_with(i.target, "warpmind/engine/")) << i.file << " includes " << i.target;
+    const std::string where = resolve(i);
+    if (starts_with(i.target, "warpmind/")) {
+      EXPECT_TRUE(starts_with(i.target, "warpmind/engine/")) << i.file << " includes " << i.target;
+    }
+    EXPECT_FALSE(starts_with(where, "ai/") || starts_with(where, "gpu/")) << i.file << " includes " << where;
   }
 }
 

@@ -1,4 +1,4 @@
-// The GPU's chess rules and evaluation (gpu/include/warpmind/gpu/chess_rules.h, compiled here for the
+// The GPU's chess rules and evaluation (ai/src/search/chess/chess_rules.h, compiled here for the
 // host) held against ai/'s: the same legal moves in the same order, the same positions after every
 // move, the same evaluation and the same leaf values for the hybrid search (mates and stalemates scored
 // as terminal), on thousands of positions from random games and on the standard perft positions, and
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "warpmind/core/random.h"
-#include "warpmind/gpu/chess_movegen.h"
-#include "warpmind/gpu/chess_rules.h"
+#include "search/chess/chess_movegen.h"
+#include "search/chess/chess_rules.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
 #include "warpmind/search/hybrid.h"

@@ -14,11 +14,61 @@
 #include <time.h>
 
 #include "warpmind/search/chess.h"
+#include "warpmind/search/chess_eval_terms.h"
 #include "warpmind/search/chess_network.h"
 #include "warpmind/search/chess_search.h"
 
 namespace warpmind::search::chess {
 namespace {
+
+// The evaluation's linear form (chess_eval_terms.h): the counts times the built-in weights, blended by the
+// phase and divisor as its header writes, give chess::evaluate back exactly — over random games from
+// several openings (captures, promotions, bare end games and the drawish divisors among them).
+TEST(ChessEvalTerms, CountsTimesTheBuiltInWeightsAreTheEvaluation) {
+  namespace et = eval_terms;
+  std::vector<std::pair<int, int>> w(static_cast<std::size_t>(et::count()));
+  for (int k = 0; k < et::count(); ++k)
+    et::weight(k, w[static_cast<std::size_t>(k)].first, w[static_cast<std::size_t>(k)].second);
+  int next = et::kTerms;  // the groups cover the terms in order, without gaps
+  for (const et::Group& g : et::groups()) {
+    EXPECT_EQ(et::kTerms + g.first, next) << g.what;
+    next += g.count;
+  }
+  EXPECT_EQ(next, et::count());
+  std::mt19937 rng(7);
+  et::Linear lin;
+  int positions = 0, divisors = 0;
+  for (const char* fen : {kStartFen, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "4k3/8/8/8/8/8/4P3/2B1K3 b - - 0 1",
+                          "3bk3/8/8/8/8/8/8/2B1K3 w - - 0 1"}) {
+    for (int game = 0; game < 20; ++game) {
+      Position p;
+      ASSERT_TRUE(parse_fen(fen, p).ok());
+      for (int ply = 0; ply < 120; ++ply) {
+        et::linearize(p, lin);
+        long m = 0, e = 0;
+        for (const auto& [k, diff] : lin.counts) {
+          ASSERT_TRUE(k >= 0 && k < et::count() && diff != 0);
+          m += static_cast<long>(diff) * w[static_cast<std::size_t>(k)].first;
+          e += static_cast<long>(diff) * w[static_cast<std::size_t>(k)].second;
+        }
+        if (p.side == Black) m = -m, e = -e;
+        ASSERT_TRUE(lin.divisor == 1 || lin.divisor == 2 || lin.divisor == 4);
+        divisors += lin.divisor > 1;
+        EXPECT_EQ((m * lin.phase + e / lin.divisor * (24 - lin.phase)) / 24 + et::tempo(), evaluate(p)) << to_fen(p);
+        ++positions;
+        MoveList moves;
+        generate_legal(p, moves);
+        if (moves.size == 0) break;
+        Undo u;
+        make_move(p, moves.moves[static_cast<std::size_t>(std::uniform_int_distribution<int>(0, moves.size - 1)(rng))],
+                  u);
+      }
+    }
+  }
+  EXPECT_GT(positions, 5000);
+  EXPECT_GT(divisors, 100);  // the bare end games exercise the divisors
+}
 
 // The same position with colours swapped and the board flipped.
 std::string mirror(const std::string& fen) {

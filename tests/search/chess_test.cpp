@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "gpu_helpers.h"
-#include "search/chess_internal.h"
+#include "search/chess/chess_internal.h"
 #include "warpmind/core/random.h"
 #include "warpmind/search/chess.h"
 

@@ -1,4 +1,4 @@
-// The GPU's Connect6 evaluation and move generation (gpu/include/warpmind/gpu/connect6_rules.h,
+// The GPU's Connect6 evaluation and move generation (ai/src/search/connect6/connect6_rules.h,
 // compiled here for the host) held against ai/'s on thousands of positions from random games — quiet
 // ones, threats to answer, wins to take, hopeless ones, won ones — at several widths, with the hybrid
 // search's leaf values (won and full boards scored as terminal).
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "warpmind/core/random.h"
-#include "warpmind/gpu/connect6_rules.h"
+#include "search/connect6/connect6_rules.h"
 #include "warpmind/search/connect6.h"
 #include "warpmind/search/hybrid.h"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "warpmind/core/random.h"
-#include "warpmind/gpu/connect6_eval.h"
+#include "search/connect6/connect6_eval.h"
 #include "warpmind/search/connect6.h"
 
 namespace warpmind::search::connect6 {

@@ -9,10 +9,10 @@
 #include <cstddef>
 #include <string>
 
-#include "warpmind/gpu/aoi_rules.h"
+#include "aoi/aoi_rules.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/aoi.h"
+#include "aoi/aoi_device.h"
 #endif
 
 namespace warpmind::aoi {
@@ -59,7 +59,7 @@ std::uint32_t float_bits(float v) {
   return b;
 }
 
-// The arithmetic shared with the kernels (gpu/include/warpmind/gpu/aoi_rules.h).
+// The arithmetic shared with the kernels (ai/src/aoi/aoi_rules.h).
 using gpu::aoi_rules::distance2;
 
 }  // namespace

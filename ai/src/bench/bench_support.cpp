@@ -8,7 +8,7 @@
 #include "field/field_math.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/device.h"
+#include "core/device.h"
 #endif
 
 namespace warpmind {

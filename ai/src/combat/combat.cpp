@@ -7,10 +7,10 @@
 #include <string>
 
 #include "warpmind/core/device_memory.h"
-#include "warpmind/gpu/combat_rules.h"
+#include "combat/combat_rules.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/combat.h"
+#include "combat/combat_device.h"
 #endif
 
 namespace warpmind::combat {

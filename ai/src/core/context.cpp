@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/device.h"
+#include "core/device.h"
 #endif
 
 namespace warpmind {

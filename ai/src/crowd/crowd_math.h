@@ -6,11 +6,11 @@
 #include <cstdint>
 
 #include "warpmind/crowd/crowd_solver.h"
-#include "warpmind/gpu/crowd_rules.h"
+#include "crowd/crowd_rules.h"
 
 namespace warpmind::crowd::detail {
 
-// The geometry and the tests a verdict depends on are gpu/include/warpmind/gpu/crowd_rules.h, shared with
+// The geometry and the tests a verdict depends on are ai/src/crowd/crowd_rules.h, shared with
 // the kernels.
 using Geometry = gpu::CrowdGeometry;
 

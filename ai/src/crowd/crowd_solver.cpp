@@ -8,7 +8,7 @@
 #include "crowd_math.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/crowd.h"
+#include "crowd/crowd_device.h"
 #endif
 
 namespace warpmind::crowd {

@@ -18,10 +18,10 @@
 #include <string>
 
 #include "ddm/host_array.h"
-#include "warpmind/gpu/ddm_rules.h"
+#include "ddm/ddm_rules.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/ddm.h"
+#include "ddm/ddm_device.h"
 #endif
 
 namespace warpmind::ddm {
@@ -30,7 +30,7 @@ namespace warpmind::ddm {
 
 namespace {
 
-// The overlap test shared with the kernels (gpu/include/warpmind/gpu/ddm_rules.h).
+// The overlap test shared with the kernels (ai/src/ddm/ddm_rules.h).
 template <int D>
 bool overlap(const Box<D>& a, const Box<D>& b) {
   return gpu::ddm_rules::overlaps<D>(a.lo.data(), a.hi.data(), b.lo.data(), b.hi.data());

@@ -15,7 +15,7 @@
 #include "warpmind/core/status.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/ddm.h"
+#include "ddm/ddm_device.h"
 #endif
 
 namespace warpmind::ddm {

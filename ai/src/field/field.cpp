@@ -10,7 +10,7 @@
 #include "warpmind/core/device_memory.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/field.h"
+#include "field/field_device.h"
 #endif
 
 namespace warpmind::field {

@@ -1,6 +1,6 @@
 // The field's exact definition, host side: the grid, the charge tables, the instances. Every CPU variant
 // and the host-built tables the GPU uses come from here; where an entity sits, how far a cell is and how
-// a contribution is rounded and summed are gpu/include/warpmind/gpu/field_rules.h, written once for both
+// a contribution is rounded and summed are ai/src/field/field_rules.h, written once for both
 // sides.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "warpmind/field/field.h"
-#include "warpmind/gpu/field_rules.h"
+#include "field/field_rules.h"
 
 namespace warpmind::field::detail {
 
@@ -27,7 +27,7 @@ inline Grid make_grid(const FieldConfig& c) {
           c.height};
 }
 
-// The arithmetic itself is gpu/include/warpmind/gpu/field_rules.h, shared with the kernels.
+// The arithmetic itself is ai/src/field/field_rules.h, shared with the kernels.
 using gpu::field_rules::dequantize;
 using gpu::field_rules::quantize;
 using gpu::field_rules::snap;

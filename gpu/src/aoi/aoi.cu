@@ -35,7 +35,7 @@
 //               memory is bounded by the chunk, whatever the total
 #include <type_traits>
 
-#include "aoi/aoi_device.cuh"
+#include "aoi/aoi_kernels.cuh"
 
 namespace warpmind::gpu {
 namespace {

@@ -1,6 +1,6 @@
 // gpu-fast's merge (see aoi.cu): atomics per player, the few players with several moves summed in
 // command order; its range query is the receiver-centric pass aoi.cu shares with the visibility lists.
-#include "aoi/aoi_device.cuh"
+#include "aoi/aoi_kernels.cuh"
 
 namespace warpmind::gpu {
 namespace {

@@ -1,6 +1,6 @@
 // gpu-seed, the thesis pipeline (see aoi.cu): the merge by sorted update vectors and segmented sums, and
 // the subject-centric range query whose (receiver, update) pairs a stable radix sort puts in order.
-#include "aoi/aoi_device.cuh"
+#include "aoi/aoi_kernels.cuh"
 
 namespace warpmind::gpu {
 namespace {

@@ -16,8 +16,8 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/combat.h"
-#include "warpmind/gpu/combat_rules.h"
+#include "combat/combat_device.h"
+#include "combat/combat_rules.h"
 
 namespace warpmind::gpu {
 namespace {

@@ -1,5 +1,5 @@
 #include "core/check.cuh"
-#include "warpmind/gpu/device.h"
+#include "core/device.h"
 
 namespace warpmind::gpu {
 

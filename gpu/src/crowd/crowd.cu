@@ -37,7 +37,7 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/crowd.h"
+#include "crowd/crowd_device.h"
 
 namespace warpmind::gpu {
 namespace {

@@ -22,8 +22,8 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/ddm.h"
-#include "warpmind/gpu/ddm_rules.h"
+#include "ddm/ddm_device.h"
+#include "ddm/ddm_rules.h"
 
 namespace warpmind::gpu {
 namespace {

@@ -12,7 +12,7 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/field.h"
+#include "field/field_device.h"
 
 namespace warpmind::gpu {
 namespace {

@@ -19,8 +19,8 @@
 #include "core/check.cuh"
 #include "search/minimax.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/chess.h"
-#include "warpmind/gpu/chess_movegen.h"
+#include "search/chess/chess_device.h"
+#include "search/chess/chess_movegen.h"
 
 namespace warpmind::gpu {
 namespace {

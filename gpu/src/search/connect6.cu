@@ -7,7 +7,7 @@
 #include "search/connect6_warp.cuh"
 #include "search/minimax.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/connect6.h"
+#include "search/connect6/connect6_device.h"
 
 namespace warpmind::gpu {
 namespace {

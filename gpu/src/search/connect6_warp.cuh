@@ -8,7 +8,7 @@
 // threat" is one OR and one compare.
 #pragma once
 
-#include "warpmind/gpu/connect6_rules.h"
+#include "search/connect6/connect6_rules.h"
 
 namespace warpmind::gpu::connect6 {
 

@@ -31,7 +31,7 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/minimax.h"
+#include "search/minimax_device.h"
 
 namespace warpmind::gpu {
 

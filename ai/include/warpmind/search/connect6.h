@@ -93,7 +93,7 @@ class Board {
   const std::array<std::array<int, 7>, 3>& windows() const { return windows_; }
   // Shape counts: shapes[c][k] = groups of colour c on the board's lines that form named shape k (live
   // two, sleeping two, live three, sleeping three, live four, sleeping four, live five, sleeping five;
-  // defined in gpu/include/warpmind/gpu/connect6_eval.h, line_shapes), kept like the windows.
+  // defined in ai/src/search/connect6/connect6_eval.h, line_shapes), kept like the windows.
   const std::array<std::array<int, kShapeKinds>, 3>& shapes() const { return shapes_; }
   std::uint64_t key() const { return key_; }
 

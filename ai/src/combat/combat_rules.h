@@ -3,7 +3,7 @@
 // contract is ai/include/warpmind/combat/combat.h's; the operations are hd.h's exactly rounded ones.
 #pragma once
 
-#include "warpmind/gpu/hd.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu::combat_rules {
 

@@ -12,7 +12,7 @@
 
 #include "chess_internal.h"
 #include "warpmind/search/chess_network.h"
-#include "warpmind/gpu/chess_eval.h"
+#include "search/chess/chess_eval.h"
 
 namespace warpmind::search::chess {
 
@@ -22,7 +22,7 @@ namespace {
 
 using Bits = std::uint64_t;
 
-// The evaluation is gpu/include/warpmind/gpu/chess_eval.h, shared with the GPU rules; here it reads a
+// The evaluation is ai/src/search/chess/chess_eval.h, shared with the GPU rules; here it reads a
 // Position, with the piece-square values from a table built once from chess_eval::pst.
 struct PstTable {
   int mg[6][64], eg[6][64];

@@ -1,4 +1,4 @@
-// The chess evaluation, written once for the CPU engine (ai/src/search/chess_search.cpp) and the GPU
+// The chess evaluation, written once for the CPU engine (ai/src/search/chess/chess_search.cpp) and the GPU
 // rules (chess_rules.h): material and piece-square values (PeSTO's published tables), mobility (a weight
 // per count of safe squares), rooks on open and half-open files, pawn threats, king safety (attackers on
 // the enemy king's zone, the own pawn shield, open files and pawn storms at the king), pawn structure
@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-#include "warpmind/gpu/hd.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu::chess_eval {
 

@@ -11,8 +11,8 @@
 
 #include <cstdint>
 
-#include "warpmind/gpu/connect6_eval.h"
-#include "warpmind/gpu/hd.h"
+#include "search/connect6/connect6_eval.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu::connect6 {
 

@@ -18,7 +18,7 @@
 // the last ply this way and generate only the plies above it.
 #pragma once
 
-#include "warpmind/gpu/chess_rules.h"
+#include "search/chess/chess_rules.h"
 
 namespace warpmind::gpu::chess {
 

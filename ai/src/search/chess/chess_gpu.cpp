@@ -4,7 +4,7 @@
 #include "warpmind/search/hybrid.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/chess.h"
+#include "search/chess/chess_device.h"
 #endif
 
 namespace warpmind::search::chess {

@@ -4,7 +4,7 @@
 // the operations are hd.h's exactly rounded ones, so both sides give the same verdicts.
 #pragma once
 
-#include "warpmind/gpu/hd.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu {
 

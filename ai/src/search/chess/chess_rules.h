@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "warpmind/gpu/chess_eval.h"
-#include "warpmind/gpu/hd.h"
+#include "search/chess/chess_eval.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu::chess {
 

@@ -3,7 +3,7 @@
 #include "warpmind/search/hybrid.h"
 
 #if WARPMIND_HAVE_CUDA
-#include "warpmind/gpu/connect6.h"
+#include "search/connect6/connect6_device.h"
 #endif
 
 namespace warpmind::search::connect6 {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "warpmind/gpu/connect6_rules.h"
-#include "warpmind/gpu/minimax.h"
+#include "search/connect6/connect6_rules.h"
+#include "search/minimax_device.h"
 
 #include "warpmind/core/status.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "warpmind/core/status.h"
-#include "warpmind/gpu/field_rules.h"
+#include "field/field_rules.h"
 
 namespace warpmind::gpu {
 

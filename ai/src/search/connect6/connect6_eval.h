@@ -1,4 +1,4 @@
-// The Connect6 evaluation's weights and scoring, written once for the CPU engine (ai/src/search/connect6.cpp)
+// The Connect6 evaluation's weights and scoring, written once for the CPU engine (ai/src/search/connect6/connect6.cpp)
 // and the GPU rules (connect6_rules.h): a score from the counts of windows (six cells in a line) holding
 // k stones of one colour and none of the other, w[colour][k] (colours 1 black, 2 white; k = 1..6), and
 // from the named shapes on the board's lines (live and sleeping twos to fives, line_shapes), and the
@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "warpmind/gpu/hd.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu::connect6_eval {
 

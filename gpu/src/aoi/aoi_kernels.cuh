@@ -13,7 +13,7 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
-#include "warpmind/gpu/aoi.h"
+#include "aoi/aoi_device.h"
 
 namespace warpmind::gpu {
 namespace aoi_device {

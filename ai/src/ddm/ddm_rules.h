@@ -3,7 +3,7 @@
 // contract of ai/include/warpmind/ddm/ddm.h (whose overlaps<D> is the reference the tests hold it to).
 #pragma once
 
-#include "warpmind/gpu/hd.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu::ddm_rules {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "tags.h"
+#include "search/tags.h"
 
 namespace warpmind::search::chess {
 

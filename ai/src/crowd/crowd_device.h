@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "warpmind/core/status.h"
-#include "warpmind/gpu/crowd_rules.h"
+#include "crowd/crowd_rules.h"
 
 namespace warpmind::gpu {
 

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "warpmind/gpu/chess_rules.h"
-#include "warpmind/gpu/minimax.h"
+#include "search/chess/chess_rules.h"
+#include "search/minimax_device.h"
 
 #include "warpmind/core/status.h"
 

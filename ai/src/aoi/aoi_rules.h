@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "warpmind/gpu/hd.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu::aoi_rules {
 

@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "connect6_threats.h"
-#include "tags.h"
+#include "search/tags.h"
 #include "warpmind/core/random.h"
-#include "warpmind/gpu/connect6_eval.h"
+#include "search/connect6/connect6_eval.h"
 
 namespace warpmind::search::connect6 {
 
@@ -249,7 +249,7 @@ std::array<std::array<int, 7>, 3> count_windows(const Board& b) {
 
 // ---- [SECTION] evaluation ------------------------------------------------------------------------
 
-// The weights and the scoring are gpu/include/warpmind/gpu/connect6_eval.h, shared with the GPU rules.
+// The weights and the scoring are ai/src/search/connect6/connect6_eval.h, shared with the GPU rules.
 namespace {
 using gpu::connect6_eval::kWin;
 }  // namespace

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "warpmind/core/status.h"
-#include "warpmind/gpu/aoi_rules.h"
+#include "aoi/aoi_rules.h"
 
 namespace warpmind::gpu {
 

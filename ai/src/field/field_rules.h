@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "warpmind/gpu/hd.h"
+#include "core/hd.h"
 
 namespace warpmind::gpu {
 
