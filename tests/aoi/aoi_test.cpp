@@ -348,7 +348,7 @@ TEST(AoiGpu, ASinkGetsTheListInChunksOfWholeReceivers) {
             for (std::uint32_t r = 0; r < n; ++r) off[r + 1] += off[r];
           }
           std::vector<std::pair<std::uint32_t, std::uint32_t>> expect;
-          gpu::aoi_rules::for_each_chunk(off.data(), n, chunk, [&](std::size_t r0, std::size_t r1) {
+          rules::for_each_chunk(off.data(), n, chunk, [&](std::size_t r0, std::size_t r1) {
             expect.push_back({static_cast<std::uint32_t>(r0), static_cast<std::uint32_t>(r1)});
           });
           std::vector<std::pair<std::uint32_t, std::uint32_t>> seen;
@@ -417,7 +417,7 @@ TEST(AoiGpu, ASinkGetsTheListInChunksOfWholeReceivers) {
 TEST(Aoi, ChunkRuleCutsAtTheDocumentedReceivers) {
   const auto cut = [](std::vector<std::uint64_t> off, std::uint64_t chunk) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
-    gpu::aoi_rules::for_each_chunk(off.data(), off.size() - 1, chunk, [&](std::size_t a, std::size_t b) {
+    rules::for_each_chunk(off.data(), off.size() - 1, chunk, [&](std::size_t a, std::size_t b) {
       out.push_back({a, b});
     });
     return out;

@@ -18,7 +18,7 @@
 namespace warpmind::search::chess {
 namespace {
 
-namespace d = warpmind::gpu::chess;
+namespace d = rules;
 
 const char* const kPositions[] = {
     kStartFen,

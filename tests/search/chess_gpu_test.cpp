@@ -58,7 +58,7 @@ TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
   ASSERT_TRUE(parse_fen(kPerft[1].fen, p).ok());
   std::uint64_t nodes = 0;
   double ms = 0;
-  ASSERT_TRUE(device->perft(gpu::chess::from_position(p), 4, nodes, ms, 64 * 1024).ok());  // ~700 children a slice
+  ASSERT_TRUE(device->perft(rules::from_position(p), 4, nodes, ms, 64 * 1024).ok());  // ~700 children a slice
   EXPECT_EQ(nodes, 4085603u);
 }
 #endif
@@ -85,7 +85,7 @@ TEST(ChessGpu, PerftWithTranspositionsMergedIsExact) {
   ASSERT_TRUE(parse_fen(kStartFen, start).ok());
   std::uint64_t nodes = 0, merged = 0;
   double ms = 0;
-  ASSERT_TRUE(device->perft(gpu::chess::from_position(start), 6, nodes, ms, 4 << 20, true, &merged).ok());
+  ASSERT_TRUE(device->perft(rules::from_position(start), 6, nodes, ms, 4 << 20, true, &merged).ok());
   EXPECT_EQ(nodes, 119060324u);
   EXPECT_GT(merged, 0u);
 #endif
@@ -234,9 +234,9 @@ TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
   std::unique_ptr<gpu::ChessDevice> device;
   ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
   gpu::MinimaxOutcome o;
-  const std::string err = device->minimax(gpu::chess::from_position(start), 4, o, 1 << 20);  // 206,604 nodes > 1 MB
+  const std::string err = device->minimax(rules::from_position(start), 4, o, 1 << 20);  // 206,604 nodes > 1 MB
   EXPECT_NE(err.find("does not fit the memory budget"), std::string::npos) << err;
-  EXPECT_TRUE(device->minimax(gpu::chess::from_position(start), 2, o, 1 << 20).ok());
+  EXPECT_TRUE(device->minimax(rules::from_position(start), 2, o, 1 << 20).ok());
   EXPECT_EQ(o.nodes, 421u);
 #endif
 }
@@ -288,8 +288,8 @@ TEST(ChessGpu, SubtreesBelowTheHorizonEqualTheCpu) {
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::ChessDevice> device;
   ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
-  std::vector<gpu::chess::DPos> roots;
-  for (const Position& p : positions) roots.push_back(gpu::chess::from_position(p));
+  std::vector<rules::DPos> roots;
+  for (const Position& p : positions) roots.push_back(rules::from_position(p));
   std::vector<int> sliced(roots.size()), whole(roots.size());
   std::uint64_t n_sliced = 0, n_whole = 0;
   double ms = 0;

@@ -14,7 +14,7 @@
 namespace warpmind::search::connect6 {
 namespace {
 
-namespace d = warpmind::gpu::connect6;
+namespace d = rules;
 
 TEST(Connect6DeviceRules, SameEvaluationAndCandidatesAsTheCpu) {
   SplitMix64 rng(31);

@@ -14,7 +14,7 @@
 namespace warpmind::search::connect6 {
 namespace {
 
-namespace ce = gpu::connect6_eval;
+namespace ce = eval;
 using Counts = int[3][ce::kShapeKinds];
 
 // A line from text: '.' empty, 'x' black, 'o' white.

@@ -60,7 +60,7 @@ std::uint32_t float_bits(float v) {
 }
 
 // The arithmetic shared with the kernels (ai/src/aoi/aoi_rules.h).
-using gpu::aoi_rules::distance2;
+using rules::distance2;
 
 }  // namespace
 
@@ -128,8 +128,8 @@ struct AoiWorld::Impl {
   bool device_failed = false;  // a device error mid-tick: ticks refused until a reset succeeds
 #endif
 
-  int bucket_x(float x, const WorldRect& w) const { return gpu::aoi_rules::bucket_axis(x, w.x0, side, cols); }
-  int bucket_y(float y, const WorldRect& w) const { return gpu::aoi_rules::bucket_axis(y, w.y0, side, rows); }
+  int bucket_x(float x, const WorldRect& w) const { return rules::bucket_axis(x, w.x0, side, cols); }
+  int bucket_y(float y, const WorldRect& w) const { return rules::bucket_axis(y, w.y0, side, rows); }
 };
 
 namespace {
@@ -435,8 +435,8 @@ Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, co
     if (!im.moved[i] && !im.hit[i]) continue;
     im.first_update[i] = static_cast<std::uint32_t>(out.updates.size());
     if (im.moved[i]) {
-      p[i].x = gpu::aoi_rules::moved(p[i].x, im.dx[i], w.x0, x_last);
-      p[i].y = gpu::aoi_rules::moved(p[i].y, im.dy[i], w.y0, y_last);
+      p[i].x = rules::moved(p[i].x, im.dx[i], w.x0, x_last);
+      p[i].y = rules::moved(p[i].y, im.dy[i], w.y0, y_last);
       out.updates.push_back({i, Field::X, float_bits(p[i].x)});
       out.updates.push_back({i, Field::Y, float_bits(p[i].y)});
       im.dx[i] = im.dy[i] = 0.0f;
@@ -630,7 +630,7 @@ Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, co
   // Delivery to a sink, after every other result is in `out`; the writes count in ms_query, the sink's
   // time in nothing.
   if (sink) {
-    gpu::aoi_rules::for_each_chunk(off.data(), n, c.chunk_notifications, [&](std::size_t r0, std::size_t r1) {
+    rules::for_each_chunk(off.data(), n, c.chunk_notifications, [&](std::size_t r0, std::size_t r1) {
       const auto t_write = Clock::now();
       const std::uint64_t count = off[r1] - off[r0];
       NotificationChunk chunk;

@@ -11,7 +11,7 @@
 
 #include "core/hd.h"
 
-namespace warpmind::gpu::aoi_rules {
+namespace warpmind::aoi::rules {
 
 // dx * dx + dy * dy in float, dx = ax - bx: the circle AOI (<= aoi^2) and the attack range (<= range^2).
 WM_HD float distance2(float ax, float ay, float bx, float by) {
@@ -57,4 +57,4 @@ void for_each_chunk(const std::uint64_t* offset, std::size_t n, std::uint64_t ch
   }
 }
 
-}  // namespace warpmind::gpu::aoi_rules
+}  // namespace warpmind::aoi::rules

@@ -24,9 +24,9 @@ constexpr struct {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
 
-using gpu::combat_rules::better;
-using gpu::combat_rules::cell_axis;
-using gpu::combat_rules::distance2;
+using rules::better;
+using rules::cell_axis;
+using rules::distance2;
 
 }  // namespace
 
@@ -210,8 +210,8 @@ Status Volleys::fire(std::span<const Vec2> positions, std::span<std::uint8_t> ke
     float h = im.hp[i];
     if (im.shots[i] > 0) {
       float sum = 0.0f;
-      for (std::uint32_t s = 0; s < im.shots[i]; ++s) sum = gpu::fadd(sum, config_.damage);
-      h = gpu::fsub(h, sum);
+      for (std::uint32_t s = 0; s < im.shots[i]; ++s) sum = fadd(sum, config_.damage);
+      h = fsub(h, sum);
     }
     keep[i] = h > 0.0f ? 1 : 0;
     if (!keep[i]) continue;

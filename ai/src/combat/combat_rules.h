@@ -5,7 +5,7 @@
 
 #include "core/hd.h"
 
-namespace warpmind::gpu::combat_rules {
+namespace warpmind::combat::rules {
 
 // dx * dx + dy * dy in float, dx = xj - xi (no fused multiply-add): j is in i's range iff <= range^2.
 WM_HD float distance2(float xi, float yi, float xj, float yj) {
@@ -26,4 +26,4 @@ WM_HD bool better(float d2, unsigned j, float best_d2, unsigned best) {
   return d2 < best_d2 || (d2 == best_d2 && j < best);
 }
 
-}  // namespace warpmind::gpu::combat_rules
+}  // namespace warpmind::combat::rules

@@ -22,7 +22,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace warpmind::gpu {
+namespace warpmind {
 
 WM_HD float fadd(float a, float b) {
 #if defined(__CUDA_ARCH__)
@@ -69,4 +69,4 @@ WM_HD std::int32_t round_to_int(float v) {
 }
 WM_HD int clamp_int(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-}  // namespace warpmind::gpu
+}  // namespace warpmind

@@ -1,4 +1,4 @@
-// Host-only interface to the CUDA crowd solver (gpu/src/crowd/crowd.cu). Plain types only.
+// The interface the crowd's kernels implement (gpu/src/crowd/crowd.cu), host-only.
 // The rule is defined in ai/include/warpmind/crowd/crowd_solver.h, its arithmetic in crowd_rules.h
 // (shared with the CPU); the geometry is computed on the host (ai/src/crowd/crowd_math.h) and used here
 // as given.
@@ -24,7 +24,7 @@ struct CrowdCounts {
 // Device state of one crowd: positions stay on the device between ticks. Not thread-safe.
 class CrowdDevice {
  public:
-  static Status create(void* stream, CrowdKernel kernel, const CrowdGeometry& g,
+  static Status create(void* stream, CrowdKernel kernel, const crowd::rules::Geometry& g,
                        const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
                        std::unique_ptr<CrowdDevice>& out);
   ~CrowdDevice();

@@ -12,7 +12,7 @@ namespace warpmind::crowd::detail {
 
 // The geometry and the tests a verdict depends on are ai/src/crowd/crowd_rules.h, shared with
 // the kernels.
-using Geometry = gpu::CrowdGeometry;
+using Geometry = rules::Geometry;
 
 inline Geometry make_geometry(const CrowdConfig& c) {
   Geometry g{};
@@ -40,14 +40,12 @@ inline Geometry make_geometry(const CrowdConfig& c) {
   return g;
 }
 
-inline bool apart(Vec2 a, Vec2 b, const Geometry& g) { return gpu::crowd_rules::apart(a.x, a.y, b.x, b.y, g); }
-inline bool inside(Vec2 p, const Geometry& g) { return gpu::crowd_rules::inside(p.x, p.y, g); }
+inline bool apart(Vec2 a, Vec2 b, const Geometry& g) { return rules::apart(a.x, a.y, b.x, b.y, g); }
+inline bool inside(Vec2 p, const Geometry& g) { return rules::inside(p.x, p.y, g); }
 // For a point inside the world.
-inline bool blocked(Vec2 p, const Geometry& g, const std::uint8_t* grid) {
-  return gpu::crowd_rules::blocked(p.x, p.y, g, grid);
-}
+inline bool blocked(Vec2 p, const Geometry& g, const std::uint8_t* grid) { return rules::blocked(p.x, p.y, g, grid); }
 // Binning cell (clamped: points outside the world land in the border cells).
-using gpu::crowd_rules::cell_x;
-using gpu::crowd_rules::cell_y;
+using rules::cell_x;
+using rules::cell_y;
 
 }  // namespace warpmind::crowd::detail

@@ -33,7 +33,7 @@ namespace {
 // The overlap test shared with the kernels (ai/src/ddm/ddm_rules.h).
 template <int D>
 bool overlap(const Box<D>& a, const Box<D>& b) {
-  return gpu::ddm_rules::overlaps<D>(a.lo.data(), a.hi.data(), b.lo.data(), b.hi.data());
+  return rules::overlaps<D>(a.lo.data(), a.hi.data(), b.lo.data(), b.hi.data());
 }
 
 constexpr struct {

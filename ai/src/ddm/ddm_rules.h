@@ -5,7 +5,7 @@
 
 #include "core/hd.h"
 
-namespace warpmind::gpu::ddm_rules {
+namespace warpmind::ddm::rules {
 
 template <int D>
 WM_HD bool overlaps(const float* alo, const float* ahi, const float* blo, const float* bhi) {
@@ -15,4 +15,4 @@ WM_HD bool overlaps(const float* alo, const float* ahi, const float* blo, const 
   return true;
 }
 
-}  // namespace warpmind::gpu::ddm_rules
+}  // namespace warpmind::ddm::rules

@@ -38,7 +38,10 @@ namespace {
 ChargeKind build(const char* name, std::initializer_list<ChargeSegment> segs) {
   ChargeKind k;
   std::vector<ChargeSegment> v(segs);
-  if (!make_charge_kind(name, v, k).ok()) k = ChargeKind{name, 0, {}, {}, {}};
+  if (!make_charge_kind(name, v, k).ok()) {
+    k = ChargeKind{};
+    k.name = name;
+  }
   return k;
 }
 }  // namespace

@@ -190,14 +190,8 @@ Status FieldLayers::create(Context& ctx, const FieldConfig& config, std::unique_
                                                  : gpu::FieldKernel::Binned;
     s.grid = {im.grid.x0, im.grid.y0, im.grid.cw, im.grid.ch, im.grid.width, im.grid.height};
     for (std::size_t k = 0; k < config.kinds.size(); ++k) {
-      const ChargeKind& ck = config.kinds[k];
       gpu::FieldKind gk{};
-      gk.segments = ck.segments;
-      for (int i = 0; i < ChargeKind::kMaxSegments; ++i) {
-        gk.end[i] = ck.end[i];
-        gk.slope[i] = ck.slope[i];
-        gk.intercept[i] = ck.intercept[i];
-      }
+      gk.profile = config.kinds[k];
       gk.rx = im.tables[k].rx;
       gk.ry = im.tables[k].ry;
       gk.table_offset = static_cast<int>(s.tables.size());
@@ -353,7 +347,7 @@ DeviceField FieldLayers::device_layer(int layer) const {
 namespace {
 
 // A layer for the shared query rules.
-gpu::field_rules::LayerView view_of(const float* f, const detail::Grid& g) {
+rules::LayerView view_of(const float* f, const detail::Grid& g) {
   return {f, g.x0, g.y0, g.cw, g.ch, g.width, g.height};
 }
 
@@ -372,8 +366,7 @@ Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<fl
   WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), values.size(), "sample"));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    Status err = impl_->device->sample(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()), points.size(),
-                                       values.data());
+    Status err = impl_->device->sample(layer, points.data(), points.size(), values.data());
     if (!err.ok()) return err.context("sample");
 #endif
     return Status::Ok();
@@ -382,7 +375,7 @@ Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<fl
   ctx_->pool().parallel_for(
       points.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i) values[i] = gpu::field_rules::sample(v, {points[i].x, points[i].y});
+        for (std::size_t i = b; i < e; ++i) values[i] = rules::sample(v, points[i]);
       },
       4096);
   return Status::Ok();
@@ -394,11 +387,7 @@ Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int windo
     return Status::Invalid("best_move: window must be odd and in 1..63, got " + std::to_string(window));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    static_assert(sizeof(gpu::FieldMove) == sizeof(MoveChoice) && offsetof(MoveChoice, target) == 8 &&
-                  offsetof(gpu::FieldMove, target_x) == 8 &&
-                  offsetof(MoveChoice, value) == offsetof(gpu::FieldMove, value));
-    Status err = impl_->device->best_move(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()), points.size(),
-                                          window, reinterpret_cast<gpu::FieldMove*>(out.data()));
+    Status err = impl_->device->best_move(layer, points.data(), points.size(), window, out.data());
     if (!err.ok()) return err.context("best_move");
 #endif
     return Status::Ok();
@@ -408,8 +397,7 @@ Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int windo
       points.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
         for (std::size_t i = b; i < e; ++i) {
-          const gpu::FieldMove m = gpu::field_rules::best_move(v, {points[i].x, points[i].y}, window / 2);
-          out[i] = {m.cell_x, m.cell_y, {m.target_x, m.target_y}, m.value};
+          out[i] = rules::best_move(v, points[i], window / 2);
         }
       },
       1024);
@@ -420,8 +408,7 @@ Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<
   WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), out.size(), "gradient"));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    Status err = impl_->device->gradient(layer, reinterpret_cast<const gpu::FieldPoint*>(points.data()), points.size(),
-                                         reinterpret_cast<gpu::FieldPoint*>(out.data()));
+    Status err = impl_->device->gradient(layer, points.data(), points.size(), out.data());
     if (!err.ok()) return err.context("gradient");
 #endif
     return Status::Ok();
@@ -430,10 +417,7 @@ Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<
   ctx_->pool().parallel_for(
       points.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i) {
-          const gpu::FieldPoint g = gpu::field_rules::gradient(v, {points[i].x, points[i].y});
-          out[i] = {g.x, g.y};
-        }
+        for (std::size_t i = b; i < e; ++i) out[i] = rules::gradient(v, points[i]);
       },
       4096);
   return Status::Ok();
@@ -457,8 +441,7 @@ Status check_device_query(const FieldLayers& f, int layer, std::size_t n, const 
 Status FieldLayers::sample_device(int layer, const Vec2* device_points, std::size_t n, float* device_values) {
   WM_RETURN_IF_ERROR(check_device_query(*this, layer, n, device_points, device_values, "sample_device"));
 #if WARPMIND_HAVE_CUDA
-  return impl_->device->sample_device(layer, reinterpret_cast<const gpu::FieldPoint*>(device_points), n, device_values)
-      .context("sample_device");
+  return impl_->device->sample_device(layer, device_points, n, device_values).context("sample_device");
 #else
   return Status::Ok();
 #endif
@@ -470,10 +453,7 @@ Status FieldLayers::best_move_device(int layer, const Vec2* device_points, std::
   if (window < 1 || window % 2 == 0 || window > 63)
     return Status::Invalid("best_move_device: window must be odd and in 1..63, got " + std::to_string(window));
 #if WARPMIND_HAVE_CUDA
-  return impl_->device
-      ->best_move_device(layer, reinterpret_cast<const gpu::FieldPoint*>(device_points), n, window,
-                         reinterpret_cast<gpu::FieldMove*>(device_out))
-      .context("best_move_device");
+  return impl_->device->best_move_device(layer, device_points, n, window, device_out).context("best_move_device");
 #else
   return Status::Ok();
 #endif
@@ -525,8 +505,7 @@ Status FieldLayers::steer(std::span<const Vec2> points, std::span<const std::uin
           }
           const auto v = view_of(impl_->layers[layer_of[i]].data(), impl_->grid);
           float dx = 0, dy = 0;
-          const gpu::FieldPoint p = gpu::field_rules::steer(v, {points[i].x, points[i].y}, window / 2, step, dx, dy);
-          out[i] = {p.x, p.y};
+          out[i] = rules::steer(v, points[i], window / 2, step, dx, dy);
           if (!heading.empty() && (dx != 0.0f || dy != 0.0f)) heading[i] = std::atan2(dy, dx);
         }
       },
@@ -542,9 +521,7 @@ Status FieldLayers::steer_device(const Vec2* device_points, const std::uint8_t* 
     return Status::Invalid("steer_device: window must be odd and in 1..63, got " + std::to_string(window));
   if (!std::isfinite(step) || !(step >= 0)) return Status::Invalid("steer_device: step must be finite and >= 0");
 #if WARPMIND_HAVE_CUDA
-  return impl_->device
-      ->steer_device(reinterpret_cast<const gpu::FieldPoint*>(device_points), device_layer_of, n, window, step,
-                     reinterpret_cast<gpu::FieldPoint*>(device_out), device_heading)
+  return impl_->device->steer_device(device_points, device_layer_of, n, window, step, device_out, device_heading)
       .context("steer_device");
 #else
   (void)device_heading;
@@ -555,10 +532,7 @@ Status FieldLayers::steer_device(const Vec2* device_points, const std::uint8_t* 
 Status FieldLayers::gradient_device(int layer, const Vec2* device_points, std::size_t n, Vec2* device_out) {
   WM_RETURN_IF_ERROR(check_device_query(*this, layer, n, device_points, device_out, "gradient_device"));
 #if WARPMIND_HAVE_CUDA
-  return impl_->device
-      ->gradient_device(layer, reinterpret_cast<const gpu::FieldPoint*>(device_points), n,
-                        reinterpret_cast<gpu::FieldPoint*>(device_out))
-      .context("gradient_device");
+  return impl_->device->gradient_device(layer, device_points, n, device_out).context("gradient_device");
 #else
   return Status::Ok();
 #endif

@@ -1,5 +1,7 @@
-// Host-only interface to the CUDA potential-field kernels. Plain types only: gpu/ knows nothing of ai/.
-// ai/src/field/field.cpp translates FieldLayers' config into these and owns one FieldDevice.
+// The interface the field's kernels implement (gpu/src/field/field.cu), host-only. ai/src/field/field.cpp
+// builds a FieldSetup from FieldLayers' config (the charge tables are made on the host) and owns one
+// FieldDevice; points and moves are the public Vec2 and MoveChoice, in device or host memory as each call
+// says.
 //
 // The definition of a field (snap to cells, distance, rounding, exact integer sums) is the one in
 // ai/include/warpmind/field/field.h; the charge tables are computed on the host and uploaded as they are.
@@ -11,18 +13,18 @@
 #include <string>
 #include <vector>
 
-#include "warpmind/core/status.h"
 #include "field/field_rules.h"
+#include "warpmind/core/status.h"
+#include "warpmind/field/field.h"
 
 namespace warpmind::gpu {
 
-inline constexpr int kFieldMaxKinds = 16;
-inline constexpr int kFieldMaxGroups = 64;
 inline constexpr int kFieldTile = 32;  // binned variant: tiles of 32 x 32 cells
 
+// A charge kind as the kernels use it: its profile (evaluated per cell by the naive, coalesced and shared
+// kernels) and where its host-made table lies (read by the binned kernel).
 struct FieldKind {
-  int segments;
-  float end[4], slope[4], intercept[4];
+  field::ChargeProfile profile;
   int rx, ry;        // table reach in cells; the table has (rx + 2) * (ry + 2) entries
   int table_offset;  // into the concatenated tables
 };
@@ -33,9 +35,9 @@ struct FieldGrid {
 };
 
 struct FieldLayerMap {
-  std::int16_t kind_of_group[kFieldMaxGroups];  // -1: the group exerts nothing in this layer
-  std::int32_t max_abs_q;                       // largest |table entry| of the kinds used
-  std::int32_t max_tiles_per_instance;          // bound on tiles one charge can touch
+  std::int16_t kind_of_group[field::kMaxGroups];  // -1: the group exerts nothing in this layer
+  std::int32_t max_abs_q;                         // largest |table entry| of the kinds used
+  std::int32_t max_tiles_per_instance;            // bound on tiles one charge can touch
 };
 
 enum class FieldKernel { Naive, Coalesced, Shared, Binned };
@@ -68,18 +70,18 @@ class FieldDevice {
   Status max_abs(int layer, float& out) const;    // the largest |value| of a layer; synchronous
 
   // Synchronous batched queries (upload points, one kernel, download results).
-  Status sample(int layer, const FieldPoint* points, std::size_t n, float* out);
-  Status best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
-  Status gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
+  Status sample(int layer, const Vec2* points, std::size_t n, float* out);
+  Status best_move(int layer, const Vec2* points, std::size_t n, int window, field::MoveChoice* out);
+  Status gradient(int layer, const Vec2* points, std::size_t n, Vec2* out);
   // The same queries on points and results already in device memory: queued on the stream, no copies,
   // no wait.
-  Status sample_device(int layer, const FieldPoint* points, std::size_t n, float* out);
-  Status best_move_device(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out);
-  Status gradient_device(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out);
-  // field_rules::steer for each point on layer layer_of[i] (a byte a point; one past the last layer: the
+  Status sample_device(int layer, const Vec2* points, std::size_t n, float* out);
+  Status best_move_device(int layer, const Vec2* points, std::size_t n, int window, field::MoveChoice* out);
+  Status gradient_device(int layer, const Vec2* points, std::size_t n, Vec2* out);
+  // rules::steer for each point on layer layer_of[i] (a byte a point; one past the last layer: the
   // point stays and its heading is left), heading[i] = atan2f(dy, dx) where d > 0 (heading may be null).
-  Status steer_device(const FieldPoint* points, const std::uint8_t* layer_of, std::size_t n, int window, float step,
-                      FieldPoint* out, float* heading);
+  Status steer_device(const Vec2* points, const std::uint8_t* layer_of, std::size_t n, int window, float step,
+                      Vec2* out, float* heading);
 
   struct Impl;
 

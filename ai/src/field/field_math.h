@@ -28,17 +28,14 @@ inline Grid make_grid(const FieldConfig& c) {
 }
 
 // The arithmetic itself is ai/src/field/field_rules.h, shared with the kernels.
-using gpu::field_rules::dequantize;
-using gpu::field_rules::quantize;
-using gpu::field_rules::snap;
-static_assert(gpu::kFieldFixedPointBits == kFixedPointBits);
+using rules::dequantize;
+using rules::quantize;
+using rules::snap;
 
-inline float cell_distance(int dx, int dy, const Grid& g) { return gpu::field_rules::distance(dx, dy, g.cw, g.ch); }
+inline float cell_distance(int dx, int dy, const Grid& g) { return rules::distance(dx, dy, g.cw, g.ch); }
 
 // A kind's value at distance d, as the kernels compute it (ChargeKind::value is the contract's reference).
-inline float kind_value(const ChargeKind& k, float d) {
-  return gpu::field_rules::kind_value(k.segments, k.end, k.slope, k.intercept, d);
-}
+inline float kind_value(const ChargeKind& k, float d) { return rules::kind_value(k, d); }
 
 // The charge table of one kind at one resolution: entry (|dx|, |dy|) for 0 <= |dx| <= rx + 1,
 // 0 <= |dy| <= ry + 1, row-major with pitch rx + 2; row ry + 1 and column rx + 1 are zero, so a lookup

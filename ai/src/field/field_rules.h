@@ -1,27 +1,17 @@
 // The field's exact arithmetic, written once for the CPU variants (ai/src/field) and the kernels
 // (gpu/src/field/field.cu): where a point sits on the grid, how far a cell is, how a charge kind's value is
 // rounded and summed, and the batched queries (sample, best move, gradient). The definition they
-// implement is ai/include/warpmind/field/field.h's contract; the operations are hd.h's exactly rounded
-// ones, so both sides give the same bits.
+// implement is ai/include/warpmind/field/field.h's contract, and the rules speak its types (Vec2,
+// MoveChoice, ChargeProfile); the operations are hd.h's exactly rounded ones, so both sides give the same
+// bits.
 #pragma once
 
 #include <cstdint>
 
 #include "core/hd.h"
+#include "warpmind/field/field.h"
 
-namespace warpmind::gpu {
-
-inline constexpr int kFieldFixedPointBits = 10;  // contributions are multiples of 2^-10
-
-struct FieldPoint {
-  float x, y;
-};
-struct FieldMove {
-  int cell_x, cell_y;
-  float target_x, target_y, value;
-};
-
-namespace field_rules {
+namespace warpmind::field::rules {
 
 // Cell coordinate of a world coordinate: floor((p - origin) / cell), clamped far outside any grid so the
 // int is always defined.
@@ -40,17 +30,17 @@ WM_HD float distance(int dx, int dy, float cell_w, float cell_h) { return fsqrt(
 
 // A charge kind's value at distance d: intercept[k] + slope[k] * d for the first segment with d <= end[k];
 // 0 beyond the last end.
-WM_HD float kind_value(int segments, const float* end, const float* slope, const float* intercept, float d) {
-  for (int s = 0; s < segments; ++s)
-    if (d <= end[s]) return fadd(intercept[s], fmul(slope[s], d));
+WM_HD float kind_value(const ChargeProfile& k, float d) {
+  for (int s = 0; s < k.segments; ++s)
+    if (d <= k.end[s]) return fadd(k.intercept[s], fmul(k.slope[s], d));
   return 0.0f;
 }
 
 // A contribution in units of 2^-10, rounded to nearest, ties to even; and an exact sum back to the
 // nearest float.
-WM_HD std::int32_t quantize(float u) { return round_to_int(fmul(u, static_cast<float>(1 << kFieldFixedPointBits))); }
+WM_HD std::int32_t quantize(float u) { return round_to_int(fmul(u, static_cast<float>(1 << kFixedPointBits))); }
 WM_HD float dequantize(long long acc) {
-  return static_cast<float>(static_cast<double>(acc) * (1.0 / static_cast<double>(1 << kFieldFixedPointBits)));
+  return static_cast<float>(static_cast<double>(acc) * (1.0 / static_cast<double>(1 << kFixedPointBits)));
 }
 
 // One layer (row-major, width floats a row) for the queries; a point outside the grid is clamped to the
@@ -64,11 +54,11 @@ struct LayerView {
   WM_HD int cy(float y) const { return clamp_int(snap(y, y0, cell_h), 0, height - 1); }
 };
 
-WM_HD float sample(const LayerView& v, FieldPoint p) { return v.at(v.cx(p.x), v.cy(p.y)); }
+WM_HD float sample(const LayerView& v, Vec2 p) { return v.at(v.cx(p.x), v.cy(p.y)); }
 
 // The best cell of the (2 half + 1)^2 block around p's cell (cells off the grid skipped; ties: the first
 // in row-major order) and its centre.
-WM_HD FieldMove best_move(const LayerView& v, FieldPoint p, int half) {
+WM_HD MoveChoice best_move(const LayerView& v, Vec2 p, int half) {
   const int cx = v.cx(p.x), cy = v.cy(p.y);
   int bx = cx, by = cy;
   float best = v.at(cx, cy);
@@ -86,26 +76,31 @@ WM_HD FieldMove best_move(const LayerView& v, FieldPoint p, int half) {
       first = false;
     }
   }
-  return {bx, by, fadd(fmul(fadd(static_cast<float>(bx), 0.5f), v.cell_w), v.x0),
-          fadd(fmul(fadd(static_cast<float>(by), 0.5f), v.cell_h), v.y0), best};
+  MoveChoice m;
+  m.cell_x = bx;
+  m.cell_y = by;
+  m.target = {fadd(fmul(fadd(static_cast<float>(bx), 0.5f), v.cell_w), v.x0),
+              fadd(fmul(fadd(static_cast<float>(by), 0.5f), v.cell_h), v.y0)};
+  m.value = best;
+  return m;
 }
 
 // A unit's step towards the centre c of the best cell of its window (best_move): with (dx, dy) = c - p
 // and d = sqrt(dx*dx + dy*dy) (float, no fused multiply-add), p + (dx / d * step, dy / d * step) when
 // d > step, else c itself. dx and dy are handed back (the direction, for a heading).
-WM_HD FieldPoint steer(const LayerView& v, FieldPoint p, int half, float step, float& dx, float& dy) {
-  const FieldMove m = best_move(v, p, half);
-  dx = fsub(m.target_x, p.x);
-  dy = fsub(m.target_y, p.y);
+WM_HD Vec2 steer(const LayerView& v, Vec2 p, int half, float step, float& dx, float& dy) {
+  const MoveChoice m = best_move(v, p, half);
+  dx = fsub(m.target.x, p.x);
+  dy = fsub(m.target.y, p.y);
   const float d = fsqrt(fadd(fmul(dx, dx), fmul(dy, dy)));
   if (d > step) return {fadd(p.x, fmul(fdiv(dx, d), step)), fadd(p.y, fmul(fdiv(dy, d), step))};
-  return {m.target_x, m.target_y};
+  return m.target;
 }
 
 // Central differences in value per world unit (one-sided on the border; 0 along an axis of one cell).
-WM_HD FieldPoint gradient(const LayerView& v, FieldPoint p) {
+WM_HD Vec2 gradient(const LayerView& v, Vec2 p) {
   const int x = v.cx(p.x), y = v.cy(p.y), w = v.width, h = v.height;
-  FieldPoint r{0.0f, 0.0f};
+  Vec2 r{0.0f, 0.0f};
   if (w > 1) {
     if (x == 0)
       r.x = fdiv(fsub(v.at(1, y), v.at(0, y)), v.cell_w);
@@ -125,5 +120,4 @@ WM_HD FieldPoint gradient(const LayerView& v, FieldPoint p) {
   return r;
 }
 
-}  // namespace field_rules
-}  // namespace warpmind::gpu
+}  // namespace warpmind::field::rules

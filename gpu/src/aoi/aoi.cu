@@ -17,7 +17,7 @@
 //               in (subject, field) order with no sort
 //   visibility  the others in each receiver's AOI written that way, then entered / left by a two-pointer
 //               walk of each player's previous and current lists, count / scan / write again
-//   delivery    the list handed to the host in chunks of whole receivers (aoi_rules::for_each_chunk),
+//   delivery    the list handed to the host in chunks of whole receivers (aoi::rules::for_each_chunk),
 //               two page-locked staging buffers, the next chunk's copy overlapping the consumer
 // gpu-seed (the thesis pipeline):
 //   merge       every valid command emits update vectors keyed (player, field); a stable radix sort
@@ -657,7 +657,7 @@ Status AoiDevice::deliver(std::uint64_t chunk, const AoiChunkConsumer& consume, 
   chunks.clear();
   std::uint64_t most = 0;
   unsigned most_receivers = 0;
-  aoi_rules::for_each_chunk(off, n, chunk, [&](std::size_t r0, std::size_t r1) {
+  aoi::rules::for_each_chunk(off, n, chunk, [&](std::size_t r0, std::size_t r1) {
     chunks.push_back(static_cast<unsigned>(r0));
     chunks.push_back(static_cast<unsigned>(r1));
     most = std::max<std::uint64_t>(most, off[r1] - off[r0]);

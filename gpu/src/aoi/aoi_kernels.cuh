@@ -28,9 +28,9 @@ constexpr int kCounters = 8;
 inline unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
 // The arithmetic shared with the CPU variants.
-using aoi_rules::bucket_axis;
-using aoi_rules::distance2;
-using aoi_rules::moved;
+using aoi::rules::bucket_axis;
+using aoi::rules::distance2;
+using aoi::rules::moved;
 
 // The runs of sorted indices in the (up to) 3 x 3 buckets around bucket b, one per bucket.
 struct Runs {

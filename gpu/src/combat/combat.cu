@@ -25,9 +25,9 @@ namespace {
 constexpr int kThreads = 256;
 unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
-using combat_rules::better;
-using combat_rules::cell_axis;
-using combat_rules::distance2;
+using combat::rules::better;
+using combat::rules::cell_axis;
+using combat::rules::distance2;
 
 __global__ void k_cells(unsigned n, CombatGeometry g, const float2* __restrict__ pos, unsigned* __restrict__ key,
                         unsigned* __restrict__ id) {

@@ -47,18 +47,20 @@ constexpr unsigned kEmpty = 0xffffffffu;
 enum : unsigned char { kMoved = 0, kStayed = 1, kOutOfWorld = 2, kBlocked = 3, kCollision = 4 };
 
 // The arithmetic is crowd_rules.h's, shared with the CPU reference.
-__device__ __forceinline__ bool apart_d(float2 a, float2 b, const CrowdGeometry& g) {
-  return crowd_rules::apart(a.x, a.y, b.x, b.y, g);
+__device__ __forceinline__ bool apart_d(float2 a, float2 b, const crowd::rules::Geometry& g) {
+  return crowd::rules::apart(a.x, a.y, b.x, b.y, g);
 }
-__device__ __forceinline__ bool inside_d(float2 p, const CrowdGeometry& g) { return crowd_rules::inside(p.x, p.y, g); }
-__device__ __forceinline__ bool blocked_d(float2 p, const CrowdGeometry& g, const unsigned char* grid) {
-  return crowd_rules::blocked(p.x, p.y, g, grid);
+__device__ __forceinline__ bool inside_d(float2 p, const crowd::rules::Geometry& g) {
+  return crowd::rules::inside(p.x, p.y, g);
 }
-using crowd_rules::cell_axis;
+__device__ __forceinline__ bool blocked_d(float2 p, const crowd::rules::Geometry& g, const unsigned char* grid) {
+  return crowd::rules::blocked(p.x, p.y, g, grid);
+}
+using crowd::rules::cell_axis;
 
-__device__ __forceinline__ unsigned cell_of(float2 p, const CrowdGeometry& g) {
-  return static_cast<unsigned>(crowd_rules::cell_y(p.y, g)) * g.cells_x +
-         static_cast<unsigned>(crowd_rules::cell_x(p.x, g));
+__device__ __forceinline__ unsigned cell_of(float2 p, const crowd::rules::Geometry& g) {
+  return static_cast<unsigned>(crowd::rules::cell_y(p.y, g)) * g.cells_x +
+         static_cast<unsigned>(crowd::rules::cell_x(p.x, g));
 }
 
 __global__ void k_iota(unsigned* v, int n) {
@@ -66,7 +68,7 @@ __global__ void k_iota(unsigned* v, int n) {
   if (i < n) v[i] = static_cast<unsigned>(i);
 }
 
-__global__ void k_hash(const float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned* key_old,
+__global__ void k_hash(const float2* pos, const float2* prop, int n, crowd::rules::Geometry g, unsigned* key_old,
                        unsigned* key_tgt) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -94,7 +96,7 @@ struct Index {
 };
 
 // True if some agent j != i binned near p is closer than 2R (only j < i when `lower_only`).
-__device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, const CrowdGeometry& g,
+__device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, const crowd::rules::Geometry& g,
                                          bool lower_only) {
   const int cx = cell_axis(p.x, g.x0, g.cell, g.cells_x), cy = cell_axis(p.y, g.y0, g.cell, g.cells_y);
   for (int y = max(0, cy - 1); y <= min(g.cells_y - 1, cy + 1); ++y)
@@ -113,7 +115,7 @@ __device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, 
 // Agent i's verdict from whether it conflicts (asked only when its target is inside the world and
 // free); an accepted agent moves. Other threads read old positions from copies or by other ids only.
 template <class Conflicts>
-__device__ __forceinline__ unsigned char judge(int i, float2 p, float2* pos, const CrowdGeometry& g,
+__device__ __forceinline__ unsigned char judge(int i, float2 p, float2* pos, const crowd::rules::Geometry& g,
                                                const unsigned char* grid, unsigned char* verdict,
                                                Conflicts&& conflicts) {
   const float2 o = pos[i];
@@ -147,9 +149,9 @@ __device__ __forceinline__ void tally_close(const unsigned* block_counts, unsign
 
 // The last kernel of gpu-sort and gpu-static-grid: one thread per agent.
 template <class Conflicts>
-__device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const float2* prop, const CrowdGeometry& g,
-                                       const unsigned char* grid, unsigned char* verdict, unsigned long long* counts,
-                                       Conflicts&& conflicts) {
+__device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const float2* prop,
+                                       const crowd::rules::Geometry& g, const unsigned char* grid,
+                                       unsigned char* verdict, unsigned long long* counts, Conflicts&& conflicts) {
   __shared__ unsigned block_counts[5];
   tally_open(block_counts, blockIdx.x == 0, tick, counts);
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -160,8 +162,8 @@ __device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const 
   tally_close(block_counts, tick, counts);
 }
 
-__global__ void k_check(float2* pos, const float2* prop, int n, CrowdGeometry g, const unsigned char* grid, Index olds,
-                        Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
+__global__ void k_check(float2* pos, const float2* prop, int n, crowd::rules::Geometry g, const unsigned char* grid,
+                        Index olds, Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
                         unsigned long long* counts) {
   decide(n, tick, pos, prop, g, grid, verdict, counts,
          [&](int i, float2 p) { return conflict(p, i, olds, g, false) || conflict(p, i, targets, g, lowest_id_wins); });
@@ -245,7 +247,8 @@ __device__ TileView stage_rows(const float2* sorted, const unsigned* ids, const 
 // True if an agent j != i of `v` (only j < i when lower_only) in the 3x3 cells around (cx, cy) is closer
 // than 2R to p.
 __device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int cy, const TileView& v,
-                                              const unsigned* first, const CrowdGeometry& g, int ya, bool lower_only) {
+                                              const unsigned* first, const crowd::rules::Geometry& g, int ya,
+                                              bool lower_only) {
   const int xa = max(cx - 1, 0), xb = min(cx + 1, g.cells_x - 1);
   for (int y = max(cy - 1, 0); y <= min(cy + 1, g.cells_y - 1); ++y) {
     const int shift = v.shift[y - ya];
@@ -262,7 +265,7 @@ __device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int 
 // One block per tile of kTile x kTile cells: stage the tile's and its halo's old positions and targets,
 // then judge every agent whose target lies in the tile.
 __global__ void __launch_bounds__(kThreads)
-    k_tiled_check(float2* pos, CrowdGeometry g, const unsigned char* grid, const float2* sorted_old,
+    k_tiled_check(float2* pos, crowd::rules::Geometry g, const unsigned char* grid, const float2* sorted_old,
                   const unsigned* id_old, const unsigned* first_old, const float2* sorted_tgt, const unsigned* id_tgt,
                   const unsigned* key_tgt, const unsigned* first_tgt, bool lowest_id_wins, unsigned tick,
                   unsigned char* verdict, unsigned long long* counts) {
@@ -331,10 +334,10 @@ struct SlotKeys {
 // The static grid is stored with kPad never-written cells on every side, so the 5x5 neighbourhood of
 // any real cell is in bounds and the scan needs no bounds checks (a fully unrolled loop).
 constexpr int kPad = 2;
-__device__ __forceinline__ int sg_stride(const CrowdGeometry& g) { return g.sg_cols + 2 * kPad; }
+__device__ __forceinline__ int sg_stride(const crowd::rules::Geometry& g) { return g.sg_cols + 2 * kPad; }
 
 // Padded static-grid index of p's cell, or -1 when p lies beyond the 2R margin around the world.
-__device__ __forceinline__ int sg_cell(float2 p, const CrowdGeometry& g) {
+__device__ __forceinline__ int sg_cell(float2 p, const crowd::rules::Geometry& g) {
   const float fx = floorf(__fdiv_rn(__fsub_rn(p.x, g.sg_x0), g.sg_cell));
   const float fy = floorf(__fdiv_rn(__fsub_rn(p.y, g.sg_y0), g.sg_cell));
   if (!(fx >= 0.0f && fy >= 0.0f && fx < static_cast<float>(g.sg_cols) && fy < static_cast<float>(g.sg_rows)))
@@ -346,12 +349,12 @@ __device__ __forceinline__ int sg_cell(float2 p, const CrowdGeometry& g) {
 // clear (k_sg_old), then moved by the verdict kernel for the agents that moved (a cell cannot be left and
 // entered in one tick: an agent entering it would be within 2R of the one leaving it). The target slots
 // carry this tick's tag (k_sg_write).
-__global__ void k_sg_old(const float2* pos, int n, CrowdGeometry g, unsigned* slot) {
+__global__ void k_sg_old(const float2* pos, int n, crowd::rules::Geometry g, unsigned* slot) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) slot[2 * sg_cell(pos[i], g)] = static_cast<unsigned>(i);  // inside the world, alone in its cell
 }
 
-__global__ void k_sg_write(const float2* prop, int n, CrowdGeometry g, SlotKeys keys, bool lowest_id_wins,
+__global__ void k_sg_write(const float2* prop, int n, crowd::rules::Geometry g, SlotKeys keys, bool lowest_id_wins,
                            unsigned* slot) {
   allow_dependents();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -379,7 +382,7 @@ constexpr int kTileW = 32, kTileH = 16;
 constexpr int kHaloW = kTileW + 2 * kPad, kHaloH = kTileH + 2 * kPad;
 
 __global__ void __launch_bounds__(kThreads)
-    k_sg_scan(const float2* pos, const float2* prop, int n, CrowdGeometry g, SlotKeys keys, unsigned tick,
+    k_sg_scan(const float2* pos, const float2* prop, int n, crowd::rules::Geometry g, SlotKeys keys, unsigned tick,
               bool lowest_id_wins, int tiles_x, int tiles, const uint2* slot, unsigned* mark) {
   wait_for_prior_grid();
   allow_dependents();
@@ -491,7 +494,7 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // The verdicts; a mover's old-position slot moves with it.
-__global__ void k_sg_verdict(float2* pos, const float2* prop, int n, CrowdGeometry g, unsigned tick,
+__global__ void k_sg_verdict(float2* pos, const float2* prop, int n, crowd::rules::Geometry g, unsigned tick,
                              const unsigned char* grid, const unsigned* mark, unsigned char* verdict,
                              unsigned long long* counts, unsigned* slot) {
   wait_for_prior_grid();
@@ -519,7 +522,7 @@ constexpr std::size_t kMaxStaticGridAgents = std::size_t{1} << 27;  // leaves >=
 struct CrowdDevice::Impl {
   cudaStream_t stream = nullptr;
   CrowdKernel kernel{};
-  CrowdGeometry g{};
+  crowd::rules::Geometry g{};
   bool lowest = false;
   std::size_t n = 0;
   unsigned tick = 0;   // ticks since create: marks written this tick carry it
@@ -550,7 +553,7 @@ struct CrowdDevice::Impl {
   Status step_static_grid(const float2* prop_dev, int ni);
 };
 
-Status CrowdDevice::create(void* stream, CrowdKernel kernel, const CrowdGeometry& g,
+Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules::Geometry& g,
                            const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
                            std::unique_ptr<CrowdDevice>& out) {
   std::unique_ptr<CrowdDevice> d(new CrowdDevice());

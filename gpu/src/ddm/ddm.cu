@@ -40,7 +40,7 @@ struct BoxD {
 
 template <int D>
 __device__ __forceinline__ bool overlap_d(const BoxD<D>& a, const BoxD<D>& b) {
-  return ddm_rules::overlaps<D>(a.lo, a.hi, b.lo, b.hi);
+  return ddm::rules::overlaps<D>(a.lo, a.hi, b.lo, b.hi);
 }
 
 template <int D>

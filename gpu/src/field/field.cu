@@ -23,9 +23,9 @@ constexpr int kThreads = 256;
 constexpr std::size_t kDirectRecordLimit = std::size_t{8} << 20;
 
 struct KindSet {
-  FieldKind k[kFieldMaxKinds];
-  float cut2_guard[kFieldMaxKinds];  // a little above cutoff^2: a cheap, conservative pre-filter
-  float cut[kFieldMaxKinds];         // cutoff
+  FieldKind k[field::kMaxKinds];
+  float cut2_guard[field::kMaxKinds];  // a little above cutoff^2: a cheap, conservative pre-filter
+  float cut[field::kMaxKinds];         // cutoff
 };
 // A layer's group -> kind map lives in device memory: indexing a by-value parameter array with a
 // run-time index would copy it to local memory in every thread.
@@ -33,20 +33,20 @@ using GroupMap = const std::int16_t*;
 
 // ---- [SECTION] exact arithmetic ------------------------------------------------------------------
 
-// The arithmetic is field_rules.h's, shared with the CPU variants.
-using field_rules::dequantize;
-using field_rules::quantize;
-using field_rules::snap;
+// The arithmetic is ai/src/field/field_rules.h's, shared with the CPU variants.
+using field::rules::dequantize;
+using field::rules::quantize;
+using field::rules::snap;
 __device__ __forceinline__ float dist2_d(int dx, int dy, const FieldGrid& g) {
-  return field_rules::distance2(dx, dy, g.cell_w, g.cell_h);
+  return field::rules::distance2(dx, dy, g.cell_w, g.cell_h);
 }
 __device__ __forceinline__ float kind_value_d(const FieldKind& k, float d) {
-  return field_rules::kind_value(k.segments, k.end, k.slope, k.intercept, d);
+  return field::rules::kind_value(k.profile, d);
 }
 
 __device__ __forceinline__ int entity_kind(const float4& e, GroupMap map) {
   const unsigned group = __float_as_uint(e.z);
-  return group < kFieldMaxGroups ? __ldg(map + group) : -1;
+  return group < field::kMaxGroups ? __ldg(map + group) : -1;
 }
 
 // ---- [SECTION] seed variants ---------------------------------------------------------------------
@@ -335,22 +335,22 @@ __global__ void __launch_bounds__(kAccumulateThreads)
 
 // ---- [SECTION] queries ---------------------------------------------------------------------------
 
-// One query per thread: field_rules.h's sample, best move and gradient (the CPU variants run the same).
-using QueryView = field_rules::LayerView;
+// One query per thread: ai/src/field/field_rules.h's sample, best move and gradient (the CPU variants run the same).
+using QueryView = field::rules::LayerView;
 
-__global__ void k_sample(QueryView v, const FieldPoint* p, int n, float* out) {
+__global__ void k_sample(QueryView v, const Vec2* p, int n, float* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = field_rules::sample(v, p[i]);
+  if (i < n) out[i] = field::rules::sample(v, p[i]);
 }
 
-__global__ void k_best_move(QueryView v, const FieldPoint* p, int n, int half, FieldMove* out) {
+__global__ void k_best_move(QueryView v, const Vec2* p, int n, int half, field::MoveChoice* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = field_rules::best_move(v, p[i], half);
+  if (i < n) out[i] = field::rules::best_move(v, p[i], half);
 }
 
-__global__ void k_gradient(QueryView v, const FieldPoint* p, int n, FieldPoint* out) {
+__global__ void k_gradient(QueryView v, const Vec2* p, int n, Vec2* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = field_rules::gradient(v, p[i]);
+  if (i < n) out[i] = field::rules::gradient(v, p[i]);
 }
 
 int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
@@ -382,7 +382,7 @@ struct FieldDevice::Impl {
   FieldKernel kernel{};
   FieldGrid grid{};
   KindSet kinds{};
-  DeviceBuffer<std::int16_t> maps;  // layer_count * kFieldMaxGroups
+  DeviceBuffer<std::int16_t> maps;  // layer_count * field::kMaxGroups
   std::vector<FieldLayerMap> layer_info;
   TileGeom tiles{};
   std::size_t cells = 0;
@@ -404,7 +404,7 @@ struct FieldDevice::Impl {
   int layout_pitch = 0;  // device table row pitch; 0: each kind's rx + 2
   AccumulateKernel accumulate = nullptr;
   DeviceBuffer<unsigned> heavy_list;  // binned: tiles summed by a whole block
-  DeviceBuffer<FieldPoint> q_points;
+  DeviceBuffer<Vec2> q_points;
   DeviceBuffer<unsigned char> q_out;
   mutable PinnedBuffer q_pin_in, q_pin_out;  // host transfers: entities and query points in, results out
   mutable DeviceBuffer<unsigned> reduce;     // max_abs: the largest |value|'s bits
@@ -425,7 +425,7 @@ struct FieldDevice::Impl {
 };
 
 Status FieldDevice::create(void* stream, const FieldSetup& s, std::unique_ptr<FieldDevice>& out) {
-  if (s.kinds.empty() || s.kinds.size() > static_cast<std::size_t>(kFieldMaxKinds))
+  if (s.kinds.empty() || s.kinds.size() > static_cast<std::size_t>(field::kMaxKinds))
     return Status::Invalid("bad kind count");
   std::unique_ptr<FieldDevice> d(new FieldDevice());
   d->impl_ = std::make_unique<Impl>();
@@ -435,7 +435,7 @@ Status FieldDevice::create(void* stream, const FieldSetup& s, std::unique_ptr<Fi
   im.grid = s.grid;
   for (std::size_t k = 0; k < s.kinds.size(); ++k) {
     im.kinds.k[k] = s.kinds[k];
-    const float c = s.kinds[k].end[s.kinds[k].segments - 1];
+    const float c = s.kinds[k].profile.cutoff();
     im.kinds.cut2_guard[k] = c * c * 1.001f + 1e-30f;
     im.kinds.cut[k] = c;
   }
@@ -509,7 +509,7 @@ const float* FieldDevice::layer(int i) const { return impl_->layers.get() + impl
 
 Status FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
   float* out = layers.get() + cells * l;
-  const GroupMap map = maps.get() + static_cast<std::size_t>(l) * kFieldMaxGroups;
+  const GroupMap map = maps.get() + static_cast<std::size_t>(l) * field::kMaxGroups;
   const dim3 block2d(16, 16);
   const dim3 grid2d((grid.width + 15) / 16, (grid.height + 15) / 16);
   Status err;
@@ -699,13 +699,13 @@ QueryView query_view(const FieldDevice::Impl& im, int layer) {
 
 // Uploads the points, runs `launch(view, device points, device out)`, downloads n results of type R.
 template <class R, class Launch>
-Status run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std::size_t n, R* out, Launch&& launch) {
+Status run_query(FieldDevice::Impl& im, int layer, const Vec2* points, std::size_t n, R* out, Launch&& launch) {
   if (n == 0) return Status::Ok();
   if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
   Status err = im.q_points.reserve(n);
   if (err.ok()) err = im.q_out.reserve(n * sizeof(R));
   if (!err.ok()) return err;
-  if (!(err = im.q_pin_in.upload(im.q_points.get(), points, n * sizeof(FieldPoint), im.stream)).ok()) return err;
+  if (!(err = im.q_pin_in.upload(im.q_points.get(), points, n * sizeof(Vec2), im.stream)).ok()) return err;
   const QueryView view = query_view(im, layer);
   WM_RETURN_IF_ERROR(launch(view, im.q_points.get(), static_cast<int>(n), reinterpret_cast<R*>(im.q_out.get())));
   return im.q_pin_out.download(out, im.q_out.get(), n * sizeof(R), im.stream);
@@ -713,8 +713,7 @@ Status run_query(FieldDevice::Impl& im, int layer, const FieldPoint* points, std
 
 // The same on device points and results: the launch alone.
 template <class R, class Launch>
-Status run_query_device(FieldDevice::Impl& im, int layer, const FieldPoint* points, std::size_t n, R* out,
-                        Launch&& launch) {
+Status run_query_device(FieldDevice::Impl& im, int layer, const Vec2* points, std::size_t n, R* out, Launch&& launch) {
   if (n == 0) return Status::Ok();
   if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
   return launch(query_view(im, layer), points, static_cast<int>(n), out);
@@ -723,7 +722,7 @@ Status run_query_device(FieldDevice::Impl& im, int layer, const FieldPoint* poin
 // The three queries' launches (each checked under its kernel's name).
 struct SampleLaunch {
   cudaStream_t s;
-  Status operator()(QueryView v, const FieldPoint* p, int m, float* o) const {
+  Status operator()(QueryView v, const Vec2* p, int m, float* o) const {
     k_sample<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, o);
     WM_CUDA_LAUNCH(k_sample);
     return Status::Ok();
@@ -732,7 +731,7 @@ struct SampleLaunch {
 struct BestMoveLaunch {
   cudaStream_t s;
   int window;
-  Status operator()(QueryView v, const FieldPoint* p, int m, FieldMove* o) const {
+  Status operator()(QueryView v, const Vec2* p, int m, field::MoveChoice* o) const {
     k_best_move<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, window / 2, o);
     WM_CUDA_LAUNCH(k_best_move);
     return Status::Ok();
@@ -740,7 +739,7 @@ struct BestMoveLaunch {
 };
 struct GradientLaunch {
   cudaStream_t s;
-  Status operator()(QueryView v, const FieldPoint* p, int m, FieldPoint* o) const {
+  Status operator()(QueryView v, const Vec2* p, int m, Vec2* o) const {
     k_gradient<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, o);
     WM_CUDA_LAUNCH(k_gradient);
     return Status::Ok();
@@ -748,26 +747,26 @@ struct GradientLaunch {
 };
 }  // namespace
 
-Status FieldDevice::sample(int layer, const FieldPoint* points, std::size_t n, float* out) {
+Status FieldDevice::sample(int layer, const Vec2* points, std::size_t n, float* out) {
   return run_query(*impl_, layer, points, n, out, SampleLaunch{impl_->stream});
 }
 
-Status FieldDevice::best_move(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
+Status FieldDevice::best_move(int layer, const Vec2* points, std::size_t n, int window, field::MoveChoice* out) {
   return run_query(*impl_, layer, points, n, out, BestMoveLaunch{impl_->stream, window});
 }
 
-Status FieldDevice::gradient(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out) {
+Status FieldDevice::gradient(int layer, const Vec2* points, std::size_t n, Vec2* out) {
   return run_query(*impl_, layer, points, n, out, GradientLaunch{impl_->stream});
 }
 
-Status FieldDevice::sample_device(int layer, const FieldPoint* points, std::size_t n, float* out) {
+Status FieldDevice::sample_device(int layer, const Vec2* points, std::size_t n, float* out) {
   return run_query_device(*impl_, layer, points, n, out, SampleLaunch{impl_->stream});
 }
 
 namespace {
-__global__ void k_steer(QueryView v, std::size_t cells, int layers, const FieldPoint* __restrict__ p,
-                        const std::uint8_t* __restrict__ layer_of, int n, int half, float step,
-                        FieldPoint* __restrict__ out, float* __restrict__ heading) {
+__global__ void k_steer(QueryView v, std::size_t cells, int layers, const Vec2* __restrict__ p,
+                        const std::uint8_t* __restrict__ layer_of, int n, int half, float step, Vec2* __restrict__ out,
+                        float* __restrict__ heading) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int l = layer_of[i];
@@ -778,13 +777,13 @@ __global__ void k_steer(QueryView v, std::size_t cells, int layers, const FieldP
   QueryView lv = v;
   lv.f = v.f + cells * static_cast<std::size_t>(l);
   float dx = 0, dy = 0;
-  out[i] = field_rules::steer(lv, p[i], half, step, dx, dy);
+  out[i] = field::rules::steer(lv, p[i], half, step, dx, dy);
   if (heading && (dx != 0.0f || dy != 0.0f)) heading[i] = atan2f(dy, dx);
 }
 }  // namespace
 
-Status FieldDevice::steer_device(const FieldPoint* points, const std::uint8_t* layer_of, std::size_t n, int window,
-                                 float step, FieldPoint* out, float* heading) {
+Status FieldDevice::steer_device(const Vec2* points, const std::uint8_t* layer_of, std::size_t n, int window,
+                                 float step, Vec2* out, float* heading) {
   Impl& im = *impl_;
   if (n == 0) return Status::Ok();
   if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
@@ -795,11 +794,11 @@ Status FieldDevice::steer_device(const FieldPoint* points, const std::uint8_t* l
   return Status::Ok();
 }
 
-Status FieldDevice::best_move_device(int layer, const FieldPoint* points, std::size_t n, int window, FieldMove* out) {
+Status FieldDevice::best_move_device(int layer, const Vec2* points, std::size_t n, int window, field::MoveChoice* out) {
   return run_query_device(*impl_, layer, points, n, out, BestMoveLaunch{impl_->stream, window});
 }
 
-Status FieldDevice::gradient_device(int layer, const FieldPoint* points, std::size_t n, FieldPoint* out) {
+Status FieldDevice::gradient_device(int layer, const Vec2* points, std::size_t n, Vec2* out) {
   return run_query_device(*impl_, layer, points, n, out, GradientLaunch{impl_->stream});
 }
 

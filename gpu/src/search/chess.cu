@@ -23,6 +23,9 @@
 #include "search/chess/chess_movegen.h"
 
 namespace warpmind::gpu {
+
+namespace chess = search::chess::rules;  // the module's rules, compiled for the device here
+
 namespace {
 
 using chess::DPos;

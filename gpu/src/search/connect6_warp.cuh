@@ -12,6 +12,9 @@
 
 namespace warpmind::gpu::connect6 {
 
+// The rules (C6Pos, evaluation, candidates) are the module's; this file adds their warp versions.
+using namespace search::connect6::rules;
+
 constexpr unsigned kFullMask = 0xffffffffu;
 
 // Shared memory one warp works in.

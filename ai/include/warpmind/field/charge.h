@@ -37,11 +37,12 @@ struct ChargeSegment {
   float intercept;  // value at d = 0 of this segment's line
 };
 
-struct ChargeKind {
+// The numbers of a radial profile: trivially copyable, the same bytes in host and device memory (the
+// kernels read them as they are). ChargeKind adds a name.
+struct ChargeProfile {
   static constexpr int kMaxSegments = 4;
   static constexpr float kMaxMagnitude = 1.0e6f;  // |u(d)| bound, keeps fixed-point sums exact
 
-  std::string name;
   int segments = 0;
   float end[kMaxSegments] = {};
   float slope[kMaxSegments] = {};
@@ -54,6 +55,10 @@ struct ChargeKind {
       if (d <= end[k]) return intercept[k] + slope[k] * d;
     return 0.0f;
   }
+};
+
+struct ChargeKind : ChargeProfile {
+  std::string name;
 };
 
 // Builds a kind from explicit segments; checks count, order, finiteness and magnitude.

@@ -177,7 +177,7 @@ void candidate_turns(const Board& b, int width, std::vector<Turn>& out);
 struct Connect6Game {
   using State = Board;
   using Move = Turn;
-  int width = 16;  // pairs per node, >= 1 (the GPU backend generates at most gpu::connect6::kMaxTurns = 128)
+  int width = 16;  // pairs per node, >= 1 (the GPU backend generates at most rules::kMaxTurns = 128)
   static int evaluate(const Board& b) { return connect6::evaluate(b); }
   void children(const Board& b, std::vector<Turn>& out) const {
     out.clear();

@@ -10,7 +10,7 @@
 //   Bits pieces(int color, int type) const;  Bits occupied(int color) const;  int king_square(int c) const;
 //   int side() const;  Bits knight(int sq) const;  Bits bishop(int sq, Bits occ) const;
 //   Bits rook(int sq, Bits occ) const;  Bits king_zone(int sq) const;  // king moves plus the square
-//   void pst(int type, int rel, int& mg, int& eg) const;  // chess_eval::pst, or a table of it
+//   void pst(int type, int rel, int& mg, int& eg) const;  // eval::pst, or a table of it
 // Types 0..5 are pawn, knight, bishop, rook, queen, king; colours 0 white, 1 black.
 #pragma once
 
@@ -18,7 +18,7 @@
 
 #include "core/hd.h"
 
-namespace warpmind::gpu::chess_eval {
+namespace warpmind::search::chess::eval {
 
 using Bits = std::uint64_t;
 
@@ -450,4 +450,4 @@ WM_HD int evaluate(const B& p) {
   return (m * phase + e * (24 - phase)) / 24 + kTempo;
 }
 
-}  // namespace warpmind::gpu::chess_eval
+}  // namespace warpmind::search::chess::eval

@@ -10,7 +10,7 @@ namespace warpmind::search::chess::eval_terms {
 
 namespace {
 
-namespace ce = gpu::chess_eval;
+namespace ce = chess::eval;
 
 constexpr int kCount = kTerms + ce::kTermCount;
 
@@ -60,8 +60,8 @@ void weight(int param, int& mg, int& eg) {
 int tempo() { return ce::kTempo; }
 
 void linearize(const Position& p, Linear& out) {
-  const gpu::chess::DPos d = gpu::chess::from_position(p);
-  const gpu::chess::EvalBoard board{d};
+  const rules::DPos d = rules::from_position(p);
+  const rules::EvalBoard board{d};
   Recorder rec[2];
   int phase = 0;
   ce::side_terms(board, 0, rec[0], phase);

@@ -13,12 +13,12 @@ struct GpuBatch::Impl {
   Status error;  // the first device error (ok while none)
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::ChessDevice> device;
-  std::vector<gpu::chess::DPos> in;
+  std::vector<rules::DPos> in;
   std::vector<std::uint32_t> moves;
   std::vector<int> counts;
   void pack(const std::vector<const Position*>& positions) {
     in.resize(positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i) in[i] = gpu::chess::from_position(*positions[i]);
+    for (std::size_t i = 0; i < positions.size(); ++i) in[i] = rules::from_position(*positions[i]);
   }
 #endif
 };
@@ -96,7 +96,7 @@ void GpuBatch::branches(const std::vector<const Position*>& in, std::vector<std:
   Impl& im = *impl_;
   if (im.error.ok()) {
     im.pack(in);
-    im.moves.resize(in.size() * gpu::chess::kMaxMoves);
+    im.moves.resize(in.size() * rules::kMaxMoves);
     im.counts.resize(in.size());
     const Status err = im.device->branches(im.in.data(), im.in.size(), im.moves.data(), im.counts.data());
     if (err.ok()) {  // packed: position i's moves follow those of 0..i-1
@@ -118,8 +118,7 @@ Status GpuBatch::perft(const Position& p, int depth, std::uint64_t& nodes, doubl
   if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
 #if WARPMIND_HAVE_CUDA
   double t = 0;
-  const Status err =
-      impl_->device->perft(gpu::chess::from_position(p), depth, nodes, t, 0, merge_transpositions, merged);
+  const Status err = impl_->device->perft(rules::from_position(p), depth, nodes, t, 0, merge_transpositions, merged);
   if (!err.ok()) return err.context("chess");
   if (ms) *ms = t;
   return Status::Ok();
@@ -137,7 +136,7 @@ Status GpuBatch::minimax(const Position& p, int depth, MinimaxResult& out) {
   if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
 #if WARPMIND_HAVE_CUDA
   gpu::MinimaxOutcome o;
-  const Status err = impl_->device->minimax(gpu::chess::from_position(p), depth, o);
+  const Status err = impl_->device->minimax(rules::from_position(p), depth, o);
   if (!err.ok()) return err.context("chess");
   out = MinimaxResult{};
   out.value = o.value;

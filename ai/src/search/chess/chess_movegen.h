@@ -20,7 +20,7 @@
 
 #include "search/chess/chess_rules.h"
 
-namespace warpmind::gpu::chess {
+namespace warpmind::search::chess::rules {
 
 constexpr int kMaxLegalMoves = 218;  // the most legal moves any chess position has
 
@@ -311,4 +311,4 @@ inline std::uint64_t perft_fast(const DPos& p, int depth) {
   return n;
 }
 
-}  // namespace warpmind::gpu::chess
+}  // namespace warpmind::search::chess::rules

@@ -16,7 +16,7 @@
 #include "search/chess/chess_eval.h"
 #include "core/hd.h"
 
-namespace warpmind::gpu::chess {
+namespace warpmind::search::chess::rules {
 
 using Bits = std::uint64_t;
 
@@ -34,8 +34,8 @@ struct DPos {
 };
 static_assert(sizeof(DPos) == 72, "DPos is 72 bytes");
 
-WM_HD int popcnt(Bits b) { return chess_eval::popcount(b); }
-WM_HD int lsb(Bits b) { return chess_eval::lowest(b); }
+WM_HD int popcnt(Bits b) { return eval::popcount(b); }
+WM_HD int lsb(Bits b) { return eval::lowest(b); }
 WM_HD Bits bit(int sq) { return Bits{1} << sq; }
 
 WM_HD std::uint32_t make_move(int from, int to, int promo, std::uint32_t flags) {
@@ -281,22 +281,22 @@ WM_HD int order_moves(std::uint32_t* m, int n) {
 // ---- evaluation: chess_eval.h, shared with the CPU engine ------------------------------------------
 
 // chess_eval's view of a DPos.
-using chess_eval::file_mask;
+using eval::file_mask;
 
 struct EvalBoard {
   const DPos& p;
   WM_HD Bits pieces(int c, int t) const { return p.piece[t] & p.color[c]; }
   WM_HD Bits occupied(int c) const { return p.color[c]; }
-  WM_HD int king_square(int c) const { return chess::king_square(p, c); }
+  WM_HD int king_square(int c) const { return rules::king_square(p, c); }
   WM_HD int side() const { return p.side; }
   WM_HD Bits knight(int sq) const { return knight_attacks(bit(sq)); }
   WM_HD Bits bishop(int sq, Bits occ) const { return bishop_attacks(bit(sq), occ); }
   WM_HD Bits rook(int sq, Bits occ) const { return rook_attacks(bit(sq), occ); }
   WM_HD Bits king_zone(int sq) const { return king_attacks(bit(sq)) | bit(sq); }
-  WM_HD void pst(int type, int rel, int& mg, int& eg) const { chess_eval::pst(type, rel, mg, eg); }
+  WM_HD void pst(int type, int rel, int& mg, int& eg) const { eval::pst(type, rel, mg, eg); }
 };
 
-WM_HD int evaluate(const DPos& p) { return chess_eval::evaluate(EvalBoard{p}); }
+WM_HD int evaluate(const DPos& p) { return eval::evaluate(EvalBoard{p}); }
 
 // ---- the hybrid search's leaves (ai's ChessGame::terminal and search::leaf_value) -----------------
 
@@ -308,4 +308,4 @@ WM_HD int terminal(const DPos& p, int ply) { return in_check(p) ? -(kMate - ply)
 // A node at the search's horizon: terminal when it has no legal move, else evaluated.
 WM_HD int leaf_value(const DPos& p, int ply) { return count_legal(p) == 0 ? terminal(p, ply) : evaluate(p); }
 
-}  // namespace warpmind::gpu::chess
+}  // namespace warpmind::search::chess::rules

@@ -23,12 +23,12 @@ namespace {
 using Bits = std::uint64_t;
 
 // The evaluation is ai/src/search/chess/chess_eval.h, shared with the GPU rules; here it reads a
-// Position, with the piece-square values from a table built once from chess_eval::pst.
+// Position, with the piece-square values from a table built once from eval::pst.
 struct PstTable {
   int mg[6][64], eg[6][64];
   PstTable() {
     for (int t = 0; t < 6; ++t)
-      for (int sq = 0; sq < 64; ++sq) gpu::chess_eval::pst(t, sq, mg[t][sq], eg[t][sq]);
+      for (int sq = 0; sq < 64; ++sq) eval::pst(t, sq, mg[t][sq], eg[t][sq]);
   }
 };
 const PstTable& pst_table() {
@@ -55,7 +55,7 @@ struct EvalBoard {
 
 }  // namespace
 
-int evaluate(const Position& p) { return gpu::chess_eval::evaluate(EvalBoard{p}); }
+int evaluate(const Position& p) { return eval::evaluate(EvalBoard{p}); }
 
 namespace {
 // A network's value of `p` given its output there.

@@ -30,7 +30,7 @@ struct Tables {
     lines_of.resize(kCells);
     for (int l = 0; l < kLines; ++l) {
       int x, y, dx, dy, n;
-      gpu::connect6_eval::line_geometry(l, x, y, dx, dy, n);
+      eval::line_geometry(l, x, y, dx, dy, n);
       for (int i = 0; i < n; ++i) lines_of[static_cast<std::size_t>((y + i * dy) * kSize + x + i * dx)].push_back(l);
     }
     const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
@@ -138,17 +138,17 @@ void Board::window_delta(int cell, int sign) {
 }
 
 namespace {
-static_assert(kShapeKinds == gpu::connect6_eval::kShapeKinds && kLines == gpu::connect6_eval::kLines);
+static_assert(kShapeKinds == eval::kShapeKinds && kLines == eval::kLines);
 
 // Line l's shapes, by colour (1, 2) and shape.
 void shapes_of_line(const std::array<std::uint8_t, kCells>& cells, int l, int (&out)[3][kShapeKinds]) {
   int x, y, dx, dy, n;
-  gpu::connect6_eval::line_geometry(l, x, y, dx, dy, n);
-  std::uint8_t v[gpu::connect6_eval::kMaxLineLength];
+  eval::line_geometry(l, x, y, dx, dy, n);
+  std::uint8_t v[eval::kMaxLineLength];
   for (int i = 0; i < n; ++i) v[i] = cells[static_cast<std::size_t>((y + i * dy) * kSize + x + i * dx)];
   for (auto& row : out)
     for (int& c : row) c = 0;
-  gpu::connect6_eval::line_shapes(v, n, out);
+  eval::line_shapes(v, n, out);
 }
 }  // namespace
 
@@ -251,7 +251,7 @@ std::array<std::array<int, 7>, 3> count_windows(const Board& b) {
 
 // The weights and the scoring are ai/src/search/connect6/connect6_eval.h, shared with the GPU rules.
 namespace {
-using gpu::connect6_eval::kWin;
+using eval::kWin;
 }  // namespace
 
 namespace {
@@ -281,8 +281,8 @@ bool blockable(const Board& b, Stone s) {
 int evaluate(const Board& b) {
   const Stone me = b.to_move(), them = other(me);
   const auto& w = b.windows();
-  const bool them_blockable = !gpu::connect6_eval::needs_blockable(w, me, them) || blockable(b, them);
-  return gpu::connect6_eval::from_counts(w, b.shapes(), me, them, them_blockable);
+  const bool them_blockable = !eval::needs_blockable(w, me, them) || blockable(b, them);
+  return eval::from_counts(w, b.shapes(), me, them, them_blockable);
 }
 
 // ---- [SECTION] search ----------------------------------------------------------------------------
@@ -338,7 +338,7 @@ int cell_value(const Board& b, int cell, Stone me) {
   int v = 0;
   for (int wi : T().of_cell[static_cast<std::size_t>(cell)]) {
     const auto [who, n] = owner(b, T().windows[static_cast<std::size_t>(wi)]);
-    v += gpu::connect6_eval::window_gain(who, n, me);
+    v += eval::window_gain(who, n, me);
   }
   return v;
 }

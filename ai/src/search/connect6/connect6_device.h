@@ -21,24 +21,26 @@ class Connect6Device {
   static Status create(void* stream, std::unique_ptr<Connect6Device>& out);
   ~Connect6Device();
   // values[i] = evaluate(in[i]), from the side to move.
-  Status evaluate(const connect6::C6Pos* in, std::size_t n, int* values);
+  Status evaluate(const search::connect6::rules::C6Pos* in, std::size_t n, int* values);
   // values[i] = leaf_value(in[i], ply): won and full boards scored as terminal, `ply` plies below the
   // root; the others evaluated.
-  Status leaf_values(const connect6::C6Pos* in, std::size_t n, int ply, int* values);
+  Status leaf_values(const search::connect6::rules::C6Pos* in, std::size_t n, int ply, int* values);
   // Negamax of `root` to `depth` turns without pruning over the candidate turns at `width`, the whole
   // tree on the device (minimax.cuh). The tree must fit `budget_bytes` (0: half the free memory).
-  Status minimax(const connect6::C6Pos& root, int depth, int width, MinimaxOutcome& out, std::size_t budget_bytes = 0);
+  Status minimax(const search::connect6::rules::C6Pos& root, int depth, int width, MinimaxOutcome& out,
+                 std::size_t budget_bytes = 0);
   // The subtrees under a host search's horizon, without pruning, in one pass over all of them:
   // values[i] = the negamax value of roots[i] searched `depth` more turns over the candidates at `width`
   // (terminal scores counted from `ply`, roots[i]'s distance from the search's root). nodes += the trees'
   // nodes, the roots included; ms += device time. A batch whose trees exceed `budget_bytes` (0: a
   // quarter of the free memory at the first call) runs in halves; a single tree that does not fit is an
   // error.
-  Status subtrees(const connect6::C6Pos* roots, std::size_t n, int depth, int width, int ply, int* values,
-                  std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+  Status subtrees(const search::connect6::rules::C6Pos* roots, std::size_t n, int depth, int width, int ply,
+                  int* values, std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
   // The candidate turns of every position (at most `width`, <= kMaxTurns): counts[i] of them for in[i],
   // packed position after position into `turns` (room for n * kMaxTurns).
-  Status branches(const connect6::C6Pos* in, std::size_t n, int width, connect6::C6Turn* turns, int* counts);
+  Status branches(const search::connect6::rules::C6Pos* in, std::size_t n, int width,
+                  search::connect6::rules::C6Turn* turns, int* counts);
 
   struct Impl;
 

@@ -9,7 +9,7 @@
 
 #include "core/hd.h"
 
-namespace warpmind::gpu::connect6_eval {
+namespace warpmind::search::connect6::eval {
 
 inline constexpr int kWin = 1000000;  // a six; kWin / 2: a six next turn (or lost next turn)
 
@@ -188,4 +188,4 @@ WM_HD int window_gain(int who, int n, int me) {
   return 1;
 }
 
-}  // namespace warpmind::gpu::connect6_eval
+}  // namespace warpmind::search::connect6::eval

@@ -13,12 +13,12 @@ struct GpuBatch::Impl {
   Status error;  // the first device error (ok while none)
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::Connect6Device> device;
-  std::vector<gpu::connect6::C6Pos> in;
-  std::vector<gpu::connect6::C6Turn> turns;
+  std::vector<rules::C6Pos> in;
+  std::vector<rules::C6Turn> turns;
   std::vector<int> counts;
   void pack(const std::vector<const Board*>& boards) {
     in.resize(boards.size());
-    for (std::size_t i = 0; i < boards.size(); ++i) in[i] = gpu::connect6::from_board(*boards[i]);
+    for (std::size_t i = 0; i < boards.size(); ++i) in[i] = rules::from_board(*boards[i]);
   }
 #endif
 };
@@ -52,7 +52,7 @@ Status GpuBatch::minimax(const Board& b, int depth, MinimaxResult& out) {
   if (depth < 0 || depth > 32) return Status::Invalid("minimax: depth must be 0..32");
 #if WARPMIND_HAVE_CUDA
   gpu::MinimaxOutcome o;
-  const Status err = impl_->device->minimax(gpu::connect6::from_board(b), depth, impl_->game.width, o);
+  const Status err = impl_->device->minimax(rules::from_board(b), depth, impl_->game.width, o);
   if (!err.ok()) return err.context("connect6");
   out = MinimaxResult{};
   out.value = o.value;
@@ -130,12 +130,12 @@ void GpuBatch::branches(const std::vector<const Board*>& in, std::vector<std::ve
   Impl& im = *impl_;
   if (im.error.ok()) {
     im.pack(in);
-    im.turns.resize(in.size() * gpu::connect6::kMaxTurns);
+    im.turns.resize(in.size() * rules::kMaxTurns);
     im.counts.resize(in.size());
     const Status err =
         im.device->branches(im.in.data(), im.in.size(), im.game.width, im.turns.data(), im.counts.data());
     if (err.ok()) {  // packed: board i's turns follow those of 0..i-1
-      const gpu::connect6::C6Turn* t = im.turns.data();
+      const rules::C6Turn* t = im.turns.data();
       for (std::size_t i = 0; i < in.size(); ++i) {
         turns[i].resize(static_cast<std::size_t>(im.counts[i]));
         for (int k = 0; k < im.counts[i]; ++k, ++t) turns[i][static_cast<std::size_t>(k)] = {t->a, t->b};

@@ -5,7 +5,7 @@
 // A C6Pos is the board's cells (0 empty, 1 black, 2 white), the side to move, the winner and the stone
 // count. Windows are enumerated in ai/'s order (directions (1,0), (0,1), (1,1), (1,-1); rows, then
 // columns), and computed from their index, so no table is needed. evaluate() and candidates() are
-// ai/'s connect6::evaluate and candidate_turns term for term; window counts are recounted from the
+// ai/'s rules::evaluate and candidate_turns term for term; window counts are recounted from the
 // board (the CPU keeps them incrementally).
 #pragma once
 
@@ -14,12 +14,12 @@
 #include "search/connect6/connect6_eval.h"
 #include "core/hd.h"
 
-namespace warpmind::gpu::connect6 {
+namespace warpmind::search::connect6::rules {
 
 constexpr int kSize = 19, kCells = kSize * kSize;
 constexpr int kWindows = 2 * 14 * 19 + 2 * 14 * 14;  // 924
 constexpr int kMaxTurns = 128;                       // widths above this are cut to it
-using connect6_eval::kWin;
+using eval::kWin;
 
 struct C6Pos {
   std::uint8_t cell[kCells];
@@ -31,7 +31,7 @@ struct C6Turn {
   std::int32_t a, b;  // b = -1: one stone
 };
 
-// From any board type with at(cell), to_move(), winner() and stones(), such as ai/'s connect6::Board.
+// From any board type with at(cell), to_move(), winner() and stones(), such as ai/'s rules::Board.
 template <class B>
 C6Pos from_board(const B& b) {
   C6Pos p{};
@@ -99,7 +99,7 @@ WM_HD void count_windows(const C6Pos& b, int w[3][7]) {
   }
 }
 
-using connect6_eval::weight;
+using eval::weight;
 
 WM_HD bool window_has(int w, int cell) {
   int c[6];
@@ -155,13 +155,13 @@ WM_HD bool blockable(const C6Pos& b, int s) {
   return false;
 }
 
-using connect6_eval::kLines;
-using connect6_eval::kShapeKinds;
+using eval::kLines;
+using eval::kShapeKinds;
 
-// Line l's shapes added to shapes[colour][shape] (connect6_eval::line_shapes).
+// Line l's shapes added to shapes[colour][shape] (eval::line_shapes).
 WM_HD void add_line_shapes(const C6Pos& b, int l, int (&shapes)[3][kShapeKinds]) {
   int x, y, dx, dy, n;
-  connect6_eval::line_geometry(l, x, y, dx, dy, n);
+  eval::line_geometry(l, x, y, dx, dy, n);
   unsigned black = 0, white = 0, empty = 0;  // the line's cells as bit masks, in registers
   for (int i = 0; i < n; ++i) {
     const int c = b.cell[(y + i * dy) * kSize + x + i * dx];
@@ -170,7 +170,7 @@ WM_HD void add_line_shapes(const C6Pos& b, int l, int (&shapes)[3][kShapeKinds])
     white |= c == 2 ? bit : 0u;
     empty |= c == 0 ? bit : 0u;
   }
-  connect6_eval::line_shapes(black, white, empty, n, shapes);
+  eval::line_shapes(black, white, empty, n, shapes);
 }
 
 WM_HD void count_shapes(const C6Pos& b, int (&shapes)[3][kShapeKinds]) {
@@ -184,7 +184,7 @@ WM_HD void count_shapes(const C6Pos& b, int (&shapes)[3][kShapeKinds]) {
 // or five: the part a warp computes once its lanes have counted the windows and lines between them.
 WM_HD int evaluate_counts(const C6Pos& b, const int (&w)[3][7], const int (&shapes)[3][kShapeKinds],
                           bool them_blockable) {
-  return connect6_eval::from_counts(w, shapes, b.to_move, other(b.to_move), them_blockable);
+  return eval::from_counts(w, shapes, b.to_move, other(b.to_move), them_blockable);
 }
 
 WM_HD int evaluate(const C6Pos& b) {
@@ -192,7 +192,7 @@ WM_HD int evaluate(const C6Pos& b) {
   count_windows(b, w);
   count_shapes(b, shapes);
   const int them = other(b.to_move);
-  return evaluate_counts(b, w, shapes, !connect6_eval::needs_blockable(w, b.to_move, them) || blockable(b, them));
+  return evaluate_counts(b, w, shapes, !eval::needs_blockable(w, b.to_move, them) || blockable(b, them));
 }
 
 // The hybrid search's leaves (ai's Connect6Game::over / terminal and search::leaf_value): a board with a
@@ -215,7 +215,7 @@ WM_HD int cell_value(const C6Pos& b, int cell, int me) {
       if (w < 0) continue;
       int who, n;
       owner(b, w, who, n);
-      v += connect6_eval::window_gain(who, n, me);
+      v += eval::window_gain(who, n, me);
     }
   return v;
 }
@@ -349,4 +349,4 @@ WM_HD int candidates(const C6Pos& b, int width, C6Turn* out) {
   return n;
 }
 
-}  // namespace warpmind::gpu::connect6
+}  // namespace warpmind::search::connect6::rules
