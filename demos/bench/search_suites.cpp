@@ -407,8 +407,10 @@ int chess_run(const Flags& f, const CLI::App& app) {
   if (int rc = file.open(f.suite, "chess")) return rc;
   const bool quick = f.suite.quick;
   std::unique_ptr<GpuBatch> gpu;
+  std::unique_ptr<GpuPerft> gpu_perft;  // freed after the perft rows: its levels take much of the memory
   if (ctx->cuda()) {
-    const Status st = GpuBatch::create(*ctx, gpu);
+    Status st = GpuBatch::create(*ctx, gpu);
+    if (st.ok()) st = GpuPerft::create(*ctx, gpu_perft);
     if (!st.ok()) {
       std::fprintf(stderr, "warpmind-bench chess: %s\n", st.message().c_str());
       return 1;
@@ -462,8 +464,8 @@ int chess_run(const Flags& f, const CLI::App& app) {
     double ms = 0;
     if (c.gpu) {
       // The first run loads the kernels and grows the level buffers; the second is timed.
-      Status st = gpu->perft(p, c.depth, nodes, &ms, c.merged, &merged);
-      if (st.ok()) st = gpu->perft(p, c.depth, nodes, &ms, c.merged, &merged);
+      Status st = gpu_perft->run(p, c.depth, nodes, &ms, c.merged, &merged);
+      if (st.ok()) st = gpu_perft->run(p, c.depth, nodes, &ms, c.merged, &merged);
       if (!st.ok()) {
         std::fprintf(stderr, "warpmind-bench chess: %s\n", st.message().c_str());
         return 1;
@@ -491,6 +493,7 @@ int chess_run(const Flags& f, const CLI::App& app) {
                  : "perft-cpu",
         c.gpu ? "cuda" : "cpu", ms, "published-count", ok, params, extra);
   }
+  gpu_perft.reset();
 
   if (!file.write(results)) return 1;
   if (!parts.batches && !parts.plain && !parts.pruned && !parts.subtrees) {

@@ -149,6 +149,7 @@ class UciEngine::Impl {
       if (value != "auto" && value != "cpu" && value != "cuda") return error("option Backend: auto, cpu or cuda");
       backend_ = value;
       gpu_.reset();  // chosen again at the next use
+      gpu_perft_.reset();
       gpu_context_.reset();
       gpu_tried_ = false;
       if (value == "cuda" && !gpu()) error("option Backend: cuda is unavailable here (" + gpu_why_ + "); the CPU runs");
@@ -391,6 +392,10 @@ class UciEngine::Impl {
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t total = 0;
     const bool on_gpu = gpu() != nullptr;
+    if (on_gpu && !gpu_perft_) {
+      const Status st = GpuPerft::create(*gpu_context_, gpu_perft_);
+      if (!st.ok()) return error("perft: " + st.message());
+    }
     if (on_gpu) {
       MoveList moves;
       generate_legal(position_, moves);
@@ -399,7 +404,7 @@ class UciEngine::Impl {
         Undo u;
         make_move(child, m, u);
         std::uint64_t n = 0;
-        const Status st = gpu_->perft(child, depth - 1, n);
+        const Status st = gpu_perft_->run(child, depth - 1, n);
         if (!st.ok()) return error("perft: " + st.message());
         say(move_to_uci(m) + ": " + std::to_string(n));
         total += n;
@@ -455,6 +460,7 @@ class UciEngine::Impl {
   std::string gpu_why_;
   std::unique_ptr<Context> gpu_context_;
   std::unique_ptr<GpuBatch> gpu_;
+  std::unique_ptr<GpuPerft> gpu_perft_;  // perft's levels, on the same context
   std::atomic<bool> hybrid_stop_{false};
   search::HybridOptions hybrid_options_ = [] {
     search::HybridOptions o;

@@ -52,8 +52,8 @@ TEST(ChessGpu, PerftOnTheStandardPositions) {
 #if WARPMIND_HAVE_CUDA
 TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
   WM_REQUIRE_GPU();
-  std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
+  std::unique_ptr<gpu::ChessPerftDevice> device;
+  ASSERT_TRUE(gpu::ChessPerftDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
   Position p;
   ASSERT_TRUE(parse_fen(kPerft[1].fen, p).ok());
   std::uint64_t nodes = 0;
@@ -68,19 +68,19 @@ TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
 // expanded, also under a memory budget small enough to force slices (each merged on its own).
 TEST(ChessGpu, PerftWithTranspositionsMergedIsExact) {
   WM_REQUIRE_GPU();
-  std::unique_ptr<GpuBatch> gpu;
-  ASSERT_TRUE(GpuBatch::create(*warpmind::test::cuda_context(), gpu).ok());
+  std::unique_ptr<GpuPerft> gpu;
+  ASSERT_TRUE(GpuPerft::create(*warpmind::test::cuda_context(), gpu).ok());
   for (const PerftCase& c : kPerft) {
     Position p;
     ASSERT_TRUE(parse_fen(c.fen, p).ok());
     std::uint64_t nodes = 0, merged = 0;
-    ASSERT_TRUE(gpu->perft(p, c.depth, nodes, nullptr, true, &merged).ok()) << c.fen;
+    ASSERT_TRUE(gpu->run(p, c.depth, nodes, nullptr, true, &merged).ok()) << c.fen;
     EXPECT_EQ(nodes, c.nodes) << c.fen;
     EXPECT_GT(merged, 0u) << c.fen;  // every one of them transposes by its depth
   }
 #if WARPMIND_HAVE_CUDA
-  std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
+  std::unique_ptr<gpu::ChessPerftDevice> device;
+  ASSERT_TRUE(gpu::ChessPerftDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
   Position start;
   ASSERT_TRUE(parse_fen(kStartFen, start).ok());
   std::uint64_t nodes = 0, merged = 0;
@@ -231,12 +231,12 @@ TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
   EXPECT_EQ(r.nodes, nodes);
 #if WARPMIND_HAVE_CUDA
   // A tree larger than the memory budget is refused with a reason, not cut short.
-  std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
+  std::unique_ptr<gpu::GameDevice<rules::Device>> device;
+  ASSERT_TRUE(gpu::GameDevice<rules::Device>::create(warpmind::test::cuda_context()->stream(), device).ok());
   gpu::MinimaxOutcome o;
-  const std::string err = device->minimax(rules::from_position(start), 4, o, 1 << 20);  // 206,604 nodes > 1 MB
+  const std::string err = device->minimax(rules::from_position(start), 4, {}, o, 1 << 20);  // 206,604 nodes > 1 MB
   EXPECT_NE(err.find("does not fit the memory budget"), std::string::npos) << err;
-  EXPECT_TRUE(device->minimax(rules::from_position(start), 2, o, 1 << 20).ok());
+  EXPECT_TRUE(device->minimax(rules::from_position(start), 2, {}, o, 1 << 20).ok());
   EXPECT_EQ(o.nodes, 421u);
 #endif
 }
@@ -286,19 +286,19 @@ TEST(ChessGpu, SubtreesBelowTheHorizonEqualTheCpu) {
     }
   }
 #if WARPMIND_HAVE_CUDA
-  std::unique_ptr<gpu::ChessDevice> device;
-  ASSERT_TRUE(gpu::ChessDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
+  std::unique_ptr<gpu::GameDevice<rules::Device>> device;
+  ASSERT_TRUE(gpu::GameDevice<rules::Device>::create(warpmind::test::cuda_context()->stream(), device).ok());
   std::vector<rules::DPos> roots;
   for (const Position& p : positions) roots.push_back(rules::from_position(p));
   std::vector<int> sliced(roots.size()), whole(roots.size());
   std::uint64_t n_sliced = 0, n_whole = 0;
   double ms = 0;
-  ASSERT_TRUE(device->subtrees(roots.data(), roots.size(), 2, 3, whole.data(), n_whole, ms).ok());
+  ASSERT_TRUE(device->subtrees(roots.data(), roots.size(), 2, 3, {}, whole.data(), n_whole, ms).ok());
   ASSERT_TRUE(
-      device->subtrees(roots.data(), roots.size(), 2, 3, sliced.data(), n_sliced, ms, 200000).ok());  // ~2 trees
+      device->subtrees(roots.data(), roots.size(), 2, 3, {}, sliced.data(), n_sliced, ms, 200000).ok());  // ~2 trees
   EXPECT_EQ(sliced, whole);
   EXPECT_EQ(n_sliced, n_whole);
-  EXPECT_NE(device->subtrees(roots.data(), 1, 3, 0, sliced.data(), n_sliced, ms, 4096).find("does not fit"),
+  EXPECT_NE(device->subtrees(roots.data(), 1, 3, 0, {}, sliced.data(), n_sliced, ms, 4096).find("does not fit"),
             std::string::npos);
 #endif
   SubtreeLeaves<ChessGame, GpuBatch> on_gpu{*gpu, 2};

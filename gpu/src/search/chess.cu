@@ -17,6 +17,7 @@
 
 #include "core/buffer.cuh"
 #include "core/check.cuh"
+#include "search/game_device.cuh"
 #include "search/minimax.cuh"
 #include "core/primitives.cuh"
 #include "search/chess/chess_device.h"
@@ -207,19 +208,12 @@ struct MinimaxRules {
 
 }  // namespace
 
-struct ChessDevice::Impl {
+struct ChessPerftDevice::Impl {
   cudaStream_t stream = nullptr;
   std::vector<std::unique_ptr<Level>> levels;
   DeviceBuffer<unsigned long long> total;
   DeviceBuffer<unsigned char> temp;
   std::size_t budget = 0;  // bytes of children one level may hold
-  // batch kernels
-  DeviceBuffer<DPos> batch_in;
-  DeviceBuffer<int> batch_int;
-  DeviceBuffer<int> batch_offset;
-  DeviceBuffer<std::uint32_t> batch_moves, batch_packed;
-  LevelMinimax<DPos> tree;
-  std::size_t subtree_budget = 0;  // bytes the subtrees of one batch may take (a quarter of the free memory)
   cudaEvent_t ev[2] = {};
 
   ~Impl() {
@@ -233,7 +227,7 @@ struct ChessDevice::Impl {
   std::uint64_t merged_away = 0;  // positions merged into an equal one, over the run
 };
 
-Status ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned long long n, int depth) {
+Status ChessPerftDevice::Impl::run(std::size_t level, const DPos* in, unsigned long long n, int depth) {
   cudaStream_t s = stream;
   if (n == 0) return Status::Ok();
   if (depth == 1) {
@@ -270,7 +264,8 @@ Status ChessDevice::Impl::run(std::size_t level, const DPos* in, unsigned long l
 }
 
 // Replaces in[0..n) (weights w) by its distinct positions with summed weights, in here.merged.
-Status ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n) {
+Status ChessPerftDevice::Impl::merge(Level& here, const DPos*& in, const unsigned long long*& w,
+                                     unsigned long long& n) {
   cudaStream_t s = stream;
   if (n >= (1ull << 32)) return Status::Ok();  // the permutation is 32-bit: such a level is expanded as it is
   Status err;
@@ -306,8 +301,8 @@ Status ChessDevice::Impl::merge(Level& here, const DPos*& in, const unsigned lon
 // run() with weights: a level of at least 4,096 positions is merged before it is expanded; a level too
 // large for the budget is expanded in halves of the merged level (merge_first false: already merged),
 // and each half's children are merged on their own — exact, merging a little less.
-Status ChessDevice::Impl::run_merged(std::size_t level, const DPos* in, const unsigned long long* w,
-                                     unsigned long long n, int depth, bool merge_first) {
+Status ChessPerftDevice::Impl::run_merged(std::size_t level, const DPos* in, const unsigned long long* w,
+                                          unsigned long long n, int depth, bool merge_first) {
   cudaStream_t s = stream;
   if (n == 0) return Status::Ok();
   while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
@@ -347,8 +342,8 @@ Status ChessDevice::Impl::run_merged(std::size_t level, const DPos* in, const un
   return run_merged(level + 1, next.pos.get(), next.weight.get(), children, depth - 1);
 }
 
-Status ChessDevice::create(void* stream, std::unique_ptr<ChessDevice>& out) {
-  std::unique_ptr<ChessDevice> d(new ChessDevice());
+Status ChessPerftDevice::create(void* stream, std::unique_ptr<ChessPerftDevice>& out) {
+  std::unique_ptr<ChessPerftDevice> d(new ChessPerftDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
   im.stream = static_cast<cudaStream_t>(stream);
@@ -359,10 +354,10 @@ Status ChessDevice::create(void* stream, std::unique_ptr<ChessDevice>& out) {
   return Status::Ok();
 }
 
-ChessDevice::~ChessDevice() = default;
+ChessPerftDevice::~ChessPerftDevice() = default;
 
-Status ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes,
-                          bool merge_transpositions, std::uint64_t* merged) {
+Status ChessPerftDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, double& ms, std::size_t budget_bytes,
+                               bool merge_transpositions, std::uint64_t* merged) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
@@ -408,60 +403,23 @@ Status ChessDevice::perft(const DPos& root, int depth, std::uint64_t& nodes, dou
   return Status::Ok();
 }
 
-Status ChessDevice::minimax(const DPos& root, int depth, MinimaxOutcome& out, std::size_t budget_bytes) {
-  Impl& im = *impl_;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return im.tree.run(MinimaxRules{}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
-}
-
-Status ChessDevice::subtrees(const DPos* roots, std::size_t n, int depth, int ply, int* values, std::uint64_t& nodes,
-                             double& ms, std::size_t budget_bytes) {
-  Impl& im = *impl_;
-  if (!im.subtree_budget) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    im.subtree_budget = free_bytes / 4;
+// The batch kernels of GameDevice<chess::Device> (game_device.cuh).
+template <>
+struct Kernels<chess::Device> {
+  static Status leaf_values(const DPos* in, unsigned n, int ply, int* values, cudaStream_t s) {
+    k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(in, n, ply, values);
+    WM_CUDA_LAUNCH(k_evaluate);
+    return Status::Ok();
   }
-  return im.tree.run_many(MinimaxRules{}, roots, n, depth, ply, im.stream,
-                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
-}
+  static Status branches(const DPos* in, unsigned n, const chess::Device::Params&, std::uint32_t* rows, int* counts,
+                         cudaStream_t s) {
+    k_branches<<<blocks_for(n), kThreads, 0, s>>>(in, n, rows, counts);
+    WM_CUDA_LAUNCH(k_branches);
+    return Status::Ok();
+  }
+  static MinimaxRules tree(const chess::Device::Params&) { return {}; }
+};
 
-Status ChessDevice::evaluate(const DPos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
-
-Status ChessDevice::leaf_values(const DPos* in, std::size_t n, int ply, int* values) {
-  Impl& im = *impl_;
-  cudaStream_t s = im.stream;
-  if (n == 0) return Status::Ok();
-  if (n >= (std::size_t{1} << 31)) return Status::Invalid("evaluate: batch too large");
-  Status err;
-  if (!(err = im.batch_in.reserve(n)).ok()) return err;
-  if (!(err = im.batch_int.reserve(n)).ok()) return err;
-  WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
-  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), ply, im.batch_int.get());
-  WM_CUDA_LAUNCH(k_evaluate);
-  WM_CUDA(cudaMemcpyAsync(values, im.batch_int.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaStreamSynchronize(s));
-  return Status::Ok();
-}
-
-Status ChessDevice::branches(const DPos* in, std::size_t n, std::uint32_t* moves, int* counts) {
-  Impl& im = *impl_;
-  cudaStream_t s = im.stream;
-  if (n == 0) return Status::Ok();
-  if (n >= (std::size_t{1} << 22)) return Status::Invalid("branches: batch too large");
-  Status err;
-  if (!(err = im.batch_in.reserve(n)).ok()) return err;
-  if (!(err = im.batch_int.reserve(n + 1)).ok()) return err;
-  if (!(err = im.batch_offset.reserve(n + 1)).ok()) return err;
-  if (!(err = im.batch_moves.reserve(n * chess::kMaxMoves)).ok()) return err;
-  if (!(err = im.batch_packed.reserve(n * chess::kMaxMoves)).ok()) return err;
-  WM_CUDA(cudaMemcpyAsync(im.batch_in.get(), in, n * sizeof(DPos), cudaMemcpyHostToDevice, s));
-  k_branches<<<blocks_for(n), kThreads, 0, s>>>(im.batch_in.get(), static_cast<unsigned>(n), im.batch_moves.get(),
-                                                im.batch_int.get());
-  WM_CUDA_LAUNCH(k_branches);
-  return pack_rows(im.batch_moves.get(), chess::kMaxMoves, im.batch_int.get(), im.batch_offset.get(),
-                   static_cast<unsigned>(n), im.batch_packed.get(), im.temp, s, counts, moves);
-}
+template class GameDevice<chess::Device>;
 
 }  // namespace warpmind::gpu

@@ -5,9 +5,10 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "search/connect6_warp.cuh"
+#include "search/game_device.cuh"
 #include "search/minimax.cuh"
 #include "core/primitives.cuh"
-#include "search/connect6/connect6_device.h"
+#include "search/connect6/connect6_rules.h"
 
 namespace warpmind::gpu {
 namespace {
@@ -65,80 +66,23 @@ struct WarpRules {
 
 }  // namespace
 
-struct Connect6Device::Impl {
-  cudaStream_t stream = nullptr;
-  DeviceBuffer<C6Pos> in;
-  DeviceBuffer<int> ints, offset;
-  DeviceBuffer<C6Turn> turns, packed;
-  DeviceBuffer<unsigned char> temp;  // CUB
-  LevelMinimax<C6Pos> tree;
-  std::size_t subtree_budget = 0;  // bytes the subtrees of one batch may take (a quarter of the free memory)
+// The batch kernels of GameDevice<connect6::Device> (game_device.cuh).
+template <>
+struct Kernels<connect6::Device> {
+  static Status leaf_values(const C6Pos* in, unsigned n, int ply, int* values, cudaStream_t s) {
+    k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(in, n, ply, values);
+    WM_CUDA_LAUNCH(k_evaluate);
+    return Status::Ok();
+  }
+  static Status branches(const C6Pos* in, unsigned n, const connect6::Device::Params& p, C6Turn* rows, int* counts,
+                         cudaStream_t s) {
+    k_branches_warp<<<(n + kBranchWarps - 1) / kBranchWarps, kBranchWarps * 32, 0, s>>>(in, n, p.width, rows, counts);
+    WM_CUDA_LAUNCH(k_branches_warp);
+    return Status::Ok();
+  }
+  static WarpRules tree(const connect6::Device::Params& p) { return {p.width}; }
 };
 
-Status Connect6Device::create(void* stream, std::unique_ptr<Connect6Device>& out) {
-  std::unique_ptr<Connect6Device> d(new Connect6Device());
-  d->impl_ = std::make_unique<Impl>();
-  d->impl_->stream = static_cast<cudaStream_t>(stream);
-  out = std::move(d);
-  return Status::Ok();
-}
-
-Connect6Device::~Connect6Device() = default;
-
-Status Connect6Device::evaluate(const C6Pos* in, std::size_t n, int* values) { return leaf_values(in, n, -1, values); }
-
-Status Connect6Device::leaf_values(const C6Pos* in, std::size_t n, int ply, int* values) {
-  Impl& im = *impl_;
-  cudaStream_t s = im.stream;
-  if (n == 0) return Status::Ok();
-  if (n >= (std::size_t{1} << 31)) return Status::Invalid("evaluate: batch too large");
-  Status err;
-  if (!(err = im.in.reserve(n)).ok()) return err;
-  if (!(err = im.ints.reserve(n)).ok()) return err;
-  WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
-  k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(im.in.get(), static_cast<unsigned>(n), ply, im.ints.get());
-  WM_CUDA_LAUNCH(k_evaluate);
-  WM_CUDA(cudaMemcpyAsync(values, im.ints.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaStreamSynchronize(s));
-  return Status::Ok();
-}
-
-Status Connect6Device::branches(const C6Pos* in, std::size_t n, int width, C6Turn* turns, int* counts) {
-  Impl& im = *impl_;
-  cudaStream_t s = im.stream;
-  if (n == 0) return Status::Ok();
-  if (n >= (std::size_t{1} << 22)) return Status::Invalid("branches: batch too large");
-  Status err;
-  if (!(err = im.in.reserve(n)).ok()) return err;
-  if (!(err = im.ints.reserve(n + 1)).ok()) return err;
-  if (!(err = im.offset.reserve(n + 1)).ok()) return err;
-  if (!(err = im.turns.reserve(n * connect6::kMaxTurns)).ok()) return err;
-  if (!(err = im.packed.reserve(n * connect6::kMaxTurns)).ok()) return err;
-  WM_CUDA(cudaMemcpyAsync(im.in.get(), in, n * sizeof(C6Pos), cudaMemcpyHostToDevice, s));
-  k_branches_warp<<<static_cast<unsigned>((n + kBranchWarps - 1) / kBranchWarps), kBranchWarps * 32, 0, s>>>(
-      im.in.get(), static_cast<unsigned>(n), width, im.turns.get(), im.ints.get());
-  WM_CUDA_LAUNCH(k_branches_warp);
-  return pack_rows(im.turns.get(), connect6::kMaxTurns, im.ints.get(), im.offset.get(), static_cast<unsigned>(n),
-                   im.packed.get(), im.temp, s, counts, turns);
-}
-
-Status Connect6Device::minimax(const C6Pos& root, int depth, int width, MinimaxOutcome& out, std::size_t budget_bytes) {
-  Impl& im = *impl_;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return im.tree.run(WarpRules{width}, root, depth, im.stream, budget_bytes ? budget_bytes : free_bytes / 2, out);
-}
-
-Status Connect6Device::subtrees(const C6Pos* roots, std::size_t n, int depth, int width, int ply, int* values,
-                                std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
-  Impl& im = *impl_;
-  if (!im.subtree_budget) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    im.subtree_budget = free_bytes / 4;
-  }
-  return im.tree.run_many(WarpRules{width}, roots, n, depth, ply, im.stream,
-                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
-}
+template class GameDevice<connect6::Device>;
 
 }  // namespace warpmind::gpu

@@ -31,7 +31,7 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
-#include "search/minimax_device.h"
+#include "search/game_device.h"
 
 namespace warpmind::gpu {
 

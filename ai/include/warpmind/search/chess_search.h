@@ -36,6 +36,7 @@
 #include "warpmind/core/context.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_network.h"
+#include "warpmind/search/gpu_batch.h"
 
 namespace warpmind::search::chess {
 
@@ -91,62 +92,33 @@ struct ChessGame {
   }
 };
 
-// The hybrid search's batches on the GPU (search/hybrid.h's backend shape): leaf evaluation and branch
-// calculation (legal moves in ChessGame::children's order) by the CUDA kernels, which run the same
-// rules and evaluation as the CPU. create() needs the CUDA backend. Should a batch meet a device error,
-// it is computed on the CPU instead (the search stays correct), the first error is kept in error() and
-// the later batches stay on the CPU.
-// A search to a fixed depth without pruning: the negamax value from the side to move, the first best
-// root move in the search's order, the nodes of the whole tree (the root included).
-struct MinimaxResult {
-  int value = 0;
-  Move best{};
-  bool has_move = false;
-  std::uint64_t nodes = 0;
-  double ms = 0;  // device time
-};
+// The hybrid search's batches on the GPU (search/gpu_batch.h): legal moves in ChessGame::children's order.
+using GpuBatch = search::GpuBatch<ChessGame>;
+using MinimaxResult = search::MinimaxResult<Move>;
 
-// Blocking: every call returns with its results in host memory. Not thread-safe: one thread at a time.
-// The Context must outlive the backend.
-class GpuBatch {
+// Perft on the GPU by breadth-first levels, one position per thread (the last two plies counted without
+// being written); the level buffers are kept for the next run(). create() needs the CUDA backend
+// (Unavailable otherwise); the Context must outlive it. Blocking; one thread at a time.
+class GpuPerft {
  public:
-  static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out);
-  ~GpuBatch();
-  ChessGame game() const { return {}; }
-  // values[i] = leaf_value<ChessGame>(*in[i], ply) (search/hybrid.h): mates and stalemates scored as
-  // terminal, the other positions evaluated.
-  void leaves(const std::vector<const Position*>& in, int ply, std::vector<int>& values);
-  // values[i] = evaluate(*in[i]): the evaluation alone.
-  void leaves(const std::vector<const Position*>& in, std::vector<int>& values);
-  void branches(const std::vector<const Position*>& in, std::vector<std::vector<Move>>& moves);
-  // The subtrees under a hybrid search's horizon (search/hybrid.h SubtreeLeaves): values[i] =
-  // subtree_value(ChessGame{}, *in[i], ply, plies) — the negamax of `plies` more plies without pruning,
-  // terminal scores counted from `ply` — all of the batch's trees built and scored on the device in one
-  // pass (positions below the horizon never come back); nodes += their nodes, device_ms += device time.
-  void subtrees(const std::vector<const Position*>& in, int ply, int plies, std::vector<int>& values,
-                std::uint64_t& nodes, double& device_ms);
-  // The device-resident search without pruning: the whole tree of `depth` plies built and scored on the
-  // device level by level (children in ChessGame::children's order, the horizon by leaf_value, positions
-  // without a move by terminal), one launch per level; the value equals the serial negamax's. Needs the
-  // tree to fit half the free device memory (depth 5 from the start: 5 M nodes); fails otherwise.
-  Status minimax(const Position& p, int depth, MinimaxResult& out);
-  // Perft on this backend's device (its level buffers are kept for the next call); ms: device time.
-  // merge_transpositions: every level of 4,096 positions or more has its equal positions merged into
-  // one that counts the paths reaching it before it is expanded (a transposition table of whole levels:
-  // the same counts, far less work from depth 7 on); *merged: the positions merged away.
-  Status perft(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr,
-               bool merge_transpositions = false, std::uint64_t* merged = nullptr);
-  const Status& error() const;  // the first device error (ok while none; the batches then run on the CPU)
+  static Status create(Context& ctx, std::unique_ptr<GpuPerft>& out);
+  ~GpuPerft();
+  // The leaf nodes of p at `depth` (0..20, else InvalidArgument); ms: device time.
+  // merge_transpositions: every level of 4,096 positions or more has its equal positions merged into one
+  // that counts the paths reaching it before it is expanded (a transposition table of whole levels: the
+  // same counts, far less work from depth 7 on); *merged: the positions merged away.
+  Status run(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr,
+             bool merge_transpositions = false, std::uint64_t* merged = nullptr);
 
   struct Impl;
 
  private:
-  GpuBatch() = default;
+  GpuPerft() = default;
   std::unique_ptr<Impl> impl_;
 };
 
-// Perft on the GPU (breadth-first levels, one position per thread) on a device set up for this call
-// (GpuBatch::perft keeps one); ms: device time. Unavailable without the CUDA backend.
+// Perft on the GPU on a device set up for this call (GpuPerft keeps one); ms: device time. Unavailable
+// without the CUDA backend.
 Status perft_gpu(Context& ctx, const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr);
 
 class Searcher {
@@ -177,3 +149,6 @@ class Searcher {
 };
 
 }  // namespace warpmind::search::chess
+
+// Compiled once in the library (ai/src/search/gpu_batch.cpp).
+extern template class warpmind::search::GpuBatch<warpmind::search::chess::ChessGame>;

@@ -33,6 +33,7 @@
 
 #include "warpmind/core/context.h"
 #include "warpmind/core/status.h"
+#include "warpmind/search/gpu_batch.h"
 
 namespace warpmind::search::connect6 {
 
@@ -194,54 +195,12 @@ struct Connect6Game {
   }
 };
 
-// The hybrid search's batches on the GPU (search/hybrid.h's backend shape): leaf evaluation and branch
-// calculation (Connect6Game::children's turns at the backend's game width, at most 128) by the CUDA kernels,
-// which run the same evaluation and candidate generation as the CPU. create() needs the CUDA backend.
-// Should a batch meet a device error, it is computed on the CPU instead, the first error is kept and the
-// later batches stay on the CPU.
-// A search to a fixed depth without pruning: the negamax value from the side to move, the first best
-// root turn in the search's order, the nodes of the whole tree (the root included).
-struct MinimaxResult {
-  int value = 0;
-  Turn best{};
-  bool has_move = false;
-  std::uint64_t nodes = 0;
-  double ms = 0;  // device time
-};
-
-// Blocking: every call returns with its results in host memory. Not thread-safe: one thread at a time.
-// The Context must outlive the backend.
-class GpuBatch {
- public:
-  // `game`: the width every batch generates turns at (1..128); the context must outlive the backend.
-  static Status create(Context& ctx, std::unique_ptr<GpuBatch>& out, Connect6Game game = {});
-  ~GpuBatch();
-  const Connect6Game& game() const;
-  // Changes the width of the batches that follow (1..128; else InvalidArgument and nothing changes).
-  Status set_game(Connect6Game game);
-  // The device-resident search without pruning: the whole tree of `depth` turns over the candidate turns
-  // at the game's width built and scored on the device level by level, one launch per level; the
-  // value equals the serial negamax's. Needs the tree to fit half the free device memory; fails otherwise.
-  Status minimax(const Board& b, int depth, MinimaxResult& out);
-  // values[i] = leaf_value<Connect6Game>(*in[i], ply) (search/hybrid.h): won and full boards scored as
-  // terminal, the other boards evaluated.
-  void leaves(const std::vector<const Board*>& in, int ply, std::vector<int>& values);
-  // values[i] = evaluate(*in[i]): the evaluation alone.
-  void leaves(const std::vector<const Board*>& in, std::vector<int>& values);
-  void branches(const std::vector<const Board*>& in, std::vector<std::vector<Turn>>& turns);
-  // The subtrees under a hybrid search's horizon (search/hybrid.h SubtreeLeaves): values[i] =
-  // subtree_value(game(), *in[i], ply, plies) — the negamax of `plies` more turns without pruning
-  // over the candidates at the game's width, terminal scores counted from `ply` — all of the batch's
-  // trees built and scored on the device in one pass; nodes += their nodes, device_ms += device time.
-  void subtrees(const std::vector<const Board*>& in, int ply, int plies, std::vector<int>& values, std::uint64_t& nodes,
-                double& device_ms);
-  const Status& error() const;  // the first device error (ok while none; the batches then run on the CPU)
-
-  struct Impl;
-
- private:
-  GpuBatch() = default;
-  std::unique_ptr<Impl> impl_;
-};
+// The hybrid search's batches on the GPU (search/gpu_batch.h): Connect6Game::children's turns at the
+// backend's width, at most 128 (create() and set_game() refuse wider games).
+using GpuBatch = search::GpuBatch<Connect6Game>;
+using MinimaxResult = search::MinimaxResult<Turn>;
 
 }  // namespace warpmind::search::connect6
+
+// Compiled once in the library (ai/src/search/gpu_batch.cpp).
+extern template class warpmind::search::GpuBatch<warpmind::search::connect6::Connect6Game>;

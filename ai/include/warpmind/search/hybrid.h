@@ -12,25 +12,16 @@
 // leaf_value() — terminal(state, depth) when the game is over there, else evaluate(state) — as a plain
 // negamax that generates every node's moves before looking at the depth would give it.
 //
-// The game (a type G, a value of which carries the game's settings, e.g. Connect6's width) provides:
-//   using State = ...;  using Move = ...;
-//   static int evaluate(const State&);                          // from the side to move, |v| < kInfinity
-//   void children(const State&, std::vector<Move>&) const;      // ordered, best first; empty: terminal
-//                                                               // (may be static)
-//   static bool over(const State&);                             // true iff children() would be empty
-//   static int terminal(const State&, int ply);                 // the score of a position without moves
-//   static State apply(const State&, const Move&);
-// The backend (a type B) computes batches:
-//   game() const -> G or const G&                               // the game (settings) it computes for
-//   void leaves(const std::vector<const State*>& in, int ply, std::vector<int>& values);  // leaf_value<G>
-//   void branches(const std::vector<const State*>& in, std::vector<std::vector<Move>>& moves);
-// CpuBatch below is the CPU backend (the thread pool); a GPU backend has the same shape. Both also offer
-// leaves(in, values), the evaluation alone (the paper's leaf calculation, which the benchmarks time).
+// What a game and a backend provide is stated by the concepts Game and BatchBackend below. CpuBatch is
+// the CPU backend (the thread pool); GpuBatch (search/gpu_batch.h) is the GPU one, with the same shape.
+// Both also offer leaves(in, values), the evaluation alone (the paper's leaf calculation, which the
+// benchmarks time).
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <atomic>
+#include <chrono>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <new>
@@ -39,6 +30,37 @@
 #include "warpmind/core/thread_pool.h"
 
 namespace warpmind::search {
+
+// A game for the hybrid search (chess::ChessGame, connect6::Connect6Game). A value of G carries the game's
+// settings (Connect6's width); children() may be static.
+//   evaluate(s)      the static value from the side to move, |v| < HybridSearch::kInfinity;
+//   children(s, out) the moves in the search's order, best first; empty: the game is over;
+//   over(s)          true iff children() would be empty;
+//   terminal(s, ply) the score of a position without moves `ply` plies below the root;
+//   apply(s, m)      the position after m.
+template <class G>
+concept Game = std::copyable<G> && std::default_initializable<typename G::Move> &&
+    requires(const G& g, const typename G::State& s, const typename G::Move& m, std::vector<typename G::Move>& out,
+             int ply) {
+  { G::evaluate(s) } -> std::convertible_to<int>;
+  g.children(s, out);
+  { G::over(s) } -> std::convertible_to<bool>;
+  { G::terminal(s, ply) } -> std::convertible_to<int>;
+  { G::apply(s, m) } -> std::convertible_to<typename G::State>;
+};
+
+// A backend computes the hybrid search's batches for a game G:
+//   game()                      the game (settings) it computes for;
+//   leaves(in, ply, values)     values[i] = leaf_value<G>(*in[i], ply) (below);
+//   branches(in, moves)         moves[i] = the children of *in[i], in the game's order.
+template <class B, class G>
+concept BatchBackend = Game<G> &&
+    requires(B& b, const B& cb, const std::vector<const typename G::State*>& in, int ply, std::vector<int>& values,
+             std::vector<std::vector<typename G::Move>>& moves) {
+  { cb.game() } -> std::convertible_to<const G&>;
+  b.leaves(in, ply, values);
+  b.branches(in, moves);
+};
 
 struct HybridOptions {
   int depth = 4;                 // plies below the root
@@ -80,7 +102,7 @@ struct HybridStats {
 
 // The value of a node `ply` plies below the root at the search's horizon: a position without moves
 // scores as terminal there too; any other is evaluated.
-template <class G>
+template <Game G>
 int leaf_value(const typename G::State& s, int ply) {
   return G::over(s) ? G::terminal(s, ply) : G::evaluate(s);
 }
@@ -88,7 +110,7 @@ int leaf_value(const typename G::State& s, int ply) {
 // The negamax value, without pruning, of `s` searched `plies` more plies, `s` lying `ply` plies below the
 // search's root (terminal scores count from there): leaf_value at the horizon, terminal where a
 // position has no move, else max over the children of -child. nodes += the nodes of the tree, s included.
-template <class G>
+template <Game G>
 int subtree_value(const G& game, const typename G::State& s, int ply, int plies, std::uint64_t& nodes) {
   ++nodes;
   if (plies <= 0) return leaf_value<G>(s, ply);
@@ -101,7 +123,7 @@ int subtree_value(const G& game, const typename G::State& s, int ply, int plies,
 }
 
 // The CPU backend: `rules` is the game it computes for ({pool} takes the game's defaults).
-template <class G>
+template <Game G>
 struct CpuBatch {
   ThreadPool& pool;
   G rules{};
@@ -174,7 +196,7 @@ struct CpuBatch {
 // keeps the upper tree, the windows and the cutoffs. Every leaf goes to Inner, batches of one included.
 // nodes: the subtrees' nodes (horizon nodes included); device_ms: Inner's device time; leaf_ms and
 // branch_ms: the wall time of Inner's calls (what the search spent outside its own driver).
-template <class G, class Inner>
+template <Game G, class Inner>
 struct SubtreeLeaves {
   static constexpr bool kLeavesAreSubtrees = true;
   Inner& inner;
@@ -201,7 +223,7 @@ struct SubtreeLeaves {
   }
 };
 
-template <class G, class Backend>
+template <Game G, BatchBackend<G> Backend>
 class HybridSearch {
  public:
   using State = typename G::State;
@@ -471,7 +493,7 @@ struct DeepeningStep {
   HybridStats stats;
 };
 
-template <class G, class Backend, class OnDepth>
+template <Game G, BatchBackend<G> Backend, class OnDepth>
 typename HybridSearch<G, Backend>::Result deepen(HybridSearch<G, Backend>& search, const typename G::State& root,
                                                  HybridOptions options, int max_depth, std::int64_t time_ms,
                                                  std::chrono::steady_clock::time_point t0, Backend& backend,

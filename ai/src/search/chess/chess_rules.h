@@ -308,4 +308,12 @@ WM_HD int terminal(const DPos& p, int ply) { return in_check(p) ? -(kMate - ply)
 // A node at the search's horizon: terminal when it has no legal move, else evaluated.
 WM_HD int leaf_value(const DPos& p, int ply) { return count_legal(p) == 0 ? terminal(p, ply) : evaluate(p); }
 
+// The rules as the GPU backend sees them (GameDevice<Device>, ai/src/search/game_device.h).
+struct Device {
+  using Pos = DPos;
+  using Move = std::uint32_t;
+  struct Params {};  // chess batches take no settings
+  static constexpr int kMaxMoves = rules::kMaxMoves;
+};
+
 }  // namespace warpmind::search::chess::rules

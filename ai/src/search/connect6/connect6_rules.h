@@ -349,4 +349,14 @@ WM_HD int candidates(const C6Pos& b, int width, C6Turn* out) {
   return n;
 }
 
+// The rules as the GPU backend sees them (GameDevice<Device>, ai/src/search/game_device.h).
+struct Device {
+  using Pos = C6Pos;
+  using Move = C6Turn;
+  struct Params {
+    int width = 16;  // candidate turns per node, 1..kMaxTurns
+  };
+  static constexpr int kMaxMoves = kMaxTurns;
+};
+
 }  // namespace warpmind::search::connect6::rules

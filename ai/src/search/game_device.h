@@ -1,0 +1,73 @@
+// The interface a game's kernels implement for the hybrid search's GPU backend (search/gpu_batch.h),
+// host-only: GameDevice<R> for the device rules R of a game (chess::rules::Device, connect6::rules::Device:
+// its compact position Pos, its packed Move, the Params a batch generates with and kMaxMoves), defined
+// once for every game in gpu/src/search/game_device.cuh from the game's kernels; and DeviceGame<G>, which
+// each game specialises beside its rules (<game>/<game>_device.h) to map its host types onto R's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "warpmind/core/status.h"
+
+namespace warpmind::gpu {
+
+// The outcome of a device-resident negamax without pruning (gpu/src/search/minimax.cuh).
+struct MinimaxOutcome {
+  int value = 0;            // the root's negamax value, from the side to move
+  int best = -1;            // index of the best root child in the search's order (the first of equals); -1: none
+  std::uint64_t nodes = 0;  // every node of the tree, the root included
+  double ms = 0;            // device time from the root's upload to the root's value
+};
+
+// A game's batch kernels on one stream. Synchronous: every call returns with its results in host memory.
+// Not thread-safe.
+template <class R>
+class GameDevice {
+ public:
+  using Pos = typename R::Pos;
+  using Move = typename R::Move;
+  using Params = typename R::Params;
+
+  static Status create(void* stream, std::unique_ptr<GameDevice>& out);
+  ~GameDevice();
+  // values[i] = the leaf value of in[i] `ply` plies below the root (positions without a move scored as
+  // terminal, the others evaluated); ply < 0: the evaluation alone.
+  Status leaf_values(const Pos* in, std::size_t n, int ply, int* values);
+  // The moves of every position in the search's order: counts[i] of them for in[i], packed position after
+  // position into `moves` (room for n * R::kMaxMoves).
+  Status branches(const Pos* in, std::size_t n, const Params& params, Move* moves, int* counts);
+  // Negamax of `root` to `depth` plies without pruning, the whole tree on the device (minimax.cuh). The
+  // tree must fit `budget_bytes` of device memory (0: half the free memory).
+  Status minimax(const Pos& root, int depth, const Params& params, MinimaxOutcome& out, std::size_t budget_bytes = 0);
+  // The subtrees under a host search's horizon, without pruning, in one pass over all of them:
+  // values[i] = the negamax value of roots[i] searched `depth` more plies (as minimax(), terminal scores
+  // counted from `ply`, roots[i]'s distance from the search's root). nodes += the trees' nodes, the roots
+  // included; ms += device time. A batch whose trees exceed `budget_bytes` (0: a quarter of the free
+  // memory at the first call) runs in halves; a single tree that does not fit is an error.
+  Status subtrees(const Pos* roots, std::size_t n, int depth, int ply, const Params& params, int* values,
+                  std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+
+  struct Impl;
+
+ private:
+  GameDevice() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpmind::gpu
+
+namespace warpmind::search {
+
+// Per game G (specialised in ai/src/search/<game>/<game>_device.h):
+//   using Rules = ...;                                   // the R of GameDevice<R>
+//   static constexpr const char* kName;                  // for error messages
+//   static Status check(const G&);                       // settings the device can take
+//   static Rules::Params params(const G&);
+//   static Rules::Pos pack(const G::State&);
+//   static G::Move unpack(const Rules::Move&);
+template <class G>
+struct DeviceGame;
+
+}  // namespace warpmind::search
