@@ -32,33 +32,6 @@ Vec2 corner(int sq, bool flipped) {
 
 }  // namespace
 
-void BoardPicture::quad(float x0, float y0, float x1, float y1, std::uint32_t c) {
-  for (const engine::LineVertex& v :
-       {engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y0, c}, engine::LineVertex{x1, y1, c},
-        engine::LineVertex{x0, y0, c}, engine::LineVertex{x1, y1, c}, engine::LineVertex{x0, y1, c}})
-    fills.push_back(v);
-}
-
-void BoardPicture::segment(float x0, float y0, float x1, float y1, std::uint32_t c) {
-  lines.push_back({x0, y0, c});
-  lines.push_back({x1, y1, c});
-}
-
-void BoardPicture::arrow(float x0, float y0, float x1, float y1, std::uint32_t c) {
-  const float dx = x1 - x0, dy = y1 - y0, len = std::sqrt(dx * dx + dy * dy);
-  if (len <= 0) return;
-  const float ux = dx / len, uy = dy / len, w = 0.08f, head = 0.3f;
-  // A shaft of two triangles and a triangular head, filled.
-  const float sx = x1 - ux * head, sy = y1 - uy * head;
-  for (const engine::LineVertex& v :
-       {engine::LineVertex{x0 - uy * w, y0 + ux * w, c}, engine::LineVertex{x0 + uy * w, y0 - ux * w, c},
-        engine::LineVertex{sx + uy * w, sy - ux * w, c}, engine::LineVertex{x0 - uy * w, y0 + ux * w, c},
-        engine::LineVertex{sx + uy * w, sy - ux * w, c}, engine::LineVertex{sx - uy * w, sy + ux * w, c},
-        engine::LineVertex{sx - uy * 2.5f * w, sy + ux * 2.5f * w, c},
-        engine::LineVertex{sx + uy * 2.5f * w, sy - ux * 2.5f * w, c}, engine::LineVertex{x1, y1, c}})
-    fills.push_back(v);
-}
-
 ChessTable::ChessTable() : searcher_(std::make_unique<chess::Searcher>(32, 1)) {
   searcher_->set_network(chess::Network::builtin());  // the engine's evaluation, as warpmind-chess plays
   (void)start("", "");
@@ -73,7 +46,7 @@ Status ChessTable::start(std::string_view fen, std::string_view uci_moves) {
     status_ = "FEN: " + st.message();
     return Status::Invalid(status_);
   }
-  std::vector<chess::Position> before;
+  const chess::Position start_position = p;
   std::vector<chess::Move> moves;
   std::istringstream in{std::string(uci_moves)};
   for (std::string text; in >> text;) {
@@ -83,23 +56,12 @@ Status ChessTable::start(std::string_view fen, std::string_view uci_moves) {
       status_ = "move " + std::to_string(moves.size() + 1) + " '" + text + "': " + st.message();
       return Status::Invalid(status_);
     }
-    before.push_back(p);
-    chess::Undo u;
-    chess::make_move(p, m, u);
+    ChessPlay::apply(p, m);
     moves.push_back(m);
   }
   stop_thinking();
-  position_ = p;
-  before_ = std::move(before);
-  moves_ = std::move(moves);
-  redo_.clear();
-  evals_.assign(moves_.size(), 0);
-  clock_.reset(clock_.control());
-  clocks_before_.assign(moves_.size(), clock_.snapshot());
-  last_move_at_ = {};
-  selected_ = pending_ = -1;
   searcher_->clear();
-  settle();
+  reset_to(start_position, moves);
   return Status::Ok();
 }
 
@@ -107,7 +69,7 @@ std::string ChessTable::pgn() const {
   chess::PgnGame g;
   const auto who = [&](int side) { return players_[side] == Player::Computer ? "warpmind" : "person"; };
   g.tags = {{"Event", "warpmind-demo game"}, {"White", who(chess::White)}, {"Black", who(chess::Black)}};
-  const chess::Position& start = before_.empty() ? position_ : before_.front();
+  const chess::Position& start = before_.empty() ? state_ : before_.front();
   g.fen = chess::to_fen(start);
   g.moves = moves_;
   g.result = outcome_;
@@ -128,12 +90,6 @@ Status ChessTable::load_pgn(std::string_view text) {
   return start(g.fen, uci);
 }
 
-void ChessTable::set_time_control(TimeControl tc) {
-  clock_.reset(tc);
-  clocks_before_.assign(moves_.size(), clock_.snapshot());
-  settle();
-}
-
 std::string ChessTable::moves_text() const {
   std::string s;
   for (const chess::Move& m : moves_) {
@@ -147,14 +103,14 @@ std::vector<int> ChessTable::targets() const {
   std::vector<int> out;
   if (selected_ < 0) return out;
   chess::MoveList legal;
-  chess::generate_legal(position_, legal);
+  chess::generate_legal(state_, legal);
   for (const chess::Move& m : legal)
     if (m.from() == selected_ && std::find(out.begin(), out.end(), m.to()) == out.end()) out.push_back(m.to());
   return out;
 }
 
 void ChessTable::click(int square) {
-  const chess::Color side = position_.side;
+  const chess::Color side = state_.side;
   if (over()) {
     status_ = "the game is over: " + end_;
     return;
@@ -173,7 +129,7 @@ void ChessTable::click(int square) {
     return;
   }
   chess::MoveList legal;
-  chess::generate_legal(position_, legal);
+  chess::generate_legal(state_, legal);
   if (selected_ >= 0) {
     for (const chess::Move& m : legal) {
       if (m.from() != selected_ || m.to() != square) continue;
@@ -186,7 +142,7 @@ void ChessTable::click(int square) {
       return;
     }
   }
-  const bool own = position_.type_at(square) != chess::NoPiece && position_.color_at(square) == side;
+  const bool own = state_.type_at(square) != chess::NoPiece && state_.color_at(square) == side;
   if (own) {
     const bool mobile =
         std::any_of(legal.begin(), legal.end(), [&](const chess::Move& m) { return m.from() == square; });
@@ -206,231 +162,93 @@ void ChessTable::click(int square) {
 void ChessTable::promote(chess::PieceType piece) {
   if (pending_ < 0) return;
   chess::MoveList legal;
-  chess::generate_legal(position_, legal);
+  chess::generate_legal(state_, legal);
   for (const chess::Move& m : legal)
     if (m.from() == selected_ && m.to() == pending_ && m.promo() == piece) return play(m);
   status_ = "a pawn promotes to a queen, rook, bishop or knight";
 }
 
-void ChessTable::play(chess::Move m, const int* white_eval) {
-  const chess::Color mover = position_.side;
-  clocks_before_.push_back(clock_.snapshot());
-  before_.push_back(position_);
-  chess::Undo u;
-  chess::make_move(position_, m, u);
-  moves_.push_back(m);
-  evals_.push_back(white_eval ? *white_eval : evals_.empty() ? 0 : evals_.back());
-  clock_.moved(mover);
-  last_move_at_ = std::chrono::steady_clock::now();
-  redo_.clear();
-  selected_ = pending_ = -1;
-  settle();
-}
-
-bool ChessTable::undo() {
-  stop_thinking();
-  if (moves_.empty()) return false;
-  const auto take_back = [&] {
-    position_ = before_.back();
-    before_.pop_back();
-    clock_.restore(clocks_before_.back());
-    clocks_before_.pop_back();
-    evals_.pop_back();
-    redo_.push_back(moves_.back());
-    moves_.pop_back();
-  };
-  take_back();
-  // Against the computer, back to the person's turn.
-  if (players_[position_.side] == Player::Computer && players_[position_.side ^ 1] == Player::Person && !moves_.empty())
-    take_back();
-  selected_ = pending_ = -1;
-  settle();
-  return true;
-}
-
-bool ChessTable::redo() {
-  stop_thinking();
-  if (redo_.empty()) return false;
-  std::vector<chess::Move> rest = std::move(redo_);
-  const chess::Move m = rest.back();
-  rest.pop_back();
-  play(m);
-  redo_ = std::move(rest);
-  return true;
-}
-
-void ChessTable::set_player(chess::Color side, Player p) {
-  if (players_[side] == p) return;
-  if (side == position_.side) stop_thinking();
-  players_[side] = p;
-  settle();
-}
-
-std::vector<std::uint64_t> ChessTable::history_keys() const {
-  std::vector<std::uint64_t> keys;
-  for (const chess::Position& p : before_) keys.push_back(p.key);
-  return keys;
-}
-
-void ChessTable::settle() {
-  end_.clear();
+std::string ChessTable::game_end(bool flagged) {
+  std::string end;
   outcome_ = "*";
   chess::MoveList legal;
-  chess::generate_legal(position_, legal);
-  const chess::Color side = position_.side;
+  chess::generate_legal(state_, legal);
+  const chess::Color side = state_.side;
   const auto bare = [&](int c) {  // no pawn, rook or queen, at most one minor piece: cannot mate
-    return !(position_.pieces[c][chess::Pawn] | position_.pieces[c][chess::Rook] | position_.pieces[c][chess::Queen]) &&
-           __builtin_popcountll(position_.pieces[c][chess::Knight] | position_.pieces[c][chess::Bishop]) <= 1;
+    return !(state_.pieces[c][chess::Pawn] | state_.pieces[c][chess::Rook] | state_.pieces[c][chess::Queen]) &&
+           __builtin_popcountll(state_.pieces[c][chess::Knight] | state_.pieces[c][chess::Bishop]) <= 1;
   };
   const chess::Color other = static_cast<chess::Color>(side ^ 1);
   const char* win = other == chess::White ? "1-0" : "0-1";
   if (legal.size == 0) {
-    end_ = position_.in_check() ? std::string("checkmate, ") + color_name(other) + " wins"
-                                : std::string("stalemate, a draw");
-    outcome_ = position_.in_check() ? win : "1/2-1/2";
-  } else if (position_.halfmove >= 100) {
-    end_ = "the fifty-move rule, a draw";
+    end =
+        state_.in_check() ? std::string("checkmate, ") + color_name(other) + " wins" : std::string("stalemate, a draw");
+    outcome_ = state_.in_check() ? win : "1/2-1/2";
+  } else if (state_.halfmove >= 100) {
+    end = "the fifty-move rule, a draw";
   } else {
     int same = 1;
-    for (const chess::Position& p : before_) same += p.key == position_.key;
+    for (const chess::Position& p : before_) same += p.key == state_.key;
     if (same >= 3) {
-      end_ = "threefold repetition, a draw";
+      end = "threefold repetition, a draw";
     } else if (bare(chess::White) && bare(chess::Black) &&
-               __builtin_popcountll(position_.pieces[0][chess::Knight] | position_.pieces[0][chess::Bishop] |
-                                    position_.pieces[1][chess::Knight] | position_.pieces[1][chess::Bishop]) <= 1) {
-      end_ = "insufficient material, a draw";
+               __builtin_popcountll(state_.pieces[0][chess::Knight] | state_.pieces[0][chess::Bishop] |
+                                    state_.pieces[1][chess::Knight] | state_.pieces[1][chess::Bishop]) <= 1) {
+      end = "insufficient material, a draw";
     }
   }
-  if (end_.empty() && clock_.flagged(side)) {
-    end_ = std::string(color_name(side)) + " ran out of time, " +
-           (bare(other) ? std::string(color_name(other)) + " cannot mate, a draw"
-                        : std::string(color_name(other)) + " wins");
+  if (end.empty() && flagged) {
+    end = std::string(color_name(side)) + " ran out of time, " +
+          (bare(other) ? std::string(color_name(other)) + " cannot mate, a draw"
+                       : std::string(color_name(other)) + " wins");
     outcome_ = bare(other) ? "1/2-1/2" : win;
   }
-  if (!end_.empty() && outcome_ == "*") outcome_ = "1/2-1/2";
-  const bool both_computers = players_[0] == Player::Computer && players_[1] == Player::Computer;
-  if (!end_.empty())
-    clock_.stop();
-  else if (!(both_computers && ai_.pace_ms > 0))
-    clock_.start(side);  // else when its search starts
-  if (!end_.empty()) {
-    status_ = "game over: " + end_;
-  } else {
-    status_ = std::string(color_name(side)) + " to move" + (position_.in_check() ? ", in check" : "") +
-              (players_[side] == Player::Computer ? " (the computer)" : "");
-  }
+  if (!end.empty() && outcome_ == "*") outcome_ = "1/2-1/2";
+  return end;
 }
 
-void ChessTable::update() {
-  if (!over() && clock_.flagged(position_.side)) {  // time ran out (the search's is given up)
-    stop_thinking();
-    settle();
-    return;
-  }
-  if (thread_.joinable()) {
-    if (!done_.load()) return;
-    thread_.join();
-    {
-      std::lock_guard<std::mutex> lock(report_mutex_);
-      report_.active = false;
+std::string ChessTable::to_move() const {
+  const chess::Color side = state_.side;
+  return std::string(color_name(side)) + " to move" + (state_.in_check() ? ", in check" : "") +
+         (players_[side] == Player::Computer ? " (the computer)" : "");
+}
+
+void ChessTable::prepare_search() {
+  history_.clear();
+  for (const chess::Position& p : before_) history_.push_back(p.key);
+}
+
+// The engine's alpha-beta, or the hybrid search (iterative deepening of whole runs, search/hybrid.h) on the
+// GPU's batches when the backend gives one, else on the CPU threads'.
+ChessTable::Outcome ChessTable::search(const chess::Position& root, const ChessAi& ai, std::int64_t time_ms) {
+  Outcome out;
+  if (ai.search == AiSearch::Hybrid) {
+    out = hybrid(chess::ChessGame{}, root, ai, std::clamp(ai.depth, 1, 12), time_ms, [&](const auto& res) {
+      report_.pv.assign(res.has_move ? 1 : 0, res.best);
+      return std::abs(res.value) <= chess::kMateBound;
+    });
+    if (!out.has_move) {  // stopped before depth 1 completed: the first legal move
+      chess::MoveList legal;
+      chess::generate_legal(root, legal);
+      out.has_move = legal.size > 0;
+      if (out.has_move) out.best = legal.moves[0];
     }
-    const int white = position_.side == chess::White ? result_.score : -result_.score;
-    if (result_.has_move && !over()) play(result_.best, &white);
-    return;
+    return out;
   }
-  if (over() || players_[position_.side] != Player::Computer || paced()) return;
-  const chess::Position root = position_;
-  const std::vector<std::uint64_t> history = history_keys();
-  clock_.start(position_.side);
-  const std::int64_t time_ms = clock_.control().on()
-                                   ? search::time_budget(clock_.left_ms(position_.side), clock_.control().increment_ms)
-                                   : ai_.time_ms;
-  done_ = false;
-  stop_requested_ = false;
-  {
-    std::lock_guard<std::mutex> lock(report_mutex_);
-    report_ = ChessThinking{};
-    report_.active = true;
-    report_.search = ai_.search;
-  }
-  thread_ = std::thread([this, root, history, ai = ai_, time_ms] {
-    if (ai.search == AiSearch::Hybrid)
-      think_hybrid(root, ai, time_ms);
-    else
-      think(root, history, ai, time_ms);
-    done_ = true;
-  });
-  status_ += ", thinking";
-}
-
-bool ChessTable::paced() const {
-  if (players_[0] != Player::Computer || players_[1] != Player::Computer || ai_.pace_ms <= 0) return false;
-  return std::chrono::steady_clock::now() - last_move_at_ < std::chrono::milliseconds(ai_.pace_ms);
-}
-
-void ChessTable::think(const chess::Position& root, const std::vector<std::uint64_t>& history, const ChessAi& ai,
-                       std::int64_t time_ms) {
   chess::SearchLimits limits;
   limits.depth = std::max(1, ai.depth);
   limits.time_ms = time_ms;
   searcher_->set_threads(std::max(1, ai.threads));
-  result_ = searcher_->search(root, history, limits, [this](const chess::SearchReport& r) {
-    if (stop_requested_.load()) searcher_->stop();  // a move_now() that came before the search began
+  const chess::SearchResult r = searcher_->search(root, history_, limits, [this](const chess::SearchReport& rep) {
+    if (stop_.load()) searcher_->stop();  // a move_now() that came before the search began
     std::lock_guard<std::mutex> lock(report_mutex_);
-    report_.depth = r.depth;
-    report_.score = r.score;
-    report_.nodes = r.nodes;
-    report_.time_ms = r.time_ms;
-    report_.pv = r.pv;
+    report_.depth = rep.depth;
+    report_.score = rep.score;
+    report_.nodes = rep.nodes;
+    report_.time_ms = rep.time_ms;
+    report_.pv = rep.pv;
   });
-}
-
-// The hybrid search (iterative deepening of whole runs, search/hybrid.h) on the GPU's batches when the
-// backend gives one, else on the CPU threads'.
-void ChessTable::think_hybrid(const chess::Position& root, const ChessAi& ai, std::int64_t time_ms) {
-  const auto r = demos::think_hybrid(chess::ChessGame{}, root, ai, std::clamp(ai.depth, 1, 12), time_ms,
-                                     stop_requested_, gpu_, pool_, report_mutex_, report_, [&](const auto& res) {
-                                       report_.pv.assign(res.has_move ? 1 : 0, res.best);
-                                       return std::abs(res.value) <= chess::kMateBound;
-                                     });
-  result_ = chess::SearchResult{};
-  result_.has_move = r.has_move;
-  result_.best = r.best;
-  result_.score = r.value;
-  if (!r.has_move) {  // stopped before depth 1 completed: the first legal move
-    chess::MoveList legal;
-    chess::generate_legal(root, legal);
-    result_.has_move = legal.size > 0;
-    if (result_.has_move) result_.best = legal.moves[0];
-  }
-}
-
-void ChessTable::wait_for_computer() {
-  update();
-  if (thread_.joinable()) {
-    while (!done_.load()) std::this_thread::yield();
-    update();
-  }
-}
-
-void ChessTable::move_now() {
-  if (!thread_.joinable()) return;
-  stop_requested_ = true;  // the hybrid search reads it too
-  searcher_->stop();
-}
-
-void ChessTable::stop_thinking() {
-  if (!thread_.joinable()) return;
-  stop_requested_ = true;
-  searcher_->stop();
-  thread_.join();
-  std::lock_guard<std::mutex> lock(report_mutex_);
-  report_.active = false;
-}
-
-ChessThinking ChessTable::thinking_info() const {
-  std::lock_guard<std::mutex> lock(report_mutex_);
-  return report_;
+  return {r.has_move, r.best, r.score};
 }
 
 int ChessTable::square_at(Vec2 p, bool flipped) {
@@ -452,8 +270,8 @@ void ChessTable::draw(BoardPicture& out, bool flipped) const {
       const Vec2 c = corner(sq, flipped);
       out.quad(c.x, c.y, c.x + 1, c.y + 1, rgba(255, 230, 60, 110));
     }
-  if (position_.in_check()) {
-    const Vec2 c = corner(position_.king_square(position_.side), flipped);
+  if (state_.in_check()) {
+    const Vec2 c = corner(state_.king_square(state_.side), flipped);
     out.quad(c.x, c.y, c.x + 1, c.y + 1, rgba(230, 40, 30, 150));
   }
   if (selected_ >= 0) {
@@ -467,9 +285,9 @@ void ChessTable::draw(BoardPicture& out, bool flipped) const {
   // Pieces: a disc of the piece's colour with its letter.
   const char letters[] = "PNBRQK";
   for (int sq = 0; sq < 64; ++sq) {
-    const chess::PieceType t = position_.type_at(sq);
+    const chess::PieceType t = state_.type_at(sq);
     if (t == chess::NoPiece) continue;
-    const bool white = position_.color_at(sq) == chess::White;
+    const bool white = state_.color_at(sq) == chess::White;
     const Vec2 c = corner(sq, flipped);
     out.discs.push_back({c.x + 0.5f, c.y + 0.5f, t == chess::Pawn ? 0.3f : 0.4f,
                          white ? rgba(248, 246, 238) : rgba(38, 36, 40), engine::UnitInstance::kNoFacing});
@@ -496,7 +314,7 @@ void ChessTable::draw(BoardPicture& out, bool flipped) const {
     engine::stroke_text(file, static_cast<float>(i) + 0.4f, -0.6f, 0.32f, label, out.lines);
     engine::stroke_text(rank, -0.55f, static_cast<float>(i) + 0.35f, 0.32f, label, out.lines);
   }
-  const bool white_to_move = position_.side == chess::White;
+  const bool white_to_move = state_.side == chess::White;
   const float y = (white_to_move != flipped) ? 0.5f : 7.5f;
   out.discs.push_back(
       {8.45f, y, 0.25f, white_to_move ? rgba(248, 246, 238) : rgba(38, 36, 40), engine::UnitInstance::kNoFacing});
