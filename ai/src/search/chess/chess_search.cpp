@@ -1,143 +1,23 @@
-// Chess evaluation and search (chess_search.h). [SECTION] evaluation   [SECTION] transposition table
-// [SECTION] the search   [SECTION] the searcher
-#include "warpmind/search/chess_search.h"
-
+// The chess search (chess_search.h): one thread's principal variation search with its pruning,
+// reductions, extensions and histories (Worker, search_worker.h), static exchange evaluation, and the
+// order of ChessGame's children. The table is transposition.h's, the threads searcher.cpp's.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <thread>
 
-#include "chess_internal.h"
+#include "search/chess/chess_internal.h"
+#include "search/chess/evaluation.h"
+#include "search/chess/search_worker.h"
 #include "warpmind/search/chess_network.h"
-#include "search/chess/chess_eval.h"
+#include "warpmind/search/chess_search.h"
 
 namespace warpmind::search::chess {
 
-// ---- [SECTION] evaluation ------------------------------------------------------------------------
-
 namespace {
 
+using namespace detail;
 using Bits = std::uint64_t;
-
-// The evaluation is ai/src/search/chess/chess_eval.h, shared with the GPU rules; here it reads a
-// Position, with the piece-square values from a table built once from eval::pst.
-struct PstTable {
-  int mg[6][64], eg[6][64];
-  PstTable() {
-    for (int t = 0; t < 6; ++t)
-      for (int sq = 0; sq < 64; ++sq) eval::pst(t, sq, mg[t][sq], eg[t][sq]);
-  }
-};
-const PstTable& pst_table() {
-  static const PstTable t;
-  return t;
-}
-
-struct EvalBoard {
-  const Position& p;
-  const PstTable& t = pst_table();
-  Bits pieces(int c, int type) const { return p.pieces[c][type]; }
-  Bits occupied(int c) const { return p.occupied[c]; }
-  int king_square(int c) const { return p.king_square(static_cast<Color>(c)); }
-  int side() const { return p.side; }
-  Bits knight(int sq) const { return detail::knight_attacks(sq); }
-  Bits bishop(int sq, Bits occ) const { return detail::bishop_attacks(sq, occ); }
-  Bits rook(int sq, Bits occ) const { return detail::rook_attacks(sq, occ); }
-  Bits king_zone(int sq) const { return detail::king_attacks(sq) | (Bits{1} << sq); }
-  void pst(int type, int rel, int& mg, int& eg) const {
-    mg = t.mg[type][rel];
-    eg = t.eg[type][rel];
-  }
-};
-
-}  // namespace
-
-int evaluate(const Position& p) { return eval::evaluate(EvalBoard{p}); }
-
-namespace {
-// A network's value of `p` given its output there.
-int network_value(const Network& n, const Position& p, int output) {
-  return n.residual() ? std::clamp(output + evaluate(p), -Network::kMaxValue, Network::kMaxValue) : output;
-}
-}  // namespace
-
-int evaluate(const Position& p, const Network* network) {
-  return network ? network_value(*network, p, network->evaluate(p)) : evaluate(p);
-}
-
-// ---- [SECTION] transposition table ---------------------------------------------------------------
-
-namespace {
-
-enum Bound : std::uint8_t { BoundNone = 0, Upper = 1, Lower = 2, Exact = 3 };
-
-// One entry in two 64-bit words: the key XOR the data (so a torn write from another thread reads as a
-// miss), and the data: move 20 bits, score 16, depth 8, bound 2.
-struct Entry {
-  std::atomic<std::uint64_t> check{0}, data{0};
-};
-
-std::uint64_t pack(Move m, int score, int depth, Bound b) {
-  return (static_cast<std::uint64_t>(m.bits & 0xFFFFF)) |
-         (static_cast<std::uint64_t>(static_cast<std::uint16_t>(score)) << 20) |
-         (static_cast<std::uint64_t>(std::clamp(depth, 0, 255)) << 36) | (static_cast<std::uint64_t>(b) << 44);
-}
-
-struct Table {
-  std::vector<Entry> entries;
-  std::uint64_t mask = 0;
-  void resize(int mb) {
-    std::size_t n = 1;
-    while (n * 2 * sizeof(Entry) <= static_cast<std::size_t>(mb) * (1u << 20)) n *= 2;
-    entries = std::vector<Entry>(n);
-    mask = n - 1;
-  }
-  void clear() {
-    for (Entry& e : entries) e.check.store(0, std::memory_order_relaxed), e.data.store(0, std::memory_order_relaxed);
-  }
-  bool probe(std::uint64_t key, Move& m, int& score, int& depth, Bound& b) const {
-    const Entry& e = entries[key & mask];
-    const std::uint64_t d = e.data.load(std::memory_order_relaxed);
-    if ((e.check.load(std::memory_order_relaxed) ^ d) != key || d == 0) return false;
-    m.bits = static_cast<std::uint32_t>(d & 0xFFFFF);
-    score = static_cast<std::int16_t>(d >> 20 & 0xFFFF);
-    depth = static_cast<int>(d >> 36 & 0xFF);
-    b = static_cast<Bound>(d >> 44 & 3);
-    return true;
-  }
-  // Always replaces another position's entry; the same position's deeper entry only with an exact score
-  // or a depth at most two plies less; a new entry without a move keeps the old one's.
-  void store(std::uint64_t key, Move m, int score, int depth, Bound b) {
-    Entry& e = entries[key & mask];
-    const std::uint64_t old = e.data.load(std::memory_order_relaxed);
-    if ((e.check.load(std::memory_order_relaxed) ^ old) == key && old != 0) {
-      if (b != Exact && depth + 2 < static_cast<int>(old >> 36 & 0xFF)) return;
-      if (m.bits == 0) m.bits = static_cast<std::uint32_t>(old & 0xFFFFF);
-    }
-    const std::uint64_t d = pack(m, score, depth, b);
-    e.data.store(d, std::memory_order_relaxed);
-    e.check.store(key ^ d, std::memory_order_relaxed);
-  }
-};
-
-int to_table(int score, int ply) {
-  return score > kMateBound ? score + ply : score < -kMateBound ? score - ply : score;
-}
-int from_table(int score, int ply) {
-  return score > kMateBound ? score - ply : score < -kMateBound ? score + ply : score;
-}
-
-}  // namespace
-
-// ---- [SECTION] the search ------------------------------------------------------------------------
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-constexpr int kMaxPly = 128;
 constexpr int kPieceOrder[7] = {1, 3, 3, 5, 9, 20, 0};
 // Late-move reductions by depth and move rank: 0.75 + ln(depth) ln(rank) / 2.25, in plies.
 struct Reductions {
@@ -198,18 +78,11 @@ int see(const Position& p, Move m) {
   return gain[0];
 }
 
-struct Shared {
-  Table table;
-  std::atomic<bool> stop{false};
-  std::atomic<std::uint64_t> nodes{0};
-  Clock::time_point start;
-  std::int64_t time_ms = 0;
-  std::uint64_t node_limit = 0;
-  std::shared_ptr<const Network> network;  // null: the classical evaluation
-  bool incremental = true;                 // the network's accumulators kept along the path
-};
+}  // namespace
 
-struct Worker {
+namespace detail {
+
+struct Worker::Impl {
   Shared& s;
   Position pos;
   std::vector<std::uint64_t> keys;  // the game's and the search path's positions, for repetitions
@@ -252,7 +125,7 @@ struct Worker {
   int seldepth = 0;
   bool main = false;
 
-  explicit Worker(Shared& shared) : s(shared) {}
+  explicit Impl(Shared& shared) : s(shared) {}
 
   // Ready for a search of `root` after the game's positions `history`; the histories, counter moves and
   // evaluation cache carry over from the last search (forget() clears them).
@@ -717,7 +590,20 @@ struct Worker {
   }
 };
 
-}  // namespace
+Worker::Worker(Shared& shared) : impl_(std::make_unique<Impl>(shared)) {}
+Worker::~Worker() = default;
+void Worker::start(const Position& root, const std::vector<std::uint64_t>& history, bool is_main) {
+  impl_->start(root, history, is_main);
+}
+void Worker::forget() { impl_->forget(); }
+int Worker::search(int depth, int alpha, int beta) { return impl_->negamax(depth, alpha, beta, 0, false); }
+std::uint64_t Worker::nodes() const { return impl_->nodes; }
+int Worker::seldepth() const { return impl_->seldepth; }
+void Worker::reset_seldepth() { impl_->seldepth = 0; }
+int Worker::pv_length() const { return impl_->pv_len[0]; }
+Move Worker::pv(int k) const { return impl_->pv[0][k]; }
+
+}  // namespace detail
 
 void ChessGame::children(const Position& p, std::vector<Move>& out) {
   MoveList list;
@@ -725,137 +611,6 @@ void ChessGame::children(const Position& p, std::vector<Move>& out) {
   out.assign(list.begin(), list.end());
   std::stable_partition(out.begin(), out.end(),
                         [](const Move& m) { return (m.flags() & Move::Capture) || m.promo() != NoPiece; });
-}
-
-// ---- [SECTION] the searcher ----------------------------------------------------------------------
-
-struct Searcher::Impl {
-  Shared shared;
-  int threads = 1;
-  std::mutex running;
-  std::vector<std::unique_ptr<Worker>> workers;  // kept between searches (their histories carry over)
-};
-
-Searcher::Searcher(int hash_mb, int threads) : impl_(std::make_unique<Impl>()) {
-  set_hash(hash_mb);
-  set_threads(threads);
-}
-Searcher::~Searcher() = default;
-void Searcher::set_hash(int hash_mb) {
-  std::lock_guard<std::mutex> lock(impl_->running);
-  impl_->shared.table.resize(std::clamp(hash_mb, 1, 65536));
-}
-void Searcher::set_threads(int threads) { impl_->threads = std::clamp(threads, 1, 1024); }
-void Searcher::clear() {
-  std::lock_guard<std::mutex> lock(impl_->running);
-  impl_->shared.table.clear();
-  for (auto& w : impl_->workers) w->forget();
-}
-void Searcher::stop() { impl_->shared.stop.store(true); }
-void Searcher::set_network(std::shared_ptr<const Network> network, bool incremental) {
-  std::lock_guard<std::mutex> lock(impl_->running);
-  impl_->shared.incremental = incremental;
-  if (network == impl_->shared.network) return;
-  impl_->shared.network = std::move(network);
-  impl_->shared.table.clear();  // scores of the other evaluation
-  for (auto& w : impl_->workers) w->forget();
-}
-std::shared_ptr<const Network> Searcher::network() const { return impl_->shared.network; }
-
-SearchResult Searcher::search(const Position& root, const std::vector<std::uint64_t>& history,
-                              const SearchLimits& limits,
-                              const std::function<void(const SearchReport&)>& on_iteration) {
-  std::lock_guard<std::mutex> lock(impl_->running);
-  Shared& s = impl_->shared;
-  s.stop.store(false);
-  s.nodes.store(0);
-  s.start = Clock::now();
-  s.time_ms = limits.time_ms;
-  s.node_limit = limits.nodes;
-  SearchResult result;
-  MoveList legal;
-  generate_legal(root, legal);
-  if (legal.size == 0) return result;
-  result.best = legal.moves[0];  // a legal move whatever happens
-  result.has_move = true;
-  const int max_depth = std::clamp(limits.depth, 1, kMaxPly - 8);
-  std::vector<std::unique_ptr<Worker>>& workers = impl_->workers;
-  workers.resize(static_cast<std::size_t>(impl_->threads));
-  for (int t = 0; t < impl_->threads; ++t) {
-    auto& w = workers[static_cast<std::size_t>(t)];
-    if (!w) w = std::make_unique<Worker>(s);
-    w->start(root, history, t == 0);
-  }
-  // Helpers (Lazy SMP) search the same root on the shared table, starting one or two plies deeper.
-  std::vector<std::thread> helpers;
-  for (int t = 1; t < impl_->threads; ++t)
-    helpers.emplace_back([&, t] {
-      Worker& w = *workers[static_cast<std::size_t>(t)];
-      for (int d = 1 + t % 2; d <= max_depth && !s.stop.load(); ++d) w.negamax(d, -kMate, kMate, 0, false);
-    });
-  Worker& main = *workers[0];
-  int stable = 0;  // iterations in a row that kept the best move
-  for (int d = 1; d <= max_depth; ++d) {
-    main.seldepth = 0;
-    // Aspiration window: from depth 5 the search starts in a window around the last score, widened
-    // (doubling) on the side that fails.
-    int score = 0;
-    if (d >= 5 && std::abs(result.score) < kMateBound) {
-      int delta = 25, lo = result.score - delta, hi = result.score + delta;
-      for (;;) {
-        score = main.negamax(d, lo, hi, 0, false);
-        if (s.stop.load()) break;
-        if (score <= lo) {
-          lo = std::max(score - delta, -kMate);
-        } else if (score >= hi) {
-          hi = std::min(score + delta, kMate);
-        } else {
-          break;
-        }
-        delta *= 2;
-        if (delta > 600) lo = -kMate, hi = kMate;
-      }
-    } else {
-      score = main.negamax(d, -kMate, kMate, 0, false);
-    }
-    if (s.stop.load() && d > 1) break;  // an interrupted iteration does not count (the first one does)
-    const int last_score = result.score;
-    if (main.pv_len[0] > 0) {
-      stable = d > 1 && main.pv[0][0] == result.best ? stable + 1 : 0;
-      result.best = main.pv[0][0];
-    }
-    result.score = score;
-    result.depth = d;
-    SearchReport r;
-    r.depth = d;
-    r.seldepth = main.seldepth;
-    r.score = score;
-    std::uint64_t total = 0;
-    for (const auto& w : workers) total += w->nodes;
-    r.nodes = total;
-    r.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - s.start).count();
-    for (int k = 0; k < main.pv_len[0]; ++k) r.pv.push_back(main.pv[0][k]);
-    if (on_iteration) on_iteration(r);
-    if (s.stop.load()) break;
-    // The soft limit scaled by how settled the search is: a best move that just changed or a score that
-    // fell gets more time (up to twice), one kept for several iterations less (down to half).
-    if (limits.soft_time_ms && !limits.infinite) {
-      double scale = stable == 0 ? 1.6 : stable == 1 ? 1.2 : stable >= 4 ? 0.6 : 0.85;
-      if (d > 1 && score < last_score - 30) scale *= 1.3;
-      const auto soft = static_cast<std::int64_t>(static_cast<double>(limits.soft_time_ms) * std::min(scale, 2.0));
-      if (r.time_ms >= soft) break;  // no time for another
-    }
-    if (std::abs(score) > kMateBound && d >= kMate - std::abs(score) + 2 && !limits.infinite) break;  // mate found
-  }
-  while (limits.infinite && !s.stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // until stop()
-  s.stop.store(true);
-  for (std::thread& h : helpers) h.join();
-  for (const auto& w : workers) result.nodes += w->nodes;
-  // Guard: the reported move is one of the root's legal moves.
-  bool legal_best = false;
-  for (Move m : legal) legal_best = legal_best || m == result.best;
-  if (!legal_best) result.best = legal.moves[0];
-  return result;
 }
 
 }  // namespace warpmind::search::chess

@@ -1,6 +1,7 @@
 // Connect6 threat-space search (contract in connect6_threats.h).
 // [SECTION] helpers   [SECTION] threats and their need   [SECTION] move generation   [SECTION] search
-#include "connect6_threats.h"
+#include "search/connect6/connect6_threats.h"
+#include "search/connect6/geometry.h"
 
 #include <algorithm>
 
@@ -14,11 +15,11 @@ Stone other(Stone s) { return s == BlackStone ? WhiteStone : BlackStone; }
 
 // The geometry, fetched once.
 const std::vector<std::array<int, 6>>& W() {
-  static const std::vector<std::array<int, 6>>& w = window_cells();
+  static const std::vector<std::array<int, 6>>& w = detail::window_cells();
   return w;
 }
 const std::vector<std::vector<int>>& Through() {
-  static const std::vector<std::vector<int>>& t = windows_through();
+  static const std::vector<std::vector<int>>& t = detail::windows_through();
   return t;
 }
 

@@ -29,10 +29,6 @@
 
 namespace warpmind::search::connect6::tss {
 
-// The board geometry of connect6.cpp: the cells of every six-cell window, the windows through a cell.
-const std::vector<std::array<int, 6>>& window_cells();
-const std::vector<std::vector<int>>& windows_through();
-
 class ThreatSearch {
  public:
   enum class Result { Win, NoWin, Unknown };
