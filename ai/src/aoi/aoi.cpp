@@ -1,5 +1,6 @@
 // The AOI tick on the CPU (contract in aoi.h). [SECTION] helpers   [SECTION] logic and merge
 // [SECTION] buckets and range queries   [SECTION] the tick
+#include "core/names.h"
 #include "warpmind/aoi/aoi.h"
 
 #include <algorithm>
@@ -22,14 +23,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-constexpr struct {
-  AoiVariant v;
-  const char* name;
-} kVariants[] = {{AoiVariant::Auto, "auto"},
-                 {AoiVariant::CpuGrid, "cpu-grid"},
-                 {AoiVariant::CpuFast, "cpu-fast"},
-                 {AoiVariant::GpuSeed, "gpu-seed"},
-                 {AoiVariant::GpuFast, "gpu-fast"}};
+constexpr warpmind::detail::Named<AoiVariant> kVariants[] = {{AoiVariant::Auto, "auto"},
+                                                             {AoiVariant::CpuGrid, "cpu-grid"},
+                                                             {AoiVariant::CpuFast, "cpu-fast"},
+                                                             {AoiVariant::GpuSeed, "gpu-seed"},
+                                                             {AoiVariant::GpuFast, "gpu-fast"}};
 
 bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
 
@@ -66,18 +64,9 @@ using rules::distance2;
 
 // ---- [SECTION] helpers ---------------------------------------------------------------------------
 
-const char* variant_name(AoiVariant v) {
-  for (const auto& e : kVariants)
-    if (e.v == v) return e.name;
-  return "?";
-}
+const char* variant_name(AoiVariant v) { return warpmind::detail::name_of(kVariants, v); }
 bool parse_variant(std::string_view name, AoiVariant& out) {
-  for (const auto& e : kVariants)
-    if (name == e.name) {
-      out = e.v;
-      return true;
-    }
-  return false;
+  return warpmind::detail::parse_name(kVariants, name, out);
 }
 const char* shape_name(AoiShape s) { return s == AoiShape::Square ? "square" : "circle"; }
 bool parse_shape(std::string_view name, AoiShape& out) {

@@ -1,4 +1,5 @@
 // The combat volley (contract in combat.h): the CPU variant and the dispatch to the CUDA one.
+#include "core/names.h"
 #include "warpmind/combat/combat.h"
 
 #include <algorithm>
@@ -17,10 +18,8 @@ namespace warpmind::combat {
 
 namespace {
 
-constexpr struct {
-  CombatVariant v;
-  const char* name;
-} kVariants[] = {{CombatVariant::Auto, "auto"}, {CombatVariant::Cpu, "cpu"}, {CombatVariant::Gpu, "gpu"}};
+constexpr warpmind::detail::Named<CombatVariant> kVariants[] = {
+    {CombatVariant::Auto, "auto"}, {CombatVariant::Cpu, "cpu"}, {CombatVariant::Gpu, "gpu"}};
 
 constexpr std::uint32_t kNone = UINT32_MAX;
 
@@ -30,18 +29,9 @@ using rules::distance2;
 
 }  // namespace
 
-const char* variant_name(CombatVariant v) {
-  for (const auto& e : kVariants)
-    if (e.v == v) return e.name;
-  return "?";
-}
+const char* variant_name(CombatVariant v) { return warpmind::detail::name_of(kVariants, v); }
 bool parse_variant(std::string_view name, CombatVariant& out) {
-  for (const auto& e : kVariants)
-    if (name == e.name) {
-      out = e.v;
-      return true;
-    }
-  return false;
+  return warpmind::detail::parse_name(kVariants, name, out);
 }
 
 struct Volleys::Impl {

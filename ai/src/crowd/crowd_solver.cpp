@@ -1,4 +1,5 @@
 // CrowdSolver: validation, the multi-threaded CPU reference, and dispatch to gpu/.
+#include "core/names.h"
 #include "warpmind/crowd/crowd_solver.h"
 
 #include <algorithm>
@@ -17,14 +18,11 @@ using detail::Geometry;
 
 namespace {
 
-constexpr struct {
-  CrowdVariant v;
-  const char* name;
-} kVariants[] = {{CrowdVariant::Auto, "auto"},
-                 {CrowdVariant::CpuReference, "cpu-reference"},
-                 {CrowdVariant::GpuSort, "gpu-sort"},
-                 {CrowdVariant::GpuTiled, "gpu-tiled"},
-                 {CrowdVariant::GpuStaticGrid, "gpu-static-grid"}};
+constexpr warpmind::detail::Named<CrowdVariant> kVariants[] = {{CrowdVariant::Auto, "auto"},
+                                                               {CrowdVariant::CpuReference, "cpu-reference"},
+                                                               {CrowdVariant::GpuSort, "gpu-sort"},
+                                                               {CrowdVariant::GpuTiled, "gpu-tiled"},
+                                                               {CrowdVariant::GpuStaticGrid, "gpu-static-grid"}};
 
 // Agents sorted by binning cell (counting sort, stable by id): cell c holds ids[start[c] .. start[c+1]).
 struct CellIndex {
@@ -64,18 +62,9 @@ std::string where(std::size_t i, Vec2 p) {
 
 }  // namespace
 
-const char* variant_name(CrowdVariant v) {
-  for (const auto& e : kVariants)
-    if (e.v == v) return e.name;
-  return "?";
-}
+const char* variant_name(CrowdVariant v) { return warpmind::detail::name_of(kVariants, v); }
 bool parse_variant(std::string_view name, CrowdVariant& out) {
-  for (const auto& e : kVariants)
-    if (name == e.name) {
-      out = e.v;
-      return true;
-    }
-  return false;
+  return warpmind::detail::parse_name(kVariants, name, out);
 }
 bool is_gpu_variant(CrowdVariant v) {
   return v == CrowdVariant::GpuSort || v == CrowdVariant::GpuTiled || v == CrowdVariant::GpuStaticGrid;

@@ -2,20 +2,18 @@
 // removing regions with their checks, batches, full matches and the changes since the last match — and
 // their dispatch to the CPU variants (match_cpu.cpp) or the device (match_gpu.cpp). The state is
 // matcher.h's.
+#include "core/names.h"
 #include "ddm/matcher.h"
 
 namespace warpmind::ddm {
 
 namespace {
 
-constexpr struct {
-  DdmVariant v;
-  const char* name;
-} kVariants[] = {{DdmVariant::Auto, "auto"},
-                 {DdmVariant::CpuBrute, "cpu-brute"},
-                 {DdmVariant::CpuSort, "cpu-sort"},
-                 {DdmVariant::GpuRegion, "gpu-region"},
-                 {DdmVariant::GpuGrid, "gpu-grid"}};
+constexpr warpmind::detail::Named<DdmVariant> kVariants[] = {{DdmVariant::Auto, "auto"},
+                                                             {DdmVariant::CpuBrute, "cpu-brute"},
+                                                             {DdmVariant::CpuSort, "cpu-sort"},
+                                                             {DdmVariant::GpuRegion, "gpu-region"},
+                                                             {DdmVariant::GpuGrid, "gpu-grid"}};
 
 // The first offending index of a batch the fast checks rejected, in batch order, as the error: unknown or
 // removed ids, bad boxes, repeats (found with im.stamp: the index that last gave each id).
@@ -42,18 +40,9 @@ Status batch_error(typename RegionMatcher<D>::Impl& im, std::span<const RegionId
 
 }  // namespace
 
-const char* variant_name(DdmVariant v) {
-  for (const auto& e : kVariants)
-    if (e.v == v) return e.name;
-  return "?";
-}
+const char* variant_name(DdmVariant v) { return warpmind::detail::name_of(kVariants, v); }
 bool parse_variant(std::string_view name, DdmVariant& out) {
-  for (const auto& e : kVariants)
-    if (name == e.name) {
-      out = e.v;
-      return true;
-    }
-  return false;
+  return warpmind::detail::parse_name(kVariants, name, out);
 }
 
 template <int D>

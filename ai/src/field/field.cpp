@@ -1,4 +1,5 @@
 // FieldLayers: validation, the CPU variants (naive, stamp), CPU queries, and dispatch to gpu/.
+#include "core/names.h"
 #include "warpmind/field/field.h"
 
 #include <algorithm>
@@ -21,10 +22,7 @@ using detail::KindTable;
 
 namespace {
 
-constexpr struct {
-  FieldVariant v;
-  const char* name;
-} kVariantNames[] = {
+constexpr warpmind::detail::Named<FieldVariant> kVariants[] = {
     {FieldVariant::Auto, "auto"},
     {FieldVariant::CpuNaive, "cpu-naive"},
     {FieldVariant::CpuStamp, "cpu-stamp"},
@@ -36,19 +34,9 @@ constexpr struct {
 
 }  // namespace
 
-const char* variant_name(FieldVariant v) {
-  for (const auto& e : kVariantNames)
-    if (e.v == v) return e.name;
-  return "?";
-}
-
+const char* variant_name(FieldVariant v) { return warpmind::detail::name_of(kVariants, v); }
 bool parse_variant(std::string_view name, FieldVariant& out) {
-  for (const auto& e : kVariantNames)
-    if (name == e.name) {
-      out = e.v;
-      return true;
-    }
-  return false;
+  return warpmind::detail::parse_name(kVariants, name, out);
 }
 
 bool is_gpu_variant(FieldVariant v) {
