@@ -24,6 +24,15 @@ steps=("$@")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export WARPMIND_BIN_DIR="$stage" WARPMIND_SOURCE_DIR="$stage"
+# The staged programs' shared libraries (gpu-stage.sh copies them to STAGE/lib), and the NVIDIA driver's
+# Vulkan ICD where the loader does not find one by itself (containers with the driver mounted).
+export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [[ -z ${VK_DRIVER_FILES:-} && -z ${VK_ICD_FILENAMES:-} ]]; then
+  for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
+             /etc/vulkan/icd.d/nvidia_icd.json; do
+    [[ -f $icd ]] && { export VK_DRIVER_FILES=$icd; break; }
+  done
+fi
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "nvidia-smi not available" > "$out/nvidia-smi.txt"
 gpu_filter=${WARPMIND_GPU_FILTER:-'*Gpu*:*gpu*:*Device*:Field.*:FieldQueries.*:Crowd.*'}
 step_timeout=()
@@ -138,7 +147,6 @@ for step in "${steps[@]}"; do
       # warpmind-server with in-process virtual clients (no sockets; docs/server.md): 100,000, 1,000,000
       # and 4,000,000 clients at the bots' density (about 8 in each client's 3 x 3 buckets), every client
       # a command a tick; CUDA, then the CPU backend. One JSON line per run in server-virtual.jsonl.
-      export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
       : > "$out/server-virtual.jsonl"
       for run in "100000 7000 cuda" "1000000 22140 cuda" "4000000 44280 cuda" "100000 7000 cpu" "1000000 22140 cpu"; do
         read -r n map backend <<< "$run"
@@ -151,7 +159,7 @@ for step in "${steps[@]}"; do
       # bots on 8 threads (ENet holds at most 4,095 connections a host), at the bots' usual density; then
       # scripts/cluster.sh with 4 zones and 8,000 bots (nats-server from PATH or STAGE). JSON lines in
       # server-sockets.jsonl.
-      export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PATH="$PATH:$stage"
+      export PATH="$PATH:$stage"
       : > "$out/server-sockets.jsonl"
       {
         for run in "2000 989" "4000 1400"; do

@@ -187,6 +187,41 @@ TEST(Layering, TheEngineKnowsNothingOfTheLibrary) {
 
 namespace {
 
+// Files that do one thing: no source file of the tree (C, C++, CUDA, Python, shell) longer than 900
+// lines, no test longer than 1,000 (docs/architecture.md, Files). Counted on the files git tracks.
+TEST(Layering, NoSourceFileIsLongerThanItsLimit) {
+  WM_REQUIRE_SOURCES();
+  const std::string root = source_root().string();
+  if (std::system(("git -C '" + root + "' rev-parse --git-dir > /dev/null 2>&1").c_str()) != 0)
+    GTEST_SKIP() << "the sources are not a git checkout";
+  const std::string cmd = "cd '" + root +
+                          "' && git ls-files -z '*.cpp' '*.h' '*.cu' '*.cuh' '*.c' '*.py' '*.sh' | "
+                          "xargs -0 wc -l | grep -v ' total$'";
+  std::string listing;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char line[1024];
+    while (std::fgets(line, sizeof line, p)) listing += line;
+    pclose(p);
+  }
+  std::istringstream in(listing);
+  int files = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream row(line);
+    long lines = 0;
+    std::string path;
+    row >> lines >> path;
+    if (path.empty()) continue;
+    ++files;
+    const bool test = starts_with(path, "tests/");
+    EXPECT_LE(lines, test ? 1000 : 900) << path << ": split it (a file that needs a table of contents is two files)";
+  }
+  EXPECT_GT(files, 200);
+}
+
+}  // namespace
+
+namespace {
+
 // The tree stays formatted by its .clang-format: every C, C++ and CUDA source git tracks passes
 // clang-format --dry-run --Werror. Pinned to clang-format 14 (Debian 12's; scripts/setup.sh installs it):
 // another version may lay out the same code differently, so it skips there, as it does without git or the

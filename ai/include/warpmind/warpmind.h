@@ -135,7 +135,7 @@ typedef struct wm_aoi wm_aoi;
 
 typedef enum wm_aoi_shape { WM_AOI_SQUARE = 0, WM_AOI_CIRCLE = 1 } wm_aoi_shape;
 typedef enum wm_aoi_variant {
-  WM_AOI_AUTO = 0, /* the context's backend: gpu-seed on CUDA, cpu-fast on the CPU */
+  WM_AOI_AUTO = 0, /* the context's backend: gpu-fast on CUDA, cpu-fast on the CPU */
   WM_AOI_CPU_GRID = 1,
   WM_AOI_CPU_FAST = 2,
   WM_AOI_GPU_SEED = 3, /* needs a CUDA context */

@@ -18,7 +18,8 @@ namespace warpmind::gpu {
 struct AoiGeometry {
   float x0, y0;            // world corner
   float x_last, y_last;    // the largest coordinates inside the world (positions are clamped to them)
-  float aoi, aoi2;         // bucket side / radius and its square
+  float side;              // a bucket's side (world units)
+  float aoi2;              // the AOI radius squared (the circle's test)
   float max_move, range2;  // per-axis move limit, squared attack range
   int cols, rows;          // buckets
   bool circle;             // circular AOI (else the 3 x 3 buckets)

@@ -96,8 +96,8 @@ __global__ void k_bucket_keys(unsigned n, AoiGeometry g, const float* __restrict
                               unsigned* __restrict__ key, unsigned* __restrict__ id) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  key[i] = static_cast<unsigned>(bucket_axis(py[i], g.y0, g.aoi, g.rows)) * g.cols +
-           static_cast<unsigned>(bucket_axis(px[i], g.x0, g.aoi, g.cols));
+  key[i] = static_cast<unsigned>(bucket_axis(py[i], g.y0, g.side, g.rows)) * g.cols +
+           static_cast<unsigned>(bucket_axis(px[i], g.x0, g.side, g.cols));
   id[i] = i;
 }
 

@@ -161,9 +161,10 @@ struct AoiConfig {
   // Notifications per chunk [Limit: >= 1]: the most a sink is handed at once (unless one receiver alone
   // has more: its chunk holds it whole), and on cpu-fast and gpu-fast the most held in memory at once
   // on the way (gpu-fast: twice over in device memory and in page-locked host memory, 16 bytes a record
-  // or 8 a mailbox entry). The chunks are cut by the rule of for_each_chunk in warpmind/gpu/aoi_rules.h, the same on every
-  // variant (greedy: each chunk takes receivers while its notifications stay within the bound). Without
-  // a sink the whole list is stored in the TickResult regardless.
+  // or 8 a mailbox entry). Every variant cuts the chunks by one rule: greedy from receiver 0, a chunk
+  // takes whole receivers while its notifications stay within the bound; a receiver with more than the
+  // bound is a chunk alone, and receivers without notifications join the chunk before them when it has
+  // room. Without a sink the whole list is stored in the TickResult regardless.
   std::uint64_t chunk_notifications = std::uint64_t{1} << 25;
 };
 

@@ -93,8 +93,12 @@ class Board {
   // none of the other, k = 1..6.
   const std::array<std::array<int, 7>, 3>& windows() const { return windows_; }
   // Shape counts: shapes[c][k] = groups of colour c on the board's lines that form named shape k (live
-  // two, sleeping two, live three, sleeping three, live four, sleeping four, live five, sleeping five;
-  // defined in ai/src/search/connect6/connect6_eval.h, line_shapes), kept like the windows.
+  // two, sleeping two, live three, sleeping three, live four, sleeping four, live five, sleeping five),
+  // kept like the windows. A group is a run of a line's windows holding c's stones and none of the other
+  // colour's; its size m the most stones one of them holds. A four or five is live when the defender
+  // needs two stones to stop all its windows of four or more, sleeping when one does; a two or three is
+  // live when 4 - m more stones can make it a live four, sleeping when they can make only a sleeping
+  // four or nothing (docs/search.md, Named shapes).
   const std::array<std::array<int, kShapeKinds>, 3>& shapes() const { return shapes_; }
   std::uint64_t key() const { return key_; }
 
