@@ -13,7 +13,8 @@
 #   tests memcheck bench-field
 # WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got);
 # WARPMIND_GPU_FILTER replaces the sanitizer steps' test filter (a --gtest_filter pattern).
-# Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json. The exit status is
+# Every step's log is OUTDIR/<step>.log; benchmark results are OUTDIR/<suite>.json, and the demo-battle and
+# server steps gather their runs into OUTDIR/<step>.json (gather-runs.py, the shape of a results file). The exit status is
 # non-zero if any step failed; a summary table is printed last.
 set -uo pipefail
 stage=$(cd "${1:?stage dir}" && pwd)
@@ -133,7 +134,7 @@ for step in "${steps[@]}"; do
           --out "$out/demo-cuda-sight10-upload" &&
         cat "$out/demo-cuda-sight10-upload/stats.json" &&
         "$stage/warpmind-demo" "${common[@]}" --backend cpu --frames 2 --save-every 10 --out "$out/demo-cpu" &&
-        cat "$out/demo-cpu/stats.json"; } > "$log" 2>&1 ;;
+        cat "$out/demo-cpu/stats.json" && python3 "$stage/gather-runs.py" demo-battle "$out" "$stage"; } > "$log" 2>&1 ;;
     demo-boards)
       # The board scenes' computer headless with the hybrid search's batches on the GPU (the panel's
       # cuda backend): stats.json's "computer" says on_gpu and the batched nodes. Needs the Vulkan loader.
@@ -153,7 +154,8 @@ for step in "${steps[@]}"; do
         echo "== warpmind-server --virtual-clients $n --map $map --aoi 20 --backend $backend"
         ${step_timeout[@]+"${step_timeout[@]}"} "$stage/warpmind-server" --virtual-clients "$n" --map "$map" --aoi 20 \
           --ticks "$([[ $backend == cuda ]] && echo 50 || echo 10)" --backend "$backend" | tee -a "$out/server-virtual.jsonl"
-      done > "$log" 2>&1 ;;
+      done > "$log" 2>&1
+      python3 "$stage/gather-runs.py" server-virtual "$out" "$stage" >> "$log" 2>&1 ;;
     server-sockets)
       # Real UDP sockets on this machine (loopback): one server (its default backend) with 2,000 and 4,000
       # bots on 8 threads (ENet holds at most 4,095 connections a host), at the bots' usual density; then
@@ -178,6 +180,7 @@ for step in "${steps[@]}"; do
         echo "== scripts/cluster.sh 4 8000 10 (map 1980, bots on 8 threads)"
         CLUSTER_LOG="$out/cluster-log" CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 \
           timeout 200 bash "$stage/cluster.sh" 4 8000 10 | tail -1 | tee -a "$out/server-sockets.jsonl"
+        python3 "$stage/gather-runs.py" server-sockets "$out" "$stage"
       } > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.

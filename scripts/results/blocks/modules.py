@@ -1,0 +1,319 @@
+"""Blocks of the simulation suites (field, crowd, aoi, ddm), the battle demo and the server, and the
+README's headline table (which also cites the search suites)."""
+
+import os
+
+from ..numbers import big, count, goal, ms, rate, sig, times
+from ..records import Missing
+from . import block, table
+from .search import SEARCHES, _best_cpu, _gpu_label, _search
+
+
+def _field_case(f, radius, resolution, entities, scale):
+    params = dict(radius=radius, resolution=resolution, entities=entities, case="scale" if scale else None)
+    return {r["variant"]: r for r in f.find(**params)}
+
+
+@block("performance")
+def performance(load):
+    """README: one headline row per module."""
+    rows = []
+    f = load("h100/field.json")
+    for radius, res, n, scale, what in ((15, 2048, 2048, False, "the seed's heaviest case"),
+                                        (15, 4096, 100000, True, "the scale case")):
+        v = _field_case(f, radius, res, n, scale)
+        if "cpu-stamp" not in v or "gpu-binned" not in v:
+            raise Missing(f"{f.path}: no cpu-stamp and gpu-binned records at {res}², {n} entities")
+        c, g = v["cpu-stamp"], v["gpu-binned"]
+        rows.append([f"field {res}², {n:,} entities of radius {radius} ({what})", f"{ms(c['median_ms'])} (cpu-stamp)",
+                     f"{ms(g['median_ms'])} (gpu-binned); host to host {ms(g.get('with_transfers_ms'))}",
+                     times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "field.json"])
+    cr = load("h100/crowd.json")
+    c, g = cr.one("cpu-reference", agents=1000000), cr.one("gpu-static-grid", agents=1000000)
+    rows.append(["crowd, 1,000,000 agents, a tick of random moves", f"{ms(c['median_ms'])} (cpu-reference)",
+                 f"{ms(g['median_ms'])} (gpu-static-grid); host to host {ms(g.get('with_transfers_ms'))}",
+                 times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "crowd.json"])
+    a = load("h100/aoi.json")
+    top = max(r["params"]["clients"] for r in a.find("gpu-fast"))
+    g = a.one("gpu-fast", clients=top)
+    c = a.one("cpu-fast", clients=top)
+    rows.append([f"AOI server tick, {top:,} clients ({big(g['notifications_per_tick'])} notifications), device time",
+                 f"{ms(c['median_ms'])} (cpu-fast)",
+                 f"{ms(g['median_ms'])} (gpu-fast); the notifications' download {ms(g['download_ms'])}",
+                 times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "aoi.json"])
+    d = load("h100/ddm.json")
+    c, g = d.one("cpu-sort", regions=1000000, alpha=1), d.one("gpu-grid", regions=1000000, alpha=1)
+    rows.append(["DDM, 1,000,000 regions, α = 1: a full match; a step of moves",
+                 f"{ms(c['match_ms'])}; {ms(c['median_ms'])} (cpu-sort)",
+                 f"{ms(g['match_ms'])}; {ms(g['median_ms'])} (gpu-grid)",
+                 f"{times(c['match_ms'] / g['match_ms'])}; {times(c['median_ms'] / g['median_ms'])}",
+                 f"{ms(g['floor_ms'])} (full match)", "ddm.json"])
+    p = load("h100/chess-perft.json")
+    cpu = p.one("perft-cpu", position="start")
+    gpu = max(p.find("perft-gpu", position="start"), key=lambda r: r["params"]["depth"], default=None)
+    if gpu is None:
+        raise Missing(f"{p.path}: no perft-gpu record from the start position")
+    rows.append(["chess perft from the start position, nodes a second",
+                 f"{rate(cpu['nodes_per_s'])} (depth {cpu['params']['depth']})",
+                 f"{rate(gpu['nodes_per_s'])} (depth {gpu['params']['depth']}, {ms(gpu['median_ms'])})",
+                 times(gpu["nodes_per_s"] / cpu["nodes_per_s"]), "–", "chess-perft.json"])
+    for rel, label, depth, pruning, _ in SEARCHES:
+        if not pruning:
+            continue
+        s = load(rel)
+        srows, best_gpu, _eng = _search(s, depth, pruning)
+        cpu_ms, cpu_what = _best_cpu(srows)
+        cpu_what = "serial, one thread" if cpu_what == "serial" else f"{cpu_what}, 16 threads"
+        rows.append([f"{label} (the same search on CPU and GPU)",
+                     f"{ms(cpu_ms)} ({cpu_what}: the fastest CPU row)",
+                     f"{ms(best_gpu['median_ms'])} ({_gpu_label(best_gpu)})",
+                     times(cpu_ms / best_gpu["median_ms"]), "–", os.path.basename(rel)])
+    b = load("h100/demo-battle.json")
+    c = b.run(backend="cpu", label="cpu, sight 20, host upload")
+    g = b.run(backend="cuda", label="cuda, sight 20, interop")
+    rows.append([f"battle demo, {sum(g['units_at_start']):,} units, field {g['field_resolution']}², one tick, sight 20",
+                 ms(c["median_ms"]["tick"]), f"{ms(g['median_ms']['tick'])} (device state)",
+                 times(c["median_ms"]["tick"] / g["median_ms"]["tick"]), "–", "demo-battle.json"])
+    v = load("h100/server-virtual.json")
+    c = v.run(backend="cpu", clients=1000000)
+    g = v.run(backend="cuda", clients=1000000)
+    rows.append(["`warpmind-server` tick, 1,000,000 in-process clients (median)", ms(c["tick_ms"]["p50"]),
+                 ms(g["tick_ms"]["p50"]), times(c["tick_ms"]["p50"] / g["tick_ms"]["p50"]), "–",
+                 "server-virtual.json"])
+    out = table(["work", "CPU", "GPU", "GPU speed-up", "GPU floor", "results"], rows)
+    return out
+
+
+@block("field-largest")
+def field_largest(load):
+    f = load("h100/field.json")
+    variants = ["cpu-naive", "cpu-stamp", "gpu-naive", "gpu-coalesced", "gpu-shared", "gpu-binned"]
+    keys = sorted({(r["params"]["radius"], r["params"]["resolution"], r["params"]["entities"],
+                    r["params"].get("case") == "scale") for r in f.records})
+    top = max((k for k in keys if not k[3]), key=lambda k: (k[1], k[2]), default=None)
+    if top is None:
+        raise Missing(f"{f.path}: no records")
+    wanted = [k for k in keys if not k[3] and k[1] == top[1] and k[2] == top[2]] + [k for k in keys if k[3]]
+    rows = []
+    for radius, res, n, scale in wanted:
+        v = _field_case(f, radius, res, n, scale)
+        for x in variants[1:]:
+            if x not in v:
+                raise Missing(f"{f.path}: no {x} record at {res}², {n} entities, radius {radius}")
+        p = next(iter(v.values()))["params"]
+        stamp, binned = v.get("cpu-stamp"), v.get("gpu-binned")
+        rows.append([radius, f"{res}²", f"{n:,}", sig(p["evaluations"] / 1e6)] +
+                    [ms(v[x]["median_ms"]) if x in v else "–" for x in variants] +
+                    [times(stamp["median_ms"] / binned["median_ms"]) if stamp and binned else "–",
+                     ms(binned["floor_ms"]) if binned else "–",
+                     ms(binned.get("with_transfers_ms")) if binned else "–"])
+    return table(["radius", "cells", "entities", "evaluations (M)"] + variants +
+                 ["gpu-binned × cpu-stamp", "gpu-binned floor", "gpu-binned host to host"], rows)
+
+
+@block("field-grid")
+def field_grid(load):
+    f = load("h100/field.json")
+    radius = 15
+    grid = [r for r in f.records if r["params"].get("case") is None and r["params"]["radius"] == radius]
+    res = sorted({r["params"]["resolution"] for r in grid})
+    counts = sorted({r["params"]["entities"] for r in grid})
+    if not res:
+        raise Missing(f"{f.path}: no grid records of radius {radius}")
+    rows = []
+    for n in counts:
+        cells = []
+        for c in res:
+            v = _field_case(f, radius, c, n, False)
+            if v and ("cpu-stamp" not in v or "gpu-binned" not in v):
+                raise Missing(f"{f.path}: no cpu-stamp and gpu-binned records at {c}², {n} entities, radius {radius}")
+            cells.append(times(v["cpu-stamp"]["median_ms"] / v["gpu-binned"]["median_ms"]) if v else "–")
+        rows.append([f"{n:,}"] + cells)
+    return table(["entities \\ cells"] + [f"{c}²" for c in res], rows)
+
+
+@block("field-targets")
+def field_targets(load):
+    f = load("h100/field.json")
+    rows = []
+    for radius, res, n, scale, limit in ((15, 2048, 2048, False, 0.05), (15, 4096, 100000, True, 0.1)):
+        v = _field_case(f, radius, res, n, scale)
+        for x in ("cpu-stamp", "gpu-shared", "gpu-binned"):
+            if x not in v:
+                raise Missing(f"{f.path}: no {x} record at {res}², {n} entities, radius {radius}")
+        b = v["gpu-binned"]
+        rows.append([f"{res}², {n:,} entities, r = {radius}", ms(v["cpu-stamp"]["median_ms"]),
+                     ms(v["gpu-shared"]["median_ms"]), f"**{ms(b['median_ms'])}**",
+                     times(v["cpu-stamp"]["median_ms"] / b["median_ms"]), ms(b.get("with_transfers_ms")),
+                     f"≤ {limit} ms: {goal(b['median_ms'], limit)}"])
+    return table(["case", "cpu-stamp (16 threads)", "gpu-shared (the seed's Algorithm 4)", "gpu-binned",
+                  "gpu-binned × cpu-stamp", "gpu-binned host to host", "target"], rows)
+
+
+def _crowd_rows(c, agents_list=None, targets=None):
+    gpu = ["gpu-sort", "gpu-tiled", "gpu-static-grid"]
+    agents = sorted({r["params"]["agents"] for r in c.records}) if agents_list is None else agents_list
+    rows = []
+    for n in agents:
+        ref = c.one("cpu-reference", agents=n)
+        v = {g: c.one(g, agents=n) for g in gpu}
+        best = min(r["median_ms"] for r in v.values())
+        sg = v["gpu-static-grid"]
+        row = [f"{n:,}", ref["params"]["ticks"], ms(ref["median_ms"])] + [ms(v[g]["median_ms"]) for g in gpu] + \
+              [times(ref["median_ms"] / best), ms(sg.get("with_transfers_ms")), ms(sg.get("floor_ms"))]
+        if targets is not None:
+            t = targets.get(n)
+            row.append(f"≤ {t} ms: {goal(sg['median_ms'], t)}" if t else "")
+        rows.append(row)
+    return rows
+
+
+_CROWD_HEAD = ["agents", "ticks", "cpu-reference", "gpu-sort", "gpu-tiled", "gpu-static-grid", "best GPU × CPU",
+               "gpu-static-grid host to host", "floor (25 B an agent)"]
+
+
+_CROWD_TARGETS = {1000000: 0.1, 16000000: 1.5}  # ms a tick of gpu-static-grid
+
+
+@block("crowd")
+def crowd(load):
+    c = load("h100/crowd.json")
+    return table(_CROWD_HEAD + ["target"], _crowd_rows(c, None, _CROWD_TARGETS))
+
+
+@block("crowd-summary")
+def crowd_summary(load):
+    c = load("h100/crowd.json")
+    return table(_CROWD_HEAD + ["target"], _crowd_rows(c, [100000, 1000000, 16000000], _CROWD_TARGETS))
+
+
+@block("spot-checks")
+def spot_checks(load):
+    """The two quick runs: the field's scale case alone and the crowd without its 4M and 16M cases."""
+    f = load("h100/field-only-scale.json")
+    c = load("h100/crowd-no-scale.json")
+    rows = []
+    v = {r["variant"]: r for r in f.find(case="scale")}
+    if "cpu-stamp" not in v or "gpu-binned" not in v:
+        raise Missing(f"{f.path}: no cpu-stamp and gpu-binned records of the scale case")
+    p = v["gpu-binned"]["params"]
+    rows.append([f"field {p['resolution']}², {p['entities']:,} entities of radius {p['radius']}",
+                 f"{ms(v['cpu-stamp']['median_ms'])} (cpu-stamp)", f"{ms(v['gpu-binned']['median_ms'])} (gpu-binned)",
+                 times(v["cpu-stamp"]["median_ms"] / v["gpu-binned"]["median_ms"]),
+                 ms(v["gpu-binned"].get("with_transfers_ms")), "field-only-scale.json"])
+    top = max(r["params"]["agents"] for r in c.records)
+    ref, g = c.one("cpu-reference", agents=top), c.one("gpu-static-grid", agents=top)
+    rows.append([f"crowd, {top:,} agents, a tick", f"{ms(ref['median_ms'])} (cpu-reference)",
+                 f"{ms(g['median_ms'])} (gpu-static-grid)", times(ref["median_ms"] / g["median_ms"]),
+                 ms(g.get("with_transfers_ms")), "crowd-no-scale.json"])
+    return table(["case", "CPU (16 threads)", "GPU", "GPU × CPU", "GPU host to host", "results"], rows)
+
+
+@block("aoi")
+def aoi(load):
+    a = load("h100/aoi.json")
+    goals = {524288: 3, 1048576: 8}
+    rows = []
+    clients = sorted({r["params"]["clients"] for r in a.find("gpu-fast", map=2500, aoi=10)})
+    for n in [n for n in clients if n >= 131072]:
+        g = a.one("gpu-fast", clients=n, map=2500, aoi=10)
+        c = a.one("cpu-fast", clients=n, map=2500, aoi=10)
+        s = a.maybe("gpu-seed", clients=n, map=2500, aoi=10)
+        rows.append([f"{n:,}", big(g["notifications_per_tick"]), ms(c["median_ms"]) if c else "–",
+                     ms(s["median_ms"]) if s else "–", f"**{ms(g['median_ms'])}**",
+                     f"{sig(g['logic_ms'])} / {sig(g['sort_ms'])} / {sig(g['query_ms'])}",
+                     times(c["median_ms"] / g["median_ms"]) if c else "–", ms(g["floor_ms"]),
+                     f"{ms(g['download_ms'])} ({sig(g['download_floor_ms'])})",
+                     f"≤ {goals[n]} ms: {goal(g['median_ms'], goals[n])}" if n in goals else ""])
+    return table(["clients (map 2500², AOI 10)", "notifications a tick", "cpu-fast (16 threads)", "gpu-seed",
+                  "gpu-fast", "gpu-fast: logic / sort / query (ms)", "gpu-fast × cpu-fast", "floor",
+                  "download (its floor)", "goal"], rows)
+
+
+@block("ddm")
+def ddm(load):
+    d = load("h100/ddm.json")
+    rows = []
+    for alpha in sorted({r["params"]["alpha"] for r in d.find("gpu-grid", regions=1000000)}):
+        c, g = d.one("cpu-sort", regions=1000000, alpha=alpha), d.one("gpu-grid", regions=1000000, alpha=alpha)
+        rows.append([f"α = {alpha:g}", count(g["pairs"]), ms(c["match_ms"]), ms(g["match_ms"]),
+                     times(c["match_ms"] / g["match_ms"]), ms(c["median_ms"]), f"**{ms(g['median_ms'])}**",
+                     ms(g["step_transfer_and_device_ms"]),
+                     f"{ms(g['step_host_ms'])} ({ms(g['step_update_ms'])})",
+                     f"≤ 2 ms: {goal(g['median_ms'], 2)}"])
+    return table(["1,000,000 regions", "pairs", "full match cpu-sort", "full match gpu-grid", "×",
+                  "step cpu-sort", "step gpu-grid", "of which transfers + device", "host (batch update)",
+                  "step goal"], rows)
+
+
+@block("demo-battle")
+def demo_battle(load):
+    b = load("h100/demo-battle.json")
+    rows = []
+    for r in b.runs:
+        m = r["median_ms"]
+        rows.append([r.get("label", r["backend"]), r["ticks"], ms(m["field"]), ms(m["decisions"]), ms(m["crowd"]),
+                     ms(m["combat"]), f"**{ms(m['tick'])}**", sig(r["ticks_per_s"]), ms(m["render"]),
+                     sig(r["ticks_per_s_with_render"]), r["overlaps"]])
+    out = table(["backend, sight, heat map", "ticks", "field", "decisions", "crowd", "combat", "tick", "ticks/s",
+                 "render / frame", "ticks/s with rendering", "overlaps"], rows)
+    lines = []
+    for label, limit in (("cuda, sight 10, interop", 3), ("cuda, sight 20, interop", 4)):
+        r = b.run(label=label)
+        lines.append(f"{label}: {ms(r['median_ms']['tick'])} a tick (goal ≤ {limit} ms: "
+                     f"{goal(r['median_ms']['tick'], limit)})")
+    return out + ["", "Goals: " + "; ".join(lines) + "."]
+
+
+@block("server-virtual")
+def server_virtual(load):
+    v = load("h100/server-virtual.json")
+    rows = []
+    for r in sorted(v.runs, key=lambda r: (r["backend"] != "cuda", r["clients"])):
+        s = r["stages_ms"]
+        aoi_stage = sig(s["aoi"])
+        if r["backend"] == "cuda":
+            aoi_stage += (f" ({sig(s['aoi_upload'])} / {sig(s['aoi_query'])} / {sig(s['aoi_visibility'])} / "
+                          f"{sig(s['aoi_download'])})")
+        backend = r["backend"] if r["backend"] == "cuda" else f"cpu ({r['threads']} threads)"
+        rows.append([f"{r['clients']:,}", backend, r["ticks"],
+                     f"**{sig(r['tick_ms']['p50'])}** / {sig(r['tick_ms']['p99'])}", sig(s["commands"]), aoi_stage,
+                     sig(s["messages"]), sig(r["intake_ms"]["p50"]),
+                     f"{big(r['notifications_per_tick'])} / {big(r['messages_per_tick'])} / "
+                     f"{sig(r['bytes_per_tick'] / 1e6)}"])
+    out = table(["clients", "backend", "ticks", "tick p50 / p99", "commands", "AOI module (GPU: up / query / "
+                 "visibility / down)", "messages", "intake (between ticks)", "entries / messages / MB a tick"], rows)
+    g = v.run(backend="cuda", clients=1000000)
+    c = v.run(backend="cpu", clients=1000000)
+    return out + ["", f"Times in ms (medians of the stages). At 1,000,000 clients the GPU tick is "
+                      f"{ms(g['tick_ms']['p50'])} against {ms(c['tick_ms']['p50'])} on the CPU backend "
+                      f"({times(c['tick_ms']['p50'] / g['tick_ms']['p50'])}); the goal, ≤ 10 ms, is "
+                      f"{goal(g['tick_ms']['p50'], 10)}."]
+
+
+@block("server-sockets")
+def server_sockets(load):
+    s = load("h100/server-sockets.json")
+    rows = []
+    runs = s.runs
+    for i, r in enumerate(runs):
+        if r.get("program") == "warpmind-bots":
+            srv = next((x for x in runs[i + 1:] if x.get("program") == "warpmind-server"), None)
+            if srv is None:
+                raise Missing(f"{s.path}: no server run after the bots run of {r['bots']} bots")
+            rows.append([f"one server, {r['bots']:,} bots", f"{r['joined']:,}, {r['players_lost']:,}",
+                         f"{sig(srv['tick_ms']['p90'])} / {sig(srv['tick_ms']['p99'])} ms", srv["late_ticks"],
+                         f"{sig(r['rtt_ms']['p50'])} / {sig(r['rtt_ms']['p99'])} ms",
+                         f"{r['ticks_checked']:,} ticks, {r['states_checked']:,} states, "
+                         f"{r['inconsistencies']:,} inconsistencies"])
+        elif r.get("program") == "cluster":
+            c = r["cluster"]
+            rows.append([f"`scripts/cluster.sh`, {r['zones']} zones, {r['bots']:,} bots",
+                         f"{c['joined']:,}, {c['players_lost']:,} ({c['players_duplicated']:,} duplicated)",
+                         f"zones' worst p99 {sig(r['zone_tick_p99_ms'])} ms", "–", "–",
+                         f"{c['ticks_checked']:,} ticks, {c['states_checked']:,} states, "
+                         f"{c['inconsistencies']:,} inconsistencies; {big(r['relayed'])} relayed"])
+    if not rows:
+        raise Missing(f"{s.path}: no bots or cluster runs")
+    return table(["run", "joined, lost", "server tick p90 / p99", "late ticks", "bots' rtt p50 / p99",
+                  "checked by the bots"], rows)
