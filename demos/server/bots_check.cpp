@@ -1,0 +1,374 @@
+// warpmind-bots' check (bots_check.h): each bot's own updates against its commands, every tick every
+// bot heard against the AOI rule (notification lists and visible sets), and every State's catch-up
+// against the ticks it covers.
+#include "bots_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "aoi_oracle.h"
+
+namespace warpmind::bots {
+namespace {
+
+std::uint32_t bits(float v) {
+  std::uint32_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// The position the server gives a player at (x, y) walking towards (tx, ty): the target clamped into
+// the map, the step clamped to max_move per axis, the result clamped into the world (docs/protocol.md).
+float step(float from, float target, float map, float max_move, float lo, float hi) {
+  const float t = std::clamp(target, 0.0f, map);
+  const float d = std::clamp(t - from, -max_move, max_move);
+  return std::min(std::max(from + d, lo), std::nextafter(hi, lo));
+}
+
+// A bot's own position updates in a State (its x and y; its hp aside).
+std::vector<aoi::MailboxEntry> own_positions(const Bot& b, const StateRecord& s) {
+  std::vector<aoi::MailboxEntry> own;
+  for (const aoi::MailboxEntry& e : s.entries)
+    if (e.subject() == b.player && e.field() != aoi::Field::Hp) own.push_back(e);
+  return own;
+}
+
+// Keys (subject | field << 30) in (subject, field) order.
+struct KeyLess {
+  bool operator()(std::uint32_t a, std::uint32_t b) const {
+    return std::pair(a & 0x3fffffffu, a >> 30) < std::pair(b & 0x3fffffffu, b >> 30);
+  }
+};
+using KeySet = std::set<std::uint32_t, KeyLess>;
+
+// What the checker knows of one tick every bot heard: positions, visible sets and updates by player.
+struct TickData {
+  std::map<std::uint32_t, aoi::Player> pos;
+  std::map<std::uint32_t, std::set<std::uint32_t>> vis;
+  std::map<std::uint32_t, std::vector<aoi::MailboxEntry>> updates;
+};
+
+class Checker {
+ public:
+  Checker(const World& w, const std::vector<Bot>& bots) : w_(w), bots_(bots) {}
+  Check run();
+
+ private:
+  bool index();
+  void check_own_updates(std::size_t i);
+  bool bad_join(const Bot& b, const StateRecord& s) const;
+  bool bad_step(const Bot& b, const StateRecord& s, const StateRecord& prev) const;
+  void check_tick(std::uint64_t t);
+  void follow_events(std::uint64_t t);
+  void read_tick(std::uint64_t t);
+  std::pair<long, long> cell_of(const aoi::Player& p) const;
+  void find_near(std::size_t k);
+  void check_receiver(std::size_t k, std::uint64_t t, TickData& td);
+  void check_catch_ups(std::size_t i);
+  bool covered(const Bot& b, std::uint64_t t, const StateRecord& s) const;
+  const std::set<std::uint32_t>& vis_at(const Bot& b, std::uint64_t u) const;
+  KeySet catch_up_keys(const Bot& b, std::uint64_t t, const StateRecord& s) const;
+  std::vector<aoi::MailboxEntry> expected_catch_up(const Bot& b, std::uint64_t t, const StateRecord& s) const;
+
+  const World& w_;
+  const std::vector<Bot>& bots_;
+  Check c_;
+  std::vector<const Bot*> in_;  // the bots that joined
+  // The ticks checked: up to the last tick every bot heard of.
+  std::uint64_t begin_ = UINT64_MAX, end_ = UINT64_MAX;
+  std::vector<std::map<std::uint64_t, const StateRecord*>> by_tick_;  // by bot, by tick: its State
+  std::vector<std::vector<EventRecord>> events_;                      // by bot, in tick order
+  std::vector<std::size_t> next_event_;                               // by bot: its first event not applied
+  std::vector<std::set<std::uint32_t>> visible_;                      // by bot: its visible set by its events
+  std::map<std::uint64_t, TickData> ticks_;                           // the ticks every bot heard
+  float x1_ = 0, y1_ = 0;                                             // the world's far corner
+  // The tick being checked: the bots in the game, their updates and positions, a grid of them.
+  std::vector<std::size_t> present_;
+  std::map<std::uint32_t, std::vector<aoi::MailboxEntry>> updates_;
+  std::vector<aoi::Player> pos_;
+  std::map<std::pair<long, long>, std::vector<std::size_t>> grid_;
+  std::vector<std::size_t> near_;
+  const std::set<std::uint32_t> none_;
+};
+
+Check Checker::run() {
+  if (!index()) return c_;
+  for (std::size_t i = 0; i < in_.size(); ++i) check_own_updates(i);
+  for (std::uint64_t t = begin_; t <= end_; ++t) check_tick(t);
+  for (std::size_t i = 0; i < in_.size(); ++i) check_catch_ups(i);
+  return c_;
+}
+
+// The bots that joined, the ticks to check, and each bot's States by tick and Events in tick order;
+// false when there is nothing to check.
+bool Checker::index() {
+  for (const Bot& b : bots_)
+    if (b.welcomed) in_.push_back(&b);
+  if (in_.empty()) return false;
+  // Up to the last tick every bot heard of (a bot in the world that heard nothing ends it before it came).
+  for (const Bot* b : in_) {
+    begin_ = std::min(begin_, b->first_tick);
+    end_ = std::min(end_, b->states.empty() ? b->first_tick - 1 : b->states.back().tick);
+  }
+  if (end_ == UINT64_MAX || end_ < begin_) return false;
+  by_tick_.resize(in_.size());
+  for (std::size_t i = 0; i < in_.size(); ++i)
+    for (const StateRecord& s : in_[i]->states) by_tick_[i].emplace(s.tick, &s);
+  next_event_.assign(in_.size(), 0);
+  // Events in tick order: from a cluster, a tick's Events relayed from another zone can arrive after
+  // the next tick's (docs/protocol.md).
+  events_.resize(in_.size());
+  for (std::size_t i = 0; i < in_.size(); ++i) {
+    events_[i] = in_[i]->events;
+    std::stable_sort(events_[i].begin(), events_[i].end(),
+                     [](const EventRecord& a, const EventRecord& b) { return a.tick < b.tick; });
+  }
+  visible_.resize(in_.size());
+  x1_ = w_.cfg.world.x0 + w_.cfg.world.width;
+  y1_ = w_.cfg.world.y0 + w_.cfg.world.height;
+  return true;
+}
+
+// Bot i's States counted, and its own updates checked against its commands, wherever two consecutive
+// States (or the Welcome and the first State) say what the tick started from.
+void Checker::check_own_updates(std::size_t i) {
+  const Bot& b = *in_[i];
+  for (std::uint64_t t = b.first_tick; t <= end_; ++t) {
+    ++c_.states_expected;
+    c_.states_received += by_tick_[i].count(t);
+  }
+  for (const auto& [t, s] : by_tick_[i]) {
+    if (t > end_) break;
+    if (t == b.first_tick) {
+      c_.own_errors += bad_join(b, *s);
+      continue;
+    }
+    auto p = by_tick_[i].find(t - 1);
+    if (p == by_tick_[i].end()) continue;
+    c_.own_errors += bad_step(b, *s, *p->second);
+  }
+}
+
+// Whether a join went wrong. The server moves the player from its parking place to the spawn point of
+// the Welcome (to float rounding); its new position must be in its own notifications.
+bool Checker::bad_join(const Bot& b, const StateRecord& s) const {
+  const std::vector<aoi::MailboxEntry> want = {{b.player, bits(s.x)}, {b.player | (1u << 30), bits(s.y)}};
+  const float tolerance = 1e-3f * std::max(1.0f, w_.cfg.world.width + w_.cfg.world.height);
+  return own_positions(b, s) != want || s.last_seq != 0 || std::fabs(s.x - b.spawn_x) > tolerance ||
+         std::fabs(s.y - b.spawn_y) > tolerance;
+}
+
+// Whether a tick after the join went wrong. The command the State says was applied last moves the
+// player from where the previous State left it, by the server's rule, and its own notifications say
+// exactly that.
+bool Checker::bad_step(const Bot& b, const StateRecord& s, const StateRecord& prev) const {
+  const float px = prev.x, py = prev.y;
+  bool moved = false;
+  float ex = px, ey = py;
+  if (s.last_seq != prev.last_seq) {
+    if (s.last_seq == 0 || s.last_seq > b.sent.size() || s.last_seq < prev.last_seq) return true;
+    const Sent& k = b.sent[s.last_seq - 1];
+    if (!k.attack) {
+      moved = true;
+      ex = step(px, k.x, w_.map, w_.max_move, w_.cfg.world.x0, x1_);
+      ey = step(py, k.y, w_.map, w_.max_move, w_.cfg.world.y0, y1_);
+    }
+  }
+  std::vector<aoi::MailboxEntry> want;
+  if (moved) {
+    want.push_back({b.player | (0u << 30), bits(ex)});
+    want.push_back({b.player | (1u << 30), bits(ey)});
+  }
+  return own_positions(b, s) != want || bits(s.x) != bits(ex) || bits(s.y) != bits(ey);
+}
+
+// Tick t, when every bot in the game then heard it: the exact notification lists and visible sets.
+void Checker::check_tick(std::uint64_t t) {
+  present_.clear();
+  bool all = true;
+  for (std::size_t i = 0; i < in_.size(); ++i) {
+    if (in_[i]->first_tick > t) continue;
+    if (!by_tick_[i].count(t)) all = false;
+    present_.push_back(i);
+  }
+  follow_events(t);
+  if (!all || present_.empty()) return;
+  ++c_.ticks_checked;
+  read_tick(t);
+  TickData& td = ticks_[t];
+  for (std::size_t k = 0; k < present_.size(); ++k) check_receiver(k, t, td);
+  for (const auto& [subject, list] : updates_) td.updates[subject] = list;
+}
+
+// Visible sets follow the events up to t whether or not t can be checked.
+void Checker::follow_events(std::uint64_t t) {
+  for (std::size_t i : present_) {
+    const std::vector<EventRecord>& ev = events_[i];
+    while (next_event_[i] < ev.size() && ev[next_event_[i]].tick <= t) {
+      for (std::uint32_t o : ev[next_event_[i]].entered) visible_[i].insert(o);
+      for (std::uint32_t o : ev[next_event_[i]].left) visible_[i].erase(o);
+      ++next_event_[i];
+    }
+  }
+}
+
+// Subject -> its updates this tick (from its own State), the players' positions after the tick, and
+// a grid of cells 2 AOI wide over them.
+void Checker::read_tick(std::uint64_t t) {
+  updates_.clear();
+  pos_.assign(present_.size(), aoi::Player{});
+  for (std::size_t k = 0; k < present_.size(); ++k) {
+    const Bot& b = *in_[present_[k]];
+    const StateRecord& s = *by_tick_[present_[k]].at(t);
+    pos_[k] = {s.x, s.y, s.hp};
+    for (const aoi::MailboxEntry& e : s.entries)
+      if (e.subject() == b.player) updates_[b.player].push_back(e);
+  }
+  grid_.clear();
+  for (std::size_t k = 0; k < present_.size(); ++k) grid_[cell_of(pos_[k])].push_back(k);
+}
+
+// A player's cell of the grid: cells 2 AOI wide.
+std::pair<long, long> Checker::cell_of(const aoi::Player& p) const {
+  const float cell = 2.0f * w_.cfg.aoi;
+  return std::pair(static_cast<long>(std::floor(p.x / cell)), static_cast<long>(std::floor(p.y / cell)));
+}
+
+// Candidates for what present bot k sees, by the grid: whoever the rule lets one player see (adjacent
+// buckets, or the circle) is in its own or a neighbouring cell; the rule itself decides.
+void Checker::find_near(std::size_t k) {
+  near_.clear();
+  const auto [cx, cy] = cell_of(pos_[k]);
+  for (long dx = -1; dx <= 1; ++dx)
+    for (long dy = -1; dy <= 1; ++dy)
+      if (auto g = grid_.find({cx + dx, cy + dy}); g != grid_.end())
+        near_.insert(near_.end(), g->second.begin(), g->second.end());
+}
+
+// Present bot k's State of tick t: exactly the updates of the subjects in its AOI, with their values,
+// and a visible set by its events that is exactly the players in its AOI.
+void Checker::check_receiver(std::size_t k, std::uint64_t t, TickData& td) {
+  const std::size_t i = present_[k];
+  const Bot& r = *in_[i];
+  const StateRecord& s = *by_tick_[i].at(t);
+  ++c_.states_checked;
+  find_near(k);
+  std::map<std::uint32_t, std::uint32_t> want, got;  // subject_field -> value
+  std::set<std::uint32_t> sees;
+  for (std::size_t o : near_) {
+    if (!oracle::aoi_sees(w_.cfg, pos_[k], pos_[o])) continue;
+    const std::uint32_t subject = in_[present_[o]]->player;
+    if (o != k) sees.insert(subject);
+    if (auto u = updates_.find(subject); u != updates_.end())
+      for (const aoi::MailboxEntry& e : u->second) want[e.subject_field] = e.value;
+  }
+  for (const aoi::MailboxEntry& e : s.entries) got[e.subject_field] = e.value;
+  for (const auto& [key, value] : want) {
+    auto g = got.find(key);
+    if (g == got.end())
+      ++c_.missing;
+    else if (g->second != value)
+      ++c_.wrong_value;
+  }
+  for (const auto& [key, value] : got)
+    if (!want.count(key)) ++c_.extra;
+  if (sees != visible_[i]) ++c_.visibility_errors;
+  td.pos[r.player] = pos_[k];
+  td.vis[r.player] = std::move(sees);
+}
+
+// Every State of bot i whose every covered tick was heard by every bot: its catch-up is exactly the one
+// expected_catch_up() makes (with WARPMIND_BOTS_DEBUG set, the first five that are not are printed).
+void Checker::check_catch_ups(std::size_t i) {
+  const Bot& b = *in_[i];
+  for (const auto& [t, s] : by_tick_[i]) {
+    if (t > end_) break;
+    if (!covered(b, t, *s)) {
+      ++c_.catch_ups_skipped;
+      continue;
+    }
+    c_.snapshots += s->since == 0;
+    const std::vector<aoi::MailboxEntry> want = expected_catch_up(b, t, *s);
+    ++c_.catch_ups_checked;
+    c_.catch_ups_behind += s->since != 0 && s->since + 1 < t;
+    if (want == s->catch_up) continue;
+    if (++c_.catch_up_errors <= 5 && std::getenv("WARPMIND_BOTS_DEBUG")) {
+      std::fprintf(stderr, "catch-up of %u at tick %llu since %llu: want", b.player, static_cast<unsigned long long>(t),
+                   static_cast<unsigned long long>(s->since));
+      for (const auto& e : want) std::fprintf(stderr, " %u.%u=%08x", e.subject(), e.subject_field >> 30, e.value);
+      std::fprintf(stderr, "; got");
+      for (const auto& e : s->catch_up)
+        std::fprintf(stderr, " %u.%u=%08x", e.subject(), e.subject_field >> 30, e.value);
+      std::fprintf(stderr, "\n");
+    }
+  }
+}
+
+// Whether every tick a State's catch-up covers (from `since`, or from the bot's join) was heard by
+// every bot.
+bool Checker::covered(const Bot& b, std::uint64_t t, const StateRecord& s) const {
+  const std::uint64_t from = s.since == 0 ? t : std::max(s.since, b.first_tick);
+  bool known = s.since < t && ticks_.count(t);
+  for (std::uint64_t u = from; known && u <= t; ++u) known = ticks_.count(u) > 0;
+  return known;
+}
+
+// What bot b saw after tick u (nothing before it was in the game).
+const std::set<std::uint32_t>& Checker::vis_at(const Bot& b, std::uint64_t u) const {
+  if (u < b.first_tick) return none_;  // not in the game yet
+  return ticks_.at(u).vis.at(b.player);
+}
+
+// The keys a State's catch-up may hold: the players in view now whole (since 0), or those that came
+// into view since `since` whole and the fields that changed in the ticks after `since` and before
+// this one.
+KeySet Checker::catch_up_keys(const Bot& b, std::uint64_t t, const StateRecord& s) const {
+  KeySet keys;
+  const auto whole = [&keys](std::uint32_t o) {
+    for (std::uint32_t f = 0; f < 3; ++f) keys.insert(o | f << 30);
+  };
+  if (s.since == 0) {
+    for (std::uint32_t o : ticks_.at(t).vis.at(b.player)) whole(o);
+    return keys;
+  }
+  for (std::uint64_t u = s.since + 1; u <= t; ++u) {
+    const std::set<std::uint32_t>& before = vis_at(b, u - 1);
+    for (std::uint32_t o : vis_at(b, u))
+      if (!before.count(o)) whole(o);
+    if (u == t) break;
+    for (std::uint32_t o : vis_at(b, u))
+      if (auto up = ticks_.at(u).updates.find(o); up != ticks_.at(u).updates.end())
+        for (const aoi::MailboxEntry& e : up->second) keys.insert(e.subject_field);
+  }
+  return keys;
+}
+
+// A State's catch-up as it must be (docs/protocol.md, "Deltas"): of its keys, those of the players in
+// view now, without the keys of the notifications, with their values after this tick.
+std::vector<aoi::MailboxEntry> Checker::expected_catch_up(const Bot& b, std::uint64_t t, const StateRecord& s) const {
+  const TickData& now = ticks_.at(t);
+  const std::set<std::uint32_t>& vis = now.vis.at(b.player);
+  std::vector<aoi::MailboxEntry> want;
+  for (std::uint32_t k : catch_up_keys(b, t, s)) {
+    const std::uint32_t o = k & 0x3fffffffu;
+    if (!vis.count(o)) continue;
+    if (std::any_of(s.entries.begin(), s.entries.end(),
+                    [k](const aoi::MailboxEntry& e) { return e.subject_field == k; }))
+      continue;
+    const aoi::Player& p = now.pos.at(o);
+    want.push_back({k, (k >> 30) == 0 ? bits(p.x) : (k >> 30) == 1 ? bits(p.y) : static_cast<std::uint32_t>(p.hp)});
+  }
+  return want;
+}
+
+}  // namespace
+
+Check check(const World& world, const std::vector<Bot>& bots) { return Checker(world, bots).run(); }
+
+}  // namespace warpmind::bots

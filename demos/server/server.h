@@ -1,0 +1,296 @@
+// warpmind-server's Server: its flags, the types its parts share (drop reasons, token buckets, slots,
+// views, connections) and the Server itself, whose member functions are defined by concern in
+// server_*.cpp (docs/server.md, docs/protocol.md).
+//
+// Each tick: the commands received since the previous tick are applied (per player the latest valid
+// one), joins and leaves enter the tick as moves in and out of a parking strip beyond the map, the AOI
+// module runs the tick (mailboxes, enter/leave events), and each client gets its State (unreliable,
+// sequenced) and, when its visibility changed, its Events (reliable). A client can never stop the
+// server: every packet is verified before use, and bad ones are dropped and counted by reason.
+#pragma once
+
+#include <enet/enet.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "flags.h"
+#include "protocol.h"
+#include "zone_bus.h"
+#include "zone_wire.h"
+#include "warpmind/aoi/aoi.h"
+#include "warpmind/core/context.h"
+
+namespace warpmind::server {
+
+using Clock = std::chrono::steady_clock;
+
+// Set by SIGINT and SIGTERM, and by a tick that cannot go on: the server stops.
+extern std::atomic<bool> g_stop;
+
+// Why a packet (or a datagram) was dropped.
+enum Drop : int {
+  BadPacket,       // not a Message (verifier failed), or a message a client never sends
+  Oversized,       // more than kMaxClientPacket bytes
+  UnknownVersion,  // Hello with another protocol version
+  NotJoined,       // a command before the Hello was answered
+  WrongToken,      // a token that is not this connection's
+  StaleSeq,        // seq not above the last received (replayed or reordered)
+  SeqWindow,       // seq more than kSeqWindow above the last received
+  BadValue,        // a non-finite target position, or an attack on no player
+  RateLimit,       // more messages from one connection than --peer-rate allows
+  Flood,           // more datagrams from one address than --address-rate allows (before ENet sees them)
+  kDrops
+};
+inline const char* drop_name(int d) {
+  static const char* names[] = {"bad_packet", "oversized",  "unknown_version", "not_joined", "wrong_token",
+                                "stale_seq",  "seq_window", "bad_value",       "rate_limit", "flood"};
+  return names[d];
+}
+
+struct Flags {
+  std::string host = "127.0.0.1", shape = "square", variant = "auto";
+  int port = 7777, tick_hz = 20, max_clients = 1024;
+  float map = 1000, aoi = 20, max_move = 0, attack_range = 0;
+  double seconds = 0;
+  int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4, socket_buffer = 8 << 20;
+  int metrics_port = -1;  // -1: no metrics endpoint
+  std::uint64_t seed = 1;
+  demos::ContextFlags context;
+  bool json = false;
+  // Zones (docs/server.md): this process serves the strip [map * zone / zones, map * (zone + 1) / zones)
+  // of the map; the zones of one cluster meet on NATS subjects under nats_prefix.
+  int zone = 0, zones = 1;
+  std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
+  double zone_timeout = 5;
+  // --virtual-clients: in-process clients, no sockets, for --ticks ticks.
+  std::uint32_t virtual_clients = 0;
+  int ticks = 50;
+  double attack_share = 0.1;
+};
+
+// A token bucket: `rate` a second, bursts of `rate` (at least 1).
+struct Bucket {
+  double tokens = 0;
+  Clock::time_point last{};
+  bool take(double rate, Clock::time_point now) {
+    if (last == Clock::time_point{})
+      tokens = rate;
+    else
+      tokens = std::min(rate, tokens + rate * std::chrono::duration<double>(now - last).count());
+    last = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  }
+};
+
+enum class SlotState { Free, Joining, Active, Leaving };
+
+// How many ticks back a State's catch-up can reach (docs/protocol.md, "Deltas"): a client whose newest
+// acknowledged State is older gets a snapshot.
+constexpr std::uint64_t kHistory = 32;
+
+struct Slot {
+  SlotState state = SlotState::Free;
+  ENetPeer* peer = nullptr;
+  std::uint64_t token = 0;
+  std::uint32_t last_received = 0;  // highest seq received
+  bool has_command = false;         // the pending command (the latest received since the last tick)
+  net::RawCommand command;
+  aoi::Player spawn;
+  std::uint64_t acked = 0;       // the newest State tick the client acknowledged (0: none)
+  std::uint64_t first_tick = 0;  // the tick of its join
+  std::uint64_t ack_sent = 0;    // a cluster's gateway: the acknowledgement last passed on to the zones
+};
+
+// What a player's client holds, as the zone that builds its States keeps track of it: the players in
+// its AOI after tick `tick`, and per tick of the last kHistory its notifications' keys and the players
+// that came into view — what a catch-up is made of. Handed to the next zone when the player walks
+// across a border.
+struct View {
+  std::uint64_t tick = 0;  // the tick this view is of (0: none)
+  std::vector<std::uint32_t> visible;
+  std::vector<net::ViewTick> history;  // by tick % kHistory; tick UINT64_MAX: nothing
+  void start(std::uint64_t before) {   // a player joining in the tick after `before`: sees nothing yet
+    tick = before;
+    visible.clear();
+    for (net::ViewTick& h : history) h.tick = UINT64_MAX;
+  }
+};
+
+// Per connection (ENetPeer::data).
+struct Conn {
+  int slot = -1;
+  bool observer = false;  // an Observe connection: gets a Snapshot a tick, commands nothing
+  Bucket bucket;
+  Clock::time_point connected;
+};
+
+struct Server {
+  Flags f;
+  ENetHost* host = nullptr;
+  std::unique_ptr<Context> ctx;
+  std::unique_ptr<aoi::AoiWorld> world;
+  aoi::AoiConfig cfg;
+  std::vector<Slot> slots;
+  std::vector<aoi::Player> parking;
+  std::mt19937_64 rng;         // spawn positions (--seed)
+  std::random_device entropy;  // session tokens
+  // The next tick to run. Ticks count from 1, so that 0 can mean "none" (an acknowledgement of
+  // nothing) and "a snapshot" (State.since) without colliding with a real tick.
+  std::uint64_t tick = 1;
+  float max_move = 0;
+  // Player ids: zone * cap + slot, so every zone of a cluster names a player the same way.
+  std::uint32_t cap = 0, total = 0;
+  float strip_lo = 0, strip_hi = 0;  // this zone's strip of the map (x), the last zone's closed at map
+  float reach = 0;                   // how far beyond its strip a zone mirrors players (5 AOI: see docs/server.md)
+  std::vector<std::uint32_t> last_applied;  // by player: the seq of its last command applied
+  std::vector<View> views;                  // by player: what its client holds (players whose States are built here)
+  std::vector<std::uint64_t> client_ack;    // by player, a cluster: the newest State its client acknowledged
+  std::vector<net::RawCommand> raw;         // this tick's commands, the whole cluster's, by player
+  std::vector<aoi::Player> desired;         // a zone's world before a tick: its own players and mirrors
+
+  // Counters for the summary.
+  std::uint64_t drops[kDrops] = {};
+  std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
+  std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
+  std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
+  int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
+  std::vector<float> tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
+  std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
+                resets = 0;
+  std::uint64_t views_missing = 0;  // States built without the client's view (none by design: counted)
+
+  std::uint32_t id_of(int slot) const {
+    return static_cast<std::uint32_t>(f.zone) * cap + static_cast<std::uint32_t>(slot);
+  }
+  // Whether a position is on the map (players not in the game wait in the parking strip beyond it).
+  bool in_game(const aoi::Player& p) const { return p.x <= f.map; }
+  // Whether a player there is this zone's: it computes the player's tick and sends its State.
+  bool in_strip(const aoi::Player& p) const {
+    return in_game(p) && p.x >= strip_lo && (p.x < strip_hi || f.zone == f.zones - 1);
+  }
+  // Whether this zone mirrors a player there (its own strip and `reach` either side).
+  bool in_reach(float x) const { return x <= f.map && x >= strip_lo - reach && x < strip_hi + reach; }
+
+  std::uint32_t active_count() const {
+    std::uint32_t n = 0;
+    for (const Slot& s : slots) n += s.state != SlotState::Free;
+    return n;
+  }
+
+  // Setting up and closing down (server_main.cpp): empty string or the reason it cannot run.
+  std::string open_world();
+  std::string open_network();
+  void close_network();
+
+  // Sessions (server_sessions.cpp): connections, Hello and Observe, tokens and seqs, and servicing ENet.
+  std::vector<ENetPeer*> observers;
+  static constexpr int kCommand = -1, kAckOnly = -2;
+  void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
+  void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size);
+  void refuse(ENetPeer* p, net::RefuseReason why);
+  void on_hello(ENetPeer* p, Conn& c, const net::Hello& h);
+  void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
+  void release(ENetPeer* p);
+  void on_receive(ENetPeer* p, const ENetPacket* packet);
+  int take_command(Slot& s, int slot, const net::Message& m) const;
+  bool pump(int wait_ms);
+  void service(Clock::time_point until);
+
+  // Limits (server_limits.cpp): datagrams by address, and connections that are silent or slow.
+  std::unordered_map<std::uint64_t, Bucket> address_buckets;
+  Clock::time_point address_sweep{};
+  void limit_addresses();
+  void sweep_peers();
+
+  // The tick (server_tick.cpp): commands in, the AOI module's tick, notifications out.
+  std::vector<std::size_t> part_start, part_written;
+  void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r);
+  bool take_pending(std::uint32_t i, net::RawCommand& c);
+  bool resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command& k);
+  void resolve(std::vector<aoi::Command>& cmds);
+  void local_commands(std::vector<aoi::Command>& cmds);
+
+  // States, Events and Snapshots (server_states.cpp), the States delta-encoded with their catch-up.
+  flatbuffers::FlatBufferBuilder out_builder{1024};
+  std::size_t out_in = 0, out_left = 0;
+  std::vector<aoi::MailboxEntry> catch_up;
+  std::vector<std::uint32_t> keys;
+  std::vector<net::PlayerState> snapshot;
+  static std::span<const aoi::VisibilityEvent> events_of(const std::vector<aoi::VisibilityEvent>& list, std::uint32_t i,
+                                                         std::size_t& at);
+  static std::span<const aoi::MailboxEntry> box_of(const aoi::NotificationChunk& c, std::uint32_t i);
+  static void all_fields(std::vector<std::uint32_t>& keys, std::uint32_t s);
+  static void finish_catch_up(std::uint32_t i, std::vector<std::uint32_t>& keys, std::span<const aoi::MailboxEntry> box,
+                              std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out,
+                              bool ordered = false);
+  std::uint64_t catch_up_of(std::uint32_t i, View& v, std::uint64_t a, std::span<const aoi::VisibilityEvent> entered,
+                            std::span<const aoi::VisibilityEvent> gone, std::span<const aoi::MailboxEntry> box,
+                            std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out);
+  void build_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t i, std::span<const aoi::MailboxEntry> box,
+                   std::span<const aoi::MailboxEntry> catch_up, std::uint64_t since, std::uint64_t time_us,
+                   const aoi::Player& me) const;
+  bool build_events(flatbuffers::FlatBufferBuilder& b, std::span<const aoi::VisibilityEvent> in,
+                    std::span<const aoi::VisibilityEvent> out) const;
+  void deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us);
+  void send_snapshots(std::uint64_t time_us);
+
+  // Zones (server_zones.cpp, docs/server.md "Zones"): tick messages, relays, mirrors and handoff.
+  net::ZoneBus bus;
+  std::map<std::uint64_t, std::vector<net::TickMessage>> early;  // peers' messages for ticks not run yet
+  std::vector<net::TickMessage> peers;                           // this tick's, one per other zone
+  std::vector<std::vector<std::uint8_t>> relay_out;              // by gateway zone
+  std::vector<std::uint8_t> wire;
+  std::vector<net::RelayRecord> relay_records;
+  net::TickMessage mine;
+  bool first_wait = true;
+  void drain_relays();
+  void flush_relay(std::uint32_t g);
+  void deliver(std::uint32_t id, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
+  bool sent_by_its_zone(const net::TickMessage& m) const;
+  void publish_tick(const std::vector<aoi::Player>& before);
+  bool exchange(const std::vector<aoi::Player>& before);
+  void adopt_views(const net::TickMessage& m);
+  bool zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0);
+  bool align_world();
+
+  // Metrics (server_metrics.cpp): the Prometheus endpoint and the summary printed on stop.
+  int metrics_fd = -1;
+  std::string open_metrics();
+  std::string metrics_text();
+  void serve_metrics();
+  void print_summary(double seconds, std::uint32_t connected) const;
+
+  // Virtual clients (server_virtual.cpp, --virtual-clients): the same command and notification path
+  // without sockets, on the context's thread pool, each worker with its own builder.
+  std::uint32_t virtual_clients = 0;
+  struct Worker {
+    flatbuffers::FlatBufferBuilder b{1024};
+    std::vector<std::uint32_t> keys;
+    std::vector<aoi::MailboxEntry> catch_up;
+    std::uint64_t packets = 0, bytes = 0, notifications = 0, commands = 0, drops[kDrops] = {};
+    char pad[64];
+  };
+  std::vector<Worker> workers;
+  std::vector<std::uint32_t> seen;  // by client: a player its last State named (whom it attacks), or none
+  void deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us);
+};
+
+// The q-quantile of v (0: none).
+double percentile(std::vector<float> v, double q);
+
+// --virtual-clients N: runs the clients and the ticks, prints the times; the exit status.
+int run_virtual(Server& sv);
+
+}  // namespace warpmind::server

@@ -1,0 +1,170 @@
+// warpmind-server's metrics: the summary's counters in the Prometheus text format over HTTP at
+// --metrics-port (one scrape answered per pass of the service loop), and the summary printed on stop.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "server.h"
+
+namespace warpmind::server {
+
+// --metrics-port: listens on it (0: any free port, printed on stderr); empty string or the reason.
+std::string Server::open_metrics() {
+  metrics_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(f.metrics_port));
+  inet_pton(AF_INET, f.host.c_str(), &a.sin_addr);
+  const int yes = 1;
+  setsockopt(metrics_fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  socklen_t len = sizeof a;
+  if (metrics_fd < 0 || bind(metrics_fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      listen(metrics_fd, 16) != 0 || getsockname(metrics_fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    return "--metrics-port: cannot listen on " + f.host + ":" + std::to_string(f.metrics_port);
+  std::fprintf(stderr, "warpmind-server: metrics on http://%s:%u/metrics\n", f.host.c_str(), ntohs(a.sin_port));
+  return {};
+}
+
+std::string Server::metrics_text() {
+  std::string t;
+  const auto metric = [&t](const char* name, const char* type, const char* help, const std::string& samples) {
+    t += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + samples;
+  };
+  const auto one = [](const char* name, double v) {
+    char b[160];
+    std::snprintf(b, sizeof b, "%s %.17g\n", name, v);
+    return std::string(b);
+  };
+  metric("warpmind_server_ticks_total", "counter", "Ticks run.", one("warpmind_server_ticks_total", tick - 1));
+  metric("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.",
+         one("warpmind_server_late_ticks_total", late_ticks));
+  metric("warpmind_server_clients", "gauge", "Players joined now.", one("warpmind_server_clients", active_count()));
+  metric("warpmind_server_joins_total", "counter", "Joins accepted.", one("warpmind_server_joins_total", joined));
+  metric("warpmind_server_leaves_total", "counter", "Players that left.", one("warpmind_server_leaves_total", left));
+  metric("warpmind_server_refused_total", "counter", "Joins refused.", one("warpmind_server_refused_total", refused));
+  std::string d;
+  for (int k = 0; k < kDrops; ++k)
+    d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) + "\n";
+  metric("warpmind_server_drops_total", "counter", "Packets and datagrams dropped, by reason.", d);
+  metric("warpmind_server_commands_total", "counter", "Commands accepted into a tick.",
+         one("warpmind_server_commands_total", commands));
+  metric("warpmind_server_notifications_total", "counter", "Notifications sent.",
+         one("warpmind_server_notifications_total", notifications));
+  metric("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.",
+         one("warpmind_server_datagrams_in_total", datagrams_in));
+  metric("warpmind_server_bytes_in_total", "counter", "Message bytes received.",
+         one("warpmind_server_bytes_in_total", bytes_in));
+  metric("warpmind_server_bytes_out_total", "counter", "Message bytes sent.",
+         one("warpmind_server_bytes_out_total", bytes_out));
+  // The last 1,000 ticks' times.
+  std::vector<float> recent(tick_ms.end() - std::min<std::ptrdiff_t>(1000, tick_ms.size()), tick_ms.end());
+  std::sort(recent.begin(), recent.end());
+  std::string q;
+  for (double p : {0.5, 0.9, 0.99}) {
+    const double v =
+        recent.empty() ? 0.0 : recent[std::min(recent.size() - 1, static_cast<std::size_t>(p * recent.size()))];
+    char b[160];
+    std::snprintf(b, sizeof b, "warpmind_server_tick_seconds{quantile=\"%g\"} %.9g\n", p, v / 1000.0);
+    q += b;
+  }
+  metric("warpmind_server_tick_seconds", "summary", "Time of a tick over the last 1000 ticks.", q);
+  return t;
+}
+
+// Answers at most one scrape per call: the request read for at most 20 ms, then the page, then close.
+void Server::serve_metrics() {
+  if (metrics_fd < 0) return;
+  const int c = accept4(metrics_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+  if (c < 0) return;
+  char req[2048];
+  std::size_t got = 0;
+  for (const Clock::time_point until = Clock::now() + std::chrono::milliseconds(20); Clock::now() < until;) {
+    pollfd p{c, POLLIN, 0};
+    if (poll(&p, 1, 5) <= 0) continue;
+    const ssize_t n = read(c, req + got, sizeof req - 1 - got);
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+    req[got] = 0;
+    if (std::strstr(req, "\r\n\r\n") || got + 1 >= sizeof req) break;
+  }
+  const std::string body = metrics_text();
+  const std::string page =
+      "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\nConnection: close\r\n\r\n" + body;
+  std::size_t off = 0;
+  for (const Clock::time_point until = Clock::now() + std::chrono::milliseconds(20);
+       off < page.size() && Clock::now() < until;) {
+    const ssize_t n = ::send(c, page.data() + off, page.size() - off, MSG_NOSIGNAL);
+    if (n > 0)
+      off += static_cast<std::size_t>(n);
+    else {
+      pollfd p{c, POLLOUT, 0};
+      poll(&p, 1, 5);
+    }
+  }
+  shutdown(c, SHUT_WR);
+  close(c);
+}
+
+double percentile(std::vector<float> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
+// The summary on stop: one line of JSON (--json) or a few lines of text, on stdout.
+void Server::print_summary(double seconds, std::uint32_t connected) const {
+  std::uint64_t dropped = 0;
+  for (std::uint64_t d : drops) dropped += d;
+  if (f.json) {
+    std::string drop_list;
+    for (int d = 0; d < kDrops; ++d)
+      drop_list += std::string(d ? "," : "") + "\"" + drop_name(d) + "\":" + std::to_string(drops[d]);
+    std::printf(
+        "{\"program\":\"warpmind-server\",\"ticks\":%llu,\"seconds\":%.3f,\"tick_hz\":%d,\"late_ticks\":%llu,"
+        "\"clients\":{\"joined\":%llu,\"left\":%llu,\"disconnected\":%llu,\"refused\":%llu,\"slow\":%llu,\"peak\":%llu,"
+        "\"connected_at_stop\":%u},\"drops\":{%s},\"dropped\":%llu,\"receive_errors\":%llu,\"commands\":%llu,"
+        "\"rejected_by_aoi\":%llu,"
+        "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
+        "llu,\"bytes_out\":%llu,"
+        "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
+        "\"send_failures\":%llu,\"observers\":%zu,\"socket_buffer\":%d,\"zone\":%d,\"zones\":%d,\"cluster\":{"
+        "\"messages_in\":%llu,\"bad_"
+        "messages\":%llu,\"late_messages\":%llu,"
+        "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,\"views_missing\":%llu,"
+        "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
+        static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(late_ticks),
+        static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
+        static_cast<unsigned long long>(disconnected), static_cast<unsigned long long>(refused),
+        static_cast<unsigned long long>(slow_peers), static_cast<unsigned long long>(peak), connected,
+        drop_list.c_str(), static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(receive_errors),
+        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(module_rejected),
+        static_cast<unsigned long long>(notifications), static_cast<unsigned long long>(datagrams_in),
+        static_cast<unsigned long long>(datagram_bytes_in), static_cast<unsigned long long>(bytes_in),
+        static_cast<unsigned long long>(packets_out), static_cast<unsigned long long>(bytes_out),
+        percentile(tick_ms, 0.5), percentile(tick_ms, 0.9), percentile(tick_ms, 0.99), percentile(tick_ms, 1.0),
+        aoi::variant_name(world->variant()), backend_name(ctx->backend()),
+        static_cast<unsigned long long>(send_failures), observers.size(), socket_buffer, f.zone, f.zones,
+        static_cast<unsigned long long>(zone_messages), static_cast<unsigned long long>(zone_bad),
+        static_cast<unsigned long long>(zone_late), static_cast<unsigned long long>(zone_timeouts),
+        static_cast<unsigned long long>(relayed_out), static_cast<unsigned long long>(relayed_in),
+        static_cast<unsigned long long>(resets), static_cast<unsigned long long>(views_missing),
+        percentile(wait_ms, 0.5), percentile(wait_ms, 0.99));
+  } else {
+    std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
+                static_cast<unsigned long long>(tick - 1), seconds, static_cast<unsigned long long>(late_ticks),
+                static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
+                static_cast<unsigned long long>(peak));
+    std::printf("dropped %llu:", static_cast<unsigned long long>(dropped));
+    for (int d = 0; d < kDrops; ++d) std::printf(" %s %llu", drop_name(d), static_cast<unsigned long long>(drops[d]));
+    std::printf("\nbytes in %llu, out %llu; tick ms p50 %.3f p99 %.3f\n", static_cast<unsigned long long>(bytes_in),
+                static_cast<unsigned long long>(bytes_out), percentile(tick_ms, 0.5), percentile(tick_ms, 0.99));
+  }
+}
+
+}  // namespace warpmind::server

@@ -1,0 +1,172 @@
+// warpmind-server's tick: the commands taken since the previous tick (one zone: straight from the
+// slots; a cluster: the whole cluster's, see server_zones.cpp) resolved into the AOI module's, the
+// module's tick, and its notifications handed out chunk by chunk (server_states.cpp), timed by stage.
+#include <cstring>
+
+#include "server.h"
+
+namespace warpmind::server {
+
+namespace {
+
+// A slot's part in the next tick: its join, its leave, or its latest command.
+bool has_pending(const Slot& s) {
+  return s.state == SlotState::Joining || s.state == SlotState::Leaving ||
+         (s.state == SlotState::Active && s.has_command);
+}
+
+}  // namespace
+
+void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
+  Clock::time_point t0 = Clock::now();
+  if (f.zones == 1)
+    local_commands(cmds);
+  else if (!zone_commands(cmds, t0))
+    return;
+  // The module's tick; its mailboxes come chunk by chunk (gpu-fast writes the next while this one's
+  // messages are built), the State's time being when the first chunk is ready.
+  const Clock::time_point t_module = Clock::now();
+  Clock::time_point t_encode{};
+  std::uint64_t time_us = 0;
+  out_in = out_left = 0;
+  for (std::uint32_t g = 0; g < relay_out.size(); ++g)
+    net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
+  const aoi::NotificationSink sink = [&](const aoi::NotificationChunk& c) {
+    if (t_encode == Clock::time_point{}) {
+      t_encode = Clock::now();
+      time_us = static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count());
+    }
+    if (virtual_clients)
+      deliver_virtual(c, r, time_us);
+    else
+      deliver_chunk(c, r, time_us);
+  };
+  const Status st = world->tick(cmds, r, sink);
+  if (!st.ok()) {
+    std::fprintf(stderr, "warpmind-server: tick %llu: %s\n", static_cast<unsigned long long>(tick),
+                 st.message().c_str());
+    g_stop.store(true);
+    return;
+  }
+  if (t_encode == Clock::time_point{}) t_encode = Clock::now();
+  for (std::size_t k : r.rejected) module_rejected += k;
+  send_snapshots(time_us);
+  for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
+  if (host) enet_host_flush(host);
+  ++tick;
+  const Clock::time_point t1 = Clock::now();
+  if (tick_ms.size() < (1u << 22)) {
+    tick_ms.push_back(std::chrono::duration<float, std::milli>(t1 - t0).count());
+    commands_ms.push_back(std::chrono::duration<float, std::milli>(t_module - t0).count());
+    module_ms.push_back(std::chrono::duration<float, std::milli>(t_encode - t_module).count());
+    encode_ms.push_back(std::chrono::duration<float, std::milli>(t1 - t_encode).count());
+  }
+}
+
+// The tick's commands for the AOI module: every raw command whose player (an attack: whose target)
+// is in this zone's world, resolved against the positions before the tick.
+bool Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command& k) {
+  k = {};
+  k.player = c.player;
+  const aoi::Player& p = pos[c.player];
+  switch (c.kind) {
+    case net::RawKind::Join:
+      views[c.player].start(tick - 1);
+      client_ack[c.player] = 0;
+      if (!in_reach(c.x)) return false;
+      k.dx = c.x - p.x;
+      k.dy = c.y - p.y;
+      return true;
+    case net::RawKind::Leave:
+      if (!in_game(p)) return false;
+      k.dx = parking[c.player].x - p.x;
+      k.dy = parking[c.player].y - p.y;
+      return true;
+    case net::RawKind::Move: {
+      last_applied[c.player] = c.seq;
+      if (!in_game(p)) return false;
+      const float tx = std::clamp(c.x, 0.0f, f.map), ty = std::clamp(c.y, 0.0f, f.map);
+      k.dx = std::clamp(tx - p.x, -max_move, max_move);
+      k.dy = std::clamp(ty - p.y, -max_move, max_move);
+      return true;
+    }
+    case net::RawKind::Attack:
+      last_applied[c.player] = c.seq;
+      if (!in_game(pos[c.target])) return false;
+      k.type = aoi::CommandType::Attack;
+      k.target = c.target;
+      k.damage = f.damage;
+      return true;
+    case net::RawKind::Ack:
+      client_ack[c.player] = std::max<std::uint64_t>(client_ack[c.player], c.target);
+      return false;
+  }
+  return false;
+}
+
+void Server::resolve(std::vector<aoi::Command>& cmds) {
+  cmds.clear();
+  const std::span<const aoi::Player> pos = world->players();
+  aoi::Command k;
+  for (const net::RawCommand& c : raw)
+    if (resolve_one(c, pos, k)) cmds.push_back(k);
+}
+
+// Takes slot i's part in the next tick into c: false when it has none.
+bool Server::take_pending(std::uint32_t i, net::RawCommand& c) {
+  Slot& s = slots[i];
+  if (s.state == SlotState::Joining) {
+    c = {id_of(static_cast<int>(i)), net::RawKind::Join, 0, s.spawn.x, s.spawn.y, 0};
+    s.state = SlotState::Active;
+  } else if (s.state == SlotState::Leaving) {
+    c = {id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0};
+    s.state = SlotState::Free;
+  } else if (s.state == SlotState::Active && s.has_command) {
+    s.has_command = false;
+    c = s.command;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// One zone: the slots' commands resolved straight into the module's, in player order, on the pool
+// (parts counted, then written at their offsets; a command that no longer applies — an attack on a
+// player who left — leaves a gap, closed afterwards).
+void Server::local_commands(std::vector<aoi::Command>& cmds) {
+  const std::span<const aoi::Player> pos = world->players();
+  ThreadPool& pool = ctx->pool();
+  const std::size_t parts = std::clamp<std::size_t>(cap / 4096, 1, pool.size() * 4);
+  const auto lo = [&](std::size_t p) { return static_cast<std::uint32_t>(std::size_t{cap} * p / parts); };
+  part_start.assign(parts + 1, 0);
+  part_written.assign(parts, 0);
+  pool.parallel_for(parts, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t p = b; p < e; ++p) {
+      std::size_t k = 0;
+      for (std::uint32_t i = lo(p); i < lo(p + 1); ++i) k += has_pending(slots[i]);
+      part_start[p + 1] = k;
+    }
+  });
+  for (std::size_t p = 0; p < parts; ++p) part_start[p + 1] += part_start[p];
+  cmds.resize(part_start[parts]);
+  pool.parallel_for(parts, [&](std::size_t b, std::size_t e, unsigned) {
+    for (std::size_t p = b; p < e; ++p) {
+      std::size_t at = part_start[p];
+      net::RawCommand c;
+      for (std::uint32_t i = lo(p); i < lo(p + 1); ++i)
+        if (take_pending(i, c) && resolve_one(c, pos, cmds[at])) ++at;
+      part_written[p] = at - part_start[p];
+    }
+  });
+  std::size_t to = 0;
+  for (std::size_t p = 0; p < parts; ++p) {
+    if (to != part_start[p])
+      std::memmove(cmds.data() + to, cmds.data() + part_start[p], part_written[p] * sizeof(aoi::Command));
+    to += part_written[p];
+  }
+  cmds.resize(to);
+}
+
+}  // namespace warpmind::server

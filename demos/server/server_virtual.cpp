@@ -1,0 +1,224 @@
+// warpmind-server --virtual-clients: the same command and notification path without sockets (docs/server.md).
+// Each client's message is built and verified like a packet; its State and Events are built like a
+// connected client's and counted instead of sent. Commands are taken and messages built on the
+// context's thread pool, each worker with its own builder.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "server.h"
+
+namespace warpmind::server {
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// A virtual client: its waypoint, its last seq, its script's random state.
+struct Client {
+  float wx = 0, wy = 0;
+  std::uint32_t seq = 0;
+  std::uint64_t rng = 0;
+};
+
+constexpr std::size_t kSlot = 128;  // a Move or an Attack is about 60 bytes
+
+// The clients of a run, their messages of the tick (kSlot bytes each), and the times of its stages.
+struct VirtualRun {
+  explicit VirtualRun(Server& s) : sv(s) {}
+
+  Server& sv;
+  std::vector<Client> clients;
+  std::vector<std::uint8_t> arena;
+  std::vector<std::uint16_t> length;
+  std::vector<float> intake_ms, upload, query, visibility, download;
+  std::uint64_t rejected = 0;
+
+  float uniform(std::uint64_t& r) const { return static_cast<float>(splitmix(r) >> 40) * 0x1p-24f * sv.f.map; }
+
+  // Every client joins: its slot, token and spawn point, and its first waypoint.
+  void join() {
+    const std::uint32_t n = sv.total;
+    clients.assign(n, Client{});
+    std::uint64_t seed = sv.f.seed;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      Slot& s = sv.slots[i];
+      s = Slot{};
+      s.state = SlotState::Joining;
+      s.token = splitmix(seed) | 1;
+      s.spawn = {uniform(seed), uniform(seed), 100};
+      clients[i].rng = splitmix(seed);
+      clients[i].wx = uniform(clients[i].rng);
+      clients[i].wy = uniform(clients[i].rng);
+    }
+    arena.assign(static_cast<std::size_t>(n) * kSlot, 0);
+    length.assign(n, 0);
+  }
+
+  // The clients' side (not timed): each client's Move or Attack of this tick, into the arena.
+  void write_commands() {
+    const std::span<const aoi::Player> pos = sv.world->players();
+    sv.ctx->pool().parallel_for(
+        sv.total,
+        [&](std::size_t begin, std::size_t end, unsigned w) {
+          flatbuffers::FlatBufferBuilder& b = sv.workers[w].b;
+          for (std::size_t i = begin; i < end; ++i) {
+            Client& c = clients[i];
+            const std::uint32_t seq = ++c.seq;
+            b.Clear();
+            if (sv.seen[i] != UINT32_MAX && static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < sv.f.attack_share) {
+              net::FinishMessageBuffer(
+                  b, net::CreateMessage(b, net::Body_Attack,
+                                        net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i], sv.tick - 1).Union()));
+            } else {
+              if (std::fabs(pos[i].x - c.wx) < 0.5f && std::fabs(pos[i].y - c.wy) < 0.5f) {
+                c.wx = uniform(c.rng);
+                c.wy = uniform(c.rng);
+              }
+              net::FinishMessageBuffer(
+                  b, net::CreateMessage(b, net::Body_Move,
+                                        net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy, sv.tick - 1).Union()));
+            }
+            length[i] = static_cast<std::uint16_t>(std::min<std::size_t>(b.GetSize(), kSlot));
+            std::memcpy(arena.data() + i * kSlot, b.GetBufferPointer(), length[i]);
+          }
+        },
+        1024);
+  }
+
+  // Intake (timed): every message verified and taken, as the server takes a packet.
+  void take_commands() {
+    const Clock::time_point t0 = Clock::now();
+    sv.ctx->pool().parallel_for(
+        sv.total,
+        [&](std::size_t begin, std::size_t end, unsigned w) {
+          Server::Worker& k = sv.workers[w];
+          for (std::size_t i = begin; i < end; ++i) {
+            const net::Message* m = net::read_message(arena.data() + i * kSlot, length[i]);
+            const int d = m ? sv.take_command(sv.slots[i], static_cast<int>(i), *m) : BadPacket;
+            if (d >= 0)
+              ++k.drops[d];
+            else
+              ++k.commands;
+          }
+        },
+        1024);
+    intake_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
+  }
+
+  // The AOI module's own times of a tick.
+  void record(const aoi::TickResult& result) {
+    for (std::size_t k : result.rejected) rejected += k;
+    upload.push_back(static_cast<float>(result.ms_upload));
+    query.push_back(static_cast<float>(result.ms_query + result.ms_sort + result.ms_logic));
+    visibility.push_back(static_cast<float>(result.ms_visibility));
+    download.push_back(static_cast<float>(result.ms_download));
+  }
+
+  // The run's JSON line on stdout; the exit status (1 when a message was dropped).
+  int report() const {
+    const Flags& f = sv.f;
+    std::uint64_t packets = 0, bytes = 0, notes = 0, commands = 0, dropped = 0;
+    for (const Server::Worker& w : sv.workers) {
+      packets += w.packets, bytes += w.bytes, notes += w.notifications, commands += w.commands;
+      for (std::uint64_t d : w.drops) dropped += d;
+    }
+    const double ticks = std::max<std::size_t>(1, sv.tick_ms.size());
+    const auto p = [](const std::vector<float>& v, double q) { return percentile(v, q); };
+    std::printf(
+        "{\"program\":\"warpmind-server\",\"mode\":\"virtual\",\"clients\":%u,\"ticks\":%zu,\"map\":%g,\"aoi\":%g,"
+        "\"shape\":\"%s\",\"attack_share\":%g,\"threads\":%u,\"backend\":\"%s\",\"variant\":\"%s\","
+        "\"notifications_per_tick\":%.0f,\"messages_per_tick\":%.0f,\"bytes_per_tick\":%.0f,\"commands\":%llu,"
+        "\"dropped\":%llu,\"rejected_by_aoi\":%llu,"
+        "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"intake_ms\":{\"p50\":%.4f,\"p99\":%.4f},"
+        "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
+        "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
+        sv.total, sv.tick_ms.size(), f.map, f.aoi, aoi::shape_name(sv.cfg.shape), f.attack_share, sv.ctx->pool().size(),
+        backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()), static_cast<double>(notes) / ticks,
+        static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
+        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
+        static_cast<unsigned long long>(rejected), p(sv.tick_ms, 0.5), p(sv.tick_ms, 0.9), p(sv.tick_ms, 0.99),
+        p(sv.tick_ms, 1.0), p(intake_ms, 0.5), p(intake_ms, 0.99), p(sv.commands_ms, 0.5), p(sv.module_ms, 0.5),
+        p(sv.encode_ms, 0.5), p(upload, 0.5), p(query, 0.5), p(visibility, 0.5), p(download, 0.5));
+    return dropped == 0 ? 0 : 1;
+  }
+};
+
+}  // namespace
+
+// Virtual clients acknowledge every State, so each State's catch-up is the players that came into view.
+void Server::deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us) {
+  const std::span<const aoi::Player> after = world->players();
+  const auto first_of = [](const std::vector<aoi::VisibilityEvent>& list, std::size_t i) {
+    return static_cast<std::size_t>(
+        std::lower_bound(list.begin(), list.end(), i,
+                         [](const aoi::VisibilityEvent& e, std::size_t x) { return e.receiver < x; }) -
+        list.begin());
+  };
+  ctx->pool().parallel_for(
+      c.end_receiver - c.first_receiver,
+      [&](std::size_t begin, std::size_t end, unsigned w) {
+        Worker& k = workers[w];
+        std::size_t e_in = first_of(r.entered, c.first_receiver + begin);
+        std::size_t e_out = first_of(r.left, c.first_receiver + begin);
+        for (std::size_t n = begin; n < end; ++n) {
+          const std::uint32_t i = static_cast<std::uint32_t>(c.first_receiver + n);
+          const auto entered = events_of(r.entered, i, e_in), gone = events_of(r.left, i, e_out);
+          if (slots[i].state != SlotState::Active) continue;
+          const std::span<const aoi::MailboxEntry> box = box_of(c, i);
+          k.notifications += box.size();
+          seen[i] = UINT32_MAX;
+          for (const aoi::MailboxEntry& e : box)
+            if (e.subject() != i) {
+              seen[i] = e.subject();
+              break;
+            }
+          // Virtual clients acknowledge every State: the catch-up is the players that came into view.
+          k.keys.clear();
+          for (const aoi::VisibilityEvent& e : entered) all_fields(k.keys, e.other);
+          finish_catch_up(i, k.keys, box, after, k.catch_up, true);
+          k.notifications += k.catch_up.size();
+          build_state(k.b, i, box, k.catch_up, tick - 1, time_us, after[i]);
+          ++k.packets;
+          k.bytes += k.b.GetSize();
+          if (build_events(k.b, entered, gone)) {
+            ++k.packets;
+            k.bytes += k.b.GetSize();
+          }
+        }
+      },
+      256);
+}
+
+// --virtual-clients N: N clients in this process join at tick 0, then each tick every client builds
+// one Move or Attack message (by the bots' script: an attack on a player its last State named, with
+// probability --attack-share, else a step towards its waypoint), the server verifies and takes them
+// (intake, on the thread pool), runs the tick and builds every client's State and Events. Prints the
+// times of intake and tick (commands, AOI module, messages) over --ticks ticks, the join tick left out.
+int run_virtual(Server& sv) {
+  sv.workers.resize(sv.ctx->pool().size());
+  sv.seen.assign(sv.total, UINT32_MAX);
+  VirtualRun run(sv);
+  run.join();
+  std::vector<aoi::Command> cmds;
+  aoi::TickResult result;
+  sv.run_tick(cmds, result);  // the joins
+  if (g_stop.load()) return 1;
+  sv.tick_ms.clear(), sv.commands_ms.clear(), sv.module_ms.clear(), sv.encode_ms.clear();
+  for (Server::Worker& w : sv.workers) w = {};
+  for (int t = 0; t < sv.f.ticks && !g_stop.load(); ++t) {
+    run.write_commands();
+    run.take_commands();
+    sv.run_tick(cmds, result);
+    if (g_stop.load()) return 1;
+    run.record(result);
+  }
+  return run.report();
+}
+
+}  // namespace warpmind::server

@@ -1,0 +1,211 @@
+// warpmind-server's zones (docs/server.md, "Zones"): the tick messages the zones of a cluster exchange
+// over NATS each tick (commands, the players near a border that a neighbour mirrors, and the views of
+// players about to cross one), the world aligned with the neighbours' before the tick, and States and
+// Events relayed to the zone their client is connected to.
+#include <cstring>
+
+#include "server.h"
+
+namespace warpmind::server {
+
+// States and Events other zones computed for this zone's clients: passed on as they are.
+void Server::drain_relays() {
+  if (f.zones == 1) return;
+  while (bus.next(true, 0, wire)) {
+    if (!net::decode_relay(wire.data(), wire.size(), f.zones, total, net::kChannels, std::size_t{1} << 20,
+                           relay_records)) {
+      ++zone_bad;
+      continue;
+    }
+    for (const net::RelayRecord& r : relay_records) {
+      if (r.player / cap != static_cast<std::uint32_t>(f.zone)) {
+        ++zone_bad;
+        continue;
+      }
+      const Slot& s = slots[r.player % cap];
+      if (s.state != SlotState::Active || s.peer == nullptr) continue;  // it left meanwhile
+      send_bytes(s.peer, r.channel, r.message.data(), r.message.size());
+      ++relayed_in;
+    }
+  }
+  enet_host_flush(host);
+}
+
+void Server::flush_relay(std::uint32_t g) {
+  if (relay_out[g].size() <= net::kRelayHeader) return;
+  bus.publish(f.nats_prefix + ".relay." + std::to_string(g), relay_out[g]);
+  net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
+}
+
+void Server::deliver(std::uint32_t id, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
+  const std::uint32_t g = id / cap;
+  if (g == static_cast<std::uint32_t>(f.zone)) {
+    const Slot& s = slots[id % cap];
+    if (s.state == SlotState::Active && s.peer != nullptr) send(s.peer, channel, b);
+    return;
+  }
+  net::add_relay(relay_out[g], id, channel, {b.GetBufferPointer(), b.GetSize()});
+  ++relayed_out;
+  if (relay_out[g].size() > (std::size_t{1} << 19)) flush_relay(g);
+}
+
+// Whether a tick message says only what its zone may: commands of its own clients (ids zone * cap
+// onwards) and states of players on its own strip.
+bool Server::sent_by_its_zone(const net::TickMessage& m) const {
+  const float lo = f.map * static_cast<float>(m.zone) / static_cast<float>(f.zones);
+  const float hi = m.zone + 1 == static_cast<std::uint32_t>(f.zones)
+                       ? f.map
+                       : f.map * static_cast<float>(m.zone + 1) / static_cast<float>(f.zones);
+  for (const net::RawCommand& c : m.commands)
+    if (c.player / cap != m.zone) return false;
+  for (const net::ZoneState& z : m.states)
+    if (z.x < lo || z.x > hi || z.y < 0 || z.y > f.map) return false;
+  return true;
+}
+
+// This zone's tick message: its clients' commands, the players of its strip that a neighbour mirrors,
+// and the views of the players that may walk across a border; published on <prefix>.tick.
+void Server::publish_tick(const std::vector<aoi::Player>& before) {
+  mine.zone = static_cast<std::uint32_t>(f.zone);
+  mine.tick = tick;
+  mine.commands = raw;
+  mine.states.clear();
+  // The players of this strip that a neighbour mirrors: those within `reach` of its border.
+  mine.views.clear();
+  for (std::uint32_t id = 0; id < total; ++id) {
+    const aoi::Player& p = before[id];
+    if (!in_strip(p)) continue;
+    if ((f.zone > 0 && p.x < strip_lo + reach) || (f.zone + 1 < f.zones && p.x >= strip_hi - reach))
+      mine.states.push_back({id, p.x, p.y, p.hp});
+    // A player that may cross a border this tick: its client's view goes along, so the zone it walks
+    // into delta-encodes its State as this one would have (twice the largest move: rounding aside).
+    const View& v = views[id];
+    const float edge = 2 * max_move;
+    if (v.tick + 1 == tick &&
+        ((f.zone > 0 && p.x < strip_lo + edge) || (f.zone + 1 < f.zones && p.x >= strip_hi - edge))) {
+      net::PlayerView& out = mine.views.emplace_back();
+      out.player = id;
+      out.visible = v.visible;
+      const std::uint64_t a = client_ack[id];
+      if (a != 0 && tick - a <= kHistory && v.history.size() == kHistory)
+        for (std::uint64_t u = a + 1; u < tick; ++u)
+          if (v.history[u % kHistory].tick == u) out.past.push_back(v.history[u % kHistory]);
+    }
+  }
+  net::encode_tick(mine, wire);
+  bus.publish(f.nats_prefix + ".tick", wire);
+}
+
+// Publishes this zone's tick message and waits for every other zone's for the same tick. False when
+// one did not come within --zone-timeout (the first tick waits for the whole cluster to start).
+bool Server::exchange(const std::vector<aoi::Player>& before) {
+  publish_tick(before);
+  peers.clear();
+  if (auto it = early.find(tick); it != early.end()) {
+    peers = std::move(it->second);
+    early.erase(it);
+  }
+  const Clock::time_point until =
+      first_wait
+          ? Clock::time_point::max()
+          : Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.zone_timeout));
+  net::TickMessage m;
+  while (peers.size() + 1 < static_cast<std::size_t>(f.zones)) {
+    if (g_stop.load()) return false;  // stopping: the tick is not run
+    if (Clock::now() >= until) {
+      ++zone_timeouts;
+      return false;
+    }
+    if (!bus.next(false, 0, wire)) {
+      drain_relays();
+      pump(1);  // clients' packets are taken while the zone waits
+      continue;
+    }
+    ++zone_messages;
+    const auto from_zone = [&m](const std::vector<net::TickMessage>& list) {
+      return std::any_of(list.begin(), list.end(), [&m](const net::TickMessage& p) { return p.zone == m.zone; });
+    };
+    if (!net::decode_tick(wire.data(), wire.size(), f.zones, total, m) || m.zone == mine.zone || !sent_by_its_zone(m)) {
+      ++zone_bad;
+    } else if (m.tick < tick) {
+      ++zone_late;
+    } else if (m.tick > tick + 1000 || early.size() > 1000) {
+      ++zone_bad;
+    } else if (m.tick > tick) {
+      if (!from_zone(early[m.tick])) early[m.tick].push_back(std::move(m));  // a zone's first for a tick
+    } else if (!from_zone(peers)) {
+      peers.push_back(std::move(m));
+    }
+  }
+  first_wait = false;
+  return true;
+}
+
+// A cluster: this zone's clients' commands, then the other zones' (joins and leaves are moves in and
+// out of the parking strip), resolved against the zone's world as aligned with its neighbours'. False
+// when the tick is not to run (stopping, or the world could not be aligned). t0 moves past the wait.
+bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
+  raw.clear();
+  net::RawCommand c;
+  for (std::uint32_t i = 0; i < cap; ++i) {
+    if (take_pending(i, c)) raw.push_back(c);
+    Slot& s = slots[i];
+    if (s.state == SlotState::Active && s.acked != s.ack_sent && s.acked < (std::uint64_t{1} << 32)) {
+      raw.push_back({id_of(static_cast<int>(i)), net::RawKind::Ack, 0, 0, 0, static_cast<std::uint32_t>(s.acked)});
+      s.ack_sent = s.acked;
+    }
+  }
+  const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
+  if (!exchange(before) && g_stop.load()) return false;
+  for (const net::TickMessage& m : peers) {
+    raw.insert(raw.end(), m.commands.begin(), m.commands.end());
+    adopt_views(m);
+  }
+  std::sort(raw.begin(), raw.end(),
+            [](const net::RawCommand& a, const net::RawCommand& b) { return a.player < b.player; });
+  const Clock::time_point waited = Clock::now();
+  if (wait_ms.size() < (1u << 22)) wait_ms.push_back(std::chrono::duration<float, std::milli>(waited - t0).count());
+  t0 = waited;
+  if (!align_world()) {
+    g_stop.store(true);
+    return false;
+  }
+  resolve(cmds);
+  return true;
+}
+
+// The views of the players that may walk onto this strip from m's zone (handoff): the zone that built
+// a player's last State sent its client's view along, so the States built here delta-encode alike.
+void Server::adopt_views(const net::TickMessage& m) {
+  for (const net::PlayerView& pv : m.views) {
+    View& v = views[pv.player];
+    if (v.tick + 1 == tick) continue;  // this zone built its last State itself
+    v.start(tick - 1);
+    v.visible = pv.visible;
+    if (v.history.size() != kHistory) v.history.assign(kHistory, net::ViewTick{UINT64_MAX, {}, {}});
+    for (const net::ViewTick& h : pv.past)
+      if (h.tick < tick && tick - h.tick <= kHistory) v.history[h.tick % kHistory] = h;
+  }
+}
+
+// The zone's world before the tick: its own players as it computed them, the players within reach
+// of its strip as their zones computed them, everyone else parked. Reset only when it differs.
+bool Server::align_world() {
+  const std::span<const aoi::Player> now = world->players();
+  desired = parking;
+  for (std::uint32_t id = 0; id < total; ++id)
+    if (in_strip(now[id])) desired[id] = now[id];
+  for (const net::TickMessage& m : peers)
+    for (const net::ZoneState& z : m.states)
+      if (in_reach(z.x)) desired[z.player] = {z.x, z.y, z.hp};
+  if (std::memcmp(desired.data(), now.data(), desired.size() * sizeof(aoi::Player)) == 0) return true;
+  ++resets;
+  if (Status st = world->reset(desired); !st.ok()) {
+    std::fprintf(stderr, "warpmind-server: zone %d, tick %llu: %s\n", f.zone, static_cast<unsigned long long>(tick),
+                 st.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace warpmind::server
