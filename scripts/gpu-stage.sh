@@ -42,6 +42,11 @@ if cmake --build "$build" --target help | grep -c "warpmind-server" > /dev/null;
   [[ -x $nats ]] && cp "$nats" "$stage/"  # a static program: the cluster step runs it there
 fi
 stage_libs "$stage"/warpmind*
+# The NVIDIA Vulkan driver's own dispatch libraries (GLVND), which a machine with the driver alone can lack.
+for l in libGLdispatch.so.0 libGLX.so.0; do
+  p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ {print $NF; exit}')
+  [[ -n $p ]] && cp -L "$p" "$stage/lib/"
+done
 git describe --always --abbrev=12 --dirty > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 for p in "${programs[@]}"; do strip --strip-debug "$stage/$p" 2>/dev/null || true; done
 du -sh "$stage"
