@@ -34,6 +34,12 @@ if [[ -z ${VK_DRIVER_FILES:-} && -z ${VK_ICD_FILENAMES:-} ]]; then
     [[ -f $icd ]] && { export VK_DRIVER_FILES=$icd; break; }
   done
 fi
+# The driver's Vulkan goes through its EGL vendor library (GLVND, in STAGE/lib where the machine lacks it).
+if [[ -z ${__EGL_VENDOR_LIBRARY_FILENAMES:-} ]]; then
+  for egl in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json; do
+    [[ -f $egl ]] && { export __EGL_VENDOR_LIBRARY_FILENAMES=$egl; break; }
+  done
+fi
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "nvidia-smi not available" > "$out/nvidia-smi.txt"
 gpu_filter=${WARPMIND_GPU_FILTER:-'*Gpu*:*gpu*:*Device*:Field.*:FieldQueries.*:Crowd.*'}
 step_timeout=()

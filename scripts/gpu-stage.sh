@@ -42,8 +42,9 @@ if cmake --build "$build" --target help | grep -c "warpmind-server" > /dev/null;
   [[ -x $nats ]] && cp "$nats" "$stage/"  # a static program: the cluster step runs it there
 fi
 stage_libs "$stage"/warpmind*
-# The NVIDIA Vulkan driver's own dispatch libraries (GLVND), which a machine with the driver alone can lack.
-for l in libGLdispatch.so.0 libGLX.so.0; do
+# The GLVND libraries the NVIDIA Vulkan driver loads (dispatch, GLX, EGL, GL), which a machine with the
+# driver alone can lack.
+for l in libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libOpenGL.so.0 libGL.so.1 libGLESv2.so.2; do
   p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ {print $NF; exit}')
   [[ -n $p ]] && cp -L "$p" "$stage/lib/"
 done
