@@ -74,7 +74,6 @@ RERUN = {
     "field-only-scale.json": "warpmind-bench field --only-scale",
     "crowd-no-scale.json": "warpmind-bench crowd --no-scale",
     "ddm.json": "warpmind-bench ddm --no-brute --steps 5",
-    "chess-perft.json": "warpmind-bench chess --part perft",
     "hybrid-w48-d5.json": "warpmind-bench hybrid --width 48 --depth 5",
     # gpu-run.sh steps whose runs are gathered into one file of the same shape ({"suite", "device",
     # "commit", "date", "command", "runs": [...]}, a run per stats.json or JSON line)

@@ -128,7 +128,7 @@ def search_resident(load):
 
 @block("perft")
 def perft(load):
-    p = load("h100/chess-perft.json")
+    p = load("h100/chess.json")
     goals = {("start", 8): 300e9, ("kiwipete", 6): 300e9}
     rows = []
     for variant, what in (("perft-cpu", "CPU, 16 threads"), ("perft-gpu", "GPU"), ("perft-gpu-merged", None)):
@@ -138,11 +138,6 @@ def perft(load):
             rows.append([what or "GPU, transpositions merged", f"{k[0]}, {k[1]}", count(r["nodes"]),
                          ms(r["median_ms"]), rate(r["nodes_per_s"]),
                          f"≥ {rate(g)}: {'met' if r['nodes_per_s'] >= g else 'not met'}" if g else ""])
-    if not p.find("perft-gpu-merged"):  # a perft file from before the merged rows: take them from chess.json
-        for r in load("h100/chess.json").find("perft-gpu-merged", experiment="perft"):
-            k = (r["params"]["position"], r["params"]["depth"])
-            rows.append(["GPU, transpositions merged (chess.json)", f"{k[0]}, {k[1]}", count(r["nodes"]),
-                         ms(r["median_ms"]), rate(r["nodes_per_s"]), ""])
     if not rows:
         raise Missing(f"{p.path}: no perft records")
     return table(["backend", "position, depth", "nodes", "time", "nodes a second", "goal"], rows)
