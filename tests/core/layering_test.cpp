@@ -191,23 +191,28 @@ TEST(Layering, TheEngineKnowsNothingOfTheLibrary) {
 
 namespace {
 
+bool sources_are_a_git_checkout() {
+  return std::system(("git -C '" + source_root().string() + "' rev-parse --git-dir > /dev/null 2>&1").c_str()) == 0;
+}
+
+// What a shell command run in the sources' root prints on stdout.
+std::string output_in_sources(const std::string& command) {
+  std::string out;
+  if (FILE* p = popen(("cd '" + source_root().string() + "' && " + command).c_str(), "r")) {
+    char line[1024];
+    while (std::fgets(line, sizeof line, p)) out += line;
+    pclose(p);
+  }
+  return out;
+}
+
 // Files that do one thing: no source file of the tree (C, C++, CUDA, Python, shell) longer than 900
 // lines, no test longer than 1,000 (docs/architecture.md, Files). Counted on the files git tracks.
 TEST(Layering, NoSourceFileIsLongerThanItsLimit) {
   WM_REQUIRE_SOURCES();
-  const std::string root = source_root().string();
-  if (std::system(("git -C '" + root + "' rev-parse --git-dir > /dev/null 2>&1").c_str()) != 0)
-    GTEST_SKIP() << "the sources are not a git checkout";
-  const std::string cmd = "cd '" + root +
-                          "' && git ls-files -z '*.cpp' '*.h' '*.cu' '*.cuh' '*.c' '*.py' '*.sh' | "
-                          "xargs -0 wc -l | grep -v ' total$'";
-  std::string listing;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char line[1024];
-    while (std::fgets(line, sizeof line, p)) listing += line;
-    pclose(p);
-  }
-  std::istringstream in(listing);
+  if (!sources_are_a_git_checkout()) GTEST_SKIP() << "the sources are not a git checkout";
+  std::istringstream in(output_in_sources(
+      "git ls-files -z '*.cpp' '*.h' '*.cu' '*.cuh' '*.c' '*.py' '*.sh' | xargs -0 wc -l | grep -v ' total$'"));
   int files = 0;
   for (std::string line; std::getline(in, line);) {
     std::istringstream row(line);
@@ -222,30 +227,18 @@ TEST(Layering, NoSourceFileIsLongerThanItsLimit) {
   EXPECT_GT(files, 200);
 }
 
-}  // namespace
-
-namespace {
-
 // The tree stays formatted by its .clang-format: every C, C++ and CUDA source git tracks passes
 // clang-format --dry-run --Werror. Pinned to clang-format 14 (Debian 12's; scripts/setup.sh installs it):
 // another version may lay out the same code differently, so it skips there, as it does without git or the
 // sources.
 TEST(Layering, SourcesAreFormattedByTheClangFormatFile) {
   WM_REQUIRE_SOURCES();
-  const std::string root = source_root().string();
   if (std::system("clang-format --version 2>/dev/null | grep -q 'version 14\\.'") != 0)
     GTEST_SKIP() << "clang-format 14 is not installed";
-  if (std::system(("git -C '" + root + "' rev-parse --git-dir > /dev/null 2>&1").c_str()) != 0)
-    GTEST_SKIP() << "the sources are not a git checkout";
-  const std::string cmd = "cd '" + root +
-                          "' && git ls-files -z '*.cpp' '*.h' '*.cu' '*.cuh' '*.c' | "
-                          "xargs -0 clang-format --dry-run --Werror 2>&1 | grep -m 20 'error:'";
-  std::string offenders;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char line[512];
-    while (std::fgets(line, sizeof line, p)) offenders += line;
-    pclose(p);
-  }
+  if (!sources_are_a_git_checkout()) GTEST_SKIP() << "the sources are not a git checkout";
+  const std::string offenders = output_in_sources(
+      "git ls-files -z '*.cpp' '*.h' '*.cu' '*.cuh' '*.c' | xargs -0 clang-format --dry-run --Werror 2>&1 | "
+      "grep -m 20 'error:'");
   EXPECT_EQ(offenders, "") << "run clang-format -i on these files";
 }
 
