@@ -154,7 +154,7 @@ Tables format_tables(const std::vector<std::array<double, 2>>& w) {
     for (int type = 0; type < 6; ++type)
       append(t.value[which], "%s%d", type ? ", " : "", type == 5 ? 0 : r(type, which));
     std::string& p = t.pst[which];
-    append(p, "  constexpr short k%s[6][64] = {\n", which ? "Eg" : "Mg");
+    append(p, "  static constexpr short k%s[6][64] = {\n", which ? "Eg" : "Mg");
     for (int type = 0; type < 6; ++type) {
       append(p, "    {  // %s\n", kNames[type]);
       for (int row = 7; row >= 0; --row) {  // diagram order: rank 8 first
@@ -170,7 +170,7 @@ Tables format_tables(const std::vector<std::array<double, 2>>& w) {
     p += "  };\n";
   }
   // The terms, grouped and commented as term_weight lays them out.
-  t.terms = "  constexpr short kW[kTermCount][2] = {\n";
+  t.terms = "  static constexpr short kW[kTermCount][2] = {\n";
   for (const et::Group& g : et::groups()) {
     append(t.terms, "    // %s\n   ", g.what);
     for (int k = g.first; k < g.first + g.count; ++k) {
@@ -345,13 +345,14 @@ int main(int argc, char** argv) {
   if (!header_path.empty()) {
     std::ifstream in(header_path);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const bool ok =
-        in &&
-        replace_after(text, "WM_HD int value_mg(int t) {\n  constexpr int v[6] = {", "};", t.value[0] + "};", true) &&
-        replace_after(text, "WM_HD int value_eg(int t) {\n  constexpr int v[6] = {", "};", t.value[1] + "};", true) &&
-        replace_after(text, "  constexpr short kMg[6][64] = {", "\n  };\n", t.pst[0], false) &&
-        replace_after(text, "  constexpr short kEg[6][64] = {", "\n  };\n", t.pst[1], false) &&
-        replace_after(text, "  constexpr short kW[kTermCount][2] = {", "\n  };\n", t.terms, false);
+    const bool ok = in &&
+                    replace_after(text, "WM_HD int value_mg(int t) {\n  static constexpr int v[6] = {", "};",
+                                  t.value[0] + "};", true) &&
+                    replace_after(text, "WM_HD int value_eg(int t) {\n  static constexpr int v[6] = {", "};",
+                                  t.value[1] + "};", true) &&
+                    replace_after(text, "  static constexpr short kMg[6][64] = {", "\n  };\n", t.pst[0], false) &&
+                    replace_after(text, "  static constexpr short kEg[6][64] = {", "\n  };\n", t.pst[1], false) &&
+                    replace_after(text, "  static constexpr short kW[kTermCount][2] = {", "\n  };\n", t.terms, false);
     if (!ok) {
       std::fprintf(stderr, "warpmind-tune: %s is not chess_eval.h as expected\n", header_path.c_str());
       return 2;

@@ -67,7 +67,7 @@ TEST(Cli, TuneFitsTheChessEvaluation) {
   EXPECT_EQ(j["mismatches"].get<int>(), 0);
   EXPECT_LT(j["error_fit"][1].get<double>(), 0.75 * j["error_fit"][0].get<double>()) << r.out;
   EXPECT_LT(j["error_held_out"][1].get<double>(), 0.9 * j["error_held_out"][0].get<double>()) << r.out;
-  EXPECT_NE(r.out.find("constexpr short kMg[6][64]"), std::string::npos);
+  EXPECT_NE(r.out.find("static constexpr short kMg[6][64]"), std::string::npos);
   // The header round trip, and its weights untouched by zero steps.
   const fs::path header = scratch("chess_eval.h");
   const fs::path source = fs::path(WARPMIND_SOURCE_DIR) / "ai/src/search/chess/chess_eval.h";

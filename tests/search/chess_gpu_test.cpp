@@ -238,6 +238,10 @@ TEST(ChessGpu, DeviceResidentMinimaxEqualsTheSerialNegamax) {
   EXPECT_NE(err.find("does not fit the memory budget"), std::string::npos) << err;
   EXPECT_TRUE(device->minimax(rules::from_position(start), 2, {}, o, 1 << 20).ok());
   EXPECT_EQ(o.nodes, 421u);
+  // The leaf kernel keeps the evaluation's tables out of its stack (they once took 1,632 bytes of it).
+  gpu::GameDevice<rules::Device>::KernelResources res;
+  ASSERT_TRUE(device->leaf_kernel_resources({}, res).ok());
+  EXPECT_LE(res.local_bytes, 256u) << res.registers << " registers";
 #endif
 }
 

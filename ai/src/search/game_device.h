@@ -48,6 +48,14 @@ class GameDevice {
   // memory at the first call) runs in halves; a single tree that does not fit is an error.
   Status subtrees(const Pos* roots, std::size_t n, int depth, int ply, const Params& params, int* values,
                   std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+  // Registers and local memory (stack) per thread of the tree's leaf kernel as compiled: the evaluation's
+  // cost on the device. Its tables belong in global memory: one copy built on the stack per call made
+  // the leaf kernel several times slower (1,632 bytes of stack for chess; tests hold the bound).
+  struct KernelResources {
+    int registers = 0;
+    std::size_t local_bytes = 0;
+  };
+  Status leaf_kernel_resources(const Params& params, KernelResources& out) const;
 
   struct Impl;
 

@@ -105,4 +105,18 @@ Status GameDevice<R>::subtrees(const Pos* roots, std::size_t n, int depth, int p
                           budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
 }
 
+template <class R>
+Status GameDevice<R>::leaf_kernel_resources(const Params& params, KernelResources& out) const {
+  using Tree = decltype(Kernels<R>::tree(params));
+  cudaFuncAttributes a{};
+  if constexpr (minimax_detail::WarpPerNode<Tree>::value) {
+    WM_CUDA(cudaFuncGetAttributes(&a, minimax_detail::k_leaf_warp<Pos, Tree>));
+  } else {
+    WM_CUDA(cudaFuncGetAttributes(&a, minimax_detail::k_leaf<Pos, Tree>));
+  }
+  out.registers = a.numRegs;
+  out.local_bytes = a.localSizeBytes;
+  return Status::Ok();
+}
+
 }  // namespace warpmind::gpu

@@ -48,21 +48,21 @@ WM_HD int imax(int a, int b) { return a > b ? a : b; }
 
 // Material values and phase weights by type.
 WM_HD int value_mg(int t) {
-  constexpr int v[6] = {82, 348, 366, 478, 1027, 0};
+  static constexpr int v[6] = {82, 348, 366, 478, 1027, 0};
   return v[t];
 }
 WM_HD int value_eg(int t) {
-  constexpr int v[6] = {94, 282, 295, 515, 938, 0};
+  static constexpr int v[6] = {94, 282, 295, 515, 938, 0};
   return v[t];
 }
 WM_HD int phase_of(int t) {
-  constexpr int v[6] = {0, 1, 1, 2, 4, 0};
+  static constexpr int v[6] = {0, 1, 1, 2, 4, 0};
   return v[t];
 }
 // Where a type's mobility weights start among the terms: knight 0..8 squares, bishop 0..13, rook 0..14,
 // queen 0..27.
 WM_HD int mobility_offset(int t) {
-  constexpr int v[6] = {0, 0, 9, 23, 38, 0};
+  static constexpr int v[6] = {0, 0, 9, 23, 38, 0};
   return v[t];
 }
 
@@ -103,7 +103,7 @@ enum Term : int {
 
 WM_HD void term_weight(int term, int& mg, int& eg) {
   // clang-format off
-  constexpr short kW[kTermCount][2] = {
+  static constexpr short kW[kTermCount][2] = {
     // pawn threat
     {51, 35},
     // rook on an open, half-open file
@@ -143,7 +143,7 @@ WM_HD void term_weight(int term, int& mg, int& eg) {
 // (a1 = 0, from White's point of view) reads entry sq ^ 56.
 WM_HD void pst(int type, int sq, int& mg, int& eg) {
   // clang-format off
-  constexpr short kMg[6][64] = {
+  static constexpr short kMg[6][64] = {
     {  // pawn
          0,     0,     0,     0,     0,     0,     0,     0,
         97,   133,    61,    95,    68,   125,    34,   -11,
@@ -205,7 +205,7 @@ WM_HD void pst(int type, int sq, int& mg, int& eg) {
        -12,    38,    15,   -52,     2,   -26,    20,    12,
     },
   };
-  constexpr short kEg[6][64] = {
+  static constexpr short kEg[6][64] = {
     {  // pawn
          0,     0,     0,     0,     0,     0,     0,     0,
        174,   173,   157,   133,   147,   130,   165,   186,
