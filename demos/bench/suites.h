@@ -14,5 +14,6 @@ demos::Subcommand ddm_suite(CLI::App& app);
 demos::Subcommand hybrid_suite(CLI::App& app);
 demos::Subcommand chess_suite(CLI::App& app);
 demos::Subcommand connect6_suite(CLI::App& app);
+demos::Subcommand tables_suite(CLI::App& app);
 
 }  // namespace warpmind::bench

@@ -48,6 +48,16 @@ class GameDevice {
   // memory at the first call) runs in halves; a single tree that does not fit is an error.
   Status subtrees(const Pos* roots, std::size_t n, int depth, int ply, const Params& params, int* values,
                   std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+  // Many independent searches at once (search_many): for every root, values[i] = its negamax value to
+  // `depth` plies (1..32) and best[i] = the index of its first best move in the search's order (-1: none).
+  // The first depth - tail plies are built breadth-first on the device, the last `tail` are searched by
+  // alpha-beta, one thread a node, where the game's rules can (tail_plies(); 0: leaves evaluated at the
+  // horizon). nodes += every node visited; ms += device time. Batches too large for `budget_bytes` (0: a
+  // quarter of the free memory at the first call) run in halves.
+  Status search_many(const Pos* roots, std::size_t n, int depth, int tail, const Params& params, int* values, int* best,
+                     std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+  // The most plies search_many's `tail` may be for this game (0: none).
+  static int tail_plies();
   // Registers and local memory (stack) per thread of the tree's leaf kernel as compiled: the evaluation's
   // cost on the device. Its tables belong in global memory: one copy built on the stack per call made
   // the leaf kernel several times slower (1,632 bytes of stack for chess; tests hold the bound).

@@ -4,6 +4,10 @@
 // batch runs on the CPU and create() reports that the backend is unavailable.
 #include "warpmind/search/gpu_batch.h"
 
+#include <algorithm>
+#include <chrono>
+#include <string>
+
 #include "search/chess/chess_device.h"
 #include "search/connect6/connect6_device.h"
 
@@ -19,7 +23,7 @@ struct GpuBatch<G>::Impl {
   std::unique_ptr<gpu::GameDevice<R>> device;
   std::vector<typename R::Pos> in;
   std::vector<typename R::Move> moves;
-  std::vector<int> counts;
+  std::vector<int> counts, values, best;
   void pack(const std::vector<const State*>& states) {
     in.resize(states.size());
     for (std::size_t i = 0; i < states.size(); ++i) in[i] = D::pack(*states[i]);
@@ -159,6 +163,68 @@ Status GpuBatch<G>::minimax(const State& root, int depth, MinimaxResult<Move>& o
   (void)root;
   (void)out;
   return Status::Unavailable("GPU minimax: built without CUDA");
+#endif
+}
+
+template <Game G>
+int GpuBatch<G>::max_tail() {
+#if WARPMIND_HAVE_CUDA
+  return gpu::GameDevice<typename Impl::R>::tail_plies();
+#else
+  return 0;
+#endif
+}
+
+template <Game G>
+Status GpuBatch<G>::search_many(std::span<const State> positions, int depth, std::span<TableMove<Move>> out,
+                                SearchManyStats* stats, int tail) {
+  if (depth < 1 || depth > kSearchManyMaxDepth)
+    return Status::Invalid("search_many: depth must be 1.." + std::to_string(kSearchManyMaxDepth) + ", got " +
+                           std::to_string(depth));
+  if (out.size() != positions.size())
+    return Status::Invalid("search_many: " + std::to_string(out.size()) + " results for " +
+                           std::to_string(positions.size()) + " positions");
+  const int most = std::min(depth - 1, max_tail());
+  if (tail < -1 || tail > most)
+    return Status::Invalid("search_many: tail must be -1.." + std::to_string(most) + " at depth " +
+                           std::to_string(depth) + ", got " + std::to_string(tail));
+  if (tail < 0) tail = std::min(most, 3);
+#if WARPMIND_HAVE_CUDA
+  using D = typename Impl::D;
+  Impl& im = *impl_;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t n = positions.size();
+  im.in.resize(n);
+  for (std::size_t i = 0; i < n; ++i) im.in[i] = D::pack(positions[i]);
+  im.values.resize(n);
+  im.best.resize(n);
+  im.moves.resize(n * Impl::R::kMaxMoves);
+  im.counts.resize(n);
+  std::uint64_t nodes = 0;
+  double ms = 0;
+  const auto params = D::params(im.game);
+  Status err =
+      im.device->search_many(im.in.data(), n, depth, tail, params, im.values.data(), im.best.data(), nodes, ms);
+  // the moves of every position in the search's order, whose index `best` is
+  if (err.ok()) err = im.device->branches(im.in.data(), n, params, im.moves.data(), im.counts.data());
+  if (!err.ok()) return err.context(D::kName);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    TableMove<Move>& r = out[i];
+    r.value = im.values[i];
+    r.has_move = im.best[i] >= 0 && im.best[i] < im.counts[i];
+    r.best = r.has_move ? D::unpack(im.moves[at + static_cast<std::size_t>(im.best[i])]) : Move{};
+    at += static_cast<std::size_t>(im.counts[i]);
+  }
+  if (stats) {
+    stats->nodes = nodes;
+    stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    stats->device_ms = ms;
+  }
+  return Status::Ok();
+#else
+  (void)stats;
+  return Status::Unavailable("GPU search_many: built without CUDA");
 #endif
 }
 

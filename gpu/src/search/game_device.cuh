@@ -106,6 +106,25 @@ Status GameDevice<R>::subtrees(const Pos* roots, std::size_t n, int depth, int p
 }
 
 template <class R>
+Status GameDevice<R>::search_many(const Pos* roots, std::size_t n, int depth, int tail, const Params& params,
+                                  int* values, int* best, std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
+  Impl& im = *impl_;
+  if (depth < 1 || depth > 32) return Status::Invalid("search_many: depth must be 1..32");
+  if (!im.subtree_budget) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    im.subtree_budget = free_bytes / 4;
+  }
+  return im.tree.run_many(Kernels<R>::tree(params), roots, n, depth, 0, im.stream,
+                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms, tail, best);
+}
+
+template <class R>
+int GameDevice<R>::tail_plies() {
+  return minimax_detail::MaxTail<decltype(Kernels<R>::tree(Params{}))>::value;
+}
+
+template <class R>
 Status GameDevice<R>::leaf_kernel_resources(const Params& params, KernelResources& out) const {
   using Tree = decltype(Kernels<R>::tree(params));
   cudaFuncAttributes a{};

@@ -15,6 +15,11 @@
 //     __device__ int leaf_warp(const Pos&, int ply, Scratch&, int lane) const;  // every lane returns it
 // beside terminal().
 //
+// One-thread rules may also search the last plies of every tree by alpha-beta, one thread a horizon node
+// (search/alphabeta.h: exact values, far fewer nodes than the full width), declaring
+//     static constexpr int kMaxTail = ...;  (the most plies they search so)
+//     __device__ int tail(const Pos&, int plies, int ply, std::uint64_t& nodes) const;  // exact value
+//
 // Level by level: count the children of every node (one thread a node), scan, write them (copy-make);
 // then score the horizon and reduce the values back up, value = max over the children of -child (the
 // negamax of the serial search). One launch per level and pass, whatever the tree's width: the host
@@ -59,6 +64,39 @@ __global__ void k_leaf(R rules, const Pos* __restrict__ pos, unsigned long long 
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) value[i] = rules.leaf(pos[i], ply);
 }
+
+// Horizon nodes searched `plies` more plies by the rules' alpha-beta; the nodes below them are added to
+// *nodes (one atomic per warp).
+template <class Pos, class R>
+__global__ void k_tail(R rules, const Pos* __restrict__ pos, unsigned long long n, int plies, int ply,
+                       int* __restrict__ value, unsigned long long* __restrict__ nodes) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::uint64_t visited = 0;
+  if (i < n) value[i] = rules.tail(pos[i], plies, ply, visited);
+  unsigned long long c = visited;
+  for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(nodes, c);
+}
+
+// best[i] = the index among root i's children of the first with the largest -value (-1: no child).
+static __global__ void k_best(unsigned long long n, const unsigned long long* __restrict__ offset,
+                              const int* __restrict__ child, int* __restrict__ best) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned long long a = offset[i], b = offset[i + 1];
+  int at = -1, worst = 0;
+  for (unsigned long long j = a; j < b; ++j)
+    if (at < 0 || child[j] < worst) {
+      worst = child[j];
+      at = static_cast<int>(j - a);
+    }
+  best[i] = at;
+}
+
+template <class R, class = void>
+struct MaxTail : std::integral_constant<int, 0> {};
+template <class R>
+struct MaxTail<R, std::void_t<decltype(R::kMaxTail)>> : std::integral_constant<int, R::kMaxTail> {};
 
 template <class R, class = void>
 struct WarpPerNode : std::false_type {};
@@ -148,32 +186,52 @@ class LevelMinimax {
   }
 
   // Many roots at once, each `ply` plies below a search's root (terminal scores count from there):
-  // values[i] = the negamax value of roots[i] to `depth` more plies. nodes += every node of the trees,
-  // the roots included; ms += device time. A batch whose trees do not fit `budget_bytes` is split in
-  // halves (one root that does not fit is an error).
+  // values[i] = the negamax value of roots[i] to `depth` more plies, the last `tail` of them (0..depth,
+  // at most the rules' kMaxTail) by alpha-beta in one thread per node; best (when not null): best[i] = the
+  // index of roots[i]'s first best child in the rules' order (-1: none; needs depth - tail >= 1).
+  // nodes += every node of the trees, the roots and the alpha-beta's included; ms += device time. A batch
+  // whose trees do not fit `budget_bytes` is split in halves (one root that does not fit is an error).
   template <class R>
   Status run_many(const R& rules, const Pos* roots, std::size_t n, int depth, int ply, cudaStream_t s,
-                  std::size_t budget_bytes, int* values, std::uint64_t& nodes_out, double& ms) {
+                  std::size_t budget_bytes, int* values, std::uint64_t& nodes_out, double& ms, int tail = 0,
+                  int* best = nullptr) {
     if (n == 0) return Status::Ok();
-    Status err = search(rules, roots, n, depth, ply, s, budget_bytes);
+    if (tail < 0 || tail > depth || tail > minimax_detail::MaxTail<R>::value)
+      return Status::Invalid("minimax: these rules search at most " +
+                             std::to_string(minimax_detail::MaxTail<R>::value) + " plies by alpha-beta");
+    if (best && depth - tail < 1) return Status::Invalid("minimax: the best child needs a breadth-first ply");
+    Status err = search(rules, roots, n, depth - tail, ply, s, budget_bytes, tail);
     if (!err.ok()) {
       if (!over_budget_ || n == 1) return err;
       const std::size_t half = n / 2;
-      if (!(err = run_many(rules, roots, half, depth, ply, s, budget_bytes, values, nodes_out, ms)).ok()) return err;
-      return run_many(rules, roots + half, n - half, depth, ply, s, budget_bytes, values + half, nodes_out, ms);
+      if (!(err = run_many(rules, roots, half, depth, ply, s, budget_bytes, values, nodes_out, ms, tail, best)).ok())
+        return err;
+      return run_many(rules, roots + half, n - half, depth, ply, s, budget_bytes, values + half, nodes_out, ms, tail,
+                      best ? best + half : nullptr);
     }
     WM_CUDA(cudaMemcpyAsync(values, levels_[0]->value.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    if (best) {
+      WM_RETURN_IF_ERROR(best_.reserve(n));
+      minimax_detail::k_best<<<minimax_detail::blocks(n), minimax_detail::kThreads, 0, s>>>(
+          n, levels_[0]->offset.get(), levels_[1]->value.get(), best_.get());
+      WM_CUDA_LAUNCH(k_best);
+      WM_CUDA(cudaMemcpyAsync(best, best_.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    }
+    unsigned long long tail_nodes = 0;
+    if (tail > 0)
+      WM_CUDA(cudaMemcpyAsync(&tail_nodes, tail_nodes_.get(), sizeof tail_nodes, cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaStreamSynchronize(s));
     ms += elapsed_ms();
-    nodes_out += nodes();
+    nodes_out += nodes() + tail_nodes;
     return Status::Ok();
   }
 
  private:
   // Builds the trees of roots[0..n) level by level and reduces their values into levels_[0]->value.
+  // tail > 0: the horizon's values by the rules' alpha-beta of `tail` plies (its nodes in tail_nodes_).
   template <class R>
   Status search(const R& rules, const Pos* roots, std::size_t n_roots, int depth, int ply, cudaStream_t s,
-                std::size_t budget_bytes) {
+                std::size_t budget_bytes, int tail = 0) {
     using namespace minimax_detail;
     constexpr bool kWarp = WarpPerNode<R>::value;
     over_budget_ = false;
@@ -236,7 +294,17 @@ class LevelMinimax {
     Level& horizon = *levels_[static_cast<std::size_t>(depth)];
     const unsigned long long leaves = sizes_[static_cast<std::size_t>(depth)];
     if (!(err = horizon.value.reserve(std::max<unsigned long long>(leaves, 1))).ok()) return err;
-    if constexpr (kWarp) {
+    if (tail > 0) {  // run_many checked that the rules search so many plies
+      if constexpr (MaxTail<R>::value > 0) {
+        WM_RETURN_IF_ERROR(tail_nodes_.reserve(1));
+        WM_CUDA(cudaMemsetAsync(tail_nodes_.get(), 0, sizeof(unsigned long long), s));
+        if (leaves) {
+          k_tail<Pos, R><<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, tail, ply + depth,
+                                                             horizon.value.get(), tail_nodes_.get());
+          WM_CUDA_LAUNCH(k_tail);
+        }
+      }
+    } else if constexpr (kWarp) {
       if (leaves) {
         k_leaf_warp<Pos, R><<<warp_blocks(leaves), kWarpsPerBlock * 32, 0, s>>>(rules, horizon.pos.get(), leaves,
                                                                                 ply + depth, horizon.value.get());
@@ -288,6 +356,8 @@ class LevelMinimax {
   std::vector<unsigned long long> sizes_;
   bool over_budget_ = false;
   DeviceBuffer<unsigned char> temp_;
+  DeviceBuffer<int> best_;
+  DeviceBuffer<unsigned long long> tail_nodes_;
   cudaEvent_t ev_[2] = {};
 };
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "search/chess/chess_rules.h"
+#include "search/chess/chess_movegen.h"
 #include "search/game_device.h"
 #include "warpmind/core/status.h"
 #include "warpmind/search/chess_search.h"
@@ -52,6 +52,9 @@ struct DeviceGame<chess::ChessGame> {
     m.bits = bits;
     return m;
   }
+  // search_many's one-thread rules (search/alphabeta.h).
+  using Search = chess::rules::SearchRules;
+  static Search search_rules(const chess::ChessGame&) { return {}; }
 };
 
 }  // namespace warpmind::search

@@ -302,6 +302,42 @@ WM_HD void for_each_legal(const DPos& p, F&& f) {
   }
 }
 
+// The one-thread search rules of search/alphabeta.h (search_many on the CPU, the plies below the GPU's
+// breadth-first levels): legal moves by the masks above, ordered captures first by most valuable victim,
+// then least valuable attacker (promotions ahead of the quiet moves), the quiet moves in generation order;
+// the root's moves in the game's order (generate_legal + order_moves); leaves as leaf_value.
+struct SearchRules {
+  using Pos = DPos;
+  using Move = std::uint32_t;
+  static constexpr int kMaxMoves = kMaxLegalMoves;
+  WM_HD int moves(const DPos& p, std::uint32_t* out) const {
+    int n = 0;
+    for_each_legal(p, [&](std::uint32_t m) {
+      const int to = move_to(m), promo = move_promo(m);
+      std::uint32_t key = 0;  // 0..63, in bits 24..29 while sorting
+      if (move_flags(m) & kCapture) {
+        const int victim = (move_flags(m) & kEnPassant) ? kPawn : type_at(p, to);
+        key = 16u + 8u * static_cast<std::uint32_t>(victim) + 7u - static_cast<std::uint32_t>(type_at(p, move_from(m)));
+      }
+      if (promo != kNoPiece) key += 8u + static_cast<std::uint32_t>(promo);
+      // insertion by key, stable: a move goes after every move of a key at least its own
+      std::uint32_t e = m | key << 24;
+      int j = n++;
+      while (j > 0 && (out[j - 1] >> 24) < key) {
+        out[j] = out[j - 1];
+        --j;
+      }
+      out[j] = e;
+    });
+    for (int i = 0; i < n; ++i) out[i] &= 0xFFFFFFu;
+    return n;
+  }
+  WM_HD int root_moves(const DPos& p, std::uint32_t* out) const { return order_moves(out, generate_legal(p, out)); }
+  WM_HD DPos child(const DPos& p, std::uint32_t m) const { return apply(p, m); }
+  WM_HD int leaf(const DPos& p, int ply) const { return count_moves(p) == 0 ? terminal(p, ply) : evaluate(p); }
+  WM_HD int terminal(const DPos& p, int ply) const { return rules::terminal(p, ply); }
+};
+
 // Leaf nodes `depth` plies below p, by these rules (host side: the tests' check of them).
 inline std::uint64_t perft_fast(const DPos& p, int depth) {
   if (depth <= 0) return 1;

@@ -24,6 +24,9 @@ struct DeviceGame<connect6::Connect6Game> {
   static Rules::Params params(const connect6::Connect6Game& g) { return {g.width}; }
   static Rules::Pos pack(const connect6::Board& b) { return connect6::rules::from_board(b); }
   static connect6::Turn unpack(const Rules::Move& t) { return {t.a, t.b}; }
+  // search_many's one-thread rules (search/alphabeta.h).
+  using Search = connect6::rules::SearchRules;
+  static Search search_rules(const connect6::Connect6Game& g) { return {g.width}; }
 };
 
 }  // namespace warpmind::search

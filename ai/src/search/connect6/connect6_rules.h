@@ -349,6 +349,20 @@ WM_HD int candidates(const C6Pos& b, int width, C6Turn* out) {
   return n;
 }
 
+// The one-thread search rules of search/alphabeta.h (search_many on the CPU): candidate turns at `width`,
+// best first, at the root too; leaves as leaf_value.
+struct SearchRules {
+  using Pos = C6Pos;
+  using Move = C6Turn;
+  static constexpr int kMaxMoves = kMaxTurns;
+  int width = 16;
+  WM_HD int moves(const C6Pos& b, C6Turn* out) const { return candidates(b, width, out); }
+  WM_HD int root_moves(const C6Pos& b, C6Turn* out) const { return candidates(b, width, out); }
+  WM_HD C6Pos child(const C6Pos& b, const C6Turn& t) const { return apply(b, t); }
+  WM_HD int leaf(const C6Pos& b, int ply) const { return leaf_value(b, ply); }
+  WM_HD int terminal(const C6Pos& b, int ply) const { return rules::terminal(b, ply); }
+};
+
 // The rules as the GPU backend sees them (GameDevice<Device>, ai/src/search/game_device.h).
 struct Device {
   using Pos = C6Pos;
