@@ -721,3 +721,88 @@ TEST(CApi, ChessAndConnect6Engines) {
 }
 
 }  // namespace
+
+namespace {
+
+// wm_tables_search over `positions` on `ctx`; the results, or an empty list after a failure.
+std::vector<wm_search_result> search_tables(wm_context* ctx, wm_game game, int width,
+                                            const std::vector<const char*>& positions, int depth) {
+  wm_tables* t = nullptr;
+  EXPECT_EQ(wm_tables_create(ctx, game, width, &t), WM_OK) << wm_last_error();
+  std::vector<wm_search_result> r(positions.size());
+  std::uint64_t nodes = 0;
+  const wm_status s = wm_tables_search(t, positions.data(), positions.size(), depth, r.data(), &nodes);
+  EXPECT_EQ(s, WM_OK) << wm_last_error();
+  EXPECT_GE(nodes, positions.size());
+  wm_tables_destroy(t);
+  if (s != WM_OK) r.clear();
+  return r;
+}
+
+const std::vector<const char*> kTableFens = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                             "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",  // mate in one
+                                             "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",        // stalemated: no move
+                                             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"};
+const std::vector<const char*> kTableTurns = {"", "JJ", "JJ KKLL", "JJ KKLL IIHH"};
+
+}  // namespace
+
+TEST(CApi, TablesSearchManyPositionsAndRefuseBadOnes) {
+  Handles h;
+  ASSERT_NE(cpu_context(h), nullptr);
+  const std::vector<wm_search_result> r = search_tables(h.ctx, WM_GAME_CHESS, 0, kTableFens, 3);
+  ASSERT_EQ(r.size(), kTableFens.size());
+  EXPECT_STREQ(r[1].move, "a1a8");
+  EXPECT_GT(r[1].score, 30000);
+  EXPECT_STREQ(r[2].move, "");  // stalemate: the game is over, drawn
+  EXPECT_EQ(r[2].score, 0);
+  EXPECT_EQ(r[0].depth, 3);
+  const std::vector<wm_search_result> c6 = search_tables(h.ctx, WM_GAME_CONNECT6, 8, kTableTurns, 2);
+  ASSERT_EQ(c6.size(), kTableTurns.size());
+  for (std::size_t i = 0; i < c6.size(); ++i)  // Black opens with one stone, then two stones a turn
+    EXPECT_EQ(std::strlen(c6[i].move), i == 0 ? 2u : 4u) << c6[i].move;
+  // Bad arguments: codes and messages, nothing written.
+  wm_tables* t = nullptr;
+  EXPECT_EQ(wm_tables_create(h.ctx, static_cast<wm_game>(7), 8, &t), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_tables_create(h.ctx, WM_GAME_CONNECT6, 0, &t), WM_INVALID_ARGUMENT);
+  ASSERT_EQ(wm_tables_create(h.ctx, WM_GAME_CHESS, 0, &t), WM_OK);
+  std::vector<const char*> bad = kTableFens;
+  bad[2] = "8/8/8 w - - 0 1";
+  std::vector<wm_search_result> out(bad.size());
+  out[0].score = 4321;
+  EXPECT_EQ(wm_tables_search(t, bad.data(), bad.size(), 2, out.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(wm_last_error()).find("positions[2]"), std::string::npos) << wm_last_error();
+  EXPECT_EQ(out[0].score, 4321);
+  bad[2] = nullptr;
+  EXPECT_EQ(wm_tables_search(t, bad.data(), bad.size(), 2, out.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_tables_search(t, kTableFens.data(), kTableFens.size(), 0, out.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_tables_search(t, kTableFens.data(), kTableFens.size(), 17, out.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_tables_search(t, nullptr, 2, 2, out.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_tables_search(t, nullptr, 0, 2, nullptr, nullptr), WM_OK);
+  EXPECT_EQ(wm_tables_search(nullptr, kTableFens.data(), 1, 2, out.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(out[0].score, 4321);
+  wm_tables_destroy(t);
+}
+
+TEST(CApi, TablesOnTheGpuEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  Handles cpu, gpu;
+  ASSERT_NE(cpu_context(cpu), nullptr);
+  ASSERT_EQ(wm_context_create(WM_BACKEND_CUDA, 0, &gpu.ctx), WM_OK) << wm_last_error();
+  for (int depth = 1; depth <= 4; ++depth) {
+    const auto a = search_tables(cpu.ctx, WM_GAME_CHESS, 0, kTableFens, depth);
+    const auto b = search_tables(gpu.ctx, WM_GAME_CHESS, 0, kTableFens, depth);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_STREQ(a[i].move, b[i].move) << "chess depth " << depth << " position " << i;
+      EXPECT_EQ(a[i].score, b[i].score);
+    }
+  }
+  const auto a = search_tables(cpu.ctx, WM_GAME_CONNECT6, 8, kTableTurns, 2);
+  const auto b = search_tables(gpu.ctx, WM_GAME_CONNECT6, 8, kTableTurns, 2);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_STREQ(a[i].move, b[i].move) << "connect6 position " << i;
+    EXPECT_EQ(a[i].score, b[i].score);
+  }
+}

@@ -312,6 +312,27 @@ wm_status wm_connect6_set_position(wm_connect6* c6, const char* turns);
  * game must not be over (else WM_INVALID_ARGUMENT). */
 wm_status wm_connect6_search(wm_connect6* c6, const wm_search_limits* limits, wm_search_result* out);
 
+/* ---- many positions at once (warpmind/search/search_many.h) ------------------------------------------ */
+
+/* A game server's AI opponents: a move for each of many positions in one call. Every position gets the
+ * negamax of a fixed depth (1..16 plies, Connect6: turns) with the classical evaluation, no extensions,
+ * reductions or quiescence, and the first move in the game's order whose value is the position's. On the
+ * GPU when the handle was made on a CUDA context, else on the context's CPU threads: both give the same
+ * move and score for every position. */
+typedef struct wm_tables wm_tables;
+typedef enum wm_game { WM_GAME_CHESS = 0, WM_GAME_CONNECT6 = 1 } wm_game;
+/* width: Connect6's candidate turns per node, 1..128 (ignored for chess). On a CUDA context the GPU's
+ * buffers are made here (an error if they cannot be). */
+wm_status wm_tables_create(wm_context* ctx, wm_game game, int width, wm_tables** out);
+void wm_tables_destroy(wm_tables* t);
+/* positions[i]: chess, a FEN; Connect6, the turns from the empty board as wm_connect6_set_position takes
+ * them. results[i]: the move ("" when the game is over there; the score is then the final one), the score
+ * from the side to move, depth = `depth`, nodes = 0. *nodes (when not NULL): every node the call visited.
+ * A position that does not parse: WM_INVALID_ARGUMENT naming its index ("positions[i]: ..."), nothing
+ * written. count 0 does nothing. */
+wm_status wm_tables_search(wm_tables* t, const char* const* positions, size_t count, int depth,
+                           wm_search_result* results, uint64_t* nodes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,8 @@
 #include "warpmind/search/chess_network.h"
 #include "warpmind/search/chess_search.h"
 #include "warpmind/search/connect6.h"
+#include "warpmind/search/gpu_batch.h"
+#include "warpmind/search/search_many.h"
 
 using namespace warpmind;
 
@@ -72,6 +74,17 @@ struct wm_chess {
 struct wm_connect6 {
   search::connect6::Board board;
   int threads = 1;
+};
+struct wm_tables {
+  Context* ctx = nullptr;
+  int game = WM_GAME_CHESS;
+  search::connect6::Connect6Game connect6;
+  std::unique_ptr<search::chess::GpuBatch> chess_gpu;  // on a CUDA context
+  std::unique_ptr<search::connect6::GpuBatch> connect6_gpu;
+  std::vector<search::chess::Position> positions;  // reused from call to call
+  std::vector<search::connect6::Board> boards;
+  std::vector<search::TableMove<search::chess::Move>> chess_moves;
+  std::vector<search::TableMove<search::connect6::Turn>> connect6_turns;
 };
 
 namespace {
@@ -123,6 +136,18 @@ int raw_enum(const E& e) {
   int v;
   std::memcpy(&v, &e, sizeof v);
   return v;
+}
+
+// Turns in either notation, separated by white space, played from the empty board into `b`.
+wm_status read_turns(const char* turns, search::connect6::Board& b) {
+  using namespace search::connect6;
+  std::istringstream in(turns ? turns : "");
+  for (std::string text; in >> text;) {
+    Turn t;
+    if (wm_status s = from(parse_turn(text, t)); s != WM_OK) return s;
+    if (wm_status s = from(b.play(t)); s != WM_OK) return fail(s, "turn '" + text + "': " + last_error);
+  }
+  return WM_OK;
 }
 
 void copy_move(const std::string& text, char (&out)[8]) {
@@ -716,14 +741,8 @@ void wm_connect6_destroy(wm_connect6* c) { delete c; }
 wm_status wm_connect6_set_position(wm_connect6* c, const char* turns) {
   if (!c) return null_argument("wm_connect6_set_position", "connect6");
   return guarded([&] {
-    using namespace search::connect6;
-    Board b;
-    std::istringstream in(turns ? turns : "");
-    for (std::string text; in >> text;) {
-      Turn t;
-      if (wm_status s = from(parse_turn(text, t)); s != WM_OK) return s;
-      if (wm_status s = from(b.play(t)); s != WM_OK) return fail(s, "turn '" + text + "': " + last_error);
-    }
+    search::connect6::Board b;
+    if (wm_status s = read_turns(turns, b); s != WM_OK) return s;
     c->board = b;
     return WM_OK;
   });
@@ -749,6 +768,89 @@ wm_status wm_connect6_search(wm_connect6* c, const wm_search_limits* limits, wm_
     out->score = r.score;
     out->depth = r.depth;
     out->nodes = r.nodes;
+    return WM_OK;
+  });
+}
+
+// ---- many positions at once --------------------------------------------------------------------------
+
+wm_status wm_tables_create(wm_context* ctx, wm_game game, int width, wm_tables** out) {
+  if (!ctx) return null_argument("wm_tables_create", "ctx");
+  if (!out) return null_argument("wm_tables_create", "out");
+  const int g = raw_enum(game);
+  if (g != WM_GAME_CHESS && g != WM_GAME_CONNECT6)
+    return fail(WM_INVALID_ARGUMENT, "wm_tables_create: unknown game " + std::to_string(g));
+  if (g == WM_GAME_CONNECT6 && (width < 1 || width > 128))
+    return fail(WM_INVALID_ARGUMENT, "wm_tables_create: width must be 1..128");
+  return guarded([&] {
+    auto h = std::make_unique<wm_tables>();
+    h->ctx = ctx->ctx.get();
+    h->game = g;
+    h->connect6.width = width;
+    if (h->ctx->cuda()) {
+      const Status st = g == WM_GAME_CHESS ? search::chess::GpuBatch::create(*h->ctx, h->chess_gpu)
+                                           : search::connect6::GpuBatch::create(*h->ctx, h->connect6_gpu, h->connect6);
+      if (!st.ok()) return from(st.context("wm_tables_create"));
+    }
+    *out = h.release();
+    return WM_OK;
+  });
+}
+
+void wm_tables_destroy(wm_tables* t) { delete t; }
+
+wm_status wm_tables_search(wm_tables* t, const char* const* positions, size_t count, int depth,
+                           wm_search_result* results, uint64_t* nodes) {
+  if (!t) return null_argument("wm_tables_search", "tables");
+  if (count && !positions) return null_argument("wm_tables_search", "positions");
+  if (count && !results) return null_argument("wm_tables_search", "results");
+  if (depth < 1 || depth > search::kSearchManyMaxDepth)
+    return fail(WM_INVALID_ARGUMENT,
+                "wm_tables_search: depth must be 1.." + std::to_string(search::kSearchManyMaxDepth));
+  return guarded([&] {
+    using namespace search;
+    const bool chess_game = t->game == WM_GAME_CHESS;
+    if (chess_game)
+      t->positions.resize(count);
+    else
+      t->boards.assign(count, connect6::Board{});
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!positions[i])
+        return fail(WM_INVALID_ARGUMENT, "wm_tables_search: positions[" + std::to_string(i) + "] is null");
+      const wm_status s =
+          chess_game ? from(chess::parse_fen(positions[i], t->positions[i])) : read_turns(positions[i], t->boards[i]);
+      if (s != WM_OK) return fail(s, "wm_tables_search: positions[" + std::to_string(i) + "]: " + last_error);
+    }
+    SearchManyStats stats;
+    Status st;
+    // Each game's moves, written out as text with the scores.
+    const auto write = [&](const auto& found, auto&& name) {
+      for (std::size_t i = 0; i < count; ++i) {
+        copy_move(found[i].has_move ? name(found[i].best) : std::string(), results[i].move);
+        results[i].score = found[i].value;
+        results[i].depth = depth;
+        results[i].nodes = 0;
+      }
+    };
+    if (chess_game) {
+      t->chess_moves.resize(count);
+      st = t->chess_gpu
+               ? t->chess_gpu->search_many(std::span<const chess::Position>(t->positions), depth,
+                                           std::span(t->chess_moves), &stats)
+               : search_many(t->ctx->pool(), chess::ChessGame{}, std::span<const chess::Position>(t->positions), depth,
+                             std::span(t->chess_moves), &stats);
+      if (st.ok()) write(t->chess_moves, [](const chess::Move& m) { return chess::move_to_uci(m); });
+    } else {
+      t->connect6_turns.resize(count);
+      st = t->connect6_gpu ? t->connect6_gpu->search_many(std::span<const connect6::Board>(t->boards), depth,
+                                                          std::span(t->connect6_turns), &stats)
+                           : search_many(t->ctx->pool(), t->connect6, std::span<const connect6::Board>(t->boards),
+                                         depth, std::span(t->connect6_turns), &stats);
+      if (st.ok())
+        write(t->connect6_turns, [](const connect6::Turn& m) { return turn_name(m, connect6::Notation::Letters); });
+    }
+    if (!st.ok()) return from(st.context("wm_tables_search"));
+    if (nodes) *nodes = stats.nodes;
     return WM_OK;
   });
 }

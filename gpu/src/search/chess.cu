@@ -22,7 +22,6 @@
 #include "core/primitives.cuh"
 #include "search/chess/chess_device.h"
 #include "search/chess/chess_movegen.h"
-#include "search/alphabeta.h"
 
 namespace warpmind::gpu {
 
@@ -207,9 +206,8 @@ struct MinimaxRules {
   __device__ int terminal(const DPos& p, int ply) const { return chess::terminal(p, ply); }
   // The last plies by alpha-beta, one thread a node (search_many's breadth-first levels above them).
   static constexpr int kMaxTail = 4;
-  __device__ int tail(const DPos& p, int plies, int ply, std::uint64_t& nodes) const {
-    return search::alphabeta<kMaxTail>(chess::SearchRules{}, p, plies, ply, -search::kAlphaBetaInfinity,
-                                       search::kAlphaBetaInfinity, nodes);
+  __device__ int tail(const DPos& p, int plies, int ply, int alpha, int beta, std::uint64_t& nodes) const {
+    return search::alphabeta<kMaxTail>(chess::SearchRules{}, p, plies, ply, alpha, beta, nodes);
   }
 };
 

@@ -16,9 +16,12 @@
 // beside terminal().
 //
 // One-thread rules may also search the last plies of every tree by alpha-beta, one thread a horizon node
-// (search/alphabeta.h: exact values, far fewer nodes than the full width), declaring
+// (search/alphabeta.h: far fewer nodes than the full width), declaring
 //     static constexpr int kMaxTail = ...;  (the most plies they search so)
-//     __device__ int tail(const Pos&, int plies, int ply, std::uint64_t& nodes) const;  // exact value
+//     __device__ int tail(const Pos&, int plies, int ply, int alpha, int beta, std::uint64_t& nodes) const;
+// (fail-soft in the window (alpha, beta)). In two passes: the first child of every node above the horizon
+// with the full window, then its siblings with the window (-inf, first child's value) — a sibling that
+// does not come out below it cannot be its parent's best child, and is cut off early.
 //
 // Level by level: count the children of every node (one thread a node), scan, write them (copy-make);
 // then score the horizon and reduce the values back up, value = max over the children of -child (the
@@ -36,6 +39,7 @@
 #include "core/buffer.cuh"
 #include "core/check.cuh"
 #include "core/primitives.cuh"
+#include "search/alphabeta.h"
 #include "search/game_device.h"
 
 namespace warpmind::gpu {
@@ -66,13 +70,34 @@ __global__ void k_leaf(R rules, const Pos* __restrict__ pos, unsigned long long 
 }
 
 // Horizon nodes searched `plies` more plies by the rules' alpha-beta; the nodes below them are added to
-// *nodes (one atomic per warp).
+// *nodes (one atomic per warp). With parents (n_parents > 0, offset: their children's), pass 0 searches
+// every parent's first child with the full window, pass 1 the other children with the window (-inf, the
+// first child's value), which only decides whether a child comes out below its first sibling; without,
+// every node with the full window.
 template <class Pos, class R>
-__global__ void k_tail(R rules, const Pos* __restrict__ pos, unsigned long long n, int plies, int ply,
-                       int* __restrict__ value, unsigned long long* __restrict__ nodes) {
+__global__ void k_tail(R rules, const Pos* __restrict__ pos, unsigned long long n,
+                       const unsigned long long* __restrict__ offset, unsigned long long n_parents, int pass, int plies,
+                       int ply, int* __restrict__ value, unsigned long long* __restrict__ nodes) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   std::uint64_t visited = 0;
-  if (i < n) value[i] = rules.tail(pos[i], plies, ply, visited);
+  constexpr int kInf = search::kAlphaBetaInfinity;
+  if (n_parents == 0) {
+    if (i < n) value[i] = rules.tail(pos[i], plies, ply, -kInf, kInf, visited);
+  } else if (pass == 0) {  // a thread per parent
+    if (i < n_parents && offset[i] < offset[i + 1])
+      value[offset[i]] = rules.tail(pos[offset[i]], plies, ply, -kInf, kInf, visited);
+  } else if (i < n) {  // a thread per child: its parent's first child by binary search in the offsets
+    unsigned long long lo = 0, hi = n_parents;  // offset[lo] <= i < offset[hi]
+    while (hi - lo > 1) {
+      const unsigned long long mid = (lo + hi) / 2;
+      if (offset[mid] <= i)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    const unsigned long long first = offset[lo];
+    if (i != first) value[i] = rules.tail(pos[i], plies, ply, -kInf, value[first], visited);
+  }
   unsigned long long c = visited;
   for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(nodes, c);
@@ -298,9 +323,15 @@ class LevelMinimax {
       if constexpr (MaxTail<R>::value > 0) {
         WM_RETURN_IF_ERROR(tail_nodes_.reserve(1));
         WM_CUDA(cudaMemsetAsync(tail_nodes_.get(), 0, sizeof(unsigned long long), s));
-        if (leaves) {
-          k_tail<Pos, R><<<blocks(leaves), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, tail, ply + depth,
-                                                             horizon.value.get(), tail_nodes_.get());
+        // The horizon's parents (none when the horizon is the roots) and their children's offsets.
+        const unsigned long long parents = depth > 0 ? sizes_[static_cast<std::size_t>(depth) - 1] : 0;
+        const unsigned long long* offset =
+            depth > 0 ? levels_[static_cast<std::size_t>(depth) - 1]->offset.get() : nullptr;
+        for (int pass = 0; pass < (parents ? 2 : 1) && leaves; ++pass) {
+          const unsigned long long threads = parents && pass == 0 ? parents : leaves;
+          k_tail<Pos, R><<<blocks(threads), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, offset, parents, pass,
+                                                              tail, ply + depth, horizon.value.get(),
+                                                              tail_nodes_.get());
           WM_CUDA_LAUNCH(k_tail);
         }
       }
