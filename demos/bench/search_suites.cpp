@@ -195,41 +195,69 @@ int subtree_rows(const G& game, const char* name, const typename G::State& root,
   search::CpuBatch<G> cpu_batch{ctx.pool(), game};
   int failures = 0;
   char params[256], extra[512];
+  struct Run {
+    double ms = 0, device_ms = 0, leaf_ms = 0, branch_ms = 0;
+    int value = 0;
+    std::uint64_t nodes = 0;  // upper-tree branches + the subtrees' nodes (their roots included)
+    search::HybridStats stats;
+  };
+  // The hybrid over depth - k plies (CUT nodes' children one by one), k-ply subtrees below on `inner`.
+  const auto run = [&](auto& inner, int k, int lmax) {
+    search::HybridOptions o;
+    o.depth = depth - k;
+    o.pruning = true;
+    o.first_child_first = true;
+    o.cut_one_by_one = 1 << 20;
+    o.l_min = 1;
+    o.l_max = o.b_max = lmax;
+    o.b_min = 8;
+    search::SubtreeLeaves<G, std::remove_reference_t<decltype(inner)>> backend{inner, k};
+    search::HybridSearch<G, decltype(backend)> h;
+    Run r;
+    const auto t0 = Clock::now();
+    r.value = h.run(root, o, backend, r.stats).value;
+    r.ms = ms_since(t0);
+    r.device_ms = backend.device_ms;
+    r.leaf_ms = backend.leaf_ms;
+    r.branch_ms = backend.branch_ms;
+    r.nodes = r.stats.batched_branches + r.stats.single_branches + backend.nodes;
+    return r;
+  };
+  const auto record = [&](const char* variant, const char* backend, const Run& r, bool ok, int k, int lmax, int tail) {
+    std::snprintf(params, sizeof params,
+                  "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": true, "
+                  "\"cut_nodes_one_by_one\": true, \"subtree_plies\": %d, \"l_max\": %d, \"b_max\": %d, "
+                  "\"subtree_tail\": %d}",
+                  name, depth, k, lmax, lmax, tail);
+    std::snprintf(extra, sizeof extra,
+                  "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f, "
+                  "\"nodes_per_s\": %.0f, \"leaf_batches\": %llu, \"branch_batches\": %llu, \"device_ms\": %.3f, "
+                  "\"subtree_ms\": %.3f, \"branch_ms\": %.3f, \"driver_ms\": %.3f",
+                  static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(n_serial),
+                  static_cast<double>(r.nodes) / static_cast<double>(n_serial), serial_ms,
+                  r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0,
+                  static_cast<unsigned long long>(r.stats.leaf_batches),
+                  static_cast<unsigned long long>(r.stats.branch_batches), r.device_ms, r.leaf_ms, r.branch_ms,
+                  r.ms - r.leaf_ms - r.branch_ms);
+    add(results, variant, backend, r.ms, "serial-alpha-beta", ok, params, extra);
+  };
+  const auto split = [&](const char* who, const Run& r) {
+    std::printf(
+        "%-9s       %s: %llu subtree batches (mean %.0f roots) %.1f ms, of which device %.1f ms; %llu branch "
+        "batches %.1f ms + %llu branches one by one; driver %.1f ms\n",
+        "", who, static_cast<unsigned long long>(r.stats.leaf_batches),
+        r.stats.leaf_batches ? static_cast<double>(r.stats.batched_leaves) / r.stats.leaf_batches : 0.0, r.leaf_ms,
+        r.device_ms, static_cast<unsigned long long>(r.stats.branch_batches), r.branch_ms,
+        static_cast<unsigned long long>(r.stats.single_branches), r.ms - r.leaf_ms - r.branch_ms);
+  };
   for (int k : subtree_plies) {
     if (k < 1 || k >= depth) continue;
     for (int lmax : {256, 1024}) {
-      search::HybridOptions o;
-      o.depth = depth - k;
-      o.pruning = true;
-      o.first_child_first = true;
-      o.cut_one_by_one = 1 << 20;
-      o.l_min = 1;
-      o.l_max = o.b_max = lmax;
-      o.b_min = 8;
-      struct Run {
-        double ms = 0, device_ms = 0, leaf_ms = 0, branch_ms = 0;
-        int value = 0;
-        std::uint64_t nodes = 0;  // upper-tree branches + the subtrees' nodes (their roots included)
-        search::HybridStats stats;
-      };
-      const auto run = [&](auto& inner) {
-        search::SubtreeLeaves<G, std::remove_reference_t<decltype(inner)>> backend{inner, k};
-        search::HybridSearch<G, decltype(backend)> h;
-        Run r;
-        const auto t0 = Clock::now();
-        r.value = h.run(root, o, backend, r.stats).value;
-        r.ms = ms_since(t0);
-        r.device_ms = backend.device_ms;
-        r.leaf_ms = backend.leaf_ms;
-        r.branch_ms = backend.branch_ms;
-        r.nodes = r.stats.batched_branches + r.stats.single_branches + backend.nodes;
-        return r;
-      };
-      const Run cp = run(cpu_batch);
+      const Run cp = run(cpu_batch, k, lmax);
       Run gp;
       if (gpu) {
-        (void)run(*gpu);  // the first run loads the kernels and grows the level buffers
-        gp = run(*gpu);
+        (void)run(*gpu, k, lmax);  // the first run loads the kernels and grows the level buffers
+        gp = run(*gpu, k, lmax);
       }
       gp.value += gpu && corrupt("subtrees-gpu") ? 1 : 0;
       const bool cpu_ok = cp.value == want, gpu_ok = !gpu || (gp.value == want && gp.nodes == cp.nodes);
@@ -241,35 +269,35 @@ int subtree_rows(const G& game, const char* name, const typename G::State& root,
                   mode, lmax, serial_ms, cp.ms, gp.ms, static_cast<unsigned long long>(cp.nodes),
                   static_cast<unsigned long long>(n_serial), ratio, gp.ms > 0 ? serial_ms / gp.ms : 0.0,
                   gp.ms > 0 ? cp.ms / gp.ms : 0.0, cpu_ok && gpu_ok ? "" : "MISMATCH");
-      const Run& shown = gpu ? gp : cp;
-      std::printf(
-          "%-9s       %s: %llu subtree batches (mean %.0f roots) %.1f ms, of which device %.1f ms; %llu branch "
-          "batches %.1f ms + %llu branches one by one; driver %.1f ms\n",
-          "", gpu ? "gpu" : "cpu", static_cast<unsigned long long>(shown.stats.leaf_batches),
-          shown.stats.leaf_batches ? static_cast<double>(shown.stats.batched_leaves) / shown.stats.leaf_batches : 0.0,
-          shown.leaf_ms, shown.device_ms, static_cast<unsigned long long>(shown.stats.branch_batches), shown.branch_ms,
-          static_cast<unsigned long long>(shown.stats.single_branches), shown.ms - shown.leaf_ms - shown.branch_ms);
-      std::snprintf(params, sizeof params,
-                    "{\"experiment\": \"search\", \"position\": \"%s\", \"depth\": %d, \"pruning\": true, "
-                    "\"cut_nodes_one_by_one\": true, \"subtree_plies\": %d, \"l_max\": %d, \"b_max\": %d}",
-                    name, depth, k, lmax, lmax);
-      const auto record = [&](const char* variant, const char* backend, const Run& r, bool ok) {
-        std::snprintf(extra, sizeof extra,
-                      "\"n_hybrid\": %llu, \"n_serial\": %llu, \"ratio\": %.4f, \"serial_ms\": %.3f, "
-                      "\"nodes_per_s\": %.0f, \"leaf_batches\": %llu, \"branch_batches\": %llu, \"device_ms\": %.3f, "
-                      "\"subtree_ms\": %.3f, \"branch_ms\": %.3f, \"driver_ms\": %.3f",
-                      static_cast<unsigned long long>(r.nodes), static_cast<unsigned long long>(n_serial),
-                      static_cast<double>(r.nodes) / static_cast<double>(n_serial), serial_ms,
-                      r.ms > 0 ? static_cast<double>(r.nodes) / r.ms * 1e3 : 0.0,
-                      static_cast<unsigned long long>(r.stats.leaf_batches),
-                      static_cast<unsigned long long>(r.stats.branch_batches), r.device_ms, r.leaf_ms, r.branch_ms,
-                      r.ms - r.leaf_ms - r.branch_ms);
-        add(results, variant, backend, r.ms, "serial-alpha-beta", ok, params, extra);
-      };
-      record("subtrees-cpu-pool", "cpu", cp, cpu_ok);
-      if (gpu) record("subtrees-gpu", "cuda", gp, gpu_ok);
+      split(gpu ? "gpu" : "cpu", gpu ? gp : cp);
+      record("subtrees-cpu-pool", "cpu", cp, cpu_ok, k, lmax, 0);
+      if (gpu) record("subtrees-gpu", "cuda", gp, gpu_ok, k, lmax, 0);
     }
   }
+  // GPU only: each subtree's plies below its first searched by alpha-beta on the device, one thread a node
+  // (GpuBatch::set_subtree_tail): the same values as the serial search's, with far fewer nodes.
+  if constexpr (requires { Gpu::max_tail(); })
+    if (gpu && Gpu::max_tail() > 0)
+      for (int k : {3, 4})
+        for (int lmax : {256, 1024}) {
+          if (k >= depth) continue;
+          gpu->set_subtree_tail(k - 1);
+          (void)run(*gpu, k, lmax);
+          Run gp = run(*gpu, k, lmax);
+          gpu->set_subtree_tail(0);
+          gp.value += corrupt("subtrees-gpu-ab") ? 1 : 0;
+          const bool ok = gp.value == want;
+          failures += !ok;
+          char mode[32];
+          std::snprintf(mode, sizeof mode, "ab k=%d", k);
+          std::printf("%-9s %5d %6s %9d | %10.1f %10s %10.1f | %12llu %12llu %6.2fx | %8.1fx %9s %s\n", name, depth,
+                      mode, lmax, serial_ms, "-", gp.ms, static_cast<unsigned long long>(gp.nodes),
+                      static_cast<unsigned long long>(n_serial),
+                      static_cast<double>(gp.nodes) / static_cast<double>(n_serial),
+                      gp.ms > 0 ? serial_ms / gp.ms : 0.0, "-", ok ? "" : "MISMATCH");
+          split("gpu", gp);
+          record("subtrees-gpu-ab", "cuda", gp, ok, k, lmax, k - 1);
+        }
   std::uint64_t nodes = 0;
   const double ms = engine(depth, nodes);
   std::printf("%-9s %5d %6s %9s | %10.1f %10.1f %10s | %12llu %12llu %6.2fx | %9s  (%s, %u threads)\n", name, depth,

@@ -33,7 +33,7 @@ using namespace search;
 
 struct Flags {
   SuiteFlags suite;
-  std::string game = "chess";
+  std::string game = "all";
   int tables = 0, depth = 0, width = 16;
   std::uint64_t seed = 1;
 };
@@ -213,20 +213,28 @@ int run(const Flags& f) {
   Results results("tables", ctx->cuda() ? ctx->device().name : "cpu");
   std::printf("%-9s %5s %7s | %-12s %10s %12s %14s %9s %s\n", "game", "depth", "tables", "variant", "ms", "moves/s",
               "nodes", "device ms", "x cpu");
+  // The depths of each game: --depth, else chess 3 and 4, Connect6 2 and 3 (--quick: the first).
+  const auto depths = [&](std::vector<int> all) {
+    if (f.depth) return std::vector<int>{f.depth};
+    if (f.suite.quick) all.resize(1);
+    return all;
+  };
   int failures = 0;
-  if (f.game == "chess") {
+  if (f.game != "connect6") {
     chess::Position start;
     if (!chess::parse_fen(chess::kStartFen, start).ok()) return 1;
-    failures = run_game(f, chess::ChessGame{}, "chess", start, k_chess_games, k_chess_gamesSize,
-                        f.depth         ? f.depth
-                        : f.suite.quick ? 3
-                                        : 4,
-                        *ctx, results);
-  } else {
-    failures = run_game(f, connect6::Connect6Game{f.width}, "connect6", connect6::Board{}, k_connect6_games,
-                        k_connect6_gamesSize, f.depth ? f.depth : 2, *ctx, results);
+    for (int d : depths({3, 4})) {
+      failures += run_game(f, chess::ChessGame{}, "chess", start, k_chess_games, k_chess_gamesSize, d, *ctx, results);
+      if (!file.write(results)) return 1;
+    }
   }
-  if (!file.write(results)) return 1;
+  if (f.game != "chess") {
+    for (int d : depths({2, 3})) {
+      failures += run_game(f, connect6::Connect6Game{f.width}, "connect6", connect6::Board{}, k_connect6_games,
+                           k_connect6_gamesSize, d, *ctx, results);
+      if (!file.write(results)) return 1;
+    }
+  }
   file.finish(results);
   return failures ? 1 : 0;
 }
@@ -247,7 +255,7 @@ demos::Subcommand tables_suite(CLI::App& parent) {
   demos::add_choice(*app, "--game", f->game, {"chess", "connect6"}, "the game");
   demos::add_integer(*app, "--tables", f->tables, 1, 4000000, "N", "positions searched at once", "10000; --quick: 500");
   demos::add_integer(*app, "--depth", f->depth, 1, kSearchManyMaxDepth, "D", "plies (Connect6: turns) searched",
-                     "chess 4 (--quick: 3), Connect6 2");
+                     "chess 3 and 4, Connect6 2 and 3 (--quick: the first)");
   demos::add_integer(*app, "--width", f->width, 1, 128, "W", "Connect6's candidate turns per node");
   demos::add_integer(*app, "--seed", f->seed, 0, INT64_MAX, "N", "the positions' seed");
   return {app, [f] { return run(*f); }};

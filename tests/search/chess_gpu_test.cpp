@@ -287,6 +287,16 @@ TEST(ChessGpu, SubtreesBelowTheHorizonEqualTheCpu) {
       EXPECT_EQ(got, want);
       EXPECT_EQ(got_nodes, want_nodes);
       EXPECT_GT(device_ms, 0.0);
+      // The plies below a subtree's first (or all of them) by alpha-beta: the same values, fewer nodes.
+      for (int tail = 1; tail <= plies; ++tail) {
+        SCOPED_TRACE("tail " + std::to_string(tail));
+        std::uint64_t ab_nodes = 0;
+        gpu->set_subtree_tail(tail);
+        gpu->subtrees(in, ply, plies, got, ab_nodes, device_ms);
+        gpu->set_subtree_tail(0);
+        EXPECT_EQ(got, want);
+        EXPECT_LT(ab_nodes, want_nodes);
+      }
     }
   }
 #if WARPMIND_HAVE_CUDA

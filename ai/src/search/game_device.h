@@ -46,8 +46,10 @@ class GameDevice {
   // counted from `ply`, roots[i]'s distance from the search's root). nodes += the trees' nodes, the roots
   // included; ms += device time. A batch whose trees exceed `budget_bytes` (0: a quarter of the free
   // memory at the first call) runs in halves; a single tree that does not fit is an error.
+  // tail: the last plies of every subtree searched by alpha-beta one thread a node (as search_many; 0..depth,
+  // at most tail_plies()); the values stay exact, the node count is the alpha-beta's.
   Status subtrees(const Pos* roots, std::size_t n, int depth, int ply, const Params& params, int* values,
-                  std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
+                  std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0, int tail = 0);
   // Many independent searches at once (search_many): for every root, values[i] = its negamax value to
   // `depth` plies (1..32) and best[i] = the index of its first best move in the search's order (-1: none).
   // The first depth - tail plies are built breadth-first on the device, the last `tail` are searched by

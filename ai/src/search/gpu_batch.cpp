@@ -18,7 +18,8 @@ struct GpuBatch<G>::Impl {
   using D = DeviceGame<G>;
   using R = typename D::Rules;
   G game;
-  Status error;  // the first device error (ok while none)
+  Status error;          // the first device error (ok while none)
+  int subtree_tail = 0;  // set_subtree_tail's
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::GameDevice<R>> device;
   std::vector<typename R::Pos> in;
@@ -127,8 +128,9 @@ void GpuBatch<G>::subtrees(const std::vector<const State*>& in, int ply, int pli
   std::uint64_t n = 0;
   double ms = 0;
   if (im.on_device(in, [&] {
+        const int tail = std::min({im.subtree_tail, plies, max_tail()});
         return im.device->subtrees(im.in.data(), im.in.size(), plies, ply, Impl::D::params(im.game), values.data(), n,
-                                   ms);
+                                   ms, 0, tail);
       })) {
     nodes += n;
     device_ms += ms;
@@ -138,6 +140,11 @@ void GpuBatch<G>::subtrees(const std::vector<const State*>& in, int ply, int pli
   (void)device_ms;
 #endif
   for (std::size_t i = 0; i < in.size(); ++i) values[i] = subtree_value(impl_->game, *in[i], ply, plies, nodes);
+}
+
+template <Game G>
+void GpuBatch<G>::set_subtree_tail(int tail) {
+  impl_->subtree_tail = std::max(tail, 0);
 }
 
 template <Game G>

@@ -94,7 +94,7 @@ Status GameDevice<R>::minimax(const Pos& root, int depth, const Params& params, 
 
 template <class R>
 Status GameDevice<R>::subtrees(const Pos* roots, std::size_t n, int depth, int ply, const Params& params, int* values,
-                               std::uint64_t& nodes, double& ms, std::size_t budget_bytes) {
+                               std::uint64_t& nodes, double& ms, std::size_t budget_bytes, int tail) {
   Impl& im = *impl_;
   if (!im.subtree_budget) {
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -102,7 +102,7 @@ Status GameDevice<R>::subtrees(const Pos* roots, std::size_t n, int depth, int p
     im.subtree_budget = free_bytes / 4;
   }
   return im.tree.run_many(Kernels<R>::tree(params), roots, n, depth, ply, im.stream,
-                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms);
+                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms, tail);
 }
 
 template <class R>

@@ -1,4 +1,4 @@
-"""Blocks of the search suites: chess, Connect6, perft and the hybrid suite's node counts."""
+"""Blocks of the search suites: chess, Connect6, perft, tables and the hybrid suite's node counts."""
 
 from ..numbers import count, ms, rate, sig, times
 from ..records import Missing, unique
@@ -42,6 +42,8 @@ def _gpu_label(r):
         return "device-resident"
     if r["variant"] == "subtrees-gpu":
         return f"{p['subtree_plies']}-ply subtrees"
+    if r["variant"] == "subtrees-gpu-ab":
+        return f"{p['subtree_plies']}-ply subtrees, alpha-beta below their first ply"
     return "hybrid, GPU batches"
 
 
@@ -80,12 +82,14 @@ def search_split(load):
             continue
         s = load(rel)
         srows, _best, _engine = _search(s, depth, pruning)
-        sub = [r for r in srows if r["variant"] == "subtrees-gpu"]
+        sub = [r for r in srows if r["variant"] in ("subtrees-gpu", "subtrees-gpu-ab")]
         if not sub:
             raise Missing(f"{s.path}: no subtrees-gpu record at depth {depth}")
-        for r in sorted(sub, key=lambda r: (r["params"]["subtree_plies"], r["params"]["l_max"])):
+        for r in sorted(sub, key=lambda r: (r["variant"], r["params"]["subtree_plies"], r["params"]["l_max"])):
             p = r["params"]
-            rows.append([label, p["subtree_plies"], count(p["l_max"]), ms(r["median_ms"]),
+            k = p["subtree_plies"]
+            tail = p.get("subtree_tail", 0)
+            rows.append([label, f"{k} (alpha-beta below the first)" if tail else k, count(p["l_max"]), ms(r["median_ms"]),
                          f"{count(r['leaf_batches'])}: {ms(r['subtree_ms'])} ({ms(r['device_ms'])})",
                          f"{count(r['branch_batches'])}: {ms(r['branch_ms'])}", ms(r["driver_ms"]),
                          count(r["n_hybrid"]), sig(r["ratio"]), rate(r["nodes_per_s"])])
@@ -185,3 +189,27 @@ def hybrid(load):
 @block("hybrid-w48")
 def hybrid_w48(load):
     return _hybrid_table(load("cpu/hybrid-w48-d5.json"), lambda g: g == "connect6")
+
+
+@block("tables")
+def tables(load):
+    """search_many: per game and depth, the CPU threads' row and every GPU row (tail)."""
+    t = load("h100/tables.json")
+    keys = unique((r["params"]["game"], r["params"]["depth"], r["params"]["tables"]) for r in t.records)
+    rows = []
+    for game, depth, n in keys:
+        cpu = t.find("cpu-threads", game=game, depth=depth, tables=n)
+        gpu = [r for r in t.records if r["backend"] == "cuda" and r["params"]["game"] == game
+               and r["params"]["depth"] == depth and r["params"]["tables"] == n]
+        if not cpu or not gpu:
+            raise Missing(f"{t.path}: {game} depth {depth} lacks its CPU or GPU rows")
+        c = cpu[0]
+        what = f"{game}, depth {depth}" + (f", w = {c['params']['width']}" if game == "connect6" else "")
+        rows.append([what, count(n), f"CPU, {c['params']['threads']} threads", ms(c["median_ms"]),
+                     count(round(c["moves_per_s"])), count(c["nodes"]), "", ""])
+        for r in gpu:
+            rows.append(["", "", f"GPU, alpha-beta tail {r['params']['tail']}", ms(r["median_ms"]),
+                         count(round(r["moves_per_s"])), count(r["nodes"]), times(r["x_cpu"]),
+                         "all equal" if r.get("checked") else f"{r['mismatches']} differ"])
+    return table(["positions", "tables", "search", "time", "moves a second", "nodes", "× CPU",
+                  "GPU moves and values against the CPU's"], rows)

@@ -61,6 +61,10 @@ class GpuBatch {
   // pass (positions below the horizon never come back); nodes += their nodes, device_ms += device time.
   void subtrees(const std::vector<const State*>& in, int ply, int plies, std::vector<int>& values, std::uint64_t& nodes,
                 double& device_ms);
+  // From now on subtrees() searches the last min(plies, tail, max_tail()) plies of every subtree by
+  // alpha-beta, one thread a node (the plies above breadth-first, as search_many): the same values, far
+  // fewer nodes (`nodes` then counts the alpha-beta's). 0 (the default): the whole width. Negative: 0.
+  void set_subtree_tail(int tail);
   // The device-resident search without pruning: the whole tree of `depth` plies (0..32) built and scored
   // on the device level by level (children in the game's order, the horizon by leaf_value, positions
   // without a move by terminal), one launch per level; the value equals the serial negamax's. The tree
