@@ -103,6 +103,23 @@ __global__ void k_tail(R rules, const Pos* __restrict__ pos, unsigned long long 
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(nodes, c);
 }
 
+// The first child of every parent (a parent without children: itself, whose search ends at once), for the
+// first pass's own search (see LevelMinimax::search).
+template <class Pos>
+__global__ void k_first_children(const Pos* __restrict__ parent, const Pos* __restrict__ child,
+                                 unsigned long long parents, const unsigned long long* __restrict__ offset,
+                                 Pos* __restrict__ out) {
+  const unsigned long long p = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p < parents) out[p] = offset[p] < offset[p + 1] ? child[offset[p]] : parent[p];
+}
+
+template <class Pos>
+__global__ void k_scatter_first(unsigned long long parents, const unsigned long long* __restrict__ offset,
+                                const int* __restrict__ first, int* __restrict__ value) {
+  const unsigned long long p = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p < parents && offset[p] < offset[p + 1]) value[offset[p]] = first[p];
+}
+
 // best[i] = the index among root i's children of the first with the largest -value (-1: no child).
 static __global__ void k_best(unsigned long long n, const unsigned long long* __restrict__ offset,
                               const int* __restrict__ child, int* __restrict__ best) {
@@ -253,10 +270,15 @@ class LevelMinimax {
 
  private:
   // Builds the trees of roots[0..n) level by level and reduces their values into levels_[0]->value.
-  // tail > 0: the horizon's values by the rules' alpha-beta of `tail` plies (its nodes in tail_nodes_).
+  // tail > 0: the horizon's values by the rules' alpha-beta of `tail` plies, its nodes added to
+  // *tail_counter (null: tail_nodes_, zeroed first). In two passes: each parent's first child, then the
+  // rest with the window below it (k_tail); with two plies or more the first pass is itself a search of
+  // the first children, one ply breadth-first with the alpha-beta below (inner_), so that it is not a
+  // thread a tree. roots_on_device: `roots` is device memory.
   template <class R>
   Status search(const R& rules, const Pos* roots, std::size_t n_roots, int depth, int ply, cudaStream_t s,
-                std::size_t budget_bytes, int tail = 0) {
+                std::size_t budget_bytes, int tail = 0, unsigned long long* tail_counter = nullptr,
+                bool roots_on_device = false) {
     using namespace minimax_detail;
     constexpr bool kWarp = WarpPerNode<R>::value;
     over_budget_ = false;
@@ -277,7 +299,9 @@ class LevelMinimax {
     }
     if (!(err = levels_[0]->pos.reserve(n_roots)).ok()) return err;
     WM_CUDA(cudaEventRecord(ev_[0], s));
-    WM_CUDA(cudaMemcpyAsync(levels_[0]->pos.get(), roots, n_roots * sizeof(Pos), cudaMemcpyHostToDevice, s));
+    extra_nodes_ = 0;
+    WM_CUDA(cudaMemcpyAsync(levels_[0]->pos.get(), roots, n_roots * sizeof(Pos),
+                            roots_on_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, s));
     for (int l = 0; l < depth; ++l) {
       Level& here = *levels_[static_cast<std::size_t>(l)];
       const unsigned long long n = sizes_[static_cast<std::size_t>(l)];
@@ -321,17 +345,39 @@ class LevelMinimax {
     if (!(err = horizon.value.reserve(std::max<unsigned long long>(leaves, 1))).ok()) return err;
     if (tail > 0) {  // run_many checked that the rules search so many plies
       if constexpr (MaxTail<R>::value > 0) {
-        WM_RETURN_IF_ERROR(tail_nodes_.reserve(1));
-        WM_CUDA(cudaMemsetAsync(tail_nodes_.get(), 0, sizeof(unsigned long long), s));
+        if (!tail_counter) {
+          WM_RETURN_IF_ERROR(tail_nodes_.reserve(1));
+          WM_CUDA(cudaMemsetAsync(tail_nodes_.get(), 0, sizeof(unsigned long long), s));
+          tail_counter = tail_nodes_.get();
+        }
         // The horizon's parents (none when the horizon is the roots) and their children's offsets.
         const unsigned long long parents = depth > 0 ? sizes_[static_cast<std::size_t>(depth) - 1] : 0;
-        const unsigned long long* offset =
-            depth > 0 ? levels_[static_cast<std::size_t>(depth) - 1]->offset.get() : nullptr;
-        for (int pass = 0; pass < (parents ? 2 : 1) && leaves; ++pass) {
+        const Level* above = depth > 0 ? levels_[static_cast<std::size_t>(depth) - 1].get() : nullptr;
+        const unsigned long long* offset = above ? above->offset.get() : nullptr;
+        int pass = 0;
+        if (parents && leaves && tail >= 2) {  // pass 0 as a search of its own
+          if (!inner_) inner_ = std::make_unique<LevelMinimax>();
+          WM_RETURN_IF_ERROR(first_.reserve(parents));
+          k_first_children<Pos>
+              <<<blocks(parents), kThreads, 0, s>>>(above->pos.get(), horizon.pos.get(), parents, offset, first_.get());
+          WM_CUDA_LAUNCH(k_first_children);
+          const Status inner =
+              inner_->search(rules, first_.get(), parents, 1, ply + depth, s,
+                             budget_bytes > used ? budget_bytes - used : 0, tail - 1, tail_counter, true);
+          if (!inner.ok()) {
+            over_budget_ = inner_->over_budget_;
+            return inner;
+          }
+          k_scatter_first<Pos><<<blocks(parents), kThreads, 0, s>>>(parents, offset, inner_->levels_[0]->value.get(),
+                                                                    horizon.value.get());
+          WM_CUDA_LAUNCH(k_scatter_first);
+          extra_nodes_ += inner_->nodes() - parents;  // its roots are this search's horizon nodes
+          pass = 1;
+        }
+        for (; pass < (parents ? 2 : 1) && leaves; ++pass) {
           const unsigned long long threads = parents && pass == 0 ? parents : leaves;
           k_tail<Pos, R><<<blocks(threads), kThreads, 0, s>>>(rules, horizon.pos.get(), leaves, offset, parents, pass,
-                                                              tail, ply + depth, horizon.value.get(),
-                                                              tail_nodes_.get());
+                                                              tail, ply + depth, horizon.value.get(), tail_counter);
           WM_CUDA_LAUNCH(k_tail);
         }
       }
@@ -366,7 +412,7 @@ class LevelMinimax {
     return cudaEventElapsedTime(&ms, ev_[0], ev_[1]) == cudaSuccess ? ms : 0.0;
   }
   std::uint64_t nodes() const {
-    std::uint64_t total = 0;
+    std::uint64_t total = extra_nodes_;
     for (unsigned long long n : sizes_) total += n;
     return total;
   }
@@ -389,6 +435,9 @@ class LevelMinimax {
   DeviceBuffer<unsigned char> temp_;
   DeviceBuffer<int> best_;
   DeviceBuffer<unsigned long long> tail_nodes_;
+  std::unique_ptr<LevelMinimax> inner_;  // the first pass's search (see search())
+  DeviceBuffer<Pos> first_;              // its roots: the first children
+  std::uint64_t extra_nodes_ = 0;        // its nodes below its roots
   cudaEvent_t ev_[2] = {};
 };
 

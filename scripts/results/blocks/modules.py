@@ -68,6 +68,18 @@ def performance(load):
                      f"{ms(cpu_ms)} ({cpu_what}: the fastest CPU row)",
                      f"{ms(best_gpu['median_ms'])} ({_gpu_label(best_gpu)})",
                      times(cpu_ms / best_gpu["median_ms"]), "–", os.path.basename(rel)])
+    t = load("h100/tables.json")
+    for game, depth, label in (("chess", 4, "chess"), ("connect6", 2, "Connect6")):
+        c = t.one("cpu-threads", game=game, depth=depth)
+        gpu = [r for r in t.records if r["backend"] == "cuda" and r["params"]["game"] == game
+               and r["params"]["depth"] == depth]
+        if not gpu:
+            raise Missing(f"{t.path}: no GPU record of {game} at depth {depth}")
+        g = max(gpu, key=lambda r: r["x_cpu"])
+        rows.append([f"{count(c['params']['tables'])} {label} positions, a move each at depth {depth} (search_many)",
+                     f"{ms(c['median_ms'])} ({c['params']['threads']} threads, alpha-beta)",
+                     f"{ms(g['median_ms'])} (alpha-beta tail {g['params']['tail']}; every move as the CPU's)",
+                     times(g["x_cpu"]), "–", "tables.json"])
     b = load("h100/demo-battle.json")
     c = b.run(backend="cpu", label="cpu, sight 20, host upload")
     g = b.run(backend="cuda", label="cuda, sight 20, interop")
