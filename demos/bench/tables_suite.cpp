@@ -143,10 +143,9 @@ int measure(const G& game, const char* name, const std::vector<typename G::State
   results.add(rc);
   if (!gpu) return 0;
   int failures = 0;
-  // Every tail the device takes, with at most two breadth-first plies above it (chess from the middle game
-  // has some 35^3 = 43,000 nodes a position at the third).
+  // Every tail the device takes.
   const int most = std::min(depth - 1, GpuBatch<G>::max_tail());
-  for (int tail = std::max(0, std::min(most, depth - 2)); tail <= most; ++tail) {
+  for (int tail = 0; tail <= most; ++tail) {
     SearchManyStats gs;
     Timing gt;
     Status err;

@@ -20,6 +20,7 @@
 #include "core/primitives.cuh"
 #include "search/game_device.h"
 #include "search/minimax.cuh"
+#include "search/pvs.cuh"
 
 namespace warpmind::gpu {
 
@@ -34,6 +35,7 @@ struct GameDevice<R>::Impl {
   DeviceBuffer<Move> rows, packed;
   DeviceBuffer<unsigned char> temp;  // CUB
   LevelMinimax<Pos> tree;
+  WindowedSearch<Pos> windowed;    // search_many for rules with an alpha-beta tail
   std::size_t subtree_budget = 0;  // bytes the subtrees of one batch may take (a quarter of the free memory)
 };
 
@@ -115,8 +117,14 @@ Status GameDevice<R>::search_many(const Pos* roots, std::size_t n, int depth, in
     WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
     im.subtree_budget = free_bytes / 4;
   }
-  return im.tree.run_many(Kernels<R>::tree(params), roots, n, depth, 0, im.stream,
-                          budget_bytes ? budget_bytes : im.subtree_budget, values, nodes, ms, tail, best);
+  const auto rules = Kernels<R>::tree(params);
+  if constexpr (minimax_detail::MaxTail<decltype(rules)>::value > 0) {
+    (void)budget_bytes;
+    return im.windowed.run(rules, roots, n, depth, tail, im.stream, values, best, nodes, ms);
+  } else {
+    return im.tree.run_many(rules, roots, n, depth, 0, im.stream, budget_bytes ? budget_bytes : im.subtree_budget,
+                            values, nodes, ms, tail, best);
+  }
 }
 
 template <class R>

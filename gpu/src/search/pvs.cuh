@@ -1,0 +1,311 @@
+// Alpha-beta by levels on the device, the eldest brother first: many searches at once (search_many), each
+// node carrying its window, for one-thread rules with an alpha-beta tail (minimax.cuh's contract:
+// count, expand, leaf, terminal, kMaxTail and tail()).
+//
+// solve(nodes with windows (alpha, beta), r plies) gives each node a fail-soft value in its window:
+//   r = 0: the leaf value; r <= the tail: the rules' alpha-beta, a thread a node;
+//   else: the children of every node are written (count, scan, expand); the first child of each is
+//   solved with the window (-beta, -alpha) — all first children at once, a recursive solve; a node whose
+//   first child reaches beta is done (cut off), the others' remaining children are solved together with
+//   the window (-beta, -max(alpha, best)), and each node's value is the max of -child over what was
+//   searched. This is sequential alpha-beta except that a node's younger children do not see each
+//   other's values, only the eldest's: the values stay fail-soft correct (each child's window is at least
+//   as wide as the sequential search would give it), and with the full window at the roots they are the
+//   negamax values. The cost is 2^(r - tail) solves, each a few launches and two host reads of a count.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "core/primitives.cuh"
+#include "search/alphabeta.h"
+#include "search/minimax.cuh"
+
+namespace warpmind::gpu {
+
+namespace pvs_detail {
+
+// The parent of child j: offset[p] <= j < offset[p + 1] (binary search over the n + 1 offsets).
+__device__ inline unsigned long long parent_of(const unsigned long long* offset, unsigned long long n,
+                                               unsigned long long j) {
+  unsigned long long lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const unsigned long long mid = (lo + hi) / 2;
+    if (offset[mid] <= j)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+template <class Pos, class R>
+__global__ void k_leaves(R rules, const Pos* __restrict__ pos, unsigned long long n, int ply, int* __restrict__ value) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) value[i] = rules.leaf(pos[i], ply);
+}
+
+template <class Pos, class R>
+__global__ void k_tails(R rules, const Pos* __restrict__ pos, const int* __restrict__ alpha,
+                        const int* __restrict__ beta, unsigned long long n, int plies, int ply, int* __restrict__ value,
+                        unsigned long long* __restrict__ nodes) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::uint64_t visited = 0;
+  if (i < n) value[i] = rules.tail(pos[i], plies, ply, alpha[i], beta[i], visited);
+  unsigned long long c = visited;
+  for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(nodes, c);
+}
+
+// The first child of each node with its window (a node without children: itself, which ends at once).
+template <class Pos>
+__global__ void k_firsts(const Pos* __restrict__ pos, const int* __restrict__ alpha, const int* __restrict__ beta,
+                         unsigned long long n, const unsigned long long* __restrict__ offset,
+                         const Pos* __restrict__ child, Pos* __restrict__ fpos, int* __restrict__ fa,
+                         int* __restrict__ fb) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  fpos[i] = offset[i] < offset[i + 1] ? child[offset[i]] : pos[i];
+  fa[i] = -beta[i];
+  fb[i] = -alpha[i];
+}
+
+// After the first children: value = -first (or terminal), done when cut off or without more children;
+// the window's alpha for the younger children; cval of the first children.
+template <class Pos, class R>
+__global__ void k_after_first(R rules, const Pos* __restrict__ pos, const int* __restrict__ alpha,
+                              const int* __restrict__ beta, unsigned long long n,
+                              const unsigned long long* __restrict__ offset, const int* __restrict__ fval, int ply,
+                              int* __restrict__ value, int* __restrict__ next_alpha, unsigned char* __restrict__ done,
+                              int* __restrict__ cval) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned long long a = offset[i], b = offset[i + 1];
+  if (a == b) {
+    value[i] = rules.terminal(pos[i], ply);
+    done[i] = 1;
+    return;
+  }
+  const int best = -fval[i];
+  cval[a] = fval[i];
+  value[i] = best;
+  next_alpha[i] = best > alpha[i] ? best : alpha[i];
+  done[i] = best >= beta[i] || b - a == 1;
+}
+
+// flag[j] = 1 for a younger child of a node not done (flag[children] = 0, the scan's total); the younger
+// children's cval start at INT_MAX (never the best), the searched ones get theirs in k_rest_fold.
+template <class Pos>
+__global__ void k_rest_flags(unsigned long long n, const unsigned long long* __restrict__ offset,
+                             const unsigned char* __restrict__ done, unsigned long long children,
+                             unsigned* __restrict__ flag, int* __restrict__ cval) {
+  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j > children) return;
+  if (j == children) {
+    flag[j] = 0;
+    return;
+  }
+  const unsigned long long p = parent_of(offset, n, j);
+  if (j == offset[p]) {
+    flag[j] = 0;
+    return;
+  }
+  flag[j] = done[p] ? 0u : 1u;
+  cval[j] = INT_MAX;
+}
+
+template <class T>
+__global__ void k_fill(T* __restrict__ p, unsigned long long n, T v) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = v;
+}
+
+template <class Pos>
+__global__ void k_rest_gather(const Pos* __restrict__ child, unsigned long long n,
+                              const unsigned long long* __restrict__ offset, const unsigned* __restrict__ flag,
+                              const unsigned* __restrict__ rank, unsigned long long children,
+                              const int* __restrict__ beta, const int* __restrict__ next_alpha, Pos* __restrict__ rpos,
+                              int* __restrict__ ra, int* __restrict__ rb, unsigned long long* __restrict__ rchild) {
+  const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= children || !flag[j]) return;
+  const unsigned long long p = parent_of(offset, n, j), k = rank[j];
+  rpos[k] = child[j];
+  ra[k] = -beta[p];
+  rb[k] = -next_alpha[p];
+  rchild[k] = j;
+}
+
+// value[parent] = max(value, -rest); cval of the younger children.
+template <class Pos>
+__global__ void k_rest_fold(unsigned long long rn, const unsigned long long* __restrict__ rchild,
+                            const int* __restrict__ rval, unsigned long long n,
+                            const unsigned long long* __restrict__ offset, int* __restrict__ value,
+                            int* __restrict__ cval) {
+  const unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= rn) return;
+  const unsigned long long j = rchild[k];
+  cval[j] = rval[k];
+  atomicMax(value + parent_of(offset, n, j), -rval[k]);
+}
+
+}  // namespace pvs_detail
+
+template <class Pos>
+class WindowedSearch {
+ public:
+  // values[i] (device) = the negamax value of roots[i] (host) searched `depth` plies (1..), the last `tail`
+  // (1..rules' kMaxTail, < depth) by the rules' alpha-beta a thread a node; best[i] = the index of its
+  // first best child in the rules' order (-1: none). nodes += every node visited, ms += device time.
+  template <class R>
+  Status run(const R& rules, const Pos* roots, std::size_t n, int depth, int tail, cudaStream_t s, int* values,
+             int* best, std::uint64_t& nodes, double& ms) {
+    if (n == 0) return Status::Ok();
+    if (depth < 1 || depth > 32) return Status::Invalid("windowed search: depth must be 1..32");
+    if (tail < 0 || tail >= depth || tail > minimax_detail::MaxTail<R>::value)
+      return Status::Invalid("windowed search: tail must be 0.." + std::to_string(depth - 1));
+    if (!ev_[0]) {
+      for (cudaEvent_t& e : ev_) WM_CUDA(cudaEventCreate(&e));
+    }
+    tail_ = tail;
+    visited_ = 0;
+    WM_RETURN_IF_ERROR(root_pos_.reserve(n));
+    WM_RETURN_IF_ERROR(root_alpha_.reserve(n));
+    WM_RETURN_IF_ERROR(root_beta_.reserve(n));
+    WM_RETURN_IF_ERROR(root_value_.reserve(n));
+    WM_RETURN_IF_ERROR(best_.reserve(n));
+    WM_RETURN_IF_ERROR(tail_nodes_.reserve(1));
+    WM_CUDA(cudaEventRecord(ev_[0], s));
+    WM_CUDA(cudaMemcpyAsync(root_pos_.get(), roots, n * sizeof(Pos), cudaMemcpyHostToDevice, s));
+    fill(root_alpha_.get(), n, -search::kAlphaBetaInfinity, s);
+    fill(root_beta_.get(), n, search::kAlphaBetaInfinity, s);
+    WM_CUDA_LAUNCH(k_fill);
+    WM_CUDA(cudaMemsetAsync(tail_nodes_.get(), 0, sizeof(unsigned long long), s));
+    WM_RETURN_IF_ERROR(
+        solve(rules, 0, root_pos_.get(), root_alpha_.get(), root_beta_.get(), n, depth, 0, root_value_.get(), s));
+    Level& top = *levels_[0];  // the roots' children and their values (cval)
+    minimax_detail::k_best<<<blocks(n), kThreads, 0, s>>>(n, top.offset.get(), top.cval.get(), best_.get());
+    WM_CUDA_LAUNCH(k_best);
+    WM_CUDA(cudaMemcpyAsync(values, root_value_.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaMemcpyAsync(best, best_.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    unsigned long long tail_nodes = 0;
+    WM_CUDA(cudaMemcpyAsync(&tail_nodes, tail_nodes_.get(), sizeof tail_nodes, cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaEventRecord(ev_[1], s));
+    WM_CUDA(cudaStreamSynchronize(s));
+    float t = 0;
+    WM_CUDA(cudaEventElapsedTime(&t, ev_[0], ev_[1]));
+    ms += t;
+    nodes += n + visited_ + tail_nodes;
+    return Status::Ok();
+  }
+
+  ~WindowedSearch() {
+    for (cudaEvent_t e : ev_)
+      if (e) cudaEventDestroy(e);
+  }
+
+ private:
+  static constexpr int kThreads = minimax_detail::kThreads;
+  static unsigned blocks(unsigned long long n) { return minimax_detail::blocks(n); }
+
+  // One solve's buffers (a solve at recursion depth k uses levels_[k]; its two sub-solves run one after
+  // the other at k + 1).
+  struct Level {
+    DeviceBuffer<unsigned long long> count, offset, rchild;
+    DeviceBuffer<Pos> child, fpos, rpos;
+    DeviceBuffer<int> fa, fb, fval, next_alpha, cval, ra, rb, rval;
+    DeviceBuffer<unsigned char> done;
+    DeviceBuffer<unsigned> flag, rank;
+  };
+
+  static void fill(int* p, std::size_t n, int v, cudaStream_t s) {
+    pvs_detail::k_fill<int><<<blocks(n), kThreads, 0, s>>>(p, n, v);
+  }
+
+  template <class R>
+  Status solve(const R& rules, std::size_t k, const Pos* pos, const int* alpha, const int* beta, unsigned long long n,
+               int r, int ply, int* value, cudaStream_t s) {
+    using namespace pvs_detail;
+    if (n == 0) return Status::Ok();
+    if (r == 0) {
+      k_leaves<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, ply, value);
+      WM_CUDA_LAUNCH(k_leaves);
+      return Status::Ok();
+    }
+    if constexpr (minimax_detail::MaxTail<R>::value > 0) {
+      if (r <= tail_) {
+        k_tails<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, alpha, beta, n, r, ply, value, tail_nodes_.get());
+        WM_CUDA_LAUNCH(k_tails);
+        return Status::Ok();
+      }
+    }
+    while (levels_.size() <= k) levels_.push_back(std::make_unique<Level>());
+    Level& L = *levels_[k];
+    WM_RETURN_IF_ERROR(L.count.reserve(n + 1));
+    WM_RETURN_IF_ERROR(L.offset.reserve(n + 1));
+    minimax_detail::k_count<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.count.get());
+    WM_CUDA_LAUNCH(k_count);
+    WM_CUDA(cudaMemsetAsync(L.count.get() + n, 0, sizeof(unsigned long long), s));
+    unsigned long long children = 0;
+    WM_RETURN_IF_ERROR(exclusive_scan(L.count.get(), L.offset.get(), n + 1, temp_, s, &children));
+    if (children >= (1ull << 32)) return Status::OutOfMemory("windowed search: a level of over 4 G nodes");
+    WM_RETURN_IF_ERROR(L.child.reserve(std::max<unsigned long long>(children, 1)));
+    WM_RETURN_IF_ERROR(L.cval.reserve(std::max<unsigned long long>(children, 1)));
+    minimax_detail::k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.offset.get(), L.child.get());
+    WM_CUDA_LAUNCH(k_expand);
+    visited_ += children;
+    // The eldest children, all at once.
+    WM_RETURN_IF_ERROR(L.fpos.reserve(n));
+    WM_RETURN_IF_ERROR(L.fa.reserve(n));
+    WM_RETURN_IF_ERROR(L.fb.reserve(n));
+    WM_RETURN_IF_ERROR(L.fval.reserve(n));
+    WM_RETURN_IF_ERROR(L.next_alpha.reserve(n));
+    WM_RETURN_IF_ERROR(L.done.reserve(n));
+    k_firsts<Pos><<<blocks(n), kThreads, 0, s>>>(pos, alpha, beta, n, L.offset.get(), L.child.get(), L.fpos.get(),
+                                                 L.fa.get(), L.fb.get());
+    WM_CUDA_LAUNCH(k_firsts);
+    WM_RETURN_IF_ERROR(solve(rules, k + 1, L.fpos.get(), L.fa.get(), L.fb.get(), n, r - 1, ply + 1, L.fval.get(), s));
+    k_after_first<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, alpha, beta, n, L.offset.get(), L.fval.get(), ply,
+                                                         value, L.next_alpha.get(), L.done.get(), L.cval.get());
+    WM_CUDA_LAUNCH(k_after_first);
+    // The younger children of the nodes not cut off, together, with the eldest's bound.
+    WM_RETURN_IF_ERROR(L.flag.reserve(children + 1));
+    WM_RETURN_IF_ERROR(L.rank.reserve(children + 1));
+    k_rest_flags<Pos><<<blocks(children + 1), kThreads, 0, s>>>(n, L.offset.get(), L.done.get(), children, L.flag.get(),
+                                                                L.cval.get());
+    WM_CUDA_LAUNCH(k_rest_flags);
+    unsigned rest = 0;
+    WM_RETURN_IF_ERROR(exclusive_scan(L.flag.get(), L.rank.get(), children + 1, temp_, s, &rest));
+    if (rest == 0) return Status::Ok();
+    WM_RETURN_IF_ERROR(L.rpos.reserve(rest));
+    WM_RETURN_IF_ERROR(L.ra.reserve(rest));
+    WM_RETURN_IF_ERROR(L.rb.reserve(rest));
+    WM_RETURN_IF_ERROR(L.rval.reserve(rest));
+    WM_RETURN_IF_ERROR(L.rchild.reserve(rest));
+    k_rest_gather<Pos><<<blocks(children), kThreads, 0, s>>>(L.child.get(), n, L.offset.get(), L.flag.get(),
+                                                             L.rank.get(), children, beta, L.next_alpha.get(),
+                                                             L.rpos.get(), L.ra.get(), L.rb.get(), L.rchild.get());
+    WM_CUDA_LAUNCH(k_rest_gather);
+    WM_RETURN_IF_ERROR(
+        solve(rules, k + 1, L.rpos.get(), L.ra.get(), L.rb.get(), rest, r - 1, ply + 1, L.rval.get(), s));
+    k_rest_fold<Pos>
+        <<<blocks(rest), kThreads, 0, s>>>(rest, L.rchild.get(), L.rval.get(), n, L.offset.get(), value, L.cval.get());
+    WM_CUDA_LAUNCH(k_rest_fold);
+    return Status::Ok();
+  }
+
+  std::vector<std::unique_ptr<Level>> levels_;
+  DeviceBuffer<Pos> root_pos_;
+  DeviceBuffer<int> root_alpha_, root_beta_, root_value_, best_;
+  DeviceBuffer<unsigned long long> tail_nodes_;
+  DeviceBuffer<unsigned char> temp_;
+  int tail_ = 0;
+  std::uint64_t visited_ = 0;  // children written by the levels (the tails' nodes are counted on the device)
+  cudaEvent_t ev_[2] = {};
+};
+
+}  // namespace warpmind::gpu
