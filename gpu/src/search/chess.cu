@@ -200,6 +200,13 @@ struct MinimaxRules {
     for (int i = 0; i < n; ++i) out[i] = chess::apply(p, m[i]);
     return n;
   }
+  // The children in the alpha-beta's order (chess::SearchRules: captures by most valuable victim first).
+  __device__ int expand_search(const DPos& p, DPos* out) const {
+    std::uint32_t m[chess::kMaxLegalMoves];
+    const int n = chess::SearchRules{}.moves(p, m);
+    for (int i = 0; i < n; ++i) out[i] = chess::apply(p, m[i]);
+    return n;
+  }
   __device__ int leaf(const DPos& p, int ply) const {
     return chess::count_moves(p) == 0 ? chess::terminal(p, ply) : chess::evaluate(p);
   }

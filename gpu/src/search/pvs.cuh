@@ -1,6 +1,7 @@
 // Alpha-beta by levels on the device, the eldest brother first: many searches at once (search_many), each
 // node carrying its window, for one-thread rules with an alpha-beta tail (minimax.cuh's contract:
-// count, expand, leaf, terminal, kMaxTail and tail()).
+// count, expand, leaf, terminal, kMaxTail and tail(), and expand_search: the children in the
+// alpha-beta's order, used below the roots).
 //
 // solve(nodes with windows (alpha, beta), r plies) gives each node a fail-soft value in its window:
 //   r = 0: the leaf value; r <= the tail: the rules' alpha-beta, a thread a node;
@@ -14,6 +15,7 @@
 //   negamax values. The cost is 2^(r - tail) solves, each a few launches and two host reads of a count.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <memory>
@@ -42,6 +44,15 @@ __device__ inline unsigned long long parent_of(const unsigned long long* offset,
       hi = mid;
   }
   return lo;
+}
+
+// The children in the rules' search order (expand_search: below the roots the order only decides how
+// much is cut off, and the alpha-beta's order cuts most).
+template <class Pos, class R>
+__global__ void k_expand_search(R rules, const Pos* __restrict__ pos, unsigned long long n,
+                                const unsigned long long* __restrict__ offset, Pos* __restrict__ out) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) (void)rules.expand_search(pos[i], out + offset[i]);
 }
 
 template <class Pos, class R>
@@ -226,11 +237,22 @@ class WindowedSearch {
     pvs_detail::k_fill<int><<<blocks(n), kThreads, 0, s>>>(p, n, v);
   }
 
+  // At most this many nodes are expanded at once below the roots (their children, some 35 each in chess,
+  // take ~100 bytes apiece with their buffers): a larger set is solved in slices, one after the other
+  // (its nodes are independent, each with its own window).
+  static constexpr unsigned long long kSlice = 1ull << 20;
+
   template <class R>
   Status solve(const R& rules, std::size_t k, const Pos* pos, const int* alpha, const int* beta, unsigned long long n,
                int r, int ply, int* value, cudaStream_t s) {
     using namespace pvs_detail;
     if (n == 0) return Status::Ok();
+    if (k > 0 && n > kSlice && r > tail_) {
+      for (unsigned long long a = 0; a < n; a += kSlice)
+        WM_RETURN_IF_ERROR(
+            solve(rules, k, pos + a, alpha + a, beta + a, std::min(kSlice, n - a), r, ply, value + a, s));
+      return Status::Ok();
+    }
     if (r == 0) {
       k_leaves<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, ply, value);
       WM_CUDA_LAUNCH(k_leaves);
@@ -255,8 +277,13 @@ class WindowedSearch {
     if (children >= (1ull << 32)) return Status::OutOfMemory("windowed search: a level of over 4 G nodes");
     WM_RETURN_IF_ERROR(L.child.reserve(std::max<unsigned long long>(children, 1)));
     WM_RETURN_IF_ERROR(L.cval.reserve(std::max<unsigned long long>(children, 1)));
-    minimax_detail::k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.offset.get(), L.child.get());
-    WM_CUDA_LAUNCH(k_expand);
+    if (k == 0) {  // the roots' children in the game's order: the result's tie rule
+      minimax_detail::k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.offset.get(), L.child.get());
+      WM_CUDA_LAUNCH(k_expand);
+    } else {
+      k_expand_search<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.offset.get(), L.child.get());
+      WM_CUDA_LAUNCH(k_expand_search);
+    }
     visited_ += children;
     // The eldest children, all at once.
     WM_RETURN_IF_ERROR(L.fpos.reserve(n));
