@@ -52,10 +52,10 @@ class GameDevice {
                   std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0, int tail = 0);
   // Many independent searches at once (search_many): for every root, values[i] = its negamax value to
   // `depth` plies (1..32) and best[i] = the index of its first best move in the search's order (-1: none).
-  // The first depth - tail plies are built breadth-first on the device, the last `tail` are searched by
-  // alpha-beta, one thread a node, where the game's rules can (tail_plies(); 0: leaves evaluated at the
-  // horizon). nodes += every node visited; ms += device time. Batches too large for `budget_bytes` (0: a
-  // quarter of the free memory at the first call) run in halves.
+  // Rules with a one-thread alpha-beta (tail_plies() > 0, chess): alpha-beta by levels with windows, the
+  // last `tail` plies a thread a node (gpu/src/search/pvs.cuh); nodes += the positions generated. Others
+  // (Connect6): the whole trees breadth-first (tail 0), in halves when they exceed `budget_bytes` (0: a
+  // quarter of the free memory at the first call); nodes += every node. ms += device time.
   Status search_many(const Pos* roots, std::size_t n, int depth, int tail, const Params& params, int* values, int* best,
                      std::uint64_t& nodes, double& ms, std::size_t budget_bytes = 0);
   // The most plies search_many's `tail` may be for this game (0: none).

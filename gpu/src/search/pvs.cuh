@@ -184,6 +184,7 @@ class WindowedSearch {
     }
     tail_ = tail;
     visited_ = 0;
+    (void)cudaGetLastError();  // a failed allocation of an earlier call would read as this call's launch error
     WM_RETURN_IF_ERROR(root_pos_.reserve(n));
     WM_RETURN_IF_ERROR(root_alpha_.reserve(n));
     WM_RETURN_IF_ERROR(root_beta_.reserve(n));

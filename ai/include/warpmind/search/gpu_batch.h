@@ -71,14 +71,16 @@ class GpuBatch {
   // must fit half the free device memory (chess depth 5 from the start: 5 M nodes); fails otherwise.
   Status minimax(const State& root, int depth, MinimaxResult<Move>& out);
   // search_many (search/search_many.h) on the device: out[i] for positions[i], the value and move the
-  // CPU's search_many gives. `tail`: how many of the last plies are searched by alpha-beta, one thread a
-  // node, below the breadth-first levels (0..min(depth - 1, max_tail())); -1: min(depth - 1, max_tail(),
-  // 3). Batches too large for a quarter of the device memory run in parts. A device error is returned
-  // (nothing written) and does not switch the backend to the CPU.
+  // CPU's search_many gives. `tail`: how many of the last plies each node's own thread searches by
+  // alpha-beta, below the levels searched together (0..min(depth - 1, max_tail())); -1: min(depth - 1,
+  // max_tail(), 1), the fastest measured (docs/search.md). Memory: chess expands at most a million nodes
+  // at a time below the positions; Connect6 (whole trees) runs batches too large for a quarter of the
+  // device memory in parts. A device error (OutOfMemory included) is returned with nothing written, and
+  // does not switch the backend to the CPU.
   Status search_many(std::span<const State> positions, int depth, std::span<TableMove<Move>> out,
                      SearchManyStats* stats = nullptr, int tail = -1);
-  // The most plies search_many's alpha-beta below the breadth-first levels takes for this game (chess 4,
-  // Connect6 0: its horizon is evaluated a warp a node).
+  // The most plies search_many's one-thread alpha-beta takes for this game (chess 4; Connect6 0: its
+  // trees are searched whole, the horizon evaluated a warp a node).
   static int max_tail();
   // The first device error (ok while none; the batches then run on the CPU).
   const Status& error() const;

@@ -11,9 +11,10 @@
 //   CPU (search_many below): alpha-beta, one position a task on the thread pool — the root's moves in the
 //     game's order, each searched with the window (best so far, infinity); below the root the moves in
 //     the game's search order (chess: captures by most valuable victim, then least valuable attacker).
-//   GPU (GpuBatch<G>::search_many, search/gpu_batch.h): the trees of all the positions at once, built
-//     breadth-first on the device for the first depth - tail plies, the last `tail` plies searched by
-//     the same alpha-beta in one thread per node (chess; Connect6 evaluates its horizon a warp a node).
+//   GPU (GpuBatch<G>::search_many, search/gpu_batch.h): all the positions at once. Chess: alpha-beta by
+//     levels, every node with its window, the eldest child of every node searched before its younger
+//     brothers (which then search together, bounded by it), the last `tail` plies by the same alpha-beta
+//     as the CPU's, a thread a node. Connect6: the whole trees breadth-first, a warp a node.
 // Positions are copied in; a call with a bad argument (depth out of range, `out` not the size of
 // `positions`) returns InvalidArgument and writes nothing. Thread-safe for distinct `out`s.
 #pragma once
