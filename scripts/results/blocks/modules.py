@@ -78,7 +78,9 @@ def performance(load):
         g = max(gpu, key=lambda r: r["x_cpu"])
         rows.append([f"{count(c['params']['tables'])} {label} positions, a move each at depth {depth} (search_many)",
                      f"{ms(c['median_ms'])} ({c['params']['threads']} threads, alpha-beta)",
-                     f"{ms(g['median_ms'])} (alpha-beta tail {g['params']['tail']}; every move as the CPU's)",
+                     f"{ms(g['median_ms'])} ("
+                     + (f"alpha-beta by levels, tail {g['params']['tail']}" if game == "chess" else "whole trees")
+                     + "; every move as the CPU's)",
                      times(g["x_cpu"]), "–", "tables.json"])
     b = load("h100/demo-battle.json")
     c = b.run(backend="cpu", label="cpu, sight 20, host upload")

@@ -208,7 +208,9 @@ def tables(load):
         rows.append([what, count(n), f"CPU, {c['params']['threads']} threads", ms(c["median_ms"]),
                      count(round(c["moves_per_s"])), count(c["nodes"]), "", ""])
         for r in gpu:
-            rows.append(["", "", f"GPU, alpha-beta tail {r['params']['tail']}", ms(r["median_ms"]),
+            how = (f"GPU, by levels, tail {r['params']['tail']}" if game == "chess"
+                   else "GPU, whole trees")
+            rows.append(["", "", how, ms(r["median_ms"]),
                          count(round(r["moves_per_s"])), count(r["nodes"]), times(r["x_cpu"]),
                          "all equal" if r.get("checked") else f"{r['mismatches']} differ"])
     return table(["positions", "tables", "search", "time", "moves a second", "nodes", "× CPU",
