@@ -200,11 +200,18 @@ struct MinimaxRules {
     for (int i = 0; i < n; ++i) out[i] = chess::apply(p, m[i]);
     return n;
   }
-  // The children in the alpha-beta's order (chess::SearchRules: captures by most valuable victim first).
-  __device__ int expand_search(const DPos& p, DPos* out) const {
+  // Below search_many's roots, the children in the alpha-beta's order (chess::SearchRules: captures by
+  // most valuable victim first): how many, and the eldest alone; then the younger ones (1..).
+  __device__ int first_search(const DPos& p, DPos* first) const {
     std::uint32_t m[chess::kMaxLegalMoves];
     const int n = chess::SearchRules{}.moves(p, m);
-    for (int i = 0; i < n; ++i) out[i] = chess::apply(p, m[i]);
+    if (n > 0) *first = chess::apply(p, m[0]);
+    return n;
+  }
+  __device__ int expand_search_rest(const DPos& p, DPos* out) const {
+    std::uint32_t m[chess::kMaxLegalMoves];
+    const int n = chess::SearchRules{}.moves(p, m);
+    for (int i = 1; i < n; ++i) out[i - 1] = chess::apply(p, m[i]);
     return n;
   }
   __device__ int leaf(const DPos& p, int ply) const {

@@ -46,6 +46,20 @@ namespace warpmind::gpu {
 
 namespace minimax_detail {
 
+// The parent of child j: offset[p] <= j < offset[p + 1] (binary search over the n + 1 offsets).
+__device__ inline unsigned long long parent_of(const unsigned long long* offset, unsigned long long n,
+                                               unsigned long long j) {
+  unsigned long long lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const unsigned long long mid = (lo + hi) / 2;
+    if (offset[mid] <= j)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 constexpr int kThreads = 128;
 inline unsigned blocks(unsigned long long n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
@@ -86,16 +100,8 @@ __global__ void k_tail(R rules, const Pos* __restrict__ pos, unsigned long long 
   } else if (pass == 0) {  // a thread per parent
     if (i < n_parents && offset[i] < offset[i + 1])
       value[offset[i]] = rules.tail(pos[offset[i]], plies, ply, -kInf, kInf, visited);
-  } else if (i < n) {  // a thread per child: its parent's first child by binary search in the offsets
-    unsigned long long lo = 0, hi = n_parents;  // offset[lo] <= i < offset[hi]
-    while (hi - lo > 1) {
-      const unsigned long long mid = (lo + hi) / 2;
-      if (offset[mid] <= i)
-        lo = mid;
-      else
-        hi = mid;
-    }
-    const unsigned long long first = offset[lo];
+  } else if (i < n) {  // a thread per child: its parent's first child
+    const unsigned long long first = offset[parent_of(offset, n_parents, i)];
     if (i != first) value[i] = rules.tail(pos[i], plies, ply, -kInf, value[first], visited);
   }
   unsigned long long c = visited;

@@ -1,15 +1,18 @@
 // Alpha-beta by levels on the device, the eldest brother first: many searches at once (search_many), each
 // node carrying its window, for one-thread rules with an alpha-beta tail (minimax.cuh's contract:
-// count, expand, leaf, terminal, kMaxTail and tail(), and expand_search: the children in the
-// alpha-beta's order, used below the roots).
+// count, expand, leaf, terminal, kMaxTail and tail(); and, below the roots, the alpha-beta's order:
+//   __device__ int first_search(const Pos&, Pos* first) const;     // how many children; writes the first
+//   __device__ int expand_search_rest(const Pos&, Pos* out) const;  // writes children 1.. (the younger)
+// ).
 //
 // solve(nodes with windows (alpha, beta), r plies) gives each node a fail-soft value in its window:
 //   r = 0: the leaf value; r <= the tail: the rules' alpha-beta, a thread a node;
-//   else: the children of every node are written (count, scan, expand); the first child of each is
-//   solved with the window (-beta, -alpha) — all first children at once, a recursive solve; a node whose
-//   first child reaches beta is done (cut off), the others' remaining children are solved together with
-//   the window (-beta, -max(alpha, best)), and each node's value is the max of -child over what was
-//   searched. This is sequential alpha-beta except that a node's younger children do not see each
+//   else: the first child of each node is solved with the window (-beta, -alpha) — all first children at
+//   once, a recursive solve; a node whose first child reaches beta is done (cut off), the others' younger
+//   children are then made (the roots' children are all made at once, in the game's order, for the best
+//   move's tie rule; below the roots only the eldest is made before it is solved, so a node cut off by
+//   it never makes the others) and solved together with the window (-beta, -max(alpha, best)), and each
+//   node's value is the max of -child over what was searched. This is sequential alpha-beta except that a node's younger children do not see each
 //   other's values, only the eldest's: the values stay fail-soft correct (each child's window is at least
 //   as wide as the sequential search would give it), and with the full window at the roots they are the
 //   negamax values. The cost is 2^(r - tail) solves, each a few launches and two host reads of a count.
@@ -32,28 +35,7 @@ namespace warpmind::gpu {
 
 namespace pvs_detail {
 
-// The parent of child j: offset[p] <= j < offset[p + 1] (binary search over the n + 1 offsets).
-__device__ inline unsigned long long parent_of(const unsigned long long* offset, unsigned long long n,
-                                               unsigned long long j) {
-  unsigned long long lo = 0, hi = n;
-  while (hi - lo > 1) {
-    const unsigned long long mid = (lo + hi) / 2;
-    if (offset[mid] <= j)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-// The children in the rules' search order (expand_search: below the roots the order only decides how
-// much is cut off, and the alpha-beta's order cuts most).
-template <class Pos, class R>
-__global__ void k_expand_search(R rules, const Pos* __restrict__ pos, unsigned long long n,
-                                const unsigned long long* __restrict__ offset, Pos* __restrict__ out) {
-  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) (void)rules.expand_search(pos[i], out + offset[i]);
-}
+using minimax_detail::parent_of;
 
 template <class Pos, class R>
 __global__ void k_leaves(R rules, const Pos* __restrict__ pos, unsigned long long n, int ply, int* __restrict__ value) {
@@ -164,6 +146,76 @@ __global__ void k_rest_fold(unsigned long long rn, const unsigned long long* __r
   atomicMax(value + parent_of(offset, n, j), -rval[k]);
 }
 
+// Below the roots: count[i] = node i's children, fpos[i] = its eldest (itself when it has none, whose
+// search ends at once) with the window (-beta, -alpha); `made` += the eldest children made.
+template <class Pos, class R>
+__global__ void k_eldest(R rules, const Pos* __restrict__ pos, const int* __restrict__ alpha,
+                         const int* __restrict__ beta, unsigned long long n, unsigned long long* __restrict__ count,
+                         Pos* __restrict__ fpos, int* __restrict__ fa, int* __restrict__ fb,
+                         unsigned long long* __restrict__ made) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned long long c = 0;
+  if (i < n) {
+    const int k = rules.first_search(pos[i], fpos + i);
+    if (k == 0) fpos[i] = pos[i];
+    count[i] = static_cast<unsigned long long>(k);
+    fa[i] = -beta[i];
+    fb[i] = -alpha[i];
+    c = k > 0;
+  }
+  for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
+  if ((threadIdx.x & 31) == 0 && c) atomicAdd(made, c);
+}
+
+// After the eldest children (below the roots): value = -eldest (or terminal), the younger children's
+// alpha, and rest[i] = how many younger children node i searches (0 when done: cut off or no more).
+template <class Pos, class R>
+__global__ void k_after_eldest(R rules, const Pos* __restrict__ pos, const int* __restrict__ alpha,
+                               const int* __restrict__ beta, unsigned long long n,
+                               const unsigned long long* __restrict__ count, const int* __restrict__ fval, int ply,
+                               int* __restrict__ value, int* __restrict__ next_alpha,
+                               unsigned long long* __restrict__ rest) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i > n) return;
+  if (i == n) {
+    rest[n] = 0;  // the scan's total
+    return;
+  }
+  if (count[i] == 0) {
+    value[i] = rules.terminal(pos[i], ply);
+    rest[i] = 0;
+    return;
+  }
+  const int best = -fval[i];
+  value[i] = best;
+  next_alpha[i] = best > alpha[i] ? best : alpha[i];
+  rest[i] = best >= beta[i] ? 0 : count[i] - 1;
+}
+
+// The younger children of the nodes not done, at roffset[i], each with the window (-beta, -next_alpha).
+template <class Pos, class R>
+__global__ void k_younger(R rules, const Pos* __restrict__ pos, const int* __restrict__ beta,
+                          const int* __restrict__ next_alpha, unsigned long long n,
+                          const unsigned long long* __restrict__ roffset, Pos* __restrict__ rpos, int* __restrict__ ra,
+                          int* __restrict__ rb) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned long long a = roffset[i], b = roffset[i + 1];
+  if (a == b) return;
+  (void)rules.expand_search_rest(pos[i], rpos + a);
+  for (unsigned long long j = a; j < b; ++j) {
+    ra[j] = -beta[i];
+    rb[j] = -next_alpha[i];
+  }
+}
+
+// value[parent] = max(value, -younger).
+__global__ inline void k_younger_fold(unsigned long long rn, const int* __restrict__ rval, unsigned long long n,
+                                      const unsigned long long* __restrict__ roffset, int* __restrict__ value) {
+  const unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k < rn) atomicMax(value + parent_of(roffset, n, k), -rval[k]);
+}
+
 }  // namespace pvs_detail
 
 template <class Pos>
@@ -190,13 +242,13 @@ class WindowedSearch {
     WM_RETURN_IF_ERROR(root_beta_.reserve(n));
     WM_RETURN_IF_ERROR(root_value_.reserve(n));
     WM_RETURN_IF_ERROR(best_.reserve(n));
-    WM_RETURN_IF_ERROR(tail_nodes_.reserve(1));
+    WM_RETURN_IF_ERROR(device_nodes_.reserve(1));
     WM_CUDA(cudaEventRecord(ev_[0], s));
     WM_CUDA(cudaMemcpyAsync(root_pos_.get(), roots, n * sizeof(Pos), cudaMemcpyHostToDevice, s));
     fill(root_alpha_.get(), n, -search::kAlphaBetaInfinity, s);
     fill(root_beta_.get(), n, search::kAlphaBetaInfinity, s);
     WM_CUDA_LAUNCH(k_fill);
-    WM_CUDA(cudaMemsetAsync(tail_nodes_.get(), 0, sizeof(unsigned long long), s));
+    WM_CUDA(cudaMemsetAsync(device_nodes_.get(), 0, sizeof(unsigned long long), s));
     WM_RETURN_IF_ERROR(
         solve(rules, 0, root_pos_.get(), root_alpha_.get(), root_beta_.get(), n, depth, 0, root_value_.get(), s));
     Level& top = *levels_[0];  // the roots' children and their values (cval)
@@ -204,14 +256,14 @@ class WindowedSearch {
     WM_CUDA_LAUNCH(k_best);
     WM_CUDA(cudaMemcpyAsync(values, root_value_.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaMemcpyAsync(best, best_.get(), n * sizeof(int), cudaMemcpyDeviceToHost, s));
-    unsigned long long tail_nodes = 0;
-    WM_CUDA(cudaMemcpyAsync(&tail_nodes, tail_nodes_.get(), sizeof tail_nodes, cudaMemcpyDeviceToHost, s));
+    unsigned long long device_nodes = 0;
+    WM_CUDA(cudaMemcpyAsync(&device_nodes, device_nodes_.get(), sizeof device_nodes, cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaEventRecord(ev_[1], s));
     WM_CUDA(cudaStreamSynchronize(s));
     float t = 0;
     WM_CUDA(cudaEventElapsedTime(&t, ev_[0], ev_[1]));
     ms += t;
-    nodes += n + visited_ + tail_nodes;
+    nodes += n + visited_ + device_nodes;
     return Status::Ok();
   }
 
@@ -261,12 +313,13 @@ class WindowedSearch {
     }
     if constexpr (minimax_detail::MaxTail<R>::value > 0) {
       if (r <= tail_) {
-        k_tails<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, alpha, beta, n, r, ply, value, tail_nodes_.get());
+        k_tails<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, alpha, beta, n, r, ply, value, device_nodes_.get());
         WM_CUDA_LAUNCH(k_tails);
         return Status::Ok();
       }
     }
     while (levels_.size() <= k) levels_.push_back(std::make_unique<Level>());
+    if (k > 0) return solve_below(rules, k, pos, alpha, beta, n, r, ply, value, s);
     Level& L = *levels_[k];
     WM_RETURN_IF_ERROR(L.count.reserve(n + 1));
     WM_RETURN_IF_ERROR(L.offset.reserve(n + 1));
@@ -278,13 +331,9 @@ class WindowedSearch {
     if (children >= (1ull << 32)) return Status::OutOfMemory("windowed search: a level of over 4 G nodes");
     WM_RETURN_IF_ERROR(L.child.reserve(std::max<unsigned long long>(children, 1)));
     WM_RETURN_IF_ERROR(L.cval.reserve(std::max<unsigned long long>(children, 1)));
-    if (k == 0) {  // the roots' children in the game's order: the result's tie rule
-      minimax_detail::k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.offset.get(), L.child.get());
-      WM_CUDA_LAUNCH(k_expand);
-    } else {
-      k_expand_search<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.offset.get(), L.child.get());
-      WM_CUDA_LAUNCH(k_expand_search);
-    }
+    // The roots' children, all of them, in the game's order: the result's tie rule.
+    minimax_detail::k_expand<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, n, L.offset.get(), L.child.get());
+    WM_CUDA_LAUNCH(k_expand);
     visited_ += children;
     // The eldest children, all at once.
     WM_RETURN_IF_ERROR(L.fpos.reserve(n));
@@ -326,13 +375,55 @@ class WindowedSearch {
     return Status::Ok();
   }
 
+  // solve() below the roots (k > 0): the eldest children made and solved first, the younger ones made
+  // only for the nodes they did not cut off (in the alpha-beta's order).
+  template <class R>
+  Status solve_below(const R& rules, std::size_t k, const Pos* pos, const int* alpha, const int* beta,
+                     unsigned long long n, int r, int ply, int* value, cudaStream_t s) {
+    using namespace pvs_detail;
+    Level& L = *levels_[k];
+    WM_RETURN_IF_ERROR(L.count.reserve(n + 1));
+    WM_RETURN_IF_ERROR(L.offset.reserve(n + 1));
+    WM_RETURN_IF_ERROR(L.fpos.reserve(n));
+    WM_RETURN_IF_ERROR(L.fa.reserve(n));
+    WM_RETURN_IF_ERROR(L.fb.reserve(n));
+    WM_RETURN_IF_ERROR(L.fval.reserve(n));
+    WM_RETURN_IF_ERROR(L.next_alpha.reserve(n));
+    k_eldest<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, alpha, beta, n, L.count.get(), L.fpos.get(), L.fa.get(),
+                                                    L.fb.get(), device_nodes_.get());
+    WM_CUDA_LAUNCH(k_eldest);
+    WM_RETURN_IF_ERROR(solve(rules, k + 1, L.fpos.get(), L.fa.get(), L.fb.get(), n, r - 1, ply + 1, L.fval.get(), s));
+    // rchild: the younger children each node searches (its scan, offset: where they go).
+    WM_RETURN_IF_ERROR(L.rchild.reserve(n + 1));
+    k_after_eldest<Pos, R><<<blocks(n + 1), kThreads, 0, s>>>(rules, pos, alpha, beta, n, L.count.get(), L.fval.get(),
+                                                              ply, value, L.next_alpha.get(), L.rchild.get());
+    WM_CUDA_LAUNCH(k_after_eldest);
+    unsigned long long rest = 0;
+    WM_RETURN_IF_ERROR(exclusive_scan(L.rchild.get(), L.offset.get(), n + 1, temp_, s, &rest));
+    if (rest == 0) return Status::Ok();
+    if (rest >= (1ull << 32)) return Status::OutOfMemory("windowed search: a level of over 4 G nodes");
+    WM_RETURN_IF_ERROR(L.rpos.reserve(rest));
+    WM_RETURN_IF_ERROR(L.ra.reserve(rest));
+    WM_RETURN_IF_ERROR(L.rb.reserve(rest));
+    WM_RETURN_IF_ERROR(L.rval.reserve(rest));
+    k_younger<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, beta, L.next_alpha.get(), n, L.offset.get(),
+                                                     L.rpos.get(), L.ra.get(), L.rb.get());
+    WM_CUDA_LAUNCH(k_younger);
+    visited_ += rest;
+    WM_RETURN_IF_ERROR(
+        solve(rules, k + 1, L.rpos.get(), L.ra.get(), L.rb.get(), rest, r - 1, ply + 1, L.rval.get(), s));
+    k_younger_fold<<<blocks(rest), kThreads, 0, s>>>(rest, L.rval.get(), n, L.offset.get(), value);
+    WM_CUDA_LAUNCH(k_younger_fold);
+    return Status::Ok();
+  }
+
   std::vector<std::unique_ptr<Level>> levels_;
   DeviceBuffer<Pos> root_pos_;
   DeviceBuffer<int> root_alpha_, root_beta_, root_value_, best_;
-  DeviceBuffer<unsigned long long> tail_nodes_;
+  DeviceBuffer<unsigned long long> device_nodes_;  // nodes counted on the device: the tails', the eldest made
   DeviceBuffer<unsigned char> temp_;
   int tail_ = 0;
-  std::uint64_t visited_ = 0;  // children written by the levels (the tails' nodes are counted on the device)
+  std::uint64_t visited_ = 0;  // children made by the levels, but the eldest below the roots (device_nodes_)
   cudaEvent_t ev_[2] = {};
 };
 
