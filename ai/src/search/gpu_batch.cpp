@@ -195,7 +195,7 @@ Status GpuBatch<G>::search_many(std::span<const State> positions, int depth, std
   if (tail < -1 || tail > most)
     return Status::Invalid("search_many: tail must be -1.." + std::to_string(most) + " at depth " +
                            std::to_string(depth) + ", got " + std::to_string(tail));
-  if (tail < 0) tail = std::min(most, 1);
+  if (tail < 0) tail = 0;
 #if WARPMIND_HAVE_CUDA
   using D = typename Impl::D;
   Impl& im = *impl_;

@@ -201,17 +201,11 @@ struct MinimaxRules {
     return n;
   }
   // Below search_many's roots, the children in the alpha-beta's order (chess::SearchRules: captures by
-  // most valuable victim first): how many, and the eldest alone; then the younger ones (1..).
-  __device__ int first_search(const DPos& p, DPos* first) const {
+  // most valuable victim first): how many, and those in [from, to) made.
+  __device__ int search_children(const DPos& p, int from, int to, DPos* out) const {
     std::uint32_t m[chess::kMaxLegalMoves];
     const int n = chess::SearchRules{}.moves(p, m);
-    if (n > 0) *first = chess::apply(p, m[0]);
-    return n;
-  }
-  __device__ int expand_search_rest(const DPos& p, DPos* out) const {
-    std::uint32_t m[chess::kMaxLegalMoves];
-    const int n = chess::SearchRules{}.moves(p, m);
-    for (int i = 1; i < n; ++i) out[i - 1] = chess::apply(p, m[i]);
+    for (int i = from; i < to && i < n; ++i) out[i - from] = chess::apply(p, m[i]);
     return n;
   }
   __device__ int leaf(const DPos& p, int ply) const {

@@ -1,18 +1,19 @@
 // Alpha-beta by levels on the device, the eldest brother first: many searches at once (search_many), each
 // node carrying its window, for one-thread rules with an alpha-beta tail (minimax.cuh's contract:
 // count, expand, leaf, terminal, kMaxTail and tail(); and, below the roots, the alpha-beta's order:
-//   __device__ int first_search(const Pos&, Pos* first) const;     // how many children; writes the first
-//   __device__ int expand_search_rest(const Pos&, Pos* out) const;  // writes children 1.. (the younger)
+//   __device__ int search_children(const Pos&, int from, int to, Pos* out) const;
+//       // how many children; writes those in [from, min(to, count)) in the alpha-beta's order
 // ).
 //
 // solve(nodes with windows (alpha, beta), r plies) gives each node a fail-soft value in its window:
 //   r = 0: the leaf value; r <= the tail: the rules' alpha-beta, a thread a node;
 //   else: the first child of each node is solved with the window (-beta, -alpha) — all first children at
 //   once, a recursive solve; a node whose first child reaches beta is done (cut off), the others' younger
-//   children are then made (the roots' children are all made at once, in the game's order, for the best
-//   move's tie rule; below the roots only the eldest is made before it is solved, so a node cut off by
-//   it never makes the others) and solved together with the window (-beta, -max(alpha, best)), and each
-//   node's value is the max of -child over what was searched. This is sequential alpha-beta except that a node's younger children do not see each
+//   children are then solved with the window (-beta, -max(alpha, best)), and each node's value is the
+//   max of -child over what was searched. At the roots every child is made at once, in the game's order
+//   (the best move's tie rule), and the younger ones are solved together; below them a child is made
+//   only when it is searched, the second child of each node not cut off is searched alone before the
+//   rest (a round each), and the rest together. This is sequential alpha-beta except that a node's younger children do not see each
 //   other's values, only the eldest's: the values stay fail-soft correct (each child's window is at least
 //   as wide as the sequential search would give it), and with the full window at the roots they are the
 //   negamax values. The cost is 2^(r - tail) solves, each a few launches and two host reads of a count.
@@ -156,7 +157,7 @@ __global__ void k_eldest(R rules, const Pos* __restrict__ pos, const int* __rest
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long c = 0;
   if (i < n) {
-    const int k = rules.first_search(pos[i], fpos + i);
+    const int k = rules.search_children(pos[i], 0, 1, fpos + i);
     if (k == 0) fpos[i] = pos[i];
     count[i] = static_cast<unsigned long long>(k);
     fa[i] = -beta[i];
@@ -167,53 +168,70 @@ __global__ void k_eldest(R rules, const Pos* __restrict__ pos, const int* __rest
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(made, c);
 }
 
-// After the eldest children (below the roots): value = -eldest (or terminal), the younger children's
-// alpha, and rest[i] = how many younger children node i searches (0 when done: cut off or no more).
+// After the eldest children: value = -eldest (terminal without children), the younger children's
+// alpha, and done (cut off, or no more children).
 template <class Pos, class R>
 __global__ void k_after_eldest(R rules, const Pos* __restrict__ pos, const int* __restrict__ alpha,
                                const int* __restrict__ beta, unsigned long long n,
                                const unsigned long long* __restrict__ count, const int* __restrict__ fval, int ply,
                                int* __restrict__ value, int* __restrict__ next_alpha,
-                               unsigned long long* __restrict__ rest) {
+                               unsigned char* __restrict__ done) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i > n) return;
-  if (i == n) {
-    rest[n] = 0;  // the scan's total
-    return;
-  }
+  if (i >= n) return;
   if (count[i] == 0) {
     value[i] = rules.terminal(pos[i], ply);
-    rest[i] = 0;
+    done[i] = 1;
     return;
   }
   const int best = -fval[i];
   value[i] = best;
   next_alpha[i] = best > alpha[i] ? best : alpha[i];
-  rest[i] = best >= beta[i] ? 0 : count[i] - 1;
+  done[i] = best >= beta[i] || count[i] == 1;
 }
 
-// The younger children of the nodes not done, at roffset[i], each with the window (-beta, -next_alpha).
+// A round of younger children: take[i] = how many node i searches now, children [from, from + take)
+// (none when done; at most `width`); take[n] = 0 (the scan's total).
+__global__ inline void k_round_take(unsigned long long n, const unsigned long long* __restrict__ count,
+                                    const unsigned char* __restrict__ done, unsigned long long from,
+                                    unsigned long long width, unsigned long long* __restrict__ take) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i > n) return;
+  take[i] = i == n || done[i] ? 0 : (count[i] - from < width ? count[i] - from : width);
+}
+
+// The round's children of node i at roffset[i], each with the window (-beta, -next_alpha).
 template <class Pos, class R>
-__global__ void k_younger(R rules, const Pos* __restrict__ pos, const int* __restrict__ beta,
-                          const int* __restrict__ next_alpha, unsigned long long n,
-                          const unsigned long long* __restrict__ roffset, Pos* __restrict__ rpos, int* __restrict__ ra,
-                          int* __restrict__ rb) {
+__global__ void k_round_make(R rules, const Pos* __restrict__ pos, const int* __restrict__ beta,
+                             const int* __restrict__ next_alpha, unsigned long long n, unsigned long long from,
+                             const unsigned long long* __restrict__ roffset, Pos* __restrict__ rpos,
+                             int* __restrict__ ra, int* __restrict__ rb) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const unsigned long long a = roffset[i], b = roffset[i + 1];
   if (a == b) return;
-  (void)rules.expand_search_rest(pos[i], rpos + a);
+  (void)rules.search_children(pos[i], static_cast<int>(from), static_cast<int>(from + (b - a)), rpos + a);
   for (unsigned long long j = a; j < b; ++j) {
     ra[j] = -beta[i];
     rb[j] = -next_alpha[i];
   }
 }
 
-// value[parent] = max(value, -younger).
-__global__ inline void k_younger_fold(unsigned long long rn, const int* __restrict__ rval, unsigned long long n,
-                                      const unsigned long long* __restrict__ roffset, int* __restrict__ value) {
+// value[parent] = max(value, -child) over the round's children.
+__global__ inline void k_round_fold(unsigned long long rn, const int* __restrict__ rval, unsigned long long n,
+                                    const unsigned long long* __restrict__ roffset, int* __restrict__ value) {
   const unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k < rn) atomicMax(value + parent_of(roffset, n, k), -rval[k]);
+}
+
+// After a round that searched children up to `searched`: the next alpha, and done (cut off or no more).
+__global__ inline void k_round_after(unsigned long long n, const int* __restrict__ value, const int* __restrict__ alpha,
+                                     const int* __restrict__ beta, const unsigned long long* __restrict__ count,
+                                     unsigned long long searched, int* __restrict__ next_alpha,
+                                     unsigned char* __restrict__ done) {
+  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n || done[i]) return;
+  next_alpha[i] = value[i] > alpha[i] ? value[i] : alpha[i];
+  done[i] = value[i] >= beta[i] || count[i] <= searched;
 }
 
 }  // namespace pvs_detail
@@ -375,8 +393,10 @@ class WindowedSearch {
     return Status::Ok();
   }
 
-  // solve() below the roots (k > 0): the eldest children made and solved first, the younger ones made
-  // only for the nodes they did not cut off (in the alpha-beta's order).
+  // solve() below the roots (k > 0): the eldest children made and solved first, then the younger ones in
+  // rounds — one child a node in each of the first kOneByOne rounds, then all the rest — each round made
+  // only for the nodes not yet cut off, with the window of what the rounds before found.
+  static constexpr unsigned long long kOneByOne = 2;  // the eldest and the second child, each alone
   template <class R>
   Status solve_below(const R& rules, std::size_t k, const Pos* pos, const int* alpha, const int* beta,
                      unsigned long long n, int r, int ply, int* value, cudaStream_t s) {
@@ -384,37 +404,47 @@ class WindowedSearch {
     Level& L = *levels_[k];
     WM_RETURN_IF_ERROR(L.count.reserve(n + 1));
     WM_RETURN_IF_ERROR(L.offset.reserve(n + 1));
+    WM_RETURN_IF_ERROR(L.rchild.reserve(n + 1));
     WM_RETURN_IF_ERROR(L.fpos.reserve(n));
     WM_RETURN_IF_ERROR(L.fa.reserve(n));
     WM_RETURN_IF_ERROR(L.fb.reserve(n));
     WM_RETURN_IF_ERROR(L.fval.reserve(n));
     WM_RETURN_IF_ERROR(L.next_alpha.reserve(n));
+    WM_RETURN_IF_ERROR(L.done.reserve(n));
     k_eldest<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, alpha, beta, n, L.count.get(), L.fpos.get(), L.fa.get(),
                                                     L.fb.get(), device_nodes_.get());
     WM_CUDA_LAUNCH(k_eldest);
     WM_RETURN_IF_ERROR(solve(rules, k + 1, L.fpos.get(), L.fa.get(), L.fb.get(), n, r - 1, ply + 1, L.fval.get(), s));
-    // rchild: the younger children each node searches (its scan, offset: where they go).
-    WM_RETURN_IF_ERROR(L.rchild.reserve(n + 1));
-    k_after_eldest<Pos, R><<<blocks(n + 1), kThreads, 0, s>>>(rules, pos, alpha, beta, n, L.count.get(), L.fval.get(),
-                                                              ply, value, L.next_alpha.get(), L.rchild.get());
+    k_after_eldest<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, alpha, beta, n, L.count.get(), L.fval.get(), ply,
+                                                          value, L.next_alpha.get(), L.done.get());
     WM_CUDA_LAUNCH(k_after_eldest);
-    unsigned long long rest = 0;
-    WM_RETURN_IF_ERROR(exclusive_scan(L.rchild.get(), L.offset.get(), n + 1, temp_, s, &rest));
-    if (rest == 0) return Status::Ok();
-    if (rest >= (1ull << 32)) return Status::OutOfMemory("windowed search: a level of over 4 G nodes");
-    WM_RETURN_IF_ERROR(L.rpos.reserve(rest));
-    WM_RETURN_IF_ERROR(L.ra.reserve(rest));
-    WM_RETURN_IF_ERROR(L.rb.reserve(rest));
-    WM_RETURN_IF_ERROR(L.rval.reserve(rest));
-    k_younger<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, beta, L.next_alpha.get(), n, L.offset.get(),
-                                                     L.rpos.get(), L.ra.get(), L.rb.get());
-    WM_CUDA_LAUNCH(k_younger);
-    visited_ += rest;
-    WM_RETURN_IF_ERROR(
-        solve(rules, k + 1, L.rpos.get(), L.ra.get(), L.rb.get(), rest, r - 1, ply + 1, L.rval.get(), s));
-    k_younger_fold<<<blocks(rest), kThreads, 0, s>>>(rest, L.rval.get(), n, L.offset.get(), value);
-    WM_CUDA_LAUNCH(k_younger_fold);
-    return Status::Ok();
+    // The rounds of younger children: rchild = how many each node takes, offset = where they go.
+    for (unsigned long long from = 1;;) {
+      const unsigned long long width = from < kOneByOne ? 1 : ~0ull;
+      k_round_take<<<blocks(n + 1), kThreads, 0, s>>>(n, L.count.get(), L.done.get(), from, width, L.rchild.get());
+      WM_CUDA_LAUNCH(k_round_take);
+      unsigned long long made = 0;
+      WM_RETURN_IF_ERROR(exclusive_scan(L.rchild.get(), L.offset.get(), n + 1, temp_, s, &made));
+      if (made == 0) return Status::Ok();
+      if (made >= (1ull << 32)) return Status::OutOfMemory("windowed search: a level of over 4 G nodes");
+      WM_RETURN_IF_ERROR(L.rpos.reserve(made));
+      WM_RETURN_IF_ERROR(L.ra.reserve(made));
+      WM_RETURN_IF_ERROR(L.rb.reserve(made));
+      WM_RETURN_IF_ERROR(L.rval.reserve(made));
+      k_round_make<Pos, R><<<blocks(n), kThreads, 0, s>>>(rules, pos, beta, L.next_alpha.get(), n, from, L.offset.get(),
+                                                          L.rpos.get(), L.ra.get(), L.rb.get());
+      WM_CUDA_LAUNCH(k_round_make);
+      visited_ += made;
+      WM_RETURN_IF_ERROR(
+          solve(rules, k + 1, L.rpos.get(), L.ra.get(), L.rb.get(), made, r - 1, ply + 1, L.rval.get(), s));
+      k_round_fold<<<blocks(made), kThreads, 0, s>>>(made, L.rval.get(), n, L.offset.get(), value);
+      WM_CUDA_LAUNCH(k_round_fold);
+      if (width != 1) return Status::Ok();  // every child is in
+      from += width;
+      k_round_after<<<blocks(n), kThreads, 0, s>>>(n, value, alpha, beta, L.count.get(), from, L.next_alpha.get(),
+                                                   L.done.get());
+      WM_CUDA_LAUNCH(k_round_after);
+    }
   }
 
   std::vector<std::unique_ptr<Level>> levels_;

@@ -72,9 +72,9 @@ class GpuBatch {
   Status minimax(const State& root, int depth, MinimaxResult<Move>& out);
   // search_many (search/search_many.h) on the device: out[i] for positions[i], the value and move the
   // CPU's search_many gives. `tail`: how many of the last plies each node's own thread searches by
-  // alpha-beta, below the levels searched together (0..min(depth - 1, max_tail())); -1: min(depth - 1,
-  // max_tail(), 1), the fastest measured (docs/search.md). Memory: chess expands at most a million nodes
-  // at a time below the positions; Connect6 (whole trees) runs batches too large for a quarter of the
+  // alpha-beta, below the levels searched together (0..min(depth - 1, max_tail())); -1: 0, every ply by
+  // levels, the fastest measured (docs/search.md). Memory: chess expands at most a million nodes at a
+  // time below the positions; Connect6 (whole trees) runs batches too large for a quarter of the
   // device memory in parts. A device error (OutOfMemory included) is returned with nothing written, and
   // does not switch the backend to the CPU.
   Status search_many(std::span<const State> positions, int depth, std::span<TableMove<Move>> out,
