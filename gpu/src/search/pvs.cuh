@@ -12,8 +12,8 @@
 //   children are then solved with the window (-beta, -max(alpha, best)), and each node's value is the
 //   max of -child over what was searched. At the roots every child is made at once, in the game's order
 //   (the best move's tie rule), and the younger ones are solved together; below them a child is made
-//   only when it is searched, the second child of each node not cut off is searched alone before the
-//   rest (a round each), and the rest together. This is sequential alpha-beta except that a node's younger children do not see each
+//   only when it is searched, and the younger children of the nodes not yet cut off are searched in
+//   rounds: the second alone, the third and fourth together, then the rest. This is sequential alpha-beta except that a node's younger children do not see each
 //   other's values, only the eldest's: the values stay fail-soft correct (each child's window is at least
 //   as wide as the sequential search would give it), and with the full window at the roots they are the
 //   negamax values. The cost is 2^(r - tail) solves, each a few launches and two host reads of a count.
@@ -394,9 +394,9 @@ class WindowedSearch {
   }
 
   // solve() below the roots (k > 0): the eldest children made and solved first, then the younger ones in
-  // rounds — one child a node in each of the first kOneByOne rounds, then all the rest — each round made
+  // rounds — the second child alone, the third and fourth together, then all the rest — each round made
   // only for the nodes not yet cut off, with the window of what the rounds before found.
-  static constexpr unsigned long long kOneByOne = 2;  // the eldest and the second child, each alone
+  static unsigned long long round_width(unsigned long long from) { return from < 2 ? 1 : from < 4 ? 2 : ~0ull; }
   template <class R>
   Status solve_below(const R& rules, std::size_t k, const Pos* pos, const int* alpha, const int* beta,
                      unsigned long long n, int r, int ply, int* value, cudaStream_t s) {
@@ -420,7 +420,7 @@ class WindowedSearch {
     WM_CUDA_LAUNCH(k_after_eldest);
     // The rounds of younger children: rchild = how many each node takes, offset = where they go.
     for (unsigned long long from = 1;;) {
-      const unsigned long long width = from < kOneByOne ? 1 : ~0ull;
+      const unsigned long long width = round_width(from);
       k_round_take<<<blocks(n + 1), kThreads, 0, s>>>(n, L.count.get(), L.done.get(), from, width, L.rchild.get());
       WM_CUDA_LAUNCH(k_round_take);
       unsigned long long made = 0;
@@ -439,7 +439,7 @@ class WindowedSearch {
           solve(rules, k + 1, L.rpos.get(), L.ra.get(), L.rb.get(), made, r - 1, ply + 1, L.rval.get(), s));
       k_round_fold<<<blocks(made), kThreads, 0, s>>>(made, L.rval.get(), n, L.offset.get(), value);
       WM_CUDA_LAUNCH(k_round_fold);
-      if (width != 1) return Status::Ok();  // every child is in
+      if (width == ~0ull) return Status::Ok();  // every child is in
       from += width;
       k_round_after<<<blocks(n), kThreads, 0, s>>>(n, value, alpha, beta, L.count.get(), from, L.next_alpha.get(),
                                                    L.done.get());
