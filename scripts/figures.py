@@ -77,6 +77,7 @@ RERUN = {
     "crowd-no-scale.json": "warpmind-bench crowd --no-scale",
     "ddm.json": "warpmind-bench ddm --no-brute --steps 5",
     "hybrid-w48-d5.json": "warpmind-bench hybrid --width 48 --depth 5",
+    "tables-chess-d5.json": "warpmind-bench tables --game chess --depth 5 --tables 2000",
     # gpu-run.sh steps whose runs are gathered into one file of the same shape ({"suite", "device",
     # "commit", "date", "command", "runs": [...]}, a run per stats.json or JSON line)
     "demo-battle.json": "gpu-run.sh STAGE OUT demo-battle",
