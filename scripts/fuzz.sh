@@ -15,7 +15,7 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
 fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(field_scenario crowd_scenario aoi_scenario ddm_scenario battle_map fen pgn connect6 uci connect6_engine aoi_ticks network
+  targets=(field_scenario crowd_scenario aoi_scenario ddm_scenario battle_map fen pgn connect6 uci connect6_engine aoi_ticks network nav_map
     protocol)
 fi
 cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target "${targets[@]/#/fuzz_}"

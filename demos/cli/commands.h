@@ -11,5 +11,6 @@ demos::Subcommand field_command(CLI::App& app);
 demos::Subcommand crowd_command(CLI::App& app);
 demos::Subcommand aoi_command(CLI::App& app);
 demos::Subcommand ddm_command(CLI::App& app);
+demos::Subcommand nav_command(CLI::App& app);
 
 }  // namespace warpmind::cli

@@ -57,6 +57,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
                               "--no-visibility --notifications --variant --seed --json"},
     {"warpmind ddm", common + " --scenario --regions --alpha --size --space --distribution --dimensions --steps "
                               "--variant --seed --pairs --json"},
+    {"warpmind nav", common + " --map --goal --out --directions --write-map --json"},
     {"warpmind-bench", "--help"},
     {"warpmind-bench field", suite + " --repeats --naive-limit --no-scale --only-scale"},
     {"warpmind-bench crowd", suite + " --ticks --no-scale --rule"},

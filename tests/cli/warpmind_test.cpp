@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
@@ -24,6 +25,7 @@
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/nav/nav.h"
 #include "warpmind/ddm/ddm.h"
 
 namespace {
@@ -566,6 +568,45 @@ TEST(Cli, DdmPairsFileIsTheMatchAfterTheLastStep) {
     ++n;
   }
   EXPECT_GT(n, 0u);
+}
+
+// ---- nav: the fields written as documented, equal to the library's; bad input refused ------------------
+TEST(Cli, NavWritesTheFieldsOfAMovingAiMap) {
+  const fs::path map = scratch("nav.map"), out = scratch("nav.f32"), dirs = scratch("nav.dir"),
+                 back = scratch("nav-back.map");
+  const std::string text = "type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n";
+  std::ofstream(map) << text;
+  const Outcome r = run("warpmind nav --backend cpu --json --map " + map.string() + " --goal 0,0 --goal 3,2 --out " +
+                        out.string() + " --directions " + dirs.string() + " --write-map " + back.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const char* key :
+       {"\"command\":\"nav\"", "\"width\":4", "\"height\":3", "\"goals\":2", "\"reached\":20", "\"unreachable\":4"})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  EXPECT_EQ(slurp(back), text);
+  warpmind::nav::Grid g;
+  ASSERT_TRUE(warpmind::nav::read_moving_ai(text, g).ok());
+  std::vector<float> want(2 * g.cells());
+  std::vector<std::int8_t> want_dir(want.size());
+  const std::vector<warpmind::nav::Cell> goals = {{0, 0}, {3, 2}};
+  ASSERT_TRUE(warpmind::nav::distance_fields(warpmind::test::cpu_context(), g, goals, want, want_dir).ok());
+  const std::string got = slurp(out), got_dir = slurp(dirs);
+  ASSERT_EQ(got.size(), want.size() * sizeof(float));
+  EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size()), 0);
+  ASSERT_EQ(got_dir.size(), want_dir.size());
+  EXPECT_EQ(std::memcmp(got_dir.data(), want_dir.data(), got_dir.size()), 0);
+  EXPECT_EQ(want[g.index(3, 2)], 5.0f);  // around the wall from (0, 0): five straight steps, no corner cut
+  const std::string m = " --backend cpu --map " + map.string();
+  for (const std::string& bad : std::vector<std::string>{
+           "warpmind nav --goal 0,0", "warpmind nav --map /nonexistent.map --goal 0,0", "warpmind nav" + m,
+           "warpmind nav" + m + " --goal 1,1", "warpmind nav" + m + " --goal 9,0", "warpmind nav" + m + " --goal 1",
+           "warpmind nav" + m + " --goal a,b"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(run(bad).status, 2);
+  }
+  std::ofstream(map, std::ios::trunc) << "type octile\nheight 2\nwidth 2\nmap\n..\n.\n";
+  const FullOutcome broken = run_full("warpmind nav --backend cpu --map " + map.string() + " --goal 0,0");
+  EXPECT_EQ(broken.status, 2);
+  EXPECT_NE(broken.err.find("line 6"), std::string::npos) << broken.err;
 }
 
 }  // namespace

@@ -122,7 +122,7 @@ TEST(Layering, TheLibraryIncludesNothingOfTheGpuTheEngineOrTheProgramsAndModules
   WM_REQUIRE_SOURCES();
   const auto inc = includes_under("ai");
   ASSERT_GT(inc.size(), 100u);
-  const std::set<std::string> modules = {"core", "field", "crowd", "aoi", "ddm", "combat", "search"};
+  const std::set<std::string> modules = {"core", "field", "crowd", "aoi", "ddm", "combat", "nav", "search"};
   int checked = 0;
   for (const Include& i : inc) {
     const std::string where = resolve(i);
