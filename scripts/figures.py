@@ -61,6 +61,7 @@ SOURCES = {
     "hybrid": _SEARCH + _BENCH_COMMON,
     "tables": _SEARCH + ["demos/bench/tables_suite.cpp", "assets/chess/games.txt", "assets/connect6/games.txt"]
               + _BENCH_COMMON,
+    "nav": _module("nav", "nav_suite.cpp") + _BENCH_COMMON,
     "demo-battle": ["demos/demo", "engine/src", "ai/include/warpmind/field", "ai/src/field", "gpu/src/field",
                     "ai/include/warpmind/crowd", "ai/src/crowd", "gpu/src/crowd", "ai/include/warpmind/combat",
                     "ai/src/combat", "gpu/src/combat", "ai/src/core", "gpu/src/core"],

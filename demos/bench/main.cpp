@@ -14,8 +14,9 @@ int main(int argc, char** argv) {
       "warpmind-bench");
   demos::configure(app, "suite");
   const std::vector<demos::Subcommand> suites = {
-      bench::field_suite(app),  bench::crowd_suite(app), bench::aoi_suite(app),      bench::ddm_suite(app),
-      bench::hybrid_suite(app), bench::chess_suite(app), bench::connect6_suite(app), bench::tables_suite(app)};
+      bench::field_suite(app),    bench::crowd_suite(app),  bench::aoi_suite(app),
+      bench::ddm_suite(app),      bench::hybrid_suite(app), bench::chess_suite(app),
+      bench::connect6_suite(app), bench::tables_suite(app), bench::nav_suite(app)};
   app.require_subcommand(1);
   app.footer("Run 'warpmind-bench SUITE --help' for a suite's options and what it checks.");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;

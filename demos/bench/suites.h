@@ -15,5 +15,6 @@ demos::Subcommand hybrid_suite(CLI::App& app);
 demos::Subcommand chess_suite(CLI::App& app);
 demos::Subcommand connect6_suite(CLI::App& app);
 demos::Subcommand tables_suite(CLI::App& app);
+demos::Subcommand nav_suite(CLI::App& app);
 
 }  // namespace warpmind::bench

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "flags.h"
 #include "output.h"
 #include "warpmind/core/context.h"
+#include "warpmind/nav/generate.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
 
@@ -26,7 +28,8 @@ int bad(const std::string& why) {
 }
 
 struct Flags {
-  std::string map, out, directions, write_map;
+  std::string map, generate, size = "256x256", out, directions, write_map;
+  std::uint64_t seed = 1;
   std::vector<std::string> goals;
   demos::ContextFlags context;
   bool json = false;
@@ -50,14 +53,37 @@ std::string write_raw(const std::string& path, const std::vector<T>& v) {
   return demos::write_file(path, std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)));
 }
 
-int run(const Flags& f) {
-  if (f.map.empty()) return bad("--map: required");
-  std::ifstream in(f.map, std::ios::binary);
-  if (!in) return bad("cannot read the map '" + f.map + "'");
-  std::stringstream text;
-  text << in.rdbuf();
+// The map: read from --map, or made by --generate.
+int load(const Flags& f, const CLI::App& app, nav::Grid& grid) {
+  if (f.map.empty() == f.generate.empty()) return bad("give one of --map and --generate");
+  if (!f.map.empty()) {
+    for (const char* flag : {"--size", "--seed"})
+      if (app.count(flag)) return bad(std::string(flag) + " goes with --generate, not --map");
+    std::ifstream in(f.map, std::ios::binary);
+    if (!in) return bad("cannot read the map '" + f.map + "'");
+    std::stringstream text;
+    text << in.rdbuf();
+    if (const Status st = nav::read_moving_ai(text.str(), grid); !st.ok()) return bad(f.map + ": " + st.message());
+    return 0;
+  }
+  nav::MapKind kind = nav::MapKind::Open;
+  (void)nav::parse_map_kind(f.generate, kind);  // checked when parsed
+  int w = 0, h = 0;
+  const std::size_t x = f.size.find('x');
+  const auto number = [](std::string_view s, int& v) {
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+  };
+  if (x == std::string::npos || !number(std::string_view(f.size).substr(0, x), w) ||
+      !number(std::string_view(f.size).substr(x + 1), h))
+    return bad("--size: expected WIDTHxHEIGHT, got '" + f.size + "'");
+  if (const Status st = nav::generate_map(kind, w, h, f.seed, grid); !st.ok()) return bad(st.message());
+  return 0;
+}
+
+int run(const Flags& f, const CLI::App& app) {
   nav::Grid grid;
-  if (const Status st = nav::read_moving_ai(text.str(), grid); !st.ok()) return bad(f.map + ": " + st.message());
+  if (const int rc = load(f, app, grid)) return rc;
   std::vector<nav::Cell> goals(f.goals.size());
   for (std::size_t i = 0; i < goals.size(); ++i)
     if (const std::string err = parse_goal(f.goals[i], goals[i]); !err.empty()) return bad(err);
@@ -107,11 +133,17 @@ demos::Subcommand nav_command(CLI::App& parent) {
   CLI::App* app = demos::add_subcommand(
       parent, "nav",
       "navigation fields: the walking distance from every cell of a map to each goal\n"
-      "Reads a Moving AI map (type octile; '.', 'G', 'S' passable, '@', 'O', 'T', 'W' blocked) and computes, for "
+      "Reads a Moving AI map (type octile; '.', 'G', 'S' passable, '@', 'O', 'T', 'W' blocked), or generates one, "
+      "and computes, for "
       "each goal, the least octile distance from every cell (straight steps 1, diagonal sqrt(2), no corner "
       "cutting; +infinity where the goal cannot be reached) and the direction to step (docs/nav.md).");
   auto f = std::make_shared<Flags>();
-  demos::add_text(*app, "--map", f->map, "FILE.map", "the map, in the Moving AI format (required)");
+  demos::add_text(*app, "--map", f->map, "FILE.map", "the map, in the Moving AI format (or --generate)");
+  demos::add_choice(*app, "--generate", f->generate, {"open", "rooms", "maze"},
+                    "a generated map instead (docs/nav.md): open ground with obstacles, rooms with doors, or a maze",
+                    "");
+  demos::add_text(*app, "--size", f->size, "WxH", "--generate: the map's width and height in cells");
+  demos::add_integer(*app, "--seed", f->seed, 0, INT64_MAX, "N", "--generate: the map's seed");
   app->add_option("--goal", f->goals, "a goal cell, column X and row Y from the map's top-left (repeat for more)")
       ->type_name("X,Y")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -123,7 +155,7 @@ demos::Subcommand nav_command(CLI::App& parent) {
   demos::add_text(*app, "--write-map", f->write_map, "FILE", "the map as read, written back in the Moving AI format");
   demos::add_context_flags(*app, f->context);
   demos::add_flag(*app, "--json", f->json, "one JSON summary object on stdout");
-  return {app, [f] { return run(*f); }};
+  return {app, [f, app] { return run(*f, *app); }};
 }
 
 }  // namespace warpmind::cli

@@ -63,6 +63,7 @@ TEST(Cli, BenchQuickWritesCheckedResults) {
       {"hybrid", "", {"hybrid-cpu"}},
       {"chess", "", {"perft-cpu", "cpu-pool", "hybrid-cpu-pool", "subtrees-cpu-pool"}},
       {"connect6", "", {"cpu-pool", "hybrid-cpu-pool", "subtrees-cpu-pool"}},
+      {"nav", "--goals 4", {"cpu-threads"}},
   };
   for (const Suite& su : suites) {
     SCOPED_TRACE(su.name);
@@ -80,9 +81,11 @@ TEST(Cli, BenchQuickWritesCheckedResults) {
         EXPECT_TRUE(rec.contains(key)) << key;
     const CheckedSummary c = checked_summary(j, su.name);
     EXPECT_EQ(c.all_checked, su.variants);
-    const std::set<std::string> unchecked = std::string(su.name) == "chess" || std::string(su.name) == "connect6"
+    const std::string name = su.name;
+    const std::set<std::string> unchecked = name == "chess" || name == "connect6"
                                                 ? std::set<std::string>{"cpu-1-thread", "engine-threads"}
-                                                : std::set<std::string>{};
+                                            : name == "nav" ? std::set<std::string>{"cpu-1-thread"}
+                                                            : std::set<std::string>{};
     EXPECT_EQ(c.some_unchecked, unchecked);
   }
   EXPECT_EQ(run("warpmind-bench nosuite").status, 2);
@@ -124,6 +127,7 @@ TEST(Cli, BenchCheckedFailsForACorruptedVariant) {
       {"hybrid", "", "hybrid-cpu", {}},
       {"chess", "", "cpu-pool", {"perft-cpu", "hybrid-cpu-pool"}},
       {"connect6", "", "hybrid-cpu-pool", {"cpu-pool"}},
+      {"nav", "--goals 4", "cpu-threads", {}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.suite) + " with " + c.corrupt + " corrupted");

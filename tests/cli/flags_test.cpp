@@ -57,7 +57,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
                               "--no-visibility --notifications --variant --seed --json"},
     {"warpmind ddm", common + " --scenario --regions --alpha --size --space --distribution --dimensions --steps "
                               "--variant --seed --pairs --json"},
-    {"warpmind nav", common + " --map --goal --out --directions --write-map --json"},
+    {"warpmind nav", common + " --map --generate --size --seed --goal --out --directions --write-map --json"},
     {"warpmind-bench", "--help"},
     {"warpmind-bench field", suite + " --repeats --naive-limit --no-scale --only-scale"},
     {"warpmind-bench crowd", suite + " --ticks --no-scale --rule"},
@@ -67,6 +67,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind-bench hybrid", suite + " --width --depth --max-tree-mb"},
     {"warpmind-bench chess", suite + " --part --perft-only --resident-only"},
     {"warpmind-bench connect6", suite + " --part --resident-only"},
+    {"warpmind-bench nav", suite + " --goals"},
     {"warpmind-referee", "--help --game --engine1 --engine2 --options1 --options2 --games --time --inc --seed --log"},
     {"warpmind-chess", "--help"},
     {"warpmind-chess bench", "--help"},

@@ -12,6 +12,7 @@
 
 #include "gpu_helpers.h"
 #include "warpmind/core/random.h"
+#include "warpmind/nav/generate.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
 
@@ -257,6 +258,50 @@ TEST(Nav, MovingAiMapsAreReadWrittenAndRefused) {
   text = "unchanged";
   EXPECT_EQ(write_moving_ai(g, text).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(text, "unchanged");
+}
+
+// Generated maps: the same cells for the same seed, others for another; rooms and mazes connected (every
+// passable cell reaches every other), a maze perfect (cells + corridors between them = 2 * cells - 1).
+TEST(Nav, GeneratedMapsAreSeededAndConnected) {
+  for (const MapKind kind : {MapKind::Open, MapKind::Rooms, MapKind::Maze}) {
+    SCOPED_TRACE(map_kind_name(kind));
+    MapKind parsed;
+    ASSERT_TRUE(parse_map_kind(map_kind_name(kind), parsed));
+    EXPECT_EQ(parsed, kind);
+    for (const auto& [w, h] : {std::pair{101, 77}, std::pair{200, 200}, std::pair{33, 65}}) {
+      Grid a, b, c;
+      ASSERT_TRUE(generate_map(kind, w, h, 5, a).ok());
+      ASSERT_TRUE(generate_map(kind, w, h, 5, b).ok());
+      ASSERT_TRUE(generate_map(kind, w, h, 6, c).ok());
+      EXPECT_EQ(a.cost, b.cost);
+      EXPECT_NE(a.cost, c.cost);
+      std::size_t passable = 0, first = a.cells();
+      for (std::size_t i = 0; i < a.cells(); ++i)
+        if (a.cost[i] != kBlocked) {
+          ++passable;
+          first = std::min(first, i);
+        }
+      ASSERT_LT(first, a.cells());
+      if (kind == MapKind::Open) {
+        EXPECT_GT(passable, a.cells() / 3);
+        EXPECT_LT(passable, a.cells());
+        continue;
+      }
+      std::vector<float> d(a.cells());
+      const Cell goal{static_cast<int>(first % static_cast<std::size_t>(w)), static_cast<int>(first / w)};
+      ASSERT_TRUE(distance_fields(test::cpu_context(), a, std::vector<Cell>{goal}, d).ok());
+      std::size_t reached = 0;
+      for (float v : d) reached += std::isfinite(v);
+      EXPECT_EQ(reached, passable);
+      if (kind == MapKind::Maze) {
+        const std::size_t cells = static_cast<std::size_t>((w - 1) / 2) * static_cast<std::size_t>((h - 1) / 2);
+        EXPECT_EQ(passable, 2 * cells - 1);
+      }
+    }
+  }
+  Grid g;
+  EXPECT_EQ(generate_map(MapKind::Maze, 2, 9, 1, g).code(), StatusCode::InvalidArgument);
+  EXPECT_EQ(generate_map(MapKind::Open, 0, 9, 1, g).code(), StatusCode::InvalidArgument);
 }
 
 }  // namespace

@@ -1,0 +1,130 @@
+// Suite "nav": navigation fields (warpmind/nav/nav.h) on generated maps (nav/generate.h: open ground with
+// obstacles, rooms with doors, a maze) at 1024 x 1024, and open ground at 4096 x 4096 (--quick: 256 x 256):
+// one goal (Dijkstra on one thread) and 64 goals at once (the goals on the context's threads), the goals
+// seeded among the passable cells. The 64 goals' fields are compared with the one-goal runs of their
+// first goals, bit for bit. The GPU rows come with the GPU variant (docs/nav.md).
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "results.h"
+#include "suites.h"
+#include "warpmind/core/random.h"
+#include "warpmind/nav/generate.h"
+#include "warpmind/nav/nav.h"
+
+namespace warpmind::bench {
+
+namespace {
+
+struct Flags {
+  SuiteFlags suite;
+  int goals = 64;
+};
+
+std::vector<nav::Cell> seeded_goals(const nav::Grid& g, int n, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<nav::Cell> out;
+  while (static_cast<int>(out.size()) < n) {
+    const nav::Cell c{static_cast<int>(rng.below(static_cast<std::uint32_t>(g.width))),
+                      static_cast<int>(rng.below(static_cast<std::uint32_t>(g.height)))};
+    if (g.passable(c.x, c.y)) out.push_back(c);
+  }
+  return out;
+}
+
+int run(const Flags& f) {
+  std::unique_ptr<Context> ctx;
+  if (int rc = open_context(f.suite, "nav", ctx)) return rc;
+  ResultsFile file;
+  if (int rc = file.open(f.suite, "nav")) return rc;
+  Results results("nav", ctx->cuda() ? ctx->device().name : "cpu");
+  struct MapCase {
+    nav::MapKind kind;
+    int side;
+  };
+  std::vector<MapCase> maps = {
+      {nav::MapKind::Open, 1024}, {nav::MapKind::Rooms, 1024}, {nav::MapKind::Maze, 1024}, {nav::MapKind::Open, 4096}};
+  if (f.suite.quick) maps = {{nav::MapKind::Open, 256}, {nav::MapKind::Maze, 256}};
+  std::printf("%-6s %6s %6s | %-12s %10s %12s %14s %s\n", "map", "side", "goals", "variant", "ms", "ms a goal",
+              "cells settled", "checked");
+  int failures = 0;
+  for (const MapCase& m : maps) {
+    nav::Grid grid;
+    if (!nav::generate_map(m.kind, m.side, m.side, 1, grid).ok()) return 1;
+    for (const int n : {1, f.goals}) {
+      const std::vector<nav::Cell> goals = seeded_goals(grid, n, 7);
+      std::vector<float> dist(goals.size() * grid.cells());
+      std::vector<std::int8_t> dir(dist.size());
+      nav::FieldStats stats;
+      Timing t;
+      Status st;
+      const bool ok = time_runs(
+          [&] {
+            st = nav::distance_fields(*ctx, grid, goals, dist, dir, &stats);
+            return st.ok() ? stats.ms : -1.0;
+          },
+          0, 1, n == 1 ? 5 : 3, 10000, t);
+      if (!ok) {
+        std::fprintf(stderr, "warpmind-bench nav: %s\n", st.message().c_str());
+        return 1;
+      }
+      // The many-goal fields against one goal at a time, for the first goals.
+      std::size_t differ = 0, compared = 0;
+      if (n > 1) {
+        std::vector<float> one(grid.cells());
+        std::vector<std::int8_t> one_dir(grid.cells());
+        for (std::size_t g = 0; g < std::min<std::size_t>(goals.size(), 4); ++g, ++compared) {
+          if (!nav::distance_fields(*ctx, grid, std::span(goals).subspan(g, 1), one, one_dir).ok()) return 1;
+          if (corrupt("cpu-threads") && g == 0) one[goals[0].y * grid.width + goals[0].x] = 1.0f;
+          differ += std::memcmp(one.data(), dist.data() + g * grid.cells(), one.size() * sizeof(float)) != 0 ||
+                    std::memcmp(one_dir.data(), dir.data() + g * grid.cells(), one_dir.size()) != 0;
+        }
+      }
+      failures += differ != 0;
+      const char* variant = n == 1 ? "cpu-1-thread" : "cpu-threads";
+      std::printf("%-6s %6d %6d | %-12s %10.2f %12.3f %14llu %s\n", nav::map_kind_name(m.kind), m.side, n, variant,
+                  t.median(), t.median() / n, static_cast<unsigned long long>(stats.settled),
+                  n == 1   ? ""
+                  : differ ? "DIFFER"
+                           : "equal");
+      Record r;
+      r.variant = variant;
+      r.backend = "cpu";
+      r.timing = t;
+      if (n > 1) r.compared("cpu-1-thread", differ == 0);
+      char params[200], extra[200];
+      std::snprintf(params, sizeof params,
+                    "{\"map\": \"%s\", \"width\": %d, \"height\": %d, \"goals\": %d, \"threads\": %u}",
+                    nav::map_kind_name(m.kind), m.side, m.side, n, n == 1 ? 1u : ctx->pool().size());
+      std::snprintf(extra, sizeof extra, "\"settled\": %llu, \"ms_per_goal\": %.4f, \"compared_goals\": %zu",
+                    static_cast<unsigned long long>(stats.settled), t.median() / n, compared);
+      r.params_json = params;
+      r.extra_json = extra;
+      results.add(r);
+    }
+    if (!file.write(results)) return 1;
+  }
+  file.finish(results);
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+demos::Subcommand nav_suite(CLI::App& parent) {
+  auto f = std::make_shared<Flags>();
+  CLI::App* app = add_suite(
+      parent, "nav",
+      "navigation fields: one goal and many on generated maps\n"
+      "Navigation fields on generated maps (open ground, rooms, a maze at 1024 x 1024; open ground at 4096 x 4096): "
+      "one goal by Dijkstra on one thread, and many goals at once on the context's threads.",
+      "Checks: the many-goal fields of the first goals against one goal at a time, bit for bit.",
+      "256 x 256 open ground and maze", f->suite);
+  demos::add_integer(*app, "--goals", f->goals, 2, 4096, "N", "the goals of the many-goal rows");
+  return {app, [f] { return run(*f); }};
+}
+
+}  // namespace warpmind::bench
