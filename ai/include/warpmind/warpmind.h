@@ -1,6 +1,6 @@
 /* warpmind's C API (target warpmind::c; C11, no C++ types): a context, potential-field layers, the crowd
  * solver, the area-of-interest world, the region matcher and the chess and Connect6 engines behind opaque
- * handles.
+ * handles, and navigation fields.
  *
  * Conventions, for every call:
  * - Returns WM_OK or an error code; on error nothing the call would have changed has changed, and
@@ -332,6 +332,23 @@ void wm_tables_destroy(wm_tables* t);
  * written. count 0 does nothing. */
 wm_status wm_tables_search(wm_tables* t, const char* const* positions, size_t count, int depth,
                            wm_search_result* results, uint64_t* nodes);
+
+/* ---- navigation fields (warpmind/nav/nav.h, grid.h) ----------------------------------------------- */
+
+/* A Moving AI map (text, NUL-terminated; the format of warpmind/nav/grid.h) read into *width, *height
+ * and, when costs is not NULL, costs[y * width + x] (0 blocked, 1 passable) — capacity cells at least,
+ * else WM_INVALID_ARGUMENT (with *width and *height set, so a first call with costs NULL sizes the
+ * second). A malformed map: WM_INVALID_ARGUMENT naming its line, nothing written. */
+wm_status wm_nav_read_map(const char* text, int* width, int* height, uint8_t* costs, size_t capacity);
+/* The fields of goal_count goals (goals[2g], goals[2g + 1]: the column and row of goal g) on a
+ * width x height grid of costs (row-major; 0 blocked, 1..255 the cost of stepping into the cell; at most
+ * 2^24 cells): distances[g * cells + c], the float32 walking distance nav.h defines (+infinity where the
+ * goal cannot be reached and on blocked cells), and, when directions is not NULL, directions[g * cells + c]
+ * (0..7: E, SE, S, SW, W, NW, N, NE, y growing with the row; -1: none). Both hold goal_count * cells
+ * values. A goal outside the grid or on a blocked cell: WM_INVALID_ARGUMENT, nothing written. On the
+ * context's CPU threads (the GPU variant is not built yet). */
+wm_status wm_nav_fields(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
+                        size_t goal_count, float* distances, int8_t* directions);
 
 #ifdef __cplusplus
 }

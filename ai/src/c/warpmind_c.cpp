@@ -3,6 +3,8 @@
 // Status into a code plus the thread's last-error message.
 #include "warpmind/warpmind.h"
 
+#include "c/c_api.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -27,10 +29,8 @@
 #include "warpmind/search/search_many.h"
 
 using namespace warpmind;
+using namespace warpmind::capi;
 
-struct wm_context {
-  std::unique_ptr<Context> ctx;
-};
 struct wm_field {
   std::unique_ptr<field::FieldLayers> layers;
   std::vector<field::Entity> entities;
@@ -88,45 +88,6 @@ struct wm_tables {
 };
 
 namespace {
-
-thread_local std::string last_error;
-
-wm_status fail(wm_status code, std::string message) {
-  last_error = std::move(message);
-  return code;
-}
-
-wm_status from(const Status& st) {
-  if (st.ok()) return WM_OK;
-  switch (st.code()) {
-    case StatusCode::InvalidArgument:
-      return fail(WM_INVALID_ARGUMENT, st.message());
-    case StatusCode::Unavailable:
-      return fail(WM_UNAVAILABLE, st.message());
-    case StatusCode::OutOfMemory:
-      return fail(WM_OUT_OF_MEMORY, st.message());
-    default:
-      return fail(WM_INTERNAL, st.message());
-  }
-}
-
-// Runs f() (returning wm_status), turning exceptions into codes: nothing escapes into C.
-template <class F>
-wm_status guarded(F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    return fail(WM_OUT_OF_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(WM_INTERNAL, e.what());
-  } catch (...) {
-    return fail(WM_INTERNAL, "unexpected error");
-  }
-}
-
-wm_status null_argument(const char* call, const char* what) {
-  return fail(WM_INVALID_ARGUMENT, std::string(call) + ": " + what + " is null");
-}
 
 // The value a C caller stored in an enum, read as its int: C allows any int there, C++ only the enum's
 // range, so the bytes are read instead of the enum (no undefined load before the value is checked).

@@ -1,0 +1,49 @@
+// The C API's navigation fields (contract in warpmind/warpmind.h): wrappers over warpmind/nav.
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "c/c_api.h"
+#include "warpmind/nav/grid.h"
+#include "warpmind/nav/nav.h"
+#include "warpmind/warpmind.h"
+
+using namespace warpmind;
+using namespace warpmind::capi;
+
+wm_status wm_nav_read_map(const char* text, int* width, int* height, uint8_t* costs, size_t capacity) {
+  return guarded([&] {
+    if (!text) return null_argument("wm_nav_read_map", "text");
+    if (!width || !height) return null_argument("wm_nav_read_map", "width or height");
+    nav::Grid g;
+    if (const wm_status s = from(nav::read_moving_ai(text, g)); s != WM_OK) return s;
+    *width = g.width;
+    *height = g.height;
+    if (!costs) return WM_OK;
+    if (capacity < g.cells())
+      return fail(WM_INVALID_ARGUMENT, "wm_nav_read_map: the map has " + std::to_string(g.cells()) +
+                                           " cells, the costs room for " + std::to_string(capacity));
+    std::memcpy(costs, g.cost.data(), g.cells());
+    return WM_OK;
+  });
+}
+
+wm_status wm_nav_fields(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
+                        size_t goal_count, float* distances, int8_t* directions) {
+  return guarded([&] {
+    if (!ctx) return null_argument("wm_nav_fields", "ctx");
+    nav::Grid g;
+    if (const wm_status s = from(nav::make_grid(width, height, nav::kBlocked, g)); s != WM_OK) return s;
+    if (!costs) return null_argument("wm_nav_fields", "costs");
+    if (goal_count > 0 && (!goals || !distances)) return null_argument("wm_nav_fields", "goals or distances");
+    std::memcpy(g.cost.data(), costs, g.cells());
+    std::vector<nav::Cell> cells(goal_count);
+    for (std::size_t i = 0; i < goal_count; ++i) cells[i] = {goals[2 * i], goals[2 * i + 1]};
+    const std::size_t n = goal_count * g.cells();  // goal_count <= SIZE_MAX / cells: checked by distance_fields
+    if (goal_count > 0 && n / goal_count != g.cells())
+      return fail(WM_INVALID_ARGUMENT, "wm_nav_fields: too many goals");
+    return from(nav::distance_fields(*ctx->ctx, g, cells, std::span<float>(distances, n),
+                                     directions ? std::span<std::int8_t>(directions, n) : std::span<std::int8_t>()));
+  });
+}

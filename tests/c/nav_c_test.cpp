@@ -1,0 +1,65 @@
+// The C API's navigation fields (warpmind.h, wm_nav_*): the same fields as the C++ call, maps read in two
+// calls (sizing, then the costs), and bad arguments refused with nothing written.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "gpu_helpers.h"
+#include "warpmind/nav/grid.h"
+#include "warpmind/nav/nav.h"
+#include "warpmind/warpmind.h"
+
+namespace {
+
+TEST(CApi, NavFieldsEqualTheLibrary) {
+  const char* text = "type octile\nheight 4\nwidth 5\nmap\n.....\n.@@@.\n...@.\n.@...\n";
+  int w = 0, h = 0;
+  ASSERT_EQ(wm_nav_read_map(text, &w, &h, nullptr, 0), WM_OK);
+  ASSERT_EQ(w, 5);
+  ASSERT_EQ(h, 4);
+  std::vector<std::uint8_t> costs(static_cast<std::size_t>(w * h));
+  EXPECT_EQ(wm_nav_read_map(text, &w, &h, costs.data(), costs.size() - 1), WM_INVALID_ARGUMENT);
+  ASSERT_EQ(wm_nav_read_map(text, &w, &h, costs.data(), costs.size()), WM_OK);
+  costs[0] = 3;  // a costly corner
+  wm_context* ctx = nullptr;
+  ASSERT_EQ(wm_context_create(WM_BACKEND_CPU, 2, &ctx), WM_OK);
+  const std::int32_t goals[] = {0, 0, 4, 3};
+  std::vector<float> dist(2 * costs.size());
+  std::vector<std::int8_t> dir(dist.size());
+  ASSERT_EQ(wm_nav_fields(ctx, w, h, costs.data(), goals, 2, dist.data(), dir.data()), WM_OK);
+  warpmind::nav::Grid g;
+  ASSERT_TRUE(warpmind::nav::make_grid(w, h, 1, g).ok());
+  g.cost = costs;
+  std::vector<float> want(dist.size());
+  std::vector<std::int8_t> want_dir(dist.size());
+  const std::vector<warpmind::nav::Cell> cells = {{0, 0}, {4, 3}};
+  ASSERT_TRUE(warpmind::nav::distance_fields(warpmind::test::cpu_context(), g, cells, want, want_dir).ok());
+  EXPECT_EQ(std::memcmp(dist.data(), want.data(), dist.size() * sizeof(float)), 0);
+  EXPECT_EQ(dir, want_dir);
+  EXPECT_EQ(dist[2], 4.0f);  // from (2, 0): into (1, 0) at cost 1, then into the goal (0, 0) at cost 3
+  // Without directions; bad arguments change nothing.
+  std::vector<float> only(costs.size(), -1.0f);
+  ASSERT_EQ(wm_nav_fields(ctx, w, h, costs.data(), goals, 1, only.data(), nullptr), WM_OK);
+  EXPECT_EQ(std::memcmp(only.data(), want.data(), only.size() * sizeof(float)), 0);
+  std::vector<float> untouched(costs.size(), -1.0f);
+  const std::int32_t blocked[] = {1, 1}, outside[] = {5, 0};
+  EXPECT_EQ(wm_nav_fields(ctx, w, h, costs.data(), blocked, 1, untouched.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(wm_last_error()).find("blocked"), std::string::npos) << wm_last_error();
+  EXPECT_EQ(wm_nav_fields(ctx, w, h, costs.data(), outside, 1, untouched.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_nav_fields(ctx, 0, h, costs.data(), goals, 1, untouched.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_nav_fields(ctx, w, h, nullptr, goals, 1, untouched.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_nav_fields(ctx, w, h, costs.data(), nullptr, 1, untouched.data(), nullptr), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_nav_fields(nullptr, w, h, costs.data(), goals, 1, untouched.data(), nullptr), WM_INVALID_ARGUMENT);
+  for (float v : untouched) EXPECT_EQ(v, -1.0f);
+  EXPECT_EQ(wm_nav_fields(ctx, w, h, costs.data(), nullptr, 0, nullptr, nullptr), WM_OK);  // no goals
+  int keep_w = 7, keep_h = 7;
+  EXPECT_EQ(wm_nav_read_map("type octile\nheight 1\nwidth 2\nmap\n.\n", &keep_w, &keep_h, nullptr, 0),
+            WM_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(wm_last_error()).find("line 5"), std::string::npos) << wm_last_error();
+  EXPECT_EQ(keep_w, 7);
+  EXPECT_EQ(wm_nav_read_map(nullptr, &keep_w, &keep_h, nullptr, 0), WM_INVALID_ARGUMENT);
+  wm_context_destroy(ctx);
+}
+
+}  // namespace
