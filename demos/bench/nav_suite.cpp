@@ -1,8 +1,9 @@
 // Suite "nav": navigation fields (warpmind/nav/nav.h) on generated maps (nav/generate.h: open ground with
 // obstacles, rooms with doors, a maze) at 1024 x 1024, and open ground at 4096 x 4096 (--quick: 256 x 256):
 // one goal (Dijkstra on one thread) and 64 goals at once (the goals on the context's threads), the goals
-// seeded among the passable cells. The 64 goals' fields are compared with the one-goal runs of their
-// first goals, bit for bit. The GPU rows come with the GPU variant (docs/nav.md).
+// seeded among the passable cells, and the incremental update of a 100-cell change (nav_fields.h). The
+// 64 goals' fields are compared with the one-goal runs of their first goals, the updated field with a
+// full computation, bit for bit. The GPU rows come with the GPU variant (docs/nav.md).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "warpmind/core/random.h"
 #include "warpmind/nav/generate.h"
 #include "warpmind/nav/nav.h"
+#include "warpmind/nav/nav_fields.h"
 
 namespace warpmind::bench {
 
@@ -34,6 +36,53 @@ std::vector<nav::Cell> seeded_goals(const nav::Grid& g, int n, std::uint64_t see
     if (g.passable(c.x, c.y)) out.push_back(c);
   }
   return out;
+}
+
+// A building placed: 100 cells around a point changed (blocked, or reopened where they were blocked) in
+// one NavFields::update of one goal's field, timed over rounds that toggle them back and forth, and the
+// field after the last round compared with distance_fields on the changed grid.
+int update_rows(Context& ctx, nav::MapKind kind, int side, const nav::Grid& start, Results& results) {
+  if (side > 1024) return 0;
+  nav::Grid grid = start;
+  const std::vector<nav::Cell> goal = seeded_goals(grid, 1, 7);
+  std::unique_ptr<nav::NavFields> fields;
+  if (!nav::NavFields::create(ctx, grid, goal, fields).ok()) return 1;
+  SplitMix64 rng(9);
+  std::vector<nav::CellChange> changes;
+  Timing t;
+  nav::FieldStats stats;
+  for (int round = 0; round < 20; ++round) {
+    const int cx = static_cast<int>(rng.below(static_cast<std::uint32_t>(side - 10)));
+    const int cy = static_cast<int>(rng.below(static_cast<std::uint32_t>(side - 10)));
+    changes.clear();
+    for (int y = cy; y < cy + 10; ++y)
+      for (int x = cx; x < cx + 10; ++x) {
+        if (nav::Cell{x, y} == goal[0]) continue;
+        const std::uint8_t cost = grid.cost[grid.index(x, y)] == nav::kBlocked ? 1 : nav::kBlocked;
+        changes.push_back({{x, y}, cost});
+        grid.cost[grid.index(x, y)] = cost;
+      }
+    if (!fields->update(changes, &stats).ok()) return 1;
+    t.ms.push_back(stats.ms);
+  }
+  std::sort(t.ms.begin(), t.ms.end());
+  std::vector<float> want(grid.cells());
+  std::vector<std::int8_t> want_dir(grid.cells());
+  if (!nav::distance_fields(ctx, grid, goal, want, want_dir).ok()) return 1;
+  if (corrupt("cpu-update")) want[0] = -1.0f;
+  const bool same = std::memcmp(want.data(), fields->distance(0).data(), want.size() * sizeof(float)) == 0 &&
+                    std::memcmp(want_dir.data(), fields->direction(0).data(), want_dir.size()) == 0;
+  std::printf("%-6s %6d %6d | %-12s %10.3f %12s %14llu %s\n", nav::map_kind_name(kind), side, 1, "cpu-update",
+              t.median(), "100 cells", static_cast<unsigned long long>(stats.settled), same ? "equal" : "DIFFER");
+  Record r;
+  r.variant = "cpu-update";
+  r.backend = "cpu";
+  r.timing = t;
+  r.compared("cpu-1-thread", same);
+  r.params_json = std::string("{\"map\": \"") + nav::map_kind_name(kind) + "\", \"width\": " + std::to_string(side) +
+                  ", \"height\": " + std::to_string(side) + ", \"goals\": 1, \"changed_cells\": 100}";
+  results.add(r);
+  return same ? 0 : 1;
 }
 
 int run(const Flags& f) {
@@ -106,6 +155,7 @@ int run(const Flags& f) {
       r.extra_json = extra;
       results.add(r);
     }
+    failures += update_rows(*ctx, m.kind, m.side, grid, results);
     if (!file.write(results)) return 1;
   }
   file.finish(results);

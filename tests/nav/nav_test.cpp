@@ -4,6 +4,7 @@
 // written and refused (grid.h); steering; bad arguments refused with nothing written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "warpmind/nav/generate.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
+#include "warpmind/nav/nav_fields.h"
 
 namespace warpmind::nav {
 namespace {
@@ -302,6 +304,76 @@ TEST(Nav, GeneratedMapsAreSeededAndConnected) {
   Grid g;
   EXPECT_EQ(generate_map(MapKind::Maze, 2, 9, 1, g).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(generate_map(MapKind::Open, 0, 9, 1, g).code(), StatusCode::InvalidArgument);
+}
+
+// NavFields: after every batch of changes (cells blocked, opened at a cost, costs changed; walls across
+// corridors, a goal's neighbourhood, the same cell twice) every distance and direction equals a full
+// computation on the changed grid, bit for bit; changes outside or blocking a goal are refused.
+TEST(Nav, UpdatesEqualAFullComputation) {
+  SplitMix64 rng(11);
+  for (int round = 0; round < 40; ++round) {
+    Grid g;
+    ASSERT_TRUE(make_grid(3 + static_cast<int>(rng.next() % 30), 3 + static_cast<int>(rng.next() % 30), 1, g).ok());
+    const bool costly = round % 2;
+    for (auto& c : g.cost) {
+      c = static_cast<std::uint8_t>(costly ? 1 + rng.next() % 5 : 1);
+      if (rng.next() % 100 < 25) c = kBlocked;
+    }
+    std::vector<Cell> goals;
+    for (int tries = 0; tries < 100 && goals.size() < 3; ++tries) {
+      const Cell c{static_cast<int>(rng.next() % g.width), static_cast<int>(rng.next() % g.height)};
+      if (g.passable(c.x, c.y)) goals.push_back(c);
+    }
+    std::unique_ptr<NavFields> fields;
+    ASSERT_TRUE(NavFields::create(test::cpu_context(), g, goals, fields).ok());
+    for (int batch = 0; batch < 8; ++batch) {
+      SCOPED_TRACE("round " + std::to_string(round) + " batch " + std::to_string(batch));
+      std::vector<CellChange> changes;
+      const int n = 1 + static_cast<int>(rng.next() % (batch % 3 == 0 ? 12 : 3));
+      for (int i = 0; i < n; ++i) {
+        // Near a goal half of the time, where most walks pass.
+        Cell c{static_cast<int>(rng.next() % g.width), static_cast<int>(rng.next() % g.height)};
+        if (!goals.empty() && rng.next() % 2) {
+          const Cell& at = goals[rng.next() % goals.size()];
+          c = {std::clamp(at.x + static_cast<int>(rng.next() % 5) - 2, 0, g.width - 1),
+               std::clamp(at.y + static_cast<int>(rng.next() % 5) - 2, 0, g.height - 1)};
+        }
+        if (std::find(goals.begin(), goals.end(), c) != goals.end()) continue;
+        const std::uint8_t cost =
+            rng.next() % 2 ? kBlocked : static_cast<std::uint8_t>(costly ? 1 + rng.next() % 5 : 1);
+        changes.push_back({c, cost});
+        g.cost[g.index(c.x, c.y)] = cost;
+      }
+      FieldStats stats;
+      ASSERT_TRUE(fields->update(changes, &stats).ok());
+      ASSERT_EQ(fields->grid().cost, g.cost);
+      std::vector<float> want(goals.size() * g.cells());
+      std::vector<std::int8_t> want_dir(want.size());
+      ASSERT_TRUE(distance_fields(test::cpu_context(), g, goals, want, want_dir).ok());
+      for (std::size_t k = 0; k < goals.size(); ++k) {
+        ASSERT_EQ(std::memcmp(fields->distance(k).data(), want.data() + k * g.cells(), g.cells() * sizeof(float)), 0)
+            << "goal " << k;
+        ASSERT_EQ(std::memcmp(fields->direction(k).data(), want_dir.data() + k * g.cells(), g.cells()), 0)
+            << "goal " << k;
+      }
+    }
+  }
+  Grid g;
+  ASSERT_TRUE(make_grid(8, 8, 1, g).ok());
+  std::unique_ptr<NavFields> fields;
+  ASSERT_TRUE(NavFields::create(test::cpu_context(), g, std::vector<Cell>{{2, 2}}, fields).ok());
+  const std::vector<float> before(fields->distance(0).begin(), fields->distance(0).end());
+  EXPECT_EQ(fields->update(std::vector<CellChange>{{{1, 1}, kBlocked}, {{2, 2}, kBlocked}}).code(),
+            StatusCode::InvalidArgument);
+  EXPECT_EQ(fields->update(std::vector<CellChange>{{{1, 1}, kBlocked}, {{8, 0}, 1}}).code(),
+            StatusCode::InvalidArgument);
+  EXPECT_EQ(fields->grid().cost, g.cost);  // nothing changed
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), fields->distance(0).begin()));
+  // Blocked and reopened in one batch: the later change wins.
+  EXPECT_TRUE(fields->update(std::vector<CellChange>{{{2, 2}, kBlocked}, {{2, 2}, 3}}).ok());
+  EXPECT_EQ(fields->grid().cost[g.index(2, 2)], 3);
+  EXPECT_EQ(NavFields::create(test::cpu_context(), g, std::vector<Cell>{{9, 9}}, fields).code(),
+            StatusCode::InvalidArgument);
 }
 
 }  // namespace

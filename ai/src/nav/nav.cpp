@@ -10,90 +10,24 @@
 #include <string>
 #include <vector>
 
-#include "nav/octile.h"
+#include "nav/dijkstra.h"
 
 namespace warpmind::nav {
 
 namespace {
 
-using octile::Exact;
-
-struct Entry {
-  Exact d;
-  std::uint32_t cell;
-};
-// The heap's order (std::push_heap keeps the largest on top): x after y when it is larger, ties by cell.
-bool after(const Entry& x, const Entry& y) {
-  if (octile::less(y.d, x.d)) return true;
-  if (octile::less(x.d, y.d)) return false;
-  return x.cell > y.cell;
-}
-
-// Whether the step k from (x, y) is allowed: both cells passable, and for a diagonal both cells beside it.
-bool allowed(const Grid& g, int x, int y, int k) {
-  const int dx = kSteps[static_cast<std::size_t>(k)][0], dy = kSteps[static_cast<std::size_t>(k)][1];
-  if (!g.passable(x, y) || !g.passable(x + dx, y + dy)) return false;
-  return dx == 0 || dy == 0 || (g.passable(x + dx, y) && g.passable(x, y + dy));
-}
-
 // One worker's buffers, reused from goal to goal.
 struct Scratch {
-  std::vector<Exact> exact;
-  std::vector<std::uint8_t> state;  // 0 not reached, 1 in the heap, 2 settled
-  std::vector<Entry> heap;
+  std::vector<detail::Exact> exact;
+  std::vector<detail::Entry> heap;
 };
 
 std::uint64_t one_field(const Grid& g, Cell goal, float* dist, std::int8_t* dir, Scratch& s) {
-  const std::size_t n = g.cells();
-  s.exact.assign(n, Exact{});
-  s.state.assign(n, 0);
-  s.heap.clear();
-  const std::uint32_t start = static_cast<std::uint32_t>(g.index(goal.x, goal.y));
-  s.state[start] = 1;
-  s.heap.push_back({Exact{}, start});
-  std::uint64_t settled = 0;
-  while (!s.heap.empty()) {
-    std::pop_heap(s.heap.begin(), s.heap.end(), after);
-    const Entry top = s.heap.back();
-    s.heap.pop_back();
-    if (s.state[top.cell] == 2 || !octile::same(top.d, s.exact[top.cell])) continue;  // settled, or stale
-    s.state[top.cell] = 2;
-    ++settled;
-    const int vx = static_cast<int>(top.cell % static_cast<std::uint32_t>(g.width));
-    const int vy = static_cast<int>(top.cell / static_cast<std::uint32_t>(g.width));
-    // Every neighbour u whose step into v is allowed: u's walk through v costs v's plus the step into v.
-    for (int k = 0; k < 8; ++k) {
-      const int ux = vx + kSteps[static_cast<std::size_t>(k)][0], uy = vy + kSteps[static_cast<std::size_t>(k)][1];
-      if (!allowed(g, vx, vy, k)) continue;  // allowed both ways (the same cells beside a diagonal)
-      const std::size_t u = g.index(ux, uy);
-      if (s.state[u] == 2) continue;
-      const bool diagonal = k & 1;
-      const Exact d = octile::plus_step(top.d, diagonal, g.cost[top.cell]);
-      if (s.state[u] == 0 || octile::less(d, s.exact[u])) {
-        s.exact[u] = d;
-        s.state[u] = 1;
-        s.heap.push_back({d, static_cast<std::uint32_t>(u)});
-        std::push_heap(s.heap.begin(), s.heap.end(), after);
-      }
-    }
-  }
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  for (std::size_t c = 0; c < n; ++c) dist[c] = s.state[c] == 2 ? octile::to_float(s.exact[c]) : kInf;
-  if (!dir) return settled;
-  for (std::size_t c = 0; c < n; ++c) {
-    dir[c] = kNoDirection;
-    if (s.state[c] != 2 || c == start) continue;
-    const int x = static_cast<int>(c % static_cast<std::size_t>(g.width));
-    const int y = static_cast<int>(c / static_cast<std::size_t>(g.width));
-    for (int k = 0; k < 8; ++k) {
-      if (!allowed(g, x, y, k)) continue;
-      const std::size_t m =
-          g.index(x + kSteps[static_cast<std::size_t>(k)][0], y + kSteps[static_cast<std::size_t>(k)][1]);
-      if (s.state[m] == 2 && octile::same(octile::plus_step(s.exact[m], k & 1, g.cost[m]), s.exact[c])) {
-        dir[c] = static_cast<std::int8_t>(k);
-        break;
-      }
-    }
+  const std::uint64_t settled = detail::solve(g, goal, s.exact, s.heap);
+  const std::size_t start = g.index(goal.x, goal.y);
+  for (std::size_t c = 0; c < g.cells(); ++c) {
+    dist[c] = detail::distance_of(s.exact[c]);
+    if (dir) dir[c] = detail::direction_of(g, s.exact, c, start);
   }
   return settled;
 }

@@ -1,0 +1,110 @@
+// The CPU's field computation, shared by distance_fields (nav.cpp) and NavFields (nav_fields.cpp): the
+// allowed steps, a heap of exact values, Dijkstra's algorithm from a goal, and the direction rule.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "nav/octile.h"
+#include "warpmind/nav/grid.h"
+#include "warpmind/nav/nav.h"
+
+namespace warpmind::nav::detail {
+
+using octile::Exact;
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;  // Exact::a of a cell not reached (real parts stay below it)
+inline bool reached(const Exact& e) { return e.a != kNone; }
+
+// Whether step k from (x, y) is allowed: both cells passable, and for a diagonal both cells beside it. The
+// same cells decide the step back, so a step is allowed both ways or neither.
+inline bool allowed(const Grid& g, int x, int y, int k) {
+  const int dx = kSteps[static_cast<std::size_t>(k)][0], dy = kSteps[static_cast<std::size_t>(k)][1];
+  if (!g.passable(x, y) || !g.passable(x + dx, y + dy)) return false;
+  return dx == 0 || dy == 0 || (g.passable(x + dx, y) && g.passable(x, y + dy));
+}
+inline bool diagonal(int k) { return (k & 1) != 0; }
+inline std::size_t neighbour(const Grid& g, std::size_t c, int k) {
+  const int x = static_cast<int>(c % static_cast<std::size_t>(g.width)) + kSteps[static_cast<std::size_t>(k)][0];
+  const int y = static_cast<int>(c / static_cast<std::size_t>(g.width)) + kSteps[static_cast<std::size_t>(k)][1];
+  return g.index(x, y);
+}
+inline int x_of(const Grid& g, std::size_t c) { return static_cast<int>(c % static_cast<std::size_t>(g.width)); }
+inline int y_of(const Grid& g, std::size_t c) { return static_cast<int>(c / static_cast<std::size_t>(g.width)); }
+
+struct Entry {
+  Exact d;
+  std::uint32_t cell;
+};
+// The heap's order (std::push_heap keeps the largest on top): x after y when larger, ties by cell.
+inline bool after(const Entry& x, const Entry& y) {
+  if (octile::less(y.d, x.d)) return true;
+  if (octile::less(x.d, y.d)) return false;
+  return x.cell > y.cell;
+}
+inline void push(std::vector<Entry>& heap, Exact d, std::size_t cell) {
+  heap.push_back({d, static_cast<std::uint32_t>(cell)});
+  std::push_heap(heap.begin(), heap.end(), after);
+}
+inline Entry pop(std::vector<Entry>& heap) {
+  std::pop_heap(heap.begin(), heap.end(), after);
+  const Entry e = heap.back();
+  heap.pop_back();
+  return e;
+}
+
+// Relaxes the neighbours u of a cell v just given its final value: u's walk through v costs v's value
+// plus u's step into v. `accept(u, d)` says whether to take the candidate d for u (and push it).
+template <class Accept>
+void relax(const Grid& g, std::size_t v, const Exact& dv, std::vector<Exact>& exact, std::vector<Entry>& heap,
+           Accept&& accept) {
+  const int vx = x_of(g, v), vy = y_of(g, v);
+  for (int k = 0; k < 8; ++k) {
+    if (!allowed(g, vx, vy, k)) continue;
+    const std::size_t u = neighbour(g, v, k);
+    const Exact d = octile::plus_step(dv, diagonal(k), g.cost[v]);
+    if (accept(u, d)) {
+      exact[u] = d;
+      push(heap, d, u);
+    }
+  }
+}
+
+// The whole field of `goal`: exact[c] for every cell (kNone where not reached). Returns the cells settled.
+inline std::uint64_t solve(const Grid& g, Cell goal, std::vector<Exact>& exact, std::vector<Entry>& heap) {
+  exact.assign(g.cells(), Exact{kNone, kNone});
+  heap.clear();
+  const std::size_t start = g.index(goal.x, goal.y);
+  exact[start] = Exact{};
+  push(heap, Exact{}, start);
+  std::uint64_t settled = 0;
+  while (!heap.empty()) {
+    const Entry top = pop(heap);
+    if (!octile::same(top.d, exact[top.cell])) continue;  // stale: the cell has a smaller value
+    ++settled;
+    relax(g, top.cell, top.d, exact, heap,
+          [&](std::size_t u, const Exact& d) { return !reached(exact[u]) || octile::less(d, exact[u]); });
+  }
+  return settled;
+}
+
+// The direction rule (nav.h): the first allowed step to a neighbour on a least walk; none at the goal and
+// where not reached.
+inline std::int8_t direction_of(const Grid& g, const std::vector<Exact>& exact, std::size_t c, std::size_t start) {
+  if (c == start || !reached(exact[c])) return kNoDirection;
+  const int x = x_of(g, c), y = y_of(g, c);
+  for (int k = 0; k < 8; ++k) {
+    if (!allowed(g, x, y, k)) continue;
+    const std::size_t m = neighbour(g, c, k);
+    if (reached(exact[m]) && octile::same(octile::plus_step(exact[m], diagonal(k), g.cost[m]), exact[c]))
+      return static_cast<std::int8_t>(k);
+  }
+  return kNoDirection;
+}
+
+inline float distance_of(const Exact& e) {
+  return reached(e) ? octile::to_float(e) : std::numeric_limits<float>::infinity();
+}
+
+}  // namespace warpmind::nav::detail

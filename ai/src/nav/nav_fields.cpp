@@ -1,0 +1,226 @@
+// Navigation fields kept up to date as the map changes (contract in warpmind/nav/nav_fields.h).
+#include "warpmind/nav/nav_fields.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "nav/dijkstra.h"
+
+namespace warpmind::nav {
+
+using detail::Entry;
+using detail::Exact;
+
+namespace {
+
+// One goal's field: its exact values and what the public accessors read.
+struct Field {
+  Cell goal;
+  std::vector<Exact> exact;
+  std::vector<float> dist;
+  std::vector<std::int8_t> dir;
+};
+
+// One worker's buffers for updates, reused (the marks cleared after each field).
+struct Scratch {
+  std::vector<Entry> heap;
+  std::vector<std::uint8_t> mark;    // kInvalid, kSettled, kRedo
+  std::vector<std::size_t> invalid;  // invalidated cells
+  std::vector<std::size_t> changed;  // cells whose value this update set (or cleared)
+  std::vector<std::size_t> marked;   // every cell with a mark
+};
+
+constexpr std::uint8_t kInvalid = 1, kSettled = 2, kRedo = 4;
+
+// The best value a cell gets from its reached neighbours (kNone when none is reached).
+Exact best_from_neighbours(const Grid& g, const std::vector<Exact>& exact, std::size_t u) {
+  Exact best{detail::kNone, detail::kNone};
+  const int x = detail::x_of(g, u), y = detail::y_of(g, u);
+  for (int k = 0; k < 8; ++k) {
+    if (!detail::allowed(g, x, y, k)) continue;
+    const std::size_t n = detail::neighbour(g, u, k);
+    if (!detail::reached(exact[n])) continue;
+    const Exact d = octile::plus_step(exact[n], detail::diagonal(k), g.cost[n]);
+    if (!detail::reached(best) || octile::less(d, best)) best = d;
+  }
+  return best;
+}
+
+// Brings one field up to date with the grid after the cells `changes` took their new costs.
+std::uint64_t update_field(const Grid& g, const std::vector<std::size_t>& changes, Field& f, Scratch& s) {
+  const std::size_t start = g.index(f.goal.x, f.goal.y);
+  std::vector<Exact>& exact = f.exact;
+  s.mark.resize(g.cells(), 0);
+  s.invalid.clear();
+  s.changed.clear();
+  s.marked.clear();
+  s.heap.clear();
+  const auto set_mark = [&](std::size_t c, std::uint8_t m) {
+    if (!s.mark[c]) s.marked.push_back(c);
+    s.mark[c] |= m;
+  };
+  const auto around = [&](std::size_t x, auto&& fn) {  // the 3 x 3 cells around x
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int cx = detail::x_of(g, x) + dx, cy = detail::y_of(g, x) + dy;
+        if (g.inside(cx, cy)) fn(g.index(cx, cy));
+      }
+  };
+  const auto invalidate = [&](std::size_t c) {
+    if (s.mark[c] & kInvalid) return;
+    set_mark(c, kInvalid);
+    s.invalid.push_back(c);
+  };
+  // The cells whose own step no longer holds: blocked now, stepping into a changed cell, or along a
+  // diagonal a change closed. Only cells around a change can have such a step.
+  for (std::size_t x : changes)
+    around(x, [&](std::size_t c) {
+      if (c == start || !detail::reached(exact[c])) return;
+      const int k = f.dir[c], cx = detail::x_of(g, c), cy = detail::y_of(g, c);
+      if (!g.passable(cx, cy) || k < 0 || !detail::allowed(g, cx, cy, k) ||
+          std::find(changes.begin(), changes.end(), detail::neighbour(g, c, k)) != changes.end())
+        invalidate(c);
+    });
+  // Every cell whose step leads into an invalidated one, transitively: the walks that went through them.
+  for (std::size_t i = 0; i < s.invalid.size(); ++i) {
+    const std::size_t v = s.invalid[i];
+    for (int k = 0; k < 8; ++k) {
+      const int ux = detail::x_of(g, v) + kSteps[static_cast<std::size_t>(k)][0];
+      const int uy = detail::y_of(g, v) + kSteps[static_cast<std::size_t>(k)][1];
+      if (!g.inside(ux, uy)) continue;
+      const std::size_t u = g.index(ux, uy);
+      const int ku = f.dir[u];  // u's step leads into v when it is (-dx, -dy): the opposite of k
+      if (ku >= 0 && ku == ((k + 4) & 7)) invalidate(u);
+    }
+  }
+  for (std::size_t c : s.invalid) {
+    exact[c] = Exact{detail::kNone, detail::kNone};
+    s.changed.push_back(c);
+  }
+  // Seeds: the invalidated cells and the cells around each change, from their reached neighbours, where
+  // that improves on what they have.
+  const auto seed = [&](std::size_t u) {
+    if (u == start || !g.cost[u]) return;
+    const Exact d = best_from_neighbours(g, exact, u);
+    if (!detail::reached(d) || (detail::reached(exact[u]) && !octile::less(d, exact[u]))) return;
+    exact[u] = d;
+    detail::push(s.heap, d, u);
+  };
+  for (std::size_t c : s.invalid) seed(c);
+  for (std::size_t x : changes) around(x, seed);
+  // Dijkstra's algorithm over the improvements: every push lowered exact[u], so the first pop that
+  // matches it is final.
+  std::uint64_t settled = 0;
+  while (!s.heap.empty()) {
+    const Entry top = detail::pop(s.heap);
+    const std::size_t u = top.cell;
+    if ((s.mark[u] & kSettled) || !octile::same(top.d, exact[u])) continue;
+    set_mark(u, kSettled);
+    s.changed.push_back(u);
+    ++settled;
+    detail::relax(g, u, top.d, exact, s.heap, [&](std::size_t v, const Exact& d) {
+      return !(s.mark[v] & kSettled) && (!detail::reached(exact[v]) || octile::less(d, exact[v]));
+    });
+  }
+  // The distances that changed; the directions there, next to them and around the changes.
+  for (std::size_t c : s.changed) {
+    f.dist[c] = detail::distance_of(exact[c]);
+    around(c, [&](std::size_t n) { set_mark(n, kRedo); });
+  }
+  for (std::size_t x : changes) around(x, [&](std::size_t n) { set_mark(n, kRedo); });
+  for (std::size_t c : s.marked) {
+    if (s.mark[c] & kRedo) f.dir[c] = detail::direction_of(g, exact, c, start);
+    s.mark[c] = 0;
+  }
+  return settled;
+}
+
+}  // namespace
+
+struct NavFields::Impl {
+  Context* ctx = nullptr;
+  Grid grid;
+  std::vector<Field> fields;
+  std::vector<Scratch> scratch;  // one per worker of the pool
+};
+
+NavFields::NavFields(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NavFields::~NavFields() = default;
+
+Status NavFields::create(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::unique_ptr<NavFields>& out) {
+  WM_RETURN_IF_ERROR(check_grid(grid));
+  for (std::size_t i = 0; i < goals.size(); ++i)
+    if (!grid.passable(goals[i].x, goals[i].y))
+      return Status::Invalid("nav fields: goal " + std::to_string(i) + " is not a passable cell of the grid");
+  auto impl = std::make_unique<Impl>();
+  impl->ctx = &ctx;
+  impl->grid = grid;
+  impl->fields.resize(goals.size());
+  impl->scratch.resize(ctx.pool().size());
+  Impl& im = *impl;
+  ctx.pool().parallel_for(goals.size(), [&](std::size_t b, std::size_t e, unsigned w) {
+    for (std::size_t i = b; i < e; ++i) {
+      Field& f = im.fields[i];
+      f.goal = goals[i];
+      (void)detail::solve(im.grid, f.goal, f.exact, im.scratch[w].heap);
+      const std::size_t start = im.grid.index(f.goal.x, f.goal.y);
+      f.dist.resize(im.grid.cells());
+      f.dir.resize(im.grid.cells());
+      for (std::size_t c = 0; c < im.grid.cells(); ++c) {
+        f.dist[c] = detail::distance_of(f.exact[c]);
+        f.dir[c] = detail::direction_of(im.grid, f.exact, c, start);
+      }
+    }
+  });
+  out.reset(new NavFields(std::move(impl)));
+  return Status::Ok();
+}
+
+Status NavFields::update(std::span<const CellChange> changes, FieldStats* stats) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& im = *impl_;
+  Grid& g = im.grid;
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const CellChange& c = changes[i];
+    if (!g.inside(c.cell.x, c.cell.y))
+      return Status::Invalid("nav fields: change " + std::to_string(i) + " is outside the grid");
+    if (c.cost == kBlocked) {
+      // Blocking a goal is refused unless a later change in the batch reopens it.
+      bool reopened = false;
+      for (std::size_t j = i + 1; j < changes.size(); ++j)
+        reopened = changes[j].cell == c.cell ? changes[j].cost != kBlocked : reopened;
+      for (const Field& f : im.fields)
+        if (f.goal == c.cell && !reopened)
+          return Status::Invalid("nav fields: change " + std::to_string(i) + " blocks a goal");
+    }
+  }
+  std::vector<std::size_t> changed;  // the cells whose cost changed
+  for (const CellChange& c : changes) {
+    const std::size_t at = g.index(c.cell.x, c.cell.y);
+    if (g.cost[at] == c.cost) continue;
+    g.cost[at] = c.cost;
+    if (std::find(changed.begin(), changed.end(), at) == changed.end()) changed.push_back(at);
+  }
+  std::atomic<std::uint64_t> settled{0};
+  if (!changed.empty())
+    im.ctx->pool().parallel_for(im.fields.size(), [&](std::size_t b, std::size_t e, unsigned w) {
+      std::uint64_t mine = 0;
+      for (std::size_t i = b; i < e; ++i) mine += update_field(g, changed, im.fields[i], im.scratch[w]);
+      settled += mine;
+    });
+  if (stats) {
+    stats->settled = settled.load();
+    stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return Status::Ok();
+}
+
+const Grid& NavFields::grid() const { return impl_->grid; }
+std::size_t NavFields::goals() const { return impl_->fields.size(); }
+std::span<const float> NavFields::distance(std::size_t goal) const { return impl_->fields.at(goal).dist; }
+std::span<const std::int8_t> NavFields::direction(std::size_t goal) const { return impl_->fields.at(goal).dir; }
+
+}  // namespace warpmind::nav
