@@ -44,7 +44,7 @@ class NavFields {
 
   const Grid& grid() const;
   std::size_t goals() const;
-  std::span<const float> distance(std::size_t goal) const;        // grid().cells() values
+  std::span<const float> distance(std::size_t goal) const;         // grid().cells() values
   std::span<const std::int8_t> direction(std::size_t goal) const;  // grid().cells() values
 
   struct Impl;
