@@ -87,7 +87,7 @@ int run(const Flags& f, const CLI::App& app) {
   std::vector<nav::Cell> goals(f.goals.size());
   for (std::size_t i = 0; i < goals.size(); ++i)
     if (const std::string err = parse_goal(f.goals[i], goals[i]); !err.empty()) return bad(err);
-  if (goals.empty()) return bad("--goal: at least one goal");
+  if (goals.empty() && f.write_map.empty()) return bad("--goal: at least one goal (none: --write-map alone)");
   std::unique_ptr<Context> ctx;
   if (const std::string err = demos::open_context(f.context, f.json, ctx); !err.empty()) return bad(err);
   if (!f.write_map.empty()) {
@@ -144,7 +144,9 @@ demos::Subcommand nav_command(CLI::App& parent) {
                     "");
   demos::add_text(*app, "--size", f->size, "WxH", "--generate: the map's width and height in cells");
   demos::add_integer(*app, "--seed", f->seed, 0, INT64_MAX, "N", "--generate: the map's seed");
-  app->add_option("--goal", f->goals, "a goal cell, column X and row Y from the map's top-left (repeat for more)")
+  app->add_option("--goal", f->goals,
+                  "a goal cell, column X and row Y from the map's top-left (repeat for more; none with --write-map "
+                  "alone writes the map)")
       ->type_name("X,Y")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   demos::add_text(*app, "--out", f->out, "FILE",

@@ -59,6 +59,25 @@ TEST(CApi, NavFieldsEqualTheLibrary) {
   EXPECT_NE(std::string(wm_last_error()).find("line 5"), std::string::npos) << wm_last_error();
   EXPECT_EQ(keep_w, 7);
   EXPECT_EQ(wm_nav_read_map(nullptr, &keep_w, &keep_h, nullptr, 0), WM_INVALID_ARGUMENT);
+  // Steering by the first field, as the C++ call.
+  const wm_vec2 at[] = {{4.5f, 0.5f}, {0.2f, 0.9f}, {-1.0f, 0.0f}};
+  wm_vec2 steer[3];
+  float along[3];
+  ASSERT_EQ(wm_nav_steer(w, h, dist.data(), dir.data(), at, 3, steer, along), WM_OK);
+  std::vector<warpmind::Vec2> want_steer(3);
+  std::vector<float> want_along(3);
+  const std::vector<warpmind::Vec2> pos = {{4.5f, 0.5f}, {0.2f, 0.9f}, {-1.0f, 0.0f}};
+  ASSERT_TRUE(warpmind::nav::steer(g, std::span(want).first(costs.size()), std::span(want_dir).first(costs.size()), pos,
+                                   want_steer, want_along)
+                  .ok());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(steer[i].x, want_steer[static_cast<std::size_t>(i)].x);
+    EXPECT_EQ(steer[i].y, want_steer[static_cast<std::size_t>(i)].y);
+    EXPECT_EQ(along[i], want_along[static_cast<std::size_t>(i)]);
+  }
+  EXPECT_EQ(steer[0].x, -1.0f);  // (4, 0): west along the top row
+  EXPECT_EQ(wm_nav_steer(w, h, nullptr, dir.data(), at, 3, steer, along), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_nav_steer(0, h, dist.data(), dir.data(), at, 3, steer, along), WM_INVALID_ARGUMENT);
   wm_context_destroy(ctx);
 }
 

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -374,6 +376,25 @@ TEST(Nav, UpdatesEqualAFullComputation) {
   EXPECT_EQ(fields->grid().cost[g.index(2, 2)], 3);
   EXPECT_EQ(NavFields::create(test::cpu_context(), g, std::vector<Cell>{{9, 9}}, fields).code(),
             StatusCode::InvalidArgument);
+}
+
+// The bundled maps (assets/maps/KIND-1024.map) are the generator's at seed 1: a map file reads back to the
+// cells generate_map makes, so the generator cannot drift from the maps the benchmarks cite.
+TEST(Nav, BundledMapsAreTheGenerators) {
+  for (const MapKind kind : {MapKind::Open, MapKind::Rooms, MapKind::Maze}) {
+    const std::string path = test::source_dir() + "/assets/maps/" + map_kind_name(kind) + "-1024.map";
+    SCOPED_TRACE(path);
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in.good());
+    std::stringstream text;
+    text << in.rdbuf();
+    Grid read, made;
+    ASSERT_TRUE(read_moving_ai(text.str(), read).ok());
+    ASSERT_TRUE(generate_map(kind, 1024, 1024, 1, made).ok());
+    EXPECT_EQ(read.width, 1024);
+    EXPECT_EQ(read.height, 1024);
+    EXPECT_TRUE(read.cost == made.cost);
+  }
 }
 
 }  // namespace

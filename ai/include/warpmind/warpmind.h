@@ -349,6 +349,13 @@ wm_status wm_nav_read_map(const char* text, int* width, int* height, uint8_t* co
  * context's CPU threads (the GPU variant is not built yet). */
 wm_status wm_nav_fields(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
                         size_t goal_count, float* distances, int8_t* directions);
+/* Steering by one goal's field (its width * height distances and directions, as wm_nav_fields writes
+ * them): for each of `count` positions in cell units (cell (x, y) covers [x, x + 1) x [y, y + 1)),
+ * steer[i] = the unit vector of its cell's direction (a diagonal's components the float nearest
+ * 1 / sqrt(2)) and dist[i] = the cell's distance; outside the grid or not finite: (0, 0) and +infinity;
+ * a cell without a direction: (0, 0). */
+wm_status wm_nav_steer(int width, int height, const float* distances, const int8_t* directions,
+                       const wm_vec2* positions, size_t count, wm_vec2* steer, float* dist);
 
 #ifdef __cplusplus
 }

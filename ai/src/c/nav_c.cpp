@@ -29,6 +29,22 @@ wm_status wm_nav_read_map(const char* text, int* width, int* height, uint8_t* co
   });
 }
 
+wm_status wm_nav_steer(int width, int height, const float* distances, const int8_t* directions,
+                       const wm_vec2* positions, size_t count, wm_vec2* steer, float* dist) {
+  return guarded([&] {
+    nav::Grid g;
+    if (const wm_status s = from(nav::make_grid(width, height, 1, g)); s != WM_OK) return s;
+    if (!distances || !directions) return null_argument("wm_nav_steer", "distances or directions");
+    if (count > 0 && (!positions || !steer || !dist)) return null_argument("wm_nav_steer", "positions, steer or dist");
+    static_assert(sizeof(wm_vec2) == sizeof(Vec2) && alignof(wm_vec2) == alignof(Vec2), "wm_vec2 is warpmind::Vec2");
+    const auto* in = reinterpret_cast<const Vec2*>(positions);
+    auto* out = reinterpret_cast<Vec2*>(steer);
+    return from(nav::steer(g, std::span<const float>(distances, g.cells()),
+                           std::span<const std::int8_t>(directions, g.cells()), std::span<const Vec2>(in, count),
+                           std::span<Vec2>(out, count), std::span<float>(dist, count)));
+  });
+}
+
 wm_status wm_nav_fields(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
                         size_t goal_count, float* distances, int8_t* directions) {
   return guarded([&] {
