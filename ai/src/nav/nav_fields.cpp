@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nav/dijkstra.h"
@@ -33,7 +34,7 @@ struct Scratch {
   std::vector<std::size_t> marked;   // every cell with a mark
 };
 
-constexpr std::uint8_t kInvalid = 1, kSettled = 2, kRedo = 4;
+constexpr std::uint8_t kInvalid = 1, kSettled = 2, kRedo = 4, kChanged = 8;
 
 // The best value a cell gets from its reached neighbours (kNone when none is reached).
 Exact best_from_neighbours(const Grid& g, const std::vector<Exact>& exact, std::size_t u) {
@@ -69,6 +70,7 @@ std::uint64_t update_field(const Grid& g, const std::vector<std::size_t>& change
         if (g.inside(cx, cy)) fn(g.index(cx, cy));
       }
   };
+  for (std::size_t x : changes) set_mark(x, kChanged);
   const auto invalidate = [&](std::size_t c) {
     if (s.mark[c] & kInvalid) return;
     set_mark(c, kInvalid);
@@ -81,7 +83,7 @@ std::uint64_t update_field(const Grid& g, const std::vector<std::size_t>& change
       if (c == start || !detail::reached(exact[c])) return;
       const int k = f.dir[c], cx = detail::x_of(g, c), cy = detail::y_of(g, c);
       if (!g.passable(cx, cy) || k < 0 || !detail::allowed(g, cx, cy, k) ||
-          std::find(changes.begin(), changes.end(), detail::neighbour(g, c, k)) != changes.end())
+          (s.mark[detail::neighbour(g, c, k)] & kChanged))
         invalidate(c);
     });
   // Every cell whose step leads into an invalidated one, transitively: the walks that went through them.
@@ -183,27 +185,27 @@ Status NavFields::update(std::span<const CellChange> changes, FieldStats* stats)
   const auto t0 = std::chrono::steady_clock::now();
   Impl& im = *impl_;
   Grid& g = im.grid;
-  for (std::size_t i = 0; i < changes.size(); ++i) {
-    const CellChange& c = changes[i];
-    if (!g.inside(c.cell.x, c.cell.y))
+  for (std::size_t i = 0; i < changes.size(); ++i)
+    if (!g.inside(changes[i].cell.x, changes[i].cell.y))
       return Status::Invalid("nav fields: change " + std::to_string(i) + " is outside the grid");
-    if (c.cost == kBlocked) {
-      // Blocking a goal is refused unless a later change in the batch reopens it.
-      bool reopened = false;
-      for (std::size_t j = i + 1; j < changes.size(); ++j)
-        reopened = changes[j].cell == c.cell ? changes[j].cost != kBlocked : reopened;
-      for (const Field& f : im.fields)
-        if (f.goal == c.cell && !reopened)
-          return Status::Invalid("nav fields: change " + std::to_string(i) + " blocks a goal");
+  // Applied in order (a later change of a cell wins), each cell's cost before kept to undo a refused batch.
+  std::vector<std::pair<std::size_t, std::uint8_t>> before(changes.size());
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const std::size_t at = g.index(changes[i].cell.x, changes[i].cell.y);
+    before[i] = {at, g.cost[at]};
+    g.cost[at] = changes[i].cost;
+  }
+  for (std::size_t i = 0; i < im.fields.size(); ++i)
+    if (g.cost[g.index(im.fields[i].goal.x, im.fields[i].goal.y)] == kBlocked) {
+      for (std::size_t j = before.size(); j-- > 0;) g.cost[before[j].first] = before[j].second;
+      return Status::Invalid("nav fields: the changes block goal " + std::to_string(i));
     }
-  }
-  std::vector<std::size_t> changed;  // the cells whose cost changed
-  for (const CellChange& c : changes) {
-    const std::size_t at = g.index(c.cell.x, c.cell.y);
-    if (g.cost[at] == c.cost) continue;
-    g.cost[at] = c.cost;
-    if (std::find(changed.begin(), changed.end(), at) == changed.end()) changed.push_back(at);
-  }
+  // The cells whose cost differs from before the batch (a cell's first entry holds its cost before).
+  std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> changed;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if ((i == 0 || before[i].first != before[i - 1].first) && g.cost[before[i].first] != before[i].second)
+      changed.push_back(before[i].first);
   std::atomic<std::uint64_t> settled{0};
   if (!changed.empty())
     im.ctx->pool().parallel_for(im.fields.size(), [&](std::size_t b, std::size_t e, unsigned w) {
