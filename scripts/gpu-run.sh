@@ -9,7 +9,8 @@
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), server-virtual
 #   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib),
 #   server-sockets (the server and its bots over loopback sockets, one server and a cluster), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
-#   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json). Default:
+#   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json), match-chess[:GAMES] and
+#   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed). Default:
 #   tests memcheck bench-field
 # WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got);
 # WARPMIND_GPU_FILTER replaces the sanitizer steps' test filter (a --gtest_filter pattern).
@@ -188,6 +189,24 @@ for step in "${steps[@]}"; do
           timeout 200 bash "$stage/cluster.sh" 4 8000 10 | tail -1 | tee -a "$out/server-sockets.jsonl"
         python3 "$stage/gather-runs.py" server-sockets "$out" "$stage"
       } > "$log" 2>&1 ;;
+    match-chess|match-chess:*|match-connect6|match-connect6:*)
+      # The engines' GPU search (engine 1) against the same program searching on 16 CPU threads, refereed
+      # by warpmind-referee, openings paired and colours swapped: chess at 10 s + 100 ms a game, Connect6 at
+      # 2 s a turn (100 ms tolerance). The games after the colon (default 40); every game's moves in
+      # OUTDIR/<game>-games.txt, the referee's lines in OUTDIR/match-<game>.log.
+      game=${step#match-}; games=40
+      [[ $game == *:* ]] && { games=${game#*:}; game=${game%%:*}; }
+      log="$out/match-$game.log"
+      if [[ $game == chess ]]; then
+        gpu_side=Search=hybrid,SubtreePlies=3,Backend=cuda; cpu_side=Threads=16; clock=(--time 10000 --inc 100)
+      else
+        gpu_side=search=hybrid,plies=1,backend=cuda,depth=20; cpu_side=threads=16,depth=20; clock=(--time 2000 --inc 100)
+      fi
+      echo "== warpmind-referee --game $game --options1 $gpu_side --options2 $cpu_side --games $games ${clock[*]} --seed 1" > "$log"
+      ${step_timeout[@]+"${step_timeout[@]}"} "$stage/warpmind-referee" --game "$game" \
+        --engine1 "$stage/warpmind-$game 2>/dev/null" --options1 "$gpu_side" \
+        --engine2 "$stage/warpmind-$game 2>/dev/null" --options2 "$cpu_side" \
+        --games "$games" "${clock[@]}" --seed 1 --log "$out/$game-games.txt" >> "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

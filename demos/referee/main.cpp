@@ -5,8 +5,8 @@
 //                    [--seed N] [--log FILE]
 //
 // Chess (UCI engines): a clock of --time plus --inc per move; games end by mate, stalemate, the 50-move
-// rule, threefold repetition, bare kings or a ply limit; each game opens with two random legal plies
-// (seeded) so the games differ, colours alternating.
+// rule, threefold repetition, bare kings or a ply limit; games are played in pairs from the same two
+// random legal opening plies (seeded), colours swapped.
 // Connect6 (the common text protocol of warpmind-connect6): every turn has --time ms (sent to both as
 // `time MS`); an answer later than --time plus --inc (the tolerance) loses on time. Games are played in
 // pairs from the same opening (Black's centre stone and one random turn of each side among the 16
@@ -289,8 +289,8 @@ int main(int argc, char** argv) {
       "illegal move or an empty clock loses the game on the spot. Prints one line per game and a summary; exits 1 "
       "when engine 1 made an illegal move or lost on time.\n"
       "Chess (UCI engines): a clock of --time plus --inc per move; games end by mate, stalemate, the 50-move rule, "
-      "threefold repetition, bare kings or a ply limit; each game opens with two random legal plies (seeded) so "
-      "the games differ, colours alternating.\n"
+      "threefold repetition, bare kings or a ply limit; games are played in pairs from the same two random legal "
+      "opening plies (seeded), colours swapped.\n"
       "Connect6 (the text protocol of warpmind-connect6): every turn has --time ms (sent to both as `time MS`); "
       "an answer later than --time plus --inc loses on time. Games are played in pairs from the same opening "
       "(Black's centre stone and one random turn of each side among the 16 best candidates, seeded), colours "
@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
   demos::add_integer(app, "--inc", inc_ms, 0, 60000, "MS",
                      "chess: the clock's increment per move; connect6: the tolerance past a turn's limit");
   demos::add_integer(app, "--seed", seed, 0, INT64_MAX, "N", "the openings' seed");
-  demos::add_text(app, "--log", log_path, "FILE", "every game's moves");
+  demos::add_text(app, "--log", log_path, "FILE", "every game's moves (rewritten after each game)");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;
   const bool connect6 = game == "connect6";
   // "NAME=VALUE,NAME=VALUE" -> setoption lines (checked when parsed).
@@ -365,10 +365,10 @@ int main(int argc, char** argv) {
     }
     const bool e1_white = g % 2 == 0;  // connect6: engine 1 is Black in the even games
     std::string moves;
-    const Outcome o = connect6 ? play_connect6(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms,
-                                               seed + static_cast<std::uint64_t>(g / 2), moves)
-                               : play(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms,
-                                      seed + static_cast<std::uint64_t>(g), moves);
+    const std::uint64_t opening = seed + static_cast<std::uint64_t>(g / 2);  // one opening a pair of games
+    const Outcome o =
+        connect6 ? play_connect6(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms, opening, moves)
+                 : play(e1_white ? &e1 : &e2, e1_white ? &e2 : &e1, e1_white, time_ms, inc_ms, opening, moves);
     points += o.score;
     (o.score == 2 ? w : o.score == 1 ? d : l) += 1;
     illegal += o.engine1_illegal;
@@ -384,12 +384,12 @@ int main(int argc, char** argv) {
     std::fputs(line, stdout);
     std::fflush(stdout);
     log += line + std::string("  moves:") + moves + "\n";
+    if (app.count("--log")) {  // rewritten after every game, so a match cut short keeps the games it played
+      const std::string err = demos::write_file(log_path, log);
+      if (!err.empty()) std::fprintf(stderr, "warpmind-referee: %s\n", err.c_str());
+    }
   }
   std::printf("engine 1: +%d =%d -%d; illegal moves %d, time losses %d\n", w, d, l, illegal, flags);
   std::printf("%s\n", score_line(w, d, l).c_str());
-  if (app.count("--log")) {
-    const std::string err = demos::write_file(log_path, log);
-    if (!err.empty()) std::fprintf(stderr, "warpmind-referee: %s\n", err.c_str());
-  }
   return illegal || flags ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,11 +30,25 @@ using namespace warpmind::test::cli;
 // exits 1). The budget also holds when a depth runs longer than predicted: it is stopped at the budget.
 TEST(Cli, HybridSearchNeverLosesOnTime) {
   const std::string chess = warpmind::test::bin_dir() + "/warpmind-chess";
+  const fs::path games = scratch("referee-games.txt");
   for (const char* clock : {"--time 1000 --inc 10 --games 2", "--time 3000 --inc 50 --games 1"}) {
     const Outcome r = run("warpmind-referee --engine1 " + chess + " --options1 Search=hybrid,Lmax=256 --engine2 " +
-                          chess + " " + clock);
+                          chess + " " + clock + " --log " + games.string());
     EXPECT_EQ(r.status, 0) << clock << "\n" << r.out;
     EXPECT_NE(r.out.find("illegal moves 0, time losses 0"), std::string::npos) << clock << "\n" << r.out;
+    if (std::strstr(clock, "--games 2")) {  // a pair of games: one opening (two plies), colours swapped
+      std::ifstream log(games);
+      std::string line, opening[2];
+      for (int g = 0; g < 2 && std::getline(log, line);) {
+        if (line.rfind("  moves: ", 0) != 0) continue;
+        std::istringstream plies(line.substr(9));
+        std::string a, b;
+        plies >> a >> b;
+        opening[g++] = a + " " + b;
+      }
+      EXPECT_EQ(opening[0].size(), 9u) << opening[0];
+      EXPECT_EQ(opening[0], opening[1]);
+    }
   }
   EXPECT_EQ(run("warpmind-referee --engine1 x --engine2 y --options1 Search").status, 2);
   // The same with whole subtrees below the horizon (SubtreePlies): the batches of subtrees stay within
