@@ -341,14 +341,16 @@ int main(int argc, char** argv) {
     Engine e1(engine_cmd[0]), e2(engine_cmd[1]);
     if (connect6) {
       for (Engine* e : {&e1, &e2}) {
-        e->send("name");
-        if (!e->ok() || !e->expect("name", 10000)) {
-          std::fprintf(stderr, "warpmind-referee: an engine did not answer name\n");
-          return 2;
-        }
         for (const std::string& line : setup[e == &e1 ? 0 : 1]) e->send(line);
         e->send("time " + std::to_string(time_ms));
         e->send("new white");  // a fresh board; the referee says whose turn it is
+        // `name` answered after the setup: the engine has taken it (a GPU started by `backend cuda`
+        // included) before any clock runs, as UCI's isready does for chess.
+        e->send("name");
+        if (!e->ok() || !e->expect("name", 30000)) {
+          std::fprintf(stderr, "warpmind-referee: an engine did not answer name\n");
+          return 2;
+        }
       }
     }
     for (Engine* e : {&e1, &e2}) {
@@ -361,7 +363,7 @@ int main(int argc, char** argv) {
       for (const std::string& line : setup[e == &e1 ? 0 : 1]) e->send(line);
       e->send("ucinewgame");
       e->send("isready");
-      e->expect("readyok", 10000);
+      e->expect("readyok", 30000);
     }
     const bool e1_white = g % 2 == 0;  // connect6: engine 1 is Black in the even games
     std::string moves;

@@ -44,6 +44,7 @@ struct Bot {
   std::uint32_t player = 0;
   std::uint64_t token = 0, first_tick = 0;
   float spawn_x = 0, spawn_y = 0;
+  std::int32_t spawn_hp = 0;
   float x = 0, y = 0, wx = 0, wy = 0;  // known position, waypoint
   std::uint32_t seq = 0, acked = 0;
   std::uint64_t acked_tick = 0;  // the newest State tick it acknowledges

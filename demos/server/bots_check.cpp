@@ -156,12 +156,13 @@ void Checker::check_own_updates(std::size_t i) {
 }
 
 // Whether a join went wrong. The server moves the player from its parking place to the spawn point of
-// the Welcome (to float rounding); its new position must be in its own notifications.
+// the Welcome (to float rounding) with the Welcome's HP and no command applied yet; its new position
+// must be in its own notifications.
 bool Checker::bad_join(const Bot& b, const StateRecord& s) const {
   const std::vector<aoi::MailboxEntry> want = {{b.player, bits(s.x)}, {b.player | (1u << 30), bits(s.y)}};
   const float tolerance = 1e-3f * std::max(1.0f, w_.cfg.world.width + w_.cfg.world.height);
-  return own_positions(b, s) != want || s.last_seq != 0 || std::fabs(s.x - b.spawn_x) > tolerance ||
-         std::fabs(s.y - b.spawn_y) > tolerance;
+  return own_positions(b, s) != want || s.last_seq != 0 || s.hp != b.spawn_hp ||
+         std::fabs(s.x - b.spawn_x) > tolerance || std::fabs(s.y - b.spawn_y) > tolerance;
 }
 
 // Whether a tick after the join went wrong. The command the State says was applied last moves the

@@ -104,6 +104,7 @@ struct Run {
     b.first_tick = w.tick();
     b.x = b.spawn_x = w.x();
     b.y = b.spawn_y = w.y();
+    b.spawn_hp = w.hp();
     if (const std::lock_guard<std::mutex> lock(world_mutex); !world.known.load()) {
       world.cfg.world = {w.world_x0(), w.world_y0(), w.world_width(), w.world_height()};
       world.cfg.aoi = w.aoi();

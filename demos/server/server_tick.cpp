@@ -72,9 +72,10 @@ bool Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> 
   k.player = c.player;
   const aoi::Player& p = pos[c.player];
   switch (c.kind) {
-    case net::RawKind::Join:
+    case net::RawKind::Join:  // a new session: nothing of the id's previous one carries over
       views[c.player].start(tick - 1);
       client_ack[c.player] = 0;
+      last_applied[c.player] = 0;
       if (!in_reach(c.x)) return false;
       k.dx = c.x - p.x;
       k.dy = c.y - p.y;

@@ -241,6 +241,30 @@ TEST(Server, TwoHundredBotsSeeExactlyWhatTheAoiRuleSays) {
   EXPECT_GE(sv["ticks"].get<double>(), 0.8 * 20 * sv["seconds"].get<double>()) << sv.dump();
 }
 
+// Players who leave and others who join in their places, as on a server that has been up for a while:
+// three sessions of bots in a row against one server, each checked whole. A new session's player
+// starts from nothing of the one that had its id before (its last applied command above all: each
+// session's seqs count from 1). Without attacks: a reused id still keeps its HP (docs/server.md,
+// "Sessions"), which the bots' check of each join would report.
+TEST(Server, SessionsInARowStartFromNothingOfTheirPredecessors) {
+  ServerProcess server({"--map", "200", "--aoi", "20", "--tick-hz", "20"});
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  for (int session = 1; session <= 3; ++session) {
+    json bots;
+    const int rc = run_bots(server.port, "--bots 60 --seconds 2 --attack-share 0 --seed " + std::to_string(session),
+                            bots, "session" + std::to_string(session));
+    ASSERT_FALSE(bots.is_discarded()) << "session " << session;
+    EXPECT_EQ(rc, 0) << "session " << session << ": " << bots.dump();
+    EXPECT_EQ(bots["joined"], 60) << "session " << session;
+    EXPECT_EQ(bots["inconsistencies"], 0) << "session " << session << ": " << bots.dump();
+    EXPECT_EQ(bots["players_lost"], 0) << "session " << session << ": " << bots.dump();
+    EXPECT_GE(bots["ticks_checked"].get<int>(), 25) << "session " << session << ": " << bots.dump();
+  }
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["joined"], 180) << sv.dump();
+}
+
 // Random datagrams from one raw UDP socket: truncated (0..3 bytes), random (up to 1400), and larger
 // than any ENet datagram (8000 bytes); at most `count`, for at most `seconds`.
 std::uint64_t flood(int port, int count, double seconds, std::atomic<bool>& stop) {
