@@ -6,9 +6,9 @@
 #   find_package(warpmind 0.2 REQUIRED COMPONENTS field crowd)
 #   target_link_libraries(game PRIVATE warpmind::field warpmind::crowd)
 # Components: core field crowd aoi ddm combat nav search scenarios c ai (c: the C API; ai: all C++ modules). A CUDA build's modules
-# link their kernels' libraries (warpmind::gpu_<module>) and the static CUDA runtime, which the
-# package's config finds with find_dependency(CUDAToolkit) (the toolkit's libraries, not nvcc); a CPU
-# build needs nothing but threads.
+# link their kernels' libraries (warpmind::gpu_<module>) and the CUDA runtime, which the package's
+# config takes from the CUDA toolkit where find_package(CUDAToolkit) finds one and from the package's
+# own copy otherwise (below); a CPU build needs nothing but threads.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -24,6 +24,22 @@ install(TARGETS ${wm_install_targets} EXPORT warpmindTargets
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/ai/include/warpmind DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT warpmindTargets NAMESPACE warpmind:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/warpmind)
 
+# A CUDA build carries the CUDA runtime it links (the toolkit's redistributable libcudart_static.a, or
+# libcudart.so in a shared build) under P/lib/warpmind-cuda/, so a game can configure and link against
+# the package on a machine without the CUDA toolkit: the config defines CUDA::cudart_static /
+# CUDA::cudart from that copy when find_package(CUDAToolkit) finds none. A shared build's libraries find
+# it through their RUNPATH.
+set(WARPMIND_PACKAGE_CUDART "")
+if(WARPMIND_HAVE_CUDA)
+  if(BUILD_SHARED_LIBS)
+    file(REAL_PATH "${CUDAToolkit_LIBRARY_DIR}/libcudart.so" wm_cudart)
+    get_filename_component(WARPMIND_PACKAGE_CUDART "${wm_cudart}" NAME)
+  else()
+    set(wm_cudart "${CUDAToolkit_LIBRARY_DIR}/libcudart_static.a")
+    set(WARPMIND_PACKAGE_CUDART libcudart_static.a)
+  endif()
+  install(FILES "${wm_cudart}" DESTINATION ${CMAKE_INSTALL_LIBDIR}/warpmind-cuda)
+endif()
 set(WARPMIND_PACKAGE_CUDA ${WARPMIND_HAVE_CUDA})
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/warpmindConfig.cmake.in
                               ${CMAKE_BINARY_DIR}/warpmindConfig.cmake
