@@ -129,6 +129,74 @@ wm_status wm_crowd_step(wm_crowd* crowd, const wm_vec2* proposals, size_t count,
 wm_status wm_crowd_positions(const wm_crowd* crowd, wm_vec2* positions, size_t count);
 size_t wm_crowd_size(const wm_crowd* crowd);
 
+/* The whole CrowdConfig: obstacles, the rule and the variant (their contracts in crowd_solver.h). */
+typedef enum wm_crowd_rule {
+  WM_CROWD_STRICT = 0,        /* a target conflict with any other agent's target rejects both */
+  WM_CROWD_LOWEST_ID_WINS = 1 /* of agents wanting one spot, the lowest id may win (lockstep games) */
+} wm_crowd_rule;
+typedef enum wm_crowd_variant {
+  WM_CROWD_AUTO = 0, /* gpu-static-grid on a CUDA context, cpu-reference on a CPU one */
+  WM_CROWD_CPU_REFERENCE = 1,
+  WM_CROWD_GPU_SORT = 2,
+  WM_CROWD_GPU_TILED = 3,
+  WM_CROWD_GPU_STATIC_GRID = 4
+} wm_crowd_variant;
+typedef struct wm_crowd_config {
+  float x0, y0, width, height; /* the world: finite, width and height > 0 */
+  float radius;                /* > 0 */
+  /* Static obstacles: a grid of obstacles_width x obstacles_height cells over the world, blocked[y *
+   * obstacles_width + x] != 0 blocks (copied at creation). 0 x 0 and NULL: none. */
+  int obstacles_width, obstacles_height;
+  const uint8_t* blocked;
+  wm_crowd_rule rule;
+  wm_crowd_variant variant; /* a GPU variant on a CPU context: WM_UNAVAILABLE */
+} wm_crowd_config;
+/* Verdicts of an agent's last step (crowd_solver.h: the first that applies, in this order). */
+enum {
+  WM_VERDICT_MOVED = 0,
+  WM_VERDICT_STAYED = 1,
+  WM_VERDICT_OUT_OF_WORLD = 2,
+  WM_VERDICT_BLOCKED = 3,
+  WM_VERDICT_COLLISION = 4
+};
+
+/* As wm_crowd_create with every setting; a rule or variant outside its enum, negative or partial
+ * obstacle sizes, or a NULL `blocked` with cells: WM_INVALID_ARGUMENT. wm_crowd_create(ctx, x0, y0, w, h,
+ * r, out) is this with no obstacles, WM_CROWD_STRICT and WM_CROWD_AUTO. */
+wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, wm_crowd** out);
+/* The last step's verdicts, one WM_VERDICT_* a byte (room for count = the number of agents; all
+ * WM_VERDICT_STAYED before the first step). */
+wm_status wm_crowd_verdicts(const wm_crowd* crowd, uint8_t* verdicts, size_t count);
+/* Removes the agents whose keep[i] is 0 (count = the number of agents); the others keep their order and
+ * are renumbered 0..m-1 (spawning is wm_crowd_reset; removing is this, without re-checking pairs). */
+wm_status wm_crowd_retain(wm_crowd* crowd, const uint8_t* keep, size_t count);
+
+/* ---- combat (warpmind/combat/combat.h) ------------------------------------------------------------------ */
+
+/* Volleys of an RTS battle: every ready weapon fires at the nearest enemy in range, damage lands at once,
+ * the dead leave (the exact rule, ties and rounding: combat.h). */
+typedef struct wm_combat wm_combat;
+typedef enum wm_combat_variant { WM_COMBAT_AUTO = 0, WM_COMBAT_CPU = 1, WM_COMBAT_GPU = 2 } wm_combat_variant;
+typedef struct wm_combat_config {
+  float x0, y0, width, height; /* where the units stand: finite, width and height > 0 */
+  float range;                 /* weapon range: finite, > 0 */
+  float damage;                /* per shot: finite, >= 0 */
+  int cooldown_ticks;          /* ticks a weapon rests after firing: 0..2^30 */
+  wm_combat_variant variant;   /* WM_COMBAT_GPU on a CPU context: WM_UNAVAILABLE */
+} wm_combat_config;
+
+wm_status wm_combat_create(wm_context* ctx, const wm_combat_config* config, wm_combat** out);
+void wm_combat_destroy(wm_combat* combat);
+/* Units 0..count-1 with these teams (0..255) and HP (finite, > 0), cooldowns 0. */
+wm_status wm_combat_reset(wm_combat* combat, const uint8_t* teams, const float* hp, size_t count);
+/* One volley on the units' positions (count = the number of units, finite); keep[i] (count bytes) is 1
+ * for a survivor and 0 for a unit that died. Afterwards the survivors are units 0..m-1 in their order —
+ * pass the same flags to wm_crowd_retain to keep a crowd in step. */
+wm_status wm_combat_fire(wm_combat* combat, const wm_vec2* positions, size_t count, uint8_t* keep);
+size_t wm_combat_size(const wm_combat* combat);
+/* The units' state (room for count = the number of units in each array given; any may be NULL). */
+wm_status wm_combat_state(const wm_combat* combat, uint8_t* teams, float* hp, int32_t* cooldown, size_t count);
+
 /* ---- area of interest (warpmind/aoi/aoi.h) --------------------------------------------------------------- */
 
 typedef struct wm_aoi wm_aoi;

@@ -272,12 +272,40 @@ wm_status wm_field_gradient(wm_field* f, uint32_t layer, const wm_vec2* points, 
 
 wm_status wm_crowd_create(wm_context* ctx, float x0, float y0, float width, float height, float radius,
                           wm_crowd** out) {
+  const wm_crowd_config config = {x0, y0, width, height, radius, 0, 0, nullptr, WM_CROWD_STRICT, WM_CROWD_AUTO};
+  return wm_crowd_create_with(ctx, &config, out);
+}
+
+wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, wm_crowd** out) {
   if (!ctx) return null_argument("wm_crowd_create", "ctx");
+  if (!config) return null_argument("wm_crowd_create", "config");
   if (!out) return null_argument("wm_crowd_create", "out");
+  const wm_crowd_config& c = *config;
+  if (c.rule != WM_CROWD_STRICT && c.rule != WM_CROWD_LOWEST_ID_WINS)
+    return fail(WM_INVALID_ARGUMENT,
+                "wm_crowd_create: rule " + std::to_string(static_cast<int>(c.rule)) + " is not a wm_crowd_rule");
+  if (c.variant < WM_CROWD_AUTO || c.variant > WM_CROWD_GPU_STATIC_GRID)
+    return fail(WM_INVALID_ARGUMENT, "wm_crowd_create: variant " + std::to_string(static_cast<int>(c.variant)) +
+                                         " is not a wm_crowd_variant");
+  if (c.obstacles_width < 0 || c.obstacles_height < 0 || (c.obstacles_width == 0) != (c.obstacles_height == 0))
+    return fail(WM_INVALID_ARGUMENT, "wm_crowd_create: obstacles of " + std::to_string(c.obstacles_width) + " x " +
+                                         std::to_string(c.obstacles_height) + " cells (both > 0, or both 0)");
+  if (c.obstacles_width > 0 && !c.blocked) return null_argument("wm_crowd_create", "blocked");
   return guarded([&] {
+    static constexpr crowd::CrowdVariant kVariants[] = {crowd::CrowdVariant::Auto, crowd::CrowdVariant::CpuReference,
+                                                        crowd::CrowdVariant::GpuSort, crowd::CrowdVariant::GpuTiled,
+                                                        crowd::CrowdVariant::GpuStaticGrid};
     crowd::CrowdConfig cc;
-    cc.world = {x0, y0, width, height};
-    cc.radius = radius;
+    cc.world = {c.x0, c.y0, c.width, c.height};
+    cc.radius = c.radius;
+    cc.rule = c.rule == WM_CROWD_STRICT ? crowd::CrowdRule::Strict : crowd::CrowdRule::LowestIdWins;
+    cc.variant = kVariants[c.variant];
+    if (c.obstacles_width > 0) {
+      cc.obstacles.width = c.obstacles_width;
+      cc.obstacles.height = c.obstacles_height;
+      cc.obstacles.blocked.assign(c.blocked,
+                                  c.blocked + std::size_t(c.obstacles_width) * std::size_t(c.obstacles_height));
+    }
     auto h = std::make_unique<wm_crowd>();
     if (wm_status s = from(crowd::CrowdSolver::create(*ctx->ctx, cc, h->solver)); s != WM_OK) return s;
     *out = h.release();
@@ -335,6 +363,34 @@ wm_status wm_crowd_positions(const wm_crowd* c, wm_vec2* positions, size_t count
 }
 
 size_t wm_crowd_size(const wm_crowd* c) { return c ? c->solver->size() : 0; }
+
+static_assert(sizeof(crowd::Verdict) == 1 && static_cast<int>(crowd::Verdict::Moved) == WM_VERDICT_MOVED &&
+                  static_cast<int>(crowd::Verdict::Stayed) == WM_VERDICT_STAYED &&
+                  static_cast<int>(crowd::Verdict::OutOfWorld) == WM_VERDICT_OUT_OF_WORLD &&
+                  static_cast<int>(crowd::Verdict::Blocked) == WM_VERDICT_BLOCKED &&
+                  static_cast<int>(crowd::Verdict::Collision) == WM_VERDICT_COLLISION,
+              "WM_VERDICT_* are crowd::Verdict's values");
+
+wm_status wm_crowd_verdicts(const wm_crowd* c, uint8_t* verdicts, size_t count) {
+  if (!c) return null_argument("wm_crowd_verdicts", "crowd");
+  if (count && !verdicts) return null_argument("wm_crowd_verdicts", "verdicts");
+  if (count != c->solver->size())
+    return fail(WM_INVALID_ARGUMENT, "wm_crowd_verdicts: room for " + std::to_string(count) + " verdicts, " +
+                                         std::to_string(c->solver->size()) + " agents");
+  return guarded([&] {
+    return from(
+        c->solver->read_verdicts(std::span<crowd::Verdict>(reinterpret_cast<crowd::Verdict*>(verdicts), count)));
+  });
+}
+
+wm_status wm_crowd_retain(wm_crowd* c, const uint8_t* keep, size_t count) {
+  if (!c) return null_argument("wm_crowd_retain", "crowd");
+  if (count && !keep) return null_argument("wm_crowd_retain", "keep");
+  if (count != c->solver->size())
+    return fail(WM_INVALID_ARGUMENT, "wm_crowd_retain: " + std::to_string(count) + " flags for " +
+                                         std::to_string(c->solver->size()) + " agents");
+  return guarded([&] { return from(c->solver->retain(std::span<const std::uint8_t>(keep, count))); });
+}
 
 // ---- area of interest -------------------------------------------------------------------------------
 
