@@ -7,8 +7,10 @@
  *   wm_last_error() holds a one-line message for a person. No call aborts or throws on bad arguments:
  *   a null handle or pointer, a count that does not match, a malformed string is an error code.
  * - Handles: created by wm_*_create, released by wm_*_destroy (null is accepted there and ignored).
- *   A context must outlive every handle created with it. A handle is not thread-safe: one thread at a time
- *   per handle; different handles may be used from different threads.
+ *   A context must outlive every handle created with it. Threads (the same rule as context.h): a context
+ *   and the handles created with it are used by one thread at a time (they share its thread pool and, on
+ *   CUDA, its stream); to drive modules from several threads at once, give each thread its own context
+ *   and create that thread's handles with it.
  * - Arrays passed in are read during the call only (the caller keeps ownership); arrays passed out are
  *   the caller's, of the size the call states. Strings and arrays returned by pointer (const) are owned by
  *   the handle and stay valid until the next call on that handle that is not a read-only query (a
@@ -102,7 +104,7 @@ wm_status wm_field_build(wm_field* field, const wm_entity* entities, size_t coun
 /* values[i] = the field of layer `layer` in the cell containing points[i] (points outside the world are
  * clamped to the border cell). */
 wm_status wm_field_sample(wm_field* field, uint32_t layer, const wm_vec2* points, size_t count, float* values);
-/* out[i] = the best cell of the window x window block around points[i] (window odd, >= 1; ties: the first
+/* out[i] = the best cell of the window x window block around points[i] (window odd, 1..63; ties: the first
  * in row-major order). */
 wm_status wm_field_best_move(wm_field* field, uint32_t layer, const wm_vec2* points, size_t count, int window,
                              wm_move* out);
@@ -347,9 +349,21 @@ typedef struct wm_search_limits {
 typedef struct wm_search_result {
   char move[8];     /* the best move: UCI long algebraic ("e2e4", "e7e8q"), or Connect6 letters ("JJKK");
                         "" when the side to move has none */
-  int score, depth; /* score from the side to move; the last completed depth */
+  int score, depth; /* score from the side to move; the last completed depth (see the scores below) */
   uint64_t nodes;
 } wm_search_result;
+/* Scores, from the side to move's view (positive: good for it).
+ * Chess: centipawns; a mate is +-(32000 - n) where n is the number of plies to it from the searched
+ *   position (so |score| > 31000 reads "mate in 32000 - |score| plies": 31999 mates with the move
+ *   played); a draw is 0.
+ * Connect6: the six-window evaluation (search.md); +-1000000 is a six made, a win proven by the search
+ *   scores at least 500000 (1000000 minus its depth, or 999999 for a threat sequence found), a loss the
+ *   negative.
+ * Connect6 notation: a cell is a column and a row, (x, y) with x, y in 0..18; in letters "AA".."SS" (the
+ * column's letter, then the row's: "JJ" is the centre, x = y = 9), in the human form the column's letter
+ * without I ("A".."T") and the row's number from 1 ("K10" is the centre). A turn is two cells ("JJKK",
+ * "K10L11") or, for Black's opening, one. Moves and turns are read in either form, in upper or lower
+ * case; results are written in letters. */
 
 /* hash_mb 1..65536, threads >= 1 (more: Lazy SMP). The position starts as the standard start; the
  * evaluation is the built-in network (warpmind/search/chess_network.h). */

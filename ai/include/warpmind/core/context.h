@@ -6,8 +6,11 @@
 //                  (no driver, no device, CUDA not built in) and says why.
 //   Backend::Auto  CUDA when a device is usable, otherwise the CPU; the fallback is logged, never fatal.
 // The context owns the CPU thread pool and, on CUDA, the device and the stream all module work is
-// queued on. It is not thread-safe: use one context per thread that drives the library. It must outlive
-// every module object created from it (they keep a pointer to it).
+// queued on. Threads: a context and every module object created from it are used by one thread at a
+// time — two modules of one context (a field and an AOI world, say) may not run on two job threads at
+// once; give each thread that drives the library its own context and create its modules with it. The
+// C API states the same (warpmind/warpmind.h). It must outlive every module object created from it
+// (they keep a pointer to it).
 //
 // Every module's `Auto` variant (FieldVariant, CrowdVariant, AoiVariant, DdmVariant) means the same: the
 // module's default GPU variant on a context whose backend() is Cuda, its default CPU variant otherwise —
