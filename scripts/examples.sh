@@ -32,6 +32,13 @@ cmake -S examples/c_only -B "$tmp/c_only" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCM
 cmake --build "$tmp/c_only" >> "$tmp/c_only.log" 2>&1 || { cat "$tmp/c_only.log"; exit 1; }
 "$tmp/c_only/c_only" > /dev/null
 echo "examples: c_only (a plain C project, no CUDA toolkit) built and ran"
+# The Python example where the package has the Python module (shared builds), with the system's
+# interpreter (its NumPy).
+py_dir=$(find "$tmp/prefix" -path '*/python3/dist-packages' -type d | head -1)
+if [[ -n "$py_dir" && -d "$py_dir/warpmind" ]]; then
+  PYTHONPATH="$py_dir" /usr/bin/python3 examples/python/quickstart.py
+  echo "examples: python/quickstart.py ran against the installed module"
+fi
 # The same examples through pkg-config.
 pc_dir=$(dirname "$(find "$tmp/prefix" -name warpmind.pc | head -1)")
 flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs --static warpmind)

@@ -3,7 +3,8 @@
 # GPU cases skip cleanly where no GPU is usable.
 # Then (not with --sanitize) the package is installed into a temporary prefix and the examples are built
 # against it and run (scripts/examples.sh) — once from the build above (static libraries), once from a
-# CPU-only build of shared libraries (build-shared/).
+# CPU-only build of shared libraries (build-shared/), whose Python module's tests (tests/python, pytest)
+# run there too.
 # --sanitize: the CPU library, programs and tests built with AddressSanitizer and UndefinedBehaviorSanitizer
 # into build-sanitize/ (no CUDA, no renderer) and the suite run there; any report fails it.
 set -euo pipefail
@@ -28,9 +29,13 @@ if [[ "${1:-}" != "--sanitize" ]]; then
   bash scripts/examples.sh
   # The package again as shared libraries of a CPU-only build (no nvcc needed downstream): the library
   # targets alone, installed, and every example built and run against them.
+  # With it, the Python module (Debian's interpreter, whose packages setup.sh installed) and its tests.
   shared=${WARPMIND_SHARED_BUILD_DIR:-build-shared}
   cmake -S . -B "$shared" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DWARPMIND_CUDA=OFF \
-    -DWARPMIND_ENGINE=OFF -DWARPMIND_TESTS=OFF > /dev/null
-  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios warpmind_combat > /dev/null
+    -DWARPMIND_ENGINE=OFF -DWARPMIND_TESTS=OFF -DWARPMIND_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3 > /dev/null
+  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios warpmind_combat \
+    warpmind_python > /dev/null
+  PYTHONPATH="$shared/python" WARPMIND_C_LIBRARY="$(find "$shared" -name 'libwarpmind_c.so' | head -1)" \
+    /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
   WARPMIND_BUILD_DIR="$shared" bash scripts/examples.sh
 fi

@@ -1,0 +1,29 @@
+"""warpmind from Python: potential-field layers, collision-checked crowds and the chess and Connect6
+engines, on the GPU when one is usable and on the CPU threads otherwise.
+
+    import numpy as np, warpmind
+    ctx = warpmind.Context()                      # 'auto', 'cpu' or 'cuda'
+    attract = warpmind.charge_kind("circle", 40.0)
+    field = warpmind.Field(ctx, world=(0, 0, 128, 128), size=(128, 128), kinds=[attract], layers=[[(0, 0)]])
+    field.build(np.array([[64, 64]], np.float32), np.array([0], np.uint32))
+    heat = field.layer(0)                         # (rows, columns) float32
+
+Every call checks its arguments: a bad one raises ValueError, a missing backend warpmind.Unavailable,
+anything else warpmind.Error, each with the library's message; nothing changes then. The contracts
+(rounding, ties, limits) are the C++ headers' (warpmind/<module>/*.h) and docs/embedding.md.
+"""
+from ._warpmind import (  # noqa: F401
+    __version__,
+    ChargeKind,
+    Chess,
+    Connect6,
+    Context,
+    Crowd,
+    Error,
+    Field,
+    Unavailable,
+    charge_kind,
+)
+
+# Verdicts of Crowd.verdicts, as crowd_solver.h numbers them.
+MOVED, STAYED, OUT_OF_WORLD, BLOCKED, COLLISION = range(5)

@@ -1,0 +1,397 @@
+// warpmind's Python module (`warpmind._warpmind`, re-exported by the package `warpmind`): a thin pybind11
+// layer over the C++ API (field layers, the crowd solver) and the C API (the chess and Connect6 engines,
+// whose handles keep the game's history; one Context serves both through the C API's wm_context). No logic of its own: arguments are converted, a Status that
+// is not OK becomes warpmind.Error (ValueError for a bad argument) with its message, and the GIL is
+// released around every call that computes. Arrays come in as NumPy arrays of any compatible dtype
+// (converted to float32 / uint32 / uint8 as the C++ call takes them) and go out as new NumPy arrays.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "c/c_api.h"  // wm_context: the C API's handle of a Context, shared by both halves below
+#include "warpmind/core/context.h"
+#include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/field/charge.h"
+#include "warpmind/field/field.h"
+#include "warpmind/warpmind.h"
+
+namespace py = pybind11;
+using namespace warpmind;
+
+namespace {
+
+template <class T>
+using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+// The module's exception types (set at import; the module holds the references).
+PyObject* g_error = nullptr;
+PyObject* g_unavailable = nullptr;
+
+void check(const Status& st) {
+  if (st.ok()) return;
+  if (st.code() == StatusCode::InvalidArgument) throw py::value_error(st.message());
+  PyErr_SetString(st.code() == StatusCode::Unavailable ? g_unavailable : g_error, st.message().c_str());
+  throw py::error_already_set();
+}
+
+void check_c(wm_status s) {
+  if (s == WM_OK) return;
+  if (s == WM_INVALID_ARGUMENT) throw py::value_error(wm_last_error());
+  PyErr_SetString(s == WM_UNAVAILABLE ? g_unavailable : g_error, wm_last_error());
+  throw py::error_already_set();
+}
+
+// An (n, 2) array of points as Vec2s (a view when it is already C-contiguous float32).
+std::span<const Vec2> points_of(const Array<float>& a, const char* what) {
+  if (a.ndim() != 2 || a.shape(1) != 2)
+    throw py::value_error(std::string(what) + ": expected an array of shape (n, 2), got " + std::to_string(a.ndim()) +
+                          " dimensions");
+  return {reinterpret_cast<const Vec2*>(a.data()), static_cast<std::size_t>(a.shape(0))};
+}
+
+Array<float> new_points(std::size_t n) { return Array<float>({static_cast<py::ssize_t>(n), py::ssize_t{2}}); }
+
+std::span<Vec2> points_out(Array<float>& a) {
+  return {reinterpret_cast<Vec2*>(a.mutable_data()), static_cast<std::size_t>(a.shape(0))};
+}
+
+WorldRect world_of(const std::tuple<float, float, float, float>& w) {
+  return {std::get<0>(w), std::get<1>(w), std::get<2>(w), std::get<3>(w)};
+}
+
+// ---- context ----------------------------------------------------------------------------------------
+
+struct ContextObject {
+  wm_context c;  // owns the Context; the C++ modules use *c.ctx, the engines' C API handles &c
+  Context& ctx() { return *c.ctx; }
+  ContextObject(const std::string& backend, unsigned threads) {
+    ContextOptions o;
+    if (backend == "auto")
+      o.backend = Backend::Auto;
+    else if (backend == "cpu")
+      o.backend = Backend::Cpu;
+    else if (backend == "cuda")
+      o.backend = Backend::Cuda;
+    else
+      throw py::value_error("backend: 'auto', 'cpu' or 'cuda', got '" + backend + "'");
+    o.cpu_threads = threads;
+    o.quiet = true;
+    check(Context::create(o, c.ctx));
+  }
+};
+
+// ---- field ------------------------------------------------------------------------------------------
+
+field::ChargeKind charge_kind(const std::string& name, const std::vector<std::tuple<float, float, float>>& segments) {
+  std::vector<field::ChargeSegment> s;
+  for (const auto& [end, slope, intercept] : segments) s.push_back({end, slope, intercept});
+  field::ChargeKind k;
+  check(field::make_charge_kind(name, s, k));
+  return k;
+}
+
+field::ChargeKind preset(const std::string& type, float param) {
+  field::ChargeKind k;
+  check(field::charge_kind_from_name(type, param, k));
+  return k;
+}
+
+struct FieldObject {
+  std::shared_ptr<ContextObject> owner;  // the context outlives the field
+  std::unique_ptr<field::FieldLayers> layers;
+  std::vector<field::Entity> entities;  // reused by build()
+
+  FieldObject(std::shared_ptr<ContextObject> ctx, std::tuple<float, float, float, float> world,
+              std::tuple<int, int> size, std::vector<field::ChargeKind> kinds,
+              std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t>>> rules, const std::string& variant)
+      : owner(std::move(ctx)) {
+    field::FieldConfig c;
+    c.world = world_of(world);
+    c.width = std::get<0>(size);
+    c.height = std::get<1>(size);
+    c.kinds = std::move(kinds);
+    for (std::size_t l = 0; l < rules.size(); ++l) {
+      field::LayerSpec spec;
+      spec.name = "layer" + std::to_string(l);
+      for (const auto& [group, kind] : rules[l]) spec.rules.push_back({group, kind});
+      c.layers.push_back(std::move(spec));
+    }
+    if (!field::parse_variant(variant, c.variant)) throw py::value_error("variant: unknown name '" + variant + "'");
+    check(field::FieldLayers::create(owner->ctx(), c, layers));
+  }
+
+  void build(const Array<float>& xy, const Array<std::uint32_t>& groups) {
+    const std::span<const Vec2> p = points_of(xy, "build: positions");
+    if (groups.ndim() != 1 || static_cast<std::size_t>(groups.shape(0)) != p.size())
+      throw py::value_error("build: groups must be a 1-D array of one group per position");
+    entities.resize(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) entities[i] = {p[i].x, p[i].y, groups.data()[i], 0};
+    py::gil_scoped_release free;
+    check(layers->build(entities));
+  }
+
+  Array<float> layer(int l) const {
+    const field::FieldConfig& c = layers->config();
+    Array<float> out({c.height, c.width});
+    std::span<float> s(out.mutable_data(), static_cast<std::size_t>(c.width) * static_cast<std::size_t>(c.height));
+    py::gil_scoped_release free;
+    check(layers->read(l, s));
+    return out;
+  }
+
+  Array<float> sample(int l, const Array<float>& points) {
+    const std::span<const Vec2> p = points_of(points, "sample: points");
+    Array<float> out(static_cast<py::ssize_t>(p.size()));
+    py::gil_scoped_release free;
+    check(layers->sample(l, p, {out.mutable_data(), p.size()}));
+    return out;
+  }
+
+  Array<float> gradient(int l, const Array<float>& points) {
+    const std::span<const Vec2> p = points_of(points, "gradient: points");
+    Array<float> out = new_points(p.size());
+    const std::span<Vec2> o = points_out(out);
+    py::gil_scoped_release free;
+    check(layers->gradient(l, p, o));
+    return out;
+  }
+
+  // (cells (n, 2) int32, targets (n, 2) float32, values (n,) float32)
+  py::tuple best_move(int l, const Array<float>& points, int window) {
+    const std::span<const Vec2> p = points_of(points, "best_move: points");
+    std::vector<field::MoveChoice> m(p.size());
+    {
+      py::gil_scoped_release free;
+      check(layers->best_move(l, p, window, m));
+    }
+    Array<std::int32_t> cells({static_cast<py::ssize_t>(p.size()), py::ssize_t{2}});
+    Array<float> targets = new_points(p.size());
+    Array<float> values(static_cast<py::ssize_t>(p.size()));
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      cells.mutable_data()[2 * i] = m[i].cell_x;
+      cells.mutable_data()[2 * i + 1] = m[i].cell_y;
+      points_out(targets)[i] = m[i].target;
+      values.mutable_data()[i] = m[i].value;
+    }
+    return py::make_tuple(cells, targets, values);
+  }
+};
+
+// ---- crowd ------------------------------------------------------------------------------------------
+
+struct CrowdObject {
+  std::shared_ptr<ContextObject> owner;
+  std::unique_ptr<crowd::CrowdSolver> solver;
+
+  CrowdObject(std::shared_ptr<ContextObject> ctx, std::tuple<float, float, float, float> world, float radius,
+              std::optional<Array<std::uint8_t>> obstacles, const std::string& rule, const std::string& variant)
+      : owner(std::move(ctx)) {
+    crowd::CrowdConfig c;
+    c.world = world_of(world);
+    c.radius = radius;
+    if (obstacles) {
+      if (obstacles->ndim() != 2) throw py::value_error("obstacles: expected a 2-D array (rows, columns)");
+      c.obstacles.height = static_cast<int>(obstacles->shape(0));
+      c.obstacles.width = static_cast<int>(obstacles->shape(1));
+      c.obstacles.blocked.assign(obstacles->data(), obstacles->data() + obstacles->size());
+    }
+    if (!crowd::parse_rule(rule, c.rule)) throw py::value_error("rule: 'strict' or 'lowest-id', got '" + rule + "'");
+    if (!crowd::parse_variant(variant, c.variant)) throw py::value_error("variant: unknown name '" + variant + "'");
+    check(crowd::CrowdSolver::create(owner->ctx(), c, solver));
+  }
+
+  void reset(const Array<float>& positions) {
+    const std::span<const Vec2> p = points_of(positions, "reset: positions");
+    py::gil_scoped_release free;
+    check(solver->reset(p));
+  }
+
+  py::dict step(const Array<float>& proposals) {
+    const std::span<const Vec2> p = points_of(proposals, "step: proposals");
+    {
+      py::gil_scoped_release free;
+      check(solver->step(p));
+    }
+    const crowd::StepStats& s = solver->last_stats();
+    py::dict d;
+    d["moved"] = s.moved;
+    d["stayed"] = s.stayed;
+    d["out_of_world"] = s.out_of_world;
+    d["blocked"] = s.blocked;
+    d["collisions"] = s.collisions;
+    return d;
+  }
+
+  Array<float> positions() const {
+    Array<float> out = new_points(solver->size());
+    const std::span<Vec2> o = points_out(out);
+    py::gil_scoped_release free;
+    check(solver->read_positions(o));
+    return out;
+  }
+
+  Array<std::uint8_t> verdicts() const {
+    Array<std::uint8_t> out(static_cast<py::ssize_t>(solver->size()));
+    std::span<crowd::Verdict> o(reinterpret_cast<crowd::Verdict*>(out.mutable_data()), solver->size());
+    py::gil_scoped_release free;
+    check(solver->read_verdicts(o));
+    return out;
+  }
+
+  void retain(const Array<std::uint8_t>& keep) {
+    if (keep.ndim() != 1) throw py::value_error("retain: keep must be a 1-D array of flags");
+    std::span<const std::uint8_t> k(keep.data(), static_cast<std::size_t>(keep.shape(0)));
+    py::gil_scoped_release free;
+    check(solver->retain(k));
+  }
+};
+
+// ---- the engines, through the C API's handles -------------------------------------------------------
+
+py::dict result_of(const wm_search_result& r) {
+  py::dict d;
+  d["move"] = std::string(r.move);
+  d["score"] = r.score;
+  d["depth"] = r.depth;
+  d["nodes"] = r.nodes;
+  return d;
+}
+
+wm_search_limits limits_of(int depth, std::int64_t time_ms, std::uint64_t nodes) {
+  wm_search_limits l{};
+  l.depth = depth;
+  l.time_ms = time_ms;
+  l.nodes = nodes;
+  return l;
+}
+
+struct ChessObject {
+  std::shared_ptr<ContextObject> owner;
+  wm_chess* h = nullptr;
+  ChessObject(std::shared_ptr<ContextObject> ctx, int hash_mb, int threads) : owner(std::move(ctx)) {
+    check_c(wm_chess_create(&owner->c, hash_mb, threads, &h));
+  }
+  ~ChessObject() { wm_chess_destroy(h); }
+  void set_position(const std::optional<std::string>& fen, const std::string& moves) {
+    check_c(wm_chess_set_position(h, fen ? fen->c_str() : nullptr, moves.c_str()));
+  }
+  py::dict search(int depth, std::int64_t time_ms, std::uint64_t nodes) {
+    const wm_search_limits l = limits_of(depth, time_ms, nodes);
+    wm_search_result r{};
+    wm_status s;
+    {
+      py::gil_scoped_release free;
+      s = wm_chess_search(h, &l, &r);
+    }
+    check_c(s);
+    return result_of(r);
+  }
+};
+
+struct Connect6Object {
+  std::shared_ptr<ContextObject> owner;
+  wm_connect6* h = nullptr;
+  Connect6Object(std::shared_ptr<ContextObject> ctx, int threads) : owner(std::move(ctx)) {
+    check_c(wm_connect6_create(&owner->c, threads, &h));
+  }
+  ~Connect6Object() { wm_connect6_destroy(h); }
+  void set_position(const std::string& turns) { check_c(wm_connect6_set_position(h, turns.c_str())); }
+  py::dict search(int depth, std::int64_t time_ms) {
+    const wm_search_limits l = limits_of(depth, time_ms, 0);
+    wm_search_result r{};
+    wm_status s;
+    {
+      py::gil_scoped_release free;
+      s = wm_connect6_search(h, &l, &r);
+    }
+    check_c(s);
+    return result_of(r);
+  }
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_warpmind, m) {
+  m.doc() = "warpmind's native module; use the package `warpmind`.";
+  static py::exception<std::runtime_error> error(m, "Error", PyExc_RuntimeError);
+  static py::exception<std::range_error> unavailable(m, "Unavailable", error.ptr());
+  g_error = error.ptr();
+  g_unavailable = unavailable.ptr();
+  m.attr("__version__") = wm_version();
+
+  py::class_<ContextObject, std::shared_ptr<ContextObject>>(m, "Context", R"(The backend every module runs on.
+
+backend: 'auto' (the GPU when one is usable, else the CPU threads), 'cpu' or 'cuda' (Unavailable
+without a usable GPU); threads: the CPU pool's size, 0 for one per hardware thread.)")
+      .def(py::init<const std::string&, unsigned>(), py::arg("backend") = "auto", py::arg("threads") = 0u)
+      .def_property_readonly("uses_gpu", [](const ContextObject& c) { return c.c.ctx->backend() == Backend::Cuda; })
+      .def_property_readonly("backend",
+                             [](const ContextObject& c) { return std::string(backend_name(c.c.ctx->backend())); });
+
+  py::class_<field::ChargeKind>(m, "ChargeKind",
+                                "A radial charge profile: value(d) piecewise linear up to its cut-off.")
+      .def(py::init(&charge_kind), py::arg("name"), py::arg("segments"),
+           "segments: [(end, slope, intercept), ...] in increasing end (at most 4)")
+      .def_readonly("name", &field::ChargeKind::name)
+      .def_property_readonly("cutoff", &field::ChargeKind::cutoff)
+      .def("value", &field::ChargeKind::value, py::arg("d"), "The profile at distance d (float32 arithmetic).");
+  m.def("charge_kind", &preset, py::arg("type"), py::arg("param"),
+        "A preset kind by name: circle, attack, retreat, own_unit, obstacle or trail, with its first parameter.");
+
+  py::class_<FieldObject>(m, "Field", R"(Potential-field layers on a grid (warpmind/field/field.h).
+
+world: (x0, y0, width, height); size: (columns, rows); kinds: ChargeKinds; layers: per layer a list of
+(group, kind index) rules; variant: 'auto' or a variant name. Layers are (rows, columns) float32
+arrays, row 0 at y0.)")
+      .def(py::init<std::shared_ptr<ContextObject>, std::tuple<float, float, float, float>, std::tuple<int, int>,
+                    std::vector<field::ChargeKind>, std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t>>>,
+                    const std::string&>(),
+           py::arg("context"), py::arg("world"), py::arg("size"), py::arg("kinds"), py::arg("layers"),
+           py::arg("variant") = "auto")
+      .def("build", &FieldObject::build, py::arg("positions"), py::arg("groups"),
+           "Every layer from entities: positions (n, 2), groups (n,).")
+      .def("layer", &FieldObject::layer, py::arg("index"), "The layer as a new (rows, columns) float32 array.")
+      .def("sample", &FieldObject::sample, py::arg("layer"), py::arg("points"))
+      .def("gradient", &FieldObject::gradient, py::arg("layer"), py::arg("points"))
+      .def("best_move", &FieldObject::best_move, py::arg("layer"), py::arg("points"), py::arg("window"),
+           "(cells, targets, values) of the best cell of each point's window x window block.")
+      .def_property_readonly(
+          "variant", [](const FieldObject& f) { return std::string(field::variant_name(f.layers->variant())); });
+
+  py::class_<CrowdObject>(m, "Crowd", R"(Collision-checked movement (warpmind/crowd/crowd_solver.h).
+
+world: (x0, y0, width, height); radius: the agents'; obstacles: a (rows, columns) array, non-zero
+blocks; rule: 'strict' or 'lowest-id'. Verdicts: 0 moved, 1 stayed, 2 out of world, 3 blocked,
+4 collision.)")
+      .def(py::init<std::shared_ptr<ContextObject>, std::tuple<float, float, float, float>, float,
+                    std::optional<Array<std::uint8_t>>, const std::string&, const std::string&>(),
+           py::arg("context"), py::arg("world"), py::arg("radius"), py::arg("obstacles") = py::none(),
+           py::arg("rule") = "strict", py::arg("variant") = "auto")
+      .def("reset", &CrowdObject::reset, py::arg("positions"))
+      .def("step", &CrowdObject::step, py::arg("proposals"), "One tick; returns the verdict counts.")
+      .def("retain", &CrowdObject::retain, py::arg("keep"))
+      .def_property_readonly("positions", &CrowdObject::positions)
+      .def_property_readonly("verdicts", &CrowdObject::verdicts)
+      .def("__len__", [](const CrowdObject& c) { return c.solver->size(); });
+
+  py::class_<ChessObject>(m, "Chess", "The chess engine (scores: see warpmind/warpmind.h).")
+      .def(py::init<std::shared_ptr<ContextObject>, int, int>(), py::arg("context"), py::arg("hash_mb") = 64,
+           py::arg("threads") = 1)
+      .def("set_position", &ChessObject::set_position, py::arg("fen") = py::none(), py::arg("moves") = "")
+      .def("search", &ChessObject::search, py::arg("depth") = 0, py::arg("time_ms") = 0, py::arg("nodes") = 0,
+           "A dict: move (UCI), score, depth, nodes.");
+
+  py::class_<Connect6Object>(m, "Connect6", "The Connect6 engine.")
+      .def(py::init<std::shared_ptr<ContextObject>, int>(), py::arg("context"), py::arg("threads") = 1)
+      .def("set_position", &Connect6Object::set_position, py::arg("turns") = "")
+      .def("search", &Connect6Object::search, py::arg("depth") = 0, py::arg("time_ms") = 0,
+           "A dict: move (letters), score, depth, nodes.");
+}
