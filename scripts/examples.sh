@@ -39,6 +39,14 @@ if [[ -n "$py_dir" && -d "$py_dir/warpmind" ]]; then
   PYTHONPATH="$py_dir" /usr/bin/python3 examples/python/quickstart.py
   echo "examples: python/quickstart.py ran against the installed module"
 fi
+# The C# example where the package has Warpmind.dll (shared builds), under mono.
+dll=$(find "$tmp/prefix" -name Warpmind.dll | head -1)
+if [[ -n "$dll" ]]; then
+  mcs -nologo -out:"$tmp/GameLoop.exe" -r:"$dll" examples/csharp/GameLoop.cs
+  cp "$dll" "$tmp/"
+  LD_LIBRARY_PATH="$(dirname "$(find "$tmp/prefix" -name 'libwarpmind_c.so' | head -1)")" mono "$tmp/GameLoop.exe"
+  echo "examples: csharp/GameLoop.cs ran against the installed Warpmind.dll"
+fi
 # The same examples through pkg-config.
 pc_dir=$(dirname "$(find "$tmp/prefix" -name warpmind.pc | head -1)")
 flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs --static warpmind)

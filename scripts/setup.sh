@@ -21,6 +21,7 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev  # their wire protocol (demos/server/protocol.fbs, flatc at build time)
   nats-server libnats-dev          # zones of a server cluster (scripts/cluster.sh) and their NATS client
   python3-dev python3-pybind11 python3-numpy python3-pytest  # the Python module and its tests
+  mono-mcs mono-runtime libnunit-cil-dev nunit-console        # the C# binding and its tests
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # clang -fsanitize=fuzzer,address,undefined

@@ -4,7 +4,7 @@
 # Then (not with --sanitize) the package is installed into a temporary prefix and the examples are built
 # against it and run (scripts/examples.sh) — once from the build above (static libraries), once from a
 # CPU-only build of shared libraries (build-shared/), whose Python module's tests (tests/python, pytest)
-# run there too.
+# and C# binding's tests (tests/csharp, NUnit under mono) run there too.
 # --sanitize: the CPU library, programs and tests built with AddressSanitizer and UndefinedBehaviorSanitizer
 # into build-sanitize/ (no CUDA, no renderer) and the suite run there; any report fails it.
 set -euo pipefail
@@ -32,10 +32,16 @@ if [[ "${1:-}" != "--sanitize" ]]; then
   # With it, the Python module (Debian's interpreter, whose packages setup.sh installed) and its tests.
   shared=${WARPMIND_SHARED_BUILD_DIR:-build-shared}
   cmake -S . -B "$shared" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DWARPMIND_CUDA=OFF \
-    -DWARPMIND_ENGINE=OFF -DWARPMIND_TESTS=OFF -DWARPMIND_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3 > /dev/null
+    -DWARPMIND_ENGINE=OFF -DWARPMIND_TESTS=OFF -DWARPMIND_PYTHON=ON -DWARPMIND_CSHARP=ON \
+    -DPython_EXECUTABLE=/usr/bin/python3 > /dev/null
   cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios warpmind_combat \
-    warpmind_python > /dev/null
-  PYTHONPATH="$shared/python" WARPMIND_C_LIBRARY="$(find "$shared" -name 'libwarpmind_c.so' | head -1)" \
+    warpmind_python warpmind_csharp > /dev/null
+  c_library=$(find "$shared" -name 'libwarpmind_c.so' | head -1)
+  PYTHONPATH="$shared/python" WARPMIND_C_LIBRARY="$c_library" \
     /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
+  # The C# binding's NUnit suite under mono.
+  mcs -nologo -target:library -out:"$shared/dotnet/WarpmindTests.dll" -r:"$shared/dotnet/Warpmind.dll" -pkg:nunit \
+    tests/csharp/WarpmindTests.cs
+  LD_LIBRARY_PATH="$(dirname "$c_library")" nunit-console -nologo -noresult "$shared/dotnet/WarpmindTests.dll"
   WARPMIND_BUILD_DIR="$shared" bash scripts/examples.sh
 fi

@@ -1,0 +1,219 @@
+// Warpmind.dll (NUnit, run by scripts/test.sh under mono against the shared build's libwarpmind_c.so):
+// the crowd and the combat volleys against oracles written here from their contracts (positions on a
+// 0.25 grid, so every squared distance is exact and the oracles' float arithmetic cannot differ), the
+// field and the engines against known values, and every bad argument an exception with the library's
+// message, the object unchanged.
+using System;
+using System.Collections.Generic;
+using NUnit.Framework;
+using Warpmind;
+
+namespace Warpmind.Tests
+{
+    [TestFixture]
+    public class WarpmindTests
+    {
+        Context ctx;
+        [SetUp] public void Open() { ctx = new Context(Backend.Cpu, 2); }
+        [TearDown] public void Close() { ctx.Dispose(); }
+
+        [Test]
+        public void ContextReportsItsBackendAndRefusesWhatCannotRun()
+        {
+            Assert.AreEqual("0.2.0", Context.Version);
+            Assert.IsFalse(ctx.UsesGpu);
+            Assert.Throws<ArgumentException>(() => new Context((Backend)42));
+        }
+
+        [Test]
+        public void FieldSamplesTheChargeAndRejectsBadEntities()
+        {
+            var ramp = ChargeKind.Linear(4, 0, 50, 30, -2, 58);  // 50 up to 4, then 58 - 2d down to 0 at 29
+            using (var f = new Field(ctx, 0, 0, 64, 64, 64, 64, new[] { ramp }, new[] { new LayerRule(0, 0, 0) }, 1))
+            {
+                f.Build(new[] { new Entity(10.5f, 10.5f, 0) });  // a cell centre
+                var pts = new[] { new Vec2(10.5f, 10.5f), new Vec2(20.5f, 10.5f), new Vec2(50.5f, 50.5f) };
+                var v = new float[3];
+                f.Sample(0, pts, v);
+                Assert.AreEqual(50f, v[0]);
+                Assert.AreEqual(38f, v[1]);  // d = 10: 58 - 20
+                Assert.AreEqual(0f, v[2]);   // beyond the cut-off
+                var moves = new Move[1];
+                f.BestMove(0, new[] { new Vec2(12.5f, 10.5f) }, 5, moves);
+                Assert.AreEqual(10, moves[0].CellX);  // the charge's cell is the window's best
+                Assert.AreEqual(50f, moves[0].Value);
+                Assert.Throws<ArgumentException>(() => f.Build(new[] { new Entity(float.NaN, 1, 0) }));
+                f.Sample(0, pts, v);
+                Assert.AreEqual(50f, v[0]);  // unchanged by the refused build
+                Assert.Throws<ArgumentException>(() => f.BestMove(0, pts, 64, new Move[3]));
+                Assert.Throws<ArgumentException>(() => f.Sample(0, pts, new float[2]));
+            }
+        }
+
+        // The crowd's contract (crowd_solver.h), Strict rule.
+        static Verdict[] CrowdOracle(Vec2[] old, Vec2[] prop, float w, float h, float r, byte[,] blocked)
+        {
+            int n = old.Length;
+            var v = new Verdict[n];
+            float cw = w / blocked.GetLength(1), ch = h / blocked.GetLength(0), d2 = 4 * r * r;
+            for (int i = 0; i < n; ++i)
+            {
+                Vec2 p = prop[i];
+                if (p.X == old[i].X && p.Y == old[i].Y) { v[i] = Verdict.Stayed; continue; }
+                if (!(p.X >= 0 && p.X < w && p.Y >= 0 && p.Y < h)) { v[i] = Verdict.OutOfWorld; continue; }
+                int cx = Math.Min(blocked.GetLength(1) - 1, (int)Math.Floor(p.X / cw));
+                int cy = Math.Min(blocked.GetLength(0) - 1, (int)Math.Floor(p.Y / ch));
+                if (blocked[cy, cx] != 0) { v[i] = Verdict.Blocked; continue; }
+                bool hit = false;
+                for (int j = 0; j < n && !hit; ++j)
+                {
+                    if (j == i) continue;
+                    float ax = p.X - old[j].X, ay = p.Y - old[j].Y, bx = p.X - prop[j].X, by = p.Y - prop[j].Y;
+                    hit = ax * ax + ay * ay < d2 || bx * bx + by * by < d2;
+                }
+                v[i] = hit ? Verdict.Collision : Verdict.Moved;
+            }
+            return v;
+        }
+
+        [Test]
+        public void CrowdEqualsItsContractOnAGrid()
+        {
+            var blocked = new byte[8, 8];
+            for (int y = 0; y < 8; ++y) for (int x = 0; x < 8; ++x) blocked[y, x] = (byte)((x * 7 + y * 3) % 6 == 0 ? 1 : 0);
+            var rng = new Random(7);
+            var start = new List<Vec2>();
+            for (int y = 0; y < 16; ++y)
+                for (int x = 0; x < 16; ++x)
+                {
+                    var p = new Vec2(2 * x + 1, 2 * y + 1);
+                    if ((x + y) % 2 == 0 && blocked[(int)(p.Y / 4), (int)(p.X / 4)] == 0) start.Add(p);
+                }
+            var now = start.ToArray();
+            int n = now.Length;
+            var seen = new HashSet<Verdict>();
+            using (var c = new Crowd(ctx, 0, 0, 32, 32, 0.5f, blocked, CrowdRule.Strict, CrowdVariant.CpuReference))
+            {
+                c.Reset(now);
+                var prop = new Vec2[n];
+                var verdicts = new Verdict[n];
+                var after = new Vec2[n];
+                for (int tick = 0; tick < 30; ++tick)
+                {
+                    for (int i = 0; i < n; ++i)  // steps of -1.5..1.5 in quarters: exact squares
+                        prop[i] = new Vec2(now[i].X + 0.25f * rng.Next(-6, 7), now[i].Y + 0.25f * rng.Next(-6, 7));
+                    Verdict[] want = CrowdOracle(now, prop, 32, 32, 0.5f, blocked);
+                    CrowdStats s = c.Step(prop);
+                    c.Verdicts(verdicts);
+                    c.Positions(after);
+                    for (int i = 0; i < n; ++i)
+                    {
+                        Assert.AreEqual(want[i], verdicts[i], "agent " + i + " tick " + tick);
+                        Vec2 expect = want[i] == Verdict.Moved ? prop[i] : now[i];
+                        Assert.AreEqual(expect.X, after[i].X);
+                        Assert.AreEqual(expect.Y, after[i].Y);
+                        seen.Add(verdicts[i]);
+                    }
+                    Assert.AreEqual((ulong)n, (ulong)s.Moved + (ulong)s.Stayed + (ulong)s.OutOfWorld + (ulong)s.Blocked + (ulong)s.Collisions);
+                    Array.Copy(after, now, n);
+                }
+                Assert.IsTrue(seen.Contains(Verdict.Moved) && seen.Contains(Verdict.Stayed) && seen.Contains(Verdict.Blocked) &&
+                              seen.Contains(Verdict.Collision) && seen.Contains(Verdict.OutOfWorld), "every verdict reached");
+                Assert.Throws<ArgumentException>(() => c.Step(new Vec2[n - 1]));
+                Assert.Throws<ArgumentException>(() => c.Reset(new[] { new Vec2(1, 1), new Vec2(1.5f, 1) }));  // overlapping
+                Assert.AreEqual(n, c.Count);
+                var keep = new byte[n];
+                for (int i = 0; i < n; ++i) keep[i] = (byte)(i % 2);
+                c.Retain(keep);
+                Assert.AreEqual(n / 2, c.Count);
+                var kept = new Vec2[c.Count];
+                c.Positions(kept);
+                for (int i = 0; i < kept.Length; ++i) Assert.AreEqual(now[2 * i + 1].X, kept[i].X);
+            }
+            Assert.Throws<ArgumentException>(() => new Crowd(ctx, 0, 0, 32, 32, 0.5f, null, (CrowdRule)9));
+            Assert.Throws<UnavailableException>(() => new Crowd(ctx, 0, 0, 32, 32, 0.5f, null, CrowdRule.Strict, CrowdVariant.GpuStaticGrid));
+        }
+
+        [Test]
+        public void CombatEqualsItsContractOnAGrid()
+        {
+            // Two lines of units 4 apart, range 4: each fires at the nearest enemy (ties: the lowest id).
+            var rng = new Random(3);
+            int n = 40;
+            var pos = new Vec2[n];
+            var teams = new byte[n];
+            var hp = new float[n];
+            for (int i = 0; i < n; ++i)
+            {
+                teams[i] = (byte)(i % 2);
+                pos[i] = new Vec2(teams[i] == 0 ? 10 : 14, 2 * (i / 2) + rng.Next(0, 3));
+                hp[i] = 10 + rng.Next(0, 30);
+            }
+            using (var c = new Combat(ctx, 0, 0, 64, 64, 4.5f, 12f, 1, CombatVariant.Cpu))
+            {
+                c.Reset(teams, hp);
+                var keep = new byte[n];
+                c.Fire(pos, keep);
+                // The oracle: shots per target, then HP and deaths.
+                var shots = new int[n];
+                for (int i = 0; i < n; ++i)
+                {
+                    int best = -1;
+                    float bd = 0;
+                    for (int j = 0; j < n; ++j)
+                    {
+                        if (teams[j] == teams[i]) continue;
+                        float dx = pos[j].X - pos[i].X, dy = pos[j].Y - pos[i].Y, d2 = dx * dx + dy * dy;
+                        if (d2 <= 4.5f * 4.5f && (best < 0 || d2 < bd)) { best = j; bd = d2; }
+                    }
+                    if (best >= 0) ++shots[best];
+                }
+                int alive = 0;
+                for (int i = 0; i < n; ++i)
+                {
+                    bool lives = hp[i] - 12f * shots[i] > 0;
+                    Assert.AreEqual(lives ? 1 : 0, keep[i], "unit " + i);
+                    alive += lives ? 1 : 0;
+                }
+                Assert.Less(alive, n);  // some died
+                Assert.AreEqual(alive, c.Count);
+                var t = new byte[alive];
+                var h = new float[alive];
+                var cd = new int[alive];
+                c.State(t, h, cd);
+                for (int i = 0, k = 0; i < n; ++i)
+                    if (keep[i] != 0)
+                    {
+                        Assert.AreEqual(teams[i], t[k]);
+                        Assert.AreEqual(hp[i] - 12f * shots[i], h[k]);
+                        ++k;
+                    }
+                Assert.Throws<ArgumentException>(() => c.Fire(new Vec2[alive + 1], new byte[alive + 1]));
+                Assert.Throws<ArgumentException>(() => c.Reset(new byte[] { 0 }, new float[] { 0f }));  // HP must be > 0
+                Assert.AreEqual(alive, c.Count);
+            }
+        }
+
+        [Test]
+        public void EnginesAnswerAndRefuseBadPositions()
+        {
+            using (var chess = new Chess(ctx, 16, 1))
+            {
+                chess.SetPosition("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+                SearchResult r = chess.Search(3);
+                Assert.AreEqual("a1a8", r.Move);
+                Assert.AreEqual(31999, r.Score);  // mate with the move played
+                Assert.Throws<ArgumentException>(() => chess.SetPosition(null, "e2e5"));
+                Assert.Throws<ArgumentException>(() => chess.SetPosition("not a fen"));
+                Assert.AreEqual("a1a8", chess.Search(3).Move);  // the position unchanged
+            }
+            using (var c6 = new Connect6(ctx))
+            {
+                c6.SetPosition("JJ HHJH");
+                SearchResult r = c6.Search(2);
+                Assert.AreEqual(4, r.Move.Length);
+                Assert.Throws<ArgumentException>(() => c6.SetPosition("JJ JJKK"));  // JJ is taken
+            }
+        }
+    }
+}
