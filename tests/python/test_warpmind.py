@@ -213,3 +213,142 @@ def test_bad_arguments_raise_and_change_nothing(contexts):
     with pytest.raises(ValueError, match="not legal"):
         chess.set_position(None, "e2e5")
     assert chess.search(depth=1)["move"] != ""  # the start position, unchanged
+
+
+class AoiConfigC(ctypes.Structure):
+    _fields_ = [("x0", ctypes.c_float), ("y0", ctypes.c_float), ("width", ctypes.c_float),
+                ("height", ctypes.c_float), ("aoi", ctypes.c_float), ("shape", ctypes.c_int),
+                ("max_move", ctypes.c_float), ("attack_range", ctypes.c_float), ("track_visibility", ctypes.c_int),
+                ("variant", ctypes.c_int), ("chunk_notifications", ctypes.c_uint64)]
+
+
+class PlayerC(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_float), ("y", ctypes.c_float), ("hp", ctypes.c_int32)]
+
+
+class NotificationC(ctypes.Structure):
+    _fields_ = [("receiver", ctypes.c_uint32), ("subject", ctypes.c_uint32), ("field", ctypes.c_uint32),
+                ("value", ctypes.c_uint32)]
+
+
+class EventC(ctypes.Structure):
+    _fields_ = [("receiver", ctypes.c_uint32), ("other", ctypes.c_uint32)]
+
+
+def test_aoi_equals_the_c_api(contexts):
+    ctx, c_ctx = contexts
+    rng = np.random.default_rng(21)
+    n = 400
+    xy = rng.uniform(0, 200, size=(n, 2)).astype(np.float32)
+    xy[:20] = [100, 100]  # a hot spot: everyone in one bucket
+    hp = rng.integers(1, 100, size=n).astype(np.int32)
+    world = wm.Aoi(ctx, (0, 0, 200, 200), 20.0, shape="circle", max_move=5.0, attack_range=15.0, variant="cpu-fast")
+    world.reset(xy, hp)
+    cfg = AoiConfigC(0, 0, 200, 200, 20.0, 1, 5.0, 15.0, 1, 2, 0)  # circle, cpu-fast
+    a = ctypes.c_void_p()
+    ok(LIB.wm_aoi_create(c_ctx, ctypes.byref(cfg), ctypes.byref(a)))
+    players = (PlayerC * n)(*[(float(x), float(y), int(h)) for (x, y), h in zip(xy, hp)])
+    ok(LIB.wm_aoi_reset(a, players, ctypes.c_size_t(n)))
+    for tick in range(5):
+        cmds = np.zeros(n, wm.COMMAND_DTYPE)
+        cmds["player"] = np.arange(n)
+        cmds["dx"] = rng.uniform(-5, 5, n)
+        cmds["dy"] = rng.uniform(-5, 5, n)
+        attack = rng.random(n) < 0.2
+        cmds["type"][attack] = 1
+        cmds["target"][attack] = rng.integers(0, n, attack.sum())
+        cmds["damage"][attack] = 3
+        cmds["type"][3] = 0
+        cmds["dx"][3] = 99.0  # a bad move: rejected, counted
+        ours = world.tick(cmds)
+        ok(LIB.wm_aoi_tick(a, cmds.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(n), None))
+        notes = ctypes.POINTER(NotificationC)()
+        count = ctypes.c_size_t()
+        ok(LIB.wm_aoi_notifications(a, ctypes.byref(notes), ctypes.byref(count)))
+        theirs = np.ctypeslib.as_array(ctypes.cast(notes, ctypes.POINTER(ctypes.c_uint32)), (count.value * 4,))
+        assert ours["notifications"].tobytes() == theirs.tobytes()
+        assert len(ours["notifications"]) > n  # the tick notified
+        entered, left = ctypes.POINTER(EventC)(), ctypes.POINTER(EventC)()
+        ne, nl = ctypes.c_size_t(), ctypes.c_size_t()
+        ok(LIB.wm_aoi_visibility(a, ctypes.byref(entered), ctypes.byref(ne), ctypes.byref(left), ctypes.byref(nl)))
+        assert len(ours["entered"]) == ne.value and len(ours["left"]) == nl.value
+        if ne.value:
+            e = np.ctypeslib.as_array(ctypes.cast(entered, ctypes.POINTER(ctypes.c_uint32)), (ne.value * 2,))
+            assert ours["entered"].tobytes() == e.tobytes()
+        assert ours["rejected"][2] >= 1  # the bad move
+    pos, hp_now = world.state()
+    theirs = (PlayerC * n)()
+    ok(LIB.wm_aoi_players(a, theirs, ctypes.c_size_t(n)))
+    assert pos.tobytes() == np.array([(p.x, p.y) for p in theirs], np.float32).tobytes()
+    assert hp_now.tolist() == [p.hp for p in theirs]
+    LIB.wm_aoi_destroy(a)
+    with pytest.raises(ValueError):
+        world.tick(np.zeros(3, np.float32))  # not commands
+
+
+def test_regions_combat_and_nav_equal_the_c_api(contexts):
+    ctx, c_ctx = contexts
+    rng = np.random.default_rng(5)
+    # Regions: 300 boxes of each kind; the pairs equal the C API's.
+    regions = wm.Regions(ctx, variant="cpu-sort")
+    r = ctypes.c_void_p()
+    ok(LIB.wm_regions_create(c_ctx, 2, 2, ctypes.c_float(0), ctypes.byref(r)))
+    for kind in ("publication", "subscription"):
+        for _ in range(300):
+            lo = rng.uniform(0, 100, 2).astype(np.float32)
+            hi = lo + rng.uniform(0, 10, 2).astype(np.float32)
+            ours = regions.add(kind, (lo[0], lo[1], hi[0], hi[1]))
+            theirs = ctypes.c_uint32()
+            ok(LIB.wm_regions_add(r, 0 if kind == "publication" else 1, lo.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                                  hi.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), ctypes.byref(theirs)))
+            assert ours == theirs.value
+    pairs = regions.match()
+    p = ctypes.POINTER(ctypes.c_uint32)()
+    count = ctypes.c_size_t()
+    ok(LIB.wm_regions_match(r, ctypes.byref(p), ctypes.byref(count)))
+    assert count.value > 0 and pairs.tobytes() == np.ctypeslib.as_array(p, (count.value * 2,)).tobytes()
+    LIB.wm_regions_destroy(r)
+    with pytest.raises(ValueError):
+        regions.add("publication", (5, 5, 1, 1))  # lo > hi
+    # Combat: the keep flags and the survivors' state equal the C API's.
+    n = 300
+    teams = (np.arange(n) % 3).astype(np.uint8)
+    hp = rng.uniform(5, 40, n).astype(np.float32)
+    pos = rng.uniform(0, 60, size=(n, 2)).astype(np.float32)
+    ours = wm.Combat(ctx, (0, 0, 60, 60), range=6.0, damage=12.0, cooldown_ticks=1, variant="cpu")
+    ours.reset(teams, hp)
+
+    class CombatConfigC(ctypes.Structure):
+        _fields_ = [(f, ctypes.c_float) for f in ("x0", "y0", "width", "height", "range", "damage")] + \
+                   [("cooldown_ticks", ctypes.c_int), ("variant", ctypes.c_int)]
+
+    c = ctypes.c_void_p()
+    ok(LIB.wm_combat_create(c_ctx, ctypes.byref(CombatConfigC(0, 0, 60, 60, 6, 12, 1, 1)), ctypes.byref(c)))
+    ok(LIB.wm_combat_reset(c, teams.ctypes.data_as(ctypes.c_void_p), hp.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(n)))
+    keep = ours.fire(pos)
+    theirs = np.zeros(n, np.uint8)
+    ok(LIB.wm_combat_fire(c, *as_c(pos), theirs.ctypes.data_as(ctypes.c_void_p)))
+    assert keep.tobytes() == theirs.tobytes() and 0 < keep.sum() < n
+    t, h, cd = ours.state()
+    m = len(ours)
+    th, hh, cdh = np.zeros(m, np.uint8), np.zeros(m, np.float32), np.zeros(m, np.int32)
+    ok(LIB.wm_combat_state(c, th.ctypes.data_as(ctypes.c_void_p), hh.ctypes.data_as(ctypes.c_void_p),
+                           cdh.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(m)))
+    assert (t.tobytes(), h.tobytes(), cd.tobytes()) == (th.tobytes(), hh.tobytes(), cdh.tobytes())
+    LIB.wm_combat_destroy(c)
+    # Navigation fields: a walled map, three goals; distances and directions equal the C API's.
+    costs = np.ones((40, 60), np.uint8)
+    costs[10:30, 30] = 0  # a wall
+    costs[5, :50] = 0
+    costs[20:25, 40:45] = 7  # a costly patch
+    goals = np.array([[0, 0], [59, 39], [45, 22]], np.int32)
+    dist, dirs = wm.distance_fields(ctx, costs, goals)
+    assert dist.shape == (3, 40, 60) and dirs.dtype == np.int8
+    d2 = np.zeros(dist.size, np.float32)
+    r2 = np.zeros(dist.size, np.int8)
+    ok(LIB.wm_nav_fields(c_ctx, 60, 40, costs.ctypes.data_as(ctypes.c_void_p), goals.ctypes.data_as(ctypes.c_void_p),
+                         ctypes.c_size_t(3), d2.ctypes.data_as(ctypes.c_void_p), r2.ctypes.data_as(ctypes.c_void_p)))
+    assert dist.tobytes() == d2.tobytes() and dirs.tobytes() == r2.tobytes()
+    assert dist[0, 0, 0] == 0 and np.isinf(dist[0, 20, 30]) and dirs[0, 0, 0] == -1
+    with pytest.raises(ValueError):
+        wm.distance_fields(ctx, costs, np.array([[30, 15]], np.int32))  # a goal on the wall

@@ -1,5 +1,6 @@
 // warpmind's Python module (`warpmind._warpmind`, re-exported by the package `warpmind`): a thin pybind11
-// layer over the C++ API (field layers, the crowd solver) and the C API (the chess and Connect6 engines,
+// layer over the C++ API (field layers, the crowd solver, the AOI world, region matching, combat,
+// navigation fields) and the C API (the chess and Connect6 engines,
 // whose handles keep the game's history; one Context serves both through the C API's wm_context). No logic of its own: arguments are converted, a Status that
 // is not OK becomes warpmind.Error (ValueError for a bad argument) with its message, and the GIL is
 // released around every call that computes. Arrays come in as NumPy arrays of any compatible dtype
@@ -17,8 +18,12 @@
 #include <vector>
 
 #include "c/c_api.h"  // wm_context: the C API's handle of a Context, shared by both halves below
+#include "warpmind/aoi/aoi.h"
+#include "warpmind/combat/combat.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/ddm/ddm.h"
+#include "warpmind/nav/nav.h"
 #include "warpmind/field/charge.h"
 #include "warpmind/field/field.h"
 #include "warpmind/warpmind.h"
@@ -47,6 +52,14 @@ void check_c(wm_status s) {
   if (s == WM_INVALID_ARGUMENT) throw py::value_error(wm_last_error());
   PyErr_SetString(s == WM_UNAVAILABLE ? g_unavailable : g_error, wm_last_error());
   throw py::error_already_set();
+}
+
+// Runs f (returning a Status) with the GIL released, for the library's long calls; the Status is
+// turned into an exception after the GIL is back.
+template <class F>
+Status without_gil(F&& f) {
+  py::gil_scoped_release free;
+  return f();
 }
 
 // An (n, 2) array of points as Vec2s (a view when it is already C-contiguous float32).
@@ -134,24 +147,22 @@ struct FieldObject {
       throw py::value_error("build: groups must be a 1-D array of one group per position");
     entities.resize(p.size());
     for (std::size_t i = 0; i < p.size(); ++i) entities[i] = {p[i].x, p[i].y, groups.data()[i], 0};
-    py::gil_scoped_release free;
-    check(layers->build(entities));
+    check(without_gil([&] { return layers->build(entities); }));
   }
 
   Array<float> layer(int l) const {
     const field::FieldConfig& c = layers->config();
     Array<float> out({c.height, c.width});
     std::span<float> s(out.mutable_data(), static_cast<std::size_t>(c.width) * static_cast<std::size_t>(c.height));
-    py::gil_scoped_release free;
-    check(layers->read(l, s));
+    check(without_gil([&] { return layers->read(l, s); }));
     return out;
   }
 
   Array<float> sample(int l, const Array<float>& points) {
     const std::span<const Vec2> p = points_of(points, "sample: points");
     Array<float> out(static_cast<py::ssize_t>(p.size()));
-    py::gil_scoped_release free;
-    check(layers->sample(l, p, {out.mutable_data(), p.size()}));
+    const std::span<float> o(out.mutable_data(), p.size());
+    check(without_gil([&] { return layers->sample(l, p, o); }));
     return out;
   }
 
@@ -159,8 +170,7 @@ struct FieldObject {
     const std::span<const Vec2> p = points_of(points, "gradient: points");
     Array<float> out = new_points(p.size());
     const std::span<Vec2> o = points_out(out);
-    py::gil_scoped_release free;
-    check(layers->gradient(l, p, o));
+    check(without_gil([&] { return layers->gradient(l, p, o); }));
     return out;
   }
 
@@ -168,10 +178,7 @@ struct FieldObject {
   py::tuple best_move(int l, const Array<float>& points, int window) {
     const std::span<const Vec2> p = points_of(points, "best_move: points");
     std::vector<field::MoveChoice> m(p.size());
-    {
-      py::gil_scoped_release free;
-      check(layers->best_move(l, p, window, m));
-    }
+    check(without_gil([&] { return layers->best_move(l, p, window, m); }));
     Array<std::int32_t> cells({static_cast<py::ssize_t>(p.size()), py::ssize_t{2}});
     Array<float> targets = new_points(p.size());
     Array<float> values(static_cast<py::ssize_t>(p.size()));
@@ -210,16 +217,12 @@ struct CrowdObject {
 
   void reset(const Array<float>& positions) {
     const std::span<const Vec2> p = points_of(positions, "reset: positions");
-    py::gil_scoped_release free;
-    check(solver->reset(p));
+    check(without_gil([&] { return solver->reset(p); }));
   }
 
   py::dict step(const Array<float>& proposals) {
     const std::span<const Vec2> p = points_of(proposals, "step: proposals");
-    {
-      py::gil_scoped_release free;
-      check(solver->step(p));
-    }
+    check(without_gil([&] { return solver->step(p); }));
     const crowd::StepStats& s = solver->last_stats();
     py::dict d;
     d["moved"] = s.moved;
@@ -233,26 +236,226 @@ struct CrowdObject {
   Array<float> positions() const {
     Array<float> out = new_points(solver->size());
     const std::span<Vec2> o = points_out(out);
-    py::gil_scoped_release free;
-    check(solver->read_positions(o));
+    check(without_gil([&] { return solver->read_positions(o); }));
     return out;
   }
 
   Array<std::uint8_t> verdicts() const {
     Array<std::uint8_t> out(static_cast<py::ssize_t>(solver->size()));
     std::span<crowd::Verdict> o(reinterpret_cast<crowd::Verdict*>(out.mutable_data()), solver->size());
-    py::gil_scoped_release free;
-    check(solver->read_verdicts(o));
+    check(without_gil([&] { return solver->read_verdicts(o); }));
     return out;
   }
 
   void retain(const Array<std::uint8_t>& keep) {
     if (keep.ndim() != 1) throw py::value_error("retain: keep must be a 1-D array of flags");
     std::span<const std::uint8_t> k(keep.data(), static_cast<std::size_t>(keep.shape(0)));
-    py::gil_scoped_release free;
-    check(solver->retain(k));
+    check(without_gil([&] { return solver->retain(k); }));
   }
 };
+
+// ---- area of interest ------------------------------------------------------------------------------
+
+// The NumPy dtype of a command (aoi::Command's 24 bytes).
+py::dtype command_dtype() {
+  py::list names, formats, offsets;
+  for (auto [n, f, o] :
+       {std::tuple{"player", "<u4", 0}, std::tuple{"type", "<u4", 4}, std::tuple{"dx", "<f4", 8},
+        std::tuple{"dy", "<f4", 12}, std::tuple{"target", "<u4", 16}, std::tuple{"damage", "<i4", 20}}) {
+    names.append(n);
+    formats.append(f);
+    offsets.append(o);
+  }
+  py::dict d;
+  d["names"] = names;
+  d["formats"] = formats;
+  d["offsets"] = offsets;
+  d["itemsize"] = 24;
+  return py::dtype::from_args(d);
+}
+
+template <class T>
+Array<std::uint32_t> records(const std::vector<T>& v, int columns) {
+  static_assert(sizeof(T) % 4 == 0);
+  Array<std::uint32_t> out({static_cast<py::ssize_t>(v.size()), static_cast<py::ssize_t>(columns)});
+  if (!v.empty()) std::memcpy(out.mutable_data(), v.data(), v.size() * sizeof(T));
+  return out;
+}
+
+struct AoiObject {
+  std::shared_ptr<ContextObject> owner;
+  std::unique_ptr<aoi::AoiWorld> world;
+  aoi::TickResult result;
+  std::vector<aoi::Player> players;
+
+  AoiObject(std::shared_ptr<ContextObject> ctx, std::tuple<float, float, float, float> w, float size,
+            const std::string& shape, float max_move, float attack_range, bool track_visibility,
+            const std::string& variant)
+      : owner(std::move(ctx)) {
+    aoi::AoiConfig c;
+    c.world = world_of(w);
+    c.aoi = size;
+    if (!aoi::parse_shape(shape, c.shape)) throw py::value_error("shape: 'square' or 'circle', got '" + shape + "'");
+    c.max_move = max_move;
+    c.attack_range = attack_range;
+    c.track_visibility = track_visibility;
+    if (!aoi::parse_variant(variant, c.variant)) throw py::value_error("variant: unknown name '" + variant + "'");
+    check(aoi::AoiWorld::create(owner->ctx(), c, world));
+  }
+
+  void reset(const Array<float>& positions, const Array<std::int32_t>& hp) {
+    const std::span<const Vec2> p = points_of(positions, "reset: positions");
+    if (hp.ndim() != 1 || static_cast<std::size_t>(hp.shape(0)) != p.size())
+      throw py::value_error("reset: hp must be a 1-D array of one HP per position");
+    players.resize(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) players[i] = {p[i].x, p[i].y, hp.data()[i]};
+    check(without_gil([&] { return world->reset(players); }));
+  }
+
+  // commands: a NumPy array of COMMAND_DTYPE. Returns a dict of the tick's results.
+  py::dict tick(const py::array& commands) {
+    static const py::dtype* want = new py::dtype(command_dtype());  // kept for the process (never freed:
+                                                                    // no Python call after finalisation)
+    if (commands.ndim() != 1 || !commands.dtype().attr("__eq__")(*want).cast<bool>() ||
+        !(commands.flags() & py::array::c_style))
+      throw py::value_error("tick: commands must be a contiguous 1-D array of warpmind.COMMAND_DTYPE");
+    static_assert(sizeof(aoi::Command) == 24);
+    const std::span<const aoi::Command> c(static_cast<const aoi::Command*>(commands.data()),
+                                          static_cast<std::size_t>(commands.shape(0)));
+    check(without_gil([&] { return world->tick(c, result); }));
+    py::dict d;
+    d["notifications"] = records(result.notifications, 4);  // receiver, subject, field, value
+    d["entered"] = records(result.entered, 2);              // receiver, other
+    d["left"] = records(result.left, 2);
+    d["accepted"] = result.accepted;
+    py::list rejected;
+    for (std::size_t k : result.rejected) rejected.append(k);
+    d["rejected"] = rejected;
+    return d;
+  }
+
+  py::tuple state() const {
+    const std::span<const aoi::Player> p = world->players();
+    Array<float> xy = new_points(p.size());
+    Array<std::int32_t> hp(static_cast<py::ssize_t>(p.size()));
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      points_out(xy)[i] = {p[i].x, p[i].y};
+      hp.mutable_data()[i] = p[i].hp;
+    }
+    return py::make_tuple(xy, hp);
+  }
+};
+
+// ---- region matching (2-D) --------------------------------------------------------------------------
+
+struct RegionsObject {
+  std::shared_ptr<ContextObject> owner;
+  std::unique_ptr<ddm::RegionMatcher<2>> matcher;
+  std::vector<ddm::Pair> pairs, gone;
+
+  RegionsObject(std::shared_ptr<ContextObject> ctx, const std::string& variant, float grid_cell)
+      : owner(std::move(ctx)) {
+    ddm::MatcherConfig c;
+    if (!ddm::parse_variant(variant, c.variant)) throw py::value_error("variant: unknown name '" + variant + "'");
+    c.grid_cell = grid_cell;
+    check(ddm::RegionMatcher<2>::create(owner->ctx(), c, matcher));
+  }
+  static ddm::Box<2> box(std::tuple<float, float, float, float> b) {
+    return {{std::get<0>(b), std::get<1>(b)}, {std::get<2>(b), std::get<3>(b)}};
+  }
+  std::uint32_t add(const std::string& kind, std::tuple<float, float, float, float> b) {
+    ddm::RegionKind k;
+    if (kind == "publication")
+      k = ddm::RegionKind::Publication;
+    else if (kind == "subscription")
+      k = ddm::RegionKind::Subscription;
+    else
+      throw py::value_error("kind: 'publication' or 'subscription', got '" + kind + "'");
+    ddm::RegionId id = 0;
+    check(matcher->add(k, box(b), id));
+    return id;
+  }
+  void update(std::uint32_t id, std::tuple<float, float, float, float> b) { check(matcher->update(id, box(b))); }
+  void remove(std::uint32_t id) { check(matcher->remove(id)); }
+  Array<std::uint32_t> match() {
+    check(without_gil([&] { return matcher->match(pairs); }));
+    return records(pairs, 2);  // publication, subscription
+  }
+  py::tuple match_changes() {
+    check(without_gil([&] { return matcher->match_changes(pairs, gone); }));
+    return py::make_tuple(records(pairs, 2), records(gone, 2));
+  }
+};
+
+// ---- combat -----------------------------------------------------------------------------------------
+
+struct CombatObject {
+  std::shared_ptr<ContextObject> owner;
+  std::unique_ptr<combat::Volleys> volleys;
+
+  CombatObject(std::shared_ptr<ContextObject> ctx, std::tuple<float, float, float, float> w, float range, float damage,
+               int cooldown_ticks, const std::string& variant)
+      : owner(std::move(ctx)) {
+    combat::CombatConfig c;
+    c.world = world_of(w);
+    c.range = range;
+    c.damage = damage;
+    c.cooldown_ticks = cooldown_ticks;
+    if (!combat::parse_variant(variant, c.variant)) throw py::value_error("variant: unknown name '" + variant + "'");
+    check(combat::Volleys::create(owner->ctx(), c, volleys));
+  }
+  void reset(const Array<std::uint8_t>& teams, const Array<float>& hp) {
+    if (teams.ndim() != 1 || hp.ndim() != 1) throw py::value_error("reset: teams and hp must be 1-D arrays");
+    check(without_gil([&] {
+      return volleys->reset({teams.data(), static_cast<std::size_t>(teams.shape(0))},
+                            {hp.data(), static_cast<std::size_t>(hp.shape(0))});
+    }));
+  }
+  Array<std::uint8_t> fire(const Array<float>& positions) {
+    const std::span<const Vec2> p = points_of(positions, "fire: positions");
+    Array<std::uint8_t> keep(static_cast<py::ssize_t>(p.size()));
+    std::span<std::uint8_t> k(keep.mutable_data(), p.size());
+    check(without_gil([&] { return volleys->fire(p, k); }));
+    return keep;
+  }
+  py::tuple state() const {
+    std::vector<std::uint8_t> teams;
+    std::vector<float> hp;
+    std::vector<std::int32_t> cooldown;
+    check(volleys->read(&teams, &hp, &cooldown));
+    return py::make_tuple(Array<std::uint8_t>(static_cast<py::ssize_t>(teams.size()), teams.data()),
+                          Array<float>(static_cast<py::ssize_t>(hp.size()), hp.data()),
+                          Array<std::int32_t>(static_cast<py::ssize_t>(cooldown.size()), cooldown.data()));
+  }
+};
+
+// ---- navigation fields ------------------------------------------------------------------------------
+
+nav::Grid grid_of(const Array<std::uint8_t>& costs) {
+  if (costs.ndim() != 2) throw py::value_error("costs: expected a 2-D array (rows, columns) of 0 (blocked) .. 255");
+  nav::Grid g;
+  g.height = static_cast<int>(costs.shape(0));
+  g.width = static_cast<int>(costs.shape(1));
+  g.cost.assign(costs.data(), costs.data() + costs.size());
+  return g;
+}
+
+// (distance (goals, rows, columns) float32, direction (goals, rows, columns) int8)
+py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals) {
+  const nav::Grid g = grid_of(costs);
+  if (goals.ndim() != 2 || goals.shape(1) != 2)
+    throw py::value_error("goals: expected an array of shape (n, 2) of (x, y)");
+  std::vector<nav::Cell> cells(static_cast<std::size_t>(goals.shape(0)));
+  for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = {goals.data()[2 * i], goals.data()[2 * i + 1]};
+  const std::vector<py::ssize_t> shape = {static_cast<py::ssize_t>(cells.size()), g.height, g.width};
+  Array<float> distance(shape);
+  py::array_t<std::int8_t> direction(shape);
+  const std::size_t n = cells.size() * g.cells();
+  const std::span<float> d(distance.mutable_data(), n);
+  const std::span<std::int8_t> r(direction.mutable_data(), n);
+  check(without_gil([&] { return nav::distance_fields(ctx.ctx(), g, cells, d, r); }));
+  return py::make_tuple(distance, direction);
+}
 
 // ---- the engines, through the C API's handles -------------------------------------------------------
 
@@ -381,6 +584,53 @@ blocks; rule: 'strict' or 'lowest-id'. Verdicts: 0 moved, 1 stayed, 2 out of wor
       .def_property_readonly("positions", &CrowdObject::positions)
       .def_property_readonly("verdicts", &CrowdObject::verdicts)
       .def("__len__", [](const CrowdObject& c) { return c.solver->size(); });
+
+  m.attr("COMMAND_DTYPE") = command_dtype();
+  py::class_<AoiObject>(m, "Aoi", R"(An area-of-interest world (warpmind/aoi/aoi.h): who is told about whom each tick.
+
+world: (x0, y0, width, height); size: the bucket side (square) or radius (circle). tick(commands) takes
+an array of COMMAND_DTYPE (type 0 move by dx, dy; 1 attack target with damage) and returns a dict:
+notifications (n, 4) uint32 (receiver, subject, field 0 x / 1 y / 2 hp, value bits), entered and left
+(k, 2) uint32 (receiver, other), accepted, rejected (counts by reason).)")
+      .def(py::init<std::shared_ptr<ContextObject>, std::tuple<float, float, float, float>, float, const std::string&,
+                    float, float, bool, const std::string&>(),
+           py::arg("context"), py::arg("world"), py::arg("size"), py::arg("shape") = "square",
+           py::arg("max_move") = 10.0f, py::arg("attack_range") = 10.0f, py::arg("track_visibility") = true,
+           py::arg("variant") = "auto")
+      .def("reset", &AoiObject::reset, py::arg("positions"), py::arg("hp"))
+      .def("tick", &AoiObject::tick, py::arg("commands"))
+      .def("state", &AoiObject::state, "(positions (n, 2) float32, hp (n,) int32) after the last tick.");
+
+  py::class_<RegionsObject>(m, "Regions", R"(Publish/subscribe region matching in 2-D (warpmind/ddm/ddm.h).
+
+Boxes are (lo_x, lo_y, hi_x, hi_y), half-open; match() returns the overlapping (publication, subscription)
+pairs as a (k, 2) uint32 array in ascending order, match_changes() the pairs that appeared and those
+that went since the last match.)")
+      .def(py::init<std::shared_ptr<ContextObject>, const std::string&, float>(), py::arg("context"),
+           py::arg("variant") = "auto", py::arg("grid_cell") = 0.0f)
+      .def("add", &RegionsObject::add, py::arg("kind"), py::arg("box"))
+      .def("update", &RegionsObject::update, py::arg("id"), py::arg("box"))
+      .def("remove", &RegionsObject::remove, py::arg("id"))
+      .def("match", &RegionsObject::match)
+      .def("match_changes", &RegionsObject::match_changes);
+
+  py::class_<CombatObject>(m, "Combat", R"(Volleys of an RTS battle (warpmind/combat/combat.h).
+
+fire(positions) returns the keep flags (1: survived); the survivors are renumbered in order, as
+Crowd.retain(keep) does.)")
+      .def(py::init<std::shared_ptr<ContextObject>, std::tuple<float, float, float, float>, float, float, int,
+                    const std::string&>(),
+           py::arg("context"), py::arg("world"), py::arg("range") = 6.0f, py::arg("damage") = 12.0f,
+           py::arg("cooldown_ticks") = 4, py::arg("variant") = "auto")
+      .def("reset", &CombatObject::reset, py::arg("teams"), py::arg("hp"))
+      .def("fire", &CombatObject::fire, py::arg("positions"))
+      .def("state", &CombatObject::state, "(teams, hp, cooldown) of the living units.")
+      .def("__len__", [](const CombatObject& c) { return c.volleys->size(); });
+
+  m.def("distance_fields", &distance_fields, py::arg("context"), py::arg("costs"), py::arg("goals"),
+        R"(Navigation fields (warpmind/nav/nav.h): costs (rows, columns) uint8, 0 blocked; goals (n, 2) cells
+(x, y). Returns (distance (n, rows, columns) float32, +inf where unreachable; direction (n, rows,
+columns) int8, an index into the 8 steps E, SE, S, SW, W, NW, N, NE, -1 at the goal and where none).)");
 
   py::class_<ChessObject>(m, "Chess", "The chess engine (scores: see warpmind/warpmind.h).")
       .def(py::init<std::shared_ptr<ContextObject>, int, int>(), py::arg("context"), py::arg("hash_mb") = 64,

@@ -1,5 +1,5 @@
-"""warpmind from Python: potential-field layers, collision-checked crowds and the chess and Connect6
-engines, on the GPU when one is usable and on the CPU threads otherwise.
+"""warpmind from Python: potential-field layers, collision-checked crowds, area-of-interest worlds,
+region matching, combat volleys, navigation fields and the chess and Connect6 engines, on the GPU when one is usable and on the CPU threads otherwise.
 
     import numpy as np, warpmind
     ctx = warpmind.Context()                      # 'auto', 'cpu' or 'cuda'
@@ -14,15 +14,20 @@ anything else warpmind.Error, each with the library's message; nothing changes t
 """
 from ._warpmind import (  # noqa: F401
     __version__,
+    COMMAND_DTYPE,
+    Aoi,
     ChargeKind,
+    Combat,
     Chess,
     Connect6,
     Context,
     Crowd,
     Error,
     Field,
+    Regions,
     Unavailable,
     charge_kind,
+    distance_fields,
 )
 
 # Verdicts of Crowd.verdicts, as crowd_solver.h numbers them.
