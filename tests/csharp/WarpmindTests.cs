@@ -195,6 +195,111 @@ namespace Warpmind.Tests
         }
 
         [Test]
+        public void RegionsEqualABruteForceOverlap()
+        {
+            // Integer boxes (exact); a pair overlaps when on both axes max(lo) < min(hi): an empty box matches nothing.
+            var rng = new Random(11);
+            var boxes = new List<float[]>();
+            var kinds = new List<RegionKind>();
+            using (var r = new Regions(ctx, DdmVariant.CpuSort))
+            {
+                for (int i = 0; i < 200; ++i)
+                {
+                    var kind = i % 2 == 0 ? RegionKind.Publication : RegionKind.Subscription;
+                    float x = rng.Next(0, 50), y = rng.Next(0, 50);
+                    var b = new float[] { x, y, x + rng.Next(0, 8), y + rng.Next(0, 8) };  // some empty
+                    Assert.AreEqual((uint)i, r.Add(kind, b[0], b[1], b[2], b[3]));
+                    boxes.Add(b);
+                    kinds.Add(kind);
+                }
+                var want = new List<Pair>();
+                for (int p = 0; p < boxes.Count; ++p)
+                    for (int q = 0; q < boxes.Count; ++q)
+                    {
+                        if (kinds[p] != RegionKind.Publication || kinds[q] != RegionKind.Subscription) continue;
+                        float[] a = boxes[p], b = boxes[q];
+                        if (Math.Max(a[0], b[0]) < Math.Min(a[2], b[2]) && Math.Max(a[1], b[1]) < Math.Min(a[3], b[3]))
+                            want.Add(new Pair { Publication = (uint)p, Subscription = (uint)q });
+                    }
+                Pair[] got = null;
+                int n = r.Match(ref got);
+                Assert.Greater(want.Count, 10);
+                Assert.AreEqual(want.Count, n);
+                for (int i = 0; i < n; ++i)
+                {
+                    Assert.AreEqual(want[i].Publication, got[i].Publication, "pair " + i);
+                    Assert.AreEqual(want[i].Subscription, got[i].Subscription, "pair " + i);
+                }
+                Assert.Throws<ArgumentException>(() => r.Add(RegionKind.Publication, 5, 5, 1, 1));  // lo > hi
+                Assert.Throws<ArgumentException>(() => r.Update(9999, 0, 0, 1, 1));               // no such region
+                r.Remove(0);
+                Assert.AreEqual(n - want.FindAll(x => x.Publication == 0).Count, r.Match(ref got));
+            }
+        }
+
+        [Test]
+        public void AoiNotifiesMoversOfThemselvesAndCountsWhatItRejects()
+        {
+            var players = new Player[50];
+            for (int i = 0; i < players.Length; ++i) players[i] = new Player(4 * (i % 10) + 2, 4 * (i / 10) + 2, 100);
+            using (var a = new Aoi(ctx, 0, 0, 40, 40, 8, AoiShape.Square, 2, 6, true, AoiVariant.CpuFast))
+            {
+                a.Reset(players);
+                var commands = new Command[players.Length];
+                for (int i = 0; i < commands.Length; ++i) commands[i] = Command.Move((uint)i, 1, 0);
+                commands[7] = Command.Move(7, 5, 0);         // beyond max_move: rejected as a bad move
+                commands[8] = Command.Attack(8, 9, 10);       // 4 apart: in range
+                AoiTickStats s = a.Tick(commands);
+                Assert.AreEqual((ulong)1, (ulong)s.Rejected2);
+                Assert.AreEqual((ulong)49, (ulong)s.Accepted);
+                Notification[] notes = null;
+                int n = a.Notifications(ref notes);
+                Assert.AreEqual((ulong)n, (ulong)s.Notifications);
+                var now = new Player[players.Length];
+                a.Players(now);
+                Assert.AreEqual(3f, now[0].X);
+                Assert.AreEqual(90, now[9].Hp);
+                bool selfX = false, hp = false;
+                for (int i = 0; i < n; ++i)
+                {
+                    if (notes[i].Receiver == 0 && notes[i].Subject == 0 && notes[i].Field == 0) selfX |= notes[i].AsFloat == 3f;
+                    if (notes[i].Receiver == 9 && notes[i].Subject == 9 && notes[i].Field == 2) hp |= notes[i].AsInt == 90;
+                }
+                Assert.IsTrue(selfX && hp, "each changed player is told of itself");
+                VisibilityEvent[] entered = null, left = null;
+                int ne, nl;
+                a.Events(ref entered, out ne, ref left, out nl);
+                Assert.AreEqual((ulong)ne, (ulong)s.Entered);
+                Assert.Throws<ArgumentException>(() => a.Reset(new[] { new Player(float.NaN, 0, 1) }));
+                Assert.AreEqual(players.Length, a.Count);
+            }
+        }
+
+        [Test]
+        public void NavigationFieldsOfACorridor()
+        {
+            // One row of 10 cells, cell 6 blocked, cost 2 each: distance to the goal at x = 1 is 2 |x - 1| west of
+            // the wall, +infinity east of it; directions point at the goal.
+            var costs = new byte[10];
+            for (int x = 0; x < 10; ++x) costs[x] = (byte)(x == 6 ? 0 : 2);
+            var d = new float[10];
+            var dir = new sbyte[10];
+            Navigation.DistanceFields(ctx, 10, 1, costs, new[] { 1, 0 }, d, dir);
+            for (int x = 0; x < 6; ++x) Assert.AreEqual(2f * Math.Abs(x - 1), d[x], "cell " + x);
+            for (int x = 6; x < 10; ++x) Assert.IsTrue(float.IsPositiveInfinity(d[x]), "cell " + x);
+            Assert.AreEqual(-1, dir[1]);
+            Assert.AreEqual(4, dir[3]);  // west
+            Assert.AreEqual(0, dir[0]);  // east
+            var steer = new Vec2[2];
+            var dist = new float[2];
+            Navigation.Steer(10, 1, d, dir, new[] { new Vec2(3.5f, 0.5f), new Vec2(20, 0) }, steer, dist);
+            Assert.AreEqual(-1f, steer[0].X);
+            Assert.AreEqual(4f, dist[0]);
+            Assert.IsTrue(float.IsPositiveInfinity(dist[1]));
+            Assert.Throws<ArgumentException>(() => Navigation.DistanceFields(ctx, 10, 1, costs, new[] { 6, 0 }, d, dir));  // a goal on the wall
+        }
+
+        [Test]
         public void EnginesAnswerAndRefuseBadPositions()
         {
             using (var chess = new Chess(ctx, 16, 1))

@@ -69,6 +69,47 @@ namespace Warpmind
 
     public struct SearchResult { public string Move; public int Score, Depth; public ulong Nodes; }
 
+    public enum AoiShape { Square = 0, Circle = 1 }
+    public enum AoiVariant { Auto = 0, CpuGrid = 1, CpuFast = 2, GpuSeed = 3, GpuFast = 4 }
+    public enum CommandType : uint { Move = 0, Attack = 1 }
+    public enum RegionKind { Publication = 0, Subscription = 1 }
+    public enum DdmVariant { Auto = 0, CpuBrute = 1, CpuSort = 2, GpuRegion = 3, GpuGrid = 4 }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Player { public float X, Y; public int Hp; public Player(float x, float y, int hp) { X = x; Y = y; Hp = hp; } }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Command
+    {
+        public uint Player; public CommandType Type; public float Dx, Dy; public uint Target; public int Damage;
+        public static Command Move(uint player, float dx, float dy) { return new Command { Player = player, Type = CommandType.Move, Dx = dx, Dy = dy }; }
+        public static Command Attack(uint player, uint target, int damage) { return new Command { Player = player, Type = CommandType.Attack, Target = target, Damage = damage }; }
+    }
+
+    // Field: 0 x, 1 y (Value is the float's bits: AsFloat), 2 hp (AsInt).
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Notification
+    {
+        public uint Receiver, Subject, Field, Value;
+        public float AsFloat { get { return BitConverter.ToSingle(BitConverter.GetBytes(Value), 0); } }
+        public int AsInt { get { return unchecked((int)Value); } }
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct VisibilityEvent { public uint Receiver, Other; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Pair { public uint Publication, Subscription; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AoiTickStats
+    {
+        public UIntPtr Accepted;
+        public UIntPtr Rejected0, Rejected1, Rejected2, Rejected3, Rejected4, Rejected5, Rejected6;
+        public UIntPtr Updates, Notifications, Entered, Left;
+        public double MsLogic, MsQuery, MsVisibility;
+    }
+
     internal static class Native
     {
         const string Lib = "warpmind_c";
@@ -100,6 +141,56 @@ namespace Warpmind
         internal struct Limits { public int Depth; public long TimeMs; public ulong Nodes; }
         [StructLayout(LayoutKind.Sequential)]
         internal unsafe struct Result { public fixed byte Move[8]; public int Score, Depth; public ulong Nodes; }
+
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct AoiConfig
+        {
+            public float X0, Y0, Width, Height, Aoi;
+            public int Shape;
+            public float MaxMove, AttackRange;
+            public int TrackVisibility, Variant;
+            public ulong ChunkNotifications;
+        }
+        [DllImport(Lib)] internal static extern int wm_aoi_create(ContextHandle ctx, ref AoiConfig config, out IntPtr aoi);
+        [DllImport(Lib)] internal static extern void wm_aoi_destroy(IntPtr aoi);
+        [DllImport(Lib)] internal static extern int wm_aoi_reset(AoiHandle a, Player[] players, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_aoi_tick(AoiHandle a, Command[] commands, UIntPtr count, out AoiTickStats stats);
+        [DllImport(Lib)] internal static extern int wm_aoi_notifications(AoiHandle a, out IntPtr notes, out UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_aoi_visibility(AoiHandle a, out IntPtr entered, out UIntPtr enteredCount, out IntPtr left, out UIntPtr leftCount);
+        [DllImport(Lib)] internal static extern int wm_aoi_players(AoiHandle a, [Out] Player[] players, UIntPtr count);
+        [DllImport(Lib)] internal static extern UIntPtr wm_aoi_size(AoiHandle a);
+        [DllImport(Lib)] internal static extern int wm_regions_create(ContextHandle ctx, int dimensions, int variant, float gridCell, out IntPtr r);
+        [DllImport(Lib)] internal static extern void wm_regions_destroy(IntPtr r);
+        [DllImport(Lib)] internal static extern int wm_regions_add(RegionsHandle r, int kind, float[] lo, float[] hi, out uint id);
+        [DllImport(Lib)] internal static extern int wm_regions_update(RegionsHandle r, uint id, float[] lo, float[] hi);
+        [DllImport(Lib)] internal static extern int wm_regions_remove(RegionsHandle r, uint id);
+        [DllImport(Lib)] internal static extern int wm_regions_match(RegionsHandle r, out IntPtr pairs, out UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_nav_fields(ContextHandle ctx, int width, int height, byte[] costs, int[] goals, UIntPtr goalCount, [Out] float[] distances, [Out] sbyte[] directions);
+        [DllImport(Lib)] internal static extern int wm_nav_steer(int width, int height, float[] distances, sbyte[] directions, Vec2[] positions, UIntPtr count, [Out] Vec2[] steer, [Out] float[] dist);
+
+        // Copies count records from memory the library owns into `into` (grown when too small): one block
+        // copy, no allocation once the array is large enough.
+        internal static unsafe int CopyOut(IntPtr from, UIntPtr count, ref Notification[] into)
+        {
+            int n = (int)count;
+            if (into == null || into.Length < n) into = new Notification[n];
+            fixed (Notification* d = into) Buffer.MemoryCopy((void*)from, d, (long)into.Length * sizeof(Notification), (long)n * sizeof(Notification));
+            return n;
+        }
+        internal static unsafe int CopyOut(IntPtr from, UIntPtr count, ref VisibilityEvent[] into)
+        {
+            int n = (int)count;
+            if (into == null || into.Length < n) into = new VisibilityEvent[n];
+            fixed (VisibilityEvent* d = into) Buffer.MemoryCopy((void*)from, d, (long)into.Length * sizeof(VisibilityEvent), (long)n * sizeof(VisibilityEvent));
+            return n;
+        }
+        internal static unsafe int CopyOut(IntPtr from, UIntPtr count, ref Pair[] into)
+        {
+            int n = (int)count;
+            if (into == null || into.Length < n) into = new Pair[n];
+            fixed (Pair* d = into) Buffer.MemoryCopy((void*)from, d, (long)into.Length * sizeof(Pair), (long)n * sizeof(Pair));
+            return n;
+        }
 
         [DllImport(Lib)] internal static extern IntPtr wm_version();
         [DllImport(Lib)] internal static extern IntPtr wm_last_error();
@@ -162,6 +253,8 @@ namespace Warpmind
     public sealed class FieldHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_field_destroy(handle); return true; } }
     public sealed class CrowdHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_crowd_destroy(handle); return true; } }
     public sealed class CombatHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_combat_destroy(handle); return true; } }
+    public sealed class AoiHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_aoi_destroy(handle); return true; } }
+    public sealed class RegionsHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_regions_destroy(handle); return true; } }
     public sealed class ChessHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_chess_destroy(handle); return true; } }
     public sealed class Connect6Handle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_connect6_destroy(handle); return true; } }
 
@@ -295,6 +388,107 @@ namespace Warpmind
             Native.Check(Native.wm_combat_state(handle, teams, hp, cooldown, Native.Size(Count)));
         }
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
+    }
+
+    // An area-of-interest world: Tick takes the players' commands; Notifications and Events copy the
+    // tick's results into arrays the caller keeps (grown when too small; the count is returned).
+    public sealed class Aoi : IDisposable
+    {
+        readonly Context context;
+        readonly AoiHandle handle = new AoiHandle();
+        public Aoi(Context ctx, float x0, float y0, float width, float height, float aoi, AoiShape shape = AoiShape.Square,
+                   float maxMove = 10, float attackRange = 10, bool trackVisibility = true, AoiVariant variant = AoiVariant.Auto)
+        {
+            context = ctx;
+            var c = new Native.AoiConfig { X0 = x0, Y0 = y0, Width = width, Height = height, Aoi = aoi, Shape = (int)shape,
+                                           MaxMove = maxMove, AttackRange = attackRange, TrackVisibility = trackVisibility ? 1 : 0,
+                                           Variant = (int)variant };
+            IntPtr h;
+            Native.Check(Native.wm_aoi_create(ctx.Handle, ref c, out h));
+            handle.Set(h);
+        }
+        public int Count { get { return (int)Native.wm_aoi_size(handle); } }
+        public void Reset(Player[] players) { Native.Check(Native.wm_aoi_reset(handle, players, Native.Size(players.Length))); }
+        public AoiTickStats Tick(Command[] commands)
+        {
+            AoiTickStats s;
+            Native.Check(Native.wm_aoi_tick(handle, commands, Native.Size(commands.Length), out s));
+            return s;
+        }
+        public int Notifications(ref Notification[] into)
+        {
+            IntPtr p;
+            UIntPtr n;
+            Native.Check(Native.wm_aoi_notifications(handle, out p, out n));
+            return Native.CopyOut(p, n, ref into);
+        }
+        public void Events(ref VisibilityEvent[] entered, out int enteredCount, ref VisibilityEvent[] left, out int leftCount)
+        {
+            IntPtr e, l;
+            UIntPtr ne, nl;
+            Native.Check(Native.wm_aoi_visibility(handle, out e, out ne, out l, out nl));
+            enteredCount = Native.CopyOut(e, ne, ref entered);
+            leftCount = Native.CopyOut(l, nl, ref left);
+        }
+        public void Players(Player[] into) { Native.Check(Native.wm_aoi_players(handle, into, Native.Size(into.Length))); }
+        public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
+    }
+
+    // Publish/subscribe region matching in 2-D: boxes [lo, hi) per axis.
+    public sealed class Regions : IDisposable
+    {
+        readonly Context context;
+        readonly RegionsHandle handle = new RegionsHandle();
+        readonly float[] lo = new float[2], hi = new float[2];
+        public Regions(Context ctx, DdmVariant variant = DdmVariant.Auto, float gridCell = 0)
+        {
+            context = ctx;
+            IntPtr h;
+            Native.Check(Native.wm_regions_create(ctx.Handle, 2, (int)variant, gridCell, out h));
+            handle.Set(h);
+        }
+        void Box(float loX, float loY, float hiX, float hiY) { lo[0] = loX; lo[1] = loY; hi[0] = hiX; hi[1] = hiY; }
+        public uint Add(RegionKind kind, float loX, float loY, float hiX, float hiY)
+        {
+            Box(loX, loY, hiX, hiY);
+            uint id;
+            Native.Check(Native.wm_regions_add(handle, (int)kind, lo, hi, out id));
+            return id;
+        }
+        public void Update(uint id, float loX, float loY, float hiX, float hiY)
+        {
+            Box(loX, loY, hiX, hiY);
+            Native.Check(Native.wm_regions_update(handle, id, lo, hi));
+        }
+        public void Remove(uint id) { Native.Check(Native.wm_regions_remove(handle, id)); }
+        // The overlapping (publication, subscription) pairs, sorted, into `into` (grown when too small).
+        public int Match(ref Pair[] into)
+        {
+            IntPtr p;
+            UIntPtr n;
+            Native.Check(Native.wm_regions_match(handle, out p, out n));
+            return Native.CopyOut(p, n, ref into);
+        }
+        public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
+    }
+
+    // Navigation fields (warpmind/nav/nav.h): costs row-major, width x height, 0 blocked, 1..255.
+    public static class Navigation
+    {
+        // goals: (x, y) pairs; distances and directions: goals x width x height each, goal-major.
+        public static void DistanceFields(Context ctx, int width, int height, byte[] costs, int[] goals,
+                                          float[] distances, sbyte[] directions)
+        {
+            if (goals.Length % 2 != 0) throw new ArgumentException("DistanceFields: goals are (x, y) pairs");
+            long need = (long)goals.Length / 2 * width * height;
+            if (distances.Length != need || directions.Length != need)
+                throw new ArgumentException("DistanceFields: distances and directions need " + need + " entries each");
+            Native.Check(Native.wm_nav_fields(ctx.Handle, width, height, costs, goals, Native.Size(goals.Length / 2), distances, directions));
+        }
+        public static void Steer(int width, int height, float[] distances, sbyte[] directions, Vec2[] positions, Vec2[] steer, float[] dist)
+        {
+            Native.Check(Native.wm_nav_steer(width, height, distances, directions, positions, Native.Size(positions.Length), steer, dist));
+        }
     }
 
     public sealed class Chess : IDisposable
