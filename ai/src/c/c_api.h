@@ -2,6 +2,7 @@
 // or an exception becomes a code and the thread's last-error message (contract in warpmind/warpmind.h).
 #pragma once
 
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
@@ -50,6 +51,16 @@ wm_status guarded(F&& f) {
   } catch (...) {
     return fail(WM_INTERNAL, "unexpected error");
   }
+}
+
+// The value a C caller stored in an enum, read as its int: C allows any int there, C++ only the enum's
+// range, so the bytes are read instead of the enum (no undefined load before the value is checked).
+template <class E>
+int raw_enum(const E& e) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
 }
 
 inline wm_status null_argument(const char* call, const char* what) {

@@ -24,18 +24,19 @@ wm_status wm_combat_create(wm_context* ctx, const wm_combat_config* config, wm_c
   if (!ctx) return null_argument("wm_combat_create", "ctx");
   if (!config) return null_argument("wm_combat_create", "config");
   if (!out) return null_argument("wm_combat_create", "out");
-  if (config->variant < WM_COMBAT_AUTO || config->variant > WM_COMBAT_GPU)
-    return fail(WM_INVALID_ARGUMENT, "wm_combat_create: variant " + std::to_string(static_cast<int>(config->variant)) +
-                                         " is not a wm_combat_variant");
+  const int variant = raw_enum(config->variant);
+  if (variant < WM_COMBAT_AUTO || variant > WM_COMBAT_GPU)
+    return fail(WM_INVALID_ARGUMENT,
+                "wm_combat_create: variant " + std::to_string(variant) + " is not a wm_combat_variant");
   return guarded([&] {
     combat::CombatConfig cc;
     cc.world = {config->x0, config->y0, config->width, config->height};
     cc.range = config->range;
     cc.damage = config->damage;
     cc.cooldown_ticks = config->cooldown_ticks;
-    cc.variant = config->variant == WM_COMBAT_AUTO  ? combat::CombatVariant::Auto
-                 : config->variant == WM_COMBAT_CPU ? combat::CombatVariant::Cpu
-                                                    : combat::CombatVariant::Gpu;
+    cc.variant = variant == WM_COMBAT_AUTO  ? combat::CombatVariant::Auto
+                 : variant == WM_COMBAT_CPU ? combat::CombatVariant::Cpu
+                                            : combat::CombatVariant::Gpu;
     auto h = std::make_unique<wm_combat>();
     if (wm_status s = from(combat::Volleys::create(*ctx->ctx, cc, h->volleys)); s != WM_OK) return s;
     *out = h.release();

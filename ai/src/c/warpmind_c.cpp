@@ -89,16 +89,6 @@ struct wm_tables {
 
 namespace {
 
-// The value a C caller stored in an enum, read as its int: C allows any int there, C++ only the enum's
-// range, so the bytes are read instead of the enum (no undefined load before the value is checked).
-template <class E>
-int raw_enum(const E& e) {
-  static_assert(sizeof(E) == sizeof(int));
-  int v;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
-
 // Turns in either notation, separated by white space, played from the empty board into `b`.
 wm_status read_turns(const char* turns, search::connect6::Board& b) {
   using namespace search::connect6;
@@ -281,12 +271,12 @@ wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, w
   if (!config) return null_argument("wm_crowd_create", "config");
   if (!out) return null_argument("wm_crowd_create", "out");
   const wm_crowd_config& c = *config;
-  if (c.rule != WM_CROWD_STRICT && c.rule != WM_CROWD_LOWEST_ID_WINS)
+  const int rule = raw_enum(c.rule), variant = raw_enum(c.variant);
+  if (rule != WM_CROWD_STRICT && rule != WM_CROWD_LOWEST_ID_WINS)
+    return fail(WM_INVALID_ARGUMENT, "wm_crowd_create: rule " + std::to_string(rule) + " is not a wm_crowd_rule");
+  if (variant < WM_CROWD_AUTO || variant > WM_CROWD_GPU_STATIC_GRID)
     return fail(WM_INVALID_ARGUMENT,
-                "wm_crowd_create: rule " + std::to_string(static_cast<int>(c.rule)) + " is not a wm_crowd_rule");
-  if (c.variant < WM_CROWD_AUTO || c.variant > WM_CROWD_GPU_STATIC_GRID)
-    return fail(WM_INVALID_ARGUMENT, "wm_crowd_create: variant " + std::to_string(static_cast<int>(c.variant)) +
-                                         " is not a wm_crowd_variant");
+                "wm_crowd_create: variant " + std::to_string(variant) + " is not a wm_crowd_variant");
   if (c.obstacles_width < 0 || c.obstacles_height < 0 || (c.obstacles_width == 0) != (c.obstacles_height == 0))
     return fail(WM_INVALID_ARGUMENT, "wm_crowd_create: obstacles of " + std::to_string(c.obstacles_width) + " x " +
                                          std::to_string(c.obstacles_height) + " cells (both > 0, or both 0)");
@@ -298,8 +288,8 @@ wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, w
     crowd::CrowdConfig cc;
     cc.world = {c.x0, c.y0, c.width, c.height};
     cc.radius = c.radius;
-    cc.rule = c.rule == WM_CROWD_STRICT ? crowd::CrowdRule::Strict : crowd::CrowdRule::LowestIdWins;
-    cc.variant = kVariants[c.variant];
+    cc.rule = rule == WM_CROWD_STRICT ? crowd::CrowdRule::Strict : crowd::CrowdRule::LowestIdWins;
+    cc.variant = kVariants[variant];
     if (c.obstacles_width > 0) {
       cc.obstacles.width = c.obstacles_width;
       cc.obstacles.height = c.obstacles_height;
