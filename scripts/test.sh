@@ -36,7 +36,7 @@ if [[ "${1:-}" != "--sanitize" ]]; then
     -DPython_EXECUTABLE=/usr/bin/python3 > /dev/null
   cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios warpmind_combat \
     warpmind_python warpmind_csharp > /dev/null
-  c_library=$(find "$shared" -name 'libwarpmind_c.so' | head -1)
+  c_library=$(realpath "$(find "$shared" -name 'libwarpmind_c.so' | head -1)")
   PYTHONPATH="$shared/python" WARPMIND_C_LIBRARY="$c_library" \
     /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
   # The C# binding's NUnit suite under mono.
