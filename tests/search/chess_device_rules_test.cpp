@@ -11,6 +11,7 @@
 #include "warpmind/core/random.h"
 #include "search/chess/chess_movegen.h"
 #include "search/chess/chess_rules.h"
+#include "search/chess/chess_sliders.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_search.h"
 #include "warpmind/search/hybrid.h"
@@ -50,6 +51,7 @@ void expect_same_rules(const Position& p) {
   ASSERT_EQ(d::count_legal(dp), want.size);
   // The perft generator (chess_movegen.h): the same moves as a set, the same count without generating.
   ASSERT_EQ(d::count_moves(dp), want.size) << to_fen(p);
+  ASSERT_EQ(d::count_moves(dp, d::host_slider_tables()), want.size) << to_fen(p);
   std::vector<std::uint32_t> fast, slow(got, got + n);
   d::for_each_legal(dp, [&](std::uint32_t m) { fast.push_back(m); });
   std::sort(fast.begin(), fast.end());
@@ -133,6 +135,7 @@ TEST(ChessDeviceRules, PerftFromTheCountingGenerator) {
     Position p;
     ASSERT_TRUE(parse_fen(kPositions[i], p).ok());
     EXPECT_EQ(d::perft_fast(d::from_position(p), 5), want[i]) << kPositions[i];
+    EXPECT_EQ(d::perft_tables(d::from_position(p), 5, d::host_slider_tables()), want[i]) << kPositions[i];
   }
   struct Case {
     const char* fen;
@@ -160,8 +163,47 @@ TEST(ChessDeviceRules, PerftFromTheCountingGenerator) {
     Position p;
     ASSERT_TRUE(parse_fen(c.fen, p).ok()) << c.fen;
     EXPECT_EQ(d::perft_fast(d::from_position(p), c.depth), c.nodes) << c.fen;
+    EXPECT_EQ(d::perft_tables(d::from_position(p), c.depth, d::host_slider_tables()), c.nodes) << c.fen;
     EXPECT_EQ(perft(p, c.depth), c.nodes) << c.fen;  // the CPU rules agree on them too
   }
+}
+
+// The slider tables against the Kogge-Stone fills: every subset of every square's relevant mask (the
+// multipliers map each to its own attack set), random occupancies with squares outside the masks, and
+// the squares between every aligned pair.
+TEST(ChessDeviceRules, SliderTablesEqualTheFills) {
+  const d::SliderTables t = d::host_slider_tables();
+  for (int sq = 0; sq < 64; ++sq) {
+    for (int kind = 0; kind < 2; ++kind) {
+      const d::Bits mask = t.magic[4 * (sq + 64 * kind)];
+      ASSERT_EQ(kind == 0 ? t.rook_lines(sq) : t.bishop_lines(sq), kind == 0 ? t.rook(sq, 0) : t.bishop(sq, 0));
+      d::Bits sub = 0;
+      int subsets = 0;
+      do {
+        const d::Bits want = kind == 0 ? d::rook_attacks(d::bit(sq), sub) : d::bishop_attacks(d::bit(sq), sub);
+        ASSERT_EQ(kind == 0 ? t.rook(sq, sub) : t.bishop(sq, sub), want) << "square " << sq << " kind " << kind;
+        ++subsets;
+        sub = (sub - mask) & mask;
+      } while (sub);
+      ASSERT_EQ(subsets, 1 << d::popcnt(mask));
+    }
+  }
+  SplitMix64 rng(5);
+  for (int i = 0; i < 20000; ++i) {
+    const d::Bits occ = rng.next() & rng.next();
+    const int sq = static_cast<int>(rng.next() % 64);
+    ASSERT_EQ(t.rook(sq, occ), d::rook_attacks(d::bit(sq), occ));
+    ASSERT_EQ(t.bishop(sq, occ), d::bishop_attacks(d::bit(sq), occ));
+  }
+  for (int a = 0; a < 64; ++a)
+    for (int b = 0; b < 64; ++b) {
+      const d::Bits line = d::rook_attacks(d::bit(a), d::bit(b)) & d::bit(b)
+                               ? d::rook_attacks(d::bit(a), d::bit(b)) & d::rook_attacks(d::bit(b), d::bit(a))
+                           : d::bishop_attacks(d::bit(a), d::bit(b)) & d::bit(b)
+                               ? d::bishop_attacks(d::bit(a), d::bit(b)) & d::bishop_attacks(d::bit(b), d::bit(a))
+                               : 0;
+      ASSERT_EQ(t.line_between(a, b), line) << a << " " << b;
+    }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #if WARPMIND_HAVE_CUDA
 #include "search/chess/chess_device.h"
+#include "search/chess/chess_sliders.h"
 #endif
 
 namespace warpmind::search::chess {
@@ -53,15 +54,55 @@ TEST(ChessGpu, PerftOnTheStandardPositions) {
 TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
   WM_REQUIRE_GPU();
   std::unique_ptr<gpu::ChessPerftDevice> device;
-  ASSERT_TRUE(gpu::ChessPerftDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
+  ASSERT_TRUE(
+      gpu::ChessPerftDevice::create(warpmind::test::cuda_context()->stream(), rules::host_slider_words(), device).ok());
   Position p;
   ASSERT_TRUE(parse_fen(kPerft[1].fen, p).ok());
   std::uint64_t nodes = 0;
   double ms = 0;
   ASSERT_TRUE(device->perft(rules::from_position(p), 4, nodes, ms, 64 * 1024).ok());  // ~700 children a slice
   EXPECT_EQ(nodes, 4085603u);
+  // A budget too small for one position's moves: the next to last ply's list split down to single positions.
+  ASSERT_TRUE(device->perft(rules::from_position(p), 3, nodes, ms, 64).ok());
+  EXPECT_EQ(nodes, 97862u);
 }
 #endif
+
+// Held out from the standard positions: positions from random games (promotions, en passant, checks and
+// pins arise as they come), each one's GPU perft against the CPU's make/unmake perft, with and without
+// transpositions merged.
+TEST(ChessGpu, PerftOfRandomPositionsEqualsTheCpuPerft) {
+  WM_REQUIRE_GPU();
+  std::unique_ptr<GpuPerft> gpu;
+  ASSERT_TRUE(GpuPerft::create(*warpmind::test::cuda_context(), gpu).ok());
+  SplitMix64 rng(2026);
+  int checked = 0;
+  for (const PerftCase& c : kPerft) {
+    Position root;
+    ASSERT_TRUE(parse_fen(c.fen, root).ok());
+    for (int game = 0; game < 12; ++game) {
+      Position p = root;
+      for (int ply = 0; ply < 90; ++ply) {
+        if (ply % 15 == 7) {
+          const int depth = 2 + static_cast<int>(rng.next() % 3);
+          const std::uint64_t want = perft(p, depth);
+          for (bool merged : {false, true}) {
+            std::uint64_t nodes = 0;
+            ASSERT_TRUE(gpu->run(p, depth, nodes, nullptr, merged).ok());
+            ASSERT_EQ(nodes, want) << to_fen(p) << " depth " << depth << (merged ? " merged" : "");
+          }
+          ++checked;
+        }
+        MoveList moves;
+        generate_legal(p, moves);
+        if (moves.size == 0) break;
+        Undo u;
+        make_move(p, moves.moves[rng.next() % static_cast<std::uint64_t>(moves.size)], u);
+      }
+    }
+  }
+  EXPECT_GT(checked, 200);
+}
 
 // Perft with transpositions merged (whole levels sorted, equal positions counted once with the number
 // of paths reaching them): the published counts on the six standard positions, with fewer positions
@@ -80,7 +121,8 @@ TEST(ChessGpu, PerftWithTranspositionsMergedIsExact) {
   }
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::ChessPerftDevice> device;
-  ASSERT_TRUE(gpu::ChessPerftDevice::create(warpmind::test::cuda_context()->stream(), device).ok());
+  ASSERT_TRUE(
+      gpu::ChessPerftDevice::create(warpmind::test::cuda_context()->stream(), rules::host_slider_words(), device).ok());
   Position start;
   ASSERT_TRUE(parse_fen(kStartFen, start).ok());
   std::uint64_t nodes = 0, merged = 0;

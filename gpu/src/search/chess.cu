@@ -1,17 +1,18 @@
 // CUDA chess: perft by breadth-first levels and the hybrid search's batch kernels. The rules and the
-// evaluation are chess_rules.h, the perft generator chess_movegen.h, both compiled for the device here
-// and for the host by the tests.
+// evaluation are chess_rules.h, the perft generator chess_movegen.h and its table-driven count
+// chess_sliders.h, all compiled for the device here and for the host by the tests.
 //
 // perft: level k holds positions; one thread per position counts its legal moves, a CUB scan turns the
 // counts into offsets, and a second pass writes the children (copy-make, 72 bytes each) into level k+1.
 // The last two plies are not written: one thread per position two plies above the leaves lists its
-// legal moves and, for each, counts the child's legal moves without generating them (count_moves), and
-// the counts are summed (warp shuffles, one atomic per warp). Legal moves come from check and pin masks
-// (chess_movegen.h), not from making each move. A level whose children would not fit in the memory
-// budget is processed in halves, depth first, so any depth runs in bounded memory. With transpositions
-// merged, every position carries the number of paths that reach it, and a level's equal positions are
-// merged (radix sort by a hash of all 72 bytes, runs of byte-equal positions summed) before it is
-// expanded: a transposition table of whole levels.
+// legal moves and, for each, counts the child's legal moves without generating them, and the counts are
+// summed (warp shuffles, one atomic per warp). Counts take checks, pins and the king's danger from
+// magic-bitboard tables (chess_sliders.h, 897 KB copied to the device once, read through the read-only
+// cache); the lists come from check and pin masks (chess_movegen.h), not from making each move. A level
+// whose children would not fit in the memory budget is processed in halves, depth first, so any depth
+// runs in bounded memory. With transpositions merged, every position carries the number of paths that
+// reach it, and a level's equal positions are merged (radix sort by a hash of all 72 bytes, runs of
+// byte-equal positions summed) before it is expanded: a transposition table of whole levels.
 #include <algorithm>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "core/primitives.cuh"
 #include "search/chess/chess_device.h"
 #include "search/chess/chess_movegen.h"
+#include "search/chess/chess_sliders.h"
 
 namespace warpmind::gpu {
 
@@ -34,18 +36,31 @@ constexpr int kThreads = 128;
 
 unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
-__global__ void k_count(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ counts) {
+// Legal moves counted with the slider tables (chess_sliders.h), the device's copy.
+struct TableCount {
+  chess::SliderTables t;
+  __device__ int operator()(const DPos& p) const { return chess::count_moves(p, t); }
+};
+
+__global__ void k_count(TableCount count, const DPos* __restrict__ in, unsigned long long n,
+                        unsigned long long* __restrict__ counts) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) counts[i] = static_cast<unsigned long long>(chess::count_moves(in[i]));
+  if (i < n) counts[i] = static_cast<unsigned long long>(count(in[i]));
 }
 
-__global__ void k_expand(const DPos* __restrict__ in, unsigned long long n,
-                         const unsigned long long* __restrict__ offset, DPos* __restrict__ out) {
+// Level k+1: the children of every position (and its weight, where there are weights).
+__global__ void k_expand(const DPos* __restrict__ in, const unsigned long long* __restrict__ w, unsigned long long n,
+                         const unsigned long long* __restrict__ offset, DPos* __restrict__ out,
+                         unsigned long long* __restrict__ out_w) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const DPos p = in[i];
+  const unsigned long long weight = w ? w[i] : 0;
   unsigned long long o = offset[i];
-  chess::for_each_legal(p, [&](std::uint32_t m) { out[o++] = chess::apply(p, m); });
+  chess::for_each_legal(p, [&](std::uint32_t m) {
+    if (w) out_w[o] = weight;
+    out[o++] = chess::apply(p, m);
+  });
 }
 
 __device__ void add_warp_total(unsigned long long c, unsigned long long* total) {
@@ -53,54 +68,21 @@ __device__ void add_warp_total(unsigned long long c, unsigned long long* total) 
   if ((threadIdx.x & 31) == 0 && c) atomicAdd(total, c);
 }
 
-// Adds the legal moves of every position to *total (perft 1 of each).
-__global__ void k_leaf_sum(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ total) {
-  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  add_warp_total(i < n ? static_cast<unsigned long long>(chess::count_moves(in[i])) : 0ull, total);
-}
-
-// Adds perft 2 of every position to *total: its legal moves listed, each child's moves counted. The
-// list keeps the warp together over the counts, which are most of the work.
-__global__ void __launch_bounds__(kThreads)
-    k_perft2(const DPos* __restrict__ in, unsigned long long n, unsigned long long* __restrict__ total) {
+// Adds the legal moves of every position (times its weight) to *total: perft 1 of each.
+__global__ void k_leaf_sum(TableCount count, const DPos* __restrict__ in, const unsigned long long* __restrict__ w,
+                           unsigned long long n, unsigned long long* __restrict__ total) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long c = 0;
-  if (i < n) {
-    const DPos p = in[i];
-    std::uint32_t moves[chess::kMaxLegalMoves];
-    int k = 0;
-    chess::for_each_legal(p, [&](std::uint32_t m) { moves[k++] = m; });
-    for (int j = 0; j < k; ++j) c += static_cast<unsigned long long>(chess::count_moves(chess::apply(p, moves[j])));
-  }
+  if (i < n) c = static_cast<unsigned long long>(count(in[i])) * (w ? w[i] : 1ull);
   add_warp_total(c, total);
 }
 
-// ---- perft with transpositions merged: every position carries a weight (how many paths reach it);
-// a level's equal positions are merged into one (weights summed) before it is expanded.
-
-__global__ void k_expand_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w, unsigned long long n,
-                           const unsigned long long* __restrict__ offset, DPos* __restrict__ out,
-                           unsigned long long* __restrict__ out_w) {
-  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const DPos p = in[i];
-  const unsigned long long weight = w[i];
-  unsigned long long o = offset[i];
-  chess::for_each_legal(p, [&](std::uint32_t m) {
-    out_w[o] = weight;
-    out[o++] = chess::apply(p, m);
-  });
-}
-
-__global__ void k_leaf_sum_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w,
-                             unsigned long long n, unsigned long long* __restrict__ total) {
-  const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  add_warp_total(i < n ? w[i] * static_cast<unsigned long long>(chess::count_moves(in[i])) : 0ull, total);
-}
-
-__global__ void __launch_bounds__(kThreads)
-    k_perft2_w(const DPos* __restrict__ in, const unsigned long long* __restrict__ w, unsigned long long n,
-               unsigned long long* __restrict__ total) {
+// Adds perft 2 of every position (times its weight) to *total: its legal moves listed, then each child's
+// moves counted. The list keeps the warp together over the counts, which are most of the work. Eight
+// blocks an SM (64 registers a thread): the counts wait on table loads, and more warps hide them.
+__global__ void __launch_bounds__(kThreads, 8)
+    k_perft2(TableCount count, const DPos* __restrict__ in, const unsigned long long* __restrict__ w,
+             unsigned long long n, unsigned long long* __restrict__ total) {
   const unsigned long long i = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long c = 0;
   if (i < n) {
@@ -108,8 +90,8 @@ __global__ void __launch_bounds__(kThreads)
     std::uint32_t moves[chess::kMaxLegalMoves];
     int k = 0;
     chess::for_each_legal(p, [&](std::uint32_t m) { moves[k++] = m; });
-    for (int j = 0; j < k; ++j) c += static_cast<unsigned long long>(chess::count_moves(chess::apply(p, moves[j])));
-    c *= w[i];
+    for (int j = 0; j < k; ++j) c += static_cast<unsigned long long>(count(chess::apply(p, moves[j])));
+    c *= w ? w[i] : 1ull;
   }
   add_warp_total(c, total);
 }
@@ -181,15 +163,6 @@ __global__ void k_branches(const DPos* __restrict__ in, unsigned n, std::uint32_
   counts[i] = c;
 }
 
-struct Level {
-  DeviceBuffer<DPos> pos;  // this level's positions (level 0: the root)
-  DeviceBuffer<unsigned long long> count, offset;
-  // perft with transpositions merged: weights, and the merge's keys, permutation, heads and merged level
-  DeviceBuffer<unsigned long long> weight, key, key_sorted, merged_weight;
-  DeviceBuffer<unsigned> index, index_sorted, head, run_start;
-  DeviceBuffer<DPos> merged;
-};
-
 // The search's tree for the device-resident negamax (minimax.cuh): children in the search's order.
 struct MinimaxRules {
   __device__ int count(const DPos& p) const { return chess::count_moves(p); }
@@ -221,11 +194,22 @@ struct MinimaxRules {
 
 }  // namespace
 
+struct Level {
+  DeviceBuffer<DPos> pos;  // this level's positions (level 0: the root)
+  DeviceBuffer<unsigned long long> count, offset;
+  // perft with transpositions merged: weights, and the merge's keys, permutation, heads and merged level
+  DeviceBuffer<unsigned long long> weight, key, key_sorted, merged_weight;
+  DeviceBuffer<unsigned> index, index_sorted, head, run_start;
+  DeviceBuffer<DPos> merged;
+};
+
 struct ChessPerftDevice::Impl {
   cudaStream_t stream = nullptr;
   std::vector<std::unique_ptr<Level>> levels;
   DeviceBuffer<unsigned long long> total;
   DeviceBuffer<unsigned char> temp;
+  DeviceBuffer<chess::Bits> slider_words;  // chess_sliders.h's tables, copied once
+  TableCount count;
   std::size_t budget = 0;  // bytes of children one level may hold
   cudaEvent_t ev[2] = {};
 
@@ -233,47 +217,56 @@ struct ChessPerftDevice::Impl {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
   }
-  Status run(std::size_t level, const DPos* in, unsigned long long n, int depth);
-  Status run_merged(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n, int depth,
-                    bool merge_first = true);
+  Status run(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n, int depth,
+             bool merge_first = true);
   Status merge(Level& here, const DPos*& in, const unsigned long long*& w, unsigned long long& n);
   std::uint64_t merged_away = 0;  // positions merged into an equal one, over the run
 };
 
-Status ChessPerftDevice::Impl::run(std::size_t level, const DPos* in, unsigned long long n, int depth) {
+// Adds the leaves `depth` plies below in[0..n) (weights w: how many paths reach each position; null:
+// one each) to total, level by level. With weights, a level of at least 4,096 positions is merged before
+// it is expanded (merge_first false: already merged). A level whose children would not fit in the budget
+// is expanded in halves, depth first, each half's children merged on their own: exact, merging a little less.
+Status ChessPerftDevice::Impl::run(std::size_t level, const DPos* in, const unsigned long long* w, unsigned long long n,
+                                   int depth, bool merge_first) {
   cudaStream_t s = stream;
   if (n == 0) return Status::Ok();
+  while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
+  Level& here = *levels[level];
+  Status err;
+  if (w && merge_first && n >= 4096 && !(err = merge(here, in, w, n)).ok()) return err;
   if (depth == 1) {
-    k_leaf_sum<<<blocks_for(n), kThreads, 0, s>>>(in, n, total.get());
+    k_leaf_sum<<<blocks_for(n), kThreads, 0, s>>>(count, in, w, n, total.get());
     WM_CUDA_LAUNCH(k_leaf_sum);
     return Status::Ok();
   }
   if (depth == 2) {
-    k_perft2<<<blocks_for(n), kThreads, 0, s>>>(in, n, total.get());
+    k_perft2<<<blocks_for(n), kThreads, 0, s>>>(count, in, w, n, total.get());
     WM_CUDA_LAUNCH(k_perft2);
     return Status::Ok();
   }
-  while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
-  Level& here = *levels[level];
-  Status err;
   if (!(err = here.count.reserve(n + 1)).ok()) return err;
   if (!(err = here.offset.reserve(n + 1)).ok()) return err;
-  k_count<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.count.get());
+  k_count<<<blocks_for(n), kThreads, 0, s>>>(count, in, n, here.count.get());
   WM_CUDA_LAUNCH(k_count);
   WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
   unsigned long long children = 0;
   if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).ok()) return err;
-  const std::size_t per_child = sizeof(DPos) + 2 * sizeof(unsigned long long);
-  if (children * per_child > budget && n > 1) {  // too many children at once: halves, depth first
+  // a child: its position (and weight), its level's count and offset (and the merge's buffers and sort)
+  const std::size_t per_child = w ? 2 * sizeof(DPos) + 8 * sizeof(unsigned long long) + 6 * sizeof(unsigned)
+                                  : sizeof(DPos) + 2 * sizeof(unsigned long long);
+  if (children * per_child > budget && n > 1) {  // halves, depth first (a merged level stays in `here`)
     const unsigned long long half = n / 2;
-    if (!(err = run(level, in, half, depth)).ok()) return err;
-    return run(level, in + half, n - half, depth);
+    if (!(err = run(level, in, w, half, depth, false)).ok()) return err;
+    return run(level, in + half, w ? w + half : nullptr, n - half, depth, false);
   }
   Level& next = *levels[level + 1];
   if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
-  k_expand<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.offset.get(), next.pos.get());
+  if (w && !(err = next.weight.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
+  k_expand<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, here.offset.get(), next.pos.get(),
+                                              w ? next.weight.get() : nullptr);
   WM_CUDA_LAUNCH(k_expand);
-  return run(level + 1, next.pos.get(), children, depth - 1);
+  return run(level + 1, next.pos.get(), w ? next.weight.get() : nullptr, children, depth - 1);
 }
 
 // Replaces in[0..n) (weights w) by its distinct positions with summed weights, in here.merged.
@@ -311,58 +304,18 @@ Status ChessPerftDevice::Impl::merge(Level& here, const DPos*& in, const unsigne
   return Status::Ok();
 }
 
-// run() with weights: a level of at least 4,096 positions is merged before it is expanded; a level too
-// large for the budget is expanded in halves of the merged level (merge_first false: already merged),
-// and each half's children are merged on their own — exact, merging a little less.
-Status ChessPerftDevice::Impl::run_merged(std::size_t level, const DPos* in, const unsigned long long* w,
-                                          unsigned long long n, int depth, bool merge_first) {
-  cudaStream_t s = stream;
-  if (n == 0) return Status::Ok();
-  while (levels.size() < level + 2) levels.push_back(std::make_unique<Level>());
-  Level& here = *levels[level];
-  Status err;
-  if (merge_first && n >= 4096 && !(err = merge(here, in, w, n)).ok()) return err;
-  if (depth == 1) {
-    k_leaf_sum_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, total.get());
-    WM_CUDA_LAUNCH(k_leaf_sum_w);
-    return Status::Ok();
-  }
-  if (depth == 2) {
-    k_perft2_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, total.get());
-    WM_CUDA_LAUNCH(k_perft2_w);
-    return Status::Ok();
-  }
-  if (!(err = here.count.reserve(n + 1)).ok()) return err;
-  if (!(err = here.offset.reserve(n + 1)).ok()) return err;
-  k_count<<<blocks_for(n), kThreads, 0, s>>>(in, n, here.count.get());
-  WM_CUDA_LAUNCH(k_count);
-  WM_CUDA(cudaMemsetAsync(here.count.get() + n, 0, sizeof(unsigned long long), s));
-  unsigned long long children = 0;
-  if (!(err = exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children)).ok()) return err;
-  // a child: its position and weight, the count and offset of its own level, and the merge's buffers
-  const std::size_t per_child =
-      2 * sizeof(DPos) + 8 * sizeof(unsigned long long) + 6 * sizeof(unsigned);  // + the sort's
-  if (children * per_child > budget && n > 1) {  // halves, depth first (the merged level stays in `here`)
-    const unsigned long long half = n / 2;
-    if (!(err = run_merged(level, in, w, half, depth, false)).ok()) return err;
-    return run_merged(level, in + half, w + half, n - half, depth, false);
-  }
-  Level& next = *levels[level + 1];
-  if (!(err = next.pos.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
-  if (!(err = next.weight.reserve(std::max<unsigned long long>(children, 1))).ok()) return err;
-  k_expand_w<<<blocks_for(n), kThreads, 0, s>>>(in, w, n, here.offset.get(), next.pos.get(), next.weight.get());
-  WM_CUDA_LAUNCH(k_expand_w);
-  return run_merged(level + 1, next.pos.get(), next.weight.get(), children, depth - 1);
-}
-
-Status ChessPerftDevice::create(void* stream, std::unique_ptr<ChessPerftDevice>& out) {
+Status ChessPerftDevice::create(void* stream, const chess::Bits* slider_words, std::unique_ptr<ChessPerftDevice>& out) {
   std::unique_ptr<ChessPerftDevice> d(new ChessPerftDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
   im.stream = static_cast<cudaStream_t>(stream);
   for (cudaEvent_t& e : im.ev) WM_CUDA(cudaEventCreate(&e));
   Status err = im.total.reserve(1);
+  if (err.ok()) err = im.slider_words.reserve(chess::SliderTables::kWords);
   if (!err.ok()) return err;
+  WM_CUDA(cudaMemcpy(im.slider_words.get(), slider_words, chess::SliderTables::kWords * sizeof(chess::Bits),
+                     cudaMemcpyHostToDevice));
+  im.count = TableCount{chess::slider_tables_at(im.slider_words.get())};
   out = std::move(d);
   return Status::Ok();
 }
@@ -399,9 +352,9 @@ Status ChessPerftDevice::perft(const DPos& root, int depth, std::uint64_t& nodes
     const unsigned long long one = 1;
     if (!(err = im.levels[0]->weight.reserve(1)).ok()) return err;
     WM_CUDA(cudaMemcpyAsync(im.levels[0]->weight.get(), &one, sizeof one, cudaMemcpyHostToDevice, s));
-    err = im.run_merged(0, im.levels[0]->pos.get(), im.levels[0]->weight.get(), 1, depth);
+    err = im.run(0, im.levels[0]->pos.get(), im.levels[0]->weight.get(), 1, depth);
   } else {
-    err = im.run(0, im.levels[0]->pos.get(), 1, depth);
+    err = im.run(0, im.levels[0]->pos.get(), nullptr, 1, depth);
   }
   if (!err.ok()) return err;
   if (merged) *merged = im.merged_away;

@@ -48,7 +48,7 @@ def performance(load):
                  f"{ms(g['match_ms'])}; {ms(g['median_ms'])} (gpu-grid)",
                  f"{times(c['match_ms'] / g['match_ms'])}; {times(c['median_ms'] / g['median_ms'])}",
                  f"{ms(g['floor_ms'])} (full match)", "ddm.json"])
-    p = load("h100/chess.json")
+    p = load("h100/chess-perft.json")
     cpu = p.one("perft-cpu", position="start")
     gpu = max(p.find("perft-gpu", position="start"), key=lambda r: r["params"]["depth"], default=None)
     if gpu is None:
@@ -56,7 +56,7 @@ def performance(load):
     rows.append(["chess perft from the start position, nodes a second",
                  f"{rate(cpu['nodes_per_s'])} (depth {cpu['params']['depth']})",
                  f"{rate(gpu['nodes_per_s'])} (depth {gpu['params']['depth']}, {ms(gpu['median_ms'])})",
-                 times(gpu["nodes_per_s"] / cpu["nodes_per_s"]), "–", "chess.json"])
+                 times(gpu["nodes_per_s"] / cpu["nodes_per_s"]), "–", "chess-perft.json"])
     for rel, label, depth, pruning, _ in SEARCHES:
         if not pruning:
             continue

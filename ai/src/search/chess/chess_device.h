@@ -18,7 +18,9 @@ namespace warpmind::gpu {
 // level by level, the last two plies counted without being written. Not thread-safe.
 class ChessPerftDevice {
  public:
-  static Status create(void* stream, std::unique_ptr<ChessPerftDevice>& out);
+  // slider_words: chess_sliders.h's tables (host_slider_words()), copied to the device.
+  static Status create(void* stream, const search::chess::rules::Bits* slider_words,
+                       std::unique_ptr<ChessPerftDevice>& out);
   ~ChessPerftDevice();
   // Leaf nodes of `root` at `depth` (0..20). A level too large for the memory budget is processed in
   // slices. ms: device time. budget_bytes: memory one level's children may take (0: half the free memory

@@ -93,7 +93,7 @@ WM_HD Bits line_beyond(int k, int d) {
 WM_HD LegalMasks legal_masks(const DPos& p) {
   LegalMasks m;
   const int us = p.side, them = us ^ 1;
-  const Bits own = p.color[us], enemy = p.color[them], occ = own | enemy, empty = ~occ;
+  const Bits own = side_bits(p, us), enemy = side_bits(p, them), occ = own | enemy, empty = ~occ;
   const Bits kbb = p.piece[kKing] & own;
   if (!kbb) return m;
   m.king = lsb(kbb);
@@ -140,7 +140,7 @@ WM_HD void for_each_castle(const DPos& p, const LegalMasks& m, F&& f) {
   const int us = p.side;
   const int home = us == kWhite ? 4 : 60;
   if (m.checkers || m.king != home) return;
-  const Bits occ = occupied(p), rooks = p.piece[kRook] & p.color[us];
+  const Bits occ = occupied(p), rooks = p.piece[kRook] & side_bits(p, us);
   const int ks = us == kWhite ? kWhiteKingSide : kBlackKingSide, qs = us == kWhite ? kWhiteQueenSide : kBlackQueenSide;
   if ((p.castling & ks) && (rooks & bit(home + 3)) && !(occ & (bit(home + 1) | bit(home + 2))) &&
       !(m.danger & (bit(home + 1) | bit(home + 2))))
@@ -155,7 +155,7 @@ template <class F>
 WM_HD void for_each_en_passant(const DPos& p, F&& f) {
   if (p.ep == kNoSquare) return;
   const int us = p.side;
-  for (Bits b = pawn_attacks(us ^ 1, bit(p.ep)) & p.piece[kPawn] & p.color[us]; b; b &= b - 1) {
+  for (Bits b = pawn_attacks(us ^ 1, bit(p.ep)) & p.piece[kPawn] & side_bits(p, us); b; b &= b - 1) {
     const std::uint32_t mv = make_move(lsb(b), p.ep, kNoPiece, kCapture | kEnPassant);
     if (legal_after(apply(p, mv), us)) f(mv);
   }
@@ -167,7 +167,7 @@ struct PawnTargets {
 };
 WM_HD PawnTargets pawn_targets(const DPos& p, Bits pawns, Bits allowed) {
   const int us = p.side;
-  const Bits empty = ~occupied(p), enemy = p.color[us ^ 1];
+  const Bits empty = ~occupied(p), enemy = side_bits(p, us ^ 1);
   PawnTargets t;
   if (us == kWhite) {
     t.push = (pawns << 8) & empty;
@@ -182,24 +182,15 @@ WM_HD PawnTargets pawn_targets(const DPos& p, Bits pawns, Bits allowed) {
   return t;
 }
 
-// The number of legal moves of p (equal to count_legal(p), at a fraction of its cost).
-WM_HD int count_moves(const DPos& p) {
-  const LegalMasks m = legal_masks(p);
-  if (m.king < 0) return count_legal(p);
-  const int us = p.side;
-  const Bits own = p.color[us], occ = occupied(p), empty = ~occ;
-  int n = popcnt(king_attacks(bit(m.king)) & ~own & ~m.danger);
-  if (m.checkers >= 2) return n;
+// Castling, en passant and the moves of the pawns that are not pinned (set-wise: pushes and the two
+// capture directions each reach distinct squares), given the masks of a position not in double check.
+WM_HD int count_special_and_pawns(const DPos& p, const LegalMasks& m) {
+  int n = 0;
   for_each_castle(p, m, [&](std::uint32_t) { ++n; });
   for_each_en_passant(p, [&](std::uint32_t) { ++n; });
-  const Bits target = ~own & m.check, promo_rank = us == kWhite ? kRank8 : kRank1;
-  const Bits free = own & ~(m.pinned_hv | m.pinned_d12);
-  for (Bits b = free & p.piece[kKnight]; b; b &= b - 1) n += popcnt(knight_attacks(b & (~b + 1)) & target);
-  const Bits rq = p.piece[kRook] | p.piece[kQueen], bq = p.piece[kBishop] | p.piece[kQueen];
-  WM_UNROLL
-  for (int d = 0; d < 8; ++d) n += popcnt(dir_ray(free & (d < 4 ? rq : bq), empty, d) & target);
-  // Pawns set-wise: pushes and the two capture directions each reach distinct squares.
-  const Bits pawns = free & p.piece[kPawn], enemy = p.color[us ^ 1];
+  const int us = p.side;
+  const Bits own = side_bits(p, us), empty = ~occupied(p), promo_rank = us == kWhite ? kRank8 : kRank1;
+  const Bits pawns = own & ~(m.pinned_hv | m.pinned_d12) & p.piece[kPawn], enemy = side_bits(p, us ^ 1);
   Bits push, dbl, cap_a, cap_b;
   if (us == kWhite) {
     push = (pawns << 8) & empty;
@@ -213,8 +204,40 @@ WM_HD int count_moves(const DPos& p) {
     cap_b = (pawns >> 9) & kNotH & enemy;
   }
   const Bits single = push & m.check, ca = cap_a & m.check, cb = cap_b & m.check;
-  n += popcnt(single & ~promo_rank) + popcnt(ca & ~promo_rank) + popcnt(cb & ~promo_rank) +
-       4 * (popcnt(single & promo_rank) + popcnt(ca & promo_rank) + popcnt(cb & promo_rank)) + popcnt(dbl & m.check);
+  return n + popcnt(single & ~promo_rank) + popcnt(ca & ~promo_rank) + popcnt(cb & ~promo_rank) +
+         4 * (popcnt(single & promo_rank) + popcnt(ca & promo_rank) + popcnt(cb & promo_rank)) + popcnt(dbl & m.check);
+}
+
+// The moves of pinned pawns, given the masks of a position not in check.
+WM_HD int count_pinned_pawns(const DPos& p, const LegalMasks& m) {
+  int n = 0;
+  if (const Bits pp = m.pinned_hv & p.piece[kPawn]) {
+    const PawnTargets t = pawn_targets(p, pp, m.pin_hv);
+    n += popcnt(t.push) + popcnt(t.double_push);  // a pawn pinned on a file never reaches the last rank
+  }
+  const Bits promo_rank = p.side == kWhite ? kRank8 : kRank1;
+  for (Bits b = m.pinned_d12 & p.piece[kPawn]; b; b &= b - 1) {
+    const Bits c = pawn_targets(p, b & (~b + 1), m.pin_d12).captures;
+    n += popcnt(c & ~promo_rank) + 4 * popcnt(c & promo_rank);
+  }
+  return n;
+}
+
+// The number of legal moves of p (equal to count_legal(p), at a fraction of its cost).
+WM_HD int count_moves(const DPos& p) {
+  const LegalMasks m = legal_masks(p);
+  if (m.king < 0) return count_legal(p);
+  const int us = p.side;
+  const Bits own = side_bits(p, us), occ = occupied(p), empty = ~occ;
+  int n = popcnt(king_attacks(bit(m.king)) & ~own & ~m.danger);
+  if (m.checkers >= 2) return n;
+  n += count_special_and_pawns(p, m);
+  const Bits target = ~own & m.check;
+  const Bits free = own & ~(m.pinned_hv | m.pinned_d12);
+  for (Bits b = free & p.piece[kKnight]; b; b &= b - 1) n += popcnt(knight_attacks(b & (~b + 1)) & target);
+  const Bits rq = p.piece[kRook] | p.piece[kQueen], bq = p.piece[kBishop] | p.piece[kQueen];
+  WM_UNROLL
+  for (int d = 0; d < 8; ++d) n += popcnt(dir_ray(free & (d < 4 ? rq : bq), empty, d) & target);
   if (m.checkers || !(m.pinned_hv | m.pinned_d12)) return n;  // pinned pieces cannot answer a check
   // Pinned pieces along their own kind of line (knights never move).
   WM_UNROLL
@@ -222,15 +245,7 @@ WM_HD int count_moves(const DPos& p) {
     const Bits from = d < 4 ? m.pinned_hv & rq : m.pinned_d12 & bq;
     if (from) n += popcnt(dir_ray(from, empty, d) & ~own & (d < 4 ? m.pin_hv : m.pin_d12));
   }
-  if (const Bits pp = m.pinned_hv & p.piece[kPawn]) {
-    const PawnTargets t = pawn_targets(p, pp, m.pin_hv);
-    n += popcnt(t.push) + popcnt(t.double_push);  // a pawn pinned on a file never reaches the last rank
-  }
-  for (Bits b = m.pinned_d12 & p.piece[kPawn]; b; b &= b - 1) {
-    const Bits c = pawn_targets(p, b & (~b + 1), m.pin_d12).captures;
-    n += popcnt(c & ~promo_rank) + 4 * popcnt(c & promo_rank);
-  }
-  return n;
+  return n + count_pinned_pawns(p, m);
 }
 
 // Calls f(move) for every legal move of p (ai/'s 32-bit packing; order unspecified).
@@ -244,7 +259,7 @@ WM_HD void for_each_legal(const DPos& p, F&& f) {
     return;
   }
   const int us = p.side;
-  const Bits own = p.color[us], enemy = p.color[us ^ 1], occ = own | enemy;
+  const Bits own = side_bits(p, us), enemy = side_bits(p, us ^ 1), occ = own | enemy;
   const auto emit = [&](int from, Bits targets) {
     for (Bits b = targets; b; b &= b - 1) {
       const int to = lsb(b);

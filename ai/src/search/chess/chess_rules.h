@@ -104,8 +104,11 @@ WM_HD Bits pawn_attacks(int c, Bits b) {
 }
 
 WM_HD Bits occupied(const DPos& p) { return p.color[0] | p.color[1]; }
+// Colour c's pieces, selected rather than indexed: an array indexed by a variable would put the position
+// in local memory on the device.
+WM_HD Bits side_bits(const DPos& p, int c) { return c ? p.color[1] : p.color[0]; }
 WM_HD int king_square(const DPos& p, int c) {
-  const Bits k = p.piece[kKing] & p.color[c];
+  const Bits k = p.piece[kKing] & side_bits(p, c);
   return k ? lsb(k) : -1;
 }
 WM_HD int type_at(const DPos& p, int sq) {
@@ -116,7 +119,7 @@ WM_HD int type_at(const DPos& p, int sq) {
 }
 
 WM_HD bool attacked(const DPos& p, int sq, int by) {
-  const Bits s = bit(sq), them = p.color[by];
+  const Bits s = bit(sq), them = side_bits(p, by);
   if (pawn_attacks(by ^ 1, s) & p.piece[kPawn] & them) return true;
   if (knight_attacks(s) & p.piece[kKnight] & them) return true;
   if (king_attacks(s) & p.piece[kKing] & them) return true;
@@ -164,7 +167,7 @@ WM_HD DPos apply(const DPos& p, std::uint32_t m) {
   if (flags & kEnPassant) {
     captured = kPawn;
     taken = bit(to + (us == kWhite ? -8 : 8));
-  } else if (p.color[them] & tb) {
+  } else if (side_bits(p, them) & tb) {
     captured = type_at(p, to);
     taken = tb;
   }
@@ -193,7 +196,7 @@ WM_HD DPos apply(const DPos& p, std::uint32_t m) {
 template <class F>
 WM_HD void for_each_pseudo(const DPos& p, F&& f) {
   const int us = p.side, them = us ^ 1;
-  const Bits own = p.color[us], enemy = p.color[them], occ = own | enemy;
+  const Bits own = side_bits(p, us), enemy = side_bits(p, them), occ = own | enemy;
   const int up = us == kWhite ? 8 : -8;
   const int start_rank = us == kWhite ? 1 : 6;
   const auto pawn_move = [&](int from, int to, std::uint32_t flags) {
@@ -285,8 +288,8 @@ using eval::file_mask;
 
 struct EvalBoard {
   const DPos& p;
-  WM_HD Bits pieces(int c, int t) const { return p.piece[t] & p.color[c]; }
-  WM_HD Bits occupied(int c) const { return p.color[c]; }
+  WM_HD Bits pieces(int c, int t) const { return p.piece[t] & side_bits(p, c); }
+  WM_HD Bits occupied(int c) const { return side_bits(p, c); }
   WM_HD int king_square(int c) const { return rules::king_square(p, c); }
   WM_HD int side() const { return p.side; }
   WM_HD Bits knight(int sq) const { return knight_attacks(bit(sq)); }

@@ -1,6 +1,7 @@
 // Perft on the GPU (contract in chess_search.h), dispatched to gpu/src/search/chess.cu. Without CUDA it
 // reports that the backend is unavailable.
 #include "search/chess/chess_device.h"
+#include "search/chess/chess_sliders.h"
 #include "warpmind/search/chess_search.h"
 
 namespace warpmind::search::chess {
@@ -16,7 +17,7 @@ Status GpuPerft::create(Context& ctx, std::unique_ptr<GpuPerft>& out) {
   std::unique_ptr<GpuPerft> p(new GpuPerft());
   p->impl_ = std::make_unique<Impl>();
 #if WARPMIND_HAVE_CUDA
-  const Status err = gpu::ChessPerftDevice::create(ctx.stream(), p->impl_->device);
+  const Status err = gpu::ChessPerftDevice::create(ctx.stream(), rules::host_slider_words(), p->impl_->device);
   if (!err.ok()) return err.context("chess perft");
 #endif
   out = std::move(p);
