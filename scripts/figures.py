@@ -75,7 +75,6 @@ SOURCES = {
 # with options as the step bench-SUITE:ARG,ARG on a staged CUDA machine).
 RERUN = {
     "chess-perft.json": "warpmind-bench chess --part perft",
-    "chess.json": "warpmind-bench chess --part batches,plain,pruned,subtrees",
     "field-only-scale.json": "warpmind-bench field --only-scale",
     "crowd-no-scale.json": "warpmind-bench crowd --no-scale",
     "ddm.json": "warpmind-bench ddm --no-brute --steps 5",
