@@ -37,7 +37,8 @@ echo "examples: c_only (a plain C project, no CUDA toolkit) built and ran"
 py_dir=$(find "$tmp/prefix" -path '*/python3/dist-packages' -type d | head -1)
 if [[ -n "$py_dir" && -d "$py_dir/warpmind" ]]; then
   PYTHONPATH="$py_dir" /usr/bin/python3 examples/python/quickstart.py
-  echo "examples: python/quickstart.py ran against the installed module"
+  PYTHONPATH="$py_dir" /usr/bin/python3 examples/python/heatmap.py "$tmp/heatmap.png"
+  echo "examples: python/quickstart.py and heatmap.py ran against the installed module"
 fi
 # The C# example where the package has Warpmind.dll (shared builds), under mono.
 dll=$(find "$tmp/prefix" -name Warpmind.dll | head -1)

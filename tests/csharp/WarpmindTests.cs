@@ -276,6 +276,52 @@ namespace Warpmind.Tests
         }
 
         [Test]
+        public void ChunkedTickHandsOverTheTicksNotificationsInReceiverOrder()
+        {
+            // Two equal worlds, the same commands: one tick kept, one in chunks of at most 40 notifications.
+            var rng = new Random(5);
+            var players = new Player[300];
+            for (int i = 0; i < players.Length; ++i)
+                players[i] = new Player { X = rng.Next(0, 100), Y = rng.Next(0, 100), Hp = 50 };
+            var commands = new Command[players.Length];
+            for (int i = 0; i < commands.Length; ++i)
+                commands[i] = new Command { Player = (uint)i, Dx = rng.Next(-3, 4), Dy = rng.Next(-3, 4) };
+            using (var kept = new Aoi(ctx, 0, 0, 100, 100, 12, AoiShape.Circle, 5, 5, true, AoiVariant.CpuFast))
+            using (var chunked = new Aoi(ctx, 0, 0, 100, 100, 12, AoiShape.Circle, 5, 5, true, AoiVariant.CpuFast, 40))
+            {
+                kept.Reset(players);
+                chunked.Reset(players);
+                AoiTickStats a = kept.Tick(commands);
+                Notification[] want = null;
+                int n = kept.Notifications(ref want);
+                var got = new List<Notification>();
+                Notification[] buffer = null;
+                uint nextReceiver = 0;
+                int chunks = 0;
+                AoiTickStats b = chunked.TickChunked(commands, chunk =>
+                {
+                    Assert.AreEqual(nextReceiver, chunk.FirstReceiver);  // every receiver once, in order
+                    Assert.AreEqual((ulong)got.Count, chunk.FirstNotification);
+                    nextReceiver = chunk.EndReceiver;
+                    int k = chunk.CopyTo(ref buffer);
+                    for (int i = 0; i < k; ++i) got.Add(buffer[i]);
+                    ++chunks;
+                });
+                Assert.AreEqual((ulong)a.Notifications, (ulong)b.Notifications);
+                Assert.Greater(n, 200);
+                Assert.Greater(chunks, 3);
+                Assert.AreEqual(n, got.Count);
+                for (int i = 0; i < n; ++i)
+                {
+                    Assert.AreEqual(want[i].Receiver, got[i].Receiver, "notification " + i);
+                    Assert.AreEqual(want[i].Subject, got[i].Subject, "notification " + i);
+                    Assert.AreEqual(want[i].Value, got[i].Value, "notification " + i);
+                }
+                Assert.Throws<InvalidOperationException>(() => chunked.TickChunked(commands, c => { throw new InvalidOperationException("stop"); }));
+            }
+        }
+
+        [Test]
         public void NavigationFieldsOfACorridor()
         {
             // One row of 10 cells, cell 6 blocked, cost 2 each: distance to the goal at x = 1 is 2 |x - 1| west of
@@ -297,6 +343,73 @@ namespace Warpmind.Tests
             Assert.AreEqual(4f, dist[0]);
             Assert.IsTrue(float.IsPositiveInfinity(dist[1]));
             Assert.Throws<ArgumentException>(() => Navigation.DistanceFields(ctx, 10, 1, costs, new[] { 6, 0 }, d, dir));  // a goal on the wall
+        }
+
+        [Test]
+        public void Regions3DEqualABruteForceOverlap()
+        {
+            var rng = new Random(12);
+            var boxes = new List<float[]>();
+            using (var r = new Regions(ctx, DdmVariant.CpuSort, 0, 3))
+            {
+                for (int i = 0; i < 240; ++i)
+                {
+                    var kind = i % 2 == 0 ? RegionKind.Publication : RegionKind.Subscription;
+                    float x = rng.Next(0, 30), y = rng.Next(0, 30), z = rng.Next(0, 30);
+                    var b = new float[] { x, y, z, x + rng.Next(0, 10), y + rng.Next(0, 10), z + rng.Next(0, 10) };
+                    Assert.AreEqual((uint)i, r.Add(kind, b[0], b[1], b[2], b[3], b[4], b[5]));
+                    boxes.Add(b);
+                }
+                var want = new List<Pair>();
+                for (int p = 0; p < boxes.Count; p += 2)
+                    for (int q = 1; q < boxes.Count; q += 2)
+                    {
+                        float[] a = boxes[p], b = boxes[q];
+                        bool overlap = true;
+                        for (int d = 0; d < 3; ++d) overlap &= Math.Max(a[d], b[d]) < Math.Min(a[3 + d], b[3 + d]);
+                        if (overlap) want.Add(new Pair { Publication = (uint)p, Subscription = (uint)q });
+                    }
+                Pair[] got = null;
+                int n = r.Match(ref got);
+                Assert.Greater(want.Count, 10);
+                Assert.AreEqual(want.Count, n);
+                for (int i = 0; i < n; ++i)
+                {
+                    Assert.AreEqual(want[i].Publication, got[i].Publication, "pair " + i);
+                    Assert.AreEqual(want[i].Subscription, got[i].Subscription, "pair " + i);
+                }
+                Assert.Throws<ArgumentException>(() => r.Add(RegionKind.Publication, 0, 0, 1, 1));  // a 2-D box
+                Assert.Throws<ArgumentException>(() => r.Update(0, 5, 5, 5, 1, 1, 1));              // lo > hi
+            }
+            Assert.Throws<ArgumentException>(() => new Regions(ctx, DdmVariant.CpuSort, 0, 4));
+        }
+
+        [Test]
+        public void TablesAnswerAsTheEnginesAtTheirDepth()
+        {
+            // Each position's move from the table search equals the engine's own fixed-depth search of it
+            // where the mate is forced (one move mates), and the whole call is refused on a bad position.
+            using (var tables = new Tables(ctx, Game.Chess))
+            {
+                var positions = new[] { "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+                                        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" };
+                SearchResult[] results = null;
+                ulong nodes = tables.Search(positions, 3, ref results);
+                Assert.Greater(nodes, 0UL);
+                Assert.AreEqual("a1a8", results[0].Move);
+                Assert.AreEqual(31999, results[0].Score);
+                Assert.AreEqual(3, results[1].Depth);
+                Assert.AreEqual(4, results[1].Move.Length);
+                Assert.Throws<ArgumentException>(() => tables.Search(new[] { "not a fen" }, 2, ref results));
+                Assert.AreEqual("a1a8", results[0].Move);  // nothing written
+            }
+            using (var tables = new Tables(ctx, Game.Connect6, 8))
+            {
+                SearchResult[] results = null;
+                tables.Search(new[] { "JJ", "JJ HHJH" }, 2, ref results);
+                Assert.AreEqual(4, results[0].Move.Length);
+                Assert.AreEqual(4, results[1].Move.Length);
+            }
         }
 
         [Test]

@@ -176,6 +176,37 @@ def test_engines_answer_as_the_c_api(contexts):
     LIB.wm_connect6_destroy(h)
 
 
+def test_tables_answer_as_the_c_api(contexts):
+    ctx, c_ctx = contexts
+
+    class Result(ctypes.Structure):
+        _fields_ = [("move", ctypes.c_char * 8), ("score", ctypes.c_int), ("depth", ctypes.c_int),
+                    ("nodes", ctypes.c_uint64)]
+
+    cases = (("chess", 0, ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                           "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+                           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"], 3),
+             ("connect6", 1, ["", "JJ", "JJ HHJH", "JJ HHJH KKLL"], 2))
+    for game, code, positions, depth in cases:
+        tables = wm.Tables(ctx, game, width=8)
+        results, nodes = tables.search(positions, depth)
+        t = ctypes.c_void_p()
+        ok(LIB.wm_tables_create(c_ctx, code, 8, ctypes.byref(t)))
+        arr = (ctypes.c_char_p * len(positions))(*[x.encode() for x in positions])
+        theirs = (Result * len(positions))()
+        theirs_nodes = ctypes.c_uint64()
+        ok(LIB.wm_tables_search(t, arr, ctypes.c_size_t(len(positions)), depth, theirs, ctypes.byref(theirs_nodes)))
+        LIB.wm_tables_destroy(t)
+        assert nodes == theirs_nodes.value and nodes > 0
+        for mine, c in zip(results, theirs):
+            assert (mine["move"], mine["score"], mine["depth"]) == (c.move.decode(), c.score, c.depth)
+    assert results[0]["move"] != ""
+    with pytest.raises(ValueError, match="positions"):
+        wm.Tables(ctx, "chess").search(["not a fen"], 2)
+    with pytest.raises(ValueError):
+        wm.Tables(ctx, "go")
+
+
 def test_bad_arguments_raise_and_change_nothing(contexts):
     ctx, _ = contexts
     with pytest.raises(ValueError, match="backend"):
@@ -286,30 +317,70 @@ def test_aoi_equals_the_c_api(contexts):
         world.tick(np.zeros(3, np.float32))  # not commands
 
 
+def test_chunked_tick_hands_over_the_ticks_notifications(contexts):
+    ctx, _ = contexts
+    rng = np.random.default_rng(4)
+    n = 300
+    xy = rng.uniform(0, 100, size=(n, 2)).astype(np.float32)
+    hp = np.full(n, 50, np.int32)
+    cmds = np.zeros(n, wm.COMMAND_DTYPE)
+    cmds["player"] = np.arange(n)
+    cmds["dx"] = rng.uniform(-3, 3, n)
+    kept = wm.Aoi(ctx, (0, 0, 100, 100), 12.0, shape="circle", max_move=5.0, variant="cpu-fast")
+    chunked = wm.Aoi(ctx, (0, 0, 100, 100), 12.0, shape="circle", max_move=5.0, variant="cpu-fast",
+                     chunk_notifications=40)
+    kept.reset(xy, hp)
+    chunked.reset(xy, hp)
+    want = kept.tick(cmds)["notifications"]
+    seen = []
+
+    def on_chunk(first, end, first_notification, notes):
+        assert first == (seen[-1][1] if seen else 0)  # every receiver once, in order
+        assert first_notification == sum(len(s[2]) for s in seen)
+        seen.append((first, end, notes))
+
+    d = chunked.tick_chunked(cmds, on_chunk)
+    got = np.concatenate([s[2] for s in seen])
+    assert len(seen) > 3 and len(want) > 200 and len(d["notifications"]) == 0
+    assert got.tobytes() == want.tobytes()
+
+    def stop(*_):
+        raise KeyError("stop")
+
+    with pytest.raises(KeyError):
+        chunked.tick_chunked(cmds, stop)
+
+
 def test_regions_combat_and_nav_equal_the_c_api(contexts):
     ctx, c_ctx = contexts
     rng = np.random.default_rng(5)
-    # Regions: 300 boxes of each kind; the pairs equal the C API's.
-    regions = wm.Regions(ctx, variant="cpu-sort")
-    r = ctypes.c_void_p()
-    ok(LIB.wm_regions_create(c_ctx, 2, 2, ctypes.c_float(0), ctypes.byref(r)))
-    for kind in ("publication", "subscription"):
-        for _ in range(300):
-            lo = rng.uniform(0, 100, 2).astype(np.float32)
-            hi = lo + rng.uniform(0, 10, 2).astype(np.float32)
-            ours = regions.add(kind, (lo[0], lo[1], hi[0], hi[1]))
-            theirs = ctypes.c_uint32()
-            ok(LIB.wm_regions_add(r, 0 if kind == "publication" else 1, lo.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
-                                  hi.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), ctypes.byref(theirs)))
-            assert ours == theirs.value
-    pairs = regions.match()
-    p = ctypes.POINTER(ctypes.c_uint32)()
-    count = ctypes.c_size_t()
-    ok(LIB.wm_regions_match(r, ctypes.byref(p), ctypes.byref(count)))
-    assert count.value > 0 and pairs.tobytes() == np.ctypeslib.as_array(p, (count.value * 2,)).tobytes()
-    LIB.wm_regions_destroy(r)
+    # Regions in 2-D and 3-D: 300 boxes of each kind; the pairs equal the C API's.
+    for dims in (2, 3):
+        regions = wm.Regions(ctx, variant="cpu-sort", dimensions=dims)
+        r = ctypes.c_void_p()
+        ok(LIB.wm_regions_create(c_ctx, dims, 2, ctypes.c_float(0), ctypes.byref(r)))
+        for kind in ("publication", "subscription"):
+            for _ in range(300):
+                lo = rng.uniform(0, 100, dims).astype(np.float32)
+                hi = lo + rng.uniform(0, 25, dims).astype(np.float32)
+                ours = regions.add(kind, tuple(lo) + tuple(hi))
+                theirs = ctypes.c_uint32()
+                ok(LIB.wm_regions_add(r, 0 if kind == "publication" else 1,
+                                      lo.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                                      hi.ctypes.data_as(ctypes.POINTER(ctypes.c_float)), ctypes.byref(theirs)))
+                assert ours == theirs.value
+        pairs = regions.match()
+        p = ctypes.POINTER(ctypes.c_uint32)()
+        count = ctypes.c_size_t()
+        ok(LIB.wm_regions_match(r, ctypes.byref(p), ctypes.byref(count)))
+        assert count.value > 0 and pairs.tobytes() == np.ctypeslib.as_array(p, (count.value * 2,)).tobytes()
+        LIB.wm_regions_destroy(r)
+        with pytest.raises(ValueError):
+            regions.add("publication", (5,) * dims + (1,) * dims)  # lo > hi
+        with pytest.raises(ValueError):
+            regions.add("publication", (1,) * (2 * dims + 1))  # not 2 * dims numbers
     with pytest.raises(ValueError):
-        regions.add("publication", (5, 5, 1, 1))  # lo > hi
+        wm.Regions(ctx, dimensions=4)
     # Combat: the keep flags and the survivors' state equal the C API's.
     n = 300
     teams = (np.arange(n) % 3).astype(np.uint8)
@@ -352,3 +423,16 @@ def test_regions_combat_and_nav_equal_the_c_api(contexts):
     assert dist[0, 0, 0] == 0 and np.isinf(dist[0, 20, 30]) and dirs[0, 0, 0] == -1
     with pytest.raises(ValueError):
         wm.distance_fields(ctx, costs, np.array([[30, 15]], np.int32))  # a goal on the wall
+    # Steering by goal 1's field: equal to the C API's for points inside, on edges, outside and NaN.
+    pts = np.vstack([rng.uniform(-2, 62, size=(200, 2)), [[0, 0], [59.999, 39.5], [60, 10], [np.nan, 3]]])
+    pts = pts.astype(np.float32)
+    st, sd = wm.steer(costs, dist[1], dirs[1], pts)
+    st2 = np.zeros((len(pts), 2), np.float32)
+    sd2 = np.zeros(len(pts), np.float32)
+    ok(LIB.wm_nav_steer(60, 40, dist[1].ctypes.data_as(ctypes.c_void_p), dirs[1].ctypes.data_as(ctypes.c_void_p),
+                        pts.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(len(pts)), st2.ctypes.data_as(ctypes.c_void_p),
+                        sd2.ctypes.data_as(ctypes.c_void_p)))
+    assert st.tobytes() == st2.tobytes() and sd.tobytes() == sd2.tobytes()
+    assert np.isinf(sd[-2]) and st[-1].tolist() == [0, 0] and np.count_nonzero(st[:200]) > 100
+    with pytest.raises(ValueError):
+        wm.steer(costs, dist[1][:10], dirs[1], pts)  # not the map's shape

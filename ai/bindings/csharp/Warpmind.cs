@@ -156,6 +156,18 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_aoi_reset(AoiHandle a, Player[] players, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_aoi_tick(AoiHandle a, Command[] commands, UIntPtr count, out AoiTickStats stats);
         [DllImport(Lib)] internal static extern int wm_aoi_notifications(AoiHandle a, out IntPtr notes, out UIntPtr count);
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct Chunk
+        {
+            public uint FirstReceiver, EndReceiver;
+            public ulong FirstNotification;
+            public IntPtr Notifications;
+            public UIntPtr Count;
+        }
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        internal delegate void Sink(ref Chunk chunk, IntPtr user);
+        [DllImport(Lib)] internal static extern int wm_aoi_tick_chunked(AoiHandle a, Command[] commands, UIntPtr count, Sink sink,
+                                                                        IntPtr user, out AoiTickStats stats);
         [DllImport(Lib)] internal static extern int wm_aoi_visibility(AoiHandle a, out IntPtr entered, out UIntPtr enteredCount, out IntPtr left, out UIntPtr leftCount);
         [DllImport(Lib)] internal static extern int wm_aoi_players(AoiHandle a, [Out] Player[] players, UIntPtr count);
         [DllImport(Lib)] internal static extern UIntPtr wm_aoi_size(AoiHandle a);
@@ -225,6 +237,10 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern void wm_connect6_destroy(IntPtr c6);
         [DllImport(Lib)] internal static extern int wm_connect6_set_position(Connect6Handle c, string turns);
         [DllImport(Lib)] internal static extern int wm_connect6_search(Connect6Handle c, ref Limits limits, out Result result);
+        [DllImport(Lib)] internal static extern int wm_tables_create(ContextHandle ctx, int game, int width, out IntPtr t);
+        [DllImport(Lib)] internal static extern void wm_tables_destroy(IntPtr t);
+        [DllImport(Lib)] internal static extern int wm_tables_search(TablesHandle t, string[] positions, UIntPtr count, int depth,
+                                                                     [Out] Result[] results, out ulong nodes);
 
         internal static void Check(int status)
         {
@@ -257,6 +273,7 @@ namespace Warpmind
     public sealed class RegionsHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_regions_destroy(handle); return true; } }
     public sealed class ChessHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_chess_destroy(handle); return true; } }
     public sealed class Connect6Handle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_connect6_destroy(handle); return true; } }
+    public sealed class TablesHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_tables_destroy(handle); return true; } }
 
     // The backend every module runs on; must outlive the objects created with it (they hold it).
     public sealed class Context : IDisposable
@@ -392,22 +409,61 @@ namespace Warpmind
 
     // An area-of-interest world: Tick takes the players' commands; Notifications and Events copy the
     // tick's results into arrays the caller keeps (grown when too small; the count is returned).
+    // A slice of a chunked tick's notifications: receivers [FirstReceiver, EndReceiver) with all their
+    // notifications, the tick's FirstNotification-th onwards. Valid during the callback only: copy out what
+    // is kept (CopyTo fills an array the caller owns).
+    public struct NotificationChunk
+    {
+        internal Native.Chunk raw;
+        public uint FirstReceiver { get { return raw.FirstReceiver; } }
+        public uint EndReceiver { get { return raw.EndReceiver; } }
+        public ulong FirstNotification { get { return raw.FirstNotification; } }
+        public int Count { get { return (int)raw.Count; } }
+        public int CopyTo(ref Notification[] into) { return Native.CopyOut(raw.Notifications, raw.Count, ref into); }
+    }
+
     public sealed class Aoi : IDisposable
     {
         readonly Context context;
         readonly AoiHandle handle = new AoiHandle();
         public Aoi(Context ctx, float x0, float y0, float width, float height, float aoi, AoiShape shape = AoiShape.Square,
-                   float maxMove = 10, float attackRange = 10, bool trackVisibility = true, AoiVariant variant = AoiVariant.Auto)
+                   float maxMove = 10, float attackRange = 10, bool trackVisibility = true, AoiVariant variant = AoiVariant.Auto,
+                   ulong chunkNotifications = 0)
         {
             context = ctx;
             var c = new Native.AoiConfig { X0 = x0, Y0 = y0, Width = width, Height = height, Aoi = aoi, Shape = (int)shape,
                                            MaxMove = maxMove, AttackRange = attackRange, TrackVisibility = trackVisibility ? 1 : 0,
-                                           Variant = (int)variant };
+                                           Variant = (int)variant, ChunkNotifications = chunkNotifications };
             IntPtr h;
             Native.Check(Native.wm_aoi_create(ctx.Handle, ref c, out h));
             handle.Set(h);
+            sink = OnChunk;  // one delegate for the handle's life: a chunked tick allocates nothing
         }
         public int Count { get { return (int)Native.wm_aoi_size(handle); } }
+        readonly Native.Sink sink;
+        Action<NotificationChunk> onChunk;
+        Exception chunkError;
+        void OnChunk(ref Native.Chunk chunk, IntPtr user)
+        {
+            if (chunkError != null) return;
+            try { onChunk(new NotificationChunk { raw = chunk }); }
+            catch (Exception e) { chunkError = e; }  // never across the native frames; rethrown after the tick
+        }
+        // The tick of Tick, its notifications handed to onChunk in chunks (every receiver in exactly one, in
+        // receiver order; at most chunkNotifications each, as the C API says) instead of kept: Notifications
+        // then reports none. onChunk runs on this thread before this returns and must not call this Aoi. An
+        // exception thrown by onChunk skips the later chunks and is rethrown after the tick.
+        public AoiTickStats TickChunked(Command[] commands, Action<NotificationChunk> onChunk)
+        {
+            if (onChunk == null) throw new ArgumentNullException("onChunk");
+            this.onChunk = onChunk;
+            chunkError = null;
+            AoiTickStats s;
+            try { Native.Check(Native.wm_aoi_tick_chunked(handle, commands, Native.Size(commands.Length), sink, IntPtr.Zero, out s)); }
+            finally { this.onChunk = null; }
+            if (chunkError != null) throw chunkError;
+            return s;
+        }
         public void Reset(Player[] players) { Native.Check(Native.wm_aoi_reset(handle, players, Native.Size(players.Length))); }
         public AoiTickStats Tick(Command[] commands)
         {
@@ -434,20 +490,33 @@ namespace Warpmind
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
     }
 
-    // Publish/subscribe region matching in 2-D: boxes [lo, hi) per axis.
+    // Publish/subscribe region matching in 2-D or 3-D: boxes [lo, hi) per axis.
     public sealed class Regions : IDisposable
     {
         readonly Context context;
         readonly RegionsHandle handle = new RegionsHandle();
-        readonly float[] lo = new float[2], hi = new float[2];
-        public Regions(Context ctx, DdmVariant variant = DdmVariant.Auto, float gridCell = 0)
+        readonly float[] lo, hi;
+        public int Dimensions { get; private set; }
+        public Regions(Context ctx, DdmVariant variant = DdmVariant.Auto, float gridCell = 0, int dimensions = 2)
         {
             context = ctx;
             IntPtr h;
-            Native.Check(Native.wm_regions_create(ctx.Handle, 2, (int)variant, gridCell, out h));
+            Native.Check(Native.wm_regions_create(ctx.Handle, dimensions, (int)variant, gridCell, out h));
             handle.Set(h);
+            Dimensions = dimensions;
+            lo = new float[dimensions];
+            hi = new float[dimensions];
         }
-        void Box(float loX, float loY, float hiX, float hiY) { lo[0] = loX; lo[1] = loY; hi[0] = hiX; hi[1] = hiY; }
+        void Box(float loX, float loY, float hiX, float hiY)
+        {
+            if (Dimensions != 2) throw new ArgumentException("Regions: this matcher is 3-D; give z too");
+            lo[0] = loX; lo[1] = loY; hi[0] = hiX; hi[1] = hiY;
+        }
+        void Box(float loX, float loY, float loZ, float hiX, float hiY, float hiZ)
+        {
+            if (Dimensions != 3) throw new ArgumentException("Regions: this matcher is 2-D; give no z");
+            lo[0] = loX; lo[1] = loY; lo[2] = loZ; hi[0] = hiX; hi[1] = hiY; hi[2] = hiZ;
+        }
         public uint Add(RegionKind kind, float loX, float loY, float hiX, float hiY)
         {
             Box(loX, loY, hiX, hiY);
@@ -455,9 +524,21 @@ namespace Warpmind
             Native.Check(Native.wm_regions_add(handle, (int)kind, lo, hi, out id));
             return id;
         }
+        public uint Add(RegionKind kind, float loX, float loY, float loZ, float hiX, float hiY, float hiZ)
+        {
+            Box(loX, loY, loZ, hiX, hiY, hiZ);
+            uint id;
+            Native.Check(Native.wm_regions_add(handle, (int)kind, lo, hi, out id));
+            return id;
+        }
         public void Update(uint id, float loX, float loY, float hiX, float hiY)
         {
             Box(loX, loY, hiX, hiY);
+            Native.Check(Native.wm_regions_update(handle, id, lo, hi));
+        }
+        public void Update(uint id, float loX, float loY, float loZ, float hiX, float hiY, float hiZ)
+        {
+            Box(loX, loY, loZ, hiX, hiY, hiZ);
             Native.Check(Native.wm_regions_update(handle, id, lo, hi));
         }
         public void Remove(uint id) { Native.Check(Native.wm_regions_remove(handle, id)); }
@@ -532,6 +613,37 @@ namespace Warpmind
             Native.Result r;
             Native.Check(Native.wm_connect6_search(handle, ref l, out r));
             return Native.ToResult(ref r);
+        }
+        public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
+    }
+
+    public enum Game { Chess = 0, Connect6 = 1 }
+
+    // A move for each of many positions at once (warpmind/search/search_many.h): a game server's AI
+    // opponents. On the GPU when the context has one, else on its CPU threads; both give the same moves.
+    public sealed class Tables : IDisposable
+    {
+        readonly Context context;
+        readonly TablesHandle handle = new TablesHandle();
+        Native.Result[] raw = new Native.Result[0];
+        // width: Connect6's candidate turns per node (ignored for chess).
+        public Tables(Context ctx, Game game, int width = 16)
+        {
+            context = ctx;
+            IntPtr h;
+            Native.Check(Native.wm_tables_create(ctx.Handle, (int)game, width, out h));
+            handle.Set(h);
+        }
+        // positions: FENs (chess) or turns from the empty board (Connect6); results[i] for positions[i]
+        // (grown when too small). Returns every node the call visited.
+        public ulong Search(string[] positions, int depth, ref SearchResult[] results)
+        {
+            if (raw.Length < positions.Length) raw = new Native.Result[positions.Length];
+            if (results == null || results.Length < positions.Length) results = new SearchResult[positions.Length];
+            ulong nodes;
+            Native.Check(Native.wm_tables_search(handle, positions, Native.Size(positions.Length), depth, raw, out nodes));
+            for (int i = 0; i < positions.Length; ++i) results[i] = Native.ToResult(ref raw[i]);
+            return nodes;
         }
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
     }

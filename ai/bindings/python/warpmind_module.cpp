@@ -275,11 +275,15 @@ py::dtype command_dtype() {
 }
 
 template <class T>
-Array<std::uint32_t> records(const std::vector<T>& v, int columns) {
+Array<std::uint32_t> records(std::span<const T> v, int columns) {
   static_assert(sizeof(T) % 4 == 0);
   Array<std::uint32_t> out({static_cast<py::ssize_t>(v.size()), static_cast<py::ssize_t>(columns)});
   if (!v.empty()) std::memcpy(out.mutable_data(), v.data(), v.size() * sizeof(T));
   return out;
+}
+template <class T>
+Array<std::uint32_t> records(const std::vector<T>& v, int columns) {
+  return records(std::span<const T>(v), columns);
 }
 
 struct AoiObject {
@@ -290,9 +294,10 @@ struct AoiObject {
 
   AoiObject(std::shared_ptr<ContextObject> ctx, std::tuple<float, float, float, float> w, float size,
             const std::string& shape, float max_move, float attack_range, bool track_visibility,
-            const std::string& variant)
+            const std::string& variant, std::uint64_t chunk_notifications)
       : owner(std::move(ctx)) {
     aoi::AoiConfig c;
+    if (chunk_notifications) c.chunk_notifications = chunk_notifications;  // 0: the library's default
     c.world = world_of(w);
     c.aoi = size;
     if (!aoi::parse_shape(shape, c.shape)) throw py::value_error("shape: 'square' or 'circle', got '" + shape + "'");
@@ -313,7 +318,28 @@ struct AoiObject {
   }
 
   // commands: a NumPy array of COMMAND_DTYPE. Returns a dict of the tick's results.
-  py::dict tick(const py::array& commands) {
+  py::dict tick(const py::array& commands) { return tick_with(commands, nullptr); }
+
+  // The tick with its notifications handed to on_chunk(first_receiver, end_receiver, first_notification,
+  // notifications (k, 4) uint32) chunk by chunk (AoiConfig::chunk_notifications) instead of returned. An
+  // exception raised by on_chunk skips the later chunks and is raised again after the tick.
+  py::dict tick_chunked(const py::array& commands, const py::function& on_chunk) {
+    std::optional<py::error_already_set> raised;
+    const aoi::NotificationSink sink = [&](const aoi::NotificationChunk& c) {
+      py::gil_scoped_acquire gil;
+      if (raised) return;
+      try {
+        on_chunk(c.first_receiver, c.end_receiver, c.first_notification, records(c.notifications, 4));
+      } catch (py::error_already_set& e) {
+        raised.emplace(std::move(e));
+      }
+    };
+    py::dict d = tick_with(commands, &sink);
+    if (raised) throw std::move(*raised);
+    return d;
+  }
+
+  py::dict tick_with(const py::array& commands, const aoi::NotificationSink* sink) {
     static const py::dtype* want = new py::dtype(command_dtype());  // kept for the process (never freed:
                                                                     // no Python call after finalisation)
     if (commands.ndim() != 1 || !commands.dtype().attr("__eq__")(*want).cast<bool>() ||
@@ -322,7 +348,7 @@ struct AoiObject {
     static_assert(sizeof(aoi::Command) == 24);
     const std::span<const aoi::Command> c(static_cast<const aoi::Command*>(commands.data()),
                                           static_cast<std::size_t>(commands.shape(0)));
-    check(without_gil([&] { return world->tick(c, result); }));
+    check(without_gil([&] { return sink ? world->tick(c, result, *sink) : world->tick(c, result); }));
     py::dict d;
     d["notifications"] = records(result.notifications, 4);  // receiver, subject, field, value
     d["entered"] = records(result.entered, 2);              // receiver, other
@@ -346,24 +372,66 @@ struct AoiObject {
   }
 };
 
-// ---- region matching (2-D) --------------------------------------------------------------------------
+// ---- region matching (2-D or 3-D) --------------------------------------------------------------------
+
+// One matcher of D dimensions behind a run-time dimension count.
+struct AnyMatcher {
+  virtual ~AnyMatcher() = default;
+  virtual Status add(ddm::RegionKind k, const std::vector<float>& b, ddm::RegionId& id) = 0;
+  virtual Status update(ddm::RegionId id, const std::vector<float>& b) = 0;
+  virtual Status remove(ddm::RegionId id) = 0;
+  virtual Status match(std::vector<ddm::Pair>& pairs) = 0;
+  virtual Status match_changes(std::vector<ddm::Pair>& appeared, std::vector<ddm::Pair>& gone) = 0;
+};
+
+template <int D>
+struct Matcher final : AnyMatcher {
+  std::unique_ptr<ddm::RegionMatcher<D>> m;
+  static ddm::Box<D> box(const std::vector<float>& b) {
+    if (b.size() != 2 * D)
+      throw py::value_error("box: " + std::to_string(2 * D) + " numbers (lo..., hi...), got " +
+                            std::to_string(b.size()));
+    ddm::Box<D> out;
+    for (int d = 0; d < D; ++d) {
+      out.lo[d] = b[d];
+      out.hi[d] = b[D + d];
+    }
+    return out;
+  }
+  Status add(ddm::RegionKind k, const std::vector<float>& b, ddm::RegionId& id) override {
+    return m->add(k, box(b), id);
+  }
+  Status update(ddm::RegionId id, const std::vector<float>& b) override { return m->update(id, box(b)); }
+  Status remove(ddm::RegionId id) override { return m->remove(id); }
+  Status match(std::vector<ddm::Pair>& pairs) override { return m->match(pairs); }
+  Status match_changes(std::vector<ddm::Pair>& appeared, std::vector<ddm::Pair>& gone) override {
+    return m->match_changes(appeared, gone);
+  }
+};
 
 struct RegionsObject {
   std::shared_ptr<ContextObject> owner;
-  std::unique_ptr<ddm::RegionMatcher<2>> matcher;
+  std::unique_ptr<AnyMatcher> matcher;
   std::vector<ddm::Pair> pairs, gone;
 
-  RegionsObject(std::shared_ptr<ContextObject> ctx, const std::string& variant, float grid_cell)
+  RegionsObject(std::shared_ptr<ContextObject> ctx, const std::string& variant, float grid_cell, int dimensions)
       : owner(std::move(ctx)) {
     ddm::MatcherConfig c;
     if (!ddm::parse_variant(variant, c.variant)) throw py::value_error("variant: unknown name '" + variant + "'");
     c.grid_cell = grid_cell;
-    check(ddm::RegionMatcher<2>::create(owner->ctx(), c, matcher));
+    if (dimensions == 2) {
+      auto m = std::make_unique<Matcher<2>>();
+      check(ddm::RegionMatcher<2>::create(owner->ctx(), c, m->m));
+      matcher = std::move(m);
+    } else if (dimensions == 3) {
+      auto m = std::make_unique<Matcher<3>>();
+      check(ddm::RegionMatcher<3>::create(owner->ctx(), c, m->m));
+      matcher = std::move(m);
+    } else {
+      throw py::value_error("dimensions: 2 or 3, got " + std::to_string(dimensions));
+    }
   }
-  static ddm::Box<2> box(std::tuple<float, float, float, float> b) {
-    return {{std::get<0>(b), std::get<1>(b)}, {std::get<2>(b), std::get<3>(b)}};
-  }
-  std::uint32_t add(const std::string& kind, std::tuple<float, float, float, float> b) {
+  std::uint32_t add(const std::string& kind, const std::vector<float>& b) {
     ddm::RegionKind k;
     if (kind == "publication")
       k = ddm::RegionKind::Publication;
@@ -372,10 +440,10 @@ struct RegionsObject {
     else
       throw py::value_error("kind: 'publication' or 'subscription', got '" + kind + "'");
     ddm::RegionId id = 0;
-    check(matcher->add(k, box(b), id));
+    check(matcher->add(k, b, id));
     return id;
   }
-  void update(std::uint32_t id, std::tuple<float, float, float, float> b) { check(matcher->update(id, box(b))); }
+  void update(std::uint32_t id, const std::vector<float>& b) { check(matcher->update(id, b)); }
   void remove(std::uint32_t id) { check(matcher->remove(id)); }
   Array<std::uint32_t> match() {
     check(without_gil([&] { return matcher->match(pairs); }));
@@ -457,6 +525,22 @@ py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, 
   return py::make_tuple(distance, direction);
 }
 
+// (steer (n, 2) float32, dist (n,) float32) by one goal's field: distance and direction (rows, columns),
+// as distance_fields returns them for that goal.
+py::tuple steer(const Array<std::uint8_t>& costs, const Array<float>& distance,
+                const py::array_t<std::int8_t>& direction, const Array<float>& positions) {
+  const nav::Grid g = grid_of(costs);
+  for (const py::buffer_info& b : {distance.request(), direction.request()})
+    if (b.ndim != 2 || b.shape[0] != g.height || b.shape[1] != g.width)
+      throw py::value_error("steer: distance and direction must have the shape of costs (rows, columns)");
+  const std::span<const Vec2> p = points_of(positions, "steer: positions");
+  Array<float> out({static_cast<py::ssize_t>(p.size()), py::ssize_t{2}});
+  Array<float> dist(static_cast<py::ssize_t>(p.size()));
+  check(nav::steer(g, {distance.data(), g.cells()}, {direction.data(), g.cells()}, p,
+                   {reinterpret_cast<Vec2*>(out.mutable_data()), p.size()}, {dist.mutable_data(), p.size()}));
+  return py::make_tuple(out, dist);
+}
+
 // ---- the engines, through the C API's handles -------------------------------------------------------
 
 py::dict result_of(const wm_search_result& r) {
@@ -517,6 +601,39 @@ struct Connect6Object {
     }
     check_c(s);
     return result_of(r);
+  }
+};
+
+// search_many through the C API's handle: a move for each of many positions.
+struct TablesObject {
+  std::shared_ptr<ContextObject> owner;
+  wm_tables* h = nullptr;
+  TablesObject(std::shared_ptr<ContextObject> ctx, const std::string& game, int width) : owner(std::move(ctx)) {
+    wm_game g;
+    if (game == "chess")
+      g = WM_GAME_CHESS;
+    else if (game == "connect6")
+      g = WM_GAME_CONNECT6;
+    else
+      throw py::value_error("game: 'chess' or 'connect6', got '" + game + "'");
+    check_c(wm_tables_create(&owner->c, g, width, &h));
+  }
+  ~TablesObject() { wm_tables_destroy(h); }
+  py::tuple search(const std::vector<std::string>& positions, int depth) {
+    std::vector<const char*> p;
+    p.reserve(positions.size());
+    for (const std::string& s : positions) p.push_back(s.c_str());
+    std::vector<wm_search_result> r(positions.size());
+    std::uint64_t nodes = 0;
+    wm_status st;
+    {
+      py::gil_scoped_release free;
+      st = wm_tables_search(h, p.data(), p.size(), depth, r.data(), &nodes);
+    }
+    check_c(st);
+    py::list out;
+    for (const wm_search_result& x : r) out.append(result_of(x));
+    return py::make_tuple(out, nodes);
   }
 };
 
@@ -591,23 +708,28 @@ blocks; rule: 'strict' or 'lowest-id'. Verdicts: 0 moved, 1 stayed, 2 out of wor
 world: (x0, y0, width, height); size: the bucket side (square) or radius (circle). tick(commands) takes
 an array of COMMAND_DTYPE (type 0 move by dx, dy; 1 attack target with damage) and returns a dict:
 notifications (n, 4) uint32 (receiver, subject, field 0 x / 1 y / 2 hp, value bits), entered and left
-(k, 2) uint32 (receiver, other), accepted, rejected (counts by reason).)")
+(k, 2) uint32 (receiver, other), accepted, rejected (counts by reason). tick_chunked(commands, on_chunk)
+hands the notifications to on_chunk(first_receiver, end_receiver, first_notification, notifications)
+chunk by chunk instead (every receiver in exactly one chunk, in order; at most chunk_notifications a
+chunk unless one receiver alone has more; 0: the library's default), so a tick of any size runs in
+bounded memory; its dict's notifications are then empty.)")
       .def(py::init<std::shared_ptr<ContextObject>, std::tuple<float, float, float, float>, float, const std::string&,
-                    float, float, bool, const std::string&>(),
+                    float, float, bool, const std::string&, std::uint64_t>(),
            py::arg("context"), py::arg("world"), py::arg("size"), py::arg("shape") = "square",
            py::arg("max_move") = 10.0f, py::arg("attack_range") = 10.0f, py::arg("track_visibility") = true,
-           py::arg("variant") = "auto")
+           py::arg("variant") = "auto", py::arg("chunk_notifications") = 0)
       .def("reset", &AoiObject::reset, py::arg("positions"), py::arg("hp"))
       .def("tick", &AoiObject::tick, py::arg("commands"))
+      .def("tick_chunked", &AoiObject::tick_chunked, py::arg("commands"), py::arg("on_chunk"))
       .def("state", &AoiObject::state, "(positions (n, 2) float32, hp (n,) int32) after the last tick.");
 
-  py::class_<RegionsObject>(m, "Regions", R"(Publish/subscribe region matching in 2-D (warpmind/ddm/ddm.h).
+  py::class_<RegionsObject>(m, "Regions", R"(Publish/subscribe region matching in 2-D or 3-D (warpmind/ddm/ddm.h).
 
-Boxes are (lo_x, lo_y, hi_x, hi_y), half-open; match() returns the overlapping (publication, subscription)
-pairs as a (k, 2) uint32 array in ascending order, match_changes() the pairs that appeared and those
-that went since the last match.)")
-      .def(py::init<std::shared_ptr<ContextObject>, const std::string&, float>(), py::arg("context"),
-           py::arg("variant") = "auto", py::arg("grid_cell") = 0.0f)
+Boxes are (lo_x, lo_y, hi_x, hi_y) in 2-D and (lo_x, lo_y, lo_z, hi_x, hi_y, hi_z) in 3-D, half-open;
+match() returns the overlapping (publication, subscription) pairs as a (k, 2) uint32 array in ascending
+order, match_changes() the pairs that appeared and those that went since the last match.)")
+      .def(py::init<std::shared_ptr<ContextObject>, const std::string&, float, int>(), py::arg("context"),
+           py::arg("variant") = "auto", py::arg("grid_cell") = 0.0f, py::arg("dimensions") = 2)
       .def("add", &RegionsObject::add, py::arg("kind"), py::arg("box"))
       .def("update", &RegionsObject::update, py::arg("id"), py::arg("box"))
       .def("remove", &RegionsObject::remove, py::arg("id"))
@@ -632,12 +754,27 @@ Crowd.retain(keep) does.)")
 (x, y). Returns (distance (n, rows, columns) float32, +inf where unreachable; direction (n, rows,
 columns) int8, an index into the 8 steps E, SE, S, SW, W, NW, N, NE, -1 at the goal and where none).)");
 
+  m.def("steer", &steer, py::arg("costs"), py::arg("distance"), py::arg("direction"), py::arg("positions"),
+        R"(Steering by one goal's navigation field (warpmind/nav/nav.h): distance and direction (rows, columns)
+as distance_fields returns them for that goal, positions (n, 2) in cell units. Returns (steer (n, 2)
+float32, the unit vector of each position's cell direction, (0, 0) where none or outside; dist (n,)
+float32, the cell's distance, +inf outside).)");
+
   py::class_<ChessObject>(m, "Chess", "The chess engine (scores: see warpmind/warpmind.h).")
       .def(py::init<std::shared_ptr<ContextObject>, int, int>(), py::arg("context"), py::arg("hash_mb") = 64,
            py::arg("threads") = 1)
       .def("set_position", &ChessObject::set_position, py::arg("fen") = py::none(), py::arg("moves") = "")
       .def("search", &ChessObject::search, py::arg("depth") = 0, py::arg("time_ms") = 0, py::arg("nodes") = 0,
            "A dict: move (UCI), score, depth, nodes.");
+
+  py::class_<TablesObject>(m, "Tables", R"(A move for each of many positions (warpmind/search/search_many.h).
+
+game: 'chess' or 'connect6'; width: Connect6's candidate turns per node. search(positions, depth) takes
+FENs (chess) or turns from the empty board (Connect6) and returns (results, nodes): a dict per position
+(move, score, depth, nodes) as the engines' search returns, and every node the call visited.)")
+      .def(py::init<std::shared_ptr<ContextObject>, const std::string&, int>(), py::arg("context"),
+           py::arg("game") = "chess", py::arg("width") = 16)
+      .def("search", &TablesObject::search, py::arg("positions"), py::arg("depth"));
 
   py::class_<Connect6Object>(m, "Connect6", "The Connect6 engine.")
       .def(py::init<std::shared_ptr<ContextObject>, int>(), py::arg("context"), py::arg("threads") = 1)

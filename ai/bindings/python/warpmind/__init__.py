@@ -1,5 +1,6 @@
 """warpmind from Python: potential-field layers, collision-checked crowds, area-of-interest worlds,
-region matching, combat volleys, navigation fields and the chess and Connect6 engines, on the GPU when one is usable and on the CPU threads otherwise.
+region matching (2-D and 3-D), combat volleys, navigation fields, the chess and Connect6 engines and a move
+for each of many positions at once (Tables), on the GPU when one is usable and on the CPU threads otherwise.
 
     import numpy as np, warpmind
     ctx = warpmind.Context()                      # 'auto', 'cpu' or 'cuda'
@@ -25,9 +26,11 @@ from ._warpmind import (  # noqa: F401
     Error,
     Field,
     Regions,
+    Tables,
     Unavailable,
     charge_kind,
     distance_fields,
+    steer,
 )
 
 # Verdicts of Crowd.verdicts, as crowd_solver.h numbers them.
