@@ -1,7 +1,8 @@
 // warpmind from C#, shaped like a Unity MonoBehaviour (Start once, Update every frame) but runnable under
 // mono: 200 units walk to a rally point over a potential field with the crowd solver keeping them apart,
-// two teams trade volleys whose dead leave both the combat and the crowd, and the chess engine answers
-// 1. e4. Exits 1 if the squad did not close in.
+// an AOI world tells each unit who moved within 16 units of it, two teams trade volleys whose dead leave
+// the combat, the crowd and the AOI world, and the chess engine answers 1. e4. Exits 1 if the squad did
+// not close in or no unit was told of another.
 //   mcs -r:<prefix>/lib/warpmind/dotnet/Warpmind.dll GameLoop.cs && LD_LIBRARY_PATH=<prefix>/lib mono GameLoop.exe
 using System;
 using Warpmind;
@@ -12,9 +13,15 @@ class GameLoop
     Field field;
     Crowd crowd;
     Combat combat;
-    Vec2[] positions, targets;
+    Aoi aoi;
+    Vec2[] positions, before, targets;
     Move[] moves;
     byte[] keep;
+    Player[] players;
+    Command[] commands;
+    Notification[] told;
+    int aoiPlayers = -1;
+    long notifications;
 
     void Start()
     {
@@ -37,9 +44,14 @@ class GameLoop
         crowd.Reset(positions);
         combat = new Combat(ctx, 0, 0, 128, 128, 2.5f, 10, 3);
         combat.Reset(teams, hp);
-        targets = new Vec2[n];
-        moves = new Move[n];
-        keep = new byte[n];
+        aoi = new Aoi(ctx, 0, 0, 128, 128, 16, AoiShape.Circle, 4);
+        Allocate(n);
+    }
+
+    void Allocate(int n)
+    {
+        positions = new Vec2[n]; before = new Vec2[n]; targets = new Vec2[n]; moves = new Move[n]; keep = new byte[n];
+        players = new Player[n]; commands = new Command[n];
     }
 
     // Per frame: the buffers are reused (they shrink only when units die), so the loop allocates nothing
@@ -47,12 +59,24 @@ class GameLoop
     void Update()
     {
         int n = crowd.Count;
-        if (positions.Length != n) { positions = new Vec2[n]; targets = new Vec2[n]; moves = new Move[n]; keep = new byte[n]; }
-        crowd.Positions(positions);
-        field.BestMove(0, positions, 3, moves);
+        if (positions.Length != n) Allocate(n);
+        crowd.Positions(before);
+        field.BestMove(0, before, 3, moves);
         for (int i = 0; i < n; ++i) targets[i] = moves[i].Target;
         crowd.Step(targets);
         crowd.Positions(positions);
+        if (aoiPlayers != n)
+        {  // the first frame, or units died since the last: the AOI world starts again from the crowd
+            for (int i = 0; i < n; ++i) players[i] = new Player(positions[i].X, positions[i].Y, 100);
+            aoi.Reset(players);
+            aoiPlayers = n;
+        }
+        else
+        {  // each unit's step as an AOI move; every unit within 16 units of a mover is told
+            for (int i = 0; i < n; ++i) commands[i] = Command.Move((uint)i, positions[i].X - before[i].X, positions[i].Y - before[i].Y);
+            notifications += (long)aoi.Tick(commands).Notifications;
+            aoi.Notifications(ref told);  // into an array kept across frames
+        }
         combat.Fire(positions, keep);
         crowd.Retain(keep);  // the dead leave the crowd too
     }
@@ -67,12 +91,13 @@ class GameLoop
         double sum = 0;
         foreach (Vec2 p in end) sum += Math.Sqrt((p.X - 100) * (p.X - 100) + (p.Y - 100) * (p.Y - 100));
         double mean = end.Length > 0 ? sum / end.Length : 0;
-        Console.WriteLine(end.Length + " units left, " + mean.ToString("F1") + " units from the rally point on average");
+        Console.WriteLine(end.Length + " units left, " + mean.ToString("F1") + " units from the rally point on average; " +
+                          game.notifications + " AOI notifications");
         using (var chess = new Chess(game.ctx, 16))
         {
             chess.SetPosition(null, "e2e4");
             Console.WriteLine("chess: 1. e4 " + chess.Search(6).Move);
         }
-        return end.Length > 0 && mean < 20 ? 0 : 1;
+        return end.Length > 0 && mean < 20 && game.notifications > 0 ? 0 : 1;
     }
 }
