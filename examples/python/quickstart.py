@@ -1,5 +1,6 @@
 """warpmind from Python: a squad walks to a rally point over a potential field with the crowd solver
-keeping its members apart, then the chess engine answers 1. e4. Exits 1 if the squad did not arrive.
+keeping its members apart, then the chess engine plays a short game against itself. Exits 1 if the squad
+did not arrive or the game stopped early.
 
     PYTHONPATH=<prefix>/lib/python3/dist-packages python3 examples/python/quickstart.py
 """
@@ -28,7 +29,14 @@ for tick in range(200):
 distance = np.linalg.norm(crowd.positions - [100, 100], axis=1)
 print(f"after 200 ticks the squad is {distance.mean():.1f} units from the rally point on average")
 
+# A short chess game: the engine plays both sides at depth 4 for 20 plies (or to the end of the game).
 chess = wm.Chess(ctx, hash_mb=16)
-chess.set_position(moves="e2e4")
-print("chess: 1. e4", chess.search(depth=6)["move"])
-sys.exit(0 if distance.mean() < 15 else 1)
+played = []
+for ply in range(20):
+    chess.set_position(moves=" ".join(played))
+    move = chess.search(depth=4)["move"]
+    if not move:
+        break
+    played.append(move)
+print("chess:", " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(played)))
+sys.exit(0 if distance.mean() < 15 and len(played) >= 10 else 1)
