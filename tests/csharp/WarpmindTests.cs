@@ -194,6 +194,18 @@ namespace Warpmind.Tests
             }
         }
 
+        // The matcher's n pairs in got equal the brute force's, in order (and there are enough to mean something).
+        static void AssertPairs(List<Pair> want, Pair[] got, int n)
+        {
+            Assert.Greater(want.Count, 10);
+            Assert.AreEqual(want.Count, n);
+            for (int i = 0; i < n; ++i)
+            {
+                Assert.AreEqual(want[i].Publication, got[i].Publication, "pair " + i);
+                Assert.AreEqual(want[i].Subscription, got[i].Subscription, "pair " + i);
+            }
+        }
+
         [Test]
         public void RegionsEqualABruteForceOverlap()
         {
@@ -223,13 +235,7 @@ namespace Warpmind.Tests
                     }
                 Pair[] got = null;
                 int n = r.Match(ref got);
-                Assert.Greater(want.Count, 10);
-                Assert.AreEqual(want.Count, n);
-                for (int i = 0; i < n; ++i)
-                {
-                    Assert.AreEqual(want[i].Publication, got[i].Publication, "pair " + i);
-                    Assert.AreEqual(want[i].Subscription, got[i].Subscription, "pair " + i);
-                }
+                AssertPairs(want, got, n);
                 Assert.Throws<ArgumentException>(() => r.Add(RegionKind.Publication, 5, 5, 1, 1));  // lo > hi
                 Assert.Throws<ArgumentException>(() => r.Update(9999, 0, 0, 1, 1));               // no such region
                 r.Remove(0);
@@ -371,13 +377,7 @@ namespace Warpmind.Tests
                     }
                 Pair[] got = null;
                 int n = r.Match(ref got);
-                Assert.Greater(want.Count, 10);
-                Assert.AreEqual(want.Count, n);
-                for (int i = 0; i < n; ++i)
-                {
-                    Assert.AreEqual(want[i].Publication, got[i].Publication, "pair " + i);
-                    Assert.AreEqual(want[i].Subscription, got[i].Subscription, "pair " + i);
-                }
+                AssertPairs(want, got, n);
                 Assert.Throws<ArgumentException>(() => r.Add(RegionKind.Publication, 0, 0, 1, 1));  // a 2-D box
                 Assert.Throws<ArgumentException>(() => r.Update(0, 5, 5, 5, 1, 1, 1));              // lo > hi
             }

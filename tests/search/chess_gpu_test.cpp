@@ -62,7 +62,7 @@ TEST(ChessGpu, PerftInSlicesUnderASmallMemoryBudget) {
   double ms = 0;
   ASSERT_TRUE(device->perft(rules::from_position(p), 4, nodes, ms, 64 * 1024).ok());  // ~700 children a slice
   EXPECT_EQ(nodes, 4085603u);
-  // A budget too small for one position's moves: the next to last ply's list split down to single positions.
+  // A budget smaller than one position's children: a level of one position is expanded all the same.
   ASSERT_TRUE(device->perft(rules::from_position(p), 3, nodes, ms, 64).ok());
   EXPECT_EQ(nodes, 97862u);
 }
