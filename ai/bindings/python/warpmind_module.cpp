@@ -54,6 +54,17 @@ void check_c(wm_status s) {
   throw py::error_already_set();
 }
 
+// A C API call (returning a wm_status) with the GIL released, checked once the GIL is back.
+template <class F>
+void check_c_without_gil(F&& f) {
+  wm_status s;
+  {
+    py::gil_scoped_release free;
+    s = f();
+  }
+  check_c(s);
+}
+
 // Runs f (returning a Status) with the GIL released, for the library's long calls; the Status is
 // turned into an exception after the GIL is back.
 template <class F>
@@ -573,12 +584,7 @@ struct ChessObject {
   py::dict search(int depth, std::int64_t time_ms, std::uint64_t nodes) {
     const wm_search_limits l = limits_of(depth, time_ms, nodes);
     wm_search_result r{};
-    wm_status s;
-    {
-      py::gil_scoped_release free;
-      s = wm_chess_search(h, &l, &r);
-    }
-    check_c(s);
+    check_c_without_gil([&] { return wm_chess_search(h, &l, &r); });
     return result_of(r);
   }
 };
@@ -594,12 +600,7 @@ struct Connect6Object {
   py::dict search(int depth, std::int64_t time_ms) {
     const wm_search_limits l = limits_of(depth, time_ms, 0);
     wm_search_result r{};
-    wm_status s;
-    {
-      py::gil_scoped_release free;
-      s = wm_connect6_search(h, &l, &r);
-    }
-    check_c(s);
+    check_c_without_gil([&] { return wm_connect6_search(h, &l, &r); });
     return result_of(r);
   }
 };
@@ -625,12 +626,7 @@ struct TablesObject {
     for (const std::string& s : positions) p.push_back(s.c_str());
     std::vector<wm_search_result> r(positions.size());
     std::uint64_t nodes = 0;
-    wm_status st;
-    {
-      py::gil_scoped_release free;
-      st = wm_tables_search(h, p.data(), p.size(), depth, r.data(), &nodes);
-    }
-    check_c(st);
+    check_c_without_gil([&] { return wm_tables_search(h, p.data(), p.size(), depth, r.data(), &nodes); });
     py::list out;
     for (const wm_search_result& x : r) out.append(result_of(x));
     return py::make_tuple(out, nodes);
