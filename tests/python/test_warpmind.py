@@ -436,3 +436,49 @@ def test_regions_combat_and_nav_equal_the_c_api(contexts):
     assert np.isinf(sd[-2]) and st[-1].tolist() == [0, 0] and np.count_nonzero(st[:200]) > 100
     with pytest.raises(ValueError):
         wm.steer(costs, dist[1][:10], dirs[1], pts)  # not the map's shape
+
+
+def test_nav_fields_follow_changes_and_maps_round_trip(contexts):
+    ctx, _ = contexts
+    # A generated maze written as a Moving AI map and read back is the same grid.
+    maze = wm.generate_map("maze", 96, 64, seed=3)
+    assert maze.shape == (64, 96) and maze.dtype == np.uint8 and 0 < np.count_nonzero(maze) < maze.size
+    text = wm.write_map(maze)
+    assert text.startswith("type octile") and wm.read_map(text).tobytes() == maze.tobytes()
+    with pytest.raises(ValueError):
+        wm.read_map("type octile\nheight 2\nwidth 2\nmap\n..\n")  # a row short
+    with pytest.raises(ValueError):
+        wm.generate_map("caves", 8, 8)
+    # Fields kept up to date: after each batch of changes, equal bit for bit to fields computed afresh.
+    open_cells = np.argwhere(maze == 1)
+    goals = open_cells[[0, len(open_cells) // 2, -1]][:, ::-1].astype(np.int32)  # (x, y)
+    fields = wm.NavFields(ctx, maze, goals)
+    assert len(fields) == 3
+    rng = np.random.default_rng(8)
+    costs = maze.copy()
+    goal_cells = {(int(x), int(y)) for x, y in goals}
+    for _ in range(4):
+        changes = []
+        for _ in range(40):
+            x, y = int(rng.integers(0, 96)), int(rng.integers(0, 64))
+            if (x, y) in goal_cells:
+                continue
+            cost = int(rng.choice([0, 1, 5]))
+            changes.append((x, y, cost))
+            costs[y, x] = cost
+        fields.update(np.array(changes, np.int32))
+        want_d, want_r = wm.distance_fields(ctx, costs, goals)
+        for g in range(3):
+            assert fields.distance(g).tobytes() == want_d[g].tobytes()
+            assert fields.direction(g).tobytes() == want_r[g].tobytes()
+    before = fields.distance(0)
+    gx, gy = goals[0]
+    with pytest.raises(ValueError):
+        fields.update(np.array([[gx, gy, 0]], np.int32))  # blocking a goal
+    with pytest.raises(ValueError):
+        fields.update(np.array([[500, 1, 1]], np.int32))  # outside the grid
+    with pytest.raises(ValueError):
+        fields.update(np.array([[1, 1, 300]], np.int32))  # not a cost
+    assert fields.distance(0).tobytes() == before.tobytes()  # nothing changed
+    with pytest.raises(ValueError):
+        fields.distance(3)

@@ -23,7 +23,9 @@
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/ddm/ddm.h"
+#include "warpmind/nav/generate.h"
 #include "warpmind/nav/nav.h"
+#include "warpmind/nav/nav_fields.h"
 #include "warpmind/field/charge.h"
 #include "warpmind/field/field.h"
 #include "warpmind/warpmind.h"
@@ -552,6 +554,81 @@ py::tuple steer(const Array<std::uint8_t>& costs, const Array<float>& distance,
   return py::make_tuple(out, dist);
 }
 
+// A grid's costs as a new (rows, columns) uint8 array.
+py::array_t<std::uint8_t> costs_of(const nav::Grid& g) {
+  py::array_t<std::uint8_t> out({static_cast<py::ssize_t>(g.height), static_cast<py::ssize_t>(g.width)});
+  std::memcpy(out.mutable_data(), g.cost.data(), g.cost.size());
+  return out;
+}
+
+// Moving AI map text -> costs; costs -> map text; a generated map's costs (nav/grid.h, nav/generate.h).
+py::array_t<std::uint8_t> read_map(const std::string& text) {
+  nav::Grid g;
+  check(nav::read_moving_ai(text, g));
+  return costs_of(g);
+}
+std::string write_map(const Array<std::uint8_t>& costs) {
+  std::string out;
+  check(nav::write_moving_ai(grid_of(costs), out));
+  return out;
+}
+py::array_t<std::uint8_t> generate_map(const std::string& kind, int width, int height, std::uint64_t seed) {
+  nav::MapKind k;
+  if (!nav::parse_map_kind(kind, k)) throw py::value_error("kind: 'open', 'rooms' or 'maze', got '" + kind + "'");
+  nav::Grid g;
+  check(nav::generate_map(k, width, height, seed, g));
+  return costs_of(g);
+}
+
+// Navigation fields kept up to date as cells change (warpmind/nav/nav_fields.h).
+struct NavFieldsObject {
+  std::shared_ptr<ContextObject> owner;
+  std::unique_ptr<nav::NavFields> fields;
+  std::vector<nav::CellChange> changes;  // reused by update()
+
+  NavFieldsObject(std::shared_ptr<ContextObject> ctx, const Array<std::uint8_t>& costs,
+                  const Array<std::int32_t>& goals)
+      : owner(std::move(ctx)) {
+    const nav::Grid g = grid_of(costs);
+    if (goals.ndim() != 2 || goals.shape(1) != 2)
+      throw py::value_error("goals: expected an array of shape (n, 2) of (x, y)");
+    std::vector<nav::Cell> cells(static_cast<std::size_t>(goals.shape(0)));
+    for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = {goals.data()[2 * i], goals.data()[2 * i + 1]};
+    check(without_gil([&] { return nav::NavFields::create(owner->ctx(), g, cells, fields); }));
+  }
+  // changes: (k, 3) integers (x, y, new cost 0..255).
+  void update(const Array<std::int32_t>& c) {
+    if (c.ndim() != 2 || c.shape(1) != 3)
+      throw py::value_error("update: changes must be an array of shape (k, 3) of (x, y, cost)");
+    changes.resize(static_cast<std::size_t>(c.shape(0)));
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+      const std::int32_t cost = c.data()[3 * i + 2];
+      if (cost < 0 || cost > 255)
+        throw py::value_error("update: change " + std::to_string(i) + ": cost outside 0..255");
+      changes[i] = {{c.data()[3 * i], c.data()[3 * i + 1]}, static_cast<std::uint8_t>(cost)};
+    }
+    check(without_gil([&] { return fields->update(changes); }));
+  }
+  std::size_t goal_index(std::size_t g) const {
+    if (g >= fields->goals()) throw py::value_error("goal " + std::to_string(g) + " out of range");
+    return g;
+  }
+  Array<float> distance(std::size_t g) const {
+    const nav::Grid& grid = fields->grid();
+    const std::span<const float> d = fields->distance(goal_index(g));
+    Array<float> out({static_cast<py::ssize_t>(grid.height), static_cast<py::ssize_t>(grid.width)});
+    std::memcpy(out.mutable_data(), d.data(), d.size_bytes());
+    return out;
+  }
+  py::array_t<std::int8_t> direction(std::size_t g) const {
+    const nav::Grid& grid = fields->grid();
+    const std::span<const std::int8_t> r = fields->direction(goal_index(g));
+    py::array_t<std::int8_t> out({static_cast<py::ssize_t>(grid.height), static_cast<py::ssize_t>(grid.width)});
+    std::memcpy(out.mutable_data(), r.data(), r.size_bytes());
+    return out;
+  }
+};
+
 // ---- the engines, through the C API's handles -------------------------------------------------------
 
 py::dict result_of(const wm_search_result& r) {
@@ -749,6 +826,24 @@ Crowd.retain(keep) does.)")
         R"(Navigation fields (warpmind/nav/nav.h): costs (rows, columns) uint8, 0 blocked; goals (n, 2) cells
 (x, y). Returns (distance (n, rows, columns) float32, +inf where unreachable; direction (n, rows,
 columns) int8, an index into the 8 steps E, SE, S, SW, W, NW, N, NE, -1 at the goal and where none).)");
+
+  m.def("read_map", &read_map, py::arg("text"),
+        "A Moving AI map's text (warpmind/nav/grid.h) as costs (rows, columns) uint8: 0 blocked, 1 passable.");
+  m.def("write_map", &write_map, py::arg("costs"), "Costs (0 or 1 per cell) as a Moving AI map's text.");
+  m.def("generate_map", &generate_map, py::arg("kind"), py::arg("width"), py::arg("height"), py::arg("seed") = 1,
+        "A generated map (warpmind/nav/generate.h: 'open', 'rooms' or 'maze') as costs (rows, columns) uint8.");
+  py::class_<NavFieldsObject>(m, "NavFields",
+                              R"(Navigation fields kept up to date as cells change (warpmind/nav/nav_fields.h).
+
+NavFields(context, costs, goals) computes the fields of goals (n, 2) on costs (rows, columns) uint8;
+update(changes) applies (k, 3) rows (x, y, new cost; 0 blocks) and brings every field up to date, equal
+bit for bit to distance_fields on the changed grid; distance(g) and direction(g) are new arrays.)")
+      .def(py::init<std::shared_ptr<ContextObject>, const Array<std::uint8_t>&, const Array<std::int32_t>&>(),
+           py::arg("context"), py::arg("costs"), py::arg("goals"))
+      .def("update", &NavFieldsObject::update, py::arg("changes"))
+      .def("distance", &NavFieldsObject::distance, py::arg("goal"))
+      .def("direction", &NavFieldsObject::direction, py::arg("goal"))
+      .def("__len__", [](const NavFieldsObject& f) { return f.fields->goals(); });
 
   m.def("steer", &steer, py::arg("costs"), py::arg("distance"), py::arg("direction"), py::arg("positions"),
         R"(Steering by one goal's navigation field (warpmind/nav/nav.h): distance and direction (rows, columns)

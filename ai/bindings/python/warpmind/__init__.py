@@ -25,12 +25,16 @@ from ._warpmind import (  # noqa: F401
     Crowd,
     Error,
     Field,
+    NavFields,
     Regions,
     Tables,
     Unavailable,
     charge_kind,
     distance_fields,
+    generate_map,
+    read_map,
     steer,
+    write_map,
 )
 
 # Verdicts of Crowd.verdicts, as crowd_solver.h numbers them.
