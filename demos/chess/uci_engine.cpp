@@ -404,7 +404,7 @@ class UciEngine::Impl {
         Undo u;
         make_move(child, m, u);
         std::uint64_t n = 0;
-        const Status st = gpu_perft_->run(child, depth - 1, n);
+        const Status st = gpu_perft_->run(child, depth - 1, n, nullptr, depth - 1 >= 6);  // the table from 6 on
         if (!st.ok()) return error("perft: " + st.message());
         say(move_to_uci(m) + ": " + std::to_string(n));
         total += n;

@@ -135,16 +135,16 @@ def perft(load):
     p = load("h100/chess-perft.json")
     goals = {("start", 9): 700e9, ("kiwipete", 7): 1.1e12}
     rows = []
-    time_goals = {("start", 10): 4000.0}  # ms, with transpositions merged
-    for variant, what in (("perft-cpu", "CPU, 16 threads"), ("perft-gpu", "GPU"), ("perft-gpu-merged", None)):
+    time_goals = {("start", 10): 4000.0}  # ms, with the transposition table
+    for variant, what in (("perft-cpu", "CPU, 16 threads"), ("perft-gpu", "GPU"),
+                          ("perft-gpu-tt", "GPU, transposition table")):
         for r in p.find(variant, experiment="perft"):
             k = (r["params"]["position"], r["params"]["depth"])
             g = goals.get(k) if variant == "perft-gpu" else None
-            t = time_goals.get(k) if variant == "perft-gpu-merged" else None
+            t = time_goals.get(k) if variant == "perft-gpu-tt" else None
             goal = (f"≥ {rate(g)}: {'met' if r['nodes_per_s'] >= g else 'not met'}" if g else
                     f"≤ {ms(t)}: {'met' if r['median_ms'] <= t else 'not met'}" if t else "")
-            rows.append([what or "GPU, transpositions merged", f"{k[0]}, {k[1]}", count(r["nodes"]),
-                         ms(r["median_ms"]), rate(r["nodes_per_s"]), goal])
+            rows.append([what, f"{k[0]}, {k[1]}", count(r["nodes"]), ms(r["median_ms"]), rate(r["nodes_per_s"]), goal])
     if not rows:
         raise Missing(f"{p.path}: no perft records")
     return table(["backend", "position, depth", "nodes", "time", "nodes a second", "goal"], rows)

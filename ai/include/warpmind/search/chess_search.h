@@ -104,11 +104,13 @@ class GpuPerft {
   static Status create(Context& ctx, std::unique_ptr<GpuPerft>& out);
   ~GpuPerft();
   // The leaf nodes of p at `depth` (0..20, else InvalidArgument); ms: device time.
-  // merge_transpositions: every level of 4,096 positions or more has its equal positions merged into one
-  // that counts the paths reaching it before it is expanded (a transposition table of whole levels: the
-  // same counts, far less work from depth 7 on); *merged: the positions merged away.
-  Status run(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr,
-             bool merge_transpositions = false, std::uint64_t* merged = nullptr);
+  // transposition_table: each position's count below it is kept in a device hash table (keyed by a
+  // 128-bit hash of the position and the depth left, up to 32 GiB and 45% of the free memory) and taken
+  // from there, or from an equal position of the same level, instead of being computed again: the same
+  // counts, far less work from depth 7 on. Positions differing only in an en passant square no pawn can
+  // take are equal. *reused: the positions whose count was taken rather than computed.
+  Status run(const Position& p, int depth, std::uint64_t& nodes, double* ms = nullptr, bool transposition_table = false,
+             std::uint64_t* reused = nullptr);
 
   struct Impl;
 

@@ -15,21 +15,24 @@
 namespace warpmind::gpu {
 
 // Perft by breadth-first levels, one position per thread: count the legal moves, scan, write the children,
-// level by level, the last two plies counted without being written. Not thread-safe.
+// level by level, the last two plies counted without being written (gpu/src/search/chess_perft.cu).
+// Not thread-safe.
 class ChessPerftDevice {
  public:
   // slider_words: chess_sliders.h's tables (host_slider_words()), copied to the device.
   static Status create(void* stream, const search::chess::rules::Bits* slider_words,
                        std::unique_ptr<ChessPerftDevice>& out);
   ~ChessPerftDevice();
-  // Leaf nodes of `root` at `depth` (0..20). A level too large for the memory budget is processed in
-  // slices. ms: device time. budget_bytes: memory one level's children may take (0: half the free memory
-  // shared by the levels). merge_transpositions: before a level of 4,096 positions or more is expanded,
-  // its equal positions (all 72 bytes) are merged into one carrying the number of paths that reach it
-  // (sort by a hash, runs of equal positions summed), and the counts below are multiplied by it — a
-  // transposition table made of whole levels; *merged: the positions merged away.
+  // Leaf nodes of `root` at `depth` (0..20). ms: device time (the table's clearing included, its first
+  // allocation not). A level too large for the memory budget is processed in slices; budget_bytes: the
+  // bytes one slice's children may take (0: a share of the free memory).
+  // transposition_table (depth 3 or more): every level computes each position's own count, taking it
+  // from a device hash table (a 128-bit hash of the position and the depth left; buckets of four entries,
+  // the shallowest evicted first; up to 2^29 buckets, 32 GiB, and 45% of the free memory) or from an
+  // equal position of the same level where it can, and stores the rest; exact whatever is evicted.
+  // *reused: the positions whose count was taken rather than computed.
   Status perft(const search::chess::rules::DPos& root, int depth, std::uint64_t& nodes, double& ms,
-               std::size_t budget_bytes = 0, bool merge_transpositions = false, std::uint64_t* merged = nullptr);
+               std::size_t budget_bytes = 0, bool transposition_table = false, std::uint64_t* reused = nullptr);
 
   struct Impl;
 

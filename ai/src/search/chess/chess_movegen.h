@@ -248,10 +248,19 @@ WM_HD int count_moves(const DPos& p) {
   return n + count_pinned_pawns(p, m);
 }
 
-// Calls f(move) for every legal move of p (ai/'s 32-bit packing; order unspecified).
-template <class F>
-WM_HD void for_each_legal(const DPos& p, F&& f) {
-  const LegalMasks m = legal_masks(p);
+// The attack sets for_each_legal_by takes, here from Kogge-Stone fills (chess_sliders.h: from tables).
+struct FillAttacks {
+  WM_HD LegalMasks masks(const DPos& p) const { return legal_masks(p); }
+  WM_HD Bits knight(int sq) const { return knight_attacks(bit(sq)); }
+  WM_HD Bits king(int sq) const { return king_attacks(bit(sq)); }
+  WM_HD Bits bishop(int sq, Bits occ) const { return bishop_attacks(bit(sq), occ); }
+  WM_HD Bits rook(int sq, Bits occ) const { return rook_attacks(bit(sq), occ); }
+};
+
+// Calls f(move) for every legal move of p (ai/'s 32-bit packing; order unspecified), the attack sets from a.
+template <class A, class F>
+WM_HD void for_each_legal_by(const DPos& p, const A& a, F&& f) {
+  const LegalMasks m = a.masks(p);
   if (m.king < 0) {
     for_each_pseudo(p, [&](std::uint32_t mv) {
       if (legal_after(apply(p, mv), p.side)) f(mv);
@@ -266,7 +275,7 @@ WM_HD void for_each_legal(const DPos& p, F&& f) {
       f(make_move(from, to, kNoPiece, (enemy & bit(to)) ? kCapture : 0u));
     }
   };
-  emit(m.king, king_attacks(bit(m.king)) & ~own & ~m.danger);
+  emit(m.king, a.king(m.king) & ~own & ~m.danger);
   if (m.checkers >= 2) return;
   for_each_castle(p, m, f);
   for_each_en_passant(p, f);
@@ -291,9 +300,9 @@ WM_HD void for_each_legal(const DPos& p, F&& f) {
     const int sq = lsb(pb);
     if (pb & p.piece[kPawn]) return pawn_moves(sq, allowed);
     Bits att = 0;
-    if (pb & p.piece[kKnight]) att = knight_attacks(pb);
-    if (pb & (p.piece[kBishop] | p.piece[kQueen])) att |= bishop_attacks(pb, occ);
-    if (pb & (p.piece[kRook] | p.piece[kQueen])) att |= rook_attacks(pb, occ);
+    if (pb & p.piece[kKnight]) att = a.knight(sq);
+    if (pb & (p.piece[kBishop] | p.piece[kQueen])) att |= a.bishop(sq, occ);
+    if (pb & (p.piece[kRook] | p.piece[kQueen])) att |= a.rook(sq, occ);
     emit(sq, att & allowed);
   };
   const Bits pinned = m.pinned_hv | m.pinned_d12;
@@ -304,7 +313,7 @@ WM_HD void for_each_legal(const DPos& p, F&& f) {
     if (pb & p.piece[kPawn]) {
       pawn_moves(lsb(pb), m.pin_hv);
     } else if (pb & (p.piece[kRook] | p.piece[kQueen])) {
-      emit(lsb(pb), rook_attacks(pb, occ) & ~own & m.pin_hv);
+      emit(lsb(pb), a.rook(lsb(pb), occ) & ~own & m.pin_hv);
     }
   }
   for (Bits b = m.pinned_d12; b; b &= b - 1) {  // along a diagonal: bishops, queens, pawns' captures
@@ -312,9 +321,14 @@ WM_HD void for_each_legal(const DPos& p, F&& f) {
     if (pb & p.piece[kPawn]) {
       pawn_moves(lsb(pb), m.pin_d12);
     } else if (pb & (p.piece[kBishop] | p.piece[kQueen])) {
-      emit(lsb(pb), bishop_attacks(pb, occ) & ~own & m.pin_d12);
+      emit(lsb(pb), a.bishop(lsb(pb), occ) & ~own & m.pin_d12);
     }
   }
+}
+
+template <class F>
+WM_HD void for_each_legal(const DPos& p, F&& f) {
+  for_each_legal_by(p, FillAttacks{}, f);
 }
 
 // The one-thread search rules of search/alphabeta.h (search_many on the CPU, the plies below the GPU's

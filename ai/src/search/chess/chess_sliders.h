@@ -165,12 +165,28 @@ WM_HD int count_moves(const DPos& p, const SliderTables& t) {
   return n + count_pinned_pawns(p, m);
 }
 
-// Leaf nodes `depth` plies below p, the last ply counted with the tables (host side: the tests' check).
+// for_each_legal's attack sets and masks from the tables.
+struct TableAttacks {
+  SliderTables t;
+  WM_HD LegalMasks masks(const DPos& p) const { return legal_masks(p, t); }
+  WM_HD Bits knight(int sq) const { return t.knight(sq); }
+  WM_HD Bits king(int sq) const { return t.king(sq); }
+  WM_HD Bits bishop(int sq, Bits occ) const { return t.bishop(sq, occ); }
+  WM_HD Bits rook(int sq, Bits occ) const { return t.rook(sq, occ); }
+};
+
+// Calls f(move) for every legal move of p, as for_each_legal(p, f) does, the attacks from the tables.
+template <class F>
+WM_HD void for_each_legal(const DPos& p, const SliderTables& t, F&& f) {
+  for_each_legal_by(p, TableAttacks{t}, f);
+}
+
+// Leaf nodes `depth` plies below p, listed and counted with the tables (host side: the tests' check).
 inline std::uint64_t perft_tables(const DPos& p, int depth, const SliderTables& t) {
   if (depth <= 0) return 1;
   if (depth == 1) return static_cast<std::uint64_t>(count_moves(p, t));
   std::uint64_t n = 0;
-  for_each_legal(p, [&](std::uint32_t mv) { n += perft_tables(apply(p, mv), depth - 1, t); });
+  for_each_legal(p, t, [&](std::uint32_t mv) { n += perft_tables(apply(p, mv), depth - 1, t); });
   return n;
 }
 

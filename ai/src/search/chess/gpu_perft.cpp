@@ -26,12 +26,12 @@ Status GpuPerft::create(Context& ctx, std::unique_ptr<GpuPerft>& out) {
 
 GpuPerft::~GpuPerft() = default;
 
-Status GpuPerft::run(const Position& p, int depth, std::uint64_t& nodes, double* ms, bool merge_transpositions,
-                     std::uint64_t* merged) {
+Status GpuPerft::run(const Position& p, int depth, std::uint64_t& nodes, double* ms, bool transposition_table,
+                     std::uint64_t* reused) {
   if (depth < 0 || depth > 20) return Status::Invalid("perft: depth must be 0..20");
 #if WARPMIND_HAVE_CUDA
   double t = 0;
-  const Status err = impl_->device->perft(rules::from_position(p), depth, nodes, t, 0, merge_transpositions, merged);
+  const Status err = impl_->device->perft(rules::from_position(p), depth, nodes, t, 0, transposition_table, reused);
   if (!err.ok()) return err.context("chess perft");
   if (ms) *ms = t;
   return Status::Ok();
@@ -39,8 +39,8 @@ Status GpuPerft::run(const Position& p, int depth, std::uint64_t& nodes, double*
   (void)p;
   (void)nodes;
   (void)ms;
-  (void)merge_transpositions;
-  (void)merged;
+  (void)transposition_table;
+  (void)reused;
   return Status::Unavailable("GPU perft: built without CUDA");
 #endif
 }
