@@ -64,6 +64,11 @@ struct Flags {
   double seconds = 0;
   int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4, socket_buffer = 8 << 20;
   int metrics_port = -1;  // -1: no metrics endpoint
+  // Slots a client holds without playing (server_limits.cpp): a joined player whose client sent nothing
+  // with its token for idle_seconds (0: never) leaves; a connection whose handshake is not done within
+  // half_open_ms is reset, and one address (IP) has at most max_half_open such connections at once.
+  double idle_seconds = 10;
+  int half_open_ms = 2000, max_half_open = 64;
   std::uint64_t seed = 1;
   demos::ContextFlags context;
   bool json = false;
@@ -110,6 +115,7 @@ struct Slot {
   aoi::Player spawn;
   std::uint64_t acked = 0;       // the newest State tick the client acknowledged (0: none)
   std::uint64_t first_tick = 0;  // the tick of its join
+  std::uint64_t heard_tick = 0;  // the tick in which its client last sent something with its token
   std::uint64_t ack_sent = 0;    // a cluster's gateway: the acknowledgement last passed on to the zones
 };
 
@@ -163,6 +169,9 @@ struct Server {
   // Counters for the summary.
   std::uint64_t drops[kDrops] = {};
   std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
+  std::uint64_t idle_players = 0, half_open_reset = 0;  // players timed out; handshakes reset (server_limits.cpp)
+  std::vector<Clock::time_point> half_open_since;       // by peer index: when its handshake began (0: none)
+  std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers;  // the sweep's (address, peer index)
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
   int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
@@ -213,6 +222,7 @@ struct Server {
   Clock::time_point address_sweep{};
   void limit_addresses();
   void sweep_peers();
+  void half_open(Clock::time_point now);
 
   // The tick (server_tick.cpp): commands in, the AOI module's tick, notifications out.
   std::vector<std::size_t> part_start, part_written;

@@ -1,11 +1,14 @@
 // warpmind-server's limits beyond the protocol's: datagrams a second by address (--address-rate, before
-// ENet parses them), and connections dropped for never saying Hello or for piling up unacknowledged
-// reliable data. Messages a second by connection (--peer-rate) are taken in server_sessions.cpp.
+// ENet parses them); connections dropped for never saying Hello or for piling up unacknowledged
+// reliable data; players whose clients went quiet (--idle-seconds); handshakes never completed
+// (--half-open-ms, --max-half-open by address). Messages a second by connection (--peer-rate) are taken in server_sessions.cpp.
 #include "server.h"
 
 namespace warpmind::server {
 
 namespace {
+
+constexpr auto kHandshakeGrace = std::chrono::milliseconds(250);
 
 Server* g_server = nullptr;  // for ENet's intercept callback, which has no user data
 
@@ -37,7 +40,8 @@ void Server::limit_addresses() {
   host->intercept = &intercept;
 }
 
-// Connections that never said Hello, or whose reliable data piles up unacknowledged, are dropped.
+// Connections that never said Hello, or whose reliable data piles up unacknowledged, are dropped;
+// players whose clients went quiet leave; and handshakes that hang are reset (half_open below).
 void Server::sweep_peers() {
   const Clock::time_point now = Clock::now();
   for (std::size_t i = 0; i < host->peerCount; ++i) {
@@ -46,11 +50,62 @@ void Server::sweep_peers() {
     Conn* c = static_cast<Conn*>(p->data);
     const bool silent = c->slot < 0 && !c->observer && now - c->connected > std::chrono::seconds(5);
     const bool slow = p->reliableDataInTransit > 256 * 1024 || enet_list_size(&p->outgoingCommands) > 4096;
-    if (silent || slow) {
+    // Joined, and nothing with its token for --idle-seconds (ENet keeps a connection alive by itself, so
+    // a client that holds a slot and sends nothing would hold it for ever).
+    const bool idle = c->slot >= 0 && f.idle_seconds > 0 &&
+                      static_cast<double>(tick - slots[c->slot].heard_tick) > f.idle_seconds * f.tick_hz;
+    if (silent || slow || idle) {
       slow_peers += slow;
+      idle_players += idle && !slow;
       release(p);
       enet_peer_disconnect_now(p, 0);
     }
+  }
+  half_open(now);
+}
+
+// Connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the
+// host's peers until ENet gives up on it (up to 30 s), so a sender of connects it never completes could
+// take them all. One is reset once it is --half-open-ms old; and of those older than kHandshakeGrace (a
+// handshake takes a round trip or two, so a burst of honest connects from one address — players behind
+// one NAT, a bot farm — is never cut short), one address (IP) keeps its --max-half-open newest: the
+// oldest beyond are reset.
+void Server::half_open(Clock::time_point now) {
+  if (half_open_since.size() != host->peerCount) half_open_since.assign(host->peerCount, Clock::time_point{});
+  std::vector<std::pair<std::uint32_t, std::size_t>>& open = half_open_peers;  // (address, peer index)
+  open.clear();
+  const auto limit = std::chrono::milliseconds(f.half_open_ms);
+  for (std::size_t i = 0; i < host->peerCount; ++i) {
+    ENetPeer* p = &host->peers[i];
+    const bool handshake = p->state >= ENET_PEER_STATE_CONNECTING && p->state <= ENET_PEER_STATE_CONNECTION_SUCCEEDED;
+    if (!handshake) {
+      half_open_since[i] = Clock::time_point{};
+      continue;
+    }
+    if (half_open_since[i] == Clock::time_point{}) half_open_since[i] = now;
+    if (now - half_open_since[i] > limit) {
+      enet_peer_reset(p);
+      half_open_since[i] = Clock::time_point{};
+      ++half_open_reset;
+      continue;
+    }
+    if (now - half_open_since[i] > kHandshakeGrace) open.emplace_back(p->address.host, i);
+  }
+  if (open.size() <= static_cast<std::size_t>(f.max_half_open)) return;  // no address can be over
+  // By address, the newest first (then by index): the ones past --max-half-open are reset.
+  std::sort(open.begin(), open.end(), [this](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    if (half_open_since[a.second] != half_open_since[b.second])
+      return half_open_since[a.second] > half_open_since[b.second];
+    return a.second < b.second;
+  });
+  int run = 0;
+  for (std::size_t k = 0; k < open.size(); ++k) {
+    run = k > 0 && open[k].first == open[k - 1].first ? run + 1 : 0;
+    if (run < f.max_half_open) continue;
+    enet_peer_reset(&host->peers[open[k].second]);
+    half_open_since[open[k].second] = Clock::time_point{};
+    ++half_open_reset;
   }
 }
 

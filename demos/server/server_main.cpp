@@ -169,7 +169,7 @@ int run(Server& sv) {
       ++sv.late_ticks;
       next = Clock::now() + period;
     }
-    if (Clock::now() - last_sweep > std::chrono::milliseconds(250)) {
+    if (Clock::now() - last_sweep > std::chrono::milliseconds(50)) {
       sv.sweep_peers();
       last_sweep = Clock::now();
     }
@@ -245,6 +245,14 @@ int main(int argc, char** argv) {
                      "CAP_NET_ADMIN; the summary's socket_buffer says what was set)");
   demos::add_integer(app, "--max-observers", f.max_observers, 0, 64, "N",
                      "observer connections at once (warpmind-demo --connect): a Snapshot of every player a tick each");
+  demos::add_number(app, "--idle-seconds", f.idle_seconds, 0.0, 86400.0, "S",
+                    "a joined player whose client sends nothing with its token for S seconds leaves (its slot "
+                    "is freed); 0: never");
+  demos::add_integer(app, "--half-open-ms", f.half_open_ms, 100, 60000, "MS",
+                     "a connection whose handshake is not done after MS milliseconds is reset");
+  demos::add_integer(app, "--max-half-open", f.max_half_open, 1, 65535, "N",
+                     "connections one IP address may have in their handshake for more than 250 ms (the oldest "
+                     "beyond are reset)");
   demos::add_number(app, "--seconds", f.seconds, 0.0, 1e7, "S", "stop after S seconds; 0: when signalled");
   demos::add_integer(app, "--peer-rate", f.peer_rate, 1, 1000000, "N", "messages a second one connection may send");
   demos::add_integer(app, "--address-rate", f.address_rate, 1, 10000000, "N",

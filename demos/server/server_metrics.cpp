@@ -47,6 +47,10 @@ std::string Server::metrics_text() {
   metric("warpmind_server_joins_total", "counter", "Joins accepted.", one("warpmind_server_joins_total", joined));
   metric("warpmind_server_leaves_total", "counter", "Players that left.", one("warpmind_server_leaves_total", left));
   metric("warpmind_server_refused_total", "counter", "Joins refused.", one("warpmind_server_refused_total", refused));
+  metric("warpmind_server_idle_total", "counter", "Players whose clients went quiet for --idle-seconds.",
+         one("warpmind_server_idle_total", idle_players));
+  metric("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
+         one("warpmind_server_half_open_reset_total", half_open_reset));
   std::string d;
   for (int k = 0; k < kDrops; ++k)
     d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) + "\n";
@@ -128,7 +132,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
     std::printf(
         "{\"program\":\"warpmind-server\",\"ticks\":%llu,\"seconds\":%.3f,\"tick_hz\":%d,\"late_ticks\":%llu,"
         "\"clients\":{\"joined\":%llu,\"left\":%llu,\"disconnected\":%llu,\"refused\":%llu,\"slow\":%llu,\"peak\":%llu,"
-        "\"connected_at_stop\":%u},\"drops\":{%s},\"dropped\":%llu,\"receive_errors\":%llu,\"commands\":%llu,"
+        "\"connected_at_stop\":%u,\"idle\":%llu,\"half_open_reset\":%llu},\"drops\":{%s},\"dropped\":%llu,\"receive_"
+        "errors\":%llu,\"commands\":%llu,"
         "\"rejected_by_aoi\":%llu,"
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
@@ -142,6 +147,7 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
         static_cast<unsigned long long>(disconnected), static_cast<unsigned long long>(refused),
         static_cast<unsigned long long>(slow_peers), static_cast<unsigned long long>(peak), connected,
+        static_cast<unsigned long long>(idle_players), static_cast<unsigned long long>(half_open_reset),
         drop_list.c_str(), static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(receive_errors),
         static_cast<unsigned long long>(commands), static_cast<unsigned long long>(module_rejected),
         static_cast<unsigned long long>(notifications), static_cast<unsigned long long>(datagrams_in),

@@ -66,6 +66,7 @@ void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   std::uniform_real_distribution<float> where(0.0f, f.map);
   s.spawn = {where(rng), where(rng), 100};
   s.first_tick = tick;
+  s.heard_tick = tick;
   c.slot = free;
   ++joined;
   flatbuffers::FlatBufferBuilder b(256);
@@ -170,6 +171,7 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
     return BadPacket;
   }
   if (token != s.token) return WrongToken;
+  s.heard_tick = tick;  // its client is there, whatever becomes of the message
   if (seq <= s.last_received) return StaleSeq;
   if (seq - s.last_received > net::kSeqWindow) return SeqWindow;
   // An acknowledgement counts when it names a State this client can have received and is newer than

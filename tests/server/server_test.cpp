@@ -554,6 +554,84 @@ TEST(Server, DisconnectsAClientThatStopsAcknowledging) {
   enet_deinitialize();
 }
 
+// A joined client that goes quiet (ENet keeps its connection alive, but it sends nothing with its
+// token) loses its player after --idle-seconds; one that keeps sending, even only stale seqs, keeps it.
+TEST(Server, QuietPlayersLeaveAfterIdleSeconds) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10", "--idle-seconds", "1"}, "idle");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(256);
+  Client quiet(server.port), busy(server.port);
+  ASSERT_TRUE(quiet.connected && busy.connected);
+  std::uint64_t token = 0;
+  for (Client* c : {&quiet, &busy}) {
+    hello(b, kProtocolVersion);
+    c->send(b, kReliableChannel);
+    c->pump([&] { return c->find(Body_Welcome) != nullptr; }, 3.0);
+    ASSERT_NE(c->find(Body_Welcome), nullptr);
+  }
+  token = busy.find(Body_Welcome)->body_as_Welcome()->token();
+  // 2.5 s: `busy` sends a Move every 100 ms (the same seq after the first: stale, but its own token);
+  // `quiet` only lets ENet answer.
+  for (const auto until = Clock::now() + std::chrono::milliseconds(2500); Clock::now() < until;) {
+    move(b, token, 1, 5, 5);
+    busy.send(b, kStreamChannel);
+    busy.pump([] { return false; }, 0.05);
+    quiet.pump([] { return false; }, 0.05);
+  }
+  EXPECT_TRUE(quiet.disconnected);
+  EXPECT_FALSE(busy.disconnected);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  EXPECT_EQ(sv["clients"]["idle"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["connected_at_stop"], 1) << sv.dump();
+  EXPECT_GE(sv["drops"]["stale_seq"], 10) << sv.dump();
+  enet_deinitialize();
+}
+
+// Connects that never complete the handshake, from one address, more than the host has peers: 250 ms
+// on, the oldest beyond --max-half-open are reset at the next sweep and the rest after --half-open-ms,
+// so a client from the same address still joins within a couple of its connect retries (without the
+// limits the host's peers stay taken for some 30 s), and the server says how many it reset.
+TEST(Server, HalfOpenConnectsDoNotLockPlayersOut) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server(
+      {"--map", "100", "--aoi", "10", "--max-clients", "100", "--max-half-open", "8", "--half-open-ms", "500"},
+      "half_open");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  // 300 connects (the host has 164 peers) sent once and never answered: this host is not serviced again.
+  ENetHost* attacker = enet_host_create(nullptr, 300, kChannels, 0, 0);
+  ASSERT_NE(attacker, nullptr);
+  ENetAddress a;
+  enet_address_set_host_ip(&a, "127.0.0.1");
+  a.port = static_cast<enet_uint16>(server.port);
+  for (int i = 0; i < 300; ++i) ASSERT_NE(enet_host_connect(attacker, &a, kChannels, 0), nullptr);
+  enet_host_flush(attacker);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  flatbuffers::FlatBufferBuilder b(256);
+  const auto t0 = Clock::now();
+  Client c(server.port);
+  ASSERT_TRUE(c.connected);
+  hello(b, kProtocolVersion);
+  c.send(b, kReliableChannel);
+  c.pump([&] { return c.find(Body_Welcome) != nullptr; }, 3.0);
+  ASSERT_NE(c.find(Body_Welcome), nullptr);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 2.5);
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the rest time out
+  enet_host_destroy(attacker);
+  EXPECT_TRUE(server.alive());
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  // Every connect the host took a peer for was reset (the ones beyond its peers ENet ignored).
+  EXPECT_GE(sv["clients"]["half_open_reset"], 100) << sv.dump();
+  EXPECT_EQ(sv["clients"]["joined"], 1) << sv.dump();
+  enet_deinitialize();
+}
+
 TEST(Server, ServesMetricsInThePrometheusTextFormat) {
   ServerProcess server({"--map", "100", "--aoi", "10", "--metrics-port", "0"}, "metrics");
   ASSERT_GT(server.port, 0) << slurp(server.err);
