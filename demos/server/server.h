@@ -17,9 +17,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <span>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -275,11 +277,24 @@ struct Server {
   bool zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0);
   bool align_world();
 
-  // Metrics (server_metrics.cpp): the Prometheus endpoint and the summary printed on stop.
+  // Metrics (server_metrics.cpp): the Prometheus endpoint (its own thread, sending the page the tick
+  // thread publishes) and the summary printed on stop.
   int metrics_fd = -1;
+  std::thread metrics_thread;
+  std::atomic<bool> metrics_stop{false};
+  std::mutex metrics_mu;
+  std::string metrics_page;  // under metrics_mu
+  Clock::time_point metrics_published{};
   std::string open_metrics();
   std::string metrics_text();
-  void serve_metrics();
+  void publish_metrics();
+  void metrics_loop();
+  void stop_metrics() {
+    if (!metrics_thread.joinable()) return;
+    metrics_stop = true;
+    metrics_thread.join();
+  }
+  ~Server() { stop_metrics(); }
   void print_summary(double seconds, std::uint32_t connected) const;
 
   // Virtual clients (server_virtual.cpp, --virtual-clients): the same command and notification path

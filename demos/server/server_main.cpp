@@ -124,6 +124,7 @@ void Server::close_network() {
   enet_host_destroy(host);
   enet_deinitialize();
   bus.close();
+  stop_metrics();
   if (metrics_fd >= 0) close(metrics_fd);
 }
 

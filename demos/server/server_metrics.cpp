@@ -1,11 +1,13 @@
 // warpmind-server's metrics: the summary's counters in the Prometheus text format over HTTP at
-// --metrics-port (one scrape answered per pass of the service loop), and the summary printed on stop.
+// --metrics-port (served by a thread of its own from a page the tick thread makes every 100 ms), and the
+// summary printed on stop.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -27,6 +29,9 @@ std::string Server::open_metrics() {
       listen(metrics_fd, 16) != 0 || getsockname(metrics_fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
     return "--metrics-port: cannot listen on " + f.host + ":" + std::to_string(f.metrics_port);
   std::fprintf(stderr, "warpmind-server: metrics on http://%s:%u/metrics\n", f.host.c_str(), ntohs(a.sin_port));
+  metrics_published = Clock::time_point{};
+  publish_metrics();
+  metrics_thread = std::thread([this] { metrics_loop(); });
   return {};
 }
 
@@ -81,38 +86,78 @@ std::string Server::metrics_text() {
 }
 
 // Answers at most one scrape per call: the request read for at most 20 ms, then the page, then close.
-void Server::serve_metrics() {
+// The tick thread's side: the page, made afresh at most every 100 ms, for the endpoint's thread to send.
+void Server::publish_metrics() {
   if (metrics_fd < 0) return;
-  const int c = accept4(metrics_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-  if (c < 0) return;
-  char req[2048];
-  std::size_t got = 0;
-  for (const Clock::time_point until = Clock::now() + std::chrono::milliseconds(20); Clock::now() < until;) {
-    pollfd p{c, POLLIN, 0};
-    if (poll(&p, 1, 5) <= 0) continue;
-    const ssize_t n = read(c, req + got, sizeof req - 1 - got);
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-    req[got] = 0;
-    if (std::strstr(req, "\r\n\r\n") || got + 1 >= sizeof req) break;
-  }
+  const Clock::time_point now = Clock::now();
+  if (now - metrics_published < std::chrono::milliseconds(100)) return;
+  metrics_published = now;
   const std::string body = metrics_text();
-  const std::string page =
+  std::string page =
       "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " + std::to_string(body.size()) +
       "\r\nConnection: close\r\n\r\n" + body;
-  std::size_t off = 0;
-  for (const Clock::time_point until = Clock::now() + std::chrono::milliseconds(20);
-       off < page.size() && Clock::now() < until;) {
-    const ssize_t n = ::send(c, page.data() + off, page.size() - off, MSG_NOSIGNAL);
-    if (n > 0)
-      off += static_cast<std::size_t>(n);
-    else {
-      pollfd p{c, POLLOUT, 0};
-      poll(&p, 1, 5);
+  const std::lock_guard<std::mutex> lock(metrics_mu);
+  metrics_page.swap(page);
+}
+
+namespace {
+
+// One scrape's connection on the endpoint's thread: its request so far, then the page being sent.
+struct Scrape {
+  int fd = -1;
+  Clock::time_point opened;
+  std::string in, out;
+  std::size_t sent = 0;
+  bool answering = false;
+};
+
+constexpr int kMaxScrapes = 16;                           // connections at once; more wait in the backlog
+constexpr auto kScrapeTimeout = std::chrono::seconds(2);  // a connection that takes longer is closed
+
+}  // namespace
+
+// The endpoint's own thread: every connection non-blocking and polled, none can hold up the tick (a
+// connection that says nothing, or reads nothing, is closed after 2 s).
+void Server::metrics_loop() {
+  std::vector<Scrape> scrapes;
+  std::vector<pollfd> fds;
+  while (!metrics_stop.load()) {
+    fds.clear();
+    fds.push_back({static_cast<int>(scrapes.size()) < kMaxScrapes ? metrics_fd : -1, POLLIN, 0});
+    for (const Scrape& c : scrapes) fds.push_back({c.fd, static_cast<short>(c.answering ? POLLOUT : POLLIN), 0});
+    poll(fds.data(), fds.size(), 50);
+    const Clock::time_point now = Clock::now();
+    if (fds[0].revents & POLLIN) {
+      const int c = accept4(metrics_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (c >= 0) scrapes.push_back({c, now, {}, {}, 0, false});
     }
+    for (std::size_t k = 0; k < scrapes.size(); ++k) {
+      Scrape& c = scrapes[k];
+      bool done = now - c.opened > kScrapeTimeout;
+      if (!done && !c.answering) {
+        char buf[1024];
+        const ssize_t n = read(c.fd, buf, sizeof buf);
+        if (n > 0) c.in.append(buf, static_cast<std::size_t>(n));
+        if (n == 0 || c.in.find("\r\n\r\n") != std::string::npos || c.in.size() >= 2048) {
+          const std::lock_guard<std::mutex> lock(metrics_mu);
+          c.out = metrics_page;
+          c.answering = true;
+        }
+      }
+      if (!done && c.answering) {
+        const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+        if (n > 0) c.sent += static_cast<std::size_t>(n);
+        done = c.sent == c.out.size() || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+      }
+      if (done) {
+        shutdown(c.fd, SHUT_WR);
+        close(c.fd);
+        c.fd = -1;
+      }
+    }
+    std::erase_if(scrapes, [](const Scrape& c) { return c.fd < 0; });
   }
-  shutdown(c, SHUT_WR);
-  close(c);
+  for (Scrape& c : scrapes) close(c.fd);
 }
 
 double percentile(std::vector<float> v, double q) {

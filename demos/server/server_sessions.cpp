@@ -240,7 +240,7 @@ bool Server::pump(int wait_ms) {
 void Server::service(Clock::time_point until) {
   const Clock::time_point hard = std::max(until, Clock::now()) + std::chrono::milliseconds(20);
   for (;;) {
-    serve_metrics();
+    publish_metrics();
     drain_relays();
     const Clock::time_point now = Clock::now();
     if (g_stop.load()) return;
