@@ -70,7 +70,7 @@ struct Flags {
   // with its token for idle_seconds (0: never) leaves; a connection whose handshake is not done within
   // half_open_ms is reset, and one address (IP) has at most max_half_open such connections at once.
   double idle_seconds = 10;
-  int half_open_ms = 2000, max_half_open = 64;
+  int half_open_ms = 5000, max_half_open = 64;
   std::uint64_t seed = 1;
   demos::ContextFlags context;
   bool json = false;

@@ -8,8 +8,6 @@ namespace warpmind::server {
 
 namespace {
 
-constexpr auto kHandshakeGrace = std::chrono::milliseconds(250);
-
 Server* g_server = nullptr;  // for ENet's intercept callback, which has no user data
 
 // Every raw datagram, before ENet parses it: counted, and dropped when its address sends more than
@@ -66,17 +64,21 @@ void Server::sweep_peers() {
 
 // Connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the
 // host's peers until ENet gives up on it (up to 30 s), so a sender of connects it never completes could
-// take them all. One is reset once it is --half-open-ms old; and of those older than kHandshakeGrace (a
-// handshake takes a round trip or two, so a burst of honest connects from one address — players behind
-// one NAT, a bot farm — is never cut short), one address (IP) keeps its --max-half-open newest: the
-// oldest beyond are reset.
+// take them all. One is reset once it is --half-open-ms old. And while fewer than a quarter of the
+// host's peers are free, of the handshakes older than the grace (half of --half-open-ms, at most 1 s) one
+// address (IP) keeps its --max-half-open newest: the oldest beyond are reset. A busy server completes
+// honest handshakes late, so a burst of them from one address (players behind one NAT, a bot farm) is
+// cut short only when the peers run out, and then only past the grace.
 void Server::half_open(Clock::time_point now) {
   if (half_open_since.size() != host->peerCount) half_open_since.assign(host->peerCount, Clock::time_point{});
   std::vector<std::pair<std::uint32_t, std::size_t>>& open = half_open_peers;  // (address, peer index)
   open.clear();
   const auto limit = std::chrono::milliseconds(f.half_open_ms);
+  const auto grace = std::min(limit / 2, std::chrono::milliseconds(1000));
+  std::size_t free = 0;
   for (std::size_t i = 0; i < host->peerCount; ++i) {
     ENetPeer* p = &host->peers[i];
+    free += p->state == ENET_PEER_STATE_DISCONNECTED;
     const bool handshake = p->state >= ENET_PEER_STATE_CONNECTING && p->state <= ENET_PEER_STATE_CONNECTION_SUCCEEDED;
     if (!handshake) {
       half_open_since[i] = Clock::time_point{};
@@ -89,8 +91,9 @@ void Server::half_open(Clock::time_point now) {
       ++half_open_reset;
       continue;
     }
-    if (now - half_open_since[i] > kHandshakeGrace) open.emplace_back(p->address.host, i);
+    if (now - half_open_since[i] > grace) open.emplace_back(p->address.host, i);
   }
+  if (free * 4 >= host->peerCount) return;                               // peers enough for everyone
   if (open.size() <= static_cast<std::size_t>(f.max_half_open)) return;  // no address can be over
   // By address, the newest first (then by index): the ones past --max-half-open are reset.
   std::sort(open.begin(), open.end(), [this](const auto& a, const auto& b) {

@@ -252,8 +252,8 @@ int main(int argc, char** argv) {
   demos::add_integer(app, "--half-open-ms", f.half_open_ms, 100, 60000, "MS",
                      "a connection whose handshake is not done after MS milliseconds is reset");
   demos::add_integer(app, "--max-half-open", f.max_half_open, 1, 65535, "N",
-                     "connections one IP address may have in their handshake for more than 250 ms (the oldest "
-                     "beyond are reset)");
+                     "while fewer than a quarter of the peers are free: connections one IP address may have in "
+                     "their handshake for more than half of --half-open-ms, at most 1 s (the oldest beyond are reset)");
   demos::add_number(app, "--seconds", f.seconds, 0.0, 1e7, "S", "stop after S seconds; 0: when signalled");
   demos::add_integer(app, "--peer-rate", f.peer_rate, 1, 1000000, "N", "messages a second one connection may send");
   demos::add_integer(app, "--address-rate", f.address_rate, 1, 10000000, "N",
