@@ -68,7 +68,8 @@ struct Flags {
   int metrics_port = -1;  // -1: no metrics endpoint
   // Slots a client holds without playing (server_limits.cpp): a joined player whose client sent nothing
   // with its token for idle_seconds (0: never) leaves; a connection whose handshake is not done within
-  // half_open_ms is reset, and one address (IP) has at most max_half_open such connections at once.
+  // half_open_ms is reset, and while peers are short one address (IP) keeps at most max_half_open
+  // handshakes older than the grace (half of half_open_ms, at most 1 s).
   double idle_seconds = 10;
   int half_open_ms = 5000, max_half_open = 64;
   std::uint64_t seed = 1;
