@@ -1,0 +1,230 @@
+// The server tests' harness: warpmind-server and warpmind-bots as child processes on 127.0.0.1, a
+// scrape of the metrics endpoint, and an ENet client written against the protocol directly.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <enet/enet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/time.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <memory>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpu_helpers.h"
+#include "protocol.h"
+#include "zone_wire.h"
+
+extern char** environ;
+
+namespace warpmind::server_test {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  const std::size_t nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+inline fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("wm_server_test_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d / name;
+}
+
+// A warpmind-server child process on 127.0.0.1 and a port the kernel picks.
+struct ServerProcess {
+  pid_t pid = -1;
+  int port = 0;
+  fs::path out, err;
+
+  explicit ServerProcess(const std::vector<std::string>& extra, const std::string& name = "server") {
+    out = scratch(name + ".out");
+    err = scratch(name + ".err");
+    std::vector<std::string> args = {warpmind::test::bin_dir() + "/warpmind-server",
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--port",
+                                     "0",
+                                     "--json",
+                                     "--backend",
+                                     "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    // Wait (at most 20 s) for "listening on 127.0.0.1:PORT".
+    for (const auto until = Clock::now() + std::chrono::seconds(20); pid > 0 && Clock::now() < until;) {
+      const std::string e = slurp(err);
+      const std::size_t at = e.find("listening on 127.0.0.1:");
+      // The whole number: the line goes on with ", 20 Hz, ...".
+      if (at != std::string::npos && e.find(',', at) != std::string::npos) {
+        port = std::atoi(e.c_str() + at + 23);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ~ServerProcess() {
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+  bool alive() const { return pid > 0 && waitpid(pid, nullptr, WNOHANG) == 0; }
+  // SIGINT, then the exit status (-1: it did not stop within 10 s) and the JSON summary.
+  int stop(json& summary) {
+    if (pid <= 0) return -1;
+    kill(pid, SIGINT);
+    int status = 0;
+    for (const auto until = Clock::now() + std::chrono::seconds(10); Clock::now() < until;) {
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        pid = -1;
+        summary = json::parse(last_line(slurp(out)), nullptr, false);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+};
+
+// Runs warpmind-bots to the end; its exit status and JSON summary (the last line).
+inline int run_bots(int port, const std::string& args, json& summary, const std::string& name = "bots") {
+  const fs::path out = scratch(name + ".out");
+  const std::string cmd = warpmind::test::bin_dir() + "/warpmind-bots --server 127.0.0.1:" + std::to_string(port) +
+                          " --json " + args + " > " + out.string() + " 2>&1";
+  const int raw = std::system(cmd.c_str());
+  summary = json::parse(last_line(slurp(out)), nullptr, false);
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+// The metrics port a server started with --metrics-port 0 printed (0: none).
+inline int metrics_port(const ServerProcess& server) {
+  const std::string err = slurp(server.err);
+  const std::size_t at = err.find("metrics on http://127.0.0.1:");
+  return at == std::string::npos ? 0 : std::atoi(err.c_str() + at + 28);
+}
+
+// One scrape of /metrics ("" when the endpoint cannot be reached).
+inline std::string scrape(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return {};
+  timeval tv{3, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<std::uint16_t>(port));
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string page;
+  const std::string req = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0 &&
+      write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size())) {
+    char buf[4096];
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) page.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fd);
+  return page;
+}
+
+// ---- A client written against the protocol directly, doing what a client must not.
+struct Client {
+  ENetHost* host = nullptr;
+  ENetPeer* peer = nullptr;
+  std::vector<std::vector<std::uint8_t>> received;
+  bool connected = false, disconnected = false;
+
+  explicit Client(int port) {
+    host = enet_host_create(nullptr, 1, warpmind::net::kChannels, 0, 0);
+    ENetAddress a;
+    enet_address_set_host_ip(&a, "127.0.0.1");
+    a.port = static_cast<enet_uint16>(port);
+    if (host) peer = enet_host_connect(host, &a, warpmind::net::kChannels, 0);
+    pump([this] { return connected; }, 3.0);
+  }
+  ~Client() {
+    if (host) enet_host_destroy(host);
+  }
+  template <class Done>
+  void pump(Done done, double seconds) {
+    ENetEvent ev;
+    for (const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+         host && !done() && Clock::now() < until;) {
+      if (enet_host_service(host, &ev, 5) <= 0) continue;
+      if (ev.type == ENET_EVENT_TYPE_CONNECT) connected = true;
+      if (ev.type == ENET_EVENT_TYPE_DISCONNECT) disconnected = true;
+      if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+        received.emplace_back(ev.packet->data, ev.packet->data + ev.packet->dataLength);
+        enet_packet_destroy(ev.packet);
+      }
+    }
+  }
+  void send_raw(const void* data, std::size_t n, std::uint8_t channel) {
+    ENetPacket* p = enet_packet_create(data, n, channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0);
+    enet_peer_send(peer, channel, p);
+    enet_host_flush(host);
+  }
+  void send(flatbuffers::FlatBufferBuilder& b, std::uint8_t channel) {
+    send_raw(b.GetBufferPointer(), b.GetSize(), channel);
+  }
+  const warpmind::net::Message* find(warpmind::net::Body type) const {
+    for (const auto& r : received)
+      if (const warpmind::net::Message* m = warpmind::net::read_message(r.data(), r.size());
+          m && m->body_type() == type)
+        return m;
+    return nullptr;
+  }
+};
+
+inline void hello(flatbuffers::FlatBufferBuilder& b, std::uint32_t version) {
+  b.Clear();
+  warpmind::net::FinishMessageBuffer(
+      b, warpmind::net::CreateMessage(b, warpmind::net::Body_Hello,
+                                      warpmind::net::CreateHello(b, version, b.CreateString("test")).Union()));
+}
+inline void move(flatbuffers::FlatBufferBuilder& b, std::uint64_t token, std::uint32_t seq, float x, float y) {
+  b.Clear();
+  warpmind::net::FinishMessageBuffer(
+      b, warpmind::net::CreateMessage(b, warpmind::net::Body_Move,
+                                      warpmind::net::CreateMove(b, token, seq, x, y).Union()));
+}
+
+}  // namespace warpmind::server_test
