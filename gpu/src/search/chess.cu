@@ -1,11 +1,13 @@
 // CUDA chess: the hybrid search's batch kernels (leaf values, move lists) and the device-resident search's
-// tree, on the rules of chess_rules.h compiled for the device. The perft kernels: chess_perft.cu.
+// tree, on the rules of chess_rules.h compiled for the device (the tree's move lists and counts with
+// chess_sliders.h's tables, whose moves and order are the fills' own). The perft kernels: chess_perft.cu.
 #include "core/check.cuh"
 #include "search/game_device.cuh"
 #include "search/minimax.cuh"
 #include "core/primitives.cuh"
 #include "search/chess/chess_device.h"
 #include "search/chess/chess_movegen.h"
+#include "search/chess/chess_sliders.h"
 
 namespace warpmind::gpu {
 
@@ -15,6 +17,12 @@ namespace {
 
 using chess::DPos;
 constexpr int kThreads = 128;
+
+// chess_sliders.h's tables for the search's kernels, copied in by Kernels<chess::Device>::prepare.
+__device__ chess::Bits g_slider_words[chess::SliderTables::kWords];
+
+__device__ chess::SliderTables slider_tables() { return chess::slider_tables_at(g_slider_words); }
+__device__ chess::TableSearchRules search_rules() { return {chess::TableAttacks{slider_tables()}}; }
 
 unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
@@ -36,7 +44,7 @@ __global__ void k_branches(const DPos* __restrict__ in, unsigned n, std::uint32_
 
 // The search's tree for the device-resident negamax (minimax.cuh): children in the search's order.
 struct MinimaxRules {
-  __device__ int count(const DPos& p) const { return chess::count_moves(p); }
+  __device__ int count(const DPos& p) const { return chess::count_moves(p, slider_tables()); }
   __device__ int expand(const DPos& p, DPos* out) const {
     std::uint32_t m[chess::kMaxMoves];
     const int n = chess::generate_legal(p, m);
@@ -48,18 +56,16 @@ struct MinimaxRules {
   // most valuable victim first): how many, and those in [from, to) made.
   __device__ int search_children(const DPos& p, int from, int to, DPos* out) const {
     std::uint32_t m[chess::kMaxLegalMoves];
-    const int n = chess::SearchRules{}.moves(p, m);
+    const int n = search_rules().moves(p, m);
     for (int i = from; i < to && i < n; ++i) out[i - from] = chess::apply(p, m[i]);
     return n;
   }
-  __device__ int leaf(const DPos& p, int ply) const {
-    return chess::count_moves(p) == 0 ? chess::terminal(p, ply) : chess::evaluate(p);
-  }
+  __device__ int leaf(const DPos& p, int ply) const { return search_rules().leaf(p, ply); }
   __device__ int terminal(const DPos& p, int ply) const { return chess::terminal(p, ply); }
   // The last plies by alpha-beta, one thread a node (search_many's breadth-first levels above them).
   static constexpr int kMaxTail = 4;
   __device__ int tail(const DPos& p, int plies, int ply, int alpha, int beta, std::uint64_t& nodes) const {
-    return search::alphabeta<kMaxTail>(chess::SearchRules{}, p, plies, ply, alpha, beta, nodes);
+    return search::alphabeta<kMaxTail>(search_rules(), p, plies, ply, alpha, beta, nodes);
   }
 };
 
@@ -68,6 +74,14 @@ struct MinimaxRules {
 // The batch kernels of GameDevice<chess::Device> (game_device.cuh).
 template <>
 struct Kernels<chess::Device> {
+  // Once per GameDevice, on its stream and waited for (a copy from pageable memory may still be in flight
+  // when a plain copy returns).
+  static Status prepare(cudaStream_t s) {
+    WM_CUDA(cudaMemcpyToSymbolAsync(g_slider_words, chess::host_slider_words(),
+                                    chess::SliderTables::kWords * sizeof(chess::Bits), 0, cudaMemcpyHostToDevice, s));
+    WM_CUDA(cudaStreamSynchronize(s));
+    return Status::Ok();
+  }
   static Status leaf_values(const DPos* in, unsigned n, int ply, int* values, cudaStream_t s) {
     k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(in, n, ply, values);
     WM_CUDA_LAUNCH(k_evaluate);

@@ -8,6 +8,8 @@
 //     static Status branches(const Pos* in, unsigned n, const Params&, Move* rows, int* counts, cudaStream_t);
 //     // The tree's rules for minimax.cuh (one thread or one warp a node).
 //     static auto tree(const Params&);
+//     // Optional: what the kernels need on the device before the first call (run by create).
+//     static Status prepare(cudaStream_t);
 //   };
 //
 // Batches are uploaded, computed and copied back on the device's stream; buffers only grow.
@@ -44,6 +46,8 @@ Status GameDevice<R>::create(void* stream, std::unique_ptr<GameDevice>& out) {
   std::unique_ptr<GameDevice> d(new GameDevice());
   d->impl_ = std::make_unique<Impl>();
   d->impl_->stream = static_cast<cudaStream_t>(stream);
+  if constexpr (requires { Kernels<R>::prepare(d->impl_->stream); })
+    WM_RETURN_IF_ERROR(Kernels<R>::prepare(d->impl_->stream));
   out = std::move(d);
   return Status::Ok();
 }

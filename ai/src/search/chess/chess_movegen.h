@@ -331,17 +331,24 @@ WM_HD void for_each_legal(const DPos& p, F&& f) {
   for_each_legal_by(p, FillAttacks{}, f);
 }
 
+// count_moves(p) for the attacks of FillAttacks (chess_sliders.h has the tables' overload).
+WM_HD int count_moves_by(const DPos& p, const FillAttacks&) { return count_moves(p); }
+
 // The one-thread search rules of search/alphabeta.h (search_many on the CPU, the plies below the GPU's
 // breadth-first levels): legal moves by the masks above, ordered captures first by most valuable victim,
 // then least valuable attacker (promotions ahead of the quiet moves), the quiet moves in generation order;
-// the root's moves in the game's order (generate_legal + order_moves); leaves as leaf_value.
-struct SearchRules {
+// the root's moves in the game's order (generate_legal + order_moves); leaves as leaf_value. A: where the
+// attack sets come from (FillAttacks, or chess_sliders.h's TableAttacks); the moves and their order are
+// the same for every A.
+template <class A>
+struct SearchRulesBy {
+  A attacks{};
   using Pos = DPos;
   using Move = std::uint32_t;
   static constexpr int kMaxMoves = kMaxLegalMoves;
   WM_HD int moves(const DPos& p, std::uint32_t* out) const {
     int n = 0;
-    for_each_legal(p, [&](std::uint32_t m) {
+    for_each_legal_by(p, attacks, [&](std::uint32_t m) {
       const int to = move_to(m), promo = move_promo(m);
       std::uint32_t key = 0;  // 0..63, in bits 24..29 while sorting
       if (move_flags(m) & kCapture) {
@@ -363,9 +370,12 @@ struct SearchRules {
   }
   WM_HD int root_moves(const DPos& p, std::uint32_t* out) const { return order_moves(out, generate_legal(p, out)); }
   WM_HD DPos child(const DPos& p, std::uint32_t m) const { return apply(p, m); }
-  WM_HD int leaf(const DPos& p, int ply) const { return count_moves(p) == 0 ? terminal(p, ply) : evaluate(p); }
+  WM_HD int leaf(const DPos& p, int ply) const {
+    return count_moves_by(p, attacks) == 0 ? terminal(p, ply) : evaluate(p);
+  }
   WM_HD int terminal(const DPos& p, int ply) const { return rules::terminal(p, ply); }
 };
+using SearchRules = SearchRulesBy<FillAttacks>;
 
 // Leaf nodes `depth` plies below p, by these rules (host side: the tests' check of them).
 inline std::uint64_t perft_fast(const DPos& p, int depth) {
