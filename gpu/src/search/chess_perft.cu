@@ -332,6 +332,15 @@ struct ChessPerftDevice::Impl {
     WM_CUDA(cudaStreamSynchronize(stream));
     return Status::Ok();
   }
+  // l.count[i] = the legal moves of in[rep ? rep[i] : i] for i < n, l.offset their exclusive scan; children:
+  // the sum.
+  Status count_children(Level& l, const DPos* in, const unsigned* rep, u64 n, u64& children) {
+    WM_RETURN_IF_ERROR(l.count.reserve(n + 1));
+    WM_RETURN_IF_ERROR(l.offset.reserve(n + 1));
+    k_count<<<blocks_for(n + 1), kThreads, 0, stream>>>(count, in, rep, n, l.count.get());
+    WM_CUDA_LAUNCH(k_count);
+    return exclusive_scan(l.count.get(), l.offset.get(), n + 1, temp, stream, &children);
+  }
   Status plain(std::size_t k, const DPos* in, u64 n, int depth);
   Status counted(std::size_t k, const DPos* in, u64 n, int depth, bool probed = false);
   Status reserve_probe(Level& l, u64 n) {
@@ -367,12 +376,8 @@ Status ChessPerftDevice::Impl::plain(std::size_t k, const DPos* in, u64 n, int d
     return Status::Ok();
   }
   Level& here = level(k);
-  WM_RETURN_IF_ERROR(here.count.reserve(n + 1));
-  WM_RETURN_IF_ERROR(here.offset.reserve(n + 1));
-  k_count<<<blocks_for(n + 1), kThreads, 0, s>>>(count, in, nullptr, n, here.count.get());
-  WM_CUDA_LAUNCH(k_count);
   u64 children = 0;
-  WM_RETURN_IF_ERROR(exclusive_scan(here.count.get(), here.offset.get(), n + 1, temp, s, &children));
+  WM_RETURN_IF_ERROR(count_children(here, in, nullptr, n, children));
   constexpr std::size_t per_child = sizeof(DPos) + 2 * sizeof(u64);  // its position, count and offset
   if (children * per_child > budget && n > 1) {
     const u64 half = n / 2;
@@ -438,12 +443,8 @@ Status ChessPerftDevice::Impl::counted(std::size_t k, const DPos* in, u64 n, int
     k_perft2<<<blocks_for(m), kThreads, 0, s>>>(count, in, rep, m, here.uval.get(), nullptr);
     WM_CUDA_LAUNCH(k_perft2);
   } else {
-    WM_RETURN_IF_ERROR(here.count.reserve(m + 1));
-    WM_RETURN_IF_ERROR(here.offset.reserve(m + 1));
-    k_count<<<blocks_for(m + 1), kThreads, 0, s>>>(count, in, rep, m, here.count.get());
-    WM_CUDA_LAUNCH(k_count);
     u64 children = 0;
-    WM_RETURN_IF_ERROR(exclusive_scan(here.count.get(), here.offset.get(), m + 1, temp, s, &children));
+    WM_RETURN_IF_ERROR(count_children(here, in, rep, m, children));
     WM_RETURN_IF_ERROR(expand_slices(k, in, rep, 0, m, 0, children, depth));
   }
   // 4. into the table, and every position's count
