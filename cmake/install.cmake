@@ -16,7 +16,7 @@ set(wm_install_targets warpmind_core warpmind_field warpmind_crowd warpmind_aoi 
                        warpmind_search warpmind_scenarios warpmind_c warpmind_ai)
 if(WARPMIND_HAVE_CUDA)
   list(APPEND wm_install_targets warpmind_gpu_core warpmind_gpu_field warpmind_gpu_crowd warpmind_gpu_aoi
-                                 warpmind_gpu_ddm warpmind_gpu_combat warpmind_gpu_search)
+                                 warpmind_gpu_ddm warpmind_gpu_combat warpmind_gpu_nav warpmind_gpu_search)
 endif()
 install(TARGETS ${wm_install_targets} EXPORT warpmindTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -53,7 +53,7 @@ install(FILES ${CMAKE_BINARY_DIR}/warpmindConfig.cmake ${CMAKE_BINARY_DIR}/warpm
 set(wm_pc_libs "-lwarpmind_c -lwarpmind_scenarios -lwarpmind_search -lwarpmind_combat -lwarpmind_nav -lwarpmind_ddm -lwarpmind_aoi -lwarpmind_crowd -lwarpmind_field -lwarpmind_core")
 set(wm_pc_private "-pthread -lstdc++ -lm")
 if(WARPMIND_HAVE_CUDA)
-  string(APPEND wm_pc_libs " -lwarpmind_gpu_search -lwarpmind_gpu_combat -lwarpmind_gpu_ddm -lwarpmind_gpu_aoi -lwarpmind_gpu_crowd -lwarpmind_gpu_field -lwarpmind_gpu_core")
+  string(APPEND wm_pc_libs " -lwarpmind_gpu_search -lwarpmind_gpu_combat -lwarpmind_gpu_nav -lwarpmind_gpu_ddm -lwarpmind_gpu_aoi -lwarpmind_gpu_crowd -lwarpmind_gpu_field -lwarpmind_gpu_core")
   if(BUILD_SHARED_LIBS)
     string(APPEND wm_pc_private " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
   else()

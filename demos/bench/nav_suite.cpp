@@ -3,7 +3,8 @@
 // one goal (Dijkstra on one thread) and 64 goals at once (the goals on the context's threads), the goals
 // seeded among the passable cells, and the incremental update of a 100-cell change (nav_fields.h). The
 // 64 goals' fields are compared with the one-goal runs of their first goals, the updated field with a
-// full computation, bit for bit. The GPU rows come with the GPU variant (docs/nav.md).
+// full computation, bit for bit. With CUDA, the GPU variant on the same goals after each CPU row (every
+// field compared with the CPU's, bit for bit; timed by the device's time, the call's beside it).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.h"
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/random.h"
@@ -68,7 +70,7 @@ int update_rows(Context& ctx, nav::MapKind kind, int side, const nav::Grid& star
   std::sort(t.ms.begin(), t.ms.end());
   std::vector<float> want(grid.cells());
   std::vector<std::int8_t> want_dir(grid.cells());
-  if (!nav::distance_fields(ctx, grid, goal, want, want_dir).ok()) return 1;
+  if (!nav::distance_fields(ctx, grid, goal, want, want_dir, nullptr, nav::NavVariant::Cpu).ok()) return 1;
   if (corrupt("cpu-update")) want[0] = -1.0f;
   const bool same = std::memcmp(want.data(), fields->distance(0).data(), want.size() * sizeof(float)) == 0 &&
                     std::memcmp(want_dir.data(), fields->direction(0).data(), want_dir.size()) == 0;
@@ -85,12 +87,80 @@ int update_rows(Context& ctx, nav::MapKind kind, int side, const nav::Grid& star
   return same ? 0 : 1;
 }
 
+// The GPU variant on the same goals: timed by the device's time (the call's, copies included, beside it),
+// every field compared bit for bit with the CPU's, the floor the results' bytes written once and the map
+// read once at the measured copy bandwidth.
+int gpu_row(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const nav::Grid& grid,
+            const std::vector<nav::Cell>& goals, const std::vector<float>& cpu_dist,
+            const std::vector<std::int8_t>& cpu_dir, double cpu_ms, const char* cpu_variant, Results& results) {
+  const std::size_t n = goals.size();
+  std::vector<float> dist(cpu_dist.size());
+  std::vector<std::int8_t> dir(cpu_dir.size());
+  nav::FieldStats stats;
+  Timing t, call;
+  Status st;
+  const bool ok = time_runs(
+      [&] {
+        st = nav::distance_fields(ctx, grid, goals, dist, dir, &stats, nav::NavVariant::Gpu);
+        if (!st.ok()) return -1.0;
+        call.ms.push_back(stats.ms);
+        return stats.device_ms;
+      },
+      1, 3, 10, 20000, t);
+  if (!ok) {
+    std::fprintf(stderr, "warpmind-bench nav: gpu: %s\n", st.message().c_str());
+    return 1;
+  }
+  std::sort(call.ms.begin(), call.ms.end());
+  if (corrupt("gpu")) dist[0] = -1.0f;
+  const bool same = std::memcmp(dist.data(), cpu_dist.data(), dist.size() * sizeof(float)) == 0 &&
+                    std::memcmp(dir.data(), cpu_dir.data(), dir.size()) == 0;
+  const double floor_ms =
+      (static_cast<double>(grid.cells()) + static_cast<double>(n * grid.cells()) * (sizeof(float) + 1)) /
+      ceil.copy_bytes_per_s * 1e3;
+  std::printf(
+      "%-6s %6d %6zu | %-12s %10.3f %12.4f %14llu %s  (call %.2f ms, %.1fx the CPU, %llu rounds, floor %.4f ms)\n",
+      nav::map_kind_name(kind), grid.width, n, "gpu", t.median(), t.median() / static_cast<double>(n),
+      static_cast<unsigned long long>(stats.settled), same ? "equal" : "DIFFER", call.median(), cpu_ms / t.median(),
+      static_cast<unsigned long long>(stats.rounds), floor_ms);
+  Record r;
+  r.variant = "gpu";
+  r.backend = "cuda";
+  r.timing = t;
+  r.floor_ms = floor_ms;
+  r.compared(cpu_variant, same);
+  char params[200], extra[300];
+  std::snprintf(params, sizeof params, "{\"map\": \"%s\", \"width\": %d, \"height\": %d, \"goals\": %zu}",
+                nav::map_kind_name(kind), grid.width, grid.height, n);
+  std::snprintf(extra, sizeof extra,
+                "\"settled\": %llu, \"ms_per_goal\": %.5f, \"call_ms\": %.4f, \"rounds\": %llu, \"speedup\": %.2f, "
+                "\"speedup_against\": \"%s\"",
+                static_cast<unsigned long long>(stats.settled), t.median() / static_cast<double>(n), call.median(),
+                static_cast<unsigned long long>(stats.rounds), cpu_ms / t.median(), cpu_variant);
+  r.params_json = params;
+  r.extra_json = extra;
+  results.add(r);
+  return same ? 0 : 1;
+}
+
 int run(const Flags& f) {
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(f.suite, "nav", ctx)) return rc;
   ResultsFile file;
   if (int rc = file.open(f.suite, "nav")) return rc;
   Results results("nav", ctx->cuda() ? ctx->device().name : "cpu");
+  DeviceCeilings ceil;
+  if (ctx->cuda()) {
+    const Status st = measure_ceilings(*ctx, ceil);
+    if (!st.ok()) {
+      std::fprintf(stderr, "warpmind-bench nav: %s\n", st.message().c_str());
+      return 1;
+    }
+    std::printf("device %s: copy bandwidth %.0f GB/s; CPU threads %u\n", ctx->device().name.c_str(),
+                ceil.copy_bytes_per_s / 1e9, ctx->pool().size());
+  } else {
+    std::printf("CPU only; CPU threads %u\n", ctx->pool().size());
+  }
   struct MapCase {
     nav::MapKind kind;
     int side;
@@ -113,7 +183,7 @@ int run(const Flags& f) {
       Status st;
       const bool ok = time_runs(
           [&] {
-            st = nav::distance_fields(*ctx, grid, goals, dist, dir, &stats);
+            st = nav::distance_fields(*ctx, grid, goals, dist, dir, &stats, nav::NavVariant::Cpu);
             return st.ok() ? stats.ms : -1.0;
           },
           0, 1, n == 1 ? 5 : 3, 10000, t);
@@ -127,7 +197,10 @@ int run(const Flags& f) {
         std::vector<float> one(grid.cells());
         std::vector<std::int8_t> one_dir(grid.cells());
         for (std::size_t g = 0; g < std::min<std::size_t>(goals.size(), 4); ++g, ++compared) {
-          if (!nav::distance_fields(*ctx, grid, std::span(goals).subspan(g, 1), one, one_dir).ok()) return 1;
+          if (!nav::distance_fields(*ctx, grid, std::span(goals).subspan(g, 1), one, one_dir, nullptr,
+                                    nav::NavVariant::Cpu)
+                   .ok())
+            return 1;
           if (corrupt("cpu-threads") && g == 0) one[goals[0].y * grid.width + goals[0].x] = 1.0f;
           differ += std::memcmp(one.data(), dist.data() + g * grid.cells(), one.size() * sizeof(float)) != 0 ||
                     std::memcmp(one_dir.data(), dir.data() + g * grid.cells(), one_dir.size()) != 0;
@@ -154,6 +227,7 @@ int run(const Flags& f) {
       r.params_json = params;
       r.extra_json = extra;
       results.add(r);
+      if (ctx->cuda()) failures += gpu_row(*ctx, ceil, m.kind, grid, goals, dist, dir, t.median(), variant, results);
     }
     failures += update_rows(*ctx, m.kind, m.side, grid, results);
     if (!file.write(results)) return 1;

@@ -14,17 +14,22 @@
 namespace warpmind::nav::detail {
 
 using octile::Exact;
-constexpr std::uint32_t kNone = 0xFFFFFFFFu;  // Exact::a of a cell not reached (real parts stay below it)
+constexpr std::uint32_t kNone = octile::kUnreached;
 inline bool reached(const Exact& e) { return e.a != kNone; }
 
-// Whether step k from (x, y) is allowed: both cells passable, and for a diagonal both cells beside it. The
-// same cells decide the step back, so a step is allowed both ways or neither.
-inline bool allowed(const Grid& g, int x, int y, int k) {
-  const int dx = kSteps[static_cast<std::size_t>(k)][0], dy = kSteps[static_cast<std::size_t>(k)][1];
-  if (!g.passable(x, y) || !g.passable(x + dx, y + dy)) return false;
-  return dx == 0 || dy == 0 || (g.passable(x + dx, y) && g.passable(x, y + dy));
-}
-inline bool diagonal(int k) { return (k & 1) != 0; }
+static_assert(
+    [] {
+      for (int k = 0; k < 8; ++k)
+        if (octile::step_dx(k) != kSteps[static_cast<std::size_t>(k)][0] ||
+            octile::step_dy(k) != kSteps[static_cast<std::size_t>(k)][1])
+          return false;
+      return true;
+    }(),
+    "octile.h's steps are nav.h's kSteps");
+
+inline octile::CostView view(const Grid& g) { return {g.cost.data(), g.width, g.height}; }
+inline bool allowed(const Grid& g, int x, int y, int k) { return octile::allowed(view(g), x, y, k); }
+inline bool diagonal(int k) { return octile::step_diagonal(k); }
 inline std::size_t neighbour(const Grid& g, std::size_t c, int k) {
   const int x = static_cast<int>(c % static_cast<std::size_t>(g.width)) + kSteps[static_cast<std::size_t>(k)][0];
   const int y = static_cast<int>(c / static_cast<std::size_t>(g.width)) + kSteps[static_cast<std::size_t>(k)][1];
@@ -92,15 +97,9 @@ inline std::uint64_t solve(const Grid& g, Cell goal, std::vector<Exact>& exact, 
 // The direction rule (nav.h): the first allowed step to a neighbour on a least walk; none at the goal and
 // where not reached.
 inline std::int8_t direction_of(const Grid& g, const std::vector<Exact>& exact, std::size_t c, std::size_t start) {
-  if (c == start || !reached(exact[c])) return kNoDirection;
-  const int x = x_of(g, c), y = y_of(g, c);
-  for (int k = 0; k < 8; ++k) {
-    if (!allowed(g, x, y, k)) continue;
-    const std::size_t m = neighbour(g, c, k);
-    if (reached(exact[m]) && octile::same(octile::plus_step(exact[m], diagonal(k), g.cost[m]), exact[c]))
-      return static_cast<std::int8_t>(k);
-  }
-  return kNoDirection;
+  if (c == start) return kNoDirection;
+  return static_cast<std::int8_t>(
+      octile::direction(view(g), x_of(g, c), y_of(g, c), exact[c], [&](int x, int y) { return exact[g.index(x, y)]; }));
 }
 
 inline float distance_of(const Exact& e) {

@@ -7,14 +7,23 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/names.h"
 #include "nav/dijkstra.h"
+
+#if WARPMIND_HAVE_CUDA
+#include "nav/nav_device.h"
+#endif
 
 namespace warpmind::nav {
 
 namespace {
+
+constexpr warpmind::detail::Named<NavVariant> kVariants[] = {
+    {NavVariant::Auto, "auto"}, {NavVariant::Cpu, "cpu"}, {NavVariant::Gpu, "gpu"}};
 
 // One worker's buffers, reused from goal to goal.
 struct Scratch {
@@ -32,10 +41,35 @@ std::uint64_t one_field(const Grid& g, Cell goal, float* dist, std::int8_t* dir,
   return settled;
 }
 
+#if WARPMIND_HAVE_CUDA
+Status gpu_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                  std::span<std::int8_t> direction, FieldStats& stats) {
+  std::vector<std::uint32_t> cells(goals.size());
+  for (std::size_t g = 0; g < goals.size(); ++g)
+    cells[g] = static_cast<std::uint32_t>(grid.index(goals[g].x, goals[g].y));
+  std::unique_ptr<gpu::NavDevice> device;
+  Status err = gpu::NavDevice::create(ctx.stream(), device);
+  if (!err.ok()) return err.context("nav");
+  gpu::NavRun run;
+  err = device->fields(grid.cost.data(), grid.width, grid.height, cells.data(), cells.size(), distance.data(),
+                       direction.empty() ? nullptr : direction.data(), run);
+  if (!err.ok()) return err.context("nav");
+  stats.settled = run.reached;
+  stats.device_ms = run.device_ms;
+  stats.rounds = run.rounds;
+  return Status::Ok();
+}
+#endif
+
 }  // namespace
 
+const char* variant_name(NavVariant v) { return warpmind::detail::name_of(kVariants, v); }
+bool parse_variant(std::string_view name, NavVariant& out) {
+  return warpmind::detail::parse_name(kVariants, name, out);
+}
+
 Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
-                       std::span<std::int8_t> direction, FieldStats* stats) {
+                       std::span<std::int8_t> direction, FieldStats* stats, NavVariant variant) {
   const auto t0 = std::chrono::steady_clock::now();
   WM_RETURN_IF_ERROR(check_grid(grid));
   const std::size_t cells = grid.cells();
@@ -50,6 +84,18 @@ Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goa
   if (!direction.empty() && direction.size() != distance.size())
     return Status::Invalid("nav: " + std::to_string(direction.size()) + " directions for " +
                            std::to_string(distance.size()) + " cells of fields (give as many, or none)");
+  if (variant == NavVariant::Auto) variant = ctx.cuda() ? NavVariant::Gpu : NavVariant::Cpu;
+  if (variant == NavVariant::Gpu && !ctx.cuda()) return Status::Unavailable("nav: variant gpu needs the CUDA backend");
+  FieldStats local;
+  FieldStats& st = stats ? *stats : local;
+  st = FieldStats{};
+#if WARPMIND_HAVE_CUDA
+  if (variant == NavVariant::Gpu) {
+    WM_RETURN_IF_ERROR(gpu_fields(ctx, grid, goals, distance, direction, st));
+    st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return Status::Ok();
+  }
+#endif
   ThreadPool& pool = ctx.pool();
   std::vector<Scratch> scratch(pool.size());
   std::atomic<std::uint64_t> settled{0};
@@ -60,10 +106,8 @@ Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goa
                         direction.empty() ? nullptr : direction.data() + g * cells, scratch[worker]);
     settled += mine;
   });
-  if (stats) {
-    stats->settled = settled.load();
-    stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  st.settled = settled.load();
+  st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return Status::Ok();
 }
 

@@ -19,9 +19,10 @@
 // whose step is allowed and reaches a neighbour n on a least walk, i.e. exact(n) + cost of the step ==
 // exact(cell). kNoDirection (-1) at the goal, where it cannot be reached and on blocked cells.
 //
-// Variants: the CPU computes every field by Dijkstra's algorithm from the goal (a binary heap of the
-// exact values, ties by cell index), the goals spread over the context's thread pool. The GPU variant is
-// not built yet: a CUDA context computes on its CPU threads (docs/nav.md).
+// Variants (NavVariant; Auto: Gpu on a CUDA context, else Cpu; Gpu on a CPU context is Unavailable): the
+// CPU computes every field by Dijkstra's algorithm from the goal (a binary heap of the exact values, ties
+// by cell index), the goals spread over the context's thread pool; the GPU relaxes the exact values by
+// tiles of 32 x 32 cells to the same fixed point (docs/nav.md). Both give the same bits.
 //
 // Errors are Status, never exceptions; a call with a bad argument (a grid out of range, a goal outside
 // the grid or on a blocked cell, an output span of the wrong size) returns InvalidArgument and writes
@@ -31,6 +32,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "warpmind/core/context.h"
 #include "warpmind/core/geometry.h"
@@ -44,15 +46,22 @@ constexpr std::int8_t kNoDirection = -1;
 constexpr std::array<std::array<int, 2>, 8> kSteps = {
     {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}};
 
+enum class NavVariant { Auto, Cpu, Gpu };
+const char* variant_name(NavVariant v);
+bool parse_variant(std::string_view name, NavVariant& out);  // "auto", "cpu", "gpu"
+
 struct FieldStats {
   double ms = 0;              // wall time of the call
   std::uint64_t settled = 0;  // cells settled over every field (reachable ones)
+  double device_ms = 0;       // GPU: the device's time from the first kernel to the last (no copies); CPU: 0
+  std::uint64_t rounds = 0;   // GPU: rounds of tiles, over every batch of goals; CPU: 0
 };
 
 // The fields of goals[0..G): distance[g * cells + c] for cell c = y * width + x, and, when `direction`
 // is not empty, direction[g * cells + c]. `distance` holds G * cells floats, `direction` as many or none.
 Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
-                       std::span<std::int8_t> direction = {}, FieldStats* stats = nullptr);
+                       std::span<std::int8_t> direction = {}, FieldStats* stats = nullptr,
+                       NavVariant variant = NavVariant::Auto);
 
 // Steering by one goal's field (its `distance` and `direction`, cells floats and directions each): for
 // every position, in cell units (cell (x, y) covers [x, x + 1) x [y, y + 1)), the cell floor(x), floor(y)

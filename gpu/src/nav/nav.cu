@@ -1,0 +1,332 @@
+// CUDA navigation fields (contract in warpmind/nav/nav.h, interface in ai/src/nav/nav_device.h): the exact
+// octile values of octile.h, relaxed to their fixed point by tiles.
+//
+// Every field's exact values (A, B) live in device memory, packed in one 64-bit word (B high), so that a
+// value read while another block writes it is one or the other, never a mix. The map is cut into tiles
+// of 32 x 32 cells. A round processes every active tile, one warp a tile, a lane a column: the warp copies
+// the tile and a one-cell rim of its neighbours' values into shared memory and relaxes the tile to a fixed
+// point with the rim held: a sweep down the rows (each cell from the three cells above it, then from its
+// row's cells both ways by one min-plus scan of straight steps, 5 shuffles a way) and a sweep up, repeated
+// until a pair changes nothing. It writes back the cells that changed and activates, for the next round,
+// each neighbour tile whose rim it changed. The rounds end when a round activates no tile.
+//
+// Exactness: a value only ever decreases and is always the cost of a walk (a candidate over 2^32 in A or B
+// is dropped: a least walk has smaller parts); the rounds end at a state where every cell is at most each
+// of its 8 candidates, and the only such state is the least values, whatever the order of the updates. So
+// the result is bit for bit the CPU's; the directions and floats are then read off by the shared rules.
+#include <algorithm>
+
+#include "core/buffer.cuh"
+#include "core/check.cuh"
+#include "core/primitives.cuh"
+#include "nav/nav_device.h"
+#include "nav/octile.h"
+
+namespace warpmind::gpu {
+
+namespace oct = nav::octile;
+
+namespace {
+
+using u64 = unsigned long long;
+constexpr int kTile = 32;  // a tile's side: one warp a tile, a lane a column
+constexpr int kHalo = kTile + 2;
+constexpr int kTilesPerBlock = 4;
+constexpr u64 kInf = ~0ull;                  // not reached: A = B = kUnreached
+constexpr std::uint32_t kNoWalk = 1u << 30;  // a row walk that meets a blocked cell
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kRoundsPerCheck = 8;  // rounds launched between two reads of the activation counts
+
+__device__ __forceinline__ oct::Exact unpack(u64 v) {
+  return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)};
+}
+
+// x < y, not reached the largest.
+__device__ __forceinline__ bool lt(u64 x, u64 y) {
+  if (x == kInf) return false;
+  if (y == kInf) return true;
+  return oct::less(unpack(x), unpack(y));
+}
+__device__ __forceinline__ u64 least(u64 x, u64 y) { return lt(y, x) ? y : x; }
+
+// v plus a step of `cost` (straight: to A; diagonal: to B); not reached where a part would pass 2^32 - 2.
+__device__ __forceinline__ u64 plus(u64 v, bool diagonal, std::uint32_t cost) {
+  if (v == kInf) return kInf;
+  const u64 part = (diagonal ? v >> 32 : v & 0xffffffffull) + cost;
+  if (part >= oct::kUnreached) return kInf;
+  return diagonal ? v + (static_cast<u64>(cost) << 32) : v + cost;
+}
+
+// The least of `best` over the lane's run of passable cells in its row: each lane takes from the lanes to
+// its right by straight steps, then from those to its left (Hillis-Steele doubling: after the step of
+// stride s a lane holds the least over 2s lanes, w the cost of walking s lanes). w_right, w_left: the cost
+// of the step into the next lane that way, kNoWalk where the step is not allowed.
+__device__ __forceinline__ u64 row_least(u64 best, std::uint32_t w_right, std::uint32_t w_left, int lane) {
+  std::uint32_t w = w_right;
+  for (int s = 1; s < kTile; s <<= 1) {
+    const u64 o = __shfl_down_sync(kFull, best, s);
+    const std::uint32_t wo = __shfl_down_sync(kFull, w, s);
+    const bool in = lane + s < kTile;
+    if (in && w < kNoWalk) best = least(best, plus(o, false, w));
+    w = in ? min(w + wo, kNoWalk) : kNoWalk;
+  }
+  w = w_left;
+  for (int s = 1; s < kTile; s <<= 1) {
+    const u64 o = __shfl_up_sync(kFull, best, s);
+    const std::uint32_t wo = __shfl_up_sync(kFull, w, s);
+    const bool in = lane >= s;
+    if (in && w < kNoWalk) best = least(best, plus(o, false, w));
+    w = in ? min(w + wo, kNoWalk) : kNoWalk;
+  }
+  return best;
+}
+
+using TileValues = u64[kHalo][kHalo];
+using TileCosts = std::uint8_t[kHalo][kHalo];
+
+// One sweep over the tile's rows, down (dir +1: each row from the row above) or up (-1), each row then
+// relaxed along itself. Sets the changed rows' bits in `mask`; returns whether this lane's column changed.
+__device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, std::uint32_t& mask) {
+  bool changed = false;
+  const int lx = lane + 1;
+  for (int i = 0; i < kTile; ++i) {
+    const int ly = dir > 0 ? i + 1 : kTile - i;
+    const int py = ly - dir;  // the row the sweep comes from
+    const std::uint32_t c = sc[ly][lx];
+    const u64 v = sv[ly][lx];
+    u64 best = v;
+    std::uint32_t w_right = kNoWalk, w_left = kNoWalk;
+    if (c) {
+      const std::uint32_t cw = sc[ly][lx - 1], ce = sc[ly][lx + 1], cn = sc[py][lx];
+      if (cn) {  // straight from the row before, and its diagonals where neither corner is blocked
+        best = least(best, plus(sv[py][lx], false, cn));
+        const std::uint32_t cnw = sc[py][lx - 1], cne = sc[py][lx + 1];
+        if (cw && cnw) best = least(best, plus(sv[py][lx - 1], true, cnw));
+        if (ce && cne) best = least(best, plus(sv[py][lx + 1], true, cne));
+      }
+      if (lane == 0 && cw) best = least(best, plus(sv[ly][0], false, cw));  // the rim's cells
+      if (lane == kTile - 1 && ce) best = least(best, plus(sv[ly][kTile + 1], false, ce));
+      if (ce) w_right = ce;
+      if (cw) w_left = cw;
+    }
+    best = row_least(best, w_right, w_left, lane);
+    if (lt(best, v)) {
+      sv[ly][lx] = best;
+      mask |= 1u << (ly - 1);
+      changed = true;
+    }
+    __syncwarp();
+  }
+  return changed;
+}
+
+struct Tiles {
+  int width, height, tiles_x;
+  unsigned tiles;
+  std::size_t cells;
+};
+
+// One round: every tile whose flag is set in `cur` (per goal: blockIdx.y) relaxed to a fixed point with
+// its rim, its changes written, and the neighbours whose rim changed flagged in `next` (*activated counts
+// them).
+__global__ void __launch_bounds__(32 * kTilesPerBlock)
+    k_round(const std::uint8_t* __restrict__ cost, Tiles t, u64* __restrict__ val, unsigned* __restrict__ cur,
+            unsigned* __restrict__ next, unsigned* __restrict__ activated) {
+  __shared__ TileValues s_val[kTilesPerBlock];
+  __shared__ TileCosts s_cost[kTilesPerBlock];
+  const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31);
+  const unsigned tile = blockIdx.x * kTilesPerBlock + static_cast<unsigned>(warp);
+  if (tile >= t.tiles) return;
+  const std::size_t goal = blockIdx.y;
+  unsigned* flag = cur + goal * t.tiles + tile;
+  if (!*flag) return;
+  __syncwarp();
+  if (lane == 0) *flag = 0;
+  u64* v = val + goal * t.cells;
+  const int tx = static_cast<int>(tile % static_cast<unsigned>(t.tiles_x));
+  const int ty = static_cast<int>(tile / static_cast<unsigned>(t.tiles_x));
+  const int x0 = tx * kTile, y0 = ty * kTile;
+  TileValues& sv = s_val[warp];
+  TileCosts& sc = s_cost[warp];
+  for (int i = lane; i < kHalo * kHalo; i += 32) {
+    const int hy = i / kHalo, hx = i % kHalo, x = x0 + hx - 1, y = y0 + hy - 1;
+    const bool in = x >= 0 && y >= 0 && x < t.width && y < t.height;
+    const std::size_t c = in ? static_cast<std::size_t>(y) * static_cast<std::size_t>(t.width) + x : 0;
+    sc[hy][hx] = in ? cost[c] : 0;
+    sv[hy][hx] = in ? __ldcg(v + c) : kInf;  // from L2: other blocks may have written it this round
+  }
+  __syncwarp();
+  std::uint32_t mask = 0;  // the rows of this lane's column that changed
+  for (;;) {
+    bool changed = sweep(sv, sc, lane, +1, mask);
+    changed |= sweep(sv, sc, lane, -1, mask);
+    if (!__any_sync(kFull, changed)) break;
+  }
+  for (int r = 0; r < kTile; ++r)
+    if (mask >> r & 1u)
+      v[static_cast<std::size_t>(y0 + r) * static_cast<std::size_t>(t.width) + x0 + lane] = sv[r + 1][lane + 1];
+  // The neighbours whose rim changed: lane k < 8 looks after the neighbour in step k's direction.
+  const std::uint32_t west = __shfl_sync(kFull, mask, 0), east = __shfl_sync(kFull, mask, kTile - 1);
+  const bool top = __any_sync(kFull, mask & 1u), bottom = __any_sync(kFull, (mask >> (kTile - 1)) & 1u);
+  if (lane < 8) {
+    const int dx = oct::step_dx(lane), dy = oct::step_dy(lane);
+    const std::uint32_t side = dx < 0 ? west : east;  // the rim column's rows (dx != 0)
+    const bool want = dy < 0   ? (dx == 0 ? top : (side & 1u) != 0)
+                      : dy > 0 ? (dx == 0 ? bottom : (side >> (kTile - 1)) != 0)
+                               : side != 0;
+    const int nx = tx + dx, ny = ty + dy;
+    const int tiles_y = static_cast<int>(t.tiles / static_cast<unsigned>(t.tiles_x));
+    if (want && nx >= 0 && ny >= 0 && nx < t.tiles_x && ny < tiles_y) {
+      unsigned* f = next + goal * t.tiles + static_cast<unsigned>(ny * t.tiles_x + nx);
+      if (atomicExch(f, 1u) == 0u) atomicAdd(activated, 1u);
+    }
+  }
+}
+
+// The goals' cells at 0 and their tiles flagged.
+__global__ void k_seed(const std::uint32_t* __restrict__ goals, unsigned n, Tiles t, u64* __restrict__ val,
+                       unsigned* __restrict__ cur) {
+  const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= n) return;
+  const std::uint32_t c = goals[g];
+  const unsigned x = c % static_cast<unsigned>(t.width), y = c / static_cast<unsigned>(t.width);
+  val[g * t.cells + c] = 0;
+  cur[g * t.tiles + (y / kTile) * static_cast<unsigned>(t.tiles_x) + x / kTile] = 1u;
+}
+
+// Distances (nav.h's float of the exact value) and directions (the shared rule), and the cells reached.
+__global__ void k_finish(const std::uint8_t* __restrict__ cost, Tiles t, std::size_t n, const u64* __restrict__ val,
+                         float* __restrict__ dist, std::int8_t* __restrict__ dir,
+                         unsigned long long* __restrict__ reached) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  bool here = false;
+  if (i < n) {
+    const std::size_t c = i % t.cells;
+    const u64* v = val + (i - c);
+    const u64 e = v[c];
+    here = e != kInf;
+    dist[i] = here ? oct::to_float(unpack(e)) : __int_as_float(0x7f800000);
+    if (dir) {
+      const oct::CostView g{cost, t.width, t.height};
+      const int x = static_cast<int>(c % static_cast<std::size_t>(t.width));
+      const int y = static_cast<int>(c / static_cast<std::size_t>(t.width));
+      dir[i] = static_cast<std::int8_t>(oct::direction(g, x, y, unpack(e), [&](int nx, int ny) {
+        return unpack(v[static_cast<std::size_t>(ny) * static_cast<std::size_t>(t.width) + nx]);
+      }));
+    }
+  }
+  const unsigned ballot = __ballot_sync(kFull, here);
+  if ((threadIdx.x & 31) == 0 && ballot) atomicAdd(reached, static_cast<unsigned long long>(__popc(ballot)));
+}
+
+}  // namespace
+
+struct NavDevice::Impl {
+  cudaStream_t stream = nullptr;
+  DeviceBuffer<std::uint8_t> cost;
+  DeviceBuffer<u64> val;
+  DeviceBuffer<float> dist;
+  DeviceBuffer<std::int8_t> dir;
+  DeviceBuffer<unsigned> flags, counters;
+  DeviceBuffer<std::uint32_t> goals;
+  DeviceBuffer<unsigned long long> reached;
+  PinnedBuffer host;  // the counters' copy, then the reached count
+  cudaEvent_t ev[2] = {};
+  ~Impl() {
+    for (cudaEvent_t e : ev)
+      if (e) cudaEventDestroy(e);
+  }
+  std::size_t held() const {
+    return cost.capacity() + val.capacity() * sizeof(u64) + dist.capacity() * sizeof(float) + dir.capacity() +
+           (flags.capacity() + counters.capacity() + goals.capacity()) * 4 + reached.capacity() * 8;
+  }
+};
+
+Status NavDevice::create(void* stream, std::unique_ptr<NavDevice>& out) {
+  std::unique_ptr<NavDevice> d(new NavDevice());
+  d->impl_ = std::make_unique<Impl>();
+  d->impl_->stream = static_cast<cudaStream_t>(stream);
+  for (cudaEvent_t& e : d->impl_->ev) WM_CUDA(cudaEventCreate(&e));
+  WM_RETURN_IF_ERROR(d->impl_->host.reserve(kRoundsPerCheck * sizeof(unsigned) + sizeof(unsigned long long)));
+  out = std::move(d);
+  return Status::Ok();
+}
+
+NavDevice::~NavDevice() = default;
+
+Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals, std::size_t n,
+                         float* distance, std::int8_t* direction, NavRun& run) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  run = NavRun{};
+  Tiles t{};
+  t.width = width;
+  t.height = height;
+  t.tiles_x = (width + kTile - 1) / kTile;
+  t.tiles = static_cast<unsigned>(t.tiles_x) * static_cast<unsigned>((height + kTile - 1) / kTile);
+  t.cells = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  if (n == 0) return Status::Ok();
+  // Goals a batch: their values, floats, directions and two flag arrays in 60% of the free memory.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t per_goal = t.cells * (sizeof(u64) + sizeof(float) + 1) + 2 * t.tiles * sizeof(unsigned);
+  const std::size_t fit = (free_bytes + im.held()) / 10 * 6 / per_goal;
+  if (fit == 0) return Status::Unavailable("nav: one field does not fit in the device's memory");
+  const std::size_t batch = std::min<std::size_t>({n, fit, 65535});
+  WM_RETURN_IF_ERROR(im.cost.reserve(t.cells));
+  WM_RETURN_IF_ERROR(im.val.reserve(batch * t.cells));
+  WM_RETURN_IF_ERROR(im.dist.reserve(batch * t.cells));
+  if (direction) WM_RETURN_IF_ERROR(im.dir.reserve(batch * t.cells));
+  WM_RETURN_IF_ERROR(im.flags.reserve(2 * batch * t.tiles));
+  WM_RETURN_IF_ERROR(im.counters.reserve(kRoundsPerCheck));
+  WM_RETURN_IF_ERROR(im.goals.reserve(batch));
+  WM_RETURN_IF_ERROR(im.reached.reserve(1));
+  WM_CUDA(cudaMemcpyAsync(im.cost.get(), cost, t.cells, cudaMemcpyHostToDevice, s));
+  auto* counts = static_cast<unsigned*>(im.host.get());
+  auto* reached = reinterpret_cast<unsigned long long*>(counts + kRoundsPerCheck);
+  for (std::size_t b = 0; b < n; b += batch) {
+    const std::size_t gb = std::min(batch, n - b), fields = gb * t.cells;
+    unsigned* cur = im.flags.get();
+    unsigned* next = cur + gb * t.tiles;
+    WM_CUDA(cudaMemcpyAsync(im.goals.get(), goals + b, gb * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+    WM_CUDA(cudaEventRecord(im.ev[0], s));
+    WM_CUDA(cudaMemsetAsync(im.val.get(), 0xff, fields * sizeof(u64), s));  // every part kUnreached
+    WM_CUDA(cudaMemsetAsync(cur, 0, 2 * gb * t.tiles * sizeof(unsigned), s));
+    WM_CUDA(cudaMemsetAsync(im.reached.get(), 0, sizeof(unsigned long long), s));
+    k_seed<<<blocks_of(gb, 128), 128, 0, s>>>(im.goals.get(), static_cast<unsigned>(gb), t, im.val.get(), cur);
+    WM_CUDA_LAUNCH(k_seed);
+    run.tile_steps += gb;
+    const dim3 grid((t.tiles + kTilesPerBlock - 1) / kTilesPerBlock, static_cast<unsigned>(gb));
+    for (bool done = false; !done;) {
+      WM_CUDA(cudaMemsetAsync(im.counters.get(), 0, kRoundsPerCheck * sizeof(unsigned), s));
+      for (int r = 0; r < kRoundsPerCheck; ++r) {
+        k_round<<<grid, 32 * kTilesPerBlock, 0, s>>>(im.cost.get(), t, im.val.get(), cur, next, im.counters.get() + r);
+        WM_CUDA_LAUNCH(k_round);
+        std::swap(cur, next);
+      }
+      WM_CUDA(
+          cudaMemcpyAsync(counts, im.counters.get(), kRoundsPerCheck * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+      WM_CUDA(cudaStreamSynchronize(s));
+      for (int r = 0; r < kRoundsPerCheck && !done; ++r) {
+        ++run.rounds;
+        run.tile_steps += counts[r];
+        done = counts[r] == 0;
+      }
+    }
+    k_finish<<<blocks_of(fields, 256), 256, 0, s>>>(im.cost.get(), t, fields, im.val.get(), im.dist.get(),
+                                                    direction ? im.dir.get() : nullptr, im.reached.get());
+    WM_CUDA_LAUNCH(k_finish);
+    WM_CUDA(cudaEventRecord(im.ev[1], s));
+    WM_CUDA(cudaMemcpyAsync(distance + b * t.cells, im.dist.get(), fields * sizeof(float), cudaMemcpyDeviceToHost, s));
+    if (direction) WM_CUDA(cudaMemcpyAsync(direction + b * t.cells, im.dir.get(), fields, cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaMemcpyAsync(reached, im.reached.get(), sizeof *reached, cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaStreamSynchronize(s));
+    float ms = 0;
+    WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
+    run.device_ms += ms;
+    run.reached += *reached;
+  }
+  return Status::Ok();
+}
+
+}  // namespace warpmind::gpu

@@ -1,0 +1,171 @@
+// The GPU navigation fields (NavVariant::Gpu) against the CPU's Dijkstra, bit for bit — every distance,
+// every direction and the cells reached — on random maps of every size around the 32-cell tiles, on
+// adversarial ones (a goal in a tile's corner, a spiral that crosses the tiles back and forth, a maze, a
+// map blocked but for its goal, costs up to 255, one row, one column) and on the generated 1024 x 1024
+// maps; the exact comparison's 64-bit shortcut against its 128-bit form. GPU cases skip without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpu_helpers.h"
+#include "nav/octile.h"
+#include "warpmind/core/random.h"
+#include "warpmind/nav/generate.h"
+#include "warpmind/nav/nav.h"
+
+namespace warpmind::nav {
+namespace {
+
+std::vector<Cell> passable_goals(const Grid& g, int n, SplitMix64& rng) {
+  std::vector<Cell> goals;
+  for (int tries = 0; static_cast<int>(goals.size()) < n && tries < 100000; ++tries) {
+    const Cell c{static_cast<int>(rng.next() % static_cast<std::uint64_t>(g.width)),
+                 static_cast<int>(rng.next() % static_cast<std::uint64_t>(g.height))};
+    if (g.passable(c.x, c.y)) goals.push_back(c);
+  }
+  return goals;
+}
+
+// The GPU's fields equal the CPU's, bit for bit, and so do the cells reached.
+void expect_gpu_equals_cpu(const Grid& g, const std::vector<Cell>& goals, const std::string& what) {
+  const std::size_t n = goals.size() * g.cells();
+  std::vector<float> cpu(n), gpu(n, -1.0f);
+  std::vector<std::int8_t> cpu_dir(n), gpu_dir(n, 9);
+  FieldStats cs, gs;
+  ASSERT_TRUE(distance_fields(test::cpu_context(), g, goals, cpu, cpu_dir, &cs, NavVariant::Cpu).ok()) << what;
+  const Status st = distance_fields(*test::cuda_context(), g, goals, gpu, gpu_dir, &gs, NavVariant::Gpu);
+  ASSERT_TRUE(st.ok()) << what << ": " << st.message();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(std::memcmp(&cpu[i], &gpu[i], sizeof(float)), 0)
+        << what << ": goal " << i / g.cells() << " cell " << i % g.cells() << ": " << gpu[i] << " against " << cpu[i];
+    ASSERT_EQ(cpu_dir[i], gpu_dir[i]) << what << ": goal " << i / g.cells() << " cell " << i % g.cells();
+  }
+  EXPECT_EQ(gs.settled, cs.settled) << what;
+  EXPECT_GT(gs.rounds, 0u) << what;
+}
+
+TEST(NavGpu, RandomMapsEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  SplitMix64 rng(11);
+  const int sides[] = {1, 2, 31, 32, 33, 63, 64, 65, 97, 130};
+  for (int round = 0; round < 60; ++round) {
+    Grid g;
+    const int w = sides[rng.next() % 10], h = sides[rng.next() % 10];
+    ASSERT_TRUE(make_grid(w, h, 1, g).ok());
+    const int blocked = static_cast<int>(rng.next() % 45), costly = round % 3;  // percent; costs 1, 1..9, 1..255
+    for (auto& c : g.cost) {
+      c = static_cast<std::uint8_t>(costly == 0 ? 1 : costly == 1 ? 1 + rng.next() % 9 : 1 + rng.next() % 255);
+      if (static_cast<int>(rng.next() % 100) < blocked) c = kBlocked;
+    }
+    const std::vector<Cell> goals = passable_goals(g, 1 + static_cast<int>(rng.next() % 4), rng);
+    if (goals.empty()) continue;
+    expect_gpu_equals_cpu(
+        g, goals, "round " + std::to_string(round) + " (" + std::to_string(w) + " x " + std::to_string(h) + ")");
+  }
+}
+
+TEST(NavGpu, AdversarialMapsEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  Grid g;
+  // Goals in a tile's corners and on the map's corners, open ground.
+  ASSERT_TRUE(make_grid(96, 96, 1, g).ok());
+  expect_gpu_equals_cpu(g, {{31, 31}, {32, 32}, {0, 0}, {95, 95}, {31, 64}}, "tile corners");
+  // A spiral of walls: the walk crosses the tile borders back and forth.
+  ASSERT_TRUE(make_grid(150, 150, 1, g).ok());
+  for (int ring = 0; 2 * ring + 4 < 150; ring += 4) {
+    const int lo = ring + 2, hi = 149 - ring - 2;
+    for (int i = lo; i <= hi; ++i) {
+      g.cost[g.index(i, lo)] = kBlocked;
+      g.cost[g.index(i, hi)] = kBlocked;
+      g.cost[g.index(lo, i)] = kBlocked;
+      g.cost[g.index(hi, i)] = kBlocked;
+    }
+    g.cost[g.index(ring % 8 == 0 ? lo + 1 : hi - 1, ring % 8 == 0 ? lo : hi)] = 1;  // a gap, alternating sides
+  }
+  expect_gpu_equals_cpu(g, {{75, 75}, {0, 0}}, "spiral");
+  // A maze: one-cell corridors, the longest walks.
+  ASSERT_TRUE(generate_map(MapKind::Maze, 257, 129, 3, g).ok());
+  expect_gpu_equals_cpu(g, {{1, 1}, {255, 127}}, "maze");
+  ASSERT_TRUE(generate_map(MapKind::Rooms, 200, 170, 5, g).ok());
+  expect_gpu_equals_cpu(g, {{3, 3}, {150, 100}}, "rooms");
+  // Blocked but for the goal; a diagonal between two blocked cells; costs of 255 everywhere.
+  ASSERT_TRUE(make_grid(70, 40, kBlocked, g).ok());
+  g.cost[g.index(33, 20)] = 1;
+  expect_gpu_equals_cpu(g, {{33, 20}}, "one open cell");
+  ASSERT_TRUE(make_grid(64, 64, 1, g).ok());
+  g.cost[g.index(32, 31)] = kBlocked;
+  g.cost[g.index(31, 32)] = kBlocked;
+  expect_gpu_equals_cpu(g, {{31, 31}}, "corner between tiles");
+  ASSERT_TRUE(make_grid(200, 100, 255, g).ok());
+  expect_gpu_equals_cpu(g, {{199, 0}}, "costs 255");
+  ASSERT_TRUE(make_grid(1000, 1, 1, g).ok());
+  expect_gpu_equals_cpu(g, {{500, 0}}, "one row");
+  ASSERT_TRUE(make_grid(1, 1000, 3, g).ok());
+  expect_gpu_equals_cpu(g, {{0, 999}}, "one column");
+}
+
+TEST(NavGpu, GeneratedLargeMapsAndManyGoalsEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  SplitMix64 rng(5);
+  for (const MapKind kind : {MapKind::Open, MapKind::Rooms, MapKind::Maze}) {
+    Grid g;
+    ASSERT_TRUE(generate_map(kind, 1024, 1024, 1, g).ok());
+    expect_gpu_equals_cpu(g, passable_goals(g, 3, rng), map_kind_name(kind));
+  }
+  Grid g;  // more goals than one batch of tiles' worth of warps, on a small map
+  ASSERT_TRUE(generate_map(MapKind::Open, 80, 80, 2, g).ok());
+  expect_gpu_equals_cpu(g, passable_goals(g, 300, rng), "300 goals");
+}
+
+TEST(NavGpu, GpuVariantNeedsACudaContext) {
+  Grid g;
+  ASSERT_TRUE(make_grid(8, 8, 1, g).ok());
+  std::vector<float> dist(g.cells(), -1.0f);
+  const std::vector<Cell> goal = {{1, 1}};
+  EXPECT_EQ(distance_fields(test::cpu_context(), g, goal, dist, {}, nullptr, NavVariant::Gpu).code(),
+            StatusCode::Unavailable);
+  EXPECT_EQ(dist[0], -1.0f);
+  NavVariant v{};
+  EXPECT_TRUE(parse_variant("gpu", v));
+  EXPECT_EQ(v, NavVariant::Gpu);
+  EXPECT_FALSE(parse_variant("GPU ", v));
+  EXPECT_STREQ(variant_name(NavVariant::Cpu), "cpu");
+}
+
+// octile::less's 64-bit shortcut (both differences below 2^31) against the 128-bit comparison, near the
+// boundary and at the parts' extremes.
+TEST(NavGpu, ExactComparisonShortcutAgreesWithTheWideOne) {
+  const auto wide = [](octile::Exact x, octile::Exact y) {
+    const __int128 da = static_cast<__int128>(x.a) - y.a, db = static_cast<__int128>(y.b) - x.b;
+    if (da < 0 && db >= 0) return true;
+    if (da >= 0 && db <= 0) return false;
+    const unsigned __int128 a2 = static_cast<unsigned __int128>(da < 0 ? -da : da) * (da < 0 ? -da : da);
+    const unsigned __int128 b2 = 2 * static_cast<unsigned __int128>(db < 0 ? -db : db) * (db < 0 ? -db : db);
+    return da >= 0 ? a2 < b2 : a2 > b2;
+  };
+  SplitMix64 rng(3);
+  const std::uint32_t edges[] = {0, 1, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu};
+  for (int i = 0; i < 200000; ++i) {
+    const auto part = [&] {
+      switch (rng.next() % 3) {
+        case 0:
+          return edges[rng.next() % 6];
+        case 1:
+          return static_cast<std::uint32_t>(rng.next() % 4096);
+        default:
+          return static_cast<std::uint32_t>(rng.next() % 0xffffffffu);
+      }
+    };
+    const octile::Exact x{part(), part()}, y{part(), part()};
+    ASSERT_EQ(octile::less(x, y), wide(x, y)) << x.a << " " << x.b << " / " << y.a << " " << y.b;
+  }
+  // Near-ties: a - b * sqrt(2) close to 0 (convergents of sqrt(2): 1393 / 985, 665857 / 470832).
+  EXPECT_TRUE(octile::less({0, 470832}, {665857, 0}));
+  EXPECT_FALSE(octile::less({665857, 0}, {0, 470832}));
+  EXPECT_TRUE(octile::less({1393, 0}, {0, 985}));
+}
+
+}  // namespace
+}  // namespace warpmind::nav
