@@ -15,6 +15,7 @@ struct NavRun {
   std::uint64_t reached = 0;     // cells reached, over every field
   std::uint64_t rounds = 0;      // tile rounds, over every batch of goals
   std::uint64_t tile_steps = 0;  // tiles processed, over every round
+  bool fast = false;             // the values ordered by their double keys (nav.cu says when that is exact)
 };
 
 // The exact fields of nav.h by tiles of 32 x 32 cells, each relaxed to a fixed point by one warp, rounds

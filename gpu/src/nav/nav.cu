@@ -41,44 +41,76 @@ __device__ __forceinline__ oct::Exact unpack(u64 v) {
   return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)};
 }
 
+// Two ways to order values, both exact where they apply:
+//  - kFast (every least value's parts below 2^24, which the host checks: passable cells - 1 times the
+//    largest cost below 2^24): a value's key fma(B, sqrt2, A) in double. Two distinct values differ by
+//    more than 1 / (|dA| + sqrt(2) |dB|) > 2^-25.3 (|dA^2 - 2 dB^2| >= 1), and each key is within
+//    0.5 ulp + B * 2^-53 <= 1.5 * 2^-28 of its value, so keys order values exactly and equal keys are
+//    equal values. A candidate with a part of 2^24 or more is dropped (it is no least value).
+//  - otherwise octile::less on the parts (64-bit products, 128 where they need it); parts up to 2^32 - 2.
+constexpr std::uint32_t kFastLimit = 1u << 24;
+constexpr double kSqrt2 = 1.4142135623730951;
+
+__device__ __forceinline__ double key(u64 v) {
+  return v == kInf ? __longlong_as_double(0x7ff0000000000000ll)
+                   : __fma_rn(static_cast<double>(static_cast<std::uint32_t>(v >> 32)), kSqrt2,
+                              static_cast<double>(static_cast<std::uint32_t>(v)));
+}
+
 // x < y, not reached the largest.
 __device__ __forceinline__ bool lt(u64 x, u64 y) {
   if (x == kInf) return false;
   if (y == kInf) return true;
   return oct::less(unpack(x), unpack(y));
 }
-__device__ __forceinline__ u64 least(u64 x, u64 y) { return lt(y, x) ? y : x; }
 
-// v plus a step of `cost` (straight: to A; diagonal: to B); not reached where a part would pass 2^32 - 2.
+// v plus a step of `cost` (straight: to A; diagonal: to B); not reached where a part would pass the limit.
+template <bool kFast>
 __device__ __forceinline__ u64 plus(u64 v, bool diagonal, std::uint32_t cost) {
   if (v == kInf) return kInf;
   const u64 part = (diagonal ? v >> 32 : v & 0xffffffffull) + cost;
-  if (part >= oct::kUnreached) return kInf;
+  if (part >= (kFast ? kFastLimit : oct::kUnreached)) return kInf;
   return diagonal ? v + (static_cast<u64>(cost) << 32) : v + cost;
 }
+
+// A cell's least value so far, with its key in the fast order.
+template <bool kFast>
+struct Best {
+  u64 v;
+  double k;
+  __device__ explicit Best(u64 x) : v(x), k(kFast ? key(x) : 0.0) {}
+  __device__ void take(u64 c) {
+    if constexpr (kFast) {
+      const double ck = key(c);
+      if (ck < k) v = c, k = ck;
+    } else {
+      if (lt(c, v)) v = c;
+    }
+  }
+};
 
 // The least of `best` over the lane's run of passable cells in its row: each lane takes from the lanes to
 // its right by straight steps, then from those to its left (Hillis-Steele doubling: after the step of
 // stride s a lane holds the least over 2s lanes, w the cost of walking s lanes). w_right, w_left: the cost
 // of the step into the next lane that way, kNoWalk where the step is not allowed.
-__device__ __forceinline__ u64 row_least(u64 best, std::uint32_t w_right, std::uint32_t w_left, int lane) {
+template <bool kFast>
+__device__ __forceinline__ void row_least(Best<kFast>& best, std::uint32_t w_right, std::uint32_t w_left, int lane) {
   std::uint32_t w = w_right;
   for (int s = 1; s < kTile; s <<= 1) {
-    const u64 o = __shfl_down_sync(kFull, best, s);
+    const u64 o = __shfl_down_sync(kFull, best.v, s);
     const std::uint32_t wo = __shfl_down_sync(kFull, w, s);
     const bool in = lane + s < kTile;
-    if (in && w < kNoWalk) best = least(best, plus(o, false, w));
+    if (in && w < kNoWalk) best.take(plus<kFast>(o, false, w));
     w = in ? min(w + wo, kNoWalk) : kNoWalk;
   }
   w = w_left;
   for (int s = 1; s < kTile; s <<= 1) {
-    const u64 o = __shfl_up_sync(kFull, best, s);
+    const u64 o = __shfl_up_sync(kFull, best.v, s);
     const std::uint32_t wo = __shfl_up_sync(kFull, w, s);
     const bool in = lane >= s;
-    if (in && w < kNoWalk) best = least(best, plus(o, false, w));
+    if (in && w < kNoWalk) best.take(plus<kFast>(o, false, w));
     w = in ? min(w + wo, kNoWalk) : kNoWalk;
   }
-  return best;
 }
 
 using TileValues = u64[kHalo][kHalo];
@@ -86,6 +118,7 @@ using TileCosts = std::uint8_t[kHalo][kHalo];
 
 // One sweep over the tile's rows, down (dir +1: each row from the row above) or up (-1), each row then
 // relaxed along itself. Sets the changed rows' bits in `mask`; returns whether this lane's column changed.
+template <bool kFast>
 __device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, std::uint32_t& mask) {
   bool changed = false;
   const int lx = lane + 1;
@@ -94,24 +127,24 @@ __device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, st
     const int py = ly - dir;  // the row the sweep comes from
     const std::uint32_t c = sc[ly][lx];
     const u64 v = sv[ly][lx];
-    u64 best = v;
+    Best<kFast> best(v);
     std::uint32_t w_right = kNoWalk, w_left = kNoWalk;
     if (c) {
       const std::uint32_t cw = sc[ly][lx - 1], ce = sc[ly][lx + 1], cn = sc[py][lx];
       if (cn) {  // straight from the row before, and its diagonals where neither corner is blocked
-        best = least(best, plus(sv[py][lx], false, cn));
+        best.take(plus<kFast>(sv[py][lx], false, cn));
         const std::uint32_t cnw = sc[py][lx - 1], cne = sc[py][lx + 1];
-        if (cw && cnw) best = least(best, plus(sv[py][lx - 1], true, cnw));
-        if (ce && cne) best = least(best, plus(sv[py][lx + 1], true, cne));
+        if (cw && cnw) best.take(plus<kFast>(sv[py][lx - 1], true, cnw));
+        if (ce && cne) best.take(plus<kFast>(sv[py][lx + 1], true, cne));
       }
-      if (lane == 0 && cw) best = least(best, plus(sv[ly][0], false, cw));  // the rim's cells
-      if (lane == kTile - 1 && ce) best = least(best, plus(sv[ly][kTile + 1], false, ce));
+      if (lane == 0 && cw) best.take(plus<kFast>(sv[ly][0], false, cw));  // the rim's cells
+      if (lane == kTile - 1 && ce) best.take(plus<kFast>(sv[ly][kTile + 1], false, ce));
       if (ce) w_right = ce;
       if (cw) w_left = cw;
     }
-    best = row_least(best, w_right, w_left, lane);
-    if (lt(best, v)) {
-      sv[ly][lx] = best;
+    row_least(best, w_right, w_left, lane);
+    if (best.v != v) {  // taken only when smaller
+      sv[ly][lx] = best.v;
       mask |= 1u << (ly - 1);
       changed = true;
     }
@@ -129,6 +162,7 @@ struct Tiles {
 // One round: every tile whose flag is set in `cur` (per goal: blockIdx.y) relaxed to a fixed point with
 // its rim, its changes written, and the neighbours whose rim changed flagged in `next` (*activated counts
 // them).
+template <bool kFast>
 __global__ void __launch_bounds__(32 * kTilesPerBlock)
     k_round(const std::uint8_t* __restrict__ cost, Tiles t, u64* __restrict__ val, unsigned* __restrict__ cur,
             unsigned* __restrict__ next, unsigned* __restrict__ activated) {
@@ -156,12 +190,12 @@ __global__ void __launch_bounds__(32 * kTilesPerBlock)
     sv[hy][hx] = in ? __ldcg(v + c) : kInf;  // from L2: other blocks may have written it this round
   }
   __syncwarp();
+  // Sweeps down and up in turn until one after the first changes nothing: after a sweep down every cell
+  // is at most its candidates from the row above and its own row (the rows above it no longer change), so
+  // an unchanged sweep up then leaves every cell at most all 8 candidates, and the same the other way.
   std::uint32_t mask = 0;  // the rows of this lane's column that changed
-  for (;;) {
-    bool changed = sweep(sv, sc, lane, +1, mask);
-    changed |= sweep(sv, sc, lane, -1, mask);
-    if (!__any_sync(kFull, changed)) break;
-  }
+  for (int dir = +1, n = 0;; dir = -dir, ++n)
+    if (!__any_sync(kFull, sweep<kFast>(sv, sc, lane, dir, mask)) && n > 0) break;
   for (int r = 0; r < kTile; ++r)
     if (mask >> r & 1u)
       v[static_cast<std::size_t>(y0 + r) * static_cast<std::size_t>(t.width) + x0 + lane] = sv[r + 1][lane + 1];
@@ -191,7 +225,26 @@ __global__ void k_seed(const std::uint32_t* __restrict__ goals, unsigned n, Tile
   const std::uint32_t c = goals[g];
   const unsigned x = c % static_cast<unsigned>(t.width), y = c / static_cast<unsigned>(t.width);
   val[g * t.cells + c] = 0;
-  cur[g * t.tiles + (y / kTile) * static_cast<unsigned>(t.tiles_x) + x / kTile] = 1u;
+  // The goal's tile and its neighbours: the goal is no change of its tile, yet it may stand on their rim.
+  const int tx = static_cast<int>(x / kTile), ty = static_cast<int>(y / kTile);
+  const int tiles_y = static_cast<int>(t.tiles / static_cast<unsigned>(t.tiles_x));
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx)
+      if (tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < tiles_y)
+        cur[g * t.tiles + static_cast<unsigned>((ty + dy) * t.tiles_x + tx + dx)] = 1u;
+}
+
+// stats[0]: passable cells, stats[1]: the largest cost (for the choice of the order).
+__global__ void k_map_stats(const std::uint8_t* __restrict__ cost, std::size_t cells, unsigned* __restrict__ stats) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned c = i < cells ? cost[i] : 0u;
+  const unsigned passable = __popc(__ballot_sync(kFull, c != 0));
+  unsigned top = c;
+  for (int d = 16; d > 0; d >>= 1) top = max(top, __shfl_down_sync(kFull, top, d));
+  if ((threadIdx.x & 31) == 0 && passable) {
+    atomicAdd(stats, passable);
+    atomicMax(stats + 1, top);
+  }
 }
 
 // Distances (nav.h's float of the exact value) and directions (the shared rule), and the cells reached.
@@ -230,7 +283,7 @@ struct NavDevice::Impl {
   DeviceBuffer<unsigned> flags, counters;
   DeviceBuffer<std::uint32_t> goals;
   DeviceBuffer<unsigned long long> reached;
-  PinnedBuffer host;  // the counters' copy, then the reached count
+  PinnedBuffer host;  // the counters' and the map stats' copy, then the reached count
   cudaEvent_t ev[2] = {};
   ~Impl() {
     for (cudaEvent_t e : ev)
@@ -247,7 +300,7 @@ Status NavDevice::create(void* stream, std::unique_ptr<NavDevice>& out) {
   d->impl_ = std::make_unique<Impl>();
   d->impl_->stream = static_cast<cudaStream_t>(stream);
   for (cudaEvent_t& e : d->impl_->ev) WM_CUDA(cudaEventCreate(&e));
-  WM_RETURN_IF_ERROR(d->impl_->host.reserve(kRoundsPerCheck * sizeof(unsigned) + sizeof(unsigned long long)));
+  WM_RETURN_IF_ERROR(d->impl_->host.reserve((kRoundsPerCheck + 2) * sizeof(unsigned) + sizeof(unsigned long long)));
   out = std::move(d);
   return Status::Ok();
 }
@@ -278,18 +331,29 @@ Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const 
   WM_RETURN_IF_ERROR(im.dist.reserve(batch * t.cells));
   if (direction) WM_RETURN_IF_ERROR(im.dir.reserve(batch * t.cells));
   WM_RETURN_IF_ERROR(im.flags.reserve(2 * batch * t.tiles));
-  WM_RETURN_IF_ERROR(im.counters.reserve(kRoundsPerCheck));
+  WM_RETURN_IF_ERROR(im.counters.reserve(kRoundsPerCheck + 2));  // and the map's two stats
   WM_RETURN_IF_ERROR(im.goals.reserve(batch));
   WM_RETURN_IF_ERROR(im.reached.reserve(1));
   WM_CUDA(cudaMemcpyAsync(im.cost.get(), cost, t.cells, cudaMemcpyHostToDevice, s));
   auto* counts = static_cast<unsigned*>(im.host.get());
-  auto* reached = reinterpret_cast<unsigned long long*>(counts + kRoundsPerCheck);
+  auto* reached = reinterpret_cast<unsigned long long*>(counts + kRoundsPerCheck + 2);
+  // The order: the fast one where every least value's parts stay below 2^24 (timed with the first batch).
+  WM_CUDA(cudaEventRecord(im.ev[0], s));
+  unsigned* stats = im.counters.get() + kRoundsPerCheck;
+  WM_CUDA(cudaMemsetAsync(stats, 0, 2 * sizeof(unsigned), s));
+  k_map_stats<<<blocks_of(t.cells, 256), 256, 0, s>>>(im.cost.get(), t.cells, stats);
+  WM_CUDA_LAUNCH(k_map_stats);
+  WM_CUDA(cudaMemcpyAsync(counts + kRoundsPerCheck, stats, 2 * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  const std::uint64_t passable = counts[kRoundsPerCheck], top_cost = counts[kRoundsPerCheck + 1];
+  run.fast = passable == 0 || (passable - 1) * top_cost < kFastLimit;
+  const auto round = run.fast ? k_round<true> : k_round<false>;
   for (std::size_t b = 0; b < n; b += batch) {
     const std::size_t gb = std::min(batch, n - b), fields = gb * t.cells;
     unsigned* cur = im.flags.get();
     unsigned* next = cur + gb * t.tiles;
     WM_CUDA(cudaMemcpyAsync(im.goals.get(), goals + b, gb * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
-    WM_CUDA(cudaEventRecord(im.ev[0], s));
+    if (b > 0) WM_CUDA(cudaEventRecord(im.ev[0], s));
     WM_CUDA(cudaMemsetAsync(im.val.get(), 0xff, fields * sizeof(u64), s));  // every part kUnreached
     WM_CUDA(cudaMemsetAsync(cur, 0, 2 * gb * t.tiles * sizeof(unsigned), s));
     WM_CUDA(cudaMemsetAsync(im.reached.get(), 0, sizeof(unsigned long long), s));
@@ -300,7 +364,7 @@ Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const 
     for (bool done = false; !done;) {
       WM_CUDA(cudaMemsetAsync(im.counters.get(), 0, kRoundsPerCheck * sizeof(unsigned), s));
       for (int r = 0; r < kRoundsPerCheck; ++r) {
-        k_round<<<grid, 32 * kTilesPerBlock, 0, s>>>(im.cost.get(), t, im.val.get(), cur, next, im.counters.get() + r);
+        round<<<grid, 32 * kTilesPerBlock, 0, s>>>(im.cost.get(), t, im.val.get(), cur, next, im.counters.get() + r);
         WM_CUDA_LAUNCH(k_round);
         std::swap(cur, next);
       }
