@@ -5,13 +5,14 @@
 // value read while another block writes it is one or the other, never a mix. The map is cut into tiles
 // of 32 x 32 cells. A round processes every active tile, one warp a tile, a lane a column: the warp copies
 // the tile and a one-cell rim of its neighbours' values into shared memory and relaxes the tile to a fixed
-// point with the rim held: a sweep down the rows (each cell from the three cells above it, then from its
-// row's cells both ways by one min-plus scan of straight steps, 5 shuffles a way) and a sweep up, repeated
-// until a pair changes nothing. It writes back the cells that changed and activates, for the next round,
-// each neighbour tile whose rim it changed. The rounds end when a round activates no tile.
+// point with the rim held: sweeps down the rows (each cell from the three cells above it, then, where the
+// row took a value, from its row's cells both ways by one min-plus scan of straight steps, 5 shuffles a
+// way) and up, in turn, until a sweep after the first changes nothing. It writes back the cells that
+// changed and activates, for the next round, each neighbour tile whose rim it changed. The rounds end
+// when a round activates no tile; the host reads the rounds' activation counts every 8 rounds.
 //
-// Exactness: a value only ever decreases and is always the cost of a walk (a candidate over 2^32 in A or B
-// is dropped: a least walk has smaller parts); the rounds end at a state where every cell is at most each
+// Exactness: a value only ever decreases and is always the cost of a walk (a candidate with a part past
+// the order's limit is dropped: a least walk has smaller parts); the rounds end at a state where every cell is at most each
 // of its 8 candidates, and the only such state is the least values, whatever the order of the updates. So
 // the result is bit for bit the CPU's; the directions and floats are then read off by the shared rules.
 #include <algorithm>
@@ -118,8 +119,10 @@ using TileCosts = std::uint8_t[kHalo][kHalo];
 
 // One sweep over the tile's rows, down (dir +1: each row from the row above) or up (-1), each row then
 // relaxed along itself. Sets the changed rows' bits in `mask`; returns whether this lane's column changed.
+// full: relax every row along itself; otherwise only the rows that took a value from the row before or the
+// rim (a row is already relaxed along itself when its processing ends, and only the tile writes it).
 template <bool kFast>
-__device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, std::uint32_t& mask) {
+__device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, bool full, std::uint32_t& mask) {
   bool changed = false;
   const int lx = lane + 1;
   for (int i = 0; i < kTile; ++i) {
@@ -142,7 +145,7 @@ __device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, st
       if (ce) w_right = ce;
       if (cw) w_left = cw;
     }
-    row_least(best, w_right, w_left, lane);
+    if (full || __any_sync(kFull, best.v != v)) row_least(best, w_right, w_left, lane);
     if (best.v != v) {  // taken only when smaller
       sv[ly][lx] = best.v;
       mask |= 1u << (ly - 1);
@@ -173,7 +176,8 @@ __global__ void __launch_bounds__(32 * kTilesPerBlock)
   if (tile >= t.tiles) return;
   const std::size_t goal = blockIdx.y;
   unsigned* flag = cur + goal * t.tiles + tile;
-  if (!*flag) return;
+  const unsigned mode = *flag;  // 0: idle; 1: a rim changed; 2: first processing (k_seed), rows not yet relaxed
+  if (!mode) return;
   __syncwarp();
   if (lane == 0) *flag = 0;
   u64* v = val + goal * t.cells;
@@ -195,7 +199,7 @@ __global__ void __launch_bounds__(32 * kTilesPerBlock)
   // an unchanged sweep up then leaves every cell at most all 8 candidates, and the same the other way.
   std::uint32_t mask = 0;  // the rows of this lane's column that changed
   for (int dir = +1, n = 0;; dir = -dir, ++n)
-    if (!__any_sync(kFull, sweep<kFast>(sv, sc, lane, dir, mask)) && n > 0) break;
+    if (!__any_sync(kFull, sweep<kFast>(sv, sc, lane, dir, n == 0 && mode == 2, mask)) && n > 0) break;
   for (int r = 0; r < kTile; ++r)
     if (mask >> r & 1u)
       v[static_cast<std::size_t>(y0 + r) * static_cast<std::size_t>(t.width) + x0 + lane] = sv[r + 1][lane + 1];
@@ -225,13 +229,14 @@ __global__ void k_seed(const std::uint32_t* __restrict__ goals, unsigned n, Tile
   const std::uint32_t c = goals[g];
   const unsigned x = c % static_cast<unsigned>(t.width), y = c / static_cast<unsigned>(t.width);
   val[g * t.cells + c] = 0;
-  // The goal's tile and its neighbours: the goal is no change of its tile, yet it may stand on their rim.
+  // The goal's tile (its rows relaxed in full the first time) and its neighbours: the goal is no change of
+  // its tile, yet it may stand on their rim.
   const int tx = static_cast<int>(x / kTile), ty = static_cast<int>(y / kTile);
   const int tiles_y = static_cast<int>(t.tiles / static_cast<unsigned>(t.tiles_x));
   for (int dy = -1; dy <= 1; ++dy)
     for (int dx = -1; dx <= 1; ++dx)
       if (tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < tiles_y)
-        cur[g * t.tiles + static_cast<unsigned>((ty + dy) * t.tiles_x + tx + dx)] = 1u;
+        cur[g * t.tiles + static_cast<unsigned>((ty + dy) * t.tiles_x + tx + dx)] = dx == 0 && dy == 0 ? 2u : 1u;
 }
 
 // stats[0]: passable cells, stats[1]: the largest cost (for the choice of the order).
