@@ -56,7 +56,7 @@ Status gpu_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, s
   if (!err.ok()) return err.context("nav");
   stats.settled = run.reached;
   stats.device_ms = run.device_ms;
-  stats.rounds = run.rounds;
+  stats.tiles_relaxed = run.relaxed;
   return Status::Ok();
 }
 #endif

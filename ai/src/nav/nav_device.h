@@ -11,15 +11,15 @@
 namespace warpmind::gpu {
 
 struct NavRun {
-  double device_ms = 0;          // the device's time from the first kernel to the last (copies not included)
-  std::uint64_t reached = 0;     // cells reached, over every field
-  std::uint64_t rounds = 0;      // tile rounds, over every batch of goals
-  std::uint64_t tile_steps = 0;  // tiles processed, over every round
-  bool fast = false;             // the values ordered by their double keys (nav.cu says when that is exact)
+  double device_ms = 0;       // the device's time from the first kernel to the last (copies not included)
+  std::uint64_t reached = 0;  // cells reached, over every field
+  std::uint64_t relaxed = 0;  // tile relaxations, over every field
+  bool fast = false;          // the values ordered by their double keys (nav.cu says when that is exact)
 };
 
-// The exact fields of nav.h by tiles of 32 x 32 cells, each relaxed to a fixed point by one warp, rounds
-// of tiles until no tile changes (gpu/src/nav/nav.cu says how). Buffers only grow. Not thread-safe.
+// The exact fields of nav.h by tiles of 32 x 32 cells, each relaxed to a fixed point by one warp, the
+// tiles whose rim changed queued again until none is (gpu/src/nav/nav.cu says how). Buffers only grow.
+// Not thread-safe.
 class NavDevice {
  public:
   static Status create(void* stream, std::unique_ptr<NavDevice>& out);

@@ -2,20 +2,22 @@
 // octile values of octile.h, relaxed to their fixed point by tiles.
 //
 // Every field's exact values (A, B) live in device memory, packed in one 64-bit word (B high), so that a
-// value read while another block writes it is one or the other, never a mix. The map is cut into tiles
-// of 32 x 32 cells. A round processes every active tile, one warp a tile, a lane a column: the warp copies
-// the tile and a one-cell rim of its neighbours' values into shared memory and relaxes the tile to a fixed
-// point with the rim held: sweeps down the rows (each cell from the three cells above it, then, where the
-// row took a value, from its row's cells both ways by one min-plus scan of straight steps, 5 shuffles a
-// way) and up, in turn, until a sweep after the first changes nothing. It writes back the cells that
-// changed and activates, for the next round, each neighbour tile whose rim it changed. The rounds end
-// when a round activates no tile; the host reads the rounds' activation counts every 8 rounds.
+// value read while another warp writes it is one or the other, never a mix. The map is cut into tiles of
+// 32 x 32 cells. One kernel keeps every resident warp busy with a queue of tiles to relax (a tile of a
+// field is an item): a warp takes an item, copies the tile and a one-cell rim of its neighbours' values
+// into shared memory and relaxes the tile to a fixed point with the rim held — sweeps down the rows (each
+// cell from the three cells above it, then, where the row took a value, from its row's cells both ways by
+// one min-plus scan of straight steps, 5 shuffles a way) and up, in turn, until a sweep after the first
+// changes nothing — writes back the cells that changed and queues each neighbour tile whose rim it
+// changed. The goals' tiles start the queue; the kernel ends when no tile is queued or being relaxed.
 //
 // Exactness: a value only ever decreases and is always the cost of a walk (a candidate with a part past
-// the order's limit is dropped: a least walk has smaller parts); the rounds end at a state where every cell is at most each
-// of its 8 candidates, and the only such state is the least values, whatever the order of the updates. So
-// the result is bit for bit the CPU's; the directions and floats are then read off by the shared rules.
+// the order's limit is dropped: a least walk has smaller parts); the work ends at a state where every
+// cell is at most each of its 8 candidates, and the only such state is the least values, whatever the
+// order of the updates. So the result is bit for bit the CPU's; the directions and floats are then read
+// off by the shared rules.
 #include <algorithm>
+#include <string>
 
 #include "core/buffer.cuh"
 #include "core/check.cuh"
@@ -36,7 +38,6 @@ constexpr int kTilesPerBlock = 4;
 constexpr u64 kInf = ~0ull;                  // not reached: A = B = kUnreached
 constexpr std::uint32_t kNoWalk = 1u << 30;  // a row walk that meets a blocked cell
 constexpr unsigned kFull = 0xffffffffu;
-constexpr int kRoundsPerCheck = 8;  // rounds launched between two reads of the activation counts
 
 __device__ __forceinline__ oct::Exact unpack(u64 v) {
   return {static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v >> 32)};
@@ -157,41 +158,27 @@ __device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, bo
 }
 
 struct Tiles {
-  int width, height, tiles_x;
+  int width, height, tiles_x, tiles_y;
   unsigned tiles;
   std::size_t cells;
 };
 
-// One round: every tile whose flag is set in `cur` (per goal: blockIdx.y) relaxed to a fixed point with
-// its rim, its changes written, and the neighbours whose rim changed flagged in `next` (*activated counts
-// them).
+// Relaxes one tile of one field (its values v) to a fixed point with its rim held, one warp: copies the
+// tile and its rim into shared memory, sweeps, writes back the cells that changed. Returns, in lanes
+// 0..7, whether the neighbour tile in step k = lane's direction exists and had its rim changed. full: the
+// tile's first relaxation (its rows not yet relaxed along themselves).
 template <bool kFast>
-__global__ void __launch_bounds__(32 * kTilesPerBlock)
-    k_round(const std::uint8_t* __restrict__ cost, Tiles t, u64* __restrict__ val, unsigned* __restrict__ cur,
-            unsigned* __restrict__ next, unsigned* __restrict__ activated) {
-  __shared__ TileValues s_val[kTilesPerBlock];
-  __shared__ TileCosts s_cost[kTilesPerBlock];
-  const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31);
-  const unsigned tile = blockIdx.x * kTilesPerBlock + static_cast<unsigned>(warp);
-  if (tile >= t.tiles) return;
-  const std::size_t goal = blockIdx.y;
-  unsigned* flag = cur + goal * t.tiles + tile;
-  const unsigned mode = *flag;  // 0: idle; 1: a rim changed; 2: first processing (k_seed), rows not yet relaxed
-  if (!mode) return;
-  __syncwarp();
-  if (lane == 0) *flag = 0;
-  u64* v = val + goal * t.cells;
+__device__ bool relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t, u64* v, unsigned tile, bool full,
+                           TileValues& sv, TileCosts& sc, int lane) {
   const int tx = static_cast<int>(tile % static_cast<unsigned>(t.tiles_x));
   const int ty = static_cast<int>(tile / static_cast<unsigned>(t.tiles_x));
   const int x0 = tx * kTile, y0 = ty * kTile;
-  TileValues& sv = s_val[warp];
-  TileCosts& sc = s_cost[warp];
   for (int i = lane; i < kHalo * kHalo; i += 32) {
     const int hy = i / kHalo, hx = i % kHalo, x = x0 + hx - 1, y = y0 + hy - 1;
     const bool in = x >= 0 && y >= 0 && x < t.width && y < t.height;
     const std::size_t c = in ? static_cast<std::size_t>(y) * static_cast<std::size_t>(t.width) + x : 0;
     sc[hy][hx] = in ? cost[c] : 0;
-    sv[hy][hx] = in ? __ldcg(v + c) : kInf;  // from L2: other blocks may have written it this round
+    sv[hy][hx] = in ? __ldcg(v + c) : kInf;  // from L2: other warps write their tiles meanwhile
   }
   __syncwarp();
   // Sweeps down and up in turn until one after the first changes nothing: after a sweep down every cell
@@ -199,44 +186,146 @@ __global__ void __launch_bounds__(32 * kTilesPerBlock)
   // an unchanged sweep up then leaves every cell at most all 8 candidates, and the same the other way.
   std::uint32_t mask = 0;  // the rows of this lane's column that changed
   for (int dir = +1, n = 0;; dir = -dir, ++n)
-    if (!__any_sync(kFull, sweep<kFast>(sv, sc, lane, dir, n == 0 && mode == 2, mask)) && n > 0) break;
+    if (!__any_sync(kFull, sweep<kFast>(sv, sc, lane, dir, n == 0 && full, mask)) && n > 0) break;
   for (int r = 0; r < kTile; ++r)
     if (mask >> r & 1u)
       v[static_cast<std::size_t>(y0 + r) * static_cast<std::size_t>(t.width) + x0 + lane] = sv[r + 1][lane + 1];
-  // The neighbours whose rim changed: lane k < 8 looks after the neighbour in step k's direction.
   const std::uint32_t west = __shfl_sync(kFull, mask, 0), east = __shfl_sync(kFull, mask, kTile - 1);
   const bool top = __any_sync(kFull, mask & 1u), bottom = __any_sync(kFull, (mask >> (kTile - 1)) & 1u);
-  if (lane < 8) {
-    const int dx = oct::step_dx(lane), dy = oct::step_dy(lane);
-    const std::uint32_t side = dx < 0 ? west : east;  // the rim column's rows (dx != 0)
-    const bool want = dy < 0   ? (dx == 0 ? top : (side & 1u) != 0)
-                      : dy > 0 ? (dx == 0 ? bottom : (side >> (kTile - 1)) != 0)
-                               : side != 0;
-    const int nx = tx + dx, ny = ty + dy;
-    const int tiles_y = static_cast<int>(t.tiles / static_cast<unsigned>(t.tiles_x));
-    if (want && nx >= 0 && ny >= 0 && nx < t.tiles_x && ny < tiles_y) {
-      unsigned* f = next + goal * t.tiles + static_cast<unsigned>(ny * t.tiles_x + nx);
-      if (atomicExch(f, 1u) == 0u) atomicAdd(activated, 1u);
+  if (lane >= 8) return false;
+  const int dx = oct::step_dx(lane), dy = oct::step_dy(lane);
+  const std::uint32_t side = dx < 0 ? west : east;  // the rim column's rows (dx != 0)
+  const bool want = dy < 0   ? (dx == 0 ? top : (side & 1u) != 0)
+                    : dy > 0 ? (dx == 0 ? bottom : (side >> (kTile - 1)) != 0)
+                             : side != 0;
+  return want && tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < t.tiles_y;
+}
+
+// The tile of `tile` moved by step k.
+__device__ __forceinline__ unsigned neighbour_tile(const Tiles& t, unsigned tile, int k) {
+  return tile + static_cast<unsigned>(oct::step_dy(k) * t.tiles_x + oct::step_dx(k));
+}
+
+// ---- the work queue ------------------------------------------------------------------------------------
+//
+// An item is one tile of one field (goal * tiles + tile). Its state: idle, queued (in the ring), busy
+// (a warp relaxes it) or busy and asked again (a neighbour changed its rim meanwhile: queued again when
+// done). So an item is in the ring at most once and relaxed by one warp at a time (two warps writing the
+// same cells could put back a larger value). The ring: `cap` slots (a power of two, at least twice the
+// items plus the warps), kEmpty where free; warps take positions in order from head and wait for theirs
+// to be filled; producers fill positions in order from tail. pending counts the items queued or busy:
+// when it is 0 no warp can queue another, and the waiting warps end.
+constexpr unsigned kEmpty = 0xffffffffu;
+enum : unsigned { kIdle = 0, kQueued = 1, kBusy = 2, kBusyAgain = 3 };
+enum : int { kHead = 0, kTail = 1, kPending = 2, kRelaxed = 3, kStalled = 4, kCounters = 5 };
+constexpr unsigned long long kStallNs = 10'000'000'000ull;  // no progress this long: the run ends, refused
+
+struct Work {
+  unsigned* state;  // per item
+  unsigned* fresh;  // per item: 1 until its first relaxation (the goal's tile)
+  unsigned* ring;
+  unsigned* count;  // kCounters counters
+  unsigned cap;
+};
+
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ __forceinline__ unsigned peek(const unsigned* p) { return *static_cast<const volatile unsigned*>(p); }
+
+__device__ void push(const Work& w, unsigned item) {  // the item is kQueued
+  atomicAdd(w.count + kPending, 1u);
+  const unsigned slot = atomicAdd(w.count + kTail, 1u) & (w.cap - 1);
+  while (atomicCAS(w.ring + slot, kEmpty, item) != kEmpty) __nanosleep(32);
+}
+
+// Asks for item to be relaxed (again).
+__device__ void activate(const Work& w, unsigned item) {
+  for (;;) {
+    const unsigned s = peek(w.state + item);
+    if (s == kQueued || s == kBusyAgain) return;
+    if (s == kIdle) {
+      if (atomicCAS(w.state + item, kIdle, kQueued) == kIdle) return push(w, item);
+    } else if (atomicCAS(w.state + item, kBusy, kBusyAgain) == kBusy) {
+      return;
     }
   }
 }
 
-// The goals' cells at 0 and their tiles flagged.
-__global__ void k_seed(const std::uint32_t* __restrict__ goals, unsigned n, Tiles t, u64* __restrict__ val,
-                       unsigned* __restrict__ cur) {
+// Seeds: the goals' cells at 0; the goal's tile (relaxed in full the first time) and its neighbours (the
+// goal changes nothing of its tile, yet it may stand on their rim) queued.
+__global__ void k_seed(const std::uint32_t* __restrict__ goals, unsigned n, Tiles t, u64* __restrict__ val, Work w) {
   const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= n) return;
   const std::uint32_t c = goals[g];
   const unsigned x = c % static_cast<unsigned>(t.width), y = c / static_cast<unsigned>(t.width);
   val[g * t.cells + c] = 0;
-  // The goal's tile (its rows relaxed in full the first time) and its neighbours: the goal is no change of
-  // its tile, yet it may stand on their rim.
   const int tx = static_cast<int>(x / kTile), ty = static_cast<int>(y / kTile);
-  const int tiles_y = static_cast<int>(t.tiles / static_cast<unsigned>(t.tiles_x));
+  w.fresh[g * t.tiles + static_cast<unsigned>(ty * t.tiles_x + tx)] = 1u;
+  __threadfence();
   for (int dy = -1; dy <= 1; ++dy)
     for (int dx = -1; dx <= 1; ++dx)
-      if (tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < tiles_y)
-        cur[g * t.tiles + static_cast<unsigned>((ty + dy) * t.tiles_x + tx + dx)] = dx == 0 && dy == 0 ? 2u : 1u;
+      if (tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < t.tiles_y)
+        activate(w, g * t.tiles + static_cast<unsigned>((ty + dy) * t.tiles_x + tx + dx));
+}
+
+// Every warp takes items until none is queued or busy.
+template <bool kFast>
+__global__ void __launch_bounds__(32 * kTilesPerBlock)
+    k_work(const std::uint8_t* __restrict__ cost, Tiles t, u64* __restrict__ val, Work w) {
+  __shared__ TileValues s_val[kTilesPerBlock];
+  __shared__ TileCosts s_cost[kTilesPerBlock];
+  const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31);
+  for (;;) {
+    unsigned item = kEmpty, full = 0;
+    if (lane == 0) {
+      const unsigned slot = atomicAdd(w.count + kHead, 1u) & (w.cap - 1);
+      // Waits for its position, or for the end; no tile relaxed anywhere for kStallNs is a defect.
+      unsigned seen = peek(w.count + kRelaxed);
+      unsigned long long since = now_ns();
+      for (unsigned sleep = 32;;) {
+        if (peek(w.ring + slot) != kEmpty) {
+          item = atomicExch(w.ring + slot, kEmpty);
+          break;
+        }
+        if (peek(w.count + kPending) == 0 || peek(w.count + kStalled)) break;
+        const unsigned relaxed = peek(w.count + kRelaxed);
+        if (relaxed != seen) {
+          seen = relaxed;
+          since = now_ns();
+        } else if (now_ns() - since > kStallNs) {
+          atomicExch(w.count + kStalled, 1u);
+          break;
+        }
+        __nanosleep(sleep);
+        sleep = min(sleep * 2, 1024u);
+      }
+      if (item != kEmpty) {
+        atomicExch(w.state + item, kBusy);
+        full = atomicExch(w.fresh + item, 0u);
+      }
+    }
+    item = __shfl_sync(kFull, item, 0);
+    if (item == kEmpty) return;
+    full = __shfl_sync(kFull, full, 0);
+    const unsigned goal = item / t.tiles, tile = item % t.tiles;
+    const bool want =
+        relax_tile<kFast>(cost, t, val + goal * t.cells, tile, full != 0, s_val[warp], s_cost[warp], lane);
+    __threadfence();  // the tile's values before the neighbours that will read them are queued
+    __syncwarp();
+    if (want) activate(w, goal * t.tiles + neighbour_tile(t, tile, lane));
+    __syncwarp();
+    if (lane == 0) {
+      if (atomicCAS(w.state + item, kBusy, kIdle) == kBusyAgain) {
+        atomicExch(w.state + item, kQueued);
+        push(w, item);
+      }
+      atomicAdd(w.count + kRelaxed, 1u);
+      atomicSub(w.count + kPending, 1u);
+    }
+  }
 }
 
 // stats[0]: passable cells, stats[1]: the largest cost (for the choice of the order).
@@ -285,27 +374,35 @@ struct NavDevice::Impl {
   DeviceBuffer<u64> val;
   DeviceBuffer<float> dist;
   DeviceBuffer<std::int8_t> dir;
-  DeviceBuffer<unsigned> flags, counters;
+  DeviceBuffer<unsigned> items, ring, counters;  // items: state and fresh per item
   DeviceBuffer<std::uint32_t> goals;
   DeviceBuffer<unsigned long long> reached;
-  PinnedBuffer host;  // the counters' and the map stats' copy, then the reached count
+  PinnedBuffer host;  // the map's stats, the queue's counters and the reached count, copied back
   cudaEvent_t ev[2] = {};
+  int warps = 0;  // resident warps of k_work (both orders have the same)
   ~Impl() {
     for (cudaEvent_t e : ev)
       if (e) cudaEventDestroy(e);
   }
   std::size_t held() const {
     return cost.capacity() + val.capacity() * sizeof(u64) + dist.capacity() * sizeof(float) + dir.capacity() +
-           (flags.capacity() + counters.capacity() + goals.capacity()) * 4 + reached.capacity() * 8;
+           (items.capacity() + ring.capacity() + counters.capacity() + goals.capacity()) * 4 + reached.capacity() * 8;
   }
 };
 
 Status NavDevice::create(void* stream, std::unique_ptr<NavDevice>& out) {
   std::unique_ptr<NavDevice> d(new NavDevice());
-  d->impl_ = std::make_unique<Impl>();
-  d->impl_->stream = static_cast<cudaStream_t>(stream);
-  for (cudaEvent_t& e : d->impl_->ev) WM_CUDA(cudaEventCreate(&e));
-  WM_RETURN_IF_ERROR(d->impl_->host.reserve((kRoundsPerCheck + 2) * sizeof(unsigned) + sizeof(unsigned long long)));
+  Impl& im = *(d->impl_ = std::make_unique<Impl>());
+  im.stream = static_cast<cudaStream_t>(stream);
+  for (cudaEvent_t& e : im.ev) WM_CUDA(cudaEventCreate(&e));
+  WM_RETURN_IF_ERROR(im.host.reserve((2 + kCounters) * sizeof(unsigned) + sizeof(unsigned long long)));
+  int device = 0, sms = 0, blocks_fast = 0, blocks_exact = 0;
+  WM_CUDA(cudaGetDevice(&device));
+  WM_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_fast, k_work<true>, 32 * kTilesPerBlock, 0));
+  WM_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_exact, k_work<false>, 32 * kTilesPerBlock, 0));
+  im.warps = std::min(blocks_fast, blocks_exact) * sms * kTilesPerBlock;
+  if (im.warps <= 0) return Status::Unavailable("nav: the work kernel cannot run on this device");
   out = std::move(d);
   return Status::Ok();
 }
@@ -317,83 +414,81 @@ Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const 
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   run = NavRun{};
+  if (n == 0) return Status::Ok();
   Tiles t{};
   t.width = width;
   t.height = height;
   t.tiles_x = (width + kTile - 1) / kTile;
-  t.tiles = static_cast<unsigned>(t.tiles_x) * static_cast<unsigned>((height + kTile - 1) / kTile);
+  t.tiles_y = (height + kTile - 1) / kTile;
+  t.tiles = static_cast<unsigned>(t.tiles_x) * static_cast<unsigned>(t.tiles_y);
   t.cells = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-  if (n == 0) return Status::Ok();
-  // Goals a batch: their values, floats, directions and two flag arrays in 60% of the free memory.
+  // Goals a batch: their values, floats, directions, items and ring in 60% of the free memory; the items
+  // and the ring's positions within 32 bits.
   std::size_t free_bytes = 0, total_bytes = 0;
   WM_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::size_t per_goal = t.cells * (sizeof(u64) + sizeof(float) + 1) + 2 * t.tiles * sizeof(unsigned);
+  const std::size_t per_goal = t.cells * (sizeof(u64) + sizeof(float) + 1) + 8 * t.tiles * sizeof(unsigned);
   const std::size_t fit = (free_bytes + im.held()) / 10 * 6 / per_goal;
   if (fit == 0) return Status::Unavailable("nav: one field does not fit in the device's memory");
-  const std::size_t batch = std::min<std::size_t>({n, fit, 65535});
+  const std::size_t batch = std::min<std::size_t>({n, fit, (std::size_t{1} << 28) / t.tiles});
+  std::size_t cap = 1;
+  while (cap < 2 * (batch * t.tiles + static_cast<std::size_t>(im.warps))) cap *= 2;
   WM_RETURN_IF_ERROR(im.cost.reserve(t.cells));
   WM_RETURN_IF_ERROR(im.val.reserve(batch * t.cells));
   WM_RETURN_IF_ERROR(im.dist.reserve(batch * t.cells));
   if (direction) WM_RETURN_IF_ERROR(im.dir.reserve(batch * t.cells));
-  WM_RETURN_IF_ERROR(im.flags.reserve(2 * batch * t.tiles));
-  WM_RETURN_IF_ERROR(im.counters.reserve(kRoundsPerCheck + 2));  // and the map's two stats
+  WM_RETURN_IF_ERROR(im.items.reserve(2 * batch * t.tiles));
+  WM_RETURN_IF_ERROR(im.ring.reserve(cap));
+  WM_RETURN_IF_ERROR(im.counters.reserve(2 + kCounters));  // the map's two stats, then the queue's
   WM_RETURN_IF_ERROR(im.goals.reserve(batch));
   WM_RETURN_IF_ERROR(im.reached.reserve(1));
   WM_CUDA(cudaMemcpyAsync(im.cost.get(), cost, t.cells, cudaMemcpyHostToDevice, s));
-  auto* counts = static_cast<unsigned*>(im.host.get());
-  auto* reached = reinterpret_cast<unsigned long long*>(counts + kRoundsPerCheck + 2);
+  auto* back = static_cast<unsigned*>(im.host.get());
+  auto* reached = reinterpret_cast<unsigned long long*>(back + 2 + kCounters);
   // The order: the fast one where every least value's parts stay below 2^24 (timed with the first batch).
   WM_CUDA(cudaEventRecord(im.ev[0], s));
-  unsigned* stats = im.counters.get() + kRoundsPerCheck;
+  unsigned* stats = im.counters.get();
   WM_CUDA(cudaMemsetAsync(stats, 0, 2 * sizeof(unsigned), s));
   k_map_stats<<<blocks_of(t.cells, 256), 256, 0, s>>>(im.cost.get(), t.cells, stats);
   WM_CUDA_LAUNCH(k_map_stats);
-  WM_CUDA(cudaMemcpyAsync(counts + kRoundsPerCheck, stats, 2 * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaMemcpyAsync(back, stats, 2 * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));
-  const std::uint64_t passable = counts[kRoundsPerCheck], top_cost = counts[kRoundsPerCheck + 1];
+  const std::uint64_t passable = back[0], top_cost = back[1];
   run.fast = passable == 0 || (passable - 1) * top_cost < kFastLimit;
-  const auto round = run.fast ? k_round<true> : k_round<false>;
+  const auto work = run.fast ? k_work<true> : k_work<false>;
   for (std::size_t b = 0; b < n; b += batch) {
     const std::size_t gb = std::min(batch, n - b), fields = gb * t.cells;
-    unsigned* cur = im.flags.get();
-    unsigned* next = cur + gb * t.tiles;
+    const Work w{im.items.get(), im.items.get() + gb * t.tiles, im.ring.get(), im.counters.get() + 2,
+                 static_cast<unsigned>(cap)};
     WM_CUDA(cudaMemcpyAsync(im.goals.get(), goals + b, gb * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
     if (b > 0) WM_CUDA(cudaEventRecord(im.ev[0], s));
     WM_CUDA(cudaMemsetAsync(im.val.get(), 0xff, fields * sizeof(u64), s));  // every part kUnreached
-    WM_CUDA(cudaMemsetAsync(cur, 0, 2 * gb * t.tiles * sizeof(unsigned), s));
+    WM_CUDA(cudaMemsetAsync(im.items.get(), 0, 2 * gb * t.tiles * sizeof(unsigned), s));
+    WM_CUDA(cudaMemsetAsync(im.ring.get(), 0xff, cap * sizeof(unsigned), s));  // kEmpty
+    WM_CUDA(cudaMemsetAsync(w.count, 0, kCounters * sizeof(unsigned), s));
     WM_CUDA(cudaMemsetAsync(im.reached.get(), 0, sizeof(unsigned long long), s));
-    k_seed<<<blocks_of(gb, 128), 128, 0, s>>>(im.goals.get(), static_cast<unsigned>(gb), t, im.val.get(), cur);
+    k_seed<<<blocks_of(gb, 128), 128, 0, s>>>(im.goals.get(), static_cast<unsigned>(gb), t, im.val.get(), w);
     WM_CUDA_LAUNCH(k_seed);
-    run.tile_steps += gb;
-    const dim3 grid((t.tiles + kTilesPerBlock - 1) / kTilesPerBlock, static_cast<unsigned>(gb));
-    for (bool done = false; !done;) {
-      WM_CUDA(cudaMemsetAsync(im.counters.get(), 0, kRoundsPerCheck * sizeof(unsigned), s));
-      for (int r = 0; r < kRoundsPerCheck; ++r) {
-        round<<<grid, 32 * kTilesPerBlock, 0, s>>>(im.cost.get(), t, im.val.get(), cur, next, im.counters.get() + r);
-        WM_CUDA_LAUNCH(k_round);
-        std::swap(cur, next);
-      }
-      WM_CUDA(
-          cudaMemcpyAsync(counts, im.counters.get(), kRoundsPerCheck * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
-      WM_CUDA(cudaStreamSynchronize(s));
-      for (int r = 0; r < kRoundsPerCheck && !done; ++r) {
-        ++run.rounds;
-        run.tile_steps += counts[r];
-        done = counts[r] == 0;
-      }
-    }
+    work<<<static_cast<unsigned>(im.warps / kTilesPerBlock), 32 * kTilesPerBlock, 0, s>>>(im.cost.get(), t,
+                                                                                          im.val.get(), w);
+    WM_CUDA_LAUNCH(k_work);
     k_finish<<<blocks_of(fields, 256), 256, 0, s>>>(im.cost.get(), t, fields, im.val.get(), im.dist.get(),
                                                     direction ? im.dir.get() : nullptr, im.reached.get());
     WM_CUDA_LAUNCH(k_finish);
     WM_CUDA(cudaEventRecord(im.ev[1], s));
+    WM_CUDA(cudaMemcpyAsync(back + 2, w.count, kCounters * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaMemcpyAsync(reached, im.reached.get(), sizeof *reached, cudaMemcpyDeviceToHost, s));
+    WM_CUDA(cudaStreamSynchronize(s));
+    if (back[2 + kStalled] || back[2 + kPending])
+      return Status::Internal("nav: the device's work queue stalled (" + std::to_string(back[2 + kPending]) +
+                              " tiles left)");
     WM_CUDA(cudaMemcpyAsync(distance + b * t.cells, im.dist.get(), fields * sizeof(float), cudaMemcpyDeviceToHost, s));
     if (direction) WM_CUDA(cudaMemcpyAsync(direction + b * t.cells, im.dir.get(), fields, cudaMemcpyDeviceToHost, s));
-    WM_CUDA(cudaMemcpyAsync(reached, im.reached.get(), sizeof *reached, cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaStreamSynchronize(s));
     float ms = 0;
     WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
     run.device_ms += ms;
     run.reached += *reached;
+    run.relaxed += back[2 + kRelaxed];
   }
   return Status::Ok();
 }

@@ -51,10 +51,10 @@ const char* variant_name(NavVariant v);
 bool parse_variant(std::string_view name, NavVariant& out);  // "auto", "cpu", "gpu"
 
 struct FieldStats {
-  double ms = 0;              // wall time of the call
-  std::uint64_t settled = 0;  // cells settled over every field (reachable ones)
-  double device_ms = 0;       // GPU: the device's time from the first kernel to the last (no copies); CPU: 0
-  std::uint64_t rounds = 0;   // GPU: rounds of tiles, over every batch of goals; CPU: 0
+  double ms = 0;                    // wall time of the call
+  std::uint64_t settled = 0;        // cells settled over every field (reachable ones)
+  double device_ms = 0;             // GPU: the device's time from the first kernel to the last (no copies); CPU: 0
+  std::uint64_t tiles_relaxed = 0;  // GPU: relaxations of a 32 x 32 tile, over every field; CPU: 0
 };
 
 // The fields of goals[0..G): distance[g * cells + c] for cell c = y * width + x, and, when `direction`
