@@ -82,6 +82,12 @@ def performance(load):
                      + (f"alpha-beta by levels, tail {g['params']['tail']}" if game == "chess" else "whole trees")
                      + "; every move as the CPU's)",
                      times(g["x_cpu"]), "–", "tables.json"])
+    n = load("h100/nav.json")
+    c, g = n.one("cpu-threads", map="open", width=1024, goals=64), n.one("gpu", map="open", width=1024, goals=64)
+    rows.append(["navigation fields, open 1024² map, 64 goals (exact octile distances and directions)",
+                 f"{ms(c['median_ms'])} ({c['params']['threads']} threads, Dijkstra)",
+                 f"{ms(g['median_ms'])}; with copies {ms(g['call_ms'])}", times(c["median_ms"] / g["median_ms"]),
+                 ms(g["floor_ms"]), "nav.json"])
     b = load("h100/demo-battle.json")
     c = b.run(backend="cpu", label="cpu, sight 20, host upload")
     g = b.run(backend="cuda", label="cuda, sight 20, interop")
@@ -258,6 +264,28 @@ def ddm(load):
     return table(["1,000,000 regions", "pairs", "full match cpu-sort", "full match gpu-grid", "×",
                   "step cpu-sort", "step gpu-grid", "of which transfers + device", "host (batch update)",
                   "step goal"], rows)
+
+
+@block("nav")
+def nav(load):
+    """docs/nav.md: every map and goal count, the CPU and the GPU on the same goals, with the issue's goals."""
+    n = load("h100/nav.json")
+    goals = {("open", 1024, 1): 0.5, ("rooms", 1024, 1): 0.5, ("maze", 1024, 1): 0.5, ("open", 1024, 64): 10,
+             ("rooms", 1024, 64): 10, ("maze", 1024, 64): 10, ("open", 4096, 1): 5}
+    rows = []
+    for g in n.find("gpu"):
+        p = g["params"]
+        c = n.one("cpu-1-thread" if p["goals"] == 1 else "cpu-threads", map=p["map"], width=p["width"],
+                  goals=p["goals"])
+        limit = goals.get((p["map"], p["width"], p["goals"]))
+        threads = "1 thread" if p["goals"] == 1 else f"{c['params']['threads']} threads"
+        rows.append([f"{p['map']} {p['width']}²", count(p["goals"]), f"{ms(c['median_ms'])} ({threads})",
+                     f"**{ms(g['median_ms'])}**", ms(g["call_ms"]), times(c["median_ms"] / g["median_ms"]),
+                     count(g["tiles_relaxed"]), ms(g["floor_ms"]),
+                     f"≤ {limit:g} ms: {goal(g['median_ms'], limit)}" if limit else "",
+                     "equal" if g["checked"] else "DIFFER"])
+    return table(["map", "goals", "CPU (Dijkstra)", "GPU (device)", "GPU call (copies included)", "GPU speed-up",
+                  "tile relaxations", "floor", "goal", "every field against the CPU's"], rows)
 
 
 @block("demo-battle")
