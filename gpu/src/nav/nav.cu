@@ -8,8 +8,9 @@
 // into shared memory and relaxes the tile to a fixed point with the rim held — sweeps down the rows (each
 // cell from the three cells above it, then, where the row took a value, from its row's cells both ways by
 // one min-plus scan of straight steps, 5 shuffles a way) and up, in turn, until a sweep after the first
-// changes nothing — writes back the cells that changed and queues each neighbour tile whose rim it
-// changed. The goals' tiles start the queue; the kernel ends when no tile is queued or being relaxed.
+// changes nothing. After each sweep it writes back the cells that changed and queues each neighbour tile
+// whose rim it changed, so neighbours start while it still sweeps. The goals' tiles start the queue; the
+// kernel ends when no tile is queued or being relaxed.
 //
 // Exactness: a value only ever decreases and is always the cost of a walk (a candidate with a part past
 // the order's limit is dropped: a least walk has smaller parts); the work ends at a state where every
@@ -119,12 +120,11 @@ using TileValues = u64[kHalo][kHalo];
 using TileCosts = std::uint8_t[kHalo][kHalo];
 
 // One sweep over the tile's rows, down (dir +1: each row from the row above) or up (-1), each row then
-// relaxed along itself. Sets the changed rows' bits in `mask`; returns whether this lane's column changed.
+// relaxed along itself. Sets the bits of the rows whose cell in this lane's column changed in `mask`.
 // full: relax every row along itself; otherwise only the rows that took a value from the row before or the
 // rim (a row is already relaxed along itself when its processing ends, and only the tile writes it).
 template <bool kFast>
-__device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, bool full, std::uint32_t& mask) {
-  bool changed = false;
+__device__ void sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, bool full, std::uint32_t& mask) {
   const int lx = lane + 1;
   for (int i = 0; i < kTile; ++i) {
     const int ly = dir > 0 ? i + 1 : kTile - i;
@@ -150,11 +150,9 @@ __device__ bool sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, bo
     if (best.v != v) {  // taken only when smaller
       sv[ly][lx] = best.v;
       mask |= 1u << (ly - 1);
-      changed = true;
     }
     __syncwarp();
   }
-  return changed;
 }
 
 struct Tiles {
@@ -164,12 +162,13 @@ struct Tiles {
 };
 
 // Relaxes one tile of one field (its values v) to a fixed point with its rim held, one warp: copies the
-// tile and its rim into shared memory, sweeps, writes back the cells that changed. Returns, in lanes
-// 0..7, whether the neighbour tile in step k = lane's direction exists and had its rim changed. full: the
-// tile's first relaxation (its rows not yet relaxed along themselves).
-template <bool kFast>
-__device__ bool relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t, u64* v, unsigned tile, bool full,
-                           TileValues& sv, TileCosts& sc, int lane) {
+// tile and its rim into shared memory and sweeps. After every sweep that changed cells it writes them
+// back and calls on_rim(k) in lanes k < 8 whose neighbour tile in step k's direction exists and had its
+// rim changed, so the neighbours start while the tile still sweeps (a field grows one tile a sweep, not
+// one tile a relaxation). full: the tile's first relaxation (its rows not yet relaxed along themselves).
+template <bool kFast, class OnRim>
+__device__ void relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t, u64* v, unsigned tile, bool full,
+                           TileValues& sv, TileCosts& sc, int lane, OnRim&& on_rim) {
   const int tx = static_cast<int>(tile % static_cast<unsigned>(t.tiles_x));
   const int ty = static_cast<int>(tile / static_cast<unsigned>(t.tiles_x));
   const int x0 = tx * kTile, y0 = ty * kTile;
@@ -181,24 +180,31 @@ __device__ bool relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t
     sv[hy][hx] = in ? __ldcg(v + c) : kInf;  // from L2: other warps write their tiles meanwhile
   }
   __syncwarp();
+  const int dx = oct::step_dx(lane & 7), dy = oct::step_dy(lane & 7);
+  const bool exists = lane < 8 && tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < t.tiles_y;
   // Sweeps down and up in turn until one after the first changes nothing: after a sweep down every cell
   // is at most its candidates from the row above and its own row (the rows above it no longer change), so
   // an unchanged sweep up then leaves every cell at most all 8 candidates, and the same the other way.
-  std::uint32_t mask = 0;  // the rows of this lane's column that changed
-  for (int dir = +1, n = 0;; dir = -dir, ++n)
-    if (!__any_sync(kFull, sweep<kFast>(sv, sc, lane, dir, n == 0 && full, mask)) && n > 0) break;
-  for (int r = 0; r < kTile; ++r)
-    if (mask >> r & 1u)
-      v[static_cast<std::size_t>(y0 + r) * static_cast<std::size_t>(t.width) + x0 + lane] = sv[r + 1][lane + 1];
-  const std::uint32_t west = __shfl_sync(kFull, mask, 0), east = __shfl_sync(kFull, mask, kTile - 1);
-  const bool top = __any_sync(kFull, mask & 1u), bottom = __any_sync(kFull, (mask >> (kTile - 1)) & 1u);
-  if (lane >= 8) return false;
-  const int dx = oct::step_dx(lane), dy = oct::step_dy(lane);
-  const std::uint32_t side = dx < 0 ? west : east;  // the rim column's rows (dx != 0)
-  const bool want = dy < 0   ? (dx == 0 ? top : (side & 1u) != 0)
-                    : dy > 0 ? (dx == 0 ? bottom : (side >> (kTile - 1)) != 0)
-                             : side != 0;
-  return want && tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < t.tiles_y;
+  for (int dir = +1, n = 0;; dir = -dir, ++n) {
+    std::uint32_t mask = 0;  // the rows of this lane's column that this sweep changed
+    sweep<kFast>(sv, sc, lane, dir, n == 0 && full, mask);
+    if (!__any_sync(kFull, mask != 0)) {
+      if (n > 0) return;
+      continue;
+    }
+    for (int r = 0; r < kTile; ++r)
+      if (mask >> r & 1u)
+        v[static_cast<std::size_t>(y0 + r) * static_cast<std::size_t>(t.width) + x0 + lane] = sv[r + 1][lane + 1];
+    __threadfence();  // the values before the neighbours that will read them are queued
+    const std::uint32_t west = __shfl_sync(kFull, mask, 0), east = __shfl_sync(kFull, mask, kTile - 1);
+    const bool top = __any_sync(kFull, mask & 1u), bottom = __any_sync(kFull, (mask >> (kTile - 1)) & 1u);
+    const std::uint32_t side = dx < 0 ? west : east;  // the rim column's rows (dx != 0)
+    const bool want = dy < 0   ? (dx == 0 ? top : (side & 1u) != 0)
+                      : dy > 0 ? (dx == 0 ? bottom : (side >> (kTile - 1)) != 0)
+                               : side != 0;
+    if (exists && want) on_rim(lane);
+    __syncwarp();
+  }
 }
 
 // The tile of `tile` moved by step k.
@@ -311,11 +317,8 @@ __global__ void __launch_bounds__(32 * kTilesPerBlock)
     if (item == kEmpty) return;
     full = __shfl_sync(kFull, full, 0);
     const unsigned goal = item / t.tiles, tile = item % t.tiles;
-    const bool want =
-        relax_tile<kFast>(cost, t, val + goal * t.cells, tile, full != 0, s_val[warp], s_cost[warp], lane);
-    __threadfence();  // the tile's values before the neighbours that will read them are queued
-    __syncwarp();
-    if (want) activate(w, goal * t.tiles + neighbour_tile(t, tile, lane));
+    relax_tile<kFast>(cost, t, val + goal * t.cells, tile, full != 0, s_val[warp], s_cost[warp], lane,
+                      [&](int k) { activate(w, goal * t.tiles + neighbour_tile(t, tile, k)); });
     __syncwarp();
     if (lane == 0) {
       if (atomicCAS(w.state + item, kBusy, kIdle) == kBusyAgain) {
