@@ -8,9 +8,9 @@
 // into shared memory and relaxes the tile to a fixed point with the rim held — sweeps down the rows (each
 // cell from the three cells above it, then, where the row took a value, from its row's cells both ways by
 // one min-plus scan of straight steps, 5 shuffles a way) and up, in turn, until a sweep after the first
-// changes nothing. After each sweep it writes back the cells that changed and queues each neighbour tile
-// whose rim it changed, so neighbours start while it still sweeps. The goals' tiles start the queue; the
-// kernel ends when no tile is queued or being relaxed.
+// changes nothing. It writes back the cells that changed and queues each neighbour tile whose rim it
+// changed: after every sweep when the batch has few goals (the neighbours start while it still sweeps),
+// else at the end. The goals' tiles start the queue; the kernel ends when no tile is queued or busy.
 //
 // Exactness: a value only ever decreases and is always the cost of a walk (a candidate with a part past
 // the order's limit is dropped: a least walk has smaller parts); the work ends at a state where every
@@ -162,13 +162,14 @@ struct Tiles {
 };
 
 // Relaxes one tile of one field (its values v) to a fixed point with its rim held, one warp: copies the
-// tile and its rim into shared memory and sweeps. After every sweep that changed cells it writes them
-// back and calls on_rim(k) in lanes k < 8 whose neighbour tile in step k's direction exists and had its
-// rim changed, so the neighbours start while the tile still sweeps (a field grows one tile a sweep, not
-// one tile a relaxation). full: the tile's first relaxation (its rows not yet relaxed along themselves).
+// tile and its rim into shared memory and sweeps, writes back the cells that changed and calls on_rim(k)
+// in lanes k < 8 whose neighbour tile in step k's direction exists and had its rim changed. eager: after
+// every sweep that changed cells rather than once at the end, so that the neighbours start while the
+// tile still sweeps (a field then grows about a tile a sweep, not a tile a relaxation, at the cost of
+// more relaxations). full: the tile's first relaxation (its rows not yet relaxed along themselves).
 template <bool kFast, class OnRim>
 __device__ void relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t, u64* v, unsigned tile, bool full,
-                           TileValues& sv, TileCosts& sc, int lane, OnRim&& on_rim) {
+                           bool eager, TileValues& sv, TileCosts& sc, int lane, OnRim&& on_rim) {
   const int tx = static_cast<int>(tile % static_cast<unsigned>(t.tiles_x));
   const int ty = static_cast<int>(tile / static_cast<unsigned>(t.tiles_x));
   const int x0 = tx * kTile, y0 = ty * kTile;
@@ -182,16 +183,8 @@ __device__ void relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t
   __syncwarp();
   const int dx = oct::step_dx(lane & 7), dy = oct::step_dy(lane & 7);
   const bool exists = lane < 8 && tx + dx >= 0 && ty + dy >= 0 && tx + dx < t.tiles_x && ty + dy < t.tiles_y;
-  // Sweeps down and up in turn until one after the first changes nothing: after a sweep down every cell
-  // is at most its candidates from the row above and its own row (the rows above it no longer change), so
-  // an unchanged sweep up then leaves every cell at most all 8 candidates, and the same the other way.
-  for (int dir = +1, n = 0;; dir = -dir, ++n) {
-    std::uint32_t mask = 0;  // the rows of this lane's column that this sweep changed
-    sweep<kFast>(sv, sc, lane, dir, n == 0 && full, mask);
-    if (!__any_sync(kFull, mask != 0)) {
-      if (n > 0) return;
-      continue;
-    }
+  // Writes back the rows of `mask` (this lane's column) and calls on_rim for the neighbours they concern.
+  const auto flush = [&](std::uint32_t mask) {
     for (int r = 0; r < kTile; ++r)
       if (mask >> r & 1u)
         v[static_cast<std::size_t>(y0 + r) * static_cast<std::size_t>(t.width) + x0 + lane] = sv[r + 1][lane + 1];
@@ -204,7 +197,20 @@ __device__ void relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t
                                : side != 0;
     if (exists && want) on_rim(lane);
     __syncwarp();
+  };
+  // Sweeps down and up in turn until one after the first changes nothing: after a sweep down every cell
+  // is at most its candidates from the row above and its own row (the rows above it no longer change), so
+  // an unchanged sweep up then leaves every cell at most all 8 candidates, and the same the other way.
+  std::uint32_t all = 0;  // the rows of this lane's column changed and not yet written
+  for (int dir = +1, n = 0;; dir = -dir, ++n) {
+    std::uint32_t mask = 0;
+    sweep<kFast>(sv, sc, lane, dir, n == 0 && full, mask);
+    const bool changed = __any_sync(kFull, mask != 0);
+    if (changed && eager) flush(mask);
+    all |= eager ? 0u : mask;
+    if (!changed && n > 0) break;
   }
+  if (__any_sync(kFull, all != 0)) flush(all);
 }
 
 // The tile of `tile` moved by step k.
@@ -222,6 +228,7 @@ __device__ __forceinline__ unsigned neighbour_tile(const Tiles& t, unsigned tile
 // to be filled; producers fill positions in order from tail. pending counts the items queued or busy:
 // when it is 0 no warp can queue another, and the waiting warps end.
 constexpr unsigned kEmpty = 0xffffffffu;
+constexpr std::size_t kEagerBelow = 8;  // goals in a batch below which tiles pass on their rims every sweep
 enum : unsigned { kIdle = 0, kQueued = 1, kBusy = 2, kBusyAgain = 3 };
 enum : int { kHead = 0, kTail = 1, kPending = 2, kRelaxed = 3, kStalled = 4, kCounters = 5 };
 constexpr unsigned long long kStallNs = 10'000'000'000ull;  // no progress this long: the run ends, refused
@@ -280,7 +287,7 @@ __global__ void k_seed(const std::uint32_t* __restrict__ goals, unsigned n, Tile
 // Every warp takes items until none is queued or busy.
 template <bool kFast>
 __global__ void __launch_bounds__(32 * kTilesPerBlock)
-    k_work(const std::uint8_t* __restrict__ cost, Tiles t, u64* __restrict__ val, Work w) {
+    k_work(const std::uint8_t* __restrict__ cost, Tiles t, u64* __restrict__ val, Work w, bool eager) {
   __shared__ TileValues s_val[kTilesPerBlock];
   __shared__ TileCosts s_cost[kTilesPerBlock];
   const int warp = static_cast<int>(threadIdx.x >> 5), lane = static_cast<int>(threadIdx.x & 31);
@@ -317,7 +324,7 @@ __global__ void __launch_bounds__(32 * kTilesPerBlock)
     if (item == kEmpty) return;
     full = __shfl_sync(kFull, full, 0);
     const unsigned goal = item / t.tiles, tile = item % t.tiles;
-    relax_tile<kFast>(cost, t, val + goal * t.cells, tile, full != 0, s_val[warp], s_cost[warp], lane,
+    relax_tile<kFast>(cost, t, val + goal * t.cells, tile, full != 0, eager, s_val[warp], s_cost[warp], lane,
                       [&](int k) { activate(w, goal * t.tiles + neighbour_tile(t, tile, k)); });
     __syncwarp();
     if (lane == 0) {
@@ -471,8 +478,10 @@ Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const 
     WM_CUDA(cudaMemsetAsync(im.reached.get(), 0, sizeof(unsigned long long), s));
     k_seed<<<blocks_of(gb, 128), 128, 0, s>>>(im.goals.get(), static_cast<unsigned>(gb), t, im.val.get(), w);
     WM_CUDA_LAUNCH(k_seed);
-    work<<<static_cast<unsigned>(im.warps / kTilesPerBlock), 32 * kTilesPerBlock, 0, s>>>(im.cost.get(), t,
-                                                                                          im.val.get(), w);
+    // Eager with few goals (most warps idle: the chain of tiles is the time), not with many (the device
+    // full: the relaxations are the time). Measured: docs/nav.md.
+    work<<<static_cast<unsigned>(im.warps / kTilesPerBlock), 32 * kTilesPerBlock, 0, s>>>(
+        im.cost.get(), t, im.val.get(), w, gb < kEagerBelow);
     WM_CUDA_LAUNCH(k_work);
     k_finish<<<blocks_of(fields, 256), 256, 0, s>>>(im.cost.get(), t, fields, im.val.get(), im.dist.get(),
                                                     direction ? im.dir.get() : nullptr, im.reached.get());
