@@ -220,6 +220,13 @@ inline void hello(flatbuffers::FlatBufferBuilder& b, std::uint32_t version) {
       b, warpmind::net::CreateMessage(b, warpmind::net::Body_Hello,
                                       warpmind::net::CreateHello(b, version, b.CreateString("test")).Union()));
 }
+// Sends c a Hello of this protocol and waits (3 s at most) for its Welcome; nullptr without one.
+inline const warpmind::net::Message* join(Client& c, flatbuffers::FlatBufferBuilder& b) {
+  hello(b, warpmind::net::kProtocolVersion);
+  c.send(b, warpmind::net::kReliableChannel);
+  c.pump([&] { return c.find(warpmind::net::Body_Welcome) != nullptr; }, 3.0);
+  return c.find(warpmind::net::Body_Welcome);
+}
 inline void move(flatbuffers::FlatBufferBuilder& b, std::uint64_t token, std::uint32_t seq, float x, float y) {
   b.Clear();
   warpmind::net::FinishMessageBuffer(

@@ -33,10 +33,7 @@ TEST(Server, DropsAndCountsWhatAClientMustNotSend) {
   c.send_raw(garbage, 3, kReliableChannel);             // truncated
   const std::vector<std::uint8_t> big(2000, 0x41);
   c.send_raw(big.data(), big.size(), kReliableChannel);  // oversized
-  hello(b, kProtocolVersion);
-  c.send(b, kReliableChannel);
-  c.pump([&] { return c.find(Body_Welcome) != nullptr; }, 3.0);
-  const Message* w = c.find(Body_Welcome);
+  const Message* w = join(c, b);
   ASSERT_NE(w, nullptr);
   const std::uint64_t token = w->body_as_Welcome()->token();
   // A truncated copy of a valid Move.
@@ -144,12 +141,7 @@ TEST(Server, QuietPlayersLeaveAfterIdleSeconds) {
   Client quiet(server.port), busy(server.port);
   ASSERT_TRUE(quiet.connected && busy.connected);
   std::uint64_t token = 0;
-  for (Client* c : {&quiet, &busy}) {
-    hello(b, kProtocolVersion);
-    c->send(b, kReliableChannel);
-    c->pump([&] { return c->find(Body_Welcome) != nullptr; }, 3.0);
-    ASSERT_NE(c->find(Body_Welcome), nullptr);
-  }
+  for (Client* c : {&quiet, &busy}) ASSERT_NE(join(*c, b), nullptr);
   token = busy.find(Body_Welcome)->body_as_Welcome()->token();
   // 2.5 s: `busy` sends a Move every 100 ms (the same seq after the first: stale, but its own token);
   // `quiet` only lets ENet answer.
@@ -194,10 +186,7 @@ TEST(Server, HalfOpenConnectsDoNotLockPlayersOut) {
   const auto t0 = Clock::now();
   Client c(server.port);
   ASSERT_TRUE(c.connected);
-  hello(b, kProtocolVersion);
-  c.send(b, kReliableChannel);
-  c.pump([&] { return c.find(Body_Welcome) != nullptr; }, 3.0);
-  ASSERT_NE(c.find(Body_Welcome), nullptr);
+  ASSERT_NE(join(c, b), nullptr);
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 2.5);
   std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the rest time out
   enet_host_destroy(attacker);
