@@ -68,6 +68,8 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
     if (w[0] < 0 || w[1] < 0 || w[2] > 127 || w[3] > 127 || w[0] > w[2] || w[1] > w[3])
       return Status::Invalid("battle: walls must be rectangles inside the 128 x 128 plan");
   if (c.layout.start_row < 0 || c.layout.start_row > 127) return Status::Invalid("battle: start_row 0..127");
+  if (c.nav_every < 1 || c.nav_every > 1000) return Status::Invalid("battle: nav_every 1..1000 ticks");
+  if (!(c.nav_margin >= 0.0f && c.nav_margin <= 1e6f)) return Status::Invalid("battle: nav_margin 0..1e6");
   std::unique_ptr<Battle> b(new Battle());
   b->ctx_ = &ctx;
   b->cfg_ = c;
@@ -92,6 +94,10 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
       }
   };
   for (const auto& w : c.layout.walls) wall(w[0], w[1], w[2], w[3]);
+  WM_RETURN_IF_ERROR(nav::make_grid(128, 128, 1, b->plan_));
+  for (const auto& w : c.layout.walls)
+    for (int y = w[1]; y <= w[3]; ++y)
+      for (int x = w[0]; x <= w[2]; ++x) b->plan_.cost[b->plan_.index(x, y)] = nav::kBlocked;
 
   // Armies on jittered lattices, their fronts start_gap apart around the centre line: lattice slots are
   // taken in order, those on walls or off the map skipped, until each army has units_per_army units.
@@ -163,6 +169,7 @@ Status Battle::tick() {
   }
   WM_RETURN_IF_ERROR(ctx_->synchronize());
   times_.field_ms = ms_since(t0);
+  WM_RETURN_IF_ERROR(plan_routes());
   WM_RETURN_IF_ERROR(device_ ? act_on_device() : act_on_host());
   ++ticks_;
   return Status::Ok();
@@ -174,8 +181,10 @@ Status Battle::act_on_host() {
   // it would move it faces that way.
   auto t0 = Clock::now();
   proposal_.resize(pos_.size());
+  blocked_.resize(pos_.size());
   want_.assign(facing_.begin(), facing_.end());
   WM_RETURN_IF_ERROR(layers_->steer(pos_, teams8_, 3, cfg_.step, proposal_, want_));
+  walk(proposal_, want_);
   times_.decisions_ms = ms_since(t0);
 
   t0 = Clock::now();
@@ -184,8 +193,10 @@ Status Battle::act_on_host() {
   ctx_->pool().parallel_for(
       pos_.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i)
-          if (pos_[i].x == proposal_[i].x && pos_[i].y == proposal_[i].y) facing_[i] = want_[i];
+        for (std::size_t i = b; i < e; ++i) {
+          blocked_[i] = pos_[i].x != proposal_[i].x || pos_[i].y != proposal_[i].y;
+          if (!blocked_[i]) facing_[i] = want_[i];
+        }
       },
       8192);
   times_.crowd_ms = ms_since(t0);
@@ -205,6 +216,13 @@ Status Battle::act_on_device() {
   auto* proposals = static_cast<Vec2*>(proposals_dev_.get());
   WM_RETURN_IF_ERROR(layers_->steer_device(solver_->device_positions(), volleys_->device_teams(), n, 3, cfg_.step,
                                            proposals, nullptr));
+  if (cfg_.nav) {  // the far units' steps replace theirs (the host holds the positions the fields need)
+    proposal_.resize(n);
+    blocked_.resize(n);
+    WM_RETURN_IF_ERROR(proposals_dev_.download(*ctx_, proposal_.data(), n * sizeof(Vec2)));
+    walk(proposal_, {});
+    if (nav_walkers_) WM_RETURN_IF_ERROR(proposals_dev_.upload(*ctx_, proposal_.data(), n * sizeof(Vec2)));
+  }
   WM_RETURN_IF_ERROR(ctx_->synchronize());
   times_.decisions_ms = ms_since(t0);
 
@@ -216,9 +234,11 @@ Status Battle::act_on_device() {
   ctx_->pool().parallel_for(
       n,
       [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t i = b; i < e; ++i)
+        for (std::size_t i = b; i < e; ++i) {
           if (after_[i].x != pos_[i].x || after_[i].y != pos_[i].y)
             facing_[i] = std::atan2(after_[i].y - pos_[i].y, after_[i].x - pos_[i].x);
+          if (cfg_.nav) blocked_[i] = after_[i].x != proposal_[i].x || after_[i].y != proposal_[i].y;
+        }
       },
       8192);
   pos_.swap(after_);
@@ -252,11 +272,62 @@ Status Battle::fire() {
     if (!keep_[i]) continue;
     pos_[w] = pos_[i];
     facing_[w] = facing_[i];
+    if (i < blocked_.size()) blocked_[w] = blocked_[i];
     ++w;
   }
   pos_.resize(w);
   facing_.resize(w);
+  blocked_.resize(std::min(blocked_.size(), w));
   return device_ ? solver_->retain_device(volleys_->device_keep(), kept) : solver_->retain(keep_);
+}
+
+// Each team's navigation field: the walk from every plan cell to the nearest enemy's cell.
+Status Battle::plan_routes() {
+  times_.nav_ms = 0;
+  if (!cfg_.nav || ticks_ % cfg_.nav_every) return Status::Ok();
+  const auto t0 = Clock::now();
+  const float s = static_cast<float>(map_) / 128.0f;
+  for (int t = 0; t < 2; ++t) {
+    enemy_cells_.clear();
+    for (std::size_t i = 0; i < pos_.size(); ++i) {
+      if (team_[i] == t) continue;
+      const int x = std::clamp(static_cast<int>(pos_[i].x / s), 0, 127),
+                y = std::clamp(static_cast<int>(pos_[i].y / s), 0, 127);
+      if (plan_.passable(x, y)) enemy_cells_.push_back({x, y});
+    }
+    nav_dist_[t].resize(plan_.cells());
+    nav_dir_[t].resize(plan_.cells());
+    WM_RETURN_IF_ERROR(
+        nav::goal_set_field(*ctx_, plan_, enemy_cells_, nav_dist_[t], nav_dir_[t], nullptr, cfg_.nav_variant));
+  }
+  times_.nav_ms = ms_since(t0);
+  return Status::Ok();
+}
+
+// A unit whose walk to the nearest enemy exceeds weapon_range + nav_margin (world units) steps along its
+// team's field instead of the potential field's proposal, and faces that way (when `facing` is given).
+// One whose last move was refused (a friend in the way) tries the step 45 degrees to one side or the
+// other instead, by its index and the tick, so that a packed army flows round its own front.
+void Battle::walk(std::span<Vec2> proposal, std::span<float> facing) {
+  nav_walkers_ = 0;
+  if (!cfg_.nav || nav_dist_[0].empty()) return;
+  const float s = static_cast<float>(map_) / 128.0f, far = cfg_.weapon_range + cfg_.nav_margin;
+  constexpr float kDiagonal = 0.70710677f;
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    const int x = std::clamp(static_cast<int>(pos_[i].x / s), 0, 127),
+              y = std::clamp(static_cast<int>(pos_[i].y / s), 0, 127);
+    const std::size_t c = plan_.index(x, y);
+    const int team = team_[i];
+    int k = nav_dir_[team][c];
+    if (k < 0 || !(nav_dist_[team][c] * s > far)) continue;
+    if (i < blocked_.size() && blocked_[i]) k = (k + (((static_cast<long long>(i) + ticks_) & 1) ? 1 : 7)) & 7;
+    const float unit = (k & 1) ? kDiagonal : 1.0f;
+    const Vec2 d{static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][0]) * unit,
+                 static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][1]) * unit};
+    proposal[i] = {pos_[i].x + d.x * cfg_.step, pos_[i].y + d.y * cfg_.step};
+    if (!facing.empty()) facing[i] = std::atan2(d.y, d.x);
+    ++nav_walkers_;
+  }
 }
 
 std::size_t Battle::alive(int team) const {

@@ -3,7 +3,10 @@
 // Two armies on a square map with walls (128 x 128 world units, or larger to fit big armies; the walls
 // scale with it). Each tick: build one potential-field layer per team
 // (enemies attract up to weapon range, friends and walls repel), every unit steps towards the best cell
-// of its 3 x 3 neighbourhood, the crowd solver (lowest-id-wins rule) accepts or rejects the moves, then
+// of its 3 x 3 neighbourhood — or, with navigation on (the default), a unit whose walk to the nearest
+// enemy is longer than weapon_range + nav_margin steps along its team's navigation field instead (the nav
+// module's field of the goal set "every enemy's cell" on the 128 x 128 plan of walls, computed again every
+// nav_every ticks), so armies walk around walls and the potential field handles contact — the crowd solver (lowest-id-wins rule) accepts or rejects the moves, then
 // combat (the combat module's volley: a unit whose weapon has cooled down fires at the nearest enemy in
 // range, ties to the lowest index, damage is applied at once, the dead are removed; on the GPU with the
 // CUDA backend). The battle ends when an army is gone.
@@ -13,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,6 +25,8 @@
 #include "warpmind/core/device_memory.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/field/field.h"
+#include "warpmind/nav/grid.h"
+#include "warpmind/nav/nav.h"
 
 namespace warpmind::demos {
 
@@ -48,6 +54,10 @@ struct BattleConfig {
   field::FieldVariant field_variant = field::FieldVariant::Auto;
   crowd::CrowdVariant crowd_variant = crowd::CrowdVariant::Auto;
   crowd::CrowdRule crowd_rule = crowd::CrowdRule::LowestIdWins;
+  bool nav = true;          // walk to the enemy around walls by navigation fields
+  float nav_margin = 6.0f;  // world units of walk beyond weapon_range where the potential field takes over
+  int nav_every = 4;        // ticks between two computations of the navigation fields [Limit: 1..1000]
+  nav::NavVariant nav_variant = nav::NavVariant::Auto;
 };
 
 // Wall time of each stage of the last tick. With the CUDA backend and GPU variants everywhere the field
@@ -55,8 +65,9 @@ struct BattleConfig {
 // (field::FieldLayers::steer_device), the crowd's step and the combat volley run on device state; the
 // host keeps copies of the positions, teams and HP for drawing and counting (downloaded within the crowd
 // and combat stages).
+// nav_ms: the navigation fields (0 on a tick that reuses them).
 struct BattleTimes {
-  double field_ms = 0, decisions_ms = 0, crowd_ms = 0, combat_ms = 0;
+  double field_ms = 0, decisions_ms = 0, crowd_ms = 0, combat_ms = 0, nav_ms = 0;
 };
 
 class Battle {
@@ -73,6 +84,11 @@ class Battle {
   const std::vector<float>& facing() const { return facing_; }  // radians, the direction of the last move
   const field::FieldLayers& layers() const { return *layers_; }
   const crowd::CrowdSolver& solver() const { return *solver_; }
+  // The navigation field of a team (its walk to the nearest enemy) on the 128 x 128 plan, in plan cells
+  // (one is map() / 128 world units); empty with navigation off or before the first tick.
+  std::span<const float> nav_distance(int team) const { return nav_dist_[team]; }
+  std::span<const std::int8_t> nav_direction(int team) const { return nav_dir_[team]; }
+  std::size_t nav_walkers() const { return nav_walkers_; }  // units the navigation fields moved last tick
   const BattleTimes& last_times() const { return times_; }
   int map() const { return map_; }
   const BattleConfig& config() const { return cfg_; }
@@ -85,6 +101,8 @@ class Battle {
   Status act_on_host();    // a tick's decisions, crowd and combat: the CPU backend's
   Status act_on_device();  // the same on device state (the CUDA backend)
   Status fire();
+  Status plan_routes();                                          // the navigation fields, every nav_every ticks
+  void walk(std::span<Vec2> proposal, std::span<float> facing);  // far units' steps along them
   Context* ctx_ = nullptr;
   BattleConfig cfg_;
   int map_ = 128;
@@ -101,6 +119,12 @@ class Battle {
   DeviceBytes proposals_dev_;                // device path: the decisions' proposals
   DeviceBytes walls_dev_;                    // device path: the walls' entity records
   std::vector<Vec2> after_;                  // device path: positions after the crowd's step
+  nav::Grid plan_;                           // the walls on the 128 x 128 plan: the navigation fields' grid
+  std::vector<nav::Cell> enemy_cells_;
+  std::vector<float> nav_dist_[2];
+  std::vector<std::int8_t> nav_dir_[2];
+  std::size_t nav_walkers_ = 0;
+  std::vector<std::uint8_t> blocked_;  // the unit's last proposed move was refused by the crowd
   BattleTimes times_;
   long long ticks_ = 0;
 };

@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
       "warpmind-demo");
   demos::configure(app);
   app.footer("window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan");
-  bool headless = false, want_window = false, no_interop = false;
+  bool headless = false, want_window = false, no_interop = false, no_nav = false;
   std::string connect, scene = "battle", fen, moves, ai_search = "alphabeta", out = "out/demo", map_file,
                        size = "768x768";
   int frames = 0, per_frame = 5, plays = 0, ai_time = 200, save_every = 1;
@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
   demos::ContextFlags context;
   demos::add_flag(app, "--headless", headless, "render offscreen to PNG (the default without a display)");
   demos::add_flag(app, "--window", want_window, "open a window or fail");
-  demos::add_choice(app, "--scene", scene, {"battle", "crowd", "field", "aoi", "regions", "chess", "connect6"},
+  demos::add_choice(app, "--scene", scene, {"battle", "crowd", "field", "nav", "aoi", "regions", "chess", "connect6"},
                     "the scene; headless: battle, chess or connect6, or aoi with --connect");
   demos::add_text(app, "--connect", connect, "HOST:PORT",
                   "aoi: watch the warpmind-server at HOST:PORT (its players, buckets, a chosen player's AOI) instead "
@@ -268,6 +268,8 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--heat-range", heat_range, 1e-3, 1e9, "R",
                     "colour range +-R when the heat map comes straight from CUDA");
   demos::add_flag(app, "--no-interop", no_interop, "always take the heat map through the host");
+  demos::add_flag(app, "--no-nav", no_nav,
+                  "battle: no navigation fields (units follow the potential field alone, walls and all)");
   demos::add_integer(app, "--save-every", save_every, 1, 1000000, "K",
                      "write every K-th frame as PNG; the last frame is always written");
   demos::add_text(
@@ -323,6 +325,7 @@ int main(int argc, char** argv) {
   bc.field_resolution = resolution;
   bc.sight = sight;
   bc.start_gap = gap;
+  bc.nav = !no_nav;
   if (app.count("--map-file")) {
     const Status ms = demos::load_battle_map(map_file, bc.layout);
     if (!ms.ok()) return bad(ms.message());
@@ -413,7 +416,7 @@ int main(int argc, char** argv) {
   for (Snapshot& s : snaps) s.heat.resize(static_cast<std::size_t>(res) * res);
   std::vector<std::uint8_t> rgba;  // the render thread's
   // t_render and t_png are appended to by the render thread and read only after its last frame is joined.
-  std::vector<double> t_field, t_decide, t_crowd, t_combat, t_tick, t_render, t_png;
+  std::vector<double> t_field, t_decide, t_crowd, t_combat, t_nav, t_tick, t_render, t_png;
   // The frame on the render thread (std::async: a thread per frame, one frame at a time); declared after
   // all it uses, so an early return waits for it first.
   std::future<std::string> rendering;
@@ -430,6 +433,7 @@ int main(int argc, char** argv) {
       t_decide.push_back(bt.decisions_ms);
       t_crowd.push_back(bt.crowd_ms);
       t_combat.push_back(bt.combat_ms);
+      if (bt.nav_ms > 0) t_nav.push_back(bt.nav_ms);  // the ticks that computed the navigation fields
     }
     // The snapshot, into the buffers of frame f-2 (joined before frame f-1 was handed over).
     Snapshot& s = snaps[f % 2];
@@ -502,9 +506,10 @@ int main(int argc, char** argv) {
           demos::json_escape(renderer->device_name()) + "\", \"heat_path\": \"" + heat_path + "\", \"overlaps\": " +
           std::to_string(battle->overlaps()) + ", \"median_ms\": {\"field\": " + std::to_string(median(t_field)) +
           ", \"decisions\": " + std::to_string(median(t_decide)) + ", \"crowd\": " + std::to_string(median(t_crowd)) +
-          ", \"combat\": " + std::to_string(median(t_combat)) + ", \"tick\": " + std::to_string(median(t_tick)) +
-          ", \"render\": " + std::to_string(median(t_render)) + ", \"png\": " + std::to_string(median(t_png)) +
-          "}, \"map\": " + std::to_string(battle->map()) +
+          ", \"combat\": " + std::to_string(median(t_combat)) + ", \"nav\": " + std::to_string(median(t_nav)) +
+          ", \"tick\": " + std::to_string(median(t_tick)) + ", \"render\": " + std::to_string(median(t_render)) +
+          ", \"png\": " + std::to_string(median(t_png)) + "}, \"nav\": " + (bc.nav ? "true" : "false") +
+          ", \"nav_every\": " + std::to_string(bc.nav_every) + ", \"map\": " + std::to_string(battle->map()) +
           ", \"field_resolution\": " + std::to_string(bc.field_resolution) +
           ", \"ticks_per_s\": " + std::to_string(median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0) +
           ", \"ticks_per_s_with_render\": " + std::to_string(with_render) + ", \"render_overlap\": true" +
@@ -516,10 +521,12 @@ int main(int argc, char** argv) {
       w < 0 ? "" : (w == 2 ? ", draw" : (w == 0 ? ", team 0 won" : ", team 1 won")), frames, out.c_str(),
       backend_name(ctx->backend()), renderer->device_name().c_str(), heat_path.c_str());
   std::printf(
-      "median ms per tick: field %.3f, decisions %.3f, crowd %.3f, combat %.3f = tick %.3f (%.0f ticks/s); "
+      "median ms per tick: field %.3f, decisions %.3f, crowd %.3f, combat %.3f = tick %.3f (%.0f ticks/s), "
+      "navigation fields %.3f every %d ticks; "
       "per frame on the render thread: render %.2f, PNG %.1f; with a frame every %d ticks, rendered beside the "
       "ticks: %.0f ticks/s\n",
       median(t_field), median(t_decide), median(t_crowd), median(t_combat), median(t_tick),
-      median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0, median(t_render), median(t_png), per_frame, with_render);
+      median(t_tick) > 0 ? 1e3 / median(t_tick) : 0.0, median(t_nav), bc.nav_every, median(t_render), median(t_png),
+      per_frame, with_render);
   return 0;
 }

@@ -21,6 +21,7 @@
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/engine/renderer.h"
 #include "warpmind/field/field.h"
+#include "warpmind/nav/nav.h"
 
 namespace warpmind::demos {
 
@@ -102,6 +103,7 @@ std::unique_ptr<Scene> make_scene(const std::string& name, const AppOptions& o);
 std::unique_ptr<Scene> make_battle_scene(const AppOptions& o);
 std::unique_ptr<Scene> make_crowd_scene(const AppOptions& o);
 std::unique_ptr<Scene> make_field_scene(const AppOptions& o);
+std::unique_ptr<Scene> make_nav_scene(const AppOptions& o);
 std::unique_ptr<Scene> make_aoi_scene(const AppOptions& o);
 std::unique_ptr<Scene> make_regions_scene(const AppOptions& o);
 std::unique_ptr<Scene> make_chess_scene(const AppOptions& o);
@@ -128,6 +130,28 @@ inline void heat_frame(const field::FieldLayers& layers, int layer, int resoluti
     for (float v : f.heat) hi = std::max(hi, std::fabs(v));
   }
   f.heat_range = std::max(1.0f, hi);
+}
+
+// Flow arrows of a navigation field (nav.h's directions, a w x h grid whose cell is `cell` world units):
+// one arrow in the centre of every `every`-th cell of every `every`-th row that has a direction.
+inline void flow_arrows(SceneFrame& f, std::span<const std::int8_t> dir, int w, int h, float cell, int every,
+                        std::uint32_t colour) {
+  if (dir.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(h)) return;
+  constexpr int kDx[8] = {1, 1, 0, -1, -1, -1, 0, 1}, kDy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+  const float len = 0.4f * cell * static_cast<float>(every);
+  for (int y = every / 2; y < h; y += every)
+    for (int x = every / 2; x < w; x += every) {
+      const int k = dir[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)];
+      if (k < 0 || k > 7) continue;
+      const float n = (k & 1) ? 0.70710677f : 1.0f, ux = static_cast<float>(kDx[k]) * n,
+                  uy = static_cast<float>(kDy[k]) * n;
+      const float cx = f.world.x0 + (static_cast<float>(x) + 0.5f) * cell,
+                  cy = f.world.y0 + (static_cast<float>(y) + 0.5f) * cell;
+      const float tx = cx + ux * len, ty = cy + uy * len;
+      f.line(cx - ux * len, cy - uy * len, tx, ty, colour);
+      f.line(tx, ty, tx - (ux - uy * 0.5f) * len * 0.5f, ty - (uy + ux * 0.5f) * len * 0.5f, colour);  // the head
+      f.line(tx, ty, tx - (ux + uy * 0.5f) * len * 0.5f, ty - (uy - ux * 0.5f) * len * 0.5f, colour);
+    }
 }
 
 inline void grid_lines(SceneFrame& f, float step) {
@@ -160,6 +184,7 @@ inline constexpr field::FieldVariant kFieldVariants[] = {
 inline constexpr crowd::CrowdVariant kCrowdVariants[] = {crowd::CrowdVariant::Auto, crowd::CrowdVariant::CpuReference,
                                                          crowd::CrowdVariant::GpuSort, crowd::CrowdVariant::GpuTiled,
                                                          crowd::CrowdVariant::GpuStaticGrid};
+inline constexpr nav::NavVariant kNavVariants[] = {nav::NavVariant::Auto, nav::NavVariant::Cpu, nav::NavVariant::Gpu};
 inline constexpr crowd::CrowdRule kRules[] = {crowd::CrowdRule::Strict, crowd::CrowdRule::LowestIdWins};
 
 }  // namespace warpmind::demos

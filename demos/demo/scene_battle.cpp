@@ -46,11 +46,19 @@ class BattleScene : public Scene {
       dirty |= ImGui::SliderInt("cooldown ticks", &cfg_.cooldown_ticks, 0, 20);
       dirty |= ImGui::SliderFloat("step per tick", &cfg_.step, 0.05f, 1.0f);
     }
+    if (ImGui::CollapsingHeader("navigation", ImGuiTreeNodeFlags_DefaultOpen)) {
+      dirty |= ImGui::Checkbox("walk around walls by navigation fields", &cfg_.nav);
+      dirty |= ImGui::SliderInt("fields every N ticks", &cfg_.nav_every, 1, 64);
+      dirty |= ImGui::SliderFloat("potential field within (beyond weapon range)", &cfg_.nav_margin, 0.0f, 60.0f);
+      dirty |= combo("nav variant", cfg_.nav_variant, kNavVariants, nav::variant_name);
+      ImGui::Checkbox("show the shown team's flow arrows", &arrows_);
+    }
     ImGui::SliderInt("layer shown", &layer_, 0, 1, layer_ ? "team 1" : "team 0");
     if (battle_) {
       ImGui::TextWrapped("map %d x %d, field %s, crowd %s", battle_->map(), battle_->map(),
                          field::variant_name(battle_->layers().variant()),
                          crowd::variant_name(battle_->solver().variant()));
+      if (cfg_.nav) ImGui::TextWrapped("%zu units walking by the navigation fields", battle_->nav_walkers());
       ImGui::TextWrapped("alive %zu vs %zu, tick %lld%s", battle_->alive(0), battle_->alive(1), battle_->ticks(),
                          battle_->winner() < 0 ? "" : (battle_->winner() == 2 ? "  draw" : "  battle over"));
     }
@@ -71,12 +79,17 @@ class BattleScene : public Scene {
           battle_->teams()[i] == 0 ? rgba(shade(64), shade(224), shade(255)) : rgba(shade(255), shade(112), shade(255)),
           battle_->facing()[i]};
     }
+    if (arrows_) flow_arrows(f, battle_->nav_direction(layer_), 128, 128, m / 128.0f, 4, rgba(255, 255, 255, 150));
     if (grid) grid_lines(f, m / 16.0f);
   }
   void stages(std::vector<Stage>& out) const override {
     if (!battle_) return;
     const BattleTimes& t = battle_->last_times();
-    out = {{"field", t.field_ms}, {"decisions", t.decisions_ms}, {"crowd", t.crowd_ms}, {"combat", t.combat_ms}};
+    out = {{"field", t.field_ms},
+           {"decisions", t.decisions_ms},
+           {"crowd", t.crowd_ms},
+           {"combat", t.combat_ms},
+           {"nav", t.nav_ms}};
   }
   std::string summary() const override {
     if (!battle_) return "battle: not running";
@@ -89,6 +102,7 @@ class BattleScene : public Scene {
   BattleConfig cfg_;
   std::unique_ptr<Battle> battle_;
   int layer_ = 0;
+  bool arrows_ = true;
 };
 
 }  // namespace

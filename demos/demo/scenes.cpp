@@ -15,6 +15,7 @@ constexpr SceneInfo kScenes[] = {
     {"battle", "battle", make_battle_scene},        // scene_battle.cpp
     {"crowd", "crowd", make_crowd_scene},           // scene_crowd.cpp
     {"field", "field", make_field_scene},           // scene_field.cpp
+    {"nav", "nav", make_nav_scene},                 // scene_nav.cpp
     {"aoi", "aoi", make_aoi_scene},                 // scene_aoi.cpp
     {"regions", "regions", make_regions_scene},     // scene_regions.cpp
     {"chess", "chess", make_chess_scene},           // scene_chess.cpp

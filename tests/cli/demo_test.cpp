@@ -169,7 +169,7 @@ TEST(Cli, DemoWindowUnderXvfb) {
   // The README's main command with a display: every scene opens a window, runs, and the screenshot of
   // its last frame shows something (pixel spread), with the validation layer quiet.
   if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed (package xvfb)";
-  for (const char* scene : {"battle", "crowd", "field", "aoi", "regions", "chess", "connect6"}) {
+  for (const char* scene : {"battle", "crowd", "field", "nav", "aoi", "regions", "chess", "connect6"}) {
     SCOPED_TRACE(scene);
     const fs::path dir = scratch(std::string("window-") + scene);
     const std::string cmd =
@@ -185,6 +185,10 @@ TEST(Cli, DemoWindowUnderXvfb) {
     EXPECT_NE(ss.str().find("\"mode\": \"window\""), std::string::npos) << ss.str();
     EXPECT_NE(ss.str().find("\"frames\": 12"), std::string::npos) << ss.str();
     EXPECT_NE(ss.str().find("\"validation_messages\": 0"), std::string::npos) << ss.str();
+    if (std::string(scene) == "nav") {  // a goal, and the walk to it from most of the rooms' cells
+      EXPECT_NE(ss.str().find("\"nav_goals\": 1,"), std::string::npos) << ss.str();
+      EXPECT_EQ(ss.str().find("\"nav_cells_reached\": 0,"), std::string::npos) << ss.str();
+    }
     EXPECT_GT(fs::file_size(dir / "screenshot-000.png"), 2000u);  // not a flat image
     // The screenshot is the window as presented: the panel's title bar (ImGui's dark style, focused)
     // is in it.

@@ -349,6 +349,12 @@ namespace Warpmind.Tests
             Assert.AreEqual(4f, dist[0]);
             Assert.IsTrue(float.IsPositiveInfinity(dist[1]));
             Assert.Throws<ArgumentException>(() => Navigation.DistanceFields(ctx, 10, 1, costs, new[] { 6, 0 }, d, dir));  // a goal on the wall
+            // Goals at x = 1 and x = 4: the walk to the nearer one, none on either goal.
+            Navigation.GoalSetField(ctx, 10, 1, costs, new[] { 1, 0, 4, 0 }, d, dir);
+            for (int x = 0; x < 6; ++x) Assert.AreEqual(2f * Math.Min(Math.Abs(x - 1), Math.Abs(x - 4)), d[x], "cell " + x);
+            Assert.AreEqual(-1, dir[4]);
+            Assert.AreEqual(0, dir[3]);  // east, to x = 4
+            Assert.Throws<ArgumentException>(() => Navigation.GoalSetField(ctx, 10, 1, costs, new[] { 1 }, d, dir));
         }
 
         [Test]

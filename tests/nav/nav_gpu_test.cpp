@@ -5,13 +5,18 @@
 // the generated 1024 x 1024 maps; the exact comparison's 64-bit shortcut against its 128-bit form. GPU cases skip without a GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gpu_helpers.h"
 #include "nav/octile.h"
 #include "warpmind/core/random.h"
+#include "warpmind/core/device_memory.h"
+#include "warpmind/nav/device_field.h"
 #include "warpmind/nav/generate.h"
 #include "warpmind/nav/nav.h"
 
@@ -44,6 +49,133 @@ void expect_gpu_equals_cpu(const Grid& g, const std::vector<Cell>& goals, const 
   }
   EXPECT_EQ(gs.settled, cs.settled) << what;
   EXPECT_GT(gs.tiles_relaxed, 0u) << what;
+}
+
+// A goal set's field (goal_set_field) on the GPU against the CPU's, bit for bit.
+void expect_goal_set_equals_cpu(const Grid& g, const std::vector<Cell>& goals, const std::string& what) {
+  std::vector<float> cpu(g.cells()), gpu(g.cells(), -1.0f);
+  std::vector<std::int8_t> cpu_dir(g.cells()), gpu_dir(g.cells(), 9);
+  FieldStats cs, gs;
+  ASSERT_TRUE(goal_set_field(test::cpu_context(), g, goals, cpu, cpu_dir, &cs, NavVariant::Cpu).ok()) << what;
+  const Status st = goal_set_field(*test::cuda_context(), g, goals, gpu, gpu_dir, &gs, NavVariant::Gpu);
+  ASSERT_TRUE(st.ok()) << what << ": " << st.message();
+  for (std::size_t c = 0; c < g.cells(); ++c) {
+    ASSERT_EQ(std::memcmp(&cpu[c], &gpu[c], sizeof(float)), 0)
+        << what << ": cell " << c << ": " << gpu[c] << " against " << cpu[c];
+    ASSERT_EQ(cpu_dir[c], gpu_dir[c]) << what << ": cell " << c;
+  }
+  EXPECT_EQ(gs.settled, cs.settled) << what;
+}
+
+// Goal sets: random sets (repeats included) on random maps around the tiles; every passable cell a goal;
+// many goals in one tile; goals along the tiles' borders; an empty set; a set on a generated 1024² map.
+TEST(NavGpu, GoalSetsEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  SplitMix64 rng(23);
+  const int sides[] = {1, 31, 32, 33, 64, 65, 130};
+  for (int round = 0; round < 30; ++round) {
+    Grid g;
+    const int w = sides[rng.next() % 7], h = sides[rng.next() % 7];
+    ASSERT_TRUE(make_grid(w, h, 1, g).ok());
+    const int blocked = static_cast<int>(rng.next() % 40);
+    for (auto& c : g.cost) {
+      c = static_cast<std::uint8_t>(round % 3 == 2 ? 1 + rng.next() % 255 : 1 + rng.next() % 3);
+      if (static_cast<int>(rng.next() % 100) < blocked) c = kBlocked;
+    }
+    std::vector<Cell> goals = passable_goals(g, 1 + static_cast<int>(rng.next() % 40), rng);
+    if (!goals.empty()) goals.push_back(goals.back());
+    expect_goal_set_equals_cpu(g, goals, "round " + std::to_string(round));
+  }
+  Grid g;
+  ASSERT_TRUE(make_grid(97, 70, 1, g).ok());
+  for (std::size_t c = 0; c < g.cells(); c += 7) g.cost[c] = kBlocked;
+  std::vector<Cell> all, tile, borders;
+  for (int y = 0; y < g.height; ++y)
+    for (int x = 0; x < g.width; ++x) {
+      if (!g.passable(x, y)) continue;
+      all.push_back({x, y});
+      if (x >= 32 && x < 64 && y >= 32 && y < 64 && (x + y) % 5 == 0) tile.push_back({x, y});
+      if ((x % 32 == 31 || x % 32 == 0 || y % 32 == 31 || y % 32 == 0) && (x * 7 + y) % 11 == 0)
+        borders.push_back({x, y});
+    }
+  expect_goal_set_equals_cpu(g, all, "every passable cell");
+  expect_goal_set_equals_cpu(g, tile, "many goals in one tile");
+  expect_goal_set_equals_cpu(g, borders, "goals on the tiles' borders");
+  expect_goal_set_equals_cpu(g, {}, "no goal");
+  Grid rooms;
+  ASSERT_TRUE(generate_map(MapKind::Rooms, 1024, 1024, 3, rooms).ok());
+  SplitMix64 r2(9);
+  expect_goal_set_equals_cpu(rooms, passable_goals(rooms, 200, r2), "200 goals on rooms 1024");
+}
+
+// DeviceNavField: the field it keeps on the device is goal_set_field's, bit for bit, and steer_device on
+// device positions gives the host's steer() bits, at cell borders, outside the grid and on non-finite
+// positions too; refused without CUDA, before a field, and for a goal on a wall.
+TEST(NavGpu, DeviceFieldAndItsSteeringEqualTheHost) {
+  std::unique_ptr<DeviceNavField> none;
+  Grid small;
+  ASSERT_TRUE(make_grid(4, 4, 1, small).ok());
+  EXPECT_EQ(DeviceNavField::create(test::cpu_context(), small, none).code(), StatusCode::Unavailable);
+  WM_REQUIRE_GPU();
+  Context& ctx = *test::cuda_context();
+  SplitMix64 rng(31);
+  Grid g;
+  ASSERT_TRUE(generate_map(MapKind::Rooms, 100, 70, 4, g).ok());
+  std::unique_ptr<DeviceNavField> field;
+  ASSERT_TRUE(DeviceNavField::create(ctx, g, field).ok());
+  EXPECT_EQ(field->device_distance(), nullptr);
+  DeviceBytes pos_dev, steer_dev, dist_dev;
+  EXPECT_EQ(field->steer_device(nullptr, 0, nullptr, nullptr).code(), StatusCode::InvalidArgument);  // no field yet
+  Grid other = g;
+  for (int round = 0; round < 6; ++round) {
+    if (round == 3) {  // a new map: walls knocked through, and the old field refused until computed again
+      for (int x = 0; x < other.width; ++x) other.cost[other.index(x, 35)] = 1;
+      ASSERT_TRUE(field->set_grid(other).ok());
+      EXPECT_EQ(field->steer_device(nullptr, 0, nullptr, nullptr).code(), StatusCode::InvalidArgument);
+    }
+    const Grid& now = round < 3 ? g : other;
+    const std::vector<Cell> goals = round == 1 ? std::vector<Cell>{} : passable_goals(now, 1 + round * 5, rng);
+    FieldStats fs;
+    ASSERT_TRUE(field->compute(goals, &fs).ok());
+    std::vector<float> cpu(now.cells()), gpu(now.cells());
+    std::vector<std::int8_t> cpu_dir(now.cells()), gpu_dir(now.cells());
+    ASSERT_TRUE(goal_set_field(test::cpu_context(), now, goals, cpu, cpu_dir, nullptr, NavVariant::Cpu).ok());
+    ASSERT_TRUE(field->read(gpu, gpu_dir).ok());
+    for (std::size_t c = 0; c < now.cells(); ++c) {
+      ASSERT_EQ(std::memcmp(&cpu[c], &gpu[c], sizeof(float)), 0) << "round " << round << " cell " << c;
+      ASSERT_EQ(cpu_dir[c], gpu_dir[c]) << "round " << round << " cell " << c;
+    }
+    // Positions: random inside, on cell borders and the grid's edges, outside, not finite.
+    std::vector<Vec2> pos;
+    const float w = static_cast<float>(now.width), h = static_cast<float>(now.height);
+    for (int i = 0; i < 3000; ++i) pos.push_back({rng.uniform(-2.0f, w + 2.0f), rng.uniform(-2.0f, h + 2.0f)});
+    for (float x : {0.0f, -0.0f, 1.0f, 31.999998f, 32.0f, w, std::nextafter(w, 0.0f), -1e-7f})
+      for (float y : {0.0f, 5.5f, std::nextafter(h, 0.0f), h}) pos.push_back({x, y});
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    for (Vec2 p : {Vec2{nan, 1}, Vec2{1, nan}, Vec2{inf, 1}, Vec2{1, -inf}}) pos.push_back(p);
+    const std::size_t n = pos.size();
+    std::vector<Vec2> host_steer(n), dev_steer(n);
+    std::vector<float> host_dist(n), dev_dist(n);
+    ASSERT_TRUE(steer(now, cpu, cpu_dir, pos, host_steer, host_dist).ok());
+    ASSERT_TRUE(pos_dev.allocate(ctx, n * sizeof(Vec2)).ok());
+    ASSERT_TRUE(steer_dev.allocate(ctx, n * sizeof(Vec2)).ok());
+    ASSERT_TRUE(dist_dev.allocate(ctx, n * sizeof(float)).ok());
+    ASSERT_TRUE(pos_dev.upload(ctx, pos.data(), n * sizeof(Vec2)).ok());
+    ASSERT_TRUE(field
+                    ->steer_device(static_cast<const Vec2*>(pos_dev.get()), n, static_cast<Vec2*>(steer_dev.get()),
+                                   static_cast<float*>(dist_dev.get()))
+                    .ok());
+    ASSERT_TRUE(steer_dev.download(ctx, dev_steer.data(), n * sizeof(Vec2)).ok());
+    ASSERT_TRUE(dist_dev.download(ctx, dev_dist.data(), n * sizeof(float)).ok());
+    EXPECT_EQ(std::memcmp(host_steer.data(), dev_steer.data(), n * sizeof(Vec2)), 0) << "round " << round;
+    EXPECT_EQ(std::memcmp(host_dist.data(), dev_dist.data(), n * sizeof(float)), 0) << "round " << round;
+  }
+  std::size_t wall = 0;
+  while (other.cost[wall] != kBlocked) ++wall;
+  const Cell on_wall{static_cast<int>(wall % static_cast<std::size_t>(other.width)),
+                     static_cast<int>(wall / static_cast<std::size_t>(other.width))};
+  EXPECT_EQ(field->compute(std::vector<Cell>{on_wall}).code(), StatusCode::InvalidArgument);
+  EXPECT_NE(field->device_distance(), nullptr);  // the refused call left the field
 }
 
 TEST(NavGpu, RandomMapsEqualTheCpu) {

@@ -39,11 +39,13 @@ struct Oracle {
   std::vector<float> dist;
   std::vector<std::int8_t> dir;
 };
-Oracle oracle(const Grid& g, Cell goal) {
+// The field of a goal set (one goal, or the nearest of several).
+Oracle oracle(const Grid& g, const std::vector<Cell>& goals) {
   const std::size_t n = g.cells();
   Oracle o{std::vector<long long>(n), std::vector<long long>(n), std::vector<bool>(n), {}, {}};
   const auto value = [&](long long a, long long b) { return static_cast<long double>(a) + b * std::sqrt(2.0L); };
-  o.reached[g.index(goal.x, goal.y)] = true;
+  std::vector<bool> goal(n);
+  for (const Cell& c : goals) goal[g.index(c.x, c.y)] = o.reached[g.index(c.x, c.y)] = true;
   for (bool changed = true; changed;) {
     changed = false;
     for (int y = 0; y < g.height; ++y)
@@ -66,7 +68,7 @@ Oracle oracle(const Grid& g, Cell goal) {
   for (std::size_t c = 0; c < n; ++c) {
     if (!o.reached[c]) continue;
     o.dist[c] = static_cast<float>(static_cast<double>(o.a[c]) + static_cast<double>(o.b[c]) * 1.4142135623730951);
-    if (c == g.index(goal.x, goal.y)) continue;
+    if (goal[c]) continue;
     const int x = static_cast<int>(c % static_cast<std::size_t>(g.width)), y = static_cast<int>(c / g.width);
     for (int k = 0; k < 8 && o.dir[c] == kNoDirection; ++k) {
       if (!step_ok(g, x, y, k)) continue;
@@ -77,6 +79,7 @@ Oracle oracle(const Grid& g, Cell goal) {
   }
   return o;
 }
+Oracle oracle(const Grid& g, Cell goal) { return oracle(g, std::vector<Cell>{goal}); }
 
 void expect_fields(const Grid& g, const std::vector<Cell>& goals) {
   std::vector<float> dist(goals.size() * g.cells());
@@ -115,6 +118,65 @@ TEST(Nav, RandomMapsEqualTheBruteForce) {
     SCOPED_TRACE("round " + std::to_string(round));
     expect_fields(g, goals);
   }
+}
+
+// goal_set_field: the nearest of several goals, against the oracle seeded with all of them and against
+// the least of the goals' own fields; repeated goals, a goal set of every passable cell, an empty set.
+TEST(Nav, GoalSetsEqualTheBruteForce) {
+  SplitMix64 rng(5);
+  for (int round = 0; round < 40; ++round) {
+    Grid g;
+    const int w = 1 + static_cast<int>(rng.next() % 14), h = 1 + static_cast<int>(rng.next() % 14);
+    ASSERT_TRUE(make_grid(w, h, 1, g).ok());
+    const int blocked = static_cast<int>(rng.next() % 40);
+    for (auto& c : g.cost) {
+      c = static_cast<std::uint8_t>(round % 2 ? 1 + rng.next() % 9 : 1);
+      if (static_cast<int>(rng.next() % 100) < blocked) c = kBlocked;
+    }
+    std::vector<Cell> goals;
+    const int want = round == 0 ? 0 : 1 + static_cast<int>(rng.next() % 6);
+    for (int tries = 0; static_cast<int>(goals.size()) < want && tries < 1000; ++tries) {
+      const Cell c{static_cast<int>(rng.next() % static_cast<std::uint64_t>(w)),
+                   static_cast<int>(rng.next() % static_cast<std::uint64_t>(h))};
+      if (g.passable(c.x, c.y)) goals.push_back(c);
+    }
+    if (round == 1) {  // every passable cell a goal: 0 on each, no direction anywhere
+      goals.clear();
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          if (g.passable(x, y)) goals.push_back({x, y});
+    }
+    if (goals.size() > 1 && round % 3 == 0) goals.push_back(goals.front());  // given twice
+    SCOPED_TRACE("round " + std::to_string(round));
+    std::vector<float> dist(g.cells(), -1.0f);
+    std::vector<std::int8_t> dir(g.cells(), 9);
+    FieldStats stats;
+    ASSERT_TRUE(goal_set_field(test::cpu_context(), g, goals, dist, dir, &stats).ok());
+    const Oracle o = oracle(g, goals);
+    std::vector<float> each(goals.size() * g.cells());
+    ASSERT_TRUE(distance_fields(test::cpu_context(), g, goals, each).ok());
+    std::uint64_t reached = 0;
+    for (std::size_t c = 0; c < g.cells(); ++c) {
+      ASSERT_EQ(std::memcmp(&dist[c], &o.dist[c], sizeof(float)), 0) << "cell " << c;
+      ASSERT_EQ(dir[c], o.dir[c]) << "cell " << c;
+      float least = kInf;
+      for (std::size_t i = 0; i < goals.size(); ++i) least = std::min(least, each[i * g.cells() + c]);
+      ASSERT_EQ(dist[c], least) << "cell " << c;
+      reached += o.reached[c];
+    }
+    EXPECT_EQ(stats.settled, reached);
+    if (goals.empty()) {
+      EXPECT_EQ(reached, 0u);
+    }
+  }
+  Grid g;
+  ASSERT_TRUE(make_grid(4, 4, 1, g).ok());
+  std::vector<float> dist(16, -1.0f);
+  EXPECT_EQ(goal_set_field(test::cpu_context(), g, std::vector<Cell>{{0, 0}, {4, 0}}, dist).code(),
+            StatusCode::InvalidArgument);
+  EXPECT_EQ(dist[0], -1.0f);
+  std::vector<float> two(32);
+  EXPECT_EQ(goal_set_field(test::cpu_context(), g, std::vector<Cell>{{0, 0}}, two).code(), StatusCode::InvalidArgument);
 }
 
 TEST(Nav, AdversarialMaps) {

@@ -436,6 +436,16 @@ def test_regions_combat_and_nav_equal_the_c_api(contexts):
     assert np.isinf(sd[-2]) and st[-1].tolist() == [0, 0] and np.count_nonzero(st[:200]) > 100
     with pytest.raises(ValueError):
         wm.steer(costs, dist[1][:10], dirs[1], pts)  # not the map's shape
+    # The goal set's field: the least of the three fields, equal to the C API's.
+    gd, gr = wm.goal_set_field(ctx, costs, goals)
+    assert gd.shape == (40, 60) and gd.tobytes() == dist.min(axis=0).tobytes()
+    d3 = np.zeros(gd.size, np.float32)
+    r3 = np.zeros(gd.size, np.int8)
+    ok(LIB.wm_nav_goal_set_field(c_ctx, 60, 40, costs.ctypes.data_as(ctypes.c_void_p),
+                                 goals.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(3),
+                                 d3.ctypes.data_as(ctypes.c_void_p), r3.ctypes.data_as(ctypes.c_void_p)))
+    assert gd.tobytes() == d3.tobytes() and gr.tobytes() == r3.tobytes()
+    assert gr[0, 0] == -1 and gr[39, 59] == -1 and np.isinf(wm.goal_set_field(ctx, costs, np.zeros((0, 2), np.int32))[0]).all()
 
 
 def test_nav_fields_follow_changes_and_maps_round_trip(contexts):

@@ -178,6 +178,7 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_regions_remove(RegionsHandle r, uint id);
         [DllImport(Lib)] internal static extern int wm_regions_match(RegionsHandle r, out IntPtr pairs, out UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_nav_fields(ContextHandle ctx, int width, int height, byte[] costs, int[] goals, UIntPtr goalCount, [Out] float[] distances, [Out] sbyte[] directions);
+        [DllImport(Lib)] internal static extern int wm_nav_goal_set_field(ContextHandle ctx, int width, int height, byte[] costs, int[] goals, UIntPtr goalCount, [Out] float[] distances, [Out] sbyte[] directions);
         [DllImport(Lib)] internal static extern int wm_nav_steer(int width, int height, float[] distances, sbyte[] directions, Vec2[] positions, UIntPtr count, [Out] Vec2[] steer, [Out] float[] dist);
 
         // Copies count records from memory the library owns into `into` (grown when too small): one block
@@ -565,6 +566,17 @@ namespace Warpmind
             if (distances.Length != need || directions.Length != need)
                 throw new ArgumentException("DistanceFields: distances and directions need " + need + " entries each");
             Native.Check(Native.wm_nav_fields(ctx.Handle, width, height, costs, goals, Native.Size(goals.Length / 2), distances, directions));
+        }
+        // One field, the walk to the nearest of the goals ((x, y) pairs; none: +infinity everywhere);
+        // distances and directions: width x height each.
+        public static void GoalSetField(Context ctx, int width, int height, byte[] costs, int[] goals,
+                                        float[] distances, sbyte[] directions)
+        {
+            if (goals.Length % 2 != 0) throw new ArgumentException("GoalSetField: goals are (x, y) pairs");
+            long need = (long)width * height;
+            if (distances.Length != need || directions.Length != need)
+                throw new ArgumentException("GoalSetField: distances and directions need " + need + " entries each");
+            Native.Check(Native.wm_nav_goal_set_field(ctx.Handle, width, height, costs, goals, Native.Size(goals.Length / 2), distances, directions));
         }
         public static void Steer(int width, int height, float[] distances, sbyte[] directions, Vec2[] positions, Vec2[] steer, float[] dist)
         {

@@ -538,6 +538,22 @@ py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, 
   return py::make_tuple(distance, direction);
 }
 
+// (distance (rows, columns) float32, direction (rows, columns) int8): the field of the goal set `goals`.
+py::tuple goal_set_field(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals) {
+  const nav::Grid g = grid_of(costs);
+  if (goals.ndim() != 2 || goals.shape(1) != 2)
+    throw py::value_error("goals: expected an array of shape (n, 2) of (x, y)");
+  std::vector<nav::Cell> cells(static_cast<std::size_t>(goals.shape(0)));
+  for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = {goals.data()[2 * i], goals.data()[2 * i + 1]};
+  const std::vector<py::ssize_t> shape = {g.height, g.width};
+  Array<float> distance(shape);
+  py::array_t<std::int8_t> direction(shape);
+  const std::span<float> d(distance.mutable_data(), g.cells());
+  const std::span<std::int8_t> r(direction.mutable_data(), g.cells());
+  check(without_gil([&] { return nav::goal_set_field(ctx.ctx(), g, cells, d, r); }));
+  return py::make_tuple(distance, direction);
+}
+
 // (steer (n, 2) float32, dist (n,) float32) by one goal's field: distance and direction (rows, columns),
 // as distance_fields returns them for that goal.
 py::tuple steer(const Array<std::uint8_t>& costs, const Array<float>& distance,
@@ -826,6 +842,11 @@ Crowd.retain(keep) does.)")
         R"(Navigation fields (warpmind/nav/nav.h): costs (rows, columns) uint8, 0 blocked; goals (n, 2) cells
 (x, y). Returns (distance (n, rows, columns) float32, +inf where unreachable; direction (n, rows,
 columns) int8, an index into the 8 steps E, SE, S, SW, W, NW, N, NE, -1 at the goal and where none).)");
+
+  m.def("goal_set_field", &goal_set_field, py::arg("context"), py::arg("costs"), py::arg("goals"),
+        R"(The field of a goal set (warpmind/nav/nav.h): the walk from every cell to the nearest of goals (n, 2)
+(x, y) on costs (rows, columns) uint8. Returns (distance (rows, columns) float32, direction (rows,
+columns) int8), as distance_fields' for one goal; no goal gives +inf everywhere.)");
 
   m.def("read_map", &read_map, py::arg("text"),
         "A Moving AI map's text (warpmind/nav/grid.h) as costs (rows, columns) uint8: 0 blocked, 1 passable.");

@@ -428,9 +428,15 @@ wm_status wm_nav_read_map(const char* text, int* width, int* height, uint8_t* co
  * goal cannot be reached and on blocked cells), and, when directions is not NULL, directions[g * cells + c]
  * (0..7: E, SE, S, SW, W, NW, N, NE, y growing with the row; -1: none). Both hold goal_count * cells
  * values. A goal outside the grid or on a blocked cell: WM_INVALID_ARGUMENT, nothing written. On the
- * context's CPU threads (the GPU variant is not built yet). */
+ * GPU with a CUDA context, on the context's CPU threads otherwise: the same bits. */
 wm_status wm_nav_fields(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
                         size_t goal_count, float* distances, int8_t* directions);
+/* The field of a goal set (nav.h's goal_set_field): one field, distances[c] the walk from cell c to the
+ * nearest of the goal_count goals (pairs as wm_nav_fields'; none: +infinity everywhere), directions[c]
+ * (or NULL) by the same rule, none on a goal. Both hold width * height values; errors and variants as
+ * wm_nav_fields. */
+wm_status wm_nav_goal_set_field(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
+                                size_t goal_count, float* distances, int8_t* directions);
 /* Steering by one goal's field (its width * height distances and directions, as wm_nav_fields writes
  * them): for each of `count` positions in cell units (cell (x, y) covers [x, x + 1) x [y, y + 1)),
  * steer[i] = the unit vector of its cell's direction (a diagonal's components the float nearest

@@ -45,21 +45,52 @@ wm_status wm_nav_steer(int width, int height, const float* distances, const int8
   });
 }
 
+namespace {
+
+// The grid and goals of a field call from its arguments: WM_OK, or the status of the first bad one.
+wm_status grid_and_goals(const char* where, wm_context* ctx, int width, int height, const uint8_t* costs,
+                         const int32_t* goals, size_t goal_count, nav::Grid& g, std::vector<nav::Cell>& cells) {
+  if (!ctx) return null_argument(where, "ctx");
+  if (const wm_status s = from(nav::make_grid(width, height, nav::kBlocked, g)); s != WM_OK) return s;
+  if (!costs) return null_argument(where, "costs");
+  if (goal_count > 0 && !goals) return null_argument(where, "goals");
+  std::memcpy(g.cost.data(), costs, g.cells());
+  cells.resize(goal_count);
+  for (std::size_t i = 0; i < goal_count; ++i) cells[i] = {goals[2 * i], goals[2 * i + 1]};
+  return WM_OK;
+}
+
+}  // namespace
+
 wm_status wm_nav_fields(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
                         size_t goal_count, float* distances, int8_t* directions) {
   return guarded([&] {
-    if (!ctx) return null_argument("wm_nav_fields", "ctx");
     nav::Grid g;
-    if (const wm_status s = from(nav::make_grid(width, height, nav::kBlocked, g)); s != WM_OK) return s;
-    if (!costs) return null_argument("wm_nav_fields", "costs");
-    if (goal_count > 0 && (!goals || !distances)) return null_argument("wm_nav_fields", "goals or distances");
-    std::memcpy(g.cost.data(), costs, g.cells());
-    std::vector<nav::Cell> cells(goal_count);
-    for (std::size_t i = 0; i < goal_count; ++i) cells[i] = {goals[2 * i], goals[2 * i + 1]};
+    std::vector<nav::Cell> cells;
+    if (const wm_status s = grid_and_goals("wm_nav_fields", ctx, width, height, costs, goals, goal_count, g, cells);
+        s != WM_OK)
+      return s;
+    if (goal_count > 0 && !distances) return null_argument("wm_nav_fields", "distances");
     const std::size_t n = goal_count * g.cells();  // goal_count <= SIZE_MAX / cells: checked by distance_fields
     if (goal_count > 0 && n / goal_count != g.cells())
       return fail(WM_INVALID_ARGUMENT, "wm_nav_fields: too many goals");
     return from(nav::distance_fields(*ctx->ctx, g, cells, std::span<float>(distances, n),
                                      directions ? std::span<std::int8_t>(directions, n) : std::span<std::int8_t>()));
+  });
+}
+
+wm_status wm_nav_goal_set_field(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
+                                size_t goal_count, float* distances, int8_t* directions) {
+  return guarded([&] {
+    nav::Grid g;
+    std::vector<nav::Cell> cells;
+    if (const wm_status s =
+            grid_and_goals("wm_nav_goal_set_field", ctx, width, height, costs, goals, goal_count, g, cells);
+        s != WM_OK)
+      return s;
+    if (!distances) return null_argument("wm_nav_goal_set_field", "distances");
+    return from(
+        nav::goal_set_field(*ctx->ctx, g, cells, std::span<float>(distances, g.cells()),
+                            directions ? std::span<std::int8_t>(directions, g.cells()) : std::span<std::int8_t>()));
   });
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "nav/octile.h"
@@ -76,13 +77,18 @@ void relax(const Grid& g, std::size_t v, const Exact& dv, std::vector<Exact>& ex
   }
 }
 
-// The whole field of `goal`: exact[c] for every cell (kNone where not reached). Returns the cells settled.
-inline std::uint64_t solve(const Grid& g, Cell goal, std::vector<Exact>& exact, std::vector<Entry>& heap) {
+// The whole field of a goal set (one goal, or the nearest of several): exact[c] for every cell (kNone
+// where not reached), 0 on every goal. Returns the cells settled.
+inline std::uint64_t solve(const Grid& g, std::span<const Cell> goals, std::vector<Exact>& exact,
+                           std::vector<Entry>& heap) {
   exact.assign(g.cells(), Exact{kNone, kNone});
   heap.clear();
-  const std::size_t start = g.index(goal.x, goal.y);
-  exact[start] = Exact{};
-  push(heap, Exact{}, start);
+  for (const Cell& goal : goals) {
+    const std::size_t start = g.index(goal.x, goal.y);
+    if (reached(exact[start])) continue;  // a goal given twice
+    exact[start] = Exact{};
+    push(heap, Exact{}, start);
+  }
   std::uint64_t settled = 0;
   while (!heap.empty()) {
     const Entry top = pop(heap);
@@ -94,10 +100,9 @@ inline std::uint64_t solve(const Grid& g, Cell goal, std::vector<Exact>& exact, 
   return settled;
 }
 
-// The direction rule (nav.h): the first allowed step to a neighbour on a least walk; none at the goal and
-// where not reached.
-inline std::int8_t direction_of(const Grid& g, const std::vector<Exact>& exact, std::size_t c, std::size_t start) {
-  if (c == start) return kNoDirection;
+// The direction rule (nav.h): the first allowed step to a neighbour on a least walk; none at a goal (no
+// step costs 0) and where not reached.
+inline std::int8_t direction_of(const Grid& g, const std::vector<Exact>& exact, std::size_t c) {
   return static_cast<std::int8_t>(
       octile::direction(view(g), x_of(g, c), y_of(g, c), exact[c], [&](int x, int y) { return exact[g.index(x, y)]; }));
 }

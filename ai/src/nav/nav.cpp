@@ -31,19 +31,52 @@ struct Scratch {
   std::vector<detail::Entry> heap;
 };
 
-std::uint64_t one_field(const Grid& g, Cell goal, float* dist, std::int8_t* dir, Scratch& s) {
-  const std::uint64_t settled = detail::solve(g, goal, s.exact, s.heap);
-  const std::size_t start = g.index(goal.x, goal.y);
+// One field of a goal set into dist (and dir, unless null).
+std::uint64_t one_field(const Grid& g, std::span<const Cell> goals, float* dist, std::int8_t* dir, Scratch& s) {
+  const std::uint64_t settled = detail::solve(g, goals, s.exact, s.heap);
   for (std::size_t c = 0; c < g.cells(); ++c) {
     dist[c] = detail::distance_of(s.exact[c]);
-    if (dir) dir[c] = detail::direction_of(g, s.exact, c, start);
+    if (dir) dir[c] = detail::direction_of(g, s.exact, c);
   }
   return settled;
 }
 
+// The checks both calls share: the grid, every goal a passable cell, `fields` fields of the grid in
+// `distance`, and as many directions or none.
+Status check_call(const Grid& grid, std::span<const Cell> goals, std::size_t fields, std::span<float> distance,
+                  std::span<std::int8_t> direction) {
+  WM_RETURN_IF_ERROR(check_grid(grid));
+  const std::size_t cells = grid.cells();
+  for (std::size_t g = 0; g < goals.size(); ++g)
+    if (!grid.passable(goals[g].x, goals[g].y))
+      return Status::Invalid("nav: goal " + std::to_string(g) + " at (" + std::to_string(goals[g].x) + ", " +
+                             std::to_string(goals[g].y) + ") is " +
+                             (grid.inside(goals[g].x, goals[g].y) ? "a blocked cell" : "outside the grid"));
+  if (fields > std::numeric_limits<std::size_t>::max() / cells || distance.size() != fields * cells)
+    return Status::Invalid("nav: " + std::to_string(distance.size()) + " distances for " + std::to_string(fields) +
+                           " fields of " + std::to_string(cells) + " cells");
+  if (!direction.empty() && direction.size() != distance.size())
+    return Status::Invalid("nav: " + std::to_string(direction.size()) + " directions for " +
+                           std::to_string(distance.size()) + " cells of fields (give as many, or none)");
+  return Status::Ok();
+}
+
+// The variant a call runs: Auto resolved by the context; Gpu needs the CUDA backend.
+Status resolve(Context& ctx, NavVariant& variant) {
+  if (variant == NavVariant::Auto) variant = ctx.cuda() ? NavVariant::Gpu : NavVariant::Cpu;
+  if (variant == NavVariant::Gpu && !ctx.cuda()) return Status::Unavailable("nav: variant gpu needs the CUDA backend");
+  return Status::Ok();
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 #if WARPMIND_HAVE_CUDA
-Status gpu_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
-                  std::span<std::int8_t> direction, FieldStats& stats) {
+// The fields of goal sets on the device: set g's goals are goals[first[g] .. first[g + 1]) (first empty:
+// one goal a field).
+Status gpu_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<const std::size_t> first,
+                  std::size_t fields, std::span<float> distance, std::span<std::int8_t> direction, FieldStats& stats) {
   std::vector<std::uint32_t> cells(goals.size());
   for (std::size_t g = 0; g < goals.size(); ++g)
     cells[g] = static_cast<std::uint32_t>(grid.index(goals[g].x, goals[g].y));
@@ -51,8 +84,8 @@ Status gpu_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, s
   Status err = gpu::NavDevice::create(ctx.stream(), device);
   if (!err.ok()) return err.context("nav");
   gpu::NavRun run;
-  err = device->fields(grid.cost.data(), grid.width, grid.height, cells.data(), cells.size(), distance.data(),
-                       direction.empty() ? nullptr : direction.data(), run);
+  err = device->fields(grid.cost.data(), grid.width, grid.height, cells.data(), first.empty() ? nullptr : first.data(),
+                       fields, distance.data(), direction.empty() ? nullptr : direction.data(), run);
   if (!err.ok()) return err.context("nav");
   stats.settled = run.reached;
   stats.device_ms = run.device_ms;
@@ -71,43 +104,53 @@ bool parse_variant(std::string_view name, NavVariant& out) {
 Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
                        std::span<std::int8_t> direction, FieldStats* stats, NavVariant variant) {
   const auto t0 = std::chrono::steady_clock::now();
-  WM_RETURN_IF_ERROR(check_grid(grid));
-  const std::size_t cells = grid.cells();
-  for (std::size_t g = 0; g < goals.size(); ++g)
-    if (!grid.passable(goals[g].x, goals[g].y))
-      return Status::Invalid("nav: goal " + std::to_string(g) + " at (" + std::to_string(goals[g].x) + ", " +
-                             std::to_string(goals[g].y) + ") is " +
-                             (grid.inside(goals[g].x, goals[g].y) ? "a blocked cell" : "outside the grid"));
-  if (goals.size() > std::numeric_limits<std::size_t>::max() / cells || distance.size() != goals.size() * cells)
-    return Status::Invalid("nav: " + std::to_string(distance.size()) + " distances for " +
-                           std::to_string(goals.size()) + " goals of " + std::to_string(cells) + " cells");
-  if (!direction.empty() && direction.size() != distance.size())
-    return Status::Invalid("nav: " + std::to_string(direction.size()) + " directions for " +
-                           std::to_string(distance.size()) + " cells of fields (give as many, or none)");
-  if (variant == NavVariant::Auto) variant = ctx.cuda() ? NavVariant::Gpu : NavVariant::Cpu;
-  if (variant == NavVariant::Gpu && !ctx.cuda()) return Status::Unavailable("nav: variant gpu needs the CUDA backend");
+  WM_RETURN_IF_ERROR(check_call(grid, goals, goals.size(), distance, direction));
+  WM_RETURN_IF_ERROR(resolve(ctx, variant));
   FieldStats local;
   FieldStats& st = stats ? *stats : local;
   st = FieldStats{};
 #if WARPMIND_HAVE_CUDA
   if (variant == NavVariant::Gpu) {
-    WM_RETURN_IF_ERROR(gpu_fields(ctx, grid, goals, distance, direction, st));
-    st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    WM_RETURN_IF_ERROR(gpu_fields(ctx, grid, goals, {}, goals.size(), distance, direction, st));
+    st.ms = ms_since(t0);
     return Status::Ok();
   }
 #endif
+  const std::size_t cells = grid.cells();
   ThreadPool& pool = ctx.pool();
   std::vector<Scratch> scratch(pool.size());
   std::atomic<std::uint64_t> settled{0};
   pool.parallel_for(goals.size(), [&](std::size_t b, std::size_t e, unsigned worker) {
     std::uint64_t mine = 0;
     for (std::size_t g = b; g < e; ++g)
-      mine += one_field(grid, goals[g], distance.data() + g * cells,
+      mine += one_field(grid, goals.subspan(g, 1), distance.data() + g * cells,
                         direction.empty() ? nullptr : direction.data() + g * cells, scratch[worker]);
     settled += mine;
   });
   st.settled = settled.load();
-  st.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  st.ms = ms_since(t0);
+  return Status::Ok();
+}
+
+Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                      std::span<std::int8_t> direction, FieldStats* stats, NavVariant variant) {
+  const auto t0 = std::chrono::steady_clock::now();
+  WM_RETURN_IF_ERROR(check_call(grid, goals, 1, distance, direction));
+  WM_RETURN_IF_ERROR(resolve(ctx, variant));
+  FieldStats local;
+  FieldStats& st = stats ? *stats : local;
+  st = FieldStats{};
+#if WARPMIND_HAVE_CUDA
+  if (variant == NavVariant::Gpu) {
+    const std::size_t first[2] = {0, goals.size()};
+    WM_RETURN_IF_ERROR(gpu_fields(ctx, grid, goals, first, 1, distance, direction, st));
+    st.ms = ms_since(t0);
+    return Status::Ok();
+  }
+#endif
+  Scratch scratch;
+  st.settled = one_field(grid, goals, distance.data(), direction.empty() ? nullptr : direction.data(), scratch);
+  st.ms = ms_since(t0);
   return Status::Ok();
 }
 

@@ -24,17 +24,35 @@ class NavDevice {
  public:
   static Status create(void* stream, std::unique_ptr<NavDevice>& out);
   ~NavDevice();
-  // The fields of goals[0..n) (row-major cell indices of passable cells) on the grid `cost` (width *
-  // height cells, 0 blocked): distance[g * cells + c] and, unless `direction` is null, direction[g *
-  // cells + c], in host memory. Goals are computed in batches that fit the device's memory.
-  Status fields(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals, std::size_t n,
-                float* distance, std::int8_t* direction, NavRun& run);
+  // The fields of n goal sets on the grid `cost` (width * height cells, 0 blocked): field g's goals are
+  // the row-major cells goals[first[g] .. first[g + 1]) of passable cells (first null: one goal a field,
+  // goals[g]); distance[g * cells + c] and, unless `direction` is null, direction[g * cells + c], in host
+  // memory. Fields are computed in batches that fit the device's memory.
+  Status fields(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals, const std::size_t* first,
+                std::size_t n, float* distance, std::int8_t* direction, NavRun& run);
+  // The same with distances and directions left on the device (device_distance(), device_direction():
+  // valid until the next call), which needs the n fields to fit in one batch (else Unavailable).
+  Status fields_on_device(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals,
+                          const std::size_t* first, std::size_t n, NavRun& run);
+  // The first `cells` values of the fields left on the device, to host memory (synchronous).
+  Status download(float* distance, std::int8_t* direction, std::size_t cells) const;
+
+  const float* device_distance() const;  // the fields fields_on_device left
+  const std::int8_t* device_direction() const;
 
   struct Impl;
 
  private:
   NavDevice() = default;
+  Status run(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals, const std::size_t* first,
+             std::size_t n, float* distance, std::int8_t* direction, bool keep, NavRun& run);
   std::unique_ptr<Impl> impl_;
 };
+
+// nav::steer on device arrays, queued on `stream` (a cudaStream_t): positions xy[2i], xy[2i + 1] of n
+// units in the field (distance, direction; width * height cells each, device memory) give steer[2i],
+// steer[2i + 1] and dist[i], the same bits as the host's.
+Status nav_steer(void* stream, const float* distance, const std::int8_t* direction, int width, int height,
+                 const float* xy, std::size_t n, float* steer, float* dist);
 
 }  // namespace warpmind::gpu

@@ -134,7 +134,7 @@ std::uint64_t update_field(const Grid& g, const std::vector<std::size_t>& change
   }
   for (std::size_t x : changes) around(x, [&](std::size_t n) { set_mark(n, kRedo); });
   for (std::size_t c : s.marked) {
-    if (s.mark[c] & kRedo) f.dir[c] = detail::direction_of(g, exact, c, start);
+    if (s.mark[c] & kRedo) f.dir[c] = detail::direction_of(g, exact, c);
     s.mark[c] = 0;
   }
   return settled;
@@ -167,13 +167,12 @@ Status NavFields::create(Context& ctx, const Grid& grid, std::span<const Cell> g
     for (std::size_t i = b; i < e; ++i) {
       Field& f = im.fields[i];
       f.goal = goals[i];
-      (void)detail::solve(im.grid, f.goal, f.exact, im.scratch[w].heap);
-      const std::size_t start = im.grid.index(f.goal.x, f.goal.y);
+      (void)detail::solve(im.grid, {&f.goal, 1}, f.exact, im.scratch[w].heap);
       f.dist.resize(im.grid.cells());
       f.dir.resize(im.grid.cells());
       for (std::size_t c = 0; c < im.grid.cells(); ++c) {
         f.dist[c] = detail::distance_of(f.exact[c]);
-        f.dir[c] = detail::direction_of(im.grid, f.exact, c, start);
+        f.dir[c] = detail::direction_of(im.grid, f.exact, c);
       }
     }
   });

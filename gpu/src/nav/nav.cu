@@ -19,6 +19,7 @@
 // off by the shared rules.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/buffer.cuh"
 #include "core/check.cuh"
@@ -267,12 +268,14 @@ __device__ void activate(const Work& w, unsigned item) {
   }
 }
 
-// Seeds: the goals' cells at 0; the goal's tile (relaxed in full the first time) and its neighbours (the
-// goal changes nothing of its tile, yet it may stand on their rim) queued.
-__global__ void k_seed(const std::uint32_t* __restrict__ goals, unsigned n, Tiles t, u64* __restrict__ val, Work w) {
-  const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
-  if (g >= n) return;
-  const std::uint32_t c = goals[g];
+// Seeds: seeds[2i] a field of the batch, seeds[2i + 1] one of its goals' cells, set to 0; the goal's tile
+// (relaxed in full the first time) and its neighbours (the goal changes nothing of its tile, yet it may
+// stand on their rim) queued.
+__global__ void k_seed(const std::uint32_t* __restrict__ seeds, unsigned n, Tiles t, u64* __restrict__ val, Work w) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned g = seeds[2 * i];
+  const std::uint32_t c = seeds[2 * i + 1];
   const unsigned x = c % static_cast<unsigned>(t.width), y = c / static_cast<unsigned>(t.width);
   val[g * t.cells + c] = 0;
   const int tx = static_cast<int>(x / kTile), ty = static_cast<int>(y / kTile);
@@ -385,7 +388,8 @@ struct NavDevice::Impl {
   DeviceBuffer<float> dist;
   DeviceBuffer<std::int8_t> dir;
   DeviceBuffer<unsigned> items, ring, counters;  // items: state and fresh per item
-  DeviceBuffer<std::uint32_t> goals;
+  DeviceBuffer<std::uint32_t> seeds;             // a batch's (field, cell) pairs
+  std::vector<std::uint32_t> host_seeds;
   DeviceBuffer<unsigned long long> reached;
   PinnedBuffer host;  // the map's stats, the queue's counters and the reached count, copied back
   cudaEvent_t ev[2] = {};
@@ -396,7 +400,7 @@ struct NavDevice::Impl {
   }
   std::size_t held() const {
     return cost.capacity() + val.capacity() * sizeof(u64) + dist.capacity() * sizeof(float) + dir.capacity() +
-           (items.capacity() + ring.capacity() + counters.capacity() + goals.capacity()) * 4 + reached.capacity() * 8;
+           (items.capacity() + ring.capacity() + counters.capacity() + seeds.capacity()) * 4 + reached.capacity() * 8;
   }
 };
 
@@ -419,8 +423,30 @@ Status NavDevice::create(void* stream, std::unique_ptr<NavDevice>& out) {
 
 NavDevice::~NavDevice() = default;
 
-Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals, std::size_t n,
-                         float* distance, std::int8_t* direction, NavRun& run) {
+Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals,
+                         const std::size_t* first, std::size_t n, float* distance, std::int8_t* direction,
+                         NavRun& run) {
+  return this->run(cost, width, height, goals, first, n, distance, direction, false, run);
+}
+
+Status NavDevice::fields_on_device(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals,
+                                   const std::size_t* first, std::size_t n, NavRun& run) {
+  return this->run(cost, width, height, goals, first, n, nullptr, nullptr, true, run);
+}
+
+Status NavDevice::download(float* distance, std::int8_t* direction, std::size_t cells) const {
+  const Impl& im = *impl_;
+  WM_CUDA(cudaMemcpyAsync(distance, im.dist.get(), cells * sizeof(float), cudaMemcpyDeviceToHost, im.stream));
+  WM_CUDA(cudaMemcpyAsync(direction, im.dir.get(), cells, cudaMemcpyDeviceToHost, im.stream));
+  WM_CUDA(cudaStreamSynchronize(im.stream));
+  return Status::Ok();
+}
+
+// The fields into host memory (distance, and direction unless null), or left on the device (keep: with
+// directions, in one batch).
+Status NavDevice::run(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals,
+                      const std::size_t* first, std::size_t n, float* distance, std::int8_t* direction, bool keep,
+                      NavRun& run) {
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   run = NavRun{};
@@ -440,16 +466,17 @@ Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const 
   const std::size_t fit = (free_bytes + im.held()) / 10 * 6 / per_goal;
   if (fit == 0) return Status::Unavailable("nav: one field does not fit in the device's memory");
   const std::size_t batch = std::min<std::size_t>({n, fit, (std::size_t{1} << 28) / t.tiles});
+  if (keep && batch < n) return Status::Unavailable("nav: the fields do not fit in the device's memory at once");
+  const bool dirs = keep || direction;
   std::size_t cap = 1;
   while (cap < 2 * (batch * t.tiles + static_cast<std::size_t>(im.warps))) cap *= 2;
   WM_RETURN_IF_ERROR(im.cost.reserve(t.cells));
   WM_RETURN_IF_ERROR(im.val.reserve(batch * t.cells));
   WM_RETURN_IF_ERROR(im.dist.reserve(batch * t.cells));
-  if (direction) WM_RETURN_IF_ERROR(im.dir.reserve(batch * t.cells));
+  if (dirs) WM_RETURN_IF_ERROR(im.dir.reserve(batch * t.cells));
   WM_RETURN_IF_ERROR(im.items.reserve(2 * batch * t.tiles));
   WM_RETURN_IF_ERROR(im.ring.reserve(cap));
   WM_RETURN_IF_ERROR(im.counters.reserve(2 + kCounters));  // the map's two stats, then the queue's
-  WM_RETURN_IF_ERROR(im.goals.reserve(batch));
   WM_RETURN_IF_ERROR(im.reached.reserve(1));
   WM_CUDA(cudaMemcpyAsync(im.cost.get(), cost, t.cells, cudaMemcpyHostToDevice, s));
   auto* back = static_cast<unsigned*>(im.host.get());
@@ -469,22 +496,36 @@ Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const 
     const std::size_t gb = std::min(batch, n - b), fields = gb * t.cells;
     const Work w{im.items.get(), im.items.get() + gb * t.tiles, im.ring.get(), im.counters.get() + 2,
                  static_cast<unsigned>(cap)};
-    WM_CUDA(cudaMemcpyAsync(im.goals.get(), goals + b, gb * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+    // The batch's seeds: each goal with the index of its field in the batch.
+    im.host_seeds.clear();
+    for (std::size_t g = 0; g < gb; ++g)
+      for (std::size_t i = first ? first[b + g] : b + g, e = first ? first[b + g + 1] : b + g + 1; i < e; ++i) {
+        im.host_seeds.push_back(static_cast<std::uint32_t>(g));
+        im.host_seeds.push_back(goals[i]);
+      }
+    const std::size_t seeds = im.host_seeds.size() / 2;
+    if (seeds) {
+      WM_RETURN_IF_ERROR(im.seeds.reserve(im.host_seeds.size()));
+      WM_CUDA(cudaMemcpyAsync(im.seeds.get(), im.host_seeds.data(), im.host_seeds.size() * sizeof(std::uint32_t),
+                              cudaMemcpyHostToDevice, s));
+    }
     if (b > 0) WM_CUDA(cudaEventRecord(im.ev[0], s));
     WM_CUDA(cudaMemsetAsync(im.val.get(), 0xff, fields * sizeof(u64), s));  // every part kUnreached
     WM_CUDA(cudaMemsetAsync(im.items.get(), 0, 2 * gb * t.tiles * sizeof(unsigned), s));
     WM_CUDA(cudaMemsetAsync(im.ring.get(), 0xff, cap * sizeof(unsigned), s));  // kEmpty
     WM_CUDA(cudaMemsetAsync(w.count, 0, kCounters * sizeof(unsigned), s));
     WM_CUDA(cudaMemsetAsync(im.reached.get(), 0, sizeof(unsigned long long), s));
-    k_seed<<<blocks_of(gb, 128), 128, 0, s>>>(im.goals.get(), static_cast<unsigned>(gb), t, im.val.get(), w);
-    WM_CUDA_LAUNCH(k_seed);
+    if (seeds) {
+      k_seed<<<blocks_of(seeds, 128), 128, 0, s>>>(im.seeds.get(), static_cast<unsigned>(seeds), t, im.val.get(), w);
+      WM_CUDA_LAUNCH(k_seed);
+    }
     // Eager with few goals (most warps idle: the chain of tiles is the time), not with many (the device
     // full: the relaxations are the time). Measured: docs/nav.md.
     work<<<static_cast<unsigned>(im.warps / kTilesPerBlock), 32 * kTilesPerBlock, 0, s>>>(
         im.cost.get(), t, im.val.get(), w, gb < kEagerBelow);
     WM_CUDA_LAUNCH(k_work);
     k_finish<<<blocks_of(fields, 256), 256, 0, s>>>(im.cost.get(), t, fields, im.val.get(), im.dist.get(),
-                                                    direction ? im.dir.get() : nullptr, im.reached.get());
+                                                    dirs ? im.dir.get() : nullptr, im.reached.get());
     WM_CUDA_LAUNCH(k_finish);
     WM_CUDA(cudaEventRecord(im.ev[1], s));
     WM_CUDA(cudaMemcpyAsync(back + 2, w.count, kCounters * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
@@ -493,15 +534,61 @@ Status NavDevice::fields(const std::uint8_t* cost, int width, int height, const 
     if (back[2 + kStalled] || back[2 + kPending])
       return Status::Internal("nav: the device's work queue stalled (" + std::to_string(back[2 + kPending]) +
                               " tiles left)");
-    WM_CUDA(cudaMemcpyAsync(distance + b * t.cells, im.dist.get(), fields * sizeof(float), cudaMemcpyDeviceToHost, s));
-    if (direction) WM_CUDA(cudaMemcpyAsync(direction + b * t.cells, im.dir.get(), fields, cudaMemcpyDeviceToHost, s));
-    WM_CUDA(cudaStreamSynchronize(s));
+    if (!keep) {
+      WM_CUDA(
+          cudaMemcpyAsync(distance + b * t.cells, im.dist.get(), fields * sizeof(float), cudaMemcpyDeviceToHost, s));
+      if (direction) WM_CUDA(cudaMemcpyAsync(direction + b * t.cells, im.dir.get(), fields, cudaMemcpyDeviceToHost, s));
+      WM_CUDA(cudaStreamSynchronize(s));
+    }
     float ms = 0;
     WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
     run.device_ms += ms;
     run.reached += *reached;
     run.relaxed += back[2 + kRelaxed];
   }
+  return Status::Ok();
+}
+
+const float* NavDevice::device_distance() const { return impl_->dist.get(); }
+const std::int8_t* NavDevice::device_direction() const { return impl_->dir.get(); }
+
+namespace {
+
+// nav::steer's rule (nav.cpp), a thread a unit.
+__global__ void k_steer(const float* __restrict__ distance, const std::int8_t* __restrict__ direction, int width,
+                        int height, const float* __restrict__ xy, std::size_t n, float* __restrict__ steer,
+                        float* __restrict__ dist) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float px = xy[2 * i], py = xy[2 * i + 1];
+  float sx = 0.0f, sy = 0.0f, d = __int_as_float(0x7f800000);
+  if (isfinite(px) && isfinite(py)) {
+    const float fx = floorf(px), fy = floorf(py);
+    if (fx >= 0.0f && fy >= 0.0f && fx < static_cast<float>(width) && fy < static_cast<float>(height)) {
+      const std::size_t c =
+          static_cast<std::size_t>(fy) * static_cast<std::size_t>(width) + static_cast<std::size_t>(fx);
+      d = distance[c];
+      const int k = direction[c];
+      if (k >= 0 && k <= 7) {
+        const float unit = (k & 1) ? 0.70710677f : 1.0f;
+        sx = static_cast<float>(oct::step_dx(k)) * unit;
+        sy = static_cast<float>(oct::step_dy(k)) * unit;
+      }
+    }
+  }
+  steer[2 * i] = sx;
+  steer[2 * i + 1] = sy;
+  dist[i] = d;
+}
+
+}  // namespace
+
+Status nav_steer(void* stream, const float* distance, const std::int8_t* direction, int width, int height,
+                 const float* xy, std::size_t n, float* steer, float* dist) {
+  if (n == 0) return Status::Ok();
+  k_steer<<<blocks_of(n, 256), 256, 0, static_cast<cudaStream_t>(stream)>>>(distance, direction, width, height, xy, n,
+                                                                            steer, dist);
+  WM_CUDA_LAUNCH(k_steer);
   return Status::Ok();
 }
 

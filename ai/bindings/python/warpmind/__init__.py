@@ -32,6 +32,7 @@ from ._warpmind import (  # noqa: F401
     charge_kind,
     distance_fields,
     generate_map,
+    goal_set_field,
     read_map,
     steer,
     write_map,

@@ -63,6 +63,15 @@ Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goa
                        std::span<std::int8_t> direction = {}, FieldStats* stats = nullptr,
                        NavVariant variant = NavVariant::Auto);
 
+// The field of a goal set (every enemy unit, every resource patch): one field, distance[c] the least walk
+// from c to the nearest of `goals` (the least of their fields' exact values, so the float is the least of
+// their floats), direction[c] by the same rule (none on every goal). `distance` holds cells floats,
+// `direction` as many or none. A goal may be given more than once; no goal at all gives +infinity and no
+// direction everywhere. Variants, errors and threads as distance_fields; both variants give the same bits.
+Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                      std::span<std::int8_t> direction = {}, FieldStats* stats = nullptr,
+                      NavVariant variant = NavVariant::Auto);
+
 // Steering by one goal's field (its `distance` and `direction`, cells floats and directions each): for
 // every position, in cell units (cell (x, y) covers [x, x + 1) x [y, y + 1)), the cell floor(x), floor(y)
 // gives steer[i] = the unit vector of its direction (a diagonal's components are the float nearest
