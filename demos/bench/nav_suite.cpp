@@ -4,8 +4,11 @@
 // seeded among the passable cells, and the incremental update of a 100-cell change (nav_fields.h). The
 // 64 goals' fields are compared with the one-goal runs of their first goals, the updated field with a
 // full computation, bit for bit. With CUDA, the GPU variant on the same goals after each CPU row (every
-// field compared with the CPU's, bit for bit; timed by the device's time, the call's beside it).
+// field compared with the CPU's, bit for bit; timed by the device's time, the call's beside it). On the
+// maps up to 1024 x 1024, the many goals also as one goal set (goal_set_field, DeviceNavField) and a
+// million units steered by its field (nav::steer, DeviceNavField::steer_device).
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -15,7 +18,9 @@
 #include "bench_support.h"
 #include "results.h"
 #include "suites.h"
+#include "warpmind/core/device_memory.h"
 #include "warpmind/core/random.h"
+#include "warpmind/nav/device_field.h"
 #include "warpmind/nav/generate.h"
 #include "warpmind/nav/nav.h"
 #include "warpmind/nav/nav_fields.h"
@@ -145,6 +150,126 @@ int gpu_row(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const n
   return same ? 0 : 1;
 }
 
+// A record of the goal-set and steering rows: params map, side, goals; extra as given.
+void add_row(Results& results, const char* variant, const char* backend, const Timing& t, nav::MapKind kind, int side,
+             std::size_t goals, const std::string& extra, const char* against, bool same, double floor_ms = 0) {
+  Record r;
+  r.variant = variant;
+  r.backend = backend;
+  r.timing = t;
+  r.floor_ms = floor_ms;
+  if (against) r.compared(against, same);
+  r.params_json = std::string("{\"map\": \"") + nav::map_kind_name(kind) + "\", \"width\": " + std::to_string(side) +
+                  ", \"height\": " + std::to_string(side) + ", \"goals\": " + std::to_string(goals) + "}";
+  r.extra_json = extra;
+  results.add(r);
+}
+
+// The field of a goal set (all the many-goal row's goals as one set): on one CPU thread, its distances
+// compared with the least of the many-goal fields; with CUDA, DeviceNavField's (device time) compared
+// with the CPU's bit for bit, then the steering of a million units on the device (steer_device, wall time
+// to the stream's end) against nav::steer on one thread, bit for bit.
+int goal_set_rows(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const nav::Grid& grid,
+                  const std::vector<nav::Cell>& goals, const std::vector<float>& fields, Results& results) {
+  const std::size_t cells = grid.cells();
+  std::vector<float> dist(cells);
+  std::vector<std::int8_t> dir(cells);
+  nav::FieldStats stats;
+  Timing t;
+  if (!time_runs(
+          [&] {
+            return nav::goal_set_field(ctx, grid, goals, dist, dir, &stats, nav::NavVariant::Cpu).ok() ? stats.ms
+                                                                                                       : -1.0;
+          },
+          0, 1, 5, 10000, t))
+    return 1;
+  bool same = true;
+  for (std::size_t c = 0; c < cells; ++c) {
+    float least = fields[c];
+    for (std::size_t g = 1; g < goals.size(); ++g) least = std::min(least, fields[g * cells + c]);
+    same &= std::memcmp(&least, &dist[c], sizeof least) == 0;
+  }
+  if (corrupt("cpu-goal-set")) same = false;
+  std::printf("%-6s %6d %6zu | %-12s %10.3f %12s %14llu %s\n", nav::map_kind_name(kind), grid.width, goals.size(),
+              "cpu-goal-set", t.median(), "one field", static_cast<unsigned long long>(stats.settled),
+              same ? "equal" : "DIFFER");
+  add_row(results, "cpu-goal-set", "cpu", t, kind, grid.width, goals.size(),
+          "\"settled\": " + std::to_string(stats.settled), "cpu-threads", same);
+  int failures = same ? 0 : 1;
+  if (!ctx.cuda()) return failures;
+  const double cpu_ms = t.median();
+  std::unique_ptr<nav::DeviceNavField> field;
+  if (!nav::DeviceNavField::create(ctx, grid, field).ok()) return failures + 1;
+  Timing g;
+  if (!time_runs([&] { return field->compute(goals, &stats).ok() ? stats.device_ms : -1.0; }, 1, 3, 10, 20000, g))
+    return failures + 1;
+  std::vector<float> gd(cells);
+  std::vector<std::int8_t> gr(cells);
+  if (!field->read(gd, gr).ok()) return failures + 1;
+  if (corrupt("gpu-goal-set")) gd[0] = -1.0f;
+  const bool gsame =
+      std::memcmp(gd.data(), dist.data(), cells * sizeof(float)) == 0 && std::memcmp(gr.data(), dir.data(), cells) == 0;
+  std::printf("%-6s %6d %6zu | %-12s %10.3f %12s %14llu %s  (%.1fx the CPU, %llu tile relaxations)\n",
+              nav::map_kind_name(kind), grid.width, goals.size(), "gpu-goal-set", g.median(), "one field",
+              static_cast<unsigned long long>(stats.settled), gsame ? "equal" : "DIFFER", cpu_ms / g.median(),
+              static_cast<unsigned long long>(stats.tiles_relaxed));
+  char extra[200];
+  std::snprintf(extra, sizeof extra, "\"settled\": %llu, \"tiles_relaxed\": %llu, \"speedup\": %.2f",
+                static_cast<unsigned long long>(stats.settled), static_cast<unsigned long long>(stats.tiles_relaxed),
+                cpu_ms / g.median());
+  add_row(results, "gpu-goal-set", "cuda", g, kind, grid.width, goals.size(), extra, "cpu-goal-set", gsame,
+          (static_cast<double>(cells) * (1 + sizeof(float) + 1)) / ceil.copy_bytes_per_s * 1e3);
+  failures += gsame ? 0 : 1;
+
+  // A million units anywhere on the map (some outside it), steered by the field.
+  constexpr std::size_t kUnits = 1'000'000;
+  SplitMix64 rng(17);
+  std::vector<Vec2> pos(kUnits), hs(kUnits), ds(kUnits);
+  std::vector<float> hd(kUnits), dd(kUnits);
+  const float side = static_cast<float>(grid.width);
+  for (Vec2& p : pos) p = {rng.uniform(-1.0f, side + 1.0f), rng.uniform(-1.0f, side + 1.0f)};
+  Timing h, d;
+  if (!time_runs(
+          [&] {
+            const auto t0 = std::chrono::steady_clock::now();
+            if (!nav::steer(grid, gd, gr, pos, hs, hd).ok()) return -1.0;
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+          },
+          1, 3, 10, 10000, h))
+    return failures + 1;
+  DeviceBytes pd, sd, dist_d;
+  if (!pd.allocate(ctx, kUnits * sizeof(Vec2)).ok() || !sd.allocate(ctx, kUnits * sizeof(Vec2)).ok() ||
+      !dist_d.allocate(ctx, kUnits * sizeof(float)).ok() || !pd.upload(ctx, pos.data(), kUnits * sizeof(Vec2)).ok())
+    return failures + 1;
+  if (!time_runs(
+          [&] {
+            const auto t0 = std::chrono::steady_clock::now();
+            if (!field
+                     ->steer_device(static_cast<const Vec2*>(pd.get()), kUnits, static_cast<Vec2*>(sd.get()),
+                                    static_cast<float*>(dist_d.get()))
+                     .ok() ||
+                !ctx.synchronize().ok())
+              return -1.0;
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+          },
+          2, 5, 20, 10000, d))
+    return failures + 1;
+  if (!sd.download(ctx, ds.data(), kUnits * sizeof(Vec2)).ok() || !dist_d.download(ctx, dd.data(), kUnits * 4).ok())
+    return failures + 1;
+  if (corrupt("gpu-steer")) dd[0] = -1.0f;
+  const bool ssame = std::memcmp(hs.data(), ds.data(), kUnits * sizeof(Vec2)) == 0 &&
+                     std::memcmp(hd.data(), dd.data(), kUnits * sizeof(float)) == 0;
+  const double steer_floor =
+      static_cast<double>(kUnits) * (sizeof(Vec2) * 2 + sizeof(float)) / ceil.copy_bytes_per_s * 1e3;
+  std::printf("%-6s %6d %6s | %-12s %10.3f %12s %14s %s  (cpu-steer %.3f ms on one thread, %.1fx; floor %.4f ms)\n",
+              nav::map_kind_name(kind), grid.width, "1M", "gpu-steer", d.median(), "", "", ssame ? "equal" : "DIFFER",
+              h.median(), h.median() / d.median(), steer_floor);
+  add_row(results, "cpu-steer", "cpu", h, kind, grid.width, goals.size(), "\"units\": 1000000", nullptr, true);
+  std::snprintf(extra, sizeof extra, "\"units\": 1000000, \"speedup\": %.2f", h.median() / d.median());
+  add_row(results, "gpu-steer", "cuda", d, kind, grid.width, goals.size(), extra, "cpu-steer", ssame, steer_floor);
+  return failures + (ssame ? 0 : 1);
+}
+
 int run(const Flags& f) {
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(f.suite, "nav", ctx)) return rc;
@@ -230,6 +355,7 @@ int run(const Flags& f) {
       r.extra_json = extra;
       results.add(r);
       if (ctx->cuda()) failures += gpu_row(*ctx, ceil, m.kind, grid, goals, dist, dir, t.median(), variant, results);
+      if (n > 1 && m.side <= 1024) failures += goal_set_rows(*ctx, ceil, m.kind, grid, goals, dist, results);
     }
     failures += update_rows(*ctx, m.kind, m.side, grid, results);
     if (!file.write(results)) return 1;

@@ -287,6 +287,8 @@ Status Battle::plan_routes() {
   if (!cfg_.nav || ticks_ % cfg_.nav_every) return Status::Ok();
   const auto t0 = Clock::now();
   const float s = static_cast<float>(map_) / 128.0f;
+  const bool device =
+      cfg_.nav_variant == nav::NavVariant::Gpu || (cfg_.nav_variant == nav::NavVariant::Auto && ctx_->cuda());
   for (int t = 0; t < 2; ++t) {
     enemy_cells_.clear();
     for (std::size_t i = 0; i < pos_.size(); ++i) {
@@ -297,8 +299,14 @@ Status Battle::plan_routes() {
     }
     nav_dist_[t].resize(plan_.cells());
     nav_dir_[t].resize(plan_.cells());
-    WM_RETURN_IF_ERROR(
-        nav::goal_set_field(*ctx_, plan_, enemy_cells_, nav_dist_[t], nav_dir_[t], nullptr, cfg_.nav_variant));
+    if (device) {  // the GPU's field, its buffers kept from one computation to the next
+      if (!nav_dev_[t]) WM_RETURN_IF_ERROR(nav::DeviceNavField::create(*ctx_, plan_, nav_dev_[t]));
+      WM_RETURN_IF_ERROR(nav_dev_[t]->compute(enemy_cells_));
+      WM_RETURN_IF_ERROR(nav_dev_[t]->read(nav_dist_[t], nav_dir_[t]));
+    } else {
+      WM_RETURN_IF_ERROR(
+          nav::goal_set_field(*ctx_, plan_, enemy_cells_, nav_dist_[t], nav_dir_[t], nullptr, cfg_.nav_variant));
+    }
   }
   times_.nav_ms = ms_since(t0);
   return Status::Ok();

@@ -25,6 +25,7 @@
 #include "warpmind/core/device_memory.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/field/field.h"
+#include "warpmind/nav/device_field.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
 
@@ -121,6 +122,7 @@ class Battle {
   std::vector<Vec2> after_;                  // device path: positions after the crowd's step
   nav::Grid plan_;                           // the walls on the 128 x 128 plan: the navigation fields' grid
   std::vector<nav::Cell> enemy_cells_;
+  std::unique_ptr<nav::DeviceNavField> nav_dev_[2];  // the GPU's fields (a CUDA context, variant auto or gpu)
   std::vector<float> nav_dist_[2];
   std::vector<std::int8_t> nav_dir_[2];
   std::size_t nav_walkers_ = 0;

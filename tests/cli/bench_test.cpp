@@ -63,7 +63,7 @@ TEST(Cli, BenchQuickWritesCheckedResults) {
       {"hybrid", "", {"hybrid-cpu"}},
       {"chess", "", {"perft-cpu", "cpu-pool", "hybrid-cpu-pool", "subtrees-cpu-pool"}},
       {"connect6", "", {"cpu-pool", "hybrid-cpu-pool", "subtrees-cpu-pool"}},
-      {"nav", "--goals 4", {"cpu-threads", "cpu-update"}},
+      {"nav", "--goals 4", {"cpu-threads", "cpu-update", "cpu-goal-set"}},
   };
   for (const Suite& su : suites) {
     SCOPED_TRACE(su.name);
@@ -129,6 +129,7 @@ TEST(Cli, BenchCheckedFailsForACorruptedVariant) {
       {"connect6", "", "hybrid-cpu-pool", {"cpu-pool"}},
       {"nav", "--goals 4", "cpu-threads", {"cpu-update"}},
       {"nav", "--goals 4", "cpu-update", {"cpu-threads"}},
+      {"nav", "--goals 4", "cpu-goal-set", {"cpu-threads", "cpu-update"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.suite) + " with " + c.corrupt + " corrupted");
