@@ -3,7 +3,7 @@
 # Usage: gpu-run.sh STAGE_DIR OUTDIR [steps...]
 #   steps: tests (all tests, GPU cases included), memcheck (compute-sanitizer memcheck on the GPU
 #   tests), racecheck, synccheck, memcheck-each / racecheck-each / synccheck-each (one sanitizer run per
-#   test, each under WARPMIND_TEST_TIMEOUT), memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), memcheck-perft (the chess perft's GPU tests only), ncu-field / ncu-crowd / ncu-ddm (per-kernel times with Nsight Compute), ncu-detail-field /
+#   test, each under WARPMIND_TEST_TIMEOUT), memcheck-crowd / racecheck-crowd (the crowd's GPU tests only), memcheck-perft (the chess perft's GPU tests only), memcheck-nav (the navigation fields' GPU tests), ncu-field / ncu-crowd / ncu-ddm (per-kernel times with Nsight Compute), ncu-detail-field /
 #   ncu-detail-crowd (full sections of the hottest kernels), demo-battle (the 100,000-unit
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), server-virtual
@@ -79,6 +79,11 @@ for step in "${steps[@]}"; do
       # positions against the CPU perft, transpositions merged).
       ${step_timeout[@]+"${step_timeout[@]}"} compute-sanitizer --tool memcheck --error-exitcode 3 "$stage/warpmind_tests" \
         --gtest_filter='ChessGpu.Perft*' > "$log" 2>&1 ;;
+    memcheck-nav)
+      # The navigation fields' GPU tests alone (random and adversarial maps, goal sets, the device field
+      # and its steering), without the generated 1024^2 maps' many-goal test (slow under the sanitizer).
+      ${step_timeout[@]+"${step_timeout[@]}"} compute-sanitizer --tool memcheck --error-exitcode 3 "$stage/warpmind_tests" \
+        --gtest_filter='NavGpu.*:-NavGpu.GeneratedLargeMapsAndManyGoalsEqualTheCpu' > "$log" 2>&1 ;;
     memcheck-crowd|racecheck-crowd)
       # The crowd's GPU tests alone, without the 600-tick one (slow under the sanitizer).
       compute-sanitizer --tool "${step%-crowd}" --error-exitcode 3 "$stage/warpmind_tests" \
