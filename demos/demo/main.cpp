@@ -219,9 +219,10 @@ int render_observed(const std::string& address, int frames, int per_frame, int s
 
 int main(int argc, char** argv) {
   CLI::App app(
-      "Two armies on a map with walls: potential-field layers per team, best-neighbour moves, collision-checked "
-      "crowd movement, combat until one army is gone. In a window (the default when there is a display) with "
-      "ImGui panels and the crowd, field, aoi, regions, chess and connect6 scenes too; headless, rendered offscreen "
+      "Two armies on a map with walls: navigation fields around the walls, potential-field layers per team, "
+      "best-neighbour moves, collision-checked crowd movement, combat until one army is gone. In a window (the "
+      "default when there is a display) with ImGui panels and the crowd, field, nav, aoi, regions, chess and "
+      "connect6 scenes too; headless, rendered offscreen "
       "to PNG frames and stats.json. The aoi scene can watch a live warpmind-server instead (--connect).",
       "warpmind-demo");
   demos::configure(app);

@@ -77,7 +77,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind-demo",
      "--help --headless --window --scene --connect --fen --moves --ai-plays --ai-time --ai-search --frames "
      "--ticks-per-frame --out --units --map-file --map --resolution --sight --gap --heat-range "
-     "--no-interop --save-every --size --backend --seed"},
+     "--no-interop --no-nav --save-every --size --backend --seed"},
 #endif
   };
   const std::string unknown = "--zz-no-such-flag";
