@@ -117,6 +117,44 @@ __device__ __forceinline__ void row_least(Best<kFast>& best, std::uint32_t w_rig
   }
 }
 
+// The same in the fast order, comparing keys only: a walk along the row from lane j to lane x costs the
+// difference of the row's cost sums, so the least over j >= x of v_j + (R(j) - R(x)) is the least of
+// u_j = v_j + R(j), shifted (R: the costs of lanes 0..x summed), and over j <= x the least of
+// u_j = v_j - L(j) (L = R minus the lane's own cost; kBias keeps the part positive). The scans take the
+// least u by its key (a constant shift keeps the order exact: see kFastLimit), then the lane's candidate
+// is that u shifted back, dropped where a part reaches the limit. `c` the lane's cost (0 blocked), `r` its
+// R, `blocked` the row's blocked lanes (a walk stays within a run of passable lanes).
+__device__ __forceinline__ void row_least_fast(Best<true>& best, std::uint32_t c, std::uint32_t r, int lane,
+                                               unsigned blocked) {
+  constexpr std::uint32_t kBias = 1u << 14;  // above 32 * 255, the most L can be
+  const unsigned above = lane == kTile - 1 ? 0u : blocked >> (lane + 1) << (lane + 1);
+  const int last = above ? __ffs(static_cast<int>(above)) - 2 : kTile - 1;  // the run's last lane
+  const unsigned below = blocked & ((1u << lane) - 1u);
+  const int first = below ? 32 - __clz(static_cast<int>(below)) : 0;  // the run's first lane
+  const u64 v = best.v;
+  // From the right.
+  u64 u = v == kInf ? kInf : v + r;
+  double k = key(u);
+  for (int s = 1; s < kTile; s <<= 1) {
+    const u64 ou = __shfl_down_sync(kFull, u, s);
+    const double ok = __shfl_down_sync(kFull, k, s);
+    if (lane + s <= last && ok < k) u = ou, k = ok;
+  }
+  const u64 from_right = u;
+  // From the left.
+  const std::uint32_t l = r - c;
+  u = v == kInf ? kInf : v + kBias - l;
+  k = key(u);
+  for (int s = 1; s < kTile; s <<= 1) {
+    const u64 ou = __shfl_up_sync(kFull, u, s);
+    const double ok = __shfl_up_sync(kFull, k, s);
+    if (lane - s >= first && ok < k) u = ou, k = ok;
+  }
+  if (!c) return;  // a blocked cell takes nothing
+  if (from_right != kInf && static_cast<std::uint32_t>(from_right) - r < kFastLimit) best.take(from_right - r);
+  if (u != kInf && static_cast<std::uint32_t>(u) - kBias + l < kFastLimit) best.take(u - kBias + l);
+}
+
 using TileValues = u64[kHalo][kHalo];
 using TileCosts = std::uint8_t[kHalo][kHalo];
 
@@ -124,8 +162,10 @@ using TileCosts = std::uint8_t[kHalo][kHalo];
 // relaxed along itself. Sets the bits of the rows whose cell in this lane's column changed in `mask`.
 // full: relax every row along itself; otherwise only the rows that took a value from the row before or the
 // rim (a row is already relaxed along itself when its processing ends, and only the tile writes it).
+// pre: the row sums R (row_least_fast) at the tile's first cell, rows `width` apart (the fast order only).
 template <bool kFast>
-__device__ void sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, bool full, std::uint32_t& mask) {
+__device__ void sweep(TileValues& sv, const TileCosts& sc, const std::uint16_t* __restrict__ pre, int width, int lane,
+                      int dir, bool full, std::uint32_t& mask) {
   const int lx = lane + 1;
   for (int i = 0; i < kTile; ++i) {
     const int ly = dir > 0 ? i + 1 : kTile - i;
@@ -147,7 +187,14 @@ __device__ void sweep(TileValues& sv, const TileCosts& sc, int lane, int dir, bo
       if (ce) w_right = ce;
       if (cw) w_left = cw;
     }
-    if (full || __any_sync(kFull, best.v != v)) row_least(best, w_right, w_left, lane);
+    if (full || __any_sync(kFull, best.v != v)) {
+      if constexpr (kFast) {
+        const std::uint32_t r = c ? pre[static_cast<std::size_t>(ly - 1) * static_cast<std::size_t>(width) + lane] : 0u;
+        row_least_fast(best, c, r, lane, __ballot_sync(kFull, c == 0));
+      } else {
+        row_least(best, w_right, w_left, lane);
+      }
+    }
     if (best.v != v) {  // taken only when smaller
       sv[ly][lx] = best.v;
       mask |= 1u << (ly - 1);
@@ -160,6 +207,7 @@ struct Tiles {
   int width, height, tiles_x, tiles_y;
   unsigned tiles;
   std::size_t cells;
+  const std::uint16_t* pre;  // per cell: the costs of its tile row summed up to it (row_least_fast's R)
 };
 
 // Relaxes one tile of one field (its values v) to a fixed point with its rim held, one warp: copies the
@@ -205,7 +253,8 @@ __device__ void relax_tile(const std::uint8_t* __restrict__ cost, const Tiles& t
   std::uint32_t all = 0;  // the rows of this lane's column changed and not yet written
   for (int dir = +1, n = 0;; dir = -dir, ++n) {
     std::uint32_t mask = 0;
-    sweep<kFast>(sv, sc, lane, dir, n == 0 && full, mask);
+    sweep<kFast>(sv, sc, t.pre + static_cast<std::size_t>(y0) * static_cast<std::size_t>(t.width) + x0, t.width, lane,
+                 dir, n == 0 && full, mask);
     const bool changed = __any_sync(kFull, mask != 0);
     if (changed && eager) flush(mask);
     all |= eager ? 0u : mask;
@@ -354,6 +403,23 @@ __global__ void k_map_stats(const std::uint8_t* __restrict__ cost, std::size_t c
   }
 }
 
+// pre[c]: the costs of c's tile row summed from the tile's first column up to c (row_least_fast's R). A
+// warp a tile row (y, tx); a block holds whole warps, so a warp returns together.
+__global__ void k_prefix(const std::uint8_t* __restrict__ cost, Tiles t, std::uint16_t* __restrict__ pre) {
+  const std::size_t w = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  if (w >= static_cast<std::size_t>(t.height) * static_cast<std::size_t>(t.tiles_x)) return;
+  const int y = static_cast<int>(w / static_cast<std::size_t>(t.tiles_x));
+  const int x = static_cast<int>(w % static_cast<std::size_t>(t.tiles_x)) * kTile + lane;
+  const std::size_t c = static_cast<std::size_t>(y) * static_cast<std::size_t>(t.width) + static_cast<std::size_t>(x);
+  unsigned sum = x < t.width ? cost[c] : 0u;
+  for (int s = 1; s < kTile; s <<= 1) {
+    const unsigned o = __shfl_up_sync(kFull, sum, s);
+    if (lane >= s) sum += o;
+  }
+  if (x < t.width) pre[c] = static_cast<std::uint16_t>(sum);
+}
+
 // Distances (nav.h's float of the exact value) and directions (the shared rule), and the cells reached.
 __global__ void k_finish(const std::uint8_t* __restrict__ cost, Tiles t, std::size_t n, const u64* __restrict__ val,
                          float* __restrict__ dist, std::int8_t* __restrict__ dir,
@@ -384,6 +450,7 @@ __global__ void k_finish(const std::uint8_t* __restrict__ cost, Tiles t, std::si
 struct NavDevice::Impl {
   cudaStream_t stream = nullptr;
   DeviceBuffer<std::uint8_t> cost;
+  DeviceBuffer<std::uint16_t> pre;  // Tiles::pre
   DeviceBuffer<u64> val;
   DeviceBuffer<float> dist;
   DeviceBuffer<std::int8_t> dir;
@@ -399,7 +466,7 @@ struct NavDevice::Impl {
       if (e) cudaEventDestroy(e);
   }
   std::size_t held() const {
-    return cost.capacity() + val.capacity() * sizeof(u64) + dist.capacity() * sizeof(float) + dir.capacity() +
+    return cost.capacity() + pre.capacity() * 2 + val.capacity() * sizeof(u64) + dist.capacity() * sizeof(float) + dir.capacity() +
            (items.capacity() + ring.capacity() + counters.capacity() + seeds.capacity()) * 4 + reached.capacity() * 8;
   }
 };
@@ -478,6 +545,8 @@ Status NavDevice::run(const std::uint8_t* cost, int width, int height, const std
   WM_RETURN_IF_ERROR(im.ring.reserve(cap));
   WM_RETURN_IF_ERROR(im.counters.reserve(2 + kCounters));  // the map's two stats, then the queue's
   WM_RETURN_IF_ERROR(im.reached.reserve(1));
+  WM_RETURN_IF_ERROR(im.pre.reserve(t.cells));
+  t.pre = im.pre.get();
   WM_CUDA(cudaMemcpyAsync(im.cost.get(), cost, t.cells, cudaMemcpyHostToDevice, s));
   auto* back = static_cast<unsigned*>(im.host.get());
   auto* reached = reinterpret_cast<unsigned long long*>(back + 2 + kCounters);
@@ -492,6 +561,11 @@ Status NavDevice::run(const std::uint8_t* cost, int width, int height, const std
   const std::uint64_t passable = back[0], top_cost = back[1];
   run.fast = passable == 0 || (passable - 1) * top_cost < kFastLimit;
   const auto work = run.fast ? k_work<true> : k_work<false>;
+  if (run.fast) {
+    k_prefix<<<blocks_of(static_cast<std::size_t>(t.height) * static_cast<std::size_t>(t.tiles_x) * 32, 256), 256, 0,
+               s>>>(im.cost.get(), t, im.pre.get());
+    WM_CUDA_LAUNCH(k_prefix);
+  }
   for (std::size_t b = 0; b < n; b += batch) {
     const std::size_t gb = std::min(batch, n - b), fields = gb * t.cells;
     const Work w{im.items.get(), im.items.get() + gb * t.tiles, im.ring.get(), im.counters.get() + 2,
