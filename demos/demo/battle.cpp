@@ -1,6 +1,7 @@
 #include "battle.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -289,23 +290,24 @@ Status Battle::plan_routes() {
   const float s = static_cast<float>(map_) / 128.0f;
   const bool device =
       cfg_.nav_variant == nav::NavVariant::Gpu || (cfg_.nav_variant == nav::NavVariant::Auto && ctx_->cuda());
+  // Each unit's cell goes to the other team's goal set.
+  enemy_cells_[0].clear();
+  enemy_cells_[1].clear();
+  for (std::size_t i = 0; i < pos_.size(); ++i) {
+    const int x = std::clamp(static_cast<int>(pos_[i].x / s), 0, 127),
+              y = std::clamp(static_cast<int>(pos_[i].y / s), 0, 127);
+    if (plan_.passable(x, y)) enemy_cells_[1 - team_[i]].push_back({x, y});
+  }
   for (int t = 0; t < 2; ++t) {
-    enemy_cells_.clear();
-    for (std::size_t i = 0; i < pos_.size(); ++i) {
-      if (team_[i] == t) continue;
-      const int x = std::clamp(static_cast<int>(pos_[i].x / s), 0, 127),
-                y = std::clamp(static_cast<int>(pos_[i].y / s), 0, 127);
-      if (plan_.passable(x, y)) enemy_cells_.push_back({x, y});
-    }
     nav_dist_[t].resize(plan_.cells());
     nav_dir_[t].resize(plan_.cells());
     if (device) {  // the GPU's field, its buffers kept from one computation to the next
       if (!nav_dev_[t]) WM_RETURN_IF_ERROR(nav::DeviceNavField::create(*ctx_, plan_, nav_dev_[t]));
-      WM_RETURN_IF_ERROR(nav_dev_[t]->compute(enemy_cells_));
+      WM_RETURN_IF_ERROR(nav_dev_[t]->compute(enemy_cells_[t]));
       WM_RETURN_IF_ERROR(nav_dev_[t]->read(nav_dist_[t], nav_dir_[t]));
     } else {
       WM_RETURN_IF_ERROR(
-          nav::goal_set_field(*ctx_, plan_, enemy_cells_, nav_dist_[t], nav_dir_[t], nullptr, cfg_.nav_variant));
+          nav::goal_set_field(*ctx_, plan_, enemy_cells_[t], nav_dist_[t], nav_dir_[t], nullptr, cfg_.nav_variant));
     }
   }
   times_.nav_ms = ms_since(t0);
@@ -321,21 +323,30 @@ void Battle::walk(std::span<Vec2> proposal, std::span<float> facing) {
   if (!cfg_.nav || nav_dist_[0].empty()) return;
   const float s = static_cast<float>(map_) / 128.0f, far = cfg_.weapon_range + cfg_.nav_margin;
   constexpr float kDiagonal = 0.70710677f;
-  for (std::size_t i = 0; i < pos_.size(); ++i) {
-    const int x = std::clamp(static_cast<int>(pos_[i].x / s), 0, 127),
-              y = std::clamp(static_cast<int>(pos_[i].y / s), 0, 127);
-    const std::size_t c = plan_.index(x, y);
-    const int team = team_[i];
-    int k = nav_dir_[team][c];
-    if (k < 0 || !(nav_dist_[team][c] * s > far)) continue;
-    if (i < blocked_.size() && blocked_[i]) k = (k + (((static_cast<long long>(i) + ticks_) & 1) ? 1 : 7)) & 7;
-    const float unit = (k & 1) ? kDiagonal : 1.0f;
-    const Vec2 d{static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][0]) * unit,
-                 static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][1]) * unit};
-    proposal[i] = {pos_[i].x + d.x * cfg_.step, pos_[i].y + d.y * cfg_.step};
-    if (!facing.empty()) facing[i] = std::atan2(d.y, d.x);
-    ++nav_walkers_;
-  }
+  std::atomic<std::size_t> walkers{0};
+  ctx_->pool().parallel_for(
+      pos_.size(),
+      [&](std::size_t b, std::size_t e, unsigned) {
+        std::size_t mine = 0;
+        for (std::size_t i = b; i < e; ++i) {
+          const int x = std::clamp(static_cast<int>(pos_[i].x / s), 0, 127),
+                    y = std::clamp(static_cast<int>(pos_[i].y / s), 0, 127);
+          const std::size_t c = plan_.index(x, y);
+          const int team = team_[i];
+          int k = nav_dir_[team][c];
+          if (k < 0 || !(nav_dist_[team][c] * s > far)) continue;
+          if (i < blocked_.size() && blocked_[i]) k = (k + (((static_cast<long long>(i) + ticks_) & 1) ? 1 : 7)) & 7;
+          const float unit = (k & 1) ? kDiagonal : 1.0f;
+          const Vec2 d{static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][0]) * unit,
+                       static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][1]) * unit};
+          proposal[i] = {pos_[i].x + d.x * cfg_.step, pos_[i].y + d.y * cfg_.step};
+          if (!facing.empty()) facing[i] = std::atan2(d.y, d.x);
+          ++mine;
+        }
+        walkers += mine;
+      },
+      8192);
+  nav_walkers_ = walkers.load();
 }
 
 std::size_t Battle::alive(int team) const {

@@ -115,13 +115,13 @@ class Battle {
   std::vector<Vec2> pos_, proposal_;
   std::vector<int> team_;
   std::vector<float> hp_, facing_, want_;
-  std::vector<std::uint8_t> keep_, teams8_;  // the last volley's survivors; teams as the combat module has them
-  bool device_ = false;                      // every stage on the GPU (all three modules on GPU variants)
-  DeviceBytes proposals_dev_;                // device path: the decisions' proposals
-  DeviceBytes walls_dev_;                    // device path: the walls' entity records
-  std::vector<Vec2> after_;                  // device path: positions after the crowd's step
-  nav::Grid plan_;                           // the walls on the 128 x 128 plan: the navigation fields' grid
-  std::vector<nav::Cell> enemy_cells_;
+  std::vector<std::uint8_t> keep_, teams8_;          // the last volley's survivors; teams as the combat module has them
+  bool device_ = false;                              // every stage on the GPU (all three modules on GPU variants)
+  DeviceBytes proposals_dev_;                        // device path: the decisions' proposals
+  DeviceBytes walls_dev_;                            // device path: the walls' entity records
+  std::vector<Vec2> after_;                          // device path: positions after the crowd's step
+  nav::Grid plan_;                                   // the walls on the 128 x 128 plan: the navigation fields' grid
+  std::vector<nav::Cell> enemy_cells_[2];            // each team's goal set: the other team's units' cells
   std::unique_ptr<nav::DeviceNavField> nav_dev_[2];  // the GPU's fields (a CUDA context, variant auto or gpu)
   std::vector<float> nav_dist_[2];
   std::vector<std::int8_t> nav_dir_[2];
