@@ -5,6 +5,7 @@
 // the generated 1024 x 1024 maps; the exact comparison's 64-bit shortcut against its 128-bit form. GPU cases skip without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -176,6 +177,86 @@ TEST(NavGpu, DeviceFieldAndItsSteeringEqualTheHost) {
                      static_cast<int>(wall / static_cast<std::size_t>(other.width))};
   EXPECT_EQ(field->compute(std::vector<Cell>{on_wall}).code(), StatusCode::InvalidArgument);
   EXPECT_NE(field->device_distance(), nullptr);  // the refused call left the field
+}
+
+// DeviceNavField::update: after every batch of changes (walls placed and knocked down, costs raised and
+// lowered, cells next to the goals, single cells and rectangles) the field equals, bit for bit, the CPU's
+// goal-set field of the changed map; a batch that would block a goal, or reaches outside the grid, is
+// refused and changes nothing.
+TEST(NavGpu, DeviceFieldUpdatesEqualAFullComputation) {
+  WM_REQUIRE_GPU();
+  Context& ctx = *test::cuda_context();
+  SplitMix64 rng(41);
+  struct Case {
+    MapKind kind;
+    int w, h;
+    bool costly;
+  };
+  const Case cases[] = {{MapKind::Rooms, 100, 70, false},
+                        {MapKind::Open, 200, 150, true},
+                        {MapKind::Maze, 97, 97, false},
+                        {MapKind::Open, 65, 33, true}};
+  for (const Case& k : cases) {
+    Grid g;
+    ASSERT_TRUE(generate_map(k.kind, k.w, k.h, 5, g).ok());
+    if (k.costly)
+      for (auto& c : g.cost)
+        if (c) c = static_cast<std::uint8_t>(1 + rng.next() % 9);
+    const std::vector<Cell> goals = passable_goals(g, 1 + static_cast<int>(rng.next() % 4), rng);
+    std::unique_ptr<DeviceNavField> field;
+    ASSERT_TRUE(DeviceNavField::create(ctx, g, field).ok());
+    EXPECT_EQ(field->update(std::vector<CellChange>{{{0, 0}, 1}}).code(), StatusCode::InvalidArgument);  // no field
+    ASSERT_TRUE(field->compute(goals).ok());
+    const auto is_goal = [&](int x, int y) {
+      return std::any_of(goals.begin(), goals.end(), [&](const Cell& c) { return c.x == x && c.y == y; });
+    };
+    std::vector<float> cpu(g.cells()), gpu(g.cells());
+    std::vector<std::int8_t> cpu_dir(g.cells()), gpu_dir(g.cells());
+    for (int round = 0; round < 25; ++round) {
+      std::vector<CellChange> changes;
+      const int kind = round % 4;
+      if (kind == 0 || kind == 1) {  // a rectangle blocked, or opened
+        const int x0 = static_cast<int>(rng.next() % static_cast<std::uint64_t>(k.w));
+        const int y0 = static_cast<int>(rng.next() % static_cast<std::uint64_t>(k.h));
+        const int rw = 1 + static_cast<int>(rng.next() % 12), rh = 1 + static_cast<int>(rng.next() % 12);
+        for (int y = y0; y < std::min(k.h, y0 + rh); ++y)
+          for (int x = x0; x < std::min(k.w, x0 + rw); ++x)
+            if (!is_goal(x, y)) changes.push_back({{x, y}, static_cast<std::uint8_t>(kind == 0 ? kBlocked : 1)});
+      } else if (kind == 2) {  // single cells anywhere, any cost, one of them twice
+        for (int i = 0; i < 30; ++i) {
+          const Cell c{static_cast<int>(rng.next() % static_cast<std::uint64_t>(k.w)),
+                       static_cast<int>(rng.next() % static_cast<std::uint64_t>(k.h))};
+          if (!is_goal(c.x, c.y)) changes.push_back({c, static_cast<std::uint8_t>(rng.next() % 10)});
+        }
+        if (!changes.empty()) changes.push_back({changes.front().cell, 3});
+      } else {  // around a goal: its neighbours walled in, or cheaper
+        const Cell gc = goals[rng.next() % goals.size()];
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx)
+            if ((dx || dy) && g.inside(gc.x + dx, gc.y + dy) && !is_goal(gc.x + dx, gc.y + dy))
+              changes.push_back({{gc.x + dx, gc.y + dy}, static_cast<std::uint8_t>(round % 8 == 3 ? 0 : 1)});
+      }
+      for (const CellChange& c : changes) g.cost[g.index(c.cell.x, c.cell.y)] = c.cost;
+      FieldStats fs;
+      const Status st = field->update(changes, &fs);
+      ASSERT_TRUE(st.ok()) << st.message();
+      ASSERT_TRUE(goal_set_field(test::cpu_context(), g, goals, cpu, cpu_dir, nullptr, NavVariant::Cpu).ok());
+      ASSERT_TRUE(field->read(gpu, gpu_dir).ok());
+      for (std::size_t c = 0; c < g.cells(); ++c) {
+        ASSERT_EQ(std::memcmp(&cpu[c], &gpu[c], sizeof(float)), 0)
+            << map_kind_name(k.kind) << " round " << round << " cell " << c << ": " << gpu[c] << " against " << cpu[c];
+        ASSERT_EQ(cpu_dir[c], gpu_dir[c]) << map_kind_name(k.kind) << " round " << round << " cell " << c;
+      }
+      EXPECT_EQ(field->grid().cost, g.cost);
+    }
+    // Refused: a goal blocked, a change outside; the field and the map stay.
+    EXPECT_EQ(field->update(std::vector<CellChange>{{{1, 1}, 2}, {goals[0], kBlocked}}).code(),
+              StatusCode::InvalidArgument);
+    EXPECT_EQ(field->update(std::vector<CellChange>{{{k.w, 0}, 1}}).code(), StatusCode::InvalidArgument);
+    EXPECT_EQ(field->grid().cost, g.cost);
+    ASSERT_TRUE(field->read(gpu, gpu_dir).ok());
+    EXPECT_EQ(std::memcmp(cpu.data(), gpu.data(), cpu.size() * sizeof(float)), 0);
+  }
 }
 
 TEST(NavGpu, RandomMapsEqualTheCpu) {

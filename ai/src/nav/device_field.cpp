@@ -2,7 +2,9 @@
 // (gpu::NavDevice) and its steering query (gpu::nav_steer).
 #include "warpmind/nav/device_field.h"
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -16,7 +18,9 @@ struct DeviceNavField::Impl {
   Context* ctx = nullptr;
   Grid grid;
   bool computed = false;
-  std::vector<std::uint32_t> cells;  // the goals as cell indices, reused
+  std::vector<Cell> goals;           // the last compute()'s
+  std::vector<std::uint32_t> cells;  // the goals as cell indices, then an update's changed cells; reused
+  std::vector<std::uint8_t> costs;   // an update's new costs
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::NavDevice> device;
 #endif
@@ -58,10 +62,62 @@ Status DeviceNavField::compute(std::span<const Cell> goals, FieldStats* stats) {
     im.cells[i] = static_cast<std::uint32_t>(g.index(goals[i].x, goals[i].y));
   const std::size_t first[2] = {0, goals.size()};
   gpu::NavRun run;
+  im.computed = false;
   if (Status st = im.device->fields_on_device(g.cost.data(), g.width, g.height, im.cells.data(), first, 1, run);
       !st.ok())
     return st.context("nav device field");
   im.computed = true;
+  im.goals.assign(goals.begin(), goals.end());
+  if (stats) {
+    *stats = FieldStats{};
+    stats->settled = run.reached;
+    stats->device_ms = run.device_ms;
+    stats->tiles_relaxed = run.relaxed;
+    stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return Status::Ok();
+#else
+  (void)t0;
+  (void)stats;
+  return Status::Unavailable("nav device field: this build has no CUDA");
+#endif
+}
+
+Status DeviceNavField::update(std::span<const CellChange> changes, FieldStats* stats) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& im = *impl_;
+  Grid& g = im.grid;
+  if (!im.computed) return Status::Invalid("nav device field: no field computed on this grid yet");
+  for (std::size_t i = 0; i < changes.size(); ++i)
+    if (!g.inside(changes[i].cell.x, changes[i].cell.y))
+      return Status::Invalid("nav device field: change " + std::to_string(i) + " is outside the grid");
+  // Applied in order (a later change of a cell wins); the costs before kept to undo a refused batch.
+  std::vector<std::pair<std::size_t, std::uint8_t>> before(changes.size());
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const std::size_t at = g.index(changes[i].cell.x, changes[i].cell.y);
+    before[i] = {at, g.cost[at]};
+    g.cost[at] = changes[i].cost;
+  }
+  for (std::size_t i = 0; i < im.goals.size(); ++i)
+    if (!g.passable(im.goals[i].x, im.goals[i].y)) {
+      for (std::size_t j = before.size(); j-- > 0;) g.cost[before[j].first] = before[j].second;
+      return Status::Invalid("nav device field: the changes block goal " + std::to_string(i));
+    }
+  // The cells whose cost differs from before the batch (a cell's first entry holds its cost before).
+  std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  im.cells.clear();
+  im.costs.clear();
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if ((i == 0 || before[i].first != before[i - 1].first) && g.cost[before[i].first] != before[i].second) {
+      im.cells.push_back(static_cast<std::uint32_t>(before[i].first));
+      im.costs.push_back(g.cost[before[i].first]);
+    }
+#if WARPMIND_HAVE_CUDA
+  gpu::NavRun run;
+  if (Status st = im.device->update_on_device(im.cells.data(), im.costs.data(), im.cells.size(), run); !st.ok()) {
+    im.computed = false;
+    return st.context("nav device field");
+  }
   if (stats) {
     *stats = FieldStats{};
     stats->settled = run.reached;

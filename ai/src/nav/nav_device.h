@@ -34,6 +34,10 @@ class NavDevice {
   // valid until the next call), which needs the n fields to fit in one batch (else Unavailable).
   Status fields_on_device(const std::uint8_t* cost, int width, int height, const std::uint32_t* goals,
                           const std::size_t* first, std::size_t n, NavRun& run);
+  // The field fields_on_device left (one), brought up to date after n cells (row-major, distinct) took
+  // new costs (costs[i] for cells[i]; none may block a goal): the same bits as a computation on the new
+  // map, in place. Invalid when no field is kept; a device error leaves none kept.
+  Status update_on_device(const std::uint32_t* cells, const std::uint8_t* costs, std::size_t n, NavRun& run);
   // The first `cells` values of the fields left on the device, to host memory (synchronous).
   Status download(float* distance, std::int8_t* direction, std::size_t cells) const;
 

@@ -445,6 +445,96 @@ __global__ void k_finish(const std::uint8_t* __restrict__ cost, Tiles t, std::si
   if ((threadIdx.x & 31) == 0 && ballot) atomicAdd(reached, static_cast<unsigned long long>(__popc(ballot)));
 }
 
+// ---- the incremental update (NavDevice::update_on_device) ---------------------------------------------
+//
+// The changed cells take their new costs and are marked in chg. A cell whose walk (its directions
+// followed to the goal) passes a change no longer has a value it can keep: its own step or a later one
+// enters a changed cell (a step costs the cell entered), starts from one, or crosses a changed corner. Such
+// cells are found by pointer jumping over the directions and reset to "not reached"; every other value is
+// still the cost of a walk on the new map. The tiles holding reset cells and the tiles around the changes
+// (where a cheaper or reopened cell can shorten walks) are queued, relaxed in full, and the work queue
+// brings the field to the same fixed point as a computation from scratch (docs/nav.md).
+
+__global__ void k_apply(const std::uint32_t* __restrict__ idx, const std::uint8_t* __restrict__ to, unsigned n,
+                        std::uint8_t* __restrict__ cost, std::uint8_t* __restrict__ chg, std::uint8_t mark) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (to) cost[idx[i]] = to[i];
+  chg[idx[i]] = mark;
+}
+
+// next[c]: the cell c steps to (c itself at a goal and where not reached); hit[c]: c's own step no longer
+// holds (c changed, or the cell it enters, or a corner of its diagonal). A goal (value 0) is never hit.
+__global__ void k_hit_init(const u64* __restrict__ val, const std::int8_t* __restrict__ dir,
+                           const std::uint8_t* __restrict__ chg, Tiles t, std::uint32_t* __restrict__ next,
+                           std::uint8_t* __restrict__ hit) {
+  const std::size_t c = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= t.cells) return;
+  const u64 v = val[c];
+  std::uint32_t to = static_cast<std::uint32_t>(c);
+  std::uint8_t h = 0;
+  if (v != kInf && v != 0) {
+    h = chg[c];
+    const int k = dir[c];
+    if (k >= 0) {
+      const std::size_t w = static_cast<std::size_t>(t.width);
+      const int dx = oct::step_dx(k), dy = oct::step_dy(k);
+      const std::size_t n = c + static_cast<std::size_t>(static_cast<long long>(dy) * t.width + dx);
+      to = static_cast<std::uint32_t>(n);
+      h |= chg[n];
+      if (dx && dy) h |= chg[c + static_cast<std::size_t>(dx)] | chg[dy > 0 ? c + w : c - w];
+    }
+  }
+  next[c] = to;
+  hit[c] = h;
+}
+
+// One round of pointer jumping: a cell is hit when any step on its walk up to twice as far is.
+__global__ void k_jump(const std::uint32_t* __restrict__ next, const std::uint8_t* __restrict__ hit, std::size_t cells,
+                       std::uint32_t* __restrict__ next2, std::uint8_t* __restrict__ hit2) {
+  const std::size_t c = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= cells) return;
+  const std::uint32_t n = next[c];
+  hit2[c] = hit[c] | hit[n];
+  next2[c] = next[n];
+}
+
+__device__ __forceinline__ unsigned tile_of(const Tiles& t, int x, int y) {
+  return static_cast<unsigned>((y / kTile) * t.tiles_x + x / kTile);
+}
+
+// The hit cells reset to "not reached", their tiles flagged.
+__global__ void k_reset(const std::uint8_t* __restrict__ hit, Tiles t, u64* __restrict__ val,
+                        unsigned* __restrict__ flag) {
+  const std::size_t c = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= t.cells || !hit[c]) return;
+  val[c] = kInf;
+  const int x = static_cast<int>(c % static_cast<std::size_t>(t.width));
+  const int y = static_cast<int>(c / static_cast<std::size_t>(t.width));
+  flag[tile_of(t, x, y)] = 1u;
+}
+
+// The tiles of the 3 x 3 cells around each changed cell, flagged.
+__global__ void k_flag_changes(const std::uint32_t* __restrict__ idx, unsigned n, Tiles t,
+                               unsigned* __restrict__ flag) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int x = static_cast<int>(idx[i] % static_cast<unsigned>(t.width));
+  const int y = static_cast<int>(idx[i] / static_cast<unsigned>(t.width));
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx)
+      if (x + dx >= 0 && y + dy >= 0 && x + dx < t.width && y + dy < t.height) flag[tile_of(t, x + dx, y + dy)] = 1u;
+}
+
+// Every flagged tile queued, to be relaxed in full (its rows are no longer relaxed along themselves).
+__global__ void k_queue_flagged(const unsigned* __restrict__ flag, Tiles t, Work w) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= t.tiles || !flag[i]) return;
+  w.fresh[i] = 1u;
+  __threadfence();
+  activate(w, i);
+}
+
 }  // namespace
 
 struct NavDevice::Impl {
@@ -457,6 +547,14 @@ struct NavDevice::Impl {
   DeviceBuffer<unsigned> items, ring, counters;  // items: state and fresh per item
   DeviceBuffer<std::uint32_t> seeds;             // a batch's (field, cell) pairs
   std::vector<std::uint32_t> host_seeds;
+  // The incremental update's: the field fields_on_device left (its tiles and queue size), the changed
+  // cells' marks, the pointers and hits of the jumping (two of each), the flagged tiles.
+  bool kept = false;
+  Tiles kept_tiles{};
+  std::size_t kept_cap = 0;
+  DeviceBuffer<std::uint8_t> chg, hit, hit2, to;
+  DeviceBuffer<std::uint32_t> next, next2, idx;
+  DeviceBuffer<unsigned> flag;
   DeviceBuffer<unsigned long long> reached;
   PinnedBuffer host;  // the map's stats, the queue's counters and the reached count, copied back
   cudaEvent_t ev[2] = {};
@@ -466,10 +564,80 @@ struct NavDevice::Impl {
       if (e) cudaEventDestroy(e);
   }
   std::size_t held() const {
-    return cost.capacity() + pre.capacity() * 2 + val.capacity() * sizeof(u64) + dist.capacity() * sizeof(float) + dir.capacity() +
-           (items.capacity() + ring.capacity() + counters.capacity() + seeds.capacity()) * 4 + reached.capacity() * 8;
+    return cost.capacity() + pre.capacity() * 2 + val.capacity() * sizeof(u64) + dist.capacity() * sizeof(float) +
+           dir.capacity() + (items.capacity() + ring.capacity() + counters.capacity() + seeds.capacity()) * 4 +
+           reached.capacity() * 8;
   }
 };
+
+namespace {
+
+// The order of the values on the map im.cost holds: the fast one where every least value's parts stay
+// below 2^24 (the map's stats read back), with its row sums.
+Status choose_order(NavDevice::Impl& im, const Tiles& t, NavRun& run) {
+  cudaStream_t s = im.stream;
+  auto* back = static_cast<unsigned*>(im.host.get());
+  unsigned* stats = im.counters.get();
+  WM_CUDA(cudaMemsetAsync(stats, 0, 2 * sizeof(unsigned), s));
+  k_map_stats<<<blocks_of(t.cells, 256), 256, 0, s>>>(im.cost.get(), t.cells, stats);
+  WM_CUDA_LAUNCH(k_map_stats);
+  WM_CUDA(cudaMemcpyAsync(back, stats, 2 * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  const std::uint64_t passable = back[0], top_cost = back[1];
+  run.fast = passable == 0 || (passable - 1) * top_cost < kFastLimit;
+  if (run.fast) {
+    k_prefix<<<blocks_of(static_cast<std::size_t>(t.height) * static_cast<std::size_t>(t.tiles_x) * 32, 256), 256, 0,
+               s>>>(im.cost.get(), t, im.pre.get());
+    WM_CUDA_LAUNCH(k_prefix);
+  }
+  return Status::Ok();
+}
+
+// The work queue emptied, seed() filling it, the tiles relaxed until none is queued, and the fields'
+// floats and directions (dirs) written; then the queue's counters and the cells reached read back (a stall
+// is an Internal error).
+template <class Seed>
+Status relax_fields(NavDevice::Impl& im, const Tiles& t, const Work& w, std::size_t fields, bool dirs, bool eager,
+                    bool fast, Seed&& seed) {
+  cudaStream_t s = im.stream;
+  auto* back = static_cast<unsigned*>(im.host.get());
+  auto* reached = reinterpret_cast<unsigned long long*>(back + 2 + kCounters);
+  WM_CUDA(cudaMemsetAsync(w.state, 0, (w.fresh - w.state) * 2 * sizeof(unsigned), s));  // states and fresh flags
+  WM_CUDA(cudaMemsetAsync(w.ring, 0xff, w.cap * sizeof(unsigned), s));                  // kEmpty
+  WM_CUDA(cudaMemsetAsync(w.count, 0, kCounters * sizeof(unsigned), s));
+  WM_CUDA(cudaMemsetAsync(im.reached.get(), 0, sizeof(unsigned long long), s));
+  WM_RETURN_IF_ERROR(seed());
+  // Eager with few goals (most warps idle: the chain of tiles is the time), not with many (the device
+  // full: the relaxations are the time). Measured: docs/nav.md.
+  const auto work = fast ? k_work<true> : k_work<false>;
+  work<<<static_cast<unsigned>(im.warps / kTilesPerBlock), 32 * kTilesPerBlock, 0, s>>>(im.cost.get(), t, im.val.get(),
+                                                                                        w, eager);
+  WM_CUDA_LAUNCH(k_work);
+  k_finish<<<blocks_of(fields, 256), 256, 0, s>>>(im.cost.get(), t, fields, im.val.get(), im.dist.get(),
+                                                  dirs ? im.dir.get() : nullptr, im.reached.get());
+  WM_CUDA_LAUNCH(k_finish);
+  WM_CUDA(cudaEventRecord(im.ev[1], s));
+  WM_CUDA(cudaMemcpyAsync(back + 2, w.count, kCounters * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaMemcpyAsync(reached, im.reached.get(), sizeof *reached, cudaMemcpyDeviceToHost, s));
+  WM_CUDA(cudaStreamSynchronize(s));
+  if (back[2 + kStalled] || back[2 + kPending])
+    return Status::Internal("nav: the device's work queue stalled (" + std::to_string(back[2 + kPending]) +
+                            " tiles left)");
+  return Status::Ok();
+}
+
+// The time from ev[0] to ev[1], the cells reached and the relaxations into run.
+Status add_times(NavDevice::Impl& im, NavRun& run) {
+  const auto* back = static_cast<const unsigned*>(im.host.get());
+  float ms = 0;
+  WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
+  run.device_ms += ms;
+  run.reached += *reinterpret_cast<const unsigned long long*>(back + 2 + kCounters);
+  run.relaxed += back[2 + kRelaxed];
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status NavDevice::create(void* stream, std::unique_ptr<NavDevice>& out) {
   std::unique_ptr<NavDevice> d(new NavDevice());
@@ -517,6 +685,7 @@ Status NavDevice::run(const std::uint8_t* cost, int width, int height, const std
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   run = NavRun{};
+  im.kept = false;
   if (n == 0) return Status::Ok();
   Tiles t{};
   t.width = width;
@@ -548,24 +717,9 @@ Status NavDevice::run(const std::uint8_t* cost, int width, int height, const std
   WM_RETURN_IF_ERROR(im.pre.reserve(t.cells));
   t.pre = im.pre.get();
   WM_CUDA(cudaMemcpyAsync(im.cost.get(), cost, t.cells, cudaMemcpyHostToDevice, s));
-  auto* back = static_cast<unsigned*>(im.host.get());
-  auto* reached = reinterpret_cast<unsigned long long*>(back + 2 + kCounters);
-  // The order: the fast one where every least value's parts stay below 2^24 (timed with the first batch).
+  // The order (timed with the first batch).
   WM_CUDA(cudaEventRecord(im.ev[0], s));
-  unsigned* stats = im.counters.get();
-  WM_CUDA(cudaMemsetAsync(stats, 0, 2 * sizeof(unsigned), s));
-  k_map_stats<<<blocks_of(t.cells, 256), 256, 0, s>>>(im.cost.get(), t.cells, stats);
-  WM_CUDA_LAUNCH(k_map_stats);
-  WM_CUDA(cudaMemcpyAsync(back, stats, 2 * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
-  WM_CUDA(cudaStreamSynchronize(s));
-  const std::uint64_t passable = back[0], top_cost = back[1];
-  run.fast = passable == 0 || (passable - 1) * top_cost < kFastLimit;
-  const auto work = run.fast ? k_work<true> : k_work<false>;
-  if (run.fast) {
-    k_prefix<<<blocks_of(static_cast<std::size_t>(t.height) * static_cast<std::size_t>(t.tiles_x) * 32, 256), 256, 0,
-               s>>>(im.cost.get(), t, im.pre.get());
-    WM_CUDA_LAUNCH(k_prefix);
-  }
+  WM_RETURN_IF_ERROR(choose_order(im, t, run));
   for (std::size_t b = 0; b < n; b += batch) {
     const std::size_t gb = std::min(batch, n - b), fields = gb * t.cells;
     const Work w{im.items.get(), im.items.get() + gb * t.tiles, im.ring.get(), im.counters.get() + 2,
@@ -585,41 +739,78 @@ Status NavDevice::run(const std::uint8_t* cost, int width, int height, const std
     }
     if (b > 0) WM_CUDA(cudaEventRecord(im.ev[0], s));
     WM_CUDA(cudaMemsetAsync(im.val.get(), 0xff, fields * sizeof(u64), s));  // every part kUnreached
-    WM_CUDA(cudaMemsetAsync(im.items.get(), 0, 2 * gb * t.tiles * sizeof(unsigned), s));
-    WM_CUDA(cudaMemsetAsync(im.ring.get(), 0xff, cap * sizeof(unsigned), s));  // kEmpty
-    WM_CUDA(cudaMemsetAsync(w.count, 0, kCounters * sizeof(unsigned), s));
-    WM_CUDA(cudaMemsetAsync(im.reached.get(), 0, sizeof(unsigned long long), s));
-    if (seeds) {
+    WM_RETURN_IF_ERROR(relax_fields(im, t, w, fields, dirs, gb < kEagerBelow, run.fast, [&] {
+      if (!seeds) return Status::Ok();
       k_seed<<<blocks_of(seeds, 128), 128, 0, s>>>(im.seeds.get(), static_cast<unsigned>(seeds), t, im.val.get(), w);
       WM_CUDA_LAUNCH(k_seed);
-    }
-    // Eager with few goals (most warps idle: the chain of tiles is the time), not with many (the device
-    // full: the relaxations are the time). Measured: docs/nav.md.
-    work<<<static_cast<unsigned>(im.warps / kTilesPerBlock), 32 * kTilesPerBlock, 0, s>>>(
-        im.cost.get(), t, im.val.get(), w, gb < kEagerBelow);
-    WM_CUDA_LAUNCH(k_work);
-    k_finish<<<blocks_of(fields, 256), 256, 0, s>>>(im.cost.get(), t, fields, im.val.get(), im.dist.get(),
-                                                    dirs ? im.dir.get() : nullptr, im.reached.get());
-    WM_CUDA_LAUNCH(k_finish);
-    WM_CUDA(cudaEventRecord(im.ev[1], s));
-    WM_CUDA(cudaMemcpyAsync(back + 2, w.count, kCounters * sizeof(unsigned), cudaMemcpyDeviceToHost, s));
-    WM_CUDA(cudaMemcpyAsync(reached, im.reached.get(), sizeof *reached, cudaMemcpyDeviceToHost, s));
-    WM_CUDA(cudaStreamSynchronize(s));
-    if (back[2 + kStalled] || back[2 + kPending])
-      return Status::Internal("nav: the device's work queue stalled (" + std::to_string(back[2 + kPending]) +
-                              " tiles left)");
+      return Status::Ok();
+    }));
     if (!keep) {
       WM_CUDA(
           cudaMemcpyAsync(distance + b * t.cells, im.dist.get(), fields * sizeof(float), cudaMemcpyDeviceToHost, s));
       if (direction) WM_CUDA(cudaMemcpyAsync(direction + b * t.cells, im.dir.get(), fields, cudaMemcpyDeviceToHost, s));
       WM_CUDA(cudaStreamSynchronize(s));
     }
-    float ms = 0;
-    WM_CUDA(cudaEventElapsedTime(&ms, im.ev[0], im.ev[1]));
-    run.device_ms += ms;
-    run.reached += *reached;
-    run.relaxed += back[2 + kRelaxed];
+    WM_RETURN_IF_ERROR(add_times(im, run));
   }
+  im.kept = keep;
+  im.kept_tiles = t;
+  im.kept_cap = cap;
+  return Status::Ok();
+}
+
+Status NavDevice::update_on_device(const std::uint32_t* cells, const std::uint8_t* costs, std::size_t n, NavRun& run) {
+  Impl& im = *impl_;
+  cudaStream_t s = im.stream;
+  run = NavRun{};
+  if (!im.kept) return Status::Invalid("nav: no field kept on the device to update");
+  if (n == 0) return Status::Ok();
+  im.kept = false;  // until the update completes
+  Tiles t = im.kept_tiles;
+  WM_RETURN_IF_ERROR(im.chg.reserve(t.cells, true));  // zero where new: every mark is cleared after use
+  WM_RETURN_IF_ERROR(im.hit.reserve(t.cells));
+  WM_RETURN_IF_ERROR(im.hit2.reserve(t.cells));
+  WM_RETURN_IF_ERROR(im.next.reserve(t.cells));
+  WM_RETURN_IF_ERROR(im.next2.reserve(t.cells));
+  WM_RETURN_IF_ERROR(im.flag.reserve(t.tiles));
+  WM_RETURN_IF_ERROR(im.idx.reserve(n));
+  WM_RETURN_IF_ERROR(im.to.reserve(n));
+  WM_CUDA(cudaMemcpyAsync(im.idx.get(), cells, n * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+  WM_CUDA(cudaMemcpyAsync(im.to.get(), costs, n, cudaMemcpyHostToDevice, s));
+  WM_CUDA(cudaEventRecord(im.ev[0], s));
+  const unsigned un = static_cast<unsigned>(n);
+  k_apply<<<blocks_of(n, 128), 128, 0, s>>>(im.idx.get(), im.to.get(), un, im.cost.get(), im.chg.get(), 1);
+  WM_CUDA_LAUNCH(k_apply);
+  WM_RETURN_IF_ERROR(choose_order(im, t, run));
+  // The walks through a change, by pointer jumping over the old directions (a walk has fewer steps than
+  // the map has cells).
+  const unsigned blocks = blocks_of(t.cells, 256);
+  k_hit_init<<<blocks, 256, 0, s>>>(im.val.get(), im.dir.get(), im.chg.get(), t, im.next.get(), im.hit.get());
+  WM_CUDA_LAUNCH(k_hit_init);
+  std::uint32_t *next = im.next.get(), *next2 = im.next2.get();
+  std::uint8_t *hit = im.hit.get(), *hit2 = im.hit2.get();
+  for (std::size_t reach = 1; reach < t.cells; reach *= 2) {
+    k_jump<<<blocks, 256, 0, s>>>(next, hit, t.cells, next2, hit2);
+    WM_CUDA_LAUNCH(k_jump);
+    std::swap(next, next2);
+    std::swap(hit, hit2);
+  }
+  WM_CUDA(cudaMemsetAsync(im.flag.get(), 0, t.tiles * sizeof(unsigned), s));
+  k_reset<<<blocks, 256, 0, s>>>(hit, t, im.val.get(), im.flag.get());
+  WM_CUDA_LAUNCH(k_reset);
+  k_flag_changes<<<blocks_of(n, 128), 128, 0, s>>>(im.idx.get(), un, t, im.flag.get());
+  WM_CUDA_LAUNCH(k_flag_changes);
+  k_apply<<<blocks_of(n, 128), 128, 0, s>>>(im.idx.get(), nullptr, un, im.cost.get(), im.chg.get(), 0);
+  WM_CUDA_LAUNCH(k_apply);
+  const Work w{im.items.get(), im.items.get() + t.tiles, im.ring.get(), im.counters.get() + 2,
+               static_cast<unsigned>(im.kept_cap)};
+  WM_RETURN_IF_ERROR(relax_fields(im, t, w, t.cells, true, true, run.fast, [&] {
+    k_queue_flagged<<<blocks_of(t.tiles, 128), 128, 0, s>>>(im.flag.get(), t, w);
+    WM_CUDA_LAUNCH(k_queue_flagged);
+    return Status::Ok();
+  }));
+  WM_RETURN_IF_ERROR(add_times(im, run));
+  im.kept = true;
   return Status::Ok();
 }
 
