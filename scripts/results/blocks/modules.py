@@ -284,8 +284,35 @@ def nav(load):
                      count(g["tiles_relaxed"]), ms(g["floor_ms"]),
                      f"≤ {limit:g} ms: {goal(g['median_ms'], limit)}" if limit else "",
                      "equal" if g["checked"] else "DIFFER"])
-    return table(["map", "goals", "CPU (Dijkstra)", "GPU (device)", "GPU call (copies included)", "GPU speed-up",
-                  "tile relaxations", "floor", "goal", "every field against the CPU's"], rows)
+    out = table(["map", "goals", "CPU (Dijkstra)", "GPU (device)", "GPU call (copies included)", "GPU speed-up",
+                 "tile relaxations", "floor", "goal", "every field against the CPU's"], rows)
+    # The many goals as one goal set, a million units steered by its field, and the 100-cell updates.
+    sets = []
+    for g in n.find("gpu-goal-set"):
+        p = g["params"]
+        c = n.one("cpu-goal-set", map=p["map"], width=p["width"], goals=p["goals"])
+        gs = n.one("gpu-steer", map=p["map"], width=p["width"], goals=p["goals"])
+        cs = n.one("cpu-steer", map=p["map"], width=p["width"], goals=p["goals"])
+        sets.append([f"{p['map']} {p['width']}²", count(p["goals"]), f"{ms(c['median_ms'])} (1 thread)",
+                     f"**{ms(g['median_ms'])}**", times(c["median_ms"] / g["median_ms"]), count(g["tiles_relaxed"]),
+                     "equal" if g["checked"] else "DIFFER", f"{ms(cs['median_ms'])} (1 thread)",
+                     f"**{ms(gs['median_ms'])}**", times(cs["median_ms"] / gs["median_ms"]), ms(gs["floor_ms"]),
+                     "equal" if gs["checked"] else "DIFFER"])
+    ups = []
+    for g in n.find("gpu-update"):
+        p = g["params"]
+        c = n.one("cpu-update", map=p["map"], width=p["width"])
+        ups.append([f"{p['map']} {p['width']}²", ms(c["median_ms"]), f"**{ms(g['median_ms'])}**",
+                    sig(g["tiles_relaxed_per_round"]), f"≤ 0.2 ms: {goal(g['median_ms'], 0.2)}",
+                    "equal" if g["checked"] and c["checked"] else "DIFFER"])
+    return (out + ["", "One goal set (the many goals above as one field) and a million units steered by it:", ""] +
+            table(["map", "goals in the set", "CPU goal set", "GPU goal set (device)", "speed-up", "tile relaxations",
+                   "against the CPU's", "1M units steered, CPU", "GPU (steer_device)", "speed-up", "floor",
+                   "against the CPU's"], sets) +
+            ["", "A 10 × 10 square toggled between wall and ground, one goal's field brought up to date (median of "
+             "20 rounds):", ""] +
+            table(["map", "CPU (NavFields::update)", "GPU (DeviceNavField::update, device)",
+                   "tile relaxations a round", "goal", "final field against a full computation"], ups))
 
 
 @block("demo-battle")
@@ -295,10 +322,11 @@ def demo_battle(load):
     for r in b.runs:
         m = r["median_ms"]
         rows.append([r.get("label", r["backend"]), r["ticks"], ms(m["field"]), ms(m["decisions"]), ms(m["crowd"]),
-                     ms(m["combat"]), f"**{ms(m['tick'])}**", sig(r["ticks_per_s"]), ms(m["render"]),
-                     sig(r["ticks_per_s_with_render"]), r["overlaps"]])
-    out = table(["backend, sight, heat map", "ticks", "field", "decisions", "crowd", "combat", "tick", "ticks/s",
-                 "render / frame", "ticks/s with rendering", "overlaps"], rows)
+                     ms(m["combat"]), ms(m["nav"]) if "nav" in m else "–", f"**{ms(m['tick'])}**",
+                     sig(r["ticks_per_s"]), ms(m["render"]), sig(r["ticks_per_s_with_render"]), r["overlaps"]])
+    out = table(["backend, sight, heat map", "ticks", "field", "decisions", "crowd", "combat",
+                 "navigation fields (every 4th tick)", "tick", "ticks/s", "render / frame", "ticks/s with rendering",
+                 "overlaps"], rows)
     lines = []
     for label, limit in (("cuda, sight 10, interop", 3), ("cuda, sight 20, interop", 4)):
         r = b.run(label=label)
