@@ -182,7 +182,6 @@ Status Battle::act_on_host() {
   // it would move it faces that way.
   auto t0 = Clock::now();
   proposal_.resize(pos_.size());
-  blocked_.resize(pos_.size());
   want_.assign(facing_.begin(), facing_.end());
   WM_RETURN_IF_ERROR(layers_->steer(pos_, teams8_, 3, cfg_.step, proposal_, want_));
   walk(proposal_, want_);
@@ -190,16 +189,18 @@ Status Battle::act_on_host() {
 
   t0 = Clock::now();
   WM_RETURN_IF_ERROR(solver_->step(proposal_));
-  WM_RETURN_IF_ERROR(solver_->read_positions(pos_));
+  after_.resize(pos_.size());
+  WM_RETURN_IF_ERROR(solver_->read_positions(after_));
   ctx_->pool().parallel_for(
       pos_.size(),
       [&](std::size_t b, std::size_t e, unsigned) {
         for (std::size_t i = b; i < e; ++i) {
-          blocked_[i] = pos_[i].x != proposal_[i].x || pos_[i].y != proposal_[i].y;
-          if (!blocked_[i]) facing_[i] = want_[i];
+          if (after_[i].x == proposal_[i].x && after_[i].y == proposal_[i].y) facing_[i] = want_[i];
+          if (cfg_.nav) blocked_[i] = after_[i].x == pos_[i].x && after_[i].y == pos_[i].y;
         }
       },
       8192);
+  pos_.swap(after_);
   times_.crowd_ms = ms_since(t0);
 
   t0 = Clock::now();
@@ -215,14 +216,26 @@ Status Battle::act_on_device() {
   const std::size_t n = pos_.size();
   if (proposals_dev_.size() < n * sizeof(Vec2)) WM_RETURN_IF_ERROR(proposals_dev_.allocate(*ctx_, n * sizeof(Vec2)));
   auto* proposals = static_cast<Vec2*>(proposals_dev_.get());
-  WM_RETURN_IF_ERROR(layers_->steer_device(solver_->device_positions(), volleys_->device_teams(), n, 3, cfg_.step,
-                                           proposals, nullptr));
-  if (cfg_.nav) {  // the far units' steps replace theirs (the host holds the positions the fields need)
-    proposal_.resize(n);
-    blocked_.resize(n);
-    WM_RETURN_IF_ERROR(proposals_dev_.download(*ctx_, proposal_.data(), n * sizeof(Vec2)));
-    walk(proposal_, {});
-    if (nav_walkers_) WM_RETURN_IF_ERROR(proposals_dev_.upload(*ctx_, proposal_.data(), n * sizeof(Vec2)));
+  // The far units' steps along the navigation fields are made on the host's copies; the potential field
+  // steers the others. A walker's point goes to the steering as its step, with a layer past the last,
+  // which leaves a point where it is: one upload, no copy back.
+  if (cfg_.nav) {
+    points_.assign(pos_.begin(), pos_.end());
+    walk(points_, {});
+  }
+  if (nav_walkers_) {
+    layer_of_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) layer_of_[i] = walked_[i] ? std::uint8_t{255} : teams8_[i];
+    if (points_dev_.size() < n * sizeof(Vec2)) WM_RETURN_IF_ERROR(points_dev_.allocate(*ctx_, n * sizeof(Vec2)));
+    if (layers_dev_.size() < n) WM_RETURN_IF_ERROR(layers_dev_.allocate(*ctx_, n));
+    WM_RETURN_IF_ERROR(points_dev_.upload(*ctx_, points_.data(), n * sizeof(Vec2)));
+    WM_RETURN_IF_ERROR(layers_dev_.upload(*ctx_, layer_of_.data(), n));
+    WM_RETURN_IF_ERROR(layers_->steer_device(static_cast<const Vec2*>(points_dev_.get()),
+                                             static_cast<const std::uint8_t*>(layers_dev_.get()), n, 3, cfg_.step,
+                                             proposals, nullptr));
+  } else {
+    WM_RETURN_IF_ERROR(layers_->steer_device(solver_->device_positions(), volleys_->device_teams(), n, 3, cfg_.step,
+                                             proposals, nullptr));
   }
   WM_RETURN_IF_ERROR(ctx_->synchronize());
   times_.decisions_ms = ms_since(t0);
@@ -238,7 +251,7 @@ Status Battle::act_on_device() {
         for (std::size_t i = b; i < e; ++i) {
           if (after_[i].x != pos_[i].x || after_[i].y != pos_[i].y)
             facing_[i] = std::atan2(after_[i].y - pos_[i].y, after_[i].x - pos_[i].x);
-          if (cfg_.nav) blocked_[i] = after_[i].x != proposal_[i].x || after_[i].y != proposal_[i].y;
+          if (cfg_.nav) blocked_[i] = after_[i].x == pos_[i].x && after_[i].y == pos_[i].y;
         }
       },
       8192);
@@ -316,10 +329,13 @@ Status Battle::plan_routes() {
 
 // A unit whose walk to the nearest enemy exceeds weapon_range + nav_margin (world units) steps along its
 // team's field instead of the potential field's proposal, and faces that way (when `facing` is given).
-// One whose last move was refused (a friend in the way) tries the step 45 degrees to one side or the
-// other instead, by its index and the tick, so that a packed army flows round its own front.
+// One that did not move last tick (its step refused: a friend in the way) tries the step 45 degrees to
+// one side or the other instead, by its index and the tick, so that a packed army flows round its own
+// front.
 void Battle::walk(std::span<Vec2> proposal, std::span<float> facing) {
   nav_walkers_ = 0;
+  walked_.assign(pos_.size(), 0);
+  blocked_.resize(pos_.size());
   if (!cfg_.nav || nav_dist_[0].empty()) return;
   const float s = static_cast<float>(map_) / 128.0f, far = cfg_.weapon_range + cfg_.nav_margin;
   constexpr float kDiagonal = 0.70710677f;
@@ -341,6 +357,7 @@ void Battle::walk(std::span<Vec2> proposal, std::span<float> facing) {
                        static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][1]) * unit};
           proposal[i] = {pos_[i].x + d.x * cfg_.step, pos_[i].y + d.y * cfg_.step};
           if (!facing.empty()) facing[i] = std::atan2(d.y, d.x);
+          walked_[i] = 1;
           ++mine;
         }
         walkers += mine;

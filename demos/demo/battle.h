@@ -119,14 +119,18 @@ class Battle {
   bool device_ = false;                              // every stage on the GPU (all three modules on GPU variants)
   DeviceBytes proposals_dev_;                        // device path: the decisions' proposals
   DeviceBytes walls_dev_;                            // device path: the walls' entity records
-  std::vector<Vec2> after_;                          // device path: positions after the crowd's step
+  std::vector<Vec2> after_;                          // positions after the crowd's step
   nav::Grid plan_;                                   // the walls on the 128 x 128 plan: the navigation fields' grid
   std::vector<nav::Cell> enemy_cells_[2];            // each team's goal set: the other team's units' cells
   std::unique_ptr<nav::DeviceNavField> nav_dev_[2];  // the GPU's fields (a CUDA context, variant auto or gpu)
   std::vector<float> nav_dist_[2];
   std::vector<std::int8_t> nav_dir_[2];
   std::size_t nav_walkers_ = 0;
-  std::vector<std::uint8_t> blocked_;  // the unit's last proposed move was refused by the crowd
+  std::vector<std::uint8_t> walked_;    // the unit steps along its navigation field this tick
+  std::vector<std::uint8_t> blocked_;   // the unit's last step along its navigation field was refused
+  std::vector<Vec2> points_;            // device path: the steering's points, walkers' steps in place
+  std::vector<std::uint8_t> layer_of_;  // device path: the steering's layers, 255 for walkers
+  DeviceBytes points_dev_, layers_dev_;
   BattleTimes times_;
   long long ticks_ = 0;
 };
