@@ -225,7 +225,12 @@ Status Battle::act_on_device() {
   }
   if (nav_walkers_) {
     layer_of_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) layer_of_[i] = walked_[i] ? std::uint8_t{255} : teams8_[i];
+    ctx_->pool().parallel_for(
+        n,
+        [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t i = b; i < e; ++i) layer_of_[i] = walked_[i] ? std::uint8_t{255} : teams8_[i];
+        },
+        8192);
     if (points_dev_.size() < n * sizeof(Vec2)) WM_RETURN_IF_ERROR(points_dev_.allocate(*ctx_, n * sizeof(Vec2)));
     if (layers_dev_.size() < n) WM_RETURN_IF_ERROR(layers_dev_.allocate(*ctx_, n));
     WM_RETURN_IF_ERROR(points_dev_.upload(*ctx_, points_.data(), n * sizeof(Vec2)));
