@@ -522,12 +522,18 @@ nav::Grid grid_of(const Array<std::uint8_t>& costs) {
 }
 
 // (distance (goals, rows, columns) float32, direction (goals, rows, columns) int8)
-py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals) {
-  const nav::Grid g = grid_of(costs);
+// Goals (n, 2) of (x, y) as cells.
+std::vector<nav::Cell> cells_of(const Array<std::int32_t>& goals) {
   if (goals.ndim() != 2 || goals.shape(1) != 2)
     throw py::value_error("goals: expected an array of shape (n, 2) of (x, y)");
   std::vector<nav::Cell> cells(static_cast<std::size_t>(goals.shape(0)));
   for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = {goals.data()[2 * i], goals.data()[2 * i + 1]};
+  return cells;
+}
+
+py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals) {
+  const nav::Grid g = grid_of(costs);
+  const std::vector<nav::Cell> cells = cells_of(goals);
   const std::vector<py::ssize_t> shape = {static_cast<py::ssize_t>(cells.size()), g.height, g.width};
   Array<float> distance(shape);
   py::array_t<std::int8_t> direction(shape);
@@ -541,10 +547,7 @@ py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, 
 // (distance (rows, columns) float32, direction (rows, columns) int8): the field of the goal set `goals`.
 py::tuple goal_set_field(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals) {
   const nav::Grid g = grid_of(costs);
-  if (goals.ndim() != 2 || goals.shape(1) != 2)
-    throw py::value_error("goals: expected an array of shape (n, 2) of (x, y)");
-  std::vector<nav::Cell> cells(static_cast<std::size_t>(goals.shape(0)));
-  for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = {goals.data()[2 * i], goals.data()[2 * i + 1]};
+  const std::vector<nav::Cell> cells = cells_of(goals);
   const std::vector<py::ssize_t> shape = {g.height, g.width};
   Array<float> distance(shape);
   py::array_t<std::int8_t> direction(shape);
@@ -606,10 +609,7 @@ struct NavFieldsObject {
                   const Array<std::int32_t>& goals)
       : owner(std::move(ctx)) {
     const nav::Grid g = grid_of(costs);
-    if (goals.ndim() != 2 || goals.shape(1) != 2)
-      throw py::value_error("goals: expected an array of shape (n, 2) of (x, y)");
-    std::vector<nav::Cell> cells(static_cast<std::size_t>(goals.shape(0)));
-    for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = {goals.data()[2 * i], goals.data()[2 * i + 1]};
+    const std::vector<nav::Cell> cells = cells_of(goals);
     check(without_gil([&] { return nav::NavFields::create(owner->ctx(), g, cells, fields); }));
   }
   // changes: (k, 3) integers (x, y, new cost 0..255).

@@ -14,6 +14,22 @@
 
 namespace warpmind::nav {
 
+namespace {
+
+#if WARPMIND_HAVE_CUDA
+// A device run's figures as FieldStats (when asked for), the call's time since t0.
+void report(const gpu::NavRun& run, std::chrono::steady_clock::time_point t0, FieldStats* stats) {
+  if (!stats) return;
+  *stats = FieldStats{};
+  stats->settled = run.reached;
+  stats->device_ms = run.device_ms;
+  stats->tiles_relaxed = run.relaxed;
+  stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+#endif
+
+}  // namespace
+
 struct DeviceNavField::Impl {
   Context* ctx = nullptr;
   Grid grid;
@@ -68,13 +84,7 @@ Status DeviceNavField::compute(std::span<const Cell> goals, FieldStats* stats) {
     return st.context("nav device field");
   im.computed = true;
   im.goals.assign(goals.begin(), goals.end());
-  if (stats) {
-    *stats = FieldStats{};
-    stats->settled = run.reached;
-    stats->device_ms = run.device_ms;
-    stats->tiles_relaxed = run.relaxed;
-    stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  report(run, t0, stats);
   return Status::Ok();
 #else
   (void)t0;
@@ -118,13 +128,7 @@ Status DeviceNavField::update(std::span<const CellChange> changes, FieldStats* s
     im.computed = false;
     return st.context("nav device field");
   }
-  if (stats) {
-    *stats = FieldStats{};
-    stats->settled = run.reached;
-    stats->device_ms = run.device_ms;
-    stats->tiles_relaxed = run.relaxed;
-    stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  report(run, t0, stats);
   return Status::Ok();
 #else
   (void)t0;

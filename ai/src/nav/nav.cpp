@@ -101,17 +101,22 @@ bool parse_variant(std::string_view name, NavVariant& out) {
   return warpmind::detail::parse_name(kVariants, name, out);
 }
 
-Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
-                       std::span<std::int8_t> direction, FieldStats* stats, NavVariant variant) {
+namespace {
+
+// The fields of goal sets, both calls': set g is goals[first[g] .. first[g + 1]) (first empty: one goal
+// a field), `fields` of them.
+Status goal_sets(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<const std::size_t> first,
+                 std::size_t fields, std::span<float> distance, std::span<std::int8_t> direction, FieldStats* stats,
+                 NavVariant variant) {
   const auto t0 = std::chrono::steady_clock::now();
-  WM_RETURN_IF_ERROR(check_call(grid, goals, goals.size(), distance, direction));
+  WM_RETURN_IF_ERROR(check_call(grid, goals, fields, distance, direction));
   WM_RETURN_IF_ERROR(resolve(ctx, variant));
   FieldStats local;
   FieldStats& st = stats ? *stats : local;
   st = FieldStats{};
 #if WARPMIND_HAVE_CUDA
   if (variant == NavVariant::Gpu) {
-    WM_RETURN_IF_ERROR(gpu_fields(ctx, grid, goals, {}, goals.size(), distance, direction, st));
+    WM_RETURN_IF_ERROR(gpu_fields(ctx, grid, goals, first, fields, distance, direction, st));
     st.ms = ms_since(t0);
     return Status::Ok();
   }
@@ -120,11 +125,12 @@ Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goa
   ThreadPool& pool = ctx.pool();
   std::vector<Scratch> scratch(pool.size());
   std::atomic<std::uint64_t> settled{0};
-  pool.parallel_for(goals.size(), [&](std::size_t b, std::size_t e, unsigned worker) {
+  pool.parallel_for(fields, [&](std::size_t b, std::size_t e, unsigned worker) {
     std::uint64_t mine = 0;
     for (std::size_t g = b; g < e; ++g)
-      mine += one_field(grid, goals.subspan(g, 1), distance.data() + g * cells,
-                        direction.empty() ? nullptr : direction.data() + g * cells, scratch[worker]);
+      mine += one_field(grid, first.empty() ? goals.subspan(g, 1) : goals.subspan(first[g], first[g + 1] - first[g]),
+                        distance.data() + g * cells, direction.empty() ? nullptr : direction.data() + g * cells,
+                        scratch[worker]);
     settled += mine;
   });
   st.settled = settled.load();
@@ -132,26 +138,17 @@ Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goa
   return Status::Ok();
 }
 
+}  // namespace
+
+Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                       std::span<std::int8_t> direction, FieldStats* stats, NavVariant variant) {
+  return goal_sets(ctx, grid, goals, {}, goals.size(), distance, direction, stats, variant);
+}
+
 Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
                       std::span<std::int8_t> direction, FieldStats* stats, NavVariant variant) {
-  const auto t0 = std::chrono::steady_clock::now();
-  WM_RETURN_IF_ERROR(check_call(grid, goals, 1, distance, direction));
-  WM_RETURN_IF_ERROR(resolve(ctx, variant));
-  FieldStats local;
-  FieldStats& st = stats ? *stats : local;
-  st = FieldStats{};
-#if WARPMIND_HAVE_CUDA
-  if (variant == NavVariant::Gpu) {
-    const std::size_t first[2] = {0, goals.size()};
-    WM_RETURN_IF_ERROR(gpu_fields(ctx, grid, goals, first, 1, distance, direction, st));
-    st.ms = ms_since(t0);
-    return Status::Ok();
-  }
-#endif
-  Scratch scratch;
-  st.settled = one_field(grid, goals, distance.data(), direction.empty() ? nullptr : direction.data(), scratch);
-  st.ms = ms_since(t0);
-  return Status::Ok();
+  const std::size_t first[2] = {0, goals.size()};
+  return goal_sets(ctx, grid, goals, first, 1, distance, direction, stats, variant);
 }
 
 Status steer(const Grid& grid, std::span<const float> distance, std::span<const std::int8_t> direction,
