@@ -2,11 +2,11 @@
 // (gpu::NavDevice) and its steering query (gpu::nav_steer).
 #include "warpmind/nav/device_field.h"
 
-#include <algorithm>
 #include <chrono>
-#include <utility>
 #include <string>
 #include <vector>
+
+#include "nav/changes.h"
 
 #if WARPMIND_HAVE_CUDA
 #include "nav/nav_device.h"
@@ -98,30 +98,12 @@ Status DeviceNavField::update(std::span<const CellChange> changes, FieldStats* s
   Impl& im = *impl_;
   Grid& g = im.grid;
   if (!im.computed) return Status::Invalid("nav device field: no field computed on this grid yet");
-  for (std::size_t i = 0; i < changes.size(); ++i)
-    if (!g.inside(changes[i].cell.x, changes[i].cell.y))
-      return Status::Invalid("nav device field: change " + std::to_string(i) + " is outside the grid");
-  // Applied in order (a later change of a cell wins); the costs before kept to undo a refused batch.
-  std::vector<std::pair<std::size_t, std::uint8_t>> before(changes.size());
-  for (std::size_t i = 0; i < changes.size(); ++i) {
-    const std::size_t at = g.index(changes[i].cell.x, changes[i].cell.y);
-    before[i] = {at, g.cost[at]};
-    g.cost[at] = changes[i].cost;
-  }
-  for (std::size_t i = 0; i < im.goals.size(); ++i)
-    if (!g.passable(im.goals[i].x, im.goals[i].y)) {
-      for (std::size_t j = before.size(); j-- > 0;) g.cost[before[j].first] = before[j].second;
-      return Status::Invalid("nav device field: the changes block goal " + std::to_string(i));
-    }
-  // The cells whose cost differs from before the batch (a cell's first entry holds its cost before).
-  std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  im.cells.clear();
-  im.costs.clear();
-  for (std::size_t i = 0; i < before.size(); ++i)
-    if ((i == 0 || before[i].first != before[i - 1].first) && g.cost[before[i].first] != before[i].second) {
-      im.cells.push_back(static_cast<std::uint32_t>(before[i].first));
-      im.costs.push_back(g.cost[before[i].first]);
-    }
+  std::vector<std::size_t> changed;
+  WM_RETURN_IF_ERROR(detail::apply_changes(
+      g, changes, im.goals.size(), [&](std::size_t i) { return im.goals[i]; }, "nav device field", changed));
+  im.cells.assign(changed.begin(), changed.end());
+  im.costs.resize(changed.size());
+  for (std::size_t i = 0; i < changed.size(); ++i) im.costs[i] = g.cost[changed[i]];
 #if WARPMIND_HAVE_CUDA
   gpu::NavRun run;
   if (Status st = im.device->update_on_device(im.cells.data(), im.costs.data(), im.cells.size(), run); !st.ok()) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "nav/changes.h"
 #include "nav/dijkstra.h"
 
 namespace warpmind::nav {
@@ -184,27 +185,9 @@ Status NavFields::update(std::span<const CellChange> changes, FieldStats* stats)
   const auto t0 = std::chrono::steady_clock::now();
   Impl& im = *impl_;
   Grid& g = im.grid;
-  for (std::size_t i = 0; i < changes.size(); ++i)
-    if (!g.inside(changes[i].cell.x, changes[i].cell.y))
-      return Status::Invalid("nav fields: change " + std::to_string(i) + " is outside the grid");
-  // Applied in order (a later change of a cell wins), each cell's cost before kept to undo a refused batch.
-  std::vector<std::pair<std::size_t, std::uint8_t>> before(changes.size());
-  for (std::size_t i = 0; i < changes.size(); ++i) {
-    const std::size_t at = g.index(changes[i].cell.x, changes[i].cell.y);
-    before[i] = {at, g.cost[at]};
-    g.cost[at] = changes[i].cost;
-  }
-  for (std::size_t i = 0; i < im.fields.size(); ++i)
-    if (g.cost[g.index(im.fields[i].goal.x, im.fields[i].goal.y)] == kBlocked) {
-      for (std::size_t j = before.size(); j-- > 0;) g.cost[before[j].first] = before[j].second;
-      return Status::Invalid("nav fields: the changes block goal " + std::to_string(i));
-    }
-  // The cells whose cost differs from before the batch (a cell's first entry holds its cost before).
-  std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::size_t> changed;
-  for (std::size_t i = 0; i < before.size(); ++i)
-    if ((i == 0 || before[i].first != before[i - 1].first) && g.cost[before[i].first] != before[i].second)
-      changed.push_back(before[i].first);
+  WM_RETURN_IF_ERROR(detail::apply_changes(
+      g, changes, im.fields.size(), [&](std::size_t i) { return im.fields[i].goal; }, "nav fields", changed));
   std::atomic<std::uint64_t> settled{0};
   if (!changed.empty())
     im.ctx->pool().parallel_for(im.fields.size(), [&](std::size_t b, std::size_t e, unsigned w) {
