@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev               # scenario files
   libcli11-dev                     # command-line flags of the programs (CLI11, header-only)
   libstb-dev                       # stb_image_write for PNG output
+  zlib1g-dev                       # gzip-compressed maps read by the programs
   libvulkan-dev glslc vulkan-tools # renderer (demo engine)
   vulkan-validationlayers          # validation in debug builds of the engine
   libglfw3-dev                     # windows and input

@@ -59,11 +59,9 @@ int load(const Flags& f, const CLI::App& app, nav::Grid& grid) {
   if (!f.map.empty()) {
     for (const char* flag : {"--size", "--seed"})
       if (app.count(flag)) return bad(std::string(flag) + " goes with --generate, not --map");
-    std::ifstream in(f.map, std::ios::binary);
-    if (!in) return bad("cannot read the map '" + f.map + "'");
-    std::stringstream text;
-    text << in.rdbuf();
-    if (const Status st = nav::read_moving_ai(text.str(), grid); !st.ok()) return bad(f.map + ": " + st.message());
+    std::string text;
+    if (const std::string err = demos::read_file(f.map, text); !err.empty()) return bad(err);
+    if (const Status st = nav::read_moving_ai(text, grid); !st.ok()) return bad(f.map + ": " + st.message());
     return 0;
   }
   nav::MapKind kind = nav::MapKind::Open;
@@ -138,7 +136,8 @@ demos::Subcommand nav_command(CLI::App& parent) {
       "each goal, the least octile distance from every cell (straight steps 1, diagonal sqrt(2), no corner "
       "cutting; +infinity where the goal cannot be reached) and the direction to step (docs/nav.md).");
   auto f = std::make_shared<Flags>();
-  demos::add_text(*app, "--map", f->map, "FILE.map", "the map, in the Moving AI format (or --generate)");
+  demos::add_text(*app, "--map", f->map, "FILE.map",
+                  "the map, in the Moving AI format, or that gzip-compressed (FILE.map.gz; or --generate)");
   demos::add_choice(*app, "--generate", f->generate, {"open", "rooms", "maze"},
                     "a generated map instead (docs/nav.md): open ground with obstacles, rooms with doors, or a maze",
                     "");

@@ -334,7 +334,8 @@ Status Battle::plan_routes() {
 
 // A unit whose walk to the nearest enemy exceeds weapon_range + nav_margin (world units) steps along its
 // team's field instead of the potential field's proposal, and faces that way (when `facing` is given).
-// One that did not move last tick (its step refused: a friend in the way) tries the step 45 degrees to
+// One that did not move last tick (its step refused by a friend in the way, or left standing by the
+// potential field) tries the step 45 degrees to
 // one side or the other instead, by its index and the tick, so that a packed army flows round its own
 // front.
 void Battle::walk(std::span<Vec2> proposal, std::span<float> facing) {

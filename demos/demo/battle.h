@@ -127,7 +127,7 @@ class Battle {
   std::vector<std::int8_t> nav_dir_[2];
   std::size_t nav_walkers_ = 0;
   std::vector<std::uint8_t> walked_;    // the unit steps along its navigation field this tick
-  std::vector<std::uint8_t> blocked_;   // the unit's last step along its navigation field was refused
+  std::vector<std::uint8_t> blocked_;   // the unit did not move last tick (refused, or left standing)
   std::vector<Vec2> points_;            // device path: the steering's points, walkers' steps in place
   std::vector<std::uint8_t> layer_of_;  // device path: the steering's layers, 255 for walkers
   DeviceBytes points_dev_, layers_dev_;

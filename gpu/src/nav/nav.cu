@@ -456,11 +456,11 @@ __global__ void k_finish(const std::uint8_t* __restrict__ cost, Tiles t, std::si
 // brings the field to the same fixed point as a computation from scratch (docs/nav.md).
 
 __global__ void k_apply(const std::uint32_t* __restrict__ idx, const std::uint8_t* __restrict__ to, unsigned n,
-                        std::uint8_t* __restrict__ cost, std::uint8_t* __restrict__ chg, std::uint8_t mark) {
+                        std::uint8_t* __restrict__ cost, std::uint8_t* __restrict__ chg) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  if (to) cost[idx[i]] = to[i];
-  chg[idx[i]] = mark;
+  cost[idx[i]] = to[i];
+  chg[idx[i]] = 1;
 }
 
 // next[c]: the cell c steps to (c itself at a goal and where not reached); hit[c]: c's own step no longer
@@ -550,6 +550,7 @@ struct NavDevice::Impl {
   // The incremental update's: the field fields_on_device left (its tiles and queue size), the changed
   // cells' marks, the pointers and hits of the jumping (two of each), the flagged tiles.
   bool kept = false;
+  std::size_t kept_fields = 0;
   Tiles kept_tiles{};
   std::size_t kept_cap = 0;
   DeviceBuffer<std::uint8_t> chg, hit, hit2, to;
@@ -754,6 +755,7 @@ Status NavDevice::run(const std::uint8_t* cost, int width, int height, const std
     WM_RETURN_IF_ERROR(add_times(im, run));
   }
   im.kept = keep;
+  im.kept_fields = n;
   im.kept_tiles = t;
   im.kept_cap = cap;
   return Status::Ok();
@@ -763,11 +765,11 @@ Status NavDevice::update_on_device(const std::uint32_t* cells, const std::uint8_
   Impl& im = *impl_;
   cudaStream_t s = im.stream;
   run = NavRun{};
-  if (!im.kept) return Status::Invalid("nav: no field kept on the device to update");
+  if (!im.kept || im.kept_fields != 1) return Status::Invalid("nav: no single field kept on the device to update");
   if (n == 0) return Status::Ok();
   im.kept = false;  // until the update completes
   Tiles t = im.kept_tiles;
-  WM_RETURN_IF_ERROR(im.chg.reserve(t.cells, true));  // zero where new: every mark is cleared after use
+  WM_RETURN_IF_ERROR(im.chg.reserve(t.cells));
   WM_RETURN_IF_ERROR(im.hit.reserve(t.cells));
   WM_RETURN_IF_ERROR(im.hit2.reserve(t.cells));
   WM_RETURN_IF_ERROR(im.next.reserve(t.cells));
@@ -778,8 +780,9 @@ Status NavDevice::update_on_device(const std::uint32_t* cells, const std::uint8_
   WM_CUDA(cudaMemcpyAsync(im.idx.get(), cells, n * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
   WM_CUDA(cudaMemcpyAsync(im.to.get(), costs, n, cudaMemcpyHostToDevice, s));
   WM_CUDA(cudaEventRecord(im.ev[0], s));
+  WM_CUDA(cudaMemsetAsync(im.chg.get(), 0, t.cells, s));  // on the stream, before the marks
   const unsigned un = static_cast<unsigned>(n);
-  k_apply<<<blocks_of(n, 128), 128, 0, s>>>(im.idx.get(), im.to.get(), un, im.cost.get(), im.chg.get(), 1);
+  k_apply<<<blocks_of(n, 128), 128, 0, s>>>(im.idx.get(), im.to.get(), un, im.cost.get(), im.chg.get());
   WM_CUDA_LAUNCH(k_apply);
   WM_RETURN_IF_ERROR(choose_order(im, t, run));
   // The walks through a change, by pointer jumping over the old directions (a walk has fewer steps than
@@ -800,8 +803,6 @@ Status NavDevice::update_on_device(const std::uint32_t* cells, const std::uint8_
   WM_CUDA_LAUNCH(k_reset);
   k_flag_changes<<<blocks_of(n, 128), 128, 0, s>>>(im.idx.get(), un, t, im.flag.get());
   WM_CUDA_LAUNCH(k_flag_changes);
-  k_apply<<<blocks_of(n, 128), 128, 0, s>>>(im.idx.get(), nullptr, un, im.cost.get(), im.chg.get(), 0);
-  WM_CUDA_LAUNCH(k_apply);
   const Work w{im.items.get(), im.items.get() + t.tiles, im.ring.get(), im.counters.get() + 2,
                static_cast<unsigned>(im.kept_cap)};
   WM_RETURN_IF_ERROR(relax_fields(im, t, w, t.cells, true, true, run.fast, [&] {
