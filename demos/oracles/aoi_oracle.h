@@ -78,6 +78,11 @@ inline void aoi_logic(const aoi::AoiConfig& c, std::vector<aoi::Player>& p, std:
         else
           bad = false;
       }
+    } else if (k.type == CommandType::Heal) {
+      if (k.damage < 0)
+        why = aoi::RejectReason::BadDamage;
+      else
+        bad = false;
     } else {
       why = aoi::RejectReason::UnknownType;
     }
@@ -90,9 +95,12 @@ inline void aoi_logic(const aoi::AoiConfig& c, std::vector<aoi::Player>& p, std:
       dx[k.player] += k.dx;
       dy[k.player] += k.dy;
       moved[k.player] = true;
-    } else {
+    } else if (k.type == CommandType::Attack) {
       dmg[k.target] += k.damage;
       hit[k.target] = true;
+    } else {
+      dmg[k.player] -= k.damage;
+      hit[k.player] = true;
     }
   }
   const float x1 = c.world.x0 + c.world.width, y1 = c.world.y0 + c.world.height;
@@ -104,7 +112,7 @@ inline void aoi_logic(const aoi::AoiConfig& c, std::vector<aoi::Player>& p, std:
       out.updates.push_back({i, aoi::Field::Y, aoi_bits(p[i].y)});
     }
     if (hit[i]) {
-      p[i].hp = static_cast<std::int32_t>(std::max<long long>(0, p[i].hp - dmg[i]));
+      p[i].hp = static_cast<std::int32_t>(std::clamp<long long>(p[i].hp - dmg[i], 0, INT32_MAX));
       out.updates.push_back({i, aoi::Field::Hp, static_cast<std::uint32_t>(p[i].hp)});
     }
   }

@@ -37,24 +37,51 @@ struct EventRecord {
   std::vector<std::uint32_t> entered, left;
 };
 
+// One session of a bot, the check's unit: from its Welcome — a new player, or (resumed) the player of its
+// session before — to its Goodbye, its client's restart, or the end of the run.
+struct Session {
+  std::uint32_t player = 0;
+  std::uint64_t token = 0, first_tick = 0;
+  // The first tick it is no longer in the game for: its Goodbye's tick, or (a restart) the resumed
+  // session's first tick; UINT64_MAX: in the game to the end of the run.
+  std::uint64_t end_tick = UINT64_MAX;
+  bool resumed = false;            // the Welcome gave back the player of the session before
+  float spawn_x = 0, spawn_y = 0;  // the Welcome's position and HP (resumed: where the player is)
+  std::int32_t spawn_hp = 0;
+  std::uint32_t welcome_last_seq = 0, welcome_seq = 0;  // resumed: the Welcome's last_seq and seq
+  // Resumed: what the client knew when it restarted — its last State's position and last_seq, and the
+  // seq of its last command (it restarted only once every command it sent was applied).
+  float before_x = 0, before_y = 0;
+  std::uint32_t before_last_seq = 0, before_seq = 0;
+  bool gone = false;       // cut off by the server (not by its own Leave)
+  std::vector<Sent> sent;  // by seq - 1 (resumed: the session before's, continued)
+  std::vector<StateRecord> states;
+  std::vector<EventRecord> events;
+};
+
+// What a bot is doing about its connection (--churn): playing; waiting for the Goodbye and the server's
+// disconnect after a Leave (then it joins again, a new session); waiting until its commands are all
+// applied before it "restarts" (a new socket, and a Hello with its token); connecting again.
+enum class Phase { Playing, Leaving, Settling, Connecting };
+
 struct Bot {
   ENetHost* host = nullptr;
   ENetPeer* peer = nullptr;
-  bool welcomed = false, refused = false, gone = false;
-  std::uint32_t player = 0;
-  std::uint64_t token = 0, first_tick = 0;
-  float spawn_x = 0, spawn_y = 0;
-  std::int32_t spawn_hp = 0;
+  ENetAddress server{};
+  bool welcomed = false, refused = false, gone = false;  // the current connection's
+  Phase phase = Phase::Playing;
+  Clock::time_point phase_since{};
+  bool resume_next = false;            // Connecting: the Hello asks for the current session's player back
+  std::vector<Session> sessions;       // the last one is the current one (once welcomed)
   float x = 0, y = 0, wx = 0, wy = 0;  // known position, waypoint
   std::uint32_t seq = 0, acked = 0;
   std::uint64_t acked_tick = 0;  // the newest State tick it acknowledges
   std::vector<double> rtt_ms, latency_ms;
-  std::vector<Sent> sent;  // by seq - 1
-  std::vector<StateRecord> states;
-  std::vector<EventRecord> events;
   std::set<std::uint32_t> visible;  // live, from the events: what to attack
   std::mt19937_64 rng;
   std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
+  std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0;
+  Session& session() { return sessions.back(); }
 };
 
 // What the first Welcome said about the world (the same for every client of one server).

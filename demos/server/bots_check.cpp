@@ -32,7 +32,7 @@ float step(float from, float target, float map, float max_move, float lo, float 
 }
 
 // A bot's own position updates in a State (its x and y; its hp aside).
-std::vector<aoi::MailboxEntry> own_positions(const Bot& b, const StateRecord& s) {
+std::vector<aoi::MailboxEntry> own_positions(const Session& b, const StateRecord& s) {
   std::vector<aoi::MailboxEntry> own;
   for (const aoi::MailboxEntry& e : s.entries)
     if (e.subject() == b.player && e.field() != aoi::Field::Hp) own.push_back(e);
@@ -62,8 +62,10 @@ class Checker {
  private:
   bool index();
   void check_own_updates(std::size_t i);
-  bool bad_join(const Bot& b, const StateRecord& s) const;
-  bool bad_step(const Bot& b, const StateRecord& s, const StateRecord& prev) const;
+  bool bad_join(const Session& b, const StateRecord& s) const;
+  bool bad_resume(const Session& b, const StateRecord& s);
+  bool bad_step(const Session& b, const StateRecord& s, const StateRecord& prev) const;
+  void check_shared_ids();
   void check_tick(std::uint64_t t);
   void follow_events(std::uint64_t t);
   void read_tick(std::uint64_t t);
@@ -71,15 +73,15 @@ class Checker {
   void find_near(std::size_t k);
   void check_receiver(std::size_t k, std::uint64_t t, TickData& td);
   void check_catch_ups(std::size_t i);
-  bool covered(const Bot& b, std::uint64_t t, const StateRecord& s) const;
-  const std::set<std::uint32_t>& vis_at(const Bot& b, std::uint64_t u) const;
-  KeySet catch_up_keys(const Bot& b, std::uint64_t t, const StateRecord& s) const;
-  std::vector<aoi::MailboxEntry> expected_catch_up(const Bot& b, std::uint64_t t, const StateRecord& s) const;
+  bool covered(const Session& b, std::uint64_t t, const StateRecord& s) const;
+  const std::set<std::uint32_t>& vis_at(const Session& b, std::uint64_t u) const;
+  KeySet catch_up_keys(const Session& b, std::uint64_t t, const StateRecord& s) const;
+  std::vector<aoi::MailboxEntry> expected_catch_up(const Session& b, std::uint64_t t, const StateRecord& s) const;
 
   const World& w_;
   const std::vector<Bot>& bots_;
   Check c_;
-  std::vector<const Bot*> in_;  // the bots that joined
+  std::vector<const Session*> in_;  // the sessions welcomed, bot by bot
   // The ticks checked: up to the last tick every bot heard of.
   std::uint64_t begin_ = UINT64_MAX, end_ = UINT64_MAX;
   std::vector<std::map<std::uint64_t, const StateRecord*>> by_tick_;  // by bot, by tick: its State
@@ -99,6 +101,7 @@ class Checker {
 
 Check Checker::run() {
   if (!index()) return c_;
+  check_shared_ids();
   for (std::size_t i = 0; i < in_.size(); ++i) check_own_updates(i);
   for (std::uint64_t t = begin_; t <= end_; ++t) check_tick(t);
   for (std::size_t i = 0; i < in_.size(); ++i) check_catch_ups(i);
@@ -109,13 +112,17 @@ Check Checker::run() {
 // false when there is nothing to check.
 bool Checker::index() {
   for (const Bot& b : bots_)
-    if (b.welcomed) in_.push_back(&b);
+    for (const Session& s : b.sessions) in_.push_back(&s);
+  c_.sessions = in_.size();
   if (in_.empty()) return false;
-  // Up to the last tick every bot heard of (a bot in the world that heard nothing ends it before it came).
-  for (const Bot* b : in_) {
+  // Up to the last tick every session still in the game at the end heard of (one that heard nothing
+  // ends it before it came); sessions that ended before bound nothing.
+  for (const Session* b : in_) {
     begin_ = std::min(begin_, b->first_tick);
-    end_ = std::min(end_, b->states.empty() ? b->first_tick - 1 : b->states.back().tick);
+    if (b->end_tick == UINT64_MAX) end_ = std::min(end_, b->states.empty() ? b->first_tick - 1 : b->states.back().tick);
   }
+  if (end_ == UINT64_MAX)  // every session ended: up to the last tick any was in the game
+    for (const Session* b : in_) end_ = std::min(end_, b->end_tick - 1);
   if (end_ == UINT64_MAX || end_ < begin_) return false;
   by_tick_.resize(in_.size());
   for (std::size_t i = 0; i < in_.size(); ++i)
@@ -135,18 +142,21 @@ bool Checker::index() {
   return true;
 }
 
-// Bot i's States counted, and its own updates checked against its commands, wherever two consecutive
+// Session i's States counted, and its own updates checked against its commands, wherever two consecutive
 // States (or the Welcome and the first State) say what the tick started from.
 void Checker::check_own_updates(std::size_t i) {
-  const Bot& b = *in_[i];
-  for (std::uint64_t t = b.first_tick; t <= end_; ++t) {
+  const Session& b = *in_[i];
+  const std::uint64_t last = std::min(end_, b.end_tick - 1);
+  for (std::uint64_t t = b.first_tick; t <= last; ++t) {
     ++c_.states_expected;
     c_.states_received += by_tick_[i].count(t);
   }
+  if (b.resumed)
+    c_.resume_errors += bad_resume(b, by_tick_[i].count(b.first_tick) ? *by_tick_[i].at(b.first_tick) : StateRecord{});
   for (const auto& [t, s] : by_tick_[i]) {
-    if (t > end_) break;
+    if (t > last) break;
     if (t == b.first_tick) {
-      c_.own_errors += bad_join(b, *s);
+      if (!b.resumed) c_.own_errors += bad_join(b, *s);
       continue;
     }
     auto p = by_tick_[i].find(t - 1);
@@ -158,17 +168,49 @@ void Checker::check_own_updates(std::size_t i) {
 // Whether a join went wrong. The server moves the player from its parking place to the spawn point of
 // the Welcome (to float rounding) with the Welcome's HP and no command applied yet; its new position
 // must be in its own notifications.
-bool Checker::bad_join(const Bot& b, const StateRecord& s) const {
+bool Checker::bad_join(const Session& b, const StateRecord& s) const {
   const std::vector<aoi::MailboxEntry> want = {{b.player, bits(s.x)}, {b.player | (1u << 30), bits(s.y)}};
   const float tolerance = 1e-3f * std::max(1.0f, w_.cfg.world.width + w_.cfg.world.height);
   return own_positions(b, s) != want || s.last_seq != 0 || s.hp != b.spawn_hp ||
          std::fabs(s.x - b.spawn_x) > tolerance || std::fabs(s.y - b.spawn_y) > tolerance;
 }
 
+// Whether a resumed session's Welcome did not give the player back as its client left it (where its
+// last State put it, its last command applied, its seq counter), or its first State (s, tick 0 if it
+// never came) does not follow from the Welcome by the rule of a step. The client restarted only once all
+// it had sent was applied, so nothing of it can have changed the player since; its HP others may have
+// changed: without an HP entry in the first State, it must be the Welcome's.
+bool Checker::bad_resume(const Session& b, const StateRecord& s) {
+  ++c_.resumes_checked;
+  if (bits(b.spawn_x) != bits(b.before_x) || bits(b.spawn_y) != bits(b.before_y) ||
+      b.welcome_last_seq != b.before_last_seq || b.welcome_seq != b.before_seq)
+    return true;
+  if (s.tick != b.first_tick) return false;
+  StateRecord at_welcome;
+  at_welcome.x = b.spawn_x;
+  at_welcome.y = b.spawn_y;
+  at_welcome.last_seq = b.welcome_last_seq;
+  const bool hp_entry = std::any_of(s.entries.begin(), s.entries.end(), [&b](const aoi::MailboxEntry& e) {
+    return e.subject() == b.player && e.field() == aoi::Field::Hp;
+  });
+  return bad_step(b, s, at_welcome) || (!hp_entry && s.hp != b.spawn_hp);
+}
+
+// Players that two sessions held in the same tick: a player id given to a new session while another
+// session's player still had it (a resumed session takes over from the one before at its first tick).
+void Checker::check_shared_ids() {
+  std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> spans;  // player -> [first, end)
+  for (const Session* b : in_) spans[b->player].emplace_back(b->first_tick, b->end_tick);
+  for (auto& [player, list] : spans) {
+    std::sort(list.begin(), list.end());
+    for (std::size_t k = 1; k < list.size(); ++k) c_.shared_ids += list[k].first < list[k - 1].second;
+  }
+}
+
 // Whether a tick after the join went wrong. The command the State says was applied last moves the
 // player from where the previous State left it, by the server's rule, and its own notifications say
 // exactly that.
-bool Checker::bad_step(const Bot& b, const StateRecord& s, const StateRecord& prev) const {
+bool Checker::bad_step(const Session& b, const StateRecord& s, const StateRecord& prev) const {
   const float px = prev.x, py = prev.y;
   bool moved = false;
   float ex = px, ey = py;
@@ -194,7 +236,7 @@ void Checker::check_tick(std::uint64_t t) {
   present_.clear();
   bool all = true;
   for (std::size_t i = 0; i < in_.size(); ++i) {
-    if (in_[i]->first_tick > t) continue;
+    if (in_[i]->first_tick > t || in_[i]->end_tick <= t) continue;
     if (!by_tick_[i].count(t)) all = false;
     present_.push_back(i);
   }
@@ -225,7 +267,7 @@ void Checker::read_tick(std::uint64_t t) {
   updates_.clear();
   pos_.assign(present_.size(), aoi::Player{});
   for (std::size_t k = 0; k < present_.size(); ++k) {
-    const Bot& b = *in_[present_[k]];
+    const Session& b = *in_[present_[k]];
     const StateRecord& s = *by_tick_[present_[k]].at(t);
     pos_[k] = {s.x, s.y, s.hp};
     for (const aoi::MailboxEntry& e : s.entries)
@@ -256,7 +298,7 @@ void Checker::find_near(std::size_t k) {
 // and a visible set by its events that is exactly the players in its AOI.
 void Checker::check_receiver(std::size_t k, std::uint64_t t, TickData& td) {
   const std::size_t i = present_[k];
-  const Bot& r = *in_[i];
+  const Session& r = *in_[i];
   const StateRecord& s = *by_tick_[i].at(t);
   ++c_.states_checked;
   find_near(k);
@@ -287,9 +329,9 @@ void Checker::check_receiver(std::size_t k, std::uint64_t t, TickData& td) {
 // Every State of bot i whose every covered tick was heard by every bot: its catch-up is exactly the one
 // expected_catch_up() makes (with WARPMIND_BOTS_DEBUG set, the first five that are not are printed).
 void Checker::check_catch_ups(std::size_t i) {
-  const Bot& b = *in_[i];
+  const Session& b = *in_[i];
   for (const auto& [t, s] : by_tick_[i]) {
-    if (t > end_) break;
+    if (t > end_ || t >= b.end_tick) break;
     if (!covered(b, t, *s)) {
       ++c_.catch_ups_skipped;
       continue;
@@ -313,7 +355,7 @@ void Checker::check_catch_ups(std::size_t i) {
 
 // Whether every tick a State's catch-up covers (from `since`, or from the bot's join) was heard by
 // every bot.
-bool Checker::covered(const Bot& b, std::uint64_t t, const StateRecord& s) const {
+bool Checker::covered(const Session& b, std::uint64_t t, const StateRecord& s) const {
   const std::uint64_t from = s.since == 0 ? t : std::max(s.since, b.first_tick);
   bool known = s.since < t && ticks_.count(t);
   for (std::uint64_t u = from; known && u <= t; ++u) known = ticks_.count(u) > 0;
@@ -321,7 +363,7 @@ bool Checker::covered(const Bot& b, std::uint64_t t, const StateRecord& s) const
 }
 
 // What bot b saw after tick u (nothing before it was in the game).
-const std::set<std::uint32_t>& Checker::vis_at(const Bot& b, std::uint64_t u) const {
+const std::set<std::uint32_t>& Checker::vis_at(const Session& b, std::uint64_t u) const {
   if (u < b.first_tick) return none_;  // not in the game yet
   return ticks_.at(u).vis.at(b.player);
 }
@@ -329,7 +371,7 @@ const std::set<std::uint32_t>& Checker::vis_at(const Bot& b, std::uint64_t u) co
 // The keys a State's catch-up may hold: the players in view now whole (since 0), or those that came
 // into view since `since` whole and the fields that changed in the ticks after `since` and before
 // this one.
-KeySet Checker::catch_up_keys(const Bot& b, std::uint64_t t, const StateRecord& s) const {
+KeySet Checker::catch_up_keys(const Session& b, std::uint64_t t, const StateRecord& s) const {
   KeySet keys;
   const auto whole = [&keys](std::uint32_t o) {
     for (std::uint32_t f = 0; f < 3; ++f) keys.insert(o | f << 30);
@@ -352,7 +394,8 @@ KeySet Checker::catch_up_keys(const Bot& b, std::uint64_t t, const StateRecord& 
 
 // A State's catch-up as it must be (docs/protocol.md, "Deltas"): of its keys, those of the players in
 // view now, without the keys of the notifications, with their values after this tick.
-std::vector<aoi::MailboxEntry> Checker::expected_catch_up(const Bot& b, std::uint64_t t, const StateRecord& s) const {
+std::vector<aoi::MailboxEntry> Checker::expected_catch_up(const Session& b, std::uint64_t t,
+                                                          const StateRecord& s) const {
   const TickData& now = ticks_.at(t);
   const std::set<std::uint32_t>& vis = now.vis.at(b.player);
   std::vector<aoi::MailboxEntry> want;

@@ -42,7 +42,7 @@ std::int64_t wall_us() {
 struct Flags {
   std::string server;
   int bots = 10;
-  double seconds = 5, attack_share = 0.1, lose_share = 0;
+  double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0;
   int threads = 1;
   std::uint64_t seed = 1;
   bool json = false;
@@ -92,19 +92,64 @@ struct Run {
       on_state(b, *s);
     else if (const net::Events* e = m->body_as_Events())
       on_events(b, *e);
+    else if (const net::Goodbye* g = m->body_as_Goodbye())
+      on_goodbye(b, *g);
     else
       ++b.bad_in;
   }
 
-  // The bot's player, and (the first Welcome) the world.
+  // The answer to a Leave: the tick in which the player leaves, the end of the session.
+  void on_goodbye(Bot& b, const net::Goodbye& g) {
+    if (b.welcomed && b.phase == Phase::Leaving) b.session().end_tick = g.tick();
+  }
+
+  // A session begins: a new player, or (a Hello that asked for it) the player of the session before back
+  // — which ends that one. And the first Welcome says what the world is.
   void on_welcome(Bot& b, const net::Welcome& w) {
+    if (b.welcomed) return void(++b.bad_in);  // a second Welcome on one connection
+    const bool asked = b.resume_next && !b.sessions.empty();
+    Session s;
+    s.player = w.player();
+    s.token = w.token();
+    s.first_tick = w.tick();
+    s.resumed = w.resumed();
+    s.spawn_x = w.x();
+    s.spawn_y = w.y();
+    s.spawn_hp = w.hp();
+    s.welcome_last_seq = w.last_seq();
+    s.welcome_seq = w.seq();
+    if (asked) {
+      Session& before = b.session();
+      before.end_tick = w.tick();  // the player is the new session's from its first tick (or left, if not resumed)
+      if (!before.states.empty()) {
+        s.before_x = before.states.back().x;
+        s.before_y = before.states.back().y;
+        s.before_last_seq = before.states.back().last_seq;
+      } else {
+        s.before_x = before.spawn_x;
+        s.before_y = before.spawn_y;
+        s.before_last_seq = before.welcome_last_seq;
+      }
+      s.before_seq = b.seq;
+      if (s.resumed) {
+        s.sent = before.sent;
+      } else {
+        ++b.resume_failures;
+      }
+    }
+    if (asked != s.resumed) s.resumed = false;  // a resume it did not ask for is not one
+    if (!s.resumed) {                           // a new session: its seqs count from 1 again
+      b.seq = 0;
+      b.acked = 0;
+    }
+    b.acked_tick = 0;
+    b.visible.clear();
+    b.resume_next = false;
     b.welcomed = true;
-    b.player = w.player();
-    b.token = w.token();
-    b.first_tick = w.tick();
-    b.x = b.spawn_x = w.x();
-    b.y = b.spawn_y = w.y();
-    b.spawn_hp = w.hp();
+    b.phase = Phase::Playing;
+    b.x = s.spawn_x;
+    b.y = s.spawn_y;
+    b.sessions.push_back(std::move(s));
     if (const std::lock_guard<std::mutex> lock(world_mutex); !world.known.load()) {
       world.cfg.world = {w.world_x0(), w.world_y0(), w.world_width(), w.world_height()};
       world.cfg.aoi = w.aoi();
@@ -120,6 +165,8 @@ struct Run {
   // A State recorded for the check (a second State of a tick counted instead), its round trip and
   // latency measured, and (see --lose-share) acknowledged.
   void on_state(Bot& b, const net::State& s) {
+    if (!b.welcomed) return void(++b.bad_in);
+    Session& ses = b.session();
     StateRecord r;
     r.tick = s.tick();
     r.last_seq = s.last_seq();
@@ -131,49 +178,119 @@ struct Run {
     r.since = s.since();
     if (s.catch_up())
       for (const net::Entry* e : *s.catch_up()) r.catch_up.push_back({e->subject_field(), e->value()});
-    if (!b.states.empty() && r.tick <= b.states.back().tick) {  // a second State of a tick: two zones sent it
+    if (!ses.states.empty() && r.tick <= ses.states.back().tick) {  // a second State of a tick: two zones sent it
       ++b.duplicate_states;
       return;
     }
     b.x = r.x;
     b.y = r.y;
-    if (r.last_seq > b.acked && r.last_seq <= b.sent.size()) {
-      b.rtt_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - b.sent[r.last_seq - 1].at).count());
+    if (r.last_seq > b.acked && r.last_seq <= ses.sent.size()) {
+      b.rtt_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - ses.sent[r.last_seq - 1].at).count());
       b.acked = r.last_seq;
     }
     b.latency_ms.push_back(static_cast<double>(wall_us() - static_cast<std::int64_t>(s.time_us())) / 1000.0);
     // --lose-share: the State is kept for the check but the bot acts as if it never came: it does not
     // acknowledge it, so the server's next States must make up for it.
     if (std::uniform_real_distribution<double>(0.0, 1.0)(b.rng) >= f.lose_share) b.acked_tick = r.tick;
-    b.states.push_back(std::move(r));
+    ses.states.push_back(std::move(r));
   }
 
   // Events recorded for the check, and the live visible set (what to attack) updated.
   void on_events(Bot& b, const net::Events& e) {
+    if (!b.welcomed) return void(++b.bad_in);
     EventRecord r;
     r.tick = e.tick();
     if (e.entered()) r.entered.assign(e.entered()->begin(), e.entered()->end());
     if (e.left()) r.left.assign(e.left()->begin(), e.left()->end());
     for (std::uint32_t o : r.entered) b.visible.insert(o);
     for (std::uint32_t o : r.left) b.visible.erase(o);
-    b.events.push_back(std::move(r));
+    b.session().events.push_back(std::move(r));
   }
 
-  // Drains a bot's host: handles what arrived, sends acknowledgements and what is queued.
+  // The Hello of a connection: a new session, or (a restart) the current session's player asked back.
+  void hello(Bot& b) {
+    flatbuffers::FlatBufferBuilder fb(64);
+    const bool resume = b.resume_next && !b.sessions.empty();
+    const auto hello = net::CreateHello(fb, net::kProtocolVersion, fb.CreateString("bot"),
+                                        resume ? b.session().player : 0, resume ? b.session().token : 0);
+    net::FinishMessageBuffer(fb, net::CreateMessage(fb, net::Body_Hello, hello.Union()));
+    send(b, net::kReliableChannel, fb);
+  }
+
+  // Drains a bot's host: handles what arrived, sends acknowledgements and what is queued. A disconnect
+  // after a Leave is the churn's cue to join again; any other one cuts the session off.
   void service(Bot& b, bool record) {
     ENetEvent ev;
     while (b.host && enet_host_service(b.host, &ev, 0) > 0) {
       if (ev.type == ENET_EVENT_TYPE_CONNECT) {
-        flatbuffers::FlatBufferBuilder fb(64);
-        const auto hello = net::CreateHello(fb, net::kProtocolVersion, fb.CreateString("bot"));
-        net::FinishMessageBuffer(fb, net::CreateMessage(fb, net::Body_Hello, hello.Union()));
-        send(b, net::kReliableChannel, fb);
+        hello(b);
       } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
         if (record) on_message(b, ev.packet);
         enet_packet_destroy(ev.packet);
       } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
         b.gone = true;
+        if (record && b.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {
+          connect(b, false);  // the same socket, a new connection and session
+        } else if (record && b.welcomed && b.phase != Phase::Leaving) {
+          b.session().gone = true;
+        }
       }
+    }
+  }
+
+  // A new connection to the bot's server (a restart: from a new socket), its Hello asking for the
+  // current session's player back when `resume`.
+  bool connect(Bot& b, bool restart) {
+    if (restart) {
+      enet_host_destroy(b.host);  // as a crash would: no Leave, no disconnect
+      b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
+      if (b.host == nullptr) return false;
+    }
+    b.peer = enet_host_connect(b.host, &b.server, net::kChannels, 0);
+    if (b.peer == nullptr) return false;
+    b.welcomed = b.gone = false;
+    b.resume_next = restart;
+    b.phase = Phase::Connecting;
+    b.phase_since = Clock::now();
+    return true;
+  }
+
+  // --churn: once a tick, with probability churn / tick_hz, a playing bot leaves and joins again (a new
+  // session) or restarts and resumes its session, one or the other by a coin toss.
+  void churn(Bot& b) {
+    if (f.churn <= 0 || b.phase != Phase::Playing || !b.welcomed || b.gone) return;
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    if (u(b.rng) >= f.churn / std::max(1, world.tick_hz)) return;
+    b.phase_since = Clock::now();
+    if (u(b.rng) < 0.5) {
+      ++b.leaves;
+      flatbuffers::FlatBufferBuilder fb(64);
+      net::FinishMessageBuffer(
+          fb, net::CreateMessage(fb, net::Body_Leave, net::CreateLeave(fb, b.session().token).Union()));
+      send(b, net::kReliableChannel, fb);
+      b.phase = Phase::Leaving;
+    } else {
+      ++b.restarts;
+      b.phase = Phase::Settling;
+    }
+  }
+
+  // Moves a churning bot on: a restart once all it sent is applied (so the check knows exactly what the
+  // resumed Welcome must say), and a bound of 2 s on every step (then the bot stops: counted).
+  void advance(Bot& b) {
+    if (b.phase == Phase::Playing) return;
+    if (b.phase == Phase::Settling && b.welcomed) {
+      const Session& s = b.session();
+      const std::uint32_t applied = s.states.empty() ? s.welcome_last_seq : s.states.back().last_seq;
+      if (applied == b.seq) {
+        if (!connect(b, true)) b.phase = Phase::Playing, b.gone = true;
+        return;
+      }
+    }
+    if (Clock::now() - b.phase_since > std::chrono::seconds(2)) {
+      ++b.churn_timeouts;
+      b.phase = Phase::Playing;
+      b.gone = true;  // it plays no more
     }
   }
 
@@ -182,6 +299,7 @@ struct Run {
   void command(Bot& b) {
     std::uniform_real_distribution<double> u(0.0, 1.0);
     flatbuffers::FlatBufferBuilder fb(64);
+    Session& ses = b.session();
     Sent s;
     s.at = Clock::now();
     const std::uint32_t seq = ++b.seq;
@@ -191,15 +309,15 @@ struct Run {
       std::advance(it, static_cast<long>(b.rng() % b.visible.size()));
       s.attack = true;
       net::FinishMessageBuffer(
-          fb, net::CreateMessage(fb, net::Body_Attack, net::CreateAttack(fb, b.token, seq, *it, ack).Union()));
+          fb, net::CreateMessage(fb, net::Body_Attack, net::CreateAttack(fb, ses.token, seq, *it, ack).Union()));
     } else {
       if (std::fabs(b.x - b.wx) < 0.5f && std::fabs(b.y - b.wy) < 0.5f) pick_waypoint(b);
       s.x = b.wx;
       s.y = b.wy;
       net::FinishMessageBuffer(
-          fb, net::CreateMessage(fb, net::Body_Move, net::CreateMove(fb, b.token, seq, s.x, s.y, ack).Union()));
+          fb, net::CreateMessage(fb, net::Body_Move, net::CreateMove(fb, ses.token, seq, s.x, s.y, ack).Union()));
     }
-    b.sent.push_back(s);
+    ses.sent.push_back(s);
     send(b, net::kStreamChannel, fb);
   }
 };
@@ -238,22 +356,25 @@ std::string open_bots(Run& run, const std::vector<ENetAddress>& servers) {
   for (int i = 0; i < run.f.bots; ++i) {
     Bot& b = run.bots[i];
     b.rng.seed(run.f.seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(i));
+    b.server = servers[static_cast<std::size_t>(i) % servers.size()];
     b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
     if (b.host == nullptr) return "cannot open a UDP socket for bot " + std::to_string(i);
-    b.peer = enet_host_connect(b.host, &servers[static_cast<std::size_t>(i) % servers.size()], net::kChannels, 0);
+    b.peer = enet_host_connect(b.host, &b.server, net::kChannels, 0);
     if (b.peer == nullptr) return "cannot connect bot " + std::to_string(i);
   }
   return {};
 }
 
 // One thread's share of the bots (an ENet host is used by one thread only): their commands once a
-// tick until `stop`, and what arrives handled until `drain_end`.
+// tick until `stop`, and what arrives handled until `drain_end`. --churn starts only until 2 s before
+// `stop`, so that every leave and restart is done by then.
 void play(Run& run, std::span<Bot> group, Clock::time_point start, Clock::time_point stop,
           Clock::time_point drain_end) {
   std::vector<pollfd> fds(group.size());
-  for (std::size_t i = 0; i < group.size(); ++i) fds[i] = {group[i].host->socket, POLLIN, 0};
   Clock::time_point next_send = start, next_all = start;
+  const Clock::time_point churn_end = stop - std::chrono::seconds(2);
   for (Clock::time_point now = Clock::now(); now < drain_end; now = Clock::now()) {
+    for (std::size_t i = 0; i < group.size(); ++i) fds[i] = {group[i].host ? group[i].host->socket : -1, POLLIN, 0};
     const int wait = static_cast<int>(
         std::clamp<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(next_send - now).count(), 0, 5));
     poll(fds.data(), fds.size(), wait);
@@ -263,11 +384,13 @@ void play(Run& run, std::span<Bot> group, Clock::time_point start, Clock::time_p
       if (all || (fds[i].revents & POLLIN)) run.service(group[i], true);
     if (all) next_all = now + std::chrono::milliseconds(10);
     if (now >= next_send && now < stop) {
-      for (Bot& b : group)
-        if (b.welcomed && !b.gone) {
-          run.command(b);
-          enet_host_flush(b.host);
-        }
+      for (Bot& b : group) {
+        run.advance(b);
+        if (!b.welcomed || b.gone || b.phase != Phase::Playing) continue;
+        if (now < churn_end) run.churn(b);
+        if (b.phase == Phase::Playing) run.command(b);
+        enet_host_flush(b.host);
+      }
       const auto period = std::chrono::duration_cast<Clock::duration>(
           std::chrono::duration<double>(1.0 / (run.world.known.load() ? run.world.tick_hz : 20)));
       next_send += period;
@@ -295,19 +418,27 @@ void play_all(Run& run, Clock::time_point start, Clock::time_point stop) {
 struct Totals {
   std::uint64_t lost = 0, duplicated = 0, duplicate_states = 0;
   std::uint64_t sent = 0, received = 0, bytes_out = 0, bytes_in = 0, bad_in = 0, joined = 0, refused = 0;
+  std::uint64_t sessions = 0, leaves = 0, restarts = 0, resumed = 0, resume_failures = 0, churn_timeouts = 0;
 };
 
 // Players lost and duplicated.
 void count_lost(const Run& run, Totals& t) {
-  // Players lost: joined, then cut off by the server or no State in the last second of the run.
+  // Players lost: a session cut off by the server, a bot that could not join again or take its player
+  // back (a churn step that timed out, a resume refused), or a session still in the game at the end that
+  // had no State in the last second of the run.
   // Players duplicated: a bot that got two States of one tick (two zones thought it theirs).
   std::uint64_t last_heard = 0;
   for (const Bot& b : run.bots)
-    if (!b.states.empty()) last_heard = std::max(last_heard, b.states.back().tick);
+    for (const Session& s : b.sessions)
+      if (!s.states.empty()) last_heard = std::max(last_heard, s.states.back().tick);
   for (const Bot& b : run.bots) {
-    if (!b.welcomed) continue;
-    t.lost +=
-        b.gone || b.states.empty() || b.states.back().tick + static_cast<std::uint64_t>(run.world.tick_hz) < last_heard;
+    if (b.sessions.empty()) continue;
+    for (const Session& s : b.sessions) t.lost += s.gone;
+    const Session& s = b.sessions.back();
+    const bool open = s.end_tick == UINT64_MAX && !s.gone;
+    t.lost += open && (!b.welcomed || s.states.empty() ||
+                       s.states.back().tick + static_cast<std::uint64_t>(run.world.tick_hz) < last_heard);
+    t.lost += b.churn_timeouts + b.resume_failures;
     t.duplicated += b.duplicate_states > 0;
     t.duplicate_states += b.duplicate_states;
   }
@@ -316,15 +447,17 @@ void count_lost(const Run& run, Totals& t) {
 // Leave, and wait (boundedly) for the server to let go.
 void leave(Run& run) {
   for (Bot& b : run.bots) {
+    if (!b.host) continue;
     if (b.welcomed && !b.gone) {
       flatbuffers::FlatBufferBuilder fb(64);
-      net::FinishMessageBuffer(fb, net::CreateMessage(fb, net::Body_Leave, net::CreateLeave(fb, b.token).Union()));
+      net::FinishMessageBuffer(
+          fb, net::CreateMessage(fb, net::Body_Leave, net::CreateLeave(fb, b.session().token).Union()));
       send(b, net::kReliableChannel, fb);
     }
     if (!b.gone) enet_peer_disconnect_later(b.peer, 0);
     enet_host_flush(b.host);
   }
-  const Clock::time_point leave_end = Clock::now() + std::chrono::seconds(1);
+  const Clock::time_point leave_end = Clock::now() + std::chrono::seconds(2);
   for (bool waiting = true; waiting && Clock::now() < leave_end;) {
     waiting = false;
     for (Bot& b : run.bots) {
@@ -343,8 +476,14 @@ void close_bots(Run& run, Totals& t) {
     t.bytes_out += b.bytes_out;
     t.bytes_in += b.bytes_in;
     t.bad_in += b.bad_in;
-    t.joined += b.welcomed;
+    t.joined += !b.sessions.empty();
     t.refused += b.refused;
+    t.sessions += b.sessions.size();
+    t.leaves += b.leaves;
+    t.restarts += b.restarts;
+    t.churn_timeouts += b.churn_timeouts;
+    t.resume_failures += b.resume_failures;
+    for (const Session& s : b.sessions) t.resumed += s.resumed;
     enet_host_destroy(b.host);
     b.host = nullptr;
   }
@@ -363,7 +502,9 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         "\"own_errors\":%llu,\"visibility_errors\":%llu,\"catch_up_errors\":%llu,\"catch_ups_checked\":%llu,"
         "\"catch_ups_skipped\":%llu,\"catch_ups_behind\":%llu,\"snapshots\":%llu,\"bad_messages\":%llu,\"players_"
         "lost\":%llu,"
-        "\"players_duplicated\":%llu,\"duplicate_states\":%llu,"
+        "\"players_duplicated\":%llu,\"duplicate_states\":%llu,\"sessions\":%llu,\"churn\":{\"leaves\":%llu,"
+        "\"restarts\":%llu,\"resumed\":%llu,\"resume_failures\":%llu,\"timeouts\":%llu},\"resumes_checked\":%llu,"
+        "\"resume_errors\":%llu,\"shared_ids\":%llu,"
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
         "\"bytes_per_client_per_second\":{\"in\":%.1f,\"out\":%.1f}}\n",
@@ -378,10 +519,14 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(c.catch_ups_skipped), static_cast<unsigned long long>(c.catch_ups_behind),
         static_cast<unsigned long long>(c.snapshots), static_cast<unsigned long long>(t.bad_in),
         static_cast<unsigned long long>(t.lost), static_cast<unsigned long long>(t.duplicated),
-        static_cast<unsigned long long>(t.duplicate_states), percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
-        percentile(run.rtt_ms, 0.99), run.rtt_ms.size(), percentile(run.latency_ms, 0.5),
-        percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99), static_cast<double>(t.bytes_in) / per,
-        static_cast<double>(t.bytes_out) / per);
+        static_cast<unsigned long long>(t.duplicate_states), static_cast<unsigned long long>(t.sessions),
+        static_cast<unsigned long long>(t.leaves), static_cast<unsigned long long>(t.restarts),
+        static_cast<unsigned long long>(t.resumed), static_cast<unsigned long long>(t.resume_failures),
+        static_cast<unsigned long long>(t.churn_timeouts), static_cast<unsigned long long>(c.resumes_checked),
+        static_cast<unsigned long long>(c.resume_errors), static_cast<unsigned long long>(c.shared_ids),
+        percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9), percentile(run.rtt_ms, 0.99), run.rtt_ms.size(),
+        percentile(run.latency_ms, 0.5), percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99),
+        static_cast<double>(t.bytes_in) / per, static_cast<double>(t.bytes_out) / per);
   } else {
     std::printf("warpmind-bots: %d bots, %llu joined, %.1f s: sent %llu, received %llu messages\n", run.f.bots,
                 static_cast<unsigned long long>(t.joined), seconds, static_cast<unsigned long long>(t.sent),
@@ -394,8 +539,10 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(c.extra), static_cast<unsigned long long>(c.wrong_value),
         static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
         static_cast<unsigned long long>(t.bad_in));
-    std::printf("players lost %llu, duplicated %llu\n", static_cast<unsigned long long>(t.lost),
-                static_cast<unsigned long long>(t.duplicated));
+    std::printf("players lost %llu, duplicated %llu; %llu sessions (%llu leaves, %llu restarts, %llu resumed)\n",
+                static_cast<unsigned long long>(t.lost), static_cast<unsigned long long>(t.duplicated),
+                static_cast<unsigned long long>(t.sessions), static_cast<unsigned long long>(t.leaves),
+                static_cast<unsigned long long>(t.restarts), static_cast<unsigned long long>(t.resumed));
     std::printf(
         "rtt ms p50 %.2f p99 %.2f; tick latency ms p50 %.2f p99 %.2f; bytes per client per second in %.0f "
         "out %.0f\n",
@@ -449,6 +596,9 @@ int main(int argc, char** argv) {
                     "share of commands that attack a visible player");
   demos::add_number(app, "--lose-share", f.lose_share, 0.0, 1.0, "F",
                     "share of States a bot acts as if it lost: checked, but not acknowledged");
+  demos::add_number(app, "--churn", f.churn, 0.0, 10.0, "F",
+                    "each second a share F of the bots leaves and joins again (a new session) or restarts and "
+                    "takes its session back with its token, half and half; none in the last 2 s of the run");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "the bots' scripts");
   demos::add_flag(app, "--json", f.json, "one JSON summary object on stdout (its last line)");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;

@@ -72,6 +72,10 @@ struct Flags {
   // handshakes older than the grace (half of half_open_ms, at most 1 s).
   double idle_seconds = 10;
   int half_open_ms = 5000, max_half_open = 64;
+  // A player whose connection is lost without a Leave stays in the game, its slot Detached, for
+  // resume_seconds (0: it leaves at once): a Hello with its token in that time takes it back. One zone
+  // only: in a cluster a lost connection is a leave.
+  double resume_seconds = 10;
   std::uint64_t seed = 1;
   demos::ContextFlags context;
   bool json = false;
@@ -102,7 +106,15 @@ struct Bucket {
   }
 };
 
-enum class SlotState { Free, Joining, Active, Leaving };
+// Free -> (Hello) Joining -> (its tick) Active -> (Leave, idle, slow) Leaving -> (its tick) Free; a lost
+// connection makes an Active slot Detached: the player stays in the game, commanding nothing, until a
+// Hello with its token makes it Active again or --resume-seconds pass (then Leaving).
+enum class SlotState { Free, Joining, Active, Leaving, Detached };
+// Whether a slot's player is in the game (on the map, seen and attackable).
+inline bool playing(SlotState s) { return s == SlotState::Active || s == SlotState::Detached; }
+
+// The HP a player joins with (Welcome.hp): a reused id is healed back to it in its join tick.
+constexpr std::int32_t kSpawnHp = 100;
 
 // How many ticks back a State's catch-up can reach (docs/protocol.md, "Deltas"): a client whose newest
 // acknowledged State is older gets a snapshot.
@@ -116,10 +128,11 @@ struct Slot {
   bool has_command = false;         // the pending command (the latest received since the last tick)
   net::RawCommand command;
   aoi::Player spawn;
-  std::uint64_t acked = 0;       // the newest State tick the client acknowledged (0: none)
-  std::uint64_t first_tick = 0;  // the tick of its join
-  std::uint64_t heard_tick = 0;  // the tick in which its client last sent something with its token
-  std::uint64_t ack_sent = 0;    // a cluster's gateway: the acknowledgement last passed on to the zones
+  std::uint64_t acked = 0;          // the newest State tick the client acknowledged (0: none)
+  std::uint64_t first_tick = 0;     // the tick of its join
+  std::uint64_t heard_tick = 0;     // the tick in which its client last sent something with its token
+  std::uint64_t ack_sent = 0;       // a cluster's gateway: the acknowledgement last passed on to the zones
+  std::uint64_t detached_tick = 0;  // Detached: the tick in which its connection was lost
 };
 
 // What a player's client holds, as the zone that builds its States keeps track of it: the players in
@@ -173,7 +186,11 @@ struct Server {
   std::uint64_t drops[kDrops] = {};
   std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
   std::uint64_t idle_players = 0, half_open_reset = 0;  // players timed out; handshakes reset (server_limits.cpp)
-  std::vector<Clock::time_point> half_open_since;       // by peer index: when its handshake began (0: none)
+  // Sessions kept over a lost connection (detached), taken back by their clients (resumed), asked for
+  // and not found (resume_failed: a new session instead), left when the grace ran out (expired), and
+  // connections dropped because a new one came from their address and port (superseded).
+  std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
+  std::vector<Clock::time_point> half_open_since;  // by peer index: when its handshake began (0: none)
   std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers;  // the sweep's (address, peer index)
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
@@ -200,6 +217,12 @@ struct Server {
     for (const Slot& s : slots) n += s.state != SlotState::Free;
     return n;
   }
+  // Players whose clients are connected (Detached ones are not).
+  std::uint32_t connected_count() const {
+    std::uint32_t n = 0;
+    for (const Slot& s : slots) n += s.state != SlotState::Free && s.peer != nullptr;
+    return n;
+  }
 
   // Setting up and closing down (server_main.cpp): empty string or the reason it cannot run.
   std::string open_world();
@@ -213,8 +236,11 @@ struct Server {
   void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size);
   void refuse(ENetPeer* p, net::RefuseReason why);
   void on_hello(ENetPeer* p, Conn& c, const net::Hello& h);
+  bool resume(ENetPeer* p, Conn& c, const net::Hello& h);
+  void welcome(ENetPeer* p, int slot, bool resumed);
+  void supersede(ENetPeer* p);
   void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
-  void release(ENetPeer* p);
+  void release(ENetPeer* p, bool lost = false);
   void on_receive(ENetPeer* p, const ENetPacket* packet);
   int take_command(Slot& s, int slot, const net::Message& m) const;
   bool pump(int wait_ms);
@@ -225,13 +251,14 @@ struct Server {
   Clock::time_point address_sweep{};
   void limit_addresses();
   void sweep_peers();
+  void expire_detached();
   void half_open(Clock::time_point now);
 
   // The tick (server_tick.cpp): commands in, the AOI module's tick, notifications out.
   std::vector<std::size_t> part_start, part_written;
   void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r);
   bool take_pending(std::uint32_t i, net::RawCommand& c);
-  bool resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command& k);
+  int resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command* k);
   void resolve(std::vector<aoi::Command>& cmds);
   void local_commands(std::vector<aoi::Command>& cmds);
 

@@ -1,7 +1,8 @@
 // warpmind-server's limits beyond the protocol's: datagrams a second by address (--address-rate, before
 // ENet parses them); connections dropped for never saying Hello or for piling up unacknowledged
-// reliable data; players whose clients went quiet (--idle-seconds); handshakes never completed
-// (--half-open-ms, --max-half-open by address). Messages a second by connection (--peer-rate) are taken in server_sessions.cpp.
+// reliable data; players whose clients went quiet (--idle-seconds); players whose connections were lost
+// and not resumed (--resume-seconds); handshakes never completed (--half-open-ms, --max-half-open by
+// address). Messages a second by connection (--peer-rate) are taken in server_sessions.cpp.
 #include "server.h"
 
 namespace warpmind::server {
@@ -60,6 +61,18 @@ void Server::sweep_peers() {
     }
   }
   half_open(now);
+  expire_detached();
+}
+
+// Detached players whose clients did not come back within --resume-seconds leave (in the next tick).
+void Server::expire_detached() {
+  const double grace = f.resume_seconds * f.tick_hz;
+  for (Slot& s : slots)
+    if (s.state == SlotState::Detached && static_cast<double>(tick - s.detached_tick) > grace) {
+      s.state = SlotState::Leaving;
+      ++expired;
+      ++left;
+    }
 }
 
 // Connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the

@@ -176,7 +176,7 @@ int run(Server& sv) {
     }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const std::uint32_t connected = sv.active_count();
+  const std::uint32_t connected = sv.connected_count();
   sv.close_network();
   sv.print_summary(seconds, connected);
   return 0;
@@ -249,6 +249,9 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--idle-seconds", f.idle_seconds, 0.0, 86400.0, "S",
                     "a joined player whose client sends nothing with its token for S seconds leaves (its slot "
                     "is freed); 0: never");
+  demos::add_number(app, "--resume-seconds", f.resume_seconds, 0.0, 86400.0, "S",
+                    "a player whose connection is lost without a Leave stays in the game for S seconds, for its "
+                    "client to take back with a Hello carrying its token; 0: it leaves at once");
   demos::add_integer(app, "--half-open-ms", f.half_open_ms, 100, 60000, "MS",
                      "a connection whose handshake is not done after MS milliseconds is reset");
   demos::add_integer(app, "--max-half-open", f.max_half_open, 1, 65535, "N",

@@ -56,6 +56,22 @@ std::string Server::metrics_text() {
          one("warpmind_server_idle_total", idle_players));
   metric("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
          one("warpmind_server_half_open_reset_total", half_open_reset));
+  std::size_t open_connections = 0;
+  for (std::size_t i = 0; host && i < host->peerCount; ++i)
+    open_connections += host->peers[i].state != ENET_PEER_STATE_DISCONNECTED;
+  metric("warpmind_server_connections", "gauge", "ENet connections open now (handshakes and closings included).",
+         one("warpmind_server_connections", static_cast<double>(open_connections)));
+  metric("warpmind_server_detached_total", "counter", "Players kept in the game after their connection was lost.",
+         one("warpmind_server_detached_total", detached));
+  metric("warpmind_server_resumed_total", "counter", "Sessions taken back by a Hello with their token.",
+         one("warpmind_server_resumed_total", resumed));
+  metric("warpmind_server_resume_failed_total", "counter", "Resumes asked for of sessions not there (a new one given).",
+         one("warpmind_server_resume_failed_total", resume_failed));
+  metric("warpmind_server_expired_total", "counter", "Detached players that left after --resume-seconds.",
+         one("warpmind_server_expired_total", expired));
+  metric("warpmind_server_superseded_total", "counter",
+         "Connections dropped for a new one from their address and port.",
+         one("warpmind_server_superseded_total", superseded));
   std::string d;
   for (int k = 0; k < kDrops; ++k)
     d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) + "\n";
@@ -177,7 +193,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
     std::printf(
         "{\"program\":\"warpmind-server\",\"ticks\":%llu,\"seconds\":%.3f,\"tick_hz\":%d,\"late_ticks\":%llu,"
         "\"clients\":{\"joined\":%llu,\"left\":%llu,\"disconnected\":%llu,\"refused\":%llu,\"slow\":%llu,\"peak\":%llu,"
-        "\"connected_at_stop\":%u,\"idle\":%llu,\"half_open_reset\":%llu},\"drops\":{%s},\"dropped\":%llu,\"receive_"
+        "\"connected_at_stop\":%u,\"idle\":%llu,\"half_open_reset\":%llu,\"detached\":%llu,\"resumed\":%llu,"
+        "\"resume_failed\":%llu,\"expired\":%llu,\"superseded\":%llu},\"drops\":{%s},\"dropped\":%llu,\"receive_"
         "errors\":%llu,\"commands\":%llu,"
         "\"rejected_by_aoi\":%llu,"
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
@@ -193,15 +210,17 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(disconnected), static_cast<unsigned long long>(refused),
         static_cast<unsigned long long>(slow_peers), static_cast<unsigned long long>(peak), connected,
         static_cast<unsigned long long>(idle_players), static_cast<unsigned long long>(half_open_reset),
-        drop_list.c_str(), static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(receive_errors),
-        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(module_rejected),
-        static_cast<unsigned long long>(notifications), static_cast<unsigned long long>(datagrams_in),
-        static_cast<unsigned long long>(datagram_bytes_in), static_cast<unsigned long long>(bytes_in),
-        static_cast<unsigned long long>(packets_out), static_cast<unsigned long long>(bytes_out),
-        percentile(tick_ms, 0.5), percentile(tick_ms, 0.9), percentile(tick_ms, 0.99), percentile(tick_ms, 1.0),
-        aoi::variant_name(world->variant()), backend_name(ctx->backend()),
-        static_cast<unsigned long long>(send_failures), observers.size(), socket_buffer, f.zone, f.zones,
-        static_cast<unsigned long long>(zone_messages), static_cast<unsigned long long>(zone_bad),
+        static_cast<unsigned long long>(detached), static_cast<unsigned long long>(resumed),
+        static_cast<unsigned long long>(resume_failed), static_cast<unsigned long long>(expired),
+        static_cast<unsigned long long>(superseded), drop_list.c_str(), static_cast<unsigned long long>(dropped),
+        static_cast<unsigned long long>(receive_errors), static_cast<unsigned long long>(commands),
+        static_cast<unsigned long long>(module_rejected), static_cast<unsigned long long>(notifications),
+        static_cast<unsigned long long>(datagrams_in), static_cast<unsigned long long>(datagram_bytes_in),
+        static_cast<unsigned long long>(bytes_in), static_cast<unsigned long long>(packets_out),
+        static_cast<unsigned long long>(bytes_out), percentile(tick_ms, 0.5), percentile(tick_ms, 0.9),
+        percentile(tick_ms, 0.99), percentile(tick_ms, 1.0), aoi::variant_name(world->variant()),
+        backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(), socket_buffer,
+        f.zone, f.zones, static_cast<unsigned long long>(zone_messages), static_cast<unsigned long long>(zone_bad),
         static_cast<unsigned long long>(zone_late), static_cast<unsigned long long>(zone_timeouts),
         static_cast<unsigned long long>(relayed_out), static_cast<unsigned long long>(relayed_in),
         static_cast<unsigned long long>(resets), static_cast<unsigned long long>(views_missing),

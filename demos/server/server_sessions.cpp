@@ -50,6 +50,10 @@ void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
     refuse(p, net::RefuseReason_AlreadyJoined);
     return;
   }
+  if (h.resume_token() != 0) {
+    if (resume(p, c, h)) return;
+    ++resume_failed;  // not there any more (or never was): a new session
+  }
   int free = -1;
   for (std::size_t i = 0; i < slots.size() && free < 0; ++i)
     if (slots[i].state == SlotState::Free) free = static_cast<int>(i);
@@ -64,20 +68,79 @@ void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   do s.token = (std::uint64_t{entropy()} << 32) ^ entropy();
   while (s.token == 0);
   std::uniform_real_distribution<float> where(0.0f, f.map);
-  s.spawn = {where(rng), where(rng), 100};
+  s.spawn = {where(rng), where(rng), kSpawnHp};
   s.first_tick = tick;
   s.heard_tick = tick;
   c.slot = free;
   ++joined;
+  welcome(p, free, false);
+  peak = std::max<std::uint64_t>(peak, active_count());
+}
+
+// A Hello with the token of a session whose player is still in the game (Detached, or Active on a
+// connection the client has given up): the player is this connection's from the next tick on, where it
+// is, with its HP, its seq counter and its last applied command. Its client holds nothing yet, so its
+// first State is a snapshot and an Events of the tick before lists everyone it sees. One zone only (a
+// cluster's views live in the zone that builds the States). False when there is no such session.
+bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
+  const std::uint32_t id = h.resume_player();
+  if (f.zones != 1 || id >= cap) return false;
+  const int k = static_cast<int>(id);
+  Slot& s = slots[k];
+  if (!playing(s.state) || s.token != h.resume_token()) return false;
+  if (ENetPeer* old = s.peer) {  // the client's earlier connection, still open here: dropped silently
+    delete static_cast<Conn*>(old->data);
+    old->data = nullptr;
+    enet_peer_reset(old);
+  }
+  s.state = SlotState::Active;
+  s.peer = p;
+  s.acked = 0;
+  s.first_tick = tick;  // acknowledgements count from this connection's first State
+  s.heard_tick = tick;
+  c.slot = k;
+  ++resumed;
+  welcome(p, k, true);
+  // What it sees after the tick before: the view this server kept up while the client was away.
+  const View& v = views[id];
+  flatbuffers::FlatBufferBuilder b(64 + 4 * v.visible.size());
+  const auto entered = b.CreateVector(v.tick + 1 == tick ? v.visible : std::vector<std::uint32_t>{});
+  const auto none = b.CreateVector(std::vector<std::uint32_t>{});
+  net::FinishMessageBuffer(
+      b, net::CreateMessage(b, net::Body_Events, net::CreateEvents(b, tick - 1, entered, none).Union()));
+  send(p, net::kReliableChannel, b);
+  return true;
+}
+
+// The Welcome of slot k's session, new (its spawn point) or resumed (where its player is now).
+void Server::welcome(ENetPeer* p, int k, bool resumed_session) {
+  const Slot& s = slots[k];
+  const std::uint32_t id = id_of(k);
+  const aoi::Player at = resumed_session ? world->players()[id] : s.spawn;
   flatbuffers::FlatBufferBuilder b(256);
-  const auto w =
-      net::CreateWelcome(b, net::kProtocolVersion, id_of(free), s.token, static_cast<std::uint32_t>(f.tick_hz), tick,
-                         f.map, cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
-                         cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square, max_move,
-                         cfg.attack_range, f.damage, s.spawn.x, s.spawn.y, s.spawn.hp);
+  const auto w = net::CreateWelcome(b, net::kProtocolVersion, id, s.token, static_cast<std::uint32_t>(f.tick_hz), tick,
+                                    f.map, cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
+                                    cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
+                                    max_move, cfg.attack_range, f.damage, at.x, at.y, at.hp, resumed_session,
+                                    resumed_session ? last_applied[id] : 0, resumed_session ? s.last_received : 0);
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
   send(p, net::kReliableChannel, b);
-  peak = std::max<std::uint64_t>(peak, active_count());
+}
+
+// A connection completed from an address and port that another connection of this host still has: the
+// client behind it is gone (restarted, or a NAT gave its port to someone new), so the old connection is
+// dropped before it can send anything more to the new one. Its player, if any, is kept for a resume.
+void Server::supersede(ENetPeer* p) {
+  for (std::size_t i = 0; i < host->peerCount; ++i) {
+    ENetPeer* q = &host->peers[i];
+    if (q == p || q->state == ENET_PEER_STATE_DISCONNECTED || q->address.host != p->address.host ||
+        q->address.port != p->address.port)
+      continue;
+    if (q->data && static_cast<Conn*>(q->data)->slot >= 0) ++disconnected;
+    release(q, true);
+    enet_peer_reset(q);
+    ++superseded;
+  }
 }
 
 // An observer (warpmind-demo --connect): a Welcome without a player, then a Snapshot every tick.
@@ -100,16 +163,27 @@ void Server::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
   send(p, net::kReliableChannel, b);
 }
 
-// Frees the connection's slot (its player leaves the map in the next tick).
-void Server::release(ENetPeer* p) {
+// Frees the connection's slot: its player leaves the map in the next tick — or, when the connection was
+// lost (`lost`: no Leave) and --resume-seconds allows, stays in the game Detached for its client to
+// resume. A session whose join tick has not come yet is simply dropped.
+void Server::release(ENetPeer* p, bool lost) {
   Conn* c = static_cast<Conn*>(p->data);
   if (c == nullptr) return;
   if (c->slot >= 0) {
     Slot& s = slots[c->slot];
     s.peer = nullptr;
     s.has_command = false;
-    s.state = s.state == SlotState::Joining ? SlotState::Free : SlotState::Leaving;
-    ++left;
+    if (s.state == SlotState::Joining) {
+      s.state = SlotState::Free;
+      ++left;
+    } else if (lost && f.resume_seconds > 0 && f.zones == 1) {
+      s.state = SlotState::Detached;
+      s.detached_tick = tick;
+      ++detached;
+    } else {
+      s.state = SlotState::Leaving;
+      ++left;
+    }
   }
   if (c->observer) std::erase(observers, p);
   delete c;
@@ -144,6 +218,11 @@ void Server::on_receive(ENetPeer* p, const ENetPacket* packet) {
   Slot& s = slots[c->slot];
   if (const net::Leave* l = m->body_as_Leave()) {
     if (l->token() != s.token) return void(++drops[WrongToken]);
+    if (s.state == SlotState::Active) {  // its player leaves in the next tick: the client is told which
+      flatbuffers::FlatBufferBuilder b(64);
+      net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Goodbye, net::CreateGoodbye(b, tick).Union()));
+      send(p, net::kReliableChannel, b);
+    }
     release(p);
     enet_peer_disconnect_later(p, 0);
     return;
@@ -189,7 +268,7 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
     // A target that is no player, the attacker itself, or (one zone) a player not in the game. In a
     // cluster the gateway cannot know where the target is: an attack on a player not in the game is
     // sent on and applied nowhere.
-    if (target >= total || target == me || (f.zones == 1 && slots[target].state != SlotState::Active)) return BadValue;
+    if (target >= total || target == me || (f.zones == 1 && !playing(slots[target].state))) return BadValue;
     s.command = {me, net::RawKind::Attack, seq, 0, 0, target};
   }
   s.last_received = seq;
@@ -217,6 +296,7 @@ bool Server::pump(int wait_ms) {
         // No throttling of unreliable packets: a State is dropped only by the network (or by a
         // client that stops acknowledging, which the sweep disconnects).
         enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
+        supersede(ev.peer);
         break;
       }
       case ENET_EVENT_TYPE_RECEIVE:
@@ -225,7 +305,7 @@ bool Server::pump(int wait_ms) {
         break;
       case ENET_EVENT_TYPE_DISCONNECT:
         if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++disconnected;
-        release(ev.peer);
+        release(ev.peer, true);
         break;
       default:
         break;

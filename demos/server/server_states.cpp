@@ -25,12 +25,14 @@ void Server::deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResul
   const std::span<const aoi::Player> after = world->players();
   for (std::uint32_t i = c.first_receiver; i < c.end_receiver; ++i) {
     const auto entered = events_of(r.entered, i, out_in), gone = events_of(r.left, i, out_left);
-    const bool mine_now =
-        f.zones == 1 ? slots[i].state == SlotState::Active && slots[i].peer != nullptr : in_strip(after[i]);
+    // One zone: a player in the game — Detached ones too, whose views are kept up for their clients'
+    // resume, though nothing is sent.
+    const bool mine_now = f.zones == 1 ? playing(slots[i].state) : in_strip(after[i]);
     if (!mine_now) continue;
     const std::span<const aoi::MailboxEntry> box = box_of(c, i);
     const std::uint64_t since =
         catch_up_of(i, views[i], f.zones == 1 ? slots[i].acked : client_ack[i], entered, gone, box, after, catch_up);
+    if (f.zones == 1 && slots[i].peer == nullptr) continue;
     notifications += box.size() + catch_up.size();
     build_state(out_builder, i, box, catch_up, since, time_us, after[i]);
     deliver(i, net::kStreamChannel, out_builder);
@@ -180,7 +182,7 @@ void Server::send_snapshots(std::uint64_t time_us) {
   const std::span<const aoi::Player> now = world->players();
   snapshot.clear();
   for (std::uint32_t i = 0; i < total; ++i)
-    if (f.zones == 1 ? slots[i].state == SlotState::Active : in_strip(now[i]))
+    if (f.zones == 1 ? playing(slots[i].state) : in_strip(now[i]))
       snapshot.emplace_back(i, now[i].x, now[i].y, now[i].hp);
   flatbuffers::FlatBufferBuilder& b = out_builder;
   b.Clear();

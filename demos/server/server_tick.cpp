@@ -9,10 +9,11 @@ namespace warpmind::server {
 
 namespace {
 
-// A slot's part in the next tick: its join, its leave, or its latest command.
-bool has_pending(const Slot& s) {
-  return s.state == SlotState::Joining || s.state == SlotState::Leaving ||
-         (s.state == SlotState::Active && s.has_command);
+// How many of the module's commands a slot's part in the next tick can make: its join (a move and a
+// heal), its leave, or its latest command.
+std::size_t pending_commands(const Slot& s) {
+  if (s.state == SlotState::Joining) return 2;
+  return s.state == SlotState::Leaving || (s.state == SlotState::Active && s.has_command);
 }
 
 }  // namespace
@@ -66,8 +67,9 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
 }
 
 // The tick's commands for the AOI module: every raw command whose player (an attack: whose target)
-// is in this zone's world, resolved against the positions before the tick.
-bool Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command& k) {
+// is in this zone's world, resolved against the positions before the tick, into out[0..1]; how many.
+int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command* out) {
+  aoi::Command& k = out[0];
   k = {};
   k.player = c.player;
   const aoi::Player& p = pos[c.player];
@@ -76,43 +78,44 @@ bool Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> 
       views[c.player].start(tick - 1);
       client_ack[c.player] = 0;
       last_applied[c.player] = 0;
-      if (!in_reach(c.x)) return false;
+      if (!in_reach(c.x)) return 0;
       k.dx = c.x - p.x;
       k.dy = c.y - p.y;
-      return true;
+      if (p.hp >= kSpawnHp) return 1;  // (HP never rises above the spawn HP here)
+      out[1] = {c.player, aoi::CommandType::Heal, 0, 0, 0, kSpawnHp - p.hp};  // the HP the Welcome gave
+      return 2;
     case net::RawKind::Leave:
-      if (!in_game(p)) return false;
+      if (!in_game(p)) return 0;
       k.dx = parking[c.player].x - p.x;
       k.dy = parking[c.player].y - p.y;
-      return true;
+      return 1;
     case net::RawKind::Move: {
       last_applied[c.player] = c.seq;
-      if (!in_game(p)) return false;
+      if (!in_game(p)) return 0;
       const float tx = std::clamp(c.x, 0.0f, f.map), ty = std::clamp(c.y, 0.0f, f.map);
       k.dx = std::clamp(tx - p.x, -max_move, max_move);
       k.dy = std::clamp(ty - p.y, -max_move, max_move);
-      return true;
+      return 1;
     }
     case net::RawKind::Attack:
       last_applied[c.player] = c.seq;
-      if (!in_game(pos[c.target])) return false;
+      if (!in_game(pos[c.target])) return 0;
       k.type = aoi::CommandType::Attack;
       k.target = c.target;
       k.damage = f.damage;
-      return true;
+      return 1;
     case net::RawKind::Ack:
       client_ack[c.player] = std::max<std::uint64_t>(client_ack[c.player], c.target);
-      return false;
+      return 0;
   }
-  return false;
+  return 0;
 }
 
 void Server::resolve(std::vector<aoi::Command>& cmds) {
   cmds.clear();
   const std::span<const aoi::Player> pos = world->players();
-  aoi::Command k;
-  for (const net::RawCommand& c : raw)
-    if (resolve_one(c, pos, k)) cmds.push_back(k);
+  aoi::Command k[2];
+  for (const net::RawCommand& c : raw) cmds.insert(cmds.end(), k, k + resolve_one(c, pos, k));
 }
 
 // Takes slot i's part in the next tick into c: false when it has none.
@@ -146,7 +149,7 @@ void Server::local_commands(std::vector<aoi::Command>& cmds) {
   pool.parallel_for(parts, [&](std::size_t b, std::size_t e, unsigned) {
     for (std::size_t p = b; p < e; ++p) {
       std::size_t k = 0;
-      for (std::uint32_t i = lo(p); i < lo(p + 1); ++i) k += has_pending(slots[i]);
+      for (std::uint32_t i = lo(p); i < lo(p + 1); ++i) k += pending_commands(slots[i]);
       part_start[p + 1] = k;
     }
   });
@@ -157,7 +160,7 @@ void Server::local_commands(std::vector<aoi::Command>& cmds) {
       std::size_t at = part_start[p];
       net::RawCommand c;
       for (std::uint32_t i = lo(p); i < lo(p + 1); ++i)
-        if (take_pending(i, c) && resolve_one(c, pos, cmds[at])) ++at;
+        if (take_pending(i, c)) at += resolve_one(c, pos, cmds.data() + at);
       part_written[p] = at - part_start[p];
     }
   });

@@ -128,6 +128,10 @@ std::vector<Command> commands(const std::vector<Player>& p, const AoiConfig& c, 
     }
     cmds.push_back(k);
   }
+  SplitMix64 heal_rng(seed ^ 0x5bd1e995u);  // heals of every 7th player, a few huge (HP clamped at 2^31 - 1)
+  for (std::uint32_t i = 0; i < n; i += 7)
+    cmds.push_back({i, CommandType::Heal, 0, 0, 0,
+                    heal_rng.uniform() < 0.1f ? INT32_MAX : static_cast<std::int32_t>(heal_rng.next() % 50)});
   if (n > 3) {  // conflicts: several moves for one player, many attackers on one target
     cmds.push_back({1, CommandType::Move, 1.5f, -2.5f, 0, 0});
     for (std::uint32_t i = 0; i < n; ++i) cmds.push_back({i, CommandType::Attack, 0, 0, 2, 7});
@@ -140,6 +144,7 @@ std::vector<Command> commands(const std::vector<Player>& p, const AoiConfig& c, 
   cmds.push_back({0, CommandType::Attack, 0, 0, n + 1, 5});
   cmds.push_back({0, CommandType::Attack, 0, 0, 0, 5});
   cmds.push_back({0, CommandType::Attack, 0, 0, n > 1 ? 1u : 0u, -4});
+  cmds.push_back({0, CommandType::Heal, 0, 0, 0, -1});
   return cmds;
 }
 
@@ -754,6 +759,8 @@ TEST(Aoi, ACommandWithSeveralFaultsCountsUnderTheFirstCheck) {
       {{0, CommandType::Attack, 0, 0, 0, -1}, RejectReason::SelfAttack},       // before damage
       {{0, CommandType::Attack, 0, 0, 1, -1}, RejectReason::BadDamage},        // out of range too: damage first
       {{0, CommandType::Attack, 0, 0, 1, 3}, RejectReason::TargetOutOfRange},
+      {{0, CommandType::Heal, NAN, 0, 9, -1}, RejectReason::BadDamage},  // only its amount is looked at
+      {{2, CommandType::Heal, 0, 0, 0, 5}, RejectReason::UnknownPlayer},
   };
   for (AoiVariant v : available_variants()) {
     SCOPED_TRACE(variant_name(v));
@@ -769,6 +776,39 @@ TEST(Aoi, ACommandWithSeveralFaultsCountsUnderTheFirstCheck) {
       for (int k = 0; k < kRejectReasons; ++k) EXPECT_EQ(r.rejected[k], k == static_cast<int>(why) ? 1u : 0u) << k;
       EXPECT_TRUE(r.updates.empty());
     }
+  }
+}
+
+// A heal is a negative damage of its own player: a tick's heals and attacks of one player add up exactly
+// whatever their order, the sum clamped into [0, 2^31 - 1], one HP update each (a heal of 0 too).
+TEST(Aoi, HealsAndAttacksOfOnePlayerAddUpAndClamp) {
+  AoiConfig c;
+  c.world = {0, 0, 100, 100};
+  c.attack_range = 5.0f;
+  const std::vector<Player> p = {{10, 10, 50}, {12, 10, 2147483600}, {14, 10, 5}, {90, 90, 7}};
+  for (AoiVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<AoiWorld> w;
+    ASSERT_TRUE(AoiWorld::create(*context_for(v), c, w).ok());
+    ASSERT_TRUE(w->reset(p).ok());
+    TickResult r;
+    const std::vector<Command> cmds = {
+        {0, CommandType::Attack, 0, 0, 1, 7},  {0, CommandType::Heal, 0, 0, 0, 30},
+        {1, CommandType::Attack, 0, 0, 0, 60}, {1, CommandType::Heal, 0, 0, 0, 1000},
+        {2, CommandType::Heal, 0, 0, 0, 3},    {1, CommandType::Attack, 0, 0, 2, 100},
+        {3, CommandType::Heal, 0, 0, 0, 0},    {1, CommandType::Heal, 0, 0, 0, INT32_MAX},
+    };
+    ASSERT_TRUE(w->tick(cmds, r).ok());
+    EXPECT_EQ(r.accepted, cmds.size());
+    EXPECT_EQ(w->players()[0].hp, 20);         // 50 + 30 - 60
+    EXPECT_EQ(w->players()[1].hp, INT32_MAX);  // 2147483600 - 7 + 1000 + (2^31 - 1), clamped
+    EXPECT_EQ(w->players()[2].hp, 0);          // 5 + 3 - 100, clamped
+    EXPECT_EQ(w->players()[3].hp, 7);          // a heal of 0
+    EXPECT_EQ(r.updates, (std::vector<Update>{{0, Field::Hp, 20},
+                                              {1, Field::Hp, static_cast<std::uint32_t>(INT32_MAX)},
+                                              {2, Field::Hp, 0},
+                                              {3, Field::Hp, 7}}));
   }
 }
 

@@ -255,6 +255,7 @@ namespace Warpmind.Tests
                 for (int i = 0; i < commands.Length; ++i) commands[i] = Command.Move((uint)i, 1, 0);
                 commands[7] = Command.Move(7, 5, 0);         // beyond max_move: rejected as a bad move
                 commands[8] = Command.Attack(8, 9, 10);       // 4 apart: in range
+                commands[10] = Command.Heal(10, 25);          // its own HP up: 125
                 AoiTickStats s = a.Tick(commands);
                 Assert.AreEqual((ulong)1, (ulong)s.Rejected2);
                 Assert.AreEqual((ulong)49, (ulong)s.Accepted);
@@ -265,6 +266,7 @@ namespace Warpmind.Tests
                 a.Players(now);
                 Assert.AreEqual(3f, now[0].X);
                 Assert.AreEqual(90, now[9].Hp);
+                Assert.AreEqual(125, now[10].Hp);
                 bool selfX = false, hp = false;
                 for (int i = 0; i < n; ++i)
                 {

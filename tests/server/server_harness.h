@@ -172,8 +172,12 @@ struct Client {
   std::vector<std::vector<std::uint8_t>> received;
   bool connected = false, disconnected = false;
 
-  explicit Client(int port) {
-    host = enet_host_create(nullptr, 1, warpmind::net::kChannels, 0, 0);
+  // Connects to 127.0.0.1:port from `local` (nullptr: any port). ENet draws a connection's id from the
+  // host's address and the second it was made, so hosts made one after the other in one process can draw
+  // the same: `seed` (not 0) makes this one's its own.
+  explicit Client(int port, const ENetAddress* local = nullptr, std::uint32_t seed = 0) {
+    host = enet_host_create(local, 1, warpmind::net::kChannels, 0, 0);
+    if (host && seed) host->randomSeed ^= seed * 0x9e3779b9u;
     ENetAddress a;
     enet_address_set_host_ip(&a, "127.0.0.1");
     a.port = static_cast<enet_uint16>(port);

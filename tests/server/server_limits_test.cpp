@@ -71,7 +71,8 @@ TEST(Server, DropsAndCountsWhatAClientMustNotSend) {
 
 TEST(Server, SurvivesJoinLeaveStormsAndRefusesWhenFull) {
   ASSERT_EQ(enet_initialize(), 0);
-  ServerProcess server({"--map", "100", "--aoi", "10", "--max-clients", "20"}, "storm");
+  // Disconnects without a Leave: with --resume-seconds 0 their players leave at once.
+  ServerProcess server({"--map", "100", "--aoi", "10", "--max-clients", "20", "--resume-seconds", "0"}, "storm");
   ASSERT_GT(server.port, 0) << slurp(server.err);
   using namespace warpmind::net;
   flatbuffers::FlatBufferBuilder b(256);

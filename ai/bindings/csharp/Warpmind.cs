@@ -71,7 +71,7 @@ namespace Warpmind
 
     public enum AoiShape { Square = 0, Circle = 1 }
     public enum AoiVariant { Auto = 0, CpuGrid = 1, CpuFast = 2, GpuSeed = 3, GpuFast = 4 }
-    public enum CommandType : uint { Move = 0, Attack = 1 }
+    public enum CommandType : uint { Move = 0, Attack = 1, Heal = 2 }
     public enum RegionKind { Publication = 0, Subscription = 1 }
     public enum DdmVariant { Auto = 0, CpuBrute = 1, CpuSort = 2, GpuRegion = 3, GpuGrid = 4 }
 
@@ -84,6 +84,8 @@ namespace Warpmind
         public uint Player; public CommandType Type; public float Dx, Dy; public uint Target; public int Damage;
         public static Command Move(uint player, float dx, float dy) { return new Command { Player = player, Type = CommandType.Move, Dx = dx, Dy = dy }; }
         public static Command Attack(uint player, uint target, int damage) { return new Command { Player = player, Type = CommandType.Attack, Target = target, Damage = damage }; }
+        // Raises the player's own HP by amount (the Damage field carries it).
+        public static Command Heal(uint player, int amount) { return new Command { Player = player, Type = CommandType.Heal, Damage = amount }; }
     }
 
     // Field: 0 x, 1 y (Value is the float's bits: AsFloat), 2 hp (AsInt).

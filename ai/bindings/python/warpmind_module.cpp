@@ -795,7 +795,8 @@ blocks; rule: 'strict' or 'lowest-id'. Verdicts: 0 moved, 1 stayed, 2 out of wor
   py::class_<AoiObject>(m, "Aoi", R"(An area-of-interest world (warpmind/aoi/aoi.h): who is told about whom each tick.
 
 world: (x0, y0, width, height); size: the bucket side (square) or radius (circle). tick(commands) takes
-an array of COMMAND_DTYPE (type 0 move by dx, dy; 1 attack target with damage) and returns a dict:
+an array of COMMAND_DTYPE (type 0 move by dx, dy; 1 attack target with damage; 2 heal the player by damage)
+and returns a dict:
 notifications (n, 4) uint32 (receiver, subject, field 0 x / 1 y / 2 hp, value bits), entered and left
 (k, 2) uint32 (receiver, other), accepted, rejected (counts by reason). tick_chunked(commands, on_chunk)
 hands the notifications to on_chunk(first_receiver, end_receiver, first_notification, notifications)

@@ -228,14 +228,16 @@ typedef struct wm_player {
   int32_t hp; /* >= 0 */
 } wm_player;
 
-typedef enum wm_command_type { WM_COMMAND_MOVE = 0, WM_COMMAND_ATTACK = 1 } wm_command_type;
+/* A heal raises its own player's HP by `damage` (a tick's attacks and heals of one player add up exactly,
+   the HP clamped into [0, 2^31 - 1]): how a server gives a new or respawned player its starting HP. */
+typedef enum wm_command_type { WM_COMMAND_MOVE = 0, WM_COMMAND_ATTACK = 1, WM_COMMAND_HEAL = 2 } wm_command_type;
 
 typedef struct wm_command {
   uint32_t player;
   uint32_t type;   /* a wm_command_type; any other value is rejected as an unknown type */
   float dx, dy;    /* move */
   uint32_t target; /* attack */
-  int32_t damage;  /* attack, >= 0 */
+  int32_t damage;  /* attack: HP taken from the target; heal: HP given to the player; >= 0 */
 } wm_command;
 
 /* field: 0 = x, 1 = y (value: float bits, see wm_aoi_value_float), 2 = hp (value: int32 bits). */

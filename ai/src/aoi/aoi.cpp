@@ -398,6 +398,8 @@ Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, co
         ok = false, why = RejectReason::BadDamage;
       else if (!(distance2(p[cmd.player].x, p[cmd.player].y, p[cmd.target].x, p[cmd.target].y) <= range2))
         ok = false, why = RejectReason::TargetOutOfRange;
+    } else if (cmd.type == CommandType::Heal) {
+      if (cmd.damage < 0) ok = false, why = RejectReason::BadDamage;
     } else {
       ok = false;
       why = RejectReason::UnknownType;
@@ -411,9 +413,12 @@ Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, co
       im.dx[cmd.player] += cmd.dx;
       im.dy[cmd.player] += cmd.dy;
       im.moved[cmd.player] = 1;
-    } else {
+    } else if (cmd.type == CommandType::Attack) {
       im.damage[cmd.target] += cmd.damage;
       im.hit[cmd.target] = 1;
+    } else {  // Heal: a negative damage of its own player
+      im.damage[cmd.player] -= cmd.damage;
+      im.hit[cmd.player] = 1;
     }
   }
   // Apply, in player order: the updates come out sorted by (player, field).
@@ -432,7 +437,7 @@ Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, co
       im.moved[i] = 0;
     }
     if (im.hit[i]) {
-      p[i].hp = static_cast<std::int32_t>(std::max<std::int64_t>(0, p[i].hp - im.damage[i]));
+      p[i].hp = rules::hp_after(p[i].hp, im.damage[i]);
       out.updates.push_back({i, Field::Hp, static_cast<std::uint32_t>(p[i].hp)});
       im.damage[i] = 0;
       im.hit[i] = 0;

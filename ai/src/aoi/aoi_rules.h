@@ -31,6 +31,13 @@ WM_HD float moved(float v, float offset, float lo, float last) {
   return m < lo ? lo : (last < m ? last : m);
 }
 
+// A player's HP after the tick's merged damage (attacks' damage minus heals', summed exactly in 64 bits),
+// clamped into [0, 2^31 - 1].
+WM_HD std::int32_t hp_after(std::int32_t hp, std::int64_t damage) {
+  const std::int64_t left = static_cast<std::int64_t>(hp) - damage;
+  return static_cast<std::int32_t>(left < 0 ? 0 : (left > 2147483647 ? 2147483647 : left));
+}
+
 // The chunks a tick's notifications are delivered in (host only). offset[0..n]: receiver r's
 // notifications are [offset[r], offset[r + 1]), offset[n] the total. Greedy from receiver 0: the chunk
 // that starts at receiver r0 ends before r1, the largest index <= n with offset[r1] - offset[r0] <=

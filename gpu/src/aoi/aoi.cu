@@ -71,6 +71,9 @@ __global__ void k_validate(const AoiCommandRec* __restrict__ cmd, unsigned m, co
         why = kOutOfRange;
       else
         valid = true;
+    } else if (c.type == kHeal) {
+      valid = c.damage >= 0;
+      if (!valid) why = kBadDamage;
     } else {
       why = kUnknownType;
     }
@@ -80,9 +83,11 @@ __global__ void k_validate(const AoiCommandRec* __restrict__ cmd, unsigned m, co
       if (c.type == kMove) {
         atomicAdd(&move_count[c.player], 1u);
         atomicMin(&first_move[c.player], i);
-      } else {
-        atomicAdd(&damage[c.target], static_cast<unsigned long long>(c.damage));
-        hit[c.target] = 1;
+      } else {  // an attack's damage to its target, a heal's as a negative damage to its player (mod 2^64)
+        const unsigned who = c.type == kAttack ? c.target : c.player;
+        const long long d = c.type == kAttack ? c.damage : -static_cast<long long>(c.damage);
+        atomicAdd(&damage[who], static_cast<unsigned long long>(d));
+        hit[who] = 1;
       }
     }
   }

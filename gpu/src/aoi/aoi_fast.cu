@@ -59,8 +59,7 @@ __global__ void k_apply_fast(unsigned n, AoiGeometry g, const AoiCommandRec* __r
     first_move[p] = UINT_MAX;
   }
   if (h) {
-    const long long left = static_cast<long long>(hp[p]) - static_cast<long long>(damage[p]);
-    hp[p] = static_cast<int>(left < 0 ? 0 : left);
+    hp[p] = hp_after(hp[p], static_cast<long long>(damage[p]));
     damage[p] = 0;
     hit[p] = 0;
   }

@@ -19,7 +19,7 @@ namespace warpmind::gpu {
 namespace aoi_device {
 
 constexpr int kThreads = 256;
-constexpr unsigned kMove = 0, kAttack = 1;
+constexpr unsigned kMove = 0, kAttack = 1, kHeal = 2;
 constexpr unsigned kFieldX = 0, kFieldY = 1, kFieldHp = 2;
 // Reject reasons, in warpmind::aoi::RejectReason order; counter 7 counts the accepted commands.
 enum : int { kUnknownPlayer = 0, kUnknownType, kBadMove, kUnknownTarget, kSelfAttack, kOutOfRange, kBadDamage };
@@ -30,6 +30,7 @@ inline unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 // The arithmetic shared with the CPU variants.
 using aoi::rules::bucket_axis;
 using aoi::rules::distance2;
+using aoi::rules::hp_after;
 using aoi::rules::moved;
 
 // The runs of sorted indices in the (up to) 3 x 3 buckets around bucket b, one per bucket.

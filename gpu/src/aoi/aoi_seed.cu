@@ -26,8 +26,8 @@ __global__ void k_emit_vectors(const AoiCommandRec* __restrict__ cmd, const unsi
     key[o] = static_cast<unsigned long long>(c.player) * 4 + kFieldX;
     key[o + 1] = static_cast<unsigned long long>(c.player) * 4 + kFieldY;
     val[o] = val[o + 1] = i;
-  } else {
-    key[o] = static_cast<unsigned long long>(c.target) * 4 + kFieldHp;
+  } else {  // an attack's HP vector is its target's, a heal's its own player's
+    key[o] = static_cast<unsigned long long>(c.type == kAttack ? c.target : c.player) * 4 + kFieldHp;
     val[o] = i;
   }
 }
@@ -51,9 +51,11 @@ __global__ void k_segment_apply(const unsigned long long* __restrict__ key, cons
   AoiUpdateRec u{p, f, 0};
   if (f == kFieldHp) {
     long long dmg = 0;
-    for (; e < v && key[e] == k; ++e) dmg += cmd[val[e]].damage;
-    const long long left = static_cast<long long>(hp[p]) - dmg;
-    hp[p] = static_cast<int>(left < 0 ? 0 : left);
+    for (; e < v && key[e] == k; ++e) {
+      const AoiCommandRec& c = cmd[val[e]];
+      dmg += c.type == kAttack ? c.damage : -static_cast<long long>(c.damage);
+    }
+    hp[p] = hp_after(hp[p], dmg);
     u.value = static_cast<unsigned>(hp[p]);
   } else {
     float s = 0.0f;

@@ -13,6 +13,7 @@
 //               target == player                        -> SelfAttack
 //               damage < 0                              -> BadDamage
 //               not (dx*dx + dy*dy <= attack_range * attack_range)  -> TargetOutOfRange
+//       Heal:   damage < 0 (the amount given)           -> BadDamage
 //       any other type                                  -> UnknownType
 //     "Within attack range" is `<=` on the squared distance in float: dx = x_attacker - x_target (and
 //     dy), each square, the sum and attack_range^2 rounded to float, no fused multiply-add — a target at
@@ -21,11 +22,15 @@
 //     HP 0 is not special: a player with HP 0 still moves and attacks, and can be attacked (its HP stays
 //     0, and it still gets an HP update).
 //  2. Each valid command makes update vectors (player, field, offset): Move -> (X, dx) and (Y, dy) for its
-//     player; Attack -> (Hp, -damage) for its target. Conflicting vectors (same player and field) are
-//     merged by summing their offsets in command order (floats) or exactly (HP).
+//     player; Attack -> (Hp, -damage) for its target; Heal -> (Hp, +damage) for its own player (a server
+//     gives a new or respawned player its starting HP by healing it by start - HP before the tick).
+//     Conflicting vectors (same player and field) are merged by summing their offsets in command order
+//     (floats) or exactly (HP, in 64 bits: a tick's attacks and heals of one player add up, whatever their
+//     order).
 //  3. The merged offsets are applied: positions clamped into the world [x0, x0 + W) x [y0, y0 + H)
-//     (x0 + W in float; the largest position kept is the float just below it), HP clamped at 0. Each
-//     (player, field) touched yields one Update carrying the new value (a Move of (0, 0) too).
+//     (x0 + W in float; the largest position kept is the float just below it), HP clamped into
+//     [0, 2^31 - 1]. Each (player, field) touched yields one Update carrying the new value (a Move of
+//     (0, 0) and a Heal of 0 too).
 //  4. Range query on the new positions: every update of subject s is delivered to every receiver r with
 //     s in r's AOI — s itself included. Notifications are sorted by (receiver, subject, field).
 //       Square (the thesis): buckets of side aoi laid from the world's corner (x0, y0),
@@ -88,14 +93,14 @@ struct Player {
   std::int32_t hp = 100;
 };
 
-enum class CommandType : std::uint32_t { Move = 0, Attack = 1 };
+enum class CommandType : std::uint32_t { Move = 0, Attack = 1, Heal = 2 };
 
 struct Command {  // 24 bytes, as a client batch arrives
   std::uint32_t player = 0;
   CommandType type = CommandType::Move;
   float dx = 0.0f, dy = 0.0f;  // Move
   std::uint32_t target = 0;    // Attack
-  std::int32_t damage = 0;     // Attack
+  std::int32_t damage = 0;     // Attack: HP taken from the target; Heal: HP given to the player (>= 0 both)
 };
 
 enum class RejectReason : int {

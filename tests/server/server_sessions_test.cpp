@@ -1,0 +1,274 @@
+// Sessions over a server's life, as players have them: bots churning (leaving and joining again,
+// restarting and resuming with their tokens) against one server, a client that restarts taking its
+// player back, a resume asked for too late or with a wrong token, and a new connection from an old one's
+// address and port. Loopback only; every loop is bounded in time.
+#include "server/server_harness.h"
+
+namespace {
+
+using namespace warpmind::server_test;
+using namespace warpmind::net;
+
+// The metrics' value of one sample line ("NAME VALUE"), or -1.
+double sample(const std::string& page, const std::string& name) {
+  const std::size_t at = page.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::atof(page.c_str() + at + name.size() + 2);
+}
+
+// Waits (at most `seconds`) until the metric reaches `value`; whether it did.
+bool wait_metric(int port, const std::string& name, double value, double seconds) {
+  for (const auto until = Clock::now() + std::chrono::duration<double>(seconds); Clock::now() < until;) {
+    if (sample(scrape(port), name) == value) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// A Hello asking for (player, token)'s session back.
+void resume_hello(flatbuffers::FlatBufferBuilder& b, std::uint32_t player, std::uint64_t token) {
+  b.Clear();
+  FinishMessageBuffer(
+      b, CreateMessage(b, Body_Hello,
+                       CreateHello(b, kProtocolVersion, b.CreateString("restarted"), player, token).Union()));
+}
+
+// The newest State a client received (nullptr: none).
+const State* newest_state(const Client& c) {
+  const State* best = nullptr;
+  for (const auto& r : c.received)
+    if (const Message* m = read_message(r.data(), r.size()); m && m->body_as_State())
+      if (!best || m->body_as_State()->tick() > best->tick()) best = m->body_as_State();
+  return best;
+}
+
+// Players who leave and others who join in their places, as on a server that has been up for a while:
+// three sessions of bots in a row against one server, with attacks, each checked whole. A new session's
+// player starts from nothing of the one that had its id before: its last applied command (each session's
+// seqs count from 1) and its HP (a reused id is healed back to the Welcome's 100 in its join tick; before
+// that, own_errors 120 in every later session). Each session starts once the server has let the previous
+// one's players go, but not their connections: ENet may still be closing them when the next bots bind
+// their ports, and a new connection from an old one's address must not be cut off by it.
+TEST(Server, SessionsInARowStartFromNothingOfTheirPredecessors) {
+  ServerProcess server({"--map", "200", "--aoi", "20", "--tick-hz", "20", "--metrics-port", "0"}, "sessions");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  const int metrics = metrics_port(server);
+  ASSERT_GT(metrics, 0) << slurp(server.err);
+  for (int session = 1; session <= 3; ++session) {
+    ASSERT_TRUE(wait_metric(metrics, "warpmind_server_clients", 0, 10))
+        << "session " << session << ": the previous players were not let go";
+    json bots;
+    const int rc = run_bots(server.port, "--bots 60 --seconds 2 --attack-share 0.3 --seed " + std::to_string(session),
+                            bots, "session" + std::to_string(session));
+    ASSERT_FALSE(bots.is_discarded()) << "session " << session;
+    EXPECT_EQ(rc, 0) << "session " << session << ": " << bots.dump();
+    EXPECT_EQ(bots["joined"], 60) << "session " << session;
+    EXPECT_EQ(bots["own_errors"], 0) << "session " << session << ": " << bots.dump();
+    EXPECT_EQ(bots["inconsistencies"], 0) << "session " << session << ": " << bots.dump();
+    EXPECT_EQ(bots["players_lost"], 0) << "session " << session << ": " << bots.dump();
+    EXPECT_GE(bots["ticks_checked"], 20) << "session " << session << ": " << bots.dump();
+  }
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["joined"], 180) << sv.dump();
+}
+
+// Churn at 5% a second: bots leave and join again (new sessions, new ids or reused ones) and restart
+// and take their players back with their tokens, while the others play on. Every session is checked on
+// its own: joins (HP 100, position, last_seq 0), each resumed Welcome against what its client left (the
+// position of its last State, its last applied command, its seq counter), every tick every bot heard
+// against the AOI rule, and no id held by two sessions at once.
+TEST(Server, ChurnAtFivePercentASecondLosesAndDuplicatesNoOne) {
+  ServerProcess server({"--map", "300", "--aoi", "20", "--tick-hz", "20"}, "churn_server");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  json bots;
+  const int rc =
+      run_bots(server.port, "--bots 100 --seconds 10 --churn 0.05 --attack-share 0.2 --seed 7", bots, "churn");
+  ASSERT_FALSE(bots.is_discarded());
+  EXPECT_EQ(rc, 0) << bots.dump();
+  EXPECT_EQ(bots["inconsistencies"], 0) << bots.dump();
+  EXPECT_EQ(bots["players_lost"], 0) << bots.dump();
+  EXPECT_EQ(bots["players_duplicated"], 0) << bots.dump();
+  EXPECT_EQ(bots["shared_ids"], 0) << bots.dump();
+  // 100 bots, 5% a second for the 8 s before the last 2: about 40 churns, half of each kind.
+  EXPECT_GE(bots["churn"]["leaves"], 5) << bots.dump();
+  EXPECT_GE(bots["churn"]["restarts"], 5) << bots.dump();
+  EXPECT_EQ(bots["churn"]["resumed"], bots["churn"]["restarts"]) << bots.dump();
+  EXPECT_EQ(bots["resumes_checked"], bots["churn"]["restarts"]) << bots.dump();
+  EXPECT_EQ(bots["sessions"], 100 + bots["churn"]["leaves"].get<int>() + bots["churn"]["restarts"].get<int>())
+      << bots.dump();
+  EXPECT_GE(bots["ticks_checked"], 40) << bots.dump();
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["resumed"], bots["churn"]["restarts"]) << sv.dump();
+  EXPECT_EQ(sv["clients"]["resume_failed"], 0) << sv.dump();
+  EXPECT_EQ(sv["clients"]["joined"], 100 + bots["churn"]["leaves"].get<int>()) << sv.dump();
+}
+
+// A client that restarts (its socket gone without a word) and comes back with its token after the
+// server noticed the loss: the same player, where it was, with its HP, its last applied command and its
+// seq counter; an Events of the tick before naming everyone it sees, then States from the Welcome's
+// tick on, the first a snapshot. Its next command is applied.
+TEST(Server, AClientThatRestartsGetsItsPlayerBack) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "50", "--metrics-port", "0"}, "resume");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  const int metrics = metrics_port(server);
+  flatbuffers::FlatBufferBuilder b(256);
+  Client other(server.port);
+  ASSERT_NE(join(other, b), nullptr);
+  const std::uint32_t other_id = other.find(Body_Welcome)->body_as_Welcome()->player();
+  std::uint32_t player = 0;
+  std::uint64_t token = 0;
+  float x = 0, y = 0;
+  std::int32_t hp = 0;
+  {
+    auto first = std::make_unique<Client>(server.port);
+    const Message* w = join(*first, b);
+    ASSERT_NE(w, nullptr);
+    player = w->body_as_Welcome()->player();
+    token = w->body_as_Welcome()->token();
+    for (std::uint32_t seq = 1; seq <= 3; ++seq) {  // three moves, then wait for the last applied
+      move(b, token, seq, 50, 50);
+      first->send(b, kStreamChannel);
+      first->pump([] { return false; }, 0.06);
+    }
+    first->pump([&] { return newest_state(*first) && newest_state(*first)->last_seq() == 3; }, 2.0);
+    const State* s = newest_state(*first);
+    ASSERT_TRUE(s && s->last_seq() == 3);
+    x = s->x(), y = s->y(), hp = s->hp();
+    enet_host_destroy(first->host);  // the restart: no Leave, no disconnect
+    first->host = nullptr;
+  }
+  // The server notices within ENet's timeout (at most 5 s) and keeps the player.
+  for (const auto until = Clock::now() + std::chrono::seconds(8);
+       Clock::now() < until && sample(scrape(metrics), "warpmind_server_detached_total") != 1;)
+    other.pump([] { return false; }, 0.05);
+  ASSERT_EQ(sample(scrape(metrics), "warpmind_server_detached_total"), 1) << scrape(metrics);
+  EXPECT_EQ(sample(scrape(metrics), "warpmind_server_clients"), 2);  // still in the game
+  Client again(server.port);
+  ASSERT_TRUE(again.connected);
+  resume_hello(b, player, token);
+  again.send(b, kReliableChannel);
+  again.pump([&] { return again.find(Body_Welcome) && again.find(Body_Events) && newest_state(again); }, 3.0);
+  const Message* m = again.find(Body_Welcome);
+  ASSERT_NE(m, nullptr);
+  const Welcome* w = m->body_as_Welcome();
+  EXPECT_TRUE(w->resumed());
+  EXPECT_EQ(w->player(), player);
+  EXPECT_EQ(w->token(), token);
+  EXPECT_EQ(w->x(), x);
+  EXPECT_EQ(w->y(), y);
+  EXPECT_EQ(w->hp(), hp);
+  EXPECT_EQ(w->last_seq(), 3u);
+  EXPECT_EQ(w->seq(), 3u);
+  const Message* e = again.find(Body_Events);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->body_as_Events()->tick(), w->tick() - 1);
+  ASSERT_TRUE(e->body_as_Events()->entered());
+  EXPECT_EQ(std::vector<std::uint32_t>(e->body_as_Events()->entered()->begin(), e->body_as_Events()->entered()->end()),
+            std::vector<std::uint32_t>{other_id});  // the AOI of 50 holds the whole 100 map
+  const State* s = newest_state(again);
+  ASSERT_NE(s, nullptr);
+  EXPECT_GE(s->tick(), w->tick());
+  // Its seq counter goes on: 4 is applied (a stale 3 would not be).
+  move(b, token, 4, 0, 0);
+  again.send(b, kStreamChannel);
+  again.pump([&] { return newest_state(again) && newest_state(again)->last_seq() == 4; }, 2.0);
+  ASSERT_NE(newest_state(again), nullptr);
+  EXPECT_EQ(newest_state(again)->last_seq(), 4u);
+  EXPECT_LT(newest_state(again)->x(), x);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["resumed"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["detached"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["joined"], 2) << sv.dump();
+  enet_deinitialize();
+}
+
+// A resume asked for with a wrong token, or after --resume-seconds, gets a new session instead (a new
+// player at a spawn point, counted as resume_failed); the expired player has left the game.
+TEST(Server, ALateOrForgedResumeGetsANewSession) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10", "--resume-seconds", "0.5", "--metrics-port", "0"}, "late");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  const int metrics = metrics_port(server);
+  flatbuffers::FlatBufferBuilder b(256);
+  auto first = std::make_unique<Client>(server.port);
+  const Message* w0 = join(*first, b);
+  ASSERT_NE(w0, nullptr);
+  const std::uint32_t player = w0->body_as_Welcome()->player();
+  const std::uint64_t token = w0->body_as_Welcome()->token();
+  first->pump([&] { return newest_state(*first) != nullptr; }, 2.0);  // in the game (not only welcomed)
+  ASSERT_NE(newest_state(*first), nullptr);
+  enet_peer_disconnect_now(first->peer, 0);  // lost: kept 0.5 s for a resume
+  enet_host_flush(first->host);
+  first.reset();
+  ASSERT_TRUE(wait_metric(metrics, "warpmind_server_detached_total", 1, 5));
+  {  // the right player, a wrong token
+    Client forger(server.port);
+    resume_hello(b, player, token ^ 1);
+    forger.send(b, kReliableChannel);
+    forger.pump([&] { return forger.find(Body_Welcome) != nullptr; }, 3.0);
+    const Message* m = forger.find(Body_Welcome);
+    ASSERT_NE(m, nullptr);
+    EXPECT_FALSE(m->body_as_Welcome()->resumed());
+    EXPECT_NE(m->body_as_Welcome()->player(), player);
+    EXPECT_EQ(m->body_as_Welcome()->hp(), 100);
+  }
+  ASSERT_TRUE(wait_metric(metrics, "warpmind_server_expired_total", 1, 5));
+  Client late(server.port);
+  resume_hello(b, player, token);
+  late.send(b, kReliableChannel);
+  late.pump([&] { return late.find(Body_Welcome) != nullptr; }, 3.0);
+  const Message* m = late.find(Body_Welcome);
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(m->body_as_Welcome()->resumed());
+  EXPECT_NE(m->body_as_Welcome()->token(), token);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["resume_failed"], 2) << sv.dump();
+  EXPECT_EQ(sv["clients"]["expired"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["resumed"], 0) << sv.dump();
+  enet_deinitialize();
+}
+
+// A client's new socket on the port its old one had (as after a restart, or a NAT giving the port to
+// someone else): the server's old connection to that address is dropped at once, before it can send the
+// new one anything (its retransmissions and disconnect would otherwise reach the new connection and can
+// cut it off), and its player kept for a resume.
+TEST(Server, ANewConnectionFromAnOldOnesAddressSupersedesIt) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10", "--metrics-port", "0"}, "supersede");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  const int metrics = metrics_port(server);
+  // A local port of our own choosing, found free by binding to 0 first.
+  ENetAddress local{ENET_HOST_ANY, 0};
+  ENetHost* probe = enet_host_create(&local, 1, kChannels, 0, 0);
+  ASSERT_NE(probe, nullptr);
+  enet_socket_get_address(probe->socket, &local);
+  enet_host_destroy(probe);
+  local.host = ENET_HOST_ANY;
+  ASSERT_NE(local.port, 0);
+  flatbuffers::FlatBufferBuilder b(256);
+  for (int round = 0; round < 2; ++round) {
+    // A process that restarts draws a new connection id; in this one the new host must be told to (an
+    // id equal to the old connection's would make the server take its connect for a repeat).
+    Client c(server.port, &local, static_cast<std::uint32_t>(round + 1));
+    ASSERT_TRUE(c.connected) << "round " << round;
+    ASSERT_NE(join(c, b), nullptr) << "round " << round;
+    c.pump([&] { return newest_state(c) != nullptr; }, 2.0);
+    EXPECT_NE(newest_state(c), nullptr) << "round " << round;
+    EXPECT_FALSE(c.disconnected) << "round " << round;
+    enet_host_destroy(c.host);  // gone without a word; the next round binds the same port
+    c.host = nullptr;
+  }
+  EXPECT_TRUE(wait_metric(metrics, "warpmind_server_superseded_total", 1, 2)) << scrape(metrics);
+  EXPECT_EQ(sample(scrape(metrics), "warpmind_server_detached_total"), 1) << scrape(metrics);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["superseded"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["joined"], 2) << sv.dump();
+  enet_deinitialize();
+}
+
+}  // namespace
