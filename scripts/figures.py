@@ -69,6 +69,8 @@ SOURCES = {
                        "gpu/src/core"],
     "server-sockets": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
                        "gpu/src/core"],
+    "server-churn": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
+                     "gpu/src/core"],
 }
 
 # How to measure a file again, where it is not `warpmind-bench SUITE --out FILE` (gpu-run.sh runs a suite
@@ -85,6 +87,7 @@ RERUN = {
     "demo-battle.json": "gpu-run.sh STAGE OUT demo-battle",
     "server-virtual.json": "gpu-run.sh STAGE OUT server-virtual",
     "server-sockets.json": "gpu-run.sh STAGE OUT server-sockets",
+    "server-churn.json": "gpu-run.sh STAGE OUT server-churn",
 }
 
 BEGIN = re.compile(r"^<!-- figures: ([a-z0-9-]+) -->$")

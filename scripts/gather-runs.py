@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """One results file from the runs of a gpu-run.sh step that runs programs rather than a benchmark suite.
 
-usage: gather-runs.py STEP OUTDIR STAGE     (STEP: demo-battle, server-virtual, server-sockets)
+usage: gather-runs.py STEP OUTDIR STAGE     (STEP: demo-battle, server-virtual, server-sockets, server-churn)
 
 Writes OUTDIR/STEP.json: {"suite", "device", "host_threads", "command", "commit", "date", "runs": [...]},
 a run per stats.json (demo-battle, labelled by its configuration) or per JSON line the step wrote
-(server-virtual.jsonl, server-sockets.jsonl), as they are. The commit is the stage's (STAGE/COMMIT), the
+(server-virtual.jsonl, server-sockets.jsonl, server-churn.jsonl), as they are. The commit is the stage's (STAGE/COMMIT), the
 device the first GPU nvidia-smi names. Exits 1 when a run's output is missing or not JSON.
 """
 import datetime
@@ -19,6 +19,9 @@ COMMANDS = {
                    "--gap 16 --ticks-per-frame 3 (--sight 20|10, --backend cuda|cpu, --no-interop)",
     "server-virtual": "gpu-run.sh STAGE OUT server-virtual: warpmind-server --virtual-clients N --map M --aoi 20 "
                       "--ticks T --backend cuda|cpu (N, M: 100000 7000; 1000000 22140; 4000000 44280)",
+    "server-churn": "gpu-run.sh STAGE OUT server-churn: warpmind-server --max-clients 4000 --map 989 --aoi 20 "
+                    "(default backend); warpmind-bots --bots 2000 --threads 8 over loopback, --seconds 10 --seed 1, 2, 3 "
+                    "one run after another, then --seconds 30 --churn 0.05 --seed 4; the server's summary last",
     "server-sockets": "gpu-run.sh STAGE OUT server-sockets: warpmind-server --max-clients 4000 --map 989|1400 "
                       "--aoi 20 (default backend) with warpmind-bots --bots 2000|4000 --threads 8 --seconds 10 "
                       "over loopback; then CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "

@@ -8,7 +8,8 @@
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), server-virtual
 #   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib),
-#   server-sockets (the server and its bots over loopback sockets, one server and a cluster), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   server-sockets (the server and its bots over loopback sockets, one server and a cluster), server-churn
+#   (one server, 2,000 bots: sessions in a row, then churn with resumes), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json), match-chess[:GAMES] and
 #   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed). Default:
 #   tests memcheck bench-field
@@ -173,6 +174,31 @@ for step in "${steps[@]}"; do
           --ticks "$([[ $backend == cuda ]] && echo 50 || echo 10)" --backend "$backend" | tee -a "$out/server-virtual.jsonl"
       done > "$log" 2>&1
       python3 "$stage/gather-runs.py" server-virtual "$out" "$stage" >> "$log" 2>&1 ;;
+    server-churn)
+      # Sessions over a server's life, over loopback: one server (its default backend, --max-clients 4000,
+      # map 989) and 2,000 bots on 8 threads, three runs of 10 s in a row (the later ones reuse the ids the
+      # earlier ones left, HP and all), then one of 30 s at 5% churn a second (leaves and rejoins,
+      # restarts and resumes). JSON lines in server-churn.jsonl: each run of the bots, then the server's
+      # summary.
+      : > "$out/server-churn.jsonl"
+      {
+        "$stage/warpmind-server" --port 0 --max-clients 4000 --map 989 --aoi 20 --seconds 150 --json \
+          > "$out/churn-server.json" 2> "$out/churn-server.err" &
+        spid=$!
+        for _ in $(seq 200); do grep -q "listening on 127.0.0.1:[0-9]*," "$out/churn-server.err" && break; sleep 0.05; done
+        port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$out/churn-server.err" | grep -o "[0-9]*,$" | tr -d ,)
+        for s in 1 2 3; do
+          echo "== session $s: warpmind-bots --bots 2000 --threads 8 --seconds 10 --seed $s"
+          timeout 120 "$stage/warpmind-bots" --server "127.0.0.1:$port" --bots 2000 --threads 8 --seconds 10 \
+            --seed "$s" --json | tail -1 | tee -a "$out/server-churn.jsonl"
+        done
+        echo "== churn: warpmind-bots --bots 2000 --threads 8 --seconds 30 --churn 0.05 --seed 4"
+        timeout 200 "$stage/warpmind-bots" --server "127.0.0.1:$port" --bots 2000 --threads 8 --seconds 30 \
+          --churn 0.05 --seed 4 --json | tail -1 | tee -a "$out/server-churn.jsonl"
+        kill -INT "$spid"; wait "$spid"
+        tail -1 "$out/churn-server.json" | tee -a "$out/server-churn.jsonl"
+        python3 "$stage/gather-runs.py" server-churn "$out" "$stage"
+      } > "$log" 2>&1 ;;
     server-sockets)
       # Real UDP sockets on this machine (loopback): one server (its default backend) with 2,000 and 4,000
       # bots on 8 threads (ENet holds at most 4,095 connections a host), at the bots' usual density; then
