@@ -9,7 +9,7 @@
 # Environment: WARPMIND_BIN_DIR (the programs; default build/bin), CLUSTER_MAP (default: 150 a zone,
 # at least 300), CLUSTER_AOI (20), CLUSTER_SHAPE (square), CLUSTER_BACKEND (cpu), CLUSTER_SEED (1),
 # CLUSTER_ATTACK_SHARE (0.2), CLUSTER_LOSE_SHARE (0: the share of States the bots act as if lost),
-# CLUSTER_BOT_THREADS (1), CLUSTER_SINGLE (1; 0 skips the single-server run,
+# CLUSTER_BOT_THREADS (1), CLUSTER_FORGE (0: a stranger's N forged bus messages, below), CLUSTER_SINGLE (1; 0 skips the single-server run,
 # which is skipped anyway above 4,000 bots, one server's limit), CLUSTER_LOG (a folder for the logs;
 # default a temporary one).
 set -euo pipefail
@@ -74,8 +74,18 @@ field() { sed -n "s/.*\"$2\":\([-0-9.e]*\).*/\1/p" <<<"$1" | head -1; }
 server_args=(--host 127.0.0.1 --port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$backend"
   --json --seconds "$limit")
 
-# ---- The cluster.
-"$nats_server" -a 127.0.0.1 -p -1 >"$log/nats.log" 2>&1 &
+# ---- The cluster: its bus authenticated (docs/server.md, "The zone bus"). A random cluster key signs
+# every zone's messages; a random password guards the NATS server (its config file and the zones'
+# credentials file are readable by this user alone), so neither travels on a command line.
+(
+  umask 077
+  od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$log/cluster.key"
+  echo >> "$log/cluster.key"
+  password=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+  echo "warpmind:$password" > "$log/nats.credentials"
+  printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\n' "$password" > "$log/nats.conf"
+)
+"$nats_server" -a 127.0.0.1 -p -1 -c "$log/nats.conf" >"$log/nats.log" 2>&1 &
 pids+=($!)
 for ((i = 0; i < 400; ++i)); do  # "Server is ready" comes after the port's line
   grep -q "Server is ready" "$log/nats.log" 2>/dev/null && break
@@ -87,7 +97,8 @@ servers=""
 zone_pids=()
 for ((k = 0; k < zones; ++k)); do
   "$bin/warpmind-server" "${server_args[@]}" --max-clients "$per_zone" --zones "$zones" --zone "$k" \
-    --nats "nats://127.0.0.1:$nats_port" --nats-prefix "$prefix" >"$log/zone$k.json" 2>"$log/zone$k.err" &
+    --nats "nats://127.0.0.1:$nats_port" --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" \
+    --nats-credentials-file "$log/nats.credentials" >"$log/zone$k.json" 2>"$log/zone$k.err" &
   pids+=($!)
   zone_pids+=($!)
 done
@@ -95,22 +106,59 @@ for ((k = 0; k < zones; ++k)); do
   port=$(wait_for "$log/zone$k.err" "listening on 127.0.0.1:" ",")
   servers+="${servers:+,}127.0.0.1:$port"
 done
+# CLUSTER_FORGE=N: while the bots play, a stranger on the bus. It tries the NATS server without
+# credentials (it must be refused), then with them — as if they had leaked — publishes N messages the
+# zones must drop for their tags: random bytes of up to 1 MB on the tick subject and on zone 0's relay
+# subject, and well-sized messages with a wrong tag. The zones count them (bad_tags).
+forge() {
+  local n=$1 i size
+  exec 3<>"/dev/tcp/127.0.0.1/$nats_port" || return 1
+  printf 'CONNECT {"verbose":false,"pedantic":false,"name":"stranger"}\r\nPING\r\n' >&3
+  anonymous=refused
+  if timeout 3 head -c 4096 <&3 | grep -q "PONG"; then anonymous=admitted; fi
+  exec 3>&-
+  echo "$anonymous" > "$log/forge-anonymous"
+  exec 3<>"/dev/tcp/127.0.0.1/$nats_port" || return 1
+  printf 'CONNECT {"verbose":false,"pedantic":false,"name":"forger","user":"%s","pass":"%s"}\r\n' \
+    "$(cut -d: -f1 "$log/nats.credentials")" "$(cut -d: -f2 "$log/nats.credentials")" >&3
+  for ((i = 0; i < n; ++i)); do
+    size=$(( i % 10 == 0 ? 1000000 : 64 + (i * 97) % 4000 ))
+    head -c "$size" /dev/urandom > "$log/forged.bin"
+    local subject="$prefix.tick"
+    (( i % 4 == 3 )) && subject="$prefix.relay.0"
+    { printf 'PUB %s %d\r\n' "$subject" "$size"; cat "$log/forged.bin"; printf '\r\n'; } >&3
+    sleep 0.01
+  done
+  printf 'PING\r\n' >&3
+  timeout 3 head -c 4096 <&3 > /dev/null || true
+  exec 3>&-
+  echo "$n" > "$log/forge-sent"
+}
+
 echo "cluster: $zones zones on $servers (NATS 127.0.0.1:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
+forge_n=${CLUSTER_FORGE:-0}
+forge_pid=""
+if ((forge_n > 0)); then
+  (sleep 1; forge "$forge_n") &
+  forge_pid=$!
+fi
 set +e
 "$bin/warpmind-bots" --server "$servers" --bots "$bots" --seconds "$seconds" --seed "$seed" \
   --attack-share "$attack" --lose-share "$lose" --threads "$threads" --json >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
 set -e
+[[ -n "$forge_pid" ]] && { wait "$forge_pid" 2>/dev/null || true; }
 for p in "${zone_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
 for p in "${zone_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 cluster_bots=$(tail -1 "$log/cluster-bots.json")
 echo "$cluster_bots"
-timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0
+timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0 bad_tags=0
 for ((k = 0; k < zones; ++k)); do
   z=$(tail -1 "$log/zone$k.json")
   timeouts=$((timeouts + $(field "$z" timeouts || echo 0)))
   bad=$((bad + $(field "$z" bad_messages || echo 0)))
   relayed=$((relayed + $(field "$z" relayed_in || echo 0)))
   missing=$((missing + $(field "$z" views_missing || echo 0)))
+  bad_tags=$((bad_tags + $(field "$z" bad_tags || echo 0)))
   p99=$(sed -n 's/.*"tick_ms":{[^}]*"p99":\([0-9.]*\).*/\1/p' <<<"$z")
   tick_p99=$(awk -v a="$tick_p99" -v b="${p99:-0}" 'BEGIN { print (b > a ? b : a) }')
 done
@@ -148,6 +196,20 @@ for j in "$cluster_bots" ${single_bots:+"$single_bots"}; do
   [[ "$(field "$j" ticks_checked)" =~ ^[1-9] ]] || ok=false
 done
 [[ $timeouts -eq 0 && $bad -eq 0 && $missing -eq 0 ]] || ok=false
+# The stranger: refused without credentials, and every forged message dropped by every zone it reached
+# (a tick message by each zone, a relay by zone 0).
+forge_json=null
+if ((forge_n > 0)); then
+  anonymous=$(cat "$log/forge-anonymous" 2>/dev/null || echo unknown)
+  sent=$(cat "$log/forge-sent" 2>/dev/null || echo 0)
+  relays=$(( (forge_n + 1) / 4 ))
+  expected=$(( (forge_n - relays) * zones + relays ))
+  [[ $anonymous == refused && $sent -eq $forge_n && $bad_tags -eq $expected ]] || ok=false
+  forge_json=$(printf '{"anonymous":"%s","forged":%d,"bad_tags":%d,"expected_bad_tags":%d}' "$anonymous" "$sent" \
+    "$bad_tags" "$expected")
+else
+  [[ $bad_tags -eq 0 ]] || ok=false
+fi
 # The logs stay where CLUSTER_LOG says, or (in a temporary folder) when something was wrong.
 if [[ $ok == true && -z "$keep_log" ]]; then
   rm -rf "$log"
@@ -157,7 +219,7 @@ else
 fi
 single_summary=null
 [[ -n "$single_bots" ]] && single_summary=$(summary "$single_bots")
-printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"forge":%s,"single":%s,"ok":%s,"logs":%s}\n' \
   "$zones" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$missing" "$relayed" \
-  "$tick_p99" "$single_summary" "$ok" "$logs"
+  "$tick_p99" "$forge_json" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

@@ -83,6 +83,7 @@ struct Flags {
   // of the map; the zones of one cluster meet on NATS subjects under nats_prefix.
   int zone = 0, zones = 1;
   std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
+  std::string cluster_key_file, nats_credentials_file;  // the bus's key and NATS credentials (zone_bus.h)
   double zone_timeout = 5;
   // --virtual-clients: in-process clients, no sockets, for --ticks ticks.
   std::uint32_t virtual_clients = 0;
@@ -198,6 +199,12 @@ struct Server {
   std::vector<float> tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
   std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
                 resets = 0;
+  // Bus messages dropped for a wrong or missing tag (not signed with the cluster key), and tick messages
+  // for ticks too far ahead, or beyond what the store of early messages holds.
+  std::uint64_t zone_bad_tags = 0, zone_too_early = 0;
+  std::size_t early_bytes = 0;  // the early messages' wire size (at most kEarlyBytes)
+  static constexpr std::uint64_t kEarlyTicks = 64;
+  static constexpr std::size_t kEarlyBytes = std::size_t{64} << 20;
   std::uint64_t views_missing = 0;  // States built without the client's view (none by design: counted)
 
   std::uint32_t id_of(int slot) const {
@@ -288,9 +295,13 @@ struct Server {
 
   // Zones (server_zones.cpp, docs/server.md "Zones"): tick messages, relays, mirrors and handoff.
   net::ZoneBus bus;
-  std::map<std::uint64_t, std::vector<net::TickMessage>> early;  // peers' messages for ticks not run yet
-  std::vector<net::TickMessage> peers;                           // this tick's, one per other zone
-  std::vector<std::vector<std::uint8_t>> relay_out;              // by gateway zone
+  struct Early {
+    std::vector<net::TickMessage> list;
+    std::size_t bytes = 0;  // their wire size
+  };
+  std::map<std::uint64_t, Early> early;  // peers' messages for ticks not run yet (at most kEarlyTicks ahead)
+  std::vector<net::TickMessage> peers;   // this tick's, one per other zone
+  std::vector<std::vector<std::uint8_t>> relay_out;  // by gateway zone
   std::vector<std::uint8_t> wire;
   std::vector<net::RelayRecord> relay_records;
   net::TickMessage mine;

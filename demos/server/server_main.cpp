@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -68,12 +69,56 @@ std::string Server::open_world() {
   return {};
 }
 
+namespace {
+
+// The first line of a file, trailing white space off; false when it cannot be read.
+bool first_line(const std::string& path, std::string& line) {
+  std::ifstream in(path);
+  if (!in || !std::getline(in, line)) return false;
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+  return true;
+}
+
+// The cluster key: 64 hexadecimal digits on the file's first line; empty string or what is wrong.
+std::string read_cluster_key(const std::string& path, net::ZoneBus::Key& key) {
+  std::string hex;
+  if (!first_line(path, hex)) return "--cluster-key-file: cannot read " + path;
+  if (hex.size() != 2 * key.size() || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+    return "--cluster-key-file: " + path + " must hold 64 hexadecimal digits (32 bytes) on its first line";
+  for (std::size_t i = 0; i < key.size(); ++i)
+    key[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  return {};
+}
+
+// NATS credentials: "USER:PASSWORD" on the file's first line; empty string or what is wrong.
+std::string read_credentials(const std::string& path, std::string& user, std::string& password) {
+  std::string line;
+  if (!first_line(path, line)) return "--nats-credentials-file: cannot read " + path;
+  const std::size_t colon = line.find(':');
+  if (colon == 0 || colon == std::string::npos || colon + 1 == line.size())
+    return "--nats-credentials-file: " + path + " must hold USER:PASSWORD on its first line";
+  user = line.substr(0, colon);
+  password = line.substr(colon + 1);
+  return {};
+}
+
+}  // namespace
+
 // A cluster's bus, then the UDP host (and the metrics endpoint); empty string or the reason it cannot
-// listen.
+// listen. A cluster's zones need the cluster key (every bus message is signed with it); NATS credentials
+// are used when given.
 std::string Server::open_network() {
   if (f.zones > 1) {
-    if (const std::string err = bus.connect(f.nats, f.nats_prefix, f.zone); !err.empty())
-      return "--nats " + f.nats + ": " + err;
+    net::ZoneBus::Key key{};
+    std::string user, password;
+    if (f.cluster_key_file.empty()) return "--cluster-key-file: a zone of a cluster needs the cluster key";
+    if (std::string err = read_cluster_key(f.cluster_key_file, key); !err.empty()) return err;
+    if (!f.nats_credentials_file.empty())
+      if (std::string err = read_credentials(f.nats_credentials_file, user, password); !err.empty()) return err;
+    const std::string err = bus.connect(f.nats, f.nats_prefix, f.zone, key, user, password);
+    std::fill(password.begin(), password.end(), '\0');
+    key.fill(0);
+    if (!err.empty()) return "--nats " + f.nats + ": " + err;
     relay_out.resize(f.zones);
   }
   if (enet_initialize() != 0) return "cannot initialise ENet";
@@ -276,6 +321,11 @@ int main(int argc, char** argv) {
   demos::add_integer(app, "--zone", f.zone, 0, 63, "K", "this server's zone: the strip [map*K/N, map*(K+1)/N)");
   demos::add_text(app, "--nats", f.nats, "URL", "the cluster's NATS server");
   demos::add_text(app, "--nats-prefix", f.nats_prefix, "S", "the cluster's NATS subjects: S.tick and S.relay.K");
+  demos::add_text(app, "--cluster-key-file", f.cluster_key_file, "FILE",
+                  "the cluster key (64 hexadecimal digits on the first line) every zone signs its bus messages "
+                  "with and checks the others' by; needed with --zones above 1");
+  demos::add_text(app, "--nats-credentials-file", f.nats_credentials_file, "FILE",
+                  "USER:PASSWORD on the first line: the NATS server's credentials for the cluster");
   demos::add_number(app, "--zone-timeout", f.zone_timeout, 0.01, 3600, "S",
                     "how long a zone waits for the others' tick messages before it ticks without them");
   demos::add_context_flags(app, f.context);

@@ -204,6 +204,7 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,\"views_missing\":%llu,"
+        "\"bad_tags\":%llu,\"too_early\":%llu,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(late_ticks),
         static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
@@ -224,6 +225,7 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(zone_late), static_cast<unsigned long long>(zone_timeouts),
         static_cast<unsigned long long>(relayed_out), static_cast<unsigned long long>(relayed_in),
         static_cast<unsigned long long>(resets), static_cast<unsigned long long>(views_missing),
+        static_cast<unsigned long long>(zone_bad_tags), static_cast<unsigned long long>(zone_too_early),
         percentile(wait_ms, 0.5), percentile(wait_ms, 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",

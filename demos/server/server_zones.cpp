@@ -11,14 +11,23 @@ namespace warpmind::server {
 // States and Events other zones computed for this zone's clients: passed on as they are.
 void Server::drain_relays() {
   if (f.zones == 1) return;
-  while (bus.next(true, 0, wire)) {
+  for (net::ZoneBus::Got got; (got = bus.next(true, 0, wire)) != net::ZoneBus::Got::Nothing;) {
+    if (got == net::ZoneBus::Got::BadTag) {
+      ++zone_bad_tags;
+      continue;
+    }
     if (!net::decode_relay(wire.data(), wire.size(), f.zones, total, net::kChannels, std::size_t{1} << 20,
                            relay_records)) {
       ++zone_bad;
       continue;
     }
     for (const net::RelayRecord& r : relay_records) {
-      if (r.player / cap != static_cast<std::uint32_t>(f.zone)) {
+      // Only this zone's clients, and only what a zone sends a client: a well-formed State on the stream
+      // channel or Events on the reliable one.
+      const net::Message* m = net::read_message(r.message.data(), r.message.size());
+      const bool fits = m && ((m->body_type() == net::Body_State && r.channel == net::kStreamChannel) ||
+                              (m->body_type() == net::Body_Events && r.channel == net::kReliableChannel));
+      if (r.player / cap != static_cast<std::uint32_t>(f.zone) || !fits) {
         ++zone_bad;
         continue;
       }
@@ -102,7 +111,8 @@ bool Server::exchange(const std::vector<aoi::Player>& before) {
   publish_tick(before);
   peers.clear();
   if (auto it = early.find(tick); it != early.end()) {
-    peers = std::move(it->second);
+    peers = std::move(it->second.list);
+    early_bytes -= it->second.bytes;
     early.erase(it);
   }
   const Clock::time_point until =
@@ -116,9 +126,14 @@ bool Server::exchange(const std::vector<aoi::Player>& before) {
       ++zone_timeouts;
       return false;
     }
-    if (!bus.next(false, 0, wire)) {
+    const net::ZoneBus::Got got = bus.next(false, 0, wire);
+    if (got == net::ZoneBus::Got::Nothing) {
       drain_relays();
       pump(1);  // clients' packets are taken while the zone waits
+      continue;
+    }
+    if (got == net::ZoneBus::Got::BadTag) {  // not signed with the cluster key: nothing of it is read
+      ++zone_bad_tags;
       continue;
     }
     ++zone_messages;
@@ -129,10 +144,15 @@ bool Server::exchange(const std::vector<aoi::Player>& before) {
       ++zone_bad;
     } else if (m.tick < tick) {
       ++zone_late;
-    } else if (m.tick > tick + 1000 || early.size() > 1000) {
-      ++zone_bad;
+    } else if (m.tick > tick + kEarlyTicks || early_bytes + wire.size() > kEarlyBytes) {
+      ++zone_too_early;  // further ahead than a zone can be, or more than the store holds
     } else if (m.tick > tick) {
-      if (!from_zone(early[m.tick])) early[m.tick].push_back(std::move(m));  // a zone's first for a tick
+      Early& e = early[m.tick];
+      if (!from_zone(e.list)) {  // a zone's first for a tick
+        e.bytes += wire.size();
+        early_bytes += wire.size();
+        e.list.push_back(std::move(m));
+      }
     } else if (!from_zone(peers)) {
       peers.push_back(std::move(m));
     }

@@ -381,7 +381,17 @@ TEST(Cluster, RefusesZoneSettingsThatCannotWork) {
   EXPECT_EQ(status(server + "--zones 4 --map 300 --aoi 20"), 2);  // strips of 75 < 5 AOI
   EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --max-move 30"), 2);
   EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --attack-range 21"), 2);
-  EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --nats nats://127.0.0.1:1"), 2);  // no NATS there
+  // A zone needs the cluster key (64 hexadecimal digits), and its NATS credentials file must say USER:PASSWORD.
+  const fs::path key = scratch("cluster.key"), short_key = scratch("short.key"), creds = scratch("bad.credentials");
+  std::ofstream(key) << std::string(64, 'a') << "\n";
+  std::ofstream(short_key) << "abcd\n";
+  std::ofstream(creds) << "no-colon\n";
+  const std::string zone = server + "--zones 2 --map 300 --aoi 20 ";
+  EXPECT_EQ(status(zone), 2);  // no key
+  EXPECT_EQ(status(zone + "--cluster-key-file " + short_key.string()), 2);
+  EXPECT_EQ(status(zone + "--cluster-key-file " + scratch("absent.key").string()), 2);
+  EXPECT_EQ(status(zone + "--cluster-key-file " + key.string() + " --nats-credentials-file " + creds.string()), 2);
+  EXPECT_EQ(status(zone + "--cluster-key-file " + key.string() + " --nats nats://127.0.0.1:1"), 2);  // no NATS there
 }
 
 // scripts/cluster.sh: nats-server, two zones and 100 bots whose waypoints take them across the border
@@ -415,6 +425,30 @@ TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
   // States relayed from the zone a player walked into to the zone its client is connected to: the
   // bots crossed the border.
   EXPECT_GT(r["relayed"].get<int>(), 100) << r.dump();
+}
+
+// The zone bus against a stranger (CLUSTER_FORGE): without the cluster's NATS credentials it is refused;
+// with them (as if they leaked) its 40 forged messages — random bytes up to 1 MB, on the tick subject and
+// on a zone's relay subject — carry no tag made with the cluster key, so every zone drops every one it
+// gets before reading it, and the bots playing meanwhile see nothing wrong.
+TEST(Cluster, TheBusAdmitsNoStrangerAndDropsForgedMessages) {
+  if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0)
+    GTEST_SKIP() << "nats-server is not installed (scripts/setup.sh installs it)";
+  const fs::path out = scratch("forge.out"), logs = scratch("forge-logs");
+  const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() +
+                          " CLUSTER_FORGE=40 CLUSTER_SINGLE=0 CLUSTER_LOG=" + logs.string() + " timeout 100 bash " +
+                          warpmind::test::source_dir() + "/scripts/cluster.sh 2 60 4 > " + out.string() + " 2>&1";
+  const int raw = std::system(cmd.c_str());
+  const json r = json::parse(last_line(slurp(out)), nullptr, false);
+  ASSERT_FALSE(r.is_discarded()) << slurp(out);
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(out);
+  EXPECT_EQ(r["ok"], true) << r.dump();
+  EXPECT_EQ(r["forge"]["anonymous"], "refused") << r.dump();
+  EXPECT_EQ(r["forge"]["forged"], 40) << r.dump();
+  EXPECT_EQ(r["forge"]["bad_tags"], 70) << r.dump();  // 30 tick messages to both zones, 10 relays to zone 0
+  EXPECT_EQ(r["cluster"]["players_lost"], 0) << r.dump();
+  EXPECT_EQ(r["cluster"]["inconsistencies"], 0) << r.dump();
+  EXPECT_EQ(r["zone_timeouts"], 0) << r.dump();
 }
 
 // warpmind-demo --scene aoi --connect: the AOI scene headless watches a live server while bots play

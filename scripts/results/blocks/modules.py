@@ -33,7 +33,7 @@ def performance(load):
     rows.append(["crowd, 1,000,000 agents, a tick of random moves", f"{ms(c['median_ms'])} (cpu-reference)",
                  f"{ms(g['median_ms'])} (gpu-static-grid); host to host {ms(g.get('with_transfers_ms'))}",
                  times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "crowd.json"])
-    a = load("h100/aoi.json")
+    a = load("h200/aoi.json")
     top = max(r["params"]["clients"] for r in a.find("gpu-fast"))
     g = a.one("gpu-fast", clients=top)
     c = a.one("cpu-fast", clients=top)
@@ -231,7 +231,7 @@ def spot_checks(load):
 
 @block("aoi")
 def aoi(load):
-    a = load("h100/aoi.json")
+    a = load("h200/aoi.json")
     goals = {524288: 3, 1048576: 8}
     rows = []
     clients = sorted({r["params"]["clients"] for r in a.find("gpu-fast", map=2500, aoi=10)})
