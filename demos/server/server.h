@@ -65,6 +65,9 @@ struct Flags {
   float map = 1000, aoi = 20, max_move = 0, attack_range = 0;
   double seconds = 0;
   int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4, socket_buffer = 8 << 20;
+  // Observers (docs/protocol.md): with a key file, an Observe must carry its key (first line, 16 to 256
+  // bytes); without one, observers are admitted from loopback addresses (127.0.0.0/8) only.
+  std::string observer_key_file;
   int metrics_port = -1;  // -1: no metrics endpoint
   // Slots a client holds without playing (server_limits.cpp): a joined player whose client sent nothing
   // with its token for idle_seconds (0: never) leaves; a connection whose handshake is not done within
@@ -238,6 +241,8 @@ struct Server {
 
   // Sessions (server_sessions.cpp): connections, Hello and Observe, tokens and seqs, and servicing ENet.
   std::vector<ENetPeer*> observers;
+  std::string observer_key;             // from --observer-key-file (empty: loopback observers only)
+  std::uint64_t observers_refused = 0;  // Observes without the key, or from elsewhere than loopback
   static constexpr int kCommand = -1, kAckOnly = -2;
   void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
   void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size);
@@ -247,6 +252,7 @@ struct Server {
   void welcome(ENetPeer* p, int slot, bool resumed);
   void supersede(ENetPeer* p);
   void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
+  bool observer_admitted(const ENetPeer* p, const net::Observe& o) const;
   void release(ENetPeer* p, bool lost = false);
   void on_receive(ENetPeer* p, const ENetPacket* packet);
   int take_command(Slot& s, int slot, const net::Message& m) const;

@@ -104,8 +104,8 @@ std::string read_credentials(const std::string& path, std::string& user, std::st
 
 }  // namespace
 
-// A cluster's bus, then the UDP host (and the metrics endpoint); empty string or the reason it cannot
-// listen. A cluster's zones need the cluster key (every bus message is signed with it); NATS credentials
+// A cluster's bus, the observer key, then the UDP host (and the metrics endpoint); empty string or the
+// reason it cannot listen. A cluster's zones need the cluster key (every bus message is signed with it); NATS credentials
 // are used when given.
 std::string Server::open_network() {
   if (f.zones > 1) {
@@ -120,6 +120,12 @@ std::string Server::open_network() {
     key.fill(0);
     if (!err.empty()) return "--nats " + f.nats + ": " + err;
     relay_out.resize(f.zones);
+  }
+  if (!f.observer_key_file.empty()) {
+    if (!first_line(f.observer_key_file, observer_key))
+      return "--observer-key-file: cannot read " + f.observer_key_file;
+    if (observer_key.size() < 16 || observer_key.size() > 256)
+      return "--observer-key-file: " + f.observer_key_file + " must hold a key of 16 to 256 bytes on its first line";
   }
   if (enet_initialize() != 0) return "cannot initialise ENet";
   ENetAddress address;
@@ -291,6 +297,9 @@ int main(int argc, char** argv) {
                      "CAP_NET_ADMIN; the summary's socket_buffer says what was set)");
   demos::add_integer(app, "--max-observers", f.max_observers, 0, 64, "N",
                      "observer connections at once (warpmind-demo --connect): a Snapshot of every player a tick each");
+  demos::add_text(app, "--observer-key-file", f.observer_key_file, "FILE",
+                  "observers must present the key on the file's first line (16 to 256 bytes); without it, "
+                  "observers are admitted from loopback addresses only");
   demos::add_number(app, "--idle-seconds", f.idle_seconds, 0.0, 86400.0, "S",
                     "a joined player whose client sends nothing with its token for S seconds leaves (its slot "
                     "is freed); 0: never");

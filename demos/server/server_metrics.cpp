@@ -200,7 +200,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
-        "\"send_failures\":%llu,\"observers\":%zu,\"socket_buffer\":%d,\"zone\":%d,\"zones\":%d,\"cluster\":{"
+        "\"send_failures\":%llu,\"observers\":%zu,\"observers_refused\":%llu,\"socket_buffer\":%d,\"zone\":%d,"
+        "\"zones\":%d,\"cluster\":{"
         "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,\"views_missing\":%llu,"
@@ -220,8 +221,9 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(bytes_in), static_cast<unsigned long long>(packets_out),
         static_cast<unsigned long long>(bytes_out), percentile(tick_ms, 0.5), percentile(tick_ms, 0.9),
         percentile(tick_ms, 0.99), percentile(tick_ms, 1.0), aoi::variant_name(world->variant()),
-        backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(), socket_buffer,
-        f.zone, f.zones, static_cast<unsigned long long>(zone_messages), static_cast<unsigned long long>(zone_bad),
+        backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(),
+        static_cast<unsigned long long>(observers_refused), socket_buffer, f.zone, f.zones,
+        static_cast<unsigned long long>(zone_messages), static_cast<unsigned long long>(zone_bad),
         static_cast<unsigned long long>(zone_late), static_cast<unsigned long long>(zone_timeouts),
         static_cast<unsigned long long>(relayed_out), static_cast<unsigned long long>(relayed_in),
         static_cast<unsigned long long>(resets), static_cast<unsigned long long>(views_missing),

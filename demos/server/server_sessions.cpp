@@ -143,6 +143,19 @@ void Server::supersede(ENetPeer* p) {
   }
 }
 
+// Whether an Observe may watch: it carries the observer key (compared in time independent of where they
+// differ), or, with no key set, it comes from a loopback address. A Snapshot is every player's position and
+// HP, so no stranger may have one.
+bool Server::observer_admitted(const ENetPeer* p, const net::Observe& o) const {
+  if (observer_key.empty()) return (ENET_NET_TO_HOST_32(p->address.host) >> 24) == 127;
+  const flatbuffers::String* key = o.key();
+  if (key == nullptr || key->size() != observer_key.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < observer_key.size(); ++i)
+    diff |= static_cast<unsigned char>(key->c_str()[i] ^ observer_key[i]);
+  return diff == 0;
+}
+
 // An observer (warpmind-demo --connect): a Welcome without a player, then a Snapshot every tick.
 void Server::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
   if (o.version() != net::kProtocolVersion) {
@@ -151,6 +164,10 @@ void Server::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
     return;
   }
   if (c.slot >= 0 || c.observer) return refuse(p, net::RefuseReason_AlreadyJoined);
+  if (!observer_admitted(p, o)) {
+    ++observers_refused;
+    return refuse(p, net::RefuseReason_NotAuthorized);
+  }
   if (observers.size() >= static_cast<std::size_t>(f.max_observers)) return refuse(p, net::RefuseReason_ServerFull);
   c.observer = true;
   observers.push_back(p);

@@ -237,6 +237,7 @@ TEST(Server, ObserversGetASnapshotOfEveryPlayerEachTick) {
   }
   json bots;
   std::thread t([&] { run_bots(server.port, "--bots 20 --seconds 2 --seed 4", bots, "observed_bots"); });
+  // (This server has no observer key: the watcher is admitted because it is on loopback.)
   // Snapshots while the bots play: the largest one names all 20, in ascending ids, inside the map.
   std::size_t most = 0;
   bool ordered = true, inside = true;
@@ -425,6 +426,47 @@ TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
   // States relayed from the zone a player walked into to the zone its client is connected to: the
   // bots crossed the border.
   EXPECT_GT(r["relayed"].get<int>(), 100) << r.dump();
+}
+
+// With --observer-key-file, an Observe must carry the key: without it, or with another key of the same
+// length, it is refused (NotAuthorized, counted), even from loopback; with it, it is welcomed.
+TEST(Server, ObserversNeedTheKeyWhenTheServerHasOne) {
+  ASSERT_EQ(enet_initialize(), 0);
+  const fs::path key_file = scratch("observer.key");
+  const std::string key = "0123456789abcdef-observer";
+  std::ofstream(key_file) << key << "\n";
+  ServerProcess server({"--map", "100", "--aoi", "10", "--observer-key-file", key_file.string()}, "keyed");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(128);
+  const auto watch = [&](const char* with) {
+    Client c(server.port);
+    b.Clear();
+    FinishMessageBuffer(
+        b, CreateMessage(b, Body_Observe, CreateObserve(b, kProtocolVersion, with ? b.CreateString(with) : 0).Union()));
+    c.send(b, kReliableChannel);
+    c.pump([&] { return c.find(Body_Welcome) || c.find(Body_Refused); }, 3.0);
+    if (c.find(Body_Welcome)) return std::string("welcome");
+    if (const Message* m = c.find(Body_Refused))
+      return std::string(EnumNameRefuseReason(m->body_as_Refused()->reason()));
+    return std::string("nothing");
+  };
+  EXPECT_EQ(watch(nullptr), "NotAuthorized");
+  EXPECT_EQ(watch("0123456789abcdef-observeR"), "NotAuthorized");
+  EXPECT_EQ(watch("short"), "NotAuthorized");
+  EXPECT_EQ(watch(key.c_str()), "welcome");
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["observers_refused"], 3) << sv.dump();
+  // A key file that cannot hold a key: exit 2.
+  const fs::path bad = scratch("short.observer.key");
+  std::ofstream(bad) << "short\n";
+  const int raw =
+      std::system((warpmind::test::bin_dir() + "/warpmind-server --port 0 --seconds 1 --observer-key-file " +
+                   bad.string() + " > /dev/null 2>&1")
+                      .c_str());
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 2);
+  enet_deinitialize();
 }
 
 // The zone bus against a stranger (CLUSTER_FORGE): without the cluster's NATS credentials it is refused;
