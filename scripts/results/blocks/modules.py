@@ -94,7 +94,7 @@ def performance(load):
     rows.append([f"battle demo, {sum(g['units_at_start']):,} units, field {g['field_resolution']}², one tick, sight 20",
                  ms(c["median_ms"]["tick"]), f"{ms(g['median_ms']['tick'])} (device state)",
                  times(c["median_ms"]["tick"] / g["median_ms"]["tick"]), "–", "demo-battle.json"])
-    v = load("h100/server-virtual.json")
+    v = load("h200/server-virtual.json")
     c = v.run(backend="cpu", clients=1000000)
     g = v.run(backend="cuda", clients=1000000)
     rows.append(["`warpmind-server` tick, 1,000,000 in-process clients (median)", ms(c["tick_ms"]["p50"]),
@@ -337,7 +337,7 @@ def demo_battle(load):
 
 @block("server-virtual")
 def server_virtual(load):
-    v = load("h100/server-virtual.json")
+    v = load("h200/server-virtual.json")
     rows = []
     for r in sorted(v.runs, key=lambda r: (r["backend"] != "cuda", r["clients"])):
         s = r["stages_ms"]
@@ -363,7 +363,7 @@ def server_virtual(load):
 
 @block("server-sockets")
 def server_sockets(load):
-    s = load("h100/server-sockets.json")
+    s = load("h200/server-sockets.json")
     rows = []
     runs = s.runs
     for i, r in enumerate(runs):
