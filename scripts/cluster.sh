@@ -151,14 +151,16 @@ for p in "${zone_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
 for p in "${zone_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 cluster_bots=$(tail -1 "$log/cluster-bots.json")
 echo "$cluster_bots"
-timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0 bad_tags=0
+timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0 bad_tags=0 summaries=0
+count() { local v; v=$(field "$1" "$2"); echo "${v:-0}"; }  # a zone's counter, 0 when it has none
 for ((k = 0; k < zones; ++k)); do
   z=$(tail -1 "$log/zone$k.json")
-  timeouts=$((timeouts + $(field "$z" timeouts || echo 0)))
-  bad=$((bad + $(field "$z" bad_messages || echo 0)))
-  relayed=$((relayed + $(field "$z" relayed_in || echo 0)))
-  missing=$((missing + $(field "$z" views_missing || echo 0)))
-  bad_tags=$((bad_tags + $(field "$z" bad_tags || echo 0)))
+  [[ $z == *'"program":"warpmind-server"'* ]] && summaries=$((summaries + 1))
+  timeouts=$((timeouts + $(count "$z" timeouts)))
+  bad=$((bad + $(count "$z" bad_messages)))
+  relayed=$((relayed + $(count "$z" relayed_in)))
+  missing=$((missing + $(count "$z" views_missing)))
+  bad_tags=$((bad_tags + $(count "$z" bad_tags)))
   p99=$(sed -n 's/.*"tick_ms":{[^}]*"p99":\([0-9.]*\).*/\1/p' <<<"$z")
   tick_p99=$(awk -v a="$tick_p99" -v b="${p99:-0}" 'BEGIN { print (b > a ? b : a) }')
 done
@@ -195,7 +197,7 @@ for j in "$cluster_bots" ${single_bots:+"$single_bots"}; do
   [[ "$(field "$j" joined)" == "$bots" ]] || ok=false
   [[ "$(field "$j" ticks_checked)" =~ ^[1-9] ]] || ok=false
 done
-[[ $timeouts -eq 0 && $bad -eq 0 && $missing -eq 0 ]] || ok=false
+[[ $timeouts -eq 0 && $bad -eq 0 && $missing -eq 0 && $summaries -eq $zones ]] || ok=false  # every zone stopped well
 # The stranger: refused without credentials, and every forged message dropped by every zone it reached
 # (a tick message by each zone, a relay by zone 0).
 forge_json=null

@@ -71,6 +71,8 @@ SOURCES = {
                        "gpu/src/core"],
     "server-churn": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
                      "gpu/src/core"],
+    "server-10k": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
+                   "gpu/src/core"],
 }
 
 # How to measure a file again, where it is not `warpmind-bench SUITE --out FILE` (gpu-run.sh runs a suite
@@ -88,6 +90,7 @@ RERUN = {
     "server-virtual.json": "gpu-run.sh STAGE OUT server-virtual",
     "server-sockets.json": "gpu-run.sh STAGE OUT server-sockets",
     "server-churn.json": "gpu-run.sh STAGE OUT server-churn",
+    "server-10k.json": "gpu-run.sh STAGE OUT server-10k",
 }
 
 BEGIN = re.compile(r"^<!-- figures: ([a-z0-9-]+) -->$")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One results file from the runs of a gpu-run.sh step that runs programs rather than a benchmark suite.
 
-usage: gather-runs.py STEP OUTDIR STAGE     (STEP: demo-battle, server-virtual, server-sockets, server-churn)
+usage: gather-runs.py STEP OUTDIR STAGE     (STEP: demo-battle, server-virtual, server-sockets, server-churn, server-10k)
 
 Writes OUTDIR/STEP.json: {"suite", "device", "host_threads", "command", "commit", "date", "runs": [...]},
 a run per stats.json (demo-battle, labelled by its configuration) or per JSON line the step wrote
@@ -22,6 +22,8 @@ COMMANDS = {
     "server-churn": "gpu-run.sh STAGE OUT server-churn: warpmind-server --max-clients 4000 --map 989 --aoi 20 "
                     "(default backend); warpmind-bots --bots 2000 --threads 8 over loopback, --seconds 10 --seed 1, 2, 3 "
                     "one run after another, then --seconds 30 --churn 0.05 --seed 4; the server's summary last",
+    "server-10k": "gpu-run.sh STAGE OUT server-10k: warpmind-server --sockets 3 --max-clients 10000 --map 2212 --aoi 20 "
+                  "(default backend); warpmind-bots --bots 10000 --threads 16 --seconds 10 over loopback",
     "server-sockets": "gpu-run.sh STAGE OUT server-sockets: warpmind-server --max-clients 4000 --map 989|1400 "
                       "--aoi 20 (default backend) with warpmind-bots --bots 2000|4000 --threads 8 --seconds 10 "
                       "over loopback; then CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "

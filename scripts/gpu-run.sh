@@ -9,7 +9,9 @@
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), server-virtual
 #   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib),
 #   server-sockets (the server and its bots over loopback sockets, one server and a cluster), server-churn
-#   (one server, 2,000 bots: sessions in a row, then churn with resumes), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
+#   (one server, 2,000 bots: sessions in a row, then churn with resumes), server-10k (10,000 bots on one
+#   server of three sockets), soak[:MINUTES] (scripts/soak.sh
+#   with 2,000 bots, default 8 minutes), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json), match-chess[:GAMES] and
 #   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed). Default:
 #   tests memcheck bench-field
@@ -199,6 +201,33 @@ for step in "${steps[@]}"; do
         tail -1 "$out/churn-server.json" | tee -a "$out/server-churn.jsonl"
         python3 "$stage/gather-runs.py" server-churn "$out" "$stage"
       } > "$log" 2>&1 ;;
+    server-10k)
+      # 10,000 bots on one server with three sockets on its port (--sockets 3; ENet holds 4,095
+      # connections a socket), at the bots' usual density (map 2212), the bots on 16 threads for 10 s.
+      # JSON lines in server-10k.jsonl: the bots' summary, then the server's.
+      : > "$out/server-10k.jsonl"
+      {
+        "$stage/warpmind-server" --port 0 --sockets 3 --max-clients 10000 --map 2212 --aoi 20 --seconds 90 --json \
+          > "$out/10k-server.json" 2> "$out/10k-server.err" &
+        spid=$!
+        for _ in $(seq 200); do grep -q "listening on 127.0.0.1:[0-9]*," "$out/10k-server.err" && break; sleep 0.05; done
+        port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$out/10k-server.err" | grep -o "[0-9]*,$" | tr -d ,)
+        echo "== warpmind-server --sockets 3 --max-clients 10000 --map 2212; warpmind-bots --bots 10000 --threads 16 --seconds 10"
+        timeout 200 "$stage/warpmind-bots" --server "127.0.0.1:$port" --bots 10000 --threads 16 --seconds 10 --json |
+          tail -1 | tee -a "$out/server-10k.jsonl"
+        kill -INT "$spid"; wait "$spid"
+        tail -1 "$out/10k-server.json" | tee -a "$out/server-10k.jsonl"
+        python3 "$stage/gather-runs.py" server-10k "$out" "$stage"
+      } > "$log" 2>&1 ;;
+    soak|soak:*)
+      # scripts/soak.sh MINUTES 2000 (default 8 minutes; soak:M for M): one server (its default backend)
+      # up for the whole run, 2,000 bots on 8 threads with 5% churn in checked runs of a minute, the
+      # server's RSS sampled every minute. The log, and its last line (one JSON object) in soak.jsonl.
+      minutes=8
+      [[ $step == soak:* ]] && minutes=${step#soak:}
+      SOAK_LOG="$out/soak-logs" SOAK_BACKEND=auto SOAK_THREADS=8 WARPMIND_BIN_DIR="$stage" \
+        bash "$stage/soak.sh" "$minutes" 2000 > "$log" 2>&1
+      tail -1 "$log" > "$out/soak.jsonl" ;;
     server-sockets)
       # Real UDP sockets on this machine (loopback): one server (its default backend) with 2,000 and 4,000
       # bots on 8 threads (ENet holds at most 4,095 connections a host), at the bots' usual density; then

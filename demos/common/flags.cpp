@@ -324,6 +324,7 @@ std::string open_context(const ContextFlags& flags, bool quiet, std::unique_ptr<
   ContextOptions co;
   co.backend = backend_of(flags);
   co.cpu_threads = flags.threads;
+  co.cuda_device = flags.device;
   co.quiet = quiet;
   const Status st = Context::create(co, out);
   return st.ok() ? std::string() : st.message();

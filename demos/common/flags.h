@@ -85,6 +85,7 @@ CLI::Option* add_number(CLI::App& app, const std::string& name, T& value, double
 struct ContextFlags {
   std::string backend = "auto";
   unsigned threads = 0;  // 0: one per hardware thread
+  int device = 0;        // the CUDA device's ordinal (a program that offers --device sets it)
 };
 // Adds --backend and, with `threads`, --threads to `app`.
 void add_context_flags(CLI::App& app, ContextFlags& flags, bool threads = true);

@@ -63,6 +63,8 @@ struct Session {
 // disconnect after a Leave (then it joins again, a new session); waiting until its commands are all
 // applied before it "restarts" (a new socket, and a Hello with its token); connecting again.
 enum class Phase { Playing, Leaving, Settling, Connecting };
+// The most one churn step may take (ENet's own connect and disconnect give up after about 5 s).
+constexpr auto kChurnStep = std::chrono::seconds(5);
 
 struct Bot {
   ENetHost* host = nullptr;
@@ -81,6 +83,9 @@ struct Bot {
   std::mt19937_64 rng;
   std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
   std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0;
+  // Churn steps that ran past their bound, by step: waiting for the Goodbye and the disconnect, waiting for
+  // the last command to be applied, connecting to join again, connecting to resume.
+  std::uint64_t timed_out[4] = {};
   Session& session() { return sessions.back(); }
 };
 

@@ -276,7 +276,7 @@ struct Run {
   }
 
   // Moves a churning bot on: a restart once all it sent is applied (so the check knows exactly what the
-  // resumed Welcome must say), and a bound of 2 s on every step (then the bot stops: counted).
+  // resumed Welcome must say), and a bound of kChurnStep on every step (then the bot stops: counted by step).
   void advance(Bot& b) {
     if (b.phase == Phase::Playing) return;
     if (b.phase == Phase::Settling && b.welcomed) {
@@ -287,8 +287,9 @@ struct Run {
         return;
       }
     }
-    if (Clock::now() - b.phase_since > std::chrono::seconds(2)) {
+    if (Clock::now() - b.phase_since > kChurnStep) {
       ++b.churn_timeouts;
+      ++b.timed_out[b.phase == Phase::Leaving ? 0 : b.phase == Phase::Settling ? 1 : b.resume_next ? 3 : 2];
       b.phase = Phase::Playing;
       b.gone = true;  // it plays no more
     }
@@ -366,13 +367,13 @@ std::string open_bots(Run& run, const std::vector<ENetAddress>& servers) {
 }
 
 // One thread's share of the bots (an ENet host is used by one thread only): their commands once a
-// tick until `stop`, and what arrives handled until `drain_end`. --churn starts only until 2 s before
-// `stop`, so that every leave and restart is done by then.
+// tick until `stop`, and what arrives handled until `drain_end`. --churn starts only until kChurnStep
+// before `stop`, so that every leave and restart is done by then.
 void play(Run& run, std::span<Bot> group, Clock::time_point start, Clock::time_point stop,
           Clock::time_point drain_end) {
   std::vector<pollfd> fds(group.size());
   Clock::time_point next_send = start, next_all = start;
-  const Clock::time_point churn_end = stop - std::chrono::seconds(2);
+  const Clock::time_point churn_end = stop - kChurnStep;
   for (Clock::time_point now = Clock::now(); now < drain_end; now = Clock::now()) {
     for (std::size_t i = 0; i < group.size(); ++i) fds[i] = {group[i].host ? group[i].host->socket : -1, POLLIN, 0};
     const int wait = static_cast<int>(
@@ -419,6 +420,7 @@ struct Totals {
   std::uint64_t lost = 0, duplicated = 0, duplicate_states = 0;
   std::uint64_t sent = 0, received = 0, bytes_out = 0, bytes_in = 0, bad_in = 0, joined = 0, refused = 0;
   std::uint64_t sessions = 0, leaves = 0, restarts = 0, resumed = 0, resume_failures = 0, churn_timeouts = 0;
+  std::uint64_t timed_out[4] = {};
 };
 
 // Players lost and duplicated.
@@ -482,6 +484,7 @@ void close_bots(Run& run, Totals& t) {
     t.leaves += b.leaves;
     t.restarts += b.restarts;
     t.churn_timeouts += b.churn_timeouts;
+    for (int k = 0; k < 4; ++k) t.timed_out[k] += b.timed_out[k];
     t.resume_failures += b.resume_failures;
     for (const Session& s : b.sessions) t.resumed += s.resumed;
     enet_host_destroy(b.host);
@@ -503,7 +506,8 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         "\"catch_ups_skipped\":%llu,\"catch_ups_behind\":%llu,\"snapshots\":%llu,\"bad_messages\":%llu,\"players_"
         "lost\":%llu,"
         "\"players_duplicated\":%llu,\"duplicate_states\":%llu,\"sessions\":%llu,\"churn\":{\"leaves\":%llu,"
-        "\"restarts\":%llu,\"resumed\":%llu,\"resume_failures\":%llu,\"timeouts\":%llu},\"resumes_checked\":%llu,"
+        "\"restarts\":%llu,\"resumed\":%llu,\"resume_failures\":%llu,\"timeouts\":%llu,\"timed_out\":{\"leaving\":%llu,"
+        "\"settling\":%llu,\"rejoining\":%llu,\"resuming\":%llu}},\"resumes_checked\":%llu,"
         "\"resume_errors\":%llu,\"shared_ids\":%llu,"
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
@@ -522,7 +526,9 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(t.duplicate_states), static_cast<unsigned long long>(t.sessions),
         static_cast<unsigned long long>(t.leaves), static_cast<unsigned long long>(t.restarts),
         static_cast<unsigned long long>(t.resumed), static_cast<unsigned long long>(t.resume_failures),
-        static_cast<unsigned long long>(t.churn_timeouts), static_cast<unsigned long long>(c.resumes_checked),
+        static_cast<unsigned long long>(t.churn_timeouts), static_cast<unsigned long long>(t.timed_out[0]),
+        static_cast<unsigned long long>(t.timed_out[1]), static_cast<unsigned long long>(t.timed_out[2]),
+        static_cast<unsigned long long>(t.timed_out[3]), static_cast<unsigned long long>(c.resumes_checked),
         static_cast<unsigned long long>(c.resume_errors), static_cast<unsigned long long>(c.shared_ids),
         percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9), percentile(run.rtt_ms, 0.99), run.rtt_ms.size(),
         percentile(run.latency_ms, 0.5), percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99),
@@ -598,7 +604,7 @@ int main(int argc, char** argv) {
                     "share of States a bot acts as if it lost: checked, but not acknowledged");
   demos::add_number(app, "--churn", f.churn, 0.0, 10.0, "F",
                     "each second a share F of the bots leaves and joins again (a new session) or restarts and "
-                    "takes its session back with its token, half and half; none in the last 2 s of the run");
+                    "takes its session back with its token, half and half; none in the last 5 s of the run");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "the bots' scripts");
   demos::add_flag(app, "--json", f.json, "one JSON summary object on stdout (its last line)");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;

@@ -61,7 +61,7 @@ inline const char* drop_name(int d) {
 
 struct Flags {
   std::string host = "127.0.0.1", shape = "square", variant = "auto";
-  int port = 7777, tick_hz = 20, max_clients = 1024;
+  int port = 7777, tick_hz = 20, max_clients = 1024, sockets = 1;
   float map = 1000, aoi = 20, max_move = 0, attack_range = 0;
   double seconds = 0;
   int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4, socket_buffer = 8 << 20;
@@ -164,7 +164,18 @@ struct Conn {
 
 struct Server {
   Flags f;
-  ENetHost* host = nullptr;
+  // The UDP sockets (ENet hosts) clients connect to, all on one port (--sockets; SO_REUSEPORT: the kernel
+  // gives each client's datagrams to one of them, always the same), each with up to 4,095 connections.
+  std::vector<ENetHost*> hosts;
+  std::vector<std::uint64_t> connects_by_socket;  // connections each socket took
+  void flush_all() {
+    for (ENetHost* h : hosts) enet_host_flush(h);
+  }
+  template <class Fn>
+  void for_each_peer(Fn&& fn) {  // fn(host index, peer index, peer)
+    for (std::size_t k = 0; k < hosts.size(); ++k)
+      for (std::size_t i = 0; i < hosts[k]->peerCount; ++i) fn(k, i, &hosts[k]->peers[i]);
+  }
   std::unique_ptr<Context> ctx;
   std::unique_ptr<aoi::AoiWorld> world;
   aoi::AoiConfig cfg;
@@ -194,8 +205,8 @@ struct Server {
   // and not found (resume_failed: a new session instead), left when the grace ran out (expired), and
   // connections dropped because a new one came from their address and port (superseded).
   std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
-  std::vector<Clock::time_point> half_open_since;  // by peer index: when its handshake began (0: none)
-  std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers;  // the sweep's (address, peer index)
+  std::vector<std::vector<Clock::time_point>> half_open_since;  // by host, by peer: when its handshake began (0: none)
+  std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers;  // the sweep's (address, peer index) of a host
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
   int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
@@ -257,6 +268,7 @@ struct Server {
   void on_receive(ENetPeer* p, const ENetPacket* packet);
   int take_command(Slot& s, int slot, const net::Message& m) const;
   bool pump(int wait_ms);
+  void handle(ENetEvent& ev);
   void service(Clock::time_point until);
 
   // Limits (server_limits.cpp): datagrams by address, and connections that are silent or slow.
@@ -265,7 +277,7 @@ struct Server {
   void limit_addresses();
   void sweep_peers();
   void expire_detached();
-  void half_open(Clock::time_point now);
+  void half_open(std::size_t k, Clock::time_point now);
 
   // The tick (server_tick.cpp): commands in, the AOI module's tick, notifications out.
   std::vector<std::size_t> part_start, part_written;
@@ -310,6 +322,7 @@ struct Server {
   std::vector<std::vector<std::uint8_t>> relay_out;  // by gateway zone
   std::vector<std::uint8_t> wire;
   std::vector<net::RelayRecord> relay_records;
+  std::vector<std::uint8_t> relay_check;  // a relayed message, aligned for its check
   net::TickMessage mine;
   bool first_wait = true;
   void drain_relays();

@@ -36,16 +36,15 @@ int intercept(ENetHost* h, ENetEvent*) {
 
 void Server::limit_addresses() {
   g_server = this;
-  host->intercept = &intercept;
+  for (ENetHost* h : hosts) h->intercept = &intercept;
 }
 
 // Connections that never said Hello, or whose reliable data piles up unacknowledged, are dropped;
 // players whose clients went quiet leave; and handshakes that hang are reset (half_open below).
 void Server::sweep_peers() {
   const Clock::time_point now = Clock::now();
-  for (std::size_t i = 0; i < host->peerCount; ++i) {
-    ENetPeer* p = &host->peers[i];
-    if (p->state != ENET_PEER_STATE_CONNECTED || p->data == nullptr) continue;
+  for_each_peer([&](std::size_t, std::size_t, ENetPeer* p) {
+    if (p->state != ENET_PEER_STATE_CONNECTED || p->data == nullptr) return;
     Conn* c = static_cast<Conn*>(p->data);
     const bool silent = c->slot < 0 && !c->observer && now - c->connected > std::chrono::seconds(5);
     const bool slow = p->reliableDataInTransit > 256 * 1024 || enet_list_size(&p->outgoingCommands) > 4096;
@@ -59,8 +58,9 @@ void Server::sweep_peers() {
       release(p);
       enet_peer_disconnect_now(p, 0);
     }
-  }
-  half_open(now);
+  });
+  if (half_open_since.size() != hosts.size()) half_open_since.resize(hosts.size());
+  for (std::size_t k = 0; k < hosts.size(); ++k) half_open(k, now);
   expire_detached();
 }
 
@@ -75,15 +75,17 @@ void Server::expire_detached() {
     }
 }
 
-// Connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the
+// Host k's connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the
 // host's peers until ENet gives up on it (up to 30 s), so a sender of connects it never completes could
 // take them all. One is reset once it is --half-open-ms old. And while fewer than a quarter of the
 // host's peers are free, of the handshakes older than the grace (half of --half-open-ms, at most 1 s) one
 // address (IP) keeps its --max-half-open newest: the oldest beyond are reset. A busy server completes
 // honest handshakes late, so a burst of them from one address (players behind one NAT, a bot farm) is
 // cut short only when the peers run out, and then only past the grace.
-void Server::half_open(Clock::time_point now) {
-  if (half_open_since.size() != host->peerCount) half_open_since.assign(host->peerCount, Clock::time_point{});
+void Server::half_open(std::size_t k, Clock::time_point now) {
+  ENetHost* host = hosts[k];
+  std::vector<Clock::time_point>& since = half_open_since[k];
+  if (since.size() != host->peerCount) since.assign(host->peerCount, Clock::time_point{});
   std::vector<std::pair<std::uint32_t, std::size_t>>& open = half_open_peers;  // (address, peer index)
   open.clear();
   const auto limit = std::chrono::milliseconds(f.half_open_ms);
@@ -94,33 +96,32 @@ void Server::half_open(Clock::time_point now) {
     free += p->state == ENET_PEER_STATE_DISCONNECTED;
     const bool handshake = p->state >= ENET_PEER_STATE_CONNECTING && p->state <= ENET_PEER_STATE_CONNECTION_SUCCEEDED;
     if (!handshake) {
-      half_open_since[i] = Clock::time_point{};
+      since[i] = Clock::time_point{};
       continue;
     }
-    if (half_open_since[i] == Clock::time_point{}) half_open_since[i] = now;
-    if (now - half_open_since[i] > limit) {
+    if (since[i] == Clock::time_point{}) since[i] = now;
+    if (now - since[i] > limit) {
       enet_peer_reset(p);
-      half_open_since[i] = Clock::time_point{};
+      since[i] = Clock::time_point{};
       ++half_open_reset;
       continue;
     }
-    if (now - half_open_since[i] > grace) open.emplace_back(p->address.host, i);
+    if (now - since[i] > grace) open.emplace_back(p->address.host, i);
   }
   if (free * 4 >= host->peerCount) return;                               // peers enough for everyone
   if (open.size() <= static_cast<std::size_t>(f.max_half_open)) return;  // no address can be over
   // By address, the newest first (then by index): the ones past --max-half-open are reset.
-  std::sort(open.begin(), open.end(), [this](const auto& a, const auto& b) {
+  std::sort(open.begin(), open.end(), [&since](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first < b.first;
-    if (half_open_since[a.second] != half_open_since[b.second])
-      return half_open_since[a.second] > half_open_since[b.second];
+    if (since[a.second] != since[b.second]) return since[a.second] > since[b.second];
     return a.second < b.second;
   });
   int run = 0;
-  for (std::size_t k = 0; k < open.size(); ++k) {
-    run = k > 0 && open[k].first == open[k - 1].first ? run + 1 : 0;
+  for (std::size_t j = 0; j < open.size(); ++j) {
+    run = j > 0 && open[j].first == open[j - 1].first ? run + 1 : 0;
     if (run < f.max_half_open) continue;
-    enet_peer_reset(&host->peers[open[k].second]);
-    half_open_since[open[k].second] = Clock::time_point{};
+    enet_peer_reset(&host->peers[open[j].second]);
+    since[open[j].second] = Clock::time_point{};
     ++half_open_reset;
   }
 }

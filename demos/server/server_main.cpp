@@ -28,6 +28,9 @@ std::string Server::open_world() {
   cap = f.virtual_clients > 0 ? f.virtual_clients : static_cast<std::uint32_t>(f.max_clients);
   total = cap * static_cast<std::uint32_t>(f.zones);
   if (f.zone >= f.zones) return "--zone: must be below --zones";
+  if (f.virtual_clients == 0 && f.max_clients > 4000 * f.sockets)
+    return "--max-clients: at most 4,000 a socket (ENet's 4,095 connections, with room for handshakes): --sockets " +
+           std::to_string((f.max_clients + 3999) / 4000) + " or more";
   if (f.zones > 1) {
     // A zone mirrors the players within 5 AOI of its strip: what its clients can see after a tick
     // (2 AOI, a square AOI's reach), from where a player can come in one tick (max move <= AOI) and
@@ -131,26 +134,45 @@ std::string Server::open_network() {
   ENetAddress address;
   if (enet_address_set_host_ip(&address, f.host.c_str()) != 0) return "--host: not an IPv4 address: " + f.host;
   address.port = static_cast<enet_uint16>(f.port);
-  host = enet_host_create(&address, static_cast<std::size_t>(f.max_clients) + 64, net::kChannels, 0, 0);
-  if (host == nullptr) return "cannot listen on " + f.host + ":" + std::to_string(f.port);
-  // The largest packet sent or received (ENet applies it both ways): a State of up to ~32,000
-  // notifications, a Snapshot of 4,000 players. A client's messages are far smaller (kMaxClientPacket).
-  host->maximumPacketSize = 256 * 1024;
-  // A tick's commands arrive in a burst (clients send on their own tick): a socket buffer that holds
-  // them all, past the system's default cap where allowed (SO_RCVBUFFORCE needs CAP_NET_ADMIN).
-  for (const int opt : {SO_RCVBUF, SO_SNDBUF}) {
-    const int want = f.socket_buffer, force = opt == SO_RCVBUF ? SO_RCVBUFFORCE : SO_SNDBUFFORCE;
-    if (setsockopt(host->socket, SOL_SOCKET, force, &want, sizeof want) != 0)
-      setsockopt(host->socket, SOL_SOCKET, opt, &want, sizeof want);
+  // One socket (an ENet host of up to 4,095 connections), or --sockets of them on one port: each made
+  // unbound, marked SO_REUSEPORT and bound, the first to --port (0: any), the others to the port it got;
+  // the kernel then hands each client's datagrams to one of them, always the same one.
+  const std::size_t peers = std::min<std::size_t>(static_cast<std::size_t>(f.max_clients) + 64, 4095);
+  ENetAddress bound{};
+  for (int k = 0; k < f.sockets; ++k) {
+    ENetHost* h = enet_host_create(f.sockets == 1 ? &address : nullptr, peers, net::kChannels, 0, 0);
+    if (h == nullptr) return "cannot listen on " + f.host + ":" + std::to_string(address.port);
+    hosts.push_back(h);
+    if (f.sockets > 1) {
+      const int on = 1;
+      if (setsockopt(h->socket, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0 ||
+          enet_socket_bind(h->socket, &address) != 0)
+        return "cannot listen on " + f.host + ":" + std::to_string(address.port) + " (socket " + std::to_string(k) +
+               " of --sockets " + std::to_string(f.sockets) + ")";
+      h->address = address;
+    }
+    // The largest packet sent or received (ENet applies it both ways): a State of up to ~32,000
+    // notifications, a Snapshot of 4,000 players. A client's messages are far smaller (kMaxClientPacket).
+    h->maximumPacketSize = 256 * 1024;
+    // A tick's commands arrive in a burst (clients send on their own tick): a socket buffer that holds
+    // them all, past the system's default cap where allowed (SO_RCVBUFFORCE needs CAP_NET_ADMIN).
+    for (const int opt : {SO_RCVBUF, SO_SNDBUF}) {
+      const int want = f.socket_buffer, force = opt == SO_RCVBUF ? SO_RCVBUFFORCE : SO_SNDBUFFORCE;
+      if (setsockopt(h->socket, SOL_SOCKET, force, &want, sizeof want) != 0)
+        setsockopt(h->socket, SOL_SOCKET, opt, &want, sizeof want);
+    }
+    h->maximumWaitingData = 64 * 1024;  // per peer, packets received and not yet handed out
+    if (k == 0) {
+      enet_socket_get_address(h->socket, &bound);
+      address.port = bound.port;
+    }
   }
+  connects_by_socket.assign(hosts.size(), 0);
   int rcvbuf = 0;
   socklen_t rcvlen = sizeof rcvbuf;
-  getsockopt(host->socket, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &rcvlen);
+  getsockopt(hosts[0]->socket, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &rcvlen);
   socket_buffer = rcvbuf;
-  host->maximumWaitingData = 64 * 1024;  // per peer, packets received and not yet handed out
   limit_addresses();
-  ENetAddress bound{};
-  enet_socket_get_address(host->socket, &bound);
   if (f.metrics_port >= 0) {
     if (std::string err = open_metrics(); !err.empty()) return err;
   }
@@ -161,18 +183,18 @@ std::string Server::open_network() {
   return {};
 }
 
-// Every connection dropped, the host, ENet, the bus and the metrics endpoint closed.
+// Every connection dropped, the sockets, ENet, the bus and the metrics endpoint closed.
 void Server::close_network() {
-  for (std::size_t i = 0; i < host->peerCount; ++i) {
-    ENetPeer* p = &host->peers[i];
+  for_each_peer([](std::size_t, std::size_t, ENetPeer* p) {
     if (p->data) {
       delete static_cast<Conn*>(p->data);
       p->data = nullptr;
     }
     if (p->state == ENET_PEER_STATE_CONNECTED) enet_peer_disconnect_now(p, 0);
-  }
-  enet_host_flush(host);
-  enet_host_destroy(host);
+  });
+  flush_all();
+  for (ENetHost* h : hosts) enet_host_destroy(h);
+  hosts.clear();
   enet_deinitialize();
   bus.close();
   stop_metrics();
@@ -291,7 +313,11 @@ int main(int argc, char** argv) {
                     "the most a player moves per tick and axis; 0: the AOI", "0");
   demos::add_number(app, "--attack-range", f.attack_range, 0.0, 1e6, "D", "attack range; 0: the AOI", "0");
   demos::add_integer(app, "--damage", f.damage, 0, 1000000, "HP", "HP an attack takes");
-  demos::add_integer(app, "--max-clients", f.max_clients, 1, 4000, "N", "players at once");
+  demos::add_integer(app, "--max-clients", f.max_clients, 1, 32000, "N",
+                     "players at once (at most 4,000 a socket: see --sockets)");
+  demos::add_integer(app, "--sockets", f.sockets, 1, 8, "K",
+                     "UDP sockets on the one port (SO_REUSEPORT), each up to 4,095 connections: more than 4,000 "
+                     "players need several");
   demos::add_integer(app, "--socket-buffer", f.socket_buffer, 65536, 1 << 30, "BYTES",
                      "the UDP socket's receive and send buffers (beyond the system's cap when running with "
                      "CAP_NET_ADMIN; the summary's socket_buffer says what was set)");
@@ -330,6 +356,8 @@ int main(int argc, char** argv) {
   demos::add_integer(app, "--zone", f.zone, 0, 63, "K", "this server's zone: the strip [map*K/N, map*(K+1)/N)");
   demos::add_text(app, "--nats", f.nats, "URL", "the cluster's NATS server");
   demos::add_text(app, "--nats-prefix", f.nats_prefix, "S", "the cluster's NATS subjects: S.tick and S.relay.K");
+  demos::add_integer(app, "--device", f.context.device, 0, 63, "K",
+                     "the CUDA device (ordinal) this server's AOI module runs on: zones of one host on different GPUs");
   demos::add_text(app, "--cluster-key-file", f.cluster_key_file, "FILE",
                   "the cluster key (64 hexadecimal digits on the first line) every zone signs its bus messages "
                   "with and checks the others' by; needed with --zones above 1");

@@ -57,8 +57,9 @@ std::string Server::metrics_text() {
   metric("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
          one("warpmind_server_half_open_reset_total", half_open_reset));
   std::size_t open_connections = 0;
-  for (std::size_t i = 0; host && i < host->peerCount; ++i)
-    open_connections += host->peers[i].state != ENET_PEER_STATE_DISCONNECTED;
+  for_each_peer([&](std::size_t, std::size_t, const ENetPeer* p) {
+    open_connections += p->state != ENET_PEER_STATE_DISCONNECTED;
+  });
   metric("warpmind_server_connections", "gauge", "ENet connections open now (handshakes and closings included).",
          one("warpmind_server_connections", static_cast<double>(open_connections)));
   metric("warpmind_server_detached_total", "counter", "Players kept in the game after their connection was lost.",
@@ -187,7 +188,9 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
   std::uint64_t dropped = 0;
   for (std::uint64_t d : drops) dropped += d;
   if (f.json) {
-    std::string drop_list;
+    std::string drop_list, by_socket;
+    for (std::size_t k = 0; k < connects_by_socket.size(); ++k)
+      by_socket += (k ? "," : "") + std::to_string(connects_by_socket[k]);
     for (int d = 0; d < kDrops; ++d)
       drop_list += std::string(d ? "," : "") + "\"" + drop_name(d) + "\":" + std::to_string(drops[d]);
     std::printf(
@@ -200,7 +203,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
-        "\"send_failures\":%llu,\"observers\":%zu,\"observers_refused\":%llu,\"socket_buffer\":%d,\"zone\":%d,"
+        "\"send_failures\":%llu,\"observers\":%zu,\"observers_refused\":%llu,\"connects_by_socket\":[%s],\"socket_"
+        "buffer\":%d,\"zone\":%d,"
         "\"zones\":%d,\"cluster\":{"
         "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
@@ -222,7 +226,7 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(bytes_out), percentile(tick_ms, 0.5), percentile(tick_ms, 0.9),
         percentile(tick_ms, 0.99), percentile(tick_ms, 1.0), aoi::variant_name(world->variant()),
         backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(),
-        static_cast<unsigned long long>(observers_refused), socket_buffer, f.zone, f.zones,
+        static_cast<unsigned long long>(observers_refused), by_socket.c_str(), socket_buffer, f.zone, f.zones,
         static_cast<unsigned long long>(zone_messages), static_cast<unsigned long long>(zone_bad),
         static_cast<unsigned long long>(zone_late), static_cast<unsigned long long>(zone_timeouts),
         static_cast<unsigned long long>(relayed_out), static_cast<unsigned long long>(relayed_in),

@@ -1,6 +1,8 @@
 // warpmind-server's sessions: connections and what their clients say (Hello, Observe, Leave, and the
 // commands and acknowledgements checked against the connection's token and seq), sending, and
 // servicing ENet between ticks.
+#include <poll.h>
+
 #include <cmath>
 
 #include "server.h"
@@ -131,16 +133,15 @@ void Server::welcome(ENetPeer* p, int k, bool resumed_session) {
 // client behind it is gone (restarted, or a NAT gave its port to someone new), so the old connection is
 // dropped before it can send anything more to the new one. Its player, if any, is kept for a resume.
 void Server::supersede(ENetPeer* p) {
-  for (std::size_t i = 0; i < host->peerCount; ++i) {
-    ENetPeer* q = &host->peers[i];
+  for_each_peer([&](std::size_t, std::size_t, ENetPeer* q) {
     if (q == p || q->state == ENET_PEER_STATE_DISCONNECTED || q->address.host != p->address.host ||
         q->address.port != p->address.port)
-      continue;
+      return;
     if (q->data && static_cast<Conn*>(q->data)->slot >= 0) ++disconnected;
     release(q, true);
     enet_peer_reset(q);
     ++superseded;
-  }
+  });
 }
 
 // Whether an Observe may watch: it carries the observer key (compared in time independent of where they
@@ -293,42 +294,58 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
   return kCommand;
 }
 
-// One pass of ENet (waiting at most wait_ms for something to happen) and every event it had; false
-// when nothing happened.
+// One pass of ENet over every socket (waiting at most wait_ms for something to happen) and every event
+// it had; false when nothing happened.
 bool Server::pump(int wait_ms) {
-  ENetEvent ev;
-  const int r = enet_host_service(host, &ev, static_cast<enet_uint32>(wait_ms));
-  if (r < 0) {  // a socket error (a datagram larger than ENet's buffer, say): nothing to handle
-    ++receive_errors;
-    return true;
+  if (hosts.size() > 1 && wait_ms > 0) {  // one wait for all the sockets, then each serviced without one
+    pollfd fds[8];
+    for (std::size_t k = 0; k < hosts.size(); ++k) fds[k] = {hosts[k]->socket, POLLIN, 0};
+    poll(fds, hosts.size(), wait_ms);
+    wait_ms = 0;
   }
-  if (r == 0) return false;
-  do {
-    switch (ev.type) {
-      case ENET_EVENT_TYPE_CONNECT: {
-        Conn* c = new Conn;
-        c->connected = Clock::now();
-        ev.peer->data = c;
-        enet_peer_timeout(ev.peer, 0, 2000, 5000);
-        // No throttling of unreliable packets: a State is dropped only by the network (or by a
-        // client that stops acknowledging, which the sweep disconnects).
-        enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
-        supersede(ev.peer);
-        break;
-      }
-      case ENET_EVENT_TYPE_RECEIVE:
-        on_receive(ev.peer, ev.packet);
-        enet_packet_destroy(ev.packet);
-        break;
-      case ENET_EVENT_TYPE_DISCONNECT:
-        if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++disconnected;
-        release(ev.peer, true);
-        break;
-      default:
-        break;
+  bool any = false;
+  for (ENetHost* h : hosts) {
+    ENetEvent ev;
+    const int r = enet_host_service(h, &ev, static_cast<enet_uint32>(wait_ms));
+    if (r < 0) {  // a socket error (a datagram larger than ENet's buffer, say): nothing to handle
+      ++receive_errors;
+      any = true;
+      continue;
     }
-  } while (enet_host_check_events(host, &ev) > 0);
-  return true;
+    if (r == 0) continue;
+    any = true;
+    do handle(ev);
+    while (enet_host_check_events(h, &ev) > 0);
+  }
+  return any;
+}
+
+// One ENet event: a connection made, a message, a connection ended.
+void Server::handle(ENetEvent& ev) {
+  switch (ev.type) {
+    case ENET_EVENT_TYPE_CONNECT: {
+      Conn* c = new Conn;
+      c->connected = Clock::now();
+      ev.peer->data = c;
+      enet_peer_timeout(ev.peer, 0, 2000, 5000);
+      // No throttling of unreliable packets: a State is dropped only by the network (or by a
+      // client that stops acknowledging, which the sweep disconnects).
+      enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
+      for (std::size_t k = 0; k < hosts.size(); ++k) connects_by_socket[k] += hosts[k] == ev.peer->host;
+      supersede(ev.peer);
+      break;
+    }
+    case ENET_EVENT_TYPE_RECEIVE:
+      on_receive(ev.peer, ev.packet);
+      enet_packet_destroy(ev.packet);
+      break;
+    case ENET_EVENT_TYPE_DISCONNECT:
+      if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++disconnected;
+      release(ev.peer, true);
+      break;
+    default:
+      break;
+  }
 }
 
 // Services the network until `until`, and past it until what has arrived is handled (at most 20 ms

@@ -55,7 +55,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   for (std::size_t k : r.rejected) module_rejected += k;
   send_snapshots(time_us);
   for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
-  if (host) enet_host_flush(host);
+  flush_all();
   ++tick;
   const Clock::time_point t1 = Clock::now();
   if (tick_ms.size() < (1u << 22)) {

@@ -23,8 +23,10 @@ void Server::drain_relays() {
     }
     for (const net::RelayRecord& r : relay_records) {
       // Only this zone's clients, and only what a zone sends a client: a well-formed State on the stream
-      // channel or Events on the reliable one.
-      const net::Message* m = net::read_message(r.message.data(), r.message.size());
+      // channel or Events on the reliable one (read from an aligned copy: a record sits anywhere in the
+      // relay message, and FlatBuffers reads its offsets in place).
+      relay_check.assign(r.message.begin(), r.message.end());
+      const net::Message* m = net::read_message(relay_check.data(), relay_check.size());
       const bool fits = m && ((m->body_type() == net::Body_State && r.channel == net::kStreamChannel) ||
                               (m->body_type() == net::Body_Events && r.channel == net::kReliableChannel));
       if (r.player / cap != static_cast<std::uint32_t>(f.zone) || !fits) {
@@ -37,7 +39,7 @@ void Server::drain_relays() {
       ++relayed_in;
     }
   }
-  enet_host_flush(host);
+  flush_all();
 }
 
 void Server::flush_relay(std::uint32_t g) {

@@ -184,6 +184,9 @@ TEST(Server, BadFlagsExitWithTwoAndAConfigFileSetsFlags) {
   EXPECT_EQ(status(bin + "/warpmind-server --tick-hz 0"), 2);
   EXPECT_EQ(status(bin + "/warpmind-server --host not-an-ip --seconds 1"), 2);
   EXPECT_EQ(status(bin + "/warpmind-server --variant nope"), 2);
+  EXPECT_EQ(status(bin + "/warpmind-server --device -1"), 2);
+  // A CUDA device that is not there (no GPU here, or fewer than 64): a clear error, exit 2.
+  EXPECT_EQ(status(bin + "/warpmind-server --backend cuda --device 63 --virtual-clients 10 --ticks 1"), 2);
   EXPECT_EQ(status(bin + "/warpmind-server --help"), 0);
   EXPECT_EQ(status(bin + "/warpmind-bots --bots 3"), 2);  // --server is required
   EXPECT_EQ(status(bin + "/warpmind-bots --server localhost"), 2);
