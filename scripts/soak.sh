@@ -2,7 +2,8 @@
 # scripts/soak.sh MINUTES BOTS — one warpmind-server up for MINUTES minutes on this machine (loopback
 # only), played by BOTS bots with churn (SOAK_CHURN, default 5% a second: leaves and rejoins, restarts
 # and resumes) in runs of one minute each, back to back: every run is checked whole by the bots
-# (docs/server.md, "What the bots check"), and the server never restarts. The server's resident memory
+# (docs/server.md, "What the bots check"), and the server never restarts (its own time limit is far past
+# the runs': each run is bounded by 240 s, its check included). The server's resident memory
 # (VmRSS) is sampled every minute. Prints a line a minute (the run's players lost and inconsistencies,
 # the RSS) and, last, one JSON object: every sample, the runs' totals, the RSS growth after the first
 # minute, and "ok" (no run lost a player or saw an inconsistency, and the growth is at most
@@ -36,7 +37,7 @@ log=${SOAK_LOG:-$(mktemp -d)}
 mkdir -p "$log"
 
 "$bin/warpmind-server" --port 0 --max-clients $((bots + bots / 10 + 16 > 4000 ? 4000 : bots + bots / 10 + 16)) --map "$map" --aoi 20 --backend "$backend" \
-  --seconds $((minutes * 60 + 30)) --json > "$log/server.json" 2> "$log/server.err" &
+  --seconds $((minutes * 240 + 60)) --json > "$log/server.json" 2> "$log/server.err" &
 server=$!
 trap 'kill -INT $server 2> /dev/null || true' EXIT
 for _ in $(seq 400); do grep -q "listening on 127.0.0.1:[0-9]*," "$log/server.err" && break; sleep 0.05; done
