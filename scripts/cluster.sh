@@ -11,7 +11,14 @@
 # CLUSTER_ATTACK_SHARE (0.2), CLUSTER_LOSE_SHARE (0: the share of States the bots act as if lost),
 # CLUSTER_BOT_THREADS (1), CLUSTER_FORGE (0: a stranger's N forged bus messages, below), CLUSTER_SINGLE (1; 0 skips the single-server run,
 # which is skipped anyway above 4,000 bots, one server's limit), CLUSTER_LOG (a folder for the logs;
-# default a temporary one).
+# default a temporary one), CLUSTER_STORE (1: every zone keeps its state in NATS JetStream, --zone-store;
+# 0: not), CLUSTER_KILL_ZONE and CLUSTER_KILL_AT (kill zone K with SIGKILL S seconds into the bots' run
+# and start it again at once with --restore; its bots resume after CLUSTER_RESUME_AFTER_MS of silence,
+# default 500), CLUSTER_KILL_TICK (instead of CLUSTER_KILL_AT: zone K exits as if killed right after
+# sending its message for tick T, --crash-at-tick, so that it comes back to replay that tick; with
+# CLUSTER_KILL_POINT=relays, once the tick has run and its relays are out, before its state is stored),
+# CLUSTER_MAX_OUTAGE_MS (2000: the longest the bots may go without a State, with a kill), CLUSTER_CHURN
+# (0: the bots' --churn, leaving and joining again or restarting and resuming).
 set -euo pipefail
 
 if [[ $# -ne 3 ]]; then
@@ -46,6 +53,18 @@ mkdir -p "$log"
 per_zone=$(((bots + zones - 1) / zones + 16))
 ((per_zone <= 4000)) || { echo "cluster: more than 4,000 bots a zone (one server's limit): use more zones" >&2; exit 2; }
 limit=$(awk -v s="$seconds" 'BEGIN { printf "%d", s + 60 }')  # every server stops by itself after this
+store=${CLUSTER_STORE:-1}
+kill_zone=${CLUSTER_KILL_ZONE:-}
+kill_at=${CLUSTER_KILL_AT:-2}
+kill_tick=${CLUSTER_KILL_TICK:-}
+resume_after=${CLUSTER_RESUME_AFTER_MS:-500}
+max_outage=${CLUSTER_MAX_OUTAGE_MS:-2000}
+if [[ -n "$kill_zone" ]]; then
+  [[ "$kill_zone" =~ ^[0-9]+$ && "$kill_zone" -lt "$zones" ]] || { echo "cluster: CLUSTER_KILL_ZONE must be below ZONES" >&2; exit 2; }
+  [[ "$kill_at" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "cluster: CLUSTER_KILL_AT must be a number of seconds" >&2; exit 2; }
+  [[ -z "$kill_tick" || "$kill_tick" =~ ^[1-9][0-9]*$ ]] || { echo "cluster: CLUSTER_KILL_TICK must be a tick (1 or more)" >&2; exit 2; }
+  ((store)) || { echo "cluster: CLUSTER_KILL_ZONE needs CLUSTER_STORE=1 (the zone comes back from its store)" >&2; exit 2; }
+fi
 
 pids=()
 cleanup() {
@@ -83,9 +102,10 @@ server_args=(--host 127.0.0.1 --port 0 --map "$map" --aoi "$aoi" --shape "$shape
   echo >> "$log/cluster.key"
   password=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
   echo "warpmind:$password" > "$log/nats.credentials"
-  printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\n' "$password" > "$log/nats.conf"
+  printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\nmax_payload: 8388608\n' "$password" > "$log/nats.conf"
 )
-"$nats_server" -a 127.0.0.1 -p -1 -c "$log/nats.conf" >"$log/nats.log" 2>&1 &
+# JetStream (-js) holds the zones' stored states and tick messages, in memory (docs/server.md, "A zone crash").
+"$nats_server" -a 127.0.0.1 -p -1 -js -sd "$log/jetstream" -c "$log/nats.conf" >"$log/nats.log" 2>&1 &
 pids+=($!)
 for ((i = 0; i < 400; ++i)); do  # "Server is ready" comes after the port's line
   grep -q "Server is ready" "$log/nats.log" 2>/dev/null && break
@@ -95,15 +115,25 @@ nats_port=$(wait_for "$log/nats.log" "client connections on 127.0.0.1:" "$")
 prefix="warpmind.cluster.$$"
 servers=""
 zone_pids=()
+zone_ports=()
+store_args=()
+((store)) && store_args=(--zone-store)
+zone_args() {  # zone $1's flags
+  echo --max-clients "$per_zone" --zones "$zones" --zone "$1" --nats "nats://127.0.0.1:$nats_port" \
+    --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --nats-credentials-file "$log/nats.credentials" \
+    "${store_args[@]}"
+}
 for ((k = 0; k < zones; ++k)); do
-  "$bin/warpmind-server" "${server_args[@]}" --max-clients "$per_zone" --zones "$zones" --zone "$k" \
-    --nats "nats://127.0.0.1:$nats_port" --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" \
-    --nats-credentials-file "$log/nats.credentials" >"$log/zone$k.json" 2>"$log/zone$k.err" &
+  # shellcheck disable=SC2046
+  crash=()
+  [[ "$k" == "$kill_zone" && -n "$kill_tick" ]] && crash=(--crash-at-tick "$kill_tick" --crash-point "${CLUSTER_KILL_POINT:-message}")
+  "$bin/warpmind-server" "${server_args[@]}" $(zone_args "$k") "${crash[@]}" >"$log/zone$k.json" 2>"$log/zone$k.err" &
   pids+=($!)
   zone_pids+=($!)
 done
 for ((k = 0; k < zones; ++k)); do
   port=$(wait_for "$log/zone$k.err" "listening on 127.0.0.1:" ",")
+  zone_ports+=("$port")
   servers+="${servers:+,}127.0.0.1:$port"
 done
 # CLUSTER_FORGE=N: while the bots play, a stranger on the bus. It tries the NATS server without
@@ -142,19 +172,54 @@ if ((forge_n > 0)); then
   (sleep 1; forge "$forge_n") &
   forge_pid=$!
 fi
+# CLUSTER_KILL_ZONE: the zone killed while the bots play, and started again at once on its port from
+# its stored state; how long that took (kill to listening) goes to the log.
+kill_pid=""
+bot_args=(--churn "${CLUSTER_CHURN:-0}")
+if [[ -n "$kill_zone" ]]; then
+  bot_args+=(--resume-after-ms "$resume_after")
+  alive() { [[ -r /proc/$1/stat && $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }  # zombies are dead
+  (
+    victim=${zone_pids[$kill_zone]}
+    if [[ -n "$kill_tick" ]]; then  # it exits by itself (--crash-at-tick)
+      while alive "$victim"; do sleep 0.005; done
+      t0=$(date +%s%N)
+    else
+      sleep "$kill_at"
+      t0=$(date +%s%N)
+      kill -KILL "$victim" 2>/dev/null || true
+      while alive "$victim"; do sleep 0.005; done
+    fi
+    # shellcheck disable=SC2046
+    "$bin/warpmind-server" "${server_args[@]}" $(zone_args "$kill_zone") --restore \
+      --port "${zone_ports[$kill_zone]}" >"$log/zone$kill_zone.restarted.json" 2>"$log/zone$kill_zone.restarted.err" &
+    echo $! > "$log/restarted.pid"
+    wait_for "$log/zone$kill_zone.restarted.err" "listening on 127.0.0.1:" "," > /dev/null || true
+    echo $(( ($(date +%s%N) - t0) / 1000000 )) > "$log/restart-ms"
+    wait
+  ) &
+  kill_pid=$!
+fi
 set +e
 "$bin/warpmind-bots" --server "$servers" --bots "$bots" --seconds "$seconds" --seed "$seed" \
-  --attack-share "$attack" --lose-share "$lose" --threads "$threads" --json >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
+  --attack-share "$attack" --lose-share "$lose" --threads "$threads" "${bot_args[@]}" --json \
+  >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
 set -e
 [[ -n "$forge_pid" ]] && { wait "$forge_pid" 2>/dev/null || true; }
+if [[ -n "$kill_pid" && -f "$log/restarted.pid" ]]; then
+  zone_pids[$kill_zone]=$(cat "$log/restarted.pid")
+  pids+=("${zone_pids[$kill_zone]}")
+fi
 for p in "${zone_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
 for p in "${zone_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+[[ -n "$kill_pid" ]] && { wait "$kill_pid" 2>/dev/null || true; }
 cluster_bots=$(tail -1 "$log/cluster-bots.json")
 echo "$cluster_bots"
 timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0 bad_tags=0 summaries=0
 count() { local v; v=$(field "$1" "$2"); echo "${v:-0}"; }  # a zone's counter, 0 when it has none
 for ((k = 0; k < zones; ++k)); do
-  z=$(tail -1 "$log/zone$k.json")
+  z=$(tail -1 "$log/zone$k.json" 2>/dev/null || true)
+  [[ "$k" == "$kill_zone" ]] && z=$(tail -1 "$log/zone$k.restarted.json" 2>/dev/null || true)
   [[ $z == *'"program":"warpmind-server"'* ]] && summaries=$((summaries + 1))
   timeouts=$((timeouts + $(count "$z" timeouts)))
   bad=$((bad + $(count "$z" bad_messages)))
@@ -212,6 +277,21 @@ if ((forge_n > 0)); then
 else
   [[ $bad_tags -eq 0 ]] || ok=false
 fi
+# The kill: the zone came back from its store (its summary says at which tick), and the bots' longest
+# wait for a State (the outage, detection included) within CLUSTER_MAX_OUTAGE_MS.
+kill_json=null
+if [[ -n "$kill_zone" ]]; then
+  zr=$(tail -1 "$log/zone$kill_zone.restarted.json" 2>/dev/null || true)
+  restored=$(count "$zr" restored_tick)
+  restore_ms=$(field "$zr" restore_ms)
+  restart_ms=$(cat "$log/restart-ms" 2>/dev/null || echo -1)
+  outage=$(field "$cluster_bots" longest_state_gap_ms)
+  crash_resumes=$(field "$cluster_bots" crash_resumes)
+  [[ $restored -gt 0 ]] || ok=false
+  awk -v o="${outage:-1e9}" -v m="$max_outage" 'BEGIN { exit !(o <= m) }' || ok=false
+  kill_json=$(printf '{"zone":%d,"at_s":%s,"at_tick":%s,"restart_ms":%s,"restored_tick":%s,"restore_ms":%s,"outage_ms":%s,"crash_resumes":%s,"max_outage_ms":%s}' \
+    "$kill_zone" "$([[ -n "$kill_tick" ]] && echo null || echo "$kill_at")" "${kill_tick:-null}" "$restart_ms" "$restored" "${restore_ms:-null}" "${outage:-null}" "${crash_resumes:-0}" "$max_outage")
+fi
 # The logs stay where CLUSTER_LOG says, or (in a temporary folder) when something was wrong.
 if [[ $ok == true && -z "$keep_log" ]]; then
   rm -rf "$log"
@@ -221,7 +301,7 @@ else
 fi
 single_summary=null
 [[ -n "$single_bots" ]] && single_summary=$(summary "$single_bots")
-printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"forge":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
   "$zones" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$missing" "$relayed" \
-  "$tick_p99" "$forge_json" "$single_summary" "$ok" "$logs"
+  "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$forge_json" "$kill_json" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

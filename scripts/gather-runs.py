@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One results file from the runs of a gpu-run.sh step that runs programs rather than a benchmark suite.
 
-usage: gather-runs.py STEP OUTDIR STAGE     (STEP: demo-battle, server-virtual, server-sockets, server-churn, server-10k)
+usage: gather-runs.py STEP OUTDIR STAGE     (STEP: demo-battle, server-virtual, server-sockets, server-churn, server-10k,
+                                             server-kill)
 
 Writes OUTDIR/STEP.json: {"suite", "device", "host_threads", "command", "commit", "date", "runs": [...]},
 a run per stats.json (demo-battle, labelled by its configuration) or per JSON line the step wrote
@@ -24,6 +25,9 @@ COMMANDS = {
                     "one run after another, then --seconds 30 --churn 0.05 --seed 4; the server's summary last",
     "server-10k": "gpu-run.sh STAGE OUT server-10k: warpmind-server --sockets 3 --max-clients 10000 --map 2212 --aoi 20 "
                   "(default backend); warpmind-bots --bots 10000 --threads 16 --seconds 10 over loopback",
+    "server-kill": "gpu-run.sh STAGE OUT server-kill: CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "
+                   "CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_CHURN=0.05 scripts/cluster.sh 4 8000 12; then "
+                   "CLUSTER_MAP=989 CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 scripts/cluster.sh 2 2000 10",
     "server-sockets": "gpu-run.sh STAGE OUT server-sockets: warpmind-server --max-clients 4000 --map 989|1400 "
                       "--aoi 20 (default backend) with warpmind-bots --bots 2000|4000 --threads 8 --seconds 10 "
                       "over loopback; then CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "

@@ -10,7 +10,8 @@
 #   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib),
 #   server-sockets (the server and its bots over loopback sockets, one server and a cluster), server-churn
 #   (one server, 2,000 bots: sessions in a row, then churn with resumes), server-10k (10,000 bots on one
-#   server of three sockets), soak[:MINUTES] (scripts/soak.sh
+#   server of three sockets), server-kill (a zone of a cluster killed and restored from its store: 4 zones
+#   and 8,000 bots, then 2 zones with the crash that forces a replay), soak[:MINUTES] (scripts/soak.sh
 #   with 2,000 bots, default 8 minutes), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json), match-chess[:GAMES] and
 #   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed). Default:
@@ -253,6 +254,23 @@ for step in "${steps[@]}"; do
         CLUSTER_LOG="$out/cluster-log" CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 \
           timeout 200 bash "$stage/cluster.sh" 4 8000 10 | tail -1 | tee -a "$out/server-sockets.jsonl"
         python3 "$stage/gather-runs.py" server-sockets "$out" "$stage"
+      } > "$log" 2>&1 ;;
+    server-kill)
+      # scripts/cluster.sh with a zone killed (SIGKILL) and started again from its store (docs/server.md, "A
+      # zone crash"): 4 zones and 8,000 bots at 5% churn, zone 1 killed 5 s in; then 2 zones and 2,000 bots,
+      # zone 0 exiting right after sending its message for tick 100 (the replay). JSON lines in server-kill.jsonl.
+      export PATH="$PATH:$stage"
+      : > "$out/server-kill.jsonl"
+      {
+        echo "== CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_CHURN=0.05 scripts/cluster.sh 4 8000 12 (map 1980)"
+        CLUSTER_LOG="$out/kill-log" CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 CLUSTER_SINGLE=0 \
+          CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_CHURN=0.05 \
+          timeout 200 bash "$stage/cluster.sh" 4 8000 12 | tail -1 | tee -a "$out/server-kill.jsonl"
+        echo "== CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 scripts/cluster.sh 2 2000 10 (map 989)"
+        CLUSTER_LOG="$out/kill-tick-log" CLUSTER_MAP=989 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 CLUSTER_SINGLE=0 \
+          CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 \
+          timeout 200 bash "$stage/cluster.sh" 2 2000 10 | tail -1 | tee -a "$out/server-kill.jsonl"
+        python3 "$stage/gather-runs.py" server-kill "$out" "$stage"
       } > "$log" 2>&1 ;;
     match-chess|match-chess:*|match-connect6|match-connect6:*)
       # The engines' GPU search (engine 1) against the same program searching on 16 CPU threads, refereed

@@ -45,7 +45,10 @@ struct Session {
   // The first tick it is no longer in the game for: its Goodbye's tick, or (a restart) the resumed
   // session's first tick; UINT64_MAX: in the game to the end of the run.
   std::uint64_t end_tick = UINT64_MAX;
-  bool resumed = false;            // the Welcome gave back the player of the session before
+  bool resumed = false;  // the Welcome gave back the player of the session before
+  // Resumed after the server went silent (--resume-after-ms), not at a moment the bot chose: what it
+  // sent last may or may not have been applied (see the check).
+  bool after_crash = false;
   float spawn_x = 0, spawn_y = 0;  // the Welcome's position and HP (resumed: where the player is)
   std::int32_t spawn_hp = 0;
   std::uint32_t welcome_last_seq = 0, welcome_seq = 0;  // resumed: the Welcome's last_seq and seq
@@ -53,7 +56,11 @@ struct Session {
   // seq of its last command (it restarted only once every command it sent was applied).
   float before_x = 0, before_y = 0;
   std::uint32_t before_last_seq = 0, before_seq = 0;
-  bool gone = false;       // cut off by the server (not by its own Leave)
+  bool gone = false;  // cut off by the server (not by its own Leave)
+  // Its end is unknown: cut off, or its bot gave up on it (a churn step past its bound). The check
+  // takes it as out of the game after its last State, and what others hear of its player after that
+  // as unknown (neither expected nor counted against them).
+  bool lost = false;
   std::vector<Sent> sent;  // by seq - 1 (resumed: the session before's, continued)
   std::vector<StateRecord> states;
   std::vector<EventRecord> events;
@@ -74,6 +81,10 @@ struct Bot {
   Phase phase = Phase::Playing;
   Clock::time_point phase_since{};
   bool resume_next = false;            // Connecting: the Hello asks for the current session's player back
+  bool crash_next = false;             // ... because the server went silent (--resume-after-ms)
+  Clock::time_point heard_at{};        // when its server last sent it anything (this connection)
+  Clock::time_point last_state_at{};   // when its last State came (this session, or the one a crash resumed)
+  double longest_gap_ms = 0;           // the longest time between two such States: the outage it saw
   std::vector<Session> sessions;       // the last one is the current one (once welcomed)
   float x = 0, y = 0, wx = 0, wy = 0;  // known position, waypoint
   std::uint32_t seq = 0, acked = 0;
@@ -82,10 +93,11 @@ struct Bot {
   std::set<std::uint32_t> visible;  // live, from the events: what to attack
   std::mt19937_64 rng;
   std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
-  std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0;
+  std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0, crash_resumes = 0;
   // Churn steps that ran past their bound, by step: waiting for the Goodbye and the disconnect, waiting for
   // the last command to be applied, connecting to join again, connecting to resume.
   std::uint64_t timed_out[4] = {};
+  int connects = 0;  // connections made in the current churn step (WARPMIND_BOTS_DEBUG's report)
   Session& session() { return sessions.back(); }
 };
 

@@ -82,8 +82,20 @@ class Checker {
   const std::vector<Bot>& bots_;
   Check c_;
   std::vector<const Session*> in_;  // the sessions welcomed, bot by bot
+  // By session: the first tick it is out of the game for, as far as the check knows (a lost session:
+  // the tick after its last State, or its first tick if it heard none).
+  std::vector<std::uint64_t> end_;
+  // Players whose state is unknown from a tick on: a lost session's player, after its last State, until
+  // a later session holds the id — the server may still keep it in the game (a detached player) or
+  // have let it go. What receivers hear of such a player in those ticks is left out of their check.
+  struct Unknown {
+    std::uint32_t player;
+    std::uint64_t from, to;  // [from, to)
+  };
+  std::vector<Unknown> unknown_;
+  std::set<std::uint32_t> unknown_now_;  // the tick being checked's
   // The ticks checked: up to the last tick every bot heard of.
-  std::uint64_t begin_ = UINT64_MAX, end_ = UINT64_MAX;
+  std::uint64_t begin_ = UINT64_MAX, last_ = UINT64_MAX;
   std::vector<std::map<std::uint64_t, const StateRecord*>> by_tick_;  // by bot, by tick: its State
   std::vector<std::vector<EventRecord>> events_;                      // by bot, in tick order
   std::vector<std::size_t> next_event_;                               // by bot: its first event not applied
@@ -103,7 +115,7 @@ Check Checker::run() {
   if (!index()) return c_;
   check_shared_ids();
   for (std::size_t i = 0; i < in_.size(); ++i) check_own_updates(i);
-  for (std::uint64_t t = begin_; t <= end_; ++t) check_tick(t);
+  for (std::uint64_t t = begin_; t <= last_; ++t) check_tick(t);
   for (std::size_t i = 0; i < in_.size(); ++i) check_catch_ups(i);
   return c_;
 }
@@ -115,15 +127,36 @@ bool Checker::index() {
     for (const Session& s : b.sessions) in_.push_back(&s);
   c_.sessions = in_.size();
   if (in_.empty()) return false;
+  // Lost sessions end after their last State, their players unknown from then on until a later session
+  // holds the id (sessions are in bot order, so every session of an id is looked at).
+  end_.resize(in_.size());
+  for (std::size_t i = 0; i < in_.size(); ++i) {
+    const Session& b = *in_[i];
+    end_[i] = b.end_tick;
+    if (!b.lost || b.end_tick != UINT64_MAX) continue;
+    end_[i] = b.states.empty() ? b.first_tick : b.states.back().tick + 1;
+    std::uint64_t to = UINT64_MAX;
+    for (const Session* o : in_)
+      if (o->player == b.player && o->first_tick >= end_[i]) to = std::min(to, o->first_tick);
+    unknown_.push_back({b.player, end_[i], to});
+  }
   // Up to the last tick every session still in the game at the end heard of (one that heard nothing
   // ends it before it came); sessions that ended before bound nothing.
-  for (const Session* b : in_) {
+  for (std::size_t i = 0; i < in_.size(); ++i) {
+    const Session* b = in_[i];
     begin_ = std::min(begin_, b->first_tick);
-    if (b->end_tick == UINT64_MAX) end_ = std::min(end_, b->states.empty() ? b->first_tick - 1 : b->states.back().tick);
+    if (end_[i] == UINT64_MAX) {
+      const std::uint64_t heard = b->states.empty() ? b->first_tick - 1 : b->states.back().tick;
+      if (heard < last_ && std::getenv("WARPMIND_BOTS_DEBUG"))
+        std::fprintf(stderr, "checked up to %llu: session of %u from %llu (%zu states%s%s)\n",
+                     static_cast<unsigned long long>(heard), b->player, static_cast<unsigned long long>(b->first_tick),
+                     b->states.size(), b->resumed ? ", resumed" : "", b->after_crash ? " after a crash" : "");
+      last_ = std::min(last_, heard);
+    }
   }
-  if (end_ == UINT64_MAX)  // every session ended: up to the last tick any was in the game
-    for (const Session* b : in_) end_ = std::min(end_, b->end_tick - 1);
-  if (end_ == UINT64_MAX || end_ < begin_) return false;
+  if (last_ == UINT64_MAX)  // every session ended: up to the last tick any was in the game
+    for (std::size_t i = 0; i < in_.size(); ++i) last_ = std::min(last_, end_[i] - 1);
+  if (last_ == UINT64_MAX || last_ < begin_) return false;
   by_tick_.resize(in_.size());
   for (std::size_t i = 0; i < in_.size(); ++i)
     for (const StateRecord& s : in_[i]->states) by_tick_[i].emplace(s.tick, &s);
@@ -146,7 +179,7 @@ bool Checker::index() {
 // States (or the Welcome and the first State) say what the tick started from.
 void Checker::check_own_updates(std::size_t i) {
   const Session& b = *in_[i];
-  const std::uint64_t last = std::min(end_, b.end_tick - 1);
+  const std::uint64_t last = std::min(last_, end_[i] - 1);
   for (std::uint64_t t = b.first_tick; t <= last; ++t) {
     ++c_.states_expected;
     c_.states_received += by_tick_[i].count(t);
@@ -180,11 +213,26 @@ bool Checker::bad_join(const Session& b, const StateRecord& s) const {
 // never came) does not follow from the Welcome by the rule of a step. The client restarted only once all
 // it had sent was applied, so nothing of it can have changed the player since; its HP others may have
 // changed: without an HP entry in the first State, it must be the Welcome's.
+//
+// After a crash (the bot did not choose the moment) the server may have applied commands the bot heard
+// nothing of, and lost ones it received but never applied: the Welcome's last applied command must lie
+// between the last State's and the bot's last, its seq counter between that and the bot's, and the
+// player where the last State put it when nothing more was applied — else at most max_move per axis
+// per command further.
 bool Checker::bad_resume(const Session& b, const StateRecord& s) {
   ++c_.resumes_checked;
-  if (bits(b.spawn_x) != bits(b.before_x) || bits(b.spawn_y) != bits(b.before_y) ||
-      b.welcome_last_seq != b.before_last_seq || b.welcome_seq != b.before_seq)
+  if (b.after_crash) {
+    const std::uint32_t more = b.welcome_last_seq - b.before_last_seq;
+    const float reach = w_.max_move * static_cast<float>(more) * (1 + 1e-5f) + 1e-3f;
+    if (b.welcome_last_seq < b.before_last_seq || b.welcome_last_seq > b.before_seq ||
+        b.welcome_seq < b.welcome_last_seq || b.welcome_seq > b.before_seq ||
+        (more == 0 && (bits(b.spawn_x) != bits(b.before_x) || bits(b.spawn_y) != bits(b.before_y))) ||
+        std::fabs(b.spawn_x - b.before_x) > reach || std::fabs(b.spawn_y - b.before_y) > reach)
+      return true;
+  } else if (bits(b.spawn_x) != bits(b.before_x) || bits(b.spawn_y) != bits(b.before_y) ||
+             b.welcome_last_seq != b.before_last_seq || b.welcome_seq != b.before_seq) {
     return true;
+  }
   if (s.tick != b.first_tick) return false;
   StateRecord at_welcome;
   at_welcome.x = b.spawn_x;
@@ -200,7 +248,7 @@ bool Checker::bad_resume(const Session& b, const StateRecord& s) {
 // session's player still had it (a resumed session takes over from the one before at its first tick).
 void Checker::check_shared_ids() {
   std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> spans;  // player -> [first, end)
-  for (const Session* b : in_) spans[b->player].emplace_back(b->first_tick, b->end_tick);
+  for (std::size_t i = 0; i < in_.size(); ++i) spans[in_[i]->player].emplace_back(in_[i]->first_tick, end_[i]);
   for (auto& [player, list] : spans) {
     std::sort(list.begin(), list.end());
     for (std::size_t k = 1; k < list.size(); ++k) c_.shared_ids += list[k].first < list[k - 1].second;
@@ -234,9 +282,12 @@ bool Checker::bad_step(const Session& b, const StateRecord& s, const StateRecord
 // Tick t, when every bot in the game then heard it: the exact notification lists and visible sets.
 void Checker::check_tick(std::uint64_t t) {
   present_.clear();
+  unknown_now_.clear();
+  for (const Unknown& u : unknown_)
+    if (u.from <= t && t < u.to) unknown_now_.insert(u.player);
   bool all = true;
   for (std::size_t i = 0; i < in_.size(); ++i) {
-    if (in_[i]->first_tick > t || in_[i]->end_tick <= t) continue;
+    if (in_[i]->first_tick > t || end_[i] <= t) continue;
     if (!by_tick_[i].count(t)) all = false;
     present_.push_back(i);
   }
@@ -311,7 +362,8 @@ void Checker::check_receiver(std::size_t k, std::uint64_t t, TickData& td) {
     if (auto u = updates_.find(subject); u != updates_.end())
       for (const aoi::MailboxEntry& e : u->second) want[e.subject_field] = e.value;
   }
-  for (const aoi::MailboxEntry& e : s.entries) got[e.subject_field] = e.value;
+  for (const aoi::MailboxEntry& e : s.entries)
+    if (!unknown_now_.count(e.subject())) got[e.subject_field] = e.value;
   for (const auto& [key, value] : want) {
     auto g = got.find(key);
     if (g == got.end())
@@ -321,7 +373,31 @@ void Checker::check_receiver(std::size_t k, std::uint64_t t, TickData& td) {
   }
   for (const auto& [key, value] : got)
     if (!want.count(key)) ++c_.extra;
-  if (sees != visible_[i]) ++c_.visibility_errors;
+  std::set<std::uint32_t> vis = visible_[i];
+  for (std::uint32_t o : unknown_now_) vis.erase(o);
+  if (sees != vis && ++c_.visibility_errors <= 5 && std::getenv("WARPMIND_BOTS_DEBUG")) {
+    std::fprintf(stderr, "visibility of %u at tick %llu (session from %llu%s%s): rule", r.player,
+                 static_cast<unsigned long long>(t), static_cast<unsigned long long>(r.first_tick),
+                 r.resumed ? ", resumed" : "", r.after_crash ? " after a crash" : "");
+    for (std::uint32_t o : sees) std::fprintf(stderr, " %u", o);
+    std::fprintf(stderr, "; events");
+    for (std::uint32_t o : vis) std::fprintf(stderr, " %u", o);
+    std::fprintf(stderr, "\n");
+    for (std::uint32_t o : vis) {
+      if (sees.count(o)) continue;
+      std::fprintf(stderr, "  %u: events", o);
+      for (const EventRecord& e : events_[i]) {
+        if (std::count(e.entered.begin(), e.entered.end(), o))
+          std::fprintf(stderr, " +%llu", static_cast<unsigned long long>(e.tick));
+        if (std::count(e.left.begin(), e.left.end(), o))
+          std::fprintf(stderr, " -%llu", static_cast<unsigned long long>(e.tick));
+      }
+      std::fprintf(stderr, "; ticks heard of %u:", r.player);
+      for (std::uint64_t u = t - 14; u <= t; ++u)
+        std::fprintf(stderr, "%s%llu", by_tick_[i].count(u) ? " " : " !", static_cast<unsigned long long>(u));
+      std::fprintf(stderr, "\n");
+    }
+  }
   td.pos[r.player] = pos_[k];
   td.vis[r.player] = std::move(sees);
 }
@@ -331,8 +407,10 @@ void Checker::check_receiver(std::size_t k, std::uint64_t t, TickData& td) {
 void Checker::check_catch_ups(std::size_t i) {
   const Session& b = *in_[i];
   for (const auto& [t, s] : by_tick_[i]) {
-    if (t > end_ || t >= b.end_tick) break;
-    if (!covered(b, t, *s)) {
+    if (t > last_ || t >= end_[i]) break;
+    if (!covered(b, t, *s) || std::any_of(unknown_.begin(), unknown_.end(), [&](const Unknown& u) {
+          return u.from <= t && u.to > (s->since == 0 ? t : s->since);
+        })) {  // it covers a tick with a player of unknown state
       ++c_.catch_ups_skipped;
       continue;
     }

@@ -43,7 +43,7 @@ struct Flags {
   std::string server;
   int bots = 10;
   double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0;
-  int threads = 1;
+  int threads = 1, resume_after_ms = 0;
   std::uint64_t seed = 1;
   bool json = false;
 };
@@ -81,6 +81,7 @@ struct Run {
 
   void on_message(Bot& b, const ENetPacket* packet) {
     ++b.packets_in;
+    b.heard_at = Clock::now();
     b.bytes_in += packet->dataLength;
     const net::Message* m = net::read_message(packet->data, packet->dataLength);
     if (m == nullptr) return void(++b.bad_in);
@@ -119,6 +120,7 @@ struct Run {
     s.welcome_last_seq = w.last_seq();
     s.welcome_seq = w.seq();
     if (asked) {
+      s.after_crash = b.crash_next;
       Session& before = b.session();
       before.end_tick = w.tick();  // the player is the new session's from its first tick (or left, if not resumed)
       if (!before.states.empty()) {
@@ -138,14 +140,20 @@ struct Run {
       }
     }
     if (asked != s.resumed) s.resumed = false;  // a resume it did not ask for is not one
-    if (!s.resumed) {                           // a new session: its seqs count from 1 again
+    // After a crash the commands the server never received are gone: the seqs go on from its counter.
+    if (s.resumed && s.after_crash && s.welcome_seq <= b.seq) {
+      b.seq = s.welcome_seq;
+      if (s.sent.size() > b.seq) s.sent.resize(b.seq);
+    }
+    if (!s.resumed) {  // a new session: its seqs count from 1 again
       b.seq = 0;
       b.acked = 0;
     }
     b.acked_tick = 0;
     b.visible.clear();
-    b.resume_next = false;
+    b.resume_next = b.crash_next = false;
     b.welcomed = true;
+    b.connects = 0;
     b.phase = Phase::Playing;
     b.x = s.spawn_x;
     b.y = s.spawn_y;
@@ -182,6 +190,11 @@ struct Run {
       ++b.duplicate_states;
       return;
     }
+    const Clock::time_point now = Clock::now();
+    if (b.last_state_at != Clock::time_point{})
+      b.longest_gap_ms =
+          std::max(b.longest_gap_ms, std::chrono::duration<double, std::milli>(now - b.last_state_at).count());
+    b.last_state_at = now;
     b.x = r.x;
     b.y = r.y;
     if (r.last_seq > b.acked && r.last_seq <= ses.sent.size()) {
@@ -229,10 +242,17 @@ struct Run {
         enet_packet_destroy(ev.packet);
       } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
         b.gone = true;
+        // After a Leave the disconnect's data is the Goodbye's tick (docs/protocol.md): the end of the
+        // session even where the Goodbye itself did not reach the bot.
+        if (record && b.welcomed && b.phase == Phase::Leaving && b.session().end_tick == UINT64_MAX && ev.data != 0)
+          b.session().end_tick = ev.data;
         if (record && b.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {
           connect(b, false);  // the same socket, a new connection and session
+        } else if (record && b.welcomed && b.phase != Phase::Connecting && f.resume_after_ms > 0) {
+          crash_resume(b);  // the server went away: take the player back from it (or from its successor)
+          return;
         } else if (record && b.welcomed && b.phase != Phase::Leaving) {
-          b.session().gone = true;
+          b.session().gone = b.session().lost = true;
         }
       }
     }
@@ -250,6 +270,9 @@ struct Run {
     if (b.peer == nullptr) return false;
     b.welcomed = b.gone = false;
     b.resume_next = restart;
+    ++b.connects;
+    b.heard_at = Clock::now();
+    if (!b.crash_next) b.last_state_at = {};  // a leave or restart it chose: no outage
     b.phase = Phase::Connecting;
     b.phase_since = Clock::now();
     return true;
@@ -275,9 +298,36 @@ struct Run {
     }
   }
 
+  // --resume-after-ms: a bot that heard nothing that long (or whose connection ended) restarts and resumes
+  // its session, as a client does when its server crashed; the resumed Welcome is checked by the crash rule.
+  void crash_resume(Bot& b) {
+    b.phase_since = Clock::now();
+    if (b.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {  // it had left: it joins anew
+      if (!connect(b, true)) b.phase = Phase::Playing, b.gone = true;
+      b.resume_next = false;
+      return;
+    }
+    ++b.crash_resumes;
+    b.crash_next = true;
+    if (!connect(b, true)) b.phase = Phase::Playing, b.gone = true;
+  }
+
   // Moves a churning bot on: a restart once all it sent is applied (so the check knows exactly what the
   // resumed Welcome must say), and a bound of kChurnStep on every step (then the bot stops: counted by step).
   void advance(Bot& b) {
+    // Silence in any step: a wait that cannot end. Connecting, it tries again from a new socket (within
+    // the step's bound: a server that died while it connected), else it resumes.
+    if (f.resume_after_ms > 0 && !b.gone && Clock::now() - b.heard_at > std::chrono::milliseconds(f.resume_after_ms)) {
+      if (b.phase == Phase::Connecting) {
+        const Clock::time_point since = b.phase_since;
+        const bool resume = b.resume_next;
+        if (!connect(b, true)) return void(b.gone = true);
+        b.phase_since = since;
+        b.resume_next = resume;
+        return;
+      }
+      if (b.welcomed) return crash_resume(b);
+    }
     if (b.phase == Phase::Playing) return;
     if (b.phase == Phase::Settling && b.welcomed) {
       const Session& s = b.session();
@@ -288,10 +338,26 @@ struct Run {
       }
     }
     if (Clock::now() - b.phase_since > kChurnStep) {
+      if (std::getenv("WARPMIND_BOTS_DEBUG") && !b.sessions.empty()) {
+        const Session& s = b.session();
+        std::fprintf(
+            stderr,
+            "churn step timed out: phase %d (%d connections), player %u, seq %u, applied %u, %zu states (last tick "
+            "%llu), welcomed %d\n",
+            static_cast<int>(b.phase), b.connects, s.player, b.seq,
+            s.states.empty() ? s.welcome_last_seq : s.states.back().last_seq, s.states.size(),
+            static_cast<unsigned long long>(s.states.empty() ? 0 : s.states.back().tick), b.welcomed);
+        for (const Session& x : b.sessions)
+          std::fprintf(stderr, "  session from %llu to %llu%s%s, welcome last_seq %u seq %u, %zu sent\n",
+                       static_cast<unsigned long long>(x.first_tick), static_cast<unsigned long long>(x.end_tick),
+                       x.resumed ? " resumed" : "", x.after_crash ? " after a crash" : "", x.welcome_last_seq,
+                       x.welcome_seq, x.sent.size());
+      }
       ++b.churn_timeouts;
       ++b.timed_out[b.phase == Phase::Leaving ? 0 : b.phase == Phase::Settling ? 1 : b.resume_next ? 3 : 2];
       b.phase = Phase::Playing;
       b.gone = true;  // it plays no more
+      if (!b.sessions.empty() && b.session().end_tick == UINT64_MAX) b.session().lost = true;
     }
   }
 
@@ -420,6 +486,8 @@ struct Totals {
   std::uint64_t lost = 0, duplicated = 0, duplicate_states = 0;
   std::uint64_t sent = 0, received = 0, bytes_out = 0, bytes_in = 0, bad_in = 0, joined = 0, refused = 0;
   std::uint64_t sessions = 0, leaves = 0, restarts = 0, resumed = 0, resume_failures = 0, churn_timeouts = 0;
+  std::uint64_t crash_resumes = 0;
+  double longest_gap_ms = 0;
   std::uint64_t timed_out[4] = {};
 };
 
@@ -486,6 +554,8 @@ void close_bots(Run& run, Totals& t) {
     t.churn_timeouts += b.churn_timeouts;
     for (int k = 0; k < 4; ++k) t.timed_out[k] += b.timed_out[k];
     t.resume_failures += b.resume_failures;
+    t.crash_resumes += b.crash_resumes;
+    t.longest_gap_ms = std::max(t.longest_gap_ms, b.longest_gap_ms);
     for (const Session& s : b.sessions) t.resumed += s.resumed;
     enet_host_destroy(b.host);
     b.host = nullptr;
@@ -507,7 +577,8 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         "lost\":%llu,"
         "\"players_duplicated\":%llu,\"duplicate_states\":%llu,\"sessions\":%llu,\"churn\":{\"leaves\":%llu,"
         "\"restarts\":%llu,\"resumed\":%llu,\"resume_failures\":%llu,\"timeouts\":%llu,\"timed_out\":{\"leaving\":%llu,"
-        "\"settling\":%llu,\"rejoining\":%llu,\"resuming\":%llu}},\"resumes_checked\":%llu,"
+        "\"settling\":%llu,\"rejoining\":%llu,\"resuming\":%llu}},\"crash_resumes\":%llu,"
+        "\"longest_state_gap_ms\":%.1f,\"resumes_checked\":%llu,"
         "\"resume_errors\":%llu,\"shared_ids\":%llu,"
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
@@ -528,7 +599,8 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(t.resumed), static_cast<unsigned long long>(t.resume_failures),
         static_cast<unsigned long long>(t.churn_timeouts), static_cast<unsigned long long>(t.timed_out[0]),
         static_cast<unsigned long long>(t.timed_out[1]), static_cast<unsigned long long>(t.timed_out[2]),
-        static_cast<unsigned long long>(t.timed_out[3]), static_cast<unsigned long long>(c.resumes_checked),
+        static_cast<unsigned long long>(t.timed_out[3]), static_cast<unsigned long long>(t.crash_resumes),
+        t.longest_gap_ms, static_cast<unsigned long long>(c.resumes_checked),
         static_cast<unsigned long long>(c.resume_errors), static_cast<unsigned long long>(c.shared_ids),
         percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9), percentile(run.rtt_ms, 0.99), run.rtt_ms.size(),
         percentile(run.latency_ms, 0.5), percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99),
@@ -605,6 +677,9 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--churn", f.churn, 0.0, 10.0, "F",
                     "each second a share F of the bots leaves and joins again (a new session) or restarts and "
                     "takes its session back with its token, half and half; none in the last 5 s of the run");
+  demos::add_integer(app, "--resume-after-ms", f.resume_after_ms, 0, 60000, "MS",
+                     "a bot that gets no State for MS milliseconds, or whose connection ends, restarts and resumes "
+                     "its session (its server crashed); 0: never");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "the bots' scripts");
   demos::add_flag(app, "--json", f.json, "one JSON summary object on stdout (its last line)");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;

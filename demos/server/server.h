@@ -76,8 +76,7 @@ struct Flags {
   double idle_seconds = 10;
   int half_open_ms = 5000, max_half_open = 64;
   // A player whose connection is lost without a Leave stays in the game, its slot Detached, for
-  // resume_seconds (0: it leaves at once): a Hello with its token in that time takes it back. One zone
-  // only: in a cluster a lost connection is a leave.
+  // resume_seconds (0: it leaves at once): a Hello with its token in that time takes it back.
   double resume_seconds = 10;
   std::uint64_t seed = 1;
   demos::ContextFlags context;
@@ -88,6 +87,13 @@ struct Flags {
   std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
   std::string cluster_key_file, nats_credentials_file;  // the bus's key and NATS credentials (zone_bus.h)
   double zone_timeout = 5;
+  // A zone's state kept in NATS JetStream every tick (zone_store), and taken back at start (restore): a
+  // zone that crashed comes back where it was (docs/server.md, "A zone crash").
+  bool zone_store = false, restore = false;
+  // For tests: exit as if killed in tick crash_at_tick (0: never), once its message is out ("message") or
+  // once its relays are out, before its state is stored ("relays").
+  std::uint64_t crash_at_tick = 0;
+  std::string crash_point = "message";
   // --virtual-clients: in-process clients, no sockets, for --ticks ticks.
   std::uint32_t virtual_clients = 0;
   int ticks = 50;
@@ -137,6 +143,14 @@ struct Slot {
   std::uint64_t heard_tick = 0;     // the tick in which its client last sent something with its token
   std::uint64_t ack_sent = 0;       // a cluster's gateway: the acknowledgement last passed on to the zones
   std::uint64_t detached_tick = 0;  // Detached: the tick in which its connection was lost
+  std::uint64_t join_tick = 0;      // the tick its session joined in (a cluster's tokens are made from it)
+  bool resume_pending = false;      // a cluster: resumed, its Resume not yet in a tick (no Welcome yet)
+  // A cluster's gateway: what it passed on to this connection from other zones — the newest State's
+  // tick, the Events ticks (the newest, and a mask of the 64 before it), the resumed Welcome's tick — so
+  // that a zone replaying a tick after a crash sends nothing twice.
+  std::uint64_t relayed_state = 0, relayed_events = 0, relayed_events_mask = 0, relayed_welcome = 0;
+  // Whether a relayed message for this connection is new (and, if so, marks it passed on).
+  bool first_relay(const net::Message& m);
 };
 
 // What a player's client holds, as the zone that builds its States keeps track of it: the players in
@@ -256,11 +270,15 @@ struct Server {
   std::uint64_t observers_refused = 0;  // Observes without the key, or from elsewhere than loopback
   static constexpr int kCommand = -1, kAckOnly = -2;
   void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
+  void make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
+                    const aoi::Player& at, bool resumed, std::uint32_t last_seq, std::uint32_t seq) const;
+  void welcome_join(Slot& s, int k);
   void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size);
   void refuse(ENetPeer* p, net::RefuseReason why);
   void on_hello(ENetPeer* p, Conn& c, const net::Hello& h);
   bool resume(ENetPeer* p, Conn& c, const net::Hello& h);
   void welcome(ENetPeer* p, int slot, bool resumed);
+  void goodbye(ENetPeer* p, std::uint64_t at);
   void supersede(ENetPeer* p);
   void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
   bool observer_admitted(const ENetPeer* p, const net::Observe& o) const;
@@ -327,13 +345,38 @@ struct Server {
   bool first_wait = true;
   void drain_relays();
   void flush_relay(std::uint32_t g);
-  void deliver(std::uint32_t id, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
+  void deliver(std::uint32_t id, std::uint8_t channel, std::span<const std::uint8_t> message);
+  void deliver(std::uint32_t id, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
+    deliver(id, channel, {b.GetBufferPointer(), b.GetSize()});
+  }
+  // Resumed Welcomes (and their Events) this zone answers in the tick being resolved, sent once the
+  // tick's relays begin.
+  struct Outgoing {
+    std::uint32_t player;
+    std::uint8_t channel;
+    std::vector<std::uint8_t> bytes;
+  };
+  std::vector<Outgoing> resume_out;
+  void answer_resume(const net::RawCommand& c, const aoi::Player& at);
   bool sent_by_its_zone(const net::TickMessage& m) const;
   void publish_tick(const std::vector<aoi::Player>& before);
-  bool exchange(const std::vector<aoi::Player>& before);
+  bool exchange(const std::vector<aoi::Player>& before, bool publish = true);
   void adopt_views(const net::TickMessage& m);
   bool zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0);
   bool align_world();
+
+  // The zone's store (server_store.cpp, --zone-store): its state after every tick, kept before anything
+  // of the tick is sent, and the state and tick messages it comes back from after a crash (--restore).
+  std::uint64_t stores = 0, store_failures = 0, store_bytes = 0, restored_tick = 0;
+  double restore_ms = -1;
+  net::StoredZone stored;
+  std::vector<std::uint8_t> stored_wire;
+  // This zone's own messages for the ticks from the restored one on, where it sent them before the crash
+  // (one, unless storing failed for a while): those ticks are run again with their commands.
+  std::map<std::uint64_t, net::TickMessage> replay_own;
+  std::string open_store();
+  void store_state();
+  void replay_commands();
 
   // Metrics (server_metrics.cpp): the Prometheus endpoint (its own thread, sending the page the tick
   // thread publishes) and the summary printed on stop.

@@ -224,6 +224,7 @@ int run(Server& sv) {
   if (const std::string err = sv.open_world(); !err.empty()) return bad(err);
   if (f.virtual_clients > 0) return run_virtual(sv);
   if (const std::string err = sv.open_network(); !err.empty()) return bad(err);
+  if (const std::string err = sv.open_store(); !err.empty()) return bad(err);
 
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / f.tick_hz));
   const Clock::time_point start = Clock::now();
@@ -365,6 +366,18 @@ int main(int argc, char** argv) {
                   "USER:PASSWORD on the first line: the NATS server's credentials for the cluster");
   demos::add_number(app, "--zone-timeout", f.zone_timeout, 0.01, 3600, "S",
                     "how long a zone waits for the others' tick messages before it ticks without them");
+  demos::add_flag(app, "--zone-store", f.zone_store,
+                  "keep this zone's state in NATS JetStream after every tick (nats-server -js), before the tick's "
+                  "messages go out");
+  demos::add_flag(app, "--restore", f.restore,
+                  "with --zone-store: start from this zone's stored state (after a crash); its clients resume with "
+                  "their tokens");
+  demos::add_integer(app, "--crash-at-tick", f.crash_at_tick, 0, INT64_MAX, "T",
+                     "for tests: exit at once (status 137, as if killed) right after sending this zone's message for "
+                     "tick T, before running it; 0: never");
+  demos::add_choice(app, "--crash-point", f.crash_point, {"message", "relays"},
+                    "for tests, with --crash-at-tick: right after the tick's message is sent (message), or after the "
+                    "tick has run and its relays are sent, before its state is stored (relays)");
   demos::add_context_flags(app, f.context);
   demos::add_text(app, "--variant", f.variant, "V", "auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast",
                   [](const std::string& s) {

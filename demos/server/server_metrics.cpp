@@ -40,53 +40,44 @@ std::string Server::metrics_text() {
   const auto metric = [&t](const char* name, const char* type, const char* help, const std::string& samples) {
     t += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + samples;
   };
-  const auto one = [](const char* name, double v) {
+  // A metric of one sample, without labels.
+  const auto single = [&metric](const char* name, const char* type, const char* help, double v) {
     char b[160];
     std::snprintf(b, sizeof b, "%s %.17g\n", name, v);
-    return std::string(b);
+    metric(name, type, help, b);
   };
-  metric("warpmind_server_ticks_total", "counter", "Ticks run.", one("warpmind_server_ticks_total", tick - 1));
-  metric("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.",
-         one("warpmind_server_late_ticks_total", late_ticks));
-  metric("warpmind_server_clients", "gauge", "Players joined now.", one("warpmind_server_clients", active_count()));
-  metric("warpmind_server_joins_total", "counter", "Joins accepted.", one("warpmind_server_joins_total", joined));
-  metric("warpmind_server_leaves_total", "counter", "Players that left.", one("warpmind_server_leaves_total", left));
-  metric("warpmind_server_refused_total", "counter", "Joins refused.", one("warpmind_server_refused_total", refused));
-  metric("warpmind_server_idle_total", "counter", "Players whose clients went quiet for --idle-seconds.",
-         one("warpmind_server_idle_total", idle_players));
-  metric("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
-         one("warpmind_server_half_open_reset_total", half_open_reset));
+  single("warpmind_server_ticks_total", "counter", "Ticks run.", tick - 1);
+  single("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.", late_ticks);
+  single("warpmind_server_clients", "gauge", "Players joined now.", active_count());
+  single("warpmind_server_joins_total", "counter", "Joins accepted.", joined);
+  single("warpmind_server_leaves_total", "counter", "Players that left.", left);
+  single("warpmind_server_refused_total", "counter", "Joins refused.", refused);
+  single("warpmind_server_idle_total", "counter", "Players whose clients went quiet for --idle-seconds.", idle_players);
+  single("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
+         half_open_reset);
   std::size_t open_connections = 0;
   for_each_peer([&](std::size_t, std::size_t, const ENetPeer* p) {
     open_connections += p->state != ENET_PEER_STATE_DISCONNECTED;
   });
-  metric("warpmind_server_connections", "gauge", "ENet connections open now (handshakes and closings included).",
-         one("warpmind_server_connections", static_cast<double>(open_connections)));
-  metric("warpmind_server_detached_total", "counter", "Players kept in the game after their connection was lost.",
-         one("warpmind_server_detached_total", detached));
-  metric("warpmind_server_resumed_total", "counter", "Sessions taken back by a Hello with their token.",
-         one("warpmind_server_resumed_total", resumed));
-  metric("warpmind_server_resume_failed_total", "counter", "Resumes asked for of sessions not there (a new one given).",
-         one("warpmind_server_resume_failed_total", resume_failed));
-  metric("warpmind_server_expired_total", "counter", "Detached players that left after --resume-seconds.",
-         one("warpmind_server_expired_total", expired));
-  metric("warpmind_server_superseded_total", "counter",
-         "Connections dropped for a new one from their address and port.",
-         one("warpmind_server_superseded_total", superseded));
+  single("warpmind_server_connections", "gauge", "ENet connections open now (handshakes and closings included).",
+         static_cast<double>(open_connections));
+  single("warpmind_server_detached_total", "counter", "Players kept in the game after their connection was lost.",
+         detached);
+  single("warpmind_server_resumed_total", "counter", "Sessions taken back by a Hello with their token.", resumed);
+  single("warpmind_server_resume_failed_total", "counter", "Resumes asked for of sessions not there (a new one given).",
+         resume_failed);
+  single("warpmind_server_expired_total", "counter", "Detached players that left after --resume-seconds.", expired);
+  single("warpmind_server_superseded_total", "counter",
+         "Connections dropped for a new one from their address and port.", superseded);
   std::string d;
   for (int k = 0; k < kDrops; ++k)
     d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) + "\n";
   metric("warpmind_server_drops_total", "counter", "Packets and datagrams dropped, by reason.", d);
-  metric("warpmind_server_commands_total", "counter", "Commands accepted into a tick.",
-         one("warpmind_server_commands_total", commands));
-  metric("warpmind_server_notifications_total", "counter", "Notifications sent.",
-         one("warpmind_server_notifications_total", notifications));
-  metric("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.",
-         one("warpmind_server_datagrams_in_total", datagrams_in));
-  metric("warpmind_server_bytes_in_total", "counter", "Message bytes received.",
-         one("warpmind_server_bytes_in_total", bytes_in));
-  metric("warpmind_server_bytes_out_total", "counter", "Message bytes sent.",
-         one("warpmind_server_bytes_out_total", bytes_out));
+  single("warpmind_server_commands_total", "counter", "Commands accepted into a tick.", commands);
+  single("warpmind_server_notifications_total", "counter", "Notifications sent.", notifications);
+  single("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.", datagrams_in);
+  single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", bytes_in);
+  single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", bytes_out);
   // The last 1,000 ticks' times.
   std::vector<float> recent(tick_ms.end() - std::min<std::ptrdiff_t>(1000, tick_ms.size()), tick_ms.end());
   std::sort(recent.begin(), recent.end());
@@ -209,7 +200,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,\"views_missing\":%llu,"
-        "\"bad_tags\":%llu,\"too_early\":%llu,"
+        "\"bad_tags\":%llu,\"too_early\":%llu,\"stores\":%llu,\"store_failures\":%llu,\"store_bytes\":%llu,"
+        "\"restored_tick\":%llu,\"restore_ms\":%.3f,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(late_ticks),
         static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
@@ -232,6 +224,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(relayed_out), static_cast<unsigned long long>(relayed_in),
         static_cast<unsigned long long>(resets), static_cast<unsigned long long>(views_missing),
         static_cast<unsigned long long>(zone_bad_tags), static_cast<unsigned long long>(zone_too_early),
+        static_cast<unsigned long long>(stores), static_cast<unsigned long long>(store_failures),
+        static_cast<unsigned long long>(store_bytes), static_cast<unsigned long long>(restored_tick), restore_ms,
         percentile(wait_ms, 0.5), percentile(wait_ms, 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",

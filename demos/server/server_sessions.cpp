@@ -67,27 +67,39 @@ void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   s = Slot{};
   s.state = SlotState::Joining;
   s.peer = p;
-  do s.token = (std::uint64_t{entropy()} << 32) ^ entropy();
-  while (s.token == 0);
   std::uniform_real_distribution<float> where(0.0f, f.map);
   s.spawn = {where(rng), where(rng), kSpawnHp};
   s.first_tick = tick;
   s.heard_tick = tick;
   c.slot = free;
   ++joined;
-  welcome(p, free, false);
   peak = std::max<std::uint64_t>(peak, active_count());
+  if (f.zones > 1) return;  // a cluster's Welcome comes with the join's tick (welcome_join)
+  do s.token = (std::uint64_t{entropy()} << 32) ^ entropy();
+  while (s.token == 0);
+  s.join_tick = tick;
+  welcome(p, free, false);
+}
+
+// A cluster: slot k's join taken into the tick being gathered. Its token is made from the cluster key,
+// the slot and this tick, so that the zone can make it again after a crash; the Welcome says this tick.
+void Server::welcome_join(Slot& s, int k) {
+  s.join_tick = s.first_tick = tick;
+  s.token = bus.derive_token(static_cast<std::uint32_t>(f.zone), static_cast<std::uint32_t>(k), tick);
+  if (s.peer) welcome(s.peer, k, false);
 }
 
 // A Hello with the token of a session whose player is still in the game (Detached, or Active on a
 // connection the client has given up): the player is this connection's from the next tick on, where it
 // is, with its HP, its seq counter and its last applied command. Its client holds nothing yet, so its
-// first State is a snapshot and an Events of the tick before lists everyone it sees. One zone only (a
-// cluster's views live in the zone that builds the States). False when there is no such session.
+// first State is a snapshot and an Events of the tick before lists everyone it sees. In a cluster the
+// player may be on another zone's strip, which holds its view: the slot waits for its Resume to go into
+// the next tick, and the zone whose strip it is on then answers (answer_resume). False when there is no
+// such session.
 bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   const std::uint32_t id = h.resume_player();
-  if (f.zones != 1 || id >= cap) return false;
-  const int k = static_cast<int>(id);
+  if (id / cap != static_cast<std::uint32_t>(f.zone) || id >= total) return false;
+  const int k = static_cast<int>(id % cap);
   Slot& s = slots[k];
   if (!playing(s.state) || s.token != h.resume_token()) return false;
   if (ENetPeer* old = s.peer) {  // the client's earlier connection, still open here: dropped silently
@@ -97,11 +109,17 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   }
   s.state = SlotState::Active;
   s.peer = p;
-  s.acked = 0;
+  s.acked = s.ack_sent = 0;
+  s.relayed_state = s.relayed_events = s.relayed_events_mask = s.relayed_welcome = 0;  // a new connection
   s.first_tick = tick;  // acknowledgements count from this connection's first State
   s.heard_tick = tick;
   c.slot = k;
   ++resumed;
+  if (f.zones > 1) {
+    s.resume_pending = true;
+    s.has_command = false;
+    return true;
+  }
   welcome(p, k, true);
   // What it sees after the tick before: the view this server kept up while the client was away.
   const View& v = views[id];
@@ -114,19 +132,37 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   return true;
 }
 
+// A Welcome: player id's session (token) from tick `first` on, the player at `at`.
+void Server::make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
+                          const aoi::Player& at, bool resumed_session, std::uint32_t last_seq,
+                          std::uint32_t seq) const {
+  b.Clear();
+  const auto w =
+      net::CreateWelcome(b, net::kProtocolVersion, id, token, static_cast<std::uint32_t>(f.tick_hz), first, f.map,
+                         cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
+                         cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square, max_move,
+                         cfg.attack_range, f.damage, at.x, at.y, at.hp, resumed_session, last_seq, seq);
+  net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
+}
+
 // The Welcome of slot k's session, new (its spawn point) or resumed (where its player is now).
 void Server::welcome(ENetPeer* p, int k, bool resumed_session) {
   const Slot& s = slots[k];
   const std::uint32_t id = id_of(k);
-  const aoi::Player at = resumed_session ? world->players()[id] : s.spawn;
   flatbuffers::FlatBufferBuilder b(256);
-  const auto w = net::CreateWelcome(b, net::kProtocolVersion, id, s.token, static_cast<std::uint32_t>(f.tick_hz), tick,
-                                    f.map, cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
-                                    cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
-                                    max_move, cfg.attack_range, f.damage, at.x, at.y, at.hp, resumed_session,
-                                    resumed_session ? last_applied[id] : 0, resumed_session ? s.last_received : 0);
-  net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
+  make_welcome(b, id, s.token, tick, resumed_session ? world->players()[id] : s.spawn, resumed_session,
+               resumed_session ? last_applied[id] : 0, resumed_session ? s.last_received : 0);
   send(p, net::kReliableChannel, b);
+}
+
+// The end of a session that left in tick `at`: a Goodbye saying so, and again in the data of the disconnect
+// that follows it (ENet drops a received packet not yet handed to the client when the disconnect comes in
+// the same batch of datagrams; the disconnect's data always arrives).
+void Server::goodbye(ENetPeer* p, std::uint64_t at) {
+  flatbuffers::FlatBufferBuilder b(64);
+  net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Goodbye, net::CreateGoodbye(b, at).Union()));
+  send(p, net::kReliableChannel, b);
+  enet_peer_disconnect_later(p, at <= UINT32_MAX ? static_cast<enet_uint32>(at) : 0);
 }
 
 // A connection completed from an address and port that another connection of this host still has: the
@@ -190,11 +226,12 @@ void Server::release(ENetPeer* p, bool lost) {
   if (c->slot >= 0) {
     Slot& s = slots[c->slot];
     s.peer = nullptr;
-    s.has_command = false;
+    s.has_command = s.resume_pending = false;
     if (s.state == SlotState::Joining) {
       s.state = SlotState::Free;
       ++left;
-    } else if (lost && f.resume_seconds > 0 && f.zones == 1) {
+    } else if (s.state == SlotState::Leaving) {  // a cluster's Leave, its tick not come yet: it still leaves
+    } else if (lost && f.resume_seconds > 0) {
       s.state = SlotState::Detached;
       s.detached_tick = tick;
       ++detached;
@@ -236,12 +273,16 @@ void Server::on_receive(ENetPeer* p, const ENetPacket* packet) {
   Slot& s = slots[c->slot];
   if (const net::Leave* l = m->body_as_Leave()) {
     if (l->token() != s.token) return void(++drops[WrongToken]);
-    if (s.state == SlotState::Active) {  // its player leaves in the next tick: the client is told which
-      flatbuffers::FlatBufferBuilder b(64);
-      net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Goodbye, net::CreateGoodbye(b, tick).Union()));
-      send(p, net::kReliableChannel, b);
+    if (f.zones > 1 && s.state == SlotState::Active) {  // its Goodbye comes with the leave's tick (take_pending)
+      s.state = SlotState::Leaving;
+      s.has_command = false;
+      ++left;
+      return;
     }
+    // Its player leaves in the next tick: the client is told which.
+    const bool active = s.state == SlotState::Active;
     release(p);
+    if (active) return goodbye(p, tick);
     enet_peer_disconnect_later(p, 0);
     return;
   }

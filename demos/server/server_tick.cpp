@@ -32,6 +32,8 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   out_in = out_left = 0;
   for (std::uint32_t g = 0; g < relay_out.size(); ++g)
     net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
+  for (const Outgoing& o : resume_out) deliver(o.player, o.channel, o.bytes);
+  resume_out.clear();
   const aoi::NotificationSink sink = [&](const aoi::NotificationChunk& c) {
     if (t_encode == Clock::time_point{}) {
       t_encode = Clock::now();
@@ -55,6 +57,12 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   for (std::size_t k : r.rejected) module_rejected += k;
   send_snapshots(time_us);
   for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
+  // With a store: the tick's relays are on the NATS server before its state is stored, and nothing goes
+  // to this zone's own clients before that (a crash in between replays the tick: the gateways drop what
+  // they passed on already, see drain_relays).
+  if (f.zone_store) bus.flush();
+  if (f.crash_at_tick == tick && f.crash_point == "relays") std::_Exit(137);  // --crash-point relays
+  store_state();
   flush_all();
   ++tick;
   const Clock::time_point t1 = Clock::now();
@@ -107,6 +115,10 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
     case net::RawKind::Ack:
       client_ack[c.player] = std::max<std::uint64_t>(client_ack[c.player], c.target);
       return 0;
+    case net::RawKind::Resume:  // its client holds nothing: its next State is a snapshot
+      if (in_strip(p)) answer_resume(c, p);
+      client_ack[c.player] = 0;
+      return 0;
   }
   return 0;
 }
@@ -124,9 +136,15 @@ bool Server::take_pending(std::uint32_t i, net::RawCommand& c) {
   if (s.state == SlotState::Joining) {
     c = {id_of(static_cast<int>(i)), net::RawKind::Join, 0, s.spawn.x, s.spawn.y, 0};
     s.state = SlotState::Active;
+    if (f.zones > 1) welcome_join(s, static_cast<int>(i));
   } else if (s.state == SlotState::Leaving) {
     c = {id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0};
     s.state = SlotState::Free;
+    if (f.zones > 1 && s.peer) {  // a cluster's Leave: its client told the tick now, the connection let go
+      if (auto* conn = static_cast<Conn*>(s.peer->data)) conn->slot = -1;
+      goodbye(s.peer, tick);
+      s.peer = nullptr;
+    }
   } else if (s.state == SlotState::Active && s.has_command) {
     s.has_command = false;
     c = s.command;

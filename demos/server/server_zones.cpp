@@ -21,20 +21,26 @@ void Server::drain_relays() {
       ++zone_bad;
       continue;
     }
+    const std::uint64_t relay_tick = net::wire::get<std::uint64_t>(wire.data() + 8);
     for (const net::RelayRecord& r : relay_records) {
       // Only this zone's clients, and only what a zone sends a client: a well-formed State on the stream
-      // channel or Events on the reliable one (read from an aligned copy: a record sits anywhere in the
-      // relay message, and FlatBuffers reads its offsets in place).
+      // channel, Events or the player's resumed Welcome on the reliable one (read from an aligned copy: a
+      // record sits anywhere in the relay message, and FlatBuffers reads its offsets in place).
       relay_check.assign(r.message.begin(), r.message.end());
       const net::Message* m = net::read_message(relay_check.data(), relay_check.size());
+      const net::Welcome* w = m ? m->body_as_Welcome() : nullptr;
       const bool fits = m && ((m->body_type() == net::Body_State && r.channel == net::kStreamChannel) ||
-                              (m->body_type() == net::Body_Events && r.channel == net::kReliableChannel));
+                              (m->body_type() == net::Body_Events && r.channel == net::kReliableChannel) ||
+                              (w && w->resumed() && w->player() == r.player && r.channel == net::kReliableChannel));
       if (r.player / cap != static_cast<std::uint32_t>(f.zone) || !fits) {
         ++zone_bad;
         continue;
       }
-      const Slot& s = slots[r.player % cap];
-      if (s.state != SlotState::Active || s.peer == nullptr) continue;  // it left meanwhile
+      // Not for a client that left meanwhile, nor (a resumed one) anything of the ticks before its Welcome.
+      Slot& s = slots[r.player % cap];
+      if (s.state != SlotState::Active || s.peer == nullptr || s.resume_pending || relay_tick < s.first_tick ||
+          !s.first_relay(*m))
+        continue;
       send_bytes(s.peer, r.channel, r.message.data(), r.message.size());
       ++relayed_in;
     }
@@ -48,14 +54,43 @@ void Server::flush_relay(std::uint32_t g) {
   net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
 }
 
-void Server::deliver(std::uint32_t id, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
+// A State is new when it is of a later tick than the last one passed on (an older one is of no use to
+// the client either), Events when their tick was not passed on yet (they may come out of order from two
+// zones), a resumed Welcome when it is of a later tick.
+bool Slot::first_relay(const net::Message& m) {
+  if (const net::State* st = m.body_as_State()) {
+    if (st->tick() <= relayed_state) return false;
+    relayed_state = st->tick();
+    return true;
+  }
+  if (const net::Welcome* w = m.body_as_Welcome()) {
+    if (w->tick() <= relayed_welcome) return false;
+    relayed_welcome = w->tick();
+    return true;
+  }
+  const std::uint64_t t = m.body_as_Events()->tick();
+  if (t > relayed_events) {
+    const std::uint64_t shift = t - relayed_events;
+    relayed_events_mask = shift >= 64 ? 0 : relayed_events_mask << shift;
+    relayed_events_mask |= relayed_events != 0 && shift <= 64 ? std::uint64_t{1} << (shift - 1) : 0;
+    relayed_events = t;
+    return true;
+  }
+  const std::uint64_t back = relayed_events - t;  // 0: the newest itself
+  if (back == 0 || back > 64 || (relayed_events_mask >> (back - 1) & 1)) return false;
+  relayed_events_mask |= std::uint64_t{1} << (back - 1);
+  return true;
+}
+
+void Server::deliver(std::uint32_t id, std::uint8_t channel, std::span<const std::uint8_t> message) {
   const std::uint32_t g = id / cap;
   if (g == static_cast<std::uint32_t>(f.zone)) {
     const Slot& s = slots[id % cap];
-    if (s.state == SlotState::Active && s.peer != nullptr) send(s.peer, channel, b);
+    if (s.state == SlotState::Active && s.peer != nullptr && !s.resume_pending)
+      send_bytes(s.peer, channel, message.data(), message.size());
     return;
   }
-  net::add_relay(relay_out[g], id, channel, {b.GetBufferPointer(), b.GetSize()});
+  net::add_relay(relay_out[g], id, channel, message);
   ++relayed_out;
   if (relay_out[g].size() > (std::size_t{1} << 19)) flush_relay(g);
 }
@@ -107,10 +142,19 @@ void Server::publish_tick(const std::vector<aoi::Player>& before) {
   bus.publish(f.nats_prefix + ".tick", wire);
 }
 
-// Publishes this zone's tick message and waits for every other zone's for the same tick. False when
-// one did not come within --zone-timeout (the first tick waits for the whole cluster to start).
-bool Server::exchange(const std::vector<aoi::Player>& before) {
-  publish_tick(before);
+// Publishes this zone's tick message (unless the tick replays the one it sent before a crash) and waits
+// for every other zone's for the same tick. False when one did not come within --zone-timeout (the first
+// tick waits for the whole cluster to start).
+bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
+  mine.zone = static_cast<std::uint32_t>(f.zone);
+  if (publish) publish_tick(before);
+  // With a store, the message is at the NATS server before anything this tick's gathering queued for
+  // clients (Welcomes, Goodbyes) can leave: a zone that crashes now replays what they say.
+  if (publish && f.zone_store) bus.flush();
+  if (f.crash_at_tick == tick && f.crash_point == "message") {  // --crash-at-tick: makes the zone replay the tick
+    bus.flush();
+    std::_Exit(137);
+  }
   peers.clear();
   if (auto it = early.find(tick); it != early.end()) {
     peers = std::move(it->second.list);
@@ -168,23 +212,39 @@ bool Server::exchange(const std::vector<aoi::Player>& before) {
 // when the tick is not to run (stopping, or the world could not be aligned). t0 moves past the wait.
 bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
   raw.clear();
-  net::RawCommand c;
-  for (std::uint32_t i = 0; i < cap; ++i) {
-    if (take_pending(i, c)) raw.push_back(c);
-    Slot& s = slots[i];
-    if (s.state == SlotState::Active && s.acked != s.ack_sent && s.acked < (std::uint64_t{1} << 32)) {
-      raw.push_back({id_of(static_cast<int>(i)), net::RawKind::Ack, 0, 0, 0, static_cast<std::uint32_t>(s.acked)});
-      s.ack_sent = s.acked;
+  if (!replay_own.empty() && replay_own.begin()->first != tick) replay_own.clear();  // not the next: none
+  const bool replay = !replay_own.empty();
+  if (replay) {
+    replay_commands();
+  } else {
+    net::RawCommand c;
+    for (std::uint32_t i = 0; i < cap; ++i) {
+      if (take_pending(i, c)) raw.push_back(c);
+      Slot& s = slots[i];
+      const std::uint32_t id = id_of(static_cast<int>(i));
+      if (s.state == SlotState::Active && s.resume_pending) {  // its client is back: see answer_resume
+        raw.push_back({id, net::RawKind::Resume, s.last_received, 0, 0, static_cast<std::uint32_t>(s.join_tick)});
+        s.resume_pending = false;
+        s.first_tick = tick;
+      }
+      if (s.state == SlotState::Active && s.acked != s.ack_sent && s.acked < (std::uint64_t{1} << 32)) {
+        raw.push_back({id, net::RawKind::Ack, 0, 0, 0, static_cast<std::uint32_t>(s.acked)});
+        s.ack_sent = s.acked;
+      }
     }
   }
   const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
-  if (!exchange(before) && g_stop.load()) return false;
+  if (!exchange(before, !replay) && g_stop.load()) return false;
   for (const net::TickMessage& m : peers) {
     raw.insert(raw.end(), m.commands.begin(), m.commands.end());
     adopt_views(m);
   }
+  // By player, a Resume first (its Welcome says what was applied before this tick), the rest by kind.
+  const auto rank = [](const net::RawCommand& c) {
+    return std::pair(c.player, c.kind == net::RawKind::Resume ? 0u : 1u + static_cast<std::uint32_t>(c.kind));
+  };
   std::sort(raw.begin(), raw.end(),
-            [](const net::RawCommand& a, const net::RawCommand& b) { return a.player < b.player; });
+            [&rank](const net::RawCommand& a, const net::RawCommand& b) { return rank(a) < rank(b); });
   const Clock::time_point waited = Clock::now();
   if (wait_ms.size() < (1u << 22)) wait_ms.push_back(std::chrono::duration<float, std::milli>(waited - t0).count());
   t0 = waited;
@@ -194,6 +254,24 @@ bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t
   }
   resolve(cmds);
   return true;
+}
+
+// A Resume of a player on this strip (its client is back at its gateway zone): the resumed Welcome —
+// where the player is before this tick, its last applied command, the client's seq counter, the token
+// made again from the session's join tick — and an Events of the tick before naming everyone it sees,
+// sent to the gateway once this tick's relays begin; its State of this tick is a snapshot.
+void Server::answer_resume(const net::RawCommand& c, const aoi::Player& at) {
+  const std::uint32_t id = c.player;
+  flatbuffers::FlatBufferBuilder b(256);
+  make_welcome(b, id, bus.derive_token(id / cap, id % cap, c.target), tick, at, true, last_applied[id], c.seq);
+  resume_out.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
+  const View& v = views[id];
+  b.Clear();
+  const auto entered = b.CreateVector(v.tick + 1 == tick ? v.visible : std::vector<std::uint32_t>{});
+  const auto none = b.CreateVector(std::vector<std::uint32_t>{});
+  net::FinishMessageBuffer(
+      b, net::CreateMessage(b, net::Body_Events, net::CreateEvents(b, tick - 1, entered, none).Union()));
+  resume_out.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
 }
 
 // The views of the players that may walk onto this strip from m's zone (handoff): the zone that built

@@ -25,8 +25,11 @@ namespace warpmind::net {
 // A client's command as the gateway zone (the one the client is connected to) accepted it, before any
 // zone resolves it against positions. At most one per player per tick.
 // Ack is not a command: the newest State tick the client acknowledged (in `target`; ticks below 2^32),
-// sent when it changed, so the zone that builds the player's State can delta-encode it.
-enum class RawKind : std::uint32_t { Join = 0, Leave = 1, Move = 2, Attack = 3, Ack = 4 };
+// sent when it changed, so the zone that builds the player's State can delta-encode it. Resume: the
+// player's client came back (a Hello with its token); the zone whose strip the player is on answers
+// with the resumed Welcome (seq: the client's seq counter; target: the tick its session joined in, from
+// which that zone makes the session's token again, see ZoneBus::derive_token).
+enum class RawKind : std::uint32_t { Join = 0, Leave = 1, Move = 2, Attack = 3, Ack = 4, Resume = 5 };
 struct RawCommand {
   std::uint32_t player = 0;
   RawKind kind = RawKind::Move;
@@ -144,7 +147,7 @@ inline bool decode_tick(const std::uint8_t* data, std::size_t size, std::uint32_
   for (const ZoneState& s : out.states)
     if (s.player >= players || !std::isfinite(s.x) || !std::isfinite(s.y) || s.hp < 0) return false;
   for (const RawCommand& c : out.commands) {
-    if (c.player >= players || static_cast<std::uint32_t>(c.kind) > 4 || !std::isfinite(c.x) || !std::isfinite(c.y))
+    if (c.player >= players || static_cast<std::uint32_t>(c.kind) > 5 || !std::isfinite(c.x) || !std::isfinite(c.y))
       return false;
     if (c.kind == RawKind::Attack && (c.target >= players || c.target == c.player)) return false;
   }
@@ -179,6 +182,115 @@ inline bool decode_tick(const std::uint8_t* data, std::size_t size, std::uint32_
       at += 8;
       if (!u32(nk) || !u32(ne) || !ids(nk, t.keys, true) || !ids(ne, t.entered, false)) return false;
     }
+  }
+  return at == size;
+}
+
+// A zone's stored state (--zone-store), what it comes back from after a crash: the next tick to run,
+// its slots, its own players and their views, and the last applied command of every player.
+//   u32 magic 'WMS1', u32 zone, u64 tick, u32 slots, u32 players (the cluster's ids),
+//   slots   x { u8 state, u64 token, u32 last_received, u64 join_tick, u64 first_tick, u64 heard_tick,
+//               u64 detached_tick }                                          45 bytes each
+//   players x u32 last_applied,
+//   u32 own, own x { u32 player, f32 x, f32 y, i32 hp, u32 visible, visible x u32 }
+struct StoredSlot {
+  std::uint8_t state = 0;  // SlotState
+  std::uint64_t token = 0;
+  std::uint32_t last_received = 0;
+  std::uint64_t join_tick = 0, first_tick = 0, heard_tick = 0, detached_tick = 0;
+};
+struct StoredPlayer {
+  std::uint32_t player = 0;
+  float x = 0, y = 0;
+  std::int32_t hp = 0;
+  std::vector<std::uint32_t> visible;
+};
+struct StoredZone {
+  std::uint32_t zone = 0;
+  std::uint64_t tick = 0;
+  std::vector<StoredSlot> slots;
+  std::vector<std::uint32_t> last_applied;
+  std::vector<StoredPlayer> own;
+};
+constexpr std::uint32_t kStateMagic = 0x31534d57;  // "WMS1"
+constexpr std::size_t kStoredSlotBytes = 45;
+
+inline void encode_stored(const StoredZone& z, std::vector<std::uint8_t>& out) {
+  out.clear();
+  wire::put(out, kStateMagic);
+  wire::put(out, z.zone);
+  wire::put(out, z.tick);
+  wire::put(out, static_cast<std::uint32_t>(z.slots.size()));
+  wire::put(out, static_cast<std::uint32_t>(z.last_applied.size()));
+  for (const StoredSlot& s : z.slots) {
+    wire::put(out, s.state);
+    wire::put(out, s.token);
+    wire::put(out, s.last_received);
+    wire::put(out, s.join_tick);
+    wire::put(out, s.first_tick);
+    wire::put(out, s.heard_tick);
+    wire::put(out, s.detached_tick);
+  }
+  wire::put(out, z.last_applied.data(), z.last_applied.size() * 4);
+  wire::put(out, static_cast<std::uint32_t>(z.own.size()));
+  for (const StoredPlayer& p : z.own) {
+    wire::put(out, p.player);
+    wire::put(out, p.x);
+    wire::put(out, p.y);
+    wire::put(out, p.hp);
+    wire::put(out, static_cast<std::uint32_t>(p.visible.size()));
+    wire::put(out, p.visible.data(), p.visible.size() * 4);
+  }
+}
+
+// Reads a stored state of zone `zone` with `slots` slots in a cluster of `players` ids; false unless it is
+// exactly that: every size adding up, slot states below `states`, player ids below `players`, finite
+// positions, HP >= 0.
+inline bool decode_stored(const std::uint8_t* data, std::size_t size, std::uint32_t zone, std::uint32_t slots,
+                          std::uint32_t players, std::uint8_t states, StoredZone& z) {
+  if (data == nullptr || size < 24 || wire::get<std::uint32_t>(data) != kStateMagic ||
+      wire::get<std::uint32_t>(data + 4) != zone || wire::get<std::uint32_t>(data + 16) != slots ||
+      wire::get<std::uint32_t>(data + 20) != players)
+    return false;
+  z.zone = zone;
+  z.tick = wire::get<std::uint64_t>(data + 8);
+  std::size_t at = 24;
+  if ((size - at) / kStoredSlotBytes < slots) return false;
+  z.slots.resize(slots);
+  for (StoredSlot& s : z.slots) {
+    s.state = data[at];
+    s.token = wire::get<std::uint64_t>(data + at + 1);
+    s.last_received = wire::get<std::uint32_t>(data + at + 9);
+    s.join_tick = wire::get<std::uint64_t>(data + at + 13);
+    s.first_tick = wire::get<std::uint64_t>(data + at + 21);
+    s.heard_tick = wire::get<std::uint64_t>(data + at + 29);
+    s.detached_tick = wire::get<std::uint64_t>(data + at + 37);
+    at += kStoredSlotBytes;
+    if (s.state >= states) return false;
+  }
+  if ((size - at) / 4 < std::size_t{players} + 1) return false;
+  z.last_applied.resize(players);
+  std::memcpy(z.last_applied.data(), data + at, std::size_t{players} * 4);
+  at += std::size_t{players} * 4;
+  const std::uint32_t own = wire::get<std::uint32_t>(data + at);
+  at += 4;
+  if ((size - at) / 20 < own) return false;
+  z.own.resize(own);
+  for (StoredPlayer& p : z.own) {
+    if (size - at < 20) return false;
+    p.player = wire::get<std::uint32_t>(data + at);
+    p.x = wire::get<float>(data + at + 4);
+    p.y = wire::get<float>(data + at + 8);
+    p.hp = wire::get<std::int32_t>(data + at + 12);
+    const std::uint32_t n = wire::get<std::uint32_t>(data + at + 16);
+    at += 20;
+    if (p.player >= players || !std::isfinite(p.x) || !std::isfinite(p.y) || p.hp < 0 || (size - at) / 4 < n)
+      return false;
+    p.visible.resize(n);
+    if (n) std::memcpy(p.visible.data(), data + at, std::size_t{n} * 4);
+    at += std::size_t{n} * 4;
+    for (std::uint32_t o : p.visible)
+      if (o >= players) return false;
   }
   return at == size;
 }

@@ -120,6 +120,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       encode_tick(t, again);
       FUZZ_CHECK(again == packet);
     }
+    StoredZone z;
+    if (decode_stored(packet.data(), packet.size(), 1, 8, 32, 5, z)) {
+      encode_stored(z, again);
+      FUZZ_CHECK(again == packet);
+    }
     std::vector<RelayRecord> records;
     if (decode_relay(packet.data(), packet.size(), 4, 1u << 12, 2, 4096, records)) {
       begin_relay(again, wire::get<std::uint32_t>(packet.data() + 4), wire::get<std::uint64_t>(packet.data() + 8));
