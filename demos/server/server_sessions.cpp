@@ -269,7 +269,8 @@ void Server::on_receive(ENetPeer* p, const ENetPacket* packet) {
     default:
       return void(++drops[BadPacket]);
   }
-  if (c->slot < 0) return void(++drops[NotJoined]);
+  // Not joined yet: no Hello answered, or (a cluster) no Welcome yet, whose token it would carry.
+  if (c->slot < 0 || slots[c->slot].token == 0) return void(++drops[NotJoined]);
   Slot& s = slots[c->slot];
   if (const net::Leave* l = m->body_as_Leave()) {
     if (l->token() != s.token) return void(++drops[WrongToken]);
