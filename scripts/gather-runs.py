@@ -26,8 +26,8 @@ COMMANDS = {
     "server-10k": "gpu-run.sh STAGE OUT server-10k: warpmind-server --sockets 3 --max-clients 10000 --map 2212 --aoi 20 "
                   "(default backend); warpmind-bots --bots 10000 --threads 16 --seconds 10 over loopback",
     "server-kill": "gpu-run.sh STAGE OUT server-kill: CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "
-                   "CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_CHURN=0.05 scripts/cluster.sh 4 8000 12; then "
-                   "CLUSTER_MAP=989 CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 scripts/cluster.sh 2 2000 10",
+                   "CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 scripts/cluster.sh 4 8000 12; then CLUSTER_MAP=989 "
+                   "CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 CLUSTER_CHURN=0.05 scripts/cluster.sh 2 2000 12",
     "server-sockets": "gpu-run.sh STAGE OUT server-sockets: warpmind-server --max-clients 4000 --map 989|1400 "
                       "--aoi 20 (default backend) with warpmind-bots --bots 2000|4000 --threads 8 --seconds 10 "
                       "over loopback; then CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "

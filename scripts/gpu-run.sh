@@ -257,19 +257,19 @@ for step in "${steps[@]}"; do
       } > "$log" 2>&1 ;;
     server-kill)
       # scripts/cluster.sh with a zone killed (SIGKILL) and started again from its store (docs/server.md, "A
-      # zone crash"): 4 zones and 8,000 bots at 5% churn, zone 1 killed 5 s in; then 2 zones and 2,000 bots,
+      # zone crash"): 4 zones and 8,000 bots, zone 1 killed 5 s in; then 2 zones and 2,000 bots at 5% churn,
       # zone 0 exiting right after sending its message for tick 100 (the replay). JSON lines in server-kill.jsonl.
       export PATH="$PATH:$stage"
       : > "$out/server-kill.jsonl"
       {
-        echo "== CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_CHURN=0.05 scripts/cluster.sh 4 8000 12 (map 1980)"
+        echo "== CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 scripts/cluster.sh 4 8000 12 (map 1980)"
         CLUSTER_LOG="$out/kill-log" CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 CLUSTER_SINGLE=0 \
-          CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_CHURN=0.05 \
+          CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 \
           timeout 200 bash "$stage/cluster.sh" 4 8000 12 | tail -1 | tee -a "$out/server-kill.jsonl"
-        echo "== CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 scripts/cluster.sh 2 2000 10 (map 989)"
+        echo "== CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 CLUSTER_CHURN=0.05 scripts/cluster.sh 2 2000 12 (map 989)"
         CLUSTER_LOG="$out/kill-tick-log" CLUSTER_MAP=989 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 CLUSTER_SINGLE=0 \
-          CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 \
-          timeout 200 bash "$stage/cluster.sh" 2 2000 10 | tail -1 | tee -a "$out/server-kill.jsonl"
+          CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 CLUSTER_CHURN=0.05 \
+          timeout 200 bash "$stage/cluster.sh" 2 2000 12 | tail -1 | tee -a "$out/server-kill.jsonl"
         python3 "$stage/gather-runs.py" server-kill "$out" "$stage"
       } > "$log" 2>&1 ;;
     match-chess|match-chess:*|match-connect6|match-connect6:*)

@@ -122,7 +122,6 @@ struct Run {
     if (asked) {
       s.after_crash = b.crash_next;
       Session& before = b.session();
-      before.end_tick = w.tick();  // the player is the new session's from its first tick (or left, if not resumed)
       if (!before.states.empty()) {
         s.before_x = before.states.back().x;
         s.before_y = before.states.back().y;
@@ -133,9 +132,11 @@ struct Run {
         s.before_last_seq = before.welcome_last_seq;
       }
       s.before_seq = b.seq;
-      if (s.resumed) {
+      if (s.resumed) {  // the player is the new session's from its first tick
+        before.end_tick = w.tick();
         s.sent = before.sent;
-      } else {
+      } else {  // the server had let the player go, when is not known: the session before is lost
+        if (before.end_tick == UINT64_MAX) before.lost = true;
         ++b.resume_failures;
       }
     }
