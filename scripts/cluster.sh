@@ -116,6 +116,7 @@ prefix="warpmind.cluster.$$"
 servers=""
 zone_pids=()
 zone_ports=()
+cluster_start=$(date +%s%N)
 store_args=()
 ((store)) && store_args=(--zone-store)
 zone_args() {  # zone $1's flags
@@ -190,9 +191,10 @@ if [[ -n "$kill_zone" ]]; then
       kill -KILL "$victim" 2>/dev/null || true
       while alive "$victim"; do sleep 0.005; done
     fi
-    # shellcheck disable=SC2046
-    "$bin/warpmind-server" "${server_args[@]}" $(zone_args "$kill_zone") --restore \
-      --port "${zone_ports[$kill_zone]}" >"$log/zone$kill_zone.restarted.json" 2>"$log/zone$kill_zone.restarted.err" &
+    # shellcheck disable=SC2046  # the same life as the others: it stops when they do
+    "$bin/warpmind-server" "${server_args[@]}" $(zone_args "$kill_zone") --restore --port "${zone_ports[$kill_zone]}" \
+      --seconds "$((limit - (t0 - cluster_start) / 1000000000))" \
+      >"$log/zone$kill_zone.restarted.json" 2>"$log/zone$kill_zone.restarted.err" &
     echo $! > "$log/restarted.pid"
     wait_for "$log/zone$kill_zone.restarted.err" "listening on 127.0.0.1:" "," > /dev/null || true
     echo $(( ($(date +%s%N) - t0) / 1000000 )) > "$log/restart-ms"

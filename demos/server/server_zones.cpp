@@ -148,8 +148,7 @@ void Server::publish_tick(const std::vector<aoi::Player>& before) {
 bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
   mine.zone = static_cast<std::uint32_t>(f.zone);
   if (publish) publish_tick(before);
-  // With a store, the message is at the NATS server before anything this tick's gathering queued for
-  // clients (Welcomes, Goodbyes) can leave: a zone that crashes now replays what they say.
+  // With a store, the message is at the NATS server before the zone goes on (a crash from now on replays it).
   if (publish && f.zone_store) bus.flush();
   if (f.crash_at_tick == tick && f.crash_point == "message") {  // --crash-at-tick: makes the zone replay the tick
     bus.flush();
@@ -233,6 +232,9 @@ bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t
       }
     }
   }
+  // With a store, the Welcomes and Goodbyes of this tick's joins and leaves are out before the tick message
+  // that commits them: a crash after it replays them, and their clients hold the tokens and ticks.
+  if (f.zone_store && !replay) flush_all();
   const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
   if (!exchange(before, !replay) && g_stop.load()) return false;
   for (const net::TickMessage& m : peers) {
