@@ -56,6 +56,9 @@ struct Session {
   // seq of its last command (it restarted only once every command it sent was applied).
   float before_x = 0, before_y = 0;
   std::uint32_t before_last_seq = 0, before_seq = 0;
+  // Whether before_x, before_y are exact: from a State, or a resumed Welcome; not a new session's spawn
+  // point, which the join reaches only to float rounding.
+  bool before_exact = true;
   bool gone = false;  // cut off by the server (not by its own Leave)
   // Its end is unknown: cut off, or its bot gave up on it (a churn step past its bound). The check
   // takes it as out of the game after its last State, and what others hear of its player after that

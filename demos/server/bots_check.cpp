@@ -184,8 +184,15 @@ void Checker::check_own_updates(std::size_t i) {
     ++c_.states_expected;
     c_.states_received += by_tick_[i].count(t);
   }
-  if (b.resumed)
-    c_.resume_errors += bad_resume(b, by_tick_[i].count(b.first_tick) ? *by_tick_[i].at(b.first_tick) : StateRecord{});
+  if (b.resumed && bad_resume(b, by_tick_[i].count(b.first_tick) ? *by_tick_[i].at(b.first_tick) : StateRecord{}) &&
+      ++c_.resume_errors <= 5 && std::getenv("WARPMIND_BOTS_DEBUG"))
+    std::fprintf(
+        stderr,
+        "resume of %u at tick %llu%s: Welcome (%.9g, %.9g) last_seq %u seq %u; before (%.9g, %.9g) last_seq %u "
+        "seq %u; first State %s\n",
+        b.player, static_cast<unsigned long long>(b.first_tick), b.after_crash ? " after a crash" : "", b.spawn_x,
+        b.spawn_y, b.welcome_last_seq, b.welcome_seq, b.before_x, b.before_y, b.before_last_seq, b.before_seq,
+        by_tick_[i].count(b.first_tick) ? "received" : "missing");
   for (const auto& [t, s] : by_tick_[i]) {
     if (t > last) break;
     if (t == b.first_tick) {
@@ -221,16 +228,19 @@ bool Checker::bad_join(const Session& b, const StateRecord& s) const {
 // per command further.
 bool Checker::bad_resume(const Session& b, const StateRecord& s) {
   ++c_.resumes_checked;
+  // Where the client left the player: exactly, or (it had no State of a new session) to the join's rounding.
+  const float tolerance = 1e-3f * std::max(1.0f, w_.cfg.world.width + w_.cfg.world.height);
+  const bool same_place =
+      b.before_exact ? bits(b.spawn_x) == bits(b.before_x) && bits(b.spawn_y) == bits(b.before_y)
+                     : std::fabs(b.spawn_x - b.before_x) <= tolerance && std::fabs(b.spawn_y - b.before_y) <= tolerance;
   if (b.after_crash) {
     const std::uint32_t more = b.welcome_last_seq - b.before_last_seq;
-    const float reach = w_.max_move * static_cast<float>(more) * (1 + 1e-5f) + 1e-3f;
+    const float reach = w_.max_move * static_cast<float>(more) * (1 + 1e-5f) + tolerance;
     if (b.welcome_last_seq < b.before_last_seq || b.welcome_last_seq > b.before_seq ||
-        b.welcome_seq < b.welcome_last_seq || b.welcome_seq > b.before_seq ||
-        (more == 0 && (bits(b.spawn_x) != bits(b.before_x) || bits(b.spawn_y) != bits(b.before_y))) ||
+        b.welcome_seq < b.welcome_last_seq || b.welcome_seq > b.before_seq || (more == 0 && !same_place) ||
         std::fabs(b.spawn_x - b.before_x) > reach || std::fabs(b.spawn_y - b.before_y) > reach)
       return true;
-  } else if (bits(b.spawn_x) != bits(b.before_x) || bits(b.spawn_y) != bits(b.before_y) ||
-             b.welcome_last_seq != b.before_last_seq || b.welcome_seq != b.before_seq) {
+  } else if (!same_place || b.welcome_last_seq != b.before_last_seq || b.welcome_seq != b.before_seq) {
     return true;
   }
   if (s.tick != b.first_tick) return false;

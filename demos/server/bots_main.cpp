@@ -130,6 +130,7 @@ struct Run {
         s.before_x = before.spawn_x;
         s.before_y = before.spawn_y;
         s.before_last_seq = before.welcome_last_seq;
+        s.before_exact = before.resumed;
       }
       s.before_seq = b.seq;
       if (s.resumed) {  // the player is the new session's from its first tick
