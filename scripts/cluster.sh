@@ -52,7 +52,9 @@ keep_log=${CLUSTER_LOG:+yes}
 mkdir -p "$log"
 per_zone=$(((bots + zones - 1) / zones + 16))
 ((per_zone <= 4000)) || { echo "cluster: more than 4,000 bots a zone (one server's limit): use more zones" >&2; exit 2; }
-limit=$(awk -v s="$seconds" 'BEGIN { printf "%d", s + 60 }')  # every server stops by itself after this
+# Every server stops by itself after this, in case the script is gone; normally its TERM stops them once the
+# bots are done, whose check can take minutes after a large run.
+limit=$(awk -v s="$seconds" 'BEGIN { printf "%d", s + 900 }')
 store=${CLUSTER_STORE:-1}
 kill_zone=${CLUSTER_KILL_ZONE:-}
 kill_at=${CLUSTER_KILL_AT:-2}
@@ -119,16 +121,16 @@ zone_ports=()
 cluster_start=$(date +%s%N)
 store_args=()
 ((store)) && store_args=(--zone-store)
-zone_args() {  # zone $1's flags
-  echo --max-clients "$per_zone" --zones "$zones" --zone "$1" --nats "nats://127.0.0.1:$nats_port" \
-    --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --nats-credentials-file "$log/nats.credentials" \
-    "${store_args[@]}"
+zone_args() {  # zone $1's flags, into the array `zone`
+  zone=(--max-clients "$per_zone" --zones "$zones" --zone "$1" --nats "nats://127.0.0.1:$nats_port"
+    --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --nats-credentials-file "$log/nats.credentials"
+    "${store_args[@]}")
 }
 for ((k = 0; k < zones; ++k)); do
-  # shellcheck disable=SC2046
   crash=()
   [[ "$k" == "$kill_zone" && -n "$kill_tick" ]] && crash=(--crash-at-tick "$kill_tick" --crash-point "${CLUSTER_KILL_POINT:-message}")
-  "$bin/warpmind-server" "${server_args[@]}" $(zone_args "$k") "${crash[@]}" >"$log/zone$k.json" 2>"$log/zone$k.err" &
+  zone_args "$k"
+  "$bin/warpmind-server" "${server_args[@]}" "${zone[@]}" "${crash[@]}" >"$log/zone$k.json" 2>"$log/zone$k.err" &
   pids+=($!)
   zone_pids+=($!)
 done
@@ -191,8 +193,8 @@ if [[ -n "$kill_zone" ]]; then
       kill -KILL "$victim" 2>/dev/null || true
       while alive "$victim"; do sleep 0.005; done
     fi
-    # shellcheck disable=SC2046  # the same life as the others: it stops when they do
-    "$bin/warpmind-server" "${server_args[@]}" $(zone_args "$kill_zone") --restore --port "${zone_ports[$kill_zone]}" \
+    zone_args "$kill_zone"  # the same life as the others: it stops when they do
+    "$bin/warpmind-server" "${server_args[@]}" "${zone[@]}" --restore --port "${zone_ports[$kill_zone]}" \
       --seconds "$((limit - (t0 - cluster_start) / 1000000000))" \
       >"$log/zone$kill_zone.restarted.json" 2>"$log/zone$kill_zone.restarted.err" &
     echo $! > "$log/restarted.pid"

@@ -73,6 +73,8 @@ SOURCES = {
                      "gpu/src/core"],
     "server-10k": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
                    "gpu/src/core"],
+    "server-kill": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
+                    "gpu/src/core"],
 }
 
 # How to measure a file again, where it is not `warpmind-bench SUITE --out FILE` (gpu-run.sh runs a suite
@@ -91,6 +93,7 @@ RERUN = {
     "server-sockets.json": "gpu-run.sh STAGE OUT server-sockets",
     "server-churn.json": "gpu-run.sh STAGE OUT server-churn",
     "server-10k.json": "gpu-run.sh STAGE OUT server-10k",
+    "server-kill.json": "gpu-run.sh STAGE OUT server-kill",
 }
 
 BEGIN = re.compile(r"^<!-- figures: ([a-z0-9-]+) -->$")

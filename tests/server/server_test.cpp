@@ -450,8 +450,8 @@ TEST(Cluster, RefusesZoneSettingsThatCannotWork) {
   EXPECT_EQ(status(zone + "--cluster-key-file " + scratch("absent.key").string()), 2);
   EXPECT_EQ(status(zone + "--cluster-key-file " + key.string() + " --nats-credentials-file " + creds.string()), 2);
   EXPECT_EQ(status(zone + "--cluster-key-file " + key.string() + " --nats nats://127.0.0.1:1"), 2);  // no NATS there
-  EXPECT_EQ(status(server + "--restore"), 2);                      // --restore without --zone-store
-  EXPECT_EQ(status(server + "--zone-store"), 2);                   // a store is a cluster's
+  EXPECT_EQ(status(server + "--restore"), 2);     // --restore without --zone-store
+  EXPECT_EQ(status(server + "--zone-store"), 2);  // a store is a cluster's
 }
 
 // scripts/cluster.sh: nats-server, two zones and 100 bots whose waypoints take them across the border
@@ -500,7 +500,8 @@ TEST(Cluster, AZoneKilledComesBackFromItsStoreAndLosesNoOne) {
   if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0)
     GTEST_SKIP() << "nats-server is not installed (scripts/setup.sh installs it)";
   int run = 0;
-  for (const char* how : {"CLUSTER_KILL_AT=2", "CLUSTER_KILL_TICK=40", "CLUSTER_KILL_TICK=40 CLUSTER_KILL_POINT=relays"}) {
+  for (const char* how :
+       {"CLUSTER_KILL_AT=2", "CLUSTER_KILL_TICK=40", "CLUSTER_KILL_TICK=40 CLUSTER_KILL_POINT=relays"}) {
     const fs::path out = scratch("kill.out"), logs = scratch("kill-logs-" + std::to_string(run++));
     const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() + " CLUSTER_KILL_ZONE=1 " + how +
                             " CLUSTER_CHURN=0.05 CLUSTER_SINGLE=0 CLUSTER_LOG=" + logs.string() + " timeout 120 bash " +

@@ -387,3 +387,25 @@ def server_sockets(load):
         raise Missing(f"{s.path}: no bots or cluster runs")
     return table(["run", "joined, lost", "server tick p90 / p99", "late ticks", "bots' rtt p50 / p99",
                   "checked by the bots"], rows)
+
+
+@block("server-kill")
+def server_kill(load):
+    s = load("h200/server-kill.json")
+    rows = []
+    for r in s.runs:
+        if r.get("program") != "cluster" or not r.get("kill"):
+            continue
+        c, k = r["cluster"], r["kill"]
+        when = f"tick {k['at_tick']} (its message sent)" if k.get("at_tick") else f"SIGKILL at {sig(k['at_s'])} s"
+        rows.append([f"{r['zones']} zones, {r['bots']:,} bots", f"zone {k['zone']}, {when}",
+                     f"{k['restart_ms']:,} / {sig(k['restore_ms'])} ms", f"{k['crash_resumes']:,}",
+                     f"{sig(k['outage_ms'])} ms",
+                     f"{c['joined']:,}, {c['players_lost']:,}, {c['players_duplicated']:,}",
+                     f"{c['ticks_checked']:,} ticks, {c['states_checked']:,} states, "
+                     f"{c['inconsistencies']:,} inconsistencies",
+                     f"{r['zone_timeouts']:,}", "true" if r["ok"] else "false"])
+    if not rows:
+        raise Missing(f"{s.path}: no cluster runs with a kill")
+    return table(["run", "killed", "restart / restore", "bots resumed after the crash", "bots' longest wait",
+                  "joined, lost, duplicated", "checked by the bots", "zone timeouts", "ok"], rows)
