@@ -223,8 +223,13 @@ int run(Server& sv) {
   sigaction(SIGTERM, &sa, nullptr);
   if (const std::string err = sv.open_world(); !err.empty()) return bad(err);
   if (f.virtual_clients > 0) return run_virtual(sv);
-  if (const std::string err = sv.open_network(); !err.empty()) return bad(err);
-  if (const std::string err = sv.open_store(); !err.empty()) return bad(err);
+  // A server that cannot start lets go of what it opened (sockets, ENet, the bus) before it says why.
+  std::string err = sv.open_network();
+  if (err.empty()) err = sv.open_store();
+  if (!err.empty()) {
+    sv.close_network();
+    return bad(err);
+  }
 
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / f.tick_hz));
   const Clock::time_point start = Clock::now();
