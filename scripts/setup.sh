@@ -21,7 +21,7 @@ packages=(
   libenet-dev                      # warpmind-server and warpmind-bots: UDP with ENet
   flatbuffers-compiler libflatbuffers-dev  # their wire protocol (demos/server/protocol.fbs, flatc at build time)
   nats-server libnats-dev          # zones of a server cluster (scripts/cluster.sh) and their NATS client
-  libsodium-dev                    # the zones' bus messages signed with the cluster key (HMAC-SHA-256)
+  libsodium-dev                    # sealed packets (X25519, ChaCha20-Poly1305); the zones' bus signed (HMAC-SHA-256)
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib  # the Python module, its tests, examples
   mono-mcs mono-runtime libnunit-cil-dev nunit-console        # the C# binding and its tests
 )

@@ -25,6 +25,7 @@ struct AppOptions {
   bool interop = true;           // CUDA builds: the heat map from device memory into Vulkan when one GPU does both
   int cuda_device = 0;           // the CUDA device the context uses
   std::string connect;           // aoi: watch the warpmind-server at HOST:PORT instead of simulating (observer.h)
+  std::string observer_key;      // ... sending it this observer key (--observer-key-file)
 };
 
 // Runs the window until it is closed (or `frames` frames); returns the process exit status.

@@ -9,10 +9,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "aoi_oracle.h"
 #include "output.h"
 #include "protocol.h"
+#include "session_keys.h"
 
 namespace warpmind::demos {
 
@@ -43,8 +45,11 @@ const char* refuse_text(net::RefuseReason r) {
       return "refused: the server has no room for another observer (--max-observers)";
     case net::RefuseReason_AlreadyJoined:
       return "refused: already joined";
+    case net::RefuseReason_NotAuthorized:
+      return "refused: the server wants its observer key (--observer-key-file)";
+    default:
+      return "refused";
   }
-  return "refused";
 }
 
 }  // namespace
@@ -75,7 +80,19 @@ std::string ServerObserver::check_address(const std::string& address) {
   return {};
 }
 
-std::string ServerObserver::open(const std::string& address, std::unique_ptr<ServerObserver>& out) {
+std::string ServerObserver::read_key(const std::string& path, std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return "--observer-key-file: cannot read " + path;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (line.size() < 16 || line.size() > 256)
+    return "--observer-key-file: " + path + " must hold a key of 16 to 256 bytes on its first line";
+  key = line;
+  return {};
+}
+
+std::string ServerObserver::open(const std::string& address, const std::string& key,
+                                 std::unique_ptr<ServerObserver>& out) {
   out.reset();
   std::string host;
   int port = 0;
@@ -87,6 +104,7 @@ std::string ServerObserver::open(const std::string& address, std::unique_ptr<Ser
   a.port = static_cast<enet_uint16>(port);
   std::unique_ptr<ServerObserver> o(new ServerObserver());
   o->address_ = address;
+  o->key_ = key;
   o->host_ = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
   if (o->host_ == nullptr) return "cannot create an ENet host (no UDP socket)";
   // A Snapshot of 4,000 players is ~64 KiB; the server's own packet limit is 256 KiB.
@@ -98,6 +116,11 @@ std::string ServerObserver::open(const std::string& address, std::unique_ptr<Ser
   out = std::move(o);
   return {};
 }
+
+struct ServerObserver::Sealing {
+  net::KeyPair pair;
+  net::SessionKeys keys;
+};
 
 ServerObserver::~ServerObserver() {
   if (host_ != nullptr) {
@@ -147,9 +170,13 @@ void ServerObserver::poll(int max_events) {
     switch (ev.type) {
       case ENET_EVENT_TYPE_CONNECT:
         if (state_ == ObserverState::Connecting) {
-          flatbuffers::FlatBufferBuilder b(64);
+          // The connection's first packet: a fresh public key, in clear; the Observe follows the Keys.
+          sealing_ = std::make_unique<Sealing>();
+          if (!sealing_->pair.make()) return fail(ObserverState::Failed, "cannot make a key pair (libsodium)");
+          flatbuffers::FlatBufferBuilder b(96);
+          const auto key = b.CreateVector(sealing_->pair.pk.data(), sealing_->pair.pk.size());
           net::FinishMessageBuffer(
-              b, net::CreateMessage(b, net::Body_Observe, net::CreateObserve(b, net::kProtocolVersion).Union()));
+              b, net::CreateMessage(b, net::Body_Connect, net::CreateConnect(b, net::kProtocolVersion, key).Union()));
           enet_peer_send(peer_, net::kReliableChannel,
                          enet_packet_create(b.GetBufferPointer(), b.GetSize(), ENET_PACKET_FLAG_RELIABLE));
           state_ = ObserverState::Waiting;
@@ -164,12 +191,18 @@ void ServerObserver::poll(int max_events) {
         peer_ = nullptr;  // ENet has let it go
         break;
       case ENET_EVENT_TYPE_RECEIVE:
-        on_packet(ev.packet->data, ev.packet->dataLength);
+        on_packet(ev.packet->data, ev.packet->dataLength, ev.channelID);
         enet_packet_destroy(ev.packet);
         break;
       case ENET_EVENT_TYPE_NONE:
         break;
     }
+  }
+  if (state_ == ObserverState::Watching && peer_ != nullptr && Clock::now() - last_ack_ >= std::chrono::seconds(1)) {
+    last_ack_ = Clock::now();  // still here: an Ack (token 0) a second keeps the server from timing it out
+    flatbuffers::FlatBufferBuilder b(64);
+    net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Ack, net::CreateAck(b, 0, ++ack_seq_, tick_).Union()));
+    send_sealed(net::kStreamChannel, b.GetBufferPointer(), b.GetSize());
   }
   const double waited = std::chrono::duration<double>(Clock::now() - since_).count();
   if (state_ == ObserverState::Connecting && waited > kObserverTimeoutS) {
@@ -184,7 +217,45 @@ void ServerObserver::poll(int max_events) {
   }
 }
 
-void ServerObserver::on_packet(const std::uint8_t* data, std::size_t size) {
+// A packet: before the keys, the server's Keys (or its Refused) in clear; then sealed Messages.
+void ServerObserver::on_packet(const std::uint8_t* data, std::size_t size, std::uint8_t channel) {
+  if (sealing_ == nullptr || !sealing_->keys.ready()) return on_keys(data, size);
+  std::size_t plain = 0;
+  opened_.resize(size >= net::kSealOverhead ? size - net::kSealOverhead : 0);
+  if (size < net::kSealOverhead ||
+      sealing_->keys.open(channel, data, size, opened_.data(), plain) != net::OpenError::None) {
+    ++bad_packets_;
+    return;
+  }
+  on_message(opened_.data(), plain);
+}
+
+// The answer to the Connect: the server's public key (then the Observe goes out, sealed), or a Refused.
+void ServerObserver::on_keys(const std::uint8_t* data, std::size_t size) {
+  const net::Message* m = net::read_message(data, size);
+  if (m != nullptr && m->body_type() == net::Body_Refused) return on_message(data, size);
+  const net::Keys* k = m ? m->body_as_Keys() : nullptr;
+  if (sealing_ == nullptr || state_ != ObserverState::Waiting || k == nullptr || k->key() == nullptr ||
+      k->key()->size() != net::kPublicKeyBytes || !sealing_->keys.derive_client(sealing_->pair, k->key()->data())) {
+    ++bad_packets_;
+    return;
+  }
+  flatbuffers::FlatBufferBuilder b(64 + key_.size());
+  const auto key = key_.empty() ? 0 : b.CreateString(key_);
+  net::FinishMessageBuffer(
+      b, net::CreateMessage(b, net::Body_Observe, net::CreateObserve(b, net::kProtocolVersion, key).Union()));
+  send_sealed(net::kReliableChannel, b.GetBufferPointer(), b.GetSize());
+}
+
+void ServerObserver::send_sealed(std::uint8_t channel, const std::uint8_t* data, std::size_t size) {
+  ENetPacket* p = enet_packet_create(nullptr, size + net::kSealOverhead,
+                                     channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0);
+  if (p == nullptr) return;
+  sealing_->keys.seal(channel, data, size, p->data);
+  if (enet_peer_send(peer_, channel, p) != 0) enet_packet_destroy(p);
+}
+
+void ServerObserver::on_message(const std::uint8_t* data, std::size_t size) {
   const net::Message* m = net::read_message(data, size);
   if (m == nullptr) {
     ++bad_packets_;

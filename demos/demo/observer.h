@@ -1,5 +1,6 @@
 // Watching a live warpmind-server (warpmind-demo --scene aoi --connect HOST:PORT; docs/server.md,
-// "Watching a server"): an ENet connection that sends `Observe` instead of `Hello`, takes the server's
+// "Watching a server"): an ENet connection that agrees its keys (Connect, Keys: docs/protocol.md, "Sealed
+// packets"), then sends `Observe` instead of `Hello`, sealed like everything after it, takes the server's
 // `Welcome` (its AOI world, AOI size and shape, tick rate) and then one `Snapshot` a tick (every player in
 // the game: id, position, HP). No rendering and no ImGui here: the AOI scene (scene_aoi.cpp) and the
 // headless run (main.cpp) draw what it holds with draw_observed().
@@ -52,7 +53,12 @@ class ServerObserver {
   // Parses "HOST:PORT" (HOST an IPv4 address or a name, PORT 1..65535); empty or what is wrong.
   static std::string check_address(const std::string& address);
   // Starts connecting to `address` without waiting; empty, or why it cannot start (bad address, ENet).
-  static std::string open(const std::string& address, std::unique_ptr<ServerObserver>& out);
+  // `key`: the server's observer key (--observer-key-file), sent sealed in the Observe; empty: none (a
+  // server without a key admits observers from loopback). Once watching, it sends an Ack a second, so
+  // that the server (--idle-seconds) keeps it.
+  static std::string open(const std::string& address, const std::string& key, std::unique_ptr<ServerObserver>& out);
+  // The first line of `path` as an observer key (16 to 256 bytes, as the server reads it); empty, or why not.
+  static std::string read_key(const std::string& path, std::string& key);
   ~ServerObserver();
   ServerObserver(const ServerObserver&) = delete;
   ServerObserver& operator=(const ServerObserver&) = delete;
@@ -86,12 +92,15 @@ class ServerObserver {
  private:
   ServerObserver() = default;
   void fail(ObserverState s, const std::string& why);
-  void on_packet(const std::uint8_t* data, std::size_t size);
+  void on_packet(const std::uint8_t* data, std::size_t size, std::uint8_t channel);
+  void on_message(const std::uint8_t* data, std::size_t size);
+  void on_keys(const std::uint8_t* data, std::size_t size);
+  void send_sealed(std::uint8_t channel, const std::uint8_t* data, std::size_t size);
 
   using Clock = std::chrono::steady_clock;
   _ENetHost* host_ = nullptr;
   _ENetPeer* peer_ = nullptr;
-  std::string address_, reason_;
+  std::string address_, reason_, key_;
   ObserverState state_ = ObserverState::Connecting;
   Clock::time_point since_;  // when the current state began
   bool welcomed_ = false;
@@ -101,6 +110,11 @@ class ServerObserver {
   std::vector<aoi::Player> players_;
   std::deque<Clock::time_point> arrivals_;  // the last second's snapshots
   Clock::time_point last_snapshot_;
+  Clock::time_point last_ack_;
+  std::uint32_t ack_seq_ = 0;
+  struct Sealing;  // the connection's key pair and keys (observer.cpp)
+  std::unique_ptr<Sealing> sealing_;
+  std::vector<std::uint8_t> opened_;  // a packet opened
 };
 
 // The players of the latest snapshot inside the AOI of the player with id `selected` by the module's rule

@@ -12,6 +12,7 @@
 #include <set>
 #include <vector>
 
+#include "session_keys.h"
 #include "warpmind/aoi/aoi.h"
 
 namespace warpmind::bots {
@@ -81,6 +82,8 @@ struct Bot {
   ENetPeer* peer = nullptr;
   ENetAddress server{};
   bool welcomed = false, refused = false, gone = false;  // the current connection's
+  net::KeyPair pair;                                     // the current connection's key pair (fresh for each) and keys
+  net::SessionKeys keys;
   Phase phase = Phase::Playing;
   Clock::time_point phase_since{};
   bool resume_next = false;            // Connecting: the Hello asks for the current session's player back
@@ -95,6 +98,7 @@ struct Bot {
   std::vector<double> rtt_ms, latency_ms;
   std::set<std::uint32_t> visible;  // live, from the events: what to attack
   std::mt19937_64 rng;
+  // bad_in: packets that did not open with the connection's keys, were no Message, or came when they could not.
   std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
   std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0, crash_resumes = 0;
   // Churn steps that ran past their bound, by step: waiting for the Goodbye and the disconnect, waiting for

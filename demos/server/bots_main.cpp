@@ -54,16 +54,20 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
 }
 
+// A Message to the bot's server: sealed with the connection's keys, or (the Connect) in clear before them.
 void send(Bot& b, std::uint8_t channel, flatbuffers::FlatBufferBuilder& fb) {
   const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
-  ENetPacket* p = enet_packet_create(fb.GetBufferPointer(), fb.GetSize(), flags);
+  const bool sealed = b.keys.ready();
+  ENetPacket* p = enet_packet_create(sealed ? nullptr : fb.GetBufferPointer(),
+                                     fb.GetSize() + (sealed ? net::kSealOverhead : 0), flags);
   if (p == nullptr) return;
+  if (sealed) b.keys.seal(channel, fb.GetBufferPointer(), fb.GetSize(), p->data);
   if (enet_peer_send(b.peer, channel, p) != 0) {
     enet_packet_destroy(p);
     return;
   }
   ++b.packets_out;
-  b.bytes_out += fb.GetSize();
+  b.bytes_out += p->dataLength;
 }
 
 struct Run {
@@ -79,11 +83,17 @@ struct Run {
     b.wy = u(b.rng);
   }
 
-  void on_message(Bot& b, const ENetPacket* packet) {
+  void on_message(Bot& b, std::uint8_t channel, const ENetPacket* packet, std::vector<std::uint8_t>& plain) {
     ++b.packets_in;
     b.heard_at = Clock::now();
     b.bytes_in += packet->dataLength;
-    const net::Message* m = net::read_message(packet->data, packet->dataLength);
+    if (!b.keys.ready()) return on_clear(b, packet);
+    if (packet->dataLength < net::kSealOverhead) return void(++b.bad_in);
+    plain.resize(packet->dataLength - net::kSealOverhead);
+    std::size_t size = 0;
+    if (b.keys.open(channel, packet->data, packet->dataLength, plain.data(), size) != net::OpenError::None)
+      return void(++b.bad_in);
+    const net::Message* m = net::read_message(plain.data(), size);
     if (m == nullptr) return void(++b.bad_in);
     if (const net::Welcome* w = m->body_as_Welcome())
       on_welcome(b, *w);
@@ -97,6 +107,29 @@ struct Run {
       on_goodbye(b, *g);
     else
       ++b.bad_in;
+  }
+
+  // Before the keys: the server's Keys (then the Hello, sealed), or a Refused (another protocol version).
+  void on_clear(Bot& b, const ENetPacket* packet) {
+    const net::Message* m = net::read_message(packet->data, packet->dataLength);
+    if (m == nullptr) return void(++b.bad_in);
+    if (m->body_as_Refused()) return void(b.refused = true);
+    const net::Keys* k = m->body_as_Keys();
+    if (k == nullptr || k->key() == nullptr || k->key()->size() != net::kPublicKeyBytes ||
+        !b.keys.derive_client(b.pair, k->key()->data()))
+      return void(++b.bad_in);
+    hello(b);
+  }
+
+  // A new connection's first packet: a fresh key pair's public key, in clear.
+  void send_connect(Bot& b) {
+    b.keys = net::SessionKeys{};
+    if (!b.pair.make()) return void(b.gone = true);
+    flatbuffers::FlatBufferBuilder fb(96);
+    const auto key = fb.CreateVector(b.pair.pk.data(), b.pair.pk.size());
+    net::FinishMessageBuffer(
+        fb, net::CreateMessage(fb, net::Body_Connect, net::CreateConnect(fb, net::kProtocolVersion, key).Union()));
+    send(b, net::kReliableChannel, fb);
   }
 
   // The answer to a Leave: the tick in which the player leaves, the end of the session.
@@ -235,12 +268,13 @@ struct Run {
   // Drains a bot's host: handles what arrived, sends acknowledgements and what is queued. A disconnect
   // after a Leave is the churn's cue to join again; any other one cuts the session off.
   void service(Bot& b, bool record) {
+    thread_local std::vector<std::uint8_t> plain;  // a packet opened (bots are served by several threads)
     ENetEvent ev;
     while (b.host && enet_host_service(b.host, &ev, 0) > 0) {
       if (ev.type == ENET_EVENT_TYPE_CONNECT) {
-        hello(b);
+        send_connect(b);
       } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
-        if (record) on_message(b, ev.packet);
+        if (record) on_message(b, ev.channelID, ev.packet, plain);
         enet_packet_destroy(ev.packet);
       } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
         b.gone = true;
@@ -270,6 +304,7 @@ struct Run {
     }
     b.peer = enet_host_connect(b.host, &b.server, net::kChannels, 0);
     if (b.peer == nullptr) return false;
+    b.keys = net::SessionKeys{};  // its packets are in clear until the new connection's Keys
     b.welcomed = b.gone = false;
     b.resume_next = restart;
     ++b.connects;

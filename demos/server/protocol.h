@@ -12,11 +12,12 @@
 
 namespace warpmind::net {
 
-constexpr std::uint32_t kProtocolVersion = 1;
-constexpr std::uint8_t kReliableChannel = 0;  // Hello, Welcome, Refused, Leave, Events
-constexpr std::uint8_t kStreamChannel = 1;    // Move, Attack, State (unreliable, sequenced)
+constexpr std::uint32_t kProtocolVersion = 2;  // 2: sealed packets (session_keys.h)
+constexpr std::uint8_t kReliableChannel = 0;   // Connect, Keys, Hello, Welcome, Refused, Leave, Events, ...
+constexpr std::uint8_t kStreamChannel = 1;     // Move, Attack, State (unreliable, sequenced)
 constexpr std::size_t kChannels = 2;
-// The largest packet the server accepts from a client; every client message is far smaller.
+// The largest Message the server accepts from a client (sealed, kSealOverhead more); every client
+// message is far smaller.
 constexpr std::size_t kMaxClientPacket = 512;
 // Seq rules: a command's seq must be above the last the server received from that client and at most
 // kSeqWindow above it.

@@ -27,6 +27,7 @@
 
 #include "flags.h"
 #include "protocol.h"
+#include "session_keys.h"
 #include "zone_bus.h"
 #include "zone_wire.h"
 #include "warpmind/aoi/aoi.h"
@@ -51,11 +52,15 @@ enum Drop : int {
   BadValue,        // a non-finite target position, or an attack on no player
   RateLimit,       // more messages from one connection than --peer-rate allows
   Flood,           // more datagrams from one address than --address-rate allows (before ENet sees them)
+  Forged,          // a packet that does not open with the connection's keys (docs/protocol.md, "Sealed packets")
+  Replayed,        // a sealed packet whose counter is not above the last opened on its channel
+  NoKeys,          // before the keys: anything but a Connect (or a clear Hello or Observe, refused)
   kDrops
 };
 inline const char* drop_name(int d) {
   static const char* names[] = {"bad_packet", "oversized",  "unknown_version", "not_joined", "wrong_token",
-                                "stale_seq",  "seq_window", "bad_value",       "rate_limit", "flood"};
+                                "stale_seq",  "seq_window", "bad_value",       "rate_limit", "flood",
+                                "forged",     "replayed",   "no_keys"};
   return names[d];
 }
 
@@ -174,6 +179,8 @@ struct Conn {
   bool observer = false;  // an Observe connection: gets a Snapshot a tick, commands nothing
   Bucket bucket;
   Clock::time_point connected;
+  net::SessionKeys keys;    // ready once its Connect is answered: every later packet is sealed
+  Clock::time_point heard;  // when a packet of it last opened (an observer's Ack keeps it watching)
 };
 
 struct Server {
@@ -267,7 +274,10 @@ struct Server {
   // Sessions (server_sessions.cpp): connections, Hello and Observe, tokens and seqs, and servicing ENet.
   std::vector<ENetPeer*> observers;
   std::string observer_key;             // from --observer-key-file (empty: loopback observers only)
+  net::KeyPair identity;                // this process's X25519 key pair, the server's side of every Connect
+  std::vector<std::uint8_t> opened;     // a received packet's Message, opened
   std::uint64_t observers_refused = 0;  // Observes without the key, or from elsewhere than loopback
+  std::uint64_t observers_idle = 0;     // observers that sent nothing for --idle-seconds
   static constexpr int kCommand = -1, kAckOnly = -2;
   void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
   void make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
@@ -283,7 +293,9 @@ struct Server {
   void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
   bool observer_admitted(const ENetPeer* p, const net::Observe& o) const;
   void release(ENetPeer* p, bool lost = false);
-  void on_receive(ENetPeer* p, const ENetPacket* packet);
+  void on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* packet);
+  void on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPacket* packet);
+  void send_clear(ENetPeer* p, flatbuffers::FlatBufferBuilder& b);
   int take_command(Slot& s, int slot, const net::Message& m) const;
   bool pump(int wait_ms);
   void handle(ENetEvent& ev);
@@ -405,11 +417,13 @@ struct Server {
     flatbuffers::FlatBufferBuilder b{1024};
     std::vector<std::uint32_t> keys;
     std::vector<aoi::MailboxEntry> catch_up;
+    std::vector<std::uint8_t> sealed;  // the message being sealed
     std::uint64_t packets = 0, bytes = 0, notifications = 0, commands = 0, drops[kDrops] = {};
     char pad[64];
   };
   std::vector<Worker> workers;
-  std::vector<std::uint32_t> seen;  // by client: a player its last State named (whom it attacks), or none
+  std::vector<net::SessionKeys> virtual_keys;  // by client: the server's side of its connection
+  std::vector<std::uint32_t> seen;             // by client: a player its last State named (whom it attacks), or none
   void deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us);
 };
 

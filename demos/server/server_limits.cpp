@@ -52,9 +52,13 @@ void Server::sweep_peers() {
     // a client that holds a slot and sends nothing would hold it for ever).
     const bool idle = c->slot >= 0 && f.idle_seconds > 0 &&
                       static_cast<double>(tick - slots[c->slot].heard_tick) > f.idle_seconds * f.tick_hz;
-    if (silent || slow || idle) {
+    // An observer that sent nothing (warpmind-demo sends an Ack a second) for --idle-seconds.
+    const bool gone_quiet =
+        c->observer && f.idle_seconds > 0 && std::chrono::duration<double>(now - c->heard).count() > f.idle_seconds;
+    if (silent || slow || idle || gone_quiet) {
       slow_peers += slow;
       idle_players += idle && !slow;
+      observers_idle += gone_quiet && !slow;
       release(p);
       enet_peer_disconnect_now(p, 0);
     }

@@ -130,6 +130,7 @@ std::string Server::open_network() {
     if (observer_key.size() < 16 || observer_key.size() > 256)
       return "--observer-key-file: " + f.observer_key_file + " must hold a key of 16 to 256 bytes on its first line";
   }
+  if (!identity.make()) return "cannot make the server's key pair (libsodium)";
   if (enet_initialize() != 0) return "cannot initialise ENet";
   ENetAddress address;
   if (enet_address_set_host_ip(&address, f.host.c_str()) != 0) return "--host: not an IPv4 address: " + f.host;

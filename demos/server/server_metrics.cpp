@@ -194,7 +194,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
-        "\"send_failures\":%llu,\"observers\":%zu,\"observers_refused\":%llu,\"connects_by_socket\":[%s],\"socket_"
+        "\"send_failures\":%llu,\"observers\":%zu,\"observers_refused\":%llu,\"observers_idle\":%llu,\"connects_by_"
+        "socket\":[%s],\"socket_"
         "buffer\":%d,\"zone\":%d,"
         "\"zones\":%d,\"cluster\":{"
         "\"messages_in\":%llu,\"bad_"
@@ -218,15 +219,16 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(bytes_out), percentile(tick_ms, 0.5), percentile(tick_ms, 0.9),
         percentile(tick_ms, 0.99), percentile(tick_ms, 1.0), aoi::variant_name(world->variant()),
         backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(),
-        static_cast<unsigned long long>(observers_refused), by_socket.c_str(), socket_buffer, f.zone, f.zones,
-        static_cast<unsigned long long>(zone_messages), static_cast<unsigned long long>(zone_bad),
-        static_cast<unsigned long long>(zone_late), static_cast<unsigned long long>(zone_timeouts),
-        static_cast<unsigned long long>(relayed_out), static_cast<unsigned long long>(relayed_in),
-        static_cast<unsigned long long>(resets), static_cast<unsigned long long>(views_missing),
-        static_cast<unsigned long long>(zone_bad_tags), static_cast<unsigned long long>(zone_too_early),
-        static_cast<unsigned long long>(stores), static_cast<unsigned long long>(store_failures),
-        static_cast<unsigned long long>(store_bytes), static_cast<unsigned long long>(restored_tick), restore_ms,
-        percentile(wait_ms, 0.5), percentile(wait_ms, 0.99));
+        static_cast<unsigned long long>(observers_refused), static_cast<unsigned long long>(observers_idle),
+        by_socket.c_str(), socket_buffer, f.zone, f.zones, static_cast<unsigned long long>(zone_messages),
+        static_cast<unsigned long long>(zone_bad), static_cast<unsigned long long>(zone_late),
+        static_cast<unsigned long long>(zone_timeouts), static_cast<unsigned long long>(relayed_out),
+        static_cast<unsigned long long>(relayed_in), static_cast<unsigned long long>(resets),
+        static_cast<unsigned long long>(views_missing), static_cast<unsigned long long>(zone_bad_tags),
+        static_cast<unsigned long long>(zone_too_early), static_cast<unsigned long long>(stores),
+        static_cast<unsigned long long>(store_failures), static_cast<unsigned long long>(store_bytes),
+        static_cast<unsigned long long>(restored_tick), restore_ms, percentile(wait_ms, 0.5),
+        percentile(wait_ms, 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
                 static_cast<unsigned long long>(tick - 1), seconds, static_cast<unsigned long long>(late_ticks),

@@ -10,10 +10,14 @@
 namespace warpmind::server {
 
 void Server::send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
-  const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
-  ENetPacket* packet = enet_packet_create(b.GetBufferPointer(), b.GetSize(), flags);
+  send_bytes(p, channel, b.GetBufferPointer(), b.GetSize());
+}
+
+// A Message in clear, whatever the connection's keys: the Keys that answer its Connect.
+void Server::send_clear(ENetPeer* p, flatbuffers::FlatBufferBuilder& b) {
+  ENetPacket* packet = enet_packet_create(b.GetBufferPointer(), b.GetSize(), ENET_PACKET_FLAG_RELIABLE);
   if (packet == nullptr) return void(++send_failures);
-  if (enet_peer_send(p, channel, packet) != 0) {
+  if (enet_peer_send(p, net::kReliableChannel, packet) != 0) {
     enet_packet_destroy(packet);
     return void(++send_failures);
   }
@@ -25,21 +29,25 @@ void Server::refuse(ENetPeer* p, net::RefuseReason why) {
   flatbuffers::FlatBufferBuilder b(64);
   net::FinishMessageBuffer(
       b, net::CreateMessage(b, net::Body_Refused, net::CreateRefused(b, why, net::kProtocolVersion).Union()));
-  send(p, net::kReliableChannel, b);
+  send(p, net::kReliableChannel, b);  // sealed once the connection has keys
   enet_peer_disconnect_later(p, 0);
   ++refused;
 }
 
+// A Message to a connection, sealed with its keys (before them, in clear: only refusals come then).
 void Server::send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size) {
+  Conn* c = static_cast<Conn*>(p->data);
+  const bool sealed = c != nullptr && c->keys.ready();
   const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
-  ENetPacket* packet = enet_packet_create(data, size, flags);
+  ENetPacket* packet = enet_packet_create(sealed ? nullptr : data, size + (sealed ? net::kSealOverhead : 0), flags);
   if (packet == nullptr) return void(++send_failures);
+  if (sealed) c->keys.seal(channel, data, size, packet->data);
   if (enet_peer_send(p, channel, packet) != 0) {
     enet_packet_destroy(packet);
     return void(++send_failures);
   }
   ++packets_out;
-  bytes_out += size;
+  bytes_out += packet->dataLength;
 }
 
 void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
@@ -207,6 +215,7 @@ void Server::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
   }
   if (observers.size() >= static_cast<std::size_t>(f.max_observers)) return refuse(p, net::RefuseReason_ServerFull);
   c.observer = true;
+  c.heard = Clock::now();
   observers.push_back(p);
   flatbuffers::FlatBufferBuilder b(256);
   const auto w = net::CreateWelcome(b, net::kProtocolVersion, 0xffffffffu, 0, static_cast<std::uint32_t>(f.tick_hz),
@@ -245,13 +254,27 @@ void Server::release(ENetPeer* p, bool lost) {
   p->data = nullptr;
 }
 
-void Server::on_receive(ENetPeer* p, const ENetPacket* packet) {
+void Server::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* packet) {
   Conn* c = static_cast<Conn*>(p->data);
   if (c == nullptr) return;
   bytes_in += packet->dataLength;
   if (!c->bucket.take(f.peer_rate, Clock::now())) return void(++drops[RateLimit]);
-  if (packet->dataLength > net::kMaxClientPacket) return void(++drops[Oversized]);
-  const net::Message* m = net::read_message(packet->data, packet->dataLength);
+  if (!c->keys.ready()) return on_clear(p, *c, channel, packet);
+  if (packet->dataLength > net::kMaxClientPacket + net::kSealOverhead) return void(++drops[Oversized]);
+  if (packet->dataLength < net::kSealOverhead) return void(++drops[Forged]);
+  // Opened into a buffer of its own: FlatBuffers reads it in place, aligned.
+  opened.resize(packet->dataLength - net::kSealOverhead);
+  std::size_t size = 0;
+  switch (c->keys.open(channel, packet->data, packet->dataLength, opened.data(), size)) {
+    case net::OpenError::Forged:
+      return void(++drops[Forged]);
+    case net::OpenError::Replayed:
+      return void(++drops[Replayed]);
+    case net::OpenError::None:
+      break;
+  }
+  c->heard = Clock::now();
+  const net::Message* m = net::read_message(opened.data(), size);
   if (m == nullptr) return void(++drops[BadPacket]);
   switch (m->body_type()) {
     case net::Body_Hello:
@@ -269,6 +292,7 @@ void Server::on_receive(ENetPeer* p, const ENetPacket* packet) {
     default:
       return void(++drops[BadPacket]);
   }
+  if (c->observer && m->body_type() == net::Body_Ack) return;  // an observer saying it is still there
   // Not joined yet: no Hello answered, or (a cluster) no Welcome yet, whose token it would carry.
   if (c->slot < 0 || slots[c->slot].token == 0) return void(++drops[NotJoined]);
   Slot& s = slots[c->slot];
@@ -281,10 +305,12 @@ void Server::on_receive(ENetPeer* p, const ENetPacket* packet) {
       return;
     }
     // Its player leaves in the next tick: the client is told which.
-    const bool active = s.state == SlotState::Active;
+    // (Told before the connection's state, its keys with it, is let go.)
+    if (s.state == SlotState::Active)
+      goodbye(p, tick);
+    else
+      enet_peer_disconnect_later(p, 0);
     release(p);
-    if (active) return goodbye(p, tick);
-    enet_peer_disconnect_later(p, 0);
     return;
   }
   const int d = take_command(s, c->slot, *m);
@@ -292,6 +318,36 @@ void Server::on_receive(ENetPeer* p, const ENetPacket* packet) {
     ++drops[d];
   else if (d == kCommand)
     ++commands;
+}
+
+// A packet before the connection's keys: a Connect with this protocol's version and a valid public key
+// gets the server's Keys (in clear), and the connection is sealed from then on; a Hello or Observe of
+// protocol 1 (which sent them in clear) or a Connect of another version gets Refused(UnknownVersion) in
+// clear; anything else is dropped.
+void Server::on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPacket* packet) {
+  if (packet->dataLength > net::kMaxClientPacket) return void(++drops[Oversized]);
+  const net::Message* m = net::read_message(packet->data, packet->dataLength);
+  if (m == nullptr) return void(++drops[BadPacket]);
+  std::uint32_t version = net::kProtocolVersion;
+  if (const net::Connect* k = m->body_as_Connect())
+    version = k->version();
+  else if (const net::Hello* h = m->body_as_Hello())
+    version = h->version();
+  else if (const net::Observe* o = m->body_as_Observe())
+    version = o->version();
+  if (version != net::kProtocolVersion) {
+    ++drops[UnknownVersion];
+    return refuse(p, net::RefuseReason_UnknownVersion);  // in clear: no keys yet
+  }
+  if (m->body_type() != net::Body_Connect) return void(++drops[NoKeys]);
+  const flatbuffers::Vector<std::uint8_t>* key = m->body_as_Connect()->key();
+  if (channel != net::kReliableChannel || key == nullptr || key->size() != net::kPublicKeyBytes ||
+      !c.keys.derive_server(identity, key->data()))
+    return void(++drops[BadPacket]);
+  flatbuffers::FlatBufferBuilder b(96);
+  const auto mine = b.CreateVector(identity.pk.data(), identity.pk.size());
+  net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Keys, net::CreateKeys(b, mine).Union()));
+  send_clear(p, b);
 }
 
 // A joined client's Move or Attack, verified: kept as its slot's pending command (-1), or the reason
@@ -378,7 +434,7 @@ void Server::handle(ENetEvent& ev) {
       break;
     }
     case ENET_EVENT_TYPE_RECEIVE:
-      on_receive(ev.peer, ev.packet);
+      on_receive(ev.peer, ev.channelID, ev.packet);
       enet_packet_destroy(ev.packet);
       break;
     case ENET_EVENT_TYPE_DISCONNECT:

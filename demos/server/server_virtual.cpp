@@ -1,6 +1,7 @@
 // warpmind-server --virtual-clients: the same command and notification path without sockets (docs/server.md).
-// Each client's message is built and verified like a packet; its State and Events are built like a
-// connected client's and counted instead of sent. Commands are taken and messages built on the
+// Each client's message is built, sealed, opened and verified like a packet; its State and Events are
+// built and sealed like a connected client's and counted instead of sent. The clients' keys come from
+// one random key (SessionKeys::derive_pair) instead of a handshake each. Commands are taken and messages built on the
 // context's thread pool, each worker with its own builder.
 #include <cmath>
 #include <cstdio>
@@ -26,7 +27,7 @@ struct Client {
   std::uint64_t rng = 0;
 };
 
-constexpr std::size_t kSlot = 128;  // a Move or an Attack is about 60 bytes
+constexpr std::size_t kSlot = 128;  // a Move or an Attack is about 60 bytes, sealed 84
 
 // The clients of a run, their messages of the tick (kSlot bytes each), and the times of its stages.
 struct VirtualRun {
@@ -34,6 +35,7 @@ struct VirtualRun {
 
   Server& sv;
   std::vector<Client> clients;
+  std::vector<net::SessionKeys> keys;  // each client's side of its connection (the server's: sv.virtual_keys)
   std::vector<std::uint8_t> arena;
   std::vector<std::uint16_t> length;
   std::vector<float> intake_ms, upload, query, visibility, download;
@@ -45,6 +47,12 @@ struct VirtualRun {
   void join() {
     const std::uint32_t n = sv.total;
     clients.assign(n, Client{});
+    keys.assign(n, net::SessionKeys{});
+    sv.virtual_keys.assign(n, net::SessionKeys{});
+    std::uint8_t master[crypto_kdf_KEYBYTES];
+    crypto_kdf_keygen(master);
+    for (std::uint32_t i = 0; i < n; ++i) net::SessionKeys::derive_pair(master, i, keys[i], sv.virtual_keys[i]);
+    sodium_memzero(master, sizeof master);
     std::uint64_t seed = sv.f.seed;
     for (std::uint32_t i = 0; i < n; ++i) {
       Slot& s = sv.slots[i];
@@ -84,22 +92,31 @@ struct VirtualRun {
                   b, net::CreateMessage(b, net::Body_Move,
                                         net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy, sv.tick - 1).Union()));
             }
-            length[i] = static_cast<std::uint16_t>(std::min<std::size_t>(b.GetSize(), kSlot));
-            std::memcpy(arena.data() + i * kSlot, b.GetBufferPointer(), length[i]);
+            const std::size_t n = std::min<std::size_t>(b.GetSize(), kSlot - net::kSealOverhead);
+            keys[i].seal(net::kStreamChannel, b.GetBufferPointer(), n, arena.data() + i * kSlot);
+            length[i] = static_cast<std::uint16_t>(n + net::kSealOverhead);
           }
         },
         1024);
   }
 
-  // Intake (timed): every message verified and taken, as the server takes a packet.
+  // Intake (timed): every message opened, verified and taken, as the server takes a packet.
   void take_commands() {
     const Clock::time_point t0 = Clock::now();
     sv.ctx->pool().parallel_for(
         sv.total,
         [&](std::size_t begin, std::size_t end, unsigned w) {
           Server::Worker& k = sv.workers[w];
+          alignas(8) std::uint8_t plain[kSlot];
           for (std::size_t i = begin; i < end; ++i) {
-            const net::Message* m = net::read_message(arena.data() + i * kSlot, length[i]);
+            std::size_t size = 0;
+            const net::OpenError e =
+                sv.virtual_keys[i].open(net::kStreamChannel, arena.data() + i * kSlot, length[i], plain, size);
+            if (e != net::OpenError::None) {
+              ++k.drops[e == net::OpenError::Forged ? Forged : Replayed];
+              continue;
+            }
+            const net::Message* m = net::read_message(plain, size);
             const int d = m ? sv.take_command(sv.slots[i], static_cast<int>(i), *m) : BadPacket;
             if (d >= 0)
               ++k.drops[d];
@@ -183,13 +200,16 @@ void Server::deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickRes
           for (const aoi::VisibilityEvent& e : entered) all_fields(k.keys, e.other);
           finish_catch_up(i, k.keys, box, after, k.catch_up, true);
           k.notifications += k.catch_up.size();
-          build_state(k.b, i, box, k.catch_up, tick - 1, time_us, after[i]);
-          ++k.packets;
-          k.bytes += k.b.GetSize();
-          if (build_events(k.b, entered, gone)) {
+          // Each message sealed, as for a connected client (and counted at its size on the wire).
+          const auto seal = [&](std::uint8_t channel) {
+            k.sealed.resize(k.b.GetSize() + net::kSealOverhead);
+            virtual_keys[i].seal(channel, k.b.GetBufferPointer(), k.b.GetSize(), k.sealed.data());
             ++k.packets;
-            k.bytes += k.b.GetSize();
-          }
+            k.bytes += k.sealed.size();
+          };
+          build_state(k.b, i, box, k.catch_up, tick - 1, time_us, after[i]);
+          seal(net::kStreamChannel);
+          if (build_events(k.b, entered, gone)) seal(net::kReliableChannel);
         }
       },
       256);

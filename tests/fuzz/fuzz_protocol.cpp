@@ -2,7 +2,9 @@
 // verifier accepts is read field by field (every string, vector and union member the server or a bot
 // touches) and must round-trip: rebuilt from what was read, it verifies again and reads the same. A
 // packet it rejects reads as nullptr; none may crash. The same bytes are also read as the messages zones
-// of a cluster exchange (zone_wire.h): accepted ones must re-encode to exactly the bytes read.
+// of a cluster exchange (zone_wire.h): accepted ones must re-encode to exactly the bytes read. And as a
+// sealed packet (session_keys.h): the bytes never open with a connection's keys (they are no packet it
+// sealed); sealed, they open to themselves, once; with any one bit changed, not at all.
 #include <flatbuffers/flatbuffers.h>
 
 #include <cstring>
@@ -10,6 +12,7 @@
 
 #include "fuzz_common.h"
 #include "protocol.h"
+#include "session_keys.h"
 #include "zone_wire.h"
 
 namespace {
@@ -99,8 +102,18 @@ std::uint64_t walk(const Message& m, flatbuffers::FlatBufferBuilder& b) {
                  .Union();
       break;
     }
+    case Body_Connect: {
+      const Connect* c = m.body_as_Connect();
+      std::vector<std::uint8_t> key;
+      if (c->key()) key.assign(c->key()->begin(), c->key()->end());
+      for (std::uint8_t v : key) sum += v;
+      sum += c->version();
+      body = CreateConnect(b, c->version(), c->key() ? b.CreateVector(key) : 0).Union();
+      break;
+    }
     case Body_Welcome:
     case Body_Refused:
+    case Body_Keys:
     default:
       return sum;  // sent by the server only: read by the bots, whose reading is the verifier's
   }
@@ -131,6 +144,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const RelayRecord& r : records) add_relay(again, r.player, r.channel, r.message);
       FUZZ_CHECK(again == packet);
     }
+  }
+  {
+    static const std::uint8_t master[crypto_kdf_KEYBYTES] = {7};
+    SessionKeys client, server;
+    SessionKeys::derive_pair(master, 1, client, server);
+    std::vector<std::uint8_t> plain(size + kSealOverhead), sealed(size + kSealOverhead);
+    std::size_t n = 0;
+    FUZZ_CHECK(server.open(0, packet.data(), packet.size(), plain.data(), n) != OpenError::None);
+    client.seal(1, packet.data(), packet.size(), sealed.data());
+    FUZZ_CHECK(server.open(0, sealed.data(), sealed.size(), plain.data(), n) == OpenError::Forged);  // other channel
+    FUZZ_CHECK(server.open(1, sealed.data(), sealed.size(), plain.data(), n) == OpenError::None && n == size &&
+               std::memcmp(plain.data(), packet.data(), size) == 0);
+    FUZZ_CHECK(server.open(1, sealed.data(), sealed.size(), plain.data(), n) == OpenError::Replayed);
+    const std::size_t bit = size ? data[0] % (8 * sealed.size()) : 0;
+    sealed[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+    FUZZ_CHECK(server.open(1, sealed.data(), sealed.size(), plain.data(), n) != OpenError::None);
   }
   const Message* m = read_message(packet.data(), packet.size());
   if (!m) return 0;

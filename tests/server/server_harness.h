@@ -34,6 +34,7 @@
 
 #include "gpu_helpers.h"
 #include "protocol.h"
+#include "session_keys.h"
 #include "zone_wire.h"
 
 extern char** environ;
@@ -165,17 +166,23 @@ inline std::string scrape(int port) {
   return page;
 }
 
-// ---- A client written against the protocol directly, doing what a client must not.
+// ---- A client written against the protocol directly, doing what a client must not. It agrees its
+// keys (Connect, Keys) once connected, unless told not to; from then on send() and send_raw() seal what
+// they send, and `received` holds what arrived opened (before the keys: as it came). `wire_in` and
+// `wire_out` are the packets as they crossed the network — what an on-path host sees.
 struct Client {
   ENetHost* host = nullptr;
   ENetPeer* peer = nullptr;
-  std::vector<std::vector<std::uint8_t>> received;
+  warpmind::net::KeyPair pair;
+  warpmind::net::SessionKeys keys;
+  std::vector<std::vector<std::uint8_t>> received, wire_in, wire_out;
+  std::uint64_t unopened = 0;  // sealed packets that did not open
   bool connected = false, disconnected = false;
 
   // Connects to 127.0.0.1:port from `local` (nullptr: any port). ENet draws a connection's id from the
   // host's address and the second it was made, so hosts made one after the other in one process can draw
   // the same: `seed` (not 0) makes this one's its own.
-  explicit Client(int port, const ENetAddress* local = nullptr, std::uint32_t seed = 0) {
+  explicit Client(int port, const ENetAddress* local = nullptr, std::uint32_t seed = 0, bool agree_keys = true) {
     host = enet_host_create(local, 1, warpmind::net::kChannels, 0, 0);
     if (host && seed) host->randomSeed ^= seed * 0x9e3779b9u;
     ENetAddress a;
@@ -183,9 +190,22 @@ struct Client {
     a.port = static_cast<enet_uint16>(port);
     if (host) peer = enet_host_connect(host, &a, warpmind::net::kChannels, 0);
     pump([this] { return connected; }, 3.0);
+    if (connected && agree_keys) agree();
   }
   ~Client() {
     if (host) enet_host_destroy(host);
+  }
+  // Sends a Connect with a fresh public key and waits (3 s at most) for the server's Keys.
+  bool agree() {
+    if (!pair.make()) return false;
+    flatbuffers::FlatBufferBuilder b(96);
+    const auto key = b.CreateVector(pair.pk.data(), pair.pk.size());
+    warpmind::net::FinishMessageBuffer(
+        b, warpmind::net::CreateMessage(b, warpmind::net::Body_Connect,
+                                        warpmind::net::CreateConnect(b, warpmind::net::kProtocolVersion, key).Union()));
+    send_clear(b.GetBufferPointer(), b.GetSize(), warpmind::net::kReliableChannel);
+    pump([this] { return keys.ready(); }, 3.0);
+    return keys.ready();
   }
   template <class Done>
   void pump(Done done, double seconds) {
@@ -196,15 +216,39 @@ struct Client {
       if (ev.type == ENET_EVENT_TYPE_CONNECT) connected = true;
       if (ev.type == ENET_EVENT_TYPE_DISCONNECT) disconnected = true;
       if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
-        received.emplace_back(ev.packet->data, ev.packet->data + ev.packet->dataLength);
+        take(ev.packet->data, ev.packet->dataLength, ev.channelID);
         enet_packet_destroy(ev.packet);
       }
     }
   }
-  void send_raw(const void* data, std::size_t n, std::uint8_t channel) {
+  void take(const std::uint8_t* data, std::size_t size, std::uint8_t channel) {
+    wire_in.emplace_back(data, data + size);
+    if (!keys.ready()) {
+      received.emplace_back(data, data + size);
+      const warpmind::net::Message* m = warpmind::net::read_message(data, size);
+      if (const warpmind::net::Keys* k = m ? m->body_as_Keys() : nullptr)
+        if (k->key() && k->key()->size() == warpmind::net::kPublicKeyBytes) keys.derive_client(pair, k->key()->data());
+      return;
+    }
+    std::vector<std::uint8_t> plain(size >= warpmind::net::kSealOverhead ? size - warpmind::net::kSealOverhead : 0);
+    std::size_t n = 0;
+    if (keys.open(channel, data, size, plain.data(), n) != warpmind::net::OpenError::None) return void(++unopened);
+    plain.resize(n);
+    received.push_back(std::move(plain));
+  }
+  // Bytes as they are on the wire, sealed or not.
+  void send_clear(const void* data, std::size_t n, std::uint8_t channel) {
     ENetPacket* p = enet_packet_create(data, n, channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0);
+    wire_out.emplace_back(p->data, p->data + n);
     enet_peer_send(peer, channel, p);
     enet_host_flush(host);
+  }
+  // Bytes sealed with the connection's keys (in clear before them).
+  void send_raw(const void* data, std::size_t n, std::uint8_t channel) {
+    if (!keys.ready()) return send_clear(data, n, channel);
+    std::vector<std::uint8_t> sealed(n + warpmind::net::kSealOverhead);
+    keys.seal(channel, static_cast<const std::uint8_t*>(data), n, sealed.data());
+    send_clear(sealed.data(), sealed.size(), channel);
   }
   void send(flatbuffers::FlatBufferBuilder& b, std::uint8_t channel) {
     send_raw(b.GetBufferPointer(), b.GetSize(), channel);

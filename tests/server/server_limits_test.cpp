@@ -201,6 +201,112 @@ TEST(Server, HalfOpenConnectsDoNotLockPlayersOut) {
   enet_deinitialize();
 }
 
+// What a host on the path between a client and the server sees and can do (docs/server.md, "Threat
+// model"): every packet after the Connect and Keys is sealed, so the session token never crosses the
+// network in clear; packets put into the client's connection in clear, replayed, or changed by one bit do
+// not open and are counted; the client plays on. A client of protocol 1 (no keys) is refused in clear.
+TEST(Server, AnOnPathHostCanNeitherReadNorTakeASession) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "50", "--peer-rate", "1000"}, "on_path");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(256);
+  Client victim(server.port);
+  ASSERT_TRUE(victim.keys.ready());
+  const Message* w = join(victim, b);
+  ASSERT_NE(w, nullptr);
+  const std::uint64_t token = w->body_as_Welcome()->token();
+  const auto newest = [&victim] {
+    const State* best = nullptr;
+    for (const auto& r : victim.received)
+      if (const Message* m = read_message(r.data(), r.size()); m && m->body_as_State())
+        if (!best || m->body_as_State()->tick() > best->tick()) best = m->body_as_State();
+    return best;
+  };
+  for (std::uint32_t seq = 1; seq <= 3; ++seq) {
+    move(b, token, seq, 50, 50);
+    victim.send(b, kStreamChannel);
+    victim.pump([] { return false; }, 0.06);
+  }
+  victim.pump([&] { return newest() && newest()->last_seq() == 3; }, 2.0);
+  ASSERT_TRUE(newest() && newest()->last_seq() == 3);
+  // What crossed the network: the Connect and the Keys read as Messages, nothing else does, and the
+  // token's eight bytes are in no packet either way.
+  std::uint8_t t[8];
+  std::memcpy(t, &token, 8);
+  std::size_t readable = 0;
+  for (const auto* dir : {&victim.wire_in, &victim.wire_out})
+    for (const auto& pkt : *dir) {
+      EXPECT_EQ(std::search(pkt.begin(), pkt.end(), t, t + 8), pkt.end()) << "the token in clear";
+      if (const Message* m = read_message(pkt.data(), pkt.size())) {
+        ++readable;
+        EXPECT_TRUE(m->body_type() == Body_Connect || m->body_type() == Body_Keys) << m->body_type();
+      }
+    }
+  EXPECT_EQ(readable, 2u);
+  // Into the victim's own connection: a Move to (0, 0) and a Leave in clear, with the real token
+  // (as if the host knew it); a replay of its second Move; its last Move with one bit changed.
+  const std::vector<std::uint8_t> second_move = victim.wire_out[victim.wire_out.size() - 2];
+  std::vector<std::uint8_t> flipped = victim.wire_out.back();
+  flipped[12] ^= 0x10;
+  move(b, token, 100, 0, 0);
+  victim.send_clear(b.GetBufferPointer(), b.GetSize(), kStreamChannel);
+  b.Clear();
+  FinishMessageBuffer(b, CreateMessage(b, Body_Leave, CreateLeave(b, token).Union()));
+  victim.send_clear(b.GetBufferPointer(), b.GetSize(), kReliableChannel);
+  victim.send_clear(second_move.data(), second_move.size(), kStreamChannel);
+  victim.send_clear(flipped.data(), flipped.size(), kStreamChannel);
+  const std::uint64_t before = newest()->tick();
+  victim.pump([] { return false; }, 0.5);
+  ASSERT_NE(newest(), nullptr);
+  EXPECT_GT(newest()->tick(), before + 5);  // still in the game, States coming
+  EXPECT_EQ(newest()->last_seq(), 3u);      // none of them applied
+  EXPECT_FALSE(victim.disconnected);
+  EXPECT_EQ(victim.unopened, 0u);
+  move(b, token, 4, 50, 50);  // its own next command still counts
+  victim.send(b, kStreamChannel);
+  victim.pump([&] { return newest()->last_seq() == 4; }, 2.0);
+  EXPECT_EQ(newest()->last_seq(), 4u);
+  // A client of protocol 1 sends its Hello in clear: refused in clear. A Hello of this protocol before
+  // the keys is dropped; so is a Connect whose key is not 32 bytes.
+  {
+    Client old(server.port, nullptr, 0, false);
+    ASSERT_TRUE(old.connected);
+    hello(b, 1);
+    old.send_clear(b.GetBufferPointer(), b.GetSize(), kReliableChannel);
+    old.pump([&] { return old.find(Body_Refused) != nullptr; }, 3.0);
+    ASSERT_NE(old.find(Body_Refused), nullptr);
+    EXPECT_EQ(old.find(Body_Refused)->body_as_Refused()->reason(), RefuseReason_UnknownVersion);
+  }
+  {
+    Client early(server.port, nullptr, 0, false);
+    ASSERT_TRUE(early.connected);
+    hello(b, kProtocolVersion);
+    early.send_clear(b.GetBufferPointer(), b.GetSize(), kReliableChannel);
+    const std::uint8_t short_key[31] = {};
+    b.Clear();
+    FinishMessageBuffer(
+        b, CreateMessage(b, Body_Connect, CreateConnect(b, kProtocolVersion, b.CreateVector(short_key, 31)).Union()));
+    early.send_clear(b.GetBufferPointer(), b.GetSize(), kReliableChannel);
+    early.pump([] { return false; }, 0.3);
+    EXPECT_EQ(early.find(Body_Welcome), nullptr);
+    EXPECT_EQ(early.find(Body_Keys), nullptr);
+  }
+  EXPECT_TRUE(server.alive());
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  const json& d = sv["drops"];
+  EXPECT_EQ(d["forged"], 3) << sv.dump();
+  EXPECT_EQ(d["replayed"], 1) << sv.dump();
+  EXPECT_EQ(d["no_keys"], 1) << sv.dump();
+  EXPECT_EQ(d["bad_packet"], 1) << sv.dump();
+  EXPECT_EQ(d["unknown_version"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["left"], 0) << sv.dump();  // the forged Leave removed no one
+  EXPECT_EQ(sv["clients"]["joined"], 1) << sv.dump();
+  enet_deinitialize();
+}
+
 TEST(Server, ServesMetricsInThePrometheusTextFormat) {
   ServerProcess server({"--map", "100", "--aoi", "10", "--metrics-port", "0"}, "metrics");
   ASSERT_GT(server.port, 0) << slurp(server.err);

@@ -559,6 +559,42 @@ TEST(Server, ObserversNeedTheKeyWhenTheServerHasOne) {
   json sv;
   ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
   EXPECT_EQ(sv["observers_refused"], 3) << sv.dump();
+  // Observers that go quiet are let go after --idle-seconds, so that idle ones cannot keep the monitoring
+  // tool out: two silent ones fill --max-observers, a third is refused, then both are timed out and one
+  // that acknowledges (as warpmind-demo does, once a second) is admitted and kept.
+  ServerProcess quiet({"--map", "100", "--aoi", "10", "--max-observers", "2", "--idle-seconds", "1"},
+                      "quiet_observers");
+  ASSERT_GT(quiet.port, 0) << slurp(quiet.err);
+  const auto observe = [&](Client& c) {
+    b.Clear();
+    FinishMessageBuffer(b, CreateMessage(b, Body_Observe, CreateObserve(b, kProtocolVersion).Union()));
+    c.send(b, kReliableChannel);
+    c.pump([&] { return c.find(Body_Welcome) || c.find(Body_Refused); }, 3.0);
+    return c.find(Body_Welcome) != nullptr;
+  };
+  Client silent1(quiet.port), silent2(quiet.port), third(quiet.port);
+  EXPECT_TRUE(observe(silent1));
+  EXPECT_TRUE(observe(silent2));
+  EXPECT_FALSE(observe(third));
+  const auto t0 = Clock::now();
+  while (Clock::now() - t0 < std::chrono::milliseconds(1800) && !(silent1.disconnected && silent2.disconnected)) {
+    silent1.pump([] { return false; }, 0.02);
+    silent2.pump([] { return false; }, 0.02);
+  }
+  EXPECT_TRUE(silent1.disconnected && silent2.disconnected);
+  Client watcher(quiet.port);
+  ASSERT_TRUE(observe(watcher));
+  for (std::uint32_t seq = 1; seq <= 8; ++seq) {  // 2.4 s, an Ack every 0.3 s
+    b.Clear();
+    FinishMessageBuffer(b, CreateMessage(b, Body_Ack, CreateAck(b, 0, seq, 0).Union()));
+    watcher.send(b, kStreamChannel);
+    watcher.pump([] { return false; }, 0.3);
+  }
+  EXPECT_FALSE(watcher.disconnected);
+  ASSERT_EQ(quiet.stop(sv), 0) << slurp(quiet.err);
+  EXPECT_EQ(sv["observers_idle"], 2) << sv.dump();
+  EXPECT_EQ(sv["observers"], 1) << sv.dump();
+  EXPECT_EQ(sv["drops"]["not_joined"], 0) << sv.dump();  // an observer's Ack is no drop
   // A key file that cannot hold a key: exit 2.
   const fs::path bad = scratch("short.observer.key");
   std::ofstream(bad) << "short\n";
@@ -609,14 +645,16 @@ TEST(Server, TheDemoWatchesALiveServerHeadless) {
   };
   if (run_demo("--frames 1 --units 10 --out " + scratch("watch-probe").string()) != 0)
     GTEST_SKIP() << "no usable Vulkan device: " << slurp(log);
-  ServerProcess server({"--map", "300", "--aoi", "20"}, "watched");
+  const fs::path key_file = scratch("watched.key");  // the demo sends the server's observer key
+  std::ofstream(key_file) << "watched-observer-key-0123\n";
+  ServerProcess server({"--map", "300", "--aoi", "20", "--observer-key-file", key_file.string()}, "watched");
   ASSERT_GT(server.port, 0) << slurp(server.err);
   json bots;
   std::thread t([&] { run_bots(server.port, "--bots 20 --seconds 3 --seed 5", bots, "watched_bots"); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the bots join
   const fs::path dir = scratch("watch");
-  const int rc = run_demo("--scene aoi --connect 127.0.0.1:" + std::to_string(server.port) +
-                          " --frames 8 --ticks-per-frame 4 --out " + dir.string());
+  const int rc = run_demo("--scene aoi --connect 127.0.0.1:" + std::to_string(server.port) + " --observer-key-file " +
+                          key_file.string() + " --frames 8 --ticks-per-frame 4 --out " + dir.string());
   t.join();
   ASSERT_EQ(rc, 0) << slurp(log);
   const json st = json::parse(slurp(dir / "stats.json"), nullptr, false);
@@ -662,22 +700,47 @@ TEST(Server, TheDemoWatchesALiveServerHeadless) {
                        dir.string());
     finished = true;
   });
+  // The fake server agrees keys as a real one does (Connect, Keys) and seals all it sends after them.
+  KeyPair identity;
+  ASSERT_TRUE(identity.make());
+  SessionKeys keys;
   flatbuffers::FlatBufferBuilder b(256);
-  const auto send = [&b](ENetPeer* to, std::uint8_t channel) {
-    enet_peer_send(to, channel,
-                   enet_packet_create(b.GetBufferPointer(), b.GetSize(), channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0));
+  const auto send_bytes = [&keys](ENetPeer* to, std::uint8_t channel, const std::uint8_t* data, std::size_t n) {
+    ENetPacket* p = enet_packet_create(nullptr, n + kSealOverhead, channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0);
+    keys.seal(channel, data, n, p->data);
+    enet_peer_send(to, channel, p);
+  };
+  const auto send = [&](ENetPeer* to, std::uint8_t channel) {
+    send_bytes(to, channel, b.GetBufferPointer(), b.GetSize());
   };
   ENetPeer* observer = nullptr;
   std::uint64_t tick = 0;
   auto next = Clock::now();
+  std::vector<std::uint8_t> plain(1024);
   for (const auto until = Clock::now() + std::chrono::seconds(20); !finished && Clock::now() < until;) {
     ENetEvent ev;
     if (enet_host_service(fake, &ev, 5) > 0 && ev.type == ENET_EVENT_TYPE_RECEIVE) {
       const Message* m = read_message(ev.packet->data, ev.packet->dataLength);
+      std::size_t n = 0;
+      if (!keys.ready() && m && m->body_type() == Body_Connect && m->body_as_Connect()->key() &&
+          m->body_as_Connect()->key()->size() == kPublicKeyBytes &&
+          keys.derive_server(identity, m->body_as_Connect()->key()->data())) {
+        b.Clear();
+        FinishMessageBuffer(
+            b,
+            CreateMessage(b, Body_Keys, CreateKeys(b, b.CreateVector(identity.pk.data(), identity.pk.size())).Union()));
+        enet_peer_send(ev.peer, 0, enet_packet_create(b.GetBufferPointer(), b.GetSize(), ENET_PACKET_FLAG_RELIABLE));
+        m = nullptr;
+      } else if (keys.ready() && ev.packet->dataLength >= kSealOverhead &&
+                 keys.open(ev.channelID, ev.packet->data, ev.packet->dataLength, plain.data(), n) == OpenError::None) {
+        m = read_message(plain.data(), n);
+      } else {
+        m = nullptr;
+      }
       if (m && m->body_type() == Body_Observe && observer == nullptr) {
         observer = ev.peer;
         const std::uint8_t garbage[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-        enet_peer_send(observer, 0, enet_packet_create(garbage, sizeof garbage, ENET_PACKET_FLAG_RELIABLE));
+        send_bytes(observer, 0, garbage, sizeof garbage);
         b.Clear();
         FinishMessageBuffer(b, CreateMessage(b, Body_Welcome,
                                              CreateWelcome(b, kProtocolVersion, 0xffffffffu, 0, 20, 0, 100, 0, 0, 200,

@@ -1,0 +1,117 @@
+// Per-connection keys of the wire protocol (docs/protocol.md, "Sealed packets"), shared by
+// warpmind-server, warpmind-bots and the demo's observer. A connection begins with two packets in clear:
+// the client's Connect with its X25519 public key, and the server's Keys with its own. Each side then
+// derives two keys (libsodium's crypto_kx: one per direction) and seals every later packet, both ways,
+// with ChaCha20-Poly1305 (IETF):
+//
+//   [counter: 8 bytes, little-endian][ciphertext of the Message][tag: 16 bytes]
+//
+// The nonce is the channel (1 byte), 3 zero bytes and the counter; the counter starts at 1 and grows by
+// one per packet a side seals on that channel. A packet is opened only when its tag checks (this
+// connection's key, this channel, not one bit changed) and its counter is above every counter opened
+// on that channel before (a replayed or reordered packet is refused). Seal and open touch only their
+// own SessionKeys: one connection's keys are used by one thread at a time.
+#pragma once
+
+#include <sodium.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace warpmind::net {
+
+constexpr std::size_t kPublicKeyBytes = crypto_kx_PUBLICKEYBYTES;                    // 32
+constexpr std::size_t kSealOverhead = 8 + crypto_aead_chacha20poly1305_ietf_ABYTES;  // 24
+
+// Why a packet could not be opened.
+enum class OpenError { None, Forged, Replayed };
+
+// libsodium initialised (once per process; safe from any thread).
+inline bool sodium_ready() {
+  static const bool ok = sodium_init() >= 0;
+  return ok;
+}
+
+// An X25519 key pair (libsodium's crypto_kx), fresh from the system's random source.
+struct KeyPair {
+  std::array<std::uint8_t, crypto_kx_PUBLICKEYBYTES> pk{};
+  std::array<std::uint8_t, crypto_kx_SECRETKEYBYTES> sk{};
+  bool make() { return sodium_ready() && crypto_kx_keypair(pk.data(), sk.data()) == 0; }
+  ~KeyPair() { sodium_memzero(sk.data(), sk.size()); }
+};
+
+// One connection's keys and counters, on either side. Not ready until derive_* succeeded.
+class SessionKeys {
+ public:
+  static constexpr std::size_t kChannelCount = 2;
+
+  bool ready() const { return ready_; }
+  // The client's keys, from its key pair and the server's public key (false: not a valid key).
+  bool derive_client(const KeyPair& me, const std::uint8_t* server_pk) {
+    ready_ = sodium_ready() &&
+             crypto_kx_client_session_keys(rx_.data(), tx_.data(), me.pk.data(), me.sk.data(), server_pk) == 0;
+    return ready_;
+  }
+  // The server's keys, from its key pair and the client's public key (false: not a valid key).
+  bool derive_server(const KeyPair& me, const std::uint8_t* client_pk) {
+    ready_ = sodium_ready() &&
+             crypto_kx_server_session_keys(rx_.data(), tx_.data(), me.pk.data(), me.sk.data(), client_pk) == 0;
+    return ready_;
+  }
+  // Both ends' keys of in-process connection `index`, derived from a random `master` key (libsodium's
+  // crypto_kdf, which is cheap) instead of a handshake: --virtual-clients, whose clients seal and open as
+  // connected ones do but make no Connect.
+  static void derive_pair(const std::uint8_t* master, std::uint64_t index, SessionKeys& client, SessionKeys& server) {
+    std::uint8_t both[2 * crypto_kx_SESSIONKEYBYTES];
+    crypto_kdf_derive_from_key(both, sizeof both, index, "wmvirtul", master);
+    std::memcpy(client.tx_.data(), both, 32), std::memcpy(server.rx_.data(), both, 32);
+    std::memcpy(client.rx_.data(), both + 32, 32), std::memcpy(server.tx_.data(), both + 32, 32);
+    sodium_memzero(both, sizeof both);
+    client.ready_ = server.ready_ = true;
+  }
+  // Seals `size` bytes for `channel` (< kChannelCount) into out, which holds size + kSealOverhead bytes.
+  void seal(std::uint8_t channel, const std::uint8_t* in, std::size_t size, std::uint8_t* out) {
+    const std::uint64_t n = ++sent_[channel];
+    for (int k = 0; k < 8; ++k) out[k] = static_cast<std::uint8_t>(n >> (8 * k));
+    std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES];
+    make_nonce(channel, n, nonce);
+    unsigned long long written = 0;
+    crypto_aead_chacha20poly1305_ietf_encrypt(out + 8, &written, in, size, nullptr, 0, nullptr, nonce, tx_.data());
+  }
+  // Opens a sealed packet of `channel` into out (room for size - kSealOverhead bytes); the plaintext's
+  // size in `plain`. Nothing is written to the counters unless it opens.
+  OpenError open(std::uint8_t channel, const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                 std::size_t& plain) {
+    if (!ready_ || channel >= kChannelCount || size < kSealOverhead) return OpenError::Forged;
+    std::uint64_t n = 0;
+    for (int k = 0; k < 8; ++k) n |= std::uint64_t{in[k]} << (8 * k);
+    std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES];
+    make_nonce(channel, n, nonce);
+    unsigned long long got = 0;
+    if (crypto_aead_chacha20poly1305_ietf_decrypt(out, &got, nullptr, in + 8, size - 8, nullptr, 0, nonce,
+                                                  rx_.data()) != 0)
+      return OpenError::Forged;
+    if (n <= received_[channel]) return OpenError::Replayed;
+    received_[channel] = n;
+    plain = static_cast<std::size_t>(got);
+    return OpenError::None;
+  }
+  ~SessionKeys() {
+    sodium_memzero(rx_.data(), rx_.size());
+    sodium_memzero(tx_.data(), tx_.size());
+  }
+
+ private:
+  static void make_nonce(std::uint8_t channel, std::uint64_t n, std::uint8_t* nonce) {
+    std::memset(nonce, 0, crypto_aead_chacha20poly1305_ietf_NPUBBYTES);
+    nonce[0] = channel;
+    for (int k = 0; k < 8; ++k) nonce[4 + k] = static_cast<std::uint8_t>(n >> (8 * k));
+  }
+  std::array<std::uint8_t, crypto_kx_SESSIONKEYBYTES> rx_{}, tx_{};
+  std::uint64_t sent_[kChannelCount] = {}, received_[kChannelCount] = {};
+  bool ready_ = false;
+};
+
+}  // namespace warpmind::net
