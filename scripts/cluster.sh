@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/cluster.sh ZONES BOTS SECONDS — a warpmind-server cluster on this machine, loopback only
-# (docs/server.md, "Zones"): starts nats-server, ZONES zone servers (the map cut into strips along x)
-# and one warpmind-bots process whose bots connect round-robin to the zones and walk across the
+# (docs/server.md, "Zones"): starts nats-server, ZONES zone servers (the map cut into CLUSTER_ROWS rows
+# of ZONES / CLUSTER_ROWS columns; one row, the default: strips along x) and one warpmind-bots process whose bots connect round-robin to the zones and walk across the
 # borders; then the same bots (same seed, same script) against one server. Prints each run's bot
 # summary and, last, one JSON object: players lost, players duplicated and inconsistencies for the
 # cluster and for the single server (all 0 when both are right). Exit status 0 when they are.
@@ -18,7 +18,16 @@
 # sending its message for tick T, --crash-at-tick, so that it comes back to replay that tick; with
 # CLUSTER_KILL_POINT=relays, once the tick has run and its relays are out, before its state is stored),
 # CLUSTER_MAX_OUTAGE_MS (2000: the longest the bots may go without a State, with a kill), CLUSTER_CHURN
-# (0: the bots' --churn, leaving and joining again or restarting and resuming).
+# (0: the bots' --churn, leaving and joining again or restarting and resuming), CLUSTER_ROWS (1: the
+# zones' grid, --zone-rows), CLUSTER_SOCKETS (1: each zone's --sockets, for more than 4,000 bots a
+# zone), CLUSTER_NETNS (0; 1: every zone in a network namespace of its own, on its own address, needs
+# root and iproute2 — below).
+#
+# CLUSTER_NETNS=1: the script makes a bridge (10.231.X.1/24, X from its process id) and, per zone, a
+# network namespace with a veth pair into the bridge, the zone's address 10.231.X.(10 + K); the NATS
+# server listens on the bridge's address, the zones in their namespaces, the bots in the script's own
+# one reach them through the bridge. Nothing is routed beyond it: the traffic stays on this machine. All
+# of it is removed at the end, whatever the outcome. Exit 3 when the namespaces cannot be made.
 set -euo pipefail
 
 if [[ $# -ne 3 ]]; then
@@ -37,7 +46,11 @@ for p in /usr/sbin/nats-server "$bin/nats-server"; do [[ -z "$nats_server" && -x
 for p in "$bin/warpmind-server" "$bin/warpmind-bots" "$nats_server"; do
   [[ -n "$p" && -x "$p" ]] || { echo "cluster: missing ${p:-nats-server} (scripts/setup.sh, scripts/build.sh)" >&2; exit 2; }
 done
-map=${CLUSTER_MAP:-$((zones * 150 > 300 ? zones * 150 : 300))}
+rows=${CLUSTER_ROWS:-1}
+[[ "$rows" =~ ^[1-9][0-9]*$ ]] && ((zones % rows == 0)) || { echo "cluster: CLUSTER_ROWS must divide ZONES" >&2; exit 2; }
+columns=$((zones / rows))
+side=$((columns > rows ? columns : rows))
+map=${CLUSTER_MAP:-$((side * 150 > 300 ? side * 150 : 300))}
 aoi=${CLUSTER_AOI:-20}
 shape=${CLUSTER_SHAPE:-square}
 backend=${CLUSTER_BACKEND:-cpu}
@@ -50,8 +63,11 @@ single=${CLUSTER_SINGLE:-1}
 log=${CLUSTER_LOG:-$(mktemp -d)}
 keep_log=${CLUSTER_LOG:+yes}
 mkdir -p "$log"
+sockets=${CLUSTER_SOCKETS:-1}
+[[ "$sockets" =~ ^[1-8]$ ]] || { echo "cluster: CLUSTER_SOCKETS must be 1..8" >&2; exit 2; }
 per_zone=$(((bots + zones - 1) / zones + 16))
-((per_zone <= 4000)) || { echo "cluster: more than 4,000 bots a zone (one server's limit): use more zones" >&2; exit 2; }
+((per_zone <= 4000 * sockets)) ||
+  { echo "cluster: more than 4,000 bots a zone and socket (ENet's limit): more zones, or CLUSTER_SOCKETS" >&2; exit 2; }
 # Every server stops by itself after this, in case the script is gone; normally its TERM stops them once the
 # bots are done, whose check can take minutes after a large run.
 limit=$(awk -v s="$seconds" 'BEGIN { printf "%d", s + 900 }')
@@ -68,11 +84,46 @@ if [[ -n "$kill_zone" ]]; then
   ((store)) || { echo "cluster: CLUSTER_KILL_ZONE needs CLUSTER_STORE=1 (the zone comes back from its store)" >&2; exit 2; }
 fi
 
+netns=${CLUSTER_NETNS:-0}
 pids=()
+namespaces=()
+bridge=""
 cleanup() {
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do { kill -KILL "$p" && wait "$p"; } 2>/dev/null || true; done  # quietly: no "Killed" line
+  for ((k = 0; k < ${#namespaces[@]}; ++k)); do
+    ip link del "wm$$v$k" 2>/dev/null || true  # both ends of the pair
+    ip netns del "${namespaces[$k]}" 2>/dev/null || true
+  done
+  [[ -n "$bridge" ]] && ip link del "$bridge" 2>/dev/null || true
 }
 trap cleanup EXIT
+
+# Where the NATS server and zone K listen, and what zone K is started under (zone_ns K sets `ns`, a
+# command prefix that execs in place, so that $! stays the server's own process): loopback, or
+# (CLUSTER_NETNS) the bridge and the zone's own namespace.
+nats_host=127.0.0.1
+zone_host() { echo 127.0.0.1; }
+zone_ns() { ns=(); }
+if ((netns)); then
+  subnet="10.231.$(($$ % 250 + 1))"
+  bridge="wm$$br"
+  ip link add "$bridge" type bridge 2>/dev/null && ip addr add "$subnet.1/24" dev "$bridge" &&
+    ip link set "$bridge" up || { echo "cluster: cannot make a bridge (CLUSTER_NETNS needs root and iproute2)" >&2; exit 3; }
+  for ((k = 0; k < zones; ++k)); do
+    ns="wm$$z$k"
+    ip netns add "$ns" || { echo "cluster: cannot make network namespace $ns" >&2; exit 3; }
+    namespaces+=("$ns")
+    ip link add "wm$$v$k" type veth peer name "wm$$p$k" &&
+      ip link set "wm$$p$k" netns "$ns" &&
+      ip link set "wm$$v$k" master "$bridge" up &&
+      ip -n "$ns" link set lo up &&
+      ip -n "$ns" addr add "$subnet.$((10 + k))/24" dev "wm$$p$k" &&
+      ip -n "$ns" link set "wm$$p$k" up || { echo "cluster: cannot wire namespace $ns" >&2; exit 3; }
+  done
+  nats_host="$subnet.1"
+  zone_host() { echo "$subnet.$((10 + $1))"; }
+  zone_ns() { ns=(ip netns exec "wm$$z$1"); }
+fi
 
 # Waits (at most 20 s) until file $1 has "$2" followed by a number and then "$3" (so the number is
 # whole, not a line still being written); prints the number.
@@ -92,8 +143,7 @@ wait_for() {
 # A number from a one-line JSON object: the first "key":value.
 field() { sed -n "s/.*\"$2\":\([-0-9.e]*\).*/\1/p" <<<"$1" | head -1; }
 
-server_args=(--host 127.0.0.1 --port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$backend"
-  --json --seconds "$limit")
+server_args=(--port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$backend" --json --seconds "$limit")
 
 # ---- The cluster: its bus authenticated (docs/server.md, "The zone bus"). A random cluster key signs
 # every zone's messages; a random password guards the NATS server (its config file and the zones'
@@ -107,13 +157,13 @@ server_args=(--host 127.0.0.1 --port 0 --map "$map" --aoi "$aoi" --shape "$shape
   printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\nmax_payload: 8388608\n' "$password" > "$log/nats.conf"
 )
 # JetStream (-js) holds the zones' stored states and tick messages, in memory (docs/server.md, "A zone crash").
-"$nats_server" -a 127.0.0.1 -p -1 -js -sd "$log/jetstream" -c "$log/nats.conf" >"$log/nats.log" 2>&1 &
+"$nats_server" -a "$nats_host" -p -1 -js -sd "$log/jetstream" -c "$log/nats.conf" >"$log/nats.log" 2>&1 &
 pids+=($!)
 for ((i = 0; i < 400; ++i)); do  # "Server is ready" comes after the port's line
   grep -q "Server is ready" "$log/nats.log" 2>/dev/null && break
   sleep 0.05
 done
-nats_port=$(wait_for "$log/nats.log" "client connections on 127.0.0.1:" "$")
+nats_port=$(wait_for "$log/nats.log" "client connections on $nats_host:" "$")
 prefix="warpmind.cluster.$$"
 servers=""
 zone_pids=()
@@ -122,7 +172,8 @@ cluster_start=$(date +%s%N)
 store_args=()
 ((store)) && store_args=(--zone-store)
 zone_args() {  # zone $1's flags, into the array `zone`
-  zone=(--max-clients "$per_zone" --zones "$zones" --zone "$1" --nats "nats://127.0.0.1:$nats_port"
+  zone=(--host "$(zone_host "$1")" --sockets "$sockets" --max-clients "$per_zone" --zones "$zones" --zone-rows "$rows" --zone "$1"
+    --nats "nats://$nats_host:$nats_port"
     --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --nats-credentials-file "$log/nats.credentials"
     "${store_args[@]}")
 }
@@ -130,14 +181,16 @@ for ((k = 0; k < zones; ++k)); do
   crash=()
   [[ "$k" == "$kill_zone" && -n "$kill_tick" ]] && crash=(--crash-at-tick "$kill_tick" --crash-point "${CLUSTER_KILL_POINT:-message}")
   zone_args "$k"
-  "$bin/warpmind-server" "${server_args[@]}" "${zone[@]}" "${crash[@]}" >"$log/zone$k.json" 2>"$log/zone$k.err" &
+  zone_ns "$k"
+  "${ns[@]}" "$bin/warpmind-server" "${server_args[@]}" "${zone[@]}" "${crash[@]}" >"$log/zone$k.json" \
+    2>"$log/zone$k.err" &
   pids+=($!)
   zone_pids+=($!)
 done
 for ((k = 0; k < zones; ++k)); do
-  port=$(wait_for "$log/zone$k.err" "listening on 127.0.0.1:" ",")
+  port=$(wait_for "$log/zone$k.err" "listening on $(zone_host "$k"):" ",")
   zone_ports+=("$port")
-  servers+="${servers:+,}127.0.0.1:$port"
+  servers+="${servers:+,}$(zone_host "$k"):$port"
 done
 # CLUSTER_FORGE=N: while the bots play, a stranger on the bus. It tries the NATS server without
 # credentials (it must be refused), then with them — as if they had leaked — publishes N messages the
@@ -145,13 +198,13 @@ done
 # subject, and well-sized messages with a wrong tag. The zones count them (bad_tags).
 forge() {
   local n=$1 i size
-  exec 3<>"/dev/tcp/127.0.0.1/$nats_port" || return 1
+  exec 3<>"/dev/tcp/$nats_host/$nats_port" || return 1
   printf 'CONNECT {"verbose":false,"pedantic":false,"name":"stranger"}\r\nPING\r\n' >&3
   anonymous=refused
   if timeout 3 head -c 4096 <&3 | grep -q "PONG"; then anonymous=admitted; fi
   exec 3>&-
   echo "$anonymous" > "$log/forge-anonymous"
-  exec 3<>"/dev/tcp/127.0.0.1/$nats_port" || return 1
+  exec 3<>"/dev/tcp/$nats_host/$nats_port" || return 1
   printf 'CONNECT {"verbose":false,"pedantic":false,"name":"forger","user":"%s","pass":"%s"}\r\n' \
     "$(cut -d: -f1 "$log/nats.credentials")" "$(cut -d: -f2 "$log/nats.credentials")" >&3
   for ((i = 0; i < n; ++i)); do
@@ -168,7 +221,7 @@ forge() {
   echo "$n" > "$log/forge-sent"
 }
 
-echo "cluster: $zones zones on $servers (NATS 127.0.0.1:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
+echo "cluster: $zones zones ($rows x $columns) on $servers (NATS $nats_host:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
 forge_n=${CLUSTER_FORGE:-0}
 forge_pid=""
 if ((forge_n > 0)); then
@@ -194,11 +247,12 @@ if [[ -n "$kill_zone" ]]; then
       while alive "$victim"; do sleep 0.005; done
     fi
     zone_args "$kill_zone"  # the same life as the others: it stops when they do
-    "$bin/warpmind-server" "${server_args[@]}" "${zone[@]}" --restore --port "${zone_ports[$kill_zone]}" \
+    zone_ns "$kill_zone"
+    "${ns[@]}" "$bin/warpmind-server" "${server_args[@]}" "${zone[@]}" --restore --port "${zone_ports[$kill_zone]}" \
       --seconds "$((limit - (t0 - cluster_start) / 1000000000))" \
       >"$log/zone$kill_zone.restarted.json" 2>"$log/zone$kill_zone.restarted.err" &
     echo $! > "$log/restarted.pid"
-    wait_for "$log/zone$kill_zone.restarted.err" "listening on 127.0.0.1:" "," > /dev/null || true
+    wait_for "$log/zone$kill_zone.restarted.err" "listening on $(zone_host "$kill_zone"):" "," > /dev/null || true
     echo $(( ($(date +%s%N) - t0) / 1000000 )) > "$log/restart-ms"
     wait
   ) &
@@ -237,7 +291,7 @@ done
 # ---- One server, the same bots.
 single_bots=""
 if ((single)); then
-"$bin/warpmind-server" "${server_args[@]}" --max-clients "$((bots + 16))" >"$log/single.json" 2>"$log/single.err" &
+"$bin/warpmind-server" "${server_args[@]}" --host 127.0.0.1 --max-clients "$((bots + 16))" >"$log/single.json" 2>"$log/single.err" &
 single_pid=$!
 pids+=($single_pid)
 port=$(wait_for "$log/single.err" "listening on 127.0.0.1:" ",")
@@ -305,7 +359,7 @@ else
 fi
 single_summary=null
 [[ -n "$single_bots" ]] && single_summary=$(summary "$single_bots")
-printf '{"program":"cluster","zones":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
-  "$zones" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$missing" "$relayed" \
+printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+  "$zones" "$rows" "$([[ $netns == 1 ]] && echo true || echo false)" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$missing" "$relayed" \
   "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$forge_json" "$kill_json" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

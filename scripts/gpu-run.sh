@@ -8,7 +8,8 @@
 #   battle demo, headless; needs libvulkan.so.1 and the driver's Vulkan ICD), demo-boards (the chess
 #   and Connect6 computer's hybrid search on the GPU, headless; the same needs), server-virtual
 #   (warpmind-server's tick with 100,000 to 4,000,000 in-process clients; its libraries in STAGE/lib),
-#   server-sockets (the server and its bots over loopback sockets, one server and a cluster), server-churn
+#   server-sockets (the server and its bots over loopback sockets, one server, a cluster of 4 zones, and
+#   8 zones in a grid with 40,000 bots, each in a network namespace where allowed), server-churn
 #   (one server, 2,000 bots: sessions in a row, then churn with resumes), server-10k (10,000 bots on one
 #   server of three sockets), server-kill (a zone of a cluster killed and restored from its store: 4 zones
 #   and 8,000 bots, then 2 zones with the crash that forces a replay), soak[:MINUTES] (scripts/soak.sh
@@ -253,6 +254,16 @@ for step in "${steps[@]}"; do
         echo "== scripts/cluster.sh 4 8000 10 (map 1980, bots on 8 threads)"
         CLUSTER_LOG="$out/cluster-log" CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 \
           timeout 200 bash "$stage/cluster.sh" 4 8000 10 | tail -1 | tee -a "$out/server-sockets.jsonl"
+        # 8 zones in 2 rows of 4, 40,000 bots at the same density (map 4428), two sockets a zone; each zone
+        # in a network namespace of its own where this machine allows it (root, iproute2).
+        netns=0
+        if [[ $(id -u) == 0 ]] && command -v ip > /dev/null && ip netns add "wmprobe$$" 2> /dev/null; then
+          ip netns del "wmprobe$$"; netns=1
+        fi
+        echo "== CLUSTER_ROWS=2 CLUSTER_SOCKETS=2 CLUSTER_NETNS=$netns scripts/cluster.sh 8 40000 10 (map 4428, bots on 16 threads)"
+        CLUSTER_LOG="$out/grid-log" CLUSTER_MAP=4428 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=16 CLUSTER_SINGLE=0 \
+          CLUSTER_ROWS=2 CLUSTER_SOCKETS=2 CLUSTER_NETNS=$netns \
+          timeout 400 bash "$stage/cluster.sh" 8 40000 10 | tail -1 | tee -a "$out/server-sockets.jsonl"
         python3 "$stage/gather-runs.py" server-sockets "$out" "$stage"
       } > "$log" 2>&1 ;;
     server-kill)

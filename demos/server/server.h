@@ -86,9 +86,10 @@ struct Flags {
   std::uint64_t seed = 1;
   demos::ContextFlags context;
   bool json = false;
-  // Zones (docs/server.md): this process serves the strip [map * zone / zones, map * (zone + 1) / zones)
-  // of the map; the zones of one cluster meet on NATS subjects under nats_prefix.
-  int zone = 0, zones = 1;
+  // Zones (docs/server.md): the map cut into zone_rows rows of zones / zone_rows columns (one row: strips
+  // along x); zone K is row K / columns, column K % columns (ZoneRect). The zones of one cluster meet on
+  // NATS subjects under nats_prefix.
+  int zone = 0, zones = 1, zone_rows = 1;
   std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
   std::string cluster_key_file, nats_credentials_file;  // the bus's key and NATS credentials (zone_bus.h)
   double zone_timeout = 5;
@@ -134,6 +135,34 @@ constexpr std::int32_t kSpawnHp = 100;
 // How many ticks back a State's catch-up can reach (docs/protocol.md, "Deltas"): a client whose newest
 // acknowledged State is older gets a snapshot.
 constexpr std::uint64_t kHistory = 32;
+
+// A zone's area of the map: [x0, x1) x [y0, y1), bounds map * k / n in float (the same in every zone);
+// the outer sides are open-ended, so that every position on the map, rounding past its edge included, is
+// exactly one zone's (the parking strip beyond x = map is no zone's: Server::in_game).
+struct ZoneRect {
+  float x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  bool last_column = true, last_row = true;
+  bool first_column = true, first_row = true;
+  static ZoneRect of(int zone, int zones, int rows, float map) {
+    const int columns = zones / rows, col = zone % columns, row = zone / columns;
+    const auto cut = [map](int k, int n) { return k == n ? map : map * static_cast<float>(k) / static_cast<float>(n); };
+    ZoneRect r;
+    r.x0 = cut(col, columns), r.x1 = cut(col + 1, columns);
+    r.y0 = cut(row, rows), r.y1 = cut(row + 1, rows);
+    r.first_column = col == 0, r.last_column = col + 1 == columns;
+    r.first_row = row == 0, r.last_row = row + 1 == rows;
+    return r;
+  }
+  // Whether (x, y) is in the area (a player there is this zone's).
+  bool holds(float x, float y) const {
+    return (first_column || x >= x0) && (last_column || x < x1) && (first_row || y >= y0) && (last_row || y < y1);
+  }
+  // Whether (x, y), in the area, is within d of a border with another zone.
+  bool near_border(float x, float y, float d) const {
+    return (!first_column && x < x0 + d) || (!last_column && x >= x1 - d) || (!first_row && y < y0 + d) ||
+           (!last_row && y >= y1 - d);
+  }
+};
 
 struct Slot {
   SlotState state = SlotState::Free;
@@ -210,8 +239,8 @@ struct Server {
   float max_move = 0;
   // Player ids: zone * cap + slot, so every zone of a cluster names a player the same way.
   std::uint32_t cap = 0, total = 0;
-  float strip_lo = 0, strip_hi = 0;  // this zone's strip of the map (x), the last zone's closed at map
-  float reach = 0;                   // how far beyond its strip a zone mirrors players (5 AOI: see docs/server.md)
+  ZoneRect area;    // this zone's area of the map (one server: all of it)
+  float reach = 0;  // how far beyond its area a zone mirrors players (5 AOI: see docs/server.md)
   std::vector<std::uint32_t> last_applied;  // by player: the seq of its last command applied
   std::vector<View> views;                  // by player: what its client holds (players whose States are built here)
   std::vector<std::uint64_t> client_ack;    // by player, a cluster: the newest State its client acknowledged
@@ -248,11 +277,11 @@ struct Server {
   // Whether a position is on the map (players not in the game wait in the parking strip beyond it).
   bool in_game(const aoi::Player& p) const { return p.x <= f.map; }
   // Whether a player there is this zone's: it computes the player's tick and sends its State.
-  bool in_strip(const aoi::Player& p) const {
-    return in_game(p) && p.x >= strip_lo && (p.x < strip_hi || f.zone == f.zones - 1);
+  bool in_zone(const aoi::Player& p) const { return in_game(p) && area.holds(p.x, p.y); }
+  // Whether this zone mirrors a player there (its own area and `reach` around it, on the map).
+  bool in_reach(float x, float y) const {
+    return x <= f.map && x >= area.x0 - reach && x < area.x1 + reach && y >= area.y0 - reach && y < area.y1 + reach;
   }
-  // Whether this zone mirrors a player there (its own strip and `reach` either side).
-  bool in_reach(float x) const { return x <= f.map && x >= strip_lo - reach && x < strip_hi + reach; }
 
   std::uint32_t active_count() const {
     std::uint32_t n = 0;
@@ -287,6 +316,7 @@ struct Server {
   void refuse(ENetPeer* p, net::RefuseReason why);
   void on_hello(ENetPeer* p, Conn& c, const net::Hello& h);
   bool resume(ENetPeer* p, Conn& c, const net::Hello& h);
+  void make_resume_events(flatbuffers::FlatBufferBuilder& b, std::uint32_t id) const;
   void welcome(ENetPeer* p, int slot, bool resumed);
   void goodbye(ENetPeer* p, std::uint64_t at);
   void supersede(ENetPeer* p);

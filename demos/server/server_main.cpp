@@ -28,21 +28,21 @@ std::string Server::open_world() {
   cap = f.virtual_clients > 0 ? f.virtual_clients : static_cast<std::uint32_t>(f.max_clients);
   total = cap * static_cast<std::uint32_t>(f.zones);
   if (f.zone >= f.zones) return "--zone: must be below --zones";
+  if (f.zones % f.zone_rows != 0) return "--zone-rows: must divide --zones (the zones are rows x columns)";
   if (f.virtual_clients == 0 && f.max_clients > 4000 * f.sockets)
     return "--max-clients: at most 4,000 a socket (ENet's 4,095 connections, with room for handshakes): --sockets " +
            std::to_string((f.max_clients + 3999) / 4000) + " or more";
   if (f.zones > 1) {
-    // A zone mirrors the players within 5 AOI of its strip: what its clients can see after a tick
+    // A zone mirrors the players within 5 AOI of its area: what its clients can see after a tick
     // (2 AOI, a square AOI's reach), from where a player can come in one tick (max move <= AOI) and
     // attacked from where (attack range <= AOI) — see docs/server.md.
     if (max_move > f.aoi) return "--max-move: a zone of a cluster needs it at most --aoi";
     if (f.attack_range > f.aoi) return "--attack-range: a zone of a cluster needs it at most --aoi";
     reach = 5 * f.aoi;
-    if (f.map / static_cast<float>(f.zones) < reach)
-      return "--zones: each zone's strip (--map / --zones) must be at least 5 AOI wide";
+    if (f.map / static_cast<float>(f.zones / f.zone_rows) < reach || f.map / static_cast<float>(f.zone_rows) < reach)
+      return "--zones: each zone (--map / columns wide, --map / --zone-rows high) must be at least 5 AOI across";
   }
-  strip_lo = f.map * static_cast<float>(f.zone) / static_cast<float>(f.zones);
-  strip_hi = f.zone + 1 == f.zones ? f.map : f.map * static_cast<float>(f.zone + 1) / static_cast<float>(f.zones);
+  area = ZoneRect::of(f.zone, f.zones, f.zone_rows, f.map);
   last_applied.assign(total, 0);
   views.resize(total);
   client_ack.assign(total, 0);
@@ -359,8 +359,13 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--attack-share", f.attack_share, 0.0, 1.0, "F",
                     "--virtual-clients: share of commands that attack a player the client's last State named");
   demos::add_integer(app, "--zones", f.zones, 1, 64, "N",
-                     "zones of a cluster: the map cut into N strips along x, one server each, meeting over NATS");
-  demos::add_integer(app, "--zone", f.zone, 0, 63, "K", "this server's zone: the strip [map*K/N, map*(K+1)/N)");
+                     "zones of a cluster: the map cut into N zones (--zone-rows rows of N / rows columns; one row: "
+                     "strips along x), one server each, meeting over NATS");
+  demos::add_integer(app, "--zone-rows", f.zone_rows, 1, 64, "R",
+                     "rows of the zones' grid (it must divide --zones): zone K is row K / columns, column K % columns");
+  demos::add_integer(app, "--zone", f.zone, 0, 63, "K",
+                     "this server's zone: column c = K % columns, row r = K / columns, the area "
+                     "[map*c/columns, map*(c+1)/columns) x [map*r/rows, map*(r+1)/rows)");
   demos::add_text(app, "--nats", f.nats, "URL", "the cluster's NATS server");
   demos::add_text(app, "--nats-prefix", f.nats_prefix, "S", "the cluster's NATS subjects: S.tick and S.relay.K");
   demos::add_integer(app, "--device", f.context.device, 0, 63, "K",

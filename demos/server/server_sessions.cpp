@@ -101,8 +101,8 @@ void Server::welcome_join(Slot& s, int k) {
 // connection the client has given up): the player is this connection's from the next tick on, where it
 // is, with its HP, its seq counter and its last applied command. Its client holds nothing yet, so its
 // first State is a snapshot and an Events of the tick before lists everyone it sees. In a cluster the
-// player may be on another zone's strip, which holds its view: the slot waits for its Resume to go into
-// the next tick, and the zone whose strip it is on then answers (answer_resume). False when there is no
+// player may be in another zone's area, which holds its view: the slot waits for its Resume to go into
+// the next tick, and the zone whose area it is in then answers (answer_resume). False when there is no
 // such session.
 bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   const std::uint32_t id = h.resume_player();
@@ -129,15 +129,21 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
     return true;
   }
   welcome(p, k, true);
-  // What it sees after the tick before: the view this server kept up while the client was away.
+  flatbuffers::FlatBufferBuilder b(64 + 4 * views[id].visible.size());
+  make_resume_events(b, id);
+  send(p, net::kReliableChannel, b);
+  return true;
+}
+
+// A resumed client's Events of the tick before: whom player id sees after it — the view kept up while
+// the client was away (nothing, when there is no view of that tick here).
+void Server::make_resume_events(flatbuffers::FlatBufferBuilder& b, std::uint32_t id) const {
   const View& v = views[id];
-  flatbuffers::FlatBufferBuilder b(64 + 4 * v.visible.size());
+  b.Clear();
   const auto entered = b.CreateVector(v.tick + 1 == tick ? v.visible : std::vector<std::uint32_t>{});
   const auto none = b.CreateVector(std::vector<std::uint32_t>{});
   net::FinishMessageBuffer(
       b, net::CreateMessage(b, net::Body_Events, net::CreateEvents(b, tick - 1, entered, none).Union()));
-  send(p, net::kReliableChannel, b);
-  return true;
 }
 
 // A Welcome: player id's session (token) from tick `first` on, the player at `at`.

@@ -20,14 +20,14 @@ bool key_less(std::uint32_t a, std::uint32_t b) {
 static_assert(sizeof(net::Entry) == sizeof(aoi::MailboxEntry));
 
 // One chunk of the tick's mailboxes: every receiver's State and Events, to its client (one zone: the
-// slot's client; a cluster: the players on this strip after the tick, wherever their clients are).
+// slot's client; a cluster: the players in this zone's area after the tick, wherever their clients are).
 void Server::deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us) {
   const std::span<const aoi::Player> after = world->players();
   for (std::uint32_t i = c.first_receiver; i < c.end_receiver; ++i) {
     const auto entered = events_of(r.entered, i, out_in), gone = events_of(r.left, i, out_left);
     // One zone: a player in the game — Detached ones too, whose views are kept up for their clients'
     // resume, though nothing is sent.
-    const bool mine_now = f.zones == 1 ? playing(slots[i].state) : in_strip(after[i]);
+    const bool mine_now = f.zones == 1 ? playing(slots[i].state) : in_zone(after[i]);
     if (!mine_now) continue;
     const std::span<const aoi::MailboxEntry> box = box_of(c, i);
     const std::uint64_t since =
@@ -176,13 +176,13 @@ bool Server::build_events(flatbuffers::FlatBufferBuilder& b, std::span<const aoi
   return true;
 }
 
-// The Snapshot of this tick for the observers: the players in the game (a cluster: on this strip).
+// The Snapshot of this tick for the observers: the players in the game (a cluster: in this zone's area).
 void Server::send_snapshots(std::uint64_t time_us) {
   if (observers.empty()) return;
   const std::span<const aoi::Player> now = world->players();
   snapshot.clear();
   for (std::uint32_t i = 0; i < total; ++i)
-    if (f.zones == 1 ? playing(slots[i].state) : in_strip(now[i]))
+    if (f.zones == 1 ? playing(slots[i].state) : in_zone(now[i]))
       snapshot.emplace_back(i, now[i].x, now[i].y, now[i].hp);
   flatbuffers::FlatBufferBuilder& b = out_builder;
   b.Clear();

@@ -120,7 +120,7 @@ void Server::store_state() {
   stored.own.clear();
   const std::span<const aoi::Player> now = world->players();
   for (std::uint32_t id = 0; id < total; ++id) {
-    if (!in_strip(now[id])) continue;
+    if (!in_zone(now[id])) continue;
     const View& v = views[id];
     stored.own.push_back(
         {id, now[id].x, now[id].y, now[id].hp, v.tick == tick ? v.visible : std::vector<std::uint32_t>{}});

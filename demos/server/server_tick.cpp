@@ -86,7 +86,7 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
       views[c.player].start(tick - 1);
       client_ack[c.player] = 0;
       last_applied[c.player] = 0;
-      if (!in_reach(c.x)) return 0;
+      if (!in_reach(c.x, c.y)) return 0;
       k.dx = c.x - p.x;
       k.dy = c.y - p.y;
       if (p.hp >= kSpawnHp) return 1;  // (HP never rises above the spawn HP here)
@@ -116,7 +116,7 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
       client_ack[c.player] = std::max<std::uint64_t>(client_ack[c.player], c.target);
       return 0;
     case net::RawKind::Resume:  // its client holds nothing: its next State is a snapshot
-      if (in_strip(p)) answer_resume(c, p);
+      if (in_zone(p)) answer_resume(c, p);
       client_ack[c.player] = 0;
       return 0;
   }

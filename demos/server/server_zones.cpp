@@ -96,39 +96,35 @@ void Server::deliver(std::uint32_t id, std::uint8_t channel, std::span<const std
 }
 
 // Whether a tick message says only what its zone may: commands of its own clients (ids zone * cap
-// onwards) and states of players on its own strip.
+// onwards) and states of players in its own area.
 bool Server::sent_by_its_zone(const net::TickMessage& m) const {
-  const float lo = f.map * static_cast<float>(m.zone) / static_cast<float>(f.zones);
-  const float hi = m.zone + 1 == static_cast<std::uint32_t>(f.zones)
-                       ? f.map
-                       : f.map * static_cast<float>(m.zone + 1) / static_cast<float>(f.zones);
+  const ZoneRect r = ZoneRect::of(static_cast<int>(m.zone), f.zones, f.zone_rows, f.map);
   for (const net::RawCommand& c : m.commands)
     if (c.player / cap != m.zone) return false;
   for (const net::ZoneState& z : m.states)
-    if (z.x < lo || z.x > hi || z.y < 0 || z.y > f.map) return false;
+    if (!(z.x >= 0 && z.x <= f.map && z.y >= 0 && z.y <= f.map && r.holds(z.x, z.y))) return false;
   return true;
 }
 
-// This zone's tick message: its clients' commands, the players of its strip that a neighbour mirrors,
+// This zone's tick message: its clients' commands, the players of its area that a neighbour mirrors,
 // and the views of the players that may walk across a border; published on <prefix>.tick.
 void Server::publish_tick(const std::vector<aoi::Player>& before) {
   mine.zone = static_cast<std::uint32_t>(f.zone);
   mine.tick = tick;
   mine.commands = raw;
   mine.states.clear();
-  // The players of this strip that a neighbour mirrors: those within `reach` of its border.
+  // The players of this area that a neighbour mirrors: those within `reach` of a border (a corner's
+  // neighbour, across two borders, takes them from the same list).
   mine.views.clear();
   for (std::uint32_t id = 0; id < total; ++id) {
     const aoi::Player& p = before[id];
-    if (!in_strip(p)) continue;
-    if ((f.zone > 0 && p.x < strip_lo + reach) || (f.zone + 1 < f.zones && p.x >= strip_hi - reach))
-      mine.states.push_back({id, p.x, p.y, p.hp});
+    if (!in_zone(p)) continue;
+    if (area.near_border(p.x, p.y, reach)) mine.states.push_back({id, p.x, p.y, p.hp});
     // A player that may cross a border this tick: its client's view goes along, so the zone it walks
     // into delta-encodes its State as this one would have (twice the largest move: rounding aside).
     const View& v = views[id];
     const float edge = 2 * max_move;
-    if (v.tick + 1 == tick &&
-        ((f.zone > 0 && p.x < strip_lo + edge) || (f.zone + 1 < f.zones && p.x >= strip_hi - edge))) {
+    if (v.tick + 1 == tick && area.near_border(p.x, p.y, edge)) {
       net::PlayerView& out = mine.views.emplace_back();
       out.player = id;
       out.visible = v.visible;
@@ -258,7 +254,7 @@ bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t
   return true;
 }
 
-// A Resume of a player on this strip (its client is back at its gateway zone): the resumed Welcome —
+// A Resume of a player in this zone's area (its client is back at its gateway zone): the resumed Welcome —
 // where the player is before this tick, its last applied command, the client's seq counter, the token
 // made again from the session's join tick — and an Events of the tick before naming everyone it sees,
 // sent to the gateway once this tick's relays begin; its State of this tick is a snapshot.
@@ -267,16 +263,11 @@ void Server::answer_resume(const net::RawCommand& c, const aoi::Player& at) {
   flatbuffers::FlatBufferBuilder b(256);
   make_welcome(b, id, bus.derive_token(id / cap, id % cap, c.target), tick, at, true, last_applied[id], c.seq);
   resume_out.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
-  const View& v = views[id];
-  b.Clear();
-  const auto entered = b.CreateVector(v.tick + 1 == tick ? v.visible : std::vector<std::uint32_t>{});
-  const auto none = b.CreateVector(std::vector<std::uint32_t>{});
-  net::FinishMessageBuffer(
-      b, net::CreateMessage(b, net::Body_Events, net::CreateEvents(b, tick - 1, entered, none).Union()));
+  make_resume_events(b, id);
   resume_out.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
 }
 
-// The views of the players that may walk onto this strip from m's zone (handoff): the zone that built
+// The views of the players that may walk into this area from m's zone (handoff): the zone that built
 // a player's last State sent its client's view along, so the States built here delta-encode alike.
 void Server::adopt_views(const net::TickMessage& m) {
   for (const net::PlayerView& pv : m.views) {
@@ -291,15 +282,15 @@ void Server::adopt_views(const net::TickMessage& m) {
 }
 
 // The zone's world before the tick: its own players as it computed them, the players within reach
-// of its strip as their zones computed them, everyone else parked. Reset only when it differs.
+// of its area as their zones computed them, everyone else parked. Reset only when it differs.
 bool Server::align_world() {
   const std::span<const aoi::Player> now = world->players();
   desired = parking;
   for (std::uint32_t id = 0; id < total; ++id)
-    if (in_strip(now[id])) desired[id] = now[id];
+    if (in_zone(now[id])) desired[id] = now[id];
   for (const net::TickMessage& m : peers)
     for (const net::ZoneState& z : m.states)
-      if (in_reach(z.x)) desired[z.player] = {z.x, z.y, z.hp};
+      if (in_reach(z.x, z.y)) desired[z.player] = {z.x, z.y, z.hp};
   if (std::memcmp(desired.data(), now.data(), desired.size() * sizeof(aoi::Player)) == 0) return true;
   ++resets;
   if (Status st = world->reset(desired); !st.ok()) {

@@ -26,7 +26,7 @@ namespace warpmind::net {
 // zone resolves it against positions. At most one per player per tick.
 // Ack is not a command: the newest State tick the client acknowledged (in `target`; ticks below 2^32),
 // sent when it changed, so the zone that builds the player's State can delta-encode it. Resume: the
-// player's client came back (a Hello with its token); the zone whose strip the player is on answers
+// player's client came back (a Hello with its token); the zone whose area the player is in answers
 // with the resumed Welcome (seq: the client's seq counter; target: the tick its session joined in, from
 // which that zone makes the session's token again, see ZoneBus::derive_token).
 enum class RawKind : std::uint32_t { Join = 0, Leave = 1, Move = 2, Attack = 3, Ack = 4, Resume = 5 };

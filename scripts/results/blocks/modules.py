@@ -378,7 +378,10 @@ def server_sockets(load):
                          f"{r['inconsistencies']:,} inconsistencies"])
         elif r.get("program") == "cluster":
             c = r["cluster"]
-            rows.append([f"`scripts/cluster.sh`, {r['zones']} zones, {r['bots']:,} bots",
+            grid = r.get("rows", 1)
+            where = f"{grid} × {r['zones'] // grid}" if grid > 1 else "strips"
+            where += ", a network namespace each" if r.get("netns") else ""
+            rows.append([f"`scripts/cluster.sh`, {r['zones']} zones ({where}), {r['bots']:,} bots",
                          f"{c['joined']:,}, {c['players_lost']:,} ({c['players_duplicated']:,} duplicated)",
                          f"zones' worst p99 {sig(r['zone_tick_p99_ms'])} ms", "–", "–",
                          f"{c['ticks_checked']:,} ticks, {c['states_checked']:,} states, "
