@@ -28,6 +28,7 @@
 #include "flags.h"
 #include "protocol.h"
 #include "session_keys.h"
+#include "time_samples.h"
 #include "zone_bus.h"
 #include "zone_wire.h"
 #include "warpmind/aoi/aoi.h"
@@ -260,7 +261,7 @@ struct Server {
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
   int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
-  std::vector<float> tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
+  TimeSamples tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
   std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
                 resets = 0;
   // Bus messages dropped for a wrong or missing tag (not signed with the cluster key), and tick messages

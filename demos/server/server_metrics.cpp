@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <malloc.h>
+
 #include "server.h"
 
 namespace warpmind::server {
@@ -47,6 +49,11 @@ std::string Server::metrics_text() {
     metric(name, type, help, b);
   };
   single("warpmind_server_ticks_total", "counter", "Ticks run.", tick - 1);
+  // What the process's heap holds in use (glibc's mallinfo2: small blocks and mmapped ones), beside
+  // its RSS: growth here is memory kept, growth of the RSS alone the heap's own fragmentation.
+  const struct mallinfo2 heap = mallinfo2();
+  single("warpmind_server_heap_bytes", "gauge", "Bytes the heap holds in use.",
+         static_cast<double>(heap.uordblks + heap.hblkhd));
   single("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.", late_ticks);
   single("warpmind_server_clients", "gauge", "Players joined now.", active_count());
   single("warpmind_server_joins_total", "counter", "Joins accepted.", joined);
@@ -79,7 +86,7 @@ std::string Server::metrics_text() {
   single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", bytes_in);
   single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", bytes_out);
   // The last 1,000 ticks' times.
-  std::vector<float> recent(tick_ms.end() - std::min<std::ptrdiff_t>(1000, tick_ms.size()), tick_ms.end());
+  std::vector<float> recent = tick_ms.recent();
   std::sort(recent.begin(), recent.end());
   std::string q;
   for (double p : {0.5, 0.9, 0.99}) {
@@ -216,8 +223,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(module_rejected), static_cast<unsigned long long>(notifications),
         static_cast<unsigned long long>(datagrams_in), static_cast<unsigned long long>(datagram_bytes_in),
         static_cast<unsigned long long>(bytes_in), static_cast<unsigned long long>(packets_out),
-        static_cast<unsigned long long>(bytes_out), percentile(tick_ms, 0.5), percentile(tick_ms, 0.9),
-        percentile(tick_ms, 0.99), percentile(tick_ms, 1.0), aoi::variant_name(world->variant()),
+        static_cast<unsigned long long>(bytes_out), percentile(tick_ms.kept(), 0.5), percentile(tick_ms.kept(), 0.9),
+        percentile(tick_ms.kept(), 0.99), tick_ms.max(), aoi::variant_name(world->variant()),
         backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(),
         static_cast<unsigned long long>(observers_refused), static_cast<unsigned long long>(observers_idle),
         by_socket.c_str(), socket_buffer, f.zone, f.zones, static_cast<unsigned long long>(zone_messages),
@@ -227,8 +234,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(views_missing), static_cast<unsigned long long>(zone_bad_tags),
         static_cast<unsigned long long>(zone_too_early), static_cast<unsigned long long>(stores),
         static_cast<unsigned long long>(store_failures), static_cast<unsigned long long>(store_bytes),
-        static_cast<unsigned long long>(restored_tick), restore_ms, percentile(wait_ms, 0.5),
-        percentile(wait_ms, 0.99));
+        static_cast<unsigned long long>(restored_tick), restore_ms, percentile(wait_ms.kept(), 0.5),
+        percentile(wait_ms.kept(), 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
                 static_cast<unsigned long long>(tick - 1), seconds, static_cast<unsigned long long>(late_ticks),
@@ -237,7 +244,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
     std::printf("dropped %llu:", static_cast<unsigned long long>(dropped));
     for (int d = 0; d < kDrops; ++d) std::printf(" %s %llu", drop_name(d), static_cast<unsigned long long>(drops[d]));
     std::printf("\nbytes in %llu, out %llu; tick ms p50 %.3f p99 %.3f\n", static_cast<unsigned long long>(bytes_in),
-                static_cast<unsigned long long>(bytes_out), percentile(tick_ms, 0.5), percentile(tick_ms, 0.99));
+                static_cast<unsigned long long>(bytes_out), percentile(tick_ms.kept(), 0.5),
+                percentile(tick_ms.kept(), 0.99));
   }
 }
 

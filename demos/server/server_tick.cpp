@@ -66,12 +66,10 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   flush_all();
   ++tick;
   const Clock::time_point t1 = Clock::now();
-  if (tick_ms.size() < (1u << 22)) {
-    tick_ms.push_back(std::chrono::duration<float, std::milli>(t1 - t0).count());
-    commands_ms.push_back(std::chrono::duration<float, std::milli>(t_module - t0).count());
-    module_ms.push_back(std::chrono::duration<float, std::milli>(t_encode - t_module).count());
-    encode_ms.push_back(std::chrono::duration<float, std::milli>(t1 - t_encode).count());
-  }
+  tick_ms.add(std::chrono::duration<float, std::milli>(t1 - t0).count());
+  commands_ms.add(std::chrono::duration<float, std::milli>(t_module - t0).count());
+  module_ms.add(std::chrono::duration<float, std::milli>(t_encode - t_module).count());
+  encode_ms.add(std::chrono::duration<float, std::milli>(t1 - t_encode).count());
 }
 
 // The tick's commands for the AOI module: every raw command whose player (an attack: whose target)

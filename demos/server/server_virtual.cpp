@@ -145,7 +145,7 @@ struct VirtualRun {
       packets += w.packets, bytes += w.bytes, notes += w.notifications, commands += w.commands;
       for (std::uint64_t d : w.drops) dropped += d;
     }
-    const double ticks = std::max<std::size_t>(1, sv.tick_ms.size());
+    const double ticks = std::max<std::uint64_t>(1, sv.tick_ms.count());
     const auto p = [](const std::vector<float>& v, double q) { return percentile(v, q); };
     std::printf(
         "{\"program\":\"warpmind-server\",\"mode\":\"virtual\",\"clients\":%u,\"ticks\":%zu,\"map\":%g,\"aoi\":%g,"
@@ -155,13 +155,14 @@ struct VirtualRun {
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"intake_ms\":{\"p50\":%.4f,\"p99\":%.4f},"
         "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
         "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
-        sv.total, sv.tick_ms.size(), f.map, f.aoi, aoi::shape_name(sv.cfg.shape), f.attack_share, sv.ctx->pool().size(),
-        backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()), static_cast<double>(notes) / ticks,
-        static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
+        sv.total, static_cast<std::size_t>(sv.tick_ms.count()), f.map, f.aoi, aoi::shape_name(sv.cfg.shape),
+        f.attack_share, sv.ctx->pool().size(), backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()),
+        static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
         static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
-        static_cast<unsigned long long>(rejected), p(sv.tick_ms, 0.5), p(sv.tick_ms, 0.9), p(sv.tick_ms, 0.99),
-        p(sv.tick_ms, 1.0), p(intake_ms, 0.5), p(intake_ms, 0.99), p(sv.commands_ms, 0.5), p(sv.module_ms, 0.5),
-        p(sv.encode_ms, 0.5), p(upload, 0.5), p(query, 0.5), p(visibility, 0.5), p(download, 0.5));
+        static_cast<unsigned long long>(rejected), p(sv.tick_ms.kept(), 0.5), p(sv.tick_ms.kept(), 0.9),
+        p(sv.tick_ms.kept(), 0.99), sv.tick_ms.max(), p(intake_ms, 0.5), p(intake_ms, 0.99),
+        p(sv.commands_ms.kept(), 0.5), p(sv.module_ms.kept(), 0.5), p(sv.encode_ms.kept(), 0.5), p(upload, 0.5),
+        p(query, 0.5), p(visibility, 0.5), p(download, 0.5));
     return dropped == 0 ? 0 : 1;
   }
 };

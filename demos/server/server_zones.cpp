@@ -244,7 +244,7 @@ bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t
   std::sort(raw.begin(), raw.end(),
             [&rank](const net::RawCommand& a, const net::RawCommand& b) { return rank(a) < rank(b); });
   const Clock::time_point waited = Clock::now();
-  if (wait_ms.size() < (1u << 22)) wait_ms.push_back(std::chrono::duration<float, std::milli>(waited - t0).count());
+  wait_ms.add(std::chrono::duration<float, std::milli>(waited - t0).count());
   t0 = waited;
   if (!align_world()) {
     g_stop.store(true);

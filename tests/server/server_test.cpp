@@ -4,6 +4,7 @@
 // limits on what clients send and hold: server_limits_test.cpp; sessions, churn and resumes:
 // server_sessions_test.cpp). Every loop is bounded in time.
 #include "server/server_harness.h"
+#include "time_samples.h"
 
 namespace {
 
@@ -82,6 +83,37 @@ TEST(Protocol, ReadMessageVerifiesTruncatedMutatedAndRandomPackets) {
   }
   EXPECT_GT(accepted, 0u);  // some mutations stay well-formed (a changed value), and those are read safely
   (void)sink;
+}
+
+// The summary's tick times in fixed memory (time_samples.h): every sample kept up to 65,536, then a
+// uniform sample of them; the maximum and the last 1,000 exact.
+TEST(Server, TickTimesKeepFixedMemoryAndTheirQuantiles) {
+  using warpmind::server::TimeSamples;
+  TimeSamples t;
+  EXPECT_EQ(t.count(), 0u);
+  EXPECT_TRUE(t.kept().empty());
+  EXPECT_EQ(t.max(), 0.0f);
+  for (int i = 0; i < 500; ++i) t.add(static_cast<float>(i));
+  EXPECT_EQ(t.kept().size(), 500u);
+  EXPECT_EQ(t.recent().size(), 500u);
+  // 1,000,000 samples, 0..999,999 in a shuffled order: the kept ones stay 65,536, their median near the
+  // true one (500,000; a uniform sample of 65,536 puts it within 1% of the range), the maximum exact.
+  t.clear();
+  std::vector<float> all(1000000);
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<float>(i);
+  std::shuffle(all.begin(), all.end(), std::mt19937_64(7));
+  for (float v : all) t.add(v);
+  EXPECT_EQ(t.count(), all.size());
+  EXPECT_EQ(t.max(), 999999.0f);
+  std::vector<float> kept = t.kept();
+  ASSERT_EQ(kept.size(), TimeSamples::kKept);
+  std::sort(kept.begin(), kept.end());
+  EXPECT_NEAR(kept[kept.size() / 2], 500000.0f, 10000.0f);
+  EXPECT_NEAR(kept[kept.size() * 99 / 100], 990000.0f, 10000.0f);
+  std::vector<float> recent = t.recent(), last(all.end() - 1000, all.end());
+  std::sort(recent.begin(), recent.end());
+  std::sort(last.begin(), last.end());
+  EXPECT_EQ(recent, last);
 }
 
 TEST(Server, TwoHundredBotsSeeExactlyWhatTheAoiRuleSays) {
@@ -436,7 +468,7 @@ TEST(Cluster, RefusesZoneSettingsThatCannotWork) {
   const std::string server = bin + "/warpmind-server --backend cpu --port 0 --seconds 1 ";
   EXPECT_EQ(status(server + "--zones 2 --zone 2"), 2);
   EXPECT_EQ(status(server + "--zone 1"), 2);
-  EXPECT_EQ(status(server + "--zones 4 --map 300 --aoi 20"), 2);  // strips of 75 < 5 AOI
+  EXPECT_EQ(status(server + "--zones 4 --map 300 --aoi 20"), 2);                 // strips of 75 < 5 AOI
   EXPECT_EQ(status(server + "--zones 4 --zone-rows 3 --map 1000 --aoi 20"), 2);  // rows that do not divide
   EXPECT_EQ(status(server + "--zones 4 --zone-rows 4 --map 300 --aoi 20"), 2);   // rows 75 high < 5 AOI
   EXPECT_EQ(status(server + "--zones 2 --map 300 --aoi 20 --max-move 30"), 2);
