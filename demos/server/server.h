@@ -196,10 +196,17 @@ struct View {
   std::uint64_t tick = 0;  // the tick this view is of (0: none)
   std::vector<std::uint32_t> visible;
   std::vector<net::ViewTick> history;  // by tick % kHistory; tick UINT64_MAX: nothing
-  void start(std::uint64_t before) {   // a player joining in the tick after `before`: sees nothing yet
+  // A player joining in the tick after `before`: sees nothing yet. Its vectors' memory is given back, so
+  // that what a view holds is what its own session needed, never the most any session of its id did (a
+  // server up for days would otherwise creep up to every id's busiest moment).
+  void start(std::uint64_t before) {
     tick = before;
-    visible.clear();
-    for (net::ViewTick& h : history) h.tick = UINT64_MAX;
+    std::vector<std::uint32_t>().swap(visible);
+    for (net::ViewTick& h : history) {
+      h.tick = UINT64_MAX;
+      std::vector<std::uint32_t>().swap(h.keys);
+      std::vector<std::uint32_t>().swap(h.entered);
+    }
   }
 };
 
