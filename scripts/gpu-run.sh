@@ -205,20 +205,24 @@ for step in "${steps[@]}"; do
       } > "$log" 2>&1 ;;
     server-10k)
       # 10,000 bots on one server with three sockets on its port (--sockets 3; ENet holds 4,095
-      # connections a socket), at the bots' usual density (map 2212), the bots on 16 threads for 10 s.
-      # JSON lines in server-10k.jsonl: the bots' summary, then the server's.
+      # connections a socket), at the bots' usual density (map 2212), the bots on 16 threads: all
+      # connecting at once for a 10 s run, then (a server of its own) arriving over the first 4 s of a 12 s
+      # run (--ramp-seconds 4). JSON lines in server-10k.jsonl: each run's bots' summary, then its server's.
       : > "$out/server-10k.jsonl"
       {
-        "$stage/warpmind-server" --port 0 --sockets 3 --max-clients 10000 --map 2212 --aoi 20 --seconds 90 --json \
-          > "$out/10k-server.json" 2> "$out/10k-server.err" &
-        spid=$!
-        for _ in $(seq 200); do grep -q "listening on 127.0.0.1:[0-9]*," "$out/10k-server.err" && break; sleep 0.05; done
-        port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$out/10k-server.err" | grep -o "[0-9]*,$" | tr -d ,)
-        echo "== warpmind-server --sockets 3 --max-clients 10000 --map 2212; warpmind-bots --bots 10000 --threads 16 --seconds 10"
-        timeout 200 "$stage/warpmind-bots" --server "127.0.0.1:$port" --bots 10000 --threads 16 --seconds 10 --json |
-          tail -1 | tee -a "$out/server-10k.jsonl"
-        kill -INT "$spid"; wait "$spid"
-        tail -1 "$out/10k-server.json" | tee -a "$out/server-10k.jsonl"
+        for run in "0 10" "4 12"; do
+          read -r ramp secs <<< "$run"
+          "$stage/warpmind-server" --port 0 --sockets 3 --max-clients 10000 --map 2212 --aoi 20 --seconds 90 --json \
+            > "$out/10k-server-$ramp.json" 2> "$out/10k-server-$ramp.err" &
+          spid=$!
+          for _ in $(seq 200); do grep -q "listening on 127.0.0.1:[0-9]*," "$out/10k-server-$ramp.err" && break; sleep 0.05; done
+          port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$out/10k-server-$ramp.err" | grep -o "[0-9]*,$" | tr -d ,)
+          echo "== warpmind-server --sockets 3 --max-clients 10000 --map 2212; warpmind-bots --bots 10000 --threads 16 --seconds $secs --ramp-seconds $ramp"
+          timeout 200 "$stage/warpmind-bots" --server "127.0.0.1:$port" --bots 10000 --threads 16 --seconds "$secs" \
+            --ramp-seconds "$ramp" --json | tail -1 | tee -a "$out/server-10k.jsonl"
+          kill -INT "$spid"; wait "$spid"
+          tail -1 "$out/10k-server-$ramp.json" | tee -a "$out/server-10k.jsonl"
+        done
         python3 "$stage/gather-runs.py" server-10k "$out" "$stage"
       } > "$log" 2>&1 ;;
     soak|soak:*)

@@ -85,6 +85,8 @@ struct Bot {
   net::KeyPair pair;                                     // the current connection's key pair (fresh for each) and keys
   net::SessionKeys keys;
   Phase phase = Phase::Playing;
+  bool waiting = false;  // --ramp-seconds: not connected yet; it connects connect_after into the run
+  Clock::duration connect_after{};
   Clock::time_point phase_since{};
   bool resume_next = false;            // Connecting: the Hello asks for the current session's player back
   bool crash_next = false;             // ... because the server went silent (--resume-after-ms)

@@ -42,7 +42,7 @@ std::int64_t wall_us() {
 struct Flags {
   std::string server;
   int bots = 10;
-  double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0;
+  double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0, ramp_seconds = 0;
   int threads = 1, resume_after_ms = 0;
   std::uint64_t seed = 1;
   bool json = false;
@@ -463,6 +463,12 @@ std::string open_bots(Run& run, const std::vector<ENetAddress>& servers) {
     b.server = servers[static_cast<std::size_t>(i) % servers.size()];
     b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
     if (b.host == nullptr) return "cannot open a UDP socket for bot " + std::to_string(i);
+    if (run.f.ramp_seconds > 0) {  // bot i connects i / bots of the ramp into the run
+      b.waiting = true;
+      b.connect_after = std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(run.f.ramp_seconds * i / run.f.bots));
+      continue;
+    }
     b.peer = enet_host_connect(b.host, &b.server, net::kChannels, 0);
     if (b.peer == nullptr) return "cannot connect bot " + std::to_string(i);
   }
@@ -477,7 +483,18 @@ void play(Run& run, std::span<Bot> group, Clock::time_point start, Clock::time_p
   std::vector<pollfd> fds(group.size());
   Clock::time_point next_send = start, next_all = start;
   const Clock::time_point churn_end = stop - kChurnStep;
+  std::size_t waiting = 0;
+  for (const Bot& b : group) waiting += b.waiting;
   for (Clock::time_point now = Clock::now(); now < drain_end; now = Clock::now()) {
+    for (Bot& b : group) {  // --ramp-seconds: the bots whose time has come connect
+      if (waiting == 0) break;
+      if (!b.waiting || now < start + b.connect_after) continue;
+      b.waiting = false;
+      --waiting;
+      b.peer = now < stop ? enet_host_connect(b.host, &b.server, net::kChannels, 0) : nullptr;
+      b.gone = b.peer == nullptr;
+      b.heard_at = now;
+    }
     for (std::size_t i = 0; i < group.size(); ++i) fds[i] = {group[i].host ? group[i].host->socket : -1, POLLIN, 0};
     const int wait = static_cast<int>(
         std::clamp<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(next_send - now).count(), 0, 5));
@@ -561,7 +578,7 @@ void leave(Run& run) {
           fb, net::CreateMessage(fb, net::Body_Leave, net::CreateLeave(fb, b.session().token).Union()));
       send(b, net::kReliableChannel, fb);
     }
-    if (!b.gone) enet_peer_disconnect_later(b.peer, 0);
+    if (!b.gone && b.peer) enet_peer_disconnect_later(b.peer, 0);
     enet_host_flush(b.host);
   }
   const Clock::time_point leave_end = Clock::now() + std::chrono::seconds(2);
@@ -569,7 +586,7 @@ void leave(Run& run) {
     waiting = false;
     for (Bot& b : run.bots) {
       run.service(b, false);
-      waiting |= !b.gone;
+      waiting |= !b.gone && b.peer != nullptr;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -714,6 +731,9 @@ int main(int argc, char** argv) {
   demos::add_number(app, "--churn", f.churn, 0.0, 10.0, "F",
                     "each second a share F of the bots leaves and joins again (a new session) or restarts and "
                     "takes its session back with its token, half and half; none in the last 5 s of the run");
+  demos::add_number(app, "--ramp-seconds", f.ramp_seconds, 0.0, 600.0, "S",
+                    "the bots connect one after another over the first S seconds of the run (bot i at S * i / bots), "
+                    "as players arrive; 0: all at once");
   demos::add_integer(app, "--resume-after-ms", f.resume_after_ms, 0, 60000, "MS",
                      "a bot that gets no State for MS milliseconds, or whose connection ends, restarts and resumes "
                      "its session (its server crashed); 0: never");
