@@ -152,6 +152,8 @@ server_args=(--port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$bac
   umask 077
   od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$log/cluster.key"
   echo >> "$log/cluster.key"
+  od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$log/server.key"  # the zones' key pair's seed (--key-file)
+  echo >> "$log/server.key"
   password=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
   echo "warpmind:$password" > "$log/nats.credentials"
   printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\nmax_payload: 8388608\n' "$password" > "$log/nats.conf"
@@ -174,7 +176,7 @@ store_args=()
 zone_args() {  # zone $1's flags, into the array `zone`
   zone=(--host "$(zone_host "$1")" --sockets "$sockets" --max-clients "$per_zone" --zones "$zones" --zone-rows "$rows" --zone "$1"
     --nats "nats://$nats_host:$nats_port"
-    --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --nats-credentials-file "$log/nats.credentials"
+    --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --key-file "$log/server.key" --nats-credentials-file "$log/nats.credentials"
     "${store_args[@]}")
 }
 for ((k = 0; k < zones; ++k)); do
@@ -192,6 +194,9 @@ for ((k = 0; k < zones; ++k)); do
   zone_ports+=("$port")
   servers+="${servers:+,}$(zone_host "$k"):$port"
 done
+# The zones' public key (one seed, one key): the bots check every zone's Keys against it (--server-key).
+server_key=$(grep -o "public key [0-9a-f]*" "$log/zone0.err" | head -1 | cut -d' ' -f3)
+[[ ${#server_key} -eq 64 ]] || { echo "cluster: zone 0 printed no public key" >&2; exit 1; }
 # CLUSTER_FORGE=N: while the bots play, a stranger on the bus. It tries the NATS server without
 # credentials (it must be refused), then with them — as if they had leaked — publishes N messages the
 # zones must drop for their tags: random bytes of up to 1 MB on the tick subject and on zone 0's relay
@@ -231,7 +236,7 @@ fi
 # CLUSTER_KILL_ZONE: the zone killed while the bots play, and started again at once on its port from
 # its stored state; how long that took (kill to listening) goes to the log.
 kill_pid=""
-bot_args=(--churn "${CLUSTER_CHURN:-0}")
+bot_args=(--churn "${CLUSTER_CHURN:-0}" --server-key "$server_key")
 if [[ -n "$kill_zone" ]]; then
   bot_args+=(--resume-after-ms "$resume_after")
   alive() { [[ -r /proc/$1/stat && $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }  # zombies are dead

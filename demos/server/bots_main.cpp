@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <mutex>
 #include <random>
@@ -40,7 +41,7 @@ std::int64_t wall_us() {
 }
 
 struct Flags {
-  std::string server;
+  std::string server, server_key;
   int bots = 10;
   double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0, ramp_seconds = 0;
   int threads = 1, resume_after_ms = 0;
@@ -72,6 +73,8 @@ void send(Bot& b, std::uint8_t channel, flatbuffers::FlatBufferBuilder& fb) {
 
 struct Run {
   Flags f;
+  net::Key32 pinned{};  // --server-key: the public key every server's Keys must carry
+  bool pin = false;
   World world;
   std::mutex world_mutex;
   std::vector<Bot> bots;
@@ -115,9 +118,15 @@ struct Run {
     if (m == nullptr) return void(++b.bad_in);
     if (m->body_as_Refused()) return void(b.refused = true);
     const net::Keys* k = m->body_as_Keys();
-    if (k == nullptr || k->key() == nullptr || k->key()->size() != net::kPublicKeyBytes ||
-        !b.keys.derive_client(b.pair, k->key()->data()))
-      return void(++b.bad_in);
+    if (k == nullptr || k->key() == nullptr || k->key()->size() != net::kPublicKeyBytes) return void(++b.bad_in);
+    // --server-key: another key is not the server's (a host in the middle): no Hello, the connection dropped.
+    if (pin && std::memcmp(k->key()->data(), pinned.data(), pinned.size()) != 0) {
+      ++b.bad_in;
+      b.refused = true;
+      enet_peer_disconnect_now(b.peer, 0);
+      return;
+    }
+    if (!b.keys.derive_client(b.pair, k->key()->data())) return void(++b.bad_in);
     hello(b);
   }
 
@@ -688,6 +697,10 @@ int run(Run& run) {
   if (enet_initialize() != 0) return bad("cannot initialise ENet");
   std::vector<ENetAddress> servers;
   if (const std::string err = parse_servers(run.f.server, servers); !err.empty()) return bad(err);
+  if (!run.f.server_key.empty()) {
+    if (!net::parse_hex32(run.f.server_key, run.pinned)) return bad("--server-key: 64 hexadecimal digits expected");
+    run.pin = true;
+  }
   if (const std::string err = open_bots(run, servers); !err.empty()) return bad(err);
   const Clock::time_point start = Clock::now();
   const Clock::time_point stop =
@@ -721,6 +734,10 @@ int main(int argc, char** argv) {
   demos::add_text(app, "--server", f.server, "HOST:PORT[,...]",
                   "the server, or the zones of a cluster (bot i connects to the (i mod count)-th)")
       ->required();
+  demos::add_text(app, "--server-key", f.server_key, "HEX",
+                  "the servers' public key (64 hexadecimal digits, as warpmind-server prints it): a connection whose "
+                  "Keys carry another is dropped before its Hello (counted as refused and a bad message)",
+                  {}, "none: any server's key is taken");
   demos::add_integer(app, "--bots", f.bots, 1, 16000, "N", "clients (one UDP socket each)");
   demos::add_integer(app, "--threads", f.threads, 1, 64, "N", "threads the bots are shared among");
   demos::add_number(app, "--seconds", f.seconds, 0.1, 1e6, "S", "how long the bots play");

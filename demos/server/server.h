@@ -74,6 +74,10 @@ struct Flags {
   // Observers (docs/protocol.md): with a key file, an Observe must carry its key (first line, 16 to 256
   // bytes); without one, observers are admitted from loopback addresses (127.0.0.0/8) only.
   std::string observer_key_file;
+  // The server's key pair (docs/protocol.md, "Sealed packets"): from the 32-byte seed of this file (64
+  // hexadecimal digits on its first line), so that its public key is known in advance and clients can
+  // check it; without one, a fresh pair at every start.
+  std::string key_file;
   int metrics_port = -1;  // -1: no metrics endpoint
   // Slots a client holds without playing (server_limits.cpp): a joined player whose client sent nothing
   // with its token for idle_seconds (0: never) leaves; a connection whose handshake is not done within

@@ -82,14 +82,13 @@ bool first_line(const std::string& path, std::string& line) {
   return true;
 }
 
-// The cluster key: 64 hexadecimal digits on the file's first line; empty string or what is wrong.
-std::string read_cluster_key(const std::string& path, net::ZoneBus::Key& key) {
+// A 32-byte key (the cluster key, the server's key seed): 64 hexadecimal digits on the file's first
+// line; empty string or what is wrong (`flag` names the option in the message).
+std::string read_key32(const std::string& flag, const std::string& path, net::Key32& key) {
   std::string hex;
-  if (!first_line(path, hex)) return "--cluster-key-file: cannot read " + path;
-  if (hex.size() != 2 * key.size() || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-    return "--cluster-key-file: " + path + " must hold 64 hexadecimal digits (32 bytes) on its first line";
-  for (std::size_t i = 0; i < key.size(); ++i)
-    key[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  if (!first_line(path, hex)) return flag + ": cannot read " + path;
+  if (!net::parse_hex32(hex, key))
+    return flag + ": " + path + " must hold 64 hexadecimal digits (32 bytes) on its first line";
   return {};
 }
 
@@ -115,7 +114,7 @@ std::string Server::open_network() {
     net::ZoneBus::Key key{};
     std::string user, password;
     if (f.cluster_key_file.empty()) return "--cluster-key-file: a zone of a cluster needs the cluster key";
-    if (std::string err = read_cluster_key(f.cluster_key_file, key); !err.empty()) return err;
+    if (std::string err = read_key32("--cluster-key-file", f.cluster_key_file, key); !err.empty()) return err;
     if (!f.nats_credentials_file.empty())
       if (std::string err = read_credentials(f.nats_credentials_file, user, password); !err.empty()) return err;
     const std::string err = bus.connect(f.nats, f.nats_prefix, f.zone, key, user, password);
@@ -130,7 +129,15 @@ std::string Server::open_network() {
     if (observer_key.size() < 16 || observer_key.size() > 256)
       return "--observer-key-file: " + f.observer_key_file + " must hold a key of 16 to 256 bytes on its first line";
   }
-  if (!identity.make()) return "cannot make the server's key pair (libsodium)";
+  if (!f.key_file.empty()) {
+    net::Key32 seed{};
+    if (std::string err = read_key32("--key-file", f.key_file, seed); !err.empty()) return err;
+    const bool made = identity.from_seed(seed);
+    sodium_memzero(seed.data(), seed.size());
+    if (!made) return "cannot make the server's key pair (libsodium)";
+  } else if (!identity.make()) {
+    return "cannot make the server's key pair (libsodium)";
+  }
   if (enet_initialize() != 0) return "cannot initialise ENet";
   ENetAddress address;
   if (enet_address_set_host_ip(&address, f.host.c_str()) != 0) return "--host: not an IPv4 address: " + f.host;
@@ -180,6 +187,8 @@ std::string Server::open_network() {
   std::fprintf(stderr, "warpmind-server: listening on %s:%u, %d Hz, map %g, AOI %g (%s), variant %s, zone %d of %d\n",
                f.host.c_str(), bound.port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape),
                aoi::variant_name(world->variant()), f.zone, f.zones);
+  std::fprintf(stderr, "warpmind-server: public key %s (%s)\n", net::hex32(identity.pk.data()).c_str(),
+               f.key_file.empty() ? "made at start" : "from --key-file");
   std::fflush(stderr);
   return {};
 }
@@ -330,6 +339,10 @@ int main(int argc, char** argv) {
                      "CAP_NET_ADMIN; the summary's socket_buffer says what was set)");
   demos::add_integer(app, "--max-observers", f.max_observers, 0, 64, "N",
                      "observer connections at once (warpmind-demo --connect): a Snapshot of every player a tick each");
+  demos::add_text(app, "--key-file", f.key_file, "FILE",
+                  "the server's key pair from the 32-byte seed in FILE (64 hexadecimal digits on its first line), so "
+                  "that clients can check its public key (printed at start; warpmind-bots --server-key)",
+                  {}, "a fresh pair at every start");
   demos::add_text(app, "--observer-key-file", f.observer_key_file, "FILE",
                   "observers must present the key on the file's first line (16 to 256 bytes); without it, "
                   "observers are admitted from loopback addresses only");

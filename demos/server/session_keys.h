@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace warpmind::net {
 
@@ -34,11 +35,42 @@ inline bool sodium_ready() {
   return ok;
 }
 
-// An X25519 key pair (libsodium's crypto_kx), fresh from the system's random source.
+using Key32 = std::array<std::uint8_t, 32>;
+
+// 64 hexadecimal digits (either case) as 32 bytes; false (key unchanged) for anything else.
+inline bool parse_hex32(const std::string& hex, Key32& key) {
+  if (hex.size() != 64) return false;
+  Key32 k{};
+  for (std::size_t i = 0; i < 64; ++i) {
+    const char c = hex[i];
+    const int v = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+    if (v < 0) return false;
+    k[i / 2] = static_cast<std::uint8_t>(k[i / 2] << 4 | v);
+  }
+  key = k;
+  return true;
+}
+// 32 bytes as 64 lowercase hexadecimal digits.
+inline std::string hex32(const std::uint8_t* key) {
+  static const char digits[] = "0123456789abcdef";
+  std::string s(64, '0');
+  for (std::size_t i = 0; i < 32; ++i) s[2 * i] = digits[key[i] >> 4], s[2 * i + 1] = digits[key[i] & 15];
+  return s;
+}
+
+// An X25519 key pair (libsodium's crypto_kx): fresh from the system's random source, or made from a
+// 32-byte seed (the server's --key-file: the same seed, the same pair, so that clients can know its
+// public key in advance).
 struct KeyPair {
   std::array<std::uint8_t, crypto_kx_PUBLICKEYBYTES> pk{};
   std::array<std::uint8_t, crypto_kx_SECRETKEYBYTES> sk{};
   bool make() { return sodium_ready() && crypto_kx_keypair(pk.data(), sk.data()) == 0; }
+  bool from_seed(const Key32& seed) {
+    return sodium_ready() && crypto_kx_seed_keypair(pk.data(), sk.data(), seed.data()) == 0;
+  }
   ~KeyPair() { sodium_memzero(sk.data(), sk.size()); }
 };
 

@@ -307,6 +307,48 @@ TEST(Server, AnOnPathHostCanNeitherReadNorTakeASession) {
   enet_deinitialize();
 }
 
+// A server with --key-file has the same key pair at every start, its public key printed; bots told it
+// (--server-key) play, bots told another refuse every server's Keys before saying Hello (what a host
+// in the middle of the handshake would send), and a key file that is not 64 hexadecimal digits exits 2.
+TEST(Server, ClientsThatKnowTheServersKeyTakeNoOther) {
+  const fs::path seed = scratch("server.key");
+  std::ofstream(seed) << std::string(64, '7') << "\n";
+  const auto public_key = [](const ServerProcess& s) {
+    const std::string e = slurp(s.err);
+    const std::size_t at = e.find("public key ");
+    return at == std::string::npos ? std::string() : e.substr(at + 11, 64);
+  };
+  std::string first;
+  {
+    ServerProcess once({"--key-file", seed.string()}, "keyed_once");
+    ASSERT_GT(once.port, 0) << slurp(once.err);
+    first = public_key(once);
+  }
+  ServerProcess server({"--map", "100", "--aoi", "10", "--key-file", seed.string()}, "keyed");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  const std::string key = public_key(server);
+  ASSERT_EQ(key.size(), 64u) << slurp(server.err);
+  EXPECT_EQ(key, first);  // the same seed, the same key
+  json good, bad;
+  EXPECT_EQ(run_bots(server.port, "--bots 10 --seconds 2 --server-key " + key, good, "keyed_bots"), 0) << good.dump();
+  EXPECT_EQ(good["joined"], 10) << good.dump();
+  std::string other = key;
+  other[0] = other[0] == '0' ? '1' : '0';
+  EXPECT_EQ(run_bots(server.port, "--bots 10 --seconds 2 --server-key " + other, bad, "wrong_key_bots"), 1)
+      << bad.dump();
+  EXPECT_EQ(bad["joined"], 0) << bad.dump();
+  EXPECT_EQ(bad["refused"], 10) << bad.dump();
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["joined"], 10) << sv.dump();
+  const fs::path short_seed = scratch("short.server.key");
+  std::ofstream(short_seed) << "abcd\n";
+  const int raw = std::system((warpmind::test::bin_dir() + "/warpmind-server --port 0 --seconds 1 --key-file " +
+                               short_seed.string() + " > /dev/null 2>&1")
+                                  .c_str());
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 2);
+}
+
 TEST(Server, ServesMetricsInThePrometheusTextFormat) {
   ServerProcess server({"--map", "100", "--aoi", "10", "--metrics-port", "0"}, "metrics");
   ASSERT_GT(server.port, 0) << slurp(server.err);
