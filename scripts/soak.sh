@@ -4,7 +4,7 @@
 # and resumes) in runs of one minute each, back to back: every run is checked whole by the bots
 # (docs/server.md, "What the bots check"), and the server never restarts (its own time limit is far past
 # the runs': each run is bounded by 240 s, its check included). The server's resident memory
-# (VmRSS) is sampled every minute, and the bytes its heap holds in use (its metrics endpoint). Prints a line a minute (the run's players lost and inconsistencies,
+# (VmRSS) is sampled every minute. Prints a line a minute (the run's players lost and inconsistencies,
 # the RSS) and, last, one JSON object: every sample, the runs' totals, the RSS growth after the first
 # minute, and "ok" (no run lost a player or saw an inconsistency, and the growth is at most
 # SOAK_MAX_GROWTH, default 0.05). Exit status 0 when ok.
@@ -37,7 +37,7 @@ log=${SOAK_LOG:-$(mktemp -d)}
 mkdir -p "$log"
 
 "$bin/warpmind-server" --port 0 --max-clients $((bots + bots / 10 + 16 > 4000 ? 4000 : bots + bots / 10 + 16)) --map "$map" --aoi 20 --backend "$backend" \
-  --seconds $((minutes * 240 + 60)) --metrics-port 0 --json > "$log/server.json" 2> "$log/server.err" &
+  --seconds $((minutes * 240 + 60)) --json > "$log/server.json" 2> "$log/server.err" &
 server=$!
 trap 'kill -INT $server 2> /dev/null || true' EXIT
 for _ in $(seq 400); do grep -q "listening on 127.0.0.1:[0-9]*," "$log/server.err" && break; sleep 0.05; done
@@ -46,17 +46,8 @@ port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$log/server.err" | grep -o "[0-
 echo "soak: server on 127.0.0.1:$port (pid $server), map $map, $bots bots, churn $churn, $minutes minutes, logs in $log"
 
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$server/status" 2> /dev/null || echo 0; }
-# The heap's bytes in use (the metrics' warpmind_server_heap_bytes), in KiB: with the RSS it tells memory
-# kept from fragmentation.
-metrics=$(grep -o "metrics on http://127.0.0.1:[0-9]*" "$log/server.err" | grep -o "[0-9]*$" || true)
-heap_kb() {
-  local page
-  [[ -n "$metrics" ]] || { echo 0; return; }
-  page=$(timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$metrics; printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3; cat <&3" 2> /dev/null || true)
-  awk '/^warpmind_server_heap_bytes / { printf "%d", $2 / 1024; found = 1 } END { if (!found) print 0 }' <<< "$page"
-}
 : > "$log/runs.jsonl"
-samples=() heaps=()
+samples=()
 for ((m = 1; m <= minutes; ++m)); do
   # One minute of bots (58 s of play and their check): a run's States are all held for its check, so
   # the runs are kept to a minute each.
@@ -64,16 +55,14 @@ for ((m = 1; m <= minutes; ++m)); do
     --churn "$churn" --seed "$m" --json > "$log/bots-$m.out" 2>&1 || true
   tail -1 "$log/bots-$m.out" >> "$log/runs.jsonl"
   rss=$(rss_kb)
-  heap=$(heap_kb)
   samples+=("$rss")
-  heaps+=("$heap")
-  python3 - "$log/bots-$m.out" "$m" "$rss" "$heap" <<'EOF'
+  python3 - "$log/bots-$m.out" "$m" "$rss" <<'EOF'
 import json, sys
 try:
     r = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 except (ValueError, IndexError):
     r = {}
-print(f"minute {sys.argv[2]}: rss {int(sys.argv[3]) / 1024:.1f} MiB, heap in use {int(sys.argv[4]) / 1024:.1f} MiB; sessions {r.get('sessions', '?')}, "
+print(f"minute {sys.argv[2]}: rss {int(sys.argv[3]) / 1024:.1f} MiB; sessions {r.get('sessions', '?')}, "
       f"players lost {r.get('players_lost', '?')}, inconsistencies {r.get('inconsistencies', '?')}, "
       f"ticks checked {r.get('ticks_checked', '?')}")
 EOF
@@ -81,11 +70,10 @@ done
 kill -INT "$server"
 wait "$server" || true
 trap - EXIT
-python3 - "$log" "$max_growth" "$minutes" "$bots" "$churn" "${heaps[*]}" "${samples[@]}" <<'EOF'
+python3 - "$log" "$max_growth" "$minutes" "$bots" "$churn" "${samples[@]}" <<'EOF'
 import json, sys
 log, max_growth, minutes, bots, churn = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
-heap = [int(x) for x in sys.argv[6].split()]
-rss = [int(x) for x in sys.argv[7:]]
+rss = [int(x) for x in sys.argv[6:]]
 runs = []
 for line in open(f"{log}/runs.jsonl"):
     try:
@@ -103,8 +91,7 @@ ok = (bad_runs == 0 and total("players_lost") == 0 and total("inconsistencies") 
       total("players_duplicated") == 0 and growth is not None and growth <= max_growth)
 print(json.dumps({
     "program": "soak", "minutes": minutes, "bots": bots, "churn": churn, "rss_kb": rss,
-    "rss_growth_after_first_minute": growth, "max_growth": max_growth, "heap_kb": heap,
-    "heap_growth_after_first_minute": (heap[-1] - heap[0]) / heap[0] if len(heap) > 1 and heap[0] > 0 else None, "runs": len(runs),
+    "rss_growth_after_first_minute": growth, "max_growth": max_growth, "runs": len(runs),
     "runs_without_summary": bad_runs, "sessions": total("sessions"), "players_lost": total("players_lost"),
     "players_duplicated": total("players_duplicated"), "inconsistencies": total("inconsistencies"),
     "ticks_checked": total("ticks_checked"), "states_checked": total("states_checked"),

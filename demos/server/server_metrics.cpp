@@ -11,8 +11,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include <malloc.h>
-
 #include "server.h"
 
 namespace warpmind::server {
@@ -49,11 +47,6 @@ std::string Server::metrics_text() {
     metric(name, type, help, b);
   };
   single("warpmind_server_ticks_total", "counter", "Ticks run.", tick - 1);
-  // What the process's heap holds in use (glibc's mallinfo2: small blocks and mmapped ones), beside
-  // its RSS: growth here is memory kept, growth of the RSS alone the heap's own fragmentation.
-  const struct mallinfo2 heap = mallinfo2();
-  single("warpmind_server_heap_bytes", "gauge", "Bytes the heap holds in use.",
-         static_cast<double>(heap.uordblks + heap.hblkhd));
   single("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.", late_ticks);
   single("warpmind_server_clients", "gauge", "Players joined now.", active_count());
   single("warpmind_server_joins_total", "counter", "Joins accepted.", joined);
