@@ -155,7 +155,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     client.seal(1, packet.data(), packet.size(), sealed.data());
     FUZZ_CHECK(server.open(0, sealed.data(), sealed.size(), plain.data(), n) == OpenError::Forged);  // other channel
     FUZZ_CHECK(server.open(1, sealed.data(), sealed.size(), plain.data(), n) == OpenError::None && n == size &&
-               std::memcmp(plain.data(), packet.data(), size) == 0);
+               (size == 0 || std::memcmp(plain.data(), packet.data(), size) == 0));  // (no memcmp of an empty one)
     FUZZ_CHECK(server.open(1, sealed.data(), sealed.size(), plain.data(), n) == OpenError::Replayed);
     const std::size_t bit = size ? data[0] % (8 * sealed.size()) : 0;
     sealed[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
