@@ -324,7 +324,7 @@ struct Server {
   void make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
                     const aoi::Player& at, bool resumed, std::uint32_t last_seq, std::uint32_t seq) const;
   void welcome_join(Slot& s, int k);
-  void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size);
+  void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size, bool seal = true);
   void refuse(ENetPeer* p, net::RefuseReason why);
   void on_hello(ENetPeer* p, Conn& c, const net::Hello& h);
   bool resume(ENetPeer* p, Conn& c, const net::Hello& h);

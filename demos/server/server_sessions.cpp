@@ -15,14 +15,7 @@ void Server::send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuil
 
 // A Message in clear, whatever the connection's keys: the Keys that answer its Connect.
 void Server::send_clear(ENetPeer* p, flatbuffers::FlatBufferBuilder& b) {
-  ENetPacket* packet = enet_packet_create(b.GetBufferPointer(), b.GetSize(), ENET_PACKET_FLAG_RELIABLE);
-  if (packet == nullptr) return void(++send_failures);
-  if (enet_peer_send(p, net::kReliableChannel, packet) != 0) {
-    enet_packet_destroy(packet);
-    return void(++send_failures);
-  }
-  ++packets_out;
-  bytes_out += b.GetSize();
+  send_bytes(p, net::kReliableChannel, b.GetBufferPointer(), b.GetSize(), false);
 }
 
 void Server::refuse(ENetPeer* p, net::RefuseReason why) {
@@ -34,10 +27,11 @@ void Server::refuse(ENetPeer* p, net::RefuseReason why) {
   ++refused;
 }
 
-// A Message to a connection, sealed with its keys (before them, in clear: only refusals come then).
-void Server::send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size) {
+// A Message to a connection, sealed with its keys (before them, in clear: only refusals come then;
+// `seal` false: in clear whatever the keys).
+void Server::send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size, bool seal) {
   Conn* c = static_cast<Conn*>(p->data);
-  const bool sealed = c != nullptr && c->keys.ready();
+  const bool sealed = seal && c != nullptr && c->keys.ready();
   const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
   ENetPacket* packet = enet_packet_create(sealed ? nullptr : data, size + (sealed ? net::kSealOverhead : 0), flags);
   if (packet == nullptr) return void(++send_failures);
