@@ -262,6 +262,15 @@ struct Client {
   }
 };
 
+// The newest State a client received (nullptr: none).
+inline const warpmind::net::State* newest_state(const Client& c) {
+  const warpmind::net::State* best = nullptr;
+  for (const auto& r : c.received)
+    if (const warpmind::net::Message* m = warpmind::net::read_message(r.data(), r.size()); m && m->body_as_State())
+      if (!best || m->body_as_State()->tick() > best->tick()) best = m->body_as_State();
+  return best;
+}
+
 inline void hello(flatbuffers::FlatBufferBuilder& b, std::uint32_t version) {
   b.Clear();
   warpmind::net::FinishMessageBuffer(

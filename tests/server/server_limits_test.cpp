@@ -216,13 +216,7 @@ TEST(Server, AnOnPathHostCanNeitherReadNorTakeASession) {
   const Message* w = join(victim, b);
   ASSERT_NE(w, nullptr);
   const std::uint64_t token = w->body_as_Welcome()->token();
-  const auto newest = [&victim] {
-    const State* best = nullptr;
-    for (const auto& r : victim.received)
-      if (const Message* m = read_message(r.data(), r.size()); m && m->body_as_State())
-        if (!best || m->body_as_State()->tick() > best->tick()) best = m->body_as_State();
-    return best;
-  };
+  const auto newest = [&victim] { return newest_state(victim); };
   for (std::uint32_t seq = 1; seq <= 3; ++seq) {
     move(b, token, seq, 50, 50);
     victim.send(b, kStreamChannel);

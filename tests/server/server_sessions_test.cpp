@@ -32,15 +32,6 @@ void resume_hello(flatbuffers::FlatBufferBuilder& b, std::uint32_t player, std::
                        CreateHello(b, kProtocolVersion, b.CreateString("restarted"), player, token).Union()));
 }
 
-// The newest State a client received (nullptr: none).
-const State* newest_state(const Client& c) {
-  const State* best = nullptr;
-  for (const auto& r : c.received)
-    if (const Message* m = read_message(r.data(), r.size()); m && m->body_as_State())
-      if (!best || m->body_as_State()->tick() > best->tick()) best = m->body_as_State();
-  return best;
-}
-
 // Players who leave and others who join in their places, as on a server that has been up for a while:
 // three sessions of bots in a row against one server, with attacks, each checked whole. A new session's
 // player starts from nothing of the one that had its id before: its last applied command (each session's
