@@ -36,7 +36,7 @@ if [[ $# -ne 3 ]]; then
 fi
 zones=$1 bots=$2 seconds=$3
 [[ "$zones" =~ ^[0-9]+$ && "$zones" -ge 1 && "$zones" -le 64 ]] || { echo "cluster: ZONES must be 1..64" >&2; exit 2; }
-[[ "$bots" =~ ^[0-9]+$ && "$bots" -ge 1 && "$bots" -le 16000 ]] || { echo "cluster: BOTS must be 1..16000" >&2; exit 2; }
+[[ "$bots" =~ ^[0-9]+$ && "$bots" -ge 1 && "$bots" -le 100000 ]] || { echo "cluster: BOTS must be 1..100000" >&2; exit 2; }
 [[ "$seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "cluster: SECONDS must be a number" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

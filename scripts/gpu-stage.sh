@@ -40,8 +40,11 @@ if cmake --build "$build" --target help | grep -c "warpmind-server" > /dev/null;
   cp "$build/bin/warpmind-bots" scripts/cluster.sh scripts/soak.sh "$stage/"
   nats=$(command -v nats-server || echo /usr/sbin/nats-server)
   [[ -x $nats ]] && cp "$nats" "$stage/"  # a static program: the cluster step runs it there
+  # iproute2, for the cluster step's network namespaces on a machine without it (its libraries go to STAGE/lib)
+  ip=$(command -v ip || echo /usr/sbin/ip)
+  [[ -x $ip ]] && cp "$ip" "$stage/ip"
 fi
-stage_libs "$stage"/warpmind*
+stage_libs "$stage"/warpmind* $([[ -x $stage/ip ]] && echo "$stage/ip")
 # The GLVND libraries the NVIDIA Vulkan driver loads (dispatch, GLX, EGL, GL), which a machine with the
 # driver alone can lack.
 for l in libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libOpenGL.so.0 libGL.so.1 libGLESv2.so.2; do

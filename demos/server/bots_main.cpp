@@ -738,7 +738,7 @@ int main(int argc, char** argv) {
                   "the servers' public key (64 hexadecimal digits, as warpmind-server prints it): a connection whose "
                   "Keys carry another is dropped before its Hello (counted as refused and a bad message)",
                   {}, "none: any server's key is taken");
-  demos::add_integer(app, "--bots", f.bots, 1, 16000, "N", "clients (one UDP socket each)");
+  demos::add_integer(app, "--bots", f.bots, 1, 100000, "N", "clients (one UDP socket each)");
   demos::add_integer(app, "--threads", f.threads, 1, 64, "N", "threads the bots are shared among");
   demos::add_number(app, "--seconds", f.seconds, 0.1, 1e6, "S", "how long the bots play");
   demos::add_number(app, "--attack-share", f.attack_share, 0.0, 1.0, "F",
