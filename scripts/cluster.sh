@@ -310,12 +310,13 @@ single_bots=$(tail -1 "$log/single-bots.json")
 echo "$single_bots"
 fi
 
-summary() {  # the counts of one run's bot summary
-  local j=$1
-  printf '{"joined":%s,"players_lost":%s,"players_duplicated":%s,"inconsistencies":%s,"ticks_checked":%s,"states_checked":%s,"catch_ups_behind":%s,"snapshots":%s}' \
-    "$(field "$j" joined)" "$(field "$j" players_lost)" "$(field "$j" players_duplicated)" \
-    "$(field "$j" inconsistencies)" "$(field "$j" ticks_checked)" "$(field "$j" states_checked)" \
-    "$(field "$j" catch_ups_behind)" "$(field "$j" snapshots)"
+summary() {  # the counts of one run's bot summary (null where the bots wrote none: they failed to start)
+  local j=$1 k v out=
+  for k in joined players_lost players_duplicated inconsistencies ticks_checked states_checked catch_ups_behind snapshots; do
+    v=$(field "$j" "$k")
+    out+="${out:+,}\"$k\":${v:-null}"
+  done
+  printf '{%s}' "$out"
 }
 ok=true
 for j in "$cluster_bots" ${single_bots:+"$single_bots"}; do
@@ -364,7 +365,13 @@ else
 fi
 single_summary=null
 [[ -n "$single_bots" ]] && single_summary=$(summary "$single_bots")
-printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
-  "$zones" "$rows" "$([[ $netns == 1 ]] && echo true || echo false)" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$timeouts" "$bad" "$missing" "$relayed" \
+# The bots' last words where they wrote no summary (they could not start, e.g. out of sockets).
+bots_error=null
+if [[ -z "$(field "$cluster_bots" joined)" ]]; then
+  e=$(tail -1 "$log/cluster-bots.err" 2>/dev/null | tr -d '\000-\037' | sed 's/[\\"]/\\&/g')
+  bots_error="\"${e:-no summary}\""
+fi
+printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"bots_error":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+  "$zones" "$rows" "$([[ $netns == 1 ]] && echo true || echo false)" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$bots_error" "$timeouts" "$bad" "$missing" "$relayed" \
   "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$forge_json" "$kill_json" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]
