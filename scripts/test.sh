@@ -7,9 +7,25 @@
 # and C# binding's tests (tests/csharp, NUnit under mono) run there too.
 # --sanitize: the CPU library, programs and tests built with AddressSanitizer and UndefinedBehaviorSanitizer
 # into build-sanitize/ (no CUDA, no renderer) and the suite run there; any report fails it.
+# --tsan: the threads contract (context.h: modules of one context on threads of their own) under
+# ThreadSanitizer — tests/core/shared_context_test.cpp and the modules it drives, built with WARPMIND_TSAN
+# into build-tsan/ (no CUDA); any report fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+if [[ "${1:-}" == "--tsan" ]]; then
+  dir=${WARPMIND_TSAN_BUILD_DIR:-build-tsan}
+  [[ -f "$dir/CMakeCache.txt" ]] ||
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPMIND_CUDA=OFF -DWARPMIND_ENGINE=OFF -DWARPMIND_TSAN=ON > /dev/null
+  cmake --build "$dir" -j "${WARPMIND_JOBS:-2}" --target warpmind_thread_tests
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+  # Without address randomisation where the kernel allows it: ThreadSanitizer's fixed memory layout
+  # can clash with a kernel's wide mmap randomisation.
+  run=()
+  setarch "$(uname -m)" -R true 2> /dev/null && run=(setarch "$(uname -m)" -R)
+  "${run[@]}" "$dir/bin/warpmind_thread_tests"
+  exit 0
+fi
 if [[ "${1:-}" == "--sanitize" ]]; then
   export WARPMIND_BUILD_DIR=${WARPMIND_BUILD_DIR:-build-sanitize}
   if [[ ! -f "$WARPMIND_BUILD_DIR/CMakeCache.txt" ]]; then

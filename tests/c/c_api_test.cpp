@@ -146,6 +146,46 @@ TEST(CApi, FieldEqualsTheCppModule) {
       EXPECT_EQ(g[i].y, cg[i].y);
     }
   }
+  // Steering: every point on a layer of its own (2: past the last, so it stays), headings kept where the
+  // step is zero.
+  {
+    std::vector<std::uint8_t> layer_of(points.size());
+    for (std::size_t i = 0; i < layer_of.size(); ++i) layer_of[i] = static_cast<std::uint8_t>(i % 3);
+    std::vector<wm_vec2> out(points.size());
+    std::vector<float> heading(points.size(), 7.0f);
+    std::vector<warpmind::Vec2> cpp_out(points.size());
+    std::vector<float> cpp_heading(points.size(), 7.0f);
+    ASSERT_EQ(wm_field_steer(f, points.data(), layer_of.data(), points.size(), 3, 0.75f, out.data(), heading.data()),
+              WM_OK)
+        << wm_last_error();
+    ASSERT_TRUE(layers->steer(cpp_points, layer_of, 3, 0.75f, cpp_out, cpp_heading).ok());
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      EXPECT_EQ(out[i].x, cpp_out[i].x) << i;
+      EXPECT_EQ(out[i].y, cpp_out[i].y) << i;
+      EXPECT_EQ(heading[i], cpp_heading[i]) << i;
+      if (layer_of[i] == 2) {
+        EXPECT_TRUE(out[i].x == points[i].x && out[i].y == points[i].y && heading[i] == 7.0f) << i;
+      }
+      moved += out[i].x != points[i].x || out[i].y != points[i].y;
+    }
+    EXPECT_GT(moved, points.size() / 3);
+    std::vector<wm_vec2> no_heading(points.size());
+    ASSERT_EQ(wm_field_steer(f, points.data(), layer_of.data(), points.size(), 3, 0.75f, no_heading.data(), nullptr),
+              WM_OK);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      EXPECT_TRUE(no_heading[i].x == out[i].x && no_heading[i].y == out[i].y);
+    // Refused: an even window, a negative or non-finite step, null arrays; nothing written.
+    wm_vec2 one = {-1.0f, -1.0f};
+    EXPECT_EQ(wm_field_steer(f, points.data(), layer_of.data(), 1, 4, 0.75f, &one, nullptr), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_field_steer(f, points.data(), layer_of.data(), 1, 3, -1.0f, &one, nullptr), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_field_steer(f, points.data(), layer_of.data(), 1, 3, NAN, &one, nullptr), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_field_steer(f, points.data(), nullptr, 1, 3, 0.75f, &one, nullptr), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_field_steer(f, nullptr, layer_of.data(), 1, 3, 0.75f, &one, nullptr), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_field_steer(f, points.data(), layer_of.data(), 1, 3, 0.75f, nullptr, nullptr), WM_INVALID_ARGUMENT);
+    EXPECT_TRUE(one.x == -1.0f && one.y == -1.0f);
+    EXPECT_EQ(wm_field_steer(f, nullptr, nullptr, 0, 3, 0.75f, nullptr, nullptr), WM_OK);
+  }
   // Bad queries and builds: codes, and the layers unchanged.
   float v = 0;
   EXPECT_EQ(wm_field_sample(f, 2, points.data(), 1, &v), WM_INVALID_ARGUMENT);

@@ -42,6 +42,19 @@ namespace Warpmind.Tests
                 f.BestMove(0, new[] { new Vec2(12.5f, 10.5f) }, 5, moves);
                 Assert.AreEqual(10, moves[0].CellX);  // the charge's cell is the window's best
                 Assert.AreEqual(50f, moves[0].Value);
+                var steered = new Vec2[1];
+                var heading = new float[] { 9f };
+                f.Steer(new[] { new Vec2(12.5f, 10.5f) }, new byte[] { 0 }, 5, 1f, steered, heading);
+                // One unit towards the centre of the window's best cell (the best move's: ties in the flat top of
+                // the ramp go to the first in row-major order).
+                double dx = moves[0].Target.X - 12.5, dy = moves[0].Target.Y - 10.5, d = Math.Sqrt(dx * dx + dy * dy);
+                Assert.Greater(d, 1.0);
+                Assert.AreEqual(12.5 + dx / d, steered[0].X, 1e-5);
+                Assert.AreEqual(10.5 + dy / d, steered[0].Y, 1e-5);
+                Assert.AreEqual(Math.Atan2(dy, dx), heading[0], 1e-5);
+                f.Steer(new[] { new Vec2(12.5f, 10.5f) }, new byte[] { 1 }, 5, 1f, steered);  // no layer 1: stays
+                Assert.AreEqual(12.5f, steered[0].X);
+                Assert.Throws<ArgumentException>(() => f.Steer(pts, new byte[3], 5, -1f, new Vec2[3]));
                 Assert.Throws<ArgumentException>(() => f.Build(new[] { new Entity(float.NaN, 1, 0) }));
                 f.Sample(0, pts, v);
                 Assert.AreEqual(50f, v[0]);  // unchanged by the refused build

@@ -218,6 +218,7 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_field_sample(FieldHandle f, uint layer, Vec2[] points, UIntPtr count, float[] values);
         [DllImport(Lib)] internal static extern int wm_field_best_move(FieldHandle f, uint layer, Vec2[] points, UIntPtr count, int window, Move[] moves);
         [DllImport(Lib)] internal static extern int wm_field_gradient(FieldHandle f, uint layer, Vec2[] points, UIntPtr count, Vec2[] gradients);
+        [DllImport(Lib)] internal static extern int wm_field_steer(FieldHandle f, Vec2[] points, byte[] layerOf, UIntPtr count, int window, float step, Vec2[] output, float[] heading);
         [DllImport(Lib)] internal static extern int wm_crowd_create_with(ContextHandle ctx, ref CrowdConfig config, out IntPtr crowd);
         [DllImport(Lib)] internal static extern void wm_crowd_destroy(IntPtr crowd);
         [DllImport(Lib)] internal static extern int wm_crowd_reset(CrowdHandle c, Vec2[] positions, UIntPtr count);
@@ -336,6 +337,14 @@ namespace Warpmind
         {
             if (gradients.Length != points.Length) throw new ArgumentException("Gradient: one gradient per point");
             Native.Check(Native.wm_field_gradient(handle, layer, points, Native.Size(points.Length), gradients));
+        }
+        // Each point a step towards the best cell of its window on layer layerOf[i] (wm_field_steer); heading
+        // may be null, else it is updated where the point moves.
+        public void Steer(Vec2[] points, byte[] layerOf, int window, float step, Vec2[] output, float[] heading = null)
+        {
+            if (layerOf.Length != points.Length || output.Length != points.Length || (heading != null && heading.Length != points.Length))
+                throw new ArgumentException("Steer: one layer, output and heading per point");
+            Native.Check(Native.wm_field_steer(handle, points, layerOf, Native.Size(points.Length), window, step, output, heading));
         }
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
     }

@@ -7,10 +7,10 @@
  *   wm_last_error() holds a one-line message for a person. No call aborts or throws on bad arguments:
  *   a null handle or pointer, a count that does not match, a malformed string is an error code.
  * - Handles: created by wm_*_create, released by wm_*_destroy (null is accepted there and ignored).
- *   A context must outlive every handle created with it. Threads (the same rule as context.h): a context
- *   and the handles created with it are used by one thread at a time (they share its thread pool and, on
- *   CUDA, its stream); to drive modules from several threads at once, give each thread its own context
- *   and create that thread's handles with it.
+ *   A context must outlive every handle created with it. Threads (warpmind/core/context.h states the
+ *   rule): a handle is used by one thread at a time; different handles of one context may be used from
+ *   different threads at once, their work taking turns on the context's thread pool and (CUDA) stream;
+ *   for work that overlaps, give each thread its own context.
  * - Arrays passed in are read during the call only (the caller keeps ownership); arrays passed out are
  *   the caller's, of the size the call states. Strings and arrays returned by pointer (const) are owned by
  *   the handle and stay valid until the next call on that handle that is not a read-only query (a
@@ -110,6 +110,13 @@ wm_status wm_field_best_move(wm_field* field, uint32_t layer, const wm_vec2* poi
                              wm_move* out);
 /* out[i] = the field's gradient at points[i], in value per world unit. */
 wm_status wm_field_gradient(wm_field* field, uint32_t layer, const wm_vec2* points, size_t count, wm_vec2* out);
+/* Steering (FieldLayers::steer in field.h, bit for bit): points[i] steps towards the centre c of the best
+ * cell of its window on layer layer_of[i] — out[i] = p + (c - p) / |c - p| * step when |c - p| > step, else
+ * c. heading (NULL: none) gets atan2 of c - p where c != p and keeps its value elsewhere. A layer_of[i]
+ * past the last layer leaves points[i] (and heading[i]) as they are. window odd, 1..63; step finite,
+ * >= 0; else WM_INVALID_ARGUMENT and nothing written. */
+wm_status wm_field_steer(wm_field* field, const wm_vec2* points, const uint8_t* layer_of, size_t count, int window,
+                         float step, wm_vec2* out, float* heading);
 
 /* ---- crowd solver (warpmind/crowd/crowd_solver.h) ---------------------------------------------------- */
 

@@ -37,6 +37,8 @@ struct wm_field {
   std::vector<Vec2> points;  // buffers reused by the queries (no allocation per call once grown)
   std::vector<field::MoveChoice> moves;
   std::vector<Vec2> gradients;
+  std::vector<Vec2> steered;
+  std::vector<float> headings;
 };
 struct wm_crowd {
   std::unique_ptr<crowd::CrowdSolver> solver;
@@ -254,6 +256,30 @@ wm_status wm_field_gradient(wm_field* f, uint32_t layer, const wm_vec2* points, 
     g.resize(count);
     if (wm_status s = from(f->layers->gradient(static_cast<int>(layer), f->points, g)); s != WM_OK) return s;
     for (std::size_t i = 0; i < count; ++i) out[i] = {g[i].x, g[i].y};
+    return WM_OK;
+  });
+}
+
+wm_status wm_field_steer(wm_field* f, const wm_vec2* points, const uint8_t* layer_of, size_t count, int window,
+                         float step, wm_vec2* out, float* heading) {
+  return guarded([&] {
+    if (!f) return null_argument("wm_field_steer", "field");
+    if (count && !points) return null_argument("wm_field_steer", "points");
+    if (count && !layer_of) return null_argument("wm_field_steer", "layer_of");
+    if (count && !out) return null_argument("wm_field_steer", "out");
+    f->points.resize(count);
+    for (std::size_t i = 0; i < count; ++i) f->points[i] = {points[i].x, points[i].y};
+    f->steered.resize(count);
+    if (heading)
+      f->headings.assign(heading, heading + count);
+    else
+      f->headings.clear();
+    if (wm_status s = from(f->layers->steer(f->points, std::span<const std::uint8_t>(layer_of, count), window, step,
+                                            f->steered, f->headings));
+        s != WM_OK)
+      return s;
+    for (std::size_t i = 0; i < count; ++i) out[i] = {f->steered[i].x, f->steered[i].y};
+    if (heading) std::copy(f->headings.begin(), f->headings.end(), heading);
     return WM_OK;
   });
 }

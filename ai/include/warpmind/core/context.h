@@ -6,11 +6,18 @@
 //                  (no driver, no device, CUDA not built in) and says why.
 //   Backend::Auto  CUDA when a device is usable, otherwise the CPU; the fallback is logged, never fatal.
 // The context owns the CPU thread pool and, on CUDA, the device and the stream all module work is
-// queued on. Threads: a context and every module object created from it are used by one thread at a
-// time — two modules of one context (a field and an AOI world, say) may not run on two job threads at
-// once; give each thread that drives the library its own context and create its modules with it. The
-// C API states the same (warpmind/warpmind.h). It must outlive every module object created from it
-// (they keep a pointer to it).
+// queued on. It must outlive every module object created from it (they keep a pointer to it).
+//
+// Threads — the library's one statement of it (warpmind/warpmind.h and docs/embedding.md refer here):
+//   - A module object (FieldLayers, CrowdSolver, AoiWorld, ...) is used by one thread at a time.
+//   - Different module objects of one context may be used from different threads at once (a field on one
+//     job thread, an AOI world on another): the context's CPU pool runs one parallel_for at a time and
+//     queues the others, and on CUDA every module's work goes to the context's one stream in the order
+//     the calls reach it. Their results are those of the same calls made one after another; their work
+//     takes turns rather than overlapping. (tests/core/shared_context_test.cpp, run under ThreadSanitizer
+//     in CI.)
+//   - For work that overlaps, give each thread its own context (its own pool, on CUDA its own stream).
+//   - A context itself is only read after create(); destroy it after every thread is done with it.
 //
 // Every module's `Auto` variant (FieldVariant, CrowdVariant, AoiVariant, DdmVariant) means the same: the
 // module's default GPU variant on a context whose backend() is Cuda, its default CPU variant otherwise —
