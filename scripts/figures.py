@@ -51,6 +51,12 @@ def _module(name, suite_file):
     return [f"ai/include/warpmind/{name}", f"ai/src/{name}", f"gpu/src/{name}", f"demos/bench/{suite_file}"]
 
 
+# The server's steps: its sources, and (where the step runs warpmind-bots) the bots'. A ":(exclude)" entry
+# is git's pathspec for a path left out of the one above it.
+_SERVER = ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core", "gpu/src/core"]
+_BOTS = ["demos/server/bots_main.cpp", "demos/server/bots_check.cpp", "demos/server/bots_check.h",
+         "demos/server/bots.h"]
+
 SOURCES = {
     "field": _module("field", "field_suite.cpp") + _BENCH_COMMON,
     "crowd": _module("crowd", "crowd_suite.cpp") + _BENCH_COMMON,
@@ -65,16 +71,11 @@ SOURCES = {
     "demo-battle": ["demos/demo", "engine/src", "ai/include/warpmind/field", "ai/src/field", "gpu/src/field",
                     "ai/include/warpmind/crowd", "ai/src/crowd", "gpu/src/crowd", "ai/include/warpmind/combat",
                     "ai/src/combat", "gpu/src/combat", "ai/src/core", "gpu/src/core"],
-    "server-virtual": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
-                       "gpu/src/core"],
-    "server-sockets": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
-                       "gpu/src/core"],
-    "server-churn": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
-                     "gpu/src/core"],
-    "server-10k": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
-                   "gpu/src/core"],
-    "server-kill": ["demos/server", "ai/include/warpmind/aoi", "ai/src/aoi", "gpu/src/aoi", "ai/src/core",
-                    "gpu/src/core"],
+    "server-virtual": _SERVER + [":(exclude)" + p for p in _BOTS],  # no bots: in-process clients
+    "server-sockets": _SERVER,
+    "server-churn": _SERVER,
+    "server-10k": _SERVER,
+    "server-kill": _SERVER,
 }
 
 # How to measure a file again, where it is not `warpmind-bench SUITE --out FILE` (gpu-run.sh runs a suite
@@ -128,7 +129,8 @@ def staleness(res):
         return None
     commits = log.splitlines()
     _, names = git("log", "--format=", "--name-only", f"{full}..HEAD", "--", *paths)
-    touched = sorted({p for p in paths for n in names.splitlines() if n == p or n.startswith(p.rstrip("/") + "/")})
+    touched = sorted({p for p in paths if not p.startswith(":(")
+                      for n in names.splitlines() if n == p or n.startswith(p.rstrip("/") + "/")})
     latest = commits[0] if len(commits[0]) <= 90 else commits[0][:87] + "..."
     return (f"measured at {commit[:7]}, and {len(commits)} later commit{'s' * (len(commits) > 1)} changed what it "
             f"measures ({', '.join(touched)}; latest: {latest})")

@@ -103,6 +103,7 @@ struct Bot {
   // bad_in: packets that did not open with the connection's keys, were no Message, or came when they could not.
   std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
   std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0, crash_resumes = 0;
+  std::uint64_t reconnects = 0;  // connection attempts tried again before their Welcome (retry_connect)
   // Churn steps that ran past their bound, by step: waiting for the Goodbye and the disconnect, waiting for
   // the last command to be applied, connecting to join again, connecting to resume.
   std::uint64_t timed_out[4] = {};

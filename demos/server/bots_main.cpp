@@ -292,7 +292,13 @@ struct Run {
         if (record && b.welcomed && b.phase == Phase::Leaving && b.session().end_tick == UINT64_MAX && ev.data != 0)
           b.session().end_tick = ev.data;
         if (record && b.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {
-          connect(b, false);  // the same socket, a new connection and session
+          // A new connection and session, from a new socket: from the old one, the server's packets of the
+          // connection just ended (a disconnect it sends again) can end the new one's handshake.
+          if (!connect(b, false)) b.phase = Phase::Playing, b.gone = true;
+          return;
+        } else if (record && b.phase == Phase::Connecting && !b.welcomed && !b.refused &&
+                   Clock::now() - b.phase_since < kChurnStep) {
+          return retry_connect(b);  // the handshake ended before the Welcome: once more within the step
         } else if (record && b.welcomed && b.phase != Phase::Connecting && f.resume_after_ms > 0) {
           crash_resume(b);  // the server went away: take the player back from it (or from its successor)
           return;
@@ -303,19 +309,26 @@ struct Run {
     }
   }
 
-  // A new connection to the bot's server (a restart: from a new socket), its Hello asking for the
-  // current session's player back when `resume`.
-  bool connect(Bot& b, bool restart) {
-    if (restart) {
-      enet_host_destroy(b.host);  // as a crash would: no Leave, no disconnect
-      b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
-      if (b.host == nullptr) return false;
-    }
+  // A connection attempt that ended or went silent before its Welcome, tried again from a new socket
+  // within the same churn step (its bound unchanged), asking for what the attempt asked for.
+  void retry_connect(Bot& b) {
+    const Clock::time_point since = b.phase_since;
+    if (!connect(b, b.resume_next)) return void(b.gone = true);
+    b.phase_since = since;
+    ++b.reconnects;
+  }
+
+  // A new connection from a new socket (the old one closed as a crash would: no Leave, no disconnect);
+  // its Hello resumes the last session when `resume`, else asks for a new one.
+  bool connect(Bot& b, bool resume) {
+    enet_host_destroy(b.host);
+    b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
+    if (b.host == nullptr) return false;
     b.peer = enet_host_connect(b.host, &b.server, net::kChannels, 0);
     if (b.peer == nullptr) return false;
     b.keys = net::SessionKeys{};  // its packets are in clear until the new connection's Keys
     b.welcomed = b.gone = false;
-    b.resume_next = restart;
+    b.resume_next = resume;
     ++b.connects;
     b.heard_at = Clock::now();
     if (!b.crash_next) b.last_state_at = {};  // a leave or restart it chose: no outage
@@ -349,8 +362,7 @@ struct Run {
   void crash_resume(Bot& b) {
     b.phase_since = Clock::now();
     if (b.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {  // it had left: it joins anew
-      if (!connect(b, true)) b.phase = Phase::Playing, b.gone = true;
-      b.resume_next = false;
+      if (!connect(b, false)) b.phase = Phase::Playing, b.gone = true;
       return;
     }
     ++b.crash_resumes;
@@ -364,14 +376,7 @@ struct Run {
     // Silence in any step: a wait that cannot end. Connecting, it tries again from a new socket (within
     // the step's bound: a server that died while it connected), else it resumes.
     if (f.resume_after_ms > 0 && !b.gone && Clock::now() - b.heard_at > std::chrono::milliseconds(f.resume_after_ms)) {
-      if (b.phase == Phase::Connecting) {
-        const Clock::time_point since = b.phase_since;
-        const bool resume = b.resume_next;
-        if (!connect(b, true)) return void(b.gone = true);
-        b.phase_since = since;
-        b.resume_next = resume;
-        return;
-      }
+      if (b.phase == Phase::Connecting) return retry_connect(b);
       if (b.welcomed) return crash_resume(b);
     }
     if (b.phase == Phase::Playing) return;
@@ -549,7 +554,7 @@ struct Totals {
   std::uint64_t lost = 0, duplicated = 0, duplicate_states = 0;
   std::uint64_t sent = 0, received = 0, bytes_out = 0, bytes_in = 0, bad_in = 0, joined = 0, refused = 0;
   std::uint64_t sessions = 0, leaves = 0, restarts = 0, resumed = 0, resume_failures = 0, churn_timeouts = 0;
-  std::uint64_t crash_resumes = 0;
+  std::uint64_t crash_resumes = 0, reconnects = 0;
   double longest_gap_ms = 0;
   std::uint64_t timed_out[4] = {};
 };
@@ -618,6 +623,7 @@ void close_bots(Run& run, Totals& t) {
     for (int k = 0; k < 4; ++k) t.timed_out[k] += b.timed_out[k];
     t.resume_failures += b.resume_failures;
     t.crash_resumes += b.crash_resumes;
+    t.reconnects += b.reconnects;
     t.longest_gap_ms = std::max(t.longest_gap_ms, b.longest_gap_ms);
     for (const Session& s : b.sessions) t.resumed += s.resumed;
     enet_host_destroy(b.host);
@@ -640,7 +646,7 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         "lost\":%llu,"
         "\"players_duplicated\":%llu,\"duplicate_states\":%llu,\"sessions\":%llu,\"churn\":{\"leaves\":%llu,"
         "\"restarts\":%llu,\"resumed\":%llu,\"resume_failures\":%llu,\"timeouts\":%llu,\"timed_out\":{\"leaving\":%llu,"
-        "\"settling\":%llu,\"rejoining\":%llu,\"resuming\":%llu}},\"crash_resumes\":%llu,"
+        "\"settling\":%llu,\"rejoining\":%llu,\"resuming\":%llu}},\"crash_resumes\":%llu,\"reconnects\":%llu,"
         "\"longest_state_gap_ms\":%.1f,\"resumes_checked\":%llu,"
         "\"resume_errors\":%llu,\"shared_ids\":%llu,"
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
@@ -663,11 +669,12 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(t.churn_timeouts), static_cast<unsigned long long>(t.timed_out[0]),
         static_cast<unsigned long long>(t.timed_out[1]), static_cast<unsigned long long>(t.timed_out[2]),
         static_cast<unsigned long long>(t.timed_out[3]), static_cast<unsigned long long>(t.crash_resumes),
-        t.longest_gap_ms, static_cast<unsigned long long>(c.resumes_checked),
-        static_cast<unsigned long long>(c.resume_errors), static_cast<unsigned long long>(c.shared_ids),
-        percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9), percentile(run.rtt_ms, 0.99), run.rtt_ms.size(),
-        percentile(run.latency_ms, 0.5), percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99),
-        static_cast<double>(t.bytes_in) / per, static_cast<double>(t.bytes_out) / per);
+        static_cast<unsigned long long>(t.reconnects), t.longest_gap_ms,
+        static_cast<unsigned long long>(c.resumes_checked), static_cast<unsigned long long>(c.resume_errors),
+        static_cast<unsigned long long>(c.shared_ids), percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
+        percentile(run.rtt_ms, 0.99), run.rtt_ms.size(), percentile(run.latency_ms, 0.5),
+        percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99), static_cast<double>(t.bytes_in) / per,
+        static_cast<double>(t.bytes_out) / per);
   } else {
     std::printf("warpmind-bots: %d bots, %llu joined, %.1f s: sent %llu, received %llu messages\n", run.f.bots,
                 static_cast<unsigned long long>(t.joined), seconds, static_cast<unsigned long long>(t.sent),
