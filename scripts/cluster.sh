@@ -20,7 +20,9 @@
 # CLUSTER_MAX_OUTAGE_MS (2000: the longest the bots may go without a State, with a kill), CLUSTER_CHURN
 # (0: the bots' --churn, leaving and joining again or restarting and resuming), CLUSTER_ROWS (1: the
 # zones' grid, --zone-rows), CLUSTER_SOCKETS (1: each zone's --sockets, for more than 4,000 bots a
-# zone), CLUSTER_NETNS (0; 1: every zone in a network namespace of its own, on its own address, needs
+# zone), CLUSTER_STAGGER_MS (0: each zone started that long after the one before it, so that the first
+# zones publish their first tick before the later ones are on the bus), CLUSTER_NETNS (0; 1: every zone
+# in a network namespace of its own, on its own address, needs
 # root and iproute2 — below).
 #
 # CLUSTER_NETNS=1: the script makes a bridge (10.231.X.1/24, X from its process id) and, per zone, a
@@ -179,7 +181,10 @@ zone_args() {  # zone $1's flags, into the array `zone`
     --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --key-file "$log/server.key" --nats-credentials-file "$log/nats.credentials"
     "${store_args[@]}")
 }
+stagger_ms=${CLUSTER_STAGGER_MS:-0}
+[[ "$stagger_ms" =~ ^[0-9]+$ ]] || { echo "cluster: CLUSTER_STAGGER_MS must be a whole number" >&2; exit 2; }
 for ((k = 0; k < zones; ++k)); do
+  ((k > 0 && stagger_ms > 0)) && sleep "$(awk -v m="$stagger_ms" 'BEGIN { printf "%.3f", m / 1000 }')"
   crash=()
   [[ "$k" == "$kill_zone" && -n "$kill_tick" ]] && crash=(--crash-at-tick "$kill_tick" --crash-point "${CLUSTER_KILL_POINT:-message}")
   zone_args "$k"

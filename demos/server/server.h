@@ -278,7 +278,8 @@ struct Server {
   // Bus messages dropped for a wrong or missing tag (not signed with the cluster key), and tick messages
   // for ticks too far ahead, or beyond what the store of early messages holds.
   std::uint64_t zone_bad_tags = 0, zone_too_early = 0;
-  std::size_t early_bytes = 0;  // the early messages' wire size (at most kEarlyBytes)
+  std::uint64_t zone_resent = 0;  // this zone's tick messages published again while it waited (exchange)
+  std::size_t early_bytes = 0;    // the early messages' wire size (at most kEarlyBytes)
   static constexpr std::uint64_t kEarlyTicks = 64;
   static constexpr std::size_t kEarlyBytes = std::size_t{64} << 20;
   std::uint64_t views_missing = 0;  // States built without the client's view (none by design: counted)
@@ -396,6 +397,11 @@ struct Server {
   std::vector<net::RelayRecord> relay_records;
   std::vector<std::uint8_t> relay_check;  // a relayed message, aligned for its check
   net::TickMessage mine;
+  // This zone's tick message of the tick being run and of the one before, as published, for publishing
+  // again while it waits: a zone that came to the bus late (or lost a message) gets them (exchange).
+  std::vector<std::uint8_t> sent_now, sent_before;
+  std::uint64_t sent_now_tick = UINT64_MAX, sent_before_tick = UINT64_MAX;
+  static constexpr auto kResendEvery = std::chrono::milliseconds(200);
   bool first_wait = true;
   void drain_relays();
   void flush_relay(std::uint32_t g);

@@ -201,7 +201,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,\"views_missing\":%llu,"
-        "\"bad_tags\":%llu,\"too_early\":%llu,\"stores\":%llu,\"store_failures\":%llu,\"store_bytes\":%llu,"
+        "\"bad_tags\":%llu,\"too_early\":%llu,\"resent\":%llu,\"stores\":%llu,\"store_failures\":%llu,\"store_bytes\":%"
+        "llu,"
         "\"restored_tick\":%llu,\"restore_ms\":%.3f,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(late_ticks),
@@ -225,10 +226,10 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(zone_timeouts), static_cast<unsigned long long>(relayed_out),
         static_cast<unsigned long long>(relayed_in), static_cast<unsigned long long>(resets),
         static_cast<unsigned long long>(views_missing), static_cast<unsigned long long>(zone_bad_tags),
-        static_cast<unsigned long long>(zone_too_early), static_cast<unsigned long long>(stores),
-        static_cast<unsigned long long>(store_failures), static_cast<unsigned long long>(store_bytes),
-        static_cast<unsigned long long>(restored_tick), restore_ms, percentile(wait_ms.kept(), 0.5),
-        percentile(wait_ms.kept(), 0.99));
+        static_cast<unsigned long long>(zone_too_early), static_cast<unsigned long long>(zone_resent),
+        static_cast<unsigned long long>(stores), static_cast<unsigned long long>(store_failures),
+        static_cast<unsigned long long>(store_bytes), static_cast<unsigned long long>(restored_tick), restore_ms,
+        percentile(wait_ms.kept(), 0.5), percentile(wait_ms.kept(), 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
                 static_cast<unsigned long long>(tick - 1), seconds, static_cast<unsigned long long>(late_ticks),

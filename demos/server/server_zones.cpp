@@ -136,11 +136,19 @@ void Server::publish_tick(const std::vector<aoi::Player>& before) {
   }
   net::encode_tick(mine, wire);
   bus.publish(f.nats_prefix + ".tick", wire);
+  sent_before.swap(sent_now);
+  sent_before_tick = sent_now_tick;
+  sent_now.assign(wire.begin(), wire.end());
+  sent_now_tick = tick;
 }
 
 // Publishes this zone's tick message (unless the tick replays the one it sent before a crash) and waits
 // for every other zone's for the same tick. False when one did not come within --zone-timeout (the first
-// tick waits for the whole cluster to start).
+// tick waits for the whole cluster to start). While it waits it publishes its messages of this tick and
+// of the one before again every kResendEvery: the bus keeps no message for a zone that subscribes after
+// it was sent, so a zone that started late, or lost a message, would otherwise wait for good (a zone that
+// has run tick T - 1 had every zone's message of T - 1, so the others are at T - 1 or T). A copy of T - 1
+// that reaches a zone at T is dropped silently: it had that zone's message of T - 1 already.
 bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
   mine.zone = static_cast<std::uint32_t>(f.zone);
   if (publish) publish_tick(before);
@@ -161,11 +169,24 @@ bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
           ? Clock::time_point::max()
           : Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.zone_timeout));
   net::TickMessage m;
+  Clock::time_point resend_at = Clock::now() + kResendEvery;
   while (peers.size() + 1 < static_cast<std::size_t>(f.zones)) {
     if (g_stop.load()) return false;  // stopping: the tick is not run
-    if (Clock::now() >= until) {
+    const Clock::time_point now = Clock::now();
+    if (now >= until) {
       ++zone_timeouts;
       return false;
+    }
+    if (now >= resend_at) {
+      if (sent_before_tick + 1 == tick) {
+        bus.publish(f.nats_prefix + ".tick", sent_before);
+        ++zone_resent;
+      }
+      if (sent_now_tick == tick) {
+        bus.publish(f.nats_prefix + ".tick", sent_now);
+        ++zone_resent;
+      }
+      resend_at = now + kResendEvery;
     }
     const net::ZoneBus::Got got = bus.next(false, 0, wire);
     if (got == net::ZoneBus::Got::Nothing) {
@@ -183,6 +204,8 @@ bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
     };
     if (!net::decode_tick(wire.data(), wire.size(), f.zones, total, m) || m.zone == mine.zone || !sent_by_its_zone(m)) {
       ++zone_bad;
+    } else if (m.tick + 1 == tick) {
+      // a copy of the last tick's, published again by a zone that waits (it had this zone's already)
     } else if (m.tick < tick) {
       ++zone_late;
     } else if (m.tick > tick + kEarlyTicks || early_bytes + wire.size() > kEarlyBytes) {

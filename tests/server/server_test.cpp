@@ -550,6 +550,32 @@ TEST(Cluster, FourZonesInAGridAgreeWithOneServer) {
   EXPECT_GT(r["relayed"].get<int>(), 1000) << r.dump();
 }
 
+// The bus keeps no message for a zone that subscribes after it was sent: zone 1 starts 1.5 s after zone 0,
+// which has published its first tick message by then and waits. The zones publish their last two tick
+// messages again while they wait, so zone 1 gets zone 0's first one and the lockstep starts (before,
+// zone 0 ran one tick and zone 1 none: both waited for good).
+TEST(Cluster, AZoneThatStartsLateStillJoinsTheLockstep) {
+  if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0)
+    GTEST_SKIP() << "nats-server is not installed (scripts/setup.sh installs it)";
+  const fs::path out = scratch("late.out"), logs = scratch("late-logs");
+  const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() +
+                          " CLUSTER_STAGGER_MS=1500 CLUSTER_SINGLE=0 CLUSTER_LOG=" + logs.string() +
+                          " timeout 150 bash " + warpmind::test::source_dir() + "/scripts/cluster.sh 2 100 3 > " +
+                          out.string() + " 2>&1";
+  const int raw = std::system(cmd.c_str());
+  const json r = json::parse(last_line(slurp(out)), nullptr, false);
+  ASSERT_FALSE(r.is_discarded()) << slurp(out);
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(out);
+  EXPECT_EQ(r["ok"], true) << r.dump();
+  EXPECT_EQ(r["cluster"]["joined"], 100) << r.dump();
+  EXPECT_EQ(r["cluster"]["players_lost"], 0) << r.dump();
+  EXPECT_GE(r["cluster"]["ticks_checked"].get<int>(), 30) << r.dump();
+  EXPECT_EQ(r["zone_timeouts"], 0);
+  const json z0 = json::parse(last_line(slurp(logs / "zone0.json")), nullptr, false);
+  ASSERT_FALSE(z0.is_discarded());
+  EXPECT_GT(z0["cluster"]["resent"].get<int>(), 0) << z0.dump();  // zone 0 waited and published again
+}
+
 // Each zone on an address of its own (CLUSTER_NETNS): two zones, each in a network namespace the script
 // makes (a veth pair into a bridge that reaches nothing beyond this machine), the NATS server on the
 // bridge, the bots outside; the namespaces, the veths and the bridge are gone afterwards. Skipped where
