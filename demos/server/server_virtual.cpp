@@ -44,15 +44,18 @@ struct VirtualRun {
   float uniform(std::uint64_t& r) const { return static_cast<float>(splitmix(r) >> 40) * 0x1p-24f * sv.f.map; }
 
   // Every client joins: its slot, token and spawn point, and its first waypoint.
-  void join() {
+  bool join() {
     const std::uint32_t n = sv.total;
     clients.assign(n, Client{});
     keys.assign(n, net::SessionKeys{});
     sv.virtual_keys.assign(n, net::SessionKeys{});
     std::uint8_t master[crypto_kdf_KEYBYTES];
     crypto_kdf_keygen(master);
-    for (std::uint32_t i = 0; i < n; ++i) net::SessionKeys::derive_pair(master, i, keys[i], sv.virtual_keys[i]);
+    bool keyed = true;
+    for (std::uint32_t i = 0; i < n && keyed; ++i)
+      keyed = net::SessionKeys::derive_pair(master, i, keys[i], sv.virtual_keys[i]);
     sodium_memzero(master, sizeof master);
+    if (!keyed) return false;
     std::uint64_t seed = sv.f.seed;
     for (std::uint32_t i = 0; i < n; ++i) {
       Slot& s = sv.slots[i];
@@ -66,6 +69,7 @@ struct VirtualRun {
     }
     arena.assign(static_cast<std::size_t>(n) * kSlot, 0);
     length.assign(n, 0);
+    return true;
   }
 
   // The clients' side (not timed): each client's Move or Attack of this tick, into the arena.
@@ -225,7 +229,10 @@ int run_virtual(Server& sv) {
   sv.workers.resize(sv.ctx->pool().size());
   sv.seen.assign(sv.total, UINT32_MAX);
   VirtualRun run(sv);
-  run.join();
+  if (!run.join()) {
+    std::fprintf(stderr, "warpmind-server: cannot start libsodium for the virtual clients' keys\n");
+    return 1;
+  }
   std::vector<aoi::Command> cmds;
   aoi::TickResult result;
   sv.run_tick(cmds, result);  // the joins

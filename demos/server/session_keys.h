@@ -94,14 +94,17 @@ class SessionKeys {
   }
   // Both ends' keys of in-process connection `index`, derived from a random `master` key (libsodium's
   // crypto_kdf, which is cheap) instead of a handshake: --virtual-clients, whose clients seal and open as
-  // connected ones do but make no Connect.
-  static void derive_pair(const std::uint8_t* master, std::uint64_t index, SessionKeys& client, SessionKeys& server) {
+  // connected ones do but make no Connect. False when libsodium cannot start (sodium_init, which also picks
+  // the processor's fastest ChaCha20 and Poly1305 code: without it every seal runs the portable code).
+  static bool derive_pair(const std::uint8_t* master, std::uint64_t index, SessionKeys& client, SessionKeys& server) {
+    if (!sodium_ready()) return false;
     std::uint8_t both[2 * crypto_kx_SESSIONKEYBYTES];
     crypto_kdf_derive_from_key(both, sizeof both, index, "wmvirtul", master);
     std::memcpy(client.tx_.data(), both, 32), std::memcpy(server.rx_.data(), both, 32);
     std::memcpy(client.rx_.data(), both + 32, 32), std::memcpy(server.tx_.data(), both + 32, 32);
     sodium_memzero(both, sizeof both);
     client.ready_ = server.ready_ = true;
+    return true;
   }
   // Seals `size` bytes for `channel` (< kChannelCount) into out, which holds size + kSealOverhead bytes.
   void seal(std::uint8_t channel, const std::uint8_t* in, std::size_t size, std::uint8_t* out) {
