@@ -59,7 +59,8 @@ _BOTS = ["demos/server/bots_main.cpp", "demos/server/bots_check.cpp", "demos/ser
 
 SOURCES = {
     "field": _module("field", "field_suite.cpp") + _BENCH_COMMON,
-    "crowd": _module("crowd", "crowd_suite.cpp") + _BENCH_COMMON,
+    "crowd": _module("crowd", "crowd_suite.cpp") + ["demos/bench/crowd_avoid_suite.cpp", "demos/oracles/crowd_oracle.h"]
+             + _BENCH_COMMON,
     "aoi": _module("aoi", "aoi_suite.cpp") + _BENCH_COMMON,
     "ddm": _module("ddm", "ddm_suite.cpp") + _BENCH_COMMON,
     "chess": _SEARCH + _BENCH_COMMON,

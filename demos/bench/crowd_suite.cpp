@@ -17,6 +17,7 @@
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/crowd/scenario.h"
 #include "warpmind/core/random.h"
+#include "crowd_avoid_suite.h"
 #include "crowd_oracle.h"
 
 namespace warpmind::bench {
@@ -34,6 +35,8 @@ struct Flags {
   int ticks = 100;
   std::string rule = "strict";
   bool no_scale = false;
+  bool no_avoid = false;
+  bool only_avoid = false;
 };
 
 int run(const Flags& f) {
@@ -77,6 +80,7 @@ int run(const Flags& f) {
   const float radius = 0.5f, spacing = 1.25f, step = radius;
   std::printf("%9s %6s | %13s %9s %9s %9s | %9s %9s %9s   (ms per tick, medians; GPU: device time)\n", "agents",
               "ticks", "cpu-reference", "gpu-sort", "gpu-tiled", "gpu-sgrid", "best x cpu", "floor", "accepted");
+  if (f.only_avoid) sizes.clear();
   for (std::size_t si = 0; si < sizes.size(); ++si) {
     const std::size_t n = sizes[si];
     const int k = n > 1000000 ? std::max(1, ticks / 5) : ticks;
@@ -224,6 +228,9 @@ int run(const Flags& f) {
     std::fflush(stdout);
     if (!file.write(results)) return 1;
   }
+  if (!f.no_avoid)
+    failures += run_avoid_suite(*ctx, f.suite.quick, f.suite.quick ? 20 : std::min(ticks, 50),
+                                ctx->cuda() ? ceil.copy_bytes_per_s : 1.0, results, file);
   file.finish(results);
   return failures ? 1 : 0;
 }
@@ -245,6 +252,8 @@ demos::Subcommand crowd_suite(CLI::App& parent) {
       "two small crowds (a smoke test)", f->suite);
   demos::add_integer(*app, "--ticks", f->ticks, 1, 100000, "N", "ticks per crowd up to 1M agents; 4M and 16M run N/5");
   demos::add_flag(*app, "--no-scale", f->no_scale, "skip 4M and 16M agents");
+  demos::add_flag(*app, "--no-avoid", f->no_avoid, "skip the Avoid rows and the standard scenarios");
+  demos::add_flag(*app, "--only-avoid", f->only_avoid, "only the Avoid rows and the standard scenarios");
   demos::add_choice(*app, "--rule", f->rule, {"strict", "lowest-id"}, "the solver's conflict rule");
   return {app, [f] { return run(*f); }};
 }

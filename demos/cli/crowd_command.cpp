@@ -90,9 +90,9 @@ std::string read_moves(const std::string& path, std::size_t agents, long long st
 
 // The flags of `warpmind crowd`.
 struct Flags {
-  std::string scenario, moves, rule = "strict", variant, positions, ticks;
+  std::string scenario, moves, rule = "strict", variant, positions, ticks, movement = "accept-reject";
   std::size_t agents = 10000;
-  float radius = 0.5f, spacing = 1.25f, step_size = 0;
+  float radius = 0.5f, spacing = 1.25f, step_size = 0, max_step = 0;
   std::uint64_t seed = 1;
   long long steps = 100;
   demos::ContextFlags context;
@@ -127,8 +127,11 @@ int run(const Flags& f, const CLI::App& app) {
   else if (given("--moves"))
     steps = explicit_moves.empty() ? 0 : static_cast<int>(explicit_moves.back().tick) + 1;
   crowd::CrowdConfig& cfg = sc.config;
-  if (given("--rule")) (void)crowd::parse_rule(f.rule, cfg.rule);              // checked when parsed
-  if (given("--variant")) (void)crowd::parse_variant(f.variant, cfg.variant);  // checked when parsed
+  if (given("--rule")) (void)crowd::parse_rule(f.rule, cfg.rule);                  // checked when parsed
+  if (given("--variant")) (void)crowd::parse_variant(f.variant, cfg.variant);      // checked when parsed
+  if (given("--movement")) (void)crowd::parse_movement(f.movement, cfg.movement);  // checked when parsed
+  if (given("--max-step")) cfg.max_step = f.max_step;
+  const bool avoid = cfg.movement == crowd::CrowdMovement::Avoid;
   const bool json = f.json, verify = f.verify;
 
   std::unique_ptr<Context> ctx;
@@ -145,7 +148,9 @@ int run(const Flags& f, const CLI::App& app) {
 
   std::vector<double> ms;
   std::size_t accepted = 0, overlaps = 0, violations = 0;
-  std::string tick_rows = "tick,moved,stayed,out_of_world,blocked,collisions\n";
+  std::string tick_rows = "tick,moved,stayed,out_of_world,blocked,collisions,too_far,left\n";
+  std::size_t left = 0;  // agents gone at their goal (a standard scenario's exits)
+  std::vector<std::uint8_t> keep;
   std::size_t next_move = 0;
   for (int t = 0; t < steps; ++t) {
     if (given("--moves")) {
@@ -164,26 +169,39 @@ int run(const Flags& f, const CLI::App& app) {
     accepted += ts.moved;
     if (given("--ticks")) {
       char row[128];
-      std::snprintf(row, sizeof row, "%d,%zu,%zu,%zu,%zu,%zu\n", t, ts.moved, ts.stayed, ts.out_of_world, ts.blocked,
-                    ts.collisions);
+      std::snprintf(row, sizeof row, "%d,%zu,%zu,%zu,%zu,%zu,%zu,%zu\n", t, ts.moved, ts.stayed, ts.out_of_world,
+                    ts.blocked, ts.collisions, ts.too_far, left);
       tick_rows += row;
     }
     st = solver->read_positions(next);
     if (!st.ok()) return bad(st.message());
     if (verify) {
       overlaps += crowd::count_overlaps(next, radius);
-      for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t i = 0; i < pos.size(); ++i) {
         const bool at_old = next[i].x == pos[i].x && next[i].y == pos[i].y;
         const bool at_new = next[i].x == prop[i].x && next[i].y == prop[i].y;
-        violations += !(at_old || at_new);
+        // Avoid: a mover is at one of its candidates, within its maximum step (a hair for rounding).
+        const float dx = next[i].x - pos[i].x, dy = next[i].y - pos[i].y;
+        violations += avoid ? !(at_old || std::sqrt(dx * dx + dy * dy) <= cfg.max_step * 1.0001f) : !(at_old || at_new);
       }
     }
     pos.swap(next);
+    // Agents at their goal leave (a standard scenario's goals; never with --moves, whose ids are fixed).
+    if (const std::size_t gone = given("--moves") ? 0 : crowd::exits(sc, pos, keep); gone > 0) {
+      if (!(st = solver->retain(keep)).ok()) return bad(st.message());
+      crowd::compact_goals(sc.moves, keep);
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < pos.size(); ++i)
+        if (keep[i]) pos[w++] = pos[i];
+      pos.resize(w);
+      next.resize(w);
+      left += gone;
+    }
   }
   if (given("--positions")) {
     std::string text;
     text.reserve(n * 32);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < pos.size(); ++i) {
       char line[96];
       std::snprintf(line, sizeof line, "%zu %.9g %.9g\n", i, pos[i].x, pos[i].y);
       text += line;
@@ -199,11 +217,11 @@ int run(const Flags& f, const CLI::App& app) {
   if (json) {
     std::printf(
         "{\"command\":\"crowd\",\"agents\":%zu,\"steps\":%d,\"radius\":%g,\"rule\":\"%s\",\"variant\":\"%s\","
-        "\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"acceptance\":%.6f,\"verified\":%s,\"overlaps\":%zu,"
-        "\"violations\":%zu,\"ms_per_step\":%.6f}\n",
+        "\"movement\":\"%s\",\"max_step\":%g,\"backend\":\"%s\",\"threads\":%u,\"accepted\":%zu,\"acceptance\":%.6f,"
+        "\"left\":%zu,\"verified\":%s,\"overlaps\":%zu,\"violations\":%zu,\"ms_per_step\":%.6f}\n",
         n, steps, radius, crowd::rule_name(cfg.rule), crowd::variant_name(solver->variant()),
-        backend_name(ctx->backend()), ctx->pool().size(), accepted, rate, verify ? "true" : "false", overlaps,
-        violations, median);
+        crowd::movement_name(cfg.movement), cfg.max_step, backend_name(ctx->backend()), ctx->pool().size(), accepted,
+        rate, left, verify ? "true" : "false", overlaps, violations, median);
   } else {
     std::printf("crowd: %zu agents of radius %g in a %gx%g world, %d ticks, rule %s, variant %s on %s\n", n, radius,
                 cfg.world.width, cfg.world.height, steps, crowd::rule_name(cfg.rule),
@@ -251,6 +269,12 @@ demos::Subcommand crowd_command(CLI::App& parent) {
       ->group(input);
   demos::add_choice(*app, "--rule", f->rule, {"strict", "lowest-id"}, "overrides the scenario's \"rule\"")
       ->group(input);
+  demos::add_choice(*app, "--movement", f->movement, {"accept-reject", "avoid"},
+                    "overrides the scenario's \"movement\" (avoid: refused agents slide or sidestep; needs a max step)")
+      ->group(input);
+  demos::add_number(*app, "--max-step", f->max_step, 0.0, 1e6, "D",
+                    "every agent's maximum step a tick (0: none), overrides the scenario's \"max_step\"")
+      ->group(input);
   const std::string execution = "execution";
   demos::add_context_flags(*app, f->context);
   app->get_option("--backend")->group(execution);
@@ -269,7 +293,8 @@ demos::Subcommand crowd_command(CLI::App& parent) {
                   "final positions, one line 'ID X Y' per agent in id order (%.9g: exact floats)")
       ->group(output);
   demos::add_text(*app, "--ticks", f->ticks, "FILE",
-                  "CSV, one row per tick: tick,moved,stayed,out_of_world,blocked,collisions")
+                  "CSV, one row per tick: tick,moved,stayed,out_of_world,blocked,collisions,too_far,left (left: agents "
+                  "gone at their goal so far, a standard scenario's)")
       ->group(output);
   demos::add_flag(*app, "--json", f->json,
                   "one JSON summary object on stdout (\"accepted\": Moved verdicts, all ticks)")

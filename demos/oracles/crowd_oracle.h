@@ -20,24 +20,66 @@ inline bool crowd_apart(Vec2 a, Vec2 b, float radius) {
   return dx * dx + dy * dy >= d * d;
 }
 
-// The verdict of agent i for old positions `old` and proposals `p`.
+// The obstacle cells a segment passes through, found differently from the solver's walk: every crossing of
+// the segment with a grid line (in double, on the cell coordinates the contract computes in float), sorted;
+// the cell at the middle of each stretch between crossings, the two end cells, and at a crossing through a
+// corner both side cells. True if one of them is blocked.
+inline bool crowd_segment_blocked(const crowd::CrowdConfig& c, Vec2 o, Vec2 p) {
+  const crowd::ObstacleGrid& ob = c.obstacles;
+  if (ob.width == 0) return false;
+  const WorldRect& w = c.world;
+  const float cw = w.width / static_cast<float>(ob.width), ch = w.height / static_cast<float>(ob.height);
+  const double u0 = (o.x - w.x0) / cw, v0 = (o.y - w.y0) / ch, u1 = (p.x - w.x0) / cw, v1 = (p.y - w.y0) / ch;
+  const auto cell = [&](double u, double v) {
+    const int x = std::clamp(static_cast<int>(std::floor(u)), 0, ob.width - 1);
+    const int y = std::clamp(static_cast<int>(std::floor(v)), 0, ob.height - 1);
+    return ob.blocked[static_cast<std::size_t>(y) * static_cast<std::size_t>(ob.width) + static_cast<std::size_t>(x)] !=
+           0;
+  };
+  const auto end_x = std::clamp(static_cast<int>(std::floor(u1)), 0, ob.width - 1);
+  const auto end_y = std::clamp(static_cast<int>(std::floor(v1)), 0, ob.height - 1);
+  const auto start_x = std::clamp(static_cast<int>(std::floor(u0)), 0, ob.width - 1);
+  const auto start_y = std::clamp(static_cast<int>(std::floor(v0)), 0, ob.height - 1);
+  if (cell(u0, v0) || cell(u1, v1)) return true;
+  std::vector<double> tx, ty;  // crossings with the vertical and horizontal grid lines between the end cells
+  for (int x = std::min(start_x, end_x) + 1; x <= std::max(start_x, end_x); ++x) tx.push_back((x - u0) / (u1 - u0));
+  for (int y = std::min(start_y, end_y) + 1; y <= std::max(start_y, end_y); ++y) ty.push_back((y - v0) / (v1 - v0));
+  std::vector<double> ts = tx;
+  ts.insert(ts.end(), ty.begin(), ty.end());
+  ts.push_back(0.0);
+  ts.push_back(1.0);
+  std::sort(ts.begin(), ts.end());
+  for (std::size_t k = 0; k + 1 < ts.size(); ++k) {
+    const double m = (ts[k] + ts[k + 1]) / 2;
+    if (ts[k + 1] > ts[k] && cell(u0 + m * (u1 - u0), v0 + m * (v1 - v0))) return true;
+  }
+  // Corners: a vertical and a horizontal crossing at one parameter; both side cells count.
+  for (double a : tx)
+    for (double b : ty)
+      if (a == b) {
+        const double u = u0 + a * (u1 - u0), v = v0 + a * (v1 - v0);
+        const double su = u1 > u0 ? 0.5 : -0.5, sv = v1 > v0 ? 0.5 : -0.5;
+        if (cell(std::round(u) + su, std::round(v) - sv) || cell(std::round(u) - su, std::round(v) + sv)) return true;
+      }
+  return false;
+}
+
+// The verdict of agent i for old positions `old` and targets `p` (max_steps: each agent's limit, 0 or
+// empty: none).
 inline crowd::Verdict crowd_verdict(const crowd::CrowdConfig& c, std::span<const Vec2> old, std::span<const Vec2> p,
-                                    std::size_t i) {
+                                    std::size_t i, std::span<const float> max_steps = {}) {
   using crowd::Verdict;
   if (p[i].x == old[i].x && p[i].y == old[i].y) return Verdict::Stayed;
   const WorldRect& w = c.world;
-  // Inside the world: the centre on the half-open rectangle [x0, x0 + width) x [y0, y0 + height).
+  // Inside the world: the centre on the half-open rectangle [x0, x0 + width) x [y0, y0 + height) (NaN is not).
   if (!(p[i].x >= w.x0 && p[i].x < w.x0 + w.width && p[i].y >= w.y0 && p[i].y < w.y0 + w.height))
     return Verdict::OutOfWorld;
-  if (c.obstacles.width > 0) {
-    const float cw = w.width / static_cast<float>(c.obstacles.width);
-    const float ch = w.height / static_cast<float>(c.obstacles.height);
-    const int cx = std::clamp(static_cast<int>(std::floor((p[i].x - w.x0) / cw)), 0, c.obstacles.width - 1);
-    const int cy = std::clamp(static_cast<int>(std::floor((p[i].y - w.y0) / ch)), 0, c.obstacles.height - 1);
-    if (c.obstacles.blocked[static_cast<std::size_t>(cy) * static_cast<std::size_t>(c.obstacles.width) +
-                            static_cast<std::size_t>(cx)])
-      return Verdict::Blocked;
+  const float limit = max_steps.empty() || max_steps[i] == 0 ? c.max_step : max_steps[i];
+  if (c.movement == crowd::CrowdMovement::AcceptReject && limit > 0) {
+    const float dx = p[i].x - old[i].x, dy = p[i].y - old[i].y;
+    if (dx * dx + dy * dy > limit * limit) return Verdict::TooFar;
   }
+  if (crowd_segment_blocked(c, old[i], p[i])) return Verdict::Blocked;
   for (std::size_t j = 0; j < old.size(); ++j) {
     if (j == i) continue;
     if (!crowd_apart(p[i], old[j], c.radius)) return Verdict::Collision;
@@ -47,9 +89,97 @@ inline crowd::Verdict crowd_verdict(const crowd::CrowdConfig& c, std::span<const
 }
 
 inline std::vector<crowd::Verdict> crowd_verdicts(const crowd::CrowdConfig& c, std::span<const Vec2> old,
-                                                  std::span<const Vec2> p) {
+                                                  std::span<const Vec2> p, std::span<const float> max_steps = {}) {
   std::vector<crowd::Verdict> v(old.size());
-  for (std::size_t i = 0; i < old.size(); ++i) v[i] = crowd_verdict(c, old, p, i);
+  for (std::size_t i = 0; i < old.size(); ++i) v[i] = crowd_verdict(c, old, p, i, max_steps);
+  return v;
+}
+
+// Avoid, brute force from the contract: agent i's target (its first free candidate, or its old position)
+// and, when it has no free candidate, the verdict it gets instead (else nullopt).
+struct AvoidChoice {
+  Vec2 target;
+  bool fallback = false;
+  crowd::Verdict verdict = crowd::Verdict::Stayed;
+};
+inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<const Vec2> old,
+                                      std::span<const Vec2> want, std::size_t i, float limit) {
+  const Vec2 o = old[i], p = want[i];
+  if (!std::isfinite(p.x) || !std::isfinite(p.y)) return {o, true, crowd::Verdict::OutOfWorld};
+  if (p.x == o.x && p.y == o.y) return {o};
+  const float dx = p.x - o.x, dy = p.y - o.y, len2 = dx * dx + dy * dy, len = std::sqrt(len2);
+  const float step = len2 > limit * limit ? limit / len : 1.0f, ahead = (2.0f * (2.0f * c.radius)) / len;
+  // Who is tested at all (the contract's cut-off).
+  const float near = (len * step + std::sqrt((2.0f * c.radius) * (2.0f * c.radius))) * 1.01f;
+  const float far = (2.0f * (2.0f * c.radius) + std::sqrt((2.0f * c.radius) * (2.0f * c.radius))) * 1.01f;
+  // (cos, sin, factor) in the contract's order of preference.
+  constexpr float h = 0.866025404f, q = 0.707106781f;
+  static constexpr float table[17][3] = {
+      {1, 0, 1},        {h, -0.5f, 1},   {h, 0.5f, 1},     {1, 0, 0.5f},    {0.5f, -h, 1}, {0.5f, h, 1},
+      {h, -0.5f, 0.5f}, {h, 0.5f, 0.5f}, {0.5f, -h, 0.5f}, {0.5f, h, 0.5f}, {0, -1, 1},    {0, 1, 1},
+      {0, -1, 0.5f},    {0, 1, 0.5f},    {-q, -q, 0.5f},   {-q, q, 0.5f},   {-1, 0, 0.5f}};
+  const WorldRect& w = c.world;
+  const float two_r = 2.0f * c.radius;
+  // The segment a -> b keeps 2R from q.
+  const auto keeps_apart = [&](Vec2 a, Vec2 b, Vec2 q) {
+    const float sx = b.x - a.x, sy = b.y - a.y, ss = sx * sx + sy * sy;
+    const float wx = q.x - a.x, wy = q.y - a.y;
+    const float s = std::clamp(ss > 0 ? (wx * sx + wy * sy) / ss : 0.0f, 0.0f, 1.0f);
+    const float ex = q.x - (a.x + s * sx), ey = q.y - (a.y + s * sy);
+    return ex * ex + ey * ey >= two_r * two_r;
+  };
+  crowd::Verdict straight = crowd::Verdict::Collision;
+  int best = -1;
+  std::size_t fewest = 0;
+  Vec2 best_at{};
+  for (int k = 0; k < 17; ++k) {
+    const float cs = table[k][0], sn = table[k][1], f = table[k][2];
+    const float sx = dx * step, sy = dy * step;
+    const Vec2 t{o.x + (sx * cs - sy * sn) * f, o.y + (sx * sn + sy * cs) * f};
+    const float ax = dx * ahead, ay = dy * ahead;
+    const Vec2 look{o.x + (ax * cs - ay * sn), o.y + (ax * sn + ay * cs)};
+    bool free = true;
+    std::size_t in_the_way = 0;
+    if (!(t.x >= w.x0 && t.x < w.x0 + w.width && t.y >= w.y0 && t.y < w.y0 + w.height)) {
+      free = false;
+      if (k == 0) straight = crowd::Verdict::OutOfWorld;
+    } else if (crowd_segment_blocked(c, o, t)) {
+      free = false;
+      if (k == 0) straight = crowd::Verdict::Blocked;
+    }
+    for (std::size_t j = 0; free && j < old.size(); ++j) {
+      if (j == i) continue;
+      const float ex = old[j].x - o.x, ey = old[j].y - o.y, q2 = ex * ex + ey * ey;
+      if (q2 < near * near) free = keeps_apart(o, t, old[j]);
+      // Agents not going this agent's way (and standing ones) are counted along the look-ahead.
+      const bool going_my_way = dx * (want[j].x - old[j].x) + dy * (want[j].y - old[j].y) > 0.0f;
+      if (k < 14 && q2 < far * far && !going_my_way && !keeps_apart(o, look, old[j])) ++in_the_way;
+    }
+    const bool backing_off = k >= 14;  // only when no forward candidate is free
+    if (free && (best < 0 || (!backing_off && in_the_way < fewest))) {
+      best = k;
+      fewest = in_the_way;
+      best_at = t;
+    }
+  }
+  if (best >= 0) return {best_at};
+  return {o, true, straight};
+}
+
+// Avoid's verdicts and targets for every agent (max_steps: empty for the config's).
+inline std::vector<crowd::Verdict> crowd_avoid_verdicts(const crowd::CrowdConfig& c, std::span<const Vec2> old,
+                                                        std::span<const Vec2> want, std::vector<Vec2>& targets,
+                                                        std::span<const float> max_steps = {}) {
+  std::vector<AvoidChoice> ch(old.size());
+  targets.resize(old.size());
+  for (std::size_t i = 0; i < old.size(); ++i) {
+    const float limit = max_steps.empty() || max_steps[i] == 0 ? c.max_step : max_steps[i];
+    ch[i] = crowd_avoid_choice(c, old, want, i, limit);
+    targets[i] = ch[i].target;
+  }
+  std::vector<crowd::Verdict> v(old.size());
+  for (std::size_t i = 0; i < old.size(); ++i)
+    v[i] = ch[i].fallback ? ch[i].verdict : crowd_verdict(c, old, targets, i);
   return v;
 }
 

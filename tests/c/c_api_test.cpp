@@ -251,11 +251,17 @@ TEST(CApi, CrowdKeepsItsGuaranteesAndRejectsBadInput) {
     for (int j = i + 1; j < 3; ++j) EXPECT_GE(std::hypot(now[i].x - now[j].x, now[i].y - now[j].y), 1.0f);
   EXPECT_EQ(wm_crowd_step(c, proposals, 2, &st), WM_INVALID_ARGUMENT);  // wrong count
   EXPECT_NE(std::string(wm_last_error()).find("2 proposals for 3 agents"), std::string::npos) << wm_last_error();
-  const wm_vec2 nan_prop[3] = {{NAN, 1}, {1, 1}, {1, 1}};
-  EXPECT_EQ(wm_crowd_step(c, nan_prop, 3, &st), WM_INVALID_ARGUMENT);
+  // A non-finite proposal is that agent's OutOfWorld verdict; the others proceed (here: stay).
+  const wm_vec2 nan_prop[3] = {{NAN, 1}, now[1], now[2]};
+  ASSERT_EQ(wm_crowd_step(c, nan_prop, 3, &st), WM_OK) << wm_last_error();
+  EXPECT_EQ(st.out_of_world, 1u);
+  EXPECT_EQ(st.stayed, 2u);
+  uint8_t verdicts[3];
+  ASSERT_EQ(wm_crowd_verdicts(c, verdicts, 3), WM_OK);
+  EXPECT_EQ(verdicts[0], WM_VERDICT_OUT_OF_WORLD);
   wm_vec2 again[3];
   ASSERT_EQ(wm_crowd_positions(c, again, 3), WM_OK);
-  EXPECT_EQ(std::memcmp(again, now, sizeof now), 0);  // unchanged by the rejected steps
+  EXPECT_EQ(std::memcmp(again, now, sizeof now), 0);  // unchanged by the rejected and the NaN step
   EXPECT_EQ(wm_crowd_positions(c, again, 2), WM_INVALID_ARGUMENT);
   wm_crowd_destroy(c);
 }

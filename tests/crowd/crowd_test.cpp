@@ -12,6 +12,7 @@
 #include "warpmind/core/hash.h"
 #include "warpmind/core/random.h"
 #include "warpmind/crowd/crowd_solver.h"
+#include "warpmind/crowd/scenario.h"
 
 namespace warpmind::crowd {
 namespace {
@@ -432,9 +433,13 @@ TEST(Crowd, BadInputIsRejectedAndChangesNothing) {
     ASSERT_TRUE(s->read_positions(pos).ok());
     EXPECT_EQ(0, std::memcmp(pos.data(), good.data(), sizeof(Vec2) * 3));  // x and y of every agent
     EXPECT_FALSE(s->step(std::vector<Vec2>{{1, 1}}).ok());
-    EXPECT_NE(s->step(std::vector<Vec2>{{1, 1}, {3, NAN}, {10, 10}}).message().find("agent 1"), std::string::npos);
     ASSERT_TRUE(s->read_positions(pos).ok());
     EXPECT_EQ(0, std::memcmp(pos.data(), good.data(), sizeof(Vec2) * 3));
+    // Maximum steps: one per agent or none, finite and >= 0.
+    EXPECT_NE(s->reset(good, std::vector<float>{1, 1}).message().find("maximum steps"), std::string::npos);
+    EXPECT_NE(s->reset(good, std::vector<float>{1, -1, 1}).message().find("agent 1"), std::string::npos);
+    EXPECT_NE(s->reset(good, std::vector<float>{1, 1, INFINITY}).message().find("agent 2"), std::string::npos);
+    EXPECT_EQ(s->size(), 3u);
     // Config errors.
     CrowdConfig bad = c;
     bad.radius = 0;
@@ -445,6 +450,32 @@ TEST(Crowd, BadInputIsRejectedAndChangesNothing) {
     bad = c;
     bad.world.width = NAN;
     EXPECT_FALSE(CrowdSolver::create(*ctx, bad, s).ok());
+    bad = c;
+    bad.max_step = -1;
+    EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::InvalidArgument);
+    bad.max_step = NAN;
+    EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::InvalidArgument);
+    bad = c;
+    bad.movement = CrowdMovement::Avoid;  // needs a maximum step
+    EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::InvalidArgument);
+    bad.max_step = 100;  // > 64 R
+    EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::InvalidArgument);
+    bad = c;
+    bad.rule = static_cast<CrowdRule>(42);
+    EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::InvalidArgument);
+    bad = c;
+    bad.variant = static_cast<CrowdVariant>(42);
+    EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::InvalidArgument);
+    bad = c;
+    bad.movement = static_cast<CrowdMovement>(7);
+    EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::InvalidArgument);
+    if (ctx->cuda()) {  // Avoid is not for the seed's sort baselines
+      bad = c;
+      bad.movement = CrowdMovement::Avoid;
+      bad.max_step = 0.25f;
+      bad.variant = CrowdVariant::GpuTiled;
+      EXPECT_EQ(CrowdSolver::create(*ctx, bad, s).code(), StatusCode::Unavailable);
+    }
   }
   if (!warpmind::test::cuda_context()) {
     CrowdConfig c;
@@ -469,6 +500,11 @@ TEST(Crowd, NamesRoundTrip) {
   EXPECT_TRUE(parse_rule("lowest-id", r));
   EXPECT_EQ(r, CrowdRule::LowestIdWins);
   EXPECT_FALSE(parse_rule("fair", r));
+  CrowdMovement m;
+  EXPECT_TRUE(parse_movement("avoid", m));
+  EXPECT_EQ(m, CrowdMovement::Avoid);
+  EXPECT_STREQ(movement_name(CrowdMovement::AcceptReject), "accept-reject");
+  EXPECT_FALSE(parse_movement("swarm", m));
 }
 
 // Every variant this build and machine can run.
@@ -529,17 +565,18 @@ TEST(Crowd, ObstacleCellOfAPointIsTheFlooredQuotientClamped) {
   c.obstacles.blocked.assign(9, 0);
   c.obstacles.blocked[0 * 3 + 2] = 1;
   const float cw = 7.0f / 3.0f;
-  const Vec2 o{1.0f, 1.0f};
+  // Each move walks only the cells of its own row or column (the segment test walks every cell between).
+  const Vec2 o{1.0f, 1.0f}, above{5.0f, 5.0f}, right{6.0f, 3.0f};
   for (CrowdVariant v : available_variants()) {
     SCOPED_TRACE(variant_name(v));
     EXPECT_EQ(verdict_of(c, v, o, {2.0f * cw, 1.0f}), Verdict::Blocked);  // on the boundary: the cell above
     EXPECT_EQ(verdict_of(c, v, o, {std::nextafter(2.0f * cw, 0.0f), 1.0f}), Verdict::Moved);
-    EXPECT_EQ(verdict_of(c, v, o, {5.0f, std::nextafter(cw, 0.0f)}), Verdict::Blocked);
-    EXPECT_EQ(verdict_of(c, v, o, {5.0f, cw}), Verdict::Moved);  // row 1
+    EXPECT_EQ(verdict_of(c, v, above, {5.0f, std::nextafter(cw, 0.0f)}), Verdict::Blocked);
+    EXPECT_EQ(verdict_of(c, v, above, {5.0f, cw}), Verdict::Moved);  // row 1
     // Just below the world's edge the quotient 6.99999952 / 2.33333325 rounds to 3: clamped to column 2
     // (cell (2, 0), blocked), not wrapped into the next row's cell (0, 1), which is free.
     ASSERT_EQ(std::floor(std::nextafter(7.0f, 0.0f) / cw), 3.0f);
-    EXPECT_EQ(verdict_of(c, v, o, {std::nextafter(7.0f, 0.0f), 1.0f}), Verdict::Blocked);
+    EXPECT_EQ(verdict_of(c, v, right, {std::nextafter(7.0f, 0.0f), 1.0f}), Verdict::Blocked);
   }
 }
 
@@ -571,6 +608,378 @@ TEST(Crowd, VerdictChecksRunInOrder) {
     EXPECT_EQ(s->last_stats().collisions, 1u);
     EXPECT_EQ(s->last_stats().stayed, 1u);
     EXPECT_EQ(s->last_stats().moved, 0u);
+  }
+}
+
+// ---- No tunnelling, maximum steps, non-finite proposals --------------------------------------------
+
+TEST(Crowd, AMoveCannotCrossABlockedCell) {
+  // A one-cell wall at x in [50, 51) across a 100 x 10 world of 1 x 1 cells: a unit west of it never ends
+  // up east of it, however far it proposes to go.
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 100.0f, 10.0f};
+  c.radius = 0.5f;
+  c.obstacles.width = 100;
+  c.obstacles.height = 10;
+  c.obstacles.blocked.assign(1000, 0);
+  for (int y = 0; y < 10; ++y) c.obstacles.blocked[y * 100 + 50] = 1;
+  for (CrowdVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    for (float to : {52.5f, 60.0f, 99.0f, 50.5f, 51.0f})
+      EXPECT_EQ(verdict_of(c, v, {48.5f, 5.0f}, {to, 5.0f}), Verdict::Blocked) << to;
+    EXPECT_EQ(verdict_of(c, v, {48.5f, 5.0f}, {std::nextafter(50.0f, 0.0f), 5.0f}), Verdict::Moved);
+    EXPECT_EQ(verdict_of(c, v, {48.5f, 1.5f}, {60.0f, 8.5f}), Verdict::Blocked);  // diagonally too
+    EXPECT_EQ(verdict_of(c, v, {60.0f, 8.5f}, {1.0f, 0.5f}), Verdict::Blocked);   // and from the east
+  }
+}
+
+TEST(Crowd, ACornerCrossingChecksBothSideCells) {
+  // 4 x 4 cells of 1: cells (1, 0) and (0, 1) blocked touch at the corner (1, 1). The diagonal from (0.5,
+  // 0.5) to (1.5, 1.5) passes exactly through that corner: Blocked (no squeezing between them); with
+  // only one of them blocked it still clips that cell's corner: Blocked; with neither: Moved.
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 4.0f, 4.0f};
+  c.radius = 0.1f;
+  c.obstacles.width = c.obstacles.height = 4;
+  for (CrowdVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.obstacles.blocked.assign(16, 0);
+    c.obstacles.blocked[0 * 4 + 1] = c.obstacles.blocked[1 * 4 + 0] = 1;
+    EXPECT_EQ(verdict_of(c, v, {0.5f, 0.5f}, {1.5f, 1.5f}), Verdict::Blocked);
+    EXPECT_EQ(verdict_of(c, v, {1.5f, 1.5f}, {0.5f, 0.5f}), Verdict::Blocked);
+    c.obstacles.blocked[1 * 4 + 0] = 0;
+    EXPECT_EQ(verdict_of(c, v, {0.5f, 0.5f}, {1.5f, 1.5f}), Verdict::Blocked);
+    c.obstacles.blocked[0 * 4 + 1] = 0;
+    c.obstacles.blocked[3 * 4 + 3] = 1;
+    EXPECT_EQ(verdict_of(c, v, {0.5f, 0.5f}, {1.5f, 1.5f}), Verdict::Moved);
+    // Just beside the corner, the segment enters one side cell only.
+    c.obstacles.blocked.assign(16, 0);
+    c.obstacles.blocked[1 * 4 + 0] = 1;                                       // cell (0, 1)
+    EXPECT_EQ(verdict_of(c, v, {0.5f, 0.5f}, {1.5f, 1.4f}), Verdict::Moved);  // crosses x = 1 below y = 1
+    EXPECT_EQ(verdict_of(c, v, {0.5f, 0.5f}, {1.4f, 1.5f}), Verdict::Blocked);
+  }
+}
+
+// Random long moves over a field of scattered blocked cells: every variant's verdicts equal the oracle's
+// (whose segment test is a different algorithm), and nobody ends in or passes a wall.
+TEST(Crowd, NoAcceptedMoveEntersAWallOnAnyVariant) {
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 60.0f, 40.0f};
+  c.radius = kR;
+  c.obstacles.width = 120;
+  c.obstacles.height = 80;
+  c.obstacles.blocked.assign(120 * 80, 0);
+  SplitMix64 rng(77);
+  for (auto& b : c.obstacles.blocked) b = rng.uniform(0.0f, 1.0f) < 0.08f;
+  std::vector<Vec2> start;
+  for (const Vec2& p : lattice(c.world, 1.3f, 900, 78))
+    if (!c.obstacles.blocked[static_cast<int>(p.y * 2) * 120 + static_cast<int>(p.x * 2)]) start.push_back(p);
+  for (CrowdVariant v : available_variants())
+    for (CrowdRule rule : {CrowdRule::Strict, CrowdRule::LowestIdWins}) {
+      SCOPED_TRACE(std::string(variant_name(v)) + " " + rule_name(rule));
+      Scenario sc{"walls", c, start, [](const std::vector<Vec2>& p, int t) { return random_moves(p, 4.0f, 500 + t); },
+                  6};
+      const Trace r = run(sc, v, rule, true);
+      std::size_t blocked = 0;
+      for (const auto& tick : r.verdicts)
+        for (Verdict x : tick) blocked += x == Verdict::Blocked;
+      EXPECT_GT(blocked, 100u);
+    }
+}
+
+TEST(Crowd, MaximumStepPerAgentAndFromTheConfig) {
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 20.0f, 20.0f};
+  c.radius = 0.5f;
+  c.max_step = 1.0f;
+  for (CrowdVariant v : available_variants()) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<CrowdSolver> s;
+    ASSERT_TRUE(CrowdSolver::create(*context_for(v), c, s).ok());
+    const std::vector<Vec2> start = {{2, 2}, {6, 2}, {10, 2}, {14, 2}};
+    // Agent 1 may go 3, agent 2 uses the config's 1 (0 = the config's), agent 3 may go 0.5.
+    ASSERT_TRUE(s->reset(start, std::vector<float>{0, 3, 0, 0.5f}).ok());
+    std::vector<float> steps(4);
+    ASSERT_TRUE(s->read_max_steps(steps).ok());
+    EXPECT_EQ(steps, (std::vector<float>{1, 3, 1, 0.5f}));
+    // Exactly the limit is allowed (|d|^2 > L^2 is too far).
+    ASSERT_TRUE(s->step(std::vector<Vec2>{{3, 2}, {8.9f, 2}, {10, 3.5f}, {14, 2.5f}}).ok());
+    std::vector<Verdict> got(4);
+    ASSERT_TRUE(s->read_verdicts(got).ok());
+    EXPECT_EQ(got, (std::vector<Verdict>{Verdict::Moved, Verdict::Moved, Verdict::TooFar, Verdict::Moved}));
+    EXPECT_EQ(s->last_stats().too_far, 1u);
+    // Retain keeps each survivor's own limit.
+    ASSERT_TRUE(s->retain(std::vector<std::uint8_t>{0, 1, 1, 1}).ok());
+    steps.resize(3);
+    ASSERT_TRUE(s->read_max_steps(steps).ok());
+    EXPECT_EQ(steps, (std::vector<float>{3, 1, 0.5f}));
+    ASSERT_TRUE(s->step(std::vector<Vec2>{{11.8f, 2}, {10, 2.9f}, {14, 3.1f}}).ok());
+    got.resize(3);
+    ASSERT_TRUE(s->read_verdicts(got).ok());
+    EXPECT_EQ(got, (std::vector<Verdict>{Verdict::Moved, Verdict::Moved, Verdict::TooFar}));
+  }
+}
+
+TEST(Crowd, ANonFiniteProposalIsThatAgentsOutOfWorldVerdictAlone) {
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 20.0f, 20.0f};
+  c.radius = 0.5f;
+  for (CrowdMovement m : {CrowdMovement::AcceptReject, CrowdMovement::Avoid})
+    for (CrowdVariant v : available_variants()) {
+      if (m == CrowdMovement::Avoid && (v == CrowdVariant::GpuSort || v == CrowdVariant::GpuTiled)) continue;
+      SCOPED_TRACE(std::string(variant_name(v)) + " " + movement_name(m));
+      c.variant = v;
+      c.movement = m;
+      c.max_step = m == CrowdMovement::Avoid ? 2.0f : 0.0f;
+      std::unique_ptr<CrowdSolver> s;
+      ASSERT_TRUE(CrowdSolver::create(*context_for(v), c, s).ok());
+      const std::vector<Vec2> start = {{2, 2}, {6, 2}, {10, 2}, {14, 2}};
+      ASSERT_TRUE(s->reset(start).ok());
+      // NaN, infinity, a huge finite value next to a regular move.
+      const std::vector<Vec2> prop = {{NAN, 2}, {6, INFINITY}, {-3e38f, 3e38f}, {15, 2}};
+      ASSERT_TRUE(s->step(prop).ok());
+      std::vector<Verdict> got(4);
+      ASSERT_TRUE(s->read_verdicts(got).ok());
+      std::vector<Vec2> pos(4);
+      ASSERT_TRUE(s->read_positions(pos).ok());
+      EXPECT_EQ(got[0], Verdict::OutOfWorld);
+      EXPECT_EQ(got[1], Verdict::OutOfWorld);
+      EXPECT_EQ(got[3], Verdict::Moved);
+      EXPECT_EQ(pos[3].x, 15.0f);
+      EXPECT_EQ(pos[0].x, 2.0f);
+      if (m == CrowdMovement::AcceptReject) EXPECT_EQ(got[2], Verdict::OutOfWorld);
+    }
+}
+
+// ---- Avoid ---------------------------------------------------------------------------------------
+
+// Runs Avoid on a scenario, holding every tick's verdicts and targets to the brute-force oracle and the
+// guarantees (no overlap, no wall entered or passed, each mover at one of its candidates within its
+// maximum step).
+Trace run_avoid(const Scenario& sc, CrowdVariant v, bool check_oracle) {
+  CrowdConfig c = sc.config;
+  c.variant = v;
+  std::unique_ptr<CrowdSolver> s;
+  Status st = CrowdSolver::create(*context_for(v), c, s);
+  EXPECT_TRUE(st.ok()) << st.message();
+  Trace r;
+  if (!st.ok()) return r;
+  EXPECT_TRUE(s->reset(sc.start).ok());
+  std::vector<Vec2> pos = sc.start;
+  for (int t = 0; t < sc.ticks; ++t) {
+    const std::vector<Vec2> want = sc.propose(pos, t);
+    EXPECT_TRUE(s->step(want).ok());
+    std::vector<Verdict> verd(pos.size());
+    std::vector<Vec2> next(pos.size());
+    EXPECT_TRUE(s->read_verdicts(verd).ok());
+    EXPECT_TRUE(s->read_positions(next).ok());
+    if (check_oracle) {
+      std::vector<Vec2> targets;
+      EXPECT_EQ(verd, ::warpmind::oracle::crowd_avoid_verdicts(c, pos, want, targets)) << "tick " << t;
+      for (std::size_t i = 0; i < pos.size(); ++i)
+        if (verd[i] == Verdict::Moved) {
+          EXPECT_EQ(next[i].x, targets[i].x) << "agent " << i;
+          EXPECT_EQ(next[i].y, targets[i].y) << "agent " << i;
+        }
+    }
+    EXPECT_EQ(count_overlaps(next, c.radius), 0u) << "tick " << t;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+      if (verd[i] != Verdict::Moved) {
+        EXPECT_TRUE(next[i].x == pos[i].x && next[i].y == pos[i].y) << "agent " << i;
+        continue;
+      }
+      const float dx = next[i].x - pos[i].x, dy = next[i].y - pos[i].y;
+      EXPECT_LE(std::sqrt(dx * dx + dy * dy), c.max_step * 1.0001f) << "agent " << i;
+      EXPECT_FALSE(::warpmind::oracle::crowd_segment_blocked(c, pos[i], next[i])) << "agent " << i;
+    }
+    r.verdicts.push_back(verd);
+    pos = next;
+  }
+  r.final_positions = pos;
+  return r;
+}
+
+std::vector<Scenario> avoid_scenarios() {
+  std::vector<Scenario> out;
+  for (Scenario sc : scenarios()) {
+    sc.config.movement = CrowdMovement::Avoid;
+    sc.config.max_step = 0.6f;
+    sc.config.rule = CrowdRule::LowestIdWins;
+    out.push_back(sc);
+  }
+  Scenario strict = out[1];  // dense_near_packed under the strict rule
+  strict.name += "_strict";
+  strict.config.rule = CrowdRule::Strict;
+  out.push_back(strict);
+  return out;
+}
+
+TEST(CrowdAvoid, VerdictsAndTargetsMatchTheOracleOnEveryScenario) {
+  for (CrowdVariant v : available_variants()) {
+    if (v == CrowdVariant::GpuSort || v == CrowdVariant::GpuTiled) continue;
+    for (const Scenario& sc : avoid_scenarios()) {
+      SCOPED_TRACE(std::string(variant_name(v)) + " " + sc.name);
+      const Trace r = run_avoid(sc, v, true);
+      if (sc.name == "empty") continue;
+      std::size_t moved = 0;
+      for (const auto& tick : r.verdicts)
+        for (Verdict x : tick) moved += x == Verdict::Moved;
+      EXPECT_GT(moved, 0u);
+    }
+  }
+}
+
+// 50,000 agents with walls, wanting random points up to 2 away (beyond the maximum step): gpu-static-grid
+// equals cpu-reference bit for bit, every tick, through host and device proposals and a retain.
+TEST(CrowdAvoid, GpuEqualsTheCpuReferenceOnALargeCrowd) {
+  WM_REQUIRE_GPU();
+  CrowdConfig c;
+  c.world = {0, 0, 300, 300};
+  c.radius = kR;
+  c.rule = CrowdRule::LowestIdWins;
+  c.movement = CrowdMovement::Avoid;
+  c.max_step = 0.4f;
+  c.obstacles.width = c.obstacles.height = 150;
+  c.obstacles.blocked.assign(150 * 150, 0);
+  for (int y = 10; y < 140; ++y) c.obstacles.blocked[y * 150 + 75] = c.obstacles.blocked[75 * 150 + y] = y % 20 != 0;
+  std::vector<Vec2> start;
+  for (const Vec2& p : lattice(c.world, 1.25f, 60000, 19))
+    if (!c.obstacles.blocked[static_cast<int>(p.y / 2) * 150 + static_cast<int>(p.x / 2)]) start.push_back(p);
+  std::unique_ptr<CrowdSolver> cpu, gpu;
+  c.variant = CrowdVariant::CpuReference;
+  ASSERT_TRUE(CrowdSolver::create(warpmind::test::cpu_context(), c, cpu).ok());
+  c.variant = CrowdVariant::GpuStaticGrid;
+  ASSERT_TRUE(CrowdSolver::create(*warpmind::test::cuda_context(), c, gpu).ok());
+  std::vector<float> steps(start.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) steps[i] = i % 3 == 0 ? 0.0f : 0.2f + 0.1f * static_cast<float>(i % 4);
+  ASSERT_TRUE(cpu->reset(start, steps).ok());
+  ASSERT_TRUE(gpu->reset(start, steps).ok());
+  std::vector<Vec2> pos = start, a(start.size()), b(start.size());
+  std::vector<Verdict> va(start.size()), vb(start.size());
+  DeviceBytes dev;
+  ASSERT_TRUE(dev.allocate(*warpmind::test::cuda_context(), start.size() * sizeof(Vec2)).ok());
+  for (int t = 0; t < 8; ++t) {
+    if (t == 4) {  // every fifth agent leaves
+      std::vector<std::uint8_t> keep(pos.size());
+      for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = i % 5 != 0;
+      ASSERT_TRUE(cpu->retain(keep).ok());
+      ASSERT_TRUE(gpu->retain(keep).ok());
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < pos.size(); ++i)
+        if (keep[i]) pos[w++] = pos[i];
+      pos.resize(w);
+      a.resize(w);
+      b.resize(w);
+      va.resize(w);
+      vb.resize(w);
+    }
+    std::vector<Vec2> want = random_moves(pos, 2.0f, 1900 + t);
+    if (t == 2) want[17] = {NAN, 1.0f};
+    ASSERT_TRUE(cpu->step(want).ok());
+    if (t % 2) {
+      ASSERT_TRUE(dev.upload(*warpmind::test::cuda_context(), want.data(), want.size() * sizeof(Vec2)).ok());
+      ASSERT_TRUE(gpu->step_device(static_cast<const Vec2*>(dev.get())).ok());
+      ASSERT_TRUE(gpu->fetch_stats().ok());
+    } else {
+      ASSERT_TRUE(gpu->step(want).ok());
+    }
+    ASSERT_TRUE(cpu->read_positions(a).ok());
+    ASSERT_TRUE(gpu->read_positions(b).ok());
+    ASSERT_TRUE(cpu->read_verdicts(va).ok());
+    ASSERT_TRUE(gpu->read_verdicts(vb).ok());
+    ASSERT_EQ(va, vb) << "tick " << t;
+    ASSERT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2))) << "tick " << t;
+    EXPECT_EQ(cpu->last_stats().moved, gpu->last_stats().moved);
+    EXPECT_GT(cpu->last_stats().moved, pos.size() / 2) << "tick " << t;
+    pos = a;
+  }
+}
+
+// Where accept/reject refuses a move, Avoid finds a sidestep: a unit walking into a wall slides along it,
+// two units meeting head on pass each other (both turn right), a unit behind a standing one goes round.
+TEST(CrowdAvoid, RefusedUnitsSlideAndSidestep) {
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 20.0f, 20.0f};
+  c.radius = 0.5f;
+  c.rule = CrowdRule::LowestIdWins;
+  c.movement = CrowdMovement::Avoid;
+  c.max_step = 0.25f;
+  for (CrowdVariant v : available_variants()) {
+    if (v == CrowdVariant::GpuSort || v == CrowdVariant::GpuTiled) continue;
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<CrowdSolver> s;
+    ASSERT_TRUE(CrowdSolver::create(*context_for(v), c, s).ok());
+    // Head on: 0 goes east, 1 goes west on the same line; 2 waits in 3's way; 3 goes east.
+    std::vector<Vec2> pos = {{2, 10}, {8, 10}, {12, 4}, {10, 4}};
+    const std::vector<Vec2> goal = {{18, 10}, {1, 10}, {12, 4}, {18, 4}};
+    ASSERT_TRUE(s->reset(pos).ok());
+    for (int t = 0; t < 120; ++t) {
+      ASSERT_TRUE(s->step(goal).ok());
+      ASSERT_TRUE(s->read_positions(pos).ok());
+      ASSERT_EQ(count_overlaps(pos, c.radius), 0u) << "tick " << t;
+    }
+    EXPECT_GT(pos[0].x, 14.0f);  // passed 1
+    EXPECT_LT(pos[1].x, 4.0f);   // passed 0
+    EXPECT_GT(pos[3].x, 14.0f);  // went round 2
+    EXPECT_EQ(pos[2].x, 12.0f);
+  }
+}
+
+// The standard scenarios: every agent reaches its goal (no deadlock), the bottleneck's flow is within 2x
+// of the ideal, and never an overlap or a wall crossed.
+TEST(CrowdAvoid, StandardScenariosDrainWithoutDeadlock) {
+  struct Case {
+    const char* name;
+    std::size_t agents;
+    int max_ticks;
+  };
+  for (CrowdVariant v : available_variants()) {
+    if (v == CrowdVariant::GpuSort || v == CrowdVariant::GpuTiled) continue;
+    for (const Case& k : {Case{"bottleneck", 1200, 3000}, Case{"corridor", 600, 3000}, Case{"crossing", 600, 3000}}) {
+      SCOPED_TRACE(std::string(variant_name(v)) + " " + k.name);
+      CrowdScenario sc;
+      ASSERT_TRUE(standard_crowd_scenario(k.name, k.agents, sc).ok());
+      sc.config.variant = v;
+      std::unique_ptr<CrowdSolver> s;
+      ASSERT_TRUE(CrowdSolver::create(*context_for(v), sc.config, s).ok());
+      ASSERT_TRUE(s->reset(sc.start).ok());
+      std::vector<Vec2> pos = sc.start, want, next;
+      std::vector<std::uint8_t> keep;
+      const std::size_t total = pos.size();
+      std::size_t left = 0;
+      int t = 0, first_exit = -1, half_at = -1;
+      for (; t < k.max_ticks && !pos.empty(); ++t) {
+        make_proposals(sc.moves, warpmind::test::cpu_context().pool(), pos, static_cast<std::uint64_t>(t), want);
+        ASSERT_TRUE(s->step(want).ok());
+        next.resize(pos.size());
+        ASSERT_TRUE(s->read_positions(next).ok());
+        for (std::size_t i = 0; i < pos.size(); ++i)
+          ASSERT_FALSE(::warpmind::oracle::crowd_segment_blocked(sc.config, pos[i], next[i])) << "tick " << t;
+        ASSERT_EQ(count_overlaps(next, sc.config.radius), 0u) << "tick " << t;
+        const std::size_t gone = exits(sc, next, keep);
+        if (gone) {
+          ASSERT_TRUE(s->retain(keep).ok());
+          compact_goals(sc.moves, keep);
+          std::size_t w = 0;
+          for (std::size_t i = 0; i < next.size(); ++i)
+            if (keep[i]) next[w++] = next[i];
+          next.resize(w);
+          if (first_exit < 0) first_exit = t;
+        }
+        left += gone;
+        if (half_at < 0 && left * 2 >= total) half_at = t;
+        pos = next;
+      }
+      EXPECT_TRUE(pos.empty()) << pos.size() << " of " << total << " agents still in after " << t << " ticks";
+      if (std::string(k.name) == "bottleneck" && half_at > first_exit && first_exit >= 0) {
+        const double flow = static_cast<double>(total / 2) / (half_at - first_exit);
+        EXPECT_GE(flow, bottleneck_ideal_flow(sc) / 2.0) << "agents a tick through the gap";
+        std::printf("[          ] %s bottleneck: %.2f agents a tick (ideal %.2f)\n", variant_name(v), flow,
+                    bottleneck_ideal_flow(sc));
+      }
+    }
   }
 }
 

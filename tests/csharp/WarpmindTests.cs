@@ -63,6 +63,21 @@ namespace Warpmind.Tests
             }
         }
 
+        // The crowd's segment test (crowd_solver.h) for moves that cross at most one grid line per axis: the
+        // end cells, and where both axes change, the cell entered first (both at a corner), from the crossing
+        // parameters in float.
+        static bool PathBlocked(Vec2 o, Vec2 p, float cw, float ch, byte[,] blocked)
+        {
+            float u0 = o.X / cw, v0 = o.Y / ch, u1 = p.X / cw, v1 = p.Y / ch;
+            int x0 = Math.Min(blocked.GetLength(1) - 1, (int)Math.Floor(u0)), y0 = Math.Min(blocked.GetLength(0) - 1, (int)Math.Floor(v0));
+            int x1 = Math.Min(blocked.GetLength(1) - 1, (int)Math.Floor(u1)), y1 = Math.Min(blocked.GetLength(0) - 1, (int)Math.Floor(v1));
+            if (blocked[y0, x0] != 0 || blocked[y1, x1] != 0) return true;
+            if (x0 == x1 || y0 == y1) return false;
+            float tx = ((float)(x1 > x0 ? x0 + 1 : x0) - u0) / (u1 - u0), ty = ((float)(y1 > y0 ? y0 + 1 : y0) - v0) / (v1 - v0);
+            if (tx <= ty && blocked[y0, x1] != 0) return true;
+            return tx >= ty && blocked[y1, x0] != 0;
+        }
+
         // The crowd's contract (crowd_solver.h), Strict rule.
         static Verdict[] CrowdOracle(Vec2[] old, Vec2[] prop, float w, float h, float r, byte[,] blocked)
         {
@@ -74,9 +89,7 @@ namespace Warpmind.Tests
                 Vec2 p = prop[i];
                 if (p.X == old[i].X && p.Y == old[i].Y) { v[i] = Verdict.Stayed; continue; }
                 if (!(p.X >= 0 && p.X < w && p.Y >= 0 && p.Y < h)) { v[i] = Verdict.OutOfWorld; continue; }
-                int cx = Math.Min(blocked.GetLength(1) - 1, (int)Math.Floor(p.X / cw));
-                int cy = Math.Min(blocked.GetLength(0) - 1, (int)Math.Floor(p.Y / ch));
-                if (blocked[cy, cx] != 0) { v[i] = Verdict.Blocked; continue; }
+                if (PathBlocked(old[i], p, cw, ch, blocked)) { v[i] = Verdict.Blocked; continue; }
                 bool hit = false;
                 for (int j = 0; j < n && !hit; ++j)
                 {
@@ -128,6 +141,7 @@ namespace Warpmind.Tests
                         seen.Add(verdicts[i]);
                     }
                     Assert.AreEqual((ulong)n, (ulong)s.Moved + (ulong)s.Stayed + (ulong)s.OutOfWorld + (ulong)s.Blocked + (ulong)s.Collisions);
+                    Assert.AreEqual(0UL, (ulong)s.TooFar);
                     Array.Copy(after, now, n);
                 }
                 Assert.IsTrue(seen.Contains(Verdict.Moved) && seen.Contains(Verdict.Stayed) && seen.Contains(Verdict.Blocked) &&

@@ -20,7 +20,8 @@ namespace Warpmind
     public enum Backend { Auto = 0, Cpu = 1, Cuda = 2 }
     public enum CrowdRule { Strict = 0, LowestIdWins = 1 }
     public enum CrowdVariant { Auto = 0, CpuReference = 1, GpuSort = 2, GpuTiled = 3, GpuStaticGrid = 4 }
-    public enum Verdict : byte { Moved = 0, Stayed = 1, OutOfWorld = 2, Blocked = 3, Collision = 4 }
+    public enum Verdict : byte { Moved = 0, Stayed = 1, OutOfWorld = 2, Blocked = 3, Collision = 4, TooFar = 5 }
+    public enum CrowdMovement { AcceptReject = 0, Avoid = 1 }
     public enum CombatVariant { Auto = 0, Cpu = 1, Gpu = 2 }
 
     public class WarpmindException : Exception
@@ -65,7 +66,7 @@ namespace Warpmind
     public struct Move { public int CellX, CellY; public Vec2 Target; public float Value; }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct CrowdStats { public UIntPtr Moved, Stayed, OutOfWorld, Blocked, Collisions; }
+    public struct CrowdStats { public UIntPtr Moved, Stayed, OutOfWorld, Blocked, Collisions, TooFar; }
 
     public struct SearchResult { public string Move; public int Score, Depth; public ulong Nodes; }
 
@@ -131,7 +132,8 @@ namespace Warpmind
             public float X0, Y0, Width, Height, Radius;
             public int ObstaclesWidth, ObstaclesHeight;
             public IntPtr Blocked;
-            public int Rule, Variant;
+            public int Rule, Variant, Movement;
+            public float MaxStep;
         }
         [StructLayout(LayoutKind.Sequential)]
         internal struct CombatConfig
@@ -224,6 +226,7 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_crowd_reset(CrowdHandle c, Vec2[] positions, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_step(CrowdHandle c, Vec2[] proposals, UIntPtr count, out CrowdStats stats);
         [DllImport(Lib)] internal static extern int wm_crowd_positions(CrowdHandle c, [Out] Vec2[] positions, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_crowd_reset_steps(CrowdHandle c, Vec2[] positions, float[] maxSteps, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_verdicts(CrowdHandle c, [Out] Verdict[] verdicts, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_retain(CrowdHandle c, byte[] keep, UIntPtr count);
         [DllImport(Lib)] internal static extern UIntPtr wm_crowd_size(CrowdHandle c);
@@ -355,7 +358,8 @@ namespace Warpmind
         readonly CrowdHandle handle = new CrowdHandle();
         // obstacles: null, or rows x columns flags (non-zero blocks) as blocked[row, column].
         public Crowd(Context ctx, float x0, float y0, float width, float height, float radius, byte[,] obstacles = null,
-                     CrowdRule rule = CrowdRule.Strict, CrowdVariant variant = CrowdVariant.Auto)
+                     CrowdRule rule = CrowdRule.Strict, CrowdVariant variant = CrowdVariant.Auto,
+                     CrowdMovement movement = CrowdMovement.AcceptReject, float maxStep = 0f)
         {
             context = ctx;
             GCHandle pin = GCHandle.Alloc(obstacles ?? new byte[0, 0], GCHandleType.Pinned);
@@ -365,7 +369,8 @@ namespace Warpmind
                                                  ObstaclesWidth = obstacles == null ? 0 : obstacles.GetLength(1),
                                                  ObstaclesHeight = obstacles == null ? 0 : obstacles.GetLength(0),
                                                  Blocked = obstacles == null ? IntPtr.Zero : pin.AddrOfPinnedObject(),
-                                                 Rule = (int)rule, Variant = (int)variant };
+                                                 Rule = (int)rule, Variant = (int)variant, Movement = (int)movement,
+                                                 MaxStep = maxStep };
                 IntPtr h;
                 Native.Check(Native.wm_crowd_create_with(ctx.Handle, ref c, out h));
                 handle.Set(h);
@@ -374,6 +379,12 @@ namespace Warpmind
         }
         public int Count { get { return (int)Native.wm_crowd_size(handle); } }
         public void Reset(Vec2[] positions) { Native.Check(Native.wm_crowd_reset(handle, positions, Native.Size(positions.Length))); }
+        // maxSteps: one per agent (0: the crowd's maxStep).
+        public void Reset(Vec2[] positions, float[] maxSteps)
+        {
+            if (maxSteps.Length != positions.Length) throw new ArgumentException("one maximum step per agent");
+            Native.Check(Native.wm_crowd_reset_steps(handle, positions, maxSteps, Native.Size(positions.Length)));
+        }
         public CrowdStats Step(Vec2[] proposals)
         {
             CrowdStats s;

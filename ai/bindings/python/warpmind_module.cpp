@@ -212,11 +212,15 @@ struct CrowdObject {
   std::unique_ptr<crowd::CrowdSolver> solver;
 
   CrowdObject(std::shared_ptr<ContextObject> ctx, std::tuple<float, float, float, float> world, float radius,
-              std::optional<Array<std::uint8_t>> obstacles, const std::string& rule, const std::string& variant)
+              std::optional<Array<std::uint8_t>> obstacles, const std::string& rule, const std::string& variant,
+              const std::string& movement, float max_step)
       : owner(std::move(ctx)) {
     crowd::CrowdConfig c;
     c.world = world_of(world);
     c.radius = radius;
+    c.max_step = max_step;
+    if (!crowd::parse_movement(movement, c.movement))
+      throw py::value_error("movement: 'accept-reject' or 'avoid', got '" + movement + "'");
     if (obstacles) {
       if (obstacles->ndim() != 2) throw py::value_error("obstacles: expected a 2-D array (rows, columns)");
       c.obstacles.height = static_cast<int>(obstacles->shape(0));
@@ -237,13 +241,9 @@ struct CrowdObject {
     const std::span<const Vec2> p = points_of(proposals, "step: proposals");
     check(without_gil([&] { return solver->step(p); }));
     const crowd::StepStats& s = solver->last_stats();
-    py::dict d;
-    d["moved"] = s.moved;
-    d["stayed"] = s.stayed;
-    d["out_of_world"] = s.out_of_world;
-    d["blocked"] = s.blocked;
-    d["collisions"] = s.collisions;
-    return d;
+    return py::dict(py::arg("moved") = s.moved, py::arg("stayed") = s.stayed, py::arg("out_of_world") = s.out_of_world,
+                    py::arg("blocked") = s.blocked, py::arg("collisions") = s.collisions,
+                    py::arg("too_far") = s.too_far);
   }
 
   Array<float> positions() const {
@@ -778,12 +778,15 @@ arrays, row 0 at y0.)")
   py::class_<CrowdObject>(m, "Crowd", R"(Collision-checked movement (warpmind/crowd/crowd_solver.h).
 
 world: (x0, y0, width, height); radius: the agents'; obstacles: a (rows, columns) array, non-zero
-blocks; rule: 'strict' or 'lowest-id'. Verdicts: 0 moved, 1 stayed, 2 out of world, 3 blocked,
-4 collision.)")
+blocks; rule: 'strict' or 'lowest-id'; movement: 'accept-reject' or 'avoid' (a refused agent slides or
+sidesteps); max_step: every agent's maximum step a tick (0: none; 'avoid' needs > 0). Verdicts: 0 moved,
+1 stayed, 2 out of world, 3 blocked, 4 collision, 5 too far.)")
       .def(py::init<std::shared_ptr<ContextObject>, std::tuple<float, float, float, float>, float,
-                    std::optional<Array<std::uint8_t>>, const std::string&, const std::string&>(),
+                    std::optional<Array<std::uint8_t>>, const std::string&, const std::string&, const std::string&,
+                    float>(),
            py::arg("context"), py::arg("world"), py::arg("radius"), py::arg("obstacles") = py::none(),
-           py::arg("rule") = "strict", py::arg("variant") = "auto")
+           py::arg("rule") = "strict", py::arg("variant") = "auto", py::arg("movement") = "accept-reject",
+           py::arg("max_step") = 0.0f)
       .def("reset", &CrowdObject::reset, py::arg("positions"))
       .def("step", &CrowdObject::step, py::arg("proposals"), "One tick; returns the verdict counts.")
       .def("retain", &CrowdObject::retain, py::arg("keep"))

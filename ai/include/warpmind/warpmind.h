@@ -123,7 +123,7 @@ wm_status wm_field_steer(wm_field* field, const wm_vec2* points, const uint8_t* 
 typedef struct wm_crowd wm_crowd;
 
 typedef struct wm_crowd_stats {
-  size_t moved, stayed, out_of_world, blocked, collisions;
+  size_t moved, stayed, out_of_world, blocked, collisions, too_far;
 } wm_crowd_stats;
 
 /* Agents are discs of `radius` (> 0) in the world rectangle; no obstacles. */
@@ -132,7 +132,9 @@ void wm_crowd_destroy(wm_crowd* crowd);
 /* Sets the agents 0..count-1; rejects positions outside the world, not finite, or closer than two radii. */
 wm_status wm_crowd_reset(wm_crowd* crowd, const wm_vec2* positions, size_t count);
 /* One tick: proposals[i] is agent i's target (count must be the number of agents). An agent moves there
- * unless that would overlap another agent or leave the world; then it stays. */
+ * unless that would overlap another agent, leave the world, pass through a blocked cell or exceed its
+ * maximum step; then it stays (WM_CROWD_AVOID: it slides or sidesteps, crowd_solver.h). A non-finite
+ * proposal is that agent's WM_VERDICT_OUT_OF_WORLD; the others proceed. */
 wm_status wm_crowd_step(wm_crowd* crowd, const wm_vec2* proposals, size_t count, wm_crowd_stats* stats);
 /* positions (room for count = the number of agents). */
 wm_status wm_crowd_positions(const wm_crowd* crowd, wm_vec2* positions, size_t count);
@@ -150,6 +152,10 @@ typedef enum wm_crowd_variant {
   WM_CROWD_GPU_TILED = 3,
   WM_CROWD_GPU_STATIC_GRID = 4
 } wm_crowd_variant;
+typedef enum wm_crowd_movement {
+  WM_CROWD_ACCEPT_REJECT = 0, /* a move is accepted as proposed or the agent stays (the seed's experiment) */
+  WM_CROWD_AVOID = 1          /* a refused agent slides or sidesteps (cpu-reference and gpu-static-grid) */
+} wm_crowd_movement;
 typedef struct wm_crowd_config {
   float x0, y0, width, height; /* the world: finite, width and height > 0 */
   float radius;                /* > 0 */
@@ -158,7 +164,9 @@ typedef struct wm_crowd_config {
   int obstacles_width, obstacles_height;
   const uint8_t* blocked;
   wm_crowd_rule rule;
-  wm_crowd_variant variant; /* a GPU variant on a CPU context: WM_UNAVAILABLE */
+  wm_crowd_variant variant;   /* a GPU variant on a CPU context: WM_UNAVAILABLE */
+  wm_crowd_movement movement; /* 0 (zero-initialised): WM_CROWD_ACCEPT_REJECT */
+  float max_step;             /* every agent's maximum step a tick; 0: none (WM_CROWD_AVOID: > 0, <= 64 radius) */
 } wm_crowd_config;
 /* Verdicts of an agent's last step (crowd_solver.h: the first that applies, in this order). */
 enum {
@@ -166,11 +174,13 @@ enum {
   WM_VERDICT_STAYED = 1,
   WM_VERDICT_OUT_OF_WORLD = 2,
   WM_VERDICT_BLOCKED = 3,
-  WM_VERDICT_COLLISION = 4
+  WM_VERDICT_COLLISION = 4,
+  WM_VERDICT_TOO_FAR = 5 /* longer than the agent's maximum step (WM_CROWD_ACCEPT_REJECT) */
 };
 
-/* As wm_crowd_create with every setting; a rule or variant outside its enum, negative or partial
- * obstacle sizes, or a NULL `blocked` with cells: WM_INVALID_ARGUMENT. wm_crowd_create(ctx, x0, y0, w, h,
+/* As wm_crowd_create with every setting; a rule, variant or movement outside its enum, negative or partial
+ * obstacle sizes, a NULL `blocked` with cells, or a max_step that is not finite and >= 0 (WM_CROWD_AVOID:
+ * > 0 and <= 64 radius): WM_INVALID_ARGUMENT; WM_CROWD_AVOID on gpu-sort or gpu-tiled: WM_UNAVAILABLE. wm_crowd_create(ctx, x0, y0, w, h,
  * r, out) is this with no obstacles, WM_CROWD_STRICT and WM_CROWD_AUTO. */
 wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, wm_crowd** out);
 /* The last step's verdicts, one WM_VERDICT_* a byte (room for count = the number of agents; all
@@ -179,6 +189,9 @@ wm_status wm_crowd_verdicts(const wm_crowd* crowd, uint8_t* verdicts, size_t cou
 /* Removes the agents whose keep[i] is 0 (count = the number of agents); the others keep their order and
  * are renumbered 0..m-1 (spawning is wm_crowd_reset; removing is this, without re-checking pairs). */
 wm_status wm_crowd_retain(wm_crowd* crowd, const uint8_t* keep, size_t count);
+/* As wm_crowd_reset with each agent's own maximum step (count floats, finite, >= 0; 0: the config's
+ * max_step; under WM_CROWD_AVOID at most 64 radius); max_steps NULL: every agent the config's. */
+wm_status wm_crowd_reset_steps(wm_crowd* crowd, const wm_vec2* positions, const float* max_steps, size_t count);
 
 /* ---- combat (warpmind/combat/combat.h) ------------------------------------------------------------------ */
 

@@ -288,7 +288,7 @@ wm_status wm_field_steer(wm_field* f, const wm_vec2* points, const uint8_t* laye
 
 wm_status wm_crowd_create(wm_context* ctx, float x0, float y0, float width, float height, float radius,
                           wm_crowd** out) {
-  const wm_crowd_config config = {x0, y0, width, height, radius, 0, 0, nullptr, WM_CROWD_STRICT, WM_CROWD_AUTO};
+  const wm_crowd_config config = {.x0 = x0, .y0 = y0, .width = width, .height = height, .radius = radius};
   return wm_crowd_create_with(ctx, &config, out);
 }
 
@@ -297,7 +297,10 @@ wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, w
   if (!config) return null_argument("wm_crowd_create", "config");
   if (!out) return null_argument("wm_crowd_create", "out");
   const wm_crowd_config& c = *config;
-  const int rule = raw_enum(c.rule), variant = raw_enum(c.variant);
+  const int rule = raw_enum(c.rule), variant = raw_enum(c.variant), movement = raw_enum(c.movement);
+  if (movement != WM_CROWD_ACCEPT_REJECT && movement != WM_CROWD_AVOID)
+    return fail(WM_INVALID_ARGUMENT,
+                "wm_crowd_create: movement " + std::to_string(movement) + " is not a wm_crowd_movement");
   if (rule != WM_CROWD_STRICT && rule != WM_CROWD_LOWEST_ID_WINS)
     return fail(WM_INVALID_ARGUMENT, "wm_crowd_create: rule " + std::to_string(rule) + " is not a wm_crowd_rule");
   if (variant < WM_CROWD_AUTO || variant > WM_CROWD_GPU_STATIC_GRID)
@@ -316,6 +319,8 @@ wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, w
     cc.radius = c.radius;
     cc.rule = rule == WM_CROWD_STRICT ? crowd::CrowdRule::Strict : crowd::CrowdRule::LowestIdWins;
     cc.variant = kVariants[variant];
+    cc.movement = movement == WM_CROWD_AVOID ? crowd::CrowdMovement::Avoid : crowd::CrowdMovement::AcceptReject;
+    cc.max_step = c.max_step;
     if (c.obstacles_width > 0) {
       cc.obstacles.width = c.obstacles_width;
       cc.obstacles.height = c.obstacles_height;
@@ -333,14 +338,16 @@ void wm_crowd_destroy(wm_crowd* c) { delete c; }
 
 static_assert(sizeof(wm_vec2) == sizeof(Vec2) && alignof(wm_vec2) == alignof(Vec2), "wm_vec2 is warpmind::Vec2");
 
-wm_status wm_crowd_reset(wm_crowd* c, const wm_vec2* positions, size_t count) {
+wm_status wm_crowd_reset(wm_crowd* c, const wm_vec2* p, size_t n) { return wm_crowd_reset_steps(c, p, nullptr, n); }
+
+wm_status wm_crowd_reset_steps(wm_crowd* c, const wm_vec2* positions, const float* max_steps, size_t count) {
   if (!c) return null_argument("wm_crowd_reset", "crowd");
   if (count && !positions) return null_argument("wm_crowd_reset", "positions");
   return guarded([&] {
     std::vector<Vec2>& p = c->buffer;
     p.resize(count);
     for (std::size_t i = 0; i < count; ++i) p[i] = {positions[i].x, positions[i].y};
-    return from(c->solver->reset(p));
+    return from(c->solver->reset(p, max_steps ? std::span<const float>(max_steps, count) : std::span<const float>()));
   });
 }
 
@@ -357,7 +364,7 @@ wm_status wm_crowd_step(wm_crowd* c, const wm_vec2* proposals, size_t count, wm_
     if (wm_status s = from(c->solver->step(p)); s != WM_OK) return s;
     if (stats) {
       const crowd::StepStats& st = c->solver->last_stats();
-      *stats = {st.moved, st.stayed, st.out_of_world, st.blocked, st.collisions};
+      *stats = {st.moved, st.stayed, st.out_of_world, st.blocked, st.collisions, st.too_far};
     }
     return WM_OK;
   });
@@ -384,7 +391,8 @@ static_assert(sizeof(crowd::Verdict) == 1 && static_cast<int>(crowd::Verdict::Mo
                   static_cast<int>(crowd::Verdict::Stayed) == WM_VERDICT_STAYED &&
                   static_cast<int>(crowd::Verdict::OutOfWorld) == WM_VERDICT_OUT_OF_WORLD &&
                   static_cast<int>(crowd::Verdict::Blocked) == WM_VERDICT_BLOCKED &&
-                  static_cast<int>(crowd::Verdict::Collision) == WM_VERDICT_COLLISION,
+                  static_cast<int>(crowd::Verdict::Collision) == WM_VERDICT_COLLISION &&
+                  static_cast<int>(crowd::Verdict::TooFar) == WM_VERDICT_TOO_FAR,
               "WM_VERDICT_* are crowd::Verdict's values");
 
 wm_status wm_crowd_verdicts(const wm_crowd* c, uint8_t* verdicts, size_t count) {

@@ -18,18 +18,20 @@ namespace warpmind::gpu {
 enum class CrowdKernel { Sort, Tiled, StaticGrid };
 
 struct CrowdCounts {
-  std::size_t by_verdict[5];  // indexed by warpmind::crowd::Verdict
+  std::size_t by_verdict[6];  // indexed by warpmind::crowd::Verdict
 };
 
 // Device state of one crowd: positions stay on the device between ticks. Not thread-safe.
 class CrowdDevice {
  public:
   static Status create(void* stream, CrowdKernel kernel, const crowd::rules::Geometry& g,
-                       const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
+                       const std::vector<std::uint8_t>& blocked, bool lowest_id_wins, bool avoid,
                        std::unique_ptr<CrowdDevice>& out);
   ~CrowdDevice();
-  // positions: n float pairs on the host.
-  Status reset(const float* positions, std::size_t n);
+  // positions: n float pairs on the host; max_steps: n floats (each agent's maximum step, 0: none) or
+  // nullptr (no limits: AcceptReject only); reach: the largest maximum step (Avoid's neighbourhood).
+  // Avoid needs gpu-static-grid (the caller checks).
+  Status reset(const float* positions, const float* max_steps, std::size_t n, float reach);
   // proposals: n float pairs on the host. Synchronous (fills counts).
   Status step(const float* proposals, std::size_t n, CrowdCounts& counts);
   // proposals: n float pairs in device memory. Queued on the stream, no host synchronisation; the
@@ -44,6 +46,7 @@ class CrowdDevice {
   const std::uint8_t* verdicts() const;  // device, n bytes
   Status download_positions(float* out) const;
   Status download_verdicts(std::uint8_t* out) const;
+  Status download_limits(float* out) const;  // n floats; only after a reset with max_steps
 
   struct Impl;
 

@@ -22,6 +22,7 @@ inline Geometry make_geometry(const CrowdConfig& c) {
   g.y1 = c.world.y0 + c.world.height;
   const float d = 2.0f * c.radius;
   g.four_r2 = d * d;
+  g.lookahead = 2.0f * d;
   // A hair over 2R so rounding in the binning can never put two agents closer than 2R two cells apart;
   // no finer than 1/4096 of the world, which bounds the grid at 4096^2 cells.
   const float extent = std::fmax(c.world.width, c.world.height);

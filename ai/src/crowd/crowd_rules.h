@@ -13,6 +13,7 @@ namespace warpmind::crowd::rules {
 struct Geometry {
   float x0, y0, x1, y1;  // world [x0, x1) x [y0, y1)
   float four_r2;         // (2R)^2: distance >= 2R  <=>  d^2 >= four_r2
+  float lookahead;       // Avoid's look-ahead, 4R
   float cell;            // binning cell side (>= 2R, so neighbours are within +-1 cell)
   int cells_x, cells_y;
   float ob_w, ob_h;  // obstacle cell size (0 when there is no obstacle grid)
@@ -41,6 +42,173 @@ WM_HD bool blocked(float x, float y, const Geometry& g, const unsigned char* gri
   const int cy = clamp_int(static_cast<int>(floorf(fdiv(fsub(y, g.y0), g.ob_h))), 0, g.ob_rows - 1);
   return grid[static_cast<std::size_t>(cy) * static_cast<std::size_t>(g.ob_cols) + cx] != 0;
 }
+
+// The obstacle cells a move from o to p passes through, walked from o's cell to p's (both inside the
+// world): a cell is entered where the segment crosses its boundary, found by comparing the crossing
+// parameters of the next vertical and horizontal grid lines (exactly rounded, so both sides walk the same
+// cells). A crossing exactly through a grid corner steps diagonally and checks both side cells as well
+// (no squeezing between two blocked cells that touch at a corner, no clipping a corner). True if any
+// cell walked is blocked; for o == p it is the endpoint test above.
+WM_HD bool path_blocked(float ox, float oy, float px, float py, const Geometry& g, const unsigned char* grid) {
+  if (g.ob_cols == 0) return false;
+  const float u0 = fdiv(fsub(ox, g.x0), g.ob_w), v0 = fdiv(fsub(oy, g.y0), g.ob_h);
+  const float u1 = fdiv(fsub(px, g.x0), g.ob_w), v1 = fdiv(fsub(py, g.y0), g.ob_h);
+  int cx = clamp_int(static_cast<int>(floorf(u0)), 0, g.ob_cols - 1);
+  int cy = clamp_int(static_cast<int>(floorf(v0)), 0, g.ob_rows - 1);
+  const int ex = clamp_int(static_cast<int>(floorf(u1)), 0, g.ob_cols - 1);
+  const int ey = clamp_int(static_cast<int>(floorf(v1)), 0, g.ob_rows - 1);
+  const auto at = [&](int x, int y) {
+    return grid[static_cast<std::size_t>(y) * static_cast<std::size_t>(g.ob_cols) + static_cast<std::size_t>(x)] != 0;
+  };
+  if (at(cx, cy)) return true;
+  const int sx = ex > cx ? 1 : -1, sy = ey > cy ? 1 : -1;
+  const float du = fsub(u1, u0), dv = fsub(v1, v0);
+  while (cx != ex || cy != ey) {
+    // Crossing parameter (0..1 along the segment) of the next grid line on each axis still to walk.
+    float tx = 2.0f, ty = 2.0f;
+    if (cx != ex) tx = fdiv(fsub(static_cast<float>(sx > 0 ? cx + 1 : cx), u0), du);
+    if (cy != ey) ty = fdiv(fsub(static_cast<float>(sy > 0 ? cy + 1 : cy), v0), dv);
+    if (tx == ty) {  // through a corner (both axes left to walk)
+      if (at(cx + sx, cy) || at(cx, cy + sy)) return true;
+      cx += sx;
+      cy += sy;
+    } else if (tx < ty) {
+      cx += sx;
+    } else {
+      cy += sy;
+    }
+    if (at(cx, cy)) return true;
+  }
+  return false;
+}
+
+// A move longer than `limit` (> 0; 0: no limit): |p - o|^2 > limit^2 in float.
+WM_HD bool too_far(float ox, float oy, float px, float py, float limit) {
+  if (!(limit > 0.0f)) return false;
+  const float dx = fsub(px, ox), dy = fsub(py, oy);
+  return fadd(fmul(dx, dx), fmul(dy, dy)) > fmul(limit, limit);
+}
+
+// Verdict codes (warpmind::crowd::Verdict), and kCheckAgents: the tests without other agents passed.
+enum : unsigned char { kMoved = 0, kStayed = 1, kOutOfWorld = 2, kBlocked = 3, kCollision = 4, kTooFar = 5 };
+constexpr unsigned char kCheckAgents = 255;
+
+// The verdict tests that involve no other agent, in the contract's order (limit 0: none).
+WM_HD unsigned char static_verdict(float ox, float oy, float px, float py, float limit, const Geometry& g,
+                                   const unsigned char* grid) {
+  if (px == ox && py == oy) return kStayed;
+  if (!inside(px, py, g)) return kOutOfWorld;  // NaN included
+  if (too_far(ox, oy, px, py, limit)) return kTooFar;
+  if (path_blocked(ox, oy, px, py, g, grid)) return kBlocked;
+  return kCheckAgents;
+}
+
+// ---- Avoid (crowd_solver.h: the candidates, in order of preference) ----------------------------------
+
+constexpr int kCandidates = 17;  // 14 forward, then 3 backing off
+constexpr int kForward = 14;
+
+// The segment o -> t keeps 2R from q: the closest point o + s (t - o), s = clamp(dot(q - o, t - o) /
+// |t - o|^2, 0, 1).
+WM_HD bool swept_apart(float ox, float oy, float tx, float ty, float qx, float qy, const Geometry& g) {
+  const float rx = fsub(tx, ox), ry = fsub(ty, oy), wx = fsub(qx, ox), wy = fsub(qy, oy);
+  const float rr = fadd(fmul(rx, rx), fmul(ry, ry));
+  float s = rr > 0.0f ? fdiv(fadd(fmul(wx, rx), fmul(wy, ry)), rr) : 0.0f;
+  s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
+  const float ex = fsub(qx, fadd(ox, fmul(s, rx))), ey = fsub(qy, fadd(oy, fmul(s, ry)));
+  return !(fadd(fmul(ex, ex), fmul(ey, ey)) < g.four_r2);
+}
+
+// One agent's choice under Avoid: start() with its old position o and wanted target p (p != o, finite),
+// neighbour() for every other agent whose old position lies within reach (any order: the result is the
+// same), then choice(). free: candidates inside the world, clear of walls and of every old position along
+// their segment; ahead[k]: the agents not going this one's way (dot(d_i, d_j) > 0 fails for d = wanted -
+// old) that candidate k's look-ahead (its direction over g.lookahead) comes within 2R of.
+struct Avoider {
+  float ox, oy, dx, dy;  // old position, wanted displacement (not shortened)
+  float cx[kCandidates], cy[kCandidates], lx[kCandidates], ly[kCandidates];
+  unsigned ahead[kCandidates];
+  unsigned free = 0;
+  // Agents farther than these squared distances from o cannot touch a candidate's segment (its length
+  // plus 2R) or a look-ahead (4R plus 2R); 1% wider than that, so float rounding near the edge never
+  // matters. neighbour() skips them.
+  float near2 = 0, far2 = 0;
+  unsigned char straight = 4;  // kCollision: the straight candidate's verdict if nothing is free
+
+  WM_HD void start(float o_x, float o_y, float px, float py, float limit, const Geometry& g,
+                   const unsigned char* grid) {
+    ox = o_x;
+    oy = o_y;
+    dx = fsub(px, ox);
+    dy = fsub(py, oy);
+    const float d2 = fadd(fmul(dx, dx), fmul(dy, dy)), len = fsqrt(d2);
+    // The step: d shortened to the maximum step; the look-ahead: d scaled to `lookahead`.
+    const float step = d2 > fmul(limit, limit) ? fdiv(limit, len) : 1.0f, reach = fdiv(g.lookahead, len);
+    const float sx = fmul(dx, step), sy = fmul(dy, step), ax = fmul(dx, reach), ay = fmul(dy, reach);
+    const float two_r = fsqrt(g.four_r2), reach_step = fmul(fadd(fmul(len, step), two_r), 1.01f);
+    const float reach_ahead = fmul(fadd(g.lookahead, two_r), 1.01f);
+    near2 = fmul(reach_step, reach_step);
+    far2 = fmul(reach_ahead, reach_ahead);
+    constexpr float k30 = 0.866025404f;  // cos 30 = sin 60
+    constexpr float k45 = 0.707106781f;  // cos 45 = sin 45
+    const float cs[kCandidates] = {1.0f, k30,  k30,  1.0f, 0.5f, 0.5f, k30,  k30,  0.5f,
+                                   0.5f, 0.0f, 0.0f, 0.0f, 0.0f, -k45, -k45, -1.0f};
+    const float sn[kCandidates] = {0.0f, -0.5f, 0.5f, 0.0f,  -k30, k30,  -0.5f, 0.5f, -k30,
+                                   k30,  -1.0f, 1.0f, -1.0f, 1.0f, -k45, k45,   0.0f};
+    const float f[kCandidates] = {1.0f, 1.0f, 1.0f, 0.5f, 1.0f, 1.0f, 0.5f, 0.5f, 0.5f,
+                                  0.5f, 1.0f, 1.0f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+    free = 0;
+    straight = kCollision;
+    WM_UNROLL
+    for (int k = 0; k < kCandidates; ++k) {
+      const float rx = fsub(fmul(sx, cs[k]), fmul(sy, sn[k])), ry = fadd(fmul(sx, sn[k]), fmul(sy, cs[k]));
+      cx[k] = fadd(ox, fmul(rx, f[k]));
+      cy[k] = fadd(oy, fmul(ry, f[k]));
+      lx[k] = fadd(ox, fsub(fmul(ax, cs[k]), fmul(ay, sn[k])));
+      ly[k] = fadd(oy, fadd(fmul(ax, sn[k]), fmul(ay, cs[k])));
+      unsigned char v = kCheckAgents;
+      if (!inside(cx[k], cy[k], g))
+        v = kOutOfWorld;
+      else if (path_blocked(ox, oy, cx[k], cy[k], g, grid))
+        v = kBlocked;
+      if (v == kCheckAgents) free |= 1u << k;
+      if (k == 0 && v != kCheckAgents) straight = v;
+      ahead[k] = 0;
+    }
+  }
+
+  // Another agent: old position q, wanted target w.
+  WM_HD void neighbour(float qx, float qy, float wx, float wy, const Geometry& g) {
+    const float ex = fsub(qx, ox), ey = fsub(qy, oy), q2 = fadd(fmul(ex, ex), fmul(ey, ey));
+    if (q2 < near2) {
+      WM_UNROLL
+      for (int k = 0; k < kCandidates; ++k)
+        if ((free >> k & 1u) && !swept_apart(ox, oy, cx[k], cy[k], qx, qy, g)) free &= ~(1u << k);
+    }
+    if (q2 < far2 && !(fadd(fmul(dx, fsub(wx, qx)), fmul(dy, fsub(wy, qy))) > 0.0f)) {  // not going our way
+      WM_UNROLL
+      for (int k = 0; k < kForward; ++k)
+        if (!swept_apart(ox, oy, lx[k], ly[k], qx, qy, g)) ++ahead[k];
+    }
+  }
+
+  // The candidate taken: of the free forward ones, the one with the fewest agents ahead, the first of
+  // equals; with no forward one free, the first free one backing off; -1: none free.
+  WM_HD int choice() const {
+    int best = -1;
+    unsigned fewest = 0;
+    WM_UNROLL
+    for (int k = 0; k < kForward; ++k)
+      if ((free >> k & 1u) && (best < 0 || ahead[k] < fewest)) {
+        best = k;
+        fewest = ahead[k];
+      }
+    WM_UNROLL
+    for (int k = kForward; k < kCandidates; ++k)
+      if (best < 0 && (free >> k & 1u)) best = k;
+    return best;
+  }
+};
 
 // Binning cell along one axis, clamped into [0, cells - 1] (points outside the world land in the border
 // cells).

@@ -3,6 +3,7 @@
 #include "warpmind/crowd/crowd_solver.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -41,12 +42,12 @@ struct CellIndex {
   static std::size_t cell_of(Vec2 p, const Geometry& g) {
     return static_cast<std::size_t>(detail::cell_y(p.y, g)) * g.cells_x + detail::cell_x(p.x, g);
   }
-  // Calls f(j) for every agent j binned within one cell of p (a superset of those within 2R).
+  // Calls f(j) for every agent j binned within `reach` cells of p (reach 1: a superset of those within 2R).
   template <class F>
-  void near(Vec2 p, const Geometry& g, F&& f) const {
+  void near(Vec2 p, const Geometry& g, F&& f, int reach = 1) const {
     const int cx = detail::cell_x(p.x, g), cy = detail::cell_y(p.y, g);
-    for (int y = std::max(0, cy - 1); y <= std::min(g.cells_y - 1, cy + 1); ++y)
-      for (int x = std::max(0, cx - 1); x <= std::min(g.cells_x - 1, cx + 1); ++x) {
+    for (int y = std::max(0, cy - reach); y <= std::min(g.cells_y - 1, cy + reach); ++y)
+      for (int x = std::max(0, cx - reach); x <= std::min(g.cells_x - 1, cx + reach); ++x) {
         const std::size_t c = static_cast<std::size_t>(y) * g.cells_x + x;
         for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) f(ids[k]);
       }
@@ -70,6 +71,17 @@ bool is_gpu_variant(CrowdVariant v) {
   return v == CrowdVariant::GpuSort || v == CrowdVariant::GpuTiled || v == CrowdVariant::GpuStaticGrid;
 }
 
+const char* movement_name(CrowdMovement m) { return m == CrowdMovement::Avoid ? "avoid" : "accept-reject"; }
+bool parse_movement(std::string_view name, CrowdMovement& out) {
+  if (name == "accept-reject")
+    out = CrowdMovement::AcceptReject;
+  else if (name == "avoid")
+    out = CrowdMovement::Avoid;
+  else
+    return false;
+  return true;
+}
+
 const char* rule_name(CrowdRule r) { return r == CrowdRule::Strict ? "strict" : "lowest-id"; }
 bool parse_rule(std::string_view name, CrowdRule& out) {
   if (name == "strict")
@@ -85,6 +97,10 @@ struct CrowdSolver::Impl {
   Geometry g{};
   std::vector<Vec2> positions;  // CPU variant state
   std::vector<Verdict> verdicts;
+  std::vector<float> limits;           // every agent's maximum step (0: none), both variants
+  float reach = 0;                     // the largest of them
+  std::vector<Vec2> chosen;            // Avoid: this tick's targets
+  std::vector<std::uint8_t> fallback;  // Avoid: the verdict of an agent with no free candidate (or kCheckAgents)
   CellIndex olds, targets;
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::CrowdDevice> device;
@@ -102,10 +118,22 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
   if (o.width < 0 || o.height < 0 || (o.width == 0) != (o.height == 0) || o.width > 65536 || o.height > 65536 ||
       o.blocked.size() != static_cast<std::size_t>(o.width) * o.height)
     return Status::Invalid("obstacles: need width x height cells (both 0 for none) and as many blocked flags");
+  if (c.rule != CrowdRule::Strict && c.rule != CrowdRule::LowestIdWins) return Status::Invalid("rule: not a CrowdRule");
+  if (c.movement != CrowdMovement::AcceptReject && c.movement != CrowdMovement::Avoid)
+    return Status::Invalid("movement: not a CrowdMovement");
+  const bool avoid = c.movement == CrowdMovement::Avoid;
+  if (!finite(c.max_step) || c.max_step < 0 || (avoid && !(c.max_step > 0 && c.max_step <= 64 * c.radius)))
+    return Status::Invalid(avoid ? "max_step: Avoid needs a finite maximum step > 0 and <= 64 R"
+                                 : "max_step: must be finite and >= 0 (0: no limit)");
   CrowdVariant v = c.variant;
+  if (v != CrowdVariant::Auto && v != CrowdVariant::CpuReference && !is_gpu_variant(v))
+    return Status::Invalid("variant: not a CrowdVariant");
   if (v == CrowdVariant::Auto) v = ctx.cuda() ? CrowdVariant::GpuStaticGrid : CrowdVariant::CpuReference;
   if (is_gpu_variant(v) && !ctx.cuda())
     return Status::Unavailable(std::string("variant ") + variant_name(v) + " needs the CUDA backend");
+  if (avoid && v != CrowdVariant::CpuReference && v != CrowdVariant::GpuStaticGrid)
+    return Status::Unavailable(std::string("variant ") + variant_name(v) +
+                               " is an accept/reject baseline: Avoid runs on cpu-reference and gpu-static-grid");
 
   std::unique_ptr<CrowdSolver> s(new CrowdSolver());
   s->ctx_ = &ctx;
@@ -122,8 +150,8 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
     const gpu::CrowdKernel k = v == CrowdVariant::GpuSort    ? gpu::CrowdKernel::Sort
                                : v == CrowdVariant::GpuTiled ? gpu::CrowdKernel::Tiled
                                                              : gpu::CrowdKernel::StaticGrid;
-    Status err =
-        gpu::CrowdDevice::create(ctx.stream(), k, g, o.blocked, c.rule == CrowdRule::LowestIdWins, s->impl_->device);
+    Status err = gpu::CrowdDevice::create(ctx.stream(), k, g, o.blocked, c.rule == CrowdRule::LowestIdWins, avoid,
+                                          s->impl_->device);
     if (!err.ok()) return err.context("crowd");
   }
 #endif
@@ -133,11 +161,25 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
 
 CrowdSolver::~CrowdSolver() = default;
 
-Status CrowdSolver::reset(std::span<const Vec2> positions) {
+Status CrowdSolver::reset(std::span<const Vec2> positions, std::span<const float> max_steps) {
   Impl& im = *impl_;
   const Geometry& g = im.g;
   const std::uint8_t* grid = config_.obstacles.blocked.data();
   if (positions.size() > (std::size_t{1} << 30)) return Status::Invalid("reset: too many agents");
+  if (!max_steps.empty() && max_steps.size() != positions.size())
+    return Status::Invalid("reset: " + std::to_string(max_steps.size()) + " maximum steps for " +
+                           std::to_string(positions.size()) + " agents (give none or one each)");
+  const bool avoid = config_.movement == CrowdMovement::Avoid;
+  std::vector<float> limits(positions.size(), config_.max_step);
+  float reach = config_.max_step;
+  for (std::size_t i = 0; i < max_steps.size(); ++i) {
+    const float m = max_steps[i];
+    if (!std::isfinite(m) || m < 0 || (avoid && m > 64 * config_.radius))
+      return Status::Invalid("reset: maximum step of agent " + std::to_string(i) + " (" + std::to_string(m) +
+                             "): must be finite, >= 0" + (avoid ? " and <= 64 R" : ""));
+    if (m > 0) limits[i] = m;
+    reach = std::max(reach, limits[i]);
+  }
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const Vec2 p = positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y)) return Status::Invalid("reset: " + where(i, p) + ": not finite");
@@ -157,12 +199,15 @@ Status CrowdSolver::reset(std::span<const Vec2> positions) {
   }
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    Status err = im.device->reset(&positions.data()->x, positions.size());
+    const bool any_limit = avoid || reach > 0;
+    Status err = im.device->reset(&positions.data()->x, any_limit ? limits.data() : nullptr, positions.size(), reach);
     if (!err.ok()) return err.context("crowd reset");
 #endif
   } else {
     im.positions.assign(positions.begin(), positions.end());
   }
+  im.limits = std::move(limits);
+  im.reach = reach;
   im.verdicts.assign(positions.size(), Verdict::Stayed);
   count_ = positions.size();
   stats_ = StepStats{};
@@ -187,6 +232,10 @@ Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
       if (keep[i]) im.positions[w++] = im.positions[i];
     im.positions.resize(w);
   }
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < count_; ++i)
+    if (keep[i]) im.limits[w++] = im.limits[i];
+  im.limits.resize(w);
   im.verdicts.assign(kept, Verdict::Stayed);
   count_ = kept;
   return Status::Ok();
@@ -199,85 +248,115 @@ Status CrowdSolver::retain_device(const std::uint8_t* device_keep, std::size_t k
   if (count_ > 0 && !device_keep) return Status::Invalid("retain_device: null flags");
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
+  const bool uniform = std::all_of(im.limits.begin(), im.limits.end(), [&](float m) { return m == config_.max_step; });
   Status err = im.device->retain_device(device_keep, count_, kept);
   if (!err.ok()) return err.context("crowd retain");
+  im.limits.resize(kept, config_.max_step);
+  // Agents of their own maximum steps: the host copy follows the device's.
+  if (!uniform && kept > 0 && !(err = im.device->download_limits(im.limits.data())).ok())
+    return err.context("crowd retain");
   im.verdicts.assign(kept, Verdict::Stayed);
 #endif
   count_ = kept;
   return Status::Ok();
 }
 
+namespace {
+
+StepStats tally(const std::vector<Verdict>& verdicts) {
+  std::size_t by[kVerdictCount] = {};
+  for (Verdict v : verdicts) ++by[static_cast<int>(v)];
+  return {by[0], by[1], by[2], by[3], by[4], by[5]};
+}
+
+}  // namespace
+
 Status CrowdSolver::step(std::span<const Vec2> proposals) {
   if (proposals.size() != count_)
     return Status::Invalid("step: " + std::to_string(proposals.size()) + " proposals for " + std::to_string(count_) +
                            " agents");
-  for (std::size_t i = 0; i < proposals.size(); ++i)
-    if (!std::isfinite(proposals[i].x) || !std::isfinite(proposals[i].y))
-      return Status::Invalid("step: proposal of " + where(i, proposals[i]) + ": not finite");
   Impl& im = *impl_;
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
     gpu::CrowdCounts counts{};
     Status err = im.device->step(&proposals.data()->x, proposals.size(), counts);
     if (!err.ok()) return err.context("crowd step");
-    stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3],
-              counts.by_verdict[4]};
+    stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2],
+              counts.by_verdict[3], counts.by_verdict[4], counts.by_verdict[5]};
 #endif
     return Status::Ok();
   }
   const Geometry& g = im.g;
   const std::uint8_t* grid = config_.obstacles.blocked.data();
   const bool lowest = config_.rule == CrowdRule::LowestIdWins;
+  const bool avoid = config_.movement == CrowdMovement::Avoid;
   const std::vector<Vec2>& old = im.positions;
   im.olds.build(old, g);
-  im.targets.build(proposals, g);
+  std::span<const Vec2> targets = proposals;
+  if (avoid) {
+    // Each agent's candidate (crowd_solver.h), against the other agents whose old positions lie within
+    // its longest candidate or look-ahead plus 2R.
+    im.chosen.resize(count_);
+    im.fallback.resize(count_);
+    const float far = std::max(im.reach * 1.01f, g.lookahead * 1.01f) + 2.0f * config_.radius;
+    const int reach = static_cast<int>(std::ceil(far / g.cell)) + 1;
+    ctx_->pool().parallel_for(
+        count_,
+        [&](std::size_t b, std::size_t e, unsigned) {
+          for (std::size_t i = b; i < e; ++i) {
+            const Vec2 o = old[i], p = proposals[i];
+            Vec2 to = o;
+            std::uint8_t fb = rules::kCheckAgents;
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+              fb = rules::kOutOfWorld;
+            } else if (p.x != o.x || p.y != o.y) {
+              rules::Avoider a;
+              a.start(o.x, o.y, p.x, p.y, im.limits[i], g, grid);
+              im.olds.near(
+                  o, g,
+                  [&](std::uint32_t j) {
+                    if (j != i) a.neighbour(old[j].x, old[j].y, proposals[j].x, proposals[j].y, g);
+                  },
+                  reach);
+              const int k = a.choice();
+              if (k >= 0)
+                to = {a.cx[k], a.cy[k]};
+              else
+                fb = a.straight;
+            }
+            im.chosen[i] = to;
+            im.fallback[i] = fb;
+          }
+        },
+        1024);
+    targets = im.chosen;
+  }
+  im.targets.build(targets, g);
+  const float* limit = avoid ? nullptr : im.limits.data();
   ctx_->pool().parallel_for(
       count_,
       [&](std::size_t b, std::size_t e, unsigned) {
         for (std::size_t i = b; i < e; ++i) {
-          const Vec2 p = proposals[i];
-          Verdict v = Verdict::Moved;
-          if (p.x == old[i].x && p.y == old[i].y)
-            v = Verdict::Stayed;
-          else if (!detail::inside(p, g))
-            v = Verdict::OutOfWorld;
-          else if (detail::blocked(p, g, grid))
-            v = Verdict::Blocked;
-          else {
+          const Vec2 p = targets[i];
+          unsigned char v = avoid && im.fallback[i] != rules::kCheckAgents
+                                ? im.fallback[i]
+                                : rules::static_verdict(old[i].x, old[i].y, p.x, p.y, limit ? limit[i] : 0.0f, g, grid);
+          if (v == rules::kCheckAgents) {
             bool hit = false;
             im.olds.near(p, g, [&](std::uint32_t j) { hit = hit || (j != i && !detail::apart(p, old[j], g)); });
             if (!hit)
               im.targets.near(p, g, [&](std::uint32_t j) {
-                hit = hit || (j != i && (!lowest || j < i) && !detail::apart(p, proposals[j], g));
+                hit = hit || (j != i && (!lowest || j < i) && !detail::apart(p, targets[j], g));
               });
-            if (hit) v = Verdict::Collision;
+            v = hit ? rules::kCollision : rules::kMoved;
           }
-          im.verdicts[i] = v;
+          im.verdicts[i] = static_cast<Verdict>(v);
         }
       },
       2048);
-  StepStats st;
-  for (std::size_t i = 0; i < count_; ++i) {
-    switch (im.verdicts[i]) {
-      case Verdict::Moved:
-        ++st.moved;
-        im.positions[i] = proposals[i];
-        break;
-      case Verdict::Stayed:
-        ++st.stayed;
-        break;
-      case Verdict::OutOfWorld:
-        ++st.out_of_world;
-        break;
-      case Verdict::Blocked:
-        ++st.blocked;
-        break;
-      case Verdict::Collision:
-        ++st.collisions;
-        break;
-    }
-  }
-  stats_ = st;
+  for (std::size_t i = 0; i < count_; ++i)
+    if (im.verdicts[i] == Verdict::Moved) im.positions[i] = targets[i];
+  stats_ = tally(im.verdicts);
   return Status::Ok();
 }
 
@@ -299,9 +378,15 @@ Status CrowdSolver::fetch_stats() {
   gpu::CrowdCounts counts{};
   Status err = impl_->device->fetch_counts(counts);
   if (!err.ok()) return err.context("crowd stats");
-  stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2], counts.by_verdict[3],
-            counts.by_verdict[4]};
+  stats_ = {counts.by_verdict[0], counts.by_verdict[1], counts.by_verdict[2],
+            counts.by_verdict[3], counts.by_verdict[4], counts.by_verdict[5]};
 #endif
+  return Status::Ok();
+}
+
+Status CrowdSolver::read_max_steps(std::span<float> out) const {
+  if (out.size() < count_) return Status::Invalid("read_max_steps: output too small");
+  std::copy(impl_->limits.begin(), impl_->limits.end(), out.begin());
   return Status::Ok();
 }
 

@@ -46,12 +46,13 @@ void make_proposals(const MoveSpec& m, ThreadPool& pool, std::span<const Vec2> p
             SplitMix64 rng(m.seed ^ (i * 0x9E3779B97F4A7C15ull) ^ (tick << 40));
             out[i] = {pos[i].x + rng.uniform(-m.step, m.step), pos[i].y + rng.uniform(-m.step, m.step)};
           } else {
-            const float dx = m.goal.x - pos[i].x, dy = m.goal.y - pos[i].y, d = std::sqrt(dx * dx + dy * dy);
+            const Vec2 goal = m.kind == MoveSpec::Kind::Goals ? m.goals[i] : m.goal;
+            const float dx = goal.x - pos[i].x, dy = goal.y - pos[i].y, d = std::sqrt(dx * dx + dy * dy);
             if (d > m.step) {
               const float k = m.step / d;
               out[i] = {pos[i].x + dx * k, pos[i].y + dy * k};
             } else {
-              out[i] = m.goal;  // p + (goal - p) can miss the goal by an ulp when goal - p is inexact
+              out[i] = goal;  // p + (goal - p) can miss the goal by an ulp when goal - p is inexact
             }
           }
         }
@@ -61,15 +62,145 @@ void make_proposals(const MoveSpec& m, ThreadPool& pool, std::span<const Vec2> p
 
 namespace {
 
+// Agents on a square lattice of `pitch` filling the rectangle [x0, x1) x [y0, y1) row by row until n.
+void fill(std::vector<Vec2>& out, std::size_t n, float x0, float y0, float x1, float y1, float pitch) {
+  for (float y = y0 + pitch * 0.5f; y < y1 && out.size() < n; y += pitch)
+    for (float x = x0 + pitch * 0.5f; x < x1 && out.size() < n; x += pitch) out.push_back({x, y});
+}
+
+}  // namespace
+
+Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenario& out) {
+  if (n > (std::size_t{1} << 24)) return Status::Invalid("standard scenario: at most 2^24 agents");
+  CrowdScenario s;
+  CrowdConfig& c = s.config;
+  c.radius = 0.5f;
+  c.rule = CrowdRule::LowestIdWins;
+  c.movement = CrowdMovement::Avoid;
+  c.max_step = 0.25f;
+  s.moves.kind = MoveSpec::Kind::Goals;
+  s.moves.step = c.max_step;
+  const float pitch = 1.1f;  // 1.1 x 2R
+  if (name == "bottleneck") {
+    // Enough rows of agents for n on the left; the wall at x = W/2, the gap in the middle of it.
+    const float h = std::max(40.0f, std::ceil(std::sqrt(static_cast<float>(n)) * pitch * 0.75f));
+    const float left = std::ceil(static_cast<float>(n) / std::floor((h - 2.0f) / pitch)) * pitch + 4.0f;
+    const float w = 2.0f * left + 4.0f;
+    c.world = {0.0f, 0.0f, w, h};
+    const int cols = static_cast<int>(w), rows = static_cast<int>(h);
+    c.obstacles.width = cols;
+    c.obstacles.height = rows;
+    c.obstacles.blocked.assign(static_cast<std::size_t>(cols) * rows, 0);
+    const int wall = cols / 2, gap_lo = rows / 2 - 4, gap_hi = rows / 2 + 4;  // gap: rows [gap_lo, gap_hi)
+    for (int y = 0; y < rows; ++y)
+      if (y < gap_lo || y >= gap_hi) c.obstacles.blocked[static_cast<std::size_t>(y) * cols + wall] = 1;
+    fill(s.start, n, 1.0f, 1.0f, static_cast<float>(wall) - 1.0f, h - 1.0f, pitch);
+    // Far past the gap, with an exit circle that reaches back to 3.5 past the wall: nearly a straight line
+    // across the gap's width, so the agents leave as they come out rather than converging on a point.
+    s.moves.goals.assign(s.start.size(), {static_cast<float>(wall) + 20.0f, h * 0.5f});
+    s.exit_radius = 16.5f;
+  } else if (name == "corridor") {
+    const std::size_t half = n / 2;
+    const float h = 14.0f, band = 12.0f;  // walls along y = 0 and y = 13 (one cell each)
+    const float pitch = 3.0f;             // each flow at 1/9 of the packing density (2.2: gridlock, docs/crowd.md)
+    const float per_row = std::floor(band / pitch), len = std::ceil(static_cast<float>(half) / per_row) * pitch;
+    const float w = 2.0f * len + 40.0f;
+    c.world = {0.0f, 0.0f, w, h};
+    const int cols = static_cast<int>(w), rows = static_cast<int>(h);
+    c.obstacles.width = cols;
+    c.obstacles.height = rows;
+    c.obstacles.blocked.assign(static_cast<std::size_t>(cols) * rows, 0);
+    for (int x = 0; x < cols; ++x) {
+      c.obstacles.blocked[static_cast<std::size_t>(x)] = 1;
+      c.obstacles.blocked[static_cast<std::size_t>(rows - 1) * cols + x] = 1;
+    }
+    fill(s.start, half, 1.0f, 1.0f, 1.0f + len, 1.0f + band, pitch);
+    s.moves.goals.assign(s.start.size(), {w - 1.5f, h * 0.5f});
+    fill(s.start, 2 * half, w - 1.0f - len, 1.0f, w - 1.0f, 1.0f + band, pitch);
+    s.moves.goals.resize(s.start.size(), {1.5f, h * 0.5f});
+    s.exit_radius = 3.0f;
+  } else if (name == "crossing") {
+    // Four blocks of n/4 agents, one on each side of a square; each walks to the opposite side.
+    const std::size_t q = n / 4;
+    const float pitch = 5.0f;  // each flow at 1/25 of the packing density (4: gridlock, docs/crowd.md)
+    const float block = std::ceil(std::sqrt(static_cast<float>(q))) * pitch;
+    const float side = 3.0f * block + 20.0f, mid = side * 0.5f, lo = mid - block * 0.5f;  // blocks apart
+    c.world = {0.0f, 0.0f, side, side};
+    fill(s.start, q, 0.5f, lo, 0.5f + block, lo + block, pitch);  // west, going east
+    s.moves.goals.resize(s.start.size(), {side - 1.5f, mid});
+    fill(s.start, 2 * q, side - 0.5f - block, lo, side - 0.5f, lo + block, pitch);  // east, going west
+    s.moves.goals.resize(s.start.size(), {1.5f, mid});
+    fill(s.start, 3 * q, lo, 0.5f, lo + block, 0.5f + block, pitch);  // south, going north
+    s.moves.goals.resize(s.start.size(), {mid, side - 1.5f});
+    fill(s.start, 4 * q, lo, side - 0.5f - block, lo + block, side - 0.5f, pitch);  // north, going south
+    s.moves.goals.resize(s.start.size(), {mid, 1.5f});
+    s.exit_radius = 3.0f;
+  } else {
+    return Status::Invalid("standard scenario: unknown name '" + std::string(name) +
+                           "' (bottleneck, corridor, crossing)");
+  }
+  out = std::move(s);
+  return Status::Ok();
+}
+
+float bottleneck_ideal_flow(const CrowdScenario& s) {
+  const float d = 2.0f * s.config.radius;
+  return (8.0f / d) * (s.config.max_step / d);
+}
+
+std::size_t exits(const CrowdScenario& s, std::span<const Vec2> pos, std::vector<std::uint8_t>& keep) {
+  keep.assign(pos.size(), 1);
+  if (s.moves.kind != MoveSpec::Kind::Goals || !(s.exit_radius > 0)) return 0;
+  std::size_t gone = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i) {
+    const float dx = s.moves.goals[i].x - pos[i].x, dy = s.moves.goals[i].y - pos[i].y;
+    if (dx * dx + dy * dy <= s.exit_radius * s.exit_radius) {
+      keep[i] = 0;
+      ++gone;
+    }
+  }
+  return gone;
+}
+
+void compact_goals(MoveSpec& m, std::span<const std::uint8_t> keep) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < keep.size() && i < m.goals.size(); ++i)
+    if (keep[i]) m.goals[w++] = m.goals[i];
+  m.goals.resize(w);
+}
+
+namespace {
+
 Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
-  WM_RETURN_IF_ERROR(r.keys(root, "", {"world", "radius", "rule", "obstacles", "agents", "generate", "moves"}));
-  WM_RETURN_IF_ERROR(r.world(root, s.config.world));
-  WM_RETURN_IF_ERROR(r.number(root, "radius", "", s.config.radius, false));
-  if (!(s.config.radius > 0.0f)) return r.error("radius", "must be > 0");
+  WM_RETURN_IF_ERROR(r.keys(
+      root, "",
+      {"world", "radius", "rule", "obstacles", "agents", "generate", "moves", "movement", "max_step", "standard"}));
+  if (auto st = root.find("standard"); st != root.end()) {
+    for (const char* own : {"world", "radius", "obstacles", "agents", "generate", "moves"})
+      if (root.contains(own)) return r.error(own, "not with \"standard\" (the standard scenario sets it)");
+    WM_RETURN_IF_ERROR(r.object(*st, "standard"));
+    WM_RETURN_IF_ERROR(r.keys(*st, "standard.", {"name", "agents"}));
+    const auto name = st->find("name");
+    if (name == st->end() || !name->is_string()) return r.error("standard.name", "expected a scenario name");
+    long long n = 0;
+    WM_RETURN_IF_ERROR(r.integer(*st, "agents", "standard.", 0, 1 << 24, n, true));
+    const Status made = standard_crowd_scenario(name->get<std::string>(), static_cast<std::size_t>(n), s);
+    if (!made.ok()) return r.error("standard.name", made.message());
+  } else {
+    WM_RETURN_IF_ERROR(r.world(root, s.config.world));
+  }
+  if (auto it = root.find("movement"); it != root.end())
+    if (!it->is_string() || !parse_movement(it->get<std::string>(), s.config.movement))
+      return r.error("movement", "expected \"accept-reject\" or \"avoid\"");
+  WM_RETURN_IF_ERROR(r.number(root, "max_step", "", s.config.max_step, false));
+  if (!(s.config.max_step >= 0.0f)) return r.error("max_step", "must be >= 0");
   if (auto it = root.find("rule"); it != root.end())
     if (!it->is_string() || !parse_rule(it->get<std::string>(), s.config.rule))
       return r.error("rule", "expected \"strict\" or \"lowest-id\"");
+  if (root.contains("standard")) return Status::Ok();
+  WM_RETURN_IF_ERROR(r.number(root, "radius", "", s.config.radius, false));
+  if (!(s.config.radius > 0.0f)) return r.error("radius", "must be > 0");
   if (auto it = root.find("obstacles"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "obstacles"));
     WM_RETURN_IF_ERROR(r.keys(*it, "obstacles.", {"width", "height", "blocked"}));

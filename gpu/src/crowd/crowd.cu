@@ -44,7 +44,12 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr unsigned kEmpty = 0xffffffffu;
-enum : unsigned char { kMoved = 0, kStayed = 1, kOutOfWorld = 2, kBlocked = 3, kCollision = 4 };
+using crowd::rules::kBlocked;
+using crowd::rules::kCheckAgents;
+using crowd::rules::kCollision;
+using crowd::rules::kMoved;
+using crowd::rules::kOutOfWorld;
+constexpr int kVerdicts = 6;
 
 // The arithmetic is crowd_rules.h's, shared with the CPU reference.
 __device__ __forceinline__ bool apart_d(float2 a, float2 b, const crowd::rules::Geometry& g) {
@@ -52,9 +57,6 @@ __device__ __forceinline__ bool apart_d(float2 a, float2 b, const crowd::rules::
 }
 __device__ __forceinline__ bool inside_d(float2 p, const crowd::rules::Geometry& g) {
   return crowd::rules::inside(p.x, p.y, g);
-}
-__device__ __forceinline__ bool blocked_d(float2 p, const crowd::rules::Geometry& g, const unsigned char* grid) {
-  return crowd::rules::blocked(p.x, p.y, g, grid);
 }
 using crowd::rules::cell_axis;
 
@@ -112,22 +114,24 @@ __device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, 
   return false;
 }
 
-// Agent i's verdict from whether it conflicts (asked only when its target is inside the world and
-// free); an accepted agent moves. Other threads read old positions from copies or by other ids only.
+// What the verdicts need beside the geometry: the obstacle grid, every agent's maximum step (nullptr: no
+// limits; Avoid passes none, its candidates are within them) and, under Avoid, the verdict of each agent
+// that found no free candidate (kCheckAgents: it found one).
+struct Judged {
+  const unsigned char* grid;
+  const float* limit;
+  const unsigned char* fallback;
+};
+
+// Agent i's verdict from whether it conflicts (asked only when the tests without other agents passed);
+// an accepted agent moves. Other threads read old positions from copies or by other ids only.
 template <class Conflicts>
 __device__ __forceinline__ unsigned char judge(int i, float2 p, float2* pos, const crowd::rules::Geometry& g,
-                                               const unsigned char* grid, unsigned char* verdict,
-                                               Conflicts&& conflicts) {
+                                               const Judged& j, unsigned char* verdict, Conflicts&& conflicts) {
   const float2 o = pos[i];
-  unsigned char v = kMoved;
-  if (p.x == o.x && p.y == o.y)
-    v = kStayed;
-  else if (!inside_d(p, g))
-    v = kOutOfWorld;
-  else if (blocked_d(p, g, grid))
-    v = kBlocked;
-  else if (conflicts())
-    v = kCollision;
+  unsigned char v = j.fallback ? j.fallback[i] : kCheckAgents;
+  if (v == kCheckAgents) v = crowd::rules::static_verdict(o.x, o.y, p.x, p.y, j.limit ? j.limit[i] : 0.0f, g, j.grid);
+  if (v == kCheckAgents) v = conflicts() ? kCollision : kMoved;
   verdict[i] = v;
   if (v == kMoved) pos[i] = p;
   return v;
@@ -137,35 +141,35 @@ __device__ __forceinline__ unsigned char judge(int i, float2 p, float2* pos, con
 // block clears the other half for the next tick.
 __device__ __forceinline__ void tally_open(unsigned* block_counts, bool first_block, unsigned tick,
                                            unsigned long long* counts) {
-  if (threadIdx.x < 5) block_counts[threadIdx.x] = 0;
-  if (first_block && threadIdx.x < 5) counts[((tick + 1) & 1) * 5 + threadIdx.x] = 0;
+  if (threadIdx.x < kVerdicts) block_counts[threadIdx.x] = 0;
+  if (first_block && threadIdx.x < kVerdicts) counts[((tick + 1) & 1) * kVerdicts + threadIdx.x] = 0;
   __syncthreads();
 }
 __device__ __forceinline__ void tally_close(const unsigned* block_counts, unsigned tick, unsigned long long* counts) {
   __syncthreads();
-  if (threadIdx.x < 5 && block_counts[threadIdx.x])
-    atomicAdd(&counts[(tick & 1) * 5 + threadIdx.x], block_counts[threadIdx.x]);
+  if (threadIdx.x < kVerdicts && block_counts[threadIdx.x])
+    atomicAdd(&counts[(tick & 1) * kVerdicts + threadIdx.x], block_counts[threadIdx.x]);
 }
 
 // The last kernel of gpu-sort and gpu-static-grid: one thread per agent.
 template <class Conflicts>
 __device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const float2* prop,
-                                       const crowd::rules::Geometry& g, const unsigned char* grid,
-                                       unsigned char* verdict, unsigned long long* counts, Conflicts&& conflicts) {
-  __shared__ unsigned block_counts[5];
+                                       const crowd::rules::Geometry& g, const Judged& jd, unsigned char* verdict,
+                                       unsigned long long* counts, Conflicts&& conflicts) {
+  __shared__ unsigned block_counts[kVerdicts];
   tally_open(block_counts, blockIdx.x == 0, tick, counts);
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const float2 p = prop[i];
-    atomicAdd(&block_counts[judge(i, p, pos, g, grid, verdict, [&] { return conflicts(i, p); })], 1u);
+    atomicAdd(&block_counts[judge(i, p, pos, g, jd, verdict, [&] { return conflicts(i, p); })], 1u);
   }
   tally_close(block_counts, tick, counts);
 }
 
-__global__ void k_check(float2* pos, const float2* prop, int n, crowd::rules::Geometry g, const unsigned char* grid,
-                        Index olds, Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
+__global__ void k_check(float2* pos, const float2* prop, int n, crowd::rules::Geometry g, Judged jd, Index olds,
+                        Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
                         unsigned long long* counts) {
-  decide(n, tick, pos, prop, g, grid, verdict, counts,
+  decide(n, tick, pos, prop, g, jd, verdict, counts,
          [&](int i, float2 p) { return conflict(p, i, olds, g, false) || conflict(p, i, targets, g, lowest_id_wins); });
 }
 
@@ -265,14 +269,14 @@ __device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int 
 // One block per tile of kTile x kTile cells: stage the tile's and its halo's old positions and targets,
 // then judge every agent whose target lies in the tile.
 __global__ void __launch_bounds__(kThreads)
-    k_tiled_check(float2* pos, crowd::rules::Geometry g, const unsigned char* grid, const float2* sorted_old,
-                  const unsigned* id_old, const unsigned* first_old, const float2* sorted_tgt, const unsigned* id_tgt,
-                  const unsigned* key_tgt, const unsigned* first_tgt, bool lowest_id_wins, unsigned tick,
-                  unsigned char* verdict, unsigned long long* counts) {
+    k_tiled_check(float2* pos, crowd::rules::Geometry g, Judged jd, const float2* sorted_old, const unsigned* id_old,
+                  const unsigned* first_old, const float2* sorted_tgt, const unsigned* id_tgt, const unsigned* key_tgt,
+                  const unsigned* first_tgt, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
+                  unsigned long long* counts) {
   __shared__ float2 sh_pos[2][kTileCap];
   __shared__ unsigned sh_id[2][kTileCap];
   __shared__ int shift[2][kHaloRows], run[2][64], inner[64];
-  __shared__ unsigned block_counts[5];
+  __shared__ unsigned block_counts[kVerdicts];
   tally_open(block_counts, blockIdx.x == 0 && blockIdx.y == 0, tick, counts);
   const int x0 = blockIdx.x * kTile, y0 = blockIdx.y * kTile;
   const int x1 = min(x0 + kTile, g.cells_x) - 1, y1 = min(y0 + kTile, g.cells_y) - 1;  // inclusive
@@ -301,7 +305,7 @@ __global__ void __launch_bounds__(kThreads)
     const float2 p = tgts.pos[local];
     const unsigned c = key_tgt[s];
     const int cx = static_cast<int>(c % g.cells_x), cy = static_cast<int>(c / g.cells_x);
-    const unsigned char v = judge(static_cast<int>(i), p, pos, g, grid, verdict, [&] {
+    const unsigned char v = judge(static_cast<int>(i), p, pos, g, jd, verdict, [&] {
       return tile_conflict(p, i, cx, cy, olds, first_old, g, ya, false) ||
              tile_conflict(p, i, cx, cy, tgts, first_tgt, g, ya, lowest_id_wins);
     });
@@ -494,16 +498,15 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // The verdicts; a mover's old-position slot moves with it.
-__global__ void k_sg_verdict(float2* pos, const float2* prop, int n, crowd::rules::Geometry g, unsigned tick,
-                             const unsigned char* grid, const unsigned* mark, unsigned char* verdict,
-                             unsigned long long* counts, unsigned* slot) {
+__global__ void k_sg_verdict(float2* pos, const float2* prop, int n, crowd::rules::Geometry g, unsigned tick, Judged jd,
+                             const unsigned* mark, unsigned char* verdict, unsigned long long* counts, unsigned* slot) {
   wait_for_prior_grid();
-  __shared__ unsigned block_counts[5];
+  __shared__ unsigned block_counts[kVerdicts];
   tally_open(block_counts, blockIdx.x == 0, tick, counts);
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const float2 o = pos[i], p = prop[i];
-    const unsigned char v = judge(i, p, pos, g, grid, verdict, [&] { return mark[i] == tick; });
+    const unsigned char v = judge(i, p, pos, g, jd, verdict, [&] { return mark[i] == tick; });
     if (v == kMoved) {
       slot[2 * sg_cell(o, g)] = kEmpty;
       slot[2 * sg_cell(p, g)] = static_cast<unsigned>(i);
@@ -511,6 +514,45 @@ __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, crowd::rule
     atomicAdd(&block_counts[v], 1u);
   }
   tally_close(block_counts, tick, counts);
+}
+
+// Avoid (gpu-static-grid): each agent's first free candidate, against the old positions the slots show
+// within `reach` cells of its own (its longest candidate plus 2R), into chosen[]; an agent with no free
+// candidate stays (chosen = its old position) with the verdict in fallback[] (crowd_solver.h).
+__global__ void __launch_bounds__(kThreads)
+    k_sg_avoid(const float2* pos, const float2* want, const float* limit, int n, crowd::rules::Geometry g, int reach,
+               const unsigned char* grid, const uint2* slot, float2* chosen, unsigned char* fallback) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float2 o = pos[i], p = want[i];
+  float2 to = o;
+  unsigned char fb = kCheckAgents;
+  if (!isfinite(p.x) || !isfinite(p.y)) {
+    fb = kOutOfWorld;
+  } else if (p.x != o.x || p.y != o.y) {
+    crowd::rules::Avoider a;
+    a.start(o.x, o.y, p.x, p.y, limit[i], g, grid);
+    const int stride = sg_stride(g), rows = g.sg_rows + 2 * kPad;
+    const int c = sg_cell(o, g), ocx = c % stride, ocy = c / stride;
+    for (int y = max(ocy - reach, 0); a.free && y <= min(ocy + reach, rows - 1); ++y)
+      for (int x = max(ocx - reach, 0); x <= min(ocx + reach, stride - 1); ++x) {
+        const unsigned j = slot[y * stride + x].x;
+        if (j == kEmpty || j == static_cast<unsigned>(i)) continue;
+        const float2 q = pos[j], w = want[j];
+        a.neighbour(q.x, q.y, w.x, w.y, g);
+      }
+    const int k = a.choice();
+    if (k >= 0) {
+      // Registers, not a local-memory index: pick candidate k by an unrolled select.
+#pragma unroll
+      for (int m = 0; m < crowd::rules::kCandidates; ++m)
+        if (m == k) to = make_float2(a.cx[m], a.cy[m]);
+    } else {
+      fb = a.straight;
+    }
+  }
+  chosen[i] = to;
+  fallback[i] = fb;
 }
 
 int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
@@ -524,6 +566,9 @@ struct CrowdDevice::Impl {
   CrowdKernel kernel{};
   crowd::rules::Geometry g{};
   bool lowest = false;
+  bool avoid = false;
+  bool limited = false;  // reset gave maximum steps
+  int reach = 0;         // Avoid: static-grid cells around an agent whose old positions can block its candidates
   std::size_t n = 0;
   unsigned tick = 0;   // ticks since create: marks written this tick carry it
   unsigned cells = 0;  // gpu-sort binning cells
@@ -531,7 +576,10 @@ struct CrowdDevice::Impl {
   DeviceBuffer<unsigned char> grid;
   DeviceBuffer<float2> pos, prop;
   DeviceBuffer<unsigned char> verdict;
-  DeviceBuffer<unsigned long long> counts;  // 2 x 5, by tick parity
+  DeviceBuffer<unsigned long long> counts;  // 2 x kVerdicts, by tick parity
+  DeviceBuffer<float> limit;                // maximum steps (when limited)
+  DeviceBuffer<float2> chosen;              // Avoid: this tick's targets
+  DeviceBuffer<unsigned char> fallback;     // Avoid
   // gpu-sort
   DeviceBuffer<float2> sorted_old, sorted_tgt;
   DeviceBuffer<unsigned> key_old, key_tgt, key_old_sorted, key_tgt_sorted, iota, id_old, id_tgt;
@@ -551,11 +599,15 @@ struct CrowdDevice::Impl {
   Status step_sort(const float2* prop_dev, int ni);
   Status step_tiled(const float2* prop_dev, int ni);
   Status step_static_grid(const float2* prop_dev, int ni);
+  Judged judged() const {
+    return {grid.get(), limited && !avoid ? limit.get() : nullptr, avoid ? fallback.get() : nullptr};
+  }
 };
 
 Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules::Geometry& g,
-                           const std::vector<std::uint8_t>& blocked, bool lowest_id_wins,
+                           const std::vector<std::uint8_t>& blocked, bool lowest_id_wins, bool avoid,
                            std::unique_ptr<CrowdDevice>& out) {
+  if (avoid && kernel != CrowdKernel::StaticGrid) return Status::Invalid("crowd: Avoid runs on gpu-static-grid");
   std::unique_ptr<CrowdDevice> d(new CrowdDevice());
   d->impl_ = std::make_unique<Impl>();
   Impl& im = *d->impl_;
@@ -563,10 +615,11 @@ Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules:
   im.kernel = kernel;
   im.g = g;
   im.lowest = lowest_id_wins;
+  im.avoid = avoid;
   Status err;
   if (!(err = im.grid.reserve(std::max<std::size_t>(blocked.size(), 1))).ok()) return err;
   if (!blocked.empty()) WM_CUDA(cudaMemcpy(im.grid.get(), blocked.data(), blocked.size(), cudaMemcpyHostToDevice));
-  if (!(err = im.counts.reserve(10, true)).ok()) return err;
+  if (!(err = im.counts.reserve(2 * kVerdicts, true)).ok()) return err;
   if (kernel == CrowdKernel::Sort) {
     im.cells = static_cast<unsigned>(g.cells_x) * static_cast<unsigned>(g.cells_y);
     for (DeviceBuffer<unsigned>* b : {&im.start_old, &im.end_old, &im.start_tgt, &im.end_tgt})
@@ -585,13 +638,29 @@ Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules:
 
 CrowdDevice::~CrowdDevice() = default;
 
-Status CrowdDevice::reset(const float* positions, std::size_t n) {
+Status CrowdDevice::reset(const float* positions, const float* max_steps, std::size_t n, float reach) {
   Impl& im = *impl_;
   Status err;
+  if (im.avoid && !max_steps) return Status::Invalid("crowd reset: Avoid needs maximum steps");
   const std::size_t cap = std::max<std::size_t>(n, 1);
   for (DeviceBuffer<float2>* b : {&im.pos, &im.prop})
     if (!(err = b->reserve(cap)).ok()) return err;
   if (!(err = im.verdict.reserve(cap)).ok()) return err;
+  im.limited = max_steps != nullptr;
+  if (im.limited) {
+    if (!(err = im.limit.reserve(cap)).ok()) return err;
+    if (n > 0)
+      WM_CUDA(cudaMemcpyAsync(im.limit.get(), max_steps, n * sizeof(float), cudaMemcpyHostToDevice, im.stream));
+  }
+  if (im.avoid) {
+    if (!(err = im.chosen.reserve(cap)).ok()) return err;
+    if (!(err = im.fallback.reserve(cap)).ok()) return err;
+    // The old positions that can block a candidate lie within its length (<= reach, a hair more after
+    // rounding) plus 2R of the agent; one more cell for where in its cell each agent stands.
+    const double far = std::max(static_cast<double>(reach), static_cast<double>(im.g.lookahead)) * 1.01;
+    im.reach =
+        static_cast<int>(std::ceil((far + 2.0 * std::sqrt(im.g.four_r2)) / static_cast<double>(im.g.sg_cell))) + 1;
+  }
   if (im.kernel != CrowdKernel::StaticGrid) {
     for (DeviceBuffer<float2>* b : {&im.sorted_old, &im.sorted_tgt})
       if (!(err = b->reserve(cap)).ok()) return err;
@@ -648,7 +717,7 @@ Status CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   WM_CUDA_LAUNCH(k_ranges);
   const Index olds{start_old.get(), end_old.get(), id_old.get(), sorted_old.get()};
   const Index tgts{start_tgt.get(), end_tgt.get(), id_tgt.get(), sorted_tgt.get()};
-  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, grid.get(), olds, tgts, lowest, tick, verdict.get(),
+  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, judged(), olds, tgts, lowest, tick, verdict.get(),
                                               counts.get());
   WM_CUDA_LAUNCH(k_check);
   return Status::Ok();
@@ -668,7 +737,7 @@ Status CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
   k_gather<<<blocks_for(ni), kThreads, 0, s>>>(id_tgt.get(), p, ni, sorted_tgt.get());
   WM_CUDA_LAUNCH(k_gather);
   const dim3 tiles((g.cells_x + kTile - 1) / kTile, (g.cells_y + kTile - 1) / kTile);
-  k_tiled_check<<<tiles, kThreads, 0, s>>>(pos.get(), g, grid.get(), sorted_old.get(), id_old.get(), first_old.get(),
+  k_tiled_check<<<tiles, kThreads, 0, s>>>(pos.get(), g, judged(), sorted_old.get(), id_old.get(), first_old.get(),
                                            sorted_tgt.get(), id_tgt.get(), key_tgt_sorted.get(), first_tgt.get(),
                                            lowest, tick, verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_tiled_check);
@@ -686,6 +755,12 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
     // a few microseconds amortised to nothing, and a path every long test exercises.
     tag = std::min(1u << (32 - id_bits), 256u) - 1;
   }
+  if (avoid) {  // the targets are the candidates chosen against the old positions (their slots are current)
+    k_sg_avoid<<<b, kThreads, 0, s>>>(pos.get(), p, limit.get(), ni, g, reach, grid.get(),
+                                      reinterpret_cast<const uint2*>(slot.get()), chosen.get(), fallback.get());
+    WM_CUDA_LAUNCH(k_sg_avoid);
+    p = chosen.get();
+  }
   --tag;
   const SlotKeys keys{tag << id_bits, (1u << id_bits) - 1};
   k_sg_write<<<b, kThreads, 0, s>>>(p, ni, g, keys, lowest, slot.get());
@@ -694,9 +769,8 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   // The scan and the verdict are scheduled while the kernel before them drains (they wait for it first).
   WM_CUDA(launch_dependent(k_sg_scan, tiles + b, kThreads, s, pos.get(), p, ni, g, keys, tick, lowest, tiles_x, tiles,
                            reinterpret_cast<const uint2*>(slot.get()), mark.get()));
-  WM_CUDA(launch_dependent(k_sg_verdict, b, kThreads, s, pos.get(), p, ni, g, tick,
-                           static_cast<const unsigned char*>(grid.get()), static_cast<const unsigned*>(mark.get()),
-                           verdict.get(), counts.get(), slot.get()));
+  WM_CUDA(launch_dependent(k_sg_verdict, b, kThreads, s, pos.get(), p, ni, g, tick, judged(),
+                           static_cast<const unsigned*>(mark.get()), verdict.get(), counts.get(), slot.get()));
   return Status::Ok();
 }
 
@@ -742,6 +816,16 @@ Status CrowdDevice::retain_device(const std::uint8_t* keep_device, std::size_t n
                                      im.kept.get(), static_cast<int>(n), im.stream));
   if (kept > 0)
     WM_CUDA(cudaMemcpyAsync(im.pos.get(), im.prop.get(), kept * sizeof(float2), cudaMemcpyDeviceToDevice, im.stream));
+  if (im.limited) {  // the maximum steps likewise, through the proposal buffer's first n floats
+    auto* tmp = reinterpret_cast<float*>(im.prop.get());
+    WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, im.limit.get(), keep_device, tmp, im.kept.get(),
+                                       static_cast<int>(n), im.stream));
+    if (!(err = im.select_temp.reserve(std::max<std::size_t>(temp, 1))).ok()) return err;
+    WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, im.limit.get(), keep_device, tmp, im.kept.get(),
+                                       static_cast<int>(n), im.stream));
+    if (kept > 0)
+      WM_CUDA(cudaMemcpyAsync(im.limit.get(), tmp, kept * sizeof(float), cudaMemcpyDeviceToDevice, im.stream));
+  }
   WM_CUDA(cudaMemsetAsync(im.verdict.get(), 1, std::max<std::size_t>(kept, 1), im.stream));  // Stayed
   WM_CUDA(cudaStreamSynchronize(im.stream));
   im.n = kept;
@@ -753,10 +837,11 @@ Status CrowdDevice::fetch_counts(CrowdCounts& counts) const {
   const Impl& im = *impl_;
   for (std::size_t& c : counts.by_verdict) c = 0;
   if (im.n == 0 || im.tick == 0) return Status::Ok();
-  unsigned long long host[5];
-  WM_CUDA(cudaMemcpyAsync(host, im.counts.get() + (im.tick & 1) * 5, sizeof host, cudaMemcpyDeviceToHost, im.stream));
+  unsigned long long host[kVerdicts];
+  WM_CUDA(cudaMemcpyAsync(host, im.counts.get() + (im.tick & 1) * kVerdicts, sizeof host, cudaMemcpyDeviceToHost,
+                          im.stream));
   WM_CUDA(cudaStreamSynchronize(im.stream));
-  for (int v = 0; v < 5; ++v) counts.by_verdict[v] = static_cast<std::size_t>(host[v]);
+  for (int v = 0; v < kVerdicts; ++v) counts.by_verdict[v] = static_cast<std::size_t>(host[v]);
   return Status::Ok();
 }
 
@@ -775,6 +860,15 @@ const std::uint8_t* CrowdDevice::verdicts() const { return impl_->verdict.get();
 
 Status CrowdDevice::download_positions(float* out) const {
   return impl_->pin_out.download(out, impl_->pos.get(), impl_->n * sizeof(float2), impl_->stream);
+}
+
+Status CrowdDevice::download_limits(float* out) const {
+  const Impl& im = *impl_;
+  if (!im.limited) return Status::Invalid("crowd: no maximum steps on the device");
+  if (im.n == 0) return Status::Ok();
+  WM_CUDA(cudaMemcpyAsync(out, im.limit.get(), im.n * sizeof(float), cudaMemcpyDeviceToHost, im.stream));
+  WM_CUDA(cudaStreamSynchronize(im.stream));
+  return Status::Ok();
 }
 
 Status CrowdDevice::download_verdicts(std::uint8_t* out) const {

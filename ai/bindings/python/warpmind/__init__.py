@@ -39,4 +39,4 @@ from ._warpmind import (  # noqa: F401
 )
 
 # Verdicts of Crowd.verdicts, as crowd_solver.h numbers them.
-MOVED, STAYED, OUT_OF_WORLD, BLOCKED, COLLISION = range(5)
+MOVED, STAYED, OUT_OF_WORLD, BLOCKED, COLLISION, TOO_FAR = range(6)

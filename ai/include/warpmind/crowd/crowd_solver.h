@@ -1,37 +1,85 @@
-// warpmind::crowd::CrowdSolver — collision-checked movement: agents never overlap.
+// warpmind::crowd::CrowdSolver — collision-checked movement: agents never overlap, never cross a wall.
 //
 // Agents are discs of radius R in a world rectangle, optionally with a static obstacle grid. Every tick
-// each agent proposes a target; the solver decides which moves are accepted. An agent whose move is
-// rejected stays where it was.
+// each agent proposes a target; the solver decides where each one goes. Two movement modes:
+//   AcceptReject  (the seed's experiment) a move is accepted as proposed or rejected; a rejected agent
+//                 stays where it was.
+//   Avoid         the proposal is where the agent wants to go: the solver moves it up to its maximum
+//                 step towards it, and when the straight move is refused it slides or sidesteps to the
+//                 best free one of 17 fixed candidates (below); an agent with no free candidate stays.
 //
-// Guarantees (every variant, every rule): after step() no two agents are closer than 2R (distance
-// >= 2R), no agent stands in a blocked cell or outside the world, and every agent is either at its old
-// position or at its proposal.
+// Guarantees (every variant, rule and mode): after step() no two agents are closer than 2R (distance
+// >= 2R), no agent stands in a blocked cell or outside the world, no accepted move passes through a
+// blocked cell, and every agent is at its old position or at its proposal (AcceptReject) or at one of
+// its candidates (Avoid).
 //
 // Rules (CrowdRule), both order-free, so every variant returns identical verdicts on every machine:
-//   Strict        the reference: agent i moves iff its target p_i is inside the world and not blocked,
-//                 and for every other agent j: |p_i - o_j| >= 2R and |p_i - p_j| >= 2R (o = old positions,
-//                 p = proposed targets, whether or not j's own move is accepted).
+//   Strict        the reference: agent i moves iff its target p_i passes the static tests below, and for
+//                 every other agent j: |p_i - o_j| >= 2R and |p_i - p_j| >= 2R (o = old positions,
+//                 p = targets, whether or not j's own move is accepted).
 //   LowestIdWins  as Strict, but a target conflict with agent j only rejects i when j < i: of several
 //                 agents that want the same spot, the lowest id may win. Accepts a superset of Strict's
 //                 moves and still meets the guarantees (two accepted targets never conflict, and every
-//                 accepted target keeps 2R from every old position). For lockstep games.
-// Distances are compared as squared single-precision values computed without fused multiply-add, so
-// CPU and GPU agree to the bit.
+//                 accepted target keeps 2R from every old position). For lockstep games, and the rule to
+//                 use with Avoid: under Strict two agents that keep choosing nearby spots both keep
+//                 standing; under LowestIdWins one of them moves.
+// Distances are compared as squared single-precision values computed without fused multiply-add, and
+// every formula below is evaluated in exactly rounded float operations in the order written, so CPU and
+// GPU agree to the bit.
 //
-// The verdict of agent i, checked in this order (the first that applies):
+// The verdict of agent i (target p_i, old position o_i), checked in this order (the first that applies):
 //   Stayed       p_i == o_i (both coordinates equal as floats);
-//   OutOfWorld   the centre p_i is not on the half-open world [x0, x1) x [y0, y1), x1 = x0 + width and
-//                y1 = y0 + height computed in float (so the edge is the float sum: x0 = 1, width = 2^24
-//                gives x1 = 2^24, not 2^24 + 1); the disc may stick out of the world, only the centre counts;
-//   Blocked      the centre's obstacle cell is blocked: with cw = width / obstacles.width and
-//                ch = height / obstacles.height (floats), cell (floor((p.x - x0) / cw),
-//                floor((p.y - y0) / ch)), each index clamped into [0, cells - 1] (a point on a cell
-//                boundary belongs to the cell above it; the clamp only matters just below x1 or y1, where
-//                the float quotient can round up to the cell count);
+//   OutOfWorld   p_i is not finite, or its centre is not on the half-open world [x0, x1) x [y0, y1),
+//                x1 = x0 + width and y1 = y0 + height computed in float (so the edge is the float sum:
+//                x0 = 1, width = 2^24 gives x1 = 2^24, not 2^24 + 1); the disc may stick out of the
+//                world, only the centre counts. A non-finite proposal is this agent's verdict alone: the
+//                others proceed (and it conflicts with nobody);
+//   TooFar       (AcceptReject) the move is longer than the agent's maximum step L_i:
+//                dx*dx + dy*dy > L_i*L_i with d = p_i - o_i (no limit where L_i = 0);
+//   Blocked      the move passes through a blocked obstacle cell. With cw = width / obstacles.width and
+//                ch = height / obstacles.height (floats), a point's cell is (floor((x - x0) / cw),
+//                floor((y - y0) / ch)), each index clamped into [0, cells - 1] (a point on a cell
+//                boundary belongs to the cell above it; the clamp only matters just below x1 or y1,
+//                where the float quotient can round up to the cell count). The cells walked are those of
+//                the segment o_i -> p_i in cell units u = (x - x0) / cw, v = (y - y0) / ch: from o_i's cell,
+//                step to the next column or row whose grid line the segment crosses first (crossing
+//                parameter t = (line - u_o) / (u_p - u_o), likewise for rows); a crossing exactly
+//                through a corner (equal t) steps diagonally and walks both side cells too; stop at p_i's
+//                cell. Any walked cell blocked: Blocked (the segment test, so no move tunnels through a
+//                wall however long; for a point move it is p_i's own cell);
 //   Collision    |p_i - o_j| < 2R or (under the rule) |p_i - p_j| < 2R for some j != i;
 //   Moved        otherwise.
 //
+// Avoid mode. Agent i wants to go to p_i; d = p_i - o_i, shortened to length L_i where longer
+// (d * (L_i / sqrt(|d|^2))). The candidates are d rotated by an angle and scaled by a factor, in this
+// order of preference (negative angles turn right, in a y-up frame: agents meeting head on both pass on
+// their right):
+//   (0, 1) (-30, 1) (+30, 1) (0, 1/2) (-60, 1) (+60, 1) (-30, 1/2) (+30, 1/2) (-60, 1/2) (+60, 1/2)
+//   (-90, 1) (+90, 1) (-90, 1/2) (+90, 1/2)
+// with the rotation r = (dx c - dy s, dx s + dy c) for (c, s) = (cos, sin) of the angle as float
+// constants (cos 30 = sin 60 = 0.866025404f, cos 45 = sin 45 = 0.707106781f), the candidate
+// o_i + r * factor. A candidate is free when it
+// is inside the world, its segment from o_i walks no blocked cell, and the segment keeps 2R from every
+// other agent's old position (the closest point o_i + t r', t = clamp(dot(o_j - o_i, r') / dot(r', r'),
+// 0, 1), r' = candidate - o_i). Its look-ahead is the segment from o_i along the candidate's direction
+// over 4R (the unshortened d scaled by 4R / |d|, rotated, not scaled by the factor); the agents in its
+// way are the other agents j not going i's way — dot(d_i, p_j - o_j) > 0 fails: standing agents, oncoming
+// ones, those with a non-finite proposal — whose old position the look-ahead comes closer than 2R to.
+// The agent's target is the free forward candidate with the fewest agents in its way, the first in the
+// order above of equals — so agents meeting head on turn right early and find the gaps in an oncoming
+// flow, while agents following each other keep going; with no forward candidate free, the first free
+// one backing off (which undoes the knots of agents meeting from several sides).
+// Only agents near enough are tested (in float, as written): for freedom those with |o_j - o_i|^2 <
+// (((|d'| + 2R) * 1.01)^2 (d' the shortened d, |d'| = sqrt(|d|^2) * (L_i / sqrt(|d|^2)) or sqrt(|d|^2)),
+// for the look-ahead those with |o_j - o_i|^2 < ((4R + 2R) * 1.01)^2 — a margin that makes the cut-off
+// matter only where float rounding is of the order of R (coordinates beyond about 2^20 R). The target is then judged by the rule against the other targets as
+// above (two agents that chose nearby spots are resolved by the rule). With no free candidate the agent
+// stays, with the verdict of its straight candidate: OutOfWorld, Blocked or Collision. A desired target
+// equal to o_i is Stayed; a non-finite one OutOfWorld.
+//
+// Maximum step: CrowdConfig::max_step for every agent, or one per agent given to reset() (a value of 0
+// there means the config's). Avoid needs max_step > 0 (the speed a tick); AcceptReject treats 0 as no
+// limit.
 // Cost: a uniform grid of 2R cells; O(N) per tick plus the neighbours within 2R. State (positions) is
 // kept by the solver across ticks (on the device for GPU variants); no allocation per tick once the
 // capacities have grown.
@@ -56,6 +104,8 @@ enum class CrowdVariant {
   GpuStaticGrid,  // the seed's sort-free algorithm: cells < 2R/sqrt(2) hold one agent, tagged slots instead of
                   // clearing, three kernels; exact for both rules (see docs/crowd.md); at most 2^27 agents
 };
+// Avoid runs on cpu-reference and gpu-static-grid (Auto picks one of them); gpu-sort and gpu-tiled are the
+// seed's accept/reject baselines and refuse it at create().
 const char* variant_name(CrowdVariant v);
 bool parse_variant(std::string_view name, CrowdVariant& out);
 bool is_gpu_variant(CrowdVariant v);
@@ -64,13 +114,19 @@ enum class CrowdRule { Strict, LowestIdWins };
 const char* rule_name(CrowdRule r);
 bool parse_rule(std::string_view name, CrowdRule& out);  // "strict" | "lowest-id"
 
+enum class CrowdMovement { AcceptReject, Avoid };
+const char* movement_name(CrowdMovement m);
+bool parse_movement(std::string_view name, CrowdMovement& out);  // "accept-reject" | "avoid"
+
 enum class Verdict : std::uint8_t {
-  Moved = 0,       // at its proposal
+  Moved = 0,       // at its proposal (Avoid: at its first free candidate)
   Stayed = 1,      // proposal was its old position
-  OutOfWorld = 2,  // target outside the world: stays
-  Blocked = 3,     // target in a blocked obstacle cell: stays
+  OutOfWorld = 2,  // target outside the world or not finite: stays
+  Blocked = 3,     // the move passes through a blocked obstacle cell: stays
   Collision = 4,   // target too close to another agent's old position or target: stays
+  TooFar = 5,      // AcceptReject: the move is longer than the agent's maximum step: stays
 };
+constexpr int kVerdictCount = 6;
 
 // Static obstacles: a width x height grid laid over the world; blocked[y * width + x] != 0 blocks.
 struct ObstacleGrid {
@@ -84,10 +140,14 @@ struct CrowdConfig {
   ObstacleGrid obstacles;
   CrowdRule rule = CrowdRule::Strict;
   CrowdVariant variant = CrowdVariant::Auto;
+  CrowdMovement movement = CrowdMovement::AcceptReject;
+  // Every agent's maximum step (world units a tick) unless reset() gives its own [Limit: finite, >= 0;
+  // Avoid: > 0 and <= 64 R]. 0: no limit (AcceptReject only).
+  float max_step = 0.0f;
 };
 
 struct StepStats {  // verdicts of the last step(), one count per Verdict; they sum to size()
-  std::size_t moved = 0, stayed = 0, out_of_world = 0, blocked = 0, collisions = 0;
+  std::size_t moved = 0, stayed = 0, out_of_world = 0, blocked = 0, collisions = 0, too_far = 0;
 };
 
 // Blocking: create, reset, retain, step, fetch_stats and the read_* calls return when their work is done
@@ -100,21 +160,24 @@ class CrowdSolver {
 
   // Sets the agents (ids 0..n-1). Rejects, naming the first offender, positions that are not finite,
   // outside the world, in a blocked cell, or closer than 2R to another agent; nothing changes then.
-  Status reset(std::span<const Vec2> positions);
-  // Removes the agents whose keep[i] is 0 (keep.size() must be size()); the others keep their order and
-  // are renumbered 0..m-1. Removing agents cannot break the guarantees, so nothing is re-validated (cheap
+  // max_steps: empty (every agent gets config().max_step) or one per agent, each finite and >= 0 (0: the
+  // config's; under Avoid at most 64 R).
+  Status reset(std::span<const Vec2> positions, std::span<const float> max_steps = {});
+  // Removes the agents whose keep[i] is 0 (keep.size() must be size()); the others keep their order (and
+  // maximum steps) and are renumbered 0..m-1. Removing agents cannot break the guarantees, so nothing is re-validated (cheap
   // where reset() checks every pair). On error nothing changes.
   Status retain(std::span<const std::uint8_t> keep);
   // GPU variants: the same with the flags in device memory (size() bytes, e.g. combat::Volleys::
   // device_keep()), ordered on the context's stream after the work that wrote them; `kept` is the number
   // of set flags (the caller knows it; not counted here). Blocks until done.
   Status retain_device(const std::uint8_t* device_keep, std::size_t kept);
-  // One tick: proposals[i] is agent i's target. Rejects non-finite proposals or a wrong count (nothing
-  // changes). Afterwards positions() holds the new positions and verdicts() the verdicts.
+  // One tick: proposals[i] is agent i's target (Avoid: where it wants to go). Rejects a wrong count
+  // (nothing changes); a non-finite proposal is that agent's OutOfWorld verdict. Afterwards
+  // read_positions() gives the new positions and read_verdicts() the verdicts.
   Status step(std::span<const Vec2> proposals);
   // GPU variants: proposals already in device memory (n Vec2). Queued on the context's stream without
-  // waiting and without validation (a non-finite proposal is rejected as outside the world); the
-  // verdict counts are fetched by fetch_stats() (which waits for the stream). The proposals must stay
+  // waiting (the same verdicts as step(), a non-finite proposal included); the verdict counts are fetched
+  // by fetch_stats() (which waits for the stream). The proposals must stay
   // allocated until the stream has run the step. For a simulation that lives on the GPU, e.g. proposals
   // from FieldLayers::best_move_device on device_positions().
   Status step_device(const Vec2* device_proposals);
@@ -123,6 +186,8 @@ class CrowdSolver {
   // context's stream (read it there, or after ctx.synchronize()). The pointers stay valid across step(),
   // step_device() and retain(); a reset() that grows the agent count beyond what was ever allocated may
   // move them (fetch them again after a reset), and destroying the solver frees them.
+  // Every agent's maximum step in use (the config's where reset() gave none).
+  Status read_max_steps(std::span<float> out) const;
   const Vec2* device_positions() const;
   const Verdict* device_verdicts() const;
 

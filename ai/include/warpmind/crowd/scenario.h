@@ -4,11 +4,15 @@
 // JSON (every key optional unless marked):
 //   { "world": {"x0": 0, "y0": 0, "width": 100, "height": 100},
 //     "radius": 0.5, "rule": "strict" | "lowest-id",
+//     "movement": "accept-reject" | "avoid", "max_step": 0.25,               // CrowdConfig's
 //     "obstacles": {"width": 100, "height": 100, "blocked": [[x, y], ...]},   // cells of that grid
 //     "agents": [{"x": 1, "y": 2}, ...]                                        // or:
-//     "generate": {"agents": 1000, "spacing": 1.25, "seed": 1},               // jittered lattice
+//     "generate": {"agents": 1000, "spacing": 1.25, "seed": 1},               // jittered lattice, or:
+//     "standard": {"name": "bottleneck", "agents": 10000},                     // standard_crowd_scenario
 //     "moves": {"kind": "random" | "goal", "step": 0.5, "seed": 1, "goal": {"x": 50, "y": 50}} }
-// One of "agents" or "generate" is required. Errors name the file and field.
+// One of "agents", "generate" or "standard" is required ("standard" sets everything but "rule",
+// "movement", "max_step" and "radius"-free keys given beside it, which override it; "world", "radius",
+// "obstacles" and "moves" are its own and may not be given with it). Errors name the file and field.
 // Keys other than those shown are errors that name them ("comment", at the top level, is allowed and
 // ignored); a number a double cannot hold (1e400) is an error; nothing throws.
 #pragma once
@@ -36,19 +40,42 @@ namespace warpmind::crowd {
 //           |d| <= step: the proposal is the goal itself, exactly (an agent on the goal proposes to stay);
 //           |d| >  step: k = step / |d| and the proposal is (p.x + d.x * k, p.y + d.y * k), about `step`
 //                        from p towards the goal (rounding aside).
+//   Goals:  as Goal with agent i's own goal goals[i] (goals.size() == the agent count).
 struct MoveSpec {
-  enum class Kind { Random, Goal };
+  enum class Kind { Random, Goal, Goals };
   Kind kind = Kind::Random;
   float step = 0.5f;       // random: largest offset per axis; goal: distance per tick   [Limit: >= 0]
   std::uint64_t seed = 1;  // random moves are reproducible from (seed, agent id, tick)
   Vec2 goal;
+  std::vector<Vec2> goals;  // Goals
 };
 
 struct CrowdScenario {
   CrowdConfig config;
   std::vector<Vec2> start;
   MoveSpec moves;
+  // Agents leave the scenario within exit_radius of their goal (> 0: the standard scenarios; 0: never).
+  float exit_radius = 0.0f;
 };
+
+// The standard crowd scenarios of the benchmark, the demo and the tests (radius 0.5, Avoid, lowest-id,
+// max_step 0.25 = R/2 a tick, Goals moves at that step, agents leaving at their goal):
+//   "bottleneck"  n agents on a lattice of pitch 1.1 x 2R on the left of a one-cell wall across the world at
+//                 x = W/2 with a gap of 8 (= 8 agent diameters) in its middle; every agent's goal is a
+//                 point 20 past the gap, and it leaves 3.5 past the wall (exit_radius 16.5). The ideal flow through the gap
+//                 at full speed and square packing: gap / 2R lanes x max_step / 2R agents a lane a tick
+//                 = 2 agents a tick (bottleneck_ideal_flow).
+//   "corridor"    two opposing flows of n/2 agents each, on a lattice of pitch 3 x 2R, in a corridor 12
+//                 wide between two walls, each flow's goal the far end (exit_radius 3).
+//   "crossing"    four flows of n/4 agents, square blocks on a lattice of pitch 5 x 2R, from the four
+//                 sides of a square to the opposite side, crossing in the middle (exit_radius 3).
+// Agents start at least 2R apart, in no blocked cell; goals are inside the world. Unknown name: Invalid.
+Status standard_crowd_scenario(std::string_view name, std::size_t agents, CrowdScenario& out);
+float bottleneck_ideal_flow(const CrowdScenario& bottleneck);  // agents a tick
+// keep[i] = 0 for every agent within exit_radius of its goal (Goals moves), else 1; returns how many
+// leave. Apply with CrowdSolver::retain, and compact moves.goals with compact_goals.
+std::size_t exits(const CrowdScenario& s, std::span<const Vec2> positions, std::vector<std::uint8_t>& keep);
+void compact_goals(MoveSpec& moves, std::span<const std::uint8_t> keep);
 
 // A square world just large enough for n agents on a lattice of pitch spacing * 2R.
 WorldRect lattice_world(std::size_t n, float radius, float spacing);
