@@ -229,7 +229,8 @@ int main(int argc, char** argv) {
   app.footer("window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan");
   bool headless = false, want_window = false, no_interop = false, no_nav = false;
   std::string connect, observer_key_file, observer_key, scene = "battle", fen, moves, ai_search = "alphabeta",
-                                                        out = "out/demo", map_file, size = "768x768";
+                                                        out = "out/demo", map_file, size = "768x768",
+                                                        crowd_layout = "lattice";
   int frames = 0, per_frame = 5, plays = 0, ai_time = 200, save_every = 1;
   std::size_t units = 600;
   std::uint64_t seed = 1;
@@ -240,6 +241,9 @@ int main(int argc, char** argv) {
   demos::add_flag(app, "--window", want_window, "open a window or fail");
   demos::add_choice(app, "--scene", scene, {"battle", "crowd", "field", "nav", "aoi", "regions", "chess", "connect6"},
                     "the scene; headless: battle, chess or connect6, or aoi with --connect");
+  demos::add_choice(app, "--crowd-layout", crowd_layout, {"lattice", "bottleneck", "corridor", "crossing"},
+                    "crowd scene: a lattice walking to a clicked goal, or a standard scenario (docs/crowd.md), "
+                    "which starts in Avoid mode");
   demos::add_text(app, "--connect", connect, "HOST:PORT",
                   "aoi: watch the warpmind-server at HOST:PORT (its players, buckets, a chosen player's AOI) instead "
                   "of simulating; headless: a frame every --ticks-per-frame server ticks, exit 2 when it cannot be "
@@ -358,6 +362,7 @@ int main(int argc, char** argv) {
       ao.cuda_device = co.cuda_device;
       ao.connect = connect;
       ao.observer_key = observer_key;
+      ao.crowd_layout = crowd_layout;
       return demos::run_window(ao, *window);
     }
     if (want_window) return bad(werr);

@@ -169,9 +169,11 @@ TEST(Cli, DemoWindowUnderXvfb) {
   // The README's main command with a display: every scene opens a window, runs, and the screenshot of
   // its last frame shows something (pixel spread), with the validation layer quiet.
   if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed (package xvfb)";
-  for (const char* scene : {"battle", "crowd", "field", "nav", "aoi", "regions", "chess", "connect6"}) {
+  for (std::string scene :
+       {"battle", "crowd", "crowd --crowd-layout bottleneck", "field", "nav", "aoi", "regions", "chess", "connect6"}) {
     SCOPED_TRACE(scene);
-    const fs::path dir = scratch(std::string("window-") + scene);
+    std::string name = scene.substr(0, scene.find(' ')) + (scene.find(' ') == std::string::npos ? "" : "-layout");
+    const fs::path dir = scratch("window-" + name);
     const std::string cmd =
         "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " + warpmind::test::bin_dir() +
         "/warpmind-demo --window --backend cpu --frames 12 --units 300 " + "--size 640x480 --scene " + scene +

@@ -52,7 +52,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind field", common + " --scenario --resolution --count --radius --world --distribution --seed --variant "
                                 "--repeat --png --raw --layer --range --json"},
     {"warpmind crowd", common + " --scenario --agents --radius --spacing --step-size --seed --moves --steps --rule "
-                                "--variant --verify --positions --ticks --json"},
+                                "--movement --max-step --variant --verify --positions --ticks --json"},
     {"warpmind aoi", common + " --scenario --clients --hot-spots --map --aoi --shape --attack-share --ticks "
                               "--no-visibility --notifications --variant --seed --json"},
     {"warpmind ddm", common + " --scenario --regions --alpha --size --space --distribution --dimensions --steps "
@@ -60,7 +60,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind nav", common + " --map --generate --size --seed --goal --out --directions --write-map --json"},
     {"warpmind-bench", "--help"},
     {"warpmind-bench field", suite + " --repeats --naive-limit --no-scale --only-scale"},
-    {"warpmind-bench crowd", suite + " --ticks --no-scale --rule"},
+    {"warpmind-bench crowd", suite + " --ticks --no-scale --no-avoid --only-avoid --rule"},
     {"warpmind-bench aoi",
      suite + " --ticks --max-clients --no-scale --scale-ticks --chunk --grid-max-clients --mailboxes"},
     {"warpmind-bench ddm", suite + " --steps --max-regions --no-brute"},
@@ -75,8 +75,9 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind-connect6 bench", "--help"},
 #if WARPMIND_ENGINE_TESTS
     {"warpmind-demo",
-     "--help --headless --window --scene --connect --observer-key-file --fen --moves --ai-plays --ai-time --ai-search "
-     "--frames --ticks-per-frame --out --units --map-file --map --resolution --sight --gap --heat-range "
+     "--help --headless --window --scene --crowd-layout --connect --observer-key-file --fen --moves --ai-plays "
+     "--ai-time --ai-search --frames --ticks-per-frame --out --units --map-file --map --resolution --sight --gap "
+     "--heat-range "
      "--no-interop --no-nav --save-every --size --backend --seed"},
 #endif
   };

@@ -205,14 +205,16 @@ std::vector<warpmind::Vec2> read_positions(const fs::path& p) {
   return out;
 }
 
+// The --ticks CSV: the five counts, then too_far and left (always 0 here: no maximum step, no exits).
 std::string tick_csv(const std::vector<std::array<std::size_t, 5>>& per_tick) {
-  std::string s = "tick,moved,stayed,out_of_world,blocked,collisions\n";
+  std::string s = "tick,moved,stayed,out_of_world,blocked,collisions,too_far,left\n";
   for (std::size_t t = 0; t < per_tick.size(); ++t) {
     s += std::to_string(t);
     for (std::size_t k : per_tick[t]) {
       s += ',';
       s += std::to_string(k);
     }
+    s += ",0,0";
     s += '\n';
   }
   return s;

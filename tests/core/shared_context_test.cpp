@@ -46,7 +46,7 @@ std::uint64_t run_field(Context& ctx) {
     for (std::size_t i = 0; i < entities.size(); ++i)
       entities[i] = {128.0f * unit(s), 128.0f * unit(s), static_cast<std::uint32_t>(i % 2), 0};
     for (Vec2& p : points) p = {128.0f * unit(s), 128.0f * unit(s)};
-    EXPECT_TRUE(layers->build(entities).ok());
+    if (const Status st = layers->build(entities); !st.ok()) ADD_FAILURE() << st.message();
     EXPECT_TRUE(layers->sample(0, points, values).ok());
     h = fnv1a(values.data(), values.size() * sizeof(float), h);
   }
@@ -71,7 +71,7 @@ std::uint64_t run_crowd(Context& ctx) {
   std::uint64_t h = 0;
   for (int t = 0; t < kTicks; ++t) {
     for (std::size_t i = 0; i < pos.size(); ++i) proposals[i] = {pos[i].x + unit(s) - 0.5f, pos[i].y + unit(s) - 0.5f};
-    EXPECT_TRUE(solver->step(proposals).ok());
+    if (const Status st = solver->step(proposals); !st.ok()) ADD_FAILURE() << st.message();
     EXPECT_TRUE(solver->read_positions(pos).ok());
     h = fnv1a(pos.data(), pos.size() * sizeof(Vec2), h);
   }
@@ -100,7 +100,7 @@ std::uint64_t run_aoi(Context& ctx) {
       commands[i].dx = 2.0f * unit(s) - 1.0f;
       commands[i].dy = 2.0f * unit(s) - 1.0f;
     }
-    EXPECT_TRUE(world->tick(commands, r).ok());
+    if (const Status st = world->tick(commands, r); !st.ok()) ADD_FAILURE() << st.message();
     h = fnv1a(r.notifications.data(), r.notifications.size() * sizeof(aoi::Notification), h);
     h = fnv1a(r.updates.data(), r.updates.size() * sizeof(aoi::Update), h);
   }

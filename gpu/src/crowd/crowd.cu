@@ -641,7 +641,7 @@ CrowdDevice::~CrowdDevice() = default;
 Status CrowdDevice::reset(const float* positions, const float* max_steps, std::size_t n, float reach) {
   Impl& im = *impl_;
   Status err;
-  if (im.avoid && !max_steps) return Status::Invalid("crowd reset: Avoid needs maximum steps");
+  if (im.avoid && !max_steps && n > 0) return Status::Invalid("crowd reset: Avoid needs maximum steps");
   const std::size_t cap = std::max<std::size_t>(n, 1);
   for (DeviceBuffer<float2>* b : {&im.pos, &im.prop})
     if (!(err = b->reserve(cap)).ok()) return err;
