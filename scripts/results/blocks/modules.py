@@ -28,7 +28,7 @@ def performance(load):
         rows.append([f"field {res}², {n:,} entities of radius {radius} ({what})", f"{ms(c['median_ms'])} (cpu-stamp)",
                      f"{ms(g['median_ms'])} (gpu-binned); host to host {ms(g.get('with_transfers_ms'))}",
                      times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "field.json"])
-    cr = load("h100/crowd.json")
+    cr = load("h200/crowd.json")
     c, g = cr.one("cpu-reference", agents=1000000), cr.one("gpu-static-grid", agents=1000000)
     rows.append(["crowd, 1,000,000 agents, a tick of random moves", f"{ms(c['median_ms'])} (cpu-reference)",
                  f"{ms(g['median_ms'])} (gpu-static-grid); host to host {ms(g.get('with_transfers_ms'))}",
@@ -168,7 +168,7 @@ def field_targets(load):
 
 def _crowd_rows(c, agents_list=None, targets=None):
     gpu = ["gpu-sort", "gpu-tiled", "gpu-static-grid"]
-    agents = sorted({r["params"]["agents"] for r in c.records}) if agents_list is None else agents_list
+    agents = sorted({r["params"]["agents"] for r in c.find("cpu-reference")}) if agents_list is None else agents_list
     rows = []
     for n in agents:
         ref = c.one("cpu-reference", agents=n)
@@ -193,21 +193,53 @@ _CROWD_TARGETS = {1000000: 0.1, 16000000: 1.5}  # ms a tick of gpu-static-grid
 
 @block("crowd")
 def crowd(load):
-    c = load("h100/crowd.json")
+    c = load("h200/crowd.json")
     return table(_CROWD_HEAD + ["target"], _crowd_rows(c, None, _CROWD_TARGETS))
 
 
 @block("crowd-summary")
 def crowd_summary(load):
-    c = load("h100/crowd.json")
+    c = load("h200/crowd.json")
     return table(_CROWD_HEAD + ["target"], _crowd_rows(c, [100000, 1000000, 16000000], _CROWD_TARGETS))
+
+
+_AVOID_TARGETS = {10000: 0.1, 1000000: 2.0}  # ms a step of avoid-gpu-static-grid
+
+
+@block("crowd-avoid")
+def crowd_avoid(load):
+    """Avoid (movement for games): the random-walk grid, then the standard scenarios."""
+    c = load("h200/crowd.json")
+    rows = []
+    for n in sorted({r["params"]["agents"] for r in c.find("avoid-cpu-reference", scenario=None)}):
+        ref = c.one("avoid-cpu-reference", agents=n, scenario=None)
+        g = c.maybe("avoid-gpu-static-grid", agents=n, scenario=None)
+        t = _AVOID_TARGETS.get(n)
+        rows.append([f"{n:,} agents, random goals", ref["params"]["ticks"], ms(ref["median_ms"]),
+                     ms(g["median_ms"]) if g else "-", times(ref["median_ms"] / g["median_ms"]) if g else "-",
+                     ms(g.get("floor_ms")) if g else "-",
+                     f"≤ {t} ms: {goal(g['median_ms'], t)}" if g and t else ""])
+    out = table(["case", "ticks", "cpu-reference (16 threads)", "gpu-static-grid", "GPU × CPU",
+                 "floor (29 B an agent)", "target"], rows)
+    rows = []
+    for name in ("bottleneck", "corridor", "crossing"):
+        ref = c.one("avoid-cpu-reference", scenario=name)
+        g = c.maybe("avoid-gpu-static-grid", scenario=name)
+        flow = f"{ref['flow_per_tick']:.2f} a tick (ideal {ref['ideal_flow']:.2f}: {ref['flow_per_tick'] / ref['ideal_flow']:.0%})" \
+            if name == "bottleneck" else "-"
+        rows.append([name, f"{ref['params']['agents']:,}", f"{ref['ticks']:,}", "yes" if ref["drained"] else "**no**",
+                     flow, ref["overlaps"] + ref["wall_crossings"], ms(ref["median_ms"]),
+                     ms(g["median_ms"]) if g else "-", "yes" if g and g["checked"] else "-"])
+    return out + [""] + table(["scenario", "agents", "ticks to drain", "drained", "flow through the gap",
+                               "overlaps + wall crossings", "cpu-reference a tick", "gpu-static-grid a tick",
+                               "GPU = CPU every tick"], rows)
+
 
 
 @block("spot-checks")
 def spot_checks(load):
-    """The two quick runs: the field's scale case alone and the crowd without its 4M and 16M cases."""
+    """The field's quick run: its scale case alone."""
     f = load("h100/field-only-scale.json")
-    c = load("h100/crowd-no-scale.json")
     rows = []
     v = {r["variant"]: r for r in f.find(case="scale")}
     if "cpu-stamp" not in v or "gpu-binned" not in v:
@@ -217,11 +249,6 @@ def spot_checks(load):
                  f"{ms(v['cpu-stamp']['median_ms'])} (cpu-stamp)", f"{ms(v['gpu-binned']['median_ms'])} (gpu-binned)",
                  times(v["cpu-stamp"]["median_ms"] / v["gpu-binned"]["median_ms"]),
                  ms(v["gpu-binned"].get("with_transfers_ms")), "field-only-scale.json"])
-    top = max(r["params"]["agents"] for r in c.records)
-    ref, g = c.one("cpu-reference", agents=top), c.one("gpu-static-grid", agents=top)
-    rows.append([f"crowd, {top:,} agents, a tick", f"{ms(ref['median_ms'])} (cpu-reference)",
-                 f"{ms(g['median_ms'])} (gpu-static-grid)", times(ref["median_ms"] / g["median_ms"]),
-                 ms(g.get("with_transfers_ms")), "crowd-no-scale.json"])
     return table(["case", "CPU (16 threads)", "GPU", "GPU × CPU", "GPU host to host", "results"], rows)
 
 
