@@ -27,6 +27,60 @@ TEST(CrowdScenario, ParsesEveryField) {
   EXPECT_EQ(s.moves.goal.x, 18.0f);
 }
 
+TEST(CrowdScenario, MovementGoalsAndStandardScenarios) {
+  CrowdScenario s;
+  Status st = parse_crowd_scenario(R"({
+    "world": {"width": 20, "height": 10}, "movement": "avoid", "max_step": 0.25, "exit_radius": 1,
+    "agents": [{"x": 2, "y": 5}, {"x": 18, "y": 5}],
+    "moves": {"kind": "goals", "goals": [{"x": 18, "y": 5}, {"x": 2, "y": 5}]}})",
+                                   "c.json", s);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(s.config.movement, CrowdMovement::Avoid);
+  EXPECT_EQ(s.config.max_step, 0.25f);
+  EXPECT_EQ(s.exit_radius, 1.0f);
+  ASSERT_EQ(s.moves.goals.size(), 2u);
+  EXPECT_EQ(s.moves.goals[1].x, 2.0f);
+  // A standard scenario, with the rule and the maximum step overridden beside it.
+  ASSERT_TRUE(parse_crowd_scenario(R"({"standard": {"name": "bottleneck", "agents": 300}, "rule": "strict",
+                                       "max_step": 0.5})",
+                                   "s.json", s)
+                  .ok());
+  CrowdScenario want;
+  ASSERT_TRUE(standard_crowd_scenario("bottleneck", 300, want).ok());
+  EXPECT_EQ(s.start.size(), 300u);
+  EXPECT_EQ(s.config.rule, CrowdRule::Strict);
+  EXPECT_EQ(s.config.max_step, 0.5f);
+  EXPECT_EQ(s.config.obstacles.blocked, want.config.obstacles.blocked);
+  EXPECT_EQ(s.moves.kind, MoveSpec::Kind::Goals);
+  EXPECT_GT(bottleneck_ideal_flow(want), 1.9f);
+  // Errors name the field and change nothing.
+  const CrowdScenario before = s;
+  const auto err = [&](const char* text) {
+    const Status e = parse_crowd_scenario(text, "e.json", s);
+    EXPECT_EQ(s.start.size(), before.start.size());
+    return e.message();
+  };
+  EXPECT_NE(err(R"({"standard": {"name": "stampede", "agents": 10}})").find("standard.name"), std::string::npos);
+  EXPECT_NE(err(R"({"standard": {"name": "corridor", "agents": 10}, "radius": 2})").find("radius"), std::string::npos);
+  EXPECT_NE(err(R"({"generate": {"agents": 3}, "movement": "run"})").find("movement"), std::string::npos);
+  EXPECT_NE(err(R"({"generate": {"agents": 3}, "max_step": -1})").find("max_step"), std::string::npos);
+  EXPECT_NE(err(R"({"agents": [{"x": 1, "y": 1}], "moves": {"kind": "goals", "goals": []}})").find("moves.goals"),
+            std::string::npos);
+  EXPECT_NE(err(R"({"agents": [{"x": 1, "y": 1}], "moves": {"kind": "goal", "goal": {"x": 1, "y": 1},
+                    "goals": [{"x": 1, "y": 1}]}})")
+                .find("moves.goals"),
+            std::string::npos);
+  // Every standard scenario starts valid: a solver takes it.
+  for (const char* name : {"bottleneck", "corridor", "crossing"}) {
+    CrowdScenario sc;
+    ASSERT_TRUE(standard_crowd_scenario(name, 500, sc).ok()) << name;
+    std::unique_ptr<CrowdSolver> solver;
+    ASSERT_TRUE(CrowdSolver::create(warpmind::test::cpu_context(), sc.config, solver).ok()) << name;
+    EXPECT_TRUE(solver->reset(sc.start).ok()) << name;
+    EXPECT_EQ(sc.moves.goals.size(), sc.start.size()) << name;
+  }
+}
+
 TEST(CrowdScenario, GeneratedStartIsValidAndAvoidsObstacles) {
   CrowdScenario s;
   ASSERT_TRUE(load_crowd_scenario(warpmind::test::source_dir() + "/assets/scenarios/crowd_demo.json", s).ok());

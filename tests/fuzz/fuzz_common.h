@@ -34,9 +34,10 @@ inline bool asks_too_much(const std::string& text) {
     const auto it = o.find(key);
     return it != o.end() && it->is_number() && it->get<double>() > limit;
   };
-  if (const auto g = j.find("generate"); g != j.end() && g->is_object())
-    for (const char* key : {"count", "agents", "clients", "regions"})
-      if (big(*g, key, 20000)) return true;
+  for (const char* gen : {"generate", "standard"})  // generated contents: a crowd scenario's "standard" too
+    if (const auto g = j.find(gen); g != j.end() && g->is_object())
+      for (const char* key : {"count", "agents", "clients", "regions"})
+        if (big(*g, key, 20000)) return true;
   if (const auto o = j.find("obstacles"); o != j.end() && o->is_object())
     if (big(*o, "width", 4096) || big(*o, "height", 4096)) return true;
   return false;

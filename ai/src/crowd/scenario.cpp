@@ -173,9 +173,9 @@ namespace {
 
 Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
-  WM_RETURN_IF_ERROR(r.keys(
-      root, "",
-      {"world", "radius", "rule", "obstacles", "agents", "generate", "moves", "movement", "max_step", "standard"}));
+  WM_RETURN_IF_ERROR(r.keys(root, "",
+                            {"world", "radius", "rule", "obstacles", "agents", "generate", "moves", "movement",
+                             "max_step", "standard", "exit_radius"}));
   if (auto st = root.find("standard"); st != root.end()) {
     for (const char* own : {"world", "radius", "obstacles", "agents", "generate", "moves"})
       if (root.contains(own)) return r.error(own, "not with \"standard\" (the standard scenario sets it)");
@@ -195,6 +195,8 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
       return r.error("movement", "expected \"accept-reject\" or \"avoid\"");
   WM_RETURN_IF_ERROR(r.number(root, "max_step", "", s.config.max_step, false));
   if (!(s.config.max_step >= 0.0f)) return r.error("max_step", "must be >= 0");
+  WM_RETURN_IF_ERROR(r.number(root, "exit_radius", "", s.exit_radius, false));
+  if (!(s.exit_radius >= 0.0f)) return r.error("exit_radius", "must be >= 0");
   if (auto it = root.find("rule"); it != root.end())
     if (!it->is_string() || !parse_rule(it->get<std::string>(), s.config.rule))
       return r.error("rule", "expected \"strict\" or \"lowest-id\"");
@@ -252,12 +254,28 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   }
   if (auto it = root.find("moves"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "moves"));
-    WM_RETURN_IF_ERROR(r.keys(*it, "moves.", {"kind", "step", "seed", "goal"}));
+    WM_RETURN_IF_ERROR(r.keys(*it, "moves.", {"kind", "step", "seed", "goal", "goals"}));
     MoveSpec& m = s.moves;
     if (auto k = it->find("kind"); k != it->end()) {
-      if (!k->is_string() || (k->get<std::string>() != "random" && k->get<std::string>() != "goal"))
-        return r.error("moves.kind", "expected \"random\" or \"goal\"");
-      m.kind = k->get<std::string>() == "goal" ? MoveSpec::Kind::Goal : MoveSpec::Kind::Random;
+      const std::string kind = k->is_string() ? k->get<std::string>() : "";
+      if (kind != "random" && kind != "goal" && kind != "goals")
+        return r.error("moves.kind", "expected \"random\", \"goal\" or \"goals\"");
+      m.kind = kind == "goal" ? MoveSpec::Kind::Goal : kind == "goals" ? MoveSpec::Kind::Goals : MoveSpec::Kind::Random;
+    }
+    const auto goals = it->find("goals");
+    if ((goals != it->end()) != (m.kind == MoveSpec::Kind::Goals))
+      return r.error("moves.goals", "given exactly with \"kind\": \"goals\"");
+    if (goals != it->end()) {
+      if (!goals->is_array() || goals->size() != s.start.size())
+        return r.error("moves.goals", "expected an array of one {\"x\", \"y\"} per agent");
+      m.goals.resize(goals->size());
+      for (std::size_t i = 0; i < goals->size(); ++i) {
+        const std::string path = "moves.goals[" + std::to_string(i) + "]";
+        WM_RETURN_IF_ERROR(r.object((*goals)[i], path));
+        WM_RETURN_IF_ERROR(r.keys((*goals)[i], path + ".", {"x", "y"}));
+        WM_RETURN_IF_ERROR(r.number((*goals)[i], "x", path + ".", m.goals[i].x, true));
+        WM_RETURN_IF_ERROR(r.number((*goals)[i], "y", path + ".", m.goals[i].y, true));
+      }
     }
     WM_RETURN_IF_ERROR(r.number(*it, "step", "moves.", m.step, false));
     if (!(m.step >= 0.0f)) return r.error("moves.step", "must be >= 0");

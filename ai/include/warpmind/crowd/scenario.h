@@ -9,10 +9,13 @@
 //     "agents": [{"x": 1, "y": 2}, ...]                                        // or:
 //     "generate": {"agents": 1000, "spacing": 1.25, "seed": 1},               // jittered lattice, or:
 //     "standard": {"name": "bottleneck", "agents": 10000},                     // standard_crowd_scenario
-//     "moves": {"kind": "random" | "goal", "step": 0.5, "seed": 1, "goal": {"x": 50, "y": 50}} }
-// One of "agents", "generate" or "standard" is required ("standard" sets everything but "rule",
-// "movement", "max_step" and "radius"-free keys given beside it, which override it; "world", "radius",
-// "obstacles" and "moves" are its own and may not be given with it). Errors name the file and field.
+//     "moves": {"kind": "random" | "goal" | "goals", "step": 0.5, "seed": 1, "goal": {"x": 50, "y": 50},
+//               "goals": [{"x": 1, "y": 2}, ...]},                                   // goals: one per agent
+//     "exit_radius": 3 }                                   // agents leave within this of their goal (0: never)
+// One of "agents", "generate" or "standard" is required. "standard" sets the whole scenario; "rule",
+// "movement", "max_step" and "exit_radius" given beside it override its values, and "world", "radius",
+// "obstacles", "agents", "generate" and "moves" may not be given with it. "goals" moves need "agents" or
+// "generate" before them to count against. Errors name the file and field.
 // Keys other than those shown are errors that name them ("comment", at the top level, is allowed and
 // ignored); a number a double cannot hold (1e400) is an error; nothing throws.
 #pragma once
