@@ -177,6 +177,12 @@ struct Avoider {
     }
   }
 
+  // Whether neighbour() can change anything for an agent at q (a filter, for gathering neighbours first).
+  WM_HD bool reaches(float qx, float qy) const {
+    const float ex = fsub(qx, ox), ey = fsub(qy, oy), q2 = fadd(fmul(ex, ex), fmul(ey, ey));
+    return q2 < near2 || q2 < far2;
+  }
+
   // Another agent: old position q, wanted target w.
   WM_HD void neighbour(float qx, float qy, float wx, float wy, const Geometry& g) {
     const float ex = fsub(qx, ox), ey = fsub(qy, oy), q2 = fadd(fmul(ex, ex), fmul(ey, ey));

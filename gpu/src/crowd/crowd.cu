@@ -55,9 +55,6 @@ constexpr int kVerdicts = 6;
 __device__ __forceinline__ bool apart_d(float2 a, float2 b, const crowd::rules::Geometry& g) {
   return crowd::rules::apart(a.x, a.y, b.x, b.y, g);
 }
-__device__ __forceinline__ bool inside_d(float2 p, const crowd::rules::Geometry& g) {
-  return crowd::rules::inside(p.x, p.y, g);
-}
 using crowd::rules::cell_axis;
 
 __device__ __forceinline__ unsigned cell_of(float2 p, const crowd::rules::Geometry& g) {
@@ -534,13 +531,40 @@ __global__ void __launch_bounds__(kThreads)
     a.start(o.x, o.y, p.x, p.y, limit[i], g, grid);
     const int stride = sg_stride(g), rows = g.sg_rows + 2 * kPad;
     const int c = sg_cell(o, g), ocx = c % stride, ocy = c / stride;
-    for (int y = max(ocy - reach, 0); a.free && y <= min(ocy + reach, rows - 1); ++y)
-      for (int x = max(ocx - reach, 0); x <= min(ocx + reach, stride - 1); ++x) {
+    const int y0 = max(ocy - reach, 0), y1 = min(ocy + reach, rows - 1);
+    const int x0 = max(ocx - reach, 0), x1 = min(ocx + reach, stride - 1);
+    // First the neighbours that matter, into a short list (a few dozen at most, the look-ahead's disc), so
+    // the heavy tests run over a list of about the same length in every lane of a warp instead of lane by
+    // lane over the whole window; the result does not depend on the order (Avoider::neighbour). A list
+    // that overflows (long maximum steps) falls back to the window.
+    constexpr int kList = 48;
+    float2 near_q[kList], near_w[kList];
+    int listed = 0;
+    bool overflow = false;
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x) {
         const unsigned j = slot[y * stride + x].x;
         if (j == kEmpty || j == static_cast<unsigned>(i)) continue;
-        const float2 q = pos[j], w = want[j];
-        a.neighbour(q.x, q.y, w.x, w.y, g);
+        const float2 q = pos[j];
+        if (!a.reaches(q.x, q.y)) continue;
+        if (listed < kList) {
+          near_q[listed] = q;
+          near_w[listed++] = want[j];
+        } else {
+          overflow = true;
+        }
       }
+    if (!overflow) {
+      for (int e = 0; e < listed; ++e) a.neighbour(near_q[e].x, near_q[e].y, near_w[e].x, near_w[e].y, g);
+    } else {
+      for (int y = y0; a.free && y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x) {
+          const unsigned j = slot[y * stride + x].x;
+          if (j == kEmpty || j == static_cast<unsigned>(i)) continue;
+          const float2 q = pos[j], w = want[j];
+          a.neighbour(q.x, q.y, w.x, w.y, g);
+        }
+    }
     const int k = a.choice();
     if (k >= 0) {
       // Registers, not a local-memory index: pick candidate k by an unrolled select.
