@@ -75,7 +75,8 @@
 // matter only where float rounding is of the order of R (coordinates beyond about 2^20 R). The target is then judged by the rule against the other targets as
 // above (two agents that chose nearby spots are resolved by the rule). With no free candidate the agent
 // stays, with the verdict of its straight candidate: OutOfWorld, Blocked or Collision. A desired target
-// equal to o_i is Stayed; a non-finite one OutOfWorld.
+// equal to o_i is Stayed; a non-finite one OutOfWorld; a finite one so far that |d|^2 overflows float
+// shortens d to zero (L_i / sqrt(inf) = 0): every candidate is o_i, so the agent is Stayed.
 //
 // Maximum step: CrowdConfig::max_step for every agent, or one per agent given to reset() (a value of 0
 // there means the config's). Avoid needs max_step > 0 (the speed a tick); AcceptReject treats 0 as no
