@@ -44,7 +44,6 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr unsigned kEmpty = 0xffffffffu;
-using crowd::rules::kBlocked;
 using crowd::rules::kCheckAgents;
 using crowd::rules::kCollision;
 using crowd::rules::kMoved;
@@ -541,30 +540,23 @@ __global__ void __launch_bounds__(kThreads)
     float2 near_q[kList], near_w[kList];
     int listed = 0;
     bool overflow = false;
-    for (int y = y0; y <= y1; ++y)
-      for (int x = x0; x <= x1; ++x) {
-        const unsigned j = slot[y * stride + x].x;
-        if (j == kEmpty || j == static_cast<unsigned>(i)) continue;
-        const float2 q = pos[j];
-        if (!a.reaches(q.x, q.y)) continue;
-        if (listed < kList) {
-          near_q[listed] = q;
-          near_w[listed++] = want[j];
-        } else {
-          overflow = true;
-        }
-      }
-    if (!overflow) {
-      for (int e = 0; e < listed; ++e) a.neighbour(near_q[e].x, near_q[e].y, near_w[e].x, near_w[e].y, g);
-    } else {
-      for (int y = y0; a.free && y <= y1; ++y)
+    const auto each_in_window = [&](auto&& f) {
+      for (int y = y0; y <= y1; ++y)
         for (int x = x0; x <= x1; ++x) {
           const unsigned j = slot[y * stride + x].x;
-          if (j == kEmpty || j == static_cast<unsigned>(i)) continue;
-          const float2 q = pos[j], w = want[j];
-          a.neighbour(q.x, q.y, w.x, w.y, g);
+          if (j != kEmpty && j != static_cast<unsigned>(i)) f(j);
         }
-    }
+    };
+    each_in_window([&](unsigned j) {
+      const float2 q = pos[j];
+      if (!a.reaches(q.x, q.y)) return;
+      overflow |= listed == kList;
+      if (listed < kList) near_q[listed] = q, near_w[listed++] = want[j];
+    });
+    if (!overflow)
+      for (int e = 0; e < listed; ++e) a.neighbour(near_q[e].x, near_q[e].y, near_w[e].x, near_w[e].y, g);
+    else
+      each_in_window([&](unsigned j) { a.neighbour(pos[j].x, pos[j].y, want[j].x, want[j].y, g); });
     const int k = a.choice();
     if (k >= 0) {
       // Registers, not a local-memory index: pick candidate k by an unrolled select.
