@@ -288,7 +288,8 @@ wm_status wm_field_steer(wm_field* f, const wm_vec2* points, const uint8_t* laye
 
 wm_status wm_crowd_create(wm_context* ctx, float x0, float y0, float width, float height, float radius,
                           wm_crowd** out) {
-  const wm_crowd_config config = {.x0 = x0, .y0 = y0, .width = width, .height = height, .radius = radius};
+  wm_crowd_config config{};  // no obstacles, WM_CROWD_STRICT, WM_CROWD_AUTO, accept/reject, no maximum step
+  config.x0 = x0, config.y0 = y0, config.width = width, config.height = height, config.radius = radius;
   return wm_crowd_create_with(ctx, &config, out);
 }
 
