@@ -55,7 +55,8 @@ TEST(CApi, CrowdWithObstaclesAndRuleEqualsTheCppSolver) {
   CpuContexts h;
   const CrowdCase k;
   for (const wm_crowd_rule rule : {WM_CROWD_STRICT, WM_CROWD_LOWEST_ID_WINS}) {
-    const wm_crowd_config config = {0, 0, 64, 64, 0.5f, 16, 16, k.blocked.data(), rule, WM_CROWD_CPU_REFERENCE};
+    const wm_crowd_config config = {
+        0, 0, 64, 64, 0.5f, 16, 16, k.blocked.data(), rule, WM_CROWD_CPU_REFERENCE, WM_CROWD_ACCEPT_REJECT, 0.0f};
     wm_crowd* c = nullptr;
     ASSERT_EQ(wm_crowd_create_with(h.c, &config, &c), WM_OK) << wm_last_error();
     crowd::CrowdConfig cc;
@@ -119,7 +120,8 @@ TEST(CApi, CrowdConfigRejectsWhatIsNotAConfig) {
   const std::uint8_t blocked[4] = {0, 1, 0, 0};
   wm_crowd* c = nullptr;
   const auto create = [&](wm_crowd_config config) { return wm_crowd_create_with(h.c, &config, &c); };
-  const wm_crowd_config good = {0, 0, 10, 10, 0.5f, 2, 2, blocked, WM_CROWD_STRICT, WM_CROWD_AUTO};
+  const wm_crowd_config good = {
+      0, 0, 10, 10, 0.5f, 2, 2, blocked, WM_CROWD_STRICT, WM_CROWD_AUTO, WM_CROWD_ACCEPT_REJECT, 0.0f};
   wm_crowd_config bad = good;
   bad.rule = static_cast<wm_crowd_rule>(42);
   EXPECT_EQ(create(bad), WM_INVALID_ARGUMENT);
