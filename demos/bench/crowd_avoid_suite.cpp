@@ -247,15 +247,10 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
         if (v > 0) diff[v] += differences(after, verd, v);
       }
       std::vector<Vec2> next = after[0];
-      const std::size_t gone = crowd::exits(sc, next, keep);
+      const std::size_t gone = crowd::depart(sc, next, keep);
       if (gone) {
         for (auto& s : solvers)
           if (Status st = s->retain(keep); !st.ok()) return 1;
-        crowd::compact_goals(sc.moves, keep);
-        std::size_t w = 0;
-        for (std::size_t i = 0; i < next.size(); ++i)
-          if (keep[i]) next[w++] = next[i];
-        next.resize(w);
         if (first_exit < 0) first_exit = t;
       }
       left += gone;

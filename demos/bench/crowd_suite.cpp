@@ -91,7 +91,7 @@ int run(const Flags& f) {
     cfg.rule = rule;
     std::vector<std::unique_ptr<crowd::CrowdSolver>> solvers;
     std::vector<Vec2> pos = crowd::lattice_start(n, radius, spacing, cfg, 7 + si), prop;
-    const crowd::MoveSpec moves{crowd::MoveSpec::Kind::Random, step, 11, {}};
+    const crowd::MoveSpec moves{crowd::MoveSpec::Kind::Random, step, 11, {}, {}};
     for (crowd::CrowdVariant v : variants) {
       cfg.variant = v;
       std::unique_ptr<crowd::CrowdSolver> s;

@@ -187,14 +187,9 @@ int run(const Flags& f, const CLI::App& app) {
     }
     pos.swap(next);
     // Agents at their goal leave (a standard scenario's goals; never with --moves, whose ids are fixed).
-    if (const std::size_t gone = given("--moves") ? 0 : crowd::exits(sc, pos, keep); gone > 0) {
+    if (const std::size_t gone = given("--moves") ? 0 : crowd::depart(sc, pos, keep); gone > 0) {
       if (!(st = solver->retain(keep)).ok()) return bad(st.message());
-      crowd::compact_goals(sc.moves, keep);
-      std::size_t w = 0;
-      for (std::size_t i = 0; i < pos.size(); ++i)
-        if (keep[i]) pos[w++] = pos[i];
-      pos.resize(w);
-      next.resize(w);
+      next.resize(pos.size());
       left += gone;
     }
   }

@@ -76,17 +76,9 @@ class CrowdScene : public Scene {
     WM_RETURN_IF_ERROR(solver_->read_positions(pos_));
     WM_RETURN_IF_ERROR(solver_->read_verdicts(verdicts_));
     // Agents at their goal leave (the standard scenarios).
-    if (const std::size_t gone = crowd::exits(sc_, pos_, keep_); gone > 0) {
+    if (const std::size_t gone = crowd::depart(sc_, pos_, keep_); gone > 0) {
       WM_RETURN_IF_ERROR(solver_->retain(keep_));
-      crowd::compact_goals(moves, keep_);
-      std::size_t w = 0;
-      for (std::size_t i = 0; i < pos_.size(); ++i)
-        if (keep_[i]) {
-          pos_[w] = pos_[i];
-          verdicts_[w++] = verdicts_[i];
-        }
-      pos_.resize(w);
-      verdicts_.resize(w);
+      crowd::compact(verdicts_, keep_);
       left_ += gone;
     }
     crowd_ms_ = ms_since(t1);

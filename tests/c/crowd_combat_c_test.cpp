@@ -111,6 +111,52 @@ TEST(CApi, CrowdWithObstaclesAndRuleEqualsTheCppSolver) {
     EXPECT_EQ(std::memcmp(now.data(), cpp_now.data(), now.size() * sizeof(Vec2)), 0);
     EXPECT_EQ(wm_crowd_retain(c, keep.data(), n), WM_INVALID_ARGUMENT);  // the old count
     EXPECT_EQ(wm_crowd_size(c), cpp->size());
+    // Spawn, despawn and ids as the C++ solver's; a refused spawn changes nothing.
+    std::vector<Vec2> spots;  // two free spots: open cells, 2R from every agent and each other
+    for (float y = 0.5f; y < 64 && spots.size() < 2; y += 1.0f)
+      for (float x = 0.5f; x < 64 && spots.size() < 2; x += 1.0f) {
+        bool free = !k.blocked[static_cast<std::size_t>(int(y / 4) * 16 + int(x / 4))];
+        for (const Vec2& q : now) free = free && (q.x - x) * (q.x - x) + (q.y - y) * (q.y - y) >= 1.0f;
+        for (const Vec2& q : spots) free = free && (q.x - x) * (q.x - x) + (q.y - y) * (q.y - y) >= 1.0f;
+        if (free) spots.push_back({x, y});
+      }
+    ASSERT_EQ(spots.size(), 2u);
+    const wm_vec2 fresh[2] = {{spots[0].x, spots[0].y}, {spots[1].x, spots[1].y}};
+    const float steps[2] = {0.0f, 2.0f};
+    uint32_t got[2] = {};
+    std::vector<std::uint32_t> cpp_got(2);
+    ASSERT_EQ(wm_crowd_spawn(c, fresh, steps, 2, got), WM_OK) << wm_last_error();
+    ASSERT_TRUE(cpp->spawn(spots, steps, cpp_got).ok());
+    EXPECT_EQ(got[0], cpp_got[0]);
+    EXPECT_EQ(got[1], static_cast<uint32_t>(n + 1));
+    EXPECT_EQ(wm_crowd_spawn(c, fresh, nullptr, 1, nullptr), WM_INVALID_ARGUMENT);  // onto an agent
+    EXPECT_EQ(wm_crowd_spawn(c, nullptr, nullptr, 1, nullptr), WM_INVALID_ARGUMENT);
+    const uint32_t gone[2] = {got[0], 4};
+    ASSERT_EQ(wm_crowd_despawn(c, gone, 2), WM_OK) << wm_last_error();
+    ASSERT_TRUE(cpp->despawn(std::vector<std::uint32_t>{got[0], 4}).ok());
+    EXPECT_EQ(wm_crowd_despawn(c, gone, 1), WM_INVALID_ARGUMENT);  // already gone
+    std::vector<uint32_t> ids(wm_crowd_size(c)), cpp_ids(cpp->size());
+    ASSERT_EQ(wm_crowd_ids(c, ids.data(), ids.size()), WM_OK);
+    ASSERT_TRUE(cpp->read_ids(cpp_ids).ok());
+    EXPECT_EQ(ids, cpp_ids);
+    EXPECT_EQ(wm_crowd_ids(c, ids.data(), ids.size() + 1), WM_INVALID_ARGUMENT);
+    // Save, then restore into a fresh crowd of the same settings: the same agents, ids included.
+    const uint8_t* bytes = nullptr;
+    size_t size = 0;
+    ASSERT_EQ(wm_crowd_save(c, &bytes, &size), WM_OK) << wm_last_error();
+    std::vector<std::uint8_t> cpp_bytes;
+    ASSERT_TRUE(cpp->save(cpp_bytes).ok());
+    ASSERT_EQ(std::vector<std::uint8_t>(bytes, bytes + size), cpp_bytes);
+    wm_crowd* copy = nullptr;
+    ASSERT_EQ(wm_crowd_create_with(h.c, &config, &copy), WM_OK);
+    ASSERT_EQ(wm_crowd_restore(copy, bytes, size), WM_OK) << wm_last_error();
+    std::vector<uint32_t> copy_ids(wm_crowd_size(copy));
+    ASSERT_EQ(wm_crowd_ids(copy, copy_ids.data(), copy_ids.size()), WM_OK);
+    EXPECT_EQ(copy_ids, ids);
+    EXPECT_EQ(wm_crowd_restore(copy, bytes, size - 1), WM_INVALID_ARGUMENT);
+    EXPECT_EQ(wm_crowd_size(copy), ids.size());
+    EXPECT_EQ(wm_crowd_save(copy, nullptr, &size), WM_INVALID_ARGUMENT);
+    wm_crowd_destroy(copy);
     wm_crowd_destroy(c);
   }
 }

@@ -202,5 +202,31 @@ TEST(CrowdScenario, NumbersAreReadAsDoublesThenRoundedToFloat) {
   EXPECT_EQ(s.start[0].y, 16777216.0f);
 }
 
+// Agents within exit_radius of their own goal (the boundary included) leave: keep marks them, and the
+// goals and positions are compacted alike, in order; no exits without Goals moves or a radius.
+TEST(CrowdScenario, DepartRemovesTheAgentsAtTheirGoal) {
+  CrowdScenario s;
+  s.moves.kind = MoveSpec::Kind::Goals;
+  s.moves.goals = {{0, 0}, {10, 10}, {20, 20}, {30, 30}};
+  s.exit_radius = 1.0f;
+  std::vector<Vec2> pos = {{0.5f, 0}, {12, 10}, {20, 21}, {35, 30}};
+  std::vector<std::uint8_t> keep;
+  EXPECT_EQ(depart(s, pos, keep), 2u);
+  EXPECT_EQ(keep, (std::vector<std::uint8_t>{0, 1, 0, 1}));
+  ASSERT_EQ(pos.size(), 2u);
+  EXPECT_EQ(pos[0].x, 12.0f);
+  EXPECT_EQ(pos[1].x, 35.0f);
+  ASSERT_EQ(s.moves.goals.size(), 2u);
+  EXPECT_EQ(s.moves.goals[1].x, 30.0f);
+  std::vector<int> other = {1, 2, 3, 4};
+  compact(other, keep);
+  EXPECT_EQ(other, (std::vector<int>{2, 4}));
+  EXPECT_EQ(depart(s, pos, keep), 0u);
+  EXPECT_EQ(pos.size(), 2u);
+  s.exit_radius = 0;
+  pos = {{10, 10}, {30, 30}};
+  EXPECT_EQ(depart(s, pos, keep), 0u);
+}
+
 }  // namespace
 }  // namespace warpmind::crowd

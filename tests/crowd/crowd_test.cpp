@@ -962,14 +962,9 @@ TEST(CrowdAvoid, StandardScenariosDrainWithoutDeadlock) {
         for (std::size_t i = 0; i < pos.size(); ++i)
           ASSERT_FALSE(::warpmind::oracle::crowd_segment_blocked(sc.config, pos[i], next[i])) << "tick " << t;
         ASSERT_EQ(count_overlaps(next, sc.config.radius), 0u) << "tick " << t;
-        const std::size_t gone = exits(sc, next, keep);
+        const std::size_t gone = depart(sc, next, keep);
         if (gone) {
           ASSERT_TRUE(s->retain(keep).ok());
-          compact_goals(sc.moves, keep);
-          std::size_t w = 0;
-          for (std::size_t i = 0; i < next.size(); ++i)
-            if (keep[i]) next[w++] = next[i];
-          next.resize(w);
           if (first_exit < 0) first_exit = t;
         }
         left += gone;

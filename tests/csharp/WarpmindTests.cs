@@ -156,6 +156,18 @@ namespace Warpmind.Tests
                 var kept = new Vec2[c.Count];
                 c.Positions(kept);
                 for (int i = 0; i < kept.Length; ++i) Assert.AreEqual(now[2 * i + 1].X, kept[i].X);
+                // Stable ids through retain, spawn and despawn; save and restore into another crowd.
+                var ids = c.Ids();
+                for (int i = 0; i < ids.Length; ++i) Assert.AreEqual((uint)(2 * i + 1), ids[i]);
+                var state = c.Save();
+                Assert.Throws<ArgumentException>(() => c.Spawn(new[] { kept[0] }));  // onto an agent
+                c.Despawn(new[] { ids[0] });
+                Assert.Throws<ArgumentException>(() => c.Despawn(new[] { ids[0] }));
+                Assert.AreEqual(ids.Length - 1, c.Count);
+                c.Restore(state);
+                Assert.AreEqual(ids.Length, c.Count);
+                CollectionAssert.AreEqual(ids, c.Ids());
+                Assert.Throws<ArgumentException>(() => c.Restore(new byte[] { 1, 2, 3 }));
             }
             Assert.Throws<ArgumentException>(() => new Crowd(ctx, 0, 0, 32, 32, 0.5f, null, (CrowdRule)9));
             Assert.Throws<UnavailableException>(() => new Crowd(ctx, 0, 0, 32, 32, 0.5f, null, CrowdRule.Strict, CrowdVariant.GpuStaticGrid));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "field_cases.h"
 #include "field_oracle.h"
@@ -402,6 +403,91 @@ TEST(FieldQueries, DeviceQueriesFeedTheCrowdWithoutHostCopies) {
             StatusCode::InvalidArgument);
   EXPECT_EQ(gpu->gradient_device(0, nullptr, n, static_cast<Vec2*>(grads.get())).code(), StatusCode::InvalidArgument);
   EXPECT_TRUE(gpu->sample_device(0, nullptr, 0, nullptr).ok());  // nothing to do
+}
+
+// One rule for a non-finite point (field.h): the host queries (sample, best_move, gradient, steer) reject
+// it on every variant and write nothing; the device queries give the defined non-results.
+TEST(FieldQueries, NonFinitePointsAreOneRule) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<Vec2> pts = {{5, 5}, {nan, 3}, {7, 7}, {4, inf}, {-inf, 2}};
+  std::vector<std::unique_ptr<FieldLayers>> fs;
+  fs.push_back(built(warpmind::test::cpu_context(), attack_config(), FieldVariant::CpuStamp, {{20, 10, 0}}));
+  if (Context* g = warpmind::test::cuda_context())
+    fs.push_back(built(*g, attack_config(), FieldVariant::GpuBinned, {{20, 10, 0}}));
+  for (auto& f : fs) {
+    for (const std::vector<Vec2>& bad : {pts, std::vector<Vec2>{{inf, inf}}, std::vector<Vec2>{{1, nan}}}) {
+      std::vector<float> s(bad.size(), 42.0f);
+      std::vector<Vec2> g(bad.size(), {42.0f, 42.0f}), st(bad.size(), {42.0f, 42.0f});
+      std::vector<MoveChoice> m(bad.size());
+      std::vector<std::uint8_t> layer_of(bad.size(), 0);
+      const Status a = f->sample(0, bad, s);
+      EXPECT_EQ(a.code(), StatusCode::InvalidArgument);
+      EXPECT_NE(a.message().find("not finite"), std::string::npos) << a.message();
+      EXPECT_EQ(f->best_move(0, bad, 3, m).code(), StatusCode::InvalidArgument);
+      EXPECT_EQ(f->gradient(0, bad, g).code(), StatusCode::InvalidArgument);
+      EXPECT_EQ(f->steer(bad, layer_of, 3, 1.0f, st, {}).code(), StatusCode::InvalidArgument);
+      layer_of.assign(bad.size(), 9);  // a layer past the last does not excuse it
+      EXPECT_EQ(f->steer(bad, layer_of, 3, 1.0f, st, {}).code(), StatusCode::InvalidArgument);
+      for (std::size_t i = 0; i < bad.size(); ++i) {
+        EXPECT_EQ(s[i], 42.0f);
+        EXPECT_EQ(g[i].x, 42.0f);
+        EXPECT_EQ(st[i].y, 42.0f);
+        EXPECT_EQ(m[i].cell_x, 0);
+      }
+    }
+    std::vector<float> s(1);
+    EXPECT_TRUE(f->sample(0, std::vector<Vec2>{{-1e30f, 1e30f}}, s).ok());  // huge but finite: clamped
+  }
+  WM_REQUIRE_GPU();
+  Context& ctx = *warpmind::test::cuda_context();
+  FieldLayers& gpu = *fs.back();
+  const std::size_t n = pts.size();
+  DeviceBytes dp, values, moves, grads, steered;
+  ASSERT_TRUE(dp.allocate(ctx, n * sizeof(Vec2)).ok());
+  ASSERT_TRUE(dp.upload(ctx, pts.data(), n * sizeof(Vec2)).ok());
+  ASSERT_TRUE(values.allocate(ctx, n * sizeof(float)).ok());
+  ASSERT_TRUE(moves.allocate(ctx, n * sizeof(MoveChoice)).ok());
+  ASSERT_TRUE(grads.allocate(ctx, n * sizeof(Vec2)).ok());
+  ASSERT_TRUE(steered.allocate(ctx, n * sizeof(Vec2)).ok());
+  const auto* p = static_cast<const Vec2*>(dp.get());
+  ASSERT_TRUE(gpu.sample_device(0, p, n, static_cast<float*>(values.get())).ok());
+  ASSERT_TRUE(gpu.best_move_device(0, p, n, 3, static_cast<MoveChoice*>(moves.get())).ok());
+  ASSERT_TRUE(gpu.gradient_device(0, p, n, static_cast<Vec2*>(grads.get())).ok());
+  DeviceBytes layers;
+  const std::vector<std::uint8_t> zero(n, 0);
+  ASSERT_TRUE(layers.allocate(ctx, n).ok());
+  ASSERT_TRUE(layers.upload(ctx, zero.data(), n).ok());
+  ASSERT_TRUE(gpu.steer_device(p, static_cast<const std::uint8_t*>(layers.get()), n, 3, 1.0f,
+                               static_cast<Vec2*>(steered.get()), nullptr)
+                  .ok());
+  std::vector<float> v(n);
+  std::vector<MoveChoice> m(n);
+  std::vector<Vec2> g(n), st(n);
+  ASSERT_TRUE(values.download(ctx, v.data(), n * sizeof(float)).ok());
+  ASSERT_TRUE(moves.download(ctx, m.data(), n * sizeof(MoveChoice)).ok());
+  ASSERT_TRUE(grads.download(ctx, g.data(), n * sizeof(Vec2)).ok());
+  ASSERT_TRUE(steered.download(ctx, st.data(), n * sizeof(Vec2)).ok());
+  std::vector<float> want_v(1);
+  std::vector<MoveChoice> want_m(1);
+  for (std::size_t i = 0; i < n; ++i) {
+    SCOPED_TRACE("point " + std::to_string(i));
+    const bool finite = std::isfinite(pts[i].x) && std::isfinite(pts[i].y);
+    if (finite) {
+      ASSERT_TRUE(fs[0]->sample(0, std::span<const Vec2>(&pts[i], 1), want_v).ok());
+      ASSERT_TRUE(fs[0]->best_move(0, std::span<const Vec2>(&pts[i], 1), 3, want_m).ok());
+      EXPECT_EQ(v[i], want_v[0]);
+      EXPECT_EQ(m[i].cell_x, want_m[0].cell_x);
+      EXPECT_TRUE(std::isfinite(g[i].x) && std::isfinite(st[i].x));
+      continue;
+    }
+    EXPECT_TRUE(std::isnan(v[i]));
+    EXPECT_TRUE(std::isnan(g[i].x) && std::isnan(g[i].y));
+    EXPECT_EQ(m[i].cell_x, -1);
+    EXPECT_EQ(m[i].cell_y, -1);
+    EXPECT_TRUE(std::isnan(m[i].value));
+    EXPECT_TRUE(same_bits(m[i].target.x, pts[i].x) && same_bits(m[i].target.y, pts[i].y));
+    EXPECT_TRUE(same_bits(st[i].x, pts[i].x) && same_bits(st[i].y, pts[i].y));
+  }
 }
 
 }  // namespace

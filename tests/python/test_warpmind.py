@@ -152,6 +152,28 @@ def test_crowd_equals_the_c_api_bit_for_bit(contexts, movement):
     crowd.retain(keep)
     assert len(crowd) == int(keep.sum())
     assert crowd.positions.tobytes() == now[keep == 1].tobytes()
+    ids = crowd.ids
+    assert ids.dtype == np.uint32 and ids.tolist() == [i for i in range(len(now)) if i % 3 != 0]
+    # Spawn (ids continue after the last), despawn, and save/restore into another crowd, as the C API's.
+    spot = np.array([[63.5, 63.5]], np.float32)
+    if np.min(np.hypot(*(crowd.positions - spot[0]).T)) >= 1.0:
+        assert crowd.spawn(spot, max_steps=np.array([0.5], np.float32)).tolist() == [len(now)]
+    with pytest.raises(ValueError):
+        crowd.spawn(crowd.positions[:1])  # onto an agent: nothing changes
+    crowd.despawn(np.array([ids[0]], np.uint32))
+    with pytest.raises(ValueError):
+        crowd.despawn(np.array([ids[0]], np.uint32))  # gone already
+    state = crowd.save()
+    ok(LIB.wm_crowd_restore(c, ctypes.c_char_p(state), ctypes.c_size_t(len(state))))
+    other = wm.Crowd(ctx, (0, 0, 64, 64), 0.5, obstacles=blocked, rule="lowest-id", variant="cpu-reference",
+                     movement=movement, max_step=1.0 if avoid else 0.0)
+    other.restore(state)
+    assert other.positions.tobytes() == crowd.positions.tobytes() and other.ids.tolist() == crowd.ids.tolist()
+    theirs = np.zeros((len(crowd), 2), np.float32)
+    ok(LIB.wm_crowd_positions(c, theirs.ctypes.data_as(ctypes.POINTER(Vec2)), ctypes.c_size_t(len(crowd))))
+    assert theirs.tobytes() == crowd.positions.tobytes()
+    with pytest.raises(ValueError):
+        crowd.restore(state[:-1])
     LIB.wm_crowd_destroy(c)
 
 

@@ -229,6 +229,11 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_crowd_reset_steps(CrowdHandle c, Vec2[] positions, float[] maxSteps, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_verdicts(CrowdHandle c, [Out] Verdict[] verdicts, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_retain(CrowdHandle c, byte[] keep, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_crowd_spawn(CrowdHandle c, Vec2[] positions, float[] maxSteps, UIntPtr count, [Out] uint[] ids);
+        [DllImport(Lib)] internal static extern int wm_crowd_despawn(CrowdHandle c, uint[] ids, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_crowd_ids(CrowdHandle c, [Out] uint[] ids, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_crowd_save(CrowdHandle c, out IntPtr bytes, out UIntPtr size);
+        [DllImport(Lib)] internal static extern int wm_crowd_restore(CrowdHandle c, byte[] bytes, UIntPtr size);
         [DllImport(Lib)] internal static extern UIntPtr wm_crowd_size(CrowdHandle c);
         [DllImport(Lib)] internal static extern int wm_combat_create(ContextHandle ctx, ref CombatConfig config, out IntPtr combat);
         [DllImport(Lib)] internal static extern void wm_combat_destroy(IntPtr combat);
@@ -394,6 +399,34 @@ namespace Warpmind
         public void Positions(Vec2[] into) { Native.Check(Native.wm_crowd_positions(handle, into, Native.Size(into.Length))); }
         public void Verdicts(Verdict[] into) { Native.Check(Native.wm_crowd_verdicts(handle, into, Native.Size(into.Length))); }
         public void Retain(byte[] keep) { Native.Check(Native.wm_crowd_retain(handle, keep, Native.Size(keep.Length))); }
+        // Appends agents (checked against everyone; nothing changes on error) and returns their new ids;
+        // maxSteps: null (the crowd's) or one per agent.
+        public uint[] Spawn(Vec2[] positions, float[] maxSteps = null)
+        {
+            if (maxSteps != null && maxSteps.Length != positions.Length) throw new ArgumentException("one maximum step per agent");
+            var ids = new uint[positions.Length];
+            Native.Check(Native.wm_crowd_spawn(handle, positions, maxSteps, Native.Size(positions.Length), ids));
+            return ids;
+        }
+        public void Despawn(uint[] ids) { Native.Check(Native.wm_crowd_despawn(handle, ids, Native.Size(ids.Length))); }
+        // Every agent's stable id, by slot.
+        public uint[] Ids()
+        {
+            var ids = new uint[Count];
+            Native.Check(Native.wm_crowd_ids(handle, ids, Native.Size(ids.Length)));
+            return ids;
+        }
+        // The agents as bytes (format in crowd_solver.h); Restore puts them back (same settings, any variant).
+        public byte[] Save()
+        {
+            IntPtr p;
+            UIntPtr n;
+            Native.Check(Native.wm_crowd_save(handle, out p, out n));
+            var bytes = new byte[(int)n];
+            Marshal.Copy(p, bytes, 0, bytes.Length);
+            return bytes;
+        }
+        public void Restore(byte[] state) { Native.Check(Native.wm_crowd_restore(handle, state, Native.Size(state.Length))); }
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
     }
 

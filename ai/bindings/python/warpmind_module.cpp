@@ -17,11 +17,10 @@
 #include <tuple>
 #include <vector>
 
-#include "c/c_api.h"  // wm_context: the C API's handle of a Context, shared by both halves below
+#include "module.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/combat/combat.h"
 #include "warpmind/core/context.h"
-#include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/ddm/ddm.h"
 #include "warpmind/nav/generate.h"
 #include "warpmind/nav/nav.h"
@@ -32,87 +31,11 @@
 
 namespace py = pybind11;
 using namespace warpmind;
+using namespace warpmind::python;
+
+void bind_crowd(py::module_& m);  // crowd_binding.cpp
 
 namespace {
-
-template <class T>
-using Array = py::array_t<T, py::array::c_style | py::array::forcecast>;
-
-// The module's exception types (set at import; the module holds the references).
-PyObject* g_error = nullptr;
-PyObject* g_unavailable = nullptr;
-
-void check(const Status& st) {
-  if (st.ok()) return;
-  if (st.code() == StatusCode::InvalidArgument) throw py::value_error(st.message());
-  PyErr_SetString(st.code() == StatusCode::Unavailable ? g_unavailable : g_error, st.message().c_str());
-  throw py::error_already_set();
-}
-
-void check_c(wm_status s) {
-  if (s == WM_OK) return;
-  if (s == WM_INVALID_ARGUMENT) throw py::value_error(wm_last_error());
-  PyErr_SetString(s == WM_UNAVAILABLE ? g_unavailable : g_error, wm_last_error());
-  throw py::error_already_set();
-}
-
-// A C API call (returning a wm_status) with the GIL released, checked once the GIL is back.
-template <class F>
-void check_c_without_gil(F&& f) {
-  wm_status s;
-  {
-    py::gil_scoped_release free;
-    s = f();
-  }
-  check_c(s);
-}
-
-// Runs f (returning a Status) with the GIL released, for the library's long calls; the Status is
-// turned into an exception after the GIL is back.
-template <class F>
-Status without_gil(F&& f) {
-  py::gil_scoped_release free;
-  return f();
-}
-
-// An (n, 2) array of points as Vec2s (a view when it is already C-contiguous float32).
-std::span<const Vec2> points_of(const Array<float>& a, const char* what) {
-  if (a.ndim() != 2 || a.shape(1) != 2)
-    throw py::value_error(std::string(what) + ": expected an array of shape (n, 2), got " + std::to_string(a.ndim()) +
-                          " dimensions");
-  return {reinterpret_cast<const Vec2*>(a.data()), static_cast<std::size_t>(a.shape(0))};
-}
-
-Array<float> new_points(std::size_t n) { return Array<float>({static_cast<py::ssize_t>(n), py::ssize_t{2}}); }
-
-std::span<Vec2> points_out(Array<float>& a) {
-  return {reinterpret_cast<Vec2*>(a.mutable_data()), static_cast<std::size_t>(a.shape(0))};
-}
-
-WorldRect world_of(const std::tuple<float, float, float, float>& w) {
-  return {std::get<0>(w), std::get<1>(w), std::get<2>(w), std::get<3>(w)};
-}
-
-// ---- context ----------------------------------------------------------------------------------------
-
-struct ContextObject {
-  wm_context c;  // owns the Context; the C++ modules use *c.ctx, the engines' C API handles &c
-  Context& ctx() { return *c.ctx; }
-  ContextObject(const std::string& backend, unsigned threads) {
-    ContextOptions o;
-    if (backend == "auto")
-      o.backend = Backend::Auto;
-    else if (backend == "cpu")
-      o.backend = Backend::Cpu;
-    else if (backend == "cuda")
-      o.backend = Backend::Cuda;
-    else
-      throw py::value_error("backend: 'auto', 'cpu' or 'cuda', got '" + backend + "'");
-    o.cpu_threads = threads;
-    o.quiet = true;
-    check(Context::create(o, c.ctx));
-  }
-};
 
 // ---- field ------------------------------------------------------------------------------------------
 
@@ -202,68 +125,6 @@ struct FieldObject {
       values.mutable_data()[i] = m[i].value;
     }
     return py::make_tuple(cells, targets, values);
-  }
-};
-
-// ---- crowd ------------------------------------------------------------------------------------------
-
-struct CrowdObject {
-  std::shared_ptr<ContextObject> owner;
-  std::unique_ptr<crowd::CrowdSolver> solver;
-
-  CrowdObject(std::shared_ptr<ContextObject> ctx, std::tuple<float, float, float, float> world, float radius,
-              std::optional<Array<std::uint8_t>> obstacles, const std::string& rule, const std::string& variant,
-              const std::string& movement, float max_step)
-      : owner(std::move(ctx)) {
-    crowd::CrowdConfig c;
-    c.world = world_of(world);
-    c.radius = radius;
-    c.max_step = max_step;
-    if (!crowd::parse_movement(movement, c.movement))
-      throw py::value_error("movement: 'accept-reject' or 'avoid', got '" + movement + "'");
-    if (obstacles) {
-      if (obstacles->ndim() != 2) throw py::value_error("obstacles: expected a 2-D array (rows, columns)");
-      c.obstacles.height = static_cast<int>(obstacles->shape(0));
-      c.obstacles.width = static_cast<int>(obstacles->shape(1));
-      c.obstacles.blocked.assign(obstacles->data(), obstacles->data() + obstacles->size());
-    }
-    if (!crowd::parse_rule(rule, c.rule)) throw py::value_error("rule: 'strict' or 'lowest-id', got '" + rule + "'");
-    if (!crowd::parse_variant(variant, c.variant)) throw py::value_error("variant: unknown name '" + variant + "'");
-    check(crowd::CrowdSolver::create(owner->ctx(), c, solver));
-  }
-
-  void reset(const Array<float>& positions) {
-    const std::span<const Vec2> p = points_of(positions, "reset: positions");
-    check(without_gil([&] { return solver->reset(p); }));
-  }
-
-  py::dict step(const Array<float>& proposals) {
-    const std::span<const Vec2> p = points_of(proposals, "step: proposals");
-    check(without_gil([&] { return solver->step(p); }));
-    const crowd::StepStats& s = solver->last_stats();
-    return py::dict(py::arg("moved") = s.moved, py::arg("stayed") = s.stayed, py::arg("out_of_world") = s.out_of_world,
-                    py::arg("blocked") = s.blocked, py::arg("collisions") = s.collisions,
-                    py::arg("too_far") = s.too_far);
-  }
-
-  Array<float> positions() const {
-    Array<float> out = new_points(solver->size());
-    const std::span<Vec2> o = points_out(out);
-    check(without_gil([&] { return solver->read_positions(o); }));
-    return out;
-  }
-
-  Array<std::uint8_t> verdicts() const {
-    Array<std::uint8_t> out(static_cast<py::ssize_t>(solver->size()));
-    std::span<crowd::Verdict> o(reinterpret_cast<crowd::Verdict*>(out.mutable_data()), solver->size());
-    check(without_gil([&] { return solver->read_verdicts(o); }));
-    return out;
-  }
-
-  void retain(const Array<std::uint8_t>& keep) {
-    if (keep.ndim() != 1) throw py::value_error("retain: keep must be a 1-D array of flags");
-    std::span<const std::uint8_t> k(keep.data(), static_cast<std::size_t>(keep.shape(0)));
-    check(without_gil([&] { return solver->retain(k); }));
   }
 };
 
@@ -775,24 +636,7 @@ arrays, row 0 at y0.)")
       .def_property_readonly(
           "variant", [](const FieldObject& f) { return std::string(field::variant_name(f.layers->variant())); });
 
-  py::class_<CrowdObject>(m, "Crowd", R"(Collision-checked movement (warpmind/crowd/crowd_solver.h).
-
-world: (x0, y0, width, height); radius: the agents'; obstacles: a (rows, columns) array, non-zero
-blocks; rule: 'strict' or 'lowest-id'; movement: 'accept-reject' or 'avoid' (a refused agent slides or
-sidesteps); max_step: every agent's maximum step a tick (0: none; 'avoid' needs > 0). Verdicts: 0 moved,
-1 stayed, 2 out of world, 3 blocked, 4 collision, 5 too far.)")
-      .def(py::init<std::shared_ptr<ContextObject>, std::tuple<float, float, float, float>, float,
-                    std::optional<Array<std::uint8_t>>, const std::string&, const std::string&, const std::string&,
-                    float>(),
-           py::arg("context"), py::arg("world"), py::arg("radius"), py::arg("obstacles") = py::none(),
-           py::arg("rule") = "strict", py::arg("variant") = "auto", py::arg("movement") = "accept-reject",
-           py::arg("max_step") = 0.0f)
-      .def("reset", &CrowdObject::reset, py::arg("positions"))
-      .def("step", &CrowdObject::step, py::arg("proposals"), "One tick; returns the verdict counts.")
-      .def("retain", &CrowdObject::retain, py::arg("keep"))
-      .def_property_readonly("positions", &CrowdObject::positions)
-      .def_property_readonly("verdicts", &CrowdObject::verdicts)
-      .def("__len__", [](const CrowdObject& c) { return c.solver->size(); });
+  bind_crowd(m);
 
   m.attr("COMMAND_DTYPE") = command_dtype();
   py::class_<AoiObject>(m, "Aoi", R"(An area-of-interest world (warpmind/aoi/aoi.h): who is told about whom each tick.

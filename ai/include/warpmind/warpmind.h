@@ -187,8 +187,24 @@ wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, w
  * WM_VERDICT_STAYED before the first step). */
 wm_status wm_crowd_verdicts(const wm_crowd* crowd, uint8_t* verdicts, size_t count);
 /* Removes the agents whose keep[i] is 0 (count = the number of agents); the others keep their order and
- * are renumbered 0..m-1 (spawning is wm_crowd_reset; removing is this, without re-checking pairs). */
+ * ids and move down to slots 0..m-1 (without re-checking pairs). */
 wm_status wm_crowd_retain(wm_crowd* crowd, const uint8_t* keep, size_t count);
+/* Agents have stable ids (crowd_solver.h): wm_crowd_reset gives 0..n-1; wm_crowd_spawn appends count agents
+ * after the last slot, each checked as wm_crowd_reset checks them (against every agent, old and new; on
+ * error nothing changes), with the next unused ids, written to ids (count uint32, or NULL); max_steps as
+ * for wm_crowd_reset_steps (NULL: the config's). wm_crowd_despawn removes the agents of these ids (an
+ * unknown or repeated id: WM_INVALID_ARGUMENT, nothing changes). wm_crowd_ids: every agent's id by slot
+ * (count = the number of agents); ids increase with the slot. */
+wm_status wm_crowd_spawn(wm_crowd* crowd, const wm_vec2* positions, const float* max_steps, size_t count,
+                         uint32_t* ids);
+wm_status wm_crowd_despawn(wm_crowd* crowd, const uint32_t* ids, size_t count);
+wm_status wm_crowd_ids(const wm_crowd* crowd, uint32_t* ids, size_t count);
+/* Save and restore (format in crowd_solver.h): wm_crowd_save points *bytes at the crowd's state (*size
+ * bytes, owned by the crowd, valid until its next wm_crowd_save or its destruction); wm_crowd_restore
+ * puts such bytes back into a crowd of the same settings (any variant), bit for bit. Bytes that are not a
+ * valid state of this crowd: WM_INVALID_ARGUMENT, nothing changes. */
+wm_status wm_crowd_save(wm_crowd* crowd, const uint8_t** bytes, size_t* size);
+wm_status wm_crowd_restore(wm_crowd* crowd, const uint8_t* bytes, size_t size);
 /* As wm_crowd_reset with each agent's own maximum step (count floats, finite, >= 0; 0: the config's
  * max_step; under WM_CROWD_AVOID at most 64 radius); max_steps NULL: every agent the config's. */
 wm_status wm_crowd_reset_steps(wm_crowd* crowd, const wm_vec2* positions, const float* max_steps, size_t count);

@@ -41,12 +41,14 @@ class CrowdDevice {
   // Keeps the agents whose keep_host[i] != 0 (n flags on the host; `kept` of them are set), in order.
   Status retain(const std::uint8_t* keep_host, std::size_t n, std::size_t kept);
   // The same with the n flags in device memory (ordered on the stream after the work that wrote them).
-  Status retain_device(const std::uint8_t* keep_device, std::size_t n, std::size_t kept);
+  // keep_copy (optional, n bytes on the host) receives the flags first, and a `kept` that is not their
+  // count is refused before anything changes.
+  Status retain_device(const std::uint8_t* keep_device, std::size_t n, std::size_t kept,
+                       std::uint8_t* keep_copy = nullptr);
   const float* positions() const;        // device, n float pairs
   const std::uint8_t* verdicts() const;  // device, n bytes
   Status download_positions(float* out) const;
   Status download_verdicts(std::uint8_t* out) const;
-  Status download_limits(float* out) const;  // n floats; only after a reset with max_steps
 
   struct Impl;
 

@@ -102,6 +102,9 @@ struct CrowdSolver::Impl {
   std::vector<Vec2> chosen;            // Avoid: this tick's targets
   std::vector<std::uint8_t> fallback;  // Avoid: the verdict of an agent with no free candidate (or kCheckAgents)
   CellIndex olds, targets;
+  std::vector<std::uint32_t> ids;   // every agent's stable id, increasing with the slot
+  std::size_t next_id = 0;          // the id the next spawned agent gets
+  std::vector<std::uint8_t> flags;  // retain_device: the flags copied back
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::CrowdDevice> device;
 #endif
@@ -161,47 +164,64 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
 
 CrowdSolver::~CrowdSolver() = default;
 
-Status CrowdSolver::reset(std::span<const Vec2> positions, std::span<const float> max_steps) {
-  Impl& im = *impl_;
-  const Geometry& g = im.g;
-  const std::uint8_t* grid = config_.obstacles.blocked.data();
-  if (positions.size() > (std::size_t{1} << 30)) return Status::Invalid("reset: too many agents");
-  if (!max_steps.empty() && max_steps.size() != positions.size())
-    return Status::Invalid("reset: " + std::to_string(max_steps.size()) + " maximum steps for " +
-                           std::to_string(positions.size()) + " agents (give none or one each)");
-  const bool avoid = config_.movement == CrowdMovement::Avoid;
-  std::vector<float> limits(positions.size(), config_.max_step);
-  float reach = config_.max_step;
+namespace {
+
+// Every agent's maximum step from a call's max_steps (empty: the config's; 0: the config's) and the
+// largest of them; `what` names the call in errors.
+Status parse_limits(const CrowdConfig& c, std::span<const float> max_steps, std::size_t n, const char* what,
+                    std::vector<float>& limits, float& reach) {
+  if (!max_steps.empty() && max_steps.size() != n)
+    return Status::Invalid(std::string(what) + ": " + std::to_string(max_steps.size()) + " maximum steps for " +
+                           std::to_string(n) + " agents (give none or one each)");
+  const bool avoid = c.movement == CrowdMovement::Avoid;
+  limits.assign(n, c.max_step);
+  reach = c.max_step;
   for (std::size_t i = 0; i < max_steps.size(); ++i) {
     const float m = max_steps[i];
-    if (!std::isfinite(m) || m < 0 || (avoid && m > 64 * config_.radius))
-      return Status::Invalid("reset: maximum step of agent " + std::to_string(i) + " (" + std::to_string(m) +
-                             "): must be finite, >= 0" + (avoid ? " and <= 64 R" : ""));
+    if (!std::isfinite(m) || m < 0 || (avoid && m > 64 * c.radius))
+      return Status::Invalid(std::string(what) + ": maximum step of agent " + std::to_string(i) + " (" +
+                             std::to_string(m) + "): must be finite, >= 0" + (avoid ? " and <= 64 R" : ""));
     if (m > 0) limits[i] = m;
     reach = std::max(reach, limits[i]);
   }
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    const Vec2 p = positions[i];
-    if (!std::isfinite(p.x) || !std::isfinite(p.y)) return Status::Invalid("reset: " + where(i, p) + ": not finite");
-    if (!detail::inside(p, g)) return Status::Invalid("reset: " + where(i, p) + ": outside the world");
-    if (detail::blocked(p, g, grid)) return Status::Invalid("reset: " + where(i, p) + ": in a blocked cell");
+  return Status::Ok();
+}
+
+// Checks the agents all[first..]: finite, inside the world, not in a blocked cell, and 2R from every other
+// agent of `all` (those before `first` are already known to be apart). Agents are named by name(i).
+template <class Name>
+Status check_agents(std::span<const Vec2> all, std::size_t first, const Geometry& g, const std::uint8_t* grid,
+                    const char* what, Name&& name) {
+  for (std::size_t i = first; i < all.size(); ++i) {
+    const Vec2 p = all[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y))
+      return Status::Invalid(std::string(what) + ": " + name(i) + ": not finite");
+    if (!detail::inside(p, g)) return Status::Invalid(std::string(what) + ": " + name(i) + ": outside the world");
+    if (detail::blocked(p, g, grid)) return Status::Invalid(std::string(what) + ": " + name(i) + ": in a blocked cell");
   }
+  if (first == all.size()) return Status::Ok();
   CellIndex index;
-  index.build(positions, g);
-  for (std::size_t i = 0; i < positions.size(); ++i) {
+  index.build(all, g);
+  for (std::size_t i = first; i < all.size(); ++i) {
     std::size_t other = SIZE_MAX;
-    index.near(positions[i], g, [&](std::uint32_t j) {
-      if (j > i && other == SIZE_MAX && !detail::apart(positions[i], positions[j], g)) other = j;
+    index.near(all[i], g, [&](std::uint32_t j) {
+      if (j != i && (j < first || j > i) && other == SIZE_MAX && !detail::apart(all[i], all[j], g)) other = j;
     });
     if (other != SIZE_MAX)
-      return Status::Invalid("reset: " + where(i, positions[i]) + " overlaps " + where(other, positions[other]) +
-                             " (closer than 2R)");
+      return Status::Invalid(std::string(what) + ": " + name(i) + " overlaps " + name(other) + " (closer than 2R)");
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CrowdSolver::install(std::span<const Vec2> positions, std::vector<float> limits, float reach) {
+  Impl& im = *impl_;
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
-    const bool any_limit = avoid || reach > 0;
+    const bool any_limit = config_.movement == CrowdMovement::Avoid || reach > 0;
     Status err = im.device->reset(&positions.data()->x, any_limit ? limits.data() : nullptr, positions.size(), reach);
-    if (!err.ok()) return err.context("crowd reset");
+    if (!err.ok()) return err;
 #endif
   } else {
     im.positions.assign(positions.begin(), positions.end());
@@ -212,6 +232,78 @@ Status CrowdSolver::reset(std::span<const Vec2> positions, std::span<const float
   count_ = positions.size();
   stats_ = StepStats{};
   return Status::Ok();
+}
+
+Status CrowdSolver::reset(std::span<const Vec2> positions, std::span<const float> max_steps) {
+  if (positions.size() > kMaxAgents) return Status::Invalid("reset: too many agents");
+  std::vector<float> limits;
+  float reach = 0;
+  WM_RETURN_IF_ERROR(parse_limits(config_, max_steps, positions.size(), "reset", limits, reach));
+  WM_RETURN_IF_ERROR(check_agents(positions, 0, impl_->g, config_.obstacles.blocked.data(), "reset",
+                                  [&](std::size_t i) { return where(i, positions[i]); }));
+  Status err = install(positions, std::move(limits), reach);
+  if (!err.ok()) return err.context("crowd reset");
+  impl_->ids.resize(count_);
+  for (std::size_t i = 0; i < count_; ++i) impl_->ids[i] = static_cast<std::uint32_t>(i);
+  impl_->next_id = count_;
+  return Status::Ok();
+}
+
+Status CrowdSolver::spawn(std::span<const Vec2> positions, std::span<const float> max_steps,
+                          std::span<std::uint32_t> ids_out) {
+  Impl& im = *impl_;
+  const std::size_t k = positions.size(), n = count_;
+  if (!ids_out.empty() && ids_out.size() < k) return Status::Invalid("spawn: ids_out holds fewer ids than agents");
+  if (k > kMaxAgents - n) return Status::Invalid("spawn: too many agents");
+  if (im.next_id + k > kMaxId)
+    return Status::Invalid("spawn: the ids are used up (2^32 - 1 given since the last reset(); reset() renumbers)");
+  if (k == 0) return Status::Ok();
+  std::vector<float> limits;
+  float reach = 0;
+  WM_RETURN_IF_ERROR(parse_limits(config_, max_steps, k, "spawn", limits, reach));
+  std::vector<Vec2> all(n + k);
+  WM_RETURN_IF_ERROR(read_positions(std::span<Vec2>(all.data(), n)));
+  std::copy(positions.begin(), positions.end(), all.begin() + n);
+  WM_RETURN_IF_ERROR(check_agents(all, n, im.g, config_.obstacles.blocked.data(), "spawn", [&](std::size_t i) {
+    return i >= n ? "new " + where(i - n, all[i])
+                  : "agent id " + std::to_string(im.ids[i]) + " at (" + std::to_string(all[i].x) + ", " +
+                        std::to_string(all[i].y) + ")";
+  }));
+  limits.insert(limits.begin(), im.limits.begin(), im.limits.end());
+  Status err = install(all, std::move(limits), std::max(reach, im.reach));
+  if (!err.ok()) return err.context("crowd spawn");
+  for (std::size_t i = 0; i < k; ++i) {
+    im.ids.push_back(static_cast<std::uint32_t>(im.next_id + i));
+    if (!ids_out.empty()) ids_out[i] = static_cast<std::uint32_t>(im.next_id + i);
+  }
+  im.next_id += k;
+  return Status::Ok();
+}
+
+bool CrowdSolver::find(std::uint32_t id, std::size_t& slot) const {
+  const auto& ids = impl_->ids;
+  const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+  if (it == ids.end() || *it != id) return false;
+  slot = static_cast<std::size_t>(it - ids.begin());
+  return true;
+}
+
+Status CrowdSolver::read_ids(std::span<std::uint32_t> out) const {
+  if (out.size() < count_) return Status::Invalid("read_ids: output too small");
+  std::copy(impl_->ids.begin(), impl_->ids.end(), out.begin());
+  return Status::Ok();
+}
+
+Status CrowdSolver::despawn(std::span<const std::uint32_t> ids) {
+  std::vector<std::uint8_t> keep(count_, 1);
+  for (std::uint32_t id : ids) {
+    std::size_t slot = 0;
+    if (!find(id, slot)) return Status::Invalid("despawn: no agent with id " + std::to_string(id));
+    if (!keep[slot]) return Status::Invalid("despawn: id " + std::to_string(id) + " given twice");
+    keep[slot] = 0;
+  }
+  if (ids.empty()) return Status::Ok();
+  return retain(keep);
 }
 
 Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
@@ -234,8 +326,12 @@ Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
   }
   std::size_t w = 0;
   for (std::size_t i = 0; i < count_; ++i)
-    if (keep[i]) im.limits[w++] = im.limits[i];
+    if (keep[i]) {
+      im.limits[w] = im.limits[i];
+      im.ids[w++] = im.ids[i];
+    }
   im.limits.resize(w);
+  im.ids.resize(w);
   im.verdicts.assign(kept, Verdict::Stayed);
   count_ = kept;
   return Status::Ok();
@@ -248,16 +344,148 @@ Status CrowdSolver::retain_device(const std::uint8_t* device_keep, std::size_t k
   if (count_ > 0 && !device_keep) return Status::Invalid("retain_device: null flags");
 #if WARPMIND_HAVE_CUDA
   Impl& im = *impl_;
-  const bool uniform = std::all_of(im.limits.begin(), im.limits.end(), [&](float m) { return m == config_.max_step; });
-  Status err = im.device->retain_device(device_keep, count_, kept);
+  std::vector<std::uint8_t>& flags = im.flags;  // the flags come back: the ids and maximum steps follow them
+  flags.resize(count_);
+  Status err = im.device->retain_device(device_keep, count_, kept, flags.data());
   if (!err.ok()) return err.context("crowd retain");
-  im.limits.resize(kept, config_.max_step);
-  // Agents of their own maximum steps: the host copy follows the device's.
-  if (!uniform && kept > 0 && !(err = im.device->download_limits(im.limits.data())).ok())
-    return err.context("crowd retain");
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < count_; ++i)
+    if (flags[i]) {
+      im.limits[w] = im.limits[i];
+      im.ids[w++] = im.ids[i];
+    }
+  im.ids.resize(w);
+  im.limits.resize(w);
   im.verdicts.assign(kept, Verdict::Stayed);
 #endif
   count_ = kept;
+  return Status::Ok();
+}
+
+// ---- save and restore -----------------------------------------------------------------------------
+
+namespace {
+
+// The saved form (crowd_solver.h): little-endian, whatever the host.
+constexpr char kMagic[8] = {'W', 'M', 'C', 'R', 'O', 'W', 'D', 0};
+constexpr std::uint32_t kFormat = 1;
+constexpr std::size_t kHeaderBytes = 8 + 4 * 4 + 6 * 4 + 2 * 4 + 8 + 8 + 8;
+constexpr std::size_t kAgentBytes = 2 * 4 + 4 + 4;
+
+struct Writer {
+  std::vector<std::uint8_t>& out;
+  void u32(std::uint32_t v) {
+    for (int b = 0; b < 4; ++b) out.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
+  }
+  void u64(std::uint64_t v) {
+    u32(static_cast<std::uint32_t>(v));
+    u32(static_cast<std::uint32_t>(v >> 32));
+  }
+  void f32(float v) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    u32(bits);
+  }
+};
+
+struct Reader {
+  std::span<const std::uint8_t> in;
+  std::size_t at = 0;
+  std::uint32_t u32() {
+    std::uint32_t v = 0;
+    for (int b = 0; b < 4; ++b) v |= static_cast<std::uint32_t>(in[at + b]) << (8 * b);
+    at += 4;
+    return v;
+  }
+  std::uint64_t u64() {
+    const std::uint64_t lo = u32();
+    return lo | static_cast<std::uint64_t>(u32()) << 32;
+  }
+  float f32() {
+    const std::uint32_t bits = u32();
+    float v;
+    std::memcpy(&v, &bits, 4);
+    return v;
+  }
+};
+
+// What a saved state must match: everything in the config but the variant (a state saved on the GPU
+// restores on the CPU and back).
+void write_config(Writer& w, const CrowdConfig& c) {
+  w.u32(static_cast<std::uint32_t>(c.movement));
+  w.u32(static_cast<std::uint32_t>(c.rule));
+  w.u32(static_cast<std::uint32_t>(c.obstacles.width));
+  w.u32(static_cast<std::uint32_t>(c.obstacles.height));
+  for (float v : {c.world.x0, c.world.y0, c.world.width, c.world.height, c.radius, c.max_step}) w.f32(v);
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the blocked flags as 0/1
+  for (std::uint8_t b : c.obstacles.blocked) h = (h ^ (b != 0)) * 0x100000001b3ull;
+  w.u64(h);
+}
+
+}  // namespace
+
+Status CrowdSolver::save(std::vector<std::uint8_t>& out) const {
+  std::vector<Vec2> pos(count_);
+  WM_RETURN_IF_ERROR(read_positions(pos));
+  std::vector<std::uint8_t> bytes;
+  bytes.reserve(kHeaderBytes + count_ * kAgentBytes);
+  Writer w{bytes};
+  for (char c : kMagic) bytes.push_back(static_cast<std::uint8_t>(c));
+  w.u32(kFormat);
+  w.u32(0);  // reserved
+  write_config(w, config_);
+  w.u64(count_);
+  w.u64(impl_->next_id);
+  for (const Vec2& p : pos) {
+    w.f32(p.x);
+    w.f32(p.y);
+  }
+  for (float m : impl_->limits) w.f32(m);
+  for (std::uint32_t id : impl_->ids) w.u32(id);
+  out = std::move(bytes);
+  return Status::Ok();
+}
+
+Status CrowdSolver::restore(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    return Status::Invalid("restore: not a saved crowd (bad header)");
+  Reader r{bytes, sizeof kMagic};
+  if (const std::uint32_t f = r.u32(); f != kFormat)
+    return Status::Invalid("restore: format " + std::to_string(f) + " (this library reads " + std::to_string(kFormat) +
+                           ")");
+  r.u32();  // reserved
+  std::vector<std::uint8_t> mine;
+  Writer w{mine};
+  write_config(w, config_);
+  if (std::memcmp(bytes.data() + r.at, mine.data(), mine.size()) != 0)
+    return Status::Invalid(
+        "restore: saved under another config (world, radius, obstacles, rule, movement or max_step)");
+  r.at += mine.size();
+  const std::uint64_t n = r.u64(), next = r.u64();
+  if (n > kMaxAgents || bytes.size() != kHeaderBytes + n * kAgentBytes)
+    return Status::Invalid("restore: " + std::to_string(bytes.size()) + " bytes do not hold the " + std::to_string(n) +
+                           " agents the header names");
+  std::vector<Vec2> pos(n);
+  std::vector<float> steps(n);
+  std::vector<std::uint32_t> ids(n);
+  for (Vec2& p : pos) p = {r.f32(), r.f32()};
+  for (float& m : steps) m = r.f32();
+  for (std::uint32_t& id : ids) id = r.u32();
+  for (std::size_t i = 0; i < n; ++i)
+    if ((i > 0 && ids[i] <= ids[i - 1]) || ids[i] >= next || next > kMaxId)
+      return Status::Invalid("restore: agent ids must increase and stay below the next id");
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(steps[i] > 0) && !(steps[i] == 0 && config_.max_step == 0))
+      return Status::Invalid("restore: agent " + std::to_string(i) + ": maximum step " + std::to_string(steps[i]));
+  std::vector<float> limits;
+  float reach = 0;
+  WM_RETURN_IF_ERROR(parse_limits(config_, steps, n, "restore", limits, reach));
+  WM_RETURN_IF_ERROR(check_agents(pos, 0, impl_->g, config_.obstacles.blocked.data(), "restore",
+                                  [&](std::size_t i) { return where(i, pos[i]); }));
+  Status err = install(pos, std::move(limits), reach);
+  if (!err.ok()) return err.context("crowd restore");
+  impl_->ids = std::move(ids);
+  impl_->next_id = next;
   return Status::Ok();
 }
 

@@ -162,11 +162,15 @@ std::size_t exits(const CrowdScenario& s, std::span<const Vec2> pos, std::vector
   return gone;
 }
 
-void compact_goals(MoveSpec& m, std::span<const std::uint8_t> keep) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < keep.size() && i < m.goals.size(); ++i)
-    if (keep[i]) m.goals[w++] = m.goals[i];
-  m.goals.resize(w);
+void compact_goals(MoveSpec& m, std::span<const std::uint8_t> keep) { compact(m.goals, keep); }
+
+std::size_t depart(CrowdScenario& s, std::vector<Vec2>& positions, std::vector<std::uint8_t>& keep) {
+  const std::size_t gone = exits(s, positions, keep);
+  if (gone > 0) {
+    compact_goals(s.moves, keep);
+    compact(positions, keep);
+  }
+  return gone;
 }
 
 namespace {

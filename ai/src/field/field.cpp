@@ -339,19 +339,28 @@ rules::LayerView view_of(const float* f, const detail::Grid& g) {
   return {f, g.x0, g.y0, g.cw, g.ch, g.width, g.height};
 }
 
-Status check_query(const FieldLayers& f, int layer, std::size_t in, std::size_t out, const char* what) {
+// A non-finite point is an error of the host queries (the first one is named; nothing is written).
+Status check_points(std::span<const Vec2> points, const char* what) {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (!rules::finite_point(points[i]))
+      return Status::Invalid(std::string(what) + ": point " + std::to_string(i) + " (" + std::to_string(points[i].x) +
+                             ", " + std::to_string(points[i].y) + ") is not finite");
+  return Status::Ok();
+}
+
+Status check_query(const FieldLayers& f, int layer, std::span<const Vec2> points, std::size_t out, const char* what) {
   if (layer < 0 || layer >= f.layer_count())
     return Status::Invalid(std::string(what) + ": no layer " + std::to_string(layer));
-  if (out < in)
+  if (out < points.size())
     return Status::Invalid(std::string(what) + ": output holds " + std::to_string(out) + " results for " +
-                           std::to_string(in) + " points");
-  return Status::Ok();
+                           std::to_string(points.size()) + " points");
+  return check_points(points, what);
 }
 
 }  // namespace
 
 Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<float> values) {
-  WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), values.size(), "sample"));
+  WM_RETURN_IF_ERROR(check_query(*this, layer, points, values.size(), "sample"));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
     Status err = impl_->device->sample(layer, points.data(), points.size(), values.data());
@@ -370,7 +379,7 @@ Status FieldLayers::sample(int layer, std::span<const Vec2> points, std::span<fl
 }
 
 Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int window, std::span<MoveChoice> out) {
-  WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), out.size(), "best_move"));
+  WM_RETURN_IF_ERROR(check_query(*this, layer, points, out.size(), "best_move"));
   if (window < 1 || window % 2 == 0 || window > 63)
     return Status::Invalid("best_move: window must be odd and in 1..63, got " + std::to_string(window));
   if (is_gpu_variant(variant_)) {
@@ -393,7 +402,7 @@ Status FieldLayers::best_move(int layer, std::span<const Vec2> points, int windo
 }
 
 Status FieldLayers::gradient(int layer, std::span<const Vec2> points, std::span<Vec2> out) {
-  WM_RETURN_IF_ERROR(check_query(*this, layer, points.size(), out.size(), "gradient"));
+  WM_RETURN_IF_ERROR(check_query(*this, layer, points, out.size(), "gradient"));
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
     Status err = impl_->device->gradient(layer, points.data(), points.size(), out.data());
@@ -455,6 +464,7 @@ Status FieldLayers::steer(std::span<const Vec2> points, std::span<const std::uin
   if (window < 1 || window % 2 == 0 || window > 63)
     return Status::Invalid("steer: window must be odd and in 1..63, got " + std::to_string(window));
   if (!std::isfinite(step) || !(step >= 0)) return Status::Invalid("steer: step must be finite and >= 0");
+  WM_RETURN_IF_ERROR(check_points(points, "steer"));
   const int layers = layer_count();
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA

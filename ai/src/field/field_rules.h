@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "core/hd.h"
 #include "warpmind/field/field.h"
@@ -54,11 +55,24 @@ struct LayerView {
   WM_HD int cy(float y) const { return clamp_int(snap(y, y0, cell_h), 0, height - 1); }
 };
 
-WM_HD float sample(const LayerView& v, Vec2 p) { return v.at(v.cx(p.x), v.cy(p.y)); }
+// The queries' one rule for a point with a non-finite coordinate: the host calls reject it (field.cpp);
+// on device points, which are not checked, sample and gradient give NaN, best_move cell (-1, -1) with the
+// point as its target and a NaN value, and steer leaves the point where it is (heading unchanged).
+WM_HD bool finite_point(Vec2 p) { return fabsf(p.x) <= 3.40282347e38f && fabsf(p.y) <= 3.40282347e38f; }
+WM_HD float not_a_number() { return std::numeric_limits<float>::quiet_NaN(); }
+
+WM_HD float sample(const LayerView& v, Vec2 p) { return finite_point(p) ? v.at(v.cx(p.x), v.cy(p.y)) : not_a_number(); }
 
 // The best cell of the (2 half + 1)^2 block around p's cell (cells off the grid skipped; ties: the first
 // in row-major order) and its centre.
 WM_HD MoveChoice best_move(const LayerView& v, Vec2 p, int half) {
+  if (!finite_point(p)) {
+    MoveChoice none;
+    none.cell_x = none.cell_y = -1;
+    none.target = p;
+    none.value = not_a_number();
+    return none;
+  }
   const int cx = v.cx(p.x), cy = v.cy(p.y);
   int bx = cx, by = cy;
   float best = v.at(cx, cy);
@@ -89,6 +103,10 @@ WM_HD MoveChoice best_move(const LayerView& v, Vec2 p, int half) {
 // and d = sqrt(dx*dx + dy*dy) (float, no fused multiply-add), p + (dx / d * step, dy / d * step) when
 // d > step, else c itself. dx and dy are handed back (the direction, for a heading).
 WM_HD Vec2 steer(const LayerView& v, Vec2 p, int half, float step, float& dx, float& dy) {
+  if (!finite_point(p)) {
+    dx = dy = 0.0f;
+    return p;
+  }
   const MoveChoice m = best_move(v, p, half);
   dx = fsub(m.target.x, p.x);
   dy = fsub(m.target.y, p.y);
@@ -99,6 +117,7 @@ WM_HD Vec2 steer(const LayerView& v, Vec2 p, int half, float step, float& dx, fl
 
 // Central differences in value per world unit (one-sided on the border; 0 along an axis of one cell).
 WM_HD Vec2 gradient(const LayerView& v, Vec2 p) {
+  if (!finite_point(p)) return {not_a_number(), not_a_number()};
   const int x = v.cx(p.x), y = v.cy(p.y), w = v.width, h = v.height;
   Vec2 r{0.0f, 0.0f};
   if (w > 1) {

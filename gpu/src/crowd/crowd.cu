@@ -817,31 +817,33 @@ Status CrowdDevice::retain(const std::uint8_t* keep_host, std::size_t n, std::si
   return retain_device(im.keep.get(), n, kept);
 }
 
-Status CrowdDevice::retain_device(const std::uint8_t* keep_device, std::size_t n, std::size_t kept) {
+Status CrowdDevice::retain_device(const std::uint8_t* keep_device, std::size_t n, std::size_t kept,
+                                  std::uint8_t* keep_copy) {
   Impl& im = *impl_;
   if (n != im.n) return Status::Invalid("retain: agent count differs from reset");
   if (n == 0) return Status::Ok();
-  Status err;
-  if (!(err = im.kept.reserve(1)).ok()) return err;
-  std::size_t temp = 0;
-  WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, im.pos.get(), keep_device, im.prop.get(), im.kept.get(),
-                                     static_cast<int>(n), im.stream));
-  if (!(err = im.select_temp.reserve(std::max<std::size_t>(temp, 1))).ok()) return err;
-  // Survivors, in order, into the proposal buffer (free between ticks), then back.
-  WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, im.pos.get(), keep_device, im.prop.get(),
-                                     im.kept.get(), static_cast<int>(n), im.stream));
-  if (kept > 0)
-    WM_CUDA(cudaMemcpyAsync(im.pos.get(), im.prop.get(), kept * sizeof(float2), cudaMemcpyDeviceToDevice, im.stream));
-  if (im.limited) {  // the maximum steps likewise, through the proposal buffer's first n floats
-    auto* tmp = reinterpret_cast<float*>(im.prop.get());
-    WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, im.limit.get(), keep_device, tmp, im.kept.get(),
-                                       static_cast<int>(n), im.stream));
-    if (!(err = im.select_temp.reserve(std::max<std::size_t>(temp, 1))).ok()) return err;
-    WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, im.limit.get(), keep_device, tmp, im.kept.get(),
-                                       static_cast<int>(n), im.stream));
-    if (kept > 0)
-      WM_CUDA(cudaMemcpyAsync(im.limit.get(), tmp, kept * sizeof(float), cudaMemcpyDeviceToDevice, im.stream));
+  if (keep_copy) {  // the flags to the host first (the caller's ids follow them), `kept` checked against them
+    WM_CUDA(cudaMemcpyAsync(keep_copy, keep_device, n, cudaMemcpyDeviceToHost, im.stream));
+    WM_CUDA(cudaStreamSynchronize(im.stream));
+    if (static_cast<std::size_t>(std::count_if(keep_copy, keep_copy + n, [](std::uint8_t k) { return k != 0; })) !=
+        kept)
+      return Status::Invalid("retain: `kept` differs from the number of flags set");
   }
+  WM_RETURN_IF_ERROR(im.kept.reserve(1));
+  // Survivors, in order, into the proposal buffer (free between ticks), then back; the maximum steps likewise.
+  const auto select = [&](auto* data) -> Status {
+    auto* tmp = reinterpret_cast<decltype(data)>(im.prop.get());
+    std::size_t temp = 0;
+    WM_CUDA(cub::DeviceSelect::Flagged(nullptr, temp, data, keep_device, tmp, im.kept.get(), static_cast<int>(n),
+                                       im.stream));
+    WM_RETURN_IF_ERROR(im.select_temp.reserve(std::max<std::size_t>(temp, 1)));
+    WM_CUDA(cub::DeviceSelect::Flagged(im.select_temp.get(), temp, data, keep_device, tmp, im.kept.get(),
+                                       static_cast<int>(n), im.stream));
+    if (kept > 0) WM_CUDA(cudaMemcpyAsync(data, tmp, kept * sizeof(*data), cudaMemcpyDeviceToDevice, im.stream));
+    return Status::Ok();
+  };
+  WM_RETURN_IF_ERROR(select(im.pos.get()));
+  if (im.limited) WM_RETURN_IF_ERROR(select(im.limit.get()));
   WM_CUDA(cudaMemsetAsync(im.verdict.get(), 1, std::max<std::size_t>(kept, 1), im.stream));  // Stayed
   WM_CUDA(cudaStreamSynchronize(im.stream));
   im.n = kept;
@@ -876,15 +878,6 @@ const std::uint8_t* CrowdDevice::verdicts() const { return impl_->verdict.get();
 
 Status CrowdDevice::download_positions(float* out) const {
   return impl_->pin_out.download(out, impl_->pos.get(), impl_->n * sizeof(float2), impl_->stream);
-}
-
-Status CrowdDevice::download_limits(float* out) const {
-  const Impl& im = *impl_;
-  if (!im.limited) return Status::Invalid("crowd: no maximum steps on the device");
-  if (im.n == 0) return Status::Ok();
-  WM_CUDA(cudaMemcpyAsync(out, im.limit.get(), im.n * sizeof(float), cudaMemcpyDeviceToHost, im.stream));
-  WM_CUDA(cudaStreamSynchronize(im.stream));
-  return Status::Ok();
 }
 
 Status CrowdDevice::download_verdicts(std::uint8_t* out) const {

@@ -412,12 +412,16 @@ struct FieldDevice::Impl {
 
   // Steady state: the second build from the same device pointer and count is captured into a CUDA
   // graph and every later one replays it: one submission instead of four or five launches per layer.
+  // The capture runs on a private stream: the context's stream may be shared with other threads, whose
+  // work would otherwise be caught in (and break) the capture. The graph is launched on `stream`.
   const void* last_ent = nullptr;
   std::size_t last_n = 0;
   cudaGraphExec_t graph = nullptr;
+  cudaStream_t capture = nullptr;
 
   ~Impl() {
     if (graph) cudaGraphExecDestroy(graph);
+    if (capture) cudaStreamDestroy(capture);
   }
   Status build_layer(int l, const float4* ent, int n);
   Status build_all(const float4* ent, int n);
@@ -631,10 +635,15 @@ Status FieldDevice::build(const void* device_entities, std::size_t count) {
   im.last_ent = device_entities;
   im.last_n = count;
   if (!same || !im.capturable(n)) return im.build_all(ent, n);
-  WM_CUDA(cudaStreamBeginCapture(im.stream, cudaStreamCaptureModeThreadLocal));
+  if (!im.capture) WM_CUDA(cudaStreamCreateWithFlags(&im.capture, cudaStreamNonBlocking));
+  // Recorded on the private stream (nothing runs during a capture), replayed on the shared one below.
+  const cudaStream_t shared = im.stream;
+  WM_CUDA(cudaStreamBeginCapture(im.capture, cudaStreamCaptureModeThreadLocal));
+  im.stream = im.capture;
   Status err = im.build_all(ent, n);
+  im.stream = shared;
   cudaGraph_t g = nullptr;
-  const cudaError_t end = cudaStreamEndCapture(im.stream, &g);
+  const cudaError_t end = cudaStreamEndCapture(im.capture, &g);
   if (err.ok() && end != cudaSuccess) err = cuda_status(end, "cudaStreamEndCapture", __FILE__, __LINE__);
   if (err.ok()) {
     const cudaError_t inst = cudaGraphInstantiate(&im.graph, g, 0);

@@ -16,11 +16,8 @@
 //     the calls reach it. Their results are those of the same calls made one after another; their work
 //     takes turns rather than overlapping. (tests/core/shared_context_test.cpp, run under ThreadSanitizer
 //     in CI.)
-//     Known exception, on CUDA only, not fixed yet: FieldLayers::build captures a CUDA graph on the
-//     context's stream from its second build on, and another thread's work queued on that stream while
-//     it captures breaks the capture (the build fails and the context's later work with it; the GPU run
-//     of tests/core/shared_context_test.cpp shows it). Until then, on a CUDA context, call a FieldLayers
-//     from the same thread as the other modules, or give it a context of its own.
+//     On CUDA this includes the field's steady-state build, which records its CUDA graph on a private
+//     stream and launches it on the context's (tests/core/shared_context_test.cpp's GPU case).
 //   - For work that overlaps, give each thread its own context (its own pool, on CUDA its own stream).
 //   - A context itself is only read after create(); destroy it after every thread is done with it.
 //

@@ -151,7 +151,27 @@ struct StepStats {  // verdicts of the last step(), one count per Verdict; they 
   std::size_t moved = 0, stayed = 0, out_of_world = 0, blocked = 0, collisions = 0, too_far = 0;
 };
 
-// Blocking: create, reset, retain, step, fetch_stats and the read_* calls return when their work is done
+// Agents and their ids. An agent's slot is its place in the arrays (positions, proposals, verdicts:
+// 0..size()-1, what "agent i" means above); its id is stable for its life. reset() gives ids 0..n-1;
+// spawn() appends agents after the last slot with the next unused ids; retain() and despawn() remove
+// agents, and the survivors keep their order and ids, moving down to fill the slots. Ids therefore
+// increase with the slot (find() is a binary search), and none is given twice until the next reset(),
+// which starts again from 0. At most 2^32 - 1 ids between two resets (spawn refuses more).
+//
+// Save and restore: save() writes the agents (positions, maximum steps, ids and the next id) and a
+// fingerprint of the config to bytes; restore() on a solver of the same config (world, radius, obstacles,
+// rule, movement, max_step; any variant: a GPU state restores on the CPU and back) puts them back bit for
+// bit, so that the ticks after it equal the ticks after the save. The bytes are untrusted: a wrong header,
+// format, config or length, non-finite or overlapping positions, positions outside the world or in a
+// blocked cell, bad maximum steps or ids that do not increase are refused and nothing changes. The last
+// step's verdicts are not state: after restore() (like reset, spawn and retain) every verdict reads Stayed
+// and last_stats() is zero until the next step. The format: little-endian; "WMCROWD\0", u32 format (1),
+// u32 0, the config (u32 movement, rule, obstacle width, height; f32 x0, y0, width, height, radius,
+// max_step; u64 FNV-1a of the blocked flags as bytes 0/1), u64 agent count n, u64 next id, then n x (f32 x,
+// f32 y), n x f32 maximum step in use, n x u32 id: 80 + 16 n bytes.
+//
+// Blocking: create, reset, spawn, despawn, retain, save, restore, step, fetch_stats and the read_* calls
+// return when their work is done
 // and their results are in host memory (GPU variants included); step_device is stream-ordered (below).
 // Not thread-safe: one thread at a time per solver. The Context must outlive the solver.
 class CrowdSolver {
@@ -164,13 +184,29 @@ class CrowdSolver {
   // max_steps: empty (every agent gets config().max_step) or one per agent, each finite and >= 0 (0: the
   // config's; under Avoid at most 64 R).
   Status reset(std::span<const Vec2> positions, std::span<const float> max_steps = {});
+  // Appends agents (ids: the next unused ones, written to ids_out when it is given; it must then hold
+  // positions.size()), each checked as reset() checks — finite, inside, not in a blocked cell, 2R from every
+  // agent, old and new — and nothing changes on error. max_steps as for reset(). Cost O(size() + new
+  // agents): the existing agents are not checked again; GPU variants copy the positions down and back up.
+  // Device pointers may move (as for a reset that grows).
+  Status spawn(std::span<const Vec2> positions, std::span<const float> max_steps = {},
+               std::span<std::uint32_t> ids_out = {});
+  // Removes the agents of these ids (retain() of the rest). An unknown id or one given twice is an error
+  // and nothing changes.
+  Status despawn(std::span<const std::uint32_t> ids);
+  // Every agent's id, by slot (out.size() >= size()); find() gives an id's slot (false: no such agent).
+  Status read_ids(std::span<std::uint32_t> out) const;
+  bool find(std::uint32_t id, std::size_t& slot) const;
+  Status save(std::vector<std::uint8_t>& out) const;
+  Status restore(std::span<const std::uint8_t> bytes);
   // Removes the agents whose keep[i] is 0 (keep.size() must be size()); the others keep their order (and
-  // maximum steps) and are renumbered 0..m-1. Removing agents cannot break the guarantees, so nothing is re-validated (cheap
+  // maximum steps and ids) and move down to slots 0..m-1. Removing agents cannot break the guarantees, so nothing is re-validated (cheap
   // where reset() checks every pair). On error nothing changes.
   Status retain(std::span<const std::uint8_t> keep);
   // GPU variants: the same with the flags in device memory (size() bytes, e.g. combat::Volleys::
   // device_keep()), ordered on the context's stream after the work that wrote them; `kept` is the number
-  // of set flags (the caller knows it; not counted here). Blocks until done.
+  // of set flags (checked against the flags, which are copied back for the ids; a wrong count is an
+  // error and nothing changes). Blocks until done.
   Status retain_device(const std::uint8_t* device_keep, std::size_t kept);
   // One tick: proposals[i] is agent i's target (Avoid: where it wants to go). Rejects a wrong count
   // (nothing changes); a non-finite proposal is that agent's OutOfWorld verdict. Afterwards
@@ -199,10 +235,16 @@ class CrowdSolver {
   CrowdVariant variant() const { return variant_; }
   const CrowdConfig& config() const { return config_; }
 
+  static constexpr std::size_t kMaxAgents = std::size_t{1} << 30;  // reset, spawn and restore refuse more
+  static constexpr std::size_t kMaxId = 0xffffffffu;               // ids are below it
+
   struct Impl;
 
  private:
   CrowdSolver() = default;
+  // The agents in place (validated by the caller): positions, maximum steps in use and their largest;
+  // verdicts Stayed, stats zero. The caller sets the ids.
+  Status install(std::span<const Vec2> positions, std::vector<float> limits, float reach);
   Context* ctx_ = nullptr;
   CrowdConfig config_;
   CrowdVariant variant_ = CrowdVariant::Auto;

@@ -79,6 +79,18 @@ float bottleneck_ideal_flow(const CrowdScenario& bottleneck);  // agents a tick
 // leave. Apply with CrowdSolver::retain, and compact moves.goals with compact_goals.
 std::size_t exits(const CrowdScenario& s, std::span<const Vec2> positions, std::vector<std::uint8_t>& keep);
 void compact_goals(MoveSpec& moves, std::span<const std::uint8_t> keep);
+// Keeps v[i] where keep[i] != 0, in order (entries past keep.size() are dropped).
+template <class T>
+void compact(std::vector<T>& v, std::span<const std::uint8_t> keep) {
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < keep.size() && i < v.size(); ++i)
+    if (keep[i]) v[w++] = v[i];
+  v.resize(w);
+}
+// "Agents at their goal leave", whole: exits() on positions, then the goals and positions compacted
+// alike. keep is left as exits() set it, for the solvers' retain() and the caller's other per-agent
+// arrays (compact). Returns how many left (0: nothing changed).
+std::size_t depart(CrowdScenario& s, std::vector<Vec2>& positions, std::vector<std::uint8_t>& keep);
 
 // A square world just large enough for n agents on a lattice of pitch spacing * 2R.
 WorldRect lattice_world(std::size_t n, float radius, float spacing);

@@ -143,7 +143,8 @@ class FieldLayers {
   DeviceField device_layer(int layer) const;
 
   // Batched queries for many units at once, on the variant's backend. A point outside the world is
-  // clamped to the nearest border cell.
+  // clamped to the nearest border cell. A point with a non-finite coordinate (NaN, ±inf) is an error:
+  // Invalid naming the first one ("sample: point 3 (nan, 1.000000) is not finite"), nothing written.
   //   sample:    the value of the cell containing each point.
   //   best_move: the best cell of the window x window block centred on the point's cell (window odd,
   //              3 = the 8 neighbours and the cell itself; cells off the grid are skipped); ties go to the
@@ -156,8 +157,11 @@ class FieldLayers {
   // GPU variants: the same queries on `n` points and results in device memory (e.g. a crowd's
   // device_positions() in, proposals out), queued on the context's stream after the build and returning
   // at once — field to crowd without a host copy. The arguments are checked (layer, window; null pointers
-  // with n > 0); the points are not (a non-finite point gives an unspecified cell). Unavailable on a CPU
-  // variant. The device arrays must stay allocated until the stream has run the query.
+  // with n > 0); the points are not, and a non-finite point gives a defined non-result instead: sample
+  // NaN, gradient (NaN, NaN), best_move cell (-1, -1) with the point itself as target and a NaN value —
+  // so a unit with a broken position proposes a non-finite move, which the crowd's step_device() turns
+  // into that unit's own OutOfWorld. Unavailable on a CPU variant. The device arrays must stay allocated
+  // until the stream has run the query.
   Status sample_device(int layer, const Vec2* device_points, std::size_t n, float* device_values);
   Status best_move_device(int layer, const Vec2* device_points, std::size_t n, int window, MoveChoice* device_out);
   Status gradient_device(int layer, const Vec2* device_points, std::size_t n, Vec2* device_out);
@@ -168,7 +172,8 @@ class FieldLayers {
   // identical on every variant. heading[i] (optional: an empty span, or null on the device) becomes
   // atan2(dy, dx) where (dx, dy) != (0, 0) and is left as it was otherwise; it is the host's std::atan2 or
   // the device's atan2f, which may differ in the last bits. A layer index past the last leaves its
-  // point where it is (and its heading). step: finite, >= 0. steer() blocks; steer_device() runs on
+  // point where it is (and its heading). step: finite, >= 0. A non-finite point: steer() rejects it
+  // (as the queries above); steer_device() leaves it where it is, heading unchanged. steer() blocks; steer_device() runs on
   // device arrays (n points, n layer bytes, n results, n headings) queued on the context's stream, like
   // the other device queries (GPU variants only).
   Status steer(std::span<const Vec2> points, std::span<const std::uint8_t> layer_of, int window, float step,
