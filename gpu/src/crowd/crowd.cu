@@ -585,6 +585,7 @@ struct CrowdDevice::Impl {
   bool avoid = false;
   bool limited = false;  // reset gave maximum steps
   int reach = 0;         // Avoid: static-grid cells around an agent whose old positions can block its candidates
+  int sms = 1;           // the device's multiprocessors
   std::size_t n = 0;
   unsigned tick = 0;   // ticks since create: marks written this tick carry it
   unsigned cells = 0;  // gpu-sort binning cells
@@ -632,6 +633,9 @@ Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules:
   im.g = g;
   im.lowest = lowest_id_wins;
   im.avoid = avoid;
+  int dev = 0;
+  WM_CUDA(cudaGetDevice(&dev));
+  WM_CUDA(cudaDeviceGetAttribute(&im.sms, cudaDevAttrMultiProcessorCount, dev));
   Status err;
   if (!(err = im.grid.reserve(std::max<std::size_t>(blocked.size(), 1))).ok()) return err;
   if (!blocked.empty()) WM_CUDA(cudaMemcpy(im.grid.get(), blocked.data(), blocked.size(), cudaMemcpyHostToDevice));
@@ -772,8 +776,11 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
     tag = std::min(1u << (32 - id_bits), 256u) - 1;
   }
   if (avoid) {  // the targets are the candidates chosen against the old positions (their slots are current)
-    k_sg_avoid<<<b, kThreads, 0, s>>>(pos.get(), p, limit.get(), ni, g, reach, grid.get(),
-                                      reinterpret_cast<const uint2*>(slot.get()), chosen.get(), fallback.get());
+    // One thread's long chain per agent: a small crowd gets smaller blocks, its warps spread over every SM.
+    int t = kThreads;
+    while (t > 32 && blocks_of(ni, t) < 2 * static_cast<std::size_t>(sms)) t /= 2;
+    k_sg_avoid<<<blocks_of(ni, t), t, 0, s>>>(pos.get(), p, limit.get(), ni, g, reach, grid.get(),
+                                              reinterpret_cast<const uint2*>(slot.get()), chosen.get(), fallback.get());
     WM_CUDA_LAUNCH(k_sg_avoid);
     p = chosen.get();
   }
