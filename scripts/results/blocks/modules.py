@@ -18,7 +18,7 @@ def _field_case(f, radius, resolution, entities, scale):
 def performance(load):
     """README: one headline row per module."""
     rows = []
-    f = load("h100/field.json")
+    f = load("h200/field.json")
     for radius, res, n, scale, what in ((15, 2048, 2048, False, "the seed's heaviest case"),
                                         (15, 4096, 100000, True, "the scale case")):
         v = _field_case(f, radius, res, n, scale)
@@ -102,7 +102,7 @@ def performance(load):
 
 @block("field-largest")
 def field_largest(load):
-    f = load("h100/field.json")
+    f = load("h200/field.json")
     variants = ["cpu-naive", "cpu-stamp", "gpu-naive", "gpu-coalesced", "gpu-shared", "gpu-binned"]
     keys = sorted({(r["params"]["radius"], r["params"]["resolution"], r["params"]["entities"],
                     r["params"].get("case") == "scale") for r in f.records})
@@ -129,7 +129,7 @@ def field_largest(load):
 
 @block("field-grid")
 def field_grid(load):
-    f = load("h100/field.json")
+    f = load("h200/field.json")
     radius = 15
     grid = [r for r in f.records if r["params"].get("case") is None and r["params"]["radius"] == radius]
     res = sorted({r["params"]["resolution"] for r in grid})
@@ -150,7 +150,7 @@ def field_grid(load):
 
 @block("field-targets")
 def field_targets(load):
-    f = load("h100/field.json")
+    f = load("h200/field.json")
     rows = []
     for radius, res, n, scale, limit in ((15, 2048, 2048, False, 0.05), (15, 4096, 100000, True, 0.1)):
         v = _field_case(f, radius, res, n, scale)
@@ -239,7 +239,7 @@ def crowd_avoid(load):
 @block("spot-checks")
 def spot_checks(load):
     """The field's quick run: its scale case alone."""
-    f = load("h100/field-only-scale.json")
+    f = load("h200/field-only-scale.json")
     rows = []
     v = {r["variant"]: r for r in f.find(case="scale")}
     if "cpu-stamp" not in v or "gpu-binned" not in v:
