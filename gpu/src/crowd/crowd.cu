@@ -512,64 +512,7 @@ __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, crowd::rule
   tally_close(block_counts, tick, counts);
 }
 
-// Avoid (gpu-static-grid): each agent's first free candidate, against the old positions the slots show
-// within `reach` cells of its own (its longest candidate plus 2R), into chosen[]; an agent with no free
-// candidate stays (chosen = its old position) with the verdict in fallback[] (crowd_solver.h).
-__global__ void __launch_bounds__(kThreads)
-    k_sg_avoid(const float2* pos, const float2* want, const float* limit, int n, crowd::rules::Geometry g, int reach,
-               const unsigned char* grid, const uint2* slot, float2* chosen, unsigned char* fallback) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float2 o = pos[i], p = want[i];
-  float2 to = o;
-  unsigned char fb = kCheckAgents;
-  if (!isfinite(p.x) || !isfinite(p.y)) {
-    fb = kOutOfWorld;
-  } else if (p.x != o.x || p.y != o.y) {
-    crowd::rules::Avoider a;
-    a.start(o.x, o.y, p.x, p.y, limit[i], g, grid);
-    const int stride = sg_stride(g), rows = g.sg_rows + 2 * kPad;
-    const int c = sg_cell(o, g), ocx = c % stride, ocy = c / stride;
-    const int y0 = max(ocy - reach, 0), y1 = min(ocy + reach, rows - 1);
-    const int x0 = max(ocx - reach, 0), x1 = min(ocx + reach, stride - 1);
-    // First the neighbours that matter, into a short list (a few dozen at most, the look-ahead's disc), so
-    // the heavy tests run over a list of about the same length in every lane of a warp instead of lane by
-    // lane over the whole window; the result does not depend on the order (Avoider::neighbour). A list
-    // that overflows (long maximum steps) falls back to the window.
-    constexpr int kList = 48;
-    float2 near_q[kList], near_w[kList];
-    int listed = 0;
-    bool overflow = false;
-    const auto each_in_window = [&](auto&& f) {
-      for (int y = y0; y <= y1; ++y)
-        for (int x = x0; x <= x1; ++x) {
-          const unsigned j = slot[y * stride + x].x;
-          if (j != kEmpty && j != static_cast<unsigned>(i)) f(j);
-        }
-    };
-    each_in_window([&](unsigned j) {
-      const float2 q = pos[j];
-      if (!a.reaches(q.x, q.y)) return;
-      overflow |= listed == kList;
-      if (listed < kList) near_q[listed] = q, near_w[listed++] = want[j];
-    });
-    if (!overflow)
-      for (int e = 0; e < listed; ++e) a.neighbour(near_q[e].x, near_q[e].y, near_w[e].x, near_w[e].y, g);
-    else
-      each_in_window([&](unsigned j) { a.neighbour(pos[j].x, pos[j].y, want[j].x, want[j].y, g); });
-    const int k = a.choice();
-    if (k >= 0) {
-      // Registers, not a local-memory index: pick candidate k by an unrolled select.
-#pragma unroll
-      for (int m = 0; m < crowd::rules::kCandidates; ++m)
-        if (m == k) to = make_float2(a.cx[m], a.cy[m]);
-    } else {
-      fb = a.straight;
-    }
-  }
-  chosen[i] = to;
-  fallback[i] = fb;
-}
+#include "crowd/avoid_kernel.cuh"  // k_sg_avoid, on the static grid above
 
 int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
 
@@ -776,11 +719,18 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
     tag = std::min(1u << (32 - id_bits), 256u) - 1;
   }
   if (avoid) {  // the targets are the candidates chosen against the old positions (their slots are current)
-    // One thread's long chain per agent: a small crowd gets smaller blocks, its warps spread over every SM.
-    int t = kThreads;
-    while (t > 32 && blocks_of(ni, t) < 2 * static_cast<std::size_t>(sms)) t /= 2;
-    k_sg_avoid<<<blocks_of(ni, t), t, 0, s>>>(pos.get(), p, limit.get(), ni, g, reach, grid.get(),
-                                              reinterpret_cast<const uint2*>(slot.get()), chosen.get(), fallback.get());
+    // One thread's long chain per agent: a small crowd splits each agent's window over 2, 4 or 8 threads
+    // so that it fills every SM (the choice does not depend on the split).
+    int lanes = 1;
+    while (lanes < 8 && blocks_of(static_cast<std::size_t>(ni) * lanes, kThreads) < 2 * static_cast<std::size_t>(sms))
+      lanes *= 2;
+    const auto kernel = lanes == 1   ? k_sg_avoid<1>
+                        : lanes == 2 ? k_sg_avoid<2>
+                        : lanes == 4 ? k_sg_avoid<4>
+                                     : k_sg_avoid<8>;
+    kernel<<<blocks_of(static_cast<std::size_t>(ni) * lanes, kThreads), kThreads, 0, s>>>(
+        pos.get(), p, limit.get(), ni, g, reach, grid.get(), reinterpret_cast<const uint2*>(slot.get()), chosen.get(),
+        fallback.get());
     WM_CUDA_LAUNCH(k_sg_avoid);
     p = chosen.get();
   }
