@@ -5,7 +5,7 @@
 # P/lib/pkgconfig/warpmind.pc. Downstream:
 #   find_package(warpmind 0.2 REQUIRED COMPONENTS field crowd)
 #   target_link_libraries(game PRIVATE warpmind::field warpmind::crowd)
-# Components: core field crowd aoi ddm combat nav search scenarios c ai (c: the C API; ai: all C++ modules). A CUDA build's modules
+# Components: core field crowd aoi ddm combat nav world search scenarios c ai (c: the C API; ai: all C++ modules). A CUDA build's modules
 # link their kernels' libraries (warpmind::gpu_<module>) and the CUDA runtime, which the package's
 # config takes from the CUDA toolkit where find_package(CUDAToolkit) finds one and from the package's
 # own copy otherwise (below); a CPU build needs nothing but threads.
@@ -13,7 +13,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(wm_install_targets warpmind_core warpmind_field warpmind_crowd warpmind_aoi warpmind_ddm warpmind_combat warpmind_nav
-                       warpmind_search warpmind_scenarios warpmind_c warpmind_ai)
+                       warpmind_world warpmind_search warpmind_scenarios warpmind_c warpmind_ai)
 if(WARPMIND_HAVE_CUDA)
   list(APPEND wm_install_targets warpmind_gpu_core warpmind_gpu_field warpmind_gpu_crowd warpmind_gpu_aoi
                                  warpmind_gpu_ddm warpmind_gpu_combat warpmind_gpu_nav warpmind_gpu_search)
@@ -50,7 +50,7 @@ install(FILES ${CMAKE_BINARY_DIR}/warpmindConfig.cmake ${CMAKE_BINARY_DIR}/warpm
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/warpmind)
 
 # pkg-config: every module (dependents first); a CUDA build adds its kernels and the static CUDA runtime.
-set(wm_pc_libs "-lwarpmind_c -lwarpmind_scenarios -lwarpmind_search -lwarpmind_combat -lwarpmind_nav -lwarpmind_ddm -lwarpmind_aoi -lwarpmind_crowd -lwarpmind_field -lwarpmind_core")
+set(wm_pc_libs "-lwarpmind_c -lwarpmind_scenarios -lwarpmind_search -lwarpmind_combat -lwarpmind_world -lwarpmind_nav -lwarpmind_ddm -lwarpmind_aoi -lwarpmind_crowd -lwarpmind_field -lwarpmind_core")
 set(wm_pc_private "-pthread -lstdc++ -lm")
 if(WARPMIND_HAVE_CUDA)
   string(APPEND wm_pc_libs " -lwarpmind_gpu_search -lwarpmind_gpu_combat -lwarpmind_gpu_nav -lwarpmind_gpu_ddm -lwarpmind_gpu_aoi -lwarpmind_gpu_crowd -lwarpmind_gpu_field -lwarpmind_gpu_core")

@@ -50,7 +50,7 @@ if [[ "${1:-}" != "--sanitize" ]]; then
   cmake -S . -B "$shared" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DWARPMIND_CUDA=OFF \
     -DWARPMIND_ENGINE=OFF -DWARPMIND_TESTS=OFF -DWARPMIND_PYTHON=ON -DWARPMIND_CSHARP=ON \
     -DPython_EXECUTABLE=/usr/bin/python3 > /dev/null
-  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios warpmind_combat \
+  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target warpmind_c warpmind_scenarios warpmind_combat warpmind_world \
     warpmind_python warpmind_csharp > /dev/null
   c_library=$(realpath "$(find "$shared" -name 'libwarpmind_c.so' | head -1)")
   PYTHONPATH="$shared/python" WARPMIND_C_LIBRARY="$c_library" \
