@@ -1,0 +1,55 @@
+// libFuzzer target: a crowd's saved state (CrowdSolver::restore). Bytes that are refused leave the solver
+// as it was (its own save() unchanged); bytes that are accepted give a valid crowd (no overlaps, every
+// agent inside and in no wall, ids increasing), and saving it and restoring that into a second solver
+// gives the same bytes again.
+#include <cmath>
+#include <vector>
+
+#include "fuzz_common.h"
+#include "warpmind/core/context.h"
+#include "warpmind/crowd/crowd_solver.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace warpmind;
+  using namespace warpmind::crowd;
+  static std::unique_ptr<Context> ctx = [] {
+    std::unique_ptr<Context> c;
+    ContextOptions o;
+    o.backend = Backend::Cpu;
+    o.cpu_threads = 1;
+    o.quiet = true;
+    (void)Context::create(o, c);
+    return c;
+  }();
+  FUZZ_CHECK(ctx != nullptr);
+  // The config the corpus was saved under: an 8 x 8 world, a wall cell, radius 0.5, accept/reject.
+  CrowdConfig c;
+  c.world = {0, 0, 8, 8};
+  c.radius = 0.5f;
+  c.obstacles.width = c.obstacles.height = 4;
+  c.obstacles.blocked.assign(16, 0);
+  c.obstacles.blocked[5] = 1;
+  c.variant = CrowdVariant::CpuReference;
+  std::unique_ptr<CrowdSolver> s, t;
+  FUZZ_CHECK(CrowdSolver::create(*ctx, c, s).ok() && CrowdSolver::create(*ctx, c, t).ok());
+  FUZZ_CHECK(s->reset(std::vector<Vec2>{{1, 1}, {7, 7}}).ok());
+  std::vector<std::uint8_t> before, after;
+  FUZZ_CHECK(s->save(before).ok());
+  if (!s->restore(std::span<const std::uint8_t>(data, size)).ok()) {
+    FUZZ_CHECK(s->save(after).ok() && after == before);
+    return 0;
+  }
+  std::vector<Vec2> pos(s->size());
+  std::vector<std::uint32_t> ids(s->size());
+  FUZZ_CHECK(s->read_positions(pos).ok() && s->read_ids(ids).ok());
+  FUZZ_CHECK(count_overlaps(pos, c.radius) == 0);
+  for (std::size_t i = 0; i < pos.size(); ++i) {
+    FUZZ_CHECK(std::isfinite(pos[i].x) && pos[i].x >= 0 && pos[i].x < 8 && pos[i].y >= 0 && pos[i].y < 8);
+    FUZZ_CHECK(!(static_cast<int>(pos[i].x / 2) == 1 && static_cast<int>(pos[i].y / 2) == 1));
+    FUZZ_CHECK(i == 0 || ids[i] > ids[i - 1]);
+  }
+  FUZZ_CHECK(s->save(after).ok());
+  std::vector<std::uint8_t> again;
+  FUZZ_CHECK(t->restore(after).ok() && t->save(again).ok() && again == after);
+  return 0;
+}
