@@ -519,3 +519,43 @@ def test_nav_fields_follow_changes_and_maps_round_trip(contexts):
     assert fields.distance(0).tobytes() == before.tobytes()  # nothing changed
     with pytest.raises(ValueError):
         fields.distance(3)
+
+
+def test_world_map_equals_the_c_api_and_walls_the_crowd(contexts):
+    ctx, c_ctx = contexts
+    w = wm.World((0, 0, 64, 32), (64, 32))
+    w.fill_rect((2, 2), (10, 6))
+    w.draw_line((0, 31), (63, 0), thickness=1.5)
+    w.fill_polygon(np.array([[40, 20], [60, 22], [55, 30], [42, 28]]), cost=5)
+    costs = w.costs
+    assert costs.shape == (32, 64) and costs.dtype == np.uint8
+    assert (costs == 0).sum() > 60 and (costs == 5).sum() > 50 and costs[4, 5] == 0
+    # The same shapes through the C API give the same cells.
+    LIB.wm_world_create.argtypes = [ctypes.c_float] * 4 + [ctypes.c_int, ctypes.c_int, ctypes.c_void_p]
+    LIB.wm_world_fill_rect.argtypes = [ctypes.c_void_p, Vec2, Vec2, ctypes.c_uint8]
+    LIB.wm_world_draw_line.argtypes = [ctypes.c_void_p, Vec2, Vec2, ctypes.c_float, ctypes.c_uint8]
+    LIB.wm_world_fill_polygon.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint8]
+    LIB.wm_world_costs.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+    LIB.wm_world_destroy.argtypes = [ctypes.c_void_p]
+    c = ctypes.c_void_p()
+    ok(LIB.wm_world_create(0, 0, 64, 32, 64, 32, ctypes.byref(c)))
+    ok(LIB.wm_world_fill_rect(c, Vec2(2, 2), Vec2(10, 6), 0))
+    ok(LIB.wm_world_draw_line(c, Vec2(0, 31), Vec2(63, 0), 1.5, 0))
+    poly = np.array([[40, 20], [60, 22], [55, 30], [42, 28]], np.float32)
+    ok(LIB.wm_world_fill_polygon(c, poly.ctypes.data_as(ctypes.c_void_p), 4, 5))
+    theirs = np.zeros(64 * 32, np.uint8)
+    ok(LIB.wm_world_costs(c, theirs.ctypes.data_as(ctypes.c_void_p), theirs.size))
+    assert theirs.tobytes() == costs.tobytes()
+    LIB.wm_world_destroy(c)
+    # The crowd over the same world: a move into the rectangle is blocked.
+    crowd = wm.Crowd(ctx, (0, 0, 64, 32), 0.25, obstacles=(costs == 0).astype(np.uint8), variant="cpu-reference")
+    crowd.reset(np.array([[1.5, 4.0]], np.float32))
+    crowd.step(np.array([[12.0, 4.0]], np.float32))
+    assert crowd.verdicts.tolist() == [wm.BLOCKED]
+    pos, groups = w.walls(3)
+    assert pos.shape[1] == 2 and len(pos) == len(groups) and set(groups.tolist()) == {3}
+    with pytest.raises(ValueError):
+        w.draw_line((0, 0), (1, 1), thickness=-1)
+    with pytest.raises(ValueError):
+        w.walls(64)
+    assert w.costs.tobytes() == costs.tobytes()

@@ -34,6 +34,7 @@ using namespace warpmind;
 using namespace warpmind::python;
 
 void bind_crowd(py::module_& m);  // crowd_binding.cpp
+void bind_world(py::module_& m);  // world_binding.cpp
 
 namespace {
 
@@ -637,6 +638,7 @@ arrays, row 0 at y0.)")
           "variant", [](const FieldObject& f) { return std::string(field::variant_name(f.layers->variant())); });
 
   bind_crowd(m);
+  bind_world(m);
 
   m.attr("COMMAND_DTYPE") = command_dtype();
   py::class_<AoiObject>(m, "Aoi", R"(An area-of-interest world (warpmind/aoi/aoi.h): who is told about whom each tick.

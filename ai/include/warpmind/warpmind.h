@@ -483,6 +483,29 @@ wm_status wm_nav_goal_set_field(wm_context* ctx, int width, int height, const ui
 wm_status wm_nav_steer(int width, int height, const float* distances, const int8_t* directions,
                        const wm_vec2* positions, size_t count, wm_vec2* steer, float* dist);
 
+/* ---- the world map (warpmind/world/world_map.h) -------------------------------------------------- */
+
+/* One map of walls and terrain for the crowd, the navigation fields and the field: width x height cells
+ * over the world rectangle (x0, y0, w, h), every cell cost 1 (0 blocked, 1..255 passable). Shapes paint
+ * cells with a cost (0 for a wall), the last drawn winning: a rectangle's cells whose centre lies in
+ * [lo, hi); a line's supercover (every cell it passes through, both side cells at an exact corner) plus
+ * the cells whose centre is within thickness / 2; a polygon's cells whose centre is inside (even-odd)
+ * plus its outline. A non-finite coordinate, a negative thickness, a polygon of fewer than 3 points or
+ * too many crossings: WM_INVALID_ARGUMENT, the map unchanged. wm_world_costs copies the costs (count =
+ * width * height, row-major: a wm_crowd_config's blocked cells are those of cost 0, wm_nav_fields takes
+ * them as they are); wm_world_walls writes the field entities of the walls' surface (a blocked cell with
+ * a passable 4-neighbour, at its centre, the given group < 64): with walls NULL, *count receives how many
+ * there are; else up to capacity are written and *count is the total (WM_INVALID_ARGUMENT when more than
+ * capacity, nothing written). */
+typedef struct wm_world wm_world;
+wm_status wm_world_create(float x0, float y0, float w, float h, int width, int height, wm_world** out);
+void wm_world_destroy(wm_world* world);
+wm_status wm_world_fill_rect(wm_world* world, wm_vec2 lo, wm_vec2 hi, uint8_t cost);
+wm_status wm_world_draw_line(wm_world* world, wm_vec2 a, wm_vec2 b, float thickness, uint8_t cost);
+wm_status wm_world_fill_polygon(wm_world* world, const wm_vec2* points, size_t count, uint8_t cost);
+wm_status wm_world_costs(const wm_world* world, uint8_t* costs, size_t count);
+wm_status wm_world_walls(const wm_world* world, uint32_t group, wm_entity* walls, size_t capacity, size_t* count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
 """warpmind from Python: potential-field layers, collision-checked crowds, area-of-interest worlds,
-region matching (2-D and 3-D), combat volleys, navigation fields, the chess and Connect6 engines and a move
+region matching (2-D and 3-D), combat volleys, navigation fields, one world map of walls for them, the chess and Connect6 engines and a move
 for each of many positions at once (Tables), on the GPU when one is usable and on the CPU threads otherwise.
 
     import numpy as np, warpmind
@@ -29,6 +29,7 @@ from ._warpmind import (  # noqa: F401
     Regions,
     Tables,
     Unavailable,
+    World,
     charge_kind,
     distance_fields,
     generate_map,
