@@ -480,5 +480,32 @@ namespace Warpmind.Tests
                 Assert.Throws<ArgumentException>(() => c6.SetPosition("JJ JJKK"));  // JJ is taken
             }
         }
+        [Test]
+        public void WorldMapWallsTheCrowd()
+        {
+            using (var w = new World(0, 0, 64, 32, 64, 32))
+            {
+                w.FillRect(new Vec2(2, 2), new Vec2(10, 6));
+                w.DrawLine(new Vec2(0, 31), new Vec2(63, 0), 1.5f);
+                w.FillPolygon(new[] { new Vec2(40, 20), new Vec2(60, 22), new Vec2(55, 30), new Vec2(42, 28) }, 5);
+                byte[] costs = w.Costs();
+                Assert.AreEqual(0, costs[4 * 64 + 5]);
+                Assert.AreEqual(5, costs[25 * 64 + 50]);
+                Entity[] walls = w.Walls(3);
+                Assert.Greater(walls.Length, 20);
+                Assert.AreEqual(3u, walls[0].Group);
+                Assert.Throws<ArgumentException>(() => w.DrawLine(new Vec2(0, 0), new Vec2(1, 1), -1f));
+                Assert.Throws<ArgumentException>(() => w.Walls(64));
+                CollectionAssert.AreEqual(costs, w.Costs());
+                using (var c = new Crowd(ctx, 0, 0, 64, 32, 0.25f, w.Obstacles(), CrowdRule.Strict, CrowdVariant.CpuReference))
+                {
+                    c.Reset(new[] { new Vec2(1.5f, 4f) });
+                    c.Step(new[] { new Vec2(12f, 4f) });
+                    var v = new Verdict[1];
+                    c.Verdicts(v);
+                    Assert.AreEqual(Verdict.Blocked, v[0]);
+                }
+            }
+        }
     }
 }

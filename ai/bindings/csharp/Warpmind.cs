@@ -235,6 +235,13 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_crowd_save(CrowdHandle c, out IntPtr bytes, out UIntPtr size);
         [DllImport(Lib)] internal static extern int wm_crowd_restore(CrowdHandle c, byte[] bytes, UIntPtr size);
         [DllImport(Lib)] internal static extern UIntPtr wm_crowd_size(CrowdHandle c);
+        [DllImport(Lib)] internal static extern int wm_world_create(float x0, float y0, float w, float h, int width, int height, out IntPtr world);
+        [DllImport(Lib)] internal static extern void wm_world_destroy(IntPtr world);
+        [DllImport(Lib)] internal static extern int wm_world_fill_rect(WorldHandle w, Vec2 lo, Vec2 hi, byte cost);
+        [DllImport(Lib)] internal static extern int wm_world_draw_line(WorldHandle w, Vec2 a, Vec2 b, float thickness, byte cost);
+        [DllImport(Lib)] internal static extern int wm_world_fill_polygon(WorldHandle w, Vec2[] points, UIntPtr count, byte cost);
+        [DllImport(Lib)] internal static extern int wm_world_costs(WorldHandle w, [Out] byte[] costs, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_world_walls(WorldHandle w, uint group, [Out] Entity[] walls, UIntPtr capacity, out UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_combat_create(ContextHandle ctx, ref CombatConfig config, out IntPtr combat);
         [DllImport(Lib)] internal static extern void wm_combat_destroy(IntPtr combat);
         [DllImport(Lib)] internal static extern int wm_combat_reset(CombatHandle c, byte[] teams, float[] hp, UIntPtr count);
@@ -280,6 +287,7 @@ namespace Warpmind
     public sealed class ContextHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_context_destroy(handle); return true; } }
     public sealed class FieldHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_field_destroy(handle); return true; } }
     public sealed class CrowdHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_crowd_destroy(handle); return true; } }
+    public sealed class WorldHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_world_destroy(handle); return true; } }
     public sealed class CombatHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_combat_destroy(handle); return true; } }
     public sealed class AoiHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_aoi_destroy(handle); return true; } }
     public sealed class RegionsHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_regions_destroy(handle); return true; } }
@@ -428,6 +436,50 @@ namespace Warpmind
         }
         public void Restore(byte[] state) { Native.Check(Native.wm_crowd_restore(handle, state, Native.Size(state.Length))); }
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
+    }
+
+    // One map of walls and terrain (warpmind/world/world_map.h): cells of cost 0 (blocked) to 255, all 1 at
+    // first; shapes paint them (cost 0, a wall, by default). Costs() gives them row-major: a Crowd's
+    // obstacles are the cells of cost 0; Walls(group) the field entities of the walls' surface.
+    public sealed class World : IDisposable
+    {
+        readonly WorldHandle handle = new WorldHandle();
+        public readonly int Width, Height;
+        public World(float x0, float y0, float width, float height, int columns, int rows)
+        {
+            IntPtr h;
+            Native.Check(Native.wm_world_create(x0, y0, width, height, columns, rows, out h));
+            handle.Set(h);
+            Width = columns;
+            Height = rows;
+        }
+        public void FillRect(Vec2 lo, Vec2 hi, byte cost = 0) { Native.Check(Native.wm_world_fill_rect(handle, lo, hi, cost)); }
+        public void DrawLine(Vec2 a, Vec2 b, float thickness = 0f, byte cost = 0) { Native.Check(Native.wm_world_draw_line(handle, a, b, thickness, cost)); }
+        public void FillPolygon(Vec2[] points, byte cost = 0) { Native.Check(Native.wm_world_fill_polygon(handle, points, Native.Size(points.Length), cost)); }
+        public byte[] Costs()
+        {
+            var costs = new byte[Width * Height];
+            Native.Check(Native.wm_world_costs(handle, costs, Native.Size(costs.Length)));
+            return costs;
+        }
+        // As a Crowd's obstacles: [row, column], non-zero where the cell is blocked.
+        public byte[,] Obstacles()
+        {
+            var costs = Costs();
+            var blocked = new byte[Height, Width];
+            for (int y = 0; y < Height; ++y)
+                for (int x = 0; x < Width; ++x) blocked[y, x] = (byte)(costs[y * Width + x] == 0 ? 1 : 0);
+            return blocked;
+        }
+        public Entity[] Walls(uint group)
+        {
+            UIntPtr n;
+            Native.Check(Native.wm_world_walls(handle, group, null, UIntPtr.Zero, out n));
+            var walls = new Entity[(int)n];
+            Native.Check(Native.wm_world_walls(handle, group, walls, n, out n));
+            return walls;
+        }
+        public void Dispose() { handle.Dispose(); }
     }
 
     public sealed class Combat : IDisposable
