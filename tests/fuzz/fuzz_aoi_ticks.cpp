@@ -34,15 +34,7 @@ bool same_bits(const aoi::Player& a, const aoi::Player& b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 32) return 0;
-  static Context* ctx = [] {
-    ContextOptions o;
-    o.backend = Backend::Cpu;
-    o.cpu_threads = 2;
-    o.quiet = true;
-    std::unique_ptr<Context> c;
-    FUZZ_CHECK(Context::create(o, c).ok());
-    return c.release();
-  }();
+  Context* ctx = &warpmind::fuzz::cpu_context(2);
   const std::uint8_t* p = data;
   const std::uint8_t flags = take<std::uint8_t>(p), n_players = take<std::uint8_t>(p);
   const int ticks = 1 + take<std::uint8_t>(p) % 3;

@@ -12,16 +12,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace warpmind;
   using namespace warpmind::crowd;
-  static std::unique_ptr<Context> ctx = [] {
-    std::unique_ptr<Context> c;
-    ContextOptions o;
-    o.backend = Backend::Cpu;
-    o.cpu_threads = 1;
-    o.quiet = true;
-    (void)Context::create(o, c);
-    return c;
-  }();
-  FUZZ_CHECK(ctx != nullptr);
+  Context* ctx = &fuzz::cpu_context(1);
   // The config the corpus was saved under: an 8 x 8 world, a wall cell, radius 0.5, accept/reject.
   CrowdConfig c;
   c.world = {0, 0, 8, 8};

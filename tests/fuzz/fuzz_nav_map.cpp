@@ -11,16 +11,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace warpmind::nav;
-  static std::unique_ptr<warpmind::Context> ctx = [] {
-    std::unique_ptr<warpmind::Context> c;
-    warpmind::ContextOptions o;
-    o.backend = warpmind::Backend::Cpu;
-    o.cpu_threads = 1;
-    o.quiet = true;
-    (void)warpmind::Context::create(o, c);
-    return c;
-  }();
-  FUZZ_CHECK(ctx != nullptr);
+  warpmind::Context* ctx = &warpmind::fuzz::cpu_context(1);
   Grid g;
   FUZZ_CHECK(make_grid(2, 1, 1, g).ok());
   const Grid before = g;
