@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "aoi_oracle.h"
-#include "fuzz_common.h"
+#include "fuzz_context.h"
 #include "warpmind/aoi/aoi.h"
 
 namespace {

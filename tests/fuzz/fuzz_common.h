@@ -6,12 +6,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
-
-#include "warpmind/core/context.h"
 
 #define FUZZ_CHECK(cond)                                                                 \
   do {                                                                                   \
@@ -22,21 +19,6 @@
   } while (0)
 
 namespace warpmind::fuzz {
-
-// The harness's CPU context (quiet, `threads` threads), made at the first call and kept for the process.
-inline Context& cpu_context(unsigned threads) {
-  static const std::unique_ptr<Context> ctx = [threads] {
-    ContextOptions o;
-    o.backend = Backend::Cpu;
-    o.cpu_threads = threads;
-    o.quiet = true;
-    std::unique_ptr<Context> c;
-    FUZZ_CHECK(Context::create(o, c).ok());
-    return c;
-  }();
-  FUZZ_CHECK(ctx->pool().size() == threads);
-  return *ctx;
-}
 
 inline std::string text_of(const std::uint8_t* data, std::size_t size) {
   return std::string(reinterpret_cast<const char*>(data), size);

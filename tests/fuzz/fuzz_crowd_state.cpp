@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fuzz_common.h"
+#include "fuzz_context.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
 

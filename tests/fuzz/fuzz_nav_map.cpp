@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fuzz_common.h"
+#include "fuzz_context.h"
 #include "warpmind/core/context.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
