@@ -274,6 +274,9 @@ TEST(CrowdState, RestoreRefusesBadBytes) {
   b[8] = 2;
   refused(b, "format");
   b = good;
+  b[12] = 1;
+  refused(b, "reserved");
+  b = good;
   put_f32(b, 16 + 16 + 16, 0.6f);  // the radius
   refused(b, "config");
   b = good;

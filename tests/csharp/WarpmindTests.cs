@@ -23,6 +23,22 @@ namespace Warpmind.Tests
             Assert.AreEqual("0.2.0", Context.Version);
             Assert.IsFalse(ctx.UsesGpu);
             Assert.Throws<ArgumentException>(() => new Context((Backend)42));
+            Assert.Throws<ArgumentException>(() => new Context(Backend.Cpu, 4097));
+        }
+
+        [Test]
+        public void ContextLogsItsBackendChoiceToTheCallback()
+        {
+            var lines = new System.Collections.Generic.List<string>();
+            var levels = new System.Collections.Generic.List<LogLevel>();
+            using (var c = new Context(Backend.Auto, 1, (level, message) => { levels.Add(level); lines.Add(message); }))
+            {
+                Assert.AreEqual(1, lines.Count);
+                if (c.UsesGpu) { Assert.AreEqual(LogLevel.Info, levels[0]); StringAssert.StartsWith("using CUDA device", lines[0]); }
+                else { Assert.AreEqual(LogLevel.Warning, levels[0]); StringAssert.StartsWith("using the CPU backend (", lines[0]); }
+            }
+            using (var c = new Context(Backend.Auto, 1, (level, message) => { throw new InvalidOperationException(); }))
+                Assert.IsNotNull(c);  // the callback's exception is dropped
         }
 
         [Test]
@@ -319,6 +335,17 @@ namespace Warpmind.Tests
                 Assert.AreEqual((ulong)ne, (ulong)s.Entered);
                 Assert.Throws<ArgumentException>(() => a.Reset(new[] { new Player(float.NaN, 0, 1) }));
                 Assert.AreEqual(players.Length, a.Count);
+                var state = a.Save();
+                Assert.AreEqual(64 + 12 * players.Length, state.Length);
+                using (var b = new Aoi(ctx, 0, 0, 40, 40, 8, AoiShape.Square, 2, 6, true, AoiVariant.CpuGrid))
+                {
+                    b.Restore(state);
+                    var again = new Player[players.Length];
+                    b.Players(again);
+                    CollectionAssert.AreEqual(now, again);
+                    Assert.Throws<ArgumentException>(() => b.Restore(new byte[] { 1, 2, 3 }));
+                    Assert.AreEqual(players.Length, b.Count);
+                }
             }
         }
 

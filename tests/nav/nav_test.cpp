@@ -440,6 +440,83 @@ TEST(Nav, UpdatesEqualAFullComputation) {
             StatusCode::InvalidArgument);
 }
 
+// NavFields save and restore: fields updated several times, saved and restored into fields of another
+// grid, equal bit for bit, and stay equal through the same later updates; damaged bytes are refused and
+// change nothing.
+TEST(Nav, FieldsSaveAndRestoreBitForBit) {
+  Grid g;
+  ASSERT_TRUE(generate_map(MapKind::Rooms, 96, 64, 3, g).ok());
+  std::vector<Cell> goals;
+  for (std::size_t i = 0; i < g.cells() && goals.size() < 4; i += 997)
+    if (g.cost[i] != kBlocked) goals.push_back({static_cast<int>(i % g.width), static_cast<int>(i / g.width)});
+  std::unique_ptr<NavFields> a, b;
+  ASSERT_TRUE(NavFields::create(test::cpu_context(), g, goals, a).ok());
+  Grid other;
+  ASSERT_TRUE(make_grid(5, 3, 2, other).ok());
+  ASSERT_TRUE(NavFields::create(test::cpu_context(), other, std::vector<Cell>{{1, 1}}, b).ok());
+  SplitMix64 rng(5);
+  const auto batch = [&] {
+    std::vector<CellChange> changes;
+    for (int i = 0; i < 6; ++i) {
+      const Cell c{static_cast<int>(rng.next() % g.width), static_cast<int>(rng.next() % g.height)};
+      if (std::find(goals.begin(), goals.end(), c) == goals.end())
+        changes.push_back({c, static_cast<std::uint8_t>(rng.next() % 3 == 0 ? kBlocked : 1 + rng.next() % 4)});
+    }
+    return changes;
+  };
+  const auto same = [&](const NavFields& x, const NavFields& y) {
+    if (x.goals() != y.goals() || x.grid().cost != y.grid().cost) return false;
+    for (std::size_t k = 0; k < x.goals(); ++k)
+      if (std::memcmp(x.distance(k).data(), y.distance(k).data(), x.grid().cells() * sizeof(float)) != 0 ||
+          std::memcmp(x.direction(k).data(), y.direction(k).data(), x.grid().cells()) != 0)
+        return false;
+    return true;
+  };
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(a->update(batch()).ok());
+  std::vector<std::uint8_t> saved;
+  ASSERT_TRUE(a->save(saved).ok());
+  ASSERT_EQ(saved.size(), 32 + 8 * goals.size() + g.cells());
+  std::vector<std::uint8_t> before;
+  ASSERT_TRUE(b->save(before).ok());
+  // Damage of each kind: refused, nothing changed.
+  const auto refused = [&](const std::vector<std::uint8_t>& bytes, const char* why) {
+    const Status s = b->restore(bytes);
+    EXPECT_EQ(s.code(), StatusCode::InvalidArgument) << why;
+    EXPECT_EQ(s.message().rfind("restore: ", 0), 0u) << s.message();
+    std::vector<std::uint8_t> now;
+    ASSERT_TRUE(b->save(now).ok());
+    EXPECT_EQ(now, before) << why;
+  };
+  refused({}, "empty");
+  refused(std::vector<std::uint8_t>(saved.begin(), saved.end() - 1), "short");
+  auto bad = saved;
+  bad[0] = 'X';
+  refused(bad, "magic");
+  bad = saved;
+  bad[12] = 1;
+  refused(bad, "reserved");
+  bad = saved;
+  bad[16] = 95;  // width 95 with the bytes of 96 columns
+  refused(bad, "width");
+  bad = saved;
+  bad[31] = 0x40;  // a huge goal count
+  refused(bad, "goal count");
+  bad = saved;
+  bad[32 + 8 * goals.size() + g.index(goals[0].x, goals[0].y)] = kBlocked;  // a goal in a wall
+  refused(bad, "goal blocked");
+  bad = saved;
+  bad[32] = 200;  // goal 0 outside the grid
+  refused(bad, "goal outside");
+  ASSERT_TRUE(b->restore(saved).ok());
+  EXPECT_TRUE(same(*a, *b));
+  for (int i = 0; i < 3; ++i) {
+    const auto changes = batch();
+    ASSERT_TRUE(a->update(changes).ok());
+    ASSERT_TRUE(b->update(changes).ok());
+    EXPECT_TRUE(same(*a, *b)) << "after update " << i;
+  }
+}
+
 // The bundled maps (assets/maps/KIND-1024.map) are the generator's at seed 1: a map file reads back to the
 // cells generate_map makes, so the generator cannot drift from the maps the benchmarks cite.
 TEST(Nav, BundledMapsAreTheGenerators) {

@@ -234,6 +234,29 @@ def test_tables_answer_as_the_c_api(contexts):
         wm.Tables(ctx, "go")
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_context_log_callback_and_thread_limit():
+    lines = []
+    ctx = wm.Context("auto", 2, log=lambda level, message: lines.append((level, message)))
+    assert len(lines) == 1, lines
+    if ctx.uses_gpu:
+        assert lines[0][0] == "info" and lines[0][1].startswith("using CUDA device")
+    else:
+        assert lines[0][0] == "warning" and lines[0][1].startswith("using the CPU backend (")
+    quiet = []
+    wm.Context("cpu", 1, log=lambda level, message: quiet.append(message))
+    assert quiet == []  # the CPU backend, asked for, is not news
+
+    def broken(level, message):
+        raise RuntimeError("the game's logger failed")
+
+    assert wm.Context("auto", 1, log=broken).backend in ("cpu", "cuda")  # dropped, not raised
+    with pytest.raises(ValueError, match="cpu_threads"):
+        wm.Context("cpu", 4097)
+    with pytest.raises(TypeError):
+        wm.Context("cpu", 1, log=42)
+
+
 def test_bad_arguments_raise_and_change_nothing(contexts):
     ctx, _ = contexts
     with pytest.raises(ValueError, match="backend"):
@@ -339,6 +362,19 @@ def test_aoi_equals_the_c_api(contexts):
     ok(LIB.wm_aoi_players(a, theirs, ctypes.c_size_t(n)))
     assert pos.tobytes() == np.array([(p.x, p.y) for p in theirs], np.float32).tobytes()
     assert hp_now.tolist() == [p.hp for p in theirs]
+    # Save and restore: the C API's bytes are the binding's, and a restored world continues identically.
+    saved = world.save()
+    c_bytes, c_size = ctypes.POINTER(ctypes.c_uint8)(), ctypes.c_size_t()
+    ok(LIB.wm_aoi_save(a, ctypes.byref(c_bytes), ctypes.byref(c_size)))
+    assert ctypes.string_at(c_bytes, c_size.value) == saved and len(saved) == 64 + 12 * n
+    copy = wm.Aoi(ctx, (0, 0, 200, 200), 20.0, shape="circle", max_move=5.0, attack_range=15.0, variant="cpu-grid")
+    copy.restore(saved)
+    cmds = np.zeros(n, wm.COMMAND_DTYPE)
+    cmds["player"] = np.arange(n)
+    cmds["dx"] = 1.5
+    assert world.tick(cmds)["notifications"].tobytes() == copy.tick(cmds)["notifications"].tobytes()
+    with pytest.raises(ValueError, match="restore"):
+        copy.restore(saved[:-1])
     LIB.wm_aoi_destroy(a)
     with pytest.raises(ValueError):
         world.tick(np.zeros(3, np.float32))  # not commands
@@ -519,6 +555,15 @@ def test_nav_fields_follow_changes_and_maps_round_trip(contexts):
     assert fields.distance(0).tobytes() == before.tobytes()  # nothing changed
     with pytest.raises(ValueError):
         fields.distance(3)
+    # Saved and restored into fields of another map: the same fields, bit for bit.
+    state = fields.save()
+    copy = wm.NavFields(ctx, np.ones((3, 4), np.uint8), np.array([[0, 0]], np.int32))
+    copy.restore(state)
+    assert len(copy) == 3
+    for g in range(3):
+        assert copy.distance(g).tobytes() == fields.distance(g).tobytes()
+    with pytest.raises(ValueError, match="restore"):
+        copy.restore(state[:-1])
 
 
 def test_world_map_equals_the_c_api_and_walls_the_crowd(contexts):

@@ -212,6 +212,11 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern IntPtr wm_version();
         [DllImport(Lib)] internal static extern IntPtr wm_last_error();
         [DllImport(Lib)] internal static extern int wm_context_create(int backend, uint threads, out IntPtr ctx);
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        internal delegate void LogFn(IntPtr user, int level, IntPtr message);
+        [StructLayout(LayoutKind.Sequential)]
+        internal struct ContextOptions { public int Backend; public uint CpuThreads; public int CudaDevice; public IntPtr Log; public IntPtr LogUser; }
+        [DllImport(Lib)] internal static extern int wm_context_create_with(ref ContextOptions options, out IntPtr ctx);
         [DllImport(Lib)] internal static extern void wm_context_destroy(IntPtr ctx);
         [DllImport(Lib)] internal static extern int wm_context_uses_gpu(ContextHandle ctx);
         [DllImport(Lib)] internal static extern int wm_field_create(ContextHandle ctx, ref FieldConfig config, out IntPtr field);
@@ -234,6 +239,8 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_crowd_ids(CrowdHandle c, [Out] uint[] ids, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_save(CrowdHandle c, out IntPtr bytes, out UIntPtr size);
         [DllImport(Lib)] internal static extern int wm_crowd_restore(CrowdHandle c, byte[] bytes, UIntPtr size);
+        [DllImport(Lib)] internal static extern int wm_aoi_save(AoiHandle a, out IntPtr bytes, out UIntPtr size);
+        [DllImport(Lib)] internal static extern int wm_aoi_restore(AoiHandle a, byte[] bytes, UIntPtr size);
         [DllImport(Lib)] internal static extern UIntPtr wm_crowd_size(CrowdHandle c);
         [DllImport(Lib)] internal static extern int wm_world_create(float x0, float y0, float w, float h, int width, int height, out IntPtr world);
         [DllImport(Lib)] internal static extern void wm_world_destroy(IntPtr world);
@@ -295,14 +302,34 @@ namespace Warpmind
     public sealed class Connect6Handle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_connect6_destroy(handle); return true; } }
     public sealed class TablesHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_tables_destroy(handle); return true; } }
 
+    public enum LogLevel { Info = 0, Warning = 1 }
+
     // The backend every module runs on; must outlive the objects created with it (they hold it).
+    // threads: 0 for one per hardware thread, at most 4096. log: where the library's messages go (the
+    // backend choice, the CPU fallback's reason), called during the constructor and on the thread of any
+    // later call that logs; null drops them. An exception it throws is dropped.
     public sealed class Context : IDisposable
     {
         internal readonly ContextHandle Handle = new ContextHandle();
-        public Context(Backend backend = Backend.Auto, uint threads = 0)
+        readonly Native.LogFn logFn;  // kept alive as long as the context calls it
+        public Context(Backend backend = Backend.Auto, uint threads = 0, Action<LogLevel, string> log = null)
         {
             IntPtr h;
-            Native.Check(Native.wm_context_create((int)backend, threads, out h));
+            if (log == null)
+            {
+                Native.Check(Native.wm_context_create((int)backend, threads, out h));
+            }
+            else
+            {
+                logFn = (user, level, message) =>
+                {
+                    try { log((LogLevel)level, Marshal.PtrToStringAnsi(message)); }
+                    catch (Exception) { }  // an exception must not unwind through the native library
+                };
+                var o = new Native.ContextOptions { Backend = (int)backend, CpuThreads = threads, CudaDevice = 0,
+                                                    Log = Marshal.GetFunctionPointerForDelegate(logFn) };
+                Native.Check(Native.wm_context_create_with(ref o, out h));
+            }
             Handle.Set(h);
         }
         public bool UsesGpu { get { return Native.wm_context_uses_gpu(Handle) != 0; } }
@@ -573,6 +600,18 @@ namespace Warpmind
             return s;
         }
         public void Reset(Player[] players) { Native.Check(Native.wm_aoi_reset(handle, players, Native.Size(players.Length))); }
+        // The players and the config's fingerprint as bytes (format in aoi.h); Restore puts them back (same
+        // settings, any variant) as Reset would.
+        public byte[] Save()
+        {
+            IntPtr p;
+            UIntPtr n;
+            Native.Check(Native.wm_aoi_save(handle, out p, out n));
+            var bytes = new byte[(int)n];
+            Marshal.Copy(p, bytes, 0, bytes.Length);
+            return bytes;
+        }
+        public void Restore(byte[] state) { Native.Check(Native.wm_aoi_restore(handle, state, Native.Size(state.Length))); }
         public AoiTickStats Tick(Command[] commands)
         {
             AoiTickStats s;

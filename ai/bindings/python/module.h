@@ -84,7 +84,7 @@ inline WorldRect world_of(const std::tuple<float, float, float, float>& w) {
 struct ContextObject {
   wm_context c;  // owns the Context; the C++ modules use *c.ctx, the engines' C API handles &c
   Context& ctx() { return *c.ctx; }
-  ContextObject(const std::string& backend, unsigned threads) {
+  ContextObject(const std::string& backend, unsigned threads, const py::object& log) {
     ContextOptions o;
     if (backend == "auto")
       o.backend = Backend::Auto;
@@ -95,7 +95,24 @@ struct ContextObject {
     else
       throw py::value_error("backend: 'auto', 'cpu' or 'cuda', got '" + backend + "'");
     o.cpu_threads = threads;
-    o.quiet = true;
+    o.quiet = log.is_none();
+    if (!log.is_none()) {
+      if (!PyCallable_Check(log.ptr())) throw py::type_error("log: a callable(level, message) or None");
+      // The callable is shared by the context's copies of the callback; its last reference is dropped
+      // with the GIL held, whichever thread lets it go.
+      std::shared_ptr<py::object> fn(new py::object(log), [](py::object* p) {
+        py::gil_scoped_acquire gil;
+        delete p;
+      });
+      o.log = [fn](LogLevel level, std::string_view message) {
+        py::gil_scoped_acquire gil;
+        try {
+          (*fn)(log_level_name(level), py::str(message.data(), message.size()));
+        } catch (py::error_already_set& e) {
+          e.discard_as_unraisable("warpmind log callback");
+        }
+      };
+    }
     check(Context::create(o, c.ctx));
   }
 };

@@ -192,6 +192,19 @@ struct AoiObject {
     check(without_gil([&] { return world->reset(players); }));
   }
 
+  py::bytes save() const {
+    std::vector<std::uint8_t> b;
+    check(without_gil([&] { return world->save(b); }));
+    return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+
+  void restore(const py::bytes& bytes) {
+    const std::string b = bytes;
+    check(without_gil([&] {
+      return world->restore(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(b.data()), b.size()));
+    }));
+  }
+
   // commands: a NumPy array of COMMAND_DTYPE. Returns a dict of the tick's results.
   py::dict tick(const py::array& commands) { return tick_with(commands, nullptr); }
 
@@ -487,6 +500,17 @@ struct NavFieldsObject {
     }
     check(without_gil([&] { return fields->update(changes); }));
   }
+  py::bytes save() const {
+    std::vector<std::uint8_t> b;
+    check(without_gil([&] { return fields->save(b); }));
+    return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+  void restore(const py::bytes& bytes) {
+    const std::string b = bytes;
+    check(without_gil([&] {
+      return fields->restore(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(b.data()), b.size()));
+    }));
+  }
   std::size_t goal_index(std::size_t g) const {
     if (g >= fields->goals()) throw py::value_error("goal " + std::to_string(g) + " out of range");
     return g;
@@ -601,8 +625,12 @@ PYBIND11_MODULE(_warpmind, m) {
   py::class_<ContextObject, std::shared_ptr<ContextObject>>(m, "Context", R"(The backend every module runs on.
 
 backend: 'auto' (the GPU when one is usable, else the CPU threads), 'cpu' or 'cuda' (Unavailable
-without a usable GPU); threads: the CPU pool's size, 0 for one per hardware thread.)")
-      .def(py::init<const std::string&, unsigned>(), py::arg("backend") = "auto", py::arg("threads") = 0u)
+without a usable GPU); threads: the CPU pool's size, 0 for one per hardware thread, at most 4096;
+log: None (the library's messages are dropped) or a callable(level, message), level 'info' or 'warning',
+called with the backend choice during the constructor and with any later message; what it raises is
+reported as unraisable and dropped.)")
+      .def(py::init<const std::string&, unsigned, const py::object&>(), py::arg("backend") = "auto",
+           py::arg("threads") = 0u, py::arg("log") = py::none())
       .def_property_readonly("uses_gpu", [](const ContextObject& c) { return c.c.ctx->backend() == Backend::Cuda; })
       .def_property_readonly("backend",
                              [](const ContextObject& c) { return std::string(backend_name(c.c.ctx->backend())); });
@@ -658,6 +686,9 @@ bounded memory; its dict's notifications are then empty.)")
            py::arg("max_move") = 10.0f, py::arg("attack_range") = 10.0f, py::arg("track_visibility") = true,
            py::arg("variant") = "auto", py::arg("chunk_notifications") = 0)
       .def("reset", &AoiObject::reset, py::arg("positions"), py::arg("hp"))
+      .def("save", &AoiObject::save, "The players and the config's fingerprint as bytes (format in aoi.h).")
+      .def("restore", &AoiObject::restore, py::arg("state"),
+           "Puts saved bytes back (same settings, any variant); bad bytes: ValueError, nothing changes.")
       .def("tick", &AoiObject::tick, py::arg("commands"))
       .def("tick_chunked", &AoiObject::tick_chunked, py::arg("commands"), py::arg("on_chunk"))
       .def("state", &AoiObject::state, "(positions (n, 2) float32, hp (n,) int32) after the last tick.");
@@ -712,6 +743,9 @@ bit for bit to distance_fields on the changed grid; distance(g) and direction(g)
       .def(py::init<std::shared_ptr<ContextObject>, const Array<std::uint8_t>&, const Array<std::int32_t>&>(),
            py::arg("context"), py::arg("costs"), py::arg("goals"))
       .def("update", &NavFieldsObject::update, py::arg("changes"))
+      .def("save", &NavFieldsObject::save, "The grid as updated and the goals as bytes (format in nav_fields.h).")
+      .def("restore", &NavFieldsObject::restore, py::arg("state"),
+           "Replaces the grid and goals with saved ones and computes their fields; bad bytes: ValueError.")
       .def("distance", &NavFieldsObject::distance, py::arg("goal"))
       .def("direction", &NavFieldsObject::direction, py::arg("goal"))
       .def("__len__", [](const NavFieldsObject& f) { return f.fields->goals(); });

@@ -50,8 +50,29 @@ typedef enum wm_backend { WM_BACKEND_AUTO = 0, WM_BACKEND_CPU = 1, WM_BACKEND_CU
 typedef struct wm_context wm_context;
 
 /* AUTO: the GPU when one is usable, else the CPU threads (never fails for lack of a GPU). CUDA without a
- * usable GPU: WM_UNAVAILABLE. cpu_threads: 0 = one per hardware thread. */
+ * usable GPU: WM_UNAVAILABLE. cpu_threads: 0 = one per hardware thread, at most 4096 (more:
+ * WM_INVALID_ARGUMENT); threads the system cannot start: WM_UNAVAILABLE. Logs nothing. */
 wm_status wm_context_create(wm_backend backend, unsigned cpu_threads, wm_context** out);
+
+typedef enum wm_log_level { WM_LOG_INFO = 0, WM_LOG_WARNING = 1 } wm_log_level;
+/* A log message: one line, no trailing newline, NUL-terminated and valid during the call only. Called on
+ * the thread whose call logs (during wm_context_create_with itself for the backend choice); must not call
+ * the library back. */
+typedef void (*wm_log_fn)(void* user, wm_log_level level, const char* message);
+
+typedef struct wm_context_options {
+  wm_backend backend;   /* zero-initialised: WM_BACKEND_AUTO */
+  unsigned cpu_threads; /* 0: one per hardware thread; at most 4096 */
+  int cuda_device;      /* the device ordinal used when CUDA is chosen, >= 0; past the last device: CUDA
+                           is unusable (WM_UNAVAILABLE for WM_BACKEND_CUDA, the CPU for AUTO) */
+  wm_log_fn log;        /* where the library's messages go (the backend choice, the CPU fallback's reason);
+                           null: nowhere */
+  void* log_user;       /* passed to log unchanged */
+} wm_context_options;
+
+/* wm_context_create with every option; each is checked as above (a bad one: WM_INVALID_ARGUMENT, nothing
+ * created). A zero-initialised wm_context_options is AUTO, every hardware thread, device 0, no log. */
+wm_status wm_context_create_with(const wm_context_options* options, wm_context** out);
 void wm_context_destroy(wm_context* ctx);
 /* 1 when the context runs on the GPU, 0 otherwise (and for a null context). */
 int wm_context_uses_gpu(const wm_context* ctx);
@@ -299,6 +320,13 @@ wm_status wm_aoi_create(wm_context* ctx, const wm_aoi_config* config, wm_aoi** o
 void wm_aoi_destroy(wm_aoi* aoi);
 /* Sets players 0..count-1 (and the visibility the next tick's events compare with). */
 wm_status wm_aoi_reset(wm_aoi* aoi, const wm_player* players, size_t count);
+/* Save and restore (format in warpmind/aoi/aoi.h): wm_aoi_save points *bytes at the world's players and
+ * config fingerprint (*size bytes, owned by the handle, valid until its next wm_aoi_save or its
+ * destruction); wm_aoi_restore puts such bytes back into a world of the same settings (any variant), bit
+ * for bit, as wm_aoi_reset would. Bytes that are not a valid state of this world: WM_INVALID_ARGUMENT,
+ * nothing changes. */
+wm_status wm_aoi_save(wm_aoi* aoi, const uint8_t** bytes, size_t* size);
+wm_status wm_aoi_restore(wm_aoi* aoi, const uint8_t* bytes, size_t size);
 /* One tick over `count` commands (count 0 is allowed). Invalid commands are counted, never an error. */
 wm_status wm_aoi_tick(wm_aoi* aoi, const wm_command* commands, size_t count, wm_aoi_tick_stats* stats);
 /* The last tick's notifications, sorted by (receiver, subject, field): *out points into the handle

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "aoi/aoi_rules.h"
+#include "core/bytes.h"
 
 #if WARPMIND_HAVE_CUDA
 #include "aoi/aoi_device.h"
@@ -353,6 +354,75 @@ Status AoiWorld::reset(std::span<const Player> players) {
     if (!st.ok()) return st;
   }
   return Status::Ok();
+}
+
+// ---- save and restore -----------------------------------------------------------------------------
+
+namespace {
+
+// The saved form (aoi.h): little-endian, whatever the host.
+constexpr char kMagic[8] = {'W', 'M', 'A', 'O', 'I', 0, 0, 0};
+constexpr std::uint32_t kFormat = 1;
+constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 3 * 4 + 7 * 4 + 8;
+constexpr std::size_t kPlayerBytes = 12;
+
+// What a saved state must match: the config but its variant and chunk size (neither changes a result).
+void write_config(bytes::Writer& w, const AoiConfig& c) {
+  w.u32(static_cast<std::uint32_t>(c.shape));
+  w.u32(c.track_visibility ? 1 : 0);
+  w.u32(static_cast<std::uint32_t>(c.format));
+  for (float v : {c.world.x0, c.world.y0, c.world.width, c.world.height, c.aoi, c.max_move, c.attack_range}) w.f32(v);
+}
+
+}  // namespace
+
+Status AoiWorld::save(std::vector<std::uint8_t>& out) const {
+  std::vector<std::uint8_t> b;
+  b.reserve(kHeaderBytes + players_.size() * kPlayerBytes);
+  bytes::Writer w{b};
+  w.raw(kMagic, sizeof kMagic);
+  w.u32(kFormat);
+  w.u32(0);  // reserved
+  write_config(w, config_);
+  w.u64(players_.size());
+  for (const Player& p : players_) {
+    w.f32(p.x);
+    w.f32(p.y);
+    w.u32(static_cast<std::uint32_t>(p.hp));
+  }
+  out = std::move(b);
+  return Status::Ok();
+}
+
+Status AoiWorld::restore(std::span<const std::uint8_t> in) {
+  if (in.size() < kHeaderBytes || std::memcmp(in.data(), kMagic, sizeof kMagic) != 0)
+    return Status::Invalid("restore: not a saved AOI world (bad header)");
+  bytes::Reader r{in, sizeof kMagic};
+  if (const std::uint32_t f = r.u32(); f != kFormat)
+    return Status::Invalid("restore: format " + std::to_string(f) + " (this library reads " + std::to_string(kFormat) +
+                           ")");
+  if (r.u32() != 0) return Status::Invalid("restore: the reserved word is not 0");
+  std::vector<std::uint8_t> mine;
+  bytes::Writer w{mine};
+  write_config(w, config_);
+  if (!r.same(mine))
+    return Status::Invalid(
+        "restore: saved under another config (world, aoi, shape, max_move, attack_range, track_visibility or "
+        "format)");
+  const std::uint64_t n = r.u64();
+  if (n > (in.size() - kHeaderBytes) / kPlayerBytes || in.size() != kHeaderBytes + n * kPlayerBytes)
+    return Status::Invalid("restore: " + std::to_string(in.size()) + " bytes do not hold the " + std::to_string(n) +
+                           " players the header names");
+  std::vector<Player> players(n);
+  for (Player& p : players) {
+    p.x = r.f32();
+    p.y = r.f32();
+    p.hp = static_cast<std::int32_t>(r.u32());
+  }
+  const Status st = reset(players);
+  if (!st.ok() && st.code() == StatusCode::InvalidArgument && st.message().rfind("reset: ", 0) == 0)
+    return Status::Invalid("restore: " + st.message().substr(7));
+  return st;
 }
 
 Status AoiWorld::tick(std::span<const Command> commands, TickResult& out) { return run_tick(commands, out, nullptr); }

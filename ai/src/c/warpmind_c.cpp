@@ -45,6 +45,7 @@ struct wm_aoi {
   aoi::TickResult result;
   std::vector<wm_notification> notifications;  // the last tick's, or a chunk's on its way to a sink
   std::vector<wm_visibility_event> entered, left;
+  std::vector<std::uint8_t> saved;  // the last wm_aoi_save's bytes
 };
 struct wm_regions {
   int dimensions = 2;
@@ -132,17 +133,33 @@ const char* wm_version(void) { return "0.2.0"; }
 // ---- context ----------------------------------------------------------------------------------------
 
 wm_status wm_context_create(wm_backend backend, unsigned cpu_threads, wm_context** out) {
-  if (!out) return null_argument("wm_context_create", "out");
-  if (const int b = raw_enum(backend); b != WM_BACKEND_AUTO && b != WM_BACKEND_CPU && b != WM_BACKEND_CUDA)
+  wm_context_options o{};
+  o.backend = backend;
+  o.cpu_threads = cpu_threads;
+  return wm_context_create_with(&o, out);
+}
+
+wm_status wm_context_create_with(const wm_context_options* options, wm_context** out) {
+  if (!options) return null_argument("wm_context_create_with", "options");
+  if (!out) return null_argument("wm_context_create_with", "out");
+  const int b = raw_enum(options->backend);
+  if (b != WM_BACKEND_AUTO && b != WM_BACKEND_CPU && b != WM_BACKEND_CUDA)
     return fail(WM_INVALID_ARGUMENT, "wm_context_create: unknown backend " + std::to_string(b));
-  if (cpu_threads > 4096) return fail(WM_INVALID_ARGUMENT, "wm_context_create: cpu_threads must be 0..4096");
   return guarded([&] {
     ContextOptions o;
-    o.backend = backend == WM_BACKEND_CPU ? Backend::Cpu : backend == WM_BACKEND_CUDA ? Backend::Cuda : Backend::Auto;
-    o.cpu_threads = cpu_threads;
-    o.quiet = true;
+    o.backend = b == WM_BACKEND_CPU ? Backend::Cpu : b == WM_BACKEND_CUDA ? Backend::Cuda : Backend::Auto;
+    o.cpu_threads = options->cpu_threads;
+    o.cuda_device = options->cuda_device;
+    o.quiet = options->log == nullptr;
+    if (wm_log_fn fn = options->log) {
+      void* user = options->log_user;
+      o.log = [fn, user](LogLevel level, std::string_view message) {
+        const std::string line(message);  // NUL-terminated for C
+        fn(user, level == LogLevel::Warning ? WM_LOG_WARNING : WM_LOG_INFO, line.c_str());
+      };
+    }
     auto h = std::make_unique<wm_context>();
-    if (wm_status s = from(Context::create(o, h->ctx)); s != WM_OK) return s;
+    if (wm_status s = from(Context::create(o, h->ctx).context("wm_context_create")); s != WM_OK) return s;
     *out = h.release();
     return WM_OK;
   });
@@ -318,6 +335,29 @@ wm_status wm_aoi_reset(wm_aoi* a, const wm_player* players, size_t count) {
     std::vector<aoi::Player> p(count);
     for (std::size_t i = 0; i < count; ++i) p[i] = {players[i].x, players[i].y, players[i].hp};
     if (wm_status s = from(a->world->reset(p)); s != WM_OK) return s;
+    a->notifications.clear();
+    a->entered.clear();
+    a->left.clear();
+    return WM_OK;
+  });
+}
+
+wm_status wm_aoi_save(wm_aoi* a, const uint8_t** bytes, size_t* size) {
+  if (!a) return null_argument("wm_aoi_save", "aoi");
+  if (!bytes || !size) return null_argument("wm_aoi_save", "bytes or size");
+  return guarded([&] {
+    if (wm_status s = from(a->world->save(a->saved)); s != WM_OK) return s;
+    *bytes = a->saved.data();
+    *size = a->saved.size();
+    return WM_OK;
+  });
+}
+
+wm_status wm_aoi_restore(wm_aoi* a, const uint8_t* bytes, size_t size) {
+  if (!a) return null_argument("wm_aoi_restore", "aoi");
+  if (size && !bytes) return null_argument("wm_aoi_restore", "bytes");
+  return guarded([&] {
+    if (wm_status s = from(a->world->restore(std::span<const std::uint8_t>(bytes, size))); s != WM_OK) return s;
     a->notifications.clear();
     a->entered.clear();
     a->left.clear();

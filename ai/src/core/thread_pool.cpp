@@ -1,13 +1,23 @@
 #include "warpmind/core/thread_pool.h"
 
 #include <algorithm>
+#include <exception>
 
 namespace warpmind {
 
-ThreadPool::ThreadPool(unsigned threads) {
+ThreadPool::ThreadPool(unsigned threads) noexcept {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  workers_.reserve(threads - 1);
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+  try {
+    workers_.reserve(threads - 1);
+    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+  } catch (const std::exception& e) {  // std::system_error from a thread, std::bad_alloc from the list
+    try {
+      start_error_ = e.what();
+    } catch (...) {
+      // no memory left even for the message: size() still shows the shortfall
+    }
+    if (start_error_.empty()) start_error_ = "?";
+  }
 }
 
 ThreadPool::~ThreadPool() {

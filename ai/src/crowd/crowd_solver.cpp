@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/bytes.h"
 #include "crowd_math.h"
 
 #if WARPMIND_HAVE_CUDA
@@ -372,42 +373,8 @@ constexpr std::uint32_t kFormat = 1;
 constexpr std::size_t kHeaderBytes = 8 + 4 * 4 + 6 * 4 + 2 * 4 + 8 + 8 + 8;
 constexpr std::size_t kAgentBytes = 2 * 4 + 4 + 4;
 
-struct Writer {
-  std::vector<std::uint8_t>& out;
-  void u32(std::uint32_t v) {
-    for (int b = 0; b < 4; ++b) out.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
-  }
-  void u64(std::uint64_t v) {
-    u32(static_cast<std::uint32_t>(v));
-    u32(static_cast<std::uint32_t>(v >> 32));
-  }
-  void f32(float v) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    u32(bits);
-  }
-};
-
-struct Reader {
-  std::span<const std::uint8_t> in;
-  std::size_t at = 0;
-  std::uint32_t u32() {
-    std::uint32_t v = 0;
-    for (int b = 0; b < 4; ++b) v |= static_cast<std::uint32_t>(in[at + b]) << (8 * b);
-    at += 4;
-    return v;
-  }
-  std::uint64_t u64() {
-    const std::uint64_t lo = u32();
-    return lo | static_cast<std::uint64_t>(u32()) << 32;
-  }
-  float f32() {
-    const std::uint32_t bits = u32();
-    float v;
-    std::memcpy(&v, &bits, 4);
-    return v;
-  }
-};
+using bytes::Reader;
+using bytes::Writer;
 
 // What a saved state must match: everything in the config but the variant (a state saved on the GPU
 // restores on the CPU and back).
@@ -430,7 +397,7 @@ Status CrowdSolver::save(std::vector<std::uint8_t>& out) const {
   std::vector<std::uint8_t> bytes;
   bytes.reserve(kHeaderBytes + count_ * kAgentBytes);
   Writer w{bytes};
-  for (char c : kMagic) bytes.push_back(static_cast<std::uint8_t>(c));
+  w.raw(kMagic, sizeof kMagic);
   w.u32(kFormat);
   w.u32(0);  // reserved
   write_config(w, config_);
@@ -453,14 +420,13 @@ Status CrowdSolver::restore(std::span<const std::uint8_t> bytes) {
   if (const std::uint32_t f = r.u32(); f != kFormat)
     return Status::Invalid("restore: format " + std::to_string(f) + " (this library reads " + std::to_string(kFormat) +
                            ")");
-  r.u32();  // reserved
+  if (r.u32() != 0) return Status::Invalid("restore: the reserved word is not 0");
   std::vector<std::uint8_t> mine;
   Writer w{mine};
   write_config(w, config_);
-  if (std::memcmp(bytes.data() + r.at, mine.data(), mine.size()) != 0)
+  if (!r.same(mine))
     return Status::Invalid(
         "restore: saved under another config (world, radius, obstacles, rule, movement or max_step)");
-  r.at += mine.size();
   const std::uint64_t n = r.u64(), next = r.u64();
   if (n > kMaxAgents || bytes.size() != kHeaderBytes + n * kAgentBytes)
     return Status::Invalid("restore: " + std::to_string(bytes.size()) + " bytes do not hold the " + std::to_string(n) +

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/bytes.h"
 #include "nav/changes.h"
 #include "nav/dijkstra.h"
 
@@ -199,6 +201,69 @@ Status NavFields::update(std::span<const CellChange> changes, FieldStats* stats)
     stats->settled = settled.load();
     stats->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
+  return Status::Ok();
+}
+
+// ---- save and restore -----------------------------------------------------------------------------
+
+namespace {
+
+constexpr char kMagic[8] = {'W', 'M', 'N', 'A', 'V', 'F', 0, 0};
+constexpr std::uint32_t kFormat = 1;
+constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 4 + 4 + 8;
+
+}  // namespace
+
+Status NavFields::save(std::vector<std::uint8_t>& out) const {
+  const Impl& im = *impl_;
+  std::vector<std::uint8_t> b;
+  b.reserve(kHeaderBytes + 8 * im.fields.size() + im.grid.cells());
+  bytes::Writer w{b};
+  w.raw(kMagic, sizeof kMagic);
+  w.u32(kFormat);
+  w.u32(0);  // reserved
+  w.u32(static_cast<std::uint32_t>(im.grid.width));
+  w.u32(static_cast<std::uint32_t>(im.grid.height));
+  w.u64(im.fields.size());
+  for (const Field& f : im.fields) {
+    w.u32(static_cast<std::uint32_t>(f.goal.x));
+    w.u32(static_cast<std::uint32_t>(f.goal.y));
+  }
+  b.insert(b.end(), im.grid.cost.begin(), im.grid.cost.end());
+  out = std::move(b);
+  return Status::Ok();
+}
+
+Status NavFields::restore(std::span<const std::uint8_t> in) {
+  if (in.size() < kHeaderBytes || std::memcmp(in.data(), kMagic, sizeof kMagic) != 0)
+    return Status::Invalid("restore: not saved navigation fields (bad header)");
+  bytes::Reader r{in, sizeof kMagic};
+  if (const std::uint32_t f = r.u32(); f != kFormat)
+    return Status::Invalid("restore: format " + std::to_string(f) + " (this library reads " + std::to_string(kFormat) +
+                           ")");
+  if (r.u32() != 0) return Status::Invalid("restore: the reserved word is not 0");
+  const std::uint32_t width = r.u32(), height = r.u32();
+  const std::uint64_t goals = r.u64();
+  const std::size_t rest = in.size() - kHeaderBytes;
+  const std::uint64_t cells = std::uint64_t{width} * height;  // at most (2^32 - 1)^2: no overflow
+  if (goals > rest / 8 || cells != rest - goals * 8)
+    return Status::Invalid("restore: " + std::to_string(in.size()) + " bytes do not hold a " + std::to_string(width) +
+                           " x " + std::to_string(height) + " grid and " + std::to_string(goals) + " goals");
+  if (width > 0x7fffffffu || height > 0x7fffffffu)
+    return Status::Invalid("restore: a " + std::to_string(width) + " x " + std::to_string(height) + " grid");
+  Grid grid;
+  grid.width = static_cast<int>(width);
+  grid.height = static_cast<int>(height);
+  std::vector<Cell> targets(goals);
+  for (Cell& c : targets) {
+    c.x = static_cast<std::int32_t>(r.u32());
+    c.y = static_cast<std::int32_t>(r.u32());
+  }
+  grid.cost.assign(in.begin() + static_cast<std::ptrdiff_t>(r.at), in.end());
+  std::unique_ptr<NavFields> fresh;
+  const Status st = create(*impl_->ctx, grid, targets, fresh);
+  if (!st.ok()) return st.code() == StatusCode::InvalidArgument ? Status::Invalid("restore: " + st.message()) : st;
+  impl_ = std::move(fresh->impl_);
   return Status::Ok();
 }
 

@@ -231,6 +231,19 @@ class AoiWorld {
   // `out` is filled before the first chunk is handed over.
   Status tick(std::span<const Command> commands, TickResult& out, const NotificationSink& sink);
 
+  // Save and restore: save() writes the players and a fingerprint of the config to bytes; restore() on a
+  // world of the same config (world, aoi, shape, max_move, attack_range, track_visibility and format; any
+  // variant and chunk size: a GPU world restores on the CPU and back) puts them back bit for bit and, as
+  // reset() does, records their visibility, so the ticks after it equal the ticks after the save (the
+  // players and the visibility of their positions are the whole state between ticks). The bytes are
+  // untrusted: a wrong header, format, reserved word, config or length, or a player reset() refuses, is
+  // refused (InvalidArgument, "restore: ...") and nothing changes. The format: little-endian;
+  // "WMAOI\0\0\0", u32 format (1), u32 0 (reserved: anything else is refused), the config (u32 shape,
+  // u32 track_visibility, u32 notification format; f32 x0, y0, width, height, aoi, max_move,
+  // attack_range), u64 player count n, then n x (f32 x, f32 y, i32 hp): 64 + 12 n bytes.
+  Status save(std::vector<std::uint8_t>& out) const;
+  Status restore(std::span<const std::uint8_t> bytes);
+
   std::span<const Player> players() const { return players_; }
   AoiVariant variant() const { return variant_; }
   const AoiConfig& config() const { return config_; }

@@ -5,6 +5,21 @@
 //   Backend::Cuda  an NVIDIA GPU; create() fails with StatusCode::Unavailable if none is usable
 //                  (no driver, no device, CUDA not built in) and says why.
 //   Backend::Auto  CUDA when a device is usable, otherwise the CPU; the fallback is logged, never fatal.
+//
+// create() never throws and never ends the process. Every option is checked first, as the C API checks
+// wm_context_create's arguments, and a bad one is InvalidArgument with nothing created:
+//   backend      one of the three enumerators (an integer cast to Backend outside them is refused);
+//   cpu_threads  0 (one per hardware thread) to kMaxCpuThreads (4096);
+//   cuda_device  >= 0; an ordinal past the last device makes CUDA unusable (Unavailable for Backend::Cuda,
+//                the CPU for Backend::Auto, logged); ignored for Backend::Cpu beyond the sign check.
+// When the system cannot start the threads asked for (a thread limit, no memory for the stacks), create()
+// returns Unavailable naming how many started; a failed allocation is OutOfMemory.
+//
+// Logging: the library's messages (today the backend choice and the CPU fallback's reason) go to
+// ContextOptions::log when one is set, otherwise to stderr as one "warpmind: ..." line; quiet = true drops
+// them in both cases. The callback is called on the thread that made the call that logs, possibly from
+// several threads at once when module objects of the context run on several threads, and during create()
+// itself; it must not call back into the context. An exception thrown by it is caught and dropped.
 // The context owns the CPU thread pool and, on CUDA, the device and the stream all module work is
 // queued on. It must outlive every module object created from it (they keep a pointer to it).
 //
@@ -26,6 +41,7 @@
 // never a GPU variant on a CPU context. The module's header names the two.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,11 +57,21 @@ enum class Backend { Cpu, Cuda, Auto };
 bool parse_backend(std::string_view name, Backend& out);
 const char* backend_name(Backend b);
 
+enum class LogLevel { Info, Warning };
+const char* log_level_name(LogLevel level);  // "info" | "warning"
+
+// A log message: its level and one line of text without a trailing newline (valid during the call only).
+using LogCallback = std::function<void(LogLevel level, std::string_view message)>;
+
+// The most CPU threads a context may ask for (ContextOptions::cpu_threads).
+inline constexpr unsigned kMaxCpuThreads = 4096;
+
 struct ContextOptions {
   Backend backend = Backend::Auto;
-  unsigned cpu_threads = 0;  // 0: one per hardware thread
-  int cuda_device = 0;       // device ordinal used when CUDA is chosen
-  bool quiet = false;        // true: do not log the backend choice to stderr
+  unsigned cpu_threads = 0;  // 0: one per hardware thread; otherwise 1..kMaxCpuThreads
+  int cuda_device = 0;       // device ordinal used when CUDA is chosen; >= 0
+  bool quiet = false;        // true: log nothing (neither to `log` nor to stderr)
+  LogCallback log;           // where messages go; empty: stderr
 };
 
 struct DeviceInfo {
@@ -73,9 +99,13 @@ class Context {
   void* stream() const { return stream_; }
   // Waits for all queued device work; reports a CUDA error if one happened.
   Status synchronize();
+  // Sends one message where the options said (the callback, stderr or nowhere); never throws.
+  void log(LogLevel level, std::string_view message) const noexcept;
 
  private:
-  explicit Context(unsigned threads) : pool_(threads) {}
+  explicit Context(const ContextOptions& options);
+  bool quiet_ = false;
+  LogCallback log_;
   Backend backend_ = Backend::Cpu;
   ThreadPool pool_;
   DeviceInfo device_;

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
+#include <string>
 #include <type_traits>
 #include <thread>
 #include <vector>
@@ -17,13 +18,17 @@ namespace warpmind {
 
 class ThreadPool {
  public:
-  // threads == 0: one per hardware thread. The calling thread counts as one of them.
-  explicit ThreadPool(unsigned threads = 0);
+  // threads == 0: one per hardware thread. The calling thread counts as one of them. Never throws: when
+  // the system cannot start a thread (a thread limit, no memory for its stack), the pool keeps the threads
+  // started so far — size() says how many, at least 1, the caller — and start_error() says why.
+  explicit ThreadPool(unsigned threads = 0) noexcept;
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+  // Why fewer threads than asked for run; empty when all started.
+  const std::string& start_error() const { return start_error_; }
 
   // A non-owning reference to any callable fn(begin, end, worker): no allocation per call, so hot paths
   // can call parallel_for every tick.
@@ -62,6 +67,7 @@ class ThreadPool {
   unsigned active_ = 0;   // workers still inside the current job
   unsigned long generation_ = 0;
   bool stop_ = false;
+  std::string start_error_;
 };
 
 }  // namespace warpmind

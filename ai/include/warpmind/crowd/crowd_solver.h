@@ -166,7 +166,7 @@ struct StepStats {  // verdicts of the last step(), one count per Verdict; they 
 // blocked cell, bad maximum steps or ids that do not increase are refused and nothing changes. The last
 // step's verdicts are not state: after restore() (like reset, spawn and retain) every verdict reads Stayed
 // and last_stats() is zero until the next step. The format: little-endian; "WMCROWD\0", u32 format (1),
-// u32 0, the config (u32 movement, rule, obstacle width, height; f32 x0, y0, width, height, radius,
+// u32 0 (reserved: anything else is refused), the config (u32 movement, rule, obstacle width, height; f32 x0, y0, width, height, radius,
 // max_step; u64 FNV-1a of the blocked flags as bytes 0/1), u64 agent count n, u64 next id, then n x (f32 x,
 // f32 y), n x f32 maximum step in use, n x u32 id: 80 + 16 n bytes.
 //

@@ -16,6 +16,16 @@
 // walk), accepting only values that improve. Directions are recomputed where a value changed, next to
 // it, and around the changes. Memory: 13 bytes a cell a goal.
 //
+// Save and restore: save() writes the grid as it stands (every update applied) and the goals; restore()
+// replaces this object's grid and goals with saved ones (any size) and computes their fields. The fields
+// are a function of the grid and goals (the update contract above), so after restore() every distance and
+// direction equals the saved object's bit for bit, and so do the fields after the same updates. The
+// bytes are untrusted: a wrong header, format, reserved word or length, a grid check_grid() refuses or a
+// goal that is not a passable cell is InvalidArgument ("restore: ...") and nothing changes. The format:
+// little-endian; "WMNAVF\0\0", u32 format (1), u32 0 (reserved: anything else is refused), u32 width,
+// u32 height, u64 goal count g, g x (i32 x, i32 y), then width x height cost bytes, row-major: 32 + 8 g +
+// cells bytes.
+//
 // Not thread-safe; the Context must outlive the object. Errors are Status, never exceptions.
 #pragma once
 
@@ -41,6 +51,8 @@ class NavFields {
   ~NavFields();
 
   Status update(std::span<const CellChange> changes, FieldStats* stats = nullptr);
+  Status save(std::vector<std::uint8_t>& out) const;
+  Status restore(std::span<const std::uint8_t> bytes);
 
   const Grid& grid() const;
   std::size_t goals() const;
