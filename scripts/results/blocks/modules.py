@@ -41,14 +41,14 @@ def performance(load):
                  f"{ms(c['median_ms'])} (cpu-fast)",
                  f"{ms(g['median_ms'])} (gpu-fast); the notifications' download {ms(g['download_ms'])}",
                  times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "aoi.json"])
-    d = load("h100/ddm.json")
+    d = load("h200/ddm.json")
     c, g = d.one("cpu-sort", regions=1000000, alpha=1), d.one("gpu-grid", regions=1000000, alpha=1)
     rows.append(["DDM, 1,000,000 regions, α = 1: a full match; a step of moves",
                  f"{ms(c['match_ms'])}; {ms(c['median_ms'])} (cpu-sort)",
                  f"{ms(g['match_ms'])}; {ms(g['median_ms'])} (gpu-grid)",
                  f"{times(c['match_ms'] / g['match_ms'])}; {times(c['median_ms'] / g['median_ms'])}",
                  f"{ms(g['floor_ms'])} (full match)", "ddm.json"])
-    p = load("h100/chess-perft.json")
+    p = load("h200/chess.json")
     cpu = p.one("perft-cpu", position="start")
     gpu = max(p.find("perft-gpu", position="start"), key=lambda r: r["params"]["depth"], default=None)
     if gpu is None:
@@ -56,7 +56,7 @@ def performance(load):
     rows.append(["chess perft from the start position, nodes a second",
                  f"{rate(cpu['nodes_per_s'])} (depth {cpu['params']['depth']})",
                  f"{rate(gpu['nodes_per_s'])} (depth {gpu['params']['depth']}, {ms(gpu['median_ms'])})",
-                 times(gpu["nodes_per_s"] / cpu["nodes_per_s"]), "–", "chess-perft.json"])
+                 times(gpu["nodes_per_s"] / cpu["nodes_per_s"]), "–", "chess.json"])
     for rel, label, depth, pruning, _ in SEARCHES:
         if not pruning:
             continue
@@ -68,7 +68,7 @@ def performance(load):
                      f"{ms(cpu_ms)} ({cpu_what}: the fastest CPU row)",
                      f"{ms(best_gpu['median_ms'])} ({_gpu_label(best_gpu)})",
                      times(cpu_ms / best_gpu["median_ms"]), "–", os.path.basename(rel)])
-    t = load("h100/tables.json")
+    t = load("h200/tables.json")
     for game, depth, label in (("chess", 4, "chess"), ("connect6", 2, "Connect6")):
         c = t.one("cpu-threads", game=game, depth=depth)
         gpu = [r for r in t.records if r["backend"] == "cuda" and r["params"]["game"] == game
@@ -82,7 +82,7 @@ def performance(load):
                      + (f"alpha-beta by levels, tail {g['params']['tail']}" if game == "chess" else "whole trees")
                      + "; every move as the CPU's)",
                      times(g["x_cpu"]), "–", "tables.json"])
-    n = load("h100/nav.json")
+    n = load("h200/nav.json")
     c, g = n.one("cpu-threads", map="open", width=1024, goals=64), n.one("gpu", map="open", width=1024, goals=64)
     rows.append(["navigation fields, open 1024² map, 64 goals (exact octile distances and directions)",
                  f"{ms(c['median_ms'])} ({c['params']['threads']} threads, Dijkstra)",
@@ -275,7 +275,7 @@ def aoi(load):
 
 @block("ddm")
 def ddm(load):
-    d = load("h100/ddm.json")
+    d = load("h200/ddm.json")
     rows = []
     for alpha in sorted({r["params"]["alpha"] for r in d.find("gpu-grid", regions=1000000)}):
         c, g = d.one("cpu-sort", regions=1000000, alpha=alpha), d.one("gpu-grid", regions=1000000, alpha=alpha)
@@ -292,7 +292,7 @@ def ddm(load):
 @block("nav")
 def nav(load):
     """docs/nav.md: every map and goal count, the CPU and the GPU on the same goals, with the issue's goals."""
-    n = load("h100/nav.json")
+    n = load("h200/nav.json")
     goals = {("open", 1024, 1): 0.5, ("rooms", 1024, 1): 0.5, ("maze", 1024, 1): 0.5, ("open", 1024, 64): 10,
              ("rooms", 1024, 64): 10, ("maze", 1024, 64): 10, ("open", 4096, 1): 5}
     rows = []

@@ -15,10 +15,10 @@ def _best_cpu(rows):
 
 
 SEARCHES = [  # (results file, label, depth, pruning, paper's speed-up over its serial search)
-    ("h100/chess.json", "chess start, depth 5, no pruning", 5, False, 11.43),
-    ("h100/chess.json", "chess start, depth 6, pruning", 6, True, 7.26),
-    ("h100/connect6.json", "Connect6 w = 48, depth 4, no pruning", 4, False, 89.95),
-    ("h100/connect6.json", "Connect6 w = 48, depth 5, pruning", 5, True, 10.58),
+    ("h200/chess.json", "chess start, depth 5, no pruning", 5, False, 11.43),
+    ("h200/chess.json", "chess start, depth 6, pruning", 6, True, 7.26),
+    ("h200/connect6.json", "Connect6 w = 48, depth 4, no pruning", 4, False, 89.95),
+    ("h200/connect6.json", "Connect6 w = 48, depth 5, pruning", 5, True, 10.58),
 ]
 
 
@@ -100,7 +100,7 @@ def search_split(load):
 @block("search-batches")
 def search_batches(load):
     rows = []
-    for rel, game in (("h100/chess.json", "chess"), ("h100/connect6.json", "Connect6")):
+    for rel, game in (("h200/chess.json", "chess"), ("h200/connect6.json", "Connect6")):
         res = load(rel)
         for experiment, what in (("leaf", "leaf evaluation"), ("branch", "branch calculation")):
             sizes = sorted({r["params"]["batch"] for r in res.find(experiment=experiment)})
@@ -132,7 +132,7 @@ def search_resident(load):
 
 @block("perft")
 def perft(load):
-    p = load("h100/chess-perft.json")
+    p = load("h200/chess.json")
     goals = {("start", 9): 700e9, ("kiwipete", 7): 1.1e12}
     rows = []
     time_goals = {("start", 10): 4000.0}  # ms, with the transposition table
@@ -197,7 +197,7 @@ def hybrid_w48(load):
 @block("tables")
 def tables(load):
     """search_many: per game and depth, the CPU threads' row and every GPU row (tail)."""
-    t = load("h100/tables.json")
+    t = load("h200/tables.json")
     keys = unique((r["params"]["game"], r["params"]["depth"], r["params"]["tables"]) for r in t.records)
     rows = []
     for game, depth, n in keys:
