@@ -9,7 +9,9 @@
 # Environment: WARPMIND_BIN_DIR (the programs; default build/bin), CLUSTER_MAP (default: 150 a zone,
 # at least 300), CLUSTER_AOI (20), CLUSTER_SHAPE (square), CLUSTER_BACKEND (cpu), CLUSTER_SEED (1),
 # CLUSTER_ATTACK_SHARE (0.2), CLUSTER_LOSE_SHARE (0: the share of States the bots act as if lost),
-# CLUSTER_BOT_THREADS (1), CLUSTER_FORGE (0: a stranger's N forged bus messages, below), CLUSTER_SINGLE (1; 0 skips the single-server run,
+# CLUSTER_BOT_THREADS (1), CLUSTER_BOT_PROCESSES (1: the bots in P processes, for more bots than one
+# process may open sockets; their records are checked together, warpmind-bots --record and
+# --check-records), CLUSTER_FORGE (0: a stranger's N forged bus messages, below), CLUSTER_SINGLE (1; 0 skips the single-server run,
 # which is skipped anyway above 4,000 bots, one server's limit), CLUSTER_LOG (a folder for the logs;
 # default a temporary one), CLUSTER_STORE (1: every zone keeps its state in NATS JetStream, --zone-store;
 # 0: not), CLUSTER_KILL_ZONE and CLUSTER_KILL_AT (kill zone K with SIGKILL S seconds into the bots' run
@@ -62,6 +64,9 @@ threads=${CLUSTER_BOT_THREADS:-1}
 lose=${CLUSTER_LOSE_SHARE:-0}
 single=${CLUSTER_SINGLE:-1}
 ((bots <= 4000)) || single=0
+processes=${CLUSTER_BOT_PROCESSES:-1}
+[[ "$processes" =~ ^[1-9][0-9]*$ ]] && ((processes <= 64 && processes <= bots)) ||
+  { echo "cluster: CLUSTER_BOT_PROCESSES must be 1..64 and at most BOTS" >&2; exit 2; }
 log=${CLUSTER_LOG:-$(mktemp -d)}
 keep_log=${CLUSTER_LOG:+yes}
 mkdir -p "$log"
@@ -269,9 +274,47 @@ if [[ -n "$kill_zone" ]]; then
   kill_pid=$!
 fi
 set +e
-"$bin/warpmind-bots" --server "$servers" --bots "$bots" --seconds "$seconds" --seed "$seed" \
-  --attack-share "$attack" --lose-share "$lose" --threads "$threads" "${bot_args[@]}" --json \
-  >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
+if ((processes == 1)); then
+  "$bin/warpmind-bots" --server "$servers" --bots "$bots" --seconds "$seconds" --seed "$seed" \
+    --attack-share "$attack" --lose-share "$lose" --threads "$threads" "${bot_args[@]}" --json \
+    >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
+else
+  # CLUSTER_BOT_PROCESSES=P: the bots split over P processes (seeds SEED..SEED+P-1), each recording what it
+  # received; one check reads every record, and one summary adds the processes' counts to it.
+  records=() bot_pids=()
+  for ((i = 0; i < processes; ++i)); do
+    n=$((bots / processes + (i < bots % processes ? 1 : 0)))
+    records+=("$log/bots-$i.rec")
+    "$bin/warpmind-bots" --server "$servers" --bots "$n" --seconds "$seconds" --seed "$((seed + i))" \
+      --attack-share "$attack" --lose-share "$lose" --threads "$threads" "${bot_args[@]}" --json \
+      --record "$log/bots-$i.rec" >"$log/cluster-bots-$i.json" 2>"$log/cluster-bots-$i.err" &
+    bot_pids+=($!)
+  done
+  for p in "${bot_pids[@]}"; do wait "$p"; done
+  "$bin/warpmind-bots" --check-records "$(IFS=,; echo "${records[*]}")" >"$log/cluster-check.json" \
+    2>"$log/cluster-bots.err"
+  python3 - "$log" "$processes" >"$log/cluster-bots.json" <<'PY'
+import json, sys
+log, n = sys.argv[1], int(sys.argv[2])
+def last(path):
+    try:
+        return json.loads(open(path).read().strip().splitlines()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+runs, check = [last(f"{log}/cluster-bots-{i}.json") for i in range(n)], last(f"{log}/cluster-check.json")
+if check is None or None in runs:
+    sys.exit(0)  # no summary: the script reports the bots' error
+out = {"program": "warpmind-bots", "processes": n, "checked": True}
+for k in ("bots", "joined", "players_lost", "players_duplicated", "crash_resumes", "catch_ups_behind", "snapshots",
+          "bad_messages"):
+    out[k] = sum(r.get(k, 0) for r in runs)
+out["longest_state_gap_ms"] = max(r.get("longest_state_gap_ms", 0) for r in runs)
+for k in ("ticks_checked", "states_checked", "shared_ids"):
+    out[k] = check[k]
+out["inconsistencies"] = check["inconsistencies"] + out["bad_messages"]
+print(json.dumps(out, separators=(",", ":")))
+PY
+fi
 set -e
 [[ -n "$forge_pid" ]] && { wait "$forge_pid" 2>/dev/null || true; }
 if [[ -n "$kill_pid" && -f "$log/restarted.pid" ]]; then

@@ -33,7 +33,8 @@ COMMANDS = {
                       "--aoi 20 (default backend) with warpmind-bots --bots 2000|4000 --threads 8 --seconds 10 "
                       "over loopback; then CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "
                       "scripts/cluster.sh 4 8000 10; then CLUSTER_MAP=4428 CLUSTER_ROWS=2 CLUSTER_SOCKETS=2 "
-                      "CLUSTER_NETNS=1 (where allowed) CLUSTER_BOT_THREADS=16 scripts/cluster.sh 8 40000 10",
+                      "CLUSTER_NETNS=1 (where allowed) CLUSTER_BOT_THREADS=4 CLUSTER_BOT_PROCESSES=4 "
+                      "scripts/cluster.sh 8 40000 10",
 }
 # demo-battle's runs: the folder gpu-run.sh writes each to, and its label.
 BATTLE = [("demo-cuda", "cuda, sight 20, interop"), ("demo-cuda-sight10", "cuda, sight 10, interop"),

@@ -21,6 +21,7 @@
 
 #include "bots.h"
 #include "bots_check.h"
+#include "bots_record.h"
 #include "flags.h"
 #include "protocol.h"
 #include "warpmind/aoi/aoi.h"
@@ -41,7 +42,7 @@ std::int64_t wall_us() {
 }
 
 struct Flags {
-  std::string server, server_key;
+  std::string server, server_key, record, check_records;
   int bots = 10;
   double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0, ramp_seconds = 0;
   int threads = 1, resume_after_ms = 0;
@@ -638,7 +639,8 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
   const std::uint64_t inconsistencies = c.inconsistencies() + t.bad_in;
   if (run.f.json) {
     std::printf(
-        "{\"program\":\"warpmind-bots\",\"bots\":%d,\"joined\":%llu,\"refused\":%llu,\"seconds\":%.3f,\"sent\":%llu,"
+        "{\"program\":\"warpmind-bots\",\"checked\":%s,\"bots\":%d,\"joined\":%llu,\"refused\":%llu,\"seconds\":%.3f,"
+        "\"sent\":%llu,"
         "\"received\":%llu,\"states_received\":%llu,\"states_expected\":%llu,\"ticks_checked\":%llu,"
         "\"states_checked\":%llu,\"inconsistencies\":%llu,\"missing\":%llu,\"extra\":%llu,\"wrong_value\":%llu,"
         "\"own_errors\":%llu,\"visibility_errors\":%llu,\"catch_up_errors\":%llu,\"catch_ups_checked\":%llu,"
@@ -652,29 +654,29 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         "\"rtt_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"samples\":%zu},"
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
         "\"bytes_per_client_per_second\":{\"in\":%.1f,\"out\":%.1f}}\n",
-        run.f.bots, static_cast<unsigned long long>(t.joined), static_cast<unsigned long long>(t.refused), seconds,
-        static_cast<unsigned long long>(t.sent), static_cast<unsigned long long>(t.received),
-        static_cast<unsigned long long>(c.states_received), static_cast<unsigned long long>(c.states_expected),
-        static_cast<unsigned long long>(c.ticks_checked), static_cast<unsigned long long>(c.states_checked),
-        static_cast<unsigned long long>(inconsistencies), static_cast<unsigned long long>(c.missing),
-        static_cast<unsigned long long>(c.extra), static_cast<unsigned long long>(c.wrong_value),
-        static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
-        static_cast<unsigned long long>(c.catch_up_errors), static_cast<unsigned long long>(c.catch_ups_checked),
-        static_cast<unsigned long long>(c.catch_ups_skipped), static_cast<unsigned long long>(c.catch_ups_behind),
-        static_cast<unsigned long long>(c.snapshots), static_cast<unsigned long long>(t.bad_in),
-        static_cast<unsigned long long>(t.lost), static_cast<unsigned long long>(t.duplicated),
-        static_cast<unsigned long long>(t.duplicate_states), static_cast<unsigned long long>(t.sessions),
-        static_cast<unsigned long long>(t.leaves), static_cast<unsigned long long>(t.restarts),
-        static_cast<unsigned long long>(t.resumed), static_cast<unsigned long long>(t.resume_failures),
-        static_cast<unsigned long long>(t.churn_timeouts), static_cast<unsigned long long>(t.timed_out[0]),
-        static_cast<unsigned long long>(t.timed_out[1]), static_cast<unsigned long long>(t.timed_out[2]),
-        static_cast<unsigned long long>(t.timed_out[3]), static_cast<unsigned long long>(t.crash_resumes),
-        static_cast<unsigned long long>(t.reconnects), t.longest_gap_ms,
-        static_cast<unsigned long long>(c.resumes_checked), static_cast<unsigned long long>(c.resume_errors),
-        static_cast<unsigned long long>(c.shared_ids), percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9),
-        percentile(run.rtt_ms, 0.99), run.rtt_ms.size(), percentile(run.latency_ms, 0.5),
-        percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99), static_cast<double>(t.bytes_in) / per,
-        static_cast<double>(t.bytes_out) / per);
+        run.f.record.empty() ? "true" : "false", run.f.bots, static_cast<unsigned long long>(t.joined),
+        static_cast<unsigned long long>(t.refused), seconds, static_cast<unsigned long long>(t.sent),
+        static_cast<unsigned long long>(t.received), static_cast<unsigned long long>(c.states_received),
+        static_cast<unsigned long long>(c.states_expected), static_cast<unsigned long long>(c.ticks_checked),
+        static_cast<unsigned long long>(c.states_checked), static_cast<unsigned long long>(inconsistencies),
+        static_cast<unsigned long long>(c.missing), static_cast<unsigned long long>(c.extra),
+        static_cast<unsigned long long>(c.wrong_value), static_cast<unsigned long long>(c.own_errors),
+        static_cast<unsigned long long>(c.visibility_errors), static_cast<unsigned long long>(c.catch_up_errors),
+        static_cast<unsigned long long>(c.catch_ups_checked), static_cast<unsigned long long>(c.catch_ups_skipped),
+        static_cast<unsigned long long>(c.catch_ups_behind), static_cast<unsigned long long>(c.snapshots),
+        static_cast<unsigned long long>(t.bad_in), static_cast<unsigned long long>(t.lost),
+        static_cast<unsigned long long>(t.duplicated), static_cast<unsigned long long>(t.duplicate_states),
+        static_cast<unsigned long long>(t.sessions), static_cast<unsigned long long>(t.leaves),
+        static_cast<unsigned long long>(t.restarts), static_cast<unsigned long long>(t.resumed),
+        static_cast<unsigned long long>(t.resume_failures), static_cast<unsigned long long>(t.churn_timeouts),
+        static_cast<unsigned long long>(t.timed_out[0]), static_cast<unsigned long long>(t.timed_out[1]),
+        static_cast<unsigned long long>(t.timed_out[2]), static_cast<unsigned long long>(t.timed_out[3]),
+        static_cast<unsigned long long>(t.crash_resumes), static_cast<unsigned long long>(t.reconnects),
+        t.longest_gap_ms, static_cast<unsigned long long>(c.resumes_checked),
+        static_cast<unsigned long long>(c.resume_errors), static_cast<unsigned long long>(c.shared_ids),
+        percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9), percentile(run.rtt_ms, 0.99), run.rtt_ms.size(),
+        percentile(run.latency_ms, 0.5), percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99),
+        static_cast<double>(t.bytes_in) / per, static_cast<double>(t.bytes_out) / per);
   } else {
     std::printf("warpmind-bots: %d bots, %llu joined, %.1f s: sent %llu, received %llu messages\n", run.f.bots,
                 static_cast<unsigned long long>(t.joined), seconds, static_cast<unsigned long long>(t.sent),
@@ -722,9 +724,47 @@ int run(Run& run) {
   count_lost(run, t);
   leave(run);
   close_bots(run, t);
-  const Check c = check(run.world, run.bots);
+  Check c;  // --record: the check is left to --check-records over every process's record
+  if (!run.f.record.empty()) {
+    if (const std::string err = write_record(run.f.record, run.world, run.bots); !err.empty()) return bad(err);
+  } else {
+    c = check(run.world, run.bots);
+  }
   print_summary(run, c, t, seconds);
   return t.joined == 0 || c.inconsistencies() + t.bad_in > 0 || t.lost > 0 || t.duplicated > 0 ? 1 : 0;
+}
+
+// --check-records: the check over the records of several bot processes, as if one process had run every bot.
+int check_records(const Flags& f) {
+  std::vector<std::string> paths;
+  for (std::size_t at = 0; at <= f.check_records.size();) {
+    const std::size_t comma = std::min(f.check_records.find(',', at), f.check_records.size());
+    if (comma > at) paths.push_back(f.check_records.substr(at, comma - at));
+    at = comma + 1;
+  }
+  if (paths.empty()) return bad("--check-records: no files");
+  World world;
+  std::vector<Bot> bots;
+  if (const std::string err = read_records(paths, world, bots); !err.empty()) return bad(err);
+  const Check c = check(world, bots);
+  std::uint64_t sessions = 0;
+  for (const Bot& b : bots) sessions += b.sessions.size();
+  std::printf(
+      "{\"program\":\"warpmind-bots\",\"records\":%zu,\"bots\":%zu,\"sessions\":%llu,\"ticks_checked\":%llu,"
+      "\"states_checked\":%llu,\"states_received\":%llu,\"states_expected\":%llu,\"inconsistencies\":%llu,"
+      "\"missing\":%llu,\"extra\":%llu,\"wrong_value\":%llu,\"own_errors\":%llu,\"visibility_errors\":%llu,"
+      "\"catch_up_errors\":%llu,\"catch_ups_checked\":%llu,\"resumes_checked\":%llu,\"resume_errors\":%llu,"
+      "\"shared_ids\":%llu}\n",
+      paths.size(), bots.size(), static_cast<unsigned long long>(sessions),
+      static_cast<unsigned long long>(c.ticks_checked), static_cast<unsigned long long>(c.states_checked),
+      static_cast<unsigned long long>(c.states_received), static_cast<unsigned long long>(c.states_expected),
+      static_cast<unsigned long long>(c.inconsistencies()), static_cast<unsigned long long>(c.missing),
+      static_cast<unsigned long long>(c.extra), static_cast<unsigned long long>(c.wrong_value),
+      static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
+      static_cast<unsigned long long>(c.catch_up_errors), static_cast<unsigned long long>(c.catch_ups_checked),
+      static_cast<unsigned long long>(c.resumes_checked), static_cast<unsigned long long>(c.resume_errors),
+      static_cast<unsigned long long>(c.shared_ids));
+  return c.ticks_checked == 0 || c.inconsistencies() > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -739,8 +779,8 @@ int main(int argc, char** argv) {
   auto r = std::make_unique<Run>();
   Flags& f = r->f;
   demos::add_text(app, "--server", f.server, "HOST:PORT[,...]",
-                  "the server, or the zones of a cluster (bot i connects to the (i mod count)-th)")
-      ->required();
+                  "the server, or the zones of a cluster (bot i connects to the (i mod count)-th); required unless "
+                  "--check-records");
   demos::add_text(app, "--server-key", f.server_key, "HEX",
                   "the servers' public key (64 hexadecimal digits, as warpmind-server prints it): a connection whose "
                   "Keys carry another is dropped before its Hello (counted as refused and a bad message)",
@@ -763,6 +803,16 @@ int main(int argc, char** argv) {
                      "its session (its server crashed); 0: never");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "the bots' scripts");
   demos::add_flag(app, "--json", f.json, "one JSON summary object on stdout (its last line)");
+  demos::add_text(app, "--record", f.record, "FILE",
+                  "write what the bots sent and received to FILE instead of checking it here: for bots spread over "
+                  "several processes, whose records --check-records checks together (the summary says \"checked\": "
+                  "false)");
+  demos::add_text(app, "--check-records", f.check_records, "FILE[,...]",
+                  "run no bots: check the records of every process of one run together, as if one process had run "
+                  "every bot; one JSON object on stdout; exit status 0 when ticks were checked and nothing was "
+                  "inconsistent");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;
+  if (!f.check_records.empty()) return check_records(f);
+  if (f.server.empty()) return bad("--server is required (unless --check-records)");
   return run(*r);
 }

@@ -296,4 +296,59 @@ TEST(Server, SeveralSocketsOnOnePortShareTheClients) {
   EXPECT_EQ(status("--sockets 9"), 2);
 }
 
+// Bots spread over several processes (as a run of 40,000 bots must be: one process meets the host's limit
+// of open files): each writes what it received (--record), and one check reads every record
+// (--check-records), as if one process had run every bot. Together: 0 inconsistencies. One process's
+// record alone: the other's players look like extras — why the check needs them all. A damaged or missing
+// record is a clear error (exit status 2).
+TEST(Server, BotsInSeveralProcessesAreCheckedTogether) {
+  ServerProcess server({"--map", "200", "--aoi", "20", "--tick-hz", "20"}, "records");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  const std::string r1 = scratch("bots1.rec").string(), r2 = scratch("bots2.rec").string();
+  json j1, j2;
+  int rc1 = -1, rc2 = -1;
+  std::thread a([&] { rc1 = run_bots(server.port, "--bots 50 --seconds 3 --seed 11 --record " + r1, j1, "rec1"); });
+  std::thread b([&] { rc2 = run_bots(server.port, "--bots 50 --seconds 3 --seed 12 --record " + r2, j2, "rec2"); });
+  a.join();
+  b.join();
+  ASSERT_FALSE(j1.is_discarded() || j2.is_discarded());
+  EXPECT_EQ(rc1, 0) << j1.dump();
+  EXPECT_EQ(rc2, 0) << j2.dump();
+  EXPECT_EQ(j1["checked"], false);
+  EXPECT_EQ(j1["joined"], 50);
+  EXPECT_EQ(j2["joined"], 50);
+  const auto check = [](const std::string& files, json& out, std::string& err) {
+    const fs::path o = scratch("check.out"), e = scratch("check.err");
+    const int raw = std::system((warpmind::test::bin_dir() + "/warpmind-bots --check-records " + files + " > " +
+                                 o.string() + " 2> " + e.string())
+                                    .c_str());
+    out = json::parse(last_line(slurp(o)), nullptr, false);
+    err = slurp(e);
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  };
+  json all;
+  std::string err;
+  EXPECT_EQ(check(r1 + "," + r2, all, err), 0) << all.dump() << err;
+  ASSERT_FALSE(all.is_discarded()) << err;
+  EXPECT_EQ(all["bots"], 100);
+  EXPECT_EQ(all["inconsistencies"], 0) << all.dump();
+  EXPECT_GE(all["ticks_checked"], 20) << all.dump();
+  EXPECT_GT(all["states_checked"], 1000) << all.dump();
+  json one;
+  EXPECT_EQ(check(r1, one, err), 1) << one.dump();
+  EXPECT_GT(one["extra"], 0) << one.dump();
+  std::string bytes = slurp(r1);
+  ASSERT_GT(bytes.size(), 100u);
+  const std::string cut = scratch("cut.rec").string();
+  {
+    std::ofstream f(cut, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
+  }
+  json none;
+  EXPECT_EQ(check(r1 + "," + cut, none, err), 2);
+  EXPECT_NE(err.find("damaged or cut short"), std::string::npos) << err;
+  EXPECT_EQ(check(scratch("no-such.rec").string(), none, err), 2);
+  EXPECT_NE(err.find("cannot be read"), std::string::npos) << err;
+}
+
 }  // namespace

@@ -523,14 +523,16 @@ TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
 
 // Zones in a grid (--zone-rows): four zones in 2 rows of 2 columns, 200 bots walking across both
 // borders and the corner where the four meet, then the same bots against one server: nothing lost,
-// duplicated or inconsistent in either, and States relayed (the bots crossed into other zones).
+// duplicated or inconsistent in either, and States relayed (the bots crossed into other zones). The
+// cluster's bots run in two processes (CLUSTER_BOT_PROCESSES), their records checked together.
 TEST(Cluster, FourZonesInAGridAgreeWithOneServer) {
   if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0)
     GTEST_SKIP() << "nats-server is not installed (scripts/setup.sh installs it)";
   const fs::path out = scratch("grid.out"), logs = scratch("grid-logs");
   const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() +
-                          " CLUSTER_ROWS=2 CLUSTER_LOG=" + logs.string() + " timeout 150 bash " +
-                          warpmind::test::source_dir() + "/scripts/cluster.sh 4 200 4 > " + out.string() + " 2>&1";
+                          " CLUSTER_ROWS=2 CLUSTER_BOT_PROCESSES=2 CLUSTER_LOG=" + logs.string() +
+                          " timeout 150 bash " + warpmind::test::source_dir() + "/scripts/cluster.sh 4 200 4 > " +
+                          out.string() + " 2>&1";
   const int raw = std::system(cmd.c_str());
   const json r = json::parse(last_line(slurp(out)), nullptr, false);
   ASSERT_FALSE(r.is_discarded()) << slurp(out);
