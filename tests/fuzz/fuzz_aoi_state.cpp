@@ -34,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::uint8_t> again;
   FUZZ_CHECK(v->restore(after).ok() && v->save(again).ok() && again == after);
   std::vector<Command> moves;
-  for (std::uint32_t i = 0; i < w->players().size() && i < 64; ++i) moves.push_back({i, CommandType::Move, 1, -1, 0, 0});
+  for (std::uint32_t i = 0; i < w->players().size() && i < 64; ++i)
+    moves.push_back({i, CommandType::Move, 1, -1, 0, 0});
   TickResult r1, r2;
   FUZZ_CHECK(w->tick(moves, r1).ok() && v->tick(moves, r2).ok());
   FUZZ_CHECK(r1.notification_count == r2.notification_count && r1.entered.size() == r2.entered.size());
