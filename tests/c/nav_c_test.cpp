@@ -81,4 +81,66 @@ TEST(CApi, NavFieldsEqualTheLibrary) {
   wm_context_destroy(ctx);
 }
 
+// wm_navfields_*: fields kept up to date through the C API equal wm_nav_fields on the changed grid; a
+// save restored into a handle of another grid gives the same fields; bad changes and bytes change nothing.
+TEST(CApi, UpdatedNavFieldsSaveAndRestore) {
+  wm_context* ctx = nullptr;
+  ASSERT_EQ(wm_context_create(WM_BACKEND_CPU, 2, &ctx), WM_OK);
+  const int w = 7, h = 5;
+  std::vector<std::uint8_t> costs(w * h, 1);
+  costs[10] = 0;
+  const std::int32_t goals[] = {0, 0, 6, 4};
+  wm_navfields* f = nullptr;
+  EXPECT_EQ(wm_navfields_create(ctx, w, h, costs.data(), goals, 2, nullptr), WM_INVALID_ARGUMENT);
+  const std::int32_t blocked_goal[] = {3, 1};  // cell 10
+  EXPECT_EQ(wm_navfields_create(ctx, w, h, costs.data(), blocked_goal, 1, &f), WM_INVALID_ARGUMENT);
+  ASSERT_EQ(wm_navfields_create(ctx, w, h, costs.data(), goals, 2, &f), WM_OK) << wm_last_error();
+  const std::int32_t changes[] = {3, 2, 0, 4, 2, 5, 1, 3, 0};
+  ASSERT_EQ(wm_navfields_update(f, changes, 3), WM_OK) << wm_last_error();
+  costs[3 + 2 * w] = 0, costs[4 + 2 * w] = 5, costs[1 + 3 * w] = 0;
+  const std::int32_t bad[] = {1, 1, 256};
+  EXPECT_EQ(wm_navfields_update(f, bad, 1), WM_INVALID_ARGUMENT);
+  const std::int32_t on_goal[] = {0, 0, 0};
+  EXPECT_EQ(wm_navfields_update(f, on_goal, 1), WM_INVALID_ARGUMENT);
+  std::vector<float> want(2 * costs.size());
+  std::vector<std::int8_t> want_dir(want.size());
+  ASSERT_EQ(wm_nav_fields(ctx, w, h, costs.data(), goals, 2, want.data(), want_dir.data()), WM_OK);
+  std::vector<float> got(costs.size());
+  std::vector<std::int8_t> got_dir(costs.size());
+  for (std::size_t g = 0; g < 2; ++g) {
+    ASSERT_EQ(wm_navfields_read(f, g, got.data(), got_dir.data(), got.size()), WM_OK);
+    EXPECT_EQ(std::memcmp(got.data(), want.data() + g * costs.size(), costs.size() * sizeof(float)), 0) << g;
+    EXPECT_EQ(std::memcmp(got_dir.data(), want_dir.data() + g * costs.size(), costs.size()), 0) << g;
+  }
+  EXPECT_EQ(wm_navfields_read(f, 2, got.data(), nullptr, got.size()), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(wm_navfields_read(f, 0, got.data(), nullptr, got.size() - 1), WM_INVALID_ARGUMENT);
+  const std::uint8_t* bytes = nullptr;
+  std::size_t size = 0;
+  ASSERT_EQ(wm_navfields_save(f, &bytes, &size), WM_OK);
+  ASSERT_EQ(size, 32u + 16u + costs.size());
+  const std::vector<std::uint8_t> saved(bytes, bytes + size);
+  const std::uint8_t one = 1;
+  const std::int32_t corner[] = {0, 0};
+  wm_navfields* other = nullptr;
+  ASSERT_EQ(wm_navfields_create(ctx, 1, 1, &one, corner, 1, &other), WM_OK);
+  EXPECT_EQ(wm_navfields_restore(other, saved.data(), saved.size() - 1), WM_INVALID_ARGUMENT);
+  int ow = 0, oh = 0;
+  std::size_t og = 0;
+  ASSERT_EQ(wm_navfields_size(other, &ow, &oh, &og), WM_OK);
+  EXPECT_EQ(ow * oh, 1) << "a refused restore changed the grid";
+  ASSERT_EQ(wm_navfields_restore(other, saved.data(), saved.size()), WM_OK) << wm_last_error();
+  ASSERT_EQ(wm_navfields_size(other, &ow, &oh, &og), WM_OK);
+  EXPECT_EQ(ow, w);
+  EXPECT_EQ(oh, h);
+  EXPECT_EQ(og, 2u);
+  for (std::size_t g = 0; g < 2; ++g) {
+    ASSERT_EQ(wm_navfields_read(other, g, got.data(), nullptr, got.size()), WM_OK);
+    EXPECT_EQ(std::memcmp(got.data(), want.data() + g * costs.size(), costs.size() * sizeof(float)), 0) << g;
+  }
+  wm_navfields_destroy(other);
+  wm_navfields_destroy(f);
+  wm_navfields_destroy(nullptr);
+  wm_context_destroy(ctx);
+}
+
 }  // namespace

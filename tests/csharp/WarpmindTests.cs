@@ -426,6 +426,40 @@ namespace Warpmind.Tests
         }
 
         [Test]
+        public void NavFieldsFollowUpdatesAndRestore()
+        {
+            var costs = new byte[12 * 8];
+            for (int i = 0; i < costs.Length; ++i) costs[i] = 1;
+            var goals = new[] { 0, 0, 11, 7 };
+            using (var f = new NavFields(ctx, 12, 8, costs, goals))
+            {
+                f.Update(new[] { 5, 3, 0, 5, 4, 0, 6, 2, 7 });
+                costs[5 + 3 * 12] = 0; costs[5 + 4 * 12] = 0; costs[6 + 2 * 12] = 7;
+                var want = new float[2 * costs.Length];
+                var wantDir = new sbyte[want.Length];
+                Navigation.DistanceFields(ctx, 12, 8, costs, goals, want, wantDir);
+                var got = new float[costs.Length];
+                for (int g = 0; g < 2; ++g)
+                {
+                    f.Read(g, got, null);
+                    for (int c = 0; c < costs.Length; ++c) Assert.AreEqual(want[g * costs.Length + c], got[c], "goal " + g + " cell " + c);
+                }
+                Assert.Throws<ArgumentException>(() => f.Update(new[] { 0, 0, 0 }));  // blocking a goal
+                var state = f.Save();
+                using (var other = new NavFields(ctx, 1, 1, new byte[] { 1 }, new[] { 0, 0 }))
+                {
+                    Assert.Throws<ArgumentException>(() => other.Restore(new byte[] { 1, 2, 3 }));
+                    other.Restore(state);
+                    Assert.AreEqual(12, other.Width);
+                    Assert.AreEqual(2, other.Goals);
+                    var again = new float[costs.Length];
+                    other.Read(1, again, null);
+                    for (int c = 0; c < costs.Length; ++c) Assert.AreEqual(want[costs.Length + c], again[c], "cell " + c);
+                }
+            }
+        }
+
+        [Test]
         public void Regions3DEqualABruteForceOverlap()
         {
             var rng = new Random(12);

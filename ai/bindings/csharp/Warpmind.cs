@@ -183,6 +183,13 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_regions_match(RegionsHandle r, out IntPtr pairs, out UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_nav_fields(ContextHandle ctx, int width, int height, byte[] costs, int[] goals, UIntPtr goalCount, [Out] float[] distances, [Out] sbyte[] directions);
         [DllImport(Lib)] internal static extern int wm_nav_goal_set_field(ContextHandle ctx, int width, int height, byte[] costs, int[] goals, UIntPtr goalCount, [Out] float[] distances, [Out] sbyte[] directions);
+        [DllImport(Lib)] internal static extern int wm_navfields_create(ContextHandle ctx, int width, int height, byte[] costs, int[] goals, UIntPtr goalCount, out IntPtr fields);
+        [DllImport(Lib)] internal static extern void wm_navfields_destroy(IntPtr fields);
+        [DllImport(Lib)] internal static extern int wm_navfields_update(NavFieldsHandle f, int[] changes, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_navfields_size(NavFieldsHandle f, out int width, out int height, out UIntPtr goals);
+        [DllImport(Lib)] internal static extern int wm_navfields_read(NavFieldsHandle f, UIntPtr goal, [Out] float[] distances, [Out] sbyte[] directions, UIntPtr cells);
+        [DllImport(Lib)] internal static extern int wm_navfields_save(NavFieldsHandle f, out IntPtr bytes, out UIntPtr size);
+        [DllImport(Lib)] internal static extern int wm_navfields_restore(NavFieldsHandle f, byte[] bytes, UIntPtr size);
         [DllImport(Lib)] internal static extern int wm_nav_steer(int width, int height, float[] distances, sbyte[] directions, Vec2[] positions, UIntPtr count, [Out] Vec2[] steer, [Out] float[] dist);
 
         // Copies count records from memory the library owns into `into` (grown when too small): one block
@@ -300,6 +307,7 @@ namespace Warpmind
     public sealed class RegionsHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_regions_destroy(handle); return true; } }
     public sealed class ChessHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_chess_destroy(handle); return true; } }
     public sealed class Connect6Handle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_connect6_destroy(handle); return true; } }
+    public sealed class NavFieldsHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_navfields_destroy(handle); return true; } }
     public sealed class TablesHandle : WarpmindHandle { protected override bool ReleaseHandle() { Native.wm_tables_destroy(handle); return true; } }
 
     public enum LogLevel { Info = 0, Warning = 1 }
@@ -728,6 +736,51 @@ namespace Warpmind
         {
             Native.Check(Native.wm_nav_steer(width, height, distances, directions, positions, Native.Size(positions.Length), steer, dist));
         }
+    }
+
+    // Navigation fields kept up to date as cells change (warpmind/nav/nav_fields.h): after each Update,
+    // every field equals Navigation.DistanceFields on the changed grid, bit for bit.
+    public sealed class NavFields : IDisposable
+    {
+        readonly Context context;
+        readonly NavFieldsHandle handle = new NavFieldsHandle();
+        // goals: (x, y) pairs.
+        public NavFields(Context ctx, int width, int height, byte[] costs, int[] goals)
+        {
+            if (goals.Length % 2 != 0) throw new ArgumentException("NavFields: goals are (x, y) pairs");
+            context = ctx;
+            IntPtr h;
+            Native.Check(Native.wm_navfields_create(ctx.Handle, width, height, costs, goals, Native.Size(goals.Length / 2), out h));
+            handle.Set(h);
+        }
+        // changes: (x, y, new cost 0..255; 0 blocks) triples.
+        public void Update(int[] changes)
+        {
+            if (changes.Length % 3 != 0) throw new ArgumentException("Update: changes are (x, y, cost) triples");
+            Native.Check(Native.wm_navfields_update(handle, changes, Native.Size(changes.Length / 3)));
+        }
+        public int Width { get { int w, h; UIntPtr g; Native.Check(Native.wm_navfields_size(handle, out w, out h, out g)); return w; } }
+        public int Height { get { int w, h; UIntPtr g; Native.Check(Native.wm_navfields_size(handle, out w, out h, out g)); return h; } }
+        public int Goals { get { int w, h; UIntPtr g; Native.Check(Native.wm_navfields_size(handle, out w, out h, out g)); return (int)g; } }
+        // One goal's field: Width x Height distances and directions (directions may be null).
+        public void Read(int goal, float[] distances, sbyte[] directions)
+        {
+            if (goal < 0) throw new ArgumentException("Read: goal " + goal);
+            Native.Check(Native.wm_navfields_read(handle, (UIntPtr)goal, distances, directions, Native.Size(distances.Length)));
+        }
+        // The grid as updated and the goals as bytes (format in nav_fields.h); Restore replaces this
+        // object's grid and goals with saved ones and computes their fields.
+        public byte[] Save()
+        {
+            IntPtr p;
+            UIntPtr n;
+            Native.Check(Native.wm_navfields_save(handle, out p, out n));
+            var bytes = new byte[(int)n];
+            Marshal.Copy(p, bytes, 0, bytes.Length);
+            return bytes;
+        }
+        public void Restore(byte[] state) { Native.Check(Native.wm_navfields_restore(handle, state, Native.Size(state.Length))); }
+        public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
     }
 
     public sealed class Chess : IDisposable

@@ -511,6 +511,28 @@ wm_status wm_nav_goal_set_field(wm_context* ctx, int width, int height, const ui
 wm_status wm_nav_steer(int width, int height, const float* distances, const int8_t* directions,
                        const wm_vec2* positions, size_t count, wm_vec2* steer, float* dist);
 
+/* Navigation fields kept up to date as cells change (warpmind/nav/nav_fields.h; the context's CPU
+ * threads on every backend). Created from a grid and goals as wm_nav_fields takes them. update applies
+ * `count` changes, changes[3k .. 3k + 2] = (column, row, new cost 0..255; 0 blocks), a later change of a
+ * cell winning; afterwards every field equals wm_nav_fields on the changed grid, bit for bit. A change
+ * outside the grid, a cost outside 0..255 or one blocking a goal: WM_INVALID_ARGUMENT, nothing changes.
+ * wm_navfields_read writes goal `goal`'s width * height distances and (when not NULL) directions; `cells`
+ * must be width * height of the current grid. wm_navfields_size gives the grid's width and height and the
+ * number of goals (any pointer may be NULL). save points *bytes at the updated grid and the goals (*size
+ * bytes, owned by the handle, valid until its next save or its destruction; format in nav_fields.h);
+ * restore replaces the handle's grid and goals with saved ones (any size) and computes their fields. Bytes
+ * that are not such a state: WM_INVALID_ARGUMENT, nothing changes. */
+typedef struct wm_navfields wm_navfields;
+wm_status wm_navfields_create(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
+                               size_t goal_count, wm_navfields** out);
+void wm_navfields_destroy(wm_navfields* fields);
+wm_status wm_navfields_update(wm_navfields* fields, const int32_t* changes, size_t count);
+wm_status wm_navfields_size(const wm_navfields* fields, int* width, int* height, size_t* goals);
+wm_status wm_navfields_read(const wm_navfields* fields, size_t goal, float* distances, int8_t* directions,
+                             size_t cells);
+wm_status wm_navfields_save(wm_navfields* fields, const uint8_t** bytes, size_t* size);
+wm_status wm_navfields_restore(wm_navfields* fields, const uint8_t* bytes, size_t size);
+
 /* ---- the world map (warpmind/world/world_map.h) -------------------------------------------------- */
 
 /* One map of walls and terrain for the crowd, the navigation fields and the field: width x height cells
