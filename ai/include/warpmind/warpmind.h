@@ -524,12 +524,12 @@ wm_status wm_nav_steer(int width, int height, const float* distances, const int8
  * that are not such a state: WM_INVALID_ARGUMENT, nothing changes. */
 typedef struct wm_navfields wm_navfields;
 wm_status wm_navfields_create(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
-                               size_t goal_count, wm_navfields** out);
+                              size_t goal_count, wm_navfields** out);
 void wm_navfields_destroy(wm_navfields* fields);
 wm_status wm_navfields_update(wm_navfields* fields, const int32_t* changes, size_t count);
 wm_status wm_navfields_size(const wm_navfields* fields, int* width, int* height, size_t* goals);
 wm_status wm_navfields_read(const wm_navfields* fields, size_t goal, float* distances, int8_t* directions,
-                             size_t cells);
+                            size_t cells);
 wm_status wm_navfields_save(wm_navfields* fields, const uint8_t** bytes, size_t* size);
 wm_status wm_navfields_restore(wm_navfields* fields, const uint8_t* bytes, size_t size);
 
