@@ -285,6 +285,13 @@ namespace Warpmind
             throw new WarpmindException(message);
         }
         internal static UIntPtr Size(int n) { return new UIntPtr((uint)n); }
+        // A copy of n bytes the library owns (a saved state): the caller's to keep.
+        internal static byte[] Copy(IntPtr p, UIntPtr n)
+        {
+            var bytes = new byte[(int)n];
+            Marshal.Copy(p, bytes, 0, bytes.Length);
+            return bytes;
+        }
         internal static unsafe SearchResult ToResult(ref Result r)
         {
             fixed (byte* m = r.Move) return new SearchResult { Move = Marshal.PtrToStringAnsi((IntPtr)m), Score = r.Score, Depth = r.Depth, Nodes = r.Nodes };
@@ -465,9 +472,7 @@ namespace Warpmind
             IntPtr p;
             UIntPtr n;
             Native.Check(Native.wm_crowd_save(handle, out p, out n));
-            var bytes = new byte[(int)n];
-            Marshal.Copy(p, bytes, 0, bytes.Length);
-            return bytes;
+            return Native.Copy(p, n);
         }
         public void Restore(byte[] state) { Native.Check(Native.wm_crowd_restore(handle, state, Native.Size(state.Length))); }
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }
@@ -615,9 +620,7 @@ namespace Warpmind
             IntPtr p;
             UIntPtr n;
             Native.Check(Native.wm_aoi_save(handle, out p, out n));
-            var bytes = new byte[(int)n];
-            Marshal.Copy(p, bytes, 0, bytes.Length);
-            return bytes;
+            return Native.Copy(p, n);
         }
         public void Restore(byte[] state) { Native.Check(Native.wm_aoi_restore(handle, state, Native.Size(state.Length))); }
         public AoiTickStats Tick(Command[] commands)
@@ -775,9 +778,7 @@ namespace Warpmind
             IntPtr p;
             UIntPtr n;
             Native.Check(Native.wm_navfields_save(handle, out p, out n));
-            var bytes = new byte[(int)n];
-            Marshal.Copy(p, bytes, 0, bytes.Length);
-            return bytes;
+            return Native.Copy(p, n);
         }
         public void Restore(byte[] state) { Native.Check(Native.wm_navfields_restore(handle, state, Native.Size(state.Length))); }
         public void Dispose() { handle.Dispose(); GC.KeepAlive(context); }

@@ -91,18 +91,8 @@ struct CrowdObject {
     return out;
   }
 
-  py::bytes save() const {
-    std::vector<std::uint8_t> b;
-    check(without_gil([&] { return solver->save(b); }));
-    return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
-  }
-
-  void restore(const py::bytes& bytes) {
-    const std::string b = bytes;
-    check(without_gil([&] {
-      return solver->restore(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(b.data()), b.size()));
-    }));
-  }
+  py::bytes save() const { return save_state(*solver); }
+  void restore(const py::bytes& bytes) { restore_state(*solver, bytes); }
 
   void retain(const Array<std::uint8_t>& keep) {
     if (keep.ndim() != 1) throw py::value_error("retain: keep must be a 1-D array of flags");

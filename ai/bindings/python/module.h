@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "c/c_api.h"  // wm_context: the C API's handle of a Context, shared by the C++ and C halves
 #include "warpmind/core/context.h"
@@ -59,6 +60,22 @@ template <class F>
 Status without_gil(F&& f) {
   py::gil_scoped_release free;
   return f();
+}
+
+// A module's saved state (the crowd's, the AOI world's, the navigation fields': save(bytes) and
+// restore(span) in C++) as Python bytes and back, the GIL released around the library's calls.
+template <class T>
+py::bytes save_state(const T& module) {
+  std::vector<std::uint8_t> b;
+  check(without_gil([&] { return module.save(b); }));
+  return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+}
+template <class T>
+void restore_state(T& module, const py::bytes& bytes) {
+  const std::string b = bytes;
+  check(without_gil([&] {
+    return module.restore(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(b.data()), b.size()));
+  }));
 }
 
 // An (n, 2) array of points as Vec2s (a view when it is already C-contiguous float32).

@@ -192,18 +192,8 @@ struct AoiObject {
     check(without_gil([&] { return world->reset(players); }));
   }
 
-  py::bytes save() const {
-    std::vector<std::uint8_t> b;
-    check(without_gil([&] { return world->save(b); }));
-    return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
-  }
-
-  void restore(const py::bytes& bytes) {
-    const std::string b = bytes;
-    check(without_gil([&] {
-      return world->restore(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(b.data()), b.size()));
-    }));
-  }
+  py::bytes save() const { return save_state(*world); }
+  void restore(const py::bytes& bytes) { restore_state(*world, bytes); }
 
   // commands: a NumPy array of COMMAND_DTYPE. Returns a dict of the tick's results.
   py::dict tick(const py::array& commands) { return tick_with(commands, nullptr); }
@@ -500,17 +490,8 @@ struct NavFieldsObject {
     }
     check(without_gil([&] { return fields->update(changes); }));
   }
-  py::bytes save() const {
-    std::vector<std::uint8_t> b;
-    check(without_gil([&] { return fields->save(b); }));
-    return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
-  }
-  void restore(const py::bytes& bytes) {
-    const std::string b = bytes;
-    check(without_gil([&] {
-      return fields->restore(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(b.data()), b.size()));
-    }));
-  }
+  py::bytes save() const { return save_state(*fields); }
+  void restore(const py::bytes& bytes) { restore_state(*fields, bytes); }
   std::size_t goal_index(std::size_t g) const {
     if (g >= fields->goals()) throw py::value_error("goal " + std::to_string(g) + " out of range");
     return g;
