@@ -15,13 +15,12 @@ constexpr char kMagic[8] = {'W', 'M', 'B', 'O', 'T', 'R', 'E', 'C'};
 constexpr std::uint32_t kFormat = 1;
 
 struct Writer {
-  std::vector<std::uint8_t> out;
-  bool ok = true;
+  std::vector<std::uint8_t> out;  // written to the file a bot at a time
   void word(std::uint64_t v, int bytes) {
     for (int b = 0; b < bytes; ++b) out.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
   }
   template <class T>
-  void operator()(T& v) {
+  void operator()(const T& v) {
     if constexpr (std::is_same_v<T, float>) {
       std::uint32_t bits;
       std::memcpy(&bits, &v, 4);
@@ -34,10 +33,9 @@ struct Writer {
   }
   // A list: its length, then each element by `each`.
   template <class T, class F>
-  void list(std::vector<T>& v, F each) {
-    std::uint64_t n = v.size();
-    (*this)(n);
-    for (T& e : v) each(e);
+  void list(const std::vector<T>& v, F each) {
+    (*this)(static_cast<std::uint64_t>(v.size()));
+    for (const T& e : v) each(e);
   }
 };
 
@@ -85,32 +83,35 @@ struct Reader {
   }
 };
 
-template <class IO>
-void world_fields(IO& io, World& w) {
+// The walks below serve both directions: IO is the Writer (W, S const) or the Reader.
+template <class IO, class W>
+void world_fields(IO& io, W& w) {
   io(w.cfg.world.x0), io(w.cfg.world.y0), io(w.cfg.world.width), io(w.cfg.world.height), io(w.cfg.aoi);
   io(w.map), io(w.max_move);
   auto shape = static_cast<std::uint32_t>(w.cfg.shape);
   auto hz = static_cast<std::uint32_t>(w.tick_hz);
   io(shape), io(hz);
-  w.cfg.shape = static_cast<aoi::AoiShape>(shape);
-  w.tick_hz = static_cast<int>(hz);
+  if constexpr (!std::is_const_v<W>) {
+    w.cfg.shape = static_cast<aoi::AoiShape>(shape);
+    w.tick_hz = static_cast<int>(hz);
+  }
 }
 
-template <class IO>
-void session_fields(IO& io, Session& s) {
+template <class IO, class S>
+void session_fields(IO& io, S& s) {
   io(s.player), io(s.token), io(s.first_tick), io(s.end_tick), io(s.resumed), io(s.after_crash);
   io(s.spawn_x), io(s.spawn_y), io(s.spawn_hp), io(s.welcome_last_seq), io(s.welcome_seq);
   io(s.before_x), io(s.before_y), io(s.before_last_seq), io(s.before_seq), io(s.before_exact), io(s.gone);
   io(s.lost);
-  io.list(s.sent, [&](Sent& k) { io(k.attack), io(k.x), io(k.y); });
-  const auto entry = [&](aoi::MailboxEntry& e) { io(e.subject_field), io(e.value); };
-  io.list(s.states, [&](StateRecord& r) {
+  io.list(s.sent, [&](auto& k) { io(k.attack), io(k.x), io(k.y); });
+  const auto entry = [&](auto& e) { io(e.subject_field), io(e.value); };
+  io.list(s.states, [&](auto& r) {
     io(r.tick), io(r.since), io(r.last_seq), io(r.x), io(r.y), io(r.hp);
     io.list(r.entries, entry);
     io.list(r.catch_up, entry);
   });
-  const auto id = [&](std::uint32_t& p) { io(p); };
-  io.list(s.events, [&](EventRecord& e) {
+  const auto id = [&](auto& p) { io(p); };
+  io.list(s.events, [&](auto& e) {
     io(e.tick);
     io.list(e.entered, id);
     io.list(e.left, id);
@@ -120,23 +121,22 @@ void session_fields(IO& io, Session& s) {
 }  // namespace
 
 std::string write_record(const std::string& path, const World& world, const std::vector<Bot>& bots) {
-  Writer w;
-  w.out.insert(w.out.end(), std::begin(kMagic), std::end(kMagic));
-  std::uint32_t format = kFormat;
-  w(format);
-  World copy;  // world_fields takes its fields by reference
-  copy.cfg = world.cfg;
-  copy.map = world.map, copy.max_move = world.max_move, copy.tick_hz = world.tick_hz;
-  world_fields(w, copy);
-  std::uint64_t n = bots.size();
-  w(n);
-  for (const Bot& b : bots) {
-    auto sessions = b.sessions;  // the walk takes references; a copy keeps the bots const
-    w.list(sessions, [&](Session& s) { session_fields(w, s); });
-  }
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) return path + ": cannot be written";
-  f.write(reinterpret_cast<const char*>(w.out.data()), static_cast<std::streamsize>(w.out.size()));
+  Writer w;
+  const auto flush = [&] {
+    f.write(reinterpret_cast<const char*>(w.out.data()), static_cast<std::streamsize>(w.out.size()));
+    w.out.clear();
+  };
+  w.out.insert(w.out.end(), std::begin(kMagic), std::end(kMagic));
+  w(kFormat);
+  world_fields(w, world);
+  w(static_cast<std::uint64_t>(bots.size()));
+  for (const Bot& b : bots) {
+    w.list(b.sessions, [&](const Session& s) { session_fields(w, s); });
+    flush();
+  }
+  flush();
   f.close();
   return f ? "" : path + ": write failed";
 }
