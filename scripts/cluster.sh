@@ -279,41 +279,11 @@ if ((processes == 1)); then
     --attack-share "$attack" --lose-share "$lose" --threads "$threads" "${bot_args[@]}" --json \
     >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
 else
-  # CLUSTER_BOT_PROCESSES=P: the bots split over P processes (seeds SEED..SEED+P-1), each recording what it
-  # received; one check reads every record, and one summary adds the processes' counts to it.
-  records=() bot_pids=()
-  for ((i = 0; i < processes; ++i)); do
-    n=$((bots / processes + (i < bots % processes ? 1 : 0)))
-    records+=("$log/bots-$i.rec")
-    "$bin/warpmind-bots" --server "$servers" --bots "$n" --seconds "$seconds" --seed "$((seed + i))" \
-      --attack-share "$attack" --lose-share "$lose" --threads "$threads" "${bot_args[@]}" --json \
-      --record "$log/bots-$i.rec" >"$log/cluster-bots-$i.json" 2>"$log/cluster-bots-$i.err" &
-    bot_pids+=($!)
-  done
-  for p in "${bot_pids[@]}"; do wait "$p"; done
-  "$bin/warpmind-bots" --check-records "$(IFS=,; echo "${records[*]}")" >"$log/cluster-check.json" \
-    2>"$log/cluster-bots.err"
-  python3 - "$log" "$processes" >"$log/cluster-bots.json" <<'PY'
-import json, sys
-log, n = sys.argv[1], int(sys.argv[2])
-def last(path):
-    try:
-        return json.loads(open(path).read().strip().splitlines()[-1])
-    except (OSError, ValueError, IndexError):
-        return None
-runs, check = [last(f"{log}/cluster-bots-{i}.json") for i in range(n)], last(f"{log}/cluster-check.json")
-if check is None or None in runs:
-    sys.exit(0)  # no summary: the script reports the bots' error
-out = {"program": "warpmind-bots", "processes": n, "checked": True}
-for k in ("bots", "joined", "players_lost", "players_duplicated", "crash_resumes", "catch_ups_behind", "snapshots",
-          "bad_messages"):
-    out[k] = sum(r.get(k, 0) for r in runs)
-out["longest_state_gap_ms"] = max(r.get("longest_state_gap_ms", 0) for r in runs)
-for k in ("ticks_checked", "states_checked", "shared_ids"):
-    out[k] = check[k]
-out["inconsistencies"] = check["inconsistencies"] + out["bad_messages"]
-print(json.dumps(out, separators=(",", ":")))
-PY
+  # CLUSTER_BOT_PROCESSES=P: the bots split over P processes, their records checked together
+  # (scripts/bot-processes.sh); one summary adds the processes' counts to the check.
+  WARPMIND_BIN_DIR="$bin" bash "$(dirname "${BASH_SOURCE[0]}")/bot-processes.sh" "$processes" "$bots" "$seed" "$log/bots" -- \
+    --server "$servers" --seconds "$seconds" --attack-share "$attack" --lose-share "$lose" --threads "$threads" \
+    "${bot_args[@]}" >"$log/cluster-bots.json" 2>"$log/cluster-bots.err"
 fi
 set -e
 [[ -n "$forge_pid" ]] && { wait "$forge_pid" 2>/dev/null || true; }

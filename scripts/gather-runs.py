@@ -24,7 +24,8 @@ COMMANDS = {
                     "(default backend); warpmind-bots --bots 2000 --threads 8 over loopback, --seconds 10 --seed 1, 2, 3 "
                     "one run after another, then --seconds 30 --churn 0.05 --seed 4; the server's summary last",
     "server-10k": "gpu-run.sh STAGE OUT server-10k: warpmind-server --sockets 3 --max-clients 10000 --map 2212 --aoi 20 "
-                  "(default backend); warpmind-bots --bots 10000 --threads 16 over loopback: --seconds 10 (all "
+                  "(default backend); BOTS_BIND_BLOCKS=1 scripts/bot-processes.sh 4 10000 1 -- --threads 4 over "
+                  "loopback (4 processes of 2,500 bots, each from 254 addresses of its own): --seconds 10 (all "
                   "connecting at once), then a new server and --seconds 12 --ramp-seconds 4",
     "server-kill": "gpu-run.sh STAGE OUT server-kill: CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "
                    "CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 scripts/cluster.sh 4 8000 12; then CLUSTER_MAP=989 "

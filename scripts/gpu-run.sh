@@ -206,9 +206,12 @@ for step in "${steps[@]}"; do
       } > "$log" 2>&1 ;;
     server-10k)
       # 10,000 bots on one server with three sockets on its port (--sockets 3; ENet holds 4,095
-      # connections a socket), at the bots' usual density (map 2212), the bots on 16 threads: all
-      # connecting at once for a 10 s run, then (a server of its own) arriving over the first 4 s of a 12 s
-      # run (--ramp-seconds 4). JSON lines in server-10k.jsonl: each run's bots' summary, then its server's.
+      # connections a socket), at the bots' usual density (map 2212). The bots run as 4 processes of 2,500
+      # on 4 threads each (scripts/bot-processes.sh, their records checked together), each process's
+      # sockets on a loopback block of its own (127.0.10-13.X: about 10 players an address, as a server on
+      # a network sees them): all connecting at once for a 10 s run, then (a server of its own) arriving
+      # over the first 4 s of a 12 s run (--ramp-seconds 4). JSON lines in server-10k.jsonl: each run's
+      # bots' summary (the processes' own under "runs"), then its server's.
       : > "$out/server-10k.jsonl"
       {
         for run in "0 10" "4 12"; do
@@ -218,9 +221,11 @@ for step in "${steps[@]}"; do
           spid=$!
           for _ in $(seq 200); do grep -q "listening on 127.0.0.1:[0-9]*," "$out/10k-server-$ramp.err" && break; sleep 0.05; done
           port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$out/10k-server-$ramp.err" | grep -o "[0-9]*,$" | tr -d ,)
-          echo "== warpmind-server --sockets 3 --max-clients 10000 --map 2212; warpmind-bots --bots 10000 --threads 16 --seconds $secs --ramp-seconds $ramp"
-          timeout 200 "$stage/warpmind-bots" --server "127.0.0.1:$port" --bots 10000 --threads 16 --seconds "$secs" \
-            --ramp-seconds "$ramp" --json | tail -1 | tee -a "$out/server-10k.jsonl"
+          echo "== warpmind-server --sockets 3 --max-clients 10000 --map 2212; BOTS_BIND_BLOCKS=1 bot-processes.sh 4 10000 1 -- --threads 4 --seconds $secs --ramp-seconds $ramp"
+          (ulimit -n 100000 2> /dev/null
+           BOTS_BIND_BLOCKS=1 WARPMIND_BIN_DIR="$stage" timeout 200 bash "$stage/bot-processes.sh" 4 10000 1 \
+             "$out/10k-bots-$ramp" -- --server "127.0.0.1:$port" --threads 4 --seconds "$secs" --ramp-seconds "$ramp") |
+            tail -1 | tee -a "$out/server-10k.jsonl"
           kill -INT "$spid"; wait "$spid"
           tail -1 "$out/10k-server-$ramp.json" | tee -a "$out/server-10k.jsonl"
         done

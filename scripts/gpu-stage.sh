@@ -37,7 +37,7 @@ if cmake --build "$build" --target help | grep -c "warpmind-server" > /dev/null;
   cp "$build/bin/warpmind-server" "$stage/"
   strip --strip-debug "$stage/warpmind-server" 2>/dev/null || true
   cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target warpmind-bots
-  cp "$build/bin/warpmind-bots" scripts/cluster.sh scripts/soak.sh "$stage/"
+  cp "$build/bin/warpmind-bots" scripts/cluster.sh scripts/bot-processes.sh scripts/soak.sh "$stage/"
   nats=$(command -v nats-server || echo /usr/sbin/nats-server)
   [[ -x $nats ]] && cp "$nats" "$stage/"  # a static program: the cluster step runs it there
   # iproute2, for the cluster step's network namespaces on a machine without it (its libraries go to STAGE/lib)

@@ -81,6 +81,7 @@ struct Bot {
   ENetHost* host = nullptr;
   ENetPeer* peer = nullptr;
   ENetAddress server{};
+  ENetAddress local{};  // --bind: the address its sockets are bound to (host 0: none given, the system picks)
   bool welcomed = false, refused = false, gone = false;  // the current connection's
   net::KeyPair pair;                                     // the current connection's key pair (fresh for each) and keys
   net::SessionKeys keys;

@@ -2,6 +2,7 @@
 // port, per bot) that join, walk between scripted waypoints and attack what they see, then check every
 // State they received against their commands and the AOI rule (docs/server.md, "What the bots check").
 // The check is bots_check.cpp; what a bot records, bots.h.
+#include <arpa/inet.h>
 #include <enet/enet.h>
 #include <poll.h>
 #include <sys/resource.h>
@@ -42,7 +43,7 @@ std::int64_t wall_us() {
 }
 
 struct Flags {
-  std::string server, server_key, record, check_records;
+  std::string server, server_key, record, check_records, bind;
   int bots = 10;
   double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0, ramp_seconds = 0;
   int threads = 1, resume_after_ms = 0;
@@ -54,6 +55,11 @@ double percentile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
+// A new UDP socket for a bot, bound to its --bind address when it has one.
+ENetHost* open_socket(const Bot& b) {
+  return enet_host_create(b.local.host != 0 ? &b.local : nullptr, 1, net::kChannels, 0, 0);
 }
 
 // A Message to the bot's server: sealed with the connection's keys, or (the Connect) in clear before them.
@@ -323,7 +329,7 @@ struct Run {
   // its Hello resumes the last session when `resume`, else asks for a new one.
   bool connect(Bot& b, bool resume) {
     enet_host_destroy(b.host);
-    b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
+    b.host = open_socket(b);
     if (b.host == nullptr) return false;
     b.peer = enet_host_connect(b.host, &b.server, net::kChannels, 0);
     if (b.peer == nullptr) return false;
@@ -463,8 +469,36 @@ std::string parse_servers(const std::string& list, std::vector<ENetAddress>& ser
   return {};
 }
 
+// --bind ADDR[/PREFIX][,...]: the local IPv4 addresses the bots' sockets are bound to, bot i to the (i mod
+// count)-th, a block ADDR/PREFIX (16 <= PREFIX <= 32) standing for its addresses in order (without the
+// block's first and last where PREFIX <= 30: its network and broadcast addresses). Hosts in network byte
+// order, as ENet keeps them; empty string or what is wrong with the list.
+std::string parse_bind(const std::string& list, std::vector<enet_uint32>& locals) {
+  for (std::size_t from = 0; from <= list.size();) {
+    std::size_t to = list.find(',', from);
+    if (to == std::string::npos) to = list.size();
+    const std::string one = list.substr(from, to - from);
+    from = to + 1;
+    const std::size_t slash = one.find('/');
+    const std::string host_name = one.substr(0, slash);
+    in_addr a{};
+    if (inet_pton(AF_INET, host_name.c_str(), &a) != 1) return "expected an IPv4 address, got '" + one + "'";
+    long prefix = 32;
+    if (slash != std::string::npos) {
+      char* end = nullptr;
+      prefix = std::strtol(one.c_str() + slash + 1, &end, 10);
+      if (*end != '\0' || end == one.c_str() + slash + 1 || prefix < 16 || prefix > 32)
+        return "the prefix of '" + one + "' must be 16 to 32";
+    }
+    const std::uint32_t size = std::uint32_t{1} << (32 - prefix), first = ntohl(a.s_addr) & ~(size - 1);
+    const std::uint32_t skip = prefix <= 30 ? 1 : 0;
+    for (std::uint32_t k = skip; k < size - skip; ++k) locals.push_back(htonl(first + k));
+  }
+  return {};
+}
+
 // One ENet host per bot, connecting to its server; empty string or the reason it cannot.
-std::string open_bots(Run& run, const std::vector<ENetAddress>& servers) {
+std::string open_bots(Run& run, const std::vector<ENetAddress>& servers, const std::vector<enet_uint32>& locals) {
   // One socket per bot: raise the open-file limit as far as allowed.
   rlimit rl{};
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -476,8 +510,11 @@ std::string open_bots(Run& run, const std::vector<ENetAddress>& servers) {
     Bot& b = run.bots[i];
     b.rng.seed(run.f.seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(i));
     b.server = servers[static_cast<std::size_t>(i) % servers.size()];
-    b.host = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
-    if (b.host == nullptr) return "cannot open a UDP socket for bot " + std::to_string(i);
+    if (!locals.empty()) b.local.host = locals[static_cast<std::size_t>(i) % locals.size()];
+    b.host = open_socket(b);
+    if (b.host == nullptr)
+      return "cannot open a UDP socket for bot " + std::to_string(i) +
+             (locals.empty() ? std::string() : " (is its --bind address one of this machine's?)");
     if (run.f.ramp_seconds > 0) {  // bot i connects i / bots of the ramp into the run
       b.waiting = true;
       b.connect_after = std::chrono::duration_cast<Clock::duration>(
@@ -710,7 +747,9 @@ int run(Run& run) {
     if (!net::parse_hex32(run.f.server_key, run.pinned)) return bad("--server-key: 64 hexadecimal digits expected");
     run.pin = true;
   }
-  if (const std::string err = open_bots(run, servers); !err.empty()) return bad(err);
+  std::vector<enet_uint32> locals;
+  if (!run.f.bind.empty()) parse_bind(run.f.bind, locals);  // checked when the flags were read
+  if (const std::string err = open_bots(run, servers, locals); !err.empty()) return bad(err);
   const Clock::time_point start = Clock::now();
   const Clock::time_point stop =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(run.f.seconds));
@@ -785,6 +824,17 @@ int main(int argc, char** argv) {
                   "the servers' public key (64 hexadecimal digits, as warpmind-server prints it): a connection whose "
                   "Keys carry another is dropped before its Hello (counted as refused and a bad message)",
                   {}, "none: any server's key is taken");
+  demos::add_text(
+      app, "--bind", f.bind, "ADDR[/PREFIX][,...]",
+      "bind the bots' sockets to these local IPv4 addresses, bot i to the (i mod count)-th; ADDR/PREFIX "
+      "(PREFIX 16 to 32) stands for the block's addresses (without its network and broadcast addresses "
+      "up to /30), e.g. 127.0.1.0/26 for 62 loopback addresses: players from many addresses, as a "
+      "server sees them",
+      [](const std::string& v) {
+        std::vector<enet_uint32> locals;
+        return parse_bind(v, locals);
+      },
+      "none: the system picks");
   demos::add_integer(app, "--bots", f.bots, 1, 100000, "N", "clients (one UDP socket each)");
   demos::add_integer(app, "--threads", f.threads, 1, 64, "N", "threads the bots are shared among");
   demos::add_number(app, "--seconds", f.seconds, 0.1, 1e6, "S", "how long the bots play");

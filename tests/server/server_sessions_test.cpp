@@ -2,6 +2,10 @@
 // restarting and resuming with their tokens) against one server, a client that restarts taking its
 // player back, a resume asked for too late or with a wrong token, and a new connection from an old one's
 // address and port. Loopback only; every loop is bounded in time.
+#include <poll.h>
+
+#include <set>
+
 #include "server/server_harness.h"
 
 namespace {
@@ -294,6 +298,57 @@ TEST(Server, SeveralSocketsOnOnePortShareTheClients) {
   EXPECT_EQ(status("--max-clients 4001"), 2);
   EXPECT_EQ(status("--max-clients 8001 --sockets 2"), 2);
   EXPECT_EQ(status("--sockets 9"), 2);
+}
+
+// --bind: the bots' sockets are bound to the given local addresses, bot i to the (i mod count)-th, so a
+// server sees its players come from many addresses (as they do; its per-address rules key on them). A
+// plain UDP socket on 127.0.0.1 stands for the server and records where the connects come from: a /29
+// block gives its six host addresses, a single address only itself. A prefix out of range, something that
+// is no IPv4 address and an address that is not this machine's are exit status 2.
+TEST(Server, BotsBoundToSeveralAddressesConnectFromEachOfThem) {
+  const int fake = ::socket(AF_INET, SOCK_DGRAM, 0);
+  ASSERT_GE(fake, 0);
+  sockaddr_in at{};
+  at.sin_family = AF_INET;
+  at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fake, reinterpret_cast<sockaddr*>(&at), sizeof at), 0);
+  socklen_t len = sizeof at;
+  ASSERT_EQ(::getsockname(fake, reinterpret_cast<sockaddr*>(&at), &len), 0);
+  const int port = ntohs(at.sin_port);
+  const auto sources = [&](const std::string& bind) {
+    json bots;
+    // Nobody answers: joined 0, exit status 1; what counts is the connects' source addresses.
+    EXPECT_EQ(run_bots(port, "--bots 12 --seconds 0.5 --bind " + bind, bots, "bind_bots"), 1);
+    std::set<std::string> from;
+    char buffer[2048];
+    for (;;) {
+      pollfd p{fake, POLLIN, 0};
+      if (::poll(&p, 1, 0) <= 0) break;
+      sockaddr_in src{};
+      socklen_t n = sizeof src;
+      if (::recvfrom(fake, buffer, sizeof buffer, 0, reinterpret_cast<sockaddr*>(&src), &n) < 0) break;
+      char text[INET_ADDRSTRLEN] = {};
+      inet_ntop(AF_INET, &src.sin_addr, text, sizeof text);
+      from.insert(text);
+    }
+    return from;
+  };
+  EXPECT_EQ(sources("127.0.1.0/29"),
+            (std::set<std::string>{"127.0.1.1", "127.0.1.2", "127.0.1.3", "127.0.1.4", "127.0.1.5", "127.0.1.6"}));
+  EXPECT_EQ(sources("127.0.2.9"), (std::set<std::string>{"127.0.2.9"}));
+  ::close(fake);
+  const auto status = [](const std::string& args) {
+    const int raw = std::system((warpmind::test::bin_dir() +
+                                 "/warpmind-bots --server 127.0.0.1:9 --bots 2 --seconds "
+                                 "0.2 " +
+                                 args + " > /dev/null 2>&1")
+                                    .c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  };
+  EXPECT_EQ(status("--bind 127.0.1.0/8"), 2);
+  EXPECT_EQ(status("--bind 127.0.1.0/33"), 2);
+  EXPECT_EQ(status("--bind bots.example"), 2);
+  EXPECT_EQ(status("--bind 192.0.2.1"), 2);  // TEST-NET-1: no machine's own address
 }
 
 // Bots spread over several processes (as a run of 40,000 bots must be: one process meets the host's limit
