@@ -26,6 +26,7 @@ struct AppOptions {
   int cuda_device = 0;           // the CUDA device the context uses
   std::string connect;           // aoi: watch the warpmind-server at HOST:PORT instead of simulating (observer.h)
   std::string observer_key;      // ... sending it this observer key (--observer-key-file)
+  std::string server_key;        // ... taking only this public key from it (--server-key; empty: any)
   std::string crowd_layout = "lattice";  // crowd: lattice | bottleneck | corridor | crossing (Avoid but lattice)
 };
 

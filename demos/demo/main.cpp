@@ -140,13 +140,13 @@ int render_connect6(demos::Connect6Table& table, int plays, int ai_time, int w, 
 // servicing the connection between them without blocking. stats.json gets a "connect" object. Exit 2
 // with the reason when the server was never watched (unreachable, refused, no Welcome); a disconnect
 // after that is recorded in stats.json and the remaining frames show the last snapshot.
-int render_observed(const std::string& address, const std::string& key, int frames, int per_frame, int save_every,
-                    int w, int h, const std::string& out) {
+int render_observed(const std::string& address, const std::string& key, const std::string& server_key, int frames,
+                    int per_frame, int save_every, int w, int h, const std::string& out) {
   std::unique_ptr<engine::OffscreenRenderer> renderer;
   std::string err = engine::OffscreenRenderer::create(w, h, renderer);
   if (!err.empty()) return bad(err + " (install Mesa's Vulkan drivers: scripts/setup.sh)");
   std::unique_ptr<demos::ServerObserver> obs;
-  err = demos::ServerObserver::open(address, key, obs);
+  err = demos::ServerObserver::open(address, key, server_key, obs);
   if (!err.empty()) return bad(err);
   std::uint32_t selected = 0;
   const auto stats = [&](int drawn) {
@@ -228,9 +228,9 @@ int main(int argc, char** argv) {
   demos::configure(app);
   app.footer("window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan");
   bool headless = false, want_window = false, no_interop = false, no_nav = false;
-  std::string connect, observer_key_file, observer_key, scene = "battle", fen, moves, ai_search = "alphabeta",
-                                                        out = "out/demo", map_file, size = "768x768",
-                                                        crowd_layout = "lattice";
+  std::string connect, observer_key_file, observer_key, server_key,
+      scene = "battle", fen, moves, ai_search = "alphabeta", out = "out/demo", map_file, size = "768x768",
+      crowd_layout = "lattice";
   int frames = 0, per_frame = 5, plays = 0, ai_time = 200, save_every = 1;
   std::size_t units = 600;
   std::uint64_t seed = 1;
@@ -253,6 +253,10 @@ int main(int argc, char** argv) {
                   "with --connect: the server's observer key (the first line of FILE, 16 to 256 bytes), for a server "
                   "started with --observer-key-file",
                   {}, "none (a server without a key admits observers from loopback)");
+  demos::add_text(app, "--server-key", server_key, "HEX",
+                  "with --connect: the server's public key (64 hexadecimal digits, as warpmind-server prints it); a "
+                  "server whose Keys carry another is left before the Observe (exit 2)",
+                  {}, "none: any server's key is taken");
   demos::add_text(app, "--fen", fen, "F", "chess: the starting position", {}, "the start");
   demos::add_text(app, "--moves", moves, "\"M ...\"",
                   "chess: moves played from it, in UCI letters (e2e4 e7e5 ...); connect6: the turns from the empty "
@@ -304,12 +308,15 @@ int main(int argc, char** argv) {
     if (!observer_key_file.empty())
       if (const std::string e = demos::ServerObserver::read_key(observer_key_file, observer_key); !e.empty())
         return bad(e);
+    if (!server_key.empty())
+      if (const std::string e = demos::ServerObserver::check_server_key(server_key); !e.empty()) return bad(e);
 #else
     return bad("--connect is not available in this build (it needs ENet and FlatBuffers: scripts/setup.sh)");
 #endif
   }
   if (app.count("--observer-key-file") && !app.count("--connect"))
     return bad("--observer-key-file: only with --connect");
+  if (app.count("--server-key") && !app.count("--connect")) return bad("--server-key: only with --connect");
   const bool windowed = want_window || (!headless && display);
   if (!app.count("--frames"))
     frames = windowed ? 0 : 10;
@@ -362,6 +369,7 @@ int main(int argc, char** argv) {
       ao.cuda_device = co.cuda_device;
       ao.connect = connect;
       ao.observer_key = observer_key;
+      ao.server_key = server_key;
       ao.crowd_layout = crowd_layout;
       return demos::run_window(ao, *window);
     }
@@ -377,7 +385,8 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(out, ec);
   if (ec) return bad("--out: cannot create '" + out + "'");
 #if WARPMIND_HAVE_OBSERVER
-  if (!connect.empty()) return render_observed(connect, observer_key, frames, per_frame, save_every, img_w, img_h, out);
+  if (!connect.empty())
+    return render_observed(connect, observer_key, server_key, frames, per_frame, save_every, img_w, img_h, out);
 #endif
   if (chess_table || connect6_table) {
     const std::string& kind = ai_search;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include "aoi_oracle.h"
@@ -91,9 +92,16 @@ std::string ServerObserver::read_key(const std::string& path, std::string& key) 
   return {};
 }
 
-std::string ServerObserver::open(const std::string& address, const std::string& key,
+std::string ServerObserver::check_server_key(const std::string& hex) {
+  net::Key32 k{};
+  return net::parse_hex32(hex, k) ? std::string() : "--server-key: 64 hexadecimal digits expected";
+}
+
+std::string ServerObserver::open(const std::string& address, const std::string& key, const std::string& server_key,
                                  std::unique_ptr<ServerObserver>& out) {
   out.reset();
+  net::Key32 pin{};
+  if (!server_key.empty() && !net::parse_hex32(server_key, pin)) return check_server_key(server_key);
   std::string host;
   int port = 0;
   if (!split_address(address, host, port))
@@ -105,6 +113,9 @@ std::string ServerObserver::open(const std::string& address, const std::string& 
   std::unique_ptr<ServerObserver> o(new ServerObserver());
   o->address_ = address;
   o->key_ = key;
+  o->pinned_ = !server_key.empty();
+  static_assert(sizeof o->pin_ == sizeof pin);
+  std::memcpy(o->pin_, pin.data(), sizeof o->pin_);
   o->host_ = enet_host_create(nullptr, 1, net::kChannels, 0, 0);
   if (o->host_ == nullptr) return "cannot create an ENet host (no UDP socket)";
   // A Snapshot of 4,000 players is ~64 KiB; the server's own packet limit is 256 KiB.
@@ -240,6 +251,8 @@ void ServerObserver::on_keys(const std::uint8_t* data, std::size_t size) {
     ++bad_packets_;
     return;
   }
+  if (pinned_ && std::memcmp(k->key()->data(), pin_, sizeof pin_) != 0)
+    return fail(ObserverState::Failed, "the server's public key is not the one given (--server-key)");
   flatbuffers::FlatBufferBuilder b(64 + key_.size());
   const auto key = key_.empty() ? 0 : b.CreateString(key_);
   net::FinishMessageBuffer(

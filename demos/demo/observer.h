@@ -54,9 +54,16 @@ class ServerObserver {
   static std::string check_address(const std::string& address);
   // Starts connecting to `address` without waiting; empty, or why it cannot start (bad address, ENet).
   // `key`: the server's observer key (--observer-key-file), sent sealed in the Observe; empty: none (a
-  // server without a key admits observers from loopback). Once watching, it sends an Ack a second, so
-  // that the server (--idle-seconds) keeps it.
-  static std::string open(const std::string& address, const std::string& key, std::unique_ptr<ServerObserver>& out);
+  // server without a key admits observers from loopback). `server_key`: the server's public key as
+  // warpmind-server prints it (64 hexadecimal digits, --server-key; check_server_key()), or empty: any
+  // server's key is taken. A server whose Keys carry another public key is left before anything is sent to
+  // it sealed (no Observe, so no observer key reaches it): Failed, "the server's public key is not the one
+  // given (--server-key)". Once watching, it sends an Ack a second, so that the server (--idle-seconds)
+  // keeps it.
+  static std::string open(const std::string& address, const std::string& key, const std::string& server_key,
+                          std::unique_ptr<ServerObserver>& out);
+  // Empty when `hex` is a public key open() takes (64 hexadecimal digits, either case), else why not.
+  static std::string check_server_key(const std::string& hex);
   // The first line of `path` as an observer key (16 to 256 bytes, as the server reads it); empty, or why not.
   static std::string read_key(const std::string& path, std::string& key);
   ~ServerObserver();
@@ -101,6 +108,8 @@ class ServerObserver {
   _ENetHost* host_ = nullptr;
   _ENetPeer* peer_ = nullptr;
   std::string address_, reason_, key_;
+  bool pinned_ = false;  // server_key given: the Keys must carry pin_
+  std::uint8_t pin_[32] = {};
   ObserverState state_ = ObserverState::Connecting;
   Clock::time_point since_;  // when the current state began
   bool welcomed_ = false;

@@ -36,6 +36,7 @@ class AoiScene : public Scene {
   explicit AoiScene(const AppOptions& o)
       : connect_(o.connect),
         observer_key_(o.observer_key),
+        server_key_(o.server_key),
         clients_(static_cast<int>(std::min<std::size_t>(o.battle.units_per_army * 4, 200000))),
         seed_(o.battle.seed) {}
   const char* name() const override { return "aoi"; }
@@ -205,7 +206,7 @@ class AoiScene : public Scene {
     if (live && !reconnect_) return Status::Ok();
     reconnect_ = false;
     if (observer_) observer_->close(0);
-    const std::string err = ServerObserver::open(connect_, observer_key_, observer_);
+    const std::string err = ServerObserver::open(connect_, observer_key_, server_key_, observer_);
     if (!err.empty()) return Status::Unavailable(err);
     fitted_ = false;
     auto_select_ = true;
@@ -266,6 +267,7 @@ class AoiScene : public Scene {
 #endif
   std::string connect_;       // HOST:PORT of a server to watch; empty: the scene's own world
   std::string observer_key_;  // the key its Observe carries (--observer-key-file)
+  std::string server_key_;    // the public key its Keys must carry (--server-key; empty: any)
   double network_ms_ = 0;
   bool is_gpu_ = false;  // GPU times per stage: the sort is not inside the query
   int clients_, map_ = 1000, hot_spots_ = 3;

@@ -778,8 +778,14 @@ TEST(Server, TheDemoWatchesALiveServerHeadless) {
   std::thread t([&] { run_bots(server.port, "--bots 20 --seconds 3 --seed 5", bots, "watched_bots"); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the bots join
   const fs::path dir = scratch("watch");
+  // The demo takes only the server's own public key (--server-key), as warpmind-server printed it.
+  const std::string err = slurp(server.err), said = "public key ";
+  const std::size_t key_at = err.find(said);
+  ASSERT_NE(key_at, std::string::npos) << err;
+  const std::string server_key = err.substr(key_at + said.size(), 64);
   const int rc = run_demo("--scene aoi --connect 127.0.0.1:" + std::to_string(server.port) + " --observer-key-file " +
-                          key_file.string() + " --frames 8 --ticks-per-frame 4 --out " + dir.string());
+                          key_file.string() + " --server-key " + server_key + " --frames 8 --ticks-per-frame 4 --out " +
+                          dir.string());
   t.join();
   ASSERT_EQ(rc, 0) << slurp(log);
   const json st = json::parse(slurp(dir / "stats.json"), nullptr, false);
@@ -808,6 +814,18 @@ TEST(Server, TheDemoWatchesALiveServerHeadless) {
   ASSERT_TRUE(refused.is_object()) << slurp(dir / "stats.json");
   EXPECT_EQ(refused["connect"]["state"], "refused");
   EXPECT_EQ(refused["connect"]["welcomed"], false);
+  // A server whose Keys carry another public key than --server-key: left before the Observe, exit 2.
+  EXPECT_EQ(run_demo("--connect 127.0.0.1:" + std::to_string(full.port) + " --server-key " + std::string(64, 'a') +
+                     " --out " + dir.string()),
+            2)
+      << slurp(log);
+  EXPECT_NE(slurp(log).find("public key is not the one given"), std::string::npos) << slurp(log);
+  const json other = json::parse(slurp(dir / "stats.json"), nullptr, false);
+  ASSERT_TRUE(other.is_object()) << slurp(dir / "stats.json");
+  EXPECT_EQ(other["connect"]["state"], "failed") << other.dump();
+  EXPECT_EQ(run_demo("--connect 127.0.0.1:" + std::to_string(full.port) + " --server-key 12ab --out " + dir.string()),
+            2);
+  EXPECT_NE(slurp(log).find("64 hexadecimal digits"), std::string::npos) << slurp(log);
   // A server that sends garbage, a message an observer never gets and a Snapshot with ids out of order
   // among good ones: the three are counted and ignored, the good snapshots shown.
   using namespace warpmind::net;
