@@ -23,7 +23,8 @@
 # (0: the bots' --churn, leaving and joining again or restarting and resuming), CLUSTER_ROWS (1: the
 # zones' grid, --zone-rows), CLUSTER_SOCKETS (1: each zone's --sockets, for more than 4,000 bots a
 # zone), CLUSTER_STAGGER_MS (0: each zone started that long after the one before it, so that the first
-# zones publish their first tick before the later ones are on the bus), CLUSTER_NETNS (0; 1: every zone
+# zones publish their first tick before the later ones are on the bus), CLUSTER_TLS (0; 1: the bus over
+# TLS with client certificates, made for the run with openssl — below), CLUSTER_NETNS (0; 1: every zone
 # in a network namespace of its own, on its own address, needs
 # root and iproute2 — below).
 #
@@ -50,6 +51,9 @@ for p in /usr/sbin/nats-server "$bin/nats-server"; do [[ -z "$nats_server" && -x
 for p in "$bin/warpmind-server" "$bin/warpmind-bots" "$nats_server"; do
   [[ -n "$p" && -x "$p" ]] || { echo "cluster: missing ${p:-nats-server} (scripts/setup.sh, scripts/build.sh)" >&2; exit 2; }
 done
+tls=${CLUSTER_TLS:-0}
+[[ "$tls" == 0 || "$tls" == 1 ]] || { echo "cluster: CLUSTER_TLS must be 0 or 1" >&2; exit 2; }
+((tls == 0)) || command -v openssl > /dev/null || { echo "cluster: CLUSTER_TLS=1 needs openssl (scripts/setup.sh)" >&2; exit 2; }
 rows=${CLUSTER_ROWS:-1}
 [[ "$rows" =~ ^[1-9][0-9]*$ ]] && ((zones % rows == 0)) || { echo "cluster: CLUSTER_ROWS must divide ZONES" >&2; exit 2; }
 columns=$((zones / rows))
@@ -165,6 +169,27 @@ server_args=(--port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$bac
   echo "warpmind:$password" > "$log/nats.credentials"
   printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\nmax_payload: 8388608\n' "$password" > "$log/nats.conf"
 )
+# CLUSTER_TLS=1: the bus over TLS (docs/server.md, "Trust: the zone bus"). A CA made for this run signs
+# the NATS server's certificate and one client certificate the zones present (--nats-ca-file,
+# --nats-cert-file, --nats-key-file); the NATS server requires TLS and a client certificate (verify), so
+# a client without them is refused before it can say anything, credentials or not.
+tls_args=()
+if ((tls)); then
+  (
+    umask 077
+    cd "$log"
+    curve=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+    openssl req -x509 "${curve[@]}" -days 2 -subj "/CN=warpmind cluster CA" -keyout ca.key -out ca.pem
+    for who in nats zone; do
+      openssl req "${curve[@]}" -subj "/CN=warpmind $who" -keyout "$who.key" -out "$who.csr"
+      printf 'subjectAltName=IP:%s,DNS:localhost\n' "$nats_host" > "$who.ext"
+      openssl x509 -req -in "$who.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile "$who.ext" -out "$who.pem"
+    done
+  ) > "$log/tls.log" 2>&1 || { echo "cluster: cannot make the TLS certificates (see $log/tls.log)" >&2; exit 1; }
+  printf 'tls {\n  cert_file: "%s"\n  key_file: "%s"\n  ca_file: "%s"\n  verify: true\n  timeout: 5\n}\n' \
+    "$log/nats.pem" "$log/nats.key" "$log/ca.pem" >> "$log/nats.conf"
+  tls_args=(--nats-ca-file "$log/ca.pem" --nats-cert-file "$log/zone.pem" --nats-key-file "$log/zone.key")
+fi
 # JetStream (-js) holds the zones' stored states and tick messages, in memory (docs/server.md, "A zone crash").
 "$nats_server" -a "$nats_host" -p -1 -js -sd "$log/jetstream" -c "$log/nats.conf" >"$log/nats.log" 2>&1 &
 pids+=($!)
@@ -173,6 +198,21 @@ for ((i = 0; i < 400; ++i)); do  # "Server is ready" comes after the port's line
   sleep 0.05
 done
 nats_port=$(wait_for "$log/nats.log" "client connections on $nats_host:" "$")
+# Whether a NATS server's reply holds a PONG line (not "PONG" inside the INFO: a server's random id can
+# spell it).
+pong() { local r=${1//$'\r'/}; [[ $'\n'$r$'\n' == *$'\nPONG\n'* ]]; }
+# With TLS, a client in clear gets nothing from the NATS server, the cluster's credentials and all: no PONG.
+tls_json=null
+if ((tls)); then
+  plain=refused
+  if exec 3<>"/dev/tcp/$nats_host/$nats_port"; then
+    printf 'CONNECT {"verbose":false,"pedantic":false,"name":"plain","user":"%s","pass":"%s"}\r\nPING\r\n' \
+      "$(cut -d: -f1 "$log/nats.credentials")" "$(cut -d: -f2 "$log/nats.credentials")" >&3 2> /dev/null || true
+    pong "$(timeout 3 head -c 4096 <&3 2> /dev/null || true)" && plain=admitted
+    exec 3>&-
+  fi
+  tls_json="{\"plain_client\":\"$plain\"}"
+fi
 prefix="warpmind.cluster.$$"
 servers=""
 zone_pids=()
@@ -184,7 +224,7 @@ zone_args() {  # zone $1's flags, into the array `zone`
   zone=(--host "$(zone_host "$1")" --sockets "$sockets" --max-clients "$per_zone" --zones "$zones" --zone-rows "$rows" --zone "$1"
     --nats "nats://$nats_host:$nats_port"
     --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --key-file "$log/server.key" --nats-credentials-file "$log/nats.credentials"
-    "${store_args[@]}")
+    "${store_args[@]}" "${tls_args[@]}")
 }
 stagger_ms=${CLUSTER_STAGGER_MS:-0}
 [[ "$stagger_ms" =~ ^[0-9]+$ ]] || { echo "cluster: CLUSTER_STAGGER_MS must be a whole number" >&2; exit 2; }
@@ -216,7 +256,7 @@ forge() {
   exec 3<>"/dev/tcp/$nats_host/$nats_port" || return 1
   printf 'CONNECT {"verbose":false,"pedantic":false,"name":"stranger"}\r\nPING\r\n' >&3
   anonymous=refused
-  if timeout 3 head -c 4096 <&3 | grep -q "PONG"; then anonymous=admitted; fi
+  pong "$(timeout 3 head -c 4096 <&3 2> /dev/null || true)" && anonymous=admitted
   exec 3>&-
   echo "$anonymous" > "$log/forge-anonymous"
   exec 3<>"/dev/tcp/$nats_host/$nats_port" || return 1
@@ -374,6 +414,7 @@ if [[ -n "$kill_zone" ]]; then
   kill_json=$(printf '{"zone":%d,"at_s":%s,"at_tick":%s,"restart_ms":%s,"restored_tick":%s,"restore_ms":%s,"outage_ms":%s,"crash_resumes":%s,"max_outage_ms":%s}' \
     "$kill_zone" "$([[ -n "$kill_tick" ]] && echo null || echo "$kill_at")" "${kill_tick:-null}" "$restart_ms" "$restored" "${restore_ms:-null}" "${outage:-null}" "${crash_resumes:-0}" "$max_outage")
 fi
+[[ $tls_json == *admitted* ]] && ok=false
 # The logs stay where CLUSTER_LOG says, or (in a temporary folder) when something was wrong.
 if [[ $ok == true && -z "$keep_log" ]]; then
   rm -rf "$log"
@@ -389,7 +430,7 @@ if [[ -z "$(field "$cluster_bots" joined)" ]]; then
   e=$(tail -1 "$log/cluster-bots.err" 2>/dev/null | tr -d '\000-\037' | sed 's/[\\"]/\\&/g')
   bots_error="\"${e:-no summary}\""
 fi
-printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"bots_error":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"bots_error":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"tls":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
   "$zones" "$rows" "$([[ $netns == 1 ]] && echo true || echo false)" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$bots_error" "$timeouts" "$bad" "$missing" "$relayed" \
-  "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$forge_json" "$kill_json" "$single_summary" "$ok" "$logs"
+  "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$tls_json" "$forge_json" "$kill_json" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

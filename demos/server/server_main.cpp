@@ -117,7 +117,12 @@ std::string Server::open_network() {
     if (std::string err = read_key32("--cluster-key-file", f.cluster_key_file, key); !err.empty()) return err;
     if (!f.nats_credentials_file.empty())
       if (std::string err = read_credentials(f.nats_credentials_file, user, password); !err.empty()) return err;
-    const std::string err = bus.connect(f.nats, f.nats_prefix, f.zone, key, user, password);
+    if (f.nats_cert_file.empty() != f.nats_key_file.empty())
+      return "--nats-cert-file and --nats-key-file: give both or neither";
+    if (!f.nats_cert_file.empty() && f.nats_ca_file.empty())
+      return "--nats-cert-file: a client certificate needs TLS (--nats-ca-file)";
+    const std::string err = bus.connect(f.nats, f.nats_prefix, f.zone, key, user, password,
+                                        {f.nats_ca_file, f.nats_cert_file, f.nats_key_file});
     std::fill(password.begin(), password.end(), '\0');
     key.fill(0);
     if (!err.empty()) return "--nats " + f.nats + ": " + err;
@@ -388,6 +393,15 @@ int main(int argc, char** argv) {
                   "with and checks the others' by; needed with --zones above 1");
   demos::add_text(app, "--nats-credentials-file", f.nats_credentials_file, "FILE",
                   "USER:PASSWORD on the first line: the NATS server's credentials for the cluster");
+  demos::add_text(app, "--nats-ca-file", f.nats_ca_file, "FILE",
+                  "TLS to the NATS server: its certificate must be signed by this CA (PEM; the chain is checked, not "
+                  "the name)",
+                  {}, "none: plain TCP");
+  demos::add_text(app, "--nats-cert-file", f.nats_cert_file, "FILE",
+                  "with --nats-ca-file: this zone's client certificate (PEM), for a NATS server that requires one", {},
+                  "none");
+  demos::add_text(app, "--nats-key-file", f.nats_key_file, "FILE", "the private key of --nats-cert-file (PEM)", {},
+                  "none");
   demos::add_number(app, "--zone-timeout", f.zone_timeout, 0.01, 3600, "S",
                     "how long a zone waits for the others' tick messages before it ticks without them");
   demos::add_flag(app, "--zone-store", f.zone_store,

@@ -6,7 +6,10 @@
 // password (connect's `user`, `password`), and every message carries a tag, HMAC-SHA-256 with the
 // cluster's 32-byte key over its subject and payload, that next() checks before anything of the message is
 // read: a message without the right tag is dropped and counted, so only a holder of the key can speak for
-// a zone, whoever else reaches the NATS server.
+// a zone, whoever else reaches the NATS server. With TLS (connect's `tls`: the CA file given) the
+// connection is encrypted and the NATS server's certificate must be signed by that CA (its chain is
+// checked, not its name: the CA is the cluster's own); with a client certificate and key as well, the NATS
+// server can require them (`verify: true`), so only the cluster's zones connect at all.
 //
 // With a store (open_store, --zone-store), the bus also keeps what a zone needs to come back after a
 // crash, in NATS JetStream (docs/server.md, "A zone crash"): a stream of every zone's tick messages (the
@@ -35,6 +38,11 @@ class ZoneBus {
   static constexpr std::size_t kKeyBytes = 32, kTagBytes = 32;
   using Key = std::array<std::uint8_t, kKeyBytes>;
   enum class Got { Nothing, Message, BadTag };
+  // TLS to the NATS server: ca_file empty means none (plain TCP); cert_file and key_file (PEM) are the
+  // zone's client certificate, both or neither.
+  struct Tls {
+    std::string ca_file, cert_file, key_file;
+  };
 
   ZoneBus() = default;
   ZoneBus(const ZoneBus&) = delete;
@@ -43,13 +51,17 @@ class ZoneBus {
 #ifdef WARPMIND_HAVE_NATS
   // Empty string, or why the bus cannot be reached. `user` empty: no NATS credentials.
   std::string connect(const std::string& url, const std::string& prefix, int zone, const Key& key,
-                      const std::string& user, const std::string& password) {
+                      const std::string& user, const std::string& password, const Tls& tls = {}) {
     if (sodium_init() < 0) return "libsodium cannot start";
     key_ = key;
     natsOptions* o = nullptr;
     natsStatus st = natsOptions_Create(&o);
     if (st == NATS_OK) st = natsOptions_SetURL(o, url.c_str());
     if (st == NATS_OK && !user.empty()) st = natsOptions_SetUserInfo(o, user.c_str(), password.c_str());
+    if (st == NATS_OK && !tls.ca_file.empty()) st = natsOptions_SetSecure(o, true);
+    if (st == NATS_OK && !tls.ca_file.empty()) st = natsOptions_LoadCATrustedCertificates(o, tls.ca_file.c_str());
+    if (st == NATS_OK && !tls.cert_file.empty())
+      st = natsOptions_LoadCertificatesChain(o, tls.cert_file.c_str(), tls.key_file.c_str());
     if (st == NATS_OK) st = natsOptions_SetNoEcho(o, true);  // a zone never hears its own messages
     if (st == NATS_OK) st = natsOptions_SetTimeout(o, 5000);
     if (st == NATS_OK) st = natsConnection_Connect(&nc_, o);
@@ -58,7 +70,11 @@ class ZoneBus {
     if (st == NATS_OK)
       st = natsConnection_SubscribeSync(&relays_, nc_, (prefix + ".relay." + std::to_string(zone)).c_str());
     if (st == NATS_OK) st = natsConnection_FlushTimeout(nc_, 5000);  // the subscriptions are in place
-    return st == NATS_OK ? std::string() : std::string(natsStatus_GetText(st));
+    if (st == NATS_OK) return {};
+    std::string why = natsStatus_GetText(st);
+    if (const char* detail = nats_GetLastError(nullptr); detail != nullptr && *detail != '\0' && why != detail)
+      why += std::string(" (") + detail + ")";
+    return why;
   }
   // Publishes data with its tag (appended to `data` for the call, then taken off again).
   bool publish(const std::string& subject, std::vector<std::uint8_t>& data) {

@@ -755,6 +755,67 @@ TEST(Cluster, TheBusAdmitsNoStrangerAndDropsForgedMessages) {
   EXPECT_EQ(r["zone_timeouts"], 0) << r.dump();
 }
 
+// The bus over TLS (CLUSTER_TLS=1: a CA made for the run, the NATS server requiring TLS and a client
+// certificate): the cluster plays as in clear, and a client in clear gets nothing from the NATS server,
+// credentials and all. Then, against a NATS server with the run's configuration: a zone without TLS, and a
+// zone with the CA but no client certificate, cannot start (it says why, about --nats); one with the
+// cluster's certificate listens; a certificate without its key is refused before anything is tried.
+TEST(Cluster, TheBusOverTlsTakesOnlyTheClustersZones) {
+  if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0 ||
+      std::system("command -v openssl > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "nats-server or openssl is not installed (scripts/setup.sh installs them)";
+  const fs::path out = scratch("tls.out"), logs = scratch("tls-logs");
+  const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() +
+                          " CLUSTER_TLS=1 CLUSTER_SINGLE=0 CLUSTER_LOG=" + logs.string() + " timeout 100 bash " +
+                          warpmind::test::source_dir() + "/scripts/cluster.sh 2 60 3 > " + out.string() + " 2>&1";
+  const int raw = std::system(cmd.c_str());
+  const json r = json::parse(last_line(slurp(out)), nullptr, false);
+  ASSERT_FALSE(r.is_discarded()) << slurp(out);
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(out);
+  EXPECT_EQ(r["ok"], true) << r.dump();
+  EXPECT_EQ(r["tls"]["plain_client"], "refused") << r.dump();
+  EXPECT_EQ(r["cluster"]["joined"], 60) << r.dump();
+  EXPECT_EQ(r["cluster"]["inconsistencies"], 0) << r.dump();
+  EXPECT_GT(r["relayed"].get<int>(), 0) << r.dump();
+  const fs::path nats_log = scratch("tls-nats.log"), nats_pid = scratch("tls-nats.pid");
+  ASSERT_EQ(
+      std::system(("n=$(command -v nats-server || echo /usr/sbin/nats-server); \"$n\" -a 127.0.0.1 -p -1 -c " +
+                   (logs / "nats.conf").string() + " > " + nats_log.string() + " 2>&1 & echo $! > " + nats_pid.string())
+                      .c_str()),
+      0);
+  int port = 0;
+  for (const auto until = Clock::now() + std::chrono::seconds(10); port == 0 && Clock::now() < until;) {
+    const std::string l = slurp(nats_log), said = "client connections on 127.0.0.1:";
+    if (const std::size_t at = l.find(said); at != std::string::npos && l.find("Server is ready") != std::string::npos)
+      port = std::atoi(l.c_str() + at + said.size());
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_GT(port, 0) << slurp(nats_log);
+  const fs::path zone_out = scratch("tls-zone.out");
+  const auto zone = [&](const std::string& tls) {
+    const int z = std::system(("timeout 5 " + warpmind::test::bin_dir() +
+                               "/warpmind-server --host 127.0.0.1 --port 0 --backend cpu "
+                               "--seconds 1 --zones 2 --zone 0 --nats nats://127.0.0.1:" +
+                               std::to_string(port) + " --nats-prefix tls.test --cluster-key-file " +
+                               (logs / "cluster.key").string() + " --nats-credentials-file " +
+                               (logs / "nats.credentials").string() + " " + tls + " > " + zone_out.string() + " 2>&1")
+                                  .c_str());
+    return WIFEXITED(z) ? WEXITSTATUS(z) : -1;
+  };
+  const std::string ca = " --nats-ca-file " + (logs / "ca.pem").string();
+  const std::string cert = " --nats-cert-file " + (logs / "zone.pem").string(),
+                    key = " --nats-key-file " + (logs / "zone.key").string();
+  EXPECT_NE(zone(""), 0) << slurp(zone_out);
+  EXPECT_NE(slurp(zone_out).find("--nats "), std::string::npos) << slurp(zone_out);
+  EXPECT_NE(zone(ca), 0) << slurp(zone_out);
+  EXPECT_NE(slurp(zone_out).find("--nats "), std::string::npos) << slurp(zone_out);
+  zone(ca + cert + key);
+  EXPECT_NE(slurp(zone_out).find("listening on 127.0.0.1:"), std::string::npos) << slurp(zone_out);
+  EXPECT_NE(zone(ca + cert), 0);
+  EXPECT_NE(slurp(zone_out).find("give both or neither"), std::string::npos) << slurp(zone_out);
+  std::system(("kill $(cat " + nats_pid.string() + ") 2> /dev/null").c_str());
+}
+
 // warpmind-demo --scene aoi --connect: the AOI scene headless watches a live server while bots play
 // (docs/server.md, "Watching a server"); its stats.json says what it received. A server that refuses the
 // observer makes it exit 2 with the reason. Skipped where the demo is not built or no Vulkan device (Mesa's
