@@ -75,7 +75,8 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind-connect6 bench", "--help"},
 #if WARPMIND_ENGINE_TESTS
     {"warpmind-demo",
-     "--help --headless --window --scene --crowd-layout --connect --observer-key-file --fen --moves --ai-plays "
+     "--help --headless --window --scene --crowd-layout --connect --observer-key-file --server-key --fen --moves "
+     "--ai-plays "
      "--ai-time --ai-search --frames --ticks-per-frame --out --units --map-file --map --resolution --sight --gap "
      "--heat-range "
      "--no-interop --no-nav --save-every --size --backend --seed"},
