@@ -27,6 +27,7 @@
 
 #include "flags.h"
 #include "protocol.h"
+#include "sent_filter.h"
 #include "session_keys.h"
 #include "time_samples.h"
 #include "zone_bus.h"
@@ -185,12 +186,7 @@ struct Slot {
   std::uint64_t detached_tick = 0;  // Detached: the tick in which its connection was lost
   std::uint64_t join_tick = 0;      // the tick its session joined in (a cluster's tokens are made from it)
   bool resume_pending = false;      // a cluster: resumed, its Resume not yet in a tick (no Welcome yet)
-  // A cluster's gateway: what it passed on to this connection from other zones — the newest State's
-  // tick, the Events ticks (the newest, and a mask of the 64 before it), the resumed Welcome's tick — so
-  // that a zone replaying a tick after a crash sends nothing twice.
-  std::uint64_t relayed_state = 0, relayed_events = 0, relayed_events_mask = 0, relayed_welcome = 0;
-  // Whether a relayed message for this connection is new (and, if so, marks it passed on).
-  bool first_relay(const net::Message& m);
+  SentFilter sent;                  // a cluster's gateway: what it passed on to this connection (sent_filter.h)
 };
 
 // What a player's client holds, as the zone that builds its States keeps track of it: the players in

@@ -112,7 +112,7 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   s.state = SlotState::Active;
   s.peer = p;
   s.acked = s.ack_sent = 0;
-  s.relayed_state = s.relayed_events = s.relayed_events_mask = s.relayed_welcome = 0;  // a new connection
+  s.sent = {};          // a new connection
   s.first_tick = tick;  // acknowledgements count from this connection's first State
   s.heard_tick = tick;
   c.slot = k;

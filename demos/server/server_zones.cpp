@@ -36,10 +36,11 @@ void Server::drain_relays() {
         ++zone_bad;
         continue;
       }
-      // Not for a client that left meanwhile, nor (a resumed one) anything of the ticks before its Welcome.
+      // Not for a client that left meanwhile, nor (a resumed one) anything of the ticks before its Welcome,
+      // nor anything older than, or the same as, what it was sent already (sent_filter.h).
       Slot& s = slots[r.player % cap];
       if (s.state != SlotState::Active || s.peer == nullptr || s.resume_pending || relay_tick < s.first_tick ||
-          !s.first_relay(*m))
+          !s.sent.first(*m))
         continue;
       send_bytes(s.peer, r.channel, r.message.data(), r.message.size());
       ++relayed_in;
@@ -54,39 +55,14 @@ void Server::flush_relay(std::uint32_t g) {
   net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
 }
 
-// A State is new when it is of a later tick than the last one passed on (an older one is of no use to
-// the client either), Events when their tick was not passed on yet (they may come out of order from two
-// zones), a resumed Welcome when it is of a later tick.
-bool Slot::first_relay(const net::Message& m) {
-  if (const net::State* st = m.body_as_State()) {
-    if (st->tick() <= relayed_state) return false;
-    relayed_state = st->tick();
-    return true;
-  }
-  if (const net::Welcome* w = m.body_as_Welcome()) {
-    if (w->tick() <= relayed_welcome) return false;
-    relayed_welcome = w->tick();
-    return true;
-  }
-  const std::uint64_t t = m.body_as_Events()->tick();
-  if (t > relayed_events) {
-    const std::uint64_t shift = t - relayed_events;
-    relayed_events_mask = shift >= 64 ? 0 : relayed_events_mask << shift;
-    relayed_events_mask |= relayed_events != 0 && shift <= 64 ? std::uint64_t{1} << (shift - 1) : 0;
-    relayed_events = t;
-    return true;
-  }
-  const std::uint64_t back = relayed_events - t;  // 0: the newest itself
-  if (back == 0 || back > 64 || (relayed_events_mask >> (back - 1) & 1)) return false;
-  relayed_events_mask |= std::uint64_t{1} << (back - 1);
-  return true;
-}
-
 void Server::deliver(std::uint32_t id, std::uint8_t channel, std::span<const std::uint8_t> message) {
   const std::uint32_t g = id / cap;
   if (g == static_cast<std::uint32_t>(f.zone)) {
-    const Slot& s = slots[id % cap];
-    if (s.state == SlotState::Active && s.peer != nullptr && !s.resume_pending)
+    // A cluster: through the same filter as relayed messages (a late relayed State of tick T must not
+    // follow this zone's own T + 1). The message was built here: read without verifying.
+    Slot& s = slots[id % cap];
+    if (s.state == SlotState::Active && s.peer != nullptr && !s.resume_pending &&
+        (f.zones == 1 || s.sent.first(*net::GetMessage(message.data()))))
       send_bytes(s.peer, channel, message.data(), message.size());
     return;
   }
