@@ -253,6 +253,9 @@ void ServerObserver::on_keys(const std::uint8_t* data, std::size_t size) {
   }
   if (pinned_ && std::memcmp(k->key()->data(), pin_, sizeof pin_) != 0)
     return fail(ObserverState::Failed, "the server's public key is not the one given (--server-key)");
+  // The Connect offered ChaCha20-Poly1305 only (an observer's traffic is small).
+  if (k->cipher() != net::Cipher_ChaCha20Poly1305)
+    return fail(ObserverState::Failed, "the server picked a cipher the observer did not offer");
   flatbuffers::FlatBufferBuilder b(64 + key_.size());
   const auto key = key_.empty() ? 0 : b.CreateString(key_);
   net::FinishMessageBuffer(

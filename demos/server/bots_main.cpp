@@ -44,6 +44,7 @@ std::int64_t wall_us() {
 
 struct Flags {
   std::string server, server_key, record, check_records, bind;
+  std::string cipher = "auto";  // "auto": offer AES-256-GCM where this processor has AES-NI
   int bots = 10;
   double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0, ramp_seconds = 0;
   int threads = 1, resume_after_ms = 0;
@@ -80,7 +81,8 @@ void send(Bot& b, std::uint8_t channel, flatbuffers::FlatBufferBuilder& fb) {
 
 struct Run {
   Flags f;
-  net::Key32 pinned{};  // --server-key: the public key every server's Keys must carry
+  net::Key32 pinned{};     // --server-key: the public key every server's Keys must carry
+  bool offer_aes = false;  // --cipher auto where AES-256-GCM is available: the Connect offers it
   bool pin = false;
   World world;
   std::mutex world_mutex;
@@ -126,6 +128,13 @@ struct Run {
     if (m->body_as_Refused()) return void(b.refused = true);
     const net::Keys* k = m->body_as_Keys();
     if (k == nullptr || k->key() == nullptr || k->key()->size() != net::kPublicKeyBytes) return void(++b.bad_in);
+    // The cipher must be one the Connect offered (use() refuses AES-256-GCM where the processor lacks it).
+    if ((k->cipher() == net::Cipher_Aes256Gcm && !offer_aes) || !b.keys.use(k->cipher())) {
+      ++b.bad_in;
+      b.refused = true;
+      enet_peer_disconnect_now(b.peer, 0);
+      return;
+    }
     // --server-key: another key is not the server's (a host in the middle): no Hello, the connection dropped.
     if (pin && std::memcmp(k->key()->data(), pinned.data(), pinned.size()) != 0) {
       ++b.bad_in;
@@ -143,8 +152,9 @@ struct Run {
     if (!b.pair.make()) return void(b.gone = true);
     flatbuffers::FlatBufferBuilder fb(96);
     const auto key = fb.CreateVector(b.pair.pk.data(), b.pair.pk.size());
-    net::FinishMessageBuffer(
-        fb, net::CreateMessage(fb, net::Body_Connect, net::CreateConnect(fb, net::kProtocolVersion, key).Union()));
+    net::FinishMessageBuffer(fb,
+                             net::CreateMessage(fb, net::Body_Connect,
+                                                net::CreateConnect(fb, net::kProtocolVersion, key, offer_aes).Union()));
     send(b, net::kReliableChannel, fb);
   }
 
@@ -747,6 +757,7 @@ int run(Run& run) {
     if (!net::parse_hex32(run.f.server_key, run.pinned)) return bad("--server-key: 64 hexadecimal digits expected");
     run.pin = true;
   }
+  run.offer_aes = run.f.cipher == "auto" && net::aes256gcm_available();
   std::vector<enet_uint32> locals;
   if (!run.f.bind.empty()) parse_bind(run.f.bind, locals);  // checked when the flags were read
   if (const std::string err = open_bots(run, servers, locals); !err.empty()) return bad(err);
@@ -824,6 +835,9 @@ int main(int argc, char** argv) {
                   "the servers' public key (64 hexadecimal digits, as warpmind-server prints it): a connection whose "
                   "Keys carry another is dropped before its Hello (counted as refused and a bad message)",
                   {}, "none: any server's key is taken");
+  demos::add_choice(app, "--cipher", f.cipher, {"auto", "chacha20-poly1305"},
+                    "the ciphers the bots' Connect offers: auto, AES-256-GCM too where this processor has AES-NI (the "
+                    "server picks); chacha20-poly1305: only that");
   demos::add_text(
       app, "--bind", f.bind, "ADDR[/PREFIX][,...]",
       "bind the bots' sockets to these local IPv4 addresses, bot i to the (i mod count)-th; ADDR/PREFIX "

@@ -79,6 +79,9 @@ struct Flags {
   // hexadecimal digits on its first line), so that its public key is known in advance and clients can
   // check it; without one, a fresh pair at every start.
   std::string key_file;
+  // The ciphers it agrees (docs/protocol.md, "Sealed packets"): "auto", AES-256-GCM with a client that
+  // offers it where this processor has AES-NI, else ChaCha20-Poly1305; "chacha20-poly1305": always that.
+  std::string cipher = "auto";
   int metrics_port = -1;  // -1: no metrics endpoint
   // Slots a client holds without playing (server_limits.cpp): a joined player whose client sent nothing
   // with its token for idle_seconds (0: never) leaves; a connection whose handshake is not done within
@@ -264,6 +267,7 @@ struct Server {
   // and not found (resume_failed: a new session instead), left when the grace ran out (expired), and
   // connections dropped because a new one came from their address and port (superseded).
   std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
+  std::uint64_t ciphers[2] = {};                                // connections whose keys were agreed, by net::Cipher
   std::vector<std::vector<Clock::time_point>> half_open_since;  // by host, by peer: when its handshake began (0: none)
   std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers;  // the sweep's (address, peer index) of a host
   std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;

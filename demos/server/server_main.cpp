@@ -348,6 +348,9 @@ int main(int argc, char** argv) {
                   "the server's key pair from the 32-byte seed in FILE (64 hexadecimal digits on its first line), so "
                   "that clients can check its public key (printed at start; warpmind-bots --server-key)",
                   {}, "a fresh pair at every start");
+  demos::add_choice(app, "--cipher", f.cipher, {"auto", "chacha20-poly1305"},
+                    "the AEAD sealing packets: auto, AES-256-GCM with clients that offer it where this processor has "
+                    "AES-NI, else ChaCha20-Poly1305; chacha20-poly1305: always that");
   demos::add_text(app, "--observer-key-file", f.observer_key_file, "FILE",
                   "observers must present the key on the file's first line (16 to 256 bytes); without it, "
                   "observers are admitted from loopback addresses only");

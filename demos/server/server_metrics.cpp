@@ -69,6 +69,9 @@ std::string Server::metrics_text() {
   single("warpmind_server_expired_total", "counter", "Detached players that left after --resume-seconds.", expired);
   single("warpmind_server_superseded_total", "counter",
          "Connections dropped for a new one from their address and port.", superseded);
+  metric("warpmind_server_connections_sealed_total", "counter", "Connections whose keys were agreed, by cipher.",
+         "warpmind_server_connections_sealed_total{cipher=\"chacha20-poly1305\"} " + std::to_string(ciphers[0]) +
+             "\nwarpmind_server_connections_sealed_total{cipher=\"aes-256-gcm\"} " + std::to_string(ciphers[1]) + "\n");
   std::string d;
   for (int k = 0; k < kDrops; ++k)
     d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) + "\n";
@@ -188,7 +191,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "{\"program\":\"warpmind-server\",\"ticks\":%llu,\"seconds\":%.3f,\"tick_hz\":%d,\"late_ticks\":%llu,"
         "\"clients\":{\"joined\":%llu,\"left\":%llu,\"disconnected\":%llu,\"refused\":%llu,\"slow\":%llu,\"peak\":%llu,"
         "\"connected_at_stop\":%u,\"idle\":%llu,\"half_open_reset\":%llu,\"detached\":%llu,\"resumed\":%llu,"
-        "\"resume_failed\":%llu,\"expired\":%llu,\"superseded\":%llu},\"drops\":{%s},\"dropped\":%llu,\"receive_"
+        "\"resume_failed\":%llu,\"expired\":%llu,\"superseded\":%llu,\"sealed_chacha20_poly1305\":%llu,"
+        "\"sealed_aes_256_gcm\":%llu},\"drops\":{%s},\"dropped\":%llu,\"receive_"
         "errors\":%llu,\"commands\":%llu,"
         "\"rejected_by_aoi\":%llu,"
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
@@ -212,7 +216,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(idle_players), static_cast<unsigned long long>(half_open_reset),
         static_cast<unsigned long long>(detached), static_cast<unsigned long long>(resumed),
         static_cast<unsigned long long>(resume_failed), static_cast<unsigned long long>(expired),
-        static_cast<unsigned long long>(superseded), drop_list.c_str(), static_cast<unsigned long long>(dropped),
+        static_cast<unsigned long long>(superseded), static_cast<unsigned long long>(ciphers[0]),
+        static_cast<unsigned long long>(ciphers[1]), drop_list.c_str(), static_cast<unsigned long long>(dropped),
         static_cast<unsigned long long>(receive_errors), static_cast<unsigned long long>(commands),
         static_cast<unsigned long long>(module_rejected), static_cast<unsigned long long>(notifications),
         static_cast<unsigned long long>(datagrams_in), static_cast<unsigned long long>(datagram_bytes_in),

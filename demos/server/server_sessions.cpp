@@ -340,13 +340,19 @@ void Server::on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPack
     return refuse(p, net::RefuseReason_UnknownVersion);  // in clear: no keys yet
   }
   if (m->body_type() != net::Body_Connect) return void(++drops[NoKeys]);
-  const flatbuffers::Vector<std::uint8_t>* key = m->body_as_Connect()->key();
+  const net::Connect* k = m->body_as_Connect();
+  const flatbuffers::Vector<std::uint8_t>* key = k->key();
   if (channel != net::kReliableChannel || key == nullptr || key->size() != net::kPublicKeyBytes ||
       !c.keys.derive_server(identity, key->data()))
     return void(++drops[BadPacket]);
+  // The cipher (--cipher): AES-256-GCM when the client offers it and this server may and can use it.
+  const net::Cipher cipher = k->aes256gcm() && f.cipher == "auto" && c.keys.use(net::Cipher_Aes256Gcm)
+                                 ? net::Cipher_Aes256Gcm
+                                 : net::Cipher_ChaCha20Poly1305;
+  ++ciphers[cipher];
   flatbuffers::FlatBufferBuilder b(96);
   const auto mine = b.CreateVector(identity.pk.data(), identity.pk.size());
-  net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Keys, net::CreateKeys(b, mine).Union()));
+  net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Keys, net::CreateKeys(b, mine, cipher).Union()));
   send_clear(p, b);
 }
 

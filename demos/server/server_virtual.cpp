@@ -1,8 +1,8 @@
 // warpmind-server --virtual-clients: the same command and notification path without sockets (docs/server.md).
 // Each client's message is built, sealed, opened and verified like a packet; its State and Events are
-// built and sealed like a connected client's and counted instead of sent. The clients' keys come from
-// one random key (SessionKeys::derive_pair) instead of a handshake each. Commands are taken and messages built on the
-// context's thread pool, each worker with its own builder.
+// built and sealed like a connected client's (with the cipher one would get: --cipher) and counted instead
+// of sent. The clients' keys come from one random key (SessionKeys::derive_pair) instead of a handshake
+// each. Commands are taken and messages built on the context's thread pool, each worker with its own builder.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -51,9 +51,14 @@ struct VirtualRun {
     sv.virtual_keys.assign(n, net::SessionKeys{});
     std::uint8_t master[crypto_kdf_KEYBYTES];
     crypto_kdf_keygen(master);
+    // The cipher a connected client of this server would get (--cipher; every virtual client offers both).
+    const net::Cipher cipher =
+        sv.f.cipher == "auto" && net::aes256gcm_available() ? net::Cipher_Aes256Gcm : net::Cipher_ChaCha20Poly1305;
     bool keyed = true;
     for (std::uint32_t i = 0; i < n && keyed; ++i)
-      keyed = net::SessionKeys::derive_pair(master, i, keys[i], sv.virtual_keys[i]);
+      keyed = net::SessionKeys::derive_pair(master, i, keys[i], sv.virtual_keys[i]) && keys[i].use(cipher) &&
+              sv.virtual_keys[i].use(cipher);
+    sv.ciphers[cipher] = keyed ? n : 0;
     sodium_memzero(master, sizeof master);
     if (!keyed) return false;
     std::uint64_t seed = sv.f.seed;
@@ -153,15 +158,16 @@ struct VirtualRun {
     const auto p = [](const std::vector<float>& v, double q) { return percentile(v, q); };
     std::printf(
         "{\"program\":\"warpmind-server\",\"mode\":\"virtual\",\"clients\":%u,\"ticks\":%zu,\"map\":%g,\"aoi\":%g,"
-        "\"shape\":\"%s\",\"attack_share\":%g,\"threads\":%u,\"backend\":\"%s\",\"variant\":\"%s\","
+        "\"shape\":\"%s\",\"cipher\":\"%s\",\"attack_share\":%g,\"threads\":%u,\"backend\":\"%s\",\"variant\":\"%s\","
         "\"notifications_per_tick\":%.0f,\"messages_per_tick\":%.0f,\"bytes_per_tick\":%.0f,\"commands\":%llu,"
         "\"dropped\":%llu,\"rejected_by_aoi\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"intake_ms\":{\"p50\":%.4f,\"p99\":%.4f},"
         "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
         "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
         sv.total, static_cast<std::size_t>(sv.tick_ms.count()), f.map, f.aoi, aoi::shape_name(sv.cfg.shape),
-        f.attack_share, sv.ctx->pool().size(), backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()),
-        static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
+        sv.ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305", f.attack_share, sv.ctx->pool().size(),
+        backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()), static_cast<double>(notes) / ticks,
+        static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
         static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
         static_cast<unsigned long long>(rejected), p(sv.tick_ms.kept(), 0.5), p(sv.tick_ms.kept(), 0.9),
         p(sv.tick_ms.kept(), 0.99), sv.tick_ms.max(), p(intake_ms, 0.5), p(intake_ms, 0.99),

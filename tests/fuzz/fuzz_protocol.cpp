@@ -3,8 +3,9 @@
 // touches) and must round-trip: rebuilt from what was read, it verifies again and reads the same. A
 // packet it rejects reads as nullptr; none may crash. The same bytes are also read as the messages zones
 // of a cluster exchange (zone_wire.h): accepted ones must re-encode to exactly the bytes read. And as a
-// sealed packet (session_keys.h): the bytes never open with a connection's keys (they are no packet it
-// sealed); sealed, they open to themselves, once; with any one bit changed, not at all.
+// sealed packet (session_keys.h), with each cipher: the bytes never open with a connection's keys (they
+// are no packet it sealed); sealed, they open to themselves, once, and not with the other cipher; with any
+// one bit changed, not at all.
 #include <flatbuffers/flatbuffers.h>
 
 #include <cstring>
@@ -107,8 +108,8 @@ std::uint64_t walk(const Message& m, flatbuffers::FlatBufferBuilder& b) {
       std::vector<std::uint8_t> key;
       if (c->key()) key.assign(c->key()->begin(), c->key()->end());
       for (std::uint8_t v : key) sum += v;
-      sum += c->version();
-      body = CreateConnect(b, c->version(), c->key() ? b.CreateVector(key) : 0).Union();
+      sum += c->version() + c->aes256gcm();
+      body = CreateConnect(b, c->version(), c->key() ? b.CreateVector(key) : 0, c->aes256gcm()).Union();
       break;
     }
     case Body_Welcome:
@@ -145,15 +146,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(again == packet);
     }
   }
-  {
+  for (const Cipher cipher : {Cipher_ChaCha20Poly1305, Cipher_Aes256Gcm}) {  // AES-256-GCM where the processor has it
+    if (cipher == Cipher_Aes256Gcm && !aes256gcm_available()) continue;
     static const std::uint8_t master[crypto_kdf_KEYBYTES] = {7};
-    SessionKeys client, server;
-    if (!SessionKeys::derive_pair(master, 1, client, server)) __builtin_trap();
+    SessionKeys client, server, client2, other;
+    if (!SessionKeys::derive_pair(master, 1, client, server) || !client.use(cipher) || !server.use(cipher))
+      __builtin_trap();
     std::vector<std::uint8_t> plain(size + kSealOverhead), sealed(size + kSealOverhead);
     std::size_t n = 0;
     FUZZ_CHECK(server.open(0, packet.data(), packet.size(), plain.data(), n) != OpenError::None);
     client.seal(1, packet.data(), packet.size(), sealed.data());
     FUZZ_CHECK(server.open(0, sealed.data(), sealed.size(), plain.data(), n) == OpenError::Forged);  // other channel
+    if (cipher == Cipher_Aes256Gcm) {  // the same keys, the other cipher: never opens
+      if (!SessionKeys::derive_pair(master, 1, client2, other)) __builtin_trap();
+      FUZZ_CHECK(other.open(1, sealed.data(), sealed.size(), plain.data(), n) == OpenError::Forged);
+    }
     FUZZ_CHECK(server.open(1, sealed.data(), sealed.size(), plain.data(), n) == OpenError::None && n == size &&
                (size == 0 || std::memcmp(plain.data(), packet.data(), size) == 0));  // (no memcmp of an empty one)
     FUZZ_CHECK(server.open(1, sealed.data(), sealed.size(), plain.data(), n) == OpenError::Replayed);

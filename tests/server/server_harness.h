@@ -178,6 +178,7 @@ struct Client {
   std::vector<std::vector<std::uint8_t>> received, wire_in, wire_out;
   std::uint64_t unopened = 0;  // sealed packets that did not open
   bool connected = false, disconnected = false;
+  bool offer_aes = false;  // whether the Connect offers AES-256-GCM (set before agree())
 
   // Connects to 127.0.0.1:port from `local` (nullptr: any port). ENet draws a connection's id from the
   // host's address and the second it was made, so hosts made one after the other in one process can draw
@@ -201,8 +202,9 @@ struct Client {
     flatbuffers::FlatBufferBuilder b(96);
     const auto key = b.CreateVector(pair.pk.data(), pair.pk.size());
     warpmind::net::FinishMessageBuffer(
-        b, warpmind::net::CreateMessage(b, warpmind::net::Body_Connect,
-                                        warpmind::net::CreateConnect(b, warpmind::net::kProtocolVersion, key).Union()));
+        b, warpmind::net::CreateMessage(
+               b, warpmind::net::Body_Connect,
+               warpmind::net::CreateConnect(b, warpmind::net::kProtocolVersion, key, offer_aes).Union()));
     send_clear(b.GetBufferPointer(), b.GetSize(), warpmind::net::kReliableChannel);
     pump([this] { return keys.ready(); }, 3.0);
     return keys.ready();
@@ -226,8 +228,11 @@ struct Client {
     if (!keys.ready()) {
       received.emplace_back(data, data + size);
       const warpmind::net::Message* m = warpmind::net::read_message(data, size);
+      // Keys with a cipher the Connect did not offer leave the keys not ready.
       if (const warpmind::net::Keys* k = m ? m->body_as_Keys() : nullptr)
-        if (k->key() && k->key()->size() == warpmind::net::kPublicKeyBytes) keys.derive_client(pair, k->key()->data());
+        if (k->key() && k->key()->size() == warpmind::net::kPublicKeyBytes &&
+            (offer_aes || k->cipher() != warpmind::net::Cipher_Aes256Gcm) && keys.use(k->cipher()))
+          keys.derive_client(pair, k->key()->data());
       return;
     }
     std::vector<std::uint8_t> plain(size >= warpmind::net::kSealOverhead ? size - warpmind::net::kSealOverhead : 0);

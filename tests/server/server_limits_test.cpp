@@ -400,3 +400,55 @@ TEST(Server, IdleMetricsConnectionsDoNotSlowTheTick) {
 }
 
 }  // namespace
+
+// The cipher (docs/protocol.md, "Sealed packets"): AES-256-GCM only with a client that offers it, and only
+// where the server may (--cipher auto) and its processor can; ChaCha20-Poly1305 otherwise. Either way the
+// session plays: its Welcome and States open with the agreed cipher. Bots offering both and bots offering
+// ChaCha20-Poly1305 only play on one server with nothing inconsistent, and the summary counts each.
+TEST(Server, SealsWithAesGcmOnlyWhereBothEndsCanAndChaChaOtherwise) {
+  ASSERT_EQ(enet_initialize(), 0);
+  using namespace warpmind::net;
+  const bool aes = aes256gcm_available();
+  for (const bool chacha_only : {false, true}) {
+    std::vector<std::string> args = {"--map", "100", "--aoi", "50"};
+    if (chacha_only) args.insert(args.end(), {"--cipher", "chacha20-poly1305"});
+    const std::string name = chacha_only ? "cipher_chacha" : "cipher_auto";
+    const int with_aes = aes && !chacha_only;  // 1 for each client that offers AES-256-GCM
+    {
+      ServerProcess server(args, name);
+      ASSERT_GT(server.port, 0) << slurp(server.err);
+      flatbuffers::FlatBufferBuilder b(256);
+      for (const bool offer : {false, true}) {
+        Client c(server.port, nullptr, 0, /*agree_keys=*/false);
+        ASSERT_TRUE(c.connected);
+        c.offer_aes = offer;
+        ASSERT_TRUE(c.agree());
+        EXPECT_EQ(c.keys.cipher(), offer && with_aes ? Cipher_Aes256Gcm : Cipher_ChaCha20Poly1305)
+            << "offered " << offer << ", server chacha only " << chacha_only;
+        const Message* w = join(c, b);
+        ASSERT_NE(w, nullptr);
+        c.pump([&] { return newest_state(c) != nullptr; }, 2.0);
+        EXPECT_NE(newest_state(c), nullptr);
+        EXPECT_EQ(c.unopened, 0u);
+      }
+      json sv;
+      ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+      EXPECT_EQ(sv["clients"]["sealed_aes_256_gcm"], with_aes) << sv.dump();
+      EXPECT_EQ(sv["clients"]["sealed_chacha20_poly1305"], 2 - with_aes) << sv.dump();
+    }
+    ServerProcess server(args, name + "_bots");  // the bots check everyone they see: no one else on it
+    ASSERT_GT(server.port, 0) << slurp(server.err);
+    json bots[2];
+    EXPECT_EQ(run_bots(server.port, "--bots 20 --seconds 2 --seed 3", bots[0], name + "_auto"), 0) << bots[0];
+    EXPECT_EQ(
+        run_bots(server.port, "--bots 20 --seconds 2 --seed 4 --cipher chacha20-poly1305", bots[1], name + "_chacha"),
+        0)
+        << bots[1];
+    for (const json& r : bots) EXPECT_EQ(r["inconsistencies"], 0) << r;
+    json sv;
+    ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+    EXPECT_EQ(sv["clients"]["sealed_aes_256_gcm"], 20 * with_aes) << sv.dump();
+    EXPECT_EQ(sv["clients"]["sealed_chacha20_poly1305"], 40 - 20 * with_aes) << sv.dump();
+  }
+  enet_deinitialize();
+}
