@@ -28,7 +28,8 @@ COMMANDS = {
                   "loopback (4 processes of 2,500 bots, each from 254 addresses of its own): --seconds 10 (all "
                   "connecting at once), then a new server and --seconds 12 --ramp-seconds 4",
     "server-kill": "gpu-run.sh STAGE OUT server-kill: CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "
-                   "CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 scripts/cluster.sh 4 8000 12; then CLUSTER_MAP=989 "
+                   "CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_RESUME_AFTER_MS=1000 scripts/cluster.sh 4 8000 12; then "
+                   "CLUSTER_MAP=989 "
                    "CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 CLUSTER_CHURN=0.05 scripts/cluster.sh 2 2000 12",
     "server-sockets": "gpu-run.sh STAGE OUT server-sockets: warpmind-server --max-clients 4000 --map 989|1400 "
                       "--aoi 20 (default backend) with warpmind-bots --bots 2000|4000 --threads 8 --seconds 10 "
