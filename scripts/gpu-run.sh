@@ -290,7 +290,7 @@ for step in "${steps[@]}"; do
       # zone crash"): 4 zones and 8,000 bots, zone 1 killed 5 s in; then 2 zones and 2,000 bots at 5% churn,
       # zone 0 exiting right after sending its message for tick 100 (the replay). JSON lines in server-kill.jsonl.
       # The 4-zone run's bots resume after 1,000 ms of silence: the zones that live wait about half a second
-      # for the killed one (its restart, device start and restore), and at 500 ms their 6,000 bots too took
+      # for the killed one (its restart, device start and restore); at 500 ms 1,871 of their bots too took
       # that for a crash, so that 3,871 resumes from one host came at once and 390 ran past 5 s (docs/server.md).
       export PATH="$PATH:$stage"
       : > "$out/server-kill.jsonl"
