@@ -170,9 +170,10 @@ server_args=(--port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$bac
   printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\nmax_payload: 8388608\n' "$password" > "$log/nats.conf"
 )
 # CLUSTER_TLS=1: the bus over TLS (docs/server.md, "Trust: the zone bus"). A CA made for this run signs
-# the NATS server's certificate and one client certificate the zones present (--nats-ca-file,
-# --nats-cert-file, --nats-key-file); the NATS server requires TLS and a client certificate (verify), so
-# a client without them is refused before it can say anything, credentials or not.
+# the NATS server's certificate (named warpmind-nats, which the zones check: --nats-tls-name) and one
+# client certificate the zones present (--nats-ca-file, --nats-cert-file, --nats-key-file); the NATS
+# server requires TLS and a client certificate (verify), so a client without them is refused before it
+# can say anything, credentials or not.
 tls_args=()
 if ((tls)); then
   (
@@ -182,13 +183,14 @@ if ((tls)); then
     openssl req -x509 "${curve[@]}" -days 2 -subj "/CN=warpmind cluster CA" -keyout ca.key -out ca.pem
     for who in nats zone; do
       openssl req "${curve[@]}" -subj "/CN=warpmind $who" -keyout "$who.key" -out "$who.csr"
-      printf 'subjectAltName=IP:%s,DNS:localhost\n' "$nats_host" > "$who.ext"
+      printf 'subjectAltName=IP:%s,DNS:localhost,DNS:warpmind-%s\n' "$nats_host" "$who" > "$who.ext"
       openssl x509 -req -in "$who.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile "$who.ext" -out "$who.pem"
     done
   ) > "$log/tls.log" 2>&1 || { echo "cluster: cannot make the TLS certificates (see $log/tls.log)" >&2; exit 1; }
   printf 'tls {\n  cert_file: "%s"\n  key_file: "%s"\n  ca_file: "%s"\n  verify: true\n  timeout: 5\n}\n' \
     "$log/nats.pem" "$log/nats.key" "$log/ca.pem" >> "$log/nats.conf"
-  tls_args=(--nats-ca-file "$log/ca.pem" --nats-cert-file "$log/zone.pem" --nats-key-file "$log/zone.key")
+  tls_args=(--nats-ca-file "$log/ca.pem" --nats-cert-file "$log/zone.pem" --nats-key-file "$log/zone.key"
+            --nats-tls-name warpmind-nats)
 fi
 # JetStream (-js) holds the zones' stored states and tick messages, in memory (docs/server.md, "A zone crash").
 "$nats_server" -a "$nats_host" -p -1 -js -sd "$log/jetstream" -c "$log/nats.conf" >"$log/nats.log" 2>&1 &

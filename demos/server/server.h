@@ -100,8 +100,8 @@ struct Flags {
   // NATS subjects under nats_prefix.
   int zone = 0, zones = 1, zone_rows = 1;
   std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
-  std::string cluster_key_file, nats_credentials_file;      // the bus's key and NATS credentials (zone_bus.h)
-  std::string nats_ca_file, nats_cert_file, nats_key_file;  // TLS to the NATS server (zone_bus.h)
+  std::string cluster_key_file, nats_credentials_file;  // the bus's key and NATS credentials (zone_bus.h)
+  std::string nats_ca_file, nats_cert_file, nats_key_file, nats_tls_name;  // TLS to the NATS server (zone_bus.h)
   double zone_timeout = 5;
   // A zone's state kept in NATS JetStream every tick (zone_store), and taken back at start (restore): a
   // zone that crashed comes back where it was (docs/server.md, "A zone crash").

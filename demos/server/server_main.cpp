@@ -121,8 +121,10 @@ std::string Server::open_network() {
       return "--nats-cert-file and --nats-key-file: give both or neither";
     if (!f.nats_cert_file.empty() && f.nats_ca_file.empty())
       return "--nats-cert-file: a client certificate needs TLS (--nats-ca-file)";
+    if (!f.nats_tls_name.empty() && f.nats_ca_file.empty())
+      return "--nats-tls-name: a name to check needs TLS (--nats-ca-file)";
     const std::string err = bus.connect(f.nats, f.nats_prefix, f.zone, key, user, password,
-                                        {f.nats_ca_file, f.nats_cert_file, f.nats_key_file});
+                                        {f.nats_ca_file, f.nats_cert_file, f.nats_key_file, f.nats_tls_name});
     std::fill(password.begin(), password.end(), '\0');
     key.fill(0);
     if (!err.empty()) return "--nats " + f.nats + ": " + err;
@@ -397,12 +399,15 @@ int main(int argc, char** argv) {
   demos::add_text(app, "--nats-credentials-file", f.nats_credentials_file, "FILE",
                   "USER:PASSWORD on the first line: the NATS server's credentials for the cluster");
   demos::add_text(app, "--nats-ca-file", f.nats_ca_file, "FILE",
-                  "TLS to the NATS server: its certificate must be signed by this CA (PEM; the chain is checked, not "
-                  "the name)",
+                  "TLS to the NATS server: its certificate must be signed by this CA (PEM; the chain is checked, and "
+                  "the name with --nats-tls-name)",
                   {}, "none: plain TCP");
   demos::add_text(app, "--nats-cert-file", f.nats_cert_file, "FILE",
                   "with --nats-ca-file: this zone's client certificate (PEM), for a NATS server that requires one", {},
                   "none");
+  demos::add_text(app, "--nats-tls-name", f.nats_tls_name, "NAME",
+                  "with --nats-ca-file: a DNS name the NATS server's certificate must carry (subjectAltName)", {},
+                  "none: the chain only");
   demos::add_text(app, "--nats-key-file", f.nats_key_file, "FILE", "the private key of --nats-cert-file (PEM)", {},
                   "none");
   demos::add_number(app, "--zone-timeout", f.zone_timeout, 0.01, 3600, "S",

@@ -39,9 +39,10 @@ class ZoneBus {
   using Key = std::array<std::uint8_t, kKeyBytes>;
   enum class Got { Nothing, Message, BadTag };
   // TLS to the NATS server: ca_file empty means none (plain TCP); cert_file and key_file (PEM) are the
-  // zone's client certificate, both or neither.
+  // zone's client certificate, both or neither; name, when given, a DNS name the server's certificate
+  // must carry (otherwise only its chain to the CA is checked).
   struct Tls {
-    std::string ca_file, cert_file, key_file;
+    std::string ca_file, cert_file, key_file, name;
   };
 
   ZoneBus() = default;
@@ -62,6 +63,7 @@ class ZoneBus {
     if (st == NATS_OK && !tls.ca_file.empty()) st = natsOptions_LoadCATrustedCertificates(o, tls.ca_file.c_str());
     if (st == NATS_OK && !tls.cert_file.empty())
       st = natsOptions_LoadCertificatesChain(o, tls.cert_file.c_str(), tls.key_file.c_str());
+    if (st == NATS_OK && !tls.name.empty()) st = natsOptions_SetExpectedHostname(o, tls.name.c_str());
     if (st == NATS_OK) st = natsOptions_SetNoEcho(o, true);  // a zone never hears its own messages
     if (st == NATS_OK) st = natsOptions_SetTimeout(o, 5000);
     if (st == NATS_OK) st = natsConnection_Connect(&nc_, o);

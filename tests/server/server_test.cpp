@@ -809,8 +809,10 @@ TEST(Cluster, TheBusOverTlsTakesOnlyTheClustersZones) {
   EXPECT_NE(slurp(zone_out).find("--nats "), std::string::npos) << slurp(zone_out);
   EXPECT_NE(zone(ca), 0) << slurp(zone_out);
   EXPECT_NE(slurp(zone_out).find("--nats "), std::string::npos) << slurp(zone_out);
-  zone(ca + cert + key);
+  zone(ca + cert + key + " --nats-tls-name warpmind-nats");  // the name its certificate carries
   EXPECT_NE(slurp(zone_out).find("listening on 127.0.0.1:"), std::string::npos) << slurp(zone_out);
+  EXPECT_NE(zone(ca + cert + key + " --nats-tls-name warpmind-zone"), 0);  // a name it does not carry
+  EXPECT_NE(slurp(zone_out).find("--nats "), std::string::npos) << slurp(zone_out);
   EXPECT_NE(zone(ca + cert), 0);
   EXPECT_NE(slurp(zone_out).find("give both or neither"), std::string::npos) << slurp(zone_out);
   std::system(("kill $(cat " + nats_pid.string() + ") 2> /dev/null").c_str());
