@@ -16,7 +16,7 @@ fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(field_scenario crowd_scenario aoi_scenario ddm_scenario battle_map fen pgn connect6 uci connect6_engine aoi_ticks network nav_map
-    crowd_state world_map aoi_state nav_state protocol)
+    crowd_state world_map aoi_state nav_state protocol server)
 fi
 cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

@@ -309,7 +309,7 @@ struct Server {
     return n;
   }
 
-  // Setting up and closing down (server_main.cpp): empty string or the reason it cannot run.
+  // Setting up and closing down (server_setup.cpp): empty string or the reason it cannot run.
   std::string open_world();
   std::string open_network();
   void close_network();
