@@ -26,7 +26,8 @@
 # zones publish their first tick before the later ones are on the bus), CLUSTER_TLS (0; 1: the bus over
 # TLS with client certificates, made for the run with openssl — below), CLUSTER_NETNS (0; 1: every zone
 # in a network namespace of its own, on its own address, needs
-# root and iproute2 — below).
+# root and iproute2 — below), CLUSTER_BIND (none: the bots' warpmind-bots --bind, e.g. 127.0.10.0/24 so
+# that the zones see them from many addresses as on a network; not with CLUSTER_NETNS).
 #
 # CLUSTER_NETNS=1: the script makes a bridge (10.231.X.1/24, X from its process id) and, per zone, a
 # network namespace with a veth pair into the bridge, the zone's address 10.231.X.(10 + K); the NATS
@@ -289,6 +290,7 @@ fi
 # its stored state; how long that took (kill to listening) goes to the log.
 kill_pid=""
 bot_args=(--churn "${CLUSTER_CHURN:-0}" --server-key "$server_key")
+[[ -n ${CLUSTER_BIND:-} ]] && bot_args+=(--bind "$CLUSTER_BIND")
 if [[ -n "$kill_zone" ]]; then
   bot_args+=(--resume-after-ms "$resume_after")
   alive() { [[ -r /proc/$1/stat && $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }  # zombies are dead
