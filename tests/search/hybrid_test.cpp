@@ -147,7 +147,9 @@ TEST(Hybrid, DeadlineStopsTheSearch) {
   const auto r = search.run(p, o, backend, st);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_TRUE(r.stopped);
-  EXPECT_LT(ms, 20.0 + 200.0);  // stopped within a batch of the deadline, even on a loaded machine
+  // Stopped within a batch or so of the deadline. Without it this search takes minutes (194 s on two
+  // cores); a batch on a loaded two-core machine has taken over 200 ms, so the bound is a second.
+  EXPECT_LT(ms, 20.0 + 1000.0);
   o.depth = 2;
   o.deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
   HybridStats a, b;
