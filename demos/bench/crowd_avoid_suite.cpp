@@ -3,7 +3,9 @@
 //   avoid      N agents (10,000, 100,000, 1,000,000) on a lattice of pitch 1.25 x 2R, each wanting a
 //              random point up to 1 away per axis every tick, maximum step R/2, lowest-id: cpu-reference
 //              and gpu-static-grid in lockstep, the GPU's verdicts and positions against the CPU's every
-//              tick, and the CPU's chosen targets against the brute-force oracle on a sample.
+//              tick, and the CPU's chosen targets against the brute-force oracle on a sample; then the
+//              largest size again with agents of several sizes (radii uniform in [R/4, R], min_radius R/4:
+//              the static grid's cells a quarter as wide, its neighbourhoods 6 cells instead of 2).
 //   standard   the standard scenarios (scenario.h): bottleneck 10,000, corridor 2,000, crossing 4,000, run
 //              until every agent has left (or 40,000 ticks): ticks, the bottleneck's flow against its ideal,
 //              overlaps and wall crossings every tick, the GPU's run against the CPU's tick by tick.
@@ -105,23 +107,32 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
   const float radius = 0.5f, spacing = 1.25f, max_step = 0.25f, want_step = 1.0f;
   std::printf("\nAvoid (crowd_solver.h), max step R/2, lowest-id\n%9s %6s | %13s %15s | %9s %9s %9s\n", "agents",
               "ticks", "cpu-reference", "gpu-static-grid", "cpu / gpu", "floor", "moved");
-  const std::vector<std::size_t> sizes =
-      quick ? std::vector<std::size_t>{10000} : std::vector<std::size_t>{10000, 100000, 1000000};
-  for (std::size_t n : sizes) {
-    std::fprintf(stderr, "[avoid] %zu agents, %d ticks\n", n, ticks);
+  const std::vector<std::pair<std::size_t, bool>> walks =
+      quick ? std::vector<std::pair<std::size_t, bool>>{{10000, false}, {10000, true}}
+            : std::vector<std::pair<std::size_t, bool>>{
+                  {10000, false}, {100000, false}, {1000000, false}, {1000000, true}};
+  for (const auto& [n, mixed] : walks) {
+    std::fprintf(stderr, "[avoid] %zu agents%s, %d ticks\n", n, mixed ? " of radii R/4..R" : "", ticks);
     crowd::CrowdConfig cfg;
     cfg.world = crowd::lattice_world(n, radius, spacing);
     cfg.radius = radius;
+    cfg.min_radius = mixed ? radius / 4 : 0.0f;
     cfg.rule = crowd::CrowdRule::LowestIdWins;
     cfg.movement = crowd::CrowdMovement::Avoid;
     cfg.max_step = max_step;
     std::vector<Vec2> pos = crowd::lattice_start(n, radius, spacing, cfg, 41), want;
+    std::vector<float> radii;  // empty: every agent R
+    if (mixed) {
+      SplitMix64 rng(45);
+      radii.resize(pos.size());
+      for (float& r : radii) r = rng.uniform(radius / 4, radius);
+    }
     std::vector<std::unique_ptr<crowd::CrowdSolver>> solvers;
     for (crowd::CrowdVariant v : variants) {
       cfg.variant = v;
       std::unique_ptr<crowd::CrowdSolver> s;
       Status st = crowd::CrowdSolver::create(ctx, cfg, s);
-      if (st.ok()) st = s->reset(pos);
+      if (st.ok()) st = s->reset(pos, {}, radii);
       if (!st.ok()) {
         std::fprintf(stderr, "  %s: %s\n", crowd::variant_name(v), st.message().c_str());
         return 1;
@@ -144,7 +155,8 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
         return 1;
       }
       for (std::size_t v = 0; v < nv; ++v) {
-        overlaps[v] += static_cast<long long>(oracle::crowd_overlaps(after[v], radius, ctx.pool()));
+        overlaps[v] += static_cast<long long>(mixed ? oracle::crowd_overlaps(after[v], radii, ctx.pool())
+                                                    : oracle::crowd_overlaps(after[v], radius, ctx.pool()));
         if (v > 0) diff[v] += differences(after, verd, v);
       }
       // The oracle's choice for a few agents (O(N) each): a mover stands at it.
@@ -155,7 +167,7 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
         ctx.pool().parallel_for(sample.size(), [&](std::size_t b, std::size_t e, unsigned) {
           for (std::size_t k = b; k < e; ++k) {
             const std::size_t i = sample[k];
-            const oracle::AvoidChoice c = oracle::crowd_avoid_choice(cfg, pos, want, i, max_step);
+            const oracle::AvoidChoice c = oracle::crowd_avoid_choice(cfg, pos, want, i, max_step, radii);
             if (verd[0][i] == crowd::Verdict::Moved)
               bad[k] = std::memcmp(&c.target, &after[0][i], sizeof(Vec2)) != 0;
             else if (c.fallback)
@@ -168,11 +180,12 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
       moved += solvers[0]->last_stats().moved;
       pos = after[0];
     }
-    char params[256], extra[256];
+    char params[320], extra[256];
     std::snprintf(params, sizeof params,
                   "{\"agents\": %zu, \"ticks\": %d, \"radius\": %g, \"spacing\": %g, \"max_step\": %g, \"want_step\": "
-                  "%g, \"rule\": \"lowest-id\", \"movement\": \"avoid\"}",
-                  n, ticks, radius, spacing, max_step, want_step);
+                  "%g, \"rule\": \"lowest-id\", \"movement\": \"avoid\"%s}",
+                  n, ticks, radius, spacing, max_step, want_step,
+                  mixed ? (", \"min_radius\": " + std::to_string(radius / 4)).c_str() : "");
     std::vector<double> med(nv);
     for (std::size_t v = 0; v < nv; ++v) {
       const long long wrong = v == 0 ? oracle_bad : diff[v];
@@ -189,7 +202,7 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
       med[v] = r.timing.median();
       results.add(r);
     }
-    std::printf("%9zu %6d | %13.4f %15s | %8.1fx %9.5f %8.1f%%\n", n, ticks, med[0],
+    std::printf("%9zu%s %6d | %13.4f %15s | %8.1fx %9.5f %8.1f%%\n", n, mixed ? " mixed" : "", ticks, med[0],
                 nv > 1 ? std::to_string(med[1]).substr(0, 8).c_str() : "-", nv > 1 ? med[0] / med[1] : 0.0,
                 nv > 1 ? kAvoidBytesPerAgent * n / copy_bytes_per_s * 1e3 : 0.0,
                 100.0 * static_cast<double>(moved) / (static_cast<double>(n) * ticks));

@@ -14,10 +14,21 @@
 
 namespace warpmind::oracle {
 
-// Squared single-precision distance, no fused multiply-add (the build turns contraction off).
+// Squared single-precision distance, no fused multiply-add (the build turns contraction off). A point
+// that is not finite conflicts with nobody (the contract: a non-finite proposal is its agent's verdict
+// alone), so "closer than" is the test and NaN is never closer.
 inline bool crowd_apart(Vec2 a, Vec2 b, float radius) {
   const float dx = a.x - b.x, dy = a.y - b.y, d = 2.0f * radius;
-  return dx * dx + dy * dy >= d * d;
+  return !(dx * dx + dy * dy < d * d);
+}
+// Agents of radii ra and rb: the sum of the radii apart.
+inline bool crowd_apart(Vec2 a, Vec2 b, float ra, float rb) {
+  const float dx = a.x - b.x, dy = a.y - b.y, d = ra + rb;
+  return !(dx * dx + dy * dy < d * d);
+}
+// Agent i's radius (radii empty: every agent has the config's).
+inline float crowd_radius(const crowd::CrowdConfig& c, std::span<const float> radii, std::size_t i) {
+  return radii.empty() ? c.radius : radii[i];
 }
 
 // The obstacle cells a segment passes through, found differently from the solver's walk: every crossing of
@@ -65,9 +76,10 @@ inline bool crowd_segment_blocked(const crowd::CrowdConfig& c, Vec2 o, Vec2 p) {
 }
 
 // The verdict of agent i for old positions `old` and targets `p` (max_steps: each agent's limit, 0 or
-// empty: none).
+// empty: none; radii: each agent's radius, empty: the config's).
 inline crowd::Verdict crowd_verdict(const crowd::CrowdConfig& c, std::span<const Vec2> old, std::span<const Vec2> p,
-                                    std::size_t i, std::span<const float> max_steps = {}) {
+                                    std::size_t i, std::span<const float> max_steps = {},
+                                    std::span<const float> radii = {}) {
   using crowd::Verdict;
   if (p[i].x == old[i].x && p[i].y == old[i].y) return Verdict::Stayed;
   const WorldRect& w = c.world;
@@ -80,18 +92,21 @@ inline crowd::Verdict crowd_verdict(const crowd::CrowdConfig& c, std::span<const
     if (dx * dx + dy * dy > limit * limit) return Verdict::TooFar;
   }
   if (crowd_segment_blocked(c, old[i], p[i])) return Verdict::Blocked;
+  const float ri = crowd_radius(c, radii, i);
   for (std::size_t j = 0; j < old.size(); ++j) {
     if (j == i) continue;
-    if (!crowd_apart(p[i], old[j], c.radius)) return Verdict::Collision;
-    if ((c.rule == crowd::CrowdRule::Strict || j < i) && !crowd_apart(p[i], p[j], c.radius)) return Verdict::Collision;
+    const float rj = crowd_radius(c, radii, j);
+    if (!crowd_apart(p[i], old[j], ri, rj)) return Verdict::Collision;
+    if ((c.rule == crowd::CrowdRule::Strict || j < i) && !crowd_apart(p[i], p[j], ri, rj)) return Verdict::Collision;
   }
   return Verdict::Moved;
 }
 
 inline std::vector<crowd::Verdict> crowd_verdicts(const crowd::CrowdConfig& c, std::span<const Vec2> old,
-                                                  std::span<const Vec2> p, std::span<const float> max_steps = {}) {
+                                                  std::span<const Vec2> p, std::span<const float> max_steps = {},
+                                                  std::span<const float> radii = {}) {
   std::vector<crowd::Verdict> v(old.size());
-  for (std::size_t i = 0; i < old.size(); ++i) v[i] = crowd_verdict(c, old, p, i, max_steps);
+  for (std::size_t i = 0; i < old.size(); ++i) v[i] = crowd_verdict(c, old, p, i, max_steps, radii);
   return v;
 }
 
@@ -103,15 +118,17 @@ struct AvoidChoice {
   crowd::Verdict verdict = crowd::Verdict::Stayed;
 };
 inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<const Vec2> old,
-                                      std::span<const Vec2> want, std::size_t i, float limit) {
+                                      std::span<const Vec2> want, std::size_t i, float limit,
+                                      std::span<const float> radii = {}) {
   const Vec2 o = old[i], p = want[i];
   if (!std::isfinite(p.x) || !std::isfinite(p.y)) return {o, true, crowd::Verdict::OutOfWorld};
   if (p.x == o.x && p.y == o.y) return {o};
+  const float ri = crowd_radius(c, radii, i);
   const float dx = p.x - o.x, dy = p.y - o.y, len2 = dx * dx + dy * dy, len = std::sqrt(len2);
-  const float step = len2 > limit * limit ? limit / len : 1.0f, ahead = (2.0f * (2.0f * c.radius)) / len;
-  // Who is tested at all (the contract's cut-off).
-  const float near = (len * step + std::sqrt((2.0f * c.radius) * (2.0f * c.radius))) * 1.01f;
-  const float far = (2.0f * (2.0f * c.radius) + std::sqrt((2.0f * c.radius) * (2.0f * c.radius))) * 1.01f;
+  const float step = len2 > limit * limit ? limit / len : 1.0f, ahead = (4.0f * ri) / len;
+  // Who is tested at all (the contract's cut-off: r_i + R for the sum of two radii).
+  const float near = (len * step + (ri + c.radius)) * 1.01f;
+  const float far = (4.0f * ri + (ri + c.radius)) * 1.01f;
   // (cos, sin, factor) in the contract's order of preference.
   constexpr float h = 0.866025404f, q = 0.707106781f;
   static constexpr float table[17][3] = {
@@ -119,9 +136,9 @@ inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<con
       {h, -0.5f, 0.5f}, {h, 0.5f, 0.5f}, {0.5f, -h, 0.5f}, {0.5f, h, 0.5f}, {0, -1, 1},    {0, 1, 1},
       {0, -1, 0.5f},    {0, 1, 0.5f},    {-q, -q, 0.5f},   {-q, q, 0.5f},   {-1, 0, 0.5f}};
   const WorldRect& w = c.world;
-  const float two_r = 2.0f * c.radius;
-  // The segment a -> b keeps 2R from q.
-  const auto keeps_apart = [&](Vec2 a, Vec2 b, Vec2 q) {
+  // The segment a -> b keeps the sum of the radii of i and j from q.
+  const auto keeps_apart = [&](Vec2 a, Vec2 b, Vec2 q, std::size_t j) {
+    const float two_r = ri + crowd_radius(c, radii, j);
     const float sx = b.x - a.x, sy = b.y - a.y, ss = sx * sx + sy * sy;
     const float wx = q.x - a.x, wy = q.y - a.y;
     const float s = std::clamp(ss > 0 ? (wx * sx + wy * sy) / ss : 0.0f, 0.0f, 1.0f);
@@ -150,10 +167,10 @@ inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<con
     for (std::size_t j = 0; free && j < old.size(); ++j) {
       if (j == i) continue;
       const float ex = old[j].x - o.x, ey = old[j].y - o.y, q2 = ex * ex + ey * ey;
-      if (q2 < near * near) free = keeps_apart(o, t, old[j]);
+      if (q2 < near * near) free = keeps_apart(o, t, old[j], j);
       // Agents not going this agent's way (and standing ones) are counted along the look-ahead.
       const bool going_my_way = dx * (want[j].x - old[j].x) + dy * (want[j].y - old[j].y) > 0.0f;
-      if (k < 14 && q2 < far * far && !going_my_way && !keeps_apart(o, look, old[j])) ++in_the_way;
+      if (k < 14 && q2 < far * far && !going_my_way && !keeps_apart(o, look, old[j], j)) ++in_the_way;
     }
     const bool backing_off = k >= 14;  // only when no forward candidate is free
     if (free && (best < 0 || (!backing_off && in_the_way < fewest))) {
@@ -169,23 +186,26 @@ inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<con
 // Avoid's verdicts and targets for every agent (max_steps: empty for the config's).
 inline std::vector<crowd::Verdict> crowd_avoid_verdicts(const crowd::CrowdConfig& c, std::span<const Vec2> old,
                                                         std::span<const Vec2> want, std::vector<Vec2>& targets,
-                                                        std::span<const float> max_steps = {}) {
+                                                        std::span<const float> max_steps = {},
+                                                        std::span<const float> radii = {}) {
   std::vector<AvoidChoice> ch(old.size());
   targets.resize(old.size());
   for (std::size_t i = 0; i < old.size(); ++i) {
     const float limit = max_steps.empty() || max_steps[i] == 0 ? c.max_step : max_steps[i];
-    ch[i] = crowd_avoid_choice(c, old, want, i, limit);
+    ch[i] = crowd_avoid_choice(c, old, want, i, limit, radii);
     targets[i] = ch[i].target;
   }
   std::vector<crowd::Verdict> v(old.size());
   for (std::size_t i = 0; i < old.size(); ++i)
-    v[i] = ch[i].fallback ? ch[i].verdict : crowd_verdict(c, old, targets, i);
+    v[i] = ch[i].fallback ? ch[i].verdict : crowd_verdict(c, old, targets, i, {}, radii);
   return v;
 }
 
-// Pairs of agents closer than 2R (squared float distance < (2R)^2), counted with its own uniform grid of
-// 2R cells over the agents' bounding box (a counting sort), agents checked in parallel on `pool`. O(N).
-inline std::size_t crowd_overlaps(std::span<const Vec2> pos, float radius, ThreadPool& pool) {
+// Pairs of agents closer than the sum of their radii (squared float distance < (r_i + r_j)^2; radii empty:
+// every agent has `radius`, the largest), counted with its own uniform grid of 2R cells over the agents'
+// bounding box (a counting sort), agents checked in parallel on `pool`. O(N).
+inline std::size_t crowd_overlaps(std::span<const Vec2> pos, std::span<const float> radii, float radius,
+                                  ThreadPool& pool) {
   const std::size_t n = pos.size();
   if (n < 2) return 0;
   double lo_x = pos[0].x, lo_y = pos[0].y, hi_x = lo_x, hi_y = lo_y;
@@ -214,13 +234,25 @@ inline std::size_t crowd_overlaps(std::span<const Vec2> pos, float radius, Threa
       for (std::size_t yy = y > 0 ? y - 1 : 0; yy <= std::min(rows - 1, y + 1); ++yy)
         for (std::size_t xx = x > 0 ? x - 1 : 0; xx <= std::min(cols - 1, x + 1); ++xx)
           for (std::uint32_t k = start[yy * cols + xx]; k < start[yy * cols + xx + 1]; ++k)
-            found += order[k] > i && !crowd_apart(pos[i], pos[order[k]], radius);
+            found += order[k] > i && !(radii.empty() ? crowd_apart(pos[i], pos[order[k]], radius)
+                                                     : crowd_apart(pos[i], pos[order[k]], radii[i], radii[order[k]]));
     }
     per_worker[w] += found;
   });
   std::size_t total = 0;
   for (std::size_t f : per_worker) total += f;
   return total;
+}
+
+// Pairs closer than 2R.
+inline std::size_t crowd_overlaps(std::span<const Vec2> pos, float radius, ThreadPool& pool) {
+  return crowd_overlaps(pos, {}, radius, pool);
+}
+// Pairs closer than the sum of their radii (one per agent).
+inline std::size_t crowd_overlaps(std::span<const Vec2> pos, std::span<const float> radii, ThreadPool& pool) {
+  float largest = 0;
+  for (float r : radii) largest = std::max(largest, r);
+  return crowd_overlaps(pos, radii, largest, pool);
 }
 
 }  // namespace warpmind::oracle

@@ -56,7 +56,7 @@ TEST(CApi, CrowdWithObstaclesAndRuleEqualsTheCppSolver) {
   const CrowdCase k;
   for (const wm_crowd_rule rule : {WM_CROWD_STRICT, WM_CROWD_LOWEST_ID_WINS}) {
     const wm_crowd_config config = {
-        0, 0, 64, 64, 0.5f, 16, 16, k.blocked.data(), rule, WM_CROWD_CPU_REFERENCE, WM_CROWD_ACCEPT_REJECT, 0.0f};
+        0, 0, 64, 64, 0.5f, 16, 16, k.blocked.data(), rule, WM_CROWD_CPU_REFERENCE, WM_CROWD_ACCEPT_REJECT, 0.0f, 0.0f};
     wm_crowd* c = nullptr;
     ASSERT_EQ(wm_crowd_create_with(h.c, &config, &c), WM_OK) << wm_last_error();
     crowd::CrowdConfig cc;
@@ -167,7 +167,7 @@ TEST(CApi, CrowdConfigRejectsWhatIsNotAConfig) {
   wm_crowd* c = nullptr;
   const auto create = [&](wm_crowd_config config) { return wm_crowd_create_with(h.c, &config, &c); };
   const wm_crowd_config good = {
-      0, 0, 10, 10, 0.5f, 2, 2, blocked, WM_CROWD_STRICT, WM_CROWD_AUTO, WM_CROWD_ACCEPT_REJECT, 0.0f};
+      0, 0, 10, 10, 0.5f, 2, 2, blocked, WM_CROWD_STRICT, WM_CROWD_AUTO, WM_CROWD_ACCEPT_REJECT, 0.0f, 0.0f};
   wm_crowd_config bad = good;
   bad.rule = static_cast<wm_crowd_rule>(42);
   EXPECT_EQ(create(bad), WM_INVALID_ARGUMENT);
@@ -209,6 +209,50 @@ TEST(CApi, CrowdConfigRejectsWhatIsNotAConfig) {
   EXPECT_EQ(wm_crowd_verdicts(c, nullptr, 2), WM_INVALID_ARGUMENT);
   EXPECT_EQ(wm_crowd_retain(c, nullptr, 2), WM_INVALID_ARGUMENT);
   EXPECT_EQ(wm_crowd_size(c), 2u);
+  wm_crowd_destroy(c);
+}
+
+// Agents of several sizes through the C API: the same radii in and out, the pair rule by the sum of the
+// radii, and bad radii refused with nothing changed.
+TEST(CApi, CrowdAgentsOfSeveralSizes) {
+  CpuContexts h;
+  wm_crowd_config config{};
+  config.width = config.height = 20;
+  config.radius = 1.0f;
+  config.variant = WM_CROWD_CPU_REFERENCE;
+  config.min_radius = 0.2f;  // below radius / 4
+  wm_crowd* c = nullptr;
+  EXPECT_EQ(wm_crowd_create_with(h.c, &config, &c), WM_INVALID_ARGUMENT);
+  config.min_radius = 0.25f;
+  ASSERT_EQ(wm_crowd_create_with(h.c, &config, &c), WM_OK) << wm_last_error();
+  const wm_vec2 start[2] = {{5, 5}, {6.5f, 5}};  // 1.5 apart
+  const float big[2] = {1.0f, 0.6f}, ok[2] = {0.25f, 0}, small[2] = {0.24f, 0.5f};
+  EXPECT_EQ(wm_crowd_reset_agents(c, start, nullptr, big, 2), WM_INVALID_ARGUMENT);    // 1.6 > 1.5
+  EXPECT_EQ(wm_crowd_reset_agents(c, start, nullptr, small, 2), WM_INVALID_ARGUMENT);  // below min_radius
+  EXPECT_EQ(wm_crowd_size(c), 0u);
+  ASSERT_EQ(wm_crowd_reset_agents(c, start, nullptr, ok, 2), WM_OK) << wm_last_error();
+  const wm_vec2 more[1] = {{7.9f, 5}};  // 1.4 from the agent of radius 1 (0 above: the config's)
+  const float too_big[1] = {0.5f}, fits[1] = {0.25f};
+  std::uint32_t id = 0;
+  EXPECT_EQ(wm_crowd_spawn_agents(c, more, nullptr, too_big, 1, &id), WM_INVALID_ARGUMENT);  // 1.5 > 1.4
+  EXPECT_EQ(wm_crowd_spawn_agents(c, more, nullptr, nullptr, 1, &id), WM_INVALID_ARGUMENT);  // radius 1: 2 > 1.4
+  EXPECT_EQ(wm_crowd_size(c), 2u);
+  ASSERT_EQ(wm_crowd_spawn_agents(c, more, nullptr, fits, 1, &id), WM_OK) << wm_last_error();
+  EXPECT_EQ(id, 2u);
+  float radii[3] = {};
+  ASSERT_EQ(wm_crowd_radii(c, radii, 3), WM_OK);
+  EXPECT_EQ(radii[0], 0.25f);
+  EXPECT_EQ(radii[1], 1.0f);
+  EXPECT_EQ(radii[2], 0.25f);
+  EXPECT_EQ(wm_crowd_radii(c, radii, 2), WM_INVALID_ARGUMENT);
+  // Agent 2 steps towards agent 1: to 1.3 from it (moves), then to 1.2 (below the sum 1.25: refused).
+  wm_crowd_stats stats{};
+  const wm_vec2 to[3] = {{5, 5}, {6.5f, 5}, {7.8f, 5}};
+  ASSERT_EQ(wm_crowd_step(c, to, 3, &stats), WM_OK);
+  EXPECT_EQ(stats.moved, 1u);
+  const wm_vec2 closer[3] = {{5, 5}, {6.5f, 5}, {7.7f, 5}};
+  ASSERT_EQ(wm_crowd_step(c, closer, 3, &stats), WM_OK);
+  EXPECT_EQ(stats.collisions, 1u);
   wm_crowd_destroy(c);
 }
 

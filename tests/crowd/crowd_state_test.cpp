@@ -220,7 +220,7 @@ TEST(CrowdState, SaveAndRestoreContinueBitForBit) {
       ASSERT_TRUE(a->spawn(free_spots(a->config(), state_of(*a).pos, 5, rng), std::vector<float>(5, 0.3f)).ok());
       std::vector<std::uint8_t> bytes;
       ASSERT_TRUE(a->save(bytes).ok());
-      EXPECT_EQ(bytes.size(), 80 + 16 * a->size());
+      EXPECT_EQ(bytes.size(), 84 + 20 * a->size());
       auto b = make(config(m, to));
       ASSERT_TRUE(b->reset(std::vector<Vec2>{{1, 1}}).ok());
       ASSERT_TRUE(b->restore(bytes).ok());
@@ -261,7 +261,7 @@ TEST(CrowdState, RestoreRefusesBadBytes) {
   const auto put_u32 = [](std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     std::memcpy(&b[at], &v, 4);
   };
-  const std::size_t n = s->size(), pos0 = 80, steps0 = 80 + 8 * n, ids0 = 80 + 12 * n;
+  const std::size_t n = s->size(), pos0 = 84, steps0 = 84 + 8 * n, radii0 = 84 + 12 * n, ids0 = 84 + 16 * n;
   refused({}, "empty");
   refused(std::vector<std::uint8_t>(good.begin(), good.end() - 1), "short");
   auto b = good;
@@ -271,8 +271,11 @@ TEST(CrowdState, RestoreRefusesBadBytes) {
   b[0] = 'X';
   refused(b, "magic");
   b = good;
-  b[8] = 2;
+  b[8] = 3;
   refused(b, "format");
+  b = good;
+  b[8] = 1;  // format 1 has neither min_radius nor radii: its lengths differ
+  refused(b, "format 1 length");
   b = good;
   b[12] = 1;
   refused(b, "reserved");
@@ -280,8 +283,17 @@ TEST(CrowdState, RestoreRefusesBadBytes) {
   put_f32(b, 16 + 16 + 16, 0.6f);  // the radius
   refused(b, "config");
   b = good;
-  b[64] ^= 1;  // the count
+  put_f32(b, 56, 0.25f);  // min_radius
+  refused(b, "config min_radius");
+  b = good;
+  b[68] ^= 1;  // the count
   refused(b, "count");
+  b = good;
+  put_f32(b, radii0, 0.4f);  // this config has no min_radius: every agent has R
+  refused(b, "radius");
+  b = good;
+  put_f32(b, radii0, 0.0f);
+  refused(b, "radius 0");
   b = good;
   put_f32(b, pos0, std::numeric_limits<float>::infinity());
   refused(b, "not finite");
@@ -299,11 +311,11 @@ TEST(CrowdState, RestoreRefusesBadBytes) {
   put_u32(b, ids0 + 4, 0);  // ids 0, 0, ...
   refused(b, "ids");
   b = good;
-  put_u32(b, 72, static_cast<std::uint32_t>(n - 1));  // the next id not above the last
+  put_u32(b, 76, static_cast<std::uint32_t>(n - 1));  // the next id not above the last
   refused(b, "next id");
   // The next id near the end: one more agent, then spawn refuses.
   b = good;
-  put_u32(b, 72, 0xfffffffeu);
+  put_u32(b, 76, 0xfffffffeu);
   ASSERT_TRUE(target->restore(b).ok());
   std::vector<std::uint32_t> id(1);
   ASSERT_TRUE(target->spawn(free_spots(c, state_of(*target).pos, 1, rng), {}, id).ok());

@@ -119,6 +119,23 @@ namespace Warpmind.Tests
         }
 
         [Test]
+        public void CrowdKeepsAgentsOfSeveralSizesApartByTheSumOfTheirRadii()
+        {
+            using (var c = new Crowd(ctx, 0, 0, 20, 20, 1.0f, variant: CrowdVariant.CpuReference, minRadius: 0.25f))
+            {
+                var start = new[] { new Vec2(5, 5), new Vec2(6.5f, 5) };
+                Assert.Throws<ArgumentException>(() => c.Reset(start, null, new[] { 1.0f, 0.6f }));  // 1.6 > 1.5
+                c.Reset(start, null, new[] { 0.25f, 0f });  // 0: the crowd's radius
+                CollectionAssert.AreEqual(new[] { 0.25f, 1.0f }, c.Radii());
+                CollectionAssert.AreEqual(new uint[] { 2 }, c.Spawn(new[] { new Vec2(7.9f, 5) }, null, new[] { 0.25f }));
+                Assert.Throws<ArgumentException>(() => c.Spawn(new[] { new Vec2(15, 15) }, null, new[] { 0.2f }));
+                // Towards the agent of radius 1: 1.3 away moves, 1.2 (below 1.25) is refused.
+                Assert.AreEqual((UIntPtr)1, c.Step(new[] { new Vec2(5, 5), new Vec2(6.5f, 5), new Vec2(7.8f, 5) }).Moved);
+                Assert.AreEqual((UIntPtr)1, c.Step(new[] { new Vec2(5, 5), new Vec2(6.5f, 5), new Vec2(7.7f, 5) }).Collisions);
+            }
+        }
+
+        [Test]
         public void CrowdEqualsItsContractOnAGrid()
         {
             var blocked = new byte[8, 8];

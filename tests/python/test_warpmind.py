@@ -44,7 +44,7 @@ class CrowdConfigC(ctypes.Structure):
                 ("height", ctypes.c_float), ("radius", ctypes.c_float), ("obstacles_width", ctypes.c_int),
                 ("obstacles_height", ctypes.c_int), ("blocked", ctypes.POINTER(ctypes.c_uint8)),
                 ("rule", ctypes.c_int), ("variant", ctypes.c_int), ("movement", ctypes.c_int),
-                ("max_step", ctypes.c_float)]
+                ("max_step", ctypes.c_float), ("min_radius", ctypes.c_float)]
 
 
 def ok(status):
@@ -112,6 +112,23 @@ def test_field_equals_the_c_api_bit_for_bit(contexts):
         assert field.sample(layer, centres).tobytes() == grid.ravel().tobytes()
     assert np.count_nonzero(field.layer(0)) > 1000  # the case is not empty
     LIB.wm_field_destroy(f)
+
+
+def test_crowd_agents_of_several_sizes(contexts):
+    ctx, _ = contexts
+    crowd = wm.Crowd(ctx, (0, 0, 20, 20), 1.0, variant="cpu-reference", min_radius=0.25)
+    start = np.array([[5, 5], [6.5, 5]], np.float32)
+    with pytest.raises(ValueError):  # 1.0 + 0.6 > 1.5
+        crowd.reset(start, radii=np.array([1.0, 0.6], np.float32))
+    crowd.reset(start, radii=np.array([0.25, 0.0], np.float32))  # 0: the crowd's radius
+    assert crowd.radii.tolist() == [0.25, 1.0]
+    ids = crowd.spawn(np.array([[7.9, 5]], np.float32), radii=np.array([0.25], np.float32))
+    assert ids.tolist() == [2]
+    with pytest.raises(ValueError):  # below min_radius
+        crowd.spawn(np.array([[15, 15]], np.float32), radii=np.array([0.2], np.float32))
+    # Towards the agent of radius 1: 1.3 away moves, 1.2 (below 1.25) is refused.
+    assert crowd.step(np.array([[5, 5], [6.5, 5], [7.8, 5]], np.float32))["moved"] == 1
+    assert crowd.step(np.array([[5, 5], [6.5, 5], [7.7, 5]], np.float32))["collisions"] == 1
 
 
 @pytest.mark.parametrize("movement", ["accept-reject", "avoid"])

@@ -133,7 +133,7 @@ namespace Warpmind
             public int ObstaclesWidth, ObstaclesHeight;
             public IntPtr Blocked;
             public int Rule, Variant, Movement;
-            public float MaxStep;
+            public float MaxStep, MinRadius;
         }
         [StructLayout(LayoutKind.Sequential)]
         internal struct CombatConfig
@@ -242,6 +242,9 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_crowd_verdicts(CrowdHandle c, [Out] Verdict[] verdicts, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_retain(CrowdHandle c, byte[] keep, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_spawn(CrowdHandle c, Vec2[] positions, float[] maxSteps, UIntPtr count, [Out] uint[] ids);
+        [DllImport(Lib)] internal static extern int wm_crowd_reset_agents(CrowdHandle c, Vec2[] positions, float[] maxSteps, float[] radii, UIntPtr count);
+        [DllImport(Lib)] internal static extern int wm_crowd_spawn_agents(CrowdHandle c, Vec2[] positions, float[] maxSteps, float[] radii, UIntPtr count, [Out] uint[] ids);
+        [DllImport(Lib)] internal static extern int wm_crowd_radii(CrowdHandle c, [Out] float[] radii, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_despawn(CrowdHandle c, uint[] ids, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_ids(CrowdHandle c, [Out] uint[] ids, UIntPtr count);
         [DllImport(Lib)] internal static extern int wm_crowd_save(CrowdHandle c, out IntPtr bytes, out UIntPtr size);
@@ -414,7 +417,7 @@ namespace Warpmind
         // obstacles: null, or rows x columns flags (non-zero blocks) as blocked[row, column].
         public Crowd(Context ctx, float x0, float y0, float width, float height, float radius, byte[,] obstacles = null,
                      CrowdRule rule = CrowdRule.Strict, CrowdVariant variant = CrowdVariant.Auto,
-                     CrowdMovement movement = CrowdMovement.AcceptReject, float maxStep = 0f)
+                     CrowdMovement movement = CrowdMovement.AcceptReject, float maxStep = 0f, float minRadius = 0f)
         {
             context = ctx;
             GCHandle pin = GCHandle.Alloc(obstacles ?? new byte[0, 0], GCHandleType.Pinned);
@@ -425,7 +428,7 @@ namespace Warpmind
                                                  ObstaclesHeight = obstacles == null ? 0 : obstacles.GetLength(0),
                                                  Blocked = obstacles == null ? IntPtr.Zero : pin.AddrOfPinnedObject(),
                                                  Rule = (int)rule, Variant = (int)variant, Movement = (int)movement,
-                                                 MaxStep = maxStep };
+                                                 MaxStep = maxStep, MinRadius = minRadius };
                 IntPtr h;
                 Native.Check(Native.wm_crowd_create_with(ctx.Handle, ref c, out h));
                 handle.Set(h);
@@ -451,12 +454,28 @@ namespace Warpmind
         public void Retain(byte[] keep) { Native.Check(Native.wm_crowd_retain(handle, keep, Native.Size(keep.Length))); }
         // Appends agents (checked against everyone; nothing changes on error) and returns their new ids;
         // maxSteps: null (the crowd's) or one per agent.
-        public uint[] Spawn(Vec2[] positions, float[] maxSteps = null)
+        // radii: null (the crowd's radius) or one per agent (0: the crowd's; else in [minRadius, radius]).
+        public uint[] Spawn(Vec2[] positions, float[] maxSteps = null, float[] radii = null)
         {
             if (maxSteps != null && maxSteps.Length != positions.Length) throw new ArgumentException("one maximum step per agent");
+            if (radii != null && radii.Length != positions.Length) throw new ArgumentException("one radius per agent");
             var ids = new uint[positions.Length];
-            Native.Check(Native.wm_crowd_spawn(handle, positions, maxSteps, Native.Size(positions.Length), ids));
+            Native.Check(Native.wm_crowd_spawn_agents(handle, positions, maxSteps, radii, Native.Size(positions.Length), ids));
             return ids;
+        }
+        // Agents of several sizes (a crowd made with minRadius > 0): maxSteps and radii null or one per agent.
+        public void Reset(Vec2[] positions, float[] maxSteps, float[] radii)
+        {
+            if (maxSteps != null && maxSteps.Length != positions.Length) throw new ArgumentException("one maximum step per agent");
+            if (radii != null && radii.Length != positions.Length) throw new ArgumentException("one radius per agent");
+            Native.Check(Native.wm_crowd_reset_agents(handle, positions, maxSteps, radii, Native.Size(positions.Length)));
+        }
+        // Every agent's radius, by slot.
+        public float[] Radii()
+        {
+            var r = new float[Count];
+            Native.Check(Native.wm_crowd_radii(handle, r, Native.Size(r.Length)));
+            return r;
         }
         public void Despawn(uint[] ids) { Native.Check(Native.wm_crowd_despawn(handle, ids, Native.Size(ids.Length))); }
         // Every agent's stable id, by slot.

@@ -188,6 +188,9 @@ typedef struct wm_crowd_config {
   wm_crowd_variant variant;   /* a GPU variant on a CPU context: WM_UNAVAILABLE */
   wm_crowd_movement movement; /* 0 (zero-initialised): WM_CROWD_ACCEPT_REJECT */
   float max_step;             /* every agent's maximum step a tick; 0: none (WM_CROWD_AVOID: > 0, <= 64 radius) */
+  /* The smallest radius an agent may be given (wm_crowd_reset_agents): 0 (zero-initialised: every agent
+   * has `radius`) or in [radius / 4, radius]; `radius` is then the largest. */
+  float min_radius;
 } wm_crowd_config;
 /* Verdicts of an agent's last step (crowd_solver.h: the first that applies, in this order). */
 enum {
@@ -229,6 +232,16 @@ wm_status wm_crowd_restore(wm_crowd* crowd, const uint8_t* bytes, size_t size);
 /* As wm_crowd_reset with each agent's own maximum step (count floats, finite, >= 0; 0: the config's
  * max_step; under WM_CROWD_AVOID at most 64 radius); max_steps NULL: every agent the config's. */
 wm_status wm_crowd_reset_steps(wm_crowd* crowd, const wm_vec2* positions, const float* max_steps, size_t count);
+/* Agents of several sizes: as wm_crowd_reset_steps and wm_crowd_spawn with each agent's own radius too
+ * (count floats, each 0 for the config's radius or in [min_radius, radius]; a config with min_radius 0
+ * takes only 0 and radius); radii NULL: every agent the config's radius. Two agents keep the sum of their
+ * radii apart (crowd_solver.h). wm_crowd_radii: every agent's radius by slot (count = the number of
+ * agents). */
+wm_status wm_crowd_reset_agents(wm_crowd* crowd, const wm_vec2* positions, const float* max_steps, const float* radii,
+                                size_t count);
+wm_status wm_crowd_spawn_agents(wm_crowd* crowd, const wm_vec2* positions, const float* max_steps, const float* radii,
+                                size_t count, uint32_t* ids);
+wm_status wm_crowd_radii(const wm_crowd* crowd, float* radii, size_t count);
 
 /* ---- combat (warpmind/combat/combat.h) ------------------------------------------------------------------ */
 

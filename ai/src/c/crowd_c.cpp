@@ -54,6 +54,7 @@ wm_status wm_crowd_create_with(wm_context* ctx, const wm_crowd_config* config, w
     cc.variant = kVariants[variant];
     cc.movement = movement == WM_CROWD_AVOID ? crowd::CrowdMovement::Avoid : crowd::CrowdMovement::AcceptReject;
     cc.max_step = c.max_step;
+    cc.min_radius = c.min_radius;
     if (c.obstacles_width > 0) {
       cc.obstacles.width = c.obstacles_width;
       cc.obstacles.height = c.obstacles_height;
@@ -74,13 +75,25 @@ static_assert(sizeof(wm_vec2) == sizeof(Vec2) && alignof(wm_vec2) == alignof(Vec
 wm_status wm_crowd_reset(wm_crowd* c, const wm_vec2* p, size_t n) { return wm_crowd_reset_steps(c, p, nullptr, n); }
 
 wm_status wm_crowd_reset_steps(wm_crowd* c, const wm_vec2* positions, const float* max_steps, size_t count) {
+  return wm_crowd_reset_agents(c, positions, max_steps, nullptr, count);
+}
+
+namespace {
+// count floats, or none (NULL).
+std::span<const float> floats(const float* v, std::size_t count) {
+  return v ? std::span<const float>(v, count) : std::span<const float>();
+}
+}  // namespace
+
+wm_status wm_crowd_reset_agents(wm_crowd* c, const wm_vec2* positions, const float* max_steps, const float* radii,
+                                size_t count) {
   if (!c) return null_argument("wm_crowd_reset", "crowd");
   if (count && !positions) return null_argument("wm_crowd_reset", "positions");
   return guarded([&] {
     std::vector<Vec2>& p = c->buffer;
     p.resize(count);
     for (std::size_t i = 0; i < count; ++i) p[i] = {positions[i].x, positions[i].y};
-    return from(c->solver->reset(p, max_steps ? std::span<const float>(max_steps, count) : std::span<const float>()));
+    return from(c->solver->reset(p, floats(max_steps, count), floats(radii, count)));
   });
 }
 
@@ -150,14 +163,29 @@ wm_status wm_crowd_retain(wm_crowd* c, const uint8_t* keep, size_t count) {
 }
 
 wm_status wm_crowd_spawn(wm_crowd* c, const wm_vec2* positions, const float* max_steps, size_t count, uint32_t* ids) {
+  return wm_crowd_spawn_agents(c, positions, max_steps, nullptr, count, ids);
+}
+
+wm_status wm_crowd_spawn_agents(wm_crowd* c, const wm_vec2* positions, const float* max_steps, const float* radii,
+                                size_t count, uint32_t* ids) {
   if (!c) return null_argument("wm_crowd_spawn", "crowd");
   if (count && !positions) return null_argument("wm_crowd_spawn", "positions");
   return guarded([&] {
     std::vector<Vec2>& p = c->buffer;
     p.assign(reinterpret_cast<const Vec2*>(positions), reinterpret_cast<const Vec2*>(positions) + count);
-    return from(c->solver->spawn(p, max_steps ? std::span<const float>(max_steps, count) : std::span<const float>(),
-                                 ids ? std::span<std::uint32_t>(ids, count) : std::span<std::uint32_t>()));
+    return from(c->solver->spawn(p, floats(max_steps, count),
+                                 ids ? std::span<std::uint32_t>(ids, count) : std::span<std::uint32_t>(),
+                                 floats(radii, count)));
   });
+}
+
+wm_status wm_crowd_radii(const wm_crowd* c, float* radii, size_t count) {
+  if (!c) return null_argument("wm_crowd_radii", "crowd");
+  if (count && !radii) return null_argument("wm_crowd_radii", "radii");
+  if (count != c->solver->size())
+    return fail(WM_INVALID_ARGUMENT, "wm_crowd_radii: room for " + std::to_string(count) + " radii, " +
+                                         std::to_string(c->solver->size()) + " agents");
+  return guarded([&] { return from(c->solver->read_radii(std::span<float>(radii, count))); });
 }
 
 wm_status wm_crowd_despawn(wm_crowd* c, const uint32_t* ids, size_t count) {

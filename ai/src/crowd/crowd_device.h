@@ -25,13 +25,14 @@ struct CrowdCounts {
 class CrowdDevice {
  public:
   static Status create(void* stream, CrowdKernel kernel, const crowd::rules::Geometry& g,
-                       const std::vector<std::uint8_t>& blocked, bool lowest_id_wins, bool avoid,
+                       const std::vector<std::uint8_t>& blocked, bool lowest_id_wins, bool avoid, bool sized,
                        std::unique_ptr<CrowdDevice>& out);
   ~CrowdDevice();
-  // positions: n float pairs on the host; max_steps: n floats (each agent's maximum step, 0: none) or
-  // nullptr (no limits: AcceptReject only); reach: the largest maximum step (Avoid's neighbourhood).
-  // Avoid needs gpu-static-grid (the caller checks).
-  Status reset(const float* positions, const float* max_steps, std::size_t n, float reach);
+  // positions: n float pairs on the host; max_steps: n floats (each agent's maximum step, 0: none) or nullptr (no
+  // limits: AcceptReject only); radii: n floats, each agent's radius (a crowd created `sized`; otherwise ignored: every
+  // agent has the geometry's radius); reach: the largest maximum step (Avoid's neighbourhood). Avoid needs
+  // gpu-static-grid (the caller checks).
+  Status reset(const float* positions, const float* max_steps, const float* radii, std::size_t n, float reach);
   // proposals: n float pairs on the host. Synchronous (fills counts).
   Status step(const float* proposals, std::size_t n, CrowdCounts& counts);
   // proposals: n float pairs in device memory. Queued on the stream, no host synchronisation; the

@@ -12,18 +12,34 @@ namespace warpmind::crowd::rules {
 // device as it is.
 struct Geometry {
   float x0, y0, x1, y1;  // world [x0, x1) x [y0, y1)
-  float four_r2;         // (2R)^2: distance >= 2R  <=>  d^2 >= four_r2
-  float lookahead;       // Avoid's look-ahead, 4R
+  float four_r2;         // (2R)^2: distance >= 2R  <=>  d^2 >= four_r2 (R the largest radius)
+  float radius;          // R, every agent's radius unless per-agent radii are given
+  float lookahead;       // Avoid's look-ahead of an agent of radius R, 4R (radius r: 4r)
   float cell;            // binning cell side (>= 2R, so neighbours are within +-1 cell)
   int cells_x, cells_y;
   float ob_w, ob_h;  // obstacle cell size (0 when there is no obstacle grid)
   int ob_cols, ob_rows;
-  // Static grid (gpu-static-grid): cells of side a hair under 2R/sqrt(2), so two agents in one cell are
-  // always closer than 2R and a cell holds at most one old position; it covers the world plus a 2R margin,
-  // where targets just outside the world can still conflict with targets inside.
+  // Static grid (gpu-static-grid): cells of side a hair under 2r/sqrt(2) for the smallest radius r, so two
+  // agents in one cell are always closer than the sum of their radii and a cell holds at most one old
+  // position; it covers the world plus a 2R margin, where targets just outside the world can still
+  // conflict with targets inside. Two agents that can conflict (closer than 2R) are at most sg_window
+  // cells apart along each axis (2 when every agent has radius R).
   float sg_x0, sg_y0, sg_cell;
-  int sg_cols, sg_rows;
+  int sg_cols, sg_rows, sg_window;
 };
+
+// At least `sum` (the two radii added in float) apart: d^2 >= sum^2 in float, written as !(d^2 < sum^2)
+// so that a non-finite point never conflicts with anyone. For two agents of radius R, sum = 2R exactly
+// and sum^2 is four_r2, so apart() below and this agree to the bit.
+WM_HD bool apart_by(float ax, float ay, float bx, float by, float sum) {
+  const float dx = fsub(ax, bx), dy = fsub(ay, by);
+  return !(fadd(fmul(dx, dx), fmul(dy, dy)) < fmul(sum, sum));
+}
+// (ra + rb)^2 in float: the squared distance two agents of radii ra and rb keep (four_r2 for R and R).
+WM_HD float sum2(float ra, float rb) {
+  const float s = fadd(ra, rb);
+  return fmul(s, s);
+}
 
 // At least 2R apart: d^2 >= (2R)^2 in float, written as !(d^2 < (2R)^2) so that a non-finite point (only
 // possible through step_device) never conflicts with anyone.
@@ -108,22 +124,23 @@ WM_HD unsigned char static_verdict(float ox, float oy, float px, float py, float
 constexpr int kCandidates = 17;  // 14 forward, then 3 backing off
 constexpr int kForward = 14;
 
-// The segment o -> t keeps 2R from q: the closest point o + s (t - o), s = clamp(dot(q - o, t - o) /
-// |t - o|^2, 0, 1).
-WM_HD bool swept_apart(float ox, float oy, float tx, float ty, float qx, float qy, const Geometry& g) {
+// The segment o -> t keeps sqrt(sum2) (the two radii added) from q: the closest point o + s (t - o),
+// s = clamp(dot(q - o, t - o) / |t - o|^2, 0, 1).
+WM_HD bool swept_apart(float ox, float oy, float tx, float ty, float qx, float qy, float sum2) {
   const float rx = fsub(tx, ox), ry = fsub(ty, oy), wx = fsub(qx, ox), wy = fsub(qy, oy);
   const float rr = fadd(fmul(rx, rx), fmul(ry, ry));
   float s = rr > 0.0f ? fdiv(fadd(fmul(wx, rx), fmul(wy, ry)), rr) : 0.0f;
   s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
   const float ex = fsub(qx, fadd(ox, fmul(s, rx))), ey = fsub(qy, fadd(oy, fmul(s, ry)));
-  return !(fadd(fmul(ex, ex), fmul(ey, ey)) < g.four_r2);
+  return !(fadd(fmul(ex, ex), fmul(ey, ey)) < sum2);
 }
 
-// One agent's choice under Avoid: start() with its old position o and wanted target p (p != o, finite),
-// neighbour() for every other agent whose old position lies within reach (any order: the result is the
-// same), then choice(). free: candidates inside the world, clear of walls and of every old position along
-// their segment; ahead[k]: the agents not going this one's way (dot(d_i, d_j) > 0 fails for d = wanted -
-// old) that candidate k's look-ahead (its direction over g.lookahead) comes within 2R of.
+// One agent's choice under Avoid: start() with its old position o, wanted target p (p != o, finite) and radius r,
+// neighbour() for every other agent whose old position lies within reach with the square of the two radii's sum
+// (sum2(); four_r2 where both are R) (any order: the result is the same), then choice(). free: candidates inside the
+// world, clear of walls and of every old position along their segment (by the sum of the two radii); ahead[k]: the
+// agents not going this one's way (dot(d_i, d_j) > 0 fails for d = wanted - old) that candidate k's look-ahead (its
+// direction over 4r) comes within the sum of the radii of.
 struct Avoider {
   float ox, oy, dx, dy;  // old position, wanted displacement (not shortened)
   float cx[kCandidates], cy[kCandidates], lx[kCandidates], ly[kCandidates];
@@ -135,18 +152,20 @@ struct Avoider {
   float near2 = 0, far2 = 0;
   unsigned char straight = 4;  // kCollision: the straight candidate's verdict if nothing is free
 
-  WM_HD void start(float o_x, float o_y, float px, float py, float limit, const Geometry& g,
+  WM_HD void start(float o_x, float o_y, float px, float py, float limit, float radius, const Geometry& g,
                    const unsigned char* grid) {
     ox = o_x;
     oy = o_y;
     dx = fsub(px, ox);
     dy = fsub(py, oy);
     const float d2 = fadd(fmul(dx, dx), fmul(dy, dy)), len = fsqrt(d2);
-    // The step: d shortened to the maximum step; the look-ahead: d scaled to `lookahead`.
-    const float step = d2 > fmul(limit, limit) ? fdiv(limit, len) : 1.0f, reach = fdiv(g.lookahead, len);
+    // The step: d shortened to the maximum step; the look-ahead: d scaled to 4r (4R: g.lookahead).
+    const float lookahead = fmul(4.0f, radius);
+    const float step = d2 > fmul(limit, limit) ? fdiv(limit, len) : 1.0f, reach = fdiv(lookahead, len);
     const float sx = fmul(dx, step), sy = fmul(dy, step), ax = fmul(dx, reach), ay = fmul(dy, reach);
-    const float two_r = fsqrt(g.four_r2), reach_step = fmul(fadd(fmul(len, step), two_r), 1.01f);
-    const float reach_ahead = fmul(fadd(g.lookahead, two_r), 1.01f);
+    // The farthest another agent can matter from: its radius is at most R.
+    const float two_r = fadd(radius, g.radius), reach_step = fmul(fadd(fmul(len, step), two_r), 1.01f);
+    const float reach_ahead = fmul(fadd(lookahead, two_r), 1.01f);
     near2 = fmul(reach_step, reach_step);
     far2 = fmul(reach_ahead, reach_ahead);
     constexpr float k30 = 0.866025404f;  // cos 30 = sin 60
@@ -183,18 +202,18 @@ struct Avoider {
     return q2 < near2 || q2 < far2;
   }
 
-  // Another agent: old position q, wanted target w.
-  WM_HD void neighbour(float qx, float qy, float wx, float wy, const Geometry& g) {
+  // Another agent: old position q, wanted target w, the square of the sum of the two radii s2.
+  WM_HD void neighbour(float qx, float qy, float wx, float wy, float s2) {
     const float ex = fsub(qx, ox), ey = fsub(qy, oy), q2 = fadd(fmul(ex, ex), fmul(ey, ey));
     if (q2 < near2) {
       WM_UNROLL
       for (int k = 0; k < kCandidates; ++k)
-        if ((free >> k & 1u) && !swept_apart(ox, oy, cx[k], cy[k], qx, qy, g)) free &= ~(1u << k);
+        if ((free >> k & 1u) && !swept_apart(ox, oy, cx[k], cy[k], qx, qy, s2)) free &= ~(1u << k);
     }
     if (q2 < far2 && !(fadd(fmul(dx, fsub(wx, qx)), fmul(dy, fsub(wy, qy))) > 0.0f)) {  // not going our way
       WM_UNROLL
       for (int k = 0; k < kForward; ++k)
-        if (!swept_apart(ox, oy, lx[k], ly[k], qx, qy, g)) ++ahead[k];
+        if (!swept_apart(ox, oy, lx[k], ly[k], qx, qy, s2)) ++ahead[k];
     }
   }
 

@@ -100,6 +100,7 @@ struct CrowdSolver::Impl {
   std::vector<Verdict> verdicts;
   std::vector<float> limits;           // every agent's maximum step (0: none), both variants
   float reach = 0;                     // the largest of them
+  std::vector<float> radii;            // every agent's radius, both variants
   std::vector<Vec2> chosen;            // Avoid: this tick's targets
   std::vector<std::uint8_t> fallback;  // Avoid: the verdict of an agent with no free candidate (or kCheckAgents)
   CellIndex olds, targets;
@@ -129,6 +130,8 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
   if (!finite(c.max_step) || c.max_step < 0 || (avoid && !(c.max_step > 0 && c.max_step <= 64 * c.radius)))
     return Status::Invalid(avoid ? "max_step: Avoid needs a finite maximum step > 0 and <= 64 R"
                                  : "max_step: must be finite and >= 0 (0: no limit)");
+  if (!(c.min_radius == 0 || (c.min_radius >= c.radius * 0.25f && c.min_radius <= c.radius)))
+    return Status::Invalid("min_radius: must be 0 (every agent has `radius`) or in [radius / 4, radius]");
   CrowdVariant v = c.variant;
   if (v != CrowdVariant::Auto && v != CrowdVariant::CpuReference && !is_gpu_variant(v))
     return Status::Invalid("variant: not a CrowdVariant");
@@ -150,12 +153,14 @@ Status CrowdSolver::create(Context& ctx, const CrowdConfig& c, std::unique_ptr<C
     const Geometry& g = s->impl_->g;
     if (v == CrowdVariant::GpuStaticGrid &&
         static_cast<double>(g.sg_cols) * static_cast<double>(g.sg_rows) > static_cast<double>(1u << 30))
-      return Status::Invalid("gpu-static-grid: the world holds more than 2^30 cells of side 2R/sqrt(2)");
+      return Status::Invalid(
+          "gpu-static-grid: the world holds more than 2^30 cells of side 2r/sqrt(2) (r: min_radius or "
+          "radius)");
     const gpu::CrowdKernel k = v == CrowdVariant::GpuSort    ? gpu::CrowdKernel::Sort
                                : v == CrowdVariant::GpuTiled ? gpu::CrowdKernel::Tiled
                                                              : gpu::CrowdKernel::StaticGrid;
     Status err = gpu::CrowdDevice::create(ctx.stream(), k, g, o.blocked, c.rule == CrowdRule::LowestIdWins, avoid,
-                                          s->impl_->device);
+                                          c.min_radius > 0, s->impl_->device);
     if (!err.ok()) return err.context("crowd");
   }
 #endif
@@ -188,11 +193,32 @@ Status parse_limits(const CrowdConfig& c, std::span<const float> max_steps, std:
   return Status::Ok();
 }
 
-// Checks the agents all[first..]: finite, inside the world, not in a blocked cell, and 2R from every other
-// agent of `all` (those before `first` are already known to be apart). Agents are named by name(i).
+// Every agent's radius from a call's radii (empty: R; 0: R), each checked against the config.
+Status parse_radii(const CrowdConfig& c, std::span<const float> given, std::size_t n, const char* what,
+                   std::vector<float>& radii) {
+  if (!given.empty() && given.size() != n)
+    return Status::Invalid(std::string(what) + ": " + std::to_string(given.size()) + " radii for " + std::to_string(n) +
+                           " agents (give none or one each)");
+  radii.assign(n, c.radius);
+  const float lo = c.min_radius > 0 ? c.min_radius : c.radius;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    const float r = given[i];
+    if (r == 0) continue;
+    if (!(r >= lo && r <= c.radius))
+      return Status::Invalid(std::string(what) + ": radius of agent " + std::to_string(i) + " (" + std::to_string(r) +
+                             "): must be 0 (the config's) or in [min_radius, radius]" +
+                             (c.min_radius > 0 ? "" : "; this config has no min_radius, so only radius itself"));
+    radii[i] = r;
+  }
+  return Status::Ok();
+}
+
+// Checks the agents all[first..]: finite, inside the world, not in a blocked cell, and the sum of the two
+// radii from every other agent of `all` (those before `first` are already known to be apart). Agents are
+// named by name(i).
 template <class Name>
-Status check_agents(std::span<const Vec2> all, std::size_t first, const Geometry& g, const std::uint8_t* grid,
-                    const char* what, Name&& name) {
+Status check_agents(std::span<const Vec2> all, std::span<const float> radii, std::size_t first, const Geometry& g,
+                    const std::uint8_t* grid, const char* what, Name&& name) {
   for (std::size_t i = first; i < all.size(); ++i) {
     const Vec2 p = all[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y))
@@ -206,22 +232,26 @@ Status check_agents(std::span<const Vec2> all, std::size_t first, const Geometry
   for (std::size_t i = first; i < all.size(); ++i) {
     std::size_t other = SIZE_MAX;
     index.near(all[i], g, [&](std::uint32_t j) {
-      if (j != i && (j < first || j > i) && other == SIZE_MAX && !detail::apart(all[i], all[j], g)) other = j;
+      if (j != i && (j < first || j > i) && other == SIZE_MAX && !detail::apart(all[i], all[j], radii[i], radii[j]))
+        other = j;
     });
     if (other != SIZE_MAX)
-      return Status::Invalid(std::string(what) + ": " + name(i) + " overlaps " + name(other) + " (closer than 2R)");
+      return Status::Invalid(std::string(what) + ": " + name(i) + " overlaps " + name(other) +
+                             " (closer than the sum of their radii)");
   }
   return Status::Ok();
 }
 
 }  // namespace
 
-Status CrowdSolver::install(std::span<const Vec2> positions, std::vector<float> limits, float reach) {
+Status CrowdSolver::install(std::span<const Vec2> positions, std::vector<float> limits, float reach,
+                            std::vector<float> radii) {
   Impl& im = *impl_;
   if (is_gpu_variant(variant_)) {
 #if WARPMIND_HAVE_CUDA
     const bool any_limit = config_.movement == CrowdMovement::Avoid || reach > 0;
-    Status err = im.device->reset(&positions.data()->x, any_limit ? limits.data() : nullptr, positions.size(), reach);
+    Status err = im.device->reset(&positions.data()->x, any_limit ? limits.data() : nullptr,
+                                  config_.min_radius > 0 ? radii.data() : nullptr, positions.size(), reach);
     if (!err.ok()) return err;
 #endif
   } else {
@@ -229,20 +259,23 @@ Status CrowdSolver::install(std::span<const Vec2> positions, std::vector<float> 
   }
   im.limits = std::move(limits);
   im.reach = reach;
+  im.radii = std::move(radii);
   im.verdicts.assign(positions.size(), Verdict::Stayed);
   count_ = positions.size();
   stats_ = StepStats{};
   return Status::Ok();
 }
 
-Status CrowdSolver::reset(std::span<const Vec2> positions, std::span<const float> max_steps) {
+Status CrowdSolver::reset(std::span<const Vec2> positions, std::span<const float> max_steps,
+                          std::span<const float> radii) {
   if (positions.size() > kMaxAgents) return Status::Invalid("reset: too many agents");
-  std::vector<float> limits;
+  std::vector<float> limits, sizes;
   float reach = 0;
   WM_RETURN_IF_ERROR(parse_limits(config_, max_steps, positions.size(), "reset", limits, reach));
-  WM_RETURN_IF_ERROR(check_agents(positions, 0, impl_->g, config_.obstacles.blocked.data(), "reset",
+  WM_RETURN_IF_ERROR(parse_radii(config_, radii, positions.size(), "reset", sizes));
+  WM_RETURN_IF_ERROR(check_agents(positions, sizes, 0, impl_->g, config_.obstacles.blocked.data(), "reset",
                                   [&](std::size_t i) { return where(i, positions[i]); }));
-  Status err = install(positions, std::move(limits), reach);
+  Status err = install(positions, std::move(limits), reach, std::move(sizes));
   if (!err.ok()) return err.context("crowd reset");
   impl_->ids.resize(count_);
   for (std::size_t i = 0; i < count_; ++i) impl_->ids[i] = static_cast<std::uint32_t>(i);
@@ -251,7 +284,7 @@ Status CrowdSolver::reset(std::span<const Vec2> positions, std::span<const float
 }
 
 Status CrowdSolver::spawn(std::span<const Vec2> positions, std::span<const float> max_steps,
-                          std::span<std::uint32_t> ids_out) {
+                          std::span<std::uint32_t> ids_out, std::span<const float> radii) {
   Impl& im = *impl_;
   const std::size_t k = positions.size(), n = count_;
   if (!ids_out.empty() && ids_out.size() < k) return Status::Invalid("spawn: ids_out holds fewer ids than agents");
@@ -259,19 +292,21 @@ Status CrowdSolver::spawn(std::span<const Vec2> positions, std::span<const float
   if (im.next_id + k > kMaxId)
     return Status::Invalid("spawn: the ids are used up (2^32 - 1 given since the last reset(); reset() renumbers)");
   if (k == 0) return Status::Ok();
-  std::vector<float> limits;
+  std::vector<float> limits, sizes;
   float reach = 0;
   WM_RETURN_IF_ERROR(parse_limits(config_, max_steps, k, "spawn", limits, reach));
+  WM_RETURN_IF_ERROR(parse_radii(config_, radii, k, "spawn", sizes));
+  sizes.insert(sizes.begin(), im.radii.begin(), im.radii.end());
   std::vector<Vec2> all(n + k);
   WM_RETURN_IF_ERROR(read_positions(std::span<Vec2>(all.data(), n)));
   std::copy(positions.begin(), positions.end(), all.begin() + n);
-  WM_RETURN_IF_ERROR(check_agents(all, n, im.g, config_.obstacles.blocked.data(), "spawn", [&](std::size_t i) {
+  WM_RETURN_IF_ERROR(check_agents(all, sizes, n, im.g, config_.obstacles.blocked.data(), "spawn", [&](std::size_t i) {
     return i >= n ? "new " + where(i - n, all[i])
                   : "agent id " + std::to_string(im.ids[i]) + " at (" + std::to_string(all[i].x) + ", " +
                         std::to_string(all[i].y) + ")";
   }));
   limits.insert(limits.begin(), im.limits.begin(), im.limits.end());
-  Status err = install(all, std::move(limits), std::max(reach, im.reach));
+  Status err = install(all, std::move(limits), std::max(reach, im.reach), std::move(sizes));
   if (!err.ok()) return err.context("crowd spawn");
   for (std::size_t i = 0; i < k; ++i) {
     im.ids.push_back(static_cast<std::uint32_t>(im.next_id + i));
@@ -329,9 +364,11 @@ Status CrowdSolver::retain(std::span<const std::uint8_t> keep) {
   for (std::size_t i = 0; i < count_; ++i)
     if (keep[i]) {
       im.limits[w] = im.limits[i];
+      im.radii[w] = im.radii[i];
       im.ids[w++] = im.ids[i];
     }
   im.limits.resize(w);
+  im.radii.resize(w);
   im.ids.resize(w);
   im.verdicts.assign(kept, Verdict::Stayed);
   count_ = kept;
@@ -353,10 +390,12 @@ Status CrowdSolver::retain_device(const std::uint8_t* device_keep, std::size_t k
   for (std::size_t i = 0; i < count_; ++i)
     if (flags[i]) {
       im.limits[w] = im.limits[i];
+      im.radii[w] = im.radii[i];
       im.ids[w++] = im.ids[i];
     }
   im.ids.resize(w);
   im.limits.resize(w);
+  im.radii.resize(w);
   im.verdicts.assign(kept, Verdict::Stayed);
 #endif
   count_ = kept;
@@ -369,21 +408,24 @@ namespace {
 
 // The saved form (crowd_solver.h): little-endian, whatever the host.
 constexpr char kMagic[8] = {'W', 'M', 'C', 'R', 'O', 'W', 'D', 0};
-constexpr std::uint32_t kFormat = 1;
-constexpr std::size_t kHeaderBytes = 8 + 4 * 4 + 6 * 4 + 2 * 4 + 8 + 8 + 8;
-constexpr std::size_t kAgentBytes = 2 * 4 + 4 + 4;
+constexpr std::uint32_t kFormat = 2;  // format 1: no min_radius, no radii (still read)
+constexpr std::size_t header_bytes(std::uint32_t format) {
+  return 8 + 4 * 4 + (format == 1 ? 6 : 7) * 4 + 2 * 4 + 8 + 8 + 8;
+}
+constexpr std::size_t agent_bytes(std::uint32_t format) { return 2 * 4 + 4 + (format == 1 ? 0 : 4) + 4; }
 
 using bytes::Reader;
 using bytes::Writer;
 
 // What a saved state must match: everything in the config but the variant (a state saved on the GPU
-// restores on the CPU and back).
-void write_config(Writer& w, const CrowdConfig& c) {
+// restores on the CPU and back); format 1 had no min_radius.
+void write_config(Writer& w, const CrowdConfig& c, std::uint32_t format = kFormat) {
   w.u32(static_cast<std::uint32_t>(c.movement));
   w.u32(static_cast<std::uint32_t>(c.rule));
   w.u32(static_cast<std::uint32_t>(c.obstacles.width));
   w.u32(static_cast<std::uint32_t>(c.obstacles.height));
   for (float v : {c.world.x0, c.world.y0, c.world.width, c.world.height, c.radius, c.max_step}) w.f32(v);
+  if (format != 1) w.f32(c.min_radius);
   std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a of the blocked flags as 0/1
   for (std::uint8_t b : c.obstacles.blocked) h = (h ^ (b != 0)) * 0x100000001b3ull;
   w.u64(h);
@@ -395,7 +437,7 @@ Status CrowdSolver::save(std::vector<std::uint8_t>& out) const {
   std::vector<Vec2> pos(count_);
   WM_RETURN_IF_ERROR(read_positions(pos));
   std::vector<std::uint8_t> bytes;
-  bytes.reserve(kHeaderBytes + count_ * kAgentBytes);
+  bytes.reserve(header_bytes(kFormat) + count_ * agent_bytes(kFormat));
   Writer w{bytes};
   w.raw(kMagic, sizeof kMagic);
   w.u32(kFormat);
@@ -408,47 +450,57 @@ Status CrowdSolver::save(std::vector<std::uint8_t>& out) const {
     w.f32(p.y);
   }
   for (float m : impl_->limits) w.f32(m);
+  for (float r : impl_->radii) w.f32(r);
   for (std::uint32_t id : impl_->ids) w.u32(id);
   out = std::move(bytes);
   return Status::Ok();
 }
 
 Status CrowdSolver::restore(std::span<const std::uint8_t> bytes) {
-  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+  if (bytes.size() < header_bytes(1) || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     return Status::Invalid("restore: not a saved crowd (bad header)");
   Reader r{bytes, sizeof kMagic};
-  if (const std::uint32_t f = r.u32(); f != kFormat)
-    return Status::Invalid("restore: format " + std::to_string(f) + " (this library reads " + std::to_string(kFormat) +
-                           ")");
+  const std::uint32_t format = r.u32();
+  if (format != kFormat && format != 1)
+    return Status::Invalid("restore: format " + std::to_string(format) + " (this library reads 1 and " +
+                           std::to_string(kFormat) + ")");
+  if (format == 1 && config_.min_radius != 0)
+    return Status::Invalid("restore: format 1 holds no radii; this crowd has a min_radius");
+  if (bytes.size() < header_bytes(format)) return Status::Invalid("restore: not a saved crowd (bad header)");
   if (r.u32() != 0) return Status::Invalid("restore: the reserved word is not 0");
   std::vector<std::uint8_t> mine;
   Writer w{mine};
-  write_config(w, config_);
+  write_config(w, config_, format);
   if (!r.same(mine))
     return Status::Invalid(
-        "restore: saved under another config (world, radius, obstacles, rule, movement or max_step)");
+        "restore: saved under another config (world, radius, min_radius, obstacles, rule, movement or max_step)");
   const std::uint64_t n = r.u64(), next = r.u64();
-  if (n > kMaxAgents || bytes.size() != kHeaderBytes + n * kAgentBytes)
+  if (n > kMaxAgents || (bytes.size() - header_bytes(format)) / agent_bytes(format) != n ||
+      (bytes.size() - header_bytes(format)) % agent_bytes(format) != 0)
     return Status::Invalid("restore: " + std::to_string(bytes.size()) + " bytes do not hold the " + std::to_string(n) +
                            " agents the header names");
   std::vector<Vec2> pos(n);
-  std::vector<float> steps(n);
+  std::vector<float> steps(n), radii(format == 1 ? 0 : n);
   std::vector<std::uint32_t> ids(n);
   for (Vec2& p : pos) p = {r.f32(), r.f32()};
   for (float& m : steps) m = r.f32();
+  for (float& x : radii) x = r.f32();
   for (std::uint32_t& id : ids) id = r.u32();
+  for (std::size_t i = 0; i < radii.size(); ++i)
+    if (radii[i] == 0) return Status::Invalid("restore: agent " + std::to_string(i) + ": radius 0");
   for (std::size_t i = 0; i < n; ++i)
     if ((i > 0 && ids[i] <= ids[i - 1]) || ids[i] >= next || next > kMaxId)
       return Status::Invalid("restore: agent ids must increase and stay below the next id");
   for (std::size_t i = 0; i < n; ++i)
     if (!(steps[i] > 0) && !(steps[i] == 0 && config_.max_step == 0))
       return Status::Invalid("restore: agent " + std::to_string(i) + ": maximum step " + std::to_string(steps[i]));
-  std::vector<float> limits;
+  std::vector<float> limits, sizes;
   float reach = 0;
   WM_RETURN_IF_ERROR(parse_limits(config_, steps, n, "restore", limits, reach));
-  WM_RETURN_IF_ERROR(check_agents(pos, 0, impl_->g, config_.obstacles.blocked.data(), "restore",
+  WM_RETURN_IF_ERROR(parse_radii(config_, radii, n, "restore", sizes));
+  WM_RETURN_IF_ERROR(check_agents(pos, sizes, 0, impl_->g, config_.obstacles.blocked.data(), "restore",
                                   [&](std::size_t i) { return where(i, pos[i]); }));
-  Status err = install(pos, std::move(limits), reach);
+  Status err = install(pos, std::move(limits), reach, std::move(sizes));
   if (!err.ok()) return err.context("crowd restore");
   impl_->ids = std::move(ids);
   impl_->next_id = next;
@@ -485,6 +537,7 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
   const bool lowest = config_.rule == CrowdRule::LowestIdWins;
   const bool avoid = config_.movement == CrowdMovement::Avoid;
   const std::vector<Vec2>& old = im.positions;
+  const std::vector<float>& radii = im.radii;
   im.olds.build(old, g);
   std::span<const Vec2> targets = proposals;
   if (avoid) {
@@ -505,11 +558,12 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
               fb = rules::kOutOfWorld;
             } else if (p.x != o.x || p.y != o.y) {
               rules::Avoider a;
-              a.start(o.x, o.y, p.x, p.y, im.limits[i], g, grid);
+              a.start(o.x, o.y, p.x, p.y, im.limits[i], radii[i], g, grid);
               im.olds.near(
                   o, g,
                   [&](std::uint32_t j) {
-                    if (j != i) a.neighbour(old[j].x, old[j].y, proposals[j].x, proposals[j].y, g);
+                    if (j != i)
+                      a.neighbour(old[j].x, old[j].y, proposals[j].x, proposals[j].y, rules::sum2(radii[i], radii[j]));
                   },
                   reach);
               const int k = a.choice();
@@ -537,10 +591,11 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
                                 : rules::static_verdict(old[i].x, old[i].y, p.x, p.y, limit ? limit[i] : 0.0f, g, grid);
           if (v == rules::kCheckAgents) {
             bool hit = false;
-            im.olds.near(p, g, [&](std::uint32_t j) { hit = hit || (j != i && !detail::apart(p, old[j], g)); });
+            im.olds.near(
+                p, g, [&](std::uint32_t j) { hit = hit || (j != i && !detail::apart(p, old[j], radii[i], radii[j])); });
             if (!hit)
               im.targets.near(p, g, [&](std::uint32_t j) {
-                hit = hit || (j != i && (!lowest || j < i) && !detail::apart(p, targets[j], g));
+                hit = hit || (j != i && (!lowest || j < i) && !detail::apart(p, targets[j], radii[i], radii[j]));
               });
             v = hit ? rules::kCollision : rules::kMoved;
           }
@@ -581,6 +636,12 @@ Status CrowdSolver::fetch_stats() {
 Status CrowdSolver::read_max_steps(std::span<float> out) const {
   if (out.size() < count_) return Status::Invalid("read_max_steps: output too small");
   std::copy(impl_->limits.begin(), impl_->limits.end(), out.begin());
+  return Status::Ok();
+}
+
+Status CrowdSolver::read_radii(std::span<float> out) const {
+  if (out.size() < count_) return Status::Invalid("read_radii: output too small");
+  std::copy(impl_->radii.begin(), impl_->radii.end(), out.begin());
   return Status::Ok();
 }
 
@@ -626,7 +687,18 @@ Status CrowdSolver::read_verdicts(std::span<Verdict> out) const {
 }
 
 std::size_t count_overlaps(std::span<const Vec2> positions, float radius) {
+  const std::vector<float> radii(positions.size(), radius);
+  return count_overlaps(positions, radii);
+}
+
+std::size_t count_overlaps(std::span<const Vec2> positions, std::span<const float> radii) {
+  if (radii.size() != positions.size()) return SIZE_MAX;
   if (positions.empty()) return 0;
+  float radius = 0;
+  for (float r : radii) {
+    if (!(r > 0) || !std::isfinite(r)) return SIZE_MAX;
+    radius = std::fmax(radius, r);
+  }
   float lo_x = positions[0].x, lo_y = positions[0].y, hi_x = lo_x, hi_y = lo_y;
   for (const Vec2& p : positions) {
     lo_x = std::fmin(lo_x, p.x);
@@ -643,7 +715,8 @@ std::size_t count_overlaps(std::span<const Vec2> positions, float radius) {
   index.build(positions, g);
   std::size_t n = 0;
   for (std::size_t i = 0; i < positions.size(); ++i)
-    index.near(positions[i], g, [&](std::uint32_t j) { n += j > i && !detail::apart(positions[i], positions[j], g); });
+    index.near(positions[i], g,
+               [&](std::uint32_t j) { n += j > i && !detail::apart(positions[i], positions[j], radii[i], radii[j]); });
   return n;
 }
 

@@ -54,6 +54,12 @@ constexpr int kVerdicts = 6;
 __device__ __forceinline__ bool apart_d(float2 a, float2 b, const crowd::rules::Geometry& g) {
   return crowd::rules::apart(a.x, a.y, b.x, b.y, g);
 }
+// Agents i and j at a and b: apart by 2R, or by r_i + r_j where every agent has its own radius (radius
+// non-null). The sum for two agents of radius R is 2R exactly, so both agree where the radii are R.
+__device__ __forceinline__ bool apart_ij(float2 a, float2 b, unsigned i, unsigned j, const crowd::rules::Geometry& g,
+                                         const float* radius) {
+  return radius ? crowd::rules::apart_by(a.x, a.y, b.x, b.y, fadd(radius[i], radius[j])) : apart_d(a, b, g);
+}
 using crowd::rules::cell_axis;
 
 __device__ __forceinline__ unsigned cell_of(float2 p, const crowd::rules::Geometry& g) {
@@ -95,7 +101,7 @@ struct Index {
 
 // True if some agent j != i binned near p is closer than 2R (only j < i when `lower_only`).
 __device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, const crowd::rules::Geometry& g,
-                                         bool lower_only) {
+                                         const float* radius, bool lower_only) {
   const int cx = cell_axis(p.x, g.x0, g.cell, g.cells_x), cy = cell_axis(p.y, g.y0, g.cell, g.cells_y);
   for (int y = max(0, cy - 1); y <= min(g.cells_y - 1, cy + 1); ++y)
     for (int x = max(0, cx - 1); x <= min(g.cells_x - 1, cx + 1); ++x) {
@@ -104,7 +110,7 @@ __device__ __forceinline__ bool conflict(float2 p, unsigned i, const Index& ix, 
       if (b == kEmpty) continue;
       for (unsigned k = b; k < ix.end[c]; ++k) {
         const unsigned j = ix.id[k];
-        if (j != i && (!lower_only || j < i) && !apart_d(p, ix.pos[k], g)) return true;
+        if (j != i && (!lower_only || j < i) && !apart_ij(p, ix.pos[k], i, j, g, radius)) return true;
       }
     }
   return false;
@@ -162,11 +168,12 @@ __device__ __forceinline__ void decide(int n, unsigned tick, float2* pos, const 
   tally_close(block_counts, tick, counts);
 }
 
-__global__ void k_check(float2* pos, const float2* prop, int n, crowd::rules::Geometry g, Judged jd, Index olds,
-                        Index targets, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
-                        unsigned long long* counts) {
-  decide(n, tick, pos, prop, g, jd, verdict, counts,
-         [&](int i, float2 p) { return conflict(p, i, olds, g, false) || conflict(p, i, targets, g, lowest_id_wins); });
+__global__ void k_check(float2* pos, const float2* prop, const float* radius, int n, crowd::rules::Geometry g,
+                        Judged jd, Index olds, Index targets, bool lowest_id_wins, unsigned tick,
+                        unsigned char* verdict, unsigned long long* counts) {
+  decide(n, tick, pos, prop, g, jd, verdict, counts, [&](int i, float2 p) {
+    return conflict(p, i, olds, g, radius, false) || conflict(p, i, targets, g, radius, lowest_id_wins);
+  });
 }
 
 // ---- gpu-tiled -----------------------------------------------------------------------------------
@@ -247,8 +254,8 @@ __device__ TileView stage_rows(const float2* sorted, const unsigned* ids, const 
 // True if an agent j != i of `v` (only j < i when lower_only) in the 3x3 cells around (cx, cy) is closer
 // than 2R to p.
 __device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int cy, const TileView& v,
-                                              const unsigned* first, const crowd::rules::Geometry& g, int ya,
-                                              bool lower_only) {
+                                              const unsigned* first, const crowd::rules::Geometry& g,
+                                              const float* radius, int ya, bool lower_only) {
   const int xa = max(cx - 1, 0), xb = min(cx + 1, g.cells_x - 1);
   for (int y = max(cy - 1, 0); y <= min(cy + 1, g.cells_y - 1); ++y) {
     const int shift = v.shift[y - ya];
@@ -256,7 +263,7 @@ __device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int 
     const int e = static_cast<int>(first[y * g.cells_x + xb + 1]) + shift;
     for (int k = b; k < e; ++k) {
       const unsigned j = v.id[k];
-      if (j != i && (!lower_only || j < i) && !apart_d(p, v.pos[k], g)) return true;
+      if (j != i && (!lower_only || j < i) && !apart_ij(p, v.pos[k], i, j, g, radius)) return true;
     }
   }
   return false;
@@ -265,10 +272,10 @@ __device__ __forceinline__ bool tile_conflict(float2 p, unsigned i, int cx, int 
 // One block per tile of kTile x kTile cells: stage the tile's and its halo's old positions and targets,
 // then judge every agent whose target lies in the tile.
 __global__ void __launch_bounds__(kThreads)
-    k_tiled_check(float2* pos, crowd::rules::Geometry g, Judged jd, const float2* sorted_old, const unsigned* id_old,
-                  const unsigned* first_old, const float2* sorted_tgt, const unsigned* id_tgt, const unsigned* key_tgt,
-                  const unsigned* first_tgt, bool lowest_id_wins, unsigned tick, unsigned char* verdict,
-                  unsigned long long* counts) {
+    k_tiled_check(float2* pos, const float* radius, crowd::rules::Geometry g, Judged jd, const float2* sorted_old,
+                  const unsigned* id_old, const unsigned* first_old, const float2* sorted_tgt, const unsigned* id_tgt,
+                  const unsigned* key_tgt, const unsigned* first_tgt, bool lowest_id_wins, unsigned tick,
+                  unsigned char* verdict, unsigned long long* counts) {
   __shared__ float2 sh_pos[2][kTileCap];
   __shared__ unsigned sh_id[2][kTileCap];
   __shared__ int shift[2][kHaloRows], run[2][64], inner[64];
@@ -302,8 +309,8 @@ __global__ void __launch_bounds__(kThreads)
     const unsigned c = key_tgt[s];
     const int cx = static_cast<int>(c % g.cells_x), cy = static_cast<int>(c / g.cells_x);
     const unsigned char v = judge(static_cast<int>(i), p, pos, g, jd, verdict, [&] {
-      return tile_conflict(p, i, cx, cy, olds, first_old, g, ya, false) ||
-             tile_conflict(p, i, cx, cy, tgts, first_tgt, g, ya, lowest_id_wins);
+      return tile_conflict(p, i, cx, cy, olds, first_old, g, radius, ya, false) ||
+             tile_conflict(p, i, cx, cy, tgts, first_tgt, g, radius, ya, lowest_id_wins);
     });
     atomicAdd(&block_counts[v], 1u);
   }
@@ -331,10 +338,11 @@ struct SlotKeys {
   __device__ __forceinline__ bool is_current(unsigned k) const { return (k & ~id_mask) == current; }
 };
 
-// The static grid is stored with kPad never-written cells on every side, so the 5x5 neighbourhood of
-// any real cell is in bounds and the scan needs no bounds checks (a fully unrolled loop).
-constexpr int kPad = 2;
-__device__ __forceinline__ int sg_stride(const crowd::rules::Geometry& g) { return g.sg_cols + 2 * kPad; }
+// The static grid is stored with g.sg_window never-written cells on every side (2 where every agent has
+// radius R), so the (2w + 1)^2 neighbourhood of any real cell is in bounds and the scan needs no bounds
+// checks (a fully unrolled loop).
+__device__ __forceinline__ int sg_pad(const crowd::rules::Geometry& g) { return g.sg_window; }
+__device__ __forceinline__ int sg_stride(const crowd::rules::Geometry& g) { return g.sg_cols + 2 * sg_pad(g); }
 
 // Padded static-grid index of p's cell, or -1 when p lies beyond the 2R margin around the world.
 __device__ __forceinline__ int sg_cell(float2 p, const crowd::rules::Geometry& g) {
@@ -342,7 +350,7 @@ __device__ __forceinline__ int sg_cell(float2 p, const crowd::rules::Geometry& g
   const float fy = floorf(__fdiv_rn(__fsub_rn(p.y, g.sg_y0), g.sg_cell));
   if (!(fx >= 0.0f && fy >= 0.0f && fx < static_cast<float>(g.sg_cols) && fy < static_cast<float>(g.sg_rows)))
     return -1;
-  return (static_cast<int>(fy) + kPad) * sg_stride(g) + static_cast<int>(fx) + kPad;
+  return (static_cast<int>(fy) + sg_pad(g)) * sg_stride(g) + static_cast<int>(fx) + sg_pad(g);
 }
 
 // The old-position slots hold plain agent ids and persist across ticks: written for every agent after a
@@ -369,32 +377,45 @@ __global__ void k_sg_write(const float2* prop, int n, crowd::rules::Geometry g, 
 }
 
 // The scan: mark[j] = tick rejects agent j's move. A visible agent (its target cell shows its id) is
-// checked cell by cell: one block per tile of kTileW x kTileH cells stages the tile and a 2-cell halo
-// (slot keys, and the old position and target of every agent they name) in shared memory, then checks
-// each visible target against the old positions and visible targets of its 5x5 cells, marking itself
-// on a conflict and every conflicting visible neighbour it has priority over. A hidden agent (one that
-// lost its target cell) is always rejected: under the strict rule it shares a cell (closer than 2R) with
-// the visible one, under lowest-id the visible one has the lower id. It marks itself, the visible one of
-// its cell (strict), and every visible target within 2R it has priority over, which reaches the agents
+// checked cell by cell: one block per tile of kTileW x kTileH cells stages the tile and a W-cell halo
+// (slot keys, and the old position, target and, with per-agent radii, radius of every agent they name) in
+// shared memory, then checks each visible target against the old positions and visible targets of its
+// (2W + 1)^2 cells, marking itself on a conflict and every conflicting visible neighbour it has priority
+// over. W = g.sg_window: 2 where every agent has radius R. A hidden agent (one that lost its target cell) is
+// always rejected: under the strict rule it shares a cell (closer than any two radii) with the visible one,
+// under lowest-id the visible one has the lower id. It marks itself, the visible one of its cell (strict),
+// and every visible target within the sum of their radii it has priority over, which reaches the agents
 // that could not see it. The blocks after the tiles find the hidden agents (one thread per agent) and
-// check each with a lane per neighbour cell.
+// check each with the warp's lanes spread over its neighbour cells. Sized: radius holds every agent's
+// radius (else every agent has g.radius and the test is apart_d's).
 constexpr int kTileW = 32, kTileH = 16;
-constexpr int kHaloW = kTileW + 2 * kPad, kHaloH = kTileH + 2 * kPad;
 
+template <int W, bool Sized>
 __global__ void __launch_bounds__(kThreads)
-    k_sg_scan(const float2* pos, const float2* prop, int n, crowd::rules::Geometry g, SlotKeys keys, unsigned tick,
-              bool lowest_id_wins, int tiles_x, int tiles, const uint2* slot, unsigned* mark) {
+    k_sg_scan(const float2* pos, const float2* prop, const float* radius, int n, crowd::rules::Geometry g,
+              SlotKeys keys, unsigned tick, bool lowest_id_wins, int tiles_x, int tiles, const uint2* slot,
+              unsigned* mark) {
+  constexpr int kHaloW = kTileW + 2 * W, kHaloH = kTileH + 2 * W, kSide = 2 * W + 1;
   wait_for_prior_grid();
   allow_dependents();
+  // Two agents of radii ra and rb (unused when !Sized) are apart.
+  const auto apart_r = [&](float2 a, float2 b, float ra, float rb) {
+    if constexpr (Sized)
+      return crowd::rules::apart_by(a.x, a.y, b.x, b.y, fadd(ra, rb));
+    else
+      return apart_d(a, b, g);
+  };
   const int stride = sg_stride(g);
   if (static_cast<int>(blockIdx.x) >= tiles) {
-    // Hidden agents, few: each warp finds its own, then checks them one by one with a lane per cell.
+    // Hidden agents, few: each warp finds its own, then checks them one by one, its lanes over the cells.
     const int i = (blockIdx.x - tiles) * blockDim.x + threadIdx.x;
     float2 p = make_float2(0.0f, 0.0f);
+    float r = 0.0f;
     int c = -1;
     bool hidden = false;
     if (i < n) {
       p = prop[i];
+      if constexpr (Sized) r = radius[i];
       c = sg_cell(p, g);
       if (c >= 0) {
         const unsigned owner = slot[c].y;
@@ -405,28 +426,32 @@ __global__ void __launch_bounds__(kThreads)
         }
       }
     }
-    const int lane = threadIdx.x & 31, dy = lane / 5 - 2, dx = lane % 5 - 2;
-    const bool cell_lane = lane < 25 && !(dx == 0 && dy == 0);
+    const int lane = threadIdx.x & 31;
     for (unsigned todo = __ballot_sync(0xffffffffu, hidden); todo; todo &= todo - 1) {
       const int src = __ffs(todo) - 1;
       const float2 q = make_float2(__shfl_sync(0xffffffffu, p.x, src), __shfl_sync(0xffffffffu, p.y, src));
+      const float rq = __shfl_sync(0xffffffffu, r, src);
       const int cq = __shfl_sync(0xffffffffu, c, src);
       const unsigned him = static_cast<unsigned>(i - lane + src);
-      if (!cell_lane) continue;
-      const unsigned k = slot[cq + dy * stride + dx].y;
-      if (!keys.is_current(k)) continue;
-      const unsigned j = k & keys.id_mask;
-      if ((!lowest_id_wins || him < j) && !apart_d(q, prop[j], g)) mark[j] = tick;
+      for (int cell = lane; cell < kSide * kSide; cell += 32) {
+        const int dy = cell / kSide - W, dx = cell % kSide - W;
+        if (dx == 0 && dy == 0) continue;
+        const unsigned k = slot[cq + dy * stride + dx].y;
+        if (!keys.is_current(k)) continue;
+        const unsigned j = k & keys.id_mask;
+        if ((!lowest_id_wins || him < j) && !apart_r(q, prop[j], rq, Sized ? radius[j] : 0.0f)) mark[j] = tick;
+      }
     }
     return;
   }
   __shared__ uint2 key[kHaloH * kHaloW];
   __shared__ float2 old_at[kHaloH * kHaloW], tgt_at[kHaloH * kHaloW];
+  __shared__ float r_old[Sized ? kHaloH * kHaloW : 1], r_tgt[Sized ? kHaloH * kHaloW : 1];
   __shared__ unsigned short visible[kTileW * kTileH];
   __shared__ int visible_count;
-  // The halo's corner in the padded grid (the tile's first real cell is kPad further).
+  // The halo's corner in the padded grid (the tile's first real cell is W further).
   const int x0 = (blockIdx.x % tiles_x) * kTileW, y0 = (blockIdx.x / tiles_x) * kTileH;
-  const int rows = g.sg_rows + 2 * kPad;
+  const int rows = g.sg_rows + 2 * W;
   const int lane = threadIdx.x & 31;
   if (threadIdx.x == 0) visible_count = 0;
   __syncthreads();
@@ -443,20 +468,31 @@ __global__ void __launch_bounds__(kThreads)
     if (!keys.is_current(s[r].y)) s[r].y = kEmpty;
   }
   float2 o[kRounds], t[kRounds];
+  float ro[kRounds], rt[kRounds];
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
-    if (s[r].x != kEmpty) o[r] = pos[s[r].x];
-    if (s[r].y != kEmpty) t[r] = prop[s[r].y & keys.id_mask];
+    if (s[r].x != kEmpty) {
+      o[r] = pos[s[r].x];
+      if constexpr (Sized) ro[r] = radius[s[r].x];
+    }
+    if (s[r].y != kEmpty) {
+      t[r] = prop[s[r].y & keys.id_mask];
+      if constexpr (Sized) rt[r] = radius[s[r].y & keys.id_mask];
+    }
   }
 #pragma unroll
   for (int r = 0; r < kRounds; ++r) {
     const int k = r * kThreads + threadIdx.x, hy = k / kHaloW, hx = k - hy * kHaloW;
     bool inner = false;
     if (k < kHaloH * kHaloW) {
-      if (s[r].x != kEmpty) old_at[k] = o[r];
+      if (s[r].x != kEmpty) {
+        old_at[k] = o[r];
+        if constexpr (Sized) r_old[k] = ro[r];
+      }
       if (s[r].y != kEmpty) {
         tgt_at[k] = t[r];
-        inner = hx >= kPad && hx < kPad + kTileW && hy >= kPad && hy < kPad + kTileH;
+        if constexpr (Sized) r_tgt[k] = rt[r];
+        inner = hx >= W && hx < W + kTileW && hy >= W && hy < W + kTileH;
       }
       key[k] = s[r];
     }
@@ -472,18 +508,20 @@ __global__ void __launch_bounds__(kThreads)
     const int k = visible[e];
     const unsigned me = key[k].y & keys.id_mask;
     const float2 p = tgt_at[k];
+    float rp = 0.0f;
+    if constexpr (Sized) rp = r_tgt[k];
     bool h = false;
 #pragma unroll
-    for (int dy = -2; dy <= 2; ++dy)
+    for (int dy = -W; dy <= W; ++dy)
 #pragma unroll
-      for (int dx = -2; dx <= 2; ++dx) {
+      for (int dx = -W; dx <= W; ++dx) {
         const int q = k + dy * kHaloW + dx;
         const uint2 s = key[q];
-        if (s.x != kEmpty && s.x != me && !apart_d(p, old_at[q], g)) h = true;
+        if (s.x != kEmpty && s.x != me && !apart_r(p, old_at[q], rp, Sized ? r_old[q] : 0.0f)) h = true;
         // Two visible targets are compared once, by the one whose cell comes first (row-major); our
         // own cell shows us.
         if (dy < 0 || (dy == 0 && dx <= 0)) continue;
-        if (s.y != kEmpty && !apart_d(p, tgt_at[q], g)) {
+        if (s.y != kEmpty && !apart_r(p, tgt_at[q], rp, Sized ? r_tgt[q] : 0.0f)) {
           const unsigned j = s.y & keys.id_mask;
           if (!lowest_id_wins || j < me) h = true;
           if (!lowest_id_wins || me < j) mark[j] = tick;
@@ -527,6 +565,7 @@ struct CrowdDevice::Impl {
   bool lowest = false;
   bool avoid = false;
   bool limited = false;  // reset gave maximum steps
+  bool sized = false;    // every agent has its own radius
   int reach = 0;         // Avoid: static-grid cells around an agent whose old positions can block its candidates
   int sms = 1;           // the device's multiprocessors
   std::size_t n = 0;
@@ -538,6 +577,7 @@ struct CrowdDevice::Impl {
   DeviceBuffer<unsigned char> verdict;
   DeviceBuffer<unsigned long long> counts;  // 2 x kVerdicts, by tick parity
   DeviceBuffer<float> limit;                // maximum steps (when limited)
+  DeviceBuffer<float> radius;               // radii (when sized)
   DeviceBuffer<float2> chosen;              // Avoid: this tick's targets
   DeviceBuffer<unsigned char> fallback;     // Avoid
   // gpu-sort
@@ -559,13 +599,14 @@ struct CrowdDevice::Impl {
   Status step_sort(const float2* prop_dev, int ni);
   Status step_tiled(const float2* prop_dev, int ni);
   Status step_static_grid(const float2* prop_dev, int ni);
+  const float* radii() const { return sized ? radius.get() : nullptr; }
   Judged judged() const {
     return {grid.get(), limited && !avoid ? limit.get() : nullptr, avoid ? fallback.get() : nullptr};
   }
 };
 
 Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules::Geometry& g,
-                           const std::vector<std::uint8_t>& blocked, bool lowest_id_wins, bool avoid,
+                           const std::vector<std::uint8_t>& blocked, bool lowest_id_wins, bool avoid, bool sized,
                            std::unique_ptr<CrowdDevice>& out) {
   if (avoid && kernel != CrowdKernel::StaticGrid) return Status::Invalid("crowd: Avoid runs on gpu-static-grid");
   std::unique_ptr<CrowdDevice> d(new CrowdDevice());
@@ -576,6 +617,7 @@ Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules:
   im.g = g;
   im.lowest = lowest_id_wins;
   im.avoid = avoid;
+  im.sized = sized;
   int dev = 0;
   WM_CUDA(cudaGetDevice(&dev));
   WM_CUDA(cudaDeviceGetAttribute(&im.sms, cudaDevAttrMultiProcessorCount, dev));
@@ -592,7 +634,10 @@ Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules:
     for (DeviceBuffer<unsigned>* b : {&im.first_old, &im.first_tgt})
       if (!(err = b->reserve(im.cells + 1)).ok()) return err;
   } else {
-    im.sg_cells = static_cast<std::size_t>(g.sg_cols + 2 * kPad) * static_cast<std::size_t>(g.sg_rows + 2 * kPad);
+    if (g.sg_window < 2 || g.sg_window > 6 || (!sized && g.sg_window != 2))
+      return Status::Invalid("gpu-static-grid: radii more than 4x apart");
+    im.sg_cells =
+        static_cast<std::size_t>(g.sg_cols + 2 * g.sg_window) * static_cast<std::size_t>(g.sg_rows + 2 * g.sg_window);
     if (!(err = im.slot.reserve(2 * im.sg_cells)).ok()) return err;
   }
   out = std::move(d);
@@ -601,7 +646,8 @@ Status CrowdDevice::create(void* stream, CrowdKernel kernel, const crowd::rules:
 
 CrowdDevice::~CrowdDevice() = default;
 
-Status CrowdDevice::reset(const float* positions, const float* max_steps, std::size_t n, float reach) {
+Status CrowdDevice::reset(const float* positions, const float* max_steps, const float* radii, std::size_t n,
+                          float reach) {
   Impl& im = *impl_;
   Status err;
   if (im.avoid && !max_steps && n > 0) return Status::Invalid("crowd reset: Avoid needs maximum steps");
@@ -614,6 +660,11 @@ Status CrowdDevice::reset(const float* positions, const float* max_steps, std::s
     if (!(err = im.limit.reserve(cap)).ok()) return err;
     if (n > 0)
       WM_CUDA(cudaMemcpyAsync(im.limit.get(), max_steps, n * sizeof(float), cudaMemcpyHostToDevice, im.stream));
+  }
+  if (im.sized && !radii && n > 0) return Status::Invalid("crowd reset: per-agent radii needed");
+  if (im.sized) {
+    if (!(err = im.radius.reserve(cap)).ok()) return err;
+    if (n > 0) WM_CUDA(cudaMemcpyAsync(im.radius.get(), radii, n * sizeof(float), cudaMemcpyHostToDevice, im.stream));
   }
   if (im.avoid) {
     if (!(err = im.chosen.reserve(cap)).ok()) return err;
@@ -680,8 +731,8 @@ Status CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   WM_CUDA_LAUNCH(k_ranges);
   const Index olds{start_old.get(), end_old.get(), id_old.get(), sorted_old.get()};
   const Index tgts{start_tgt.get(), end_tgt.get(), id_tgt.get(), sorted_tgt.get()};
-  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, judged(), olds, tgts, lowest, tick, verdict.get(),
-                                              counts.get());
+  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, radii(), ni, g, judged(), olds, tgts, lowest, tick,
+                                              verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_check);
   return Status::Ok();
 }
@@ -700,9 +751,9 @@ Status CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
   k_gather<<<blocks_for(ni), kThreads, 0, s>>>(id_tgt.get(), p, ni, sorted_tgt.get());
   WM_CUDA_LAUNCH(k_gather);
   const dim3 tiles((g.cells_x + kTile - 1) / kTile, (g.cells_y + kTile - 1) / kTile);
-  k_tiled_check<<<tiles, kThreads, 0, s>>>(pos.get(), g, judged(), sorted_old.get(), id_old.get(), first_old.get(),
-                                           sorted_tgt.get(), id_tgt.get(), key_tgt_sorted.get(), first_tgt.get(),
-                                           lowest, tick, verdict.get(), counts.get());
+  k_tiled_check<<<tiles, kThreads, 0, s>>>(pos.get(), radii(), g, judged(), sorted_old.get(), id_old.get(),
+                                           first_old.get(), sorted_tgt.get(), id_tgt.get(), key_tgt_sorted.get(),
+                                           first_tgt.get(), lowest, tick, verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_tiled_check);
   return Status::Ok();
 }
@@ -724,13 +775,17 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
     int lanes = 1;
     while (lanes < 8 && blocks_of(static_cast<std::size_t>(ni) * lanes, kThreads) < 2 * static_cast<std::size_t>(sms))
       lanes *= 2;
-    const auto kernel = lanes == 1   ? k_sg_avoid<1>
-                        : lanes == 2 ? k_sg_avoid<2>
-                        : lanes == 4 ? k_sg_avoid<4>
-                                     : k_sg_avoid<8>;
+    const auto pick = [&](auto sized_tag) {
+      constexpr bool S = decltype(sized_tag)::value;
+      return lanes == 1   ? k_sg_avoid<1, S>
+             : lanes == 2 ? k_sg_avoid<2, S>
+             : lanes == 4 ? k_sg_avoid<4, S>
+                          : k_sg_avoid<8, S>;
+    };
+    const auto kernel = sized ? pick(std::true_type{}) : pick(std::false_type{});
     kernel<<<blocks_of(static_cast<std::size_t>(ni) * lanes, kThreads), kThreads, 0, s>>>(
-        pos.get(), p, limit.get(), ni, g, reach, grid.get(), reinterpret_cast<const uint2*>(slot.get()), chosen.get(),
-        fallback.get());
+        pos.get(), p, limit.get(), radii(), ni, g, reach, grid.get(), reinterpret_cast<const uint2*>(slot.get()),
+        chosen.get(), fallback.get());
     WM_CUDA_LAUNCH(k_sg_avoid);
     p = chosen.get();
   }
@@ -740,8 +795,14 @@ Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   WM_CUDA_LAUNCH(k_sg_write);
   const int tiles_x = (g.sg_cols + kTileW - 1) / kTileW, tiles = tiles_x * ((g.sg_rows + kTileH - 1) / kTileH);
   // The scan and the verdict are scheduled while the kernel before them drains (they wait for it first).
-  WM_CUDA(launch_dependent(k_sg_scan, tiles + b, kThreads, s, pos.get(), p, ni, g, keys, tick, lowest, tiles_x, tiles,
-                           reinterpret_cast<const uint2*>(slot.get()), mark.get()));
+  const auto scan = !sized             ? k_sg_scan<2, false>
+                    : g.sg_window == 2 ? k_sg_scan<2, true>
+                    : g.sg_window == 3 ? k_sg_scan<3, true>
+                    : g.sg_window == 4 ? k_sg_scan<4, true>
+                    : g.sg_window == 5 ? k_sg_scan<5, true>
+                                       : k_sg_scan<6, true>;
+  WM_CUDA(launch_dependent(scan, tiles + b, kThreads, s, pos.get(), p, radii(), ni, g, keys, tick, lowest, tiles_x,
+                           tiles, reinterpret_cast<const uint2*>(slot.get()), mark.get()));
   WM_CUDA(launch_dependent(k_sg_verdict, b, kThreads, s, pos.get(), p, ni, g, tick, judged(),
                            static_cast<const unsigned*>(mark.get()), verdict.get(), counts.get(), slot.get()));
   return Status::Ok();
@@ -801,6 +862,7 @@ Status CrowdDevice::retain_device(const std::uint8_t* keep_device, std::size_t n
   };
   WM_RETURN_IF_ERROR(select(im.pos.get()));
   if (im.limited) WM_RETURN_IF_ERROR(select(im.limit.get()));
+  if (im.sized) WM_RETURN_IF_ERROR(select(im.radius.get()));
   WM_CUDA(cudaMemsetAsync(im.verdict.get(), 1, std::max<std::size_t>(kept, 1), im.stream));  // Stayed
   WM_CUDA(cudaStreamSynchronize(im.stream));
   im.n = kept;

@@ -211,14 +211,19 @@ def crowd_avoid(load):
     """Avoid (movement for games): the random-walk grid, then the standard scenarios."""
     c = load("h200/crowd.json")
     rows = []
-    for n in sorted({r["params"]["agents"] for r in c.find("avoid-cpu-reference", scenario=None)}):
-        ref = c.one("avoid-cpu-reference", agents=n, scenario=None)
-        g = c.maybe("avoid-gpu-static-grid", agents=n, scenario=None)
-        t = _AVOID_TARGETS.get(n)
-        rows.append([f"{n:,} agents, random goals", ref["params"]["ticks"], ms(ref["median_ms"]),
-                     ms(g["median_ms"]) if g else "-", times(ref["median_ms"] / g["median_ms"]) if g else "-",
-                     ms(g.get("floor_ms")) if g else "-",
-                     f"≤ {t} ms: {goal(g['median_ms'], t)}" if g and t else ""])
+    # One size of agent (no min_radius), then agents of several sizes (radii from min_radius to R).
+    for mixed in (False, True):
+        walk = [r for r in c.find("avoid-cpu-reference", scenario=None) if ("min_radius" in r["params"]) == mixed]
+        for n in sorted({r["params"]["agents"] for r in walk}):
+            ref = c.one("avoid-cpu-reference", agents=n, scenario=None, min_radius=walk[0]["params"].get("min_radius"))
+            g = c.maybe("avoid-gpu-static-grid", agents=n, scenario=None, min_radius=ref["params"].get("min_radius"))
+            t = None if mixed else _AVOID_TARGETS.get(n)
+            label = f"{n:,} agents, random goals" + (
+                f", radii {ref['params']['min_radius']:g} to {ref['params']['radius']:g}" if mixed else "")
+            rows.append([label, ref["params"]["ticks"], ms(ref["median_ms"]),
+                         ms(g["median_ms"]) if g else "-", times(ref["median_ms"] / g["median_ms"]) if g else "-",
+                         ms(g.get("floor_ms")) if g else "-",
+                         f"≤ {t} ms: {goal(g['median_ms'], t)}" if g and t else ""])
     out = table(["case", "ticks", "cpu-reference (16 threads)", "gpu-static-grid", "GPU × CPU",
                  "floor (29 B an agent)", "target"], rows)
     rows = []

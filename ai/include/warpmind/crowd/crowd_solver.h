@@ -1,6 +1,7 @@
 // warpmind::crowd::CrowdSolver — collision-checked movement: agents never overlap, never cross a wall.
 //
-// Agents are discs of radius R in a world rectangle, optionally with a static obstacle grid. Every tick
+// Agents are discs in a world rectangle, optionally with a static obstacle grid: every agent of radius R
+// (CrowdConfig::radius), or each of its own radius r_i in [min_radius, R] (below). Every tick
 // each agent proposes a target; the solver decides where each one goes. Two movement modes:
 //   AcceptReject  (the seed's experiment) a move is accepted as proposed or rejected; a rejected agent
 //                 stays where it was.
@@ -8,10 +9,10 @@
 //                 step towards it, and when the straight move is refused it slides or sidesteps to the
 //                 best free one of 17 fixed candidates (below); an agent with no free candidate stays.
 //
-// Guarantees (every variant, rule and mode): after step() no two agents are closer than 2R (distance
-// >= 2R), no agent stands in a blocked cell or outside the world, no accepted move passes through a
-// blocked cell, and every agent is at its old position or at its proposal (AcceptReject) or at one of
-// its candidates (Avoid).
+// Guarantees (every variant, rule and mode): after step() no two agents are closer than 2R (distance >= 2R; with
+// per-agent radii, than r_i + r_j: read "2R" below as that sum for the pair), no agent stands in a blocked cell or
+// outside the world, no accepted move passes through a blocked cell, and every agent is at its old position or at its
+// proposal (AcceptReject) or at one of its candidates (Avoid).
 //
 // Rules (CrowdRule), both order-free, so every variant returns identical verdicts on every machine:
 //   Strict        the reference: agent i moves iff its target p_i passes the static tests below, and for
@@ -23,7 +24,9 @@
 //                 accepted target keeps 2R from every old position). For lockstep games, and the rule to
 //                 use with Avoid: under Strict two agents that keep choosing nearby spots both keep
 //                 standing; under LowestIdWins one of them moves.
-// Distances are compared as squared single-precision values computed without fused multiply-add, and
+// Distances are compared as squared single-precision values computed without fused multiply-add (for
+// agents i and j: dx*dx + dy*dy < s*s with s = r_i + r_j, each operation rounded to float; for two agents
+// of radius R, s = 2R exactly), and
 // every formula below is evaluated in exactly rounded float operations in the order written, so CPU and
 // GPU agree to the bit.
 //
@@ -78,9 +81,17 @@
 // equal to o_i is Stayed; a non-finite one OutOfWorld; a finite one so far that |d|^2 overflows float
 // shortens d to zero (L_i / sqrt(inf) = 0): every candidate is o_i, so the agent is Stayed.
 //
+// Avoid with per-agent radii: agent i's look-ahead is 4 r_i (computed as 4 * r_i in float) and every 2R
+// of the paragraph above is r_i + r_j for the neighbour j; the cut-offs use r_i + R in place of 2R.
+//
 // Maximum step: CrowdConfig::max_step for every agent, or one per agent given to reset() (a value of 0
 // there means the config's). Avoid needs max_step > 0 (the speed a tick); AcceptReject treats 0 as no
 // limit.
+// Radius: CrowdConfig::radius (R) for every agent, unless the config sets min_radius (R / 4 <= min_radius
+// <= R) and reset(), spawn() or restore() give agents radii of their own in [min_radius, R] (0: R). Units
+// of several sizes in one crowd (infantry and tanks); gpu-static-grid's cells shrink with min_radius (the
+// grid holds (R / min_radius)^2 times as many cells and its neighbourhoods widen the same way), the other
+// variants cost the same.
 // Cost: a uniform grid of 2R cells; O(N) per tick plus the neighbours within 2R. State (positions) is
 // kept by the solver across ticks (on the device for GPU variants); no allocation per tick once the
 // capacities have grown.
@@ -145,6 +156,9 @@ struct CrowdConfig {
   // Every agent's maximum step (world units a tick) unless reset() gives its own [Limit: finite, >= 0;
   // Avoid: > 0 and <= 64 R]. 0: no limit (AcceptReject only).
   float max_step = 0.0f;
+  // The smallest radius an agent may be given [Limit: 0, or finite in [radius / 4, radius]]. 0: every agent
+  // has `radius` and reset() or spawn() refuse radii (other than 0 or R).
+  float min_radius = 0.0f;
 };
 
 struct StepStats {  // verdicts of the last step(), one count per Verdict; they sum to size()
@@ -158,17 +172,19 @@ struct StepStats {  // verdicts of the last step(), one count per Verdict; they 
 // increase with the slot (find() is a binary search), and none is given twice until the next reset(),
 // which starts again from 0. At most 2^32 - 1 ids between two resets (spawn refuses more).
 //
-// Save and restore: save() writes the agents (positions, maximum steps, ids and the next id) and a
-// fingerprint of the config to bytes; restore() on a solver of the same config (world, radius, obstacles,
-// rule, movement, max_step; any variant: a GPU state restores on the CPU and back) puts them back bit for
+// Save and restore: save() writes the agents (positions, maximum steps, radii, ids and the next id) and a
+// fingerprint of the config to bytes; restore() on a solver of the same config (world, radius, min_radius,
+// obstacles, rule, movement, max_step; any variant: a GPU state restores on the CPU and back) puts them back bit for
 // bit, so that the ticks after it equal the ticks after the save. The bytes are untrusted: a wrong header,
 // format, config or length, non-finite or overlapping positions, positions outside the world or in a
-// blocked cell, bad maximum steps or ids that do not increase are refused and nothing changes. The last
-// step's verdicts are not state: after restore() (like reset, spawn and retain) every verdict reads Stayed
-// and last_stats() is zero until the next step. The format: little-endian; "WMCROWD\0", u32 format (1),
-// u32 0 (reserved: anything else is refused), the config (u32 movement, rule, obstacle width, height; f32 x0, y0, width, height, radius,
-// max_step; u64 FNV-1a of the blocked flags as bytes 0/1), u64 agent count n, u64 next id, then n x (f32 x,
-// f32 y), n x f32 maximum step in use, n x u32 id: 80 + 16 n bytes.
+// blocked cell, bad maximum steps or radii, or ids that do not increase are refused and nothing changes.
+// The last step's verdicts are not state: after restore() (like reset, spawn and retain) every verdict
+// reads Stayed and last_stats() is zero until the next step. The format: little-endian; "WMCROWD\0", u32
+// format (2), u32 0 (reserved: anything else is refused), the config (u32 movement, rule, obstacle width,
+// height; f32 x0, y0, width, height, radius, max_step, min_radius; u64 FNV-1a of the blocked flags as bytes
+// 0/1), u64 agent count n, u64 next id, then n x (f32 x, f32 y), n x f32 maximum step in use, n x f32
+// radius, n x u32 id: 84 + 20 n bytes. Format 1 (without min_radius and the radii: 80 + 16 n bytes) is
+// still read, by a solver whose min_radius is 0.
 //
 // Blocking: create, reset, spawn, despawn, retain, save, restore, step, fetch_stats and the read_* calls
 // return when their work is done
@@ -182,15 +198,17 @@ class CrowdSolver {
   // Sets the agents (ids 0..n-1). Rejects, naming the first offender, positions that are not finite,
   // outside the world, in a blocked cell, or closer than 2R to another agent; nothing changes then.
   // max_steps: empty (every agent gets config().max_step) or one per agent, each finite and >= 0 (0: the
-  // config's; under Avoid at most 64 R).
-  Status reset(std::span<const Vec2> positions, std::span<const float> max_steps = {});
+  // config's; under Avoid at most 64 R). radii: empty (every agent has R) or one per agent, each 0 (R) or
+  // in [config().min_radius, R] (a config without min_radius takes only 0 and R).
+  Status reset(std::span<const Vec2> positions, std::span<const float> max_steps = {},
+               std::span<const float> radii = {});
   // Appends agents (ids: the next unused ones, written to ids_out when it is given; it must then hold
   // positions.size()), each checked as reset() checks — finite, inside, not in a blocked cell, 2R from every
-  // agent, old and new — and nothing changes on error. max_steps as for reset(). Cost O(size() + new
+  // agent, old and new — and nothing changes on error. max_steps and radii as for reset(). Cost O(size() + new
   // agents): the existing agents are not checked again; GPU variants copy the positions down and back up.
   // Device pointers may move (as for a reset that grows).
   Status spawn(std::span<const Vec2> positions, std::span<const float> max_steps = {},
-               std::span<std::uint32_t> ids_out = {});
+               std::span<std::uint32_t> ids_out = {}, std::span<const float> radii = {});
   // Removes the agents of these ids (retain() of the rest). An unknown id or one given twice is an error
   // and nothing changes.
   Status despawn(std::span<const std::uint32_t> ids);
@@ -225,6 +243,8 @@ class CrowdSolver {
   // move them (fetch them again after a reset), and destroying the solver frees them.
   // Every agent's maximum step in use (the config's where reset() gave none).
   Status read_max_steps(std::span<float> out) const;
+  // Every agent's radius (R where none was given).
+  Status read_radii(std::span<float> out) const;
   const Vec2* device_positions() const;
   const Verdict* device_verdicts() const;
 
@@ -242,9 +262,9 @@ class CrowdSolver {
 
  private:
   CrowdSolver() = default;
-  // The agents in place (validated by the caller): positions, maximum steps in use and their largest;
-  // verdicts Stayed, stats zero. The caller sets the ids.
-  Status install(std::span<const Vec2> positions, std::vector<float> limits, float reach);
+  // The agents in place (validated by the caller): positions, maximum steps in use and their largest,
+  // radii; verdicts Stayed, stats zero. The caller sets the ids.
+  Status install(std::span<const Vec2> positions, std::vector<float> limits, float reach, std::vector<float> radii);
   Context* ctx_ = nullptr;
   CrowdConfig config_;
   CrowdVariant variant_ = CrowdVariant::Auto;
@@ -255,5 +275,8 @@ class CrowdSolver {
 
 // Pairs of agents closer than 2R (0 for a valid state). O(N) with a uniform grid.
 std::size_t count_overlaps(std::span<const Vec2> positions, float radius);
+// Pairs of agents closer than the sum of their radii (radii.size() == positions.size(), each > 0 and
+// finite; otherwise SIZE_MAX). O(N) with a uniform grid of the largest radius.
+std::size_t count_overlaps(std::span<const Vec2> positions, std::span<const float> radii);
 
 }  // namespace warpmind::crowd
