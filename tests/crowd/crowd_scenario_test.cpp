@@ -4,6 +4,7 @@
 
 #include "gpu_helpers.h"
 #include "warpmind/crowd/scenario.h"
+#include "warpmind/world/world_map.h"
 
 namespace warpmind::crowd {
 namespace {
@@ -25,6 +26,47 @@ TEST(CrowdScenario, ParsesEveryField) {
   ASSERT_EQ(s.start.size(), 2u);
   EXPECT_EQ(s.moves.kind, MoveSpec::Kind::Goal);
   EXPECT_EQ(s.moves.goal.x, 18.0f);
+}
+
+// "shapes" in world units are the world map's rectangles, lines and polygons on the obstacle grid, added
+// to the listed cells; a bad shape is an error naming it.
+TEST(CrowdScenario, ShapesAreTheWorldMapsWallsOnTheObstacleGrid) {
+  CrowdScenario s;
+  const Status st = parse_crowd_scenario(R"({
+    "world": {"x0": -10, "width": 40, "height": 20},
+    "obstacles": {"width": 80, "height": 40, "blocked": [[0, 0]], "shapes": [
+      {"rect": {"lo": {"x": 0, "y": 2}, "hi": {"x": 1, "y": 12}}},
+      {"line": {"a": {"x": 5, "y": 1}, "b": {"x": 20, "y": 17.5}, "thickness": 0.75}},
+      {"polygon": [{"x": -8, "y": 14}, {"x": -2, "y": 14}, {"x": -5, "y": 19}]}]},
+    "agents": [{"x": 25, "y": 2}]})",
+                                         "shapes.json", s);
+  ASSERT_TRUE(st.ok()) << st.message();
+  world::WorldMap map;
+  ASSERT_TRUE(world::WorldMap::create({-10, 0, 40, 20}, 80, 40, map).ok());
+  ASSERT_TRUE(map.set_cell(0, 0, 0).ok());
+  ASSERT_TRUE(map.fill_rect({0, 2}, {1, 12}).ok());
+  ASSERT_TRUE(map.draw_line({5, 1}, {20, 17.5f}, 0.75f).ok());
+  const std::vector<Vec2> tri = {{-8, 14}, {-2, 14}, {-5, 19}};
+  ASSERT_TRUE(map.fill_polygon(tri).ok());
+  const ObstacleGrid want = map.crowd_obstacles();
+  EXPECT_EQ(s.config.obstacles.blocked, want.blocked);
+  std::size_t blocked = 0;
+  for (std::uint8_t b : want.blocked) blocked += b != 0;
+  EXPECT_GT(blocked, 100u);  // every shape drew something
+  // Bad shapes: the error names the shape and leaves the output alone.
+  const CrowdScenario before = s;
+  for (const char* bad :
+       {R"({"rect": {"lo": {"x": 0, "y": 0}}})", R"({"line": {"a": {"x": 0, "y": 0}, "b": {"x": 1}}})",
+        R"({"polygon": [{"x": 0, "y": 0}, {"x": 1, "y": 1}]})", R"({"circle": {}})",
+        R"({"rect": {"lo": {"x": 0, "y": 0}, "hi": {"x": 1, "y": 1}}, "line": {}})",
+        R"({"line": {"a": {"x": 0, "y": 0}, "b": {"x": 1, "y": 1}, "thickness": -1}})"}) {
+    const std::string text = std::string(R"({"world": {"width": 10, "height": 10}, "obstacles": {"width": 10, )") +
+                             R"("height": 10, "shapes": [)" + bad + R"(]}, "agents": []})";
+    const Status e = parse_crowd_scenario(text, "bad.json", s);
+    EXPECT_EQ(e.code(), StatusCode::InvalidArgument) << bad;
+    EXPECT_NE(e.message().find("obstacles.shapes[0]"), std::string::npos) << e.message();
+    EXPECT_EQ(s.config.obstacles.blocked, before.config.obstacles.blocked);
+  }
 }
 
 TEST(CrowdScenario, MovementGoalsAndStandardScenarios) {

@@ -5,6 +5,7 @@
 #include "common/json_reader.h"
 #include "crowd_math.h"
 #include "warpmind/core/random.h"
+#include "warpmind/world/world_map.h"
 
 namespace warpmind::crowd {
 
@@ -175,6 +176,63 @@ std::size_t depart(CrowdScenario& s, std::vector<Vec2>& positions, std::vector<s
 
 namespace {
 
+// A point {"x", "y"} at `path` (both required).
+Status point(const Reader& r, const json& j, const std::string& path, Vec2& out) {
+  WM_RETURN_IF_ERROR(r.object(j, path));
+  WM_RETURN_IF_ERROR(r.keys(j, path + ".", {"x", "y"}));
+  WM_RETURN_IF_ERROR(r.number(j, "x", path + ".", out.x, true));
+  return r.number(j, "y", path + ".", out.y, true);
+}
+
+// "obstacles.shapes": walls in world units, rasterised by world::WorldMap onto the obstacle grid (w x h
+// cells over the scenario's world) and added to its blocked cells.
+Status parse_shapes(const Reader& r, const json& shapes, const WorldRect& world, ObstacleGrid& o) {
+  if (!shapes.is_array()) return r.error("obstacles.shapes", "expected an array of shapes");
+  world::WorldMap map;
+  if (Status made = world::WorldMap::create(world, o.width, o.height, map); !made.ok())
+    return r.error("obstacles.shapes", made.message());
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const json& shape = shapes[i];
+    const std::string path = "obstacles.shapes[" + std::to_string(i) + "]";
+    WM_RETURN_IF_ERROR(r.object(shape, path));
+    WM_RETURN_IF_ERROR(r.keys(shape, path + ".", {"rect", "line", "polygon"}));
+    if (shape.size() != 1) return r.error(path, "expected one of \"rect\", \"line\" or \"polygon\"");
+    Status drawn;
+    if (auto rect = shape.find("rect"); rect != shape.end()) {
+      const std::string at = path + ".rect";
+      WM_RETURN_IF_ERROR(r.object(*rect, at));
+      WM_RETURN_IF_ERROR(r.keys(*rect, at + ".", {"lo", "hi"}));
+      Vec2 lo, hi;
+      if (!rect->contains("lo") || !rect->contains("hi")) return r.error(at, "needs \"lo\" and \"hi\" corners");
+      WM_RETURN_IF_ERROR(point(r, (*rect)["lo"], at + ".lo", lo));
+      WM_RETURN_IF_ERROR(point(r, (*rect)["hi"], at + ".hi", hi));
+      drawn = map.fill_rect(lo, hi, 0);
+    } else if (auto line = shape.find("line"); line != shape.end()) {
+      const std::string at = path + ".line";
+      WM_RETURN_IF_ERROR(r.object(*line, at));
+      WM_RETURN_IF_ERROR(r.keys(*line, at + ".", {"a", "b", "thickness"}));
+      Vec2 a, b;
+      float thickness = 0.0f;
+      if (!line->contains("a") || !line->contains("b")) return r.error(at, "needs end points \"a\" and \"b\"");
+      WM_RETURN_IF_ERROR(point(r, (*line)["a"], at + ".a", a));
+      WM_RETURN_IF_ERROR(point(r, (*line)["b"], at + ".b", b));
+      WM_RETURN_IF_ERROR(r.number(*line, "thickness", at + ".", thickness, false));
+      drawn = map.draw_line(a, b, thickness, 0);
+    } else {
+      const json& poly = shape["polygon"];
+      const std::string at = path + ".polygon";
+      if (!poly.is_array()) return r.error(at, "expected an array of {\"x\", \"y\"} points");
+      std::vector<Vec2> pts(poly.size());
+      for (std::size_t k = 0; k < poly.size(); ++k)
+        WM_RETURN_IF_ERROR(point(r, poly[k], at + "[" + std::to_string(k) + "]", pts[k]));
+      drawn = map.fill_polygon(pts, 0);
+    }
+    if (!drawn.ok()) return r.error(path, drawn.message());
+  }
+  for (std::size_t k = 0; k < o.blocked.size(); ++k) o.blocked[k] |= map.costs()[k] == 0;
+  return Status::Ok();
+}
+
 Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
   WM_RETURN_IF_ERROR(r.keys(root, "",
@@ -209,7 +267,7 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   if (!(s.config.radius > 0.0f)) return r.error("radius", "must be > 0");
   if (auto it = root.find("obstacles"); it != root.end()) {
     WM_RETURN_IF_ERROR(r.object(*it, "obstacles"));
-    WM_RETURN_IF_ERROR(r.keys(*it, "obstacles.", {"width", "height", "blocked"}));
+    WM_RETURN_IF_ERROR(r.keys(*it, "obstacles.", {"width", "height", "blocked", "shapes"}));
     long long w = 0, h = 0;
     WM_RETURN_IF_ERROR(r.integer(*it, "width", "obstacles.", 1, 65536, w, true));
     WM_RETURN_IF_ERROR(r.integer(*it, "height", "obstacles.", 1, 65536, h, true));
@@ -229,6 +287,7 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
         o.blocked[static_cast<std::size_t>(y * w + x)] = 1;
       }
     }
+    if (auto sh = it->find("shapes"); sh != it->end()) WM_RETURN_IF_ERROR(parse_shapes(r, *sh, s.config.world, o));
   }
   const auto agents = root.find("agents");
   const auto gen = root.find("generate");

@@ -5,7 +5,10 @@
 //   { "world": {"x0": 0, "y0": 0, "width": 100, "height": 100},
 //     "radius": 0.5, "rule": "strict" | "lowest-id",
 //     "movement": "accept-reject" | "avoid", "max_step": 0.25,               // CrowdConfig's
-//     "obstacles": {"width": 100, "height": 100, "blocked": [[x, y], ...]},   // cells of that grid
+//     "obstacles": {"width": 100, "height": 100, "blocked": [[x, y], ...],    // cells of that grid
+//                   "shapes": [{"rect": {"lo": {"x": 10, "y": 0}, "hi": {"x": 12, "y": 40}}},
+//                              {"line": {"a": {"x": 0, "y": 50}, "b": {"x": 60, "y": 80}, "thickness": 1}},
+//                              {"polygon": [{"x": 70, "y": 10}, {"x": 90, "y": 10}, {"x": 80, "y": 30}]}]},
 //     "agents": [{"x": 1, "y": 2}, ...]                                        // or:
 //     "generate": {"agents": 1000, "spacing": 1.25, "seed": 1},               // jittered lattice, or:
 //     "standard": {"name": "bottleneck", "agents": 10000},                     // standard_crowd_scenario
@@ -15,7 +18,12 @@
 // One of "agents", "generate" or "standard" is required. "standard" sets the whole scenario; "rule",
 // "movement", "max_step" and "exit_radius" given beside it override its values, and "world", "radius",
 // "obstacles", "agents", "generate" and "moves" may not be given with it. "goals" moves need "agents" or
-// "generate" before them to count against. Errors name the file and field.
+// "generate" before them to count against. Errors name the file and field. "shapes" are walls in world
+// units, each object exactly one of "rect", "line" (thickness 0 if absent) or "polygon", rasterised onto
+// the obstacle grid over "world" by warpmind::world::WorldMap's rules (world_map.h: fill_rect,
+// draw_line, fill_polygon) and added to the "blocked" cells; a shape WorldMap refuses (a polygon of fewer
+// than 3 points, a negative thickness, ...) is an error naming it, and so is a grid of more than 2^28 cells
+// with shapes.
 // Keys other than those shown are errors that name them ("comment", at the top level, is allowed and
 // ignored); a number a double cannot hold (1e400) is an error; nothing throws.
 #pragma once
