@@ -11,6 +11,7 @@
 
 #include "warpmind/core/hash.h"
 #include "warpmind/core/random.h"
+#include "warpmind/world/world_map.h"
 
 namespace warpmind::demos {
 
@@ -85,20 +86,21 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   cc.radius = c.unit_radius;
   cc.rule = c.crowd_rule;
   cc.variant = c.crowd_variant;
-  cc.obstacles.width = cc.obstacles.height = kMap;
-  cc.obstacles.blocked.assign(static_cast<std::size_t>(kMap) * kMap, 0);
-  const auto wall = [&](int x0, int y0, int x1, int y1) {
-    for (int y = y0 * s; y < (y1 + 1) * s; ++y)
-      for (int x = x0 * s; x < (x1 + 1) * s; ++x) {
-        cc.obstacles.blocked[static_cast<std::size_t>(y) * kMap + x] = 1;
-        b->walls_.push_back({x + 0.5f, y + 0.5f, 2, 0});
-      }
-  };
-  for (const auto& w : c.layout.walls) wall(w[0], w[1], w[2], w[3]);
-  WM_RETURN_IF_ERROR(nav::make_grid(128, 128, 1, b->plan_));
-  for (const auto& w : c.layout.walls)
-    for (int y = w[1]; y <= w[3]; ++y)
-      for (int x = w[0]; x <= w[2]; ++x) b->plan_.cost[b->plan_.index(x, y)] = nav::kBlocked;
+  // The walls, drawn once on a world map (the layout's rectangles of the 128-unit plan, s map units a
+  // plan unit): the crowd's obstacle cells and the field's wall charges (the walls' surface cells) come from
+  // it at kMap x kMap cells, the navigation fields' grid from the same rectangles at 128 x 128.
+  world::WorldMap walls, plan;
+  WM_RETURN_IF_ERROR(world::WorldMap::create(cc.world, kMap, kMap, walls));
+  WM_RETURN_IF_ERROR(world::WorldMap::create(cc.world, 128, 128, plan));
+  for (const auto& w : c.layout.walls) {
+    const Vec2 lo{static_cast<float>(w[0] * s), static_cast<float>(w[1] * s)};
+    const Vec2 hi{static_cast<float>((w[2] + 1) * s), static_cast<float>((w[3] + 1) * s)};
+    WM_RETURN_IF_ERROR(walls.fill_rect(lo, hi));
+    WM_RETURN_IF_ERROR(plan.fill_rect(lo, hi));
+  }
+  cc.obstacles = walls.crowd_obstacles();
+  WM_RETURN_IF_ERROR(walls.wall_entities(2, b->walls_));
+  WM_RETURN_IF_ERROR(plan.nav_grid(b->plan_));
 
   // Armies on jittered lattices, their fronts start_gap apart around the centre line: lattice slots are
   // taken in order, those on walls or off the map skipped, until each army has units_per_army units.
