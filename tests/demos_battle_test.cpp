@@ -121,6 +121,35 @@ TEST(Battle, PlacesExactlyTheUnitsAsked) {
   EXPECT_NE(small.message().find("room for only"), std::string::npos) << small.message();
 }
 
+// The walls drawn on the world map block exactly the layout's rectangles scaled to the map: cell (x, y) is
+// blocked iff some wall [x0, x1] x [y0, y1] of the 128-unit plan holds it (x0 s <= x < (x1 + 1) s, likewise
+// y, s = map / 128 cells a plan unit).
+TEST(Battle, WallsBlockExactlyTheLayoutsRectangles) {
+  BattleConfig c;
+  c.units_per_army = 2000;
+  c.field_resolution = 128;
+  std::unique_ptr<Battle> b;
+  ASSERT_TRUE(Battle::create(warpmind::test::cpu_context(), c, b).ok());
+  const crowd::ObstacleGrid& o = b->solver().config().obstacles;
+  const int map = b->map(), s = map / 128;
+  ASSERT_GT(s, 1);
+  ASSERT_EQ(o.width, map);
+  ASSERT_EQ(o.height, map);
+  ASSERT_FALSE(c.layout.walls.empty());
+  std::size_t blocked = 0, wrong = 0;
+  for (int y = 0; y < map; ++y)
+    for (int x = 0; x < map; ++x) {
+      bool in_wall = false;
+      for (const auto& w : c.layout.walls)
+        in_wall = in_wall || (x >= w[0] * s && x < (w[2] + 1) * s && y >= w[1] * s && y < (w[3] + 1) * s);
+      const bool got = o.blocked[static_cast<std::size_t>(y) * map + x] != 0;
+      wrong += got != in_wall;
+      blocked += got;
+    }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(blocked, 0u);
+}
+
 TEST(Battle, MapFileMatchesTheBuiltInLayoutAndBadFilesAreRejected) {
   BattleMap m;
   m.walls.clear();

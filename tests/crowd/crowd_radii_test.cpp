@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "crowd_helpers.h"
 #include "crowd_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/core/random.h"
@@ -18,22 +19,9 @@ namespace {
 
 constexpr float kR = 0.8f;  // the largest radius
 
-Context& context_for(CrowdVariant v) {
-  return is_gpu_variant(v) ? *warpmind::test::cuda_context() : warpmind::test::cpu_context();
-}
-
-// cpu-reference, and the GPU variants that run `movement` where there is a GPU.
-std::vector<CrowdVariant> variants(CrowdMovement movement) {
-  std::vector<CrowdVariant> v = {CrowdVariant::CpuReference};
-  if (warpmind::test::cuda_context()) {
-    v.push_back(CrowdVariant::GpuStaticGrid);
-    if (movement == CrowdMovement::AcceptReject) {
-      v.push_back(CrowdVariant::GpuSort);
-      v.push_back(CrowdVariant::GpuTiled);
-    }
-  }
-  return v;
-}
+using test::context_of;
+using test::random_moves;
+using test::variants;
 
 struct Agents {
   std::vector<Vec2> pos;
@@ -73,16 +61,6 @@ Agents random_agents(const WorldRect& w, float lo, std::size_t n, std::uint64_t 
     a.radii.push_back(r);
   }
   return a;
-}
-
-std::vector<Vec2> random_moves(const std::vector<Vec2>& from, float step, std::uint64_t seed) {
-  SplitMix64 rng(seed);
-  std::vector<Vec2> t(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) {
-    const float a = rng.uniform(0.0f, 6.2831853f), r = rng.uniform(0.0f, step);
-    t[i] = {from[i].x + r * std::cos(a), from[i].y + r * std::sin(a)};
-  }
-  return t;
 }
 
 // Tick t's proposals: random moves, every third tick a third of the agents drawn towards the middle (many
@@ -126,7 +104,7 @@ Agents outside_walls(const CrowdConfig& c, Agents a) {
 
 std::unique_ptr<CrowdSolver> make(const CrowdConfig& c) {
   std::unique_ptr<CrowdSolver> s;
-  const Status st = CrowdSolver::create(context_for(c.variant), c, s);
+  const Status st = CrowdSolver::create(context_of(c.variant), c, s);
   EXPECT_TRUE(st.ok()) << st.message();
   return s;
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "crowd_helpers.h"
 #include "gpu_helpers.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/core/random.h"
@@ -15,22 +16,8 @@
 namespace warpmind::crowd {
 namespace {
 
-Context& context_for(CrowdVariant v) {
-  return is_gpu_variant(v) ? *warpmind::test::cuda_context() : warpmind::test::cpu_context();
-}
-
-// cpu-reference, and the GPU variants that run `movement` where there is a GPU.
-std::vector<CrowdVariant> variants(CrowdMovement movement) {
-  std::vector<CrowdVariant> v = {CrowdVariant::CpuReference};
-  if (warpmind::test::cuda_context()) {
-    v.push_back(CrowdVariant::GpuStaticGrid);
-    if (movement == CrowdMovement::AcceptReject) {
-      v.push_back(CrowdVariant::GpuSort);
-      v.push_back(CrowdVariant::GpuTiled);
-    }
-  }
-  return v;
-}
+using test::context_of;
+using test::variants;
 
 // A 60 x 40 world with a wall (cells x = 30, y < 30 blocked on a 60 x 40 grid).
 CrowdConfig config(CrowdMovement movement, CrowdVariant v) {
@@ -50,7 +37,7 @@ CrowdConfig config(CrowdMovement movement, CrowdVariant v) {
 
 std::unique_ptr<CrowdSolver> make(const CrowdConfig& c) {
   std::unique_ptr<CrowdSolver> s;
-  const Status st = CrowdSolver::create(context_for(c.variant), c, s);
+  const Status st = CrowdSolver::create(context_of(c.variant), c, s);
   EXPECT_TRUE(st.ok()) << st.message();
   return s;
 }

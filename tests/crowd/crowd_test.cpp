@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 
+#include "crowd_helpers.h"
 #include "crowd_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/core/device_memory.h"
@@ -30,15 +31,7 @@ std::vector<Vec2> lattice(const WorldRect& w, float gap, std::size_t n, std::uin
   return p;
 }
 
-std::vector<Vec2> random_moves(const std::vector<Vec2>& from, float step, std::uint64_t seed) {
-  SplitMix64 rng(seed);
-  std::vector<Vec2> t(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) {
-    const float a = rng.uniform(0.0f, 6.2831853f), r = rng.uniform(0.0f, step);
-    t[i] = {from[i].x + r * std::cos(a), from[i].y + r * std::sin(a)};
-  }
-  return t;
-}
+using test::random_moves;
 
 // O(N^2) oracle of the rule, straight from the header's definition (demos/oracles/crowd_oracle.h).
 std::vector<Verdict> oracle(const CrowdConfig& c, const std::vector<Vec2>& old, const std::vector<Vec2>& p) {
