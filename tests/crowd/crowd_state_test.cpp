@@ -170,8 +170,9 @@ TEST(CrowdState, SpawnAndDespawnEqualAFreshReset) {
         }
         const bool changed = t % 5 == 1 || t % 5 == 3;
         now = state_of(*s);
-        for (Verdict x : now.verdicts)
+        for (Verdict x : now.verdicts) {
           if (changed) ASSERT_EQ(x, Verdict::Stayed);  // spawn and despawn clear the verdicts
+        }
         const std::vector<Vec2> prop = proposals(now, t);
         auto fresh = make(c);
         ASSERT_TRUE(fresh->reset(now.pos, now.steps).ok());
