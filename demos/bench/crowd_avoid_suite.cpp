@@ -6,7 +6,8 @@
 //              tick, and the CPU's chosen targets against the brute-force oracle on a sample; then the
 //              largest size again with agents of several sizes (radii uniform in [R/4, R], min_radius R/4:
 //              the static grid's cells a quarter as wide, its neighbourhoods 6 cells instead of 2).
-//   standard   the standard scenarios (scenario.h): bottleneck 10,000, corridor 2,000, crossing 4,000, run
+//   standard   the standard scenarios (scenario.h): bottleneck 10,000, corridor 2,000, crossing 4,000, and
+//              the corridor and the crossing denser (pitch 2.5 and 3 x 2R instead of 3 and 5), run
 //              until every agent has left (or 40,000 ticks): ticks, the bottleneck's flow against its ideal,
 //              overlaps and wall crossings every tick, the GPU's run against the CPU's tick by tick.
 #include <algorithm>
@@ -211,19 +212,28 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
   }
 
   // The standard scenarios, every variant in lockstep until all have left.
+  // spacing: the lattice pitch in units of 2R (the scenario's own: bottleneck 1.1, corridor 3, crossing 5);
+  // the denser corridor and crossing are where the flows used to gridlock (crowd.md).
   struct Case {
     const char* name;
     std::size_t agents;
+    float spacing;
   };
-  const std::vector<Case> cases =
-      quick ? std::vector<Case>{{"bottleneck", 1000}, {"corridor", 400}, {"crossing", 400}}
-            : std::vector<Case>{{"bottleneck", 10000}, {"corridor", 2000}, {"crossing", 4000}};
-  std::printf("\nstandard scenarios (scenario.h)\n%11s %7s | %7s %12s %12s | %13s %15s\n", "scenario", "agents",
-              "ticks", "flow/tick", "ideal", "cpu-reference", "gpu-static-grid");
+  const std::vector<Case> cases = quick ? std::vector<Case>{{"bottleneck", 1000, 1.1f},
+                                                            {"corridor", 400, 3.0f},
+                                                            {"crossing", 400, 5.0f},
+                                                            {"crossing", 400, 3.0f}}
+                                        : std::vector<Case>{{"bottleneck", 10000, 1.1f},
+                                                            {"corridor", 2000, 3.0f},
+                                                            {"crossing", 4000, 5.0f},
+                                                            {"corridor", 2000, 2.5f},
+                                                            {"crossing", 4000, 3.0f}};
+  std::printf("\nstandard scenarios (scenario.h)\n%11s %4s %7s | %7s %12s %12s | %13s %15s\n", "scenario", "2R x",
+              "agents", "ticks", "flow/tick", "ideal", "cpu-reference", "gpu-static-grid");
   for (const Case& k : cases) {
-    std::fprintf(stderr, "[standard] %s, %zu agents\n", k.name, k.agents);
+    std::fprintf(stderr, "[standard] %s, %zu agents, spacing %g\n", k.name, k.agents, k.spacing);
     crowd::CrowdScenario sc;
-    if (Status st = crowd::standard_crowd_scenario(k.name, k.agents, sc); !st.ok()) return 1;
+    if (Status st = crowd::standard_crowd_scenario(k.name, k.agents, sc, k.spacing); !st.ok()) return 1;
     std::vector<std::unique_ptr<crowd::CrowdSolver>> solvers;
     for (crowd::CrowdVariant v : variants) {
       crowd::CrowdConfig cfg = sc.config;
@@ -276,9 +286,9 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
     const double ideal = std::string(k.name) == "bottleneck" ? crowd::bottleneck_ideal_flow(sc) : 0.0;
     char params[256], extra[320];
     std::snprintf(params, sizeof params,
-                  "{\"scenario\": \"%s\", \"agents\": %zu, \"max_step\": %g, \"rule\": \"lowest-id\", \"movement\": "
-                  "\"avoid\"}",
-                  k.name, total, sc.config.max_step);
+                  "{\"scenario\": \"%s\", \"agents\": %zu, \"spacing\": %g, \"max_step\": %g, \"rule\": \"lowest-id\", "
+                  "\"movement\": \"avoid\"}",
+                  k.name, total, k.spacing, sc.config.max_step);
     std::vector<double> med(nv);
     for (std::size_t v = 0; v < nv; ++v) {
       std::snprintf(extra, sizeof extra,
@@ -296,7 +306,7 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
       med[v] = r.timing.median();
       results.add(r);
     }
-    std::printf("%11s %7zu | %7d %12.3f %12.3f | %13.4f %15s\n", k.name, total, t, flow, ideal, med[0],
+    std::printf("%11s %4g %7zu | %7d %12.3f %12.3f | %13.4f %15s\n", k.name, k.spacing, total, t, flow, ideal, med[0],
                 nv > 1 ? std::to_string(med[1]).substr(0, 8).c_str() : "-");
     std::fflush(stdout);
     if (!file.write(results)) return 1;

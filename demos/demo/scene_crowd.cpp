@@ -47,7 +47,8 @@ class CrowdScene : public Scene {
       sc_.start = crowd::lattice_start(static_cast<std::size_t>(agents_), radius_, 1.6f, c, seed_);
       goal_ = {c.world.x0 + c.world.width / 2, c.world.y0 + c.world.height / 2};
     } else {
-      WM_RETURN_IF_ERROR(crowd::standard_crowd_scenario(kLayouts[layout_], static_cast<std::size_t>(agents_), sc_));
+      WM_RETURN_IF_ERROR(
+          crowd::standard_crowd_scenario(kLayouts[layout_], static_cast<std::size_t>(agents_), sc_, spacing_));
     }
     crowd::CrowdConfig c = sc_.config;
     c.rule = rule_;
@@ -90,6 +91,11 @@ class CrowdScene : public Scene {
     dirty |= ImGui::Checkbox("avoid (slide and sidestep)", &avoid_);
     dirty |= ImGui::SliderFloat("max step", &step_, 0.05f, 1.0f);
     if (layout_ == 0) dirty |= ImGui::SliderFloat("radius", &radius_, 0.25f, 2.0f);
+    // The standard layouts' lattice pitch in agent diameters (0: the layout's own).
+    if (layout_ != 0 && ImGui::SliderFloat("spacing (x 2R, 0: the layout's)", &spacing_, 0.0f, 10.0f, "%.2f")) {
+      spacing_ = spacing_ < 0.5f ? 0.0f : std::max(spacing_, 1.05f);
+      dirty = true;
+    }
     dirty |= combo("crowd variant", variant_, kCrowdVariants, crowd::variant_name);
     dirty |= combo("tie-break", rule_, kRules, crowd::rule_name);
     if (layout_ == 0) ImGui::Checkbox("walk to the goal (left click sets it)", &goal_mode_);
@@ -140,7 +146,7 @@ class CrowdScene : public Scene {
   std::uint64_t seed_;
   int layout_;
   bool avoid_;
-  float radius_ = 0.5f, step_ = 0.25f;
+  float radius_ = 0.5f, step_ = 0.25f, spacing_ = 0.0f;
   bool goal_mode_ = true;
   crowd::CrowdRule rule_ = crowd::CrowdRule::LowestIdWins;
   crowd::CrowdVariant variant_ = crowd::CrowdVariant::Auto;

@@ -126,8 +126,9 @@ inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<con
   const float ri = crowd_radius(c, radii, i);
   const float dx = p.x - o.x, dy = p.y - o.y, len2 = dx * dx + dy * dy, len = std::sqrt(len2);
   const float step = len2 > limit * limit ? limit / len : 1.0f, ahead = (4.0f * ri) / len;
-  // Who is tested at all (the contract's cut-off: r_i + R for the sum of two radii).
-  const float near = (len * step + (ri + c.radius)) * 1.01f;
+  // Who is tested at all (the contract's cut-off: r_i + R for the sum of two radii, 1.15 times it for an
+  // agent followed).
+  const float near = (len * step + (ri + c.radius) * 1.15f) * 1.01f;
   const float far = (4.0f * ri + (ri + c.radius)) * 1.01f;
   // (cos, sin, factor) in the contract's order of preference.
   constexpr float h = 0.866025404f, q = 0.707106781f;
@@ -136,14 +137,14 @@ inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<con
       {h, -0.5f, 0.5f}, {h, 0.5f, 0.5f}, {0.5f, -h, 0.5f}, {0.5f, h, 0.5f}, {0, -1, 1},    {0, 1, 1},
       {0, -1, 0.5f},    {0, 1, 0.5f},    {-q, -q, 0.5f},   {-q, q, 0.5f},   {-1, 0, 0.5f}};
   const WorldRect& w = c.world;
-  // The segment a -> b keeps the sum of the radii of i and j from q.
-  const auto keeps_apart = [&](Vec2 a, Vec2 b, Vec2 q, std::size_t j) {
+  // The segment a -> b keeps the sum of the radii of i and j from q (squared: times `spacing`).
+  const auto keeps_apart = [&](Vec2 a, Vec2 b, Vec2 q, std::size_t j, float spacing = 1.0f) {
     const float two_r = ri + crowd_radius(c, radii, j);
     const float sx = b.x - a.x, sy = b.y - a.y, ss = sx * sx + sy * sy;
     const float wx = q.x - a.x, wy = q.y - a.y;
     const float s = std::clamp(ss > 0 ? (wx * sx + wy * sy) / ss : 0.0f, 0.0f, 1.0f);
     const float ex = q.x - (a.x + s * sx), ey = q.y - (a.y + s * sy);
-    return ex * ex + ey * ey >= two_r * two_r;
+    return ex * ex + ey * ey >= two_r * two_r * spacing;
   };
   crowd::Verdict straight = crowd::Verdict::Collision;
   int best = -1;
@@ -167,9 +168,13 @@ inline AvoidChoice crowd_avoid_choice(const crowd::CrowdConfig& c, std::span<con
     for (std::size_t j = 0; free && j < old.size(); ++j) {
       if (j == i) continue;
       const float ex = old[j].x - o.x, ey = old[j].y - o.y, q2 = ex * ex + ey * ey;
-      if (q2 < near * near) free = keeps_apart(o, t, old[j], j);
-      // Agents not going this agent's way (and standing ones) are counted along the look-ahead.
       const bool going_my_way = dx * (want[j].x - old[j].x) + dy * (want[j].y - old[j].y) > 0.0f;
+      // Followed: going this agent's way and ahead of it within 30 degrees of its wanted direction; a forward
+      // candidate keeps 1.15 times the sum of the radii from it (1.3225 on the squares).
+      const float along = dx * ex + dy * ey;
+      const bool followed = going_my_way && along > 0.0f && along * along > 0.75f * (len2 * q2);
+      if (q2 < near * near) free = keeps_apart(o, t, old[j], j, k < 14 && followed ? 1.3225f : 1.0f);
+      // Agents not going this agent's way (and standing ones) are counted along the look-ahead.
       if (k < 14 && q2 < far * far && !going_my_way && !keeps_apart(o, look, old[j], j)) ++in_the_way;
     }
     const bool backing_off = k >= 14;  // only when no forward candidate is free

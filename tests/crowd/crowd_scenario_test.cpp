@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "gpu_helpers.h"
 #include "warpmind/crowd/scenario.h"
@@ -103,6 +104,12 @@ TEST(CrowdScenario, MovementGoalsAndStandardScenarios) {
     return e.message();
   };
   EXPECT_NE(err(R"({"standard": {"name": "stampede", "agents": 10}})").find("standard.name"), std::string::npos);
+  for (const char* spacing : {"1", "11", "-3", "\"wide\""})
+    EXPECT_NE(
+        err((R"({"standard": {"name": "crossing", "agents": 10, "spacing": )" + std::string(spacing) + "}}").c_str())
+            .find("standard.spacing"),
+        std::string::npos)
+        << spacing;
   EXPECT_NE(err(R"({"standard": {"name": "corridor", "agents": 10}, "radius": 2})").find("radius"), std::string::npos);
   EXPECT_NE(err(R"({"generate": {"agents": 3}, "movement": "run"})").find("movement"), std::string::npos);
   EXPECT_NE(err(R"({"generate": {"agents": 3}, "max_step": -1})").find("max_step"), std::string::npos);
@@ -112,15 +119,34 @@ TEST(CrowdScenario, MovementGoalsAndStandardScenarios) {
                     "goals": [{"x": 1, "y": 1}]}})")
                 .find("moves.goals"),
             std::string::npos);
-  // Every standard scenario starts valid: a solver takes it.
-  for (const char* name : {"bottleneck", "corridor", "crossing"}) {
-    CrowdScenario sc;
-    ASSERT_TRUE(standard_crowd_scenario(name, 500, sc).ok()) << name;
-    std::unique_ptr<CrowdSolver> solver;
-    ASSERT_TRUE(CrowdSolver::create(warpmind::test::cpu_context(), sc.config, solver).ok()) << name;
-    EXPECT_TRUE(solver->reset(sc.start).ok()) << name;
-    EXPECT_EQ(sc.moves.goals.size(), sc.start.size()) << name;
-  }
+  // Every standard scenario starts valid at its own spacing and at the densest and sparsest allowed: a
+  // solver takes it (no overlap, none in a wall), with the agents on a lattice of that pitch.
+  for (const char* name : {"bottleneck", "corridor", "crossing"})
+    for (float spacing : {0.0f, 1.05f, 2.5f, 10.0f}) {
+      SCOPED_TRACE(std::string(name) + " " + std::to_string(spacing));
+      CrowdScenario sc;
+      ASSERT_TRUE(standard_crowd_scenario(name, 500, sc, spacing).ok());
+      ASSERT_EQ(sc.start.size(), 500u);
+      std::unique_ptr<CrowdSolver> solver;
+      ASSERT_TRUE(CrowdSolver::create(warpmind::test::cpu_context(), sc.config, solver).ok());
+      EXPECT_TRUE(solver->reset(sc.start).ok());
+      EXPECT_EQ(sc.moves.goals.size(), sc.start.size());
+      if (spacing > 0.0f) {
+        EXPECT_FLOAT_EQ(sc.start[1].x - sc.start[0].x, spacing);
+      }
+    }
+  // The spacing is given in the file as in the call; out of range, it changes nothing.
+  ASSERT_TRUE(
+      parse_crowd_scenario(R"({"standard": {"name": "crossing", "agents": 400, "spacing": 3}})", "s.json", s).ok());
+  ASSERT_TRUE(standard_crowd_scenario("crossing", 400, want, 3.0f).ok());
+  const auto same_start = [&] {
+    return s.start.size() == want.start.size() &&
+           std::memcmp(s.start.data(), want.start.data(), s.start.size() * sizeof(Vec2)) == 0;
+  };
+  EXPECT_TRUE(same_start());
+  for (float bad : {1.0f, 10.5f, -2.0f, std::nanf("")})
+    EXPECT_FALSE(standard_crowd_scenario("crossing", 400, want, bad).ok());
+  EXPECT_TRUE(same_start());
 }
 
 TEST(CrowdScenario, GeneratedStartIsValidAndAvoidsObstacles) {

@@ -123,6 +123,11 @@ WM_HD unsigned char static_verdict(float ox, float oy, float px, float py, float
 
 constexpr int kCandidates = 17;  // 14 forward, then 3 backing off
 constexpr int kForward = 14;
+// Following: a forward candidate keeps kFollowGap times the sum of the two radii (kFollowGap2, its square, on
+// the squared distances) from an agent going this one's way that stands ahead within 30 degrees of the wanted
+// direction (cos^2 30 = kFollowCone2). A queue keeps that spacing instead of packing up behind a stopped
+// front, so where flows meet the agents in front keep room to turn (crowd_solver.h).
+constexpr float kFollowGap = 1.15f, kFollowGap2 = 1.3225f, kFollowCone2 = 0.75f;
 
 // The segment o -> t keeps sqrt(sum2) (the two radii added) from q: the closest point o + s (t - o),
 // s = clamp(dot(q - o, t - o) / |t - o|^2, 0, 1).
@@ -138,17 +143,19 @@ WM_HD bool swept_apart(float ox, float oy, float tx, float ty, float qx, float q
 // One agent's choice under Avoid: start() with its old position o, wanted target p (p != o, finite) and radius r,
 // neighbour() for every other agent whose old position lies within reach with the square of the two radii's sum
 // (sum2(); four_r2 where both are R) (any order: the result is the same), then choice(). free: candidates inside the
-// world, clear of walls and of every old position along their segment (by the sum of the two radii); ahead[k]: the
-// agents not going this one's way (dot(d_i, d_j) > 0 fails for d = wanted - old) that candidate k's look-ahead (its
-// direction over 4r) comes within the sum of the radii of.
+// world, clear of walls and of every old position along their segment (by the sum of the two radii; a forward
+// candidate by kFollowGap times it from an agent followed: going this one's way, dot(d_i, d_j) > 0 for
+// d = wanted - old, and ahead within 30 degrees, dot(d_i, q - o) > 0 and dot^2 > kFollowCone2 |d_i|^2 |q - o|^2);
+// ahead[k]: the agents not going this one's way that candidate k's look-ahead (its direction over 4r) comes
+// within the sum of the radii of.
 struct Avoider {
-  float ox, oy, dx, dy;  // old position, wanted displacement (not shortened)
+  float ox, oy, dx, dy, dd;  // old position, wanted displacement (not shortened), |d|^2
   float cx[kCandidates], cy[kCandidates], lx[kCandidates], ly[kCandidates];
   unsigned ahead[kCandidates];
   unsigned free = 0;
   // Agents farther than these squared distances from o cannot touch a candidate's segment (its length
-  // plus 2R) or a look-ahead (4R plus 2R); 1% wider than that, so float rounding near the edge never
-  // matters. neighbour() skips them.
+  // plus kFollowGap x 2R) or a look-ahead (4R plus 2R); 1% wider than that, so float rounding near the edge
+  // never matters. neighbour() skips them.
   float near2 = 0, far2 = 0;
   unsigned char straight = 4;  // kCollision: the straight candidate's verdict if nothing is free
 
@@ -159,12 +166,14 @@ struct Avoider {
     dx = fsub(px, ox);
     dy = fsub(py, oy);
     const float d2 = fadd(fmul(dx, dx), fmul(dy, dy)), len = fsqrt(d2);
+    dd = d2;
     // The step: d shortened to the maximum step; the look-ahead: d scaled to 4r (4R: g.lookahead).
     const float lookahead = fmul(4.0f, radius);
     const float step = d2 > fmul(limit, limit) ? fdiv(limit, len) : 1.0f, reach = fdiv(lookahead, len);
     const float sx = fmul(dx, step), sy = fmul(dy, step), ax = fmul(dx, reach), ay = fmul(dy, reach);
     // The farthest another agent can matter from: its radius is at most R.
-    const float two_r = fadd(radius, g.radius), reach_step = fmul(fadd(fmul(len, step), two_r), 1.01f);
+    const float two_r = fadd(radius, g.radius);
+    const float reach_step = fmul(fadd(fmul(len, step), fmul(two_r, kFollowGap)), 1.01f);
     const float reach_ahead = fmul(fadd(lookahead, two_r), 1.01f);
     near2 = fmul(reach_step, reach_step);
     far2 = fmul(reach_ahead, reach_ahead);
@@ -205,12 +214,17 @@ struct Avoider {
   // Another agent: old position q, wanted target w, the square of the sum of the two radii s2.
   WM_HD void neighbour(float qx, float qy, float wx, float wy, float s2) {
     const float ex = fsub(qx, ox), ey = fsub(qy, oy), q2 = fadd(fmul(ex, ex), fmul(ey, ey));
+    const bool ours = fadd(fmul(dx, fsub(wx, qx)), fmul(dy, fsub(wy, qy))) > 0.0f;  // going our way
     if (q2 < near2) {
+      const float de = fadd(fmul(dx, ex), fmul(dy, ey));
+      const bool followed = ours && de > 0.0f && fmul(de, de) > fmul(kFollowCone2, fmul(dd, q2));
+      const float gap2 = followed ? fmul(s2, kFollowGap2) : s2;
       WM_UNROLL
       for (int k = 0; k < kCandidates; ++k)
-        if ((free >> k & 1u) && !swept_apart(ox, oy, cx[k], cy[k], qx, qy, s2)) free &= ~(1u << k);
+        if ((free >> k & 1u) && !swept_apart(ox, oy, cx[k], cy[k], qx, qy, k < kForward ? gap2 : s2))
+          free &= ~(1u << k);
     }
-    if (q2 < far2 && !(fadd(fmul(dx, fsub(wx, qx)), fmul(dy, fsub(wy, qy))) > 0.0f)) {  // not going our way
+    if (q2 < far2 && !ours) {
       WM_UNROLL
       for (int k = 0; k < kForward; ++k)
         if (!swept_apart(ox, oy, lx[k], ly[k], qx, qy, s2)) ++ahead[k];

@@ -545,7 +545,8 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
     // its longest candidate or look-ahead plus 2R.
     im.chosen.resize(count_);
     im.fallback.resize(count_);
-    const float far = std::max(im.reach * 1.01f, g.lookahead * 1.01f) + 2.0f * config_.radius;
+    const float two_r = 2.0f * config_.radius;
+    const float far = std::max(im.reach + two_r * rules::kFollowGap, g.lookahead + two_r) * 1.01f;
     const int reach = static_cast<int>(std::ceil(far / g.cell)) + 1;
     ctx_->pool().parallel_for(
         count_,

@@ -63,6 +63,9 @@ void make_proposals(const MoveSpec& m, ThreadPool& pool, std::span<const Vec2> p
 
 namespace {
 
+// A standard scenario's spacing: 0 (its own) or a lattice pitch of 1.05 to 10 x 2R.
+bool valid_spacing(float spacing) { return spacing == 0.0f || (spacing >= 1.05f && spacing <= 10.0f); }
+
 // Agents on a square lattice of `pitch` filling the rectangle [x0, x1) x [y0, y1) row by row until n.
 void fill(std::vector<Vec2>& out, std::size_t n, float x0, float y0, float x1, float y1, float pitch) {
   for (float y = y0 + pitch * 0.5f; y < y1 && out.size() < n; y += pitch)
@@ -71,8 +74,12 @@ void fill(std::vector<Vec2>& out, std::size_t n, float x0, float y0, float x1, f
 
 }  // namespace
 
-Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenario& out) {
+Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenario& out, float spacing) {
   if (n > (std::size_t{1} << 24)) return Status::Invalid("standard scenario: at most 2^24 agents");
+  if (!valid_spacing(spacing))
+    return Status::Invalid("standard scenario: spacing " + std::to_string(spacing) + " (0, or 1.05 to 10)");
+  // The lattice pitch in world units (2R = 1), the scenario's own unless spacing is given.
+  const auto pitch_or = [&](float own) { return spacing > 0.0f ? spacing : own; };
   CrowdScenario s;
   CrowdConfig& c = s.config;
   c.radius = 0.5f;
@@ -81,8 +88,8 @@ Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenar
   c.max_step = 0.25f;
   s.moves.kind = MoveSpec::Kind::Goals;
   s.moves.step = c.max_step;
-  const float pitch = 1.1f;  // 1.1 x 2R
   if (name == "bottleneck") {
+    const float pitch = pitch_or(1.1f);  // 1.1 x 2R
     // Enough rows of agents for n on the left; the wall at x = W/2, the gap in the middle of it.
     const float h = std::max(40.0f, std::ceil(std::sqrt(static_cast<float>(n)) * pitch * 0.75f));
     const float left = std::ceil(static_cast<float>(n) / std::floor((h - 2.0f) / pitch)) * pitch + 4.0f;
@@ -103,7 +110,7 @@ Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenar
   } else if (name == "corridor") {
     const std::size_t half = n / 2;
     const float h = 14.0f, band = 12.0f;  // walls along y = 0 and y = 13 (one cell each)
-    const float pitch = 3.0f;             // each flow at 1/9 of the packing density (2.2: gridlock, docs/crowd.md)
+    const float pitch = pitch_or(3.0f);   // each flow at 1/9 of the packing density (2.2: gridlock, docs/crowd.md)
     const float per_row = std::floor(band / pitch), len = std::ceil(static_cast<float>(half) / per_row) * pitch;
     const float w = 2.0f * len + 40.0f;
     c.world = {0.0f, 0.0f, w, h};
@@ -123,7 +130,7 @@ Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenar
   } else if (name == "crossing") {
     // Four blocks of n/4 agents, one on each side of a square; each walks to the opposite side.
     const std::size_t q = n / 4;
-    const float pitch = 5.0f;  // each flow at 1/25 of the packing density (4: gridlock, docs/crowd.md)
+    const float pitch = pitch_or(5.0f);  // each flow at 1/25 of the packing density
     const float block = std::ceil(std::sqrt(static_cast<float>(q))) * pitch;
     const float side = 3.0f * block + 20.0f, mid = side * 0.5f, lo = mid - block * 0.5f;  // blocks apart
     c.world = {0.0f, 0.0f, side, side};
@@ -242,12 +249,15 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
     for (const char* own : {"world", "radius", "obstacles", "agents", "generate", "moves"})
       if (root.contains(own)) return r.error(own, "not with \"standard\" (the standard scenario sets it)");
     WM_RETURN_IF_ERROR(r.object(*st, "standard"));
-    WM_RETURN_IF_ERROR(r.keys(*st, "standard.", {"name", "agents"}));
+    WM_RETURN_IF_ERROR(r.keys(*st, "standard.", {"name", "agents", "spacing"}));
     const auto name = st->find("name");
     if (name == st->end() || !name->is_string()) return r.error("standard.name", "expected a scenario name");
     long long n = 0;
     WM_RETURN_IF_ERROR(r.integer(*st, "agents", "standard.", 0, 1 << 24, n, true));
-    const Status made = standard_crowd_scenario(name->get<std::string>(), static_cast<std::size_t>(n), s);
+    float spacing = 0.0f;
+    WM_RETURN_IF_ERROR(r.number(*st, "spacing", "standard.", spacing, false));
+    if (!valid_spacing(spacing)) return r.error("standard.spacing", "expected 0, or 1.05 to 10");
+    const Status made = standard_crowd_scenario(name->get<std::string>(), static_cast<std::size_t>(n), s, spacing);
     if (!made.ok()) return r.error("standard.name", made.message());
   } else {
     WM_RETURN_IF_ERROR(r.world(root, s.config.world));

@@ -516,11 +516,14 @@ Status CrowdDevice::reset(const float* positions, const float* max_steps, const 
   if (im.avoid) {
     if (!(err = im.chosen.reserve(cap)).ok()) return err;
     if (!(err = im.fallback.reserve(cap)).ok()) return err;
-    // The old positions that can block a candidate lie within its length (<= reach, a hair more after
-    // rounding) plus 2R of the agent; one more cell for where in its cell each agent stands.
-    const double far = std::max(static_cast<double>(reach), static_cast<double>(im.g.lookahead)) * 1.01;
-    im.reach =
-        static_cast<int>(std::ceil((far + 2.0 * std::sqrt(im.g.four_r2)) / static_cast<double>(im.g.sg_cell))) + 1;
+    // The old positions that can block a candidate lie within its length (<= reach) plus kFollowGap x 2R
+    // of the agent, those that can cross a look-ahead within 4R plus 2R (a hair more after rounding); one
+    // more cell for where in its cell each agent stands.
+    const double two_r = std::sqrt(static_cast<double>(im.g.four_r2));
+    const double far = std::max(static_cast<double>(reach) + two_r * crowd::rules::kFollowGap,
+                                static_cast<double>(im.g.lookahead) + two_r) *
+                       1.01;
+    im.reach = static_cast<int>(std::ceil(far / static_cast<double>(im.g.sg_cell))) + 1;
   }
   if (im.kernel != CrowdKernel::StaticGrid) {
     for (DeviceBuffer<float2>* b : {&im.sorted_old, &im.sorted_tgt})

@@ -227,14 +227,23 @@ def crowd_avoid(load):
     out = table(["case", "ticks", "cpu-reference (16 threads)", "gpu-static-grid", "GPU × CPU",
                  "floor (29 B an agent)", "target"], rows)
     rows = []
-    for name in ("bottleneck", "corridor", "crossing"):
-        ref = c.one("avoid-cpu-reference", scenario=name)
-        g = c.maybe("avoid-gpu-static-grid", scenario=name)
-        flow = f"{ref['flow_per_tick']:.2f} a tick (ideal {ref['ideal_flow']:.2f}: {ref['flow_per_tick'] / ref['ideal_flow']:.0%})" \
-            if name == "bottleneck" else "-"
-        rows.append([name, f"{ref['params']['agents']:,}", f"{ref['ticks']:,}", "yes" if ref["drained"] else "**no**",
-                     flow, ref["overlaps"] + ref["wall_crossings"], ms(ref["median_ms"]),
-                     ms(g["median_ms"]) if g else "-", "yes" if g and g["checked"] else "-"])
+    own = {"bottleneck": 1.1, "corridor": 3.0, "crossing": 5.0}  # each scenario's own lattice pitch (x 2R)
+
+    def at(variant, name, sp):  # the record of a scenario at a spacing (none given: the scenario's own)
+        hits = [r for r in c.find(variant, scenario=name) if r["params"].get("spacing", own[name]) == sp]
+        assert len(hits) <= 1, f"{variant} {name} spacing {sp}: {len(hits)} records"
+        return hits[0] if hits else None
+
+    for name in own:
+        # The scenario at its own spacing first, then denser ones.
+        spacings = {r["params"].get("spacing", own[name]) for r in c.find("avoid-cpu-reference", scenario=name)}
+        for sp in sorted(spacings, key=lambda v: (v != own[name], -v)):
+            ref, g = at("avoid-cpu-reference", name, sp), at("avoid-gpu-static-grid", name, sp)
+            flow = f"{ref['flow_per_tick']:.2f} a tick (ideal {ref['ideal_flow']:.2f}: {ref['flow_per_tick'] / ref['ideal_flow']:.0%})" \
+                if name == "bottleneck" else "-"
+            rows.append([f"{name}, pitch {sp:g} × 2R", f"{ref['params']['agents']:,}", f"{ref['ticks']:,}",
+                         "yes" if ref["drained"] else "**no**", flow, ref["overlaps"] + ref["wall_crossings"],
+                         ms(ref["median_ms"]), ms(g["median_ms"]) if g else "-", "yes" if g and g["checked"] else "-"])
     return out + [""] + table(["scenario", "agents", "ticks to drain", "drained", "flow through the gap",
                                "overlaps + wall crossings", "cpu-reference a tick", "gpu-static-grid a tick",
                                "GPU = CPU every tick"], rows)

@@ -11,7 +11,7 @@
 //                              {"polygon": [{"x": 70, "y": 10}, {"x": 90, "y": 10}, {"x": 80, "y": 30}]}]},
 //     "agents": [{"x": 1, "y": 2}, ...]                                        // or:
 //     "generate": {"agents": 1000, "spacing": 1.25, "seed": 1},               // jittered lattice, or:
-//     "standard": {"name": "bottleneck", "agents": 10000},                     // standard_crowd_scenario
+//     "standard": {"name": "bottleneck", "agents": 10000, "spacing": 0},       // standard_crowd_scenario
 //     "moves": {"kind": "random" | "goal" | "goals", "step": 0.5, "seed": 1, "goal": {"x": 50, "y": 50},
 //               "goals": [{"x": 1, "y": 2}, ...]},                                   // goals: one per agent
 //     "exit_radius": 3 }                                   // agents leave within this of their goal (0: never)
@@ -80,8 +80,11 @@ struct CrowdScenario {
 //                 wide between two walls, each flow's goal the far end (exit_radius 3).
 //   "crossing"    four flows of n/4 agents, square blocks on a lattice of pitch 5 x 2R, from the four
 //                 sides of a square to the opposite side, crossing in the middle (exit_radius 3).
-// Agents start at least 2R apart, in no blocked cell; goals are inside the world. Unknown name: Invalid.
-Status standard_crowd_scenario(std::string_view name, std::size_t agents, CrowdScenario& out);
+// spacing: the lattice's pitch in units of 2R, 0 for the scenario's own (1.1, 3 and 5 above), else in
+// [1.05, 10] (the bottleneck's world and the corridor's length grow with it; a crossing's blocks too).
+// Agents start at least 2R apart, in no blocked cell; goals are inside the world. Unknown name, a spacing
+// out of range or not finite: Invalid, out unchanged.
+Status standard_crowd_scenario(std::string_view name, std::size_t agents, CrowdScenario& out, float spacing = 0.0f);
 float bottleneck_ideal_flow(const CrowdScenario& bottleneck);  // agents a tick
 // keep[i] = 0 for every agent within exit_radius of its goal (Goals moves), else 1; returns how many
 // leave. Apply with CrowdSolver::retain, and compact moves.goals with compact_goals.
