@@ -924,10 +924,53 @@ TEST(CrowdAvoid, RefusedUnitsSlideAndSidestep) {
   }
 }
 
+// A forward candidate keeps 1.15 x 2R from the agent it follows (going its way, ahead within 30 degrees),
+// and 2R from any other: behind a unit 1.3 ahead, the straight step (ending 1.05 from it) is not taken,
+// though it keeps 2R; beside a unit 40 degrees off its way, the same step is.
+TEST(CrowdAvoid, ForwardCandidatesKeepTheFollowingGap) {
+  CrowdConfig c;
+  c.world = {0.0f, 0.0f, 40.0f, 40.0f};
+  c.radius = 0.5f;
+  c.rule = CrowdRule::LowestIdWins;
+  c.movement = CrowdMovement::Avoid;
+  c.max_step = 0.25f;
+  for (CrowdVariant v : test::variants(CrowdMovement::Avoid)) {
+    SCOPED_TRACE(variant_name(v));
+    c.variant = v;
+    std::unique_ptr<CrowdSolver> s;
+    ASSERT_TRUE(CrowdSolver::create(test::context_of(v), c, s).ok());
+    const Vec2 goal{30.0f, 10.0f};
+    const Vec2 off{10.0f + 1.2f * std::cos(0.6981317f), 10.0f + 1.2f * std::sin(0.6981317f)};  // 40 degrees
+    for (const Vec2 other : {Vec2{11.3f, 10.0f}, off}) {
+      const bool followed = other.y == 10.0f;
+      std::vector<Vec2> pos = {{10.0f, 10.0f}, other};
+      ASSERT_TRUE(s->reset(pos).ok());
+      ASSERT_TRUE(s->step(std::vector<Vec2>{goal, goal}).ok());
+      ASSERT_TRUE(s->read_positions(pos).ok());
+      const float straight_gap = std::hypot(other.x - 10.25f, other.y - 10.0f);
+      EXPECT_GE(straight_gap, 1.0f);  // the straight step keeps 2R either way
+      if (followed) {
+        EXPECT_LT(straight_gap, 1.15f);
+        EXPECT_FALSE(pos[0].x == 10.25f && pos[0].y == 10.0f) << "stepped into the following gap";
+        EXPECT_GE(std::hypot(other.x - pos[0].x, other.y - pos[0].y), 1.15f);
+        EXPECT_GT(pos[0].x, 10.0f);  // still forward, turned aside
+      } else {
+        EXPECT_EQ(pos[0].x, 10.25f);
+        EXPECT_EQ(pos[0].y, 10.0f);
+      }
+      // And as the brute-force oracle has it.
+      const ::warpmind::oracle::AvoidChoice want = ::warpmind::oracle::crowd_avoid_choice(
+          c, std::vector<Vec2>{{10.0f, 10.0f}, other}, std::vector<Vec2>{goal, goal}, 0, c.max_step);
+      EXPECT_EQ(pos[0].x, want.target.x);
+      EXPECT_EQ(pos[0].y, want.target.y);
+    }
+  }
+}
+
 // The standard scenarios: every agent reaches its goal (no deadlock), the bottleneck's flow is within 2x
-// of the ideal, and never an overlap or a wall crossed; also the crossing at 3 and 2.2 x 2R and the
-// corridor at 2.5 x 2R, denser than their own spacing (5 and 3), where the flows gridlocked before agents
-// kept their distance to the one they follow.
+// of the ideal, and never an overlap or a wall crossed; also the crossing at 3 and 2.2 x 2R, denser than
+// its own spacing of 5, where it gridlocked before agents kept their distance to the one they follow, and
+// the corridor at 2.5 x 2R (it gridlocks at 2.2, docs/crowd.md).
 TEST(CrowdAvoid, StandardScenariosDrainWithoutDeadlock) {
   struct Case {
     const char* name;
