@@ -15,15 +15,21 @@
 namespace warpmind::crowd {
 namespace {
 
-// Where accept/reject refuses a move, Avoid finds a sidestep: a unit walking into a wall slides along it,
-// two units meeting head on pass each other (both turn right), a unit behind a standing one goes round.
-TEST(CrowdAvoid, RefusedUnitsSlideAndSidestep) {
+// The set pieces' crowd: a square world of this side, radius 0.5, Avoid, lowest-id, maximum step R/2.
+CrowdConfig set_piece(float side) {
   CrowdConfig c;
-  c.world = {0.0f, 0.0f, 20.0f, 20.0f};
+  c.world = {0.0f, 0.0f, side, side};
   c.radius = 0.5f;
   c.rule = CrowdRule::LowestIdWins;
   c.movement = CrowdMovement::Avoid;
   c.max_step = 0.25f;
+  return c;
+}
+
+// Where accept/reject refuses a move, Avoid finds a sidestep: a unit walking into a wall slides along it,
+// two units meeting head on pass each other (both turn right), a unit behind a standing one goes round.
+TEST(CrowdAvoid, RefusedUnitsSlideAndSidestep) {
+  CrowdConfig c = set_piece(20.0f);
   for (CrowdVariant v : test::variants(CrowdMovement::Avoid)) {
     SCOPED_TRACE(variant_name(v));
     c.variant = v;
@@ -49,12 +55,7 @@ TEST(CrowdAvoid, RefusedUnitsSlideAndSidestep) {
 // and 2R from any other: behind a unit 1.3 ahead, the straight step (ending 1.05 from it) is not taken,
 // though it keeps 2R; beside a unit 40 degrees off its way, the same step is.
 TEST(CrowdAvoid, ForwardCandidatesKeepTheFollowingGap) {
-  CrowdConfig c;
-  c.world = {0.0f, 0.0f, 40.0f, 40.0f};
-  c.radius = 0.5f;
-  c.rule = CrowdRule::LowestIdWins;
-  c.movement = CrowdMovement::Avoid;
-  c.max_step = 0.25f;
+  CrowdConfig c = set_piece(40.0f);
   for (CrowdVariant v : test::variants(CrowdMovement::Avoid)) {
     SCOPED_TRACE(variant_name(v));
     c.variant = v;
