@@ -11,8 +11,10 @@
 #
 # Environment: WARPMIND_BIN_DIR (the programs; default build/bin), SOAK_MAP (default: the bots' usual
 # density, 22 per 1,000 world units squared: 989 for 2,000 bots), SOAK_BACKEND (cpu), SOAK_THREADS (bot
-# threads, 4), SOAK_CHURN (0.05), SOAK_MAX_GROWTH (0.05), SOAK_LOG (a folder for the logs; default a
-# temporary one).
+# threads, 4), SOAK_CHURN (0.05), SOAK_MAX_GROWTH (0.05), SOAK_BIND (the bots' local addresses, as
+# warpmind-bots --bind takes them, e.g. 127.0.10.0/24 for players from 254 loopback addresses; default
+# none: every bot on 127.0.0.1, which the server's per-address rules treat as one host), SOAK_LOG (a
+# folder for the logs; default a temporary one).
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -33,6 +35,8 @@ backend=${SOAK_BACKEND:-cpu}
 threads=${SOAK_THREADS:-4}
 churn=${SOAK_CHURN:-0.05}
 max_growth=${SOAK_MAX_GROWTH:-0.05}
+bind=()
+[[ -n "${SOAK_BIND:-}" ]] && bind=(--bind "$SOAK_BIND")
 log=${SOAK_LOG:-$(mktemp -d)}
 mkdir -p "$log"
 
@@ -43,7 +47,7 @@ trap 'kill -INT $server 2> /dev/null || true' EXIT
 for _ in $(seq 400); do grep -q "listening on 127.0.0.1:[0-9]*," "$log/server.err" && break; sleep 0.05; done
 port=$(grep -o "listening on 127.0.0.1:[0-9]*," "$log/server.err" | grep -o "[0-9]*,$" | tr -d ,)
 [[ -n "$port" ]] || { echo "soak: the server did not start: $(cat "$log/server.err")" >&2; exit 1; }
-echo "soak: server on 127.0.0.1:$port (pid $server), map $map, $bots bots, churn $churn, $minutes minutes, logs in $log"
+echo "soak: server on 127.0.0.1:$port (pid $server), map $map, $bots bots${SOAK_BIND:+ from $SOAK_BIND}, churn $churn, $minutes minutes, logs in $log"
 
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$server/status" 2> /dev/null || echo 0; }
 : > "$log/runs.jsonl"
@@ -52,7 +56,7 @@ for ((m = 1; m <= minutes; ++m)); do
   # One minute of bots (58 s of play and their check): a run's States are all held for its check, so
   # the runs are kept to a minute each.
   timeout 240 "$bin/warpmind-bots" --server "127.0.0.1:$port" --bots "$bots" --threads "$threads" --seconds 58 \
-    --churn "$churn" --seed "$m" --json > "$log/bots-$m.out" 2>&1 || true
+    --churn "$churn" --seed "$m" "${bind[@]}" --json > "$log/bots-$m.out" 2>&1 || true
   tail -1 "$log/bots-$m.out" >> "$log/runs.jsonl"
   rss=$(rss_kb)
   samples+=("$rss")
