@@ -213,7 +213,7 @@ int run_avoid_suite(Context& ctx, bool quick, int ticks, double copy_bytes_per_s
 
   // The standard scenarios, every variant in lockstep until all have left.
   // spacing: the lattice pitch in units of 2R (the scenario's own: bottleneck 1.1, corridor 3, crossing 5);
-  // the denser corridor and crossing are where the flows used to gridlock (crowd.md).
+  // the denser crossing gridlocked before the following gap, and the corridor gridlocks at 2.2 still (crowd.md).
   struct Case {
     const char* name;
     std::size_t agents;

@@ -149,6 +149,36 @@ TEST(CrowdScenario, MovementGoalsAndStandardScenarios) {
   EXPECT_TRUE(same_start());
 }
 
+// A standard scenario's world is bounded (65,536 a side, 2^28 obstacle cells) before anything is allocated:
+// a few bytes of scenario file cannot ask for gigabytes.
+TEST(CrowdScenario, StandardScenariosRefuseWorldsTooLarge) {
+  CrowdScenario kept;
+  ASSERT_TRUE(standard_crowd_scenario("crossing", 40, kept).ok());
+  // The corridor at its own pitch (3 x 2R, 4 agents a row): 87,329 agents make it exactly 65,536 long.
+  CrowdScenario s = kept;
+  ASSERT_TRUE(standard_crowd_scenario("corridor", 87329, s).ok());
+  EXPECT_EQ(s.config.world.width, 65536.0f);
+  EXPECT_EQ(s.start.size(), 87328u);  // two flows of n / 2
+  s = kept;
+  const Status longer = standard_crowd_scenario("corridor", 87330, s);
+  EXPECT_EQ(longer.code(), StatusCode::InvalidArgument);
+  EXPECT_NE(longer.message().find("65542 x 14"), std::string::npos) << longer.message();
+  EXPECT_EQ(s.start.size(), kept.start.size());
+  // The bottleneck at pitch 10 and 2^24 agents: 109,292 x 30,720 (3.4 G cells) before the cap.
+  const Status huge = standard_crowd_scenario("bottleneck", std::size_t{1} << 24, s, 10.0f);
+  EXPECT_EQ(huge.code(), StatusCode::InvalidArgument);
+  EXPECT_NE(huge.message().find("2^28 obstacle cells"), std::string::npos) << huge.message();
+  EXPECT_EQ(s.start.size(), kept.start.size());
+  // Within the sides but over 2^28 cells: the bottleneck at pitch 3 and 2^24 agents (32,796 x 9,216).
+  EXPECT_EQ(standard_crowd_scenario("bottleneck", std::size_t{1} << 24, s, 3.0f).code(), StatusCode::InvalidArgument);
+  // A scenario file says the same, and changes nothing.
+  const Status file =
+      parse_crowd_scenario(R"({"standard": {"name": "bottleneck", "agents": 16777216, "spacing": 10}})", "big.json", s);
+  EXPECT_FALSE(file.ok());
+  EXPECT_NE(file.message().find("65536 a side"), std::string::npos) << file.message();
+  EXPECT_EQ(s.start.size(), kept.start.size());
+}
+
 TEST(CrowdScenario, GeneratedStartIsValidAndAvoidsObstacles) {
   CrowdScenario s;
   ASSERT_TRUE(load_crowd_scenario(warpmind::test::source_dir() + "/assets/scenarios/crowd_demo.json", s).ok());

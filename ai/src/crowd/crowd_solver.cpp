@@ -542,7 +542,7 @@ Status CrowdSolver::step(std::span<const Vec2> proposals) {
   std::span<const Vec2> targets = proposals;
   if (avoid) {
     // Each agent's candidate (crowd_solver.h), against the other agents whose old positions lie within
-    // its longest candidate or look-ahead plus 2R.
+    // its longest candidate plus the following gap (1.15 x 2R) or its look-ahead plus 2R.
     im.chosen.resize(count_);
     im.fallback.resize(count_);
     const float two_r = 2.0f * config_.radius;

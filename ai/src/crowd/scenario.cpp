@@ -1,6 +1,7 @@
 #include "warpmind/crowd/scenario.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "common/json_reader.h"
 #include "crowd_math.h"
@@ -66,6 +67,21 @@ namespace {
 // A standard scenario's spacing: 0 (its own) or a lattice pitch of 1.05 to 10 x 2R.
 bool valid_spacing(float spacing) { return spacing == 0.0f || (spacing >= 1.05f && spacing <= 10.0f); }
 
+// A standard scenario's world, checked before anything is allocated: each side at most kMaxSide world
+// units (the obstacle grid's limit per side, CrowdConfig) and, where it has an obstacle grid (one cell per
+// world unit), at most kMaxCells cells.
+constexpr float kMaxSide = 65536.0f;
+constexpr double kMaxCells = 268435456.0;  // 2^28
+Status fits(std::string_view name, std::size_t n, float spacing, float w, float h, bool grid) {
+  if (w <= kMaxSide && h <= kMaxSide && (!grid || static_cast<double>(w) * static_cast<double>(h) <= kMaxCells))
+    return Status::Ok();
+  char what[200];
+  std::snprintf(what, sizeof what, "%zu agents at a pitch of %g x 2R need a world of %.0f x %.0f", n,
+                static_cast<double>(spacing), static_cast<double>(w), static_cast<double>(h));
+  return Status::Invalid("standard scenario: " + std::string(name) + ": " + what + " (at most 65536 a side" +
+                         (grid ? " and 2^28 obstacle cells" : "") + "): fewer agents or a smaller spacing");
+}
+
 // Agents on a square lattice of `pitch` filling the rectangle [x0, x1) x [y0, y1) row by row until n.
 void fill(std::vector<Vec2>& out, std::size_t n, float x0, float y0, float x1, float y1, float pitch) {
   for (float y = y0 + pitch * 0.5f; y < y1 && out.size() < n; y += pitch)
@@ -94,6 +110,7 @@ Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenar
     const float h = std::max(40.0f, std::ceil(std::sqrt(static_cast<float>(n)) * pitch * 0.75f));
     const float left = std::ceil(static_cast<float>(n) / std::floor((h - 2.0f) / pitch)) * pitch + 4.0f;
     const float w = 2.0f * left + 4.0f;
+    WM_RETURN_IF_ERROR(fits(name, n, pitch, w, h, true));
     c.world = {0.0f, 0.0f, w, h};
     const int cols = static_cast<int>(w), rows = static_cast<int>(h);
     c.obstacles.width = cols;
@@ -113,6 +130,7 @@ Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenar
     const float pitch = pitch_or(3.0f);   // each flow at 1/9 of the packing density (2.2: gridlock, docs/crowd.md)
     const float per_row = std::floor(band / pitch), len = std::ceil(static_cast<float>(half) / per_row) * pitch;
     const float w = 2.0f * len + 40.0f;
+    WM_RETURN_IF_ERROR(fits(name, n, pitch, w, h, true));
     c.world = {0.0f, 0.0f, w, h};
     const int cols = static_cast<int>(w), rows = static_cast<int>(h);
     c.obstacles.width = cols;
@@ -133,6 +151,7 @@ Status standard_crowd_scenario(std::string_view name, std::size_t n, CrowdScenar
     const float pitch = pitch_or(5.0f);  // each flow at 1/25 of the packing density
     const float block = std::ceil(std::sqrt(static_cast<float>(q))) * pitch;
     const float side = 3.0f * block + 20.0f, mid = side * 0.5f, lo = mid - block * 0.5f;  // blocks apart
+    WM_RETURN_IF_ERROR(fits(name, n, pitch, side, side, false));
     c.world = {0.0f, 0.0f, side, side};
     fill(s.start, q, 0.5f, lo, 0.5f + block, lo + block, pitch);  // west, going east
     s.moves.goals.resize(s.start.size(), {side - 1.5f, mid});

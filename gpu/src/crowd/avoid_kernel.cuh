@@ -3,8 +3,9 @@
 #pragma once
 
 // Avoid (gpu-static-grid): each agent's first free candidate, against the old positions the slots show
-// within `reach` cells of its own (its longest candidate plus 2R), into chosen[]; an agent with no free
-// candidate stays (chosen = its old position) with the verdict in fallback[] (crowd_solver.h).
+// within `reach` cells of its own (its longest candidate plus the following gap 1.15 x 2R, or its
+// look-ahead plus 2R, whichever is longer), into chosen[]; an agent with no free candidate stays (chosen =
+// its old position) with the verdict in fallback[] (crowd_solver.h).
 // L threads work on one agent (L consecutive threads of a warp; L = 1 for large crowds, 2, 4 or 8 for
 // small ones, where one thread an agent leaves most SMs idle): each walks every L-th cell of the window,
 // and their partial results are combined by shuffles — the free candidates ANDed, the counts of agents

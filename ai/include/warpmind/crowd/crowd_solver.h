@@ -69,7 +69,7 @@
 // and ahead of it within 30 degrees of d_i, e = o_j - o_i with dot(d_i, e) > 0 and dot(d_i, e)^2 >
 // 0.75f * (|d_i|^2 * |e|^2) (d_i unshortened, in float as written) — a queue keeps that spacing instead of
 // packing up behind a stopped front, so where flows meet or cross the agents in front have room to turn.
-// Its look-ahead is the segment from o_i along the candidate's direction
+// A forward candidate's look-ahead is the segment from o_i along the candidate's direction
 // over 4R (the unshortened d scaled by 4R / |d|, rotated, not scaled by the factor); the agents in its
 // way are the other agents j not going i's way — dot(d_i, p_j - o_j) > 0 fails: standing agents, oncoming
 // ones, those with a non-finite proposal — whose old position the look-ahead comes closer than 2R to.
@@ -78,7 +78,7 @@
 // flow, while agents following each other keep going; with no forward candidate free, the first free
 // one backing off (which undoes the knots of agents meeting from several sides).
 // Only agents near enough are tested (in float, as written): for freedom those with |o_j - o_i|^2 <
-// (((|d'| + 2R * 1.15) * 1.01)^2 (d' the shortened d, |d'| = sqrt(|d|^2) * (L_i / sqrt(|d|^2)) or sqrt(|d|^2)),
+// ((|d'| + 2R * 1.15) * 1.01)^2 (d' the shortened d, |d'| = sqrt(|d|^2) * (L_i / sqrt(|d|^2)) or sqrt(|d|^2)),
 // for the look-ahead those with |o_j - o_i|^2 < ((4R + 2R) * 1.01)^2 — a margin that makes the cut-off
 // matter only where float rounding is of the order of R (coordinates beyond about 2^20 R). The target is then judged by the rule against the other targets as
 // above (two agents that chose nearby spots are resolved by the rule). With no free candidate the agent

@@ -82,8 +82,14 @@ struct CrowdScenario {
 //                 sides of a square to the opposite side, crossing in the middle (exit_radius 3).
 // spacing: the lattice's pitch in units of 2R, 0 for the scenario's own (1.1, 3 and 5 above), else in
 // [1.05, 10] (the bottleneck's world and the corridor's length grow with it; a crossing's blocks too).
-// Agents start at least 2R apart, in no blocked cell; goals are inside the world. Unknown name, a spacing
-// out of range or not finite: Invalid, out unchanged.
+// Agents start at least 2R apart, in no blocked cell; goals are inside the world. The world grows with the
+// agents and the pitch (in world units, 2R = 1: the bottleneck's about 2.7 sqrt(n) pitch x 0.75 sqrt(n)
+// pitch, the corridor's (n / 2) / floor(12 / pitch) x pitch x 2 + 40 long, the crossing's side
+// 3 sqrt(n / 4) pitch + 20); a world with a side over 65,536 (the obstacle grid's limit), or an obstacle
+// grid (one cell per world unit: the bottleneck's and the corridor's) of more than 2^28 cells, is Invalid
+// before anything is allocated — e.g. the corridor holds at most 87,329 agents at its own pitch, the
+// bottleneck at pitch 10 about 1.3 million. Unknown name, more than 2^24 agents, a spacing out of range or
+// not finite, a world too large: Invalid, out unchanged.
 Status standard_crowd_scenario(std::string_view name, std::size_t agents, CrowdScenario& out, float spacing = 0.0f);
 float bottleneck_ideal_flow(const CrowdScenario& bottleneck);  // agents a tick
 // keep[i] = 0 for every agent within exit_radius of its goal (Goals moves), else 1; returns how many
