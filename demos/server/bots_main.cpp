@@ -620,8 +620,10 @@ void count_lost(const Run& run, Totals& t) {
   for (const Bot& b : run.bots) {
     if (b.sessions.empty()) continue;
     for (const Session& s : b.sessions) t.lost += s.gone;
+    // A session whose end is unknown (`lost`: cut off, or given up by a churn step past its bound) was
+    // counted where that happened, once.
     const Session& s = b.sessions.back();
-    const bool open = s.end_tick == UINT64_MAX && !s.gone;
+    const bool open = s.end_tick == UINT64_MAX && !s.lost;
     t.lost += open && (!b.welcomed || s.states.empty() ||
                        s.states.back().tick + static_cast<std::uint64_t>(run.world.tick_hz) < last_heard);
     t.lost += b.churn_timeouts + b.resume_failures;
