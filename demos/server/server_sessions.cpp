@@ -304,9 +304,11 @@ void Server::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* pac
       ++left;
       return;
     }
-    // Its player leaves in the next tick: the client is told which.
+    // Its player leaves in the next tick: the client is told which. A join whose tick has not come yet
+    // is dropped: its player leaves in the tick it would have joined in, never in the game (a client
+    // that left right after its Welcome learns the session's end like any other).
     // (Told before the connection's state, its keys with it, is let go.)
-    if (s.state == SlotState::Active)
+    if (s.state == SlotState::Active || s.state == SlotState::Joining)
       goodbye(p, tick);
     else
       enet_peer_disconnect_later(p, 0);
@@ -387,10 +389,11 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
     s.command = {me, net::RawKind::Move, seq, mv->x(), mv->y(), 0};
   } else {
     const std::uint32_t target = m.body_as_Attack()->target();
-    // A target that is no player, the attacker itself, or (one zone) a player not in the game. In a
-    // cluster the gateway cannot know where the target is: an attack on a player not in the game is
-    // sent on and applied nowhere.
-    if (target >= total || target == me || (f.zones == 1 && !playing(slots[target].state))) return BadValue;
+    // A target that is no player, or the attacker itself. An attack on a player not in the game (one
+    // that left after the client's last State named it) is taken and applied to no one, in one zone as
+    // in a cluster (whose gateway cannot know where the target is): the States' last applied command
+    // moves past it, so a client waiting for its commands to be applied is not kept waiting.
+    if (target >= total || target == me) return BadValue;
     s.command = {me, net::RawKind::Attack, seq, 0, 0, target};
   }
   s.last_received = seq;

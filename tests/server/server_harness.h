@@ -178,7 +178,8 @@ struct Client {
   std::vector<std::vector<std::uint8_t>> received, wire_in, wire_out;
   std::uint64_t unopened = 0;  // sealed packets that did not open
   bool connected = false, disconnected = false;
-  bool offer_aes = false;  // whether the Connect offers AES-256-GCM (set before agree())
+  std::uint32_t disconnect_data = 0;  // the disconnect's data (after a Leave: the Goodbye's tick)
+  bool offer_aes = false;             // whether the Connect offers AES-256-GCM (set before agree())
 
   // Connects to 127.0.0.1:port from `local` (nullptr: any port). ENet draws a connection's id from the
   // host's address and the second it was made, so hosts made one after the other in one process can draw
@@ -216,7 +217,7 @@ struct Client {
          host && !done() && Clock::now() < until;) {
       if (enet_host_service(host, &ev, 5) <= 0) continue;
       if (ev.type == ENET_EVENT_TYPE_CONNECT) connected = true;
-      if (ev.type == ENET_EVENT_TYPE_DISCONNECT) disconnected = true;
+      if (ev.type == ENET_EVENT_TYPE_DISCONNECT) disconnected = true, disconnect_data = ev.data;
       if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
         take(ev.packet->data, ev.packet->dataLength, ev.channelID);
         enet_packet_destroy(ev.packet);

@@ -67,6 +67,61 @@ TEST(Server, SessionsInARowStartFromNothingOfTheirPredecessors) {
   EXPECT_EQ(sv["clients"]["joined"], 180) << sv.dump();
 }
 
+// Two races a client meets on any busy server, each answered so that a client waiting on it is not kept
+// waiting. A Leave right after the Welcome, before the join's tick has run, gets the Goodbye of that tick
+// (in the disconnect's data too): the player was never in the game (before, a disconnect with no tick: a
+// churning bot waited for its session's end until it gave up). An Attack on a player that has left since
+// is applied to no one, and the attacker's next State says it was applied (before, one zone dropped it
+// as `bad_value` and a bot waiting for its last command to be applied gave up).
+TEST(Server, ALeaveBeforeTheJoinTickAndAnAttackOnAPlayerWhoLeftAreAnswered) {
+  ASSERT_EQ(enet_initialize(), 0);
+  // 2 Hz: half a second between ticks, so the Leave below comes long before the join's tick.
+  ServerProcess server({"--map", "50", "--aoi", "25", "--tick-hz", "2"}, "races");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  flatbuffers::FlatBufferBuilder b;
+  {
+    Client quick(server.port, nullptr, 1);
+    ASSERT_TRUE(quick.keys.ready());
+    const Message* w = join(quick, b);
+    ASSERT_NE(w, nullptr);
+    const std::uint64_t join_tick = w->body_as_Welcome()->tick();
+    b.Clear();
+    FinishMessageBuffer(b, CreateMessage(b, Body_Leave, CreateLeave(b, w->body_as_Welcome()->token()).Union()));
+    quick.send(b, kReliableChannel);
+    quick.pump([&] { return quick.disconnected; }, 3.0);
+    ASSERT_TRUE(quick.disconnected);
+    EXPECT_EQ(quick.disconnect_data, join_tick);
+    if (const Message* g = quick.find(Body_Goodbye)) EXPECT_EQ(g->body_as_Goodbye()->tick(), join_tick);
+  }
+  Client attacker(server.port, nullptr, 2), target(server.port, nullptr, 3);
+  const Message* wa = join(attacker, b);
+  const Message* wt = join(target, b);
+  ASSERT_TRUE(wa && wt);
+  const std::uint64_t token = wa->body_as_Welcome()->token();
+  const std::uint32_t gone = wt->body_as_Welcome()->player();
+  // The target plays a tick, then leaves; once it is out of the game, the attacker attacks it.
+  target.pump([&] { return newest_state(target) != nullptr; }, 3.0);
+  ASSERT_NE(newest_state(target), nullptr);
+  b.Clear();
+  FinishMessageBuffer(b, CreateMessage(b, Body_Leave, CreateLeave(b, wt->body_as_Welcome()->token()).Union()));
+  target.send(b, kReliableChannel);
+  target.pump([&] { return target.disconnected; }, 3.0);
+  ASSERT_TRUE(target.disconnected);
+  const std::uint64_t left_in = target.disconnect_data;
+  attacker.pump([&] { return newest_state(attacker) && newest_state(attacker)->tick() >= left_in; }, 3.0);
+  b.Clear();
+  FinishMessageBuffer(b, CreateMessage(b, Body_Attack, CreateAttack(b, token, 7, gone, 0).Union()));
+  attacker.send(b, kStreamChannel);
+  attacker.pump([&] { return newest_state(attacker) && newest_state(attacker)->last_seq() == 7; }, 3.0);
+  ASSERT_NE(newest_state(attacker), nullptr);
+  EXPECT_EQ(newest_state(attacker)->last_seq(), 7u);
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["drops"]["bad_value"], 0) << sv.dump();
+  EXPECT_EQ(sv["clients"]["joined"], 3) << sv.dump();
+  enet_deinitialize();
+}
+
 // Churn at 5% a second: bots leave and join again (new sessions, new ids or reused ones) and restart
 // and take their players back with their tokens, while the others play on. Every session is checked on
 // its own: joins (HP 100, position, last_seq 0), each resumed Welcome against what its client left (the
