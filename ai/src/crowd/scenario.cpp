@@ -72,12 +72,12 @@ bool valid_spacing(float spacing) { return spacing == 0.0f || (spacing >= 1.05f 
 // world unit), at most kMaxCells cells.
 constexpr float kMaxSide = 65536.0f;
 constexpr double kMaxCells = 268435456.0;  // 2^28
-Status fits(std::string_view name, std::size_t n, float spacing, float w, float h, bool grid) {
+Status fits(std::string_view name, std::size_t n, float pitch, float w, float h, bool grid) {
   if (w <= kMaxSide && h <= kMaxSide && (!grid || static_cast<double>(w) * static_cast<double>(h) <= kMaxCells))
     return Status::Ok();
   char what[200];
   std::snprintf(what, sizeof what, "%zu agents at a pitch of %g x 2R need a world of %.0f x %.0f", n,
-                static_cast<double>(spacing), static_cast<double>(w), static_cast<double>(h));
+                static_cast<double>(pitch), static_cast<double>(w), static_cast<double>(h));
   return Status::Invalid("standard scenario: " + std::string(name) + ": " + what + " (at most 65536 a side" +
                          (grid ? " and 2^28 obstacle cells" : "") + "): fewer agents or a smaller spacing");
 }
