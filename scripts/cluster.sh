@@ -27,7 +27,9 @@
 # TLS with client certificates, made for the run with openssl — below), CLUSTER_NETNS (0; 1: every zone
 # in a network namespace of its own, on its own address, needs
 # root and iproute2 — below), CLUSTER_BIND (none: the bots' warpmind-bots --bind, e.g. 127.0.10.0/24 so
-# that the zones see them from many addresses as on a network; not with CLUSTER_NETNS).
+# that the zones see them from many addresses as on a network; not with CLUSTER_NETNS), CLUSTER_DEVICES
+# (0: every zone on its backend's default GPU; N: zone K on GPU K mod N, --device, for the GPUs of one
+# host).
 #
 # CLUSTER_NETNS=1: the script makes a bridge (10.231.X.1/24, X from its process id) and, per zone, a
 # network namespace with a veth pair into the bridge, the zone's address 10.231.X.(10 + K); the NATS
@@ -77,6 +79,8 @@ keep_log=${CLUSTER_LOG:+yes}
 mkdir -p "$log"
 sockets=${CLUSTER_SOCKETS:-1}
 [[ "$sockets" =~ ^[1-8]$ ]] || { echo "cluster: CLUSTER_SOCKETS must be 1..8" >&2; exit 2; }
+devices=${CLUSTER_DEVICES:-0}
+[[ "$devices" =~ ^[0-9]+$ ]] && ((devices <= 64)) || { echo "cluster: CLUSTER_DEVICES must be 0..64" >&2; exit 2; }
 per_zone=$(((bots + zones - 1) / zones + 16))
 ((per_zone <= 4000 * sockets)) ||
   { echo "cluster: more than 4,000 bots a zone and socket (ENet's limit): more zones, or CLUSTER_SOCKETS" >&2; exit 2; }
@@ -228,6 +232,7 @@ zone_args() {  # zone $1's flags, into the array `zone`
     --nats "nats://$nats_host:$nats_port"
     --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --key-file "$log/server.key" --nats-credentials-file "$log/nats.credentials"
     "${store_args[@]}" "${tls_args[@]}")
+  ((devices == 0)) || zone+=(--device "$(($1 % devices))")
 }
 stagger_ms=${CLUSTER_STAGGER_MS:-0}
 [[ "$stagger_ms" =~ ^[0-9]+$ ]] || { echo "cluster: CLUSTER_STAGGER_MS must be a whole number" >&2; exit 2; }
@@ -434,7 +439,7 @@ if [[ -z "$(field "$cluster_bots" joined)" ]]; then
   e=$(tail -1 "$log/cluster-bots.err" 2>/dev/null | tr -d '\000-\037' | sed 's/[\\"]/\\&/g')
   bots_error="\"${e:-no summary}\""
 fi
-printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"bots_error":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"tls":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
-  "$zones" "$rows" "$([[ $netns == 1 ]] && echo true || echo false)" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$bots_error" "$timeouts" "$bad" "$missing" "$relayed" \
+printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"devices":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"bots_error":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"tls":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+  "$zones" "$rows" "$([[ $netns == 1 ]] && echo true || echo false)" "$devices" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$bots_error" "$timeouts" "$bad" "$missing" "$relayed" \
   "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$tls_json" "$forge_json" "$kill_json" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

@@ -2,7 +2,7 @@
 """One results file from the runs of a gpu-run.sh step that runs programs rather than a benchmark suite.
 
 usage: gather-runs.py STEP OUTDIR STAGE     (STEP: demo-battle, server-virtual, server-sockets, server-churn, server-10k,
-                                             server-kill)
+                                             server-kill, server-devices)
 
 Writes OUTDIR/STEP.json: {"suite", "device", "host_threads", "command", "commit", "date", "runs": [...]},
 a run per stats.json (demo-battle, labelled by its configuration) or per JSON line the step wrote
@@ -31,6 +31,9 @@ COMMANDS = {
                    "CLUSTER_KILL_ZONE=1 CLUSTER_KILL_AT=5 CLUSTER_RESUME_AFTER_MS=1000 scripts/cluster.sh 4 8000 12; then "
                    "CLUSTER_MAP=989 "
                    "CLUSTER_KILL_ZONE=0 CLUSTER_KILL_TICK=100 CLUSTER_CHURN=0.05 scripts/cluster.sh 2 2000 12",
+    "server-devices": "gpu-run.sh STAGE OUT server-devices: CLUSTER_MAP=1400 CLUSTER_BACKEND=cuda CLUSTER_BOT_THREADS=8 "
+                      "CLUSTER_SOCKETS=2 CLUSTER_SINGLE=0 CLUSTER_DEVICES=1|2 scripts/cluster.sh 2 8000 10 (both zones "
+                      "on GPU 0, then zone K on GPU K), each GPU's peak memory and utilisation sampled by nvidia-smi",
     "server-sockets": "gpu-run.sh STAGE OUT server-sockets: warpmind-server --max-clients 4000 --map 989|1400 "
                       "--aoi 20 (default backend) with warpmind-bots --bots 2000|4000 --threads 8 --seconds 10 "
                       "over loopback; then CLUSTER_MAP=1980 CLUSTER_BACKEND=auto CLUSTER_BOT_THREADS=8 "

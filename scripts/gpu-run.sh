@@ -12,7 +12,8 @@
 #   8 zones in a grid with 40,000 bots, each in a network namespace where allowed), server-churn
 #   (one server, 2,000 bots: sessions in a row, then churn with resumes), server-10k (10,000 bots on one
 #   server of three sockets), server-kill (a zone of a cluster killed and restored from its store: 4 zones
-#   and 8,000 bots, then 2 zones with the crash that forces a replay), soak[:MINUTES] (scripts/soak.sh
+#   and 8,000 bots, then 2 zones with the crash that forces a replay), server-devices (2 zones and 8,000
+#   bots on one GPU, then each zone on a GPU of its own with --device; needs 2 GPUs), soak[:MINUTES] (scripts/soak.sh
 #   with 2,000 bots, default 8 minutes), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json), match-chess[:GAMES] and
 #   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed). Default:
@@ -284,6 +285,46 @@ for step in "${steps[@]}"; do
            timeout 400 bash "$stage/cluster.sh" 8 40000 10) | tail -1 | tee -a "$out/server-sockets.jsonl"
         [[ -n $ports && -w $ports_file ]] && echo "$ports" > "$ports_file" 2> /dev/null
         python3 "$stage/gather-runs.py" server-sockets "$out" "$stage"
+      } > "$log" 2>&1 ;;
+    server-devices)
+      # --device K measured (docs/server.md, "Zones on the GPUs of one host"): 2 zones and 8,000 bots with
+      # both zones on GPU 0 (CLUSTER_DEVICES=1), then zone K on GPU K (CLUSTER_DEVICES=2). nvidia-smi
+      # samples every GPU's memory in use and utilisation each second of each run, and each run's JSON
+      # line gets their peaks ("gpus"): the GPUs the zones held. JSON lines in server-devices.jsonl.
+      export PATH="$PATH:$stage"
+      : > "$out/server-devices.jsonl"
+      {
+        gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+        if ((gpus < 2)); then
+          echo "server-devices: this machine has $gpus GPU(s); the step needs 2"
+          false
+        else
+          for n in 1 2; do
+            echo "== CLUSTER_DEVICES=$n CLUSTER_SOCKETS=2 CLUSTER_BACKEND=cuda scripts/cluster.sh 2 8000 10 (map 1400)"
+            nvidia-smi --query-gpu=index,memory.used,utilization.gpu --format=csv,noheader,nounits -l 1 \
+              > "$out/devices-$n-gpus.csv" 2>&1 &
+            sampler=$!
+            CLUSTER_LOG="$out/devices-$n-log" CLUSTER_MAP=1400 CLUSTER_BACKEND=cuda CLUSTER_BOT_THREADS=8 \
+              CLUSTER_SINGLE=0 CLUSTER_SOCKETS=2 CLUSTER_DEVICES=$n \
+              timeout 200 bash "$stage/cluster.sh" 2 8000 10 | tail -1 > "$out/devices-$n.json"
+            kill "$sampler" 2>/dev/null
+            wait "$sampler" 2>/dev/null
+            python3 - "$out/devices-$n.json" "$out/devices-$n-gpus.csv" <<'PY' | tee -a "$out/server-devices.jsonl"
+import json
+import sys
+run = json.loads(open(sys.argv[1]).read())
+peak = {}
+for line in open(sys.argv[2]):
+    cells = [c.strip() for c in line.split(",")]
+    if len(cells) == 3 and all(c.isdigit() for c in cells):
+        m, u = peak.get(int(cells[0]), (0, 0))
+        peak[int(cells[0])] = (max(m, int(cells[1])), max(u, int(cells[2])))
+run["gpus"] = [{"index": i, "peak_memory_mib": m, "peak_utilization_percent": u} for i, (m, u) in sorted(peak.items())]
+print(json.dumps(run, separators=(",", ":")))
+PY
+          done
+          python3 "$stage/gather-runs.py" server-devices "$out" "$stage"
+        fi
       } > "$log" 2>&1 ;;
     server-kill)
       # scripts/cluster.sh with a zone killed (SIGKILL) and started again from its store (docs/server.md, "A

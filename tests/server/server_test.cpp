@@ -490,19 +490,22 @@ TEST(Cluster, RefusesZoneSettingsThatCannotWork) {
 
 // scripts/cluster.sh: nats-server, two zones and 100 bots whose waypoints take them across the border
 // and who act as if they lost a fifth of their States, then the same bots against one server —
-// nothing lost, duplicated or inconsistent (catch-ups included) in either.
+// nothing lost, duplicated or inconsistent (catch-ups included) in either. Each zone is given a GPU of
+// its own (CLUSTER_DEVICES=2, --device K), which the CPU backend leaves alone.
 TEST(Cluster, TwoZonesWithBotsWalkingAcrossTheBorder) {
   if (std::system("command -v nats-server > /dev/null 2>&1 || test -x /usr/sbin/nats-server") != 0)
     GTEST_SKIP() << "nats-server is not installed (scripts/setup.sh installs it)";
   const fs::path out = scratch("cluster.out"), logs = scratch("cluster-logs");
   const std::string cmd = "WARPMIND_BIN_DIR=" + warpmind::test::bin_dir() +
-                          " CLUSTER_LOSE_SHARE=0.2 CLUSTER_LOG=" + logs.string() + " timeout 100 bash " +
-                          warpmind::test::source_dir() + "/scripts/cluster.sh 2 100 3 > " + out.string() + " 2>&1";
+                          " CLUSTER_LOSE_SHARE=0.2 CLUSTER_DEVICES=2 CLUSTER_LOG=" + logs.string() +
+                          " timeout 100 bash " + warpmind::test::source_dir() + "/scripts/cluster.sh 2 100 3 > " +
+                          out.string() + " 2>&1";
   const int raw = std::system(cmd.c_str());
   const json r = json::parse(last_line(slurp(out)), nullptr, false);
   ASSERT_FALSE(r.is_discarded()) << slurp(out);
   EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << slurp(out);
   EXPECT_EQ(r["ok"], true) << r.dump();
+  EXPECT_EQ(r["devices"], 2) << r.dump();
   for (const char* run : {"cluster", "single"}) {
     const json& k = r[run];
     EXPECT_EQ(k["joined"], 100) << run;
