@@ -287,7 +287,7 @@ for step in "${steps[@]}"; do
         python3 "$stage/gather-runs.py" server-sockets "$out" "$stage"
       } > "$log" 2>&1 ;;
     server-devices)
-      # --device K measured (docs/server.md, "Zones on the GPUs of one host"): 2 zones and 8,000 bots with
+      # --device K measured (docs/server.md, CLUSTER_DEVICES under scripts/cluster.sh): 2 zones and 8,000 bots with
       # both zones on GPU 0 (CLUSTER_DEVICES=1), then zone K on GPU K (CLUSTER_DEVICES=2). nvidia-smi
       # samples every GPU's memory in use and utilisation each second of each run, and each run's JSON
       # line gets their peaks ("gpus"): the GPUs the zones held. JSON lines in server-devices.jsonl.
