@@ -3,15 +3,19 @@
 BLOCKS maps a block's NAME (`<!-- figures: NAME -->`) to its generator: a function of a Loader (which
 loads a results file by its path under bench/results/ and remembers it) that returns the block's
 Markdown lines, or raises Missing. The generators are in modules.py (field, crowd, aoi, ddm, the demo
-and the server) and search.py (chess, Connect6, perft, hybrid). Standard library only.
+and the server), search.py (chess, Connect6, perft, hybrid) and state.py (which results files the docs
+cite, and which of them are stale: a late block, made once every other block is). Standard library only.
 """
 
 BLOCKS = {}
+LATE = set()  # blocks about the other blocks' files: made after them, their Loader's `others` set
 
 
-def block(name):
+def block(name, late=False):
     def add(fn):
         BLOCKS[name] = fn
+        if late:
+            LATE.add(name)
         return fn
     return add
 
@@ -22,4 +26,4 @@ def table(head, rows):
     return out
 
 
-from . import modules, search  # noqa: E402,F401  (their @block generators fill BLOCKS)
+from . import modules, search, state  # noqa: E402,F401  (their @block generators fill BLOCKS)

@@ -1,8 +1,6 @@
 """Blocks of the simulation suites (field, crowd, aoi, ddm), the battle demo and the server, and the
 README's headline table (which also cites the search suites)."""
 
-import os
-
 from ..numbers import big, count, goal, ms, rate, sig, times
 from ..records import Missing
 from . import block, table
@@ -27,12 +25,12 @@ def performance(load):
         c, g = v["cpu-stamp"], v["gpu-binned"]
         rows.append([f"field {res}², {n:,} entities of radius {radius} ({what})", f"{ms(c['median_ms'])} (cpu-stamp)",
                      f"{ms(g['median_ms'])} (gpu-binned); host to host {ms(g.get('with_transfers_ms'))}",
-                     times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "field.json"])
+                     times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), f.cite()])
     cr = load("h200/crowd.json")
     c, g = cr.one("cpu-reference", agents=1000000), cr.one("gpu-static-grid", agents=1000000)
     rows.append(["crowd, 1,000,000 agents, a tick of random moves", f"{ms(c['median_ms'])} (cpu-reference)",
                  f"{ms(g['median_ms'])} (gpu-static-grid); host to host {ms(g.get('with_transfers_ms'))}",
-                 times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "crowd.json"])
+                 times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), cr.cite()])
     a = load("h200/aoi.json")
     top = max(r["params"]["clients"] for r in a.find("gpu-fast"))
     g = a.one("gpu-fast", clients=top)
@@ -40,14 +38,14 @@ def performance(load):
     rows.append([f"AOI server tick, {top:,} clients ({big(g['notifications_per_tick'])} notifications), device time",
                  f"{ms(c['median_ms'])} (cpu-fast)",
                  f"{ms(g['median_ms'])} (gpu-fast); the notifications' download {ms(g['download_ms'])}",
-                 times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), "aoi.json"])
+                 times(c["median_ms"] / g["median_ms"]), ms(g["floor_ms"]), a.cite()])
     d = load("h200/ddm.json")
     c, g = d.one("cpu-sort", regions=1000000, alpha=1), d.one("gpu-grid", regions=1000000, alpha=1)
     rows.append(["DDM, 1,000,000 regions, α = 1: a full match; a step of moves",
                  f"{ms(c['match_ms'])}; {ms(c['median_ms'])} (cpu-sort)",
                  f"{ms(g['match_ms'])}; {ms(g['median_ms'])} (gpu-grid)",
                  f"{times(c['match_ms'] / g['match_ms'])}; {times(c['median_ms'] / g['median_ms'])}",
-                 f"{ms(g['floor_ms'])} (full match)", "ddm.json"])
+                 f"{ms(g['floor_ms'])} (full match)", d.cite()])
     p = load("h200/chess.json")
     cpu = p.one("perft-cpu", position="start")
     gpu = max(p.find("perft-gpu", position="start"), key=lambda r: r["params"]["depth"], default=None)
@@ -56,7 +54,7 @@ def performance(load):
     rows.append(["chess perft from the start position, nodes a second",
                  f"{rate(cpu['nodes_per_s'])} (depth {cpu['params']['depth']})",
                  f"{rate(gpu['nodes_per_s'])} (depth {gpu['params']['depth']}, {ms(gpu['median_ms'])})",
-                 times(gpu["nodes_per_s"] / cpu["nodes_per_s"]), "–", "chess.json"])
+                 times(gpu["nodes_per_s"] / cpu["nodes_per_s"]), "–", p.cite()])
     for rel, label, depth, pruning, _ in SEARCHES:
         if not pruning:
             continue
@@ -67,7 +65,7 @@ def performance(load):
         rows.append([f"{label} (the same search on CPU and GPU)",
                      f"{ms(cpu_ms)} ({cpu_what}: the fastest CPU row)",
                      f"{ms(best_gpu['median_ms'])} ({_gpu_label(best_gpu)})",
-                     times(cpu_ms / best_gpu["median_ms"]), "–", os.path.basename(rel)])
+                     times(cpu_ms / best_gpu["median_ms"]), "–", s.cite()])
     t = load("h200/tables.json")
     for game, depth, label in (("chess", 4, "chess"), ("connect6", 2, "Connect6")):
         c = t.one("cpu-threads", game=game, depth=depth)
@@ -81,19 +79,19 @@ def performance(load):
                      f"{ms(g['median_ms'])} ("
                      + (f"alpha-beta by levels, tail {g['params']['tail']}" if game == "chess" else "whole trees")
                      + "; every move as the CPU's)",
-                     times(g["x_cpu"]), "–", "tables.json"])
+                     times(g["x_cpu"]), "–", t.cite()])
     n = load("h200/nav.json")
     c, g = n.one("cpu-threads", map="open", width=1024, goals=64), n.one("gpu", map="open", width=1024, goals=64)
     rows.append(["navigation fields, open 1024² map, 64 goals (exact octile distances and directions)",
                  f"{ms(c['median_ms'])} ({c['params']['threads']} threads, Dijkstra)",
                  f"{ms(g['median_ms'])}; with copies {ms(g['call_ms'])}", times(c["median_ms"] / g["median_ms"]),
-                 ms(g["floor_ms"]), "nav.json"])
+                 ms(g["floor_ms"]), n.cite()])
     b = load("h200/demo-battle.json")
     c = b.run(backend="cpu", label="cpu, sight 20, host upload")
     g = b.run(backend="cuda", label="cuda, sight 20, interop")
     rows.append([f"battle demo, {sum(g['units_at_start']):,} units, field {g['field_resolution']}², one tick, sight 20",
                  ms(c["median_ms"]["tick"]), f"{ms(g['median_ms']['tick'])} (device state)",
-                 times(c["median_ms"]["tick"] / g["median_ms"]["tick"]), "–", "demo-battle.json"])
+                 times(c["median_ms"]["tick"] / g["median_ms"]["tick"]), "–", b.cite()])
     # The server's row (h200/server-virtual.json) comes back once it is measured again: the server changed
     # after its last run (docs/server.md, "Measured").
     out = table(["work", "CPU", "GPU", "GPU speed-up", "GPU floor", "results"], rows)
@@ -262,7 +260,7 @@ def spot_checks(load):
     rows.append([f"field {p['resolution']}², {p['entities']:,} entities of radius {p['radius']}",
                  f"{ms(v['cpu-stamp']['median_ms'])} (cpu-stamp)", f"{ms(v['gpu-binned']['median_ms'])} (gpu-binned)",
                  times(v["cpu-stamp"]["median_ms"] / v["gpu-binned"]["median_ms"]),
-                 ms(v["gpu-binned"].get("with_transfers_ms")), "field-only-scale.json"])
+                 ms(v["gpu-binned"].get("with_transfers_ms")), f.cite()])
     return table(["case", "CPU (16 threads)", "GPU", "GPU × CPU", "GPU host to host", "results"], rows)
 
 

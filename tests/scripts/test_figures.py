@@ -1,0 +1,169 @@
+"""scripts/figures.py on a clone of this repository: a change to a measured module lands with the docs
+regenerated and its figures marked stale (the check passes), while a hand edit of a generated figure, a
+results file without a commit or a missing record fails the check.
+
+The clone is made from this checkout's history with the working tree's scripts and docs copied over and
+regenerated, so the tests try the figures code as it is being changed. Skipped where the source tree is
+not a git checkout with its history.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GIT = ["git", "-c", "user.name=figures test", "-c", "user.email=figures@test.invalid", "-c", "commit.gpgsign=false"]
+
+
+def git(repo, *args):
+    return subprocess.run(GIT + ["-C", repo, *args], capture_output=True, text=True, check=True).stdout
+
+
+def figures(repo, *args):
+    return subprocess.run([sys.executable, os.path.join(repo, "scripts", "figures.py"), *args],
+                          capture_output=True, text=True)
+
+
+def read(repo, rel):
+    with open(os.path.join(repo, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+def write(repo, rel, text):
+    with open(os.path.join(repo, rel), "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def block(text, name):
+    """The lines of generated block NAME in a Markdown text."""
+    m = re.search(rf"<!-- figures: {name} -->\n(.*?)<!-- /figures -->", text, re.S)
+    assert m, f"no block {name}"
+    return m.group(1)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """A clone whose HEAD holds the working tree's figures code and freshly generated docs."""
+    if subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "HEAD"], capture_output=True).returncode != 0:
+        pytest.skip("the source tree is not a git checkout")
+    if git(ROOT, "rev-parse", "--is-shallow-repository").strip() == "true":
+        pytest.skip("a shallow clone: the results files' commits are not in its history")
+    repo = str(tmp_path_factory.mktemp("figures") / "repo")
+    subprocess.run(["git", "clone", "-q", ROOT, repo], check=True)
+    for rel in ("scripts/figures.py", "scripts/results", "README.md", "docs", "bench/results"):
+        src, dst = os.path.join(ROOT, rel), os.path.join(repo, rel)
+        if os.path.isdir(src):
+            shutil.rmtree(dst, ignore_errors=True)
+            shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(src, dst)
+    r = figures(repo)
+    assert r.returncode == 0, r.stderr
+    git(repo, "add", "-A")
+    if git(repo, "status", "--porcelain").strip():
+        git(repo, "commit", "-q", "-m", "test: the working tree's figures code and docs")
+    return repo, git(repo, "rev-parse", "HEAD").strip()
+
+
+@pytest.fixture()
+def repo(base):
+    path, head = base
+    git(path, "reset", "-q", "--hard", head)
+    git(path, "clean", "-q", "-fdx")
+    return path
+
+
+def test_regenerated_docs_pass_the_check(repo):
+    r = figures(repo, "--check")
+    assert r.returncode == 0, r.stderr
+    assert "0 problems" in r.stdout
+
+
+def test_a_change_to_a_measured_module_lands_with_its_figures_marked_stale(repo):
+    crowd = "ai/src/crowd/crowd_solver.cpp"
+    write(repo, crowd, read(repo, crowd) + "// a change to what the crowd suite measures\n")
+    # Committed without regenerating: the docs still call crowd.json fresh, and the check says so.
+    git(repo, "commit", "-q", "-am", "crowd: a change")
+    r = figures(repo, "--check")
+    assert r.returncode == 1
+    assert "differs from what the results files and their staleness say" in r.stderr
+    # Regenerated and committed: the check passes with the stale file's figures marked.
+    assert figures(repo).returncode == 0
+    git(repo, "commit", "-q", "-am", "docs: regenerated")
+    r = figures(repo, "--check")
+    assert r.returncode == 0, r.stderr
+    assert "crowd.json is stale" in r.stdout
+    readme = read(repo, "README.md")
+    row = next(line for line in block(readme, "performance").splitlines() if line.startswith("| crowd, "))
+    assert re.search(r"crowd\.json \(stale: measured at [0-9a-f]{7}; the sources changed since\) \|$", row)
+    assert re.search(r"`crowd\.json` at [0-9a-f]{7} \([^)]*; \*\*stale\*\*: the sources changed since\)",
+                     block(readme, "performance"))
+    # Rows from fresh files are not marked.
+    field = next(line for line in block(readme, "performance").splitlines() if line.startswith("| field 2048²"))
+    assert field.endswith("| field.json |")
+    assert "`crowd.json`" in block(readme, "results-stale")
+    state = block(read(repo, "docs/status.md"), "results-state")
+    assert re.search(r"\| `bench/results/h200/crowd\.json` \|.*\| \*\*stale\*\*: measured at", state)
+    assert re.search(r"\| `bench/results/h200/field\.json` \|.*\| fresh \|", state)
+    # --list keeps listing it (the stop hook reads this).
+    assert re.search(r"bench/results/h200/crowd\.json .* STALE: ", figures(repo, "--list").stdout)
+
+
+def test_docs_regenerated_before_the_commit_are_right_after_it(repo):
+    nav = "ai/src/nav/nav.cpp"
+    write(repo, nav, read(repo, nav) + "// a change to what the nav suite measures\n")
+    assert figures(repo).returncode == 0  # counts the uncommitted change
+    git(repo, "commit", "-q", "-am", "nav: a change, docs regenerated")
+    r = figures(repo, "--check")
+    assert r.returncode == 0, r.stderr
+    assert "nav.json (stale: measured at" in read(repo, "README.md")
+
+
+def test_a_hand_edit_of_a_generated_figure_fails(repo):
+    readme = read(repo, "README.md")
+    perf = block(readme, "performance")
+    edited = re.sub(r"\| (\d[\d,]*)× \|", lambda m: f"| {int(m.group(1).replace(',', '')) + 1}× |", perf, count=1)
+    assert edited != perf
+    write(repo, "README.md", readme.replace(perf, edited))
+    r = figures(repo, "--check")
+    assert r.returncode == 1
+    assert "README.md: block 'performance' differs" in r.stderr
+
+
+def test_a_hand_edit_of_a_stale_mark_fails(repo):
+    state_doc = read(repo, "docs/status.md")
+    state = block(state_doc, "results-state")
+    edited = state.replace("| fresh |", "| **stale**: measured at 0000000; the sources changed since |", 1)
+    assert edited != state
+    write(repo, "docs/status.md", state_doc.replace(state, edited))
+    assert figures(repo, "--check").returncode == 1
+
+
+def test_a_results_file_without_a_commit_fails(repo):
+    rel = "bench/results/h200/nav.json"
+    data = json.loads(read(repo, rel))
+    del data["commit"]
+    write(repo, rel, json.dumps(data))
+    r = figures(repo, "--check")
+    assert r.returncode == 1
+    assert "nav.json names no commit" in r.stderr
+
+
+def test_a_missing_record_fails(repo):
+    rel = "bench/results/h200/nav.json"
+    data = json.loads(read(repo, rel))
+    data["records"] = [x for x in data["records"] if x["variant"] != "gpu"]
+    write(repo, rel, json.dumps(data))
+    r = figures(repo, "--check")
+    assert r.returncode == 1
+    assert "no record" in r.stderr
+
+
+def test_self_test_passes(repo):
+    r = figures(repo, "--self-test")
+    assert r.returncode == 0, r.stderr
