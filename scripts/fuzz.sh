@@ -16,7 +16,7 @@ fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(field_scenario crowd_scenario aoi_scenario ddm_scenario battle_map fen pgn connect6 uci connect6_engine aoi_ticks network nav_map
-    crowd_state world_map aoi_state nav_state protocol server)
+    crowd_state world_map aoi_state nav_state protocol server training_games connect6_network)
 fi
 cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
@@ -27,7 +27,10 @@ for t in "${targets[@]}"; do
   mkdir -p "$dir/corpus"
   cp -n tests/fuzz/corpus/"$t"/* "$dir/corpus/" 2>/dev/null || true
   printf 'fuzz %-16s %ss ... ' "$t" "$seconds"
-  if "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=16384 \
+  max_len=16384
+  [[ $t == network ]] && max_len=65536           # the smallest chess network file is 63,636 bytes
+  [[ $t == connect6_network ]] && max_len=57344  # the smallest Connect6 network file is 57,276 bytes
+  if "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=$max_len \
       -artifact_prefix="$dir/" -print_final_stats=1 "$dir/corpus" > "$dir/log.txt" 2>&1; then
     echo "ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log.txt" | grep -o '[0-9]*$') runs)"
   else

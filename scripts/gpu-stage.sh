@@ -18,7 +18,7 @@ if [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]] ||
         -DWARPMIND_STATIC_RUNTIME=ON "$@"
 fi
 programs=(warpmind_tests warpmind-bench warpmind warpmind-demo warpmind-chess warpmind-connect6 warpmind-referee
-          warpmind-tune)
+          warpmind-tune warpmind-datagen)
 cmake --build "$build" -j "${WARPMIND_JOBS:-2}" --target "${programs[@]}"
 rm -rf "$stage"
 mkdir -p "$stage/assets" "$stage/lib"

@@ -24,6 +24,7 @@ packages=(
   libsodium-dev                    # sealed packets (X25519, ChaCha20-Poly1305); the zones' bus signed (HMAC-SHA-256)
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib  # the Python module, its tests, examples
   mono-mcs mono-runtime libnunit-cil-dev nunit-console        # the C# binding and its tests
+  python3-torch                    # the learned evaluations' trainer (train/), its tests on the CPU
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang libclang-rt-14-dev)  # clang -fsanitize=fuzzer,address,undefined

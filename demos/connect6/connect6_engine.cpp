@@ -13,6 +13,7 @@
 #include "warpmind/core/context.h"
 #include "warpmind/core/thread_pool.h"
 #include "warpmind/search/connect6.h"
+#include "warpmind/search/connect6_network.h"
 #include "warpmind/search/hybrid.h"
 
 namespace warpmind::demos {
@@ -75,6 +76,18 @@ class Connect6Engine::Impl {
       } catch (...) {
         return error("plies: '" + arg + "' is out of range (0..3)");
       }
+    } else if (cmd == "evaluation") {
+      if (arg != "network" && arg != "windows") return error("evaluation: network or windows");
+      windows_ = arg == "windows";
+      options_.network = windows_ ? nullptr : network_;
+    } else if (cmd == "evalfile") {
+      std::shared_ptr<const Network> n = Network::builtin();
+      if (arg != "<builtin>" && !arg.empty()) {
+        const warpmind::Status st = Network::load(arg, n);
+        if (!st.ok()) return error("evalfile: " + st.message() + " (the network is unchanged)");
+      }
+      network_ = n;
+      if (!windows_) options_.network = network_;
     } else if (cmd == "search") {
       if (arg != "alphabeta" && arg != "hybrid") return error("search: alphabeta or hybrid");
       hybrid_ = arg == "hybrid";
@@ -255,6 +268,8 @@ class Connect6Engine::Impl {
   Board board_;
   Stone engine_ = WhiteStone;
   SearchOptions options_;
+  std::shared_ptr<const Network> network_ = Network::builtin();  // evalfile's
+  bool windows_ = true;                                          // evaluation windows (the default)
   bool hybrid_ = false;
   int subtree_plies_ = 0;  // plies: turns searched as whole subtrees below the hybrid's horizon
   std::string backend_ = "auto";

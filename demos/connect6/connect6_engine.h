@@ -4,6 +4,9 @@
 // threats t (the threat-space search's attacking turns, 0..32, 12 by default; 0 turns it off);
 // treethreats t (the VCF inside the alpha-beta's tree, SearchOptions::tree_threat_depth: 0..32, 0 by
 // default: off);
+// evaluation network|windows (the alpha-beta's and threat searches' learned evaluation, connect6_network.h,
+// or the window counts: the default); evalfile FILE|<builtin> (the network: a file, or the built-in one; a
+// bad file is an error and changes nothing);
 // search alphabeta|hybrid (the engine's own search, or the node-based hybrid search of search/hybrid.h);
 // backend cpu|cuda|auto (where the hybrid's batches run: the GPU when one is usable under auto);
 // bench [depth] (a node-count signature: fixed openings searched on one thread, on stderr); quit.

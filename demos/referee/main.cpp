@@ -13,11 +13,6 @@
 // best candidates, seeded), colours swapped; they end with a six or a full board.
 // Prints one line per game and a summary (engine 1's wins, draws and losses, its score, and the Elo
 // difference that score means with a 95% interval from the games' own variance); exits 1 when engine 1 made an illegal move or lost on time.
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "child_process.h"
 #include "flags.h"
 #include "output.h"
 #include "warpmind/core/random.h"
@@ -68,81 +64,8 @@ std::string score_line(int wins, int draws, int losses) {
   return b;
 }
 
-// A child process speaking UCI on its stdin/stdout.
-class Engine {
- public:
-  explicit Engine(const std::string& cmd) {
-    int in[2], out[2];
-    if (pipe(in) || pipe(out)) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(in[0], 0);
-      dup2(out[1], 1);
-      close(in[1]);
-      close(out[0]);
-      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    to_ = in[1];
-    from_ = out[0];
-  }
-  ~Engine() {
-    send("quit");
-    if (to_ >= 0) close(to_);
-    if (from_ >= 0) close(from_);
-    if (pid_ > 0) {
-      int status = 0;
-      for (int i = 0; i < 50 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(10000);
-      if (waitpid(pid_, &status, WNOHANG) == 0) kill(pid_, SIGKILL), waitpid(pid_, &status, 0);
-    }
-  }
-  bool ok() const { return pid_ > 0; }
-  void send(const std::string& line) {
-    const std::string s = line + "\n";
-    if (to_ >= 0 && write(to_, s.data(), s.size()) < 0) to_ = -1;
-  }
-  // The next line, or false when none came within `ms`.
-  bool line(std::string& out, int ms) {
-    const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
-    for (;;) {
-      const auto nl = buffer_.find('\n');
-      if (nl != std::string::npos) {
-        out = buffer_.substr(0, nl);
-        if (!out.empty() && out.back() == '\r') out.pop_back();
-        buffer_.erase(0, nl + 1);
-        return true;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) return false;
-      pollfd p{from_, POLLIN, 0};
-      if (poll(&p, 1, static_cast<int>(left)) <= 0) return false;
-      char buf[4096];
-      const ssize_t n = read(from_, buf, sizeof buf);
-      if (n <= 0) return false;
-      buffer_.append(buf, static_cast<std::size_t>(n));
-    }
-  }
-  // Waits for a line starting with `prefix`.
-  bool expect(const std::string& prefix, int ms, std::string* got = nullptr) {
-    const auto deadline = Clock::now() + std::chrono::milliseconds(ms);
-    std::string l;
-    while (line(l, static_cast<int>(std::max<long long>(
-                       1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count())))) {
-      if (l.rfind(prefix, 0) == 0) {
-        if (got) *got = l;
-        return true;
-      }
-    }
-    return false;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int to_ = -1, from_ = -1;
-  std::string buffer_;
-};
+// An engine: a child process speaking UCI (chess) or the Connect6 text protocol.
+using Engine = demos::ChildProcess;
 
 bool bare_kings(const Position& p) {
   int minors = 0;

@@ -1,9 +1,7 @@
 // warpmind-tune — fits the chess evaluation's weights (ai/src/search/chess/chess_eval.h) to labelled
-// positions, in the manner of Texel tuning; with --network, trains the learned evaluation instead
-// (network_train.h).
+// positions, in the manner of Texel tuning. (The learned evaluation is trained by train/chess_train.py.)
 //
 //   warpmind-tune --data FILE [--data FILE ...] [--iterations N] [--lambda L] [--pst] [--header FILE]
-//   warpmind-tune --data FILE [--data FILE ...] --network OUT [--hidden N] [--epochs N] [--threads N]
 //
 // Each data line is `FEN;score;bestmove;result` (scripts/chess-label.py writes them): a reference engine's
 // score in centipawns from the side to move's point of view, its best move, and the game's result from
@@ -30,7 +28,6 @@
 
 #include "flags.h"
 #include "labelled.h"
-#include "network_train.h"
 #include "warpmind/search/chess.h"
 #include "warpmind/search/chess_eval_terms.h"
 #include "warpmind/search/chess_search.h"
@@ -210,17 +207,6 @@ int main(int argc, char** argv) {
   int iterations = 3000;
   double lambda = 0.85, rate = 0.5, pull = 1e-7;
   app.add_option("--data", paths, "labelled positions (repeatable)")->required()->type_name("FILE");
-  demos::NetworkTraining net;
-  demos::add_text(app, "--network", net.out, "FILE",
-                  "train the learned evaluation (search/chess_network.h) instead and write it to FILE");
-  demos::add_integer(app, "--hidden", net.hidden, 16, 1024, "N", "the network's accumulator units (a multiple of 16)");
-  demos::add_integer(app, "--epochs", net.epochs, 1, 1000, "N", "passes over the positions (--network)");
-  demos::add_integer(app, "--threads", net.threads, 1, 256, "N", "training threads (--network)");
-  demos::add_integer(app, "--batch", net.batch, 1, 1 << 20, "N", "positions per Adam step (--network)");
-  demos::add_number(app, "--learning-rate", net.learning_rate, 1e-6, 1, "X", "Adam's step size (--network)");
-  demos::add_number(app, "--decay", net.decay, 0, 10, "X", "weight decay towards zero (--network)");
-  demos::add_flag(app, "--residual", net.residual,
-                  "the network corrects the classical evaluation instead of replacing it (--network)");
   demos::add_integer(app, "--iterations", iterations, 0, 1000000, "N", "Adam steps over all positions");
   demos::add_number(app, "--lambda", lambda, 0, 1, "L", "weight of the reference score against the result");
   demos::add_number(app, "--rate", rate, 1e-4, 100, "CP", "Adam's step size in centipawns");
@@ -231,21 +217,6 @@ int main(int argc, char** argv) {
   demos::add_text(app, "--header", header_path, "FILE",
                   "chess_eval.h, whose weight tables are replaced (default: the tables go to stdout)");
   if (const int rc = demos::parse(app, argc, argv); rc >= 0) return rc;
-  if (!net.out.empty()) {
-    if (net.hidden % 16) {
-      std::fprintf(stderr, "warpmind-tune: --hidden %d is not a multiple of 16\n", net.hidden);
-      return 2;
-    }
-    if (tune_pst || !header_path.empty()) {
-      std::fprintf(stderr, "warpmind-tune: --pst and --header fit the linear evaluation, not --network\n");
-      return 2;
-    }
-    net.data = paths;
-    net.lambda = lambda;
-    net.json = json;
-    return demos::train_network(net);
-  }
-
   Data d;
   int dropped = 0;
   for (const std::string& path : paths) {

@@ -39,6 +39,7 @@ namespace warpmind::search::connect6 {
 
 constexpr int kSize = 19, kCells = kSize * kSize;
 constexpr int kShapeKinds = 8, kLines = 92;  // named shapes; lines of six cells or more
+constexpr int kWindows = 924;                // six-cell windows: 266 rows, 266 columns, 2 · 196 diagonals
 enum Stone : std::uint8_t { Empty = 0, BlackStone = 1, WhiteStone = 2 };
 
 struct Turn {
@@ -101,6 +102,9 @@ class Board {
   // four or nothing (docs/search.md, Named shapes).
   const std::array<std::array<int, kShapeKinds>, 3>& shapes() const { return shapes_; }
   std::uint64_t key() const { return key_; }
+  // Window w's pattern from Black's view (0..728): Σ_i 3^i · cell i of the window (0 empty, 1 black,
+  // 2 white), its cells in the order window_cells(w) lists them; kept like the counts.
+  int window_code(int w) const { return codes_[static_cast<std::size_t>(w)]; }
 
   void place(int cell, Stone s);  // low level: updates windows, key, winner
   void remove(int cell);
@@ -110,6 +114,7 @@ class Board {
   std::array<std::array<int, 7>, 3> windows_{};
   std::array<std::array<int, kShapeKinds>, 3> shapes_{};
   std::array<std::array<std::uint8_t, 2 * kShapeKinds>, kLines> line_shapes_{};  // each line's share
+  std::array<std::uint16_t, kWindows> codes_{};
   Stone to_move_ = BlackStone;
   Stone winner_ = Empty;
   int stones_ = 0;
@@ -119,12 +124,17 @@ class Board {
   void set_side();
 };
 
+// Window w's six cells (w < kWindows), along its direction: rows, columns, diagonals, anti-diagonals.
+const std::array<int, 6>& window_cells(int w);
+
 // The windows of every cell recounted from scratch (the test's brute force).
 std::array<std::array<int, 7>, 3> count_windows(const Board& b);
 // The shapes of every line recounted from scratch.
 std::array<std::array<int, kShapeKinds>, 3> count_shapes(const Board& b);
 
 int evaluate(const Board& b);  // from the side to move's view
+
+class Network;  // connect6_network.h
 
 struct SearchOptions {
   int depth = 3;      // turns
@@ -158,6 +168,10 @@ struct SearchOptions {
   int tree_threat_depth = 0;
   int tree_threat_nodes = 2000;
   int threads = 1;  // > 1: root splitting, every root turn searched exactly on some thread
+  // The learned evaluation (connect6_network.h), or null for evaluate() and the window gains: its value at
+  // the alpha-beta's leaves (after the same wins and losses evaluate() finds first) and its cell scores
+  // for the candidate cells of the alpha-beta and the threat searches. Shared, not copied.
+  std::shared_ptr<const Network> network;
   // When set and true (another thread sets it), the search stops soon and returns the best turn of the
   // last completed depth, as when its time runs out.
   const std::atomic<bool>* interrupt = nullptr;

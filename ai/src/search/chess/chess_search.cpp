@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include "search/chess/chess_internal.h"
-#include "search/chess/evaluation.h"
 #include "search/chess/search_worker.h"
 #include "warpmind/search/chess_network.h"
 #include "warpmind/search/chess_search.h"
@@ -116,10 +115,10 @@ struct Worker::Impl {
   int pv_len[kMaxPly]{};
   // The network's accumulators along the search path, per ply [White's, Black's], each computed when an
   // evaluation needs it: from the nearest computed ply above by the pieces each move changed (recorded
-  // by make_legal), or from scratch.
+  // by make_legal), or from scratch where a move on the way made that perspective's king change bucket.
   const Network* net = nullptr;
   std::vector<std::int16_t> acc;
-  bool acc_ok[kMaxPly + 2]{};
+  bool acc_ok[kMaxPly + 2][2]{};
   Network::Change change[kMaxPly + 2]{};
   std::uint64_t nodes = 0;
   int seldepth = 0;
@@ -140,7 +139,7 @@ struct Worker::Impl {
     for (Frame& f : stack) f = Frame{};
     net = s.network.get();
     if (net) acc.resize(static_cast<std::size_t>(kMaxPly + 2) * 2 * static_cast<std::size_t>(net->hidden()));
-    std::fill(std::begin(acc_ok), std::end(acc_ok), false);
+    for (auto& ok : acc_ok) ok[White] = ok[Black] = false;
   }
   void forget() {
     std::memset(history, 0, sizeof history);
@@ -182,25 +181,28 @@ struct Worker::Impl {
                             static_cast<std::size_t>(net->hidden());
   }
   int network_eval(int ply) {
-    int q = ply;
-    while (q > 0 && !acc_ok[q]) --q;
-    if (!acc_ok[q]) {
-      q = ply;
-      net->refresh(pos, accumulator(ply, White), accumulator(ply, Black));
-      acc_ok[ply] = true;
+    for (const Color c : {White, Black}) {
+      int q = ply;
+      while (q > 0 && !acc_ok[q][c] && !change[q].refresh[c]) --q;
+      if (!acc_ok[q][c]) {  // nothing computed above, or the king changed bucket on the way: from scratch
+        net->refresh(pos, c, accumulator(ply, c));
+        acc_ok[ply][c] = true;
+        continue;
+      }
+      for (int r = q + 1; r <= ply; ++r) {
+        net->apply(change[r], c, accumulator(r - 1, c), accumulator(r, c));
+        acc_ok[r][c] = true;
+      }
     }
-    for (int r = q + 1; r <= ply; ++r) {
-      net->apply(change[r], accumulator(r - 1, White), accumulator(r - 1, Black), accumulator(r, White),
-                 accumulator(r, Black));
-      acc_ok[r] = true;
-    }
-    return network_value(*net, pos, net->output(accumulator(ply, pos.side), accumulator(ply, pos.side ^ 1)));
+    const int output = net->output(accumulator(ply, pos.side), accumulator(ply, pos.side ^ 1),
+                                   __builtin_popcountll(pos.occupied[White] | pos.occupied[Black]));
+    return net->residual() ? std::clamp(output + evaluate(pos), -Network::kMaxValue, Network::kMaxValue) : output;
   }
-  // Before move `m` (Move{}: a null move) is made at ply - 1: what it will change, for the accumulator at
+  // Before move `m` (Move{}: a null move) is made at ply - 1: what it will change, for the accumulators at
   // `ply`.
   void record(int ply, Move m) {
-    acc_ok[ply] = false;
-    if (net) change[ply] = Network::change(pos, m);
+    acc_ok[ply][White] = acc_ok[ply][Black] = false;
+    if (net) change[ply] = net->change(pos, m);
   }
 
   int piece_to(Move m) const { return pos.side * 384 + pos.type_at(m.from()) * 64 + m.to(); }

@@ -1,10 +1,9 @@
 // The chess evaluation on the CPU (evaluate() of chess_search.h): chess_eval.h's terms read from a Position
-// through an adaptor, and the learned network's value on top of it.
+// through an adaptor, or the learned network's value.
 #include <algorithm>
 
 #include "search/chess/chess_eval.h"
 #include "search/chess/chess_internal.h"
-#include "search/chess/evaluation.h"
 #include "warpmind/search/chess_network.h"
 #include "warpmind/search/chess_search.h"
 
@@ -49,12 +48,10 @@ struct EvalBoard {
 
 int evaluate(const Position& p) { return eval::evaluate(EvalBoard{p}); }
 
-int detail::network_value(const Network& n, const Position& p, int output) {
-  return n.residual() ? std::clamp(output + evaluate(p), -Network::kMaxValue, Network::kMaxValue) : output;
-}
-
 int evaluate(const Position& p, const Network* network) {
-  return network ? detail::network_value(*network, p, network->evaluate(p)) : evaluate(p);
+  if (!network) return evaluate(p);
+  const int output = network->evaluate(p);
+  return network->residual() ? std::clamp(output + evaluate(p), -Network::kMaxValue, Network::kMaxValue) : output;
 }
 
 }  // namespace warpmind::search::chess

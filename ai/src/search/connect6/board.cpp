@@ -16,12 +16,14 @@ namespace warpmind::search::connect6 {
 namespace {
 
 struct Tables {
-  std::vector<std::array<int, 6>> windows;  // the cells of every six-cell window
-  std::vector<std::vector<int>> of_cell;    // the windows through each cell
+  std::vector<std::array<int, 6>> windows;       // the cells of every six-cell window
+  std::vector<std::vector<int>> of_cell;         // the windows through each cell
+  std::vector<std::vector<detail::Slot>> slots;  // the same with the cell's place in each
   std::array<std::array<std::uint64_t, kCells>, 3> key{};
   std::vector<std::vector<int>> lines_of;  // the lines (of six cells or more) through each cell
   Tables() {
     of_cell.resize(kCells);
+    slots.resize(kCells);
     lines_of.resize(kCells);
     for (int l = 0; l < kLines; ++l) {
       int x, y, dx, dy, n;
@@ -36,7 +38,11 @@ struct Tables {
           if (ex < 0 || ex >= kSize || ey < 0 || ey >= kSize) continue;
           std::array<int, 6> w{};
           for (int k = 0; k < 6; ++k) w[static_cast<std::size_t>(k)] = (y + k * d[1]) * kSize + x + k * d[0];
-          for (int c : w) of_cell[static_cast<std::size_t>(c)].push_back(static_cast<int>(windows.size()));
+          for (int k = 0; k < 6; ++k) {
+            const std::size_t c = static_cast<std::size_t>(w[static_cast<std::size_t>(k)]);
+            of_cell[c].push_back(static_cast<int>(windows.size()));
+            slots[c].push_back({static_cast<int>(windows.size()), k});
+          }
           windows.push_back(w);
         }
     SplitMix64 rng(0xC0117EC7ull);
@@ -52,7 +58,9 @@ const Tables& T() {
 }  // namespace
 
 const std::vector<std::array<int, 6>>& detail::window_cells() { return T().windows; }
+const std::array<int, 6>& window_cells(int w) { return T().windows[static_cast<std::size_t>(w)]; }
 const std::vector<std::vector<int>>& detail::windows_through() { return T().of_cell; }
+const std::vector<std::vector<detail::Slot>>& detail::window_slots() { return T().slots; }
 
 std::pair<Stone, int> detail::owner(const Board& b, const std::array<int, 6>& w) {
   int n[3] = {0, 0, 0};
@@ -176,6 +184,9 @@ void Board::place(int cell, Stone s) {
   window_delta(cell, -1);
   cells_[static_cast<std::size_t>(cell)] = s;
   window_delta(cell, +1);
+  for (const detail::Slot& slot : T().slots[static_cast<std::size_t>(cell)])
+    codes_[static_cast<std::size_t>(slot.window)] =
+        static_cast<std::uint16_t>(codes_[static_cast<std::size_t>(slot.window)] + detail::kPow3[slot.index] * s);
   recount_lines(cell);
   key_ ^= T().key[s][static_cast<std::size_t>(cell)];
   ++stones_;
@@ -188,6 +199,9 @@ void Board::remove(int cell) {
   window_delta(cell, -1);
   cells_[static_cast<std::size_t>(cell)] = Empty;
   window_delta(cell, +1);
+  for (const detail::Slot& slot : T().slots[static_cast<std::size_t>(cell)])
+    codes_[static_cast<std::size_t>(slot.window)] =
+        static_cast<std::uint16_t>(codes_[static_cast<std::size_t>(slot.window)] - detail::kPow3[slot.index] * s);
   recount_lines(cell);
   key_ ^= T().key[s][static_cast<std::size_t>(cell)];
   --stones_;
@@ -266,6 +280,13 @@ bool blockable(const Board& b, Stone s) {
   return threats.empty();
 }
 }  // namespace
+
+bool detail::decided(const Board& b, int& score) {
+  const Stone me = b.to_move(), them = other(me);
+  const auto& w = b.windows();
+  const bool them_blockable = !eval::needs_blockable(w, me, them) || blockable(b, them);
+  return eval::decided(w, me, them, them_blockable, score);
+}
 
 int evaluate(const Board& b) {
   const Stone me = b.to_move(), them = other(me);

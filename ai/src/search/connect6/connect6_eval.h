@@ -163,14 +163,21 @@ WM_HD bool needs_blockable(const W& w, int me, int them) {
 
 // The score from the side to move's (me) point of view, from the window counts w and the shape counts
 // shapes[colour][shape].
+// The positions whose value the window counts decide: a six on the board, a six we complete this turn,
+// threats of theirs two stones cannot all block (lost next turn). True with `score` set for those.
+template <class W>
+WM_HD bool decided(const W& w, int me, int them, bool them_blockable, int& score) {
+  if (w[me][6]) return score = kWin, true;
+  if (w[them][6]) return score = -kWin, true;
+  if (w[me][4] + w[me][5] > 0) return score = kWin / 2, true;
+  if (w[them][4] + w[them][5] > 0 && !them_blockable) return score = -kWin / 2, true;
+  return false;
+}
+
 template <class W, class S>
 WM_HD int from_counts(const W& w, const S& shapes, int me, int them, bool them_blockable) {
-  if (w[me][6]) return kWin;
-  if (w[them][6]) return -kWin;
-  if (w[me][4] + w[me][5] > 0) return kWin / 2;  // we complete six this turn
-  // Threats two stones cannot all block: lost next turn.
-  if (w[them][4] + w[them][5] > 0 && !them_blockable) return -kWin / 2;
   int score = 0;
+  if (decided(w, me, them, them_blockable, score)) return score;
   for (int k = 1; k <= 5; ++k) score += weight(k) * (w[me][k] - w[them][k]);
   for (int k = 0; k < kShapeKinds; ++k)
     score += shape_weight(k, true) * shapes[me][k] - shape_weight(k, false) * shapes[them][k];

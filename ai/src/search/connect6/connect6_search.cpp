@@ -11,6 +11,7 @@
 #include "search/connect6/connect6_threats.h"
 #include "search/connect6/geometry.h"
 #include "warpmind/search/connect6.h"
+#include "warpmind/search/connect6_network.h"
 
 namespace warpmind::search::connect6 {
 
@@ -40,6 +41,27 @@ struct Ctx {
   std::uint64_t nodes = 0;
   bool stopped = false;
   tss::ThreatSearch* threats = nullptr;  // the VCF inside the tree (SearchOptions::tree_threat_depth)
+  // The learned evaluation (SearchOptions::network): the accumulators of the position at each depth left
+  // along the path, acc[depth] beside negamax(b, depth) (the root's at depth + 1).
+  const Network* net = o.network.get();
+  std::vector<Network::Accumulator> acc = std::vector<Network::Accumulator>(net ? ply.size() + 1 : 0);
+  // Plays turn t on b for the child at `to` from the accumulators at `from`.
+  void play(Board& b, const Turn& t, std::size_t from, std::size_t to) {
+    const Stone me = b.to_move();
+    if (net) acc[to] = acc[from];
+    for (int c : {t.a, t.b}) {
+      if (c < 0) continue;
+      b.place(c, me);
+      if (net) net->place(b, c, acc[to]);
+    }
+  }
+  // The value of a leaf at `depth` (SearchOptions::network, else evaluate()).
+  int leaf(const Board& b, int depth) {
+    if (!net) return evaluate(b);
+    int score = 0;
+    if (detail::decided(b, score)) return score;
+    return net->value(b, acc[static_cast<std::size_t>(depth)]);
+  }
   // True when the side to move on `b` wins by continuous fours within the tree threat search's budget.
   bool vcf_in_tree(Board& b) {
     tss::ThreatSearch::Limits lim;
@@ -84,8 +106,8 @@ void threat_windows(const Board& b, Stone s, std::vector<std::array<int, 6>>& ou
 }
 
 // Candidate turns for the side to move, best first: a win now, else blocks of every threat, else the
-// best pairs of the best-scored cells near the stones.
-void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced) {
+// best pairs of the best-scored cells near the stones (scored by the network's cell scores when given).
+void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced, const Network* net = nullptr) {
   std::vector<Turn>& out = sc.turns;
   out.clear();
   sc.hopeless = false;
@@ -111,7 +133,7 @@ void candidate_turns(const Board& b, int width, Scratch& sc, bool& forced) {
         const int xx = x + dx, yy = y + dy;
         near = xx >= 0 && xx < kSize && yy >= 0 && yy < kSize && b.at(yy * kSize + xx) != Empty;
       }
-    if (near) scored.push_back({cell_value(b, c, me), c});
+    if (near) scored.push_back({net ? net->cell_score(b, c, me) : cell_value(b, c, me), c});
   }
   std::sort(scored.begin(), scored.end(),
             [](const auto& p, const auto& q) { return p.first != q.first ? p.first > q.first : p.second < q.second; });
@@ -184,7 +206,7 @@ bool vcf(Board& b, int depth, Ctx& ctx, std::vector<Scratch>& scratch, Turn* fir
   if (b.full() || depth == 0 || ctx.out_of_time()) return false;
   Scratch& sc = scratch[static_cast<std::size_t>(2 * depth)];
   bool forced = false;
-  candidate_turns(b, 64, sc, forced);
+  candidate_turns(b, 64, sc, forced, ctx.net);
   if (forced) {  // we win now, or we must block first (then this is not a VCF)
     if (b.windows()[me][4] + b.windows()[me][5] == 0) return false;
     if (first) *first = sc.turns[0];
@@ -198,7 +220,7 @@ bool vcf(Board& b, int depth, Ctx& ctx, std::vector<Scratch>& scratch, Turn* fir
     if (!win && b.windows()[me][4] + b.windows()[me][5] > 0) {
       Scratch& reply = scratch[static_cast<std::size_t>(2 * depth - 1)];
       bool blocks = false;
-      candidate_turns(b, 64, reply, blocks);
+      candidate_turns(b, 64, reply, blocks, ctx.net);
       win = reply.hopeless;
       if (!win) {
         win = true;
@@ -229,17 +251,15 @@ int negamax(Board& b, int depth, int alpha, int beta, Ctx& ctx) {
   ++ctx.nodes;
   if (b.winner() != Empty) return b.winner() == b.to_move() ? kWin : -kWin;
   if (b.full()) return 0;
-  if (depth == 0 || ctx.out_of_time()) return evaluate(b);
+  if (depth == 0 || ctx.out_of_time()) return ctx.leaf(b, depth);
   Scratch& sc = ctx.ply[static_cast<std::size_t>(depth)];
   bool forced = false;
-  candidate_turns(b, ctx.o.width, sc, forced);
+  candidate_turns(b, ctx.o.width, sc, forced, ctx.net);
   if (!forced && ctx.threats && ctx.vcf_in_tree(b)) return kWin - 1;
   const std::vector<Turn>& turns = sc.turns;
   int best = -kWin - 1;
   for (const Turn& t : turns) {
-    const Stone me = b.to_move();
-    b.place(t.a, me);
-    if (t.b >= 0) b.place(t.b, me);
+    ctx.play(b, t, static_cast<std::size_t>(depth), static_cast<std::size_t>(depth - 1));
     const int v = -negamax(b, depth - 1, -beta, -alpha, ctx);
     b.undo(t);
     if (v > best) best = v;
@@ -264,6 +284,7 @@ bool threat_root(Board& b, const SearchOptions& o, Clock::time_point start, std:
   using TS = tss::ThreatSearch;
   const Stone me = b.to_move(), them = other(me);
   TS ts;
+  ts.set_network(o.network.get());
   const auto by = [&](int permille) {
     return o.time_ms > 0 ? start + std::chrono::milliseconds(static_cast<long long>(o.time_ms) * permille / 1000)
                          : Clock::time_point{};
@@ -355,10 +376,13 @@ SearchOutcome search(const Board& root, const SearchOptions& o) {
   Ctx ctx{o, std::vector<Scratch>(static_cast<std::size_t>(std::max(1, o.depth)) + 1), Clock::now()};
   std::unique_ptr<tss::ThreatSearch> tree_threats;
   if (o.tree_threat_depth > 0) ctx.threats = (tree_threats = std::make_unique<tss::ThreatSearch>(16)).get();
+  if (ctx.threats) ctx.threats->set_network(ctx.net);
   Board b = root;
+  const std::size_t top = ctx.ply.size();  // the root's accumulators
+  if (ctx.net) ctx.net->refresh(b, ctx.acc[top]);
   Scratch root_scratch;
   bool forced = false;
-  candidate_turns(b, o.width, root_scratch, forced);
+  candidate_turns(b, o.width, root_scratch, forced, ctx.net);
   std::vector<Turn>& turns = root_scratch.turns;
   if (turns.empty()) return out;
   out.best = turns[0];
@@ -393,9 +417,7 @@ SearchOutcome search(const Board& root, const SearchOptions& o) {
     Turn best = turns[0];
     if (threads == 1) {
       for (const Turn& t : turns) {
-        const Stone me = b.to_move();
-        b.place(t.a, me);
-        if (t.b >= 0) b.place(t.b, me);
+        ctx.play(b, t, top, static_cast<std::size_t>(d - 1));
         const int v = -negamax(b, d - 1, -kWin - 1, -alpha, ctx);
         b.undo(t);
         if (ctx.stopped && d > 1) break;
@@ -414,11 +436,11 @@ SearchOutcome search(const Board& root, const SearchOptions& o) {
           Ctx mine{o, std::vector<Scratch>(static_cast<std::size_t>(std::max(1, o.depth)) + 1), ctx.start, &stop};
           std::unique_ptr<tss::ThreatSearch> own_threats;
           if (o.tree_threat_depth > 0) mine.threats = (own_threats = std::make_unique<tss::ThreatSearch>(16)).get();
+          if (mine.threats) mine.threats->set_network(mine.net);
           Board own = b;
+          if (mine.net) mine.acc[top] = ctx.acc[top];
           for (std::size_t i = static_cast<std::size_t>(w); i < turns.size(); i += static_cast<std::size_t>(threads)) {
-            const Stone me = own.to_move();
-            own.place(turns[i].a, me);
-            if (turns[i].b >= 0) own.place(turns[i].b, me);
+            mine.play(own, turns[i], top, static_cast<std::size_t>(d - 1));
             values[i] = -negamax(own, d - 1, -kWin - 1, kWin + 1, mine);
             own.undo(turns[i]);
           }

@@ -1,6 +1,8 @@
 // Connect6 threat-space search (contract in connect6_threats.h).
 // [SECTION] helpers   [SECTION] threats and their need   [SECTION] move generation   [SECTION] search
 #include "search/connect6/connect6_threats.h"
+
+#include "warpmind/search/connect6_network.h"
 #include "search/connect6/geometry.h"
 
 #include <algorithm>
@@ -227,14 +229,15 @@ bool ThreatSearch::attacks(Board& b, Stone me, int ply, bool quiet) {
       for (int w : Through()[static_cast<std::size_t>(c)])
         if (count_[static_cast<std::size_t>(w)] >= 3 && !in_window(w, a)) tmp_.push_back(w);
       const int nd = need(b, a, c, tmp_);
-      const int k = score[static_cast<std::size_t>(a)] + score[static_cast<std::size_t>(c)];
+      const std::int64_t k = net_ ? std::int64_t{net_->cell_score(b, a, me)} + net_->cell_score(b, c, me)
+                                  : score[static_cast<std::size_t>(a)] + score[static_cast<std::size_t>(c)];
       if (nd >= 3) {
         p.moves.clear();
         p.moves.push_back({a, c, nd, k});
         return true;
       }
       if (nd == 0 && !quiet) continue;
-      p.moves.push_back({a, c, nd, nd * 100000 + k});
+      p.moves.push_back({a, c, nd, (std::int64_t{nd} << 32) + k});
     }
   std::stable_sort(p.moves.begin(), p.moves.end(), [](const Move& x, const Move& y) { return x.key > y.key; });
   // The threats first (up to kAttackTurns), then the quiet turns that leave a double threat for next

@@ -48,10 +48,14 @@ class ThreatSearch {
   void zone(const Board& b, Stone attacker, int max, std::vector<int>& out) const;
   // A turn that completes six for `s` (which holds a window of four or five on `b`), else {-1, -1}.
   static Turn completion(const Board& b, Stone s);
+  // The learned evaluation whose cell scores order the attacking turns of a kind (null: the counts of
+  // the attacker's threes and twos through their cells). Not owned; it must outlive the searches.
+  void set_network(const Network* n) { net_ = n; }
 
  private:
   struct Move {
-    int a, b, need, key;
+    int a, b, need;
+    std::int64_t key;  // need, then the cells' scores
   };
   struct Ply {
     std::vector<Move> moves;
@@ -84,6 +88,7 @@ class ThreatSearch {
   std::vector<std::int8_t> count_;  // the attacker's stones per window (-1: the defender's too), per call
   std::uint64_t nodes_ = 0, total_nodes_ = 0;
   bool aborted_ = false;
+  const Network* net_ = nullptr;
 };
 
 }  // namespace warpmind::search::connect6::tss
