@@ -46,6 +46,8 @@ SOURCES = {
     "tables": _SEARCH + ["demos/bench/tables_suite.cpp", "assets/chess/games.txt", "assets/connect6/games.txt"]
               + _BENCH_COMMON,
     "nav": _module("nav", "nav_suite.cpp") + _BENCH_COMMON,
+    # Refereed matches of the engines: the search and its networks, the engines' programs.
+    "matches": _SEARCH + ["assets/chess/network.wmn", "assets/connect6/network.wmn", "demos/chess", "demos/connect6"],
     "demo-battle": ["demos/demo", "engine/src", "ai/include/warpmind/field", "ai/src/field", "gpu/src/field",
                     "ai/include/warpmind/crowd", "ai/src/crowd", "gpu/src/crowd", "ai/include/warpmind/combat",
                     "ai/src/combat", "gpu/src/combat", "ai/src/core", "gpu/src/core"],
@@ -73,6 +75,7 @@ RERUN = {
     "server-churn.json": "gpu-run.sh STAGE OUT server-churn",
     "server-10k.json": "gpu-run.sh STAGE OUT server-10k",
     "server-kill.json": "gpu-run.sh STAGE OUT server-kill",
+    "matches.json": "scripts/match.sh (docs/search.md, Chess strength)",
 }
 
 

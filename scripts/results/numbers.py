@@ -60,7 +60,3 @@ def rate(per_s):
             return f"{sig(per_s / scale)} {unit}/s"
     return f"{sig(per_s)}/s"
 
-
-def goal(value, limit):
-    """'met' or 'missed' for a time against its upper limit."""
-    return "met" if value <= limit else "missed"

@@ -1,6 +1,7 @@
 """scripts/figures.py on a clone of this repository: a change to a measured module lands with the docs
 regenerated and its figures marked stale (the check passes), while a hand edit of a generated figure, a
-results file without a commit or a missing record fails the check.
+results file without a commit, a missing record, a figure or commit id typed outside a block, or a
+malformed goal fails the check; the goals of bench/goals.json say met or missed from the results.
 
 The clone is made from this checkout's history with the working tree's scripts and docs copied over and
 regenerated, so the tests try the figures code as it is being changed. Skipped where the source tree is
@@ -55,7 +56,7 @@ def base(tmp_path_factory):
         pytest.skip("a shallow clone: the results files' commits are not in its history")
     repo = str(tmp_path_factory.mktemp("figures") / "repo")
     subprocess.run(["git", "clone", "-q", ROOT, repo], check=True)
-    for rel in ("scripts/figures.py", "scripts/results", "README.md", "docs", "bench/results"):
+    for rel in ("scripts/figures.py", "scripts/results", "README.md", "docs", "bench/results", "bench/goals.json"):
         src, dst = os.path.join(ROOT, rel), os.path.join(repo, rel)
         if os.path.isdir(src):
             shutil.rmtree(dst, ignore_errors=True)
@@ -167,3 +168,38 @@ def test_a_missing_record_fails(repo):
 def test_self_test_passes(repo):
     r = figures(repo, "--self-test")
     assert r.returncode == 0, r.stderr
+
+
+def test_figures_and_commit_ids_typed_outside_blocks_fail(repo):
+    crowd = read(repo, "docs/crowd.md")
+    for typed in ("A tick took 1.79 ms on the GPU.", "It ran 17.7× faster.", "Measured at 8b0b4fb.",
+                  "It gained +146 Elo."):
+        write(repo, "docs/crowd.md", crowd + "\n" + typed + "\n")
+        r = figures(repo, "--check")
+        assert r.returncode == 1, typed
+        assert "docs/crowd.md:" in r.stderr and "outside a generated block" in r.stderr, r.stderr
+    # Parameters and products are not measurements; accounts under docs/notes/ keep their figures.
+    write(repo, "docs/crowd.md", crowd + "\nA 1024 × 1024 map, 50 ms a tick, 20× the CPU.\n")
+    write(repo, "docs/notes/2026-01-01-account.md", "Measured at 8b0b4fb: 1.79 ms, 17.7×.\n")
+    r = figures(repo, "--check")
+    assert r.returncode == 0, r.stderr
+
+
+def test_goals_say_met_or_missed_from_the_results(repo):
+    goals = json.loads(read(repo, "bench/goals.json"))
+    g = next(x for x in goals["goals"] if x["id"] == "crowd-16m")
+    status = read(repo, "docs/status.md")
+    row = next(line for line in block(status, "goals").splitlines() if "16,000,000 agents" in line)
+    assert "| met |" in row
+    g["at_most"] = g["at_most"] / 100  # now out of reach
+    write(repo, "bench/goals.json", json.dumps(goals))
+    assert figures(repo, "--check").returncode == 1
+    assert figures(repo).returncode == 0
+    row = next(line for line in block(read(repo, "docs/status.md"), "goals").splitlines() if "16,000,000 agents" in line)
+    assert "| **missed** |" in row
+    assert "crowd (accept/reject, 16,000,000 agents" in block(read(repo, "README.md"), "goals-missed")
+    assert figures(repo, "--check").returncode == 0
+    g["colour"] = "red"  # an unknown key
+    write(repo, "bench/goals.json", json.dumps(goals))
+    r = figures(repo, "--check")
+    assert r.returncode == 1 and "unknown keys colour" in r.stderr

@@ -1,7 +1,8 @@
 """Blocks of the simulation suites (field, crowd, aoi, ddm), the battle demo and the server, and the
 README's headline table (which also cites the search suites)."""
 
-from ..numbers import big, count, goal, ms, rate, sig, times
+from ..goals import goal
+from ..numbers import big, count, ms, rate, sig, times
 from ..records import Missing
 from . import block, table
 from .search import SEARCHES, _best_cpu, _gpu_label, _search
@@ -150,7 +151,7 @@ def field_grid(load):
 def field_targets(load):
     f = load("h200/field.json")
     rows = []
-    for radius, res, n, scale, limit in ((15, 2048, 2048, False, 0.05), (15, 4096, 100000, True, 0.1)):
+    for radius, res, n, scale, g in ((15, 2048, 2048, False, goal("field-2048")), (15, 4096, 100000, True, goal("field-scale"))):
         v = _field_case(f, radius, res, n, scale)
         for x in ("cpu-stamp", "gpu-shared", "gpu-binned"):
             if x not in v:
@@ -159,7 +160,7 @@ def field_targets(load):
         rows.append([f"{res}², {n:,} entities, r = {radius}", ms(v["cpu-stamp"]["median_ms"]),
                      ms(v["gpu-shared"]["median_ms"]), f"**{ms(b['median_ms'])}**",
                      times(v["cpu-stamp"]["median_ms"] / b["median_ms"]), ms(b.get("with_transfers_ms")),
-                     f"≤ {limit} ms: {goal(b['median_ms'], limit)}"])
+                     g.cell(b["median_ms"])])
     return table(["case", "cpu-stamp (16 threads)", "gpu-shared (the seed's Algorithm 4)", "gpu-binned",
                   "gpu-binned × cpu-stamp", "gpu-binned host to host", "target"], rows)
 
@@ -177,7 +178,7 @@ def _crowd_rows(c, agents_list=None, targets=None):
               [times(ref["median_ms"] / best), ms(sg.get("with_transfers_ms")), ms(sg.get("floor_ms"))]
         if targets is not None:
             t = targets.get(n)
-            row.append(f"≤ {t} ms: {goal(sg['median_ms'], t)}" if t else "")
+            row.append(t.cell(sg["median_ms"]) if t else "")
         rows.append(row)
     return rows
 
@@ -186,22 +187,20 @@ _CROWD_HEAD = ["agents", "ticks", "cpu-reference", "gpu-sort", "gpu-tiled", "gpu
                "gpu-static-grid host to host", "floor (25 B an agent)"]
 
 
-_CROWD_TARGETS = {1000000: 0.1, 16000000: 1.5}  # ms a tick of gpu-static-grid
+def _crowd_targets():  # gpu-static-grid's goals by agents (bench/goals.json)
+    return {g.params["agents"]: g for g in (goal("crowd-1m"), goal("crowd-16m"))}
 
 
 @block("crowd")
 def crowd(load):
     c = load("h200/crowd.json")
-    return table(_CROWD_HEAD + ["target"], _crowd_rows(c, None, _CROWD_TARGETS))
+    return table(_CROWD_HEAD + ["target"], _crowd_rows(c, None, _crowd_targets()))
 
 
 @block("crowd-summary")
 def crowd_summary(load):
     c = load("h200/crowd.json")
-    return table(_CROWD_HEAD + ["target"], _crowd_rows(c, [100000, 1000000, 16000000], _CROWD_TARGETS))
-
-
-_AVOID_TARGETS = {10000: 0.1, 1000000: 2.0}  # ms a step of avoid-gpu-static-grid
+    return table(_CROWD_HEAD + ["target"], _crowd_rows(c, [100000, 1000000, 16000000], _crowd_targets()))
 
 
 @block("crowd-avoid")
@@ -215,13 +214,13 @@ def crowd_avoid(load):
         for n in sorted({r["params"]["agents"] for r in walk}):
             ref = c.one("avoid-cpu-reference", agents=n, scenario=None, min_radius=walk[0]["params"].get("min_radius"))
             g = c.maybe("avoid-gpu-static-grid", agents=n, scenario=None, min_radius=ref["params"].get("min_radius"))
-            t = None if mixed else _AVOID_TARGETS.get(n)
+            t = None if mixed else {g.params["agents"]: g for g in (goal("avoid-10k"), goal("avoid-1m"))}.get(n)
             label = f"{n:,} agents, random goals" + (
                 f", radii {ref['params']['min_radius']:g} to {ref['params']['radius']:g}" if mixed else "")
             rows.append([label, ref["params"]["ticks"], ms(ref["median_ms"]),
                          ms(g["median_ms"]) if g else "-", times(ref["median_ms"] / g["median_ms"]) if g else "-",
                          ms(g.get("floor_ms")) if g else "-",
-                         f"≤ {t} ms: {goal(g['median_ms'], t)}" if g and t else ""])
+                         t.cell(g["median_ms"]) if g and t else ""])
     out = table(["case", "ticks", "cpu-reference (16 threads)", "gpu-static-grid", "GPU × CPU",
                  "floor (29 B an agent)", "target"], rows)
     rows = []
@@ -267,7 +266,7 @@ def spot_checks(load):
 @block("aoi")
 def aoi(load):
     a = load("h200/aoi.json")
-    goals = {524288: 3, 1048576: 8}
+    goals = {g.params["clients"]: g for g in (goal("aoi-512k"), goal("aoi-1m"))}
     rows = []
     clients = sorted({r["params"]["clients"] for r in a.find("gpu-fast", map=2500, aoi=10)})
     for n in [n for n in clients if n >= 131072]:
@@ -279,7 +278,7 @@ def aoi(load):
                      f"{sig(g['logic_ms'])} / {sig(g['sort_ms'])} / {sig(g['query_ms'])}",
                      times(c["median_ms"] / g["median_ms"]) if c else "–", ms(g["floor_ms"]),
                      f"{ms(g['download_ms'])} ({sig(g['download_floor_ms'])})",
-                     f"≤ {goals[n]} ms: {goal(g['median_ms'], goals[n])}" if n in goals else ""])
+                     goals[n].cell(g["median_ms"]) if n in goals else ""])
     return table(["clients (map 2500², AOI 10)", "notifications a tick", "cpu-fast (16 threads)", "gpu-seed",
                   "gpu-fast", "gpu-fast: logic / sort / query (ms)", "gpu-fast × cpu-fast", "floor",
                   "download (its floor)", "goal"], rows)
@@ -295,7 +294,7 @@ def ddm(load):
                      times(c["match_ms"] / g["match_ms"]), ms(c["median_ms"]), f"**{ms(g['median_ms'])}**",
                      ms(g["step_transfer_and_device_ms"]),
                      f"{ms(g['step_host_ms'])} ({ms(g['step_update_ms'])})",
-                     f"≤ 2 ms: {goal(g['median_ms'], 2)}"])
+                     goal("ddm-step").cell(g["median_ms"])])
     return table(["1,000,000 regions", "pairs", "full match cpu-sort", "full match gpu-grid", "×",
                   "step cpu-sort", "step gpu-grid", "of which transfers + device", "host (batch update)",
                   "step goal"], rows)
@@ -305,19 +304,19 @@ def ddm(load):
 def nav(load):
     """docs/nav.md: every map and goal count, the CPU and the GPU on the same goals, with the issue's goals."""
     n = load("h200/nav.json")
-    goals = {("open", 1024, 1): 0.5, ("rooms", 1024, 1): 0.5, ("maze", 1024, 1): 0.5, ("open", 1024, 64): 10,
-             ("rooms", 1024, 64): 10, ("maze", 1024, 64): 10, ("open", 4096, 1): 5}
+    goals = {(g.params["width"], g.params["goals"]): g for g in (goal("nav-one-goal"), goal("nav-64-goals"),
+                                                                   goal("nav-4096"))}
     rows = []
     for g in n.find("gpu"):
         p = g["params"]
         c = n.one("cpu-1-thread" if p["goals"] == 1 else "cpu-threads", map=p["map"], width=p["width"],
                   goals=p["goals"])
-        limit = goals.get((p["map"], p["width"], p["goals"]))
+        limit = goals.get((p["width"], p["goals"]))
         threads = "1 thread" if p["goals"] == 1 else f"{c['params']['threads']} threads"
         rows.append([f"{p['map']} {p['width']}²", count(p["goals"]), f"{ms(c['median_ms'])} ({threads})",
                      f"**{ms(g['median_ms'])}**", ms(g["call_ms"]), times(c["median_ms"] / g["median_ms"]),
                      count(g["tiles_relaxed"]), ms(g["floor_ms"]),
-                     f"≤ {limit:g} ms: {goal(g['median_ms'], limit)}" if limit else "",
+                     limit.cell(g["median_ms"]) if limit else "",
                      "equal" if g["checked"] else "DIFFER"])
     out = table(["map", "goals", "CPU (Dijkstra)", "GPU (device)", "GPU call (copies included)", "GPU speed-up",
                  "tile relaxations", "floor", "goal", "every field against the CPU's"], rows)
@@ -338,7 +337,7 @@ def nav(load):
         p = g["params"]
         c = n.one("cpu-update", map=p["map"], width=p["width"])
         ups.append([f"{p['map']} {p['width']}²", ms(c["median_ms"]), f"**{ms(g['median_ms'])}**",
-                    sig(g["tiles_relaxed_per_round"]), f"≤ 0.2 ms: {goal(g['median_ms'], 0.2)}",
+                    sig(g["tiles_relaxed_per_round"]), goal("nav-update").cell(g["median_ms"]),
                     "equal" if g["checked"] and c["checked"] else "DIFFER"])
     return (out + ["", "One goal set (the many goals above as one field) and a million units steered by it:", ""] +
             table(["map", "goals in the set", "CPU goal set", "GPU goal set (device)", "speed-up", "tile relaxations",
@@ -363,10 +362,10 @@ def demo_battle(load):
                  "navigation fields (every 4th tick)", "tick", "ticks/s", "render / frame", "ticks/s with rendering",
                  "overlaps"], rows)
     lines = []
-    for label, limit in (("cuda, sight 10, interop", 3), ("cuda, sight 20, interop", 4)):
+    for g in (goal("battle-sight-10"), goal("battle-sight-20")):
+        label = g.run["label"]
         r = b.run(label=label)
-        lines.append(f"{label}: {ms(r['median_ms']['tick'])} a tick (goal ≤ {limit} ms: "
-                     f"{goal(r['median_ms']['tick'], limit)})")
+        lines.append(f"{label}: {ms(r['median_ms']['tick'])} a tick (goal {g.cell(r['median_ms']['tick'])})")
     return out + ["", "Goals: " + "; ".join(lines) + "."]
 
 
@@ -392,8 +391,8 @@ def server_virtual(load):
     c = v.run(backend="cpu", clients=1000000)
     return out + ["", f"Times in ms (medians of the stages). At 1,000,000 clients the GPU tick is "
                       f"{ms(g['tick_ms']['p50'])} against {ms(c['tick_ms']['p50'])} on the CPU backend "
-                      f"({times(c['tick_ms']['p50'] / g['tick_ms']['p50'])}); the goal, ≤ 10 ms, is "
-                      f"{goal(g['tick_ms']['p50'], 10)}."]
+                      f"({times(c['tick_ms']['p50'] / g['tick_ms']['p50'])}); the goal, "
+                      f"{goal('server-1m').cell(g['tick_ms']['p50'])}."]
 
 
 @block("server-sockets")

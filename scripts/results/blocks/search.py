@@ -1,6 +1,7 @@
 """Blocks of the search suites: chess, Connect6, perft, tables and the hybrid suite's node counts."""
 
 from ..numbers import count, ms, rate, sig, times
+from ..goals import goal
 from ..records import Missing, unique
 from . import block, table
 
@@ -133,18 +134,16 @@ def search_resident(load):
 @block("perft")
 def perft(load):
     p = load("h200/chess.json")
-    goals = {("start", 9): 700e9, ("kiwipete", 7): 1.1e12}
+    goals = {(g.variant, g.params["position"], g.params["depth"]): g
+             for g in (goal("perft-start"), goal("perft-kiwipete"), goal("perft-start-tt"))}
     rows = []
-    time_goals = {("start", 10): 4000.0}  # ms, with the transposition table
     for variant, what in (("perft-cpu", "CPU, 16 threads"), ("perft-gpu", "GPU"),
                           ("perft-gpu-tt", "GPU, transposition table")):
         for r in p.find(variant, experiment="perft"):
             k = (r["params"]["position"], r["params"]["depth"])
-            g = goals.get(k) if variant == "perft-gpu" else None
-            t = time_goals.get(k) if variant == "perft-gpu-tt" else None
-            goal = (f"≥ {rate(g)}: {'met' if r['nodes_per_s'] >= g else 'not met'}" if g else
-                    f"≤ {ms(t)}: {'met' if r['median_ms'] <= t else 'not met'}" if t else "")
-            rows.append([what, f"{k[0]}, {k[1]}", count(r["nodes"]), ms(r["median_ms"]), rate(r["nodes_per_s"]), goal])
+            g = goals.get((variant,) + k)
+            rows.append([what, f"{k[0]}, {k[1]}", count(r["nodes"]), ms(r["median_ms"]), rate(r["nodes_per_s"]),
+                         g.cell(r[g.field]) if g else ""])
     if not rows:
         raise Missing(f"{p.path}: no perft records")
     return table(["backend", "position, depth", "nodes", "time", "nodes a second", "goal"], rows)
