@@ -10,7 +10,6 @@ usage: chess_train.py --data FILE [--data FILE ...] --out NET.wmn [--hidden 256]
 """
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -24,8 +23,8 @@ import torch  # noqa: E402
 
 from warpmind_train import chess_network as cn  # noqa: E402
 from warpmind_train import chess_records  # noqa: E402
+from warpmind_train import fit  # noqa: E402
 from warpmind_train.chess_model import ChessModel, loss, tensors  # noqa: E402
-from warpmind_train.fit import fit, mean_loss  # noqa: E402
 
 
 def main(argv=None):
@@ -35,24 +34,11 @@ def main(argv=None):
     ap.add_argument("--hidden", type=int, default=256, help="accumulator units a perspective (32..1024, ×32)")
     ap.add_argument("--buckets", type=int, default=4, choices=sorted(cn.BUCKETS), help="king buckets")
     ap.add_argument("--residual", action="store_true", help="the output corrects the classical evaluation")
-    ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--qat-epochs", type=int, default=2, help="the last epochs quantisation-aware")
-    ap.add_argument("--batch", type=int, default=16384)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--lambda", dest="lam", type=float, default=1.0, help="weight of the score against the result")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--seconds", type=float, default=0, help="fewer epochs if they would take longer than this")
-    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
-    ap.add_argument("--threads", type=int, default=0, help="CPU threads for PyTorch (0: its default)")
-    ap.add_argument("--json", help="a summary written as JSON")
+    fit.add_arguments(ap, batch=16384, lr=1e-3, lam=1.0)
     a = ap.parse_args(argv)
     if not (32 <= a.hidden <= 1024 and a.hidden % 32 == 0):
         ap.error("--hidden must be 32..1024, a multiple of 32")
-    if not 0 <= a.lam <= 1:
-        ap.error("--lambda must be in [0, 1]")
-    if a.threads:
-        torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
+    fit.start(ap, a)
     t0 = time.time()
     try:
         recs = np.concatenate([chess_records.read(p) for p in a.data])
@@ -65,11 +51,8 @@ def main(argv=None):
     train_set, test = tensors(recs[~held], a.device), tensors(recs[held], a.device)
     table = cn.BUCKETS[a.buckets]
     model = ChessModel(a.hidden, table, a.residual).to(a.device)
-    start_loss = mean_loss(model, test, loss(a.lam))
-    history = fit(model, train_set, test, loss(a.lam), a.epochs, a.batch, a.lr, a.seed,
-                  log=lambda m: print(f"chess_train: {m}", flush=True), qat_epochs=min(a.qat_epochs, a.epochs),
-                  after_epoch=lambda h: model.quantised().save(a.out), seconds=a.seconds)
-    model.cpu()
+    start_loss = fit.mean_loss(model, test, loss(a.lam))
+    history = fit.train_and_write(model, train_set, test, loss(a.lam), a, "chess_train")
     # The written file's integer values on the held-out records against the float model's.
     test_recs = recs[held]
     ints = cn.forward(cn.load(a.out), test_recs)
@@ -79,20 +62,11 @@ def main(argv=None):
         if a.residual:
             floats = floats + test_recs["classical"]
     gap = float(np.mean(np.abs(ints - floats))) if len(ints) else float("nan")
-    summary = {
-        "records": int(len(recs)), "held_out": int(held.sum()), "hidden": a.hidden, "buckets": a.buckets,
-        "residual": a.residual,
-        "epochs": a.epochs, "qat_epochs": a.qat_epochs, "batch": a.batch, "lr": a.lr, "lambda": a.lam, "seed": a.seed, "device": a.device,
-        "device_name": torch.cuda.get_device_name(0) if a.device.startswith("cuda") else "cpu",
-        "held_out_loss_start": start_loss, "history": history,
-        "quantisation_mean_abs_cp": gap, "seconds": round(time.time() - t0, 1), "network": a.out,
-        "network_bytes": os.path.getsize(a.out),
-    }
+    fit.write_summary(a, {"records": int(len(recs)), "held_out": int(held.sum()), "hidden": a.hidden,
+                          "buckets": a.buckets, "residual": a.residual, "quantisation_mean_abs_cp": gap},
+                      history, start_loss, t0)
     print(f"chess_train: wrote {a.out}; the integer values differ from the model's by {gap:.2f} cp on average "
           f"over the held-out records", flush=True)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(summary, f, indent=1)
     return 0
 
 

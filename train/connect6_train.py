@@ -9,7 +9,6 @@ usage: connect6_train.py --data FILE [--data FILE ...] --out NET.wmn [--features
 """
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -23,8 +22,8 @@ import torch  # noqa: E402
 
 from warpmind_train import connect6_network as c6n  # noqa: E402
 from warpmind_train import connect6_records as c6r  # noqa: E402
+from warpmind_train import fit  # noqa: E402
 from warpmind_train.connect6_model import Connect6Model, fit_scale, loss, near_mask, tensors  # noqa: E402
-from warpmind_train.fit import fit, mean_loss  # noqa: E402
 
 
 def top_cell_rate(weights, cells, codes, recs, windows):
@@ -42,23 +41,12 @@ def main(argv=None):
     ap.add_argument("--data", action="append", required=True, help="a records file (repeatable)")
     ap.add_argument("--out", required=True, help="the network file written")
     ap.add_argument("--features", type=int, default=32, help="accumulator units a perspective (32..256, ×32)")
-    ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--qat-epochs", type=int, default=2, help="the last epochs quantisation-aware")
-    ap.add_argument("--batch", type=int, default=4096)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--lambda", dest="lam", type=float, default=0.5, help="weight of the score against the result")
     ap.add_argument("--mu", type=float, default=0.05, help="weight of the policy's loss")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--seconds", type=float, default=0, help="fewer epochs if they would take longer than this")
-    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
-    ap.add_argument("--threads", type=int, default=0)
-    ap.add_argument("--json", help="a summary written as JSON")
+    fit.add_arguments(ap, batch=4096, lr=2e-3, lam=0.5)
     a = ap.parse_args(argv)
     if not (32 <= a.features <= 256 and a.features % 32 == 0):
         ap.error("--features must be 32..256, a multiple of 32")
-    if a.threads:
-        torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
+    fit.start(ap, a)
     t0 = time.time()
     try:
         parts = [c6r.read(p) for p in a.data]
@@ -80,25 +68,14 @@ def main(argv=None):
     test = tensors(cells[held], codes[held], recs[held], a.device)
     model = Connect6Model(a.features, windows).to(a.device)
     objective = loss(a.lam, scale, a.mu)
-    start_loss = mean_loss(model, test, objective)
-    history = fit(model, train_set, test, objective, a.epochs, a.batch, a.lr, a.seed,
-                  log=lambda m: print(f"connect6_train: {m}", flush=True), qat_epochs=min(a.qat_epochs, a.epochs),
-                  after_epoch=lambda h: model.quantised().save(a.out), seconds=a.seconds)
-    model.cpu()
+    start_loss = fit.mean_loss(model, test, objective)
+    history = fit.train_and_write(model, train_set, test, objective, a, "connect6_train")
     w = c6n.load(a.out)
     rate = top_cell_rate(w, cells[held], codes[held], recs[held], windows)
-    summary = {
-        "records": int(len(recs)), "held_out": int(held.sum()), "features": a.features, "epochs": a.epochs,
-        "qat_epochs": a.qat_epochs, "batch": a.batch, "lr": a.lr, "lambda": a.lam, "mu": a.mu, "score_scale": scale,
-        "seed": a.seed, "device": a.device,
-        "device_name": torch.cuda.get_device_name(0) if a.device.startswith("cuda") else "cpu",
-        "held_out_loss_start": start_loss, "history": history, "held_out_top_cell": rate,
-        "seconds": round(time.time() - t0, 1), "network": a.out, "network_bytes": os.path.getsize(a.out)}
+    fit.write_summary(a, {"records": int(len(recs)), "held_out": int(held.sum()), "features": a.features,
+                          "mu": a.mu, "score_scale": scale, "held_out_top_cell": rate}, history, start_loss, t0)
     print(f"connect6_train: wrote {a.out}; the search's stone is the best-scored candidate in {rate:.1%} of the "
           f"held-out positions", flush=True)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(summary, f, indent=1)
     return 0
 
 

@@ -26,10 +26,13 @@
 #include "warpmind/ddm/scenario.h"
 #include "warpmind/core/random.h"
 #include "ddm_oracle.h"
+#include "stats.h"
 
 namespace warpmind::bench {
 
 namespace {
+
+using demos::median;
 
 struct Case {
   std::size_t regions;
@@ -208,10 +211,6 @@ int run(const Flags& f) {
         std::fprintf(stderr, "  %s: %s\n", ddm::variant_name(variants[v]), st.message().c_str());
         return 1;
       }
-      const auto median = [](std::vector<double> x) {
-        std::sort(x.begin(), x.end());
-        return x.empty() ? 0.0 : x[x.size() / 2];
-      };
       const double host_med = median(step_host), update_med = median(step_update);
       Record r;
       r.timing.ms = step_ms.empty() ? std::vector<double>{match_ms[v]} : step_ms;

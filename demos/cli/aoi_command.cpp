@@ -12,20 +12,17 @@
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/context.h"
+#include "stats.h"
 
 namespace warpmind::cli {
 
 namespace {
 
+using demos::median;
+
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind aoi: %s\n", why.c_str());
   return 2;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 // The flags of `warpmind aoi`.

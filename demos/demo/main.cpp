@@ -33,10 +33,12 @@
 #include "observer.h"
 #endif
 #include "output.h"
+#include "stats.h"
 
 namespace {
 
 using namespace warpmind;
+using demos::median;
 using Clock = std::chrono::steady_clock;
 
 int bad(const std::string& why) {
@@ -45,12 +47,6 @@ int bad(const std::string& why) {
 }
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // A board scene headless: the picture rendered to OUT/frame-0000.png, `stats` (a JSON object's fields)
 // to OUT/stats.json.

@@ -26,11 +26,13 @@
 #include "flags.h"
 #include "protocol.h"
 #include "warpmind/aoi/aoi.h"
+#include "stats.h"
 
 namespace {
 
 using namespace warpmind;
 using namespace warpmind::bots;
+using demos::percentile;
 
 int bad(const std::string& why) {
   std::fprintf(stderr, "warpmind-bots: %s\n", why.c_str());
@@ -51,12 +53,6 @@ struct Flags {
   std::uint64_t seed = 1;
   bool json = false;
 };
-
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-}
 
 // A new UDP socket for a bot, bound to its --bind address when it has one.
 ENetHost* open_socket(const Bot& b) {

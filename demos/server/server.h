@@ -34,6 +34,7 @@
 #include "zone_wire.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/core/context.h"
+#include "stats.h"
 
 namespace warpmind::server {
 
@@ -476,8 +477,7 @@ struct Server {
   void deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us);
 };
 
-// The q-quantile of v (0: none).
-double percentile(std::vector<float> v, double q);
+using demos::percentile;  // stats.h
 
 // --virtual-clients N: runs the clients and the ticks, prints the times; the exit status.
 int run_virtual(Server& sv);

@@ -171,12 +171,6 @@ void Server::metrics_loop() {
   for (Scrape& c : scrapes) close(c.fd);
 }
 
-double percentile(std::vector<float> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
-}
-
 // The summary on stop: one line of JSON (--json) or a few lines of text, on stdout.
 void Server::print_summary(double seconds, std::uint32_t connected) const {
   std::uint64_t dropped = 0;

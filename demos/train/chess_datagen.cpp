@@ -258,6 +258,10 @@ int chess_expand(const std::vector<std::string>& files, const std::string& out, 
       std::fclose(f);
       return 2;
     }
+    // In the order of the games' own numbers (a run writes them as they end), so that the records are the
+    // same for the same files.
+    std::sort(games.begin(), games.end(),
+              [](const ChessGameRecord& x, const ChessGameRecord& y) { return x.index < y.index; });
     for (ChessGameRecord& g : games) {
       g.index = next++;
       bytes.clear();

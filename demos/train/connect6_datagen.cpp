@@ -128,6 +128,10 @@ int connect6_expand(const std::vector<std::string>& files, const std::string& ou
       std::fclose(f);
       return 2;
     }
+    // In the order of the games' own numbers (a run writes them as they end), so that the records are the
+    // same for the same files.
+    std::sort(games.begin(), games.end(),
+              [](const Connect6GameRecord& x, const Connect6GameRecord& y) { return x.index < y.index; });
     for (const Connect6GameRecord& g : games) {
       bytes.clear();
       records += append_records(g, max_score, next++, bytes);

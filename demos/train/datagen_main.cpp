@@ -22,8 +22,9 @@
 // Stockfish on one thread is); --seconds stops starting games after that long. Games are appended to the
 // file as they end, in any order (each carries its number); progress goes to stderr every 10 seconds.
 // `expand`: the trainer's records (training_records.h) of the games' quiet labelled positions, the games
-// numbered in the order of the files given. `score`: the network's value of each record's position, a
-// line each (the trainer's tests hold its integer forward pass to these).
+// numbered in the order of the files given and, within a file, of their own numbers (so the same files
+// give the same records). `score`: the network's value of each record's position, a line each (the
+// trainer's tests hold its integer forward pass to these).
 // `connect6`: games of warpmind's Connect6 search (depth, width, threat-space search, the window-count
 // evaluation or a network) from the centre stone and --random-turns - 1 random turns among the 16 best
 // candidates, every turn's search score stored (connect6_games.h); the game ends with a six or a full
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
     CLI::App* c = demos::add_subcommand(
         app, "expand",
         "Writes the chess trainer's records (demos/train/training_records.h) of the games' quiet labelled positions.");
-    files_of(c, "games files (.wmg, gzip-compressed or not), numbered in this order");
+    files_of(c, "games files (.wmg, gzip-compressed or not), numbered in this order (in a file: by their own numbers)");
     demos::add_text(*c, "--out", out, "FILE", "the records file written")->required();
     demos::add_integer(*c, "--min-ply", min_ply, 0, train::kMaxGamePlies, "N", "no position before ply N");
     demos::add_integer(*c, "--max-score", max_score, 0, 32000, "CP", "no score beyond ±CP");
@@ -138,7 +139,8 @@ int main(int argc, char** argv) {
     CLI::App* c = demos::add_subcommand(
         app, "connect6-expand",
         "Writes the Connect6 trainer's records (demos/train/connect6_records.h) of the games' labelled positions.");
-    files_of(c, "games files (.wmg6, gzip-compressed or not), numbered in this order");
+    files_of(c,
+             "games files (.wmg6, gzip-compressed or not), numbered in this order (in a file: by their own numbers)");
     demos::add_text(*c, "--out", out, "FILE", "the records file written")->required();
     demos::add_integer(*c, "--max-score", c6_max_score, 0, 30000, "S", "no score beyond ±S");
     commands.push_back({c, [&] { return train::connect6_expand(files, out, c6_max_score); }});

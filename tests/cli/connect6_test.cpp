@@ -33,11 +33,12 @@ TEST(Cli, Connect6MatchesAreRefereed) {
   EXPECT_NE(r.out.find("game 1: engine 1 black"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("game 2: engine 1 white"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("illegal moves 0, time losses 0"), std::string::npos) << r.out;
-  // An engine that answers nonsense loses at once; a bad --game is refused.
+  // An engine that answers nonsense loses at once; a bad --game is refused. (A generous clock: the
+  // honest engine must not lose on time first on a loaded machine.)
   const Outcome bad =
       run("warpmind-referee --game connect6 --engine1 'while read l; do case $l in name) echo name x;; *) echo move "
           "ZZZZ;; esac; done' --engine2 '" +
-          c6 + " 2>/dev/null' --games 1 --time 300");
+          c6 + " 2>/dev/null' --games 1 --time 5000");
   EXPECT_EQ(bad.status, 1) << bad.out;
   EXPECT_NE(bad.out.find("illegal turn 'ZZZZ'"), std::string::npos) << bad.out;
   // The summary's score line: no points of one game is an Elo difference of minus infinity.

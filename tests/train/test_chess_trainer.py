@@ -6,31 +6,18 @@ Needs PyTorch (Debian's python3-torch) and WARPMIND_BIN_DIR, the build's bin fol
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "train"))
+from datagen_helper import needs_datagen, run  # noqa: E402  (also puts train/ on the import path)
 
 import chess_train  # noqa: E402
 from warpmind_train import chess_network as cn  # noqa: E402
 from warpmind_train import chess_records  # noqa: E402
 from warpmind_train.chess_model import ChessModel, tensors  # noqa: E402
-
-BIN = os.environ.get("WARPMIND_BIN_DIR", "")
-DATAGEN = os.path.join(BIN, "warpmind-datagen")
-needs_datagen = pytest.mark.skipif(not os.access(DATAGEN, os.X_OK), reason="WARPMIND_BIN_DIR has no warpmind-datagen")
-
-
-def run(*args):
-    return subprocess.run([DATAGEN, *args], capture_output=True, text=True)
-
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):

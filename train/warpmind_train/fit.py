@@ -2,7 +2,9 @@
 the step size decaying along a cosine to a hundredth, the last epochs quantisation-aware (the model's
 `quantised_forward`), the loss on the held-out samples after every epoch."""
 
+import json
 import math
+import os
 import time
 
 import torch
@@ -71,3 +73,50 @@ def fit(model, data, held, loss, epochs, batch_size, lr, seed, log=print, qat_ep
                 log(f"time: {epochs} epochs fit in {seconds} s at {pace} s an epoch")
         epoch += 1
     return history
+
+
+def add_arguments(ap, batch, lr, lam):
+    """The flags both trainers take beside their data, network and shape."""
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--qat-epochs", type=int, default=2, help="the last epochs quantisation-aware")
+    ap.add_argument("--batch", type=int, default=batch)
+    ap.add_argument("--lr", type=float, default=lr)
+    ap.add_argument("--lambda", dest="lam", type=float, default=lam, help="weight of the score against the result")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seconds", type=float, default=0, help="fewer epochs if they would take longer than this")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--threads", type=int, default=0, help="CPU threads for PyTorch (0: its default)")
+    ap.add_argument("--json", help="a summary written as JSON")
+
+
+def start(ap, a):
+    """Checks the shared flags and sets PyTorch up by them."""
+    if not 0 <= a.lam <= 1:
+        ap.error("--lambda must be in [0, 1]")
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+
+
+def train_and_write(model, data, held, loss, a, name):
+    """fit() by the shared flags, the network written to a.out after every epoch; returns the history
+    with the model back on the CPU."""
+    history = fit(model, data, held, loss, a.epochs, a.batch, a.lr, a.seed,
+                  log=lambda m: print(f"{name}: {m}", flush=True), qat_epochs=min(a.qat_epochs, a.epochs),
+                  after_epoch=lambda h: model.quantised().save(a.out), seconds=a.seconds)
+    model.cpu()
+    return history
+
+
+def write_summary(a, fields, history, start_loss, t0):
+    """The run's summary (the flags, `fields`, the losses) as JSON where --json asks for it."""
+    summary = {"epochs": a.epochs, "qat_epochs": a.qat_epochs, "batch": a.batch, "lr": a.lr, "lambda": a.lam,
+               "seed": a.seed, "device": a.device,
+               "device_name": torch.cuda.get_device_name(0) if a.device.startswith("cuda") else "cpu",
+               "held_out_loss_start": start_loss, "history": history, "seconds": round(time.time() - t0, 1),
+               "network": a.out, "network_bytes": os.path.getsize(a.out)}
+    summary.update(fields)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(summary, f, indent=1)
+    return summary

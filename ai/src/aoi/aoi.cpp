@@ -11,6 +11,7 @@
 #include <string>
 
 #include "aoi/aoi_rules.h"
+#include "core/bucket_index.h"
 #include "core/bytes.h"
 
 #if WARPMIND_HAVE_CUDA
@@ -101,8 +102,9 @@ struct AoiWorld::Impl {
   std::vector<std::uint32_t> touched;       // players with an update, ascending
   std::vector<std::uint32_t> first_update;  // index of each player's first update (valid when touched)
   std::vector<std::uint8_t> update_count;   // updates per player (0..3)
-  // Buckets: counting sort of player ids by bucket (stable: ascending ids within a bucket).
-  std::vector<std::uint32_t> bucket_of, bucket_start, bucket_ids, bucket_next;
+  // Buckets: each player's bucket, and the players by bucket.
+  std::vector<std::uint32_t> bucket_of;
+  warpmind::detail::BucketIndex buckets;          // cpu-fast: the players by bucket (ids ascending in a bucket)
   std::vector<std::vector<std::uint32_t>> lists;  // cpu-grid: the thesis's bucket lists
   // Receiver-centric enumeration (cpu-fast): per-receiver counts and offsets, per-worker scratch.
   std::vector<std::uint64_t> counts, vis_counts;
@@ -530,21 +532,14 @@ Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, co
   else
     place(0, n, 0);
   if (fast) {
-    im.bucket_start.assign(nb + 1, 0);
-    for (std::size_t i = 0; i < n; ++i) ++im.bucket_start[im.bucket_of[i] + 1];
-    for (std::size_t b = 0; b < nb; ++b) im.bucket_start[b + 1] += im.bucket_start[b];
-    im.bucket_next.assign(im.bucket_start.begin(), im.bucket_start.end() - 1);
-    im.bucket_ids.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) im.bucket_ids[im.bucket_next[im.bucket_of[i]]++] = i;
+    im.buckets.build(im.bucket_of, nb);
   } else {
     im.lists.resize(nb);
     for (auto& l : im.lists) l.clear();
     for (std::uint32_t i = 0; i < n; ++i) im.lists[im.bucket_of[i]].push_back(i);
   }
   out.ms_sort = ms_since(t0);
-  const auto sorted_bucket = [&](std::size_t b, auto&& fn) {
-    for (std::uint32_t k = im.bucket_start[b]; k < im.bucket_start[b + 1]; ++k) fn(im.bucket_ids[k]);
-  };
+  const auto sorted_bucket = [&](std::size_t b, auto&& fn) { im.buckets.each(b, fn); };
   const auto list_bucket = [&](std::size_t b, auto&& fn) {
     for (std::uint32_t s : im.lists[b]) fn(s);
   };

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/bucket_index.h"
 #include "warpmind/core/device_memory.h"
 #include "combat/combat_rules.h"
 
@@ -41,7 +42,8 @@ struct Volleys::Impl {
   std::vector<std::uint8_t> team;
   std::vector<float> hp;
   std::vector<std::int32_t> cooldown;
-  std::vector<std::uint32_t> cell, start, next, ids, target, shots;
+  std::vector<std::uint32_t> cell, target, shots;
+  warpmind::detail::BucketIndex by_cell;  // the units by cell (stable: ids ascend inside a cell)
 #if WARPMIND_HAVE_CUDA
   std::unique_ptr<gpu::CombatDevice> device;
   bool device_failed = false;
@@ -139,7 +141,7 @@ Status Volleys::fire(std::span<const Vec2> positions, std::span<std::uint8_t> ke
   ThreadPool& pool = ctx_->pool();
   const int cols = im.cols, rows = im.rows;
   const std::size_t cells = static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows);
-  // Counting sort of the units by cell (stable: ids ascend inside a cell).
+  // The units by cell.
   im.cell.resize(n);
   pool.parallel_for(
       n,
@@ -150,12 +152,9 @@ Status Volleys::fire(std::span<const Vec2> positions, std::span<std::uint8_t> ke
                        static_cast<std::uint32_t>(cell_axis(positions[i].x, im.x0, im.side, cols));
       },
       4096);
-  im.start.assign(cells + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) ++im.start[im.cell[i] + 1];
-  for (std::size_t c = 0; c < cells; ++c) im.start[c + 1] += im.start[c];
-  im.next.assign(im.start.begin(), im.start.end() - 1);
-  im.ids.resize(n);
-  for (std::size_t i = 0; i < n; ++i) im.ids[im.next[im.cell[i]]++] = static_cast<std::uint32_t>(i);
+  im.by_cell.build(im.cell, cells);
+  const std::vector<std::uint32_t>& start = im.by_cell.starts();
+  const std::vector<std::uint32_t>& ids = im.by_cell.ids();
   // Targets of the ready weapons.
   im.target.assign(n, kNone);
   pool.parallel_for(
@@ -169,10 +168,9 @@ Status Volleys::fire(std::span<const Vec2> positions, std::span<std::uint8_t> ke
           float best_d2 = im.range2;
           for (int y = std::max(0, cy - 1); y <= std::min(rows - 1, cy + 1); ++y) {
             const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(cols);
-            for (std::uint32_t k = im.start[row + std::max(0, cx - 1)],
-                               end = im.start[row + std::min(cols - 1, cx + 1) + 1];
+            for (std::uint32_t k = start[row + std::max(0, cx - 1)], end = start[row + std::min(cols - 1, cx + 1) + 1];
                  k < end; ++k) {
-              const std::uint32_t j = im.ids[k];
+              const std::uint32_t j = ids[k];
               if (im.team[j] == im.team[i]) continue;
               const float d2 = distance2(positions[i].x, positions[i].y, positions[j].x, positions[j].y);
               if (better(d2, j, best_d2, best)) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/bucket_index.h"
 #include "core/bytes.h"
 #include "crowd_math.h"
 
@@ -26,19 +27,11 @@ constexpr warpmind::detail::Named<CrowdVariant> kVariants[] = {{CrowdVariant::Au
                                                                {CrowdVariant::GpuTiled, "gpu-tiled"},
                                                                {CrowdVariant::GpuStaticGrid, "gpu-static-grid"}};
 
-// Agents sorted by binning cell (counting sort, stable by id): cell c holds ids[start[c] .. start[c+1]).
+// Agents by binning cell (core/bucket_index.h: stable by id).
 struct CellIndex {
-  std::vector<std::uint32_t> start, ids;
-
   void build(std::span<const Vec2> pts, const Geometry& g) {
-    const std::size_t cells = static_cast<std::size_t>(g.cells_x) * g.cells_y;
-    start.assign(cells + 1, 0);
-    ids.resize(pts.size());
-    for (const Vec2& p : pts) ++start[cell_of(p, g) + 1];
-    for (std::size_t c = 0; c < cells; ++c) start[c + 1] += start[c];
-    std::vector<std::uint32_t>& fill = scratch;
-    fill.assign(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < pts.size(); ++i) ids[fill[cell_of(pts[i], g)]++] = static_cast<std::uint32_t>(i);
+    index.build(pts.size(), static_cast<std::size_t>(g.cells_x) * g.cells_y,
+                [&](std::size_t i) { return cell_of(pts[i], g); });
   }
   static std::size_t cell_of(Vec2 p, const Geometry& g) {
     return static_cast<std::size_t>(detail::cell_y(p.y, g)) * g.cells_x + detail::cell_x(p.x, g);
@@ -48,14 +41,12 @@ struct CellIndex {
   void near(Vec2 p, const Geometry& g, F&& f, int reach = 1) const {
     const int cx = detail::cell_x(p.x, g), cy = detail::cell_y(p.y, g);
     for (int y = std::max(0, cy - reach); y <= std::min(g.cells_y - 1, cy + reach); ++y)
-      for (int x = std::max(0, cx - reach); x <= std::min(g.cells_x - 1, cx + reach); ++x) {
-        const std::size_t c = static_cast<std::size_t>(y) * g.cells_x + x;
-        for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) f(ids[k]);
-      }
+      for (int x = std::max(0, cx - reach); x <= std::min(g.cells_x - 1, cx + reach); ++x)
+        index.each(static_cast<std::size_t>(y) * g.cells_x + x, f);
   }
 
  private:
-  std::vector<std::uint32_t> scratch;
+  warpmind::detail::BucketIndex index;
 };
 
 std::string where(std::size_t i, Vec2 p) {

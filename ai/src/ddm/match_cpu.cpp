@@ -92,20 +92,18 @@ void match_cpu(typename RegionMatcher<D>::Impl& im, ThreadPool& pool, DdmVariant
   const auto stripe_of = [&](double y) {
     return static_cast<int>(std::clamp(std::floor((y - y0) / stripe_h), 0.0, static_cast<double>(stripes - 1)));
   };
-  // Counting sort into stripes, then each stripe sorted by lo0 (in parallel).
-  im.stripe_of.resize(ns);
-  im.stripe_start.assign(static_cast<std::size_t>(stripes) + 1, 0);
-  for (std::uint32_t s : im.sub_sorted) ++im.stripe_start[(im.stripe_of[s] = stripe_of(sb[s].lo[1])) + 1];
-  for (int k = 0; k < stripes; ++k) im.stripe_start[k + 1] += im.stripe_start[k];
-  im.stripe_next.assign(im.stripe_start.begin(), im.stripe_start.end() - 1);
+  // Into stripes (stable), then each stripe sorted by lo0 (in parallel).
+  im.stripes.build(im.sub_sorted.size(), static_cast<std::size_t>(stripes),
+                   [&](std::size_t k) { return stripe_of(sb[im.sub_sorted[k]].lo[1]); });
   im.ids_tmp.resize(im.sub_sorted.size());
-  for (std::uint32_t s : im.sub_sorted) im.ids_tmp[im.stripe_next[im.stripe_of[s]]++] = s;
+  for (std::size_t j = 0; j < im.ids_tmp.size(); ++j) im.ids_tmp[j] = im.sub_sorted[im.stripes.ids()[j]];
   im.sub_sorted.swap(im.ids_tmp);
+  const std::vector<std::uint32_t>& stripe_start = im.stripes.starts();
   pool.parallel_for(
       static_cast<std::size_t>(stripes),
       [&](std::size_t b, std::size_t e, unsigned) {
         for (std::size_t k = b; k < e; ++k)
-          std::sort(im.sub_sorted.begin() + im.stripe_start[k], im.sub_sorted.begin() + im.stripe_start[k + 1],
+          std::sort(im.sub_sorted.begin() + stripe_start[k], im.sub_sorted.begin() + stripe_start[k + 1],
                     [&](std::uint32_t x, std::uint32_t y) {
                       return sb[x].lo[0] != sb[y].lo[0] ? sb[x].lo[0] < sb[y].lo[0] : x < y;
                     });
@@ -122,7 +120,7 @@ void match_cpu(typename RegionMatcher<D>::Impl& im, ThreadPool& pool, DdmVariant
     const int first = stripe_of(static_cast<double>(a.lo[1]) - reach1 - 1e-6 * (1.0 + std::fabs(reach1)));
     const int last = stripe_of(static_cast<double>(a.hi[1]));
     for (int k = first; k <= last; ++k) {
-      const auto b = im.sub_sorted.begin() + im.stripe_start[k], e = im.sub_sorted.begin() + im.stripe_start[k + 1];
+      const auto b = im.sub_sorted.begin() + stripe_start[k], e = im.sub_sorted.begin() + stripe_start[k + 1];
       auto it = std::lower_bound(b, e, from, [&](std::uint32_t s, float v) { return sb[s].lo[0] < v; });
       for (; it != e && sb[*it].lo[0] < a.hi[0]; ++it)
         if (overlap(a, sb[*it])) list.push_back(*it);

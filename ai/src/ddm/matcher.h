@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bucket_index.h"
 #include "ddm/ddm_rules.h"
 #include "ddm/host_array.h"
 #include "warpmind/ddm/ddm.h"
@@ -134,7 +135,8 @@ struct RegionMatcher<D>::Impl {
   std::vector<Pair> prev;  // the pairs at the last match, sorted (CPU variants)
   bool have_prev = false;
   // Scratch, reused.
-  std::vector<std::uint32_t> sub_sorted, sub_wide, stripe_start, stripe_next, stripe_of, ids_tmp, stamp;
+  std::vector<std::uint32_t> sub_sorted, sub_wide, ids_tmp, stamp;
+  warpmind::detail::BucketIndex stripes;  // sub_sorted's entries by stripe
   std::vector<float> widths;
   std::vector<std::uint64_t> counts;
   std::vector<std::vector<std::uint32_t>> scratch;  // per worker

@@ -391,17 +391,17 @@ Status AoiDevice::Impl::sort_buckets() {
   cudaStream_t s = stream;
   Status err;
   if (n > 0) {
-    k_bucket_keys<<<blocks_for(n), kThreads, 0, s>>>(n, g, px.get(), py.get(), bucket.get(), ids.get());
+    k_bucket_keys<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, g, px.get(), py.get(), bucket.get(), ids.get());
     WM_CUDA_LAUNCH(k_bucket_keys);
   }
   const int bits = bits_for(buckets);
   WM_RETURN_IF_ERROR(sort_pairs(bucket.get(), skey.get(), ids.get(), sid.get(), n, temp, s, 0, bits));
   if (n > 0) {
-    k_gather_sorted<<<blocks_for(n), kThreads, 0, s>>>(n, sid.get(), px.get(), py.get(), upd_count.get(), spx.get(),
-                                                       spy.get(), supd_count.get());
+    k_gather_sorted<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, sid.get(), px.get(), py.get(), upd_count.get(),
+                                                                 spx.get(), spy.get(), supd_count.get());
     WM_CUDA_LAUNCH(k_gather_sorted);
   }
-  k_run_starts<<<blocks_for(std::size_t{buckets} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
+  k_run_starts<<<blocks_for<kThreads>(std::size_t{buckets} + 1), kThreads, 0, s>>>(n, buckets, skey.get(), start.get());
   WM_CUDA_LAUNCH(k_run_starts);
   return Status::Ok();
 }
@@ -410,7 +410,7 @@ Status AoiDevice::Impl::neighbourhoods() {
   cudaStream_t s = stream;
   Status err;
   if (n > 0) {
-    k_neighbour_lengths<<<blocks_for(n), kThreads, 0, s>>>(n, g, skey.get(), start.get(), nb_len.get());
+    k_neighbour_lengths<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, g, skey.get(), start.get(), nb_len.get());
     WM_CUDA_LAUNCH(k_neighbour_lengths);
   }
   WM_CUDA(cudaMemsetAsync(nb_len.get() + n, 0, sizeof(unsigned long long), s));
@@ -423,9 +423,9 @@ Status AoiDevice::Impl::neighbourhoods() {
     if (!(err = b->reserve(cap)).ok()) return err;
   if (!(err = nb_count.reserve(cap)).ok()) return err;
   if (n > 0) {
-    k_merge_neighbours<<<blocks_for(n), kThreads, 0, s>>>(n, g, sorted(), skey.get(), upd_first.get(), nb_off.get(),
-                                                          nb_id.get(), nb_x.get(), nb_y.get(), nb_first.get(),
-                                                          nb_count.get());
+    k_merge_neighbours<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, g, sorted(), skey.get(), upd_first.get(),
+                                                                    nb_off.get(), nb_id.get(), nb_x.get(), nb_y.get(),
+                                                                    nb_first.get(), nb_count.get());
     WM_CUDA_LAUNCH(k_merge_neighbours);
   }
   return Status::Ok();
@@ -440,7 +440,7 @@ Status AoiDevice::Impl::count_receivers(bool notes) {
   if (!notes && !vis) return Status::Ok();
   unsigned long long* vcount = ent_count.get();  // scratch for the counts before the scan
   if (n > 0) {
-    const unsigned b = blocks_for(n);
+    const unsigned b = blocks_for<kThreads>(n);
     if (notes && vis)
       k_count<true, true><<<b, kThreads, 0, s>>>(n, g, sorted(), skey.get(), neighbours(), note_count.get(), vcount);
     else if (notes)
@@ -466,9 +466,9 @@ Status AoiDevice::Impl::count_receivers(bool notes) {
 
 Status AoiDevice::Impl::write_visibility() {
   if (!g.track_visibility || n == 0) return Status::Ok();
-  k_write<false, true, false><<<blocks_for(n), kThreads, 0, stream>>>(n, g, sorted(), skey.get(), neighbours(), nullptr,
-                                                                      0, 0, nullptr, 0, nullptr, vis_off[vis_cur].get(),
-                                                                      vis[vis_cur].get());
+  k_write<false, true, false><<<blocks_for<kThreads>(n), kThreads, 0, stream>>>(
+      n, g, sorted(), skey.get(), neighbours(), nullptr, 0, 0, nullptr, 0, nullptr, vis_off[vis_cur].get(),
+      vis[vis_cur].get());
   WM_CUDA_LAUNCH(k_write);
   return Status::Ok();
 }
@@ -481,8 +481,9 @@ Status AoiDevice::Impl::enter_leave() {
   if (!g.track_visibility || !have_prev) return Status::Ok();
   const int p = 1 - vis_cur, c = vis_cur;
   if (n > 0) {  // per receiver counts, then their exclusive sums
-    k_diff<false><<<blocks_for(n), kThreads, 0, s>>>(n, vis_off[p].get(), vis[p].get(), vis_off[c].get(), vis[c].get(),
-                                                     ent_count.get(), left_count.get(), nullptr, nullptr);
+    k_diff<false><<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, vis_off[p].get(), vis[p].get(), vis_off[c].get(),
+                                                               vis[c].get(), ent_count.get(), left_count.get(), nullptr,
+                                                               nullptr);
     WM_CUDA_LAUNCH(k_diff);
   }
   WM_CUDA(cudaMemsetAsync(ent_count.get() + n, 0, sizeof(unsigned long long), s));
@@ -493,8 +494,9 @@ Status AoiDevice::Impl::enter_leave() {
   if (!(err = entered.reserve(std::max<unsigned long long>(ent_total, 1))).ok()) return err;
   if (!(err = left.reserve(std::max<unsigned long long>(left_total, 1))).ok()) return err;
   if (n > 0) {
-    k_diff<true><<<blocks_for(n), kThreads, 0, s>>>(n, vis_off[p].get(), vis[p].get(), vis_off[c].get(), vis[c].get(),
-                                                    ent_off.get(), left_off.get(), entered.get(), left.get());
+    k_diff<true><<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, vis_off[p].get(), vis[p].get(), vis_off[c].get(),
+                                                              vis[c].get(), ent_off.get(), left_off.get(),
+                                                              entered.get(), left.get());
     WM_CUDA_LAUNCH(k_diff);
   }
   return Status::Ok();
@@ -521,13 +523,13 @@ Status AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTic
   const bool fast = im.kernel == AoiKernel::Fast;
   if (m > 0) {
     if (fast)
-      k_validate<true><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g,
-                                                          im.ok.get(), im.counters.get(), im.move_count.get(),
-                                                          im.first_move.get(), im.damage.get(), im.hit.get());
+      k_validate<true><<<blocks_for<kThreads>(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g,
+                                                                    im.ok.get(), im.counters.get(), im.move_count.get(),
+                                                                    im.first_move.get(), im.damage.get(), im.hit.get());
     else
-      k_validate<false><<<blocks_for(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g,
-                                                           im.ok.get(), im.counters.get(), nullptr, nullptr, nullptr,
-                                                           nullptr);
+      k_validate<false><<<blocks_for<kThreads>(m), kThreads, 0, s>>>(im.cmd.get(), m, im.px.get(), im.py.get(), n, im.g,
+                                                                     im.ok.get(), im.counters.get(), nullptr, nullptr,
+                                                                     nullptr, nullptr);
     WM_CUDA_LAUNCH(k_validate);
   }
   if (!(err = fast ? im.merge_fast(m) : im.merge_seed(m)).ok()) return err;
@@ -622,17 +624,17 @@ Status AoiDevice::Impl::write_chunk(int slot, unsigned r0, unsigned r1, unsigned
   if (kernel == AoiKernel::Fast) {
     if (count > 0) {
       if (boxes)
-        k_write<true, false, true><<<blocks_for(n), kThreads, 0, s>>>(
+        k_write<true, false, true><<<blocks_for<kThreads>(n), kThreads, 0, s>>>(
             n, g, sorted(), skey.get(), neighbours(), upd.get(), r0, r1, note_off.get(), first, dev, nullptr, nullptr);
       else
-        k_write<true, false, false><<<blocks_for(n), kThreads, 0, s>>>(
+        k_write<true, false, false><<<blocks_for<kThreads>(n), kThreads, 0, s>>>(
             n, g, sorted(), skey.get(), neighbours(), upd.get(), r0, r1, note_off.get(), first, dev, nullptr, nullptr);
       WM_CUDA_LAUNCH(k_write);
     }
   } else if (boxes) {
     if (count > 0) {
-      k_pack_mailbox<<<blocks_for(count), kThreads, 0, s>>>(count, notes.get() + first,
-                                                            static_cast<AoiMailboxRec*>(dev));
+      k_pack_mailbox<<<blocks_for<kThreads>(count), kThreads, 0, s>>>(count, notes.get() + first,
+                                                                      static_cast<AoiMailboxRec*>(dev));
       WM_CUDA_LAUNCH(k_pack_mailbox);
     }
   } else {

@@ -89,30 +89,30 @@ Status AoiDevice::Impl::merge_fast(unsigned m) {
   unsigned k_count = 0;
   if (m > 0) {
     WM_CUDA(cudaMemsetAsync(multi_count.get(), 0, sizeof(unsigned), s));
-    k_collect_multi<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, move_count.get(), multi_key.get(),
-                                                       multi_count.get());
+    k_collect_multi<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, move_count.get(),
+                                                                 multi_key.get(), multi_count.get());
     WM_CUDA_LAUNCH(k_collect_multi);
     WM_CUDA(cudaMemcpyAsync(&k_count, multi_count.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
     WM_CUDA(cudaStreamSynchronize(s));
   }
   if (k_count > 0) {
     WM_RETURN_IF_ERROR(sort_keys(multi_key.get(), multi_key_sorted.get(), k_count, temp, s));
-    k_multi_sum<<<blocks_for(k_count), kThreads, 0, s>>>(multi_key_sorted.get(), k_count, cmd.get(), sx.get(),
-                                                         sy.get());
+    k_multi_sum<<<blocks_for<kThreads>(k_count), kThreads, 0, s>>>(multi_key_sorted.get(), k_count, cmd.get(), sx.get(),
+                                                                   sy.get());
     WM_CUDA_LAUNCH(k_multi_sum);
   }
   if (n > 0) {
-    k_apply_fast<<<blocks_for(n), kThreads, 0, s>>>(n, g, cmd.get(), move_count.get(), first_move.get(), damage.get(),
-                                                    hit.get(), sx.get(), sy.get(), px.get(), py.get(), hp.get(),
-                                                    upd_count.get());
+    k_apply_fast<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, g, cmd.get(), move_count.get(), first_move.get(),
+                                                              damage.get(), hit.get(), sx.get(), sy.get(), px.get(),
+                                                              py.get(), hp.get(), upd_count.get());
     WM_CUDA_LAUNCH(k_apply_fast);
   }
   WM_CUDA(cudaMemsetAsync(upd_count.get() + n, 0, sizeof(unsigned), s));
   if (!(err = exclusive_scan(upd_count.get(), upd_first.get(), std::size_t{n} + 1, temp, stream, &u_count)).ok())
     return err;
   if (n > 0) {
-    k_write_updates<<<blocks_for(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(), py.get(),
-                                                       hp.get(), upd.get());
+    k_write_updates<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(n, upd_first.get(), upd_count.get(), px.get(),
+                                                                 py.get(), hp.get(), upd.get());
     WM_CUDA_LAUNCH(k_write_updates);
   }
   return Status::Ok();

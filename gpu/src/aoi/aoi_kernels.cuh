@@ -25,8 +25,6 @@ constexpr unsigned kFieldX = 0, kFieldY = 1, kFieldHp = 2;
 enum : int { kUnknownPlayer = 0, kUnknownType, kBadMove, kUnknownTarget, kSelfAttack, kOutOfRange, kBadDamage };
 constexpr int kCounters = 8;
 
-inline unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
-
 // The arithmetic shared with the CPU variants.
 using aoi::rules::bucket_axis;
 using aoi::rules::distance2;

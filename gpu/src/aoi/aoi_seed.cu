@@ -135,7 +135,7 @@ Status AoiDevice::Impl::merge_seed(unsigned m) {
     if (!(err = b->reserve(std::size_t{m} + 1)).ok()) return err;
   unsigned v = 0;
   if (m > 0) {
-    k_vector_counts<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_count.get());
+    k_vector_counts<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_count.get());
     WM_CUDA_LAUNCH(k_vector_counts);
   }
   WM_CUDA(cudaMemsetAsync(vec_count.get() + m, 0, sizeof(unsigned), s));
@@ -146,29 +146,30 @@ Status AoiDevice::Impl::merge_seed(unsigned m) {
   for (DeviceBuffer<unsigned long long>* b : {&vec_key, &vec_key_sorted})
     if (!(err = b->reserve(cap)).ok()) return err;
   if (m > 0) {
-    k_emit_vectors<<<blocks_for(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_offset.get(), vec_key.get(),
-                                                      vec_val.get());
+    k_emit_vectors<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(cmd.get(), ok.get(), m, vec_offset.get(), vec_key.get(),
+                                                                vec_val.get());
     WM_CUDA_LAUNCH(k_emit_vectors);
   }
   const int bits = bits_for(static_cast<unsigned long long>(n) * 4);
   WM_RETURN_IF_ERROR(
       sort_pairs(vec_key.get(), vec_key_sorted.get(), vec_val.get(), vec_val_sorted.get(), v, temp, s, 0, bits));
   if (v > 0) {
-    k_mark_heads<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), v, head.get());
+    k_mark_heads<<<blocks_for<kThreads>(v), kThreads, 0, s>>>(vec_key_sorted.get(), v, head.get());
     WM_CUDA_LAUNCH(k_mark_heads);
   }
   WM_CUDA(cudaMemsetAsync(head.get() + v, 0, sizeof(unsigned), s));
   if (!(err = exclusive_scan(head.get(), head_index.get(), std::size_t{v} + 1, temp, stream, &u_count)).ok())
     return err;
   if (v > 0) {
-    k_segment_apply<<<blocks_for(v), kThreads, 0, s>>>(vec_key_sorted.get(), vec_val_sorted.get(), head.get(),
-                                                       head_index.get(), v, cmd.get(), g, px.get(), py.get(), hp.get(),
-                                                       upd.get());
+    k_segment_apply<<<blocks_for<kThreads>(v), kThreads, 0, s>>>(vec_key_sorted.get(), vec_val_sorted.get(), head.get(),
+                                                                 head_index.get(), v, cmd.get(), g, px.get(), py.get(),
+                                                                 hp.get(), upd.get());
     WM_CUDA_LAUNCH(k_segment_apply);
   }
   if (n > 0) WM_CUDA(cudaMemsetAsync(upd_count.get(), 0, std::size_t{n} * sizeof(unsigned), s));
   if (u_count > 0) {
-    k_update_index<<<blocks_for(u_count), kThreads, 0, s>>>(upd.get(), u_count, upd_first.get(), upd_count.get());
+    k_update_index<<<blocks_for<kThreads>(u_count), kThreads, 0, s>>>(upd.get(), u_count, upd_first.get(),
+                                                                      upd_count.get());
     WM_CUDA_LAUNCH(k_update_index);
   }
   return Status::Ok();
@@ -180,9 +181,9 @@ Status AoiDevice::Impl::query_seed() {
   if (!(err = note_count.reserve(std::size_t{u_count} + 1)).ok()) return err;
   if (!(err = note_off.reserve(std::size_t{u_count} + 1)).ok()) return err;
   if (u_count > 0) {
-    k_seed_query<false><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
-                                                                 py.get(), skey.get(), sorted(), note_count.get(),
-                                                                 nullptr, nullptr, nullptr);
+    k_seed_query<false><<<blocks_for<kThreads>(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(),
+                                                                           px.get(), py.get(), skey.get(), sorted(),
+                                                                           note_count.get(), nullptr, nullptr, nullptr);
     WM_CUDA_LAUNCH(k_seed_query);
   }
   WM_CUDA(cudaMemsetAsync(note_count.get() + u_count, 0, sizeof(unsigned long long), s));
@@ -197,21 +198,21 @@ Status AoiDevice::Impl::query_seed() {
     if (!(err = b->reserve(cap)).ok()) return err;
   if (!(err = notes.reserve(cap)).ok()) return err;
   if (u_count > 0) {
-    k_seed_query<true><<<blocks_for(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(), px.get(),
-                                                                py.get(), skey.get(), sorted(), nullptr, note_off.get(),
-                                                                pair_receiver.get(), pair_update.get());
+    k_seed_query<true><<<blocks_for<kThreads>(u_count), kThreads, 0, s>>>(
+        u_count, n, g, upd.get(), bucket.get(), px.get(), py.get(), skey.get(), sorted(), nullptr, note_off.get(),
+        pair_receiver.get(), pair_update.get());
     WM_CUDA_LAUNCH(k_seed_query);
   }
   WM_RETURN_IF_ERROR(sort_pairs(pair_receiver.get(), pair_receiver_sorted.get(), pair_update.get(),
                                 pair_update_sorted.get(), note_total, temp, s, 0, bits_for(n)));
   if (note_total > 0) {
-    k_seed_gather<<<blocks_for(note_total), kThreads, 0, s>>>(note_total, pair_receiver_sorted.get(),
-                                                              pair_update_sorted.get(), upd.get(), notes.get());
+    k_seed_gather<<<blocks_for<kThreads>(note_total), kThreads, 0, s>>>(
+        note_total, pair_receiver_sorted.get(), pair_update_sorted.get(), upd.get(), notes.get());
     WM_CUDA_LAUNCH(k_seed_gather);
   }
   // The receivers' offsets in the sorted list: where each one's run starts.
-  k_run_starts<<<blocks_for(std::size_t{n} + 1), kThreads, 0, s>>>(static_cast<unsigned>(note_total), n,
-                                                                   pair_receiver_sorted.get(), note_off.get());
+  k_run_starts<<<blocks_for<kThreads>(std::size_t{n} + 1), kThreads, 0, s>>>(
+      static_cast<unsigned>(note_total), n, pair_receiver_sorted.get(), note_off.get());
   WM_CUDA_LAUNCH(k_run_starts);
   return Status::Ok();
 }

@@ -23,7 +23,6 @@ namespace warpmind::gpu {
 namespace {
 
 constexpr int kThreads = 256;
-unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
 
 using combat::rules::better;
 using combat::rules::cell_axis;
@@ -168,14 +167,15 @@ Status CombatDevice::fire(const float* positions, std::size_t& survivors) {
   survivors = im.n;
   if (n == 0) return Status::Ok();
   const auto* pos = reinterpret_cast<const float2*>(positions);
-  const unsigned b = blocks_for(n);
+  const unsigned b = blocks_for<kThreads>(n);
   k_cells<<<b, kThreads, 0, s>>>(n, im.g, pos, im.key.get(), im.ids.get());
   WM_CUDA_LAUNCH(k_cells);
   WM_RETURN_IF_ERROR(
       sort_pairs(im.key.get(), im.skey.get(), im.ids.get(), im.sid.get(), n, im.temp, s, 0, bits_for(im.cells)));
   k_gather<<<b, kThreads, 0, s>>>(n, im.sid.get(), pos, im.team.get(), im.spos.get(), im.steam.get());
   WM_CUDA_LAUNCH(k_gather);
-  k_run_starts<<<blocks_for(std::size_t{im.cells} + 1), kThreads, 0, s>>>(n, im.cells, im.skey.get(), im.start.get());
+  k_run_starts<<<blocks_for<kThreads>(std::size_t{im.cells} + 1), kThreads, 0, s>>>(n, im.cells, im.skey.get(),
+                                                                                    im.start.get());
   WM_CUDA_LAUNCH(k_run_starts);
   k_target<<<b, kThreads, 0, s>>>(n, im.g, pos, im.team.get(), im.key.get(), im.start.get(), im.sid.get(),
                                   im.spos.get(), im.steam.get(), im.cooldown.get(), im.shots.get());

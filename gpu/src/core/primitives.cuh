@@ -48,6 +48,11 @@ inline int bits_for(unsigned long long keys) {
 inline unsigned blocks_of(std::size_t n, int threads) {
   return static_cast<unsigned>((n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads));
 }
+// The same for a file's own block size: blocks_for<kThreads>(n).
+template <int Threads>
+inline unsigned blocks_for(std::size_t n) {
+  return blocks_of(n, Threads);
+}
 
 // CUB counts items in int here: more than 2^31 - 1 is refused (InvalidArgument) rather than truncated.
 inline Status cub_items(std::size_t n, const char* what, int& out) {

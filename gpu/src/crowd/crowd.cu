@@ -178,21 +178,9 @@ __global__ void k_check(float2* pos, const float2* prop, const float* radius, in
 
 // ---- gpu-tiled -----------------------------------------------------------------------------------
 
-// first[c] = the first sorted index whose cell is >= c, for c in [0, cells]: cell c's agents are
-// [first[c], first[c + 1]), and a run of cells in one row is one contiguous range.
-__global__ void k_first(const unsigned* key, int n, unsigned cells, unsigned* first) {
-  const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c > cells) return;
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    const int mid = (lo + hi) >> 1;
-    if (key[mid] < c)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  first[c] = static_cast<unsigned>(lo);
-}
+// first[c] = the first sorted index whose cell is >= c, for c in [0, cells] (k_run_starts of
+// primitives.cuh): cell c's agents are [first[c], first[c + 1]), and a run of cells in one row is one
+// contiguous range.
 
 constexpr int kTile = 32;  // cells per tile side
 constexpr int kHaloRows = kTile + 2;
@@ -399,8 +387,6 @@ __global__ void k_sg_verdict(float2* pos, const float2* prop, int n, crowd::rule
 
 #include "crowd/avoid_kernel.cuh"  // k_sg_avoid, on the static grid above
 
-int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
-
 constexpr std::size_t kMaxStaticGridAgents = std::size_t{1} << 27;  // leaves >= 5 tag bits
 
 }  // namespace
@@ -536,7 +522,7 @@ Status CrowdDevice::reset(const float* positions, const float* max_steps, const 
                                             bits_for(im.cells)));
     if (!(err = im.sort_temp.reserve(im.sort_temp_bytes)).ok()) return err;
     if (n > 0) {
-      k_iota<<<blocks_for(n), kThreads, 0, im.stream>>>(im.iota.get(), static_cast<int>(n));
+      k_iota<<<blocks_for<kThreads>(n), kThreads, 0, im.stream>>>(im.iota.get(), static_cast<int>(n));
       WM_CUDA_LAUNCH(k_iota);
     }
   } else {
@@ -555,7 +541,7 @@ Status CrowdDevice::reset(const float* positions, const float* max_steps, const 
 // Both sorts of gpu-sort and gpu-tiled: cell keys, then ids sorted by old cell and by target cell.
 Status CrowdDevice::Impl::sort_by_cell(const float2* p, int ni) {
   cudaStream_t s = stream;
-  k_hash<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, key_old.get(), key_tgt.get());
+  k_hash<<<blocks_for<kThreads>(ni), kThreads, 0, s>>>(pos.get(), p, ni, g, key_old.get(), key_tgt.get());
   WM_CUDA_LAUNCH(k_hash);
   const int bits = bits_for(cells);
   std::size_t temp = sort_temp_bytes;
@@ -573,16 +559,16 @@ Status CrowdDevice::Impl::step_sort(const float2* p, int ni) {
   if (!err.ok()) return err;
   WM_CUDA(cudaMemsetAsync(start_old.get(), 0xff, cells * sizeof(unsigned), s));
   WM_CUDA(cudaMemsetAsync(start_tgt.get(), 0xff, cells * sizeof(unsigned), s));
-  k_ranges<<<blocks_for(ni), kThreads, 0, s>>>(key_old_sorted.get(), id_old.get(), pos.get(), ni, start_old.get(),
-                                               end_old.get(), sorted_old.get());
+  k_ranges<<<blocks_for<kThreads>(ni), kThreads, 0, s>>>(key_old_sorted.get(), id_old.get(), pos.get(), ni,
+                                                         start_old.get(), end_old.get(), sorted_old.get());
   WM_CUDA_LAUNCH(k_ranges);
-  k_ranges<<<blocks_for(ni), kThreads, 0, s>>>(key_tgt_sorted.get(), id_tgt.get(), p, ni, start_tgt.get(),
-                                               end_tgt.get(), sorted_tgt.get());
+  k_ranges<<<blocks_for<kThreads>(ni), kThreads, 0, s>>>(key_tgt_sorted.get(), id_tgt.get(), p, ni, start_tgt.get(),
+                                                         end_tgt.get(), sorted_tgt.get());
   WM_CUDA_LAUNCH(k_ranges);
   const Index olds{start_old.get(), end_old.get(), id_old.get(), sorted_old.get()};
   const Index tgts{start_tgt.get(), end_tgt.get(), id_tgt.get(), sorted_tgt.get()};
-  k_check<<<blocks_for(ni), kThreads, 0, s>>>(pos.get(), p, radii(), ni, g, judged(), olds, tgts, lowest, tick,
-                                              verdict.get(), counts.get());
+  k_check<<<blocks_for<kThreads>(ni), kThreads, 0, s>>>(pos.get(), p, radii(), ni, g, judged(), olds, tgts, lowest,
+                                                        tick, verdict.get(), counts.get());
   WM_CUDA_LAUNCH(k_check);
   return Status::Ok();
 }
@@ -591,14 +577,14 @@ Status CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
   cudaStream_t s = stream;
   Status err = sort_by_cell(p, ni);
   if (!err.ok()) return err;
-  const int cb = blocks_for(static_cast<std::size_t>(cells) + 1);
-  k_first<<<cb, kThreads, 0, s>>>(key_old_sorted.get(), ni, cells, first_old.get());
-  WM_CUDA_LAUNCH(k_first);
-  k_first<<<cb, kThreads, 0, s>>>(key_tgt_sorted.get(), ni, cells, first_tgt.get());
-  WM_CUDA_LAUNCH(k_first);
-  k_gather<<<blocks_for(ni), kThreads, 0, s>>>(id_old.get(), pos.get(), ni, sorted_old.get());
+  const int cb = blocks_for<kThreads>(static_cast<std::size_t>(cells) + 1);
+  k_run_starts<<<cb, kThreads, 0, s>>>(static_cast<unsigned>(ni), cells, key_old_sorted.get(), first_old.get());
+  WM_CUDA_LAUNCH(k_run_starts);
+  k_run_starts<<<cb, kThreads, 0, s>>>(static_cast<unsigned>(ni), cells, key_tgt_sorted.get(), first_tgt.get());
+  WM_CUDA_LAUNCH(k_run_starts);
+  k_gather<<<blocks_for<kThreads>(ni), kThreads, 0, s>>>(id_old.get(), pos.get(), ni, sorted_old.get());
   WM_CUDA_LAUNCH(k_gather);
-  k_gather<<<blocks_for(ni), kThreads, 0, s>>>(id_tgt.get(), p, ni, sorted_tgt.get());
+  k_gather<<<blocks_for<kThreads>(ni), kThreads, 0, s>>>(id_tgt.get(), p, ni, sorted_tgt.get());
   WM_CUDA_LAUNCH(k_gather);
   const dim3 tiles((g.cells_x + kTile - 1) / kTile, (g.cells_y + kTile - 1) / kTile);
   k_tiled_check<<<tiles, kThreads, 0, s>>>(pos.get(), radii(), g, judged(), sorted_old.get(), id_old.get(),
@@ -610,7 +596,7 @@ Status CrowdDevice::Impl::step_tiled(const float2* p, int ni) {
 
 Status CrowdDevice::Impl::step_static_grid(const float2* p, int ni) {
   cudaStream_t s = stream;
-  const int b = blocks_for(ni);
+  const int b = blocks_for<kThreads>(ni);
   if (tag == 0) {
     WM_CUDA(cudaMemsetAsync(slot.get(), 0xff, 2 * sg_cells * sizeof(unsigned), s));
     k_sg_old<<<b, kThreads, 0, s>>>(pos.get(), ni, g, slot.get());

@@ -31,8 +31,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kTile = 256;  // == kThreads
 
-unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
-
 template <int D>
 struct BoxD {
   float lo[D], hi[D];
@@ -287,16 +285,16 @@ Status DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   if (!(err = offset.reserve(std::size_t{np} + 1)).ok()) return err;
   if (kernel == DdmKernel::Region) {
     if (np > 0) {
-      k_region<D, false>
-          <<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, nullptr, nullptr, count.get(), nullptr, nullptr);
+      k_region<D, false><<<blocks_for<kThreads>(np), kThreads, 0, s>>>(pubs, np, subs, ns, nullptr, nullptr,
+                                                                       count.get(), nullptr, nullptr);
       WM_CUDA_LAUNCH(k_region);
     }
     WM_CUDA(cudaMemsetAsync(count.get() + np, 0, sizeof(unsigned long long), s));
     if (!(err = exclusive_scan(count.get(), offset.get(), std::size_t{np} + 1, temp, stream, &total)).ok()) return err;
     if (!(err = pairs.reserve(std::max<unsigned long long>(total, 1))).ok()) return err;
     if (np > 0) {
-      k_region<D, true><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(), nullptr,
-                                                            offset.get(), pairs.get());
+      k_region<D, true><<<blocks_for<kThreads>(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(),
+                                                                      nullptr, offset.get(), pairs.get());
       WM_CUDA_LAUNCH(k_region);
     }
     return Status::Ok();
@@ -312,7 +310,7 @@ Status DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   const unsigned cells = static_cast<unsigned>(g.cells[0]) * g.cells[1] * g.cells[2];
   if (!(err = start.reserve(std::size_t{cells} + 1)).ok()) return err;
   if (ns > 0) {
-    k_sub_cells<D><<<blocks_for(ns), kThreads, 0, s>>>(subs, ns, g, sub_count.get(), wide.get());
+    k_sub_cells<D><<<blocks_for<kThreads>(ns), kThreads, 0, s>>>(subs, ns, g, sub_count.get(), wide.get());
     WM_CUDA_LAUNCH(k_sub_cells);
   }
   WM_CUDA(cudaMemsetAsync(sub_count.get() + ns, 0, sizeof(unsigned), s));
@@ -322,19 +320,19 @@ Status DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   for (DeviceBuffer<unsigned>* b : {&entry_cell, &entry_sub, &entry_cell_sorted, &entry_sub_sorted})
     if (!(err = b->reserve(ecap)).ok()) return err;
   if (ns > 0) {
-    k_sub_write<D><<<blocks_for(ns), kThreads, 0, s>>>(subs, ns, g, sub_count.get(), sub_offset.get(), entry_cell.get(),
-                                                       entry_sub.get());
+    k_sub_write<D><<<blocks_for<kThreads>(ns), kThreads, 0, s>>>(subs, ns, g, sub_count.get(), sub_offset.get(),
+                                                                 entry_cell.get(), entry_sub.get());
     WM_CUDA_LAUNCH(k_sub_write);
   }
   WM_RETURN_IF_ERROR(sort_pairs(entry_cell.get(), entry_cell_sorted.get(), entry_sub.get(), entry_sub_sorted.get(),
                                 entries, temp, s, 0, bits_for(cells)));
-  k_run_starts<<<blocks_for(std::size_t{cells} + 1), kThreads, 0, s>>>(entries, cells, entry_cell_sorted.get(),
-                                                                       start.get());
+  k_run_starts<<<blocks_for<kThreads>(std::size_t{cells} + 1), kThreads, 0, s>>>(entries, cells,
+                                                                                 entry_cell_sorted.get(), start.get());
   WM_CUDA_LAUNCH(k_run_starts);
   // The wide subscriptions, in index order.
   unsigned n_wide = 0;
   if (ns > 0) {
-    k_iota<<<blocks_for(ns), kThreads, 0, s>>>(iota.get(), ns);
+    k_iota<<<blocks_for<kThreads>(ns), kThreads, 0, s>>>(iota.get(), ns);
     WM_CUDA_LAUNCH(k_iota);
     WM_RETURN_IF_ERROR(select_flagged(iota.get(), wide.get(), wide_list.get(), wide_count.get(), ns, temp, s));
     WM_CUDA(cudaMemcpyAsync(&n_wide, wide_count.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, s));
@@ -342,9 +340,9 @@ Status DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
   }
   // Publications: count, scan, write keys, sort, unpack.
   if (np > 0) {
-    k_grid<D, false><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, nullptr, nullptr, g, start.get(),
-                                                         entry_sub_sorted.get(), wide_list.get(), n_wide, count.get(),
-                                                         nullptr, nullptr);
+    k_grid<D, false><<<blocks_for<kThreads>(np), kThreads, 0, s>>>(pubs, np, subs, ns, nullptr, nullptr, g, start.get(),
+                                                                   entry_sub_sorted.get(), wide_list.get(), n_wide,
+                                                                   count.get(), nullptr, nullptr);
     WM_CUDA_LAUNCH(k_grid);
   }
   WM_CUDA(cudaMemsetAsync(count.get() + np, 0, sizeof(unsigned long long), s));
@@ -356,14 +354,14 @@ Status DdmDevice::Impl::run(unsigned np, unsigned ns, const DdmGrid& g) {
     if (!(err = b->reserve(pcap)).ok()) return err;
   if (!(err = pairs.reserve(pcap)).ok()) return err;
   if (np > 0) {
-    k_grid<D, true><<<blocks_for(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(), g, start.get(),
-                                                        entry_sub_sorted.get(), wide_list.get(), n_wide, nullptr,
-                                                        offset.get(), keys.get());
+    k_grid<D, true><<<blocks_for<kThreads>(np), kThreads, 0, s>>>(pubs, np, subs, ns, pub_id.get(), sub_id.get(), g,
+                                                                  start.get(), entry_sub_sorted.get(), wide_list.get(),
+                                                                  n_wide, nullptr, offset.get(), keys.get());
     WM_CUDA_LAUNCH(k_grid);
   }
   WM_RETURN_IF_ERROR(sort_keys(keys.get(), keys_sorted.get(), total, temp, s, 0, id_bits));
   if (total > 0) {
-    k_unpack<<<blocks_for(total), kThreads, 0, s>>>(keys_sorted.get(), total, pairs.get());
+    k_unpack<<<blocks_for<kThreads>(total), kThreads, 0, s>>>(keys_sorted.get(), total, pairs.get());
     WM_CUDA_LAUNCH(k_unpack);
   }
   return Status::Ok();
@@ -498,11 +496,11 @@ Status DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared) {
   if (!(err = im.changes.reserve(std::max<unsigned long long>(n + m, 1))).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[0], s));
   if (n > 0) {
-    k_missing<<<blocks_for(n), kThreads, 0, s>>>(im.pairs.get(), n, im.kept.get(), m, im.flag.get());
+    k_missing<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(im.pairs.get(), n, im.kept.get(), m, im.flag.get());
     WM_CUDA_LAUNCH(k_missing);
   }
   if (m > 0) {
-    k_missing<<<blocks_for(m), kThreads, 0, s>>>(im.kept.get(), m, im.pairs.get(), n, im.flag.get() + n);
+    k_missing<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(im.kept.get(), m, im.pairs.get(), n, im.flag.get() + n);
     WM_CUDA_LAUNCH(k_missing);
   }
   WM_CUDA(cudaMemsetAsync(im.flag.get() + n + m, 0, sizeof(unsigned long long), s));
@@ -513,8 +511,8 @@ Status DdmDevice::diff(std::size_t& appeared, std::size_t& disappeared) {
       cudaMemcpyAsync(&found[1], im.flag_offset.get() + n + m, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
   WM_CUDA(cudaStreamSynchronize(s));
   if (n + m > 0) {
-    k_compact<<<blocks_for(n + m), kThreads, 0, s>>>(im.pairs.get(), n, im.kept.get(), m, im.flag.get(),
-                                                     im.flag_offset.get(), im.changes.get());
+    k_compact<<<blocks_for<kThreads>(n + m), kThreads, 0, s>>>(im.pairs.get(), n, im.kept.get(), m, im.flag.get(),
+                                                               im.flag_offset.get(), im.changes.get());
     WM_CUDA_LAUNCH(k_compact);
   }
   // The compaction's end; download_changes() waits for it and adds the diff's device time to times.match.

@@ -353,8 +353,6 @@ __global__ void k_gradient(QueryView v, const Vec2* p, int n, Vec2* out) {
   if (i < n) out[i] = field::rules::gradient(v, p[i]);
 }
 
-int blocks_for(std::size_t n) { return static_cast<int>(blocks_of(n, kThreads)); }
-
 }  // namespace
 
 // ---- [SECTION] FieldDevice -----------------------------------------------------------------------
@@ -520,7 +518,7 @@ Status FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
   switch (kernel) {
     case FieldKernel::Naive:
       if (!(err = inst12.reserve(std::max(n, 1))).ok()) return err;
-      if (n > 0) k_expand12<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, inst12.get());
+      if (n > 0) k_expand12<<<blocks_for<kThreads>(n), kThreads, 0, stream>>>(ent, n, grid, map, inst12.get());
       WM_CUDA_LAUNCH(k_expand12);
       k_naive<<<grid2d, block2d, 0, stream>>>(inst12.get(), n, grid, kinds, out);
       WM_CUDA_LAUNCH(k_naive);
@@ -528,7 +526,7 @@ Status FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
     case FieldKernel::Coalesced:
     case FieldKernel::Shared:
       if (!(err = inst16.reserve(std::max(n, 1))).ok()) return err;
-      if (n > 0) k_expand16<<<blocks_for(n), kThreads, 0, stream>>>(ent, n, grid, map, inst16.get());
+      if (n > 0) k_expand16<<<blocks_for<kThreads>(n), kThreads, 0, stream>>>(ent, n, grid, map, inst16.get());
       WM_CUDA_LAUNCH(k_expand16);
       if (kernel == FieldKernel::Coalesced)
         k_naive<<<grid2d, block2d, 0, stream>>>(inst16.get(), n, grid, kinds, out);
@@ -551,8 +549,8 @@ Status FieldDevice::Impl::build_layer(int l, const float4* ent, int n) {
       const unsigned chunk =
           static_cast<unsigned>(std::max<long long>(1, ((1ll << 31) - 1) / std::max(1, layer_info[l].max_abs_q)));
       const unsigned heavy = std::min(chunk, kHeavyRecords);
-      k_bin_alloc<<<blocks_for(ntiles), kThreads, 0, stream>>>(tile_count.get(), ntiles, heavy, cursor.get(),
-                                                               tile_range.get(), cursor.get() + 1, heavy_list.get());
+      k_bin_alloc<<<blocks_for<kThreads>(ntiles), kThreads, 0, stream>>>(
+          tile_count.get(), ntiles, heavy, cursor.get(), tile_range.get(), cursor.get() + 1, heavy_list.get());
       WM_CUDA_LAUNCH(k_bin_alloc);
       // Room for the records: a bound from the kinds' reach, or, when that bound is huge, the exact total.
       std::size_t need = static_cast<std::size_t>(slots_total);
@@ -611,8 +609,8 @@ Status FieldDevice::build_points(const void* fixed, std::size_t nf, const float*
   if (nf > 0)
     WM_CUDA(cudaMemcpyAsync(im.point_entities.get(), fixed, nf * sizeof(float4), cudaMemcpyDeviceToDevice, im.stream));
   if (n > 0) {
-    k_point_entities<<<blocks_for(n), kThreads, 0, im.stream>>>(reinterpret_cast<const float2*>(points), groups,
-                                                                static_cast<int>(n), im.point_entities.get() + nf);
+    k_point_entities<<<blocks_for<kThreads>(n), kThreads, 0, im.stream>>>(
+        reinterpret_cast<const float2*>(points), groups, static_cast<int>(n), im.point_entities.get() + nf);
     WM_CUDA_LAUNCH(k_point_entities);
   }
   return build(im.point_entities.get(), nf + n);
@@ -690,7 +688,7 @@ Status FieldDevice::max_abs(int layer, float& out) const {
   const Impl& im = *impl_;
   WM_RETURN_IF_ERROR(im.reduce.reserve(1));
   WM_CUDA(cudaMemsetAsync(im.reduce.get(), 0, sizeof(unsigned), im.stream));
-  const int blocks = static_cast<int>(std::min<std::size_t>(blocks_for(im.cells), 1024));
+  const int blocks = static_cast<int>(std::min<std::size_t>(blocks_for<kThreads>(im.cells), 1024));
   k_max_abs<<<std::max(blocks, 1), kThreads, 0, im.stream>>>(im.layers.get() + im.cells * layer, im.cells,
                                                              im.reduce.get());
   WM_CUDA_LAUNCH(k_max_abs);
@@ -732,7 +730,7 @@ Status run_query_device(FieldDevice::Impl& im, int layer, const Vec2* points, st
 struct SampleLaunch {
   cudaStream_t s;
   Status operator()(QueryView v, const Vec2* p, int m, float* o) const {
-    k_sample<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, o);
+    k_sample<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(v, p, m, o);
     WM_CUDA_LAUNCH(k_sample);
     return Status::Ok();
   }
@@ -741,7 +739,7 @@ struct BestMoveLaunch {
   cudaStream_t s;
   int window;
   Status operator()(QueryView v, const Vec2* p, int m, field::MoveChoice* o) const {
-    k_best_move<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, window / 2, o);
+    k_best_move<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(v, p, m, window / 2, o);
     WM_CUDA_LAUNCH(k_best_move);
     return Status::Ok();
   }
@@ -749,7 +747,7 @@ struct BestMoveLaunch {
 struct GradientLaunch {
   cudaStream_t s;
   Status operator()(QueryView v, const Vec2* p, int m, Vec2* o) const {
-    k_gradient<<<blocks_for(m), kThreads, 0, s>>>(v, p, m, o);
+    k_gradient<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(v, p, m, o);
     WM_CUDA_LAUNCH(k_gradient);
     return Status::Ok();
   }
@@ -797,8 +795,8 @@ Status FieldDevice::steer_device(const Vec2* points, const std::uint8_t* layer_o
   if (n == 0) return Status::Ok();
   if (n > static_cast<std::size_t>(INT32_MAX)) return Status::Invalid("too many points");
   const int layers = static_cast<int>(im.layer_info.size());
-  k_steer<<<blocks_for(n), kThreads, 0, im.stream>>>(query_view(im, 0), im.cells, layers, points, layer_of,
-                                                     static_cast<int>(n), window / 2, step, out, heading);
+  k_steer<<<blocks_for<kThreads>(n), kThreads, 0, im.stream>>>(query_view(im, 0), im.cells, layers, points, layer_of,
+                                                               static_cast<int>(n), window / 2, step, out, heading);
   WM_CUDA_LAUNCH(k_steer);
   return Status::Ok();
 }

@@ -24,8 +24,6 @@ __device__ chess::Bits g_slider_words[chess::SliderTables::kWords];
 __device__ chess::SliderTables slider_tables() { return chess::slider_tables_at(g_slider_words); }
 __device__ chess::TableSearchRules search_rules() { return {chess::TableAttacks{slider_tables()}}; }
 
-unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
-
 // ply < 0: the evaluation alone; else the hybrid search's leaf value at that ply.
 __global__ void k_evaluate(const DPos* __restrict__ in, unsigned n, int ply, int* __restrict__ out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -83,13 +81,13 @@ struct Kernels<chess::Device> {
     return Status::Ok();
   }
   static Status leaf_values(const DPos* in, unsigned n, int ply, int* values, cudaStream_t s) {
-    k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(in, n, ply, values);
+    k_evaluate<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(in, n, ply, values);
     WM_CUDA_LAUNCH(k_evaluate);
     return Status::Ok();
   }
   static Status branches(const DPos* in, unsigned n, const chess::Device::Params&, std::uint32_t* rows, int* counts,
                          cudaStream_t s) {
-    k_branches<<<blocks_for(n), kThreads, 0, s>>>(in, n, rows, counts);
+    k_branches<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(in, n, rows, counts);
     WM_CUDA_LAUNCH(k_branches);
     return Status::Ok();
   }

@@ -45,8 +45,6 @@ using u64 = unsigned long long;
 constexpr int kThreads = 128;
 constexpr u64 kCountMask = (1ull << 56) - 1;  // an entry's data: count | depth << 56
 
-unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
-
 // Legal moves counted with the slider tables (chess_sliders.h), the device's copy.
 struct TableCount {
   chess::SliderTables t;
@@ -337,7 +335,7 @@ struct ChessPerftDevice::Impl {
   Status count_children(Level& l, const DPos* in, const unsigned* rep, u64 n, u64& children) {
     WM_RETURN_IF_ERROR(l.count.reserve(n + 1));
     WM_RETURN_IF_ERROR(l.offset.reserve(n + 1));
-    k_count<<<blocks_for(n + 1), kThreads, 0, stream>>>(count, in, rep, n, l.count.get());
+    k_count<<<blocks_for<kThreads>(n + 1), kThreads, 0, stream>>>(count, in, rep, n, l.count.get());
     WM_CUDA_LAUNCH(k_count);
     return exclusive_scan(l.count.get(), l.offset.get(), n + 1, temp, stream, &children);
   }
@@ -366,12 +364,12 @@ Status ChessPerftDevice::Impl::plain(std::size_t k, const DPos* in, u64 n, int d
   cudaStream_t s = stream;
   if (n == 0) return Status::Ok();
   if (depth == 1) {
-    k_leaf_sum<<<blocks_for(n), kThreads, 0, s>>>(count, in, n, total.get());
+    k_leaf_sum<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(count, in, n, total.get());
     WM_CUDA_LAUNCH(k_leaf_sum);
     return Status::Ok();
   }
   if (depth == 2) {
-    k_perft2<<<blocks_for(n), kThreads, 0, s>>>(count, in, nullptr, n, nullptr, total.get());
+    k_perft2<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(count, in, nullptr, n, nullptr, total.get());
     WM_CUDA_LAUNCH(k_perft2);
     return Status::Ok();
   }
@@ -386,7 +384,7 @@ Status ChessPerftDevice::Impl::plain(std::size_t k, const DPos* in, u64 n, int d
   }
   Level& next = level(k + 1);
   WM_RETURN_IF_ERROR(next.pos.reserve(std::max<u64>(children, 1)));
-  k_expand<<<blocks_for(n), kThreads, 0, s>>>(count, in, n, here.offset.get(), next.pos.get());
+  k_expand<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(count, in, n, here.offset.get(), next.pos.get());
   WM_CUDA_LAUNCH(k_expand);
   return plain(k + 1, next.pos.get(), children, depth - 1);
 }
@@ -405,7 +403,7 @@ Status ChessPerftDevice::Impl::counted(std::size_t k, const DPos* in, u64 n, int
   // 1. the table
   if (!probed) {
     WM_RETURN_IF_ERROR(reserve_probe(here, n));
-    k_probe<<<blocks_for(n + 1), kThreads, 0, s>>>(probe_into(here, depth), in, n);
+    k_probe<<<blocks_for<kThreads>(n + 1), kThreads, 0, s>>>(probe_into(here, depth), in, n);
     WM_CUDA_LAUNCH(k_probe);
   }
   unsigned misses = 0;
@@ -414,8 +412,8 @@ Status ChessPerftDevice::Impl::counted(std::size_t k, const DPos* in, u64 n, int
   if (misses == 0) return Status::Ok();
   const u64 km = misses;
   for (auto* b : {&here.key, &here.key_sorted, &here.index, &here.index_sorted}) WM_RETURN_IF_ERROR(b->reserve(km));
-  k_misses<<<blocks_for(n), kThreads, 0, s>>>(here.at.get(), n, here.sort_key.get(), here.mi.get(), here.key.get(),
-                                              here.index.get());
+  k_misses<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(here.at.get(), n, here.sort_key.get(), here.mi.get(),
+                                                        here.key.get(), here.index.get());
   WM_CUDA_LAUNCH(k_misses);
   // 2. the misses' equal positions merged (a few thousand or more: below that, sorting costs more than it
   // saves); rep[g]: the position standing for distinct miss g
@@ -428,10 +426,12 @@ Status ChessPerftDevice::Impl::counted(std::size_t k, const DPos* in, u64 n, int
     sorted = here.index_sorted.get();
     WM_RETURN_IF_ERROR(
         sort_pairs(here.key.get(), here.key_sorted.get(), here.index.get(), here.index_sorted.get(), km, temp, s));
-    k_heads<<<blocks_for(km + 1), kThreads, 0, s>>>(in, here.mi.get(), here.key_sorted.get(), sorted, km, head);
+    k_heads<<<blocks_for<kThreads>(km + 1), kThreads, 0, s>>>(in, here.mi.get(), here.key_sorted.get(), sorted, km,
+                                                              head);
     WM_CUDA_LAUNCH(k_heads);
     WM_RETURN_IF_ERROR(exclusive_scan(head, run_start, km + 1, temp, s, &distinct));
-    k_unique<<<blocks_for(km), kThreads, 0, s>>>(here.mi.get(), sorted, head, run_start, km, here.sort_key.get());
+    k_unique<<<blocks_for<kThreads>(km), kThreads, 0, s>>>(here.mi.get(), sorted, head, run_start, km,
+                                                           here.sort_key.get());
     WM_CUDA_LAUNCH(k_unique);
     rep = here.sort_key.get();
   }
@@ -440,7 +440,7 @@ Status ChessPerftDevice::Impl::counted(std::size_t k, const DPos* in, u64 n, int
   WM_RETURN_IF_ERROR(here.uval.reserve(m));
   // 3. the distinct misses counted
   if (depth == 2) {
-    k_perft2<<<blocks_for(m), kThreads, 0, s>>>(count, in, rep, m, here.uval.get(), nullptr);
+    k_perft2<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(count, in, rep, m, here.uval.get(), nullptr);
     WM_CUDA_LAUNCH(k_perft2);
   } else {
     u64 children = 0;
@@ -448,10 +448,10 @@ Status ChessPerftDevice::Impl::counted(std::size_t k, const DPos* in, u64 n, int
     WM_RETURN_IF_ERROR(expand_slices(k, in, rep, 0, m, 0, children, depth));
   }
   // 4. into the table, and every position's count
-  k_insert<<<blocks_for(m), kThreads, 0, s>>>(table, here.hash.get(), rep, here.uval.get(), m, depth);
+  k_insert<<<blocks_for<kThreads>(m), kThreads, 0, s>>>(table, here.hash.get(), rep, here.uval.get(), m, depth);
   WM_CUDA_LAUNCH(k_insert);
-  k_scatter<<<blocks_for(km), kThreads, 0, s>>>(here.mi.get(), sorted, head, run_start, here.uval.get(), km,
-                                                here.val.get());
+  k_scatter<<<blocks_for<kThreads>(km), kThreads, 0, s>>>(here.mi.get(), sorted, head, run_start, here.uval.get(), km,
+                                                          here.val.get());
   WM_CUDA_LAUNCH(k_scatter);
   return Status::Ok();
 }
@@ -473,12 +473,12 @@ Status ChessPerftDevice::Impl::expand_slices(std::size_t k, const DPos* in, cons
   Level& next = level(k + 1);
   WM_RETURN_IF_ERROR(next.pos.reserve(std::max<u64>(children, 1)));
   WM_RETURN_IF_ERROR(reserve_probe(next, children));
-  k_expand_probe<<<blocks_for(b - a + 1), kThreads, 0, s>>>(count, probe_into(next, depth - 1), in, rep + a, b - a,
-                                                            here.offset.get() + a, oa, next.pos.get());
+  k_expand_probe<<<blocks_for<kThreads>(b - a + 1), kThreads, 0, s>>>(count, probe_into(next, depth - 1), in, rep + a,
+                                                                      b - a, here.offset.get() + a, oa, next.pos.get());
   WM_CUDA_LAUNCH(k_expand_probe);
   WM_RETURN_IF_ERROR(counted(k + 1, next.pos.get(), children, depth - 1, true));
-  k_gather<<<blocks_for(b - a), kThreads, 0, s>>>(here.offset.get() + a, oa, b - a, next.val.get(),
-                                                  here.uval.get() + a);
+  k_gather<<<blocks_for<kThreads>(b - a), kThreads, 0, s>>>(here.offset.get() + a, oa, b - a, next.val.get(),
+                                                            here.uval.get() + a);
   WM_CUDA_LAUNCH(k_gather);
   return Status::Ok();
 }

@@ -17,8 +17,6 @@ using connect6::C6Pos;
 using connect6::C6Turn;
 constexpr int kThreads = 64;  // the rules keep a few kilobytes of lists per thread
 
-unsigned blocks_for(std::size_t n) { return blocks_of(n, kThreads); }
-
 // ply < 0: the evaluation alone; else the hybrid search's leaf value at that ply.
 __global__ void k_evaluate(const C6Pos* __restrict__ in, unsigned n, int ply, int* __restrict__ out) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -70,7 +68,7 @@ struct WarpRules {
 template <>
 struct Kernels<connect6::Device> {
   static Status leaf_values(const C6Pos* in, unsigned n, int ply, int* values, cudaStream_t s) {
-    k_evaluate<<<blocks_for(n), kThreads, 0, s>>>(in, n, ply, values);
+    k_evaluate<<<blocks_for<kThreads>(n), kThreads, 0, s>>>(in, n, ply, values);
     WM_CUDA_LAUNCH(k_evaluate);
     return Status::Ok();
   }

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 
+#include "search/network_file.h"
 #include "search/nnue_layers.h"
 
 namespace warpmind::search::chess {
@@ -16,6 +16,8 @@ extern const std::size_t kBuiltinNetworkSize;
 
 namespace {
 
+using nnue::get;
+using nnue::put;
 constexpr char kMagic[4] = {'W', 'M', 'N', 'N'};
 constexpr std::uint32_t kVersion = 2;
 constexpr std::size_t kHeader = 20 + Network::kKingSquares;
@@ -30,22 +32,6 @@ std::size_t stack_bytes(std::size_t h) {
 std::size_t file_size(int hidden, int buckets) {
   const std::size_t h = static_cast<std::size_t>(hidden), b = static_cast<std::size_t>(buckets);
   return kHeader + 2 * (b * N::kFeatures * h + h) + N::kStacks * stack_bytes(h);
-}
-
-template <class T>
-void put(std::vector<std::uint8_t>& out, T v) {
-  using U = std::make_unsigned_t<T>;
-  const U u = static_cast<U>(v);
-  for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<std::uint8_t>(u >> (8 * i) & 0xFF));
-}
-
-template <class T>
-T get(const std::uint8_t*& p) {
-  using U = std::make_unsigned_t<T>;
-  U u = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) u = static_cast<U>(u | static_cast<U>(static_cast<U>(p[i]) << (8 * i)));
-  p += sizeof(T);
-  return static_cast<T>(u);
 }
 
 }  // namespace
@@ -127,15 +113,8 @@ Status Network::parse(const std::uint8_t* data, std::size_t size, std::shared_pt
 }
 
 Status Network::load(const std::string& path, std::shared_ptr<const Network>& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Invalid("cannot read network file " + path);
-  in.seekg(0, std::ios::end);
-  const std::streamoff n = in.tellg();
-  if (n < 0 || n > static_cast<std::streamoff>(file_size(kMaxHidden, kMaxBuckets)))
-    return Status::Invalid(path + ": too large for a network file");
-  in.seekg(0);
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), n)) return Status::Invalid("cannot read network file " + path);
+  std::vector<std::uint8_t> bytes;
+  WM_RETURN_IF_ERROR(nnue::read_network_file(path, file_size(kMaxHidden, kMaxBuckets), "network", bytes));
   return parse(bytes.data(), bytes.size(), out).context(path);
 }
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 
 #include "search/connect6/geometry.h"
+#include "search/network_file.h"
 #include "search/nnue_layers.h"
 
 namespace warpmind::search::connect6 {
@@ -17,6 +17,8 @@ extern const std::size_t kBuiltinConnect6NetworkSize;
 
 namespace {
 
+using nnue::get;
+using nnue::put;
 constexpr char kMagic[4] = {'W', 'M', 'C', '6'};
 constexpr std::uint32_t kVersion = 1;
 using N = Network;
@@ -26,22 +28,6 @@ std::size_t file_size(int features) {
   const std::size_t f = static_cast<std::size_t>(features);
   return 12 + 2 * (N::kCodes * f + f) + N::kL2 * 2 * f + 4 * N::kL2 + N::kL3 * N::kL2 + 4 * N::kL3 + 2 * N::kL3 + 4 +
          2 * N::kCodes * N::kWindowCells;
-}
-
-template <class T>
-void put(std::vector<std::uint8_t>& out, T v) {
-  using U = std::make_unsigned_t<T>;
-  const U u = static_cast<U>(v);
-  for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<std::uint8_t>(u >> (8 * i) & 0xFF));
-}
-
-template <class T>
-T get(const std::uint8_t*& p) {
-  using U = std::make_unsigned_t<T>;
-  U u = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) u = static_cast<U>(u | static_cast<U>(static_cast<U>(p[i]) << (8 * i)));
-  p += sizeof(T);
-  return static_cast<T>(u);
 }
 
 struct SwapTable {
@@ -118,15 +104,8 @@ Status Network::parse(const std::uint8_t* data, std::size_t size, std::shared_pt
 }
 
 Status Network::load(const std::string& path, std::shared_ptr<const Network>& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Invalid("cannot read Connect6 network file " + path);
-  in.seekg(0, std::ios::end);
-  const std::streamoff n = in.tellg();
-  if (n < 0 || n > static_cast<std::streamoff>(file_size(kMaxFeatures)))
-    return Status::Invalid(path + ": too large for a Connect6 network file");
-  in.seekg(0);
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), n)) return Status::Invalid("cannot read " + path);
+  std::vector<std::uint8_t> bytes;
+  WM_RETURN_IF_ERROR(nnue::read_network_file(path, file_size(kMaxFeatures), "Connect6 network", bytes));
   return parse(bytes.data(), bytes.size(), out).context(path);
 }
 
