@@ -7,13 +7,15 @@
 # machine with an NVIDIA driver (the demo also needs the driver's Vulkan ICD) and run
 #   gpu-stage/gpu-run.sh gpu-stage OUTDIR
 # Usage: scripts/gpu-stage.sh [STAGE_DIR] [extra cmake args, e.g. -DCMAKE_CUDA_ARCHITECTURES="80;90"]
+# WARPMIND_GPU_BUILD_DIR picks the build folder (default build-gpu); WARPMIND_GPU_KEEP_CONFIG=1 stages an
+# existing CUDA build as it is configured (a shared C++ runtime: the target needs a libstdc++ as new).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage=${1:-gpu-stage}
 shift || true
 build=${WARPMIND_GPU_BUILD_DIR:-build-gpu}
-if [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]] ||
-   ! grep -q "WARPMIND_WINDOW:BOOL=OFF" "$build/CMakeCache.txt"; then
+if [[ ${WARPMIND_GPU_KEEP_CONFIG:-0} != 1 ]] && { [[ ! -f "$build/CMakeCache.txt" || $# -gt 0 ]] ||
+   ! grep -q "WARPMIND_WINDOW:BOOL=OFF" "$build/CMakeCache.txt"; }; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPMIND_CUDA=ON -DWARPMIND_ENGINE=ON -DWARPMIND_WINDOW=OFF \
         -DWARPMIND_STATIC_RUNTIME=ON "$@"
 fi
