@@ -26,11 +26,13 @@
 #include <vector>
 
 #include "flags.h"
+#include "metrics_endpoint.h"
 #include "protocol.h"
 #include "sent_filter.h"
 #include "session_keys.h"
 #include "time_samples.h"
 #include "zone_bus.h"
+#include "zone_store.h"
 #include "zone_wire.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/core/context.h"
@@ -67,54 +69,79 @@ inline const char* drop_name(int d) {
   return names[d];
 }
 
+// The flags (server_main.cpp declares them), grouped by the part of the server that reads them.
 struct Flags {
-  std::string host = "127.0.0.1", shape = "square", variant = "auto";
-  int port = 7777, tick_hz = 20, max_clients = 1024, sockets = 1;
+  // Where it listens: --sockets UDP sockets on one port, each with a --socket-buffer; the metrics endpoint.
+  struct Listen {
+    std::string host = "127.0.0.1";
+    int port = 7777, sockets = 1, socket_buffer = 8 << 20;
+    int metrics_port = -1;  // -1: no metrics endpoint
+  };
+  // What a client may do and how long it may hold a slot (server_limits.cpp).
+  struct Limits {
+    int peer_rate = 100, address_rate = 2000, max_observers = 4;
+    // A joined player whose client sent nothing with its token for idle_seconds (0: never) leaves; a
+    // connection whose handshake is not done within half_open_ms is reset, and while peers are short one
+    // address (IP) keeps at most max_half_open handshakes older than the grace (half of half_open_ms, at
+    // most 1 s).
+    double idle_seconds = 10;
+    int half_open_ms = 5000, max_half_open = 64;
+    // A player whose connection is lost without a Leave stays in the game, its slot Detached, for
+    // resume_seconds (0: it leaves at once): a Hello with its token in that time takes it back.
+    double resume_seconds = 10;
+  };
+  struct Keys {
+    // The server's key pair (docs/protocol.md, "Sealed packets"): from the 32-byte seed of this file (64
+    // hexadecimal digits on its first line), so that its public key is known in advance and clients can
+    // check it; without one, a fresh pair at every start.
+    std::string file;
+    // The ciphers it agrees (docs/protocol.md, "Sealed packets"): "auto", AES-256-GCM with a client that
+    // offers it where this processor has AES-NI, else ChaCha20-Poly1305; "chacha20-poly1305": always that.
+    std::string cipher = "auto";
+    // Observers (docs/protocol.md): with a key file, an Observe must carry its key (first line, 16 to 256
+    // bytes); without one, observers are admitted from loopback addresses (127.0.0.0/8) only.
+    std::string observer_file;
+  };
+  // The NATS server the zones of one cluster meet on, on subjects under `prefix` (zone_bus.h).
+  struct Nats {
+    std::string url = "nats://127.0.0.1:4222", prefix = "warpmind";
+    std::string cluster_key_file, credentials_file;      // the bus's key and NATS credentials
+    std::string ca_file, cert_file, key_file, tls_name;  // TLS to the NATS server
+    double zone_timeout = 5;
+  };
+  // A zone's state kept in NATS JetStream every tick (`on`), and taken back at start (`restore`): a zone
+  // that crashed comes back where it was (docs/server.md, "A zone crash"). For tests: exit as if killed
+  // in tick crash_at_tick (0: never), once its message is out ("message") or once its relays are out,
+  // before its state is stored ("relays").
+  struct Store {
+    bool on = false, restore = false;
+    std::uint64_t crash_at_tick = 0;
+    std::string crash_point = "message";
+  };
+  // --virtual-clients: `count` in-process clients, no sockets, for `ticks` ticks.
+  struct VirtualClients {
+    std::uint32_t count = 0;
+    int ticks = 50;
+    double attack_share = 0.1;
+  };
+
+  std::string shape = "square", variant = "auto";
+  int tick_hz = 20, max_clients = 1024;
   float map = 1000, aoi = 20, max_move = 0, attack_range = 0;
   double seconds = 0;
-  int peer_rate = 100, address_rate = 2000, damage = 1, max_observers = 4, socket_buffer = 8 << 20;
-  // Observers (docs/protocol.md): with a key file, an Observe must carry its key (first line, 16 to 256
-  // bytes); without one, observers are admitted from loopback addresses (127.0.0.0/8) only.
-  std::string observer_key_file;
-  // The server's key pair (docs/protocol.md, "Sealed packets"): from the 32-byte seed of this file (64
-  // hexadecimal digits on its first line), so that its public key is known in advance and clients can
-  // check it; without one, a fresh pair at every start.
-  std::string key_file;
-  // The ciphers it agrees (docs/protocol.md, "Sealed packets"): "auto", AES-256-GCM with a client that
-  // offers it where this processor has AES-NI, else ChaCha20-Poly1305; "chacha20-poly1305": always that.
-  std::string cipher = "auto";
-  int metrics_port = -1;  // -1: no metrics endpoint
-  // Slots a client holds without playing (server_limits.cpp): a joined player whose client sent nothing
-  // with its token for idle_seconds (0: never) leaves; a connection whose handshake is not done within
-  // half_open_ms is reset, and while peers are short one address (IP) keeps at most max_half_open
-  // handshakes older than the grace (half of half_open_ms, at most 1 s).
-  double idle_seconds = 10;
-  int half_open_ms = 5000, max_half_open = 64;
-  // A player whose connection is lost without a Leave stays in the game, its slot Detached, for
-  // resume_seconds (0: it leaves at once): a Hello with its token in that time takes it back.
-  double resume_seconds = 10;
+  int damage = 1;
   std::uint64_t seed = 1;
   demos::ContextFlags context;
   bool json = false;
   // Zones (docs/server.md): the map cut into zone_rows rows of zones / zone_rows columns (one row: strips
-  // along x); zone K is row K / columns, column K % columns (ZoneRect). The zones of one cluster meet on
-  // NATS subjects under nats_prefix.
+  // along x); zone K is row K / columns, column K % columns (ZoneRect).
   int zone = 0, zones = 1, zone_rows = 1;
-  std::string nats = "nats://127.0.0.1:4222", nats_prefix = "warpmind";
-  std::string cluster_key_file, nats_credentials_file;  // the bus's key and NATS credentials (zone_bus.h)
-  std::string nats_ca_file, nats_cert_file, nats_key_file, nats_tls_name;  // TLS to the NATS server (zone_bus.h)
-  double zone_timeout = 5;
-  // A zone's state kept in NATS JetStream every tick (zone_store), and taken back at start (restore): a
-  // zone that crashed comes back where it was (docs/server.md, "A zone crash").
-  bool zone_store = false, restore = false;
-  // For tests: exit as if killed in tick crash_at_tick (0: never), once its message is out ("message") or
-  // once its relays are out, before its state is stored ("relays").
-  std::uint64_t crash_at_tick = 0;
-  std::string crash_point = "message";
-  // --virtual-clients: in-process clients, no sockets, for --ticks ticks.
-  std::uint32_t virtual_clients = 0;
-  int ticks = 50;
-  double attack_share = 0.1;
+  Listen listen;
+  Limits limits;
+  Keys keys;
+  Nats nats;
+  Store store;
+  VirtualClients virtual_clients;
 };
 
 // A token bucket: `rate` a second, bursts of `rate` (at least 1).
@@ -427,37 +454,14 @@ struct Server {
   bool zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0);
   bool align_world();
 
-  // The zone's store (server_store.cpp, --zone-store): its state after every tick, kept before anything
-  // of the tick is sent, and the state and tick messages it comes back from after a crash (--restore).
-  std::uint64_t stores = 0, store_failures = 0, store_bytes = 0, restored_tick = 0;
-  double restore_ms = -1;
-  net::StoredZone stored;
-  std::vector<std::uint8_t> stored_wire;
-  // This zone's own messages for the ticks from the restored one on, where it sent them before the crash
-  // (one, unless storing failed for a while): those ticks are run again with their commands.
-  std::map<std::uint64_t, net::TickMessage> replay_own;
-  std::string open_store();
-  void store_state();
-  void replay_commands();
+  // The zone's store (zone_store.h, --zone-store): its state after every tick, and the state and tick
+  // messages it comes back from after a crash (--restore).
+  ZoneStore store{*this};
 
-  // Metrics (server_metrics.cpp): the Prometheus endpoint (its own thread, sending the page the tick
-  // thread publishes) and the summary printed on stop.
-  int metrics_fd = -1;
-  std::thread metrics_thread;
-  std::atomic<bool> metrics_stop{false};
-  std::mutex metrics_mu;
-  std::string metrics_page;  // under metrics_mu
-  Clock::time_point metrics_published{};
-  std::string open_metrics();
+  // Metrics (server_metrics.cpp): the page of the Prometheus endpoint (metrics_endpoint.h) and the
+  // summary printed on stop.
+  MetricsEndpoint metrics;
   std::string metrics_text();
-  void publish_metrics();
-  void metrics_loop();
-  void stop_metrics() {
-    if (!metrics_thread.joinable()) return;
-    metrics_stop = true;
-    metrics_thread.join();
-  }
-  ~Server() { stop_metrics(); }
   void print_summary(double seconds, std::uint32_t connected) const;
 
   // Virtual clients (server_virtual.cpp, --virtual-clients): the same command and notification path

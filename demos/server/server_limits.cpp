@@ -25,7 +25,7 @@ int intercept(ENetHost* h, ENetEvent*) {
     self.address_sweep = now;
   }
   const std::uint64_t key = (std::uint64_t{h->receivedAddress.host} << 16) | h->receivedAddress.port;
-  if (!self.address_buckets[key].take(self.f.address_rate, now)) {
+  if (!self.address_buckets[key].take(self.f.limits.address_rate, now)) {
     ++self.drops[Flood];
     return 1;  // consumed: ENet never sees it
   }
@@ -50,11 +50,11 @@ void Server::sweep_peers() {
     const bool slow = p->reliableDataInTransit > 256 * 1024 || enet_list_size(&p->outgoingCommands) > 4096;
     // Joined, and nothing with its token for --idle-seconds (ENet keeps a connection alive by itself, so
     // a client that holds a slot and sends nothing would hold it for ever).
-    const bool idle = c->slot >= 0 && f.idle_seconds > 0 &&
-                      static_cast<double>(tick - slots[c->slot].heard_tick) > f.idle_seconds * f.tick_hz;
+    const bool idle = c->slot >= 0 && f.limits.idle_seconds > 0 &&
+                      static_cast<double>(tick - slots[c->slot].heard_tick) > f.limits.idle_seconds * f.tick_hz;
     // An observer that sent nothing (warpmind-demo sends an Ack a second) for --idle-seconds.
-    const bool gone_quiet =
-        c->observer && f.idle_seconds > 0 && std::chrono::duration<double>(now - c->heard).count() > f.idle_seconds;
+    const bool gone_quiet = c->observer && f.limits.idle_seconds > 0 &&
+                            std::chrono::duration<double>(now - c->heard).count() > f.limits.idle_seconds;
     if (silent || slow || idle || gone_quiet) {
       slow_peers += slow;
       idle_players += idle && !slow;
@@ -70,7 +70,7 @@ void Server::sweep_peers() {
 
 // Detached players whose clients did not come back within --resume-seconds leave (in the next tick).
 void Server::expire_detached() {
-  const double grace = f.resume_seconds * f.tick_hz;
+  const double grace = f.limits.resume_seconds * f.tick_hz;
   for (Slot& s : slots)
     if (s.state == SlotState::Detached && static_cast<double>(tick - s.detached_tick) > grace) {
       s.state = SlotState::Leaving;
@@ -92,7 +92,7 @@ void Server::half_open(std::size_t k, Clock::time_point now) {
   if (since.size() != host->peerCount) since.assign(host->peerCount, Clock::time_point{});
   std::vector<std::pair<std::uint32_t, std::size_t>>& open = half_open_peers;  // (address, peer index)
   open.clear();
-  const auto limit = std::chrono::milliseconds(f.half_open_ms);
+  const auto limit = std::chrono::milliseconds(f.limits.half_open_ms);
   const auto grace = std::min(limit / 2, std::chrono::milliseconds(1000));
   std::size_t free = 0;
   for (std::size_t i = 0; i < host->peerCount; ++i) {
@@ -112,8 +112,8 @@ void Server::half_open(std::size_t k, Clock::time_point now) {
     }
     if (now - since[i] > grace) open.emplace_back(p->address.host, i);
   }
-  if (free * 4 >= host->peerCount) return;                               // peers enough for everyone
-  if (open.size() <= static_cast<std::size_t>(f.max_half_open)) return;  // no address can be over
+  if (free * 4 >= host->peerCount) return;                                      // peers enough for everyone
+  if (open.size() <= static_cast<std::size_t>(f.limits.max_half_open)) return;  // no address can be over
   // By address, the newest first (then by index): the ones past --max-half-open are reset.
   std::sort(open.begin(), open.end(), [&since](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first < b.first;
@@ -123,7 +123,7 @@ void Server::half_open(std::size_t k, Clock::time_point now) {
   int run = 0;
   for (std::size_t j = 0; j < open.size(); ++j) {
     run = j > 0 && open[j].first == open[j - 1].first ? run + 1 : 0;
-    if (run < f.max_half_open) continue;
+    if (run < f.limits.max_half_open) continue;
     enet_peer_reset(&host->peers[open[j].second]);
     since[open[j].second] = Clock::time_point{};
     ++half_open_reset;

@@ -34,10 +34,10 @@ int run(Server& sv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   if (const std::string err = sv.open_world(); !err.empty()) return bad(err);
-  if (f.virtual_clients > 0) return run_virtual(sv);
+  if (f.virtual_clients.count > 0) return run_virtual(sv);
   // A server that cannot start lets go of what it opened (sockets, ENet, the bus) before it says why.
   std::string err = sv.open_network();
-  if (err.empty()) err = sv.open_store();
+  if (err.empty()) err = sv.store.open();
   if (!err.empty()) {
     sv.close_network();
     return bad(err);
@@ -112,17 +112,10 @@ std::string expand_config(int argc, char** argv, std::vector<std::string>& args)
   return {};
 }
 
-int main(int argc, char** argv) {
-  CLI::App app(
-      "Runs the AOI module's tick loop for clients over UDP (ENet): joins, moves and attacks in, per-tick "
-      "notifications and enter/leave events out (docs/server.md, docs/protocol.md). Stops after --seconds or on "
-      "SIGINT/SIGTERM, printing a summary (--json: one JSON object).",
-      "warpmind-server");
-  demos::configure(app);
-  auto sv = std::make_unique<Server>();
-  Flags& f = sv->f;
-  demos::add_text(app, "--host", f.host, "IP", "IPv4 address to listen on");
-  demos::add_integer(app, "--port", f.port, 0, 65535, "N", "UDP port; 0: any free one (printed on stderr)");
+// The flags of one server: where it listens, the game, its limits and keys, --virtual-clients.
+void add_server_flags(CLI::App& app, Flags& f) {
+  demos::add_text(app, "--host", f.listen.host, "IP", "IPv4 address to listen on");
+  demos::add_integer(app, "--port", f.listen.port, 0, 65535, "N", "UDP port; 0: any free one (printed on stderr)");
   demos::add_integer(app, "--tick-hz", f.tick_hz, 1, 1000, "HZ", "ticks per second");
   demos::add_number(app, "--map", f.map, 1.0, 1e6, "S", "map side: players move in [0, S] x [0, S]");
   demos::add_number(app, "--aoi", f.aoi, 1e-2, 1e6, "A", "bucket side (square) or radius (circle)");
@@ -133,49 +126,54 @@ int main(int argc, char** argv) {
   demos::add_integer(app, "--damage", f.damage, 0, 1000000, "HP", "HP an attack takes");
   demos::add_integer(app, "--max-clients", f.max_clients, 1, 32000, "N",
                      "players at once (at most 4,000 a socket: see --sockets)");
-  demos::add_integer(app, "--sockets", f.sockets, 1, 8, "K",
+  demos::add_integer(app, "--sockets", f.listen.sockets, 1, 8, "K",
                      "UDP sockets on the one port (SO_REUSEPORT), each up to 4,095 connections: more than 4,000 "
                      "players need several");
-  demos::add_integer(app, "--socket-buffer", f.socket_buffer, 65536, 1 << 30, "BYTES",
+  demos::add_integer(app, "--socket-buffer", f.listen.socket_buffer, 65536, 1 << 30, "BYTES",
                      "the UDP socket's receive and send buffers (beyond the system's cap when running with "
                      "CAP_NET_ADMIN; the summary's socket_buffer says what was set)");
-  demos::add_integer(app, "--max-observers", f.max_observers, 0, 64, "N",
+  demos::add_integer(app, "--max-observers", f.limits.max_observers, 0, 64, "N",
                      "observer connections at once (warpmind-demo --connect): a Snapshot of every player a tick each");
-  demos::add_text(app, "--key-file", f.key_file, "FILE",
+  demos::add_text(app, "--key-file", f.keys.file, "FILE",
                   "the server's key pair from the 32-byte seed in FILE (64 hexadecimal digits on its first line), so "
                   "that clients can check its public key (printed at start; warpmind-bots --server-key)",
                   {}, "a fresh pair at every start");
-  demos::add_choice(app, "--cipher", f.cipher, {"auto", "chacha20-poly1305"},
+  demos::add_choice(app, "--cipher", f.keys.cipher, {"auto", "chacha20-poly1305"},
                     "the AEAD sealing packets: auto, AES-256-GCM with clients that offer it where this processor has "
                     "AES-NI, else ChaCha20-Poly1305; chacha20-poly1305: always that");
-  demos::add_text(app, "--observer-key-file", f.observer_key_file, "FILE",
+  demos::add_text(app, "--observer-key-file", f.keys.observer_file, "FILE",
                   "observers must present the key on the file's first line (16 to 256 bytes); without it, "
                   "observers are admitted from loopback addresses only");
-  demos::add_number(app, "--idle-seconds", f.idle_seconds, 0.0, 86400.0, "S",
+  demos::add_number(app, "--idle-seconds", f.limits.idle_seconds, 0.0, 86400.0, "S",
                     "a joined player whose client sends nothing with its token for S seconds leaves (its slot "
                     "is freed); 0: never");
-  demos::add_number(app, "--resume-seconds", f.resume_seconds, 0.0, 86400.0, "S",
+  demos::add_number(app, "--resume-seconds", f.limits.resume_seconds, 0.0, 86400.0, "S",
                     "a player whose connection is lost without a Leave stays in the game for S seconds, for its "
                     "client to take back with a Hello carrying its token; 0: it leaves at once");
-  demos::add_integer(app, "--half-open-ms", f.half_open_ms, 100, 60000, "MS",
+  demos::add_integer(app, "--half-open-ms", f.limits.half_open_ms, 100, 60000, "MS",
                      "a connection whose handshake is not done after MS milliseconds is reset");
-  demos::add_integer(app, "--max-half-open", f.max_half_open, 1, 65535, "N",
+  demos::add_integer(app, "--max-half-open", f.limits.max_half_open, 1, 65535, "N",
                      "while fewer than a quarter of the peers are free: connections one IP address may have in "
                      "their handshake for more than half of --half-open-ms, at most 1 s (the oldest beyond are reset)");
   demos::add_number(app, "--seconds", f.seconds, 0.0, 1e7, "S", "stop after S seconds; 0: when signalled");
-  demos::add_integer(app, "--peer-rate", f.peer_rate, 1, 1000000, "N", "messages a second one connection may send");
-  demos::add_integer(app, "--address-rate", f.address_rate, 1, 10000000, "N",
+  demos::add_integer(app, "--peer-rate", f.limits.peer_rate, 1, 1000000, "N",
+                     "messages a second one connection may send");
+  demos::add_integer(app, "--address-rate", f.limits.address_rate, 1, 10000000, "N",
                      "datagrams a second one address (IP and port) may send");
-  demos::add_integer(app, "--metrics-port", f.metrics_port, -1, 65535, "N",
+  demos::add_integer(app, "--metrics-port", f.listen.metrics_port, -1, 65535, "N",
                      "serve metrics (Prometheus text format) over HTTP on this TCP port; 0: any free one (printed on "
                      "stderr); -1: none");
   demos::add_integer(app, "--seed", f.seed, 0, INT64_MAX, "N", "spawn positions (session tokens are random)");
-  demos::add_integer(app, "--virtual-clients", f.virtual_clients, 0, 1 << 24, "N",
+  demos::add_integer(app, "--virtual-clients", f.virtual_clients.count, 0, 1 << 24, "N",
                      "no network: N clients in this process, every one sending a command a tick, for --ticks ticks "
                      "as fast as they run; prints the times (JSON) and exits (docs/server.md)");
-  demos::add_integer(app, "--ticks", f.ticks, 1, 100000, "T", "ticks of a --virtual-clients run");
-  demos::add_number(app, "--attack-share", f.attack_share, 0.0, 1.0, "F",
+  demos::add_integer(app, "--ticks", f.virtual_clients.ticks, 1, 100000, "T", "ticks of a --virtual-clients run");
+  demos::add_number(app, "--attack-share", f.virtual_clients.attack_share, 0.0, 1.0, "F",
                     "--virtual-clients: share of commands that attack a player the client's last State named");
+}
+
+// The flags of a zone of a cluster (its bus and store), the context and the output.
+void add_cluster_flags(CLI::App& app, Flags& f) {
   demos::add_integer(app, "--zones", f.zones, 1, 64, "N",
                      "zones of a cluster: the map cut into N zones (--zone-rows rows of N / rows columns; one row: "
                      "strips along x), one server each, meeting over NATS");
@@ -184,39 +182,39 @@ int main(int argc, char** argv) {
   demos::add_integer(app, "--zone", f.zone, 0, 63, "K",
                      "this server's zone: column c = K % columns, row r = K / columns, the area "
                      "[map*c/columns, map*(c+1)/columns) x [map*r/rows, map*(r+1)/rows)");
-  demos::add_text(app, "--nats", f.nats, "URL", "the cluster's NATS server");
-  demos::add_text(app, "--nats-prefix", f.nats_prefix, "S", "the cluster's NATS subjects: S.tick and S.relay.K");
+  demos::add_text(app, "--nats", f.nats.url, "URL", "the cluster's NATS server");
+  demos::add_text(app, "--nats-prefix", f.nats.prefix, "S", "the cluster's NATS subjects: S.tick and S.relay.K");
   demos::add_integer(app, "--device", f.context.device, 0, 63, "K",
                      "the CUDA device (ordinal) this server's AOI module runs on: zones of one host on different GPUs");
-  demos::add_text(app, "--cluster-key-file", f.cluster_key_file, "FILE",
+  demos::add_text(app, "--cluster-key-file", f.nats.cluster_key_file, "FILE",
                   "the cluster key (64 hexadecimal digits on the first line) every zone signs its bus messages "
                   "with and checks the others' by; needed with --zones above 1");
-  demos::add_text(app, "--nats-credentials-file", f.nats_credentials_file, "FILE",
+  demos::add_text(app, "--nats-credentials-file", f.nats.credentials_file, "FILE",
                   "USER:PASSWORD on the first line: the NATS server's credentials for the cluster");
-  demos::add_text(app, "--nats-ca-file", f.nats_ca_file, "FILE",
+  demos::add_text(app, "--nats-ca-file", f.nats.ca_file, "FILE",
                   "TLS to the NATS server: its certificate must be signed by this CA (PEM; the chain is checked, and "
                   "the name with --nats-tls-name)",
                   {}, "none: plain TCP");
-  demos::add_text(app, "--nats-cert-file", f.nats_cert_file, "FILE",
+  demos::add_text(app, "--nats-cert-file", f.nats.cert_file, "FILE",
                   "with --nats-ca-file: this zone's client certificate (PEM), for a NATS server that requires one", {},
                   "none");
-  demos::add_text(app, "--nats-tls-name", f.nats_tls_name, "NAME",
+  demos::add_text(app, "--nats-tls-name", f.nats.tls_name, "NAME",
                   "with --nats-ca-file: a DNS name the NATS server's certificate must carry (subjectAltName)", {},
                   "none: the chain only");
-  demos::add_text(app, "--nats-key-file", f.nats_key_file, "FILE", "the private key of --nats-cert-file (PEM)", {},
+  demos::add_text(app, "--nats-key-file", f.nats.key_file, "FILE", "the private key of --nats-cert-file (PEM)", {},
                   "none");
-  demos::add_number(app, "--zone-timeout", f.zone_timeout, 0.01, 3600, "S",
+  demos::add_number(app, "--zone-timeout", f.nats.zone_timeout, 0.01, 3600, "S",
                     "how long a zone waits for the others' tick messages before it ticks without them");
-  demos::add_flag(app, "--zone-store", f.zone_store,
+  demos::add_flag(app, "--zone-store", f.store.on,
                   "keep this zone's state in NATS JetStream after every tick (nats-server -js), before the tick's "
                   "messages go out");
-  demos::add_flag(app, "--restore", f.restore,
+  demos::add_flag(app, "--restore", f.store.restore,
                   "with --zone-store: start from this zone's stored state (after a crash); its clients resume with "
                   "their tokens");
-  demos::add_integer(app, "--crash-at-tick", f.crash_at_tick, 0, INT64_MAX, "T",
+  demos::add_integer(app, "--crash-at-tick", f.store.crash_at_tick, 0, INT64_MAX, "T",
                      "for tests: exit at once (status 137, as if killed) right after sending this zone's message for "
                      "tick T, before running it; 0: never");
-  demos::add_choice(app, "--crash-point", f.crash_point, {"message", "relays"},
+  demos::add_choice(app, "--crash-point", f.store.crash_point, {"message", "relays"},
                     "for tests, with --crash-at-tick: right after the tick's message is sent (message), or after the "
                     "tick has run and its relays are sent, before its state is stored (relays)");
   demos::add_context_flags(app, f.context);
@@ -226,6 +224,19 @@ int main(int argc, char** argv) {
                     return aoi::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";
                   });
   demos::add_flag(app, "--json", f.json, "on stop, one JSON summary object on stdout");
+}
+
+int main(int argc, char** argv) {
+  CLI::App app(
+      "Runs the AOI module's tick loop for clients over UDP (ENet): joins, moves and attacks in, per-tick "
+      "notifications and enter/leave events out (docs/server.md, docs/protocol.md). Stops after --seconds or on "
+      "SIGINT/SIGTERM, printing a summary (--json: one JSON object).",
+      "warpmind-server");
+  demos::configure(app);
+  auto sv = std::make_unique<Server>();
+  Flags& f = sv->f;
+  add_server_flags(app, f);
+  add_cluster_flags(app, f);
   std::string config;
   demos::add_text(app, "--config", config, "FILE",
                   "settings from a JSON object (keys: the flags' names, e.g. {\"tick_hz\": 30, \"map\": 500}); "

@@ -1,39 +1,10 @@
-// warpmind-server's metrics: the summary's counters in the Prometheus text format over HTTP at
-// --metrics-port (served by a thread of its own from a page the tick thread makes every 100 ms), and the
-// summary printed on stop.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cerrno>
+// warpmind-server's metrics: the summary's counters in the Prometheus text format (the page the
+// endpoint of metrics_endpoint.h serves at --metrics-port), and the summary printed on stop.
 #include <cstdio>
-#include <cstring>
 
 #include "server.h"
 
 namespace warpmind::server {
-
-// --metrics-port: listens on it (0: any free port, printed on stderr); empty string or the reason.
-std::string Server::open_metrics() {
-  metrics_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<std::uint16_t>(f.metrics_port));
-  inet_pton(AF_INET, f.host.c_str(), &a.sin_addr);
-  const int yes = 1;
-  setsockopt(metrics_fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  socklen_t len = sizeof a;
-  if (metrics_fd < 0 || bind(metrics_fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      listen(metrics_fd, 16) != 0 || getsockname(metrics_fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-    return "--metrics-port: cannot listen on " + f.host + ":" + std::to_string(f.metrics_port);
-  std::fprintf(stderr, "warpmind-server: metrics on http://%s:%u/metrics\n", f.host.c_str(), ntohs(a.sin_port));
-  metrics_published = Clock::time_point{};
-  publish_metrics();
-  metrics_thread = std::thread([this] { metrics_loop(); });
-  return {};
-}
 
 std::string Server::metrics_text() {
   std::string t;
@@ -96,81 +67,6 @@ std::string Server::metrics_text() {
   return t;
 }
 
-// Answers at most one scrape per call: the request read for at most 20 ms, then the page, then close.
-// The tick thread's side: the page, made afresh at most every 100 ms, for the endpoint's thread to send.
-void Server::publish_metrics() {
-  if (metrics_fd < 0) return;
-  const Clock::time_point now = Clock::now();
-  if (now - metrics_published < std::chrono::milliseconds(100)) return;
-  metrics_published = now;
-  const std::string body = metrics_text();
-  std::string page =
-      "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: " + std::to_string(body.size()) +
-      "\r\nConnection: close\r\n\r\n" + body;
-  const std::lock_guard<std::mutex> lock(metrics_mu);
-  metrics_page.swap(page);
-}
-
-namespace {
-
-// One scrape's connection on the endpoint's thread: its request so far, then the page being sent.
-struct Scrape {
-  int fd = -1;
-  Clock::time_point opened;
-  std::string in, out;
-  std::size_t sent = 0;
-  bool answering = false;
-};
-
-constexpr int kMaxScrapes = 16;                           // connections at once; more wait in the backlog
-constexpr auto kScrapeTimeout = std::chrono::seconds(2);  // a connection that takes longer is closed
-
-}  // namespace
-
-// The endpoint's own thread: every connection non-blocking and polled, none can hold up the tick (a
-// connection that says nothing, or reads nothing, is closed after 2 s).
-void Server::metrics_loop() {
-  std::vector<Scrape> scrapes;
-  std::vector<pollfd> fds;
-  while (!metrics_stop.load()) {
-    fds.clear();
-    fds.push_back({static_cast<int>(scrapes.size()) < kMaxScrapes ? metrics_fd : -1, POLLIN, 0});
-    for (const Scrape& c : scrapes) fds.push_back({c.fd, static_cast<short>(c.answering ? POLLOUT : POLLIN), 0});
-    poll(fds.data(), fds.size(), 50);
-    const Clock::time_point now = Clock::now();
-    if (fds[0].revents & POLLIN) {
-      const int c = accept4(metrics_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (c >= 0) scrapes.push_back({c, now, {}, {}, 0, false});
-    }
-    for (std::size_t k = 0; k < scrapes.size(); ++k) {
-      Scrape& c = scrapes[k];
-      bool done = now - c.opened > kScrapeTimeout;
-      if (!done && !c.answering) {
-        char buf[1024];
-        const ssize_t n = read(c.fd, buf, sizeof buf);
-        if (n > 0) c.in.append(buf, static_cast<std::size_t>(n));
-        if (n == 0 || c.in.find("\r\n\r\n") != std::string::npos || c.in.size() >= 2048) {
-          const std::lock_guard<std::mutex> lock(metrics_mu);
-          c.out = metrics_page;
-          c.answering = true;
-        }
-      }
-      if (!done && c.answering) {
-        const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
-        if (n > 0) c.sent += static_cast<std::size_t>(n);
-        done = c.sent == c.out.size() || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
-      }
-      if (done) {
-        shutdown(c.fd, SHUT_WR);
-        close(c.fd);
-        c.fd = -1;
-      }
-    }
-    std::erase_if(scrapes, [](const Scrape& c) { return c.fd < 0; });
-  }
-  for (Scrape& c : scrapes) close(c.fd);
-}
-
 // The summary on stop: one line of JSON (--json) or a few lines of text, on stdout.
 void Server::print_summary(double seconds, std::uint32_t connected) const {
   std::uint64_t dropped = 0;
@@ -226,8 +122,9 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(relayed_in), static_cast<unsigned long long>(resets),
         static_cast<unsigned long long>(views_missing), static_cast<unsigned long long>(zone_bad_tags),
         static_cast<unsigned long long>(zone_too_early), static_cast<unsigned long long>(zone_resent),
-        static_cast<unsigned long long>(stores), static_cast<unsigned long long>(store_failures),
-        static_cast<unsigned long long>(store_bytes), static_cast<unsigned long long>(restored_tick), restore_ms,
+        static_cast<unsigned long long>(store.counts().stores),
+        static_cast<unsigned long long>(store.counts().failures), static_cast<unsigned long long>(store.counts().bytes),
+        static_cast<unsigned long long>(store.counts().restored_tick), store.counts().restore_ms,
         percentile(wait_ms.kept(), 0.5), percentile(wait_ms.kept(), 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",

@@ -213,7 +213,8 @@ void Server::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
     ++observers_refused;
     return refuse(p, net::RefuseReason_NotAuthorized);
   }
-  if (observers.size() >= static_cast<std::size_t>(f.max_observers)) return refuse(p, net::RefuseReason_ServerFull);
+  if (observers.size() >= static_cast<std::size_t>(f.limits.max_observers))
+    return refuse(p, net::RefuseReason_ServerFull);
   c.observer = true;
   c.heard = Clock::now();
   observers.push_back(p);
@@ -240,7 +241,7 @@ void Server::release(ENetPeer* p, bool lost) {
       s.state = SlotState::Free;
       ++left;
     } else if (s.state == SlotState::Leaving) {  // a cluster's Leave, its tick not come yet: it still leaves
-    } else if (lost && f.resume_seconds > 0) {
+    } else if (lost && f.limits.resume_seconds > 0) {
       s.state = SlotState::Detached;
       s.detached_tick = tick;
       ++detached;
@@ -258,7 +259,7 @@ void Server::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* pac
   Conn* c = static_cast<Conn*>(p->data);
   if (c == nullptr) return;
   bytes_in += packet->dataLength;
-  if (!c->bucket.take(f.peer_rate, Clock::now())) return void(++drops[RateLimit]);
+  if (!c->bucket.take(f.limits.peer_rate, Clock::now())) return void(++drops[RateLimit]);
   if (!c->keys.ready()) return on_clear(p, *c, channel, packet);
   if (packet->dataLength > net::kMaxClientPacket + net::kSealOverhead) return void(++drops[Oversized]);
   if (packet->dataLength < net::kSealOverhead) return void(++drops[Forged]);
@@ -348,7 +349,7 @@ void Server::on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPack
       !c.keys.derive_server(identity, key->data()))
     return void(++drops[BadPacket]);
   // The cipher (--cipher): AES-256-GCM when the client offers it and this server may and can use it.
-  const net::Cipher cipher = k->aes256gcm() && f.cipher == "auto" && c.keys.use(net::Cipher_Aes256Gcm)
+  const net::Cipher cipher = k->aes256gcm() && f.keys.cipher == "auto" && c.keys.use(net::Cipher_Aes256Gcm)
                                  ? net::Cipher_Aes256Gcm
                                  : net::Cipher_ChaCha20Poly1305;
   ++ciphers[cipher];
@@ -461,7 +462,7 @@ void Server::handle(ENetEvent& ev) {
 void Server::service(Clock::time_point until) {
   const Clock::time_point hard = std::max(until, Clock::now()) + std::chrono::milliseconds(20);
   for (;;) {
-    publish_metrics();
+    metrics.publish();
     drain_relays();
     const Clock::time_point now = Clock::now();
     if (g_stop.load()) return;

@@ -20,13 +20,13 @@ std::atomic<bool> g_stop{false};
 std::string Server::open_world() {
   max_move = f.max_move > 0 ? f.max_move : f.aoi;
   rng.seed(f.seed);
-  virtual_clients = f.virtual_clients;
-  if (f.virtual_clients > 0 && f.zones > 1) return "--virtual-clients: one zone only";
-  cap = f.virtual_clients > 0 ? f.virtual_clients : static_cast<std::uint32_t>(f.max_clients);
+  virtual_clients = f.virtual_clients.count;
+  if (f.virtual_clients.count > 0 && f.zones > 1) return "--virtual-clients: one zone only";
+  cap = f.virtual_clients.count > 0 ? f.virtual_clients.count : static_cast<std::uint32_t>(f.max_clients);
   total = cap * static_cast<std::uint32_t>(f.zones);
   if (f.zone >= f.zones) return "--zone: must be below --zones";
   if (f.zones % f.zone_rows != 0) return "--zone-rows: must divide --zones (the zones are rows x columns)";
-  if (f.virtual_clients == 0 && f.max_clients > 4000 * f.sockets)
+  if (f.virtual_clients.count == 0 && f.max_clients > 4000 * f.listen.sockets)
     return "--max-clients: at most 4,000 a socket (ENet's 4,095 connections, with room for handshakes): --sockets " +
            std::to_string((f.max_clients + 3999) / 4000) + " or more";
   if (f.zones > 1) {
@@ -110,32 +110,32 @@ std::string Server::open_network() {
   if (f.zones > 1) {
     net::ZoneBus::Key key{};
     std::string user, password;
-    if (f.cluster_key_file.empty()) return "--cluster-key-file: a zone of a cluster needs the cluster key";
-    if (std::string err = read_key32("--cluster-key-file", f.cluster_key_file, key); !err.empty()) return err;
-    if (!f.nats_credentials_file.empty())
-      if (std::string err = read_credentials(f.nats_credentials_file, user, password); !err.empty()) return err;
-    if (f.nats_cert_file.empty() != f.nats_key_file.empty())
+    if (f.nats.cluster_key_file.empty()) return "--cluster-key-file: a zone of a cluster needs the cluster key";
+    if (std::string err = read_key32("--cluster-key-file", f.nats.cluster_key_file, key); !err.empty()) return err;
+    if (!f.nats.credentials_file.empty())
+      if (std::string err = read_credentials(f.nats.credentials_file, user, password); !err.empty()) return err;
+    if (f.nats.cert_file.empty() != f.nats.key_file.empty())
       return "--nats-cert-file and --nats-key-file: give both or neither";
-    if (!f.nats_cert_file.empty() && f.nats_ca_file.empty())
+    if (!f.nats.cert_file.empty() && f.nats.ca_file.empty())
       return "--nats-cert-file: a client certificate needs TLS (--nats-ca-file)";
-    if (!f.nats_tls_name.empty() && f.nats_ca_file.empty())
+    if (!f.nats.tls_name.empty() && f.nats.ca_file.empty())
       return "--nats-tls-name: a name to check needs TLS (--nats-ca-file)";
-    const std::string err = bus.connect(f.nats, f.nats_prefix, f.zone, key, user, password,
-                                        {f.nats_ca_file, f.nats_cert_file, f.nats_key_file, f.nats_tls_name});
+    const std::string err = bus.connect(f.nats.url, f.nats.prefix, f.zone, key, user, password,
+                                        {f.nats.ca_file, f.nats.cert_file, f.nats.key_file, f.nats.tls_name});
     std::fill(password.begin(), password.end(), '\0');
     key.fill(0);
-    if (!err.empty()) return "--nats " + f.nats + ": " + err;
+    if (!err.empty()) return "--nats " + f.nats.url + ": " + err;
     relay_out.resize(f.zones);
   }
-  if (!f.observer_key_file.empty()) {
-    if (!first_line(f.observer_key_file, observer_key))
-      return "--observer-key-file: cannot read " + f.observer_key_file;
+  if (!f.keys.observer_file.empty()) {
+    if (!first_line(f.keys.observer_file, observer_key))
+      return "--observer-key-file: cannot read " + f.keys.observer_file;
     if (observer_key.size() < 16 || observer_key.size() > 256)
-      return "--observer-key-file: " + f.observer_key_file + " must hold a key of 16 to 256 bytes on its first line";
+      return "--observer-key-file: " + f.keys.observer_file + " must hold a key of 16 to 256 bytes on its first line";
   }
-  if (!f.key_file.empty()) {
+  if (!f.keys.file.empty()) {
     net::Key32 seed{};
-    if (std::string err = read_key32("--key-file", f.key_file, seed); !err.empty()) return err;
+    if (std::string err = read_key32("--key-file", f.keys.file, seed); !err.empty()) return err;
     const bool made = identity.from_seed(seed);
     sodium_memzero(seed.data(), seed.size());
     if (!made) return "cannot make the server's key pair (libsodium)";
@@ -144,23 +144,24 @@ std::string Server::open_network() {
   }
   if (enet_initialize() != 0) return "cannot initialise ENet";
   ENetAddress address;
-  if (enet_address_set_host_ip(&address, f.host.c_str()) != 0) return "--host: not an IPv4 address: " + f.host;
-  address.port = static_cast<enet_uint16>(f.port);
+  if (enet_address_set_host_ip(&address, f.listen.host.c_str()) != 0)
+    return "--host: not an IPv4 address: " + f.listen.host;
+  address.port = static_cast<enet_uint16>(f.listen.port);
   // One socket (an ENet host of up to 4,095 connections), or --sockets of them on one port: each made
   // unbound, marked SO_REUSEPORT and bound, the first to --port (0: any), the others to the port it got;
   // the kernel then hands each client's datagrams to one of them, always the same one.
   const std::size_t peers = std::min<std::size_t>(static_cast<std::size_t>(f.max_clients) + 64, 4095);
   ENetAddress bound{};
-  for (int k = 0; k < f.sockets; ++k) {
-    ENetHost* h = enet_host_create(f.sockets == 1 ? &address : nullptr, peers, net::kChannels, 0, 0);
-    if (h == nullptr) return "cannot listen on " + f.host + ":" + std::to_string(address.port);
+  for (int k = 0; k < f.listen.sockets; ++k) {
+    ENetHost* h = enet_host_create(f.listen.sockets == 1 ? &address : nullptr, peers, net::kChannels, 0, 0);
+    if (h == nullptr) return "cannot listen on " + f.listen.host + ":" + std::to_string(address.port);
     hosts.push_back(h);
-    if (f.sockets > 1) {
+    if (f.listen.sockets > 1) {
       const int on = 1;
       if (setsockopt(h->socket, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0 ||
           enet_socket_bind(h->socket, &address) != 0)
-        return "cannot listen on " + f.host + ":" + std::to_string(address.port) + " (socket " + std::to_string(k) +
-               " of --sockets " + std::to_string(f.sockets) + ")";
+        return "cannot listen on " + f.listen.host + ":" + std::to_string(address.port) + " (socket " +
+               std::to_string(k) + " of --sockets " + std::to_string(f.listen.sockets) + ")";
       h->address = address;
     }
     // The largest packet sent or received (ENet applies it both ways): a State of up to ~32,000
@@ -169,7 +170,7 @@ std::string Server::open_network() {
     // A tick's commands arrive in a burst (clients send on their own tick): a socket buffer that holds
     // them all, past the system's default cap where allowed (SO_RCVBUFFORCE needs CAP_NET_ADMIN).
     for (const int opt : {SO_RCVBUF, SO_SNDBUF}) {
-      const int want = f.socket_buffer, force = opt == SO_RCVBUF ? SO_RCVBUFFORCE : SO_SNDBUFFORCE;
+      const int want = f.listen.socket_buffer, force = opt == SO_RCVBUF ? SO_RCVBUFFORCE : SO_SNDBUFFORCE;
       if (setsockopt(h->socket, SOL_SOCKET, force, &want, sizeof want) != 0)
         setsockopt(h->socket, SOL_SOCKET, opt, &want, sizeof want);
     }
@@ -185,14 +186,16 @@ std::string Server::open_network() {
   getsockopt(hosts[0]->socket, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &rcvlen);
   socket_buffer = rcvbuf;
   limit_addresses();
-  if (f.metrics_port >= 0) {
-    if (std::string err = open_metrics(); !err.empty()) return err;
+  if (f.listen.metrics_port >= 0) {
+    if (std::string err = metrics.open(f.listen.host, f.listen.metrics_port, [this] { return metrics_text(); });
+        !err.empty())
+      return err;
   }
   std::fprintf(stderr, "warpmind-server: listening on %s:%u, %d Hz, map %g, AOI %g (%s), variant %s, zone %d of %d\n",
-               f.host.c_str(), bound.port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape),
+               f.listen.host.c_str(), bound.port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape),
                aoi::variant_name(world->variant()), f.zone, f.zones);
   std::fprintf(stderr, "warpmind-server: public key %s (%s)\n", net::hex32(identity.pk.data()).c_str(),
-               f.key_file.empty() ? "made at start" : "from --key-file");
+               f.keys.file.empty() ? "made at start" : "from --key-file");
   std::fflush(stderr);
   return {};
 }
@@ -211,8 +214,7 @@ void Server::close_network() {
   hosts.clear();
   enet_deinitialize();
   bus.close();
-  stop_metrics();
-  if (metrics_fd >= 0) close(metrics_fd);
+  metrics.close();
 }
 
 }  // namespace warpmind::server

@@ -60,9 +60,9 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   // With a store: the tick's relays are on the NATS server before its state is stored, and nothing goes
   // to this zone's own clients before that (a crash in between replays the tick: the gateways drop what
   // they passed on already, see drain_relays).
-  if (f.zone_store) bus.flush();
-  if (f.crash_at_tick == tick && f.crash_point == "relays") std::_Exit(137);  // --crash-point relays
-  store_state();
+  if (f.store.on) bus.flush();
+  if (f.store.crash_at_tick == tick && f.store.crash_point == "relays") std::_Exit(137);  // --crash-point relays
+  store.store();
   flush_all();
   ++tick;
   const Clock::time_point t1 = Clock::now();

@@ -53,7 +53,7 @@ struct VirtualRun {
     crypto_kdf_keygen(master);
     // The cipher a connected client of this server would get (--cipher; every virtual client offers both).
     const net::Cipher cipher =
-        sv.f.cipher == "auto" && net::aes256gcm_available() ? net::Cipher_Aes256Gcm : net::Cipher_ChaCha20Poly1305;
+        sv.f.keys.cipher == "auto" && net::aes256gcm_available() ? net::Cipher_Aes256Gcm : net::Cipher_ChaCha20Poly1305;
     bool keyed = true;
     for (std::uint32_t i = 0; i < n && keyed; ++i)
       keyed = net::SessionKeys::derive_pair(master, i, keys[i], sv.virtual_keys[i]) && keys[i].use(cipher) &&
@@ -88,7 +88,8 @@ struct VirtualRun {
             Client& c = clients[i];
             const std::uint32_t seq = ++c.seq;
             b.Clear();
-            if (sv.seen[i] != UINT32_MAX && static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < sv.f.attack_share) {
+            if (sv.seen[i] != UINT32_MAX &&
+                static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < sv.f.virtual_clients.attack_share) {
               net::FinishMessageBuffer(
                   b, net::CreateMessage(b, net::Body_Attack,
                                         net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i], sv.tick - 1).Union()));
@@ -165,9 +166,9 @@ struct VirtualRun {
         "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
         "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
         sv.total, static_cast<std::size_t>(sv.tick_ms.count()), f.map, f.aoi, aoi::shape_name(sv.cfg.shape),
-        sv.ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305", f.attack_share, sv.ctx->pool().size(),
-        backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()), static_cast<double>(notes) / ticks,
-        static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
+        sv.ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305", f.virtual_clients.attack_share,
+        sv.ctx->pool().size(), backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()),
+        static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
         static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
         static_cast<unsigned long long>(rejected), p(sv.tick_ms.kept(), 0.5), p(sv.tick_ms.kept(), 0.9),
         p(sv.tick_ms.kept(), 0.99), sv.tick_ms.max(), p(intake_ms, 0.5), p(intake_ms, 0.99),
@@ -245,7 +246,7 @@ int run_virtual(Server& sv) {
   if (g_stop.load()) return 1;
   sv.tick_ms.clear(), sv.commands_ms.clear(), sv.module_ms.clear(), sv.encode_ms.clear();
   for (Server::Worker& w : sv.workers) w = {};
-  for (int t = 0; t < sv.f.ticks && !g_stop.load(); ++t) {
+  for (int t = 0; t < sv.f.virtual_clients.ticks && !g_stop.load(); ++t) {
     run.write_commands();
     run.take_commands();
     sv.run_tick(cmds, result);

@@ -51,7 +51,7 @@ void Server::drain_relays() {
 
 void Server::flush_relay(std::uint32_t g) {
   if (relay_out[g].size() <= net::kRelayHeader) return;
-  bus.publish(f.nats_prefix + ".relay." + std::to_string(g), relay_out[g]);
+  bus.publish(f.nats.prefix + ".relay." + std::to_string(g), relay_out[g]);
   net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
 }
 
@@ -111,7 +111,7 @@ void Server::publish_tick(const std::vector<aoi::Player>& before) {
     }
   }
   net::encode_tick(mine, wire);
-  bus.publish(f.nats_prefix + ".tick", wire);
+  bus.publish(f.nats.prefix + ".tick", wire);
   sent_before.swap(sent_now);
   sent_before_tick = sent_now_tick;
   sent_now.assign(wire.begin(), wire.end());
@@ -129,8 +129,9 @@ bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
   mine.zone = static_cast<std::uint32_t>(f.zone);
   if (publish) publish_tick(before);
   // With a store, the message is at the NATS server before the zone goes on (a crash from now on replays it).
-  if (publish && f.zone_store) bus.flush();
-  if (f.crash_at_tick == tick && f.crash_point == "message") {  // --crash-at-tick: makes the zone replay the tick
+  if (publish && f.store.on) bus.flush();
+  if (f.store.crash_at_tick == tick &&
+      f.store.crash_point == "message") {  // --crash-at-tick: makes the zone replay the tick
     bus.flush();
     std::_Exit(137);
   }
@@ -140,10 +141,9 @@ bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
     early_bytes -= it->second.bytes;
     early.erase(it);
   }
-  const Clock::time_point until =
-      first_wait
-          ? Clock::time_point::max()
-          : Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.zone_timeout));
+  const Clock::time_point until = first_wait ? Clock::time_point::max()
+                                             : Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                                  std::chrono::duration<double>(f.nats.zone_timeout));
   net::TickMessage m;
   Clock::time_point resend_at = Clock::now() + kResendEvery;
   while (peers.size() + 1 < static_cast<std::size_t>(f.zones)) {
@@ -155,11 +155,11 @@ bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
     }
     if (now >= resend_at) {
       if (sent_before_tick + 1 == tick) {
-        bus.publish(f.nats_prefix + ".tick", sent_before);
+        bus.publish(f.nats.prefix + ".tick", sent_before);
         ++zone_resent;
       }
       if (sent_now_tick == tick) {
-        bus.publish(f.nats_prefix + ".tick", sent_now);
+        bus.publish(f.nats.prefix + ".tick", sent_now);
         ++zone_resent;
       }
       resend_at = now + kResendEvery;
@@ -206,10 +206,9 @@ bool Server::exchange(const std::vector<aoi::Player>& before, bool publish) {
 // when the tick is not to run (stopping, or the world could not be aligned). t0 moves past the wait.
 bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
   raw.clear();
-  if (!replay_own.empty() && replay_own.begin()->first != tick) replay_own.clear();  // not the next: none
-  const bool replay = !replay_own.empty();
+  const bool replay = store.replays(tick);
   if (replay) {
-    replay_commands();
+    store.replay(raw);
   } else {
     net::RawCommand c;
     for (std::uint32_t i = 0; i < cap; ++i) {
@@ -229,7 +228,7 @@ bool Server::zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t
   }
   // With a store, the Welcomes and Goodbyes of this tick's joins and leaves are out before the tick message
   // that commits them: a crash after it replays them, and their clients hold the tokens and ticks.
-  if (f.zone_store && !replay) flush_all();
+  if (f.store.on && !replay) flush_all();
   const std::vector<aoi::Player> before(world->players().begin(), world->players().end());
   if (!exchange(before, !replay) && g_stop.load()) return false;
   for (const net::TickMessage& m : peers) {

@@ -63,8 +63,8 @@ struct Harness {
 
   bool open() {
     Flags& f = sv->f;
-    f.map = 100, f.aoi = 20, f.max_clients = 8, f.max_observers = 2;
-    f.peer_rate = 1000000, f.address_rate = 10000000;  // a script's packets come within microseconds
+    f.map = 100, f.aoi = 20, f.max_clients = 8, f.limits.max_observers = 2;
+    f.limits.peer_rate = 1000000, f.limits.address_rate = 10000000;  // a script's packets come within microseconds
     f.context.backend = "cpu", f.context.threads = 1;
     if (!sv->open_world().empty() || !sv->identity.make()) return false;
     ENetAddress a{};
