@@ -77,6 +77,19 @@ enum class Phase { Playing, Leaving, Settling, Connecting };
 // The most one churn step may take (ENet's own connect and disconnect give up after about 5 s).
 constexpr auto kChurnStep = std::chrono::seconds(5);
 
+// What a bot counts and measures for the summary.
+struct BotCounts {
+  std::vector<double> rtt_ms, latency_ms;  // a command's round trip; a State's age when it came
+  double longest_gap_ms = 0;               // the longest time between two States: the outage it saw
+  // bad_in: packets that did not open with the connection's keys, were no Message, or came when they could not.
+  std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
+  std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0, crash_resumes = 0;
+  std::uint64_t reconnects = 0;  // connection attempts tried again before their Welcome (retry_connect)
+  // Churn steps that ran past their bound, by step: waiting for the Goodbye and the disconnect, waiting for
+  // the last command to be applied, connecting to join again, connecting to resume.
+  std::uint64_t timed_out[4] = {};
+};
+
 struct Bot {
   ENetHost* host = nullptr;
   ENetPeer* peer = nullptr;
@@ -93,21 +106,13 @@ struct Bot {
   bool crash_next = false;             // ... because the server went silent (--resume-after-ms)
   Clock::time_point heard_at{};        // when its server last sent it anything (this connection)
   Clock::time_point last_state_at{};   // when its last State came (this session, or the one a crash resumed)
-  double longest_gap_ms = 0;           // the longest time between two such States: the outage it saw
   std::vector<Session> sessions;       // the last one is the current one (once welcomed)
   float x = 0, y = 0, wx = 0, wy = 0;  // known position, waypoint
   std::uint32_t seq = 0, acked = 0;
-  std::uint64_t acked_tick = 0;  // the newest State tick it acknowledges
-  std::vector<double> rtt_ms, latency_ms;
+  std::uint64_t acked_tick = 0;     // the newest State tick it acknowledges
   std::set<std::uint32_t> visible;  // live, from the events: what to attack
   std::mt19937_64 rng;
-  // bad_in: packets that did not open with the connection's keys, were no Message, or came when they could not.
-  std::uint64_t packets_out = 0, bytes_out = 0, packets_in = 0, bytes_in = 0, bad_in = 0, duplicate_states = 0;
-  std::uint64_t leaves = 0, restarts = 0, resume_failures = 0, churn_timeouts = 0, crash_resumes = 0;
-  std::uint64_t reconnects = 0;  // connection attempts tried again before their Welcome (retry_connect)
-  // Churn steps that ran past their bound, by step: waiting for the Goodbye and the disconnect, waiting for
-  // the last command to be applied, connecting to join again, connecting to resume.
-  std::uint64_t timed_out[4] = {};
+  BotCounts counts;
   int connects = 0;  // connections made in the current churn step (WARPMIND_BOTS_DEBUG's report)
   Session& session() { return sessions.back(); }
 };

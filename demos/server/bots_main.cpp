@@ -71,38 +71,110 @@ void send(Bot& b, std::uint8_t channel, flatbuffers::FlatBufferBuilder& fb) {
     enet_packet_destroy(p);
     return;
   }
-  ++b.packets_out;
-  b.bytes_out += p->dataLength;
+  ++b.counts.packets_out;
+  b.counts.bytes_out += p->dataLength;
 }
 
-struct Run {
-  Flags f;
-  net::Key32 pinned{};     // --server-key: the public key every server's Keys must carry
-  bool offer_aes = false;  // --cipher auto where AES-256-GCM is available: the Connect offers it
-  bool pin = false;
-  World world;
-  std::mutex world_mutex;
-  std::vector<Bot> bots;
-  std::vector<double> rtt_ms, latency_ms;  // all bots' samples, gathered after the run
+// The servers' key and the ciphers the bots offer (--server-key, --cipher): each connection's Connect,
+// and the server's Keys taken or refused. Set up once, before the bots' threads start; read by all of them.
+class Handshake {
+ public:
+  // Empty string or what is wrong with --server-key.
+  std::string configure(const Flags& f) {
+    if (!f.server_key.empty()) {
+      if (!net::parse_hex32(f.server_key, pinned_)) return "--server-key: 64 hexadecimal digits expected";
+      pin_ = true;
+    }
+    offer_aes_ = f.cipher == "auto" && net::aes256gcm_available();
+    return {};
+  }
+
+  // A new connection's first packet: a fresh key pair's public key, in clear.
+  void send_connect(Bot& b) const {
+    b.keys = net::SessionKeys{};
+    if (!b.pair.make()) return void(b.gone = true);
+    flatbuffers::FlatBufferBuilder fb(96);
+    const auto key = fb.CreateVector(b.pair.pk.data(), b.pair.pk.size());
+    net::FinishMessageBuffer(
+        fb, net::CreateMessage(fb, net::Body_Connect,
+                               net::CreateConnect(fb, net::kProtocolVersion, key, offer_aes_).Union()));
+    send(b, net::kReliableChannel, fb);
+  }
+
+  // The server's Keys: the connection's keys made (true: its Hello may go), or the connection refused or
+  // the Keys counted bad (false).
+  bool take_keys(Bot& b, const net::Keys& k) const {
+    // The cipher must be one the Connect offered (use() refuses AES-256-GCM where the processor lacks it).
+    if ((k.cipher() == net::Cipher_Aes256Gcm && !offer_aes_) || !b.keys.use(k.cipher())) {
+      ++b.counts.bad_in;
+      b.refused = true;
+      enet_peer_disconnect_now(b.peer, 0);
+      return false;
+    }
+    // --server-key: another key is not the server's (a host in the middle): no Hello, the connection dropped.
+    if (pin_ && std::memcmp(k.key()->data(), pinned_.data(), pinned_.size()) != 0) {
+      ++b.counts.bad_in;
+      b.refused = true;
+      enet_peer_disconnect_now(b.peer, 0);
+      return false;
+    }
+    if (!b.keys.derive_client(b.pair, k.key()->data())) return void(++b.counts.bad_in), false;
+    return true;
+  }
+
+ private:
+  net::Key32 pinned_{};  // --server-key: the public key every server's Keys must carry
+  bool pin_ = false;
+  bool offer_aes_ = false;  // --cipher auto where AES-256-GCM is available: the Connect offers it
+};
+
+// What the world is, as the first Welcome says (whichever bot's thread has it first); read once `known`.
+class SharedWorld {
+ public:
+  void learn(const net::Welcome& w) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (world_.known.load()) return;
+    world_.cfg.world = {w.world_x0(), w.world_y0(), w.world_width(), w.world_height()};
+    world_.cfg.aoi = w.aoi();
+    world_.cfg.shape = w.shape() == net::Shape_Circle ? aoi::AoiShape::Circle : aoi::AoiShape::Square;
+    world_.map = w.map();
+    world_.max_move = w.max_move();
+    world_.tick_hz = static_cast<int>(std::max(1u, w.tick_hz()));
+    world_.known.store(true);
+  }
+  const World& get() const { return world_; }
+
+ private:
+  World world_;
+  std::mutex mutex_;
+};
+
+// One bot's connection and what it receives: the handshake, the Welcome, States and Events recorded for
+// the check, and new connections (a leave's new session, a restart's resume, a retry). Shared by the bots'
+// threads; each bot is served by one thread only.
+struct Client {
+  const Flags& f;
+  const Handshake& handshake;
+  SharedWorld& world;
 
   void pick_waypoint(Bot& b) {
-    std::uniform_real_distribution<float> u(0.0f, world.map);
+    std::uniform_real_distribution<float> u(0.0f, world.get().map);
     b.wx = u(b.rng);
     b.wy = u(b.rng);
   }
 
   void on_message(Bot& b, std::uint8_t channel, const ENetPacket* packet, std::vector<std::uint8_t>& plain) {
-    ++b.packets_in;
+    ++b.counts.packets_in;
     b.heard_at = Clock::now();
-    b.bytes_in += packet->dataLength;
+    b.counts.bytes_in += packet->dataLength;
     if (!b.keys.ready()) return on_clear(b, packet);
-    if (packet->dataLength < net::kSealOverhead) return void(++b.bad_in);
+    if (packet->dataLength < net::kSealOverhead) return void(++b.counts.bad_in);
     plain.resize(packet->dataLength - net::kSealOverhead);
     std::size_t size = 0;
     if (b.keys.open(channel, packet->data, packet->dataLength, plain.data(), size) != net::OpenError::None)
-      return void(++b.bad_in);
+      return void(++b.counts.bad_in);
     const net::Message* m = net::read_message(plain.data(), size);
-    if (m == nullptr) return void(++b.bad_in);
+    if (m == nullptr) return void(++b.counts.bad_in);
     if (const net::Welcome* w = m->body_as_Welcome())
       on_welcome(b, *w);
     else if (m->body_as_Refused())
@@ -114,44 +186,17 @@ struct Run {
     else if (const net::Goodbye* g = m->body_as_Goodbye())
       on_goodbye(b, *g);
     else
-      ++b.bad_in;
+      ++b.counts.bad_in;
   }
 
   // Before the keys: the server's Keys (then the Hello, sealed), or a Refused (another protocol version).
   void on_clear(Bot& b, const ENetPacket* packet) {
     const net::Message* m = net::read_message(packet->data, packet->dataLength);
-    if (m == nullptr) return void(++b.bad_in);
+    if (m == nullptr) return void(++b.counts.bad_in);
     if (m->body_as_Refused()) return void(b.refused = true);
     const net::Keys* k = m->body_as_Keys();
-    if (k == nullptr || k->key() == nullptr || k->key()->size() != net::kPublicKeyBytes) return void(++b.bad_in);
-    // The cipher must be one the Connect offered (use() refuses AES-256-GCM where the processor lacks it).
-    if ((k->cipher() == net::Cipher_Aes256Gcm && !offer_aes) || !b.keys.use(k->cipher())) {
-      ++b.bad_in;
-      b.refused = true;
-      enet_peer_disconnect_now(b.peer, 0);
-      return;
-    }
-    // --server-key: another key is not the server's (a host in the middle): no Hello, the connection dropped.
-    if (pin && std::memcmp(k->key()->data(), pinned.data(), pinned.size()) != 0) {
-      ++b.bad_in;
-      b.refused = true;
-      enet_peer_disconnect_now(b.peer, 0);
-      return;
-    }
-    if (!b.keys.derive_client(b.pair, k->key()->data())) return void(++b.bad_in);
-    hello(b);
-  }
-
-  // A new connection's first packet: a fresh key pair's public key, in clear.
-  void send_connect(Bot& b) {
-    b.keys = net::SessionKeys{};
-    if (!b.pair.make()) return void(b.gone = true);
-    flatbuffers::FlatBufferBuilder fb(96);
-    const auto key = fb.CreateVector(b.pair.pk.data(), b.pair.pk.size());
-    net::FinishMessageBuffer(fb,
-                             net::CreateMessage(fb, net::Body_Connect,
-                                                net::CreateConnect(fb, net::kProtocolVersion, key, offer_aes).Union()));
-    send(b, net::kReliableChannel, fb);
+    if (k == nullptr || k->key() == nullptr || k->key()->size() != net::kPublicKeyBytes) return void(++b.counts.bad_in);
+    if (handshake.take_keys(b, *k)) hello(b);
   }
 
   // The answer to a Leave: the tick in which the player leaves, the end of the session.
@@ -162,7 +207,7 @@ struct Run {
   // A session begins: a new player, or (a Hello that asked for it) the player of the session before back
   // — which ends that one. And the first Welcome says what the world is.
   void on_welcome(Bot& b, const net::Welcome& w) {
-    if (b.welcomed) return void(++b.bad_in);  // a second Welcome on one connection
+    if (b.welcomed) return void(++b.counts.bad_in);  // a second Welcome on one connection
     const bool asked = b.resume_next && !b.sessions.empty();
     Session s;
     s.player = w.player();
@@ -193,7 +238,7 @@ struct Run {
         s.sent = before.sent;
       } else {  // the server had let the player go, when is not known: the session before is lost
         if (before.end_tick == UINT64_MAX) before.lost = true;
-        ++b.resume_failures;
+        ++b.counts.resume_failures;
       }
     }
     if (asked != s.resumed) s.resumed = false;  // a resume it did not ask for is not one
@@ -215,22 +260,14 @@ struct Run {
     b.x = s.spawn_x;
     b.y = s.spawn_y;
     b.sessions.push_back(std::move(s));
-    if (const std::lock_guard<std::mutex> lock(world_mutex); !world.known.load()) {
-      world.cfg.world = {w.world_x0(), w.world_y0(), w.world_width(), w.world_height()};
-      world.cfg.aoi = w.aoi();
-      world.cfg.shape = w.shape() == net::Shape_Circle ? aoi::AoiShape::Circle : aoi::AoiShape::Square;
-      world.map = w.map();
-      world.max_move = w.max_move();
-      world.tick_hz = static_cast<int>(std::max(1u, w.tick_hz()));
-      world.known.store(true);
-    }
+    world.learn(w);
     pick_waypoint(b);
   }
 
   // A State recorded for the check (a second State of a tick counted instead), its round trip and
   // latency measured, and (see --lose-share) acknowledged.
   void on_state(Bot& b, const net::State& s) {
-    if (!b.welcomed) return void(++b.bad_in);
+    if (!b.welcomed) return void(++b.counts.bad_in);
     Session& ses = b.session();
     StateRecord r;
     r.tick = s.tick();
@@ -244,21 +281,22 @@ struct Run {
     if (s.catch_up())
       for (const net::Entry* e : *s.catch_up()) r.catch_up.push_back({e->subject_field(), e->value()});
     if (!ses.states.empty() && r.tick <= ses.states.back().tick) {  // a second State of a tick: two zones sent it
-      ++b.duplicate_states;
+      ++b.counts.duplicate_states;
       return;
     }
     const Clock::time_point now = Clock::now();
     if (b.last_state_at != Clock::time_point{})
-      b.longest_gap_ms =
-          std::max(b.longest_gap_ms, std::chrono::duration<double, std::milli>(now - b.last_state_at).count());
+      b.counts.longest_gap_ms =
+          std::max(b.counts.longest_gap_ms, std::chrono::duration<double, std::milli>(now - b.last_state_at).count());
     b.last_state_at = now;
     b.x = r.x;
     b.y = r.y;
     if (r.last_seq > b.acked && r.last_seq <= ses.sent.size()) {
-      b.rtt_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - ses.sent[r.last_seq - 1].at).count());
+      b.counts.rtt_ms.push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - ses.sent[r.last_seq - 1].at).count());
       b.acked = r.last_seq;
     }
-    b.latency_ms.push_back(static_cast<double>(wall_us() - static_cast<std::int64_t>(s.time_us())) / 1000.0);
+    b.counts.latency_ms.push_back(static_cast<double>(wall_us() - static_cast<std::int64_t>(s.time_us())) / 1000.0);
     // --lose-share: the State is kept for the check but the bot acts as if it never came: it does not
     // acknowledge it, so the server's next States must make up for it.
     if (std::uniform_real_distribution<double>(0.0, 1.0)(b.rng) >= f.lose_share) b.acked_tick = r.tick;
@@ -267,7 +305,7 @@ struct Run {
 
   // Events recorded for the check, and the live visible set (what to attack) updated.
   void on_events(Bot& b, const net::Events& e) {
-    if (!b.welcomed) return void(++b.bad_in);
+    if (!b.welcomed) return void(++b.counts.bad_in);
     EventRecord r;
     r.tick = e.tick();
     if (e.entered()) r.entered.assign(e.entered()->begin(), e.entered()->end());
@@ -294,7 +332,7 @@ struct Run {
     ENetEvent ev;
     while (b.host && enet_host_service(b.host, &ev, 0) > 0) {
       if (ev.type == ENET_EVENT_TYPE_CONNECT) {
-        send_connect(b);
+        handshake.send_connect(b);
       } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
         if (record) on_message(b, ev.channelID, ev.packet, plain);
         enet_packet_destroy(ev.packet);
@@ -328,7 +366,7 @@ struct Run {
     const Clock::time_point since = b.phase_since;
     if (!connect(b, b.resume_next)) return void(b.gone = true);
     b.phase_since = since;
-    ++b.reconnects;
+    ++b.counts.reconnects;
   }
 
   // A new connection from a new socket (the old one closed as a crash would: no Leave, no disconnect);
@@ -350,26 +388,6 @@ struct Run {
     return true;
   }
 
-  // --churn: once a tick, with probability churn / tick_hz, a playing bot leaves and joins again (a new
-  // session) or restarts and resumes its session, one or the other by a coin toss.
-  void churn(Bot& b) {
-    if (f.churn <= 0 || b.phase != Phase::Playing || !b.welcomed || b.gone) return;
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    if (u(b.rng) >= f.churn / std::max(1, world.tick_hz)) return;
-    b.phase_since = Clock::now();
-    if (u(b.rng) < 0.5) {
-      ++b.leaves;
-      flatbuffers::FlatBufferBuilder fb(64);
-      net::FinishMessageBuffer(
-          fb, net::CreateMessage(fb, net::Body_Leave, net::CreateLeave(fb, b.session().token).Union()));
-      send(b, net::kReliableChannel, fb);
-      b.phase = Phase::Leaving;
-    } else {
-      ++b.restarts;
-      b.phase = Phase::Settling;
-    }
-  }
-
   // --resume-after-ms: a bot that heard nothing that long (or whose connection ended) restarts and resumes
   // its session, as a client does when its server crashed; the resumed Welcome is checked by the crash rule.
   void crash_resume(Bot& b) {
@@ -378,9 +396,36 @@ struct Run {
       if (!connect(b, false)) b.phase = Phase::Playing, b.gone = true;
       return;
     }
-    ++b.crash_resumes;
+    ++b.counts.crash_resumes;
     b.crash_next = true;
     if (!connect(b, true)) b.phase = Phase::Playing, b.gone = true;
+  }
+};
+
+// The bots' script: one command a tick, and --churn's leaves and restarts moved on step by step.
+struct Script {
+  const Flags& f;
+  const SharedWorld& world;
+  Client& client;
+
+  // --churn: once a tick, with probability churn / tick_hz, a playing bot leaves and joins again (a new
+  // session) or restarts and resumes its session, one or the other by a coin toss.
+  void churn(Bot& b) {
+    if (f.churn <= 0 || b.phase != Phase::Playing || !b.welcomed || b.gone) return;
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    if (u(b.rng) >= f.churn / std::max(1, world.get().tick_hz)) return;
+    b.phase_since = Clock::now();
+    if (u(b.rng) < 0.5) {
+      ++b.counts.leaves;
+      flatbuffers::FlatBufferBuilder fb(64);
+      net::FinishMessageBuffer(
+          fb, net::CreateMessage(fb, net::Body_Leave, net::CreateLeave(fb, b.session().token).Union()));
+      send(b, net::kReliableChannel, fb);
+      b.phase = Phase::Leaving;
+    } else {
+      ++b.counts.restarts;
+      b.phase = Phase::Settling;
+    }
   }
 
   // Moves a churning bot on: a restart once all it sent is applied (so the check knows exactly what the
@@ -389,15 +434,15 @@ struct Run {
     // Silence in any step: a wait that cannot end. Connecting, it tries again from a new socket (within
     // the step's bound: a server that died while it connected), else it resumes.
     if (f.resume_after_ms > 0 && !b.gone && Clock::now() - b.heard_at > std::chrono::milliseconds(f.resume_after_ms)) {
-      if (b.phase == Phase::Connecting) return retry_connect(b);
-      if (b.welcomed) return crash_resume(b);
+      if (b.phase == Phase::Connecting) return client.retry_connect(b);
+      if (b.welcomed) return client.crash_resume(b);
     }
     if (b.phase == Phase::Playing) return;
     if (b.phase == Phase::Settling && b.welcomed) {
       const Session& s = b.session();
       const std::uint32_t applied = s.states.empty() ? s.welcome_last_seq : s.states.back().last_seq;
       if (applied == b.seq) {
-        if (!connect(b, true)) b.phase = Phase::Playing, b.gone = true;
+        if (!client.connect(b, true)) b.phase = Phase::Playing, b.gone = true;
         return;
       }
     }
@@ -417,8 +462,8 @@ struct Run {
                        x.resumed ? " resumed" : "", x.after_crash ? " after a crash" : "", x.welcome_last_seq,
                        x.welcome_seq, x.sent.size());
       }
-      ++b.churn_timeouts;
-      ++b.timed_out[b.phase == Phase::Leaving ? 0 : b.phase == Phase::Settling ? 1 : b.resume_next ? 3 : 2];
+      ++b.counts.churn_timeouts;
+      ++b.counts.timed_out[b.phase == Phase::Leaving ? 0 : b.phase == Phase::Settling ? 1 : b.resume_next ? 3 : 2];
       b.phase = Phase::Playing;
       b.gone = true;  // it plays no more
       if (!b.sessions.empty() && b.session().end_tick == UINT64_MAX) b.session().lost = true;
@@ -442,7 +487,7 @@ struct Run {
       net::FinishMessageBuffer(
           fb, net::CreateMessage(fb, net::Body_Attack, net::CreateAttack(fb, ses.token, seq, *it, ack).Union()));
     } else {
-      if (std::fabs(b.x - b.wx) < 0.5f && std::fabs(b.y - b.wy) < 0.5f) pick_waypoint(b);
+      if (std::fabs(b.x - b.wx) < 0.5f && std::fabs(b.y - b.wy) < 0.5f) client.pick_waypoint(b);
       s.x = b.wx;
       s.y = b.wy;
       net::FinishMessageBuffer(
@@ -451,6 +496,16 @@ struct Run {
     ses.sent.push_back(s);
     send(b, net::kStreamChannel, fb);
   }
+};
+
+// A run of the bots: its flags, its handshake, the world, the bots and their client and script.
+struct Run {
+  Flags f;
+  Handshake handshake;
+  SharedWorld world;
+  std::vector<Bot> bots;
+  Client client{f, handshake, world};
+  Script script{f, world, client};
 };
 
 // HOST:PORT[,HOST:PORT...]: bot i connects to the (i mod count)-th (the zones of a cluster). Empty
@@ -560,18 +615,18 @@ void play(Run& run, std::span<Bot> group, Clock::time_point start, Clock::time_p
     now = Clock::now();
     const bool all = now >= next_all;
     for (std::size_t i = 0; i < group.size(); ++i)
-      if (all || (fds[i].revents & POLLIN)) run.service(group[i], true);
+      if (all || (fds[i].revents & POLLIN)) run.client.service(group[i], true);
     if (all) next_all = now + std::chrono::milliseconds(10);
     if (now >= next_send && now < stop) {
       for (Bot& b : group) {
-        run.advance(b);
+        run.script.advance(b);
         if (!b.welcomed || b.gone || b.phase != Phase::Playing) continue;
-        if (now < churn_end) run.churn(b);
-        if (b.phase == Phase::Playing) run.command(b);
+        if (now < churn_end) run.script.churn(b);
+        if (b.phase == Phase::Playing) run.script.command(b);
         enet_host_flush(b.host);
       }
       const auto period = std::chrono::duration_cast<Clock::duration>(
-          std::chrono::duration<double>(1.0 / (run.world.known.load() ? run.world.tick_hz : 20)));
+          std::chrono::duration<double>(1.0 / (run.world.get().known.load() ? run.world.get().tick_hz : 20)));
       next_send += period;
       if (next_send < now) next_send = now + period;
     }
@@ -601,6 +656,7 @@ struct Totals {
   std::uint64_t crash_resumes = 0, reconnects = 0;
   double longest_gap_ms = 0;
   std::uint64_t timed_out[4] = {};
+  std::vector<double> rtt_ms, latency_ms;  // all bots' samples
 };
 
 // Players lost and duplicated.
@@ -621,10 +677,10 @@ void count_lost(const Run& run, Totals& t) {
     const Session& s = b.sessions.back();
     const bool open = s.end_tick == UINT64_MAX && !s.lost;
     t.lost += open && (!b.welcomed || s.states.empty() ||
-                       s.states.back().tick + static_cast<std::uint64_t>(run.world.tick_hz) < last_heard);
-    t.lost += b.churn_timeouts + b.resume_failures;
-    t.duplicated += b.duplicate_states > 0;
-    t.duplicate_states += b.duplicate_states;
+                       s.states.back().tick + static_cast<std::uint64_t>(run.world.get().tick_hz) < last_heard);
+    t.lost += b.counts.churn_timeouts + b.counts.resume_failures;
+    t.duplicated += b.counts.duplicate_states > 0;
+    t.duplicate_states += b.counts.duplicate_states;
   }
 }
 
@@ -645,7 +701,7 @@ void leave(Run& run) {
   for (bool waiting = true; waiting && Clock::now() < leave_end;) {
     waiting = false;
     for (Bot& b : run.bots) {
-      run.service(b, false);
+      run.client.service(b, false);
       waiting |= !b.gone && b.peer != nullptr;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -655,22 +711,22 @@ void leave(Run& run) {
 // The bots' packets and bytes counted, their hosts closed.
 void close_bots(Run& run, Totals& t) {
   for (Bot& b : run.bots) {
-    t.sent += b.packets_out;
-    t.received += b.packets_in;
-    t.bytes_out += b.bytes_out;
-    t.bytes_in += b.bytes_in;
-    t.bad_in += b.bad_in;
+    t.sent += b.counts.packets_out;
+    t.received += b.counts.packets_in;
+    t.bytes_out += b.counts.bytes_out;
+    t.bytes_in += b.counts.bytes_in;
+    t.bad_in += b.counts.bad_in;
     t.joined += !b.sessions.empty();
     t.refused += b.refused;
     t.sessions += b.sessions.size();
-    t.leaves += b.leaves;
-    t.restarts += b.restarts;
-    t.churn_timeouts += b.churn_timeouts;
-    for (int k = 0; k < 4; ++k) t.timed_out[k] += b.timed_out[k];
-    t.resume_failures += b.resume_failures;
-    t.crash_resumes += b.crash_resumes;
-    t.reconnects += b.reconnects;
-    t.longest_gap_ms = std::max(t.longest_gap_ms, b.longest_gap_ms);
+    t.leaves += b.counts.leaves;
+    t.restarts += b.counts.restarts;
+    t.churn_timeouts += b.counts.churn_timeouts;
+    for (int k = 0; k < 4; ++k) t.timed_out[k] += b.counts.timed_out[k];
+    t.resume_failures += b.counts.resume_failures;
+    t.crash_resumes += b.counts.crash_resumes;
+    t.reconnects += b.counts.reconnects;
+    t.longest_gap_ms = std::max(t.longest_gap_ms, b.counts.longest_gap_ms);
     for (const Session& s : b.sessions) t.resumed += s.resumed;
     enet_host_destroy(b.host);
     b.host = nullptr;
@@ -719,8 +775,8 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(t.crash_resumes), static_cast<unsigned long long>(t.reconnects),
         t.longest_gap_ms, static_cast<unsigned long long>(c.resumes_checked),
         static_cast<unsigned long long>(c.resume_errors), static_cast<unsigned long long>(c.shared_ids),
-        percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.9), percentile(run.rtt_ms, 0.99), run.rtt_ms.size(),
-        percentile(run.latency_ms, 0.5), percentile(run.latency_ms, 0.9), percentile(run.latency_ms, 0.99),
+        percentile(t.rtt_ms, 0.5), percentile(t.rtt_ms, 0.9), percentile(t.rtt_ms, 0.99), t.rtt_ms.size(),
+        percentile(t.latency_ms, 0.5), percentile(t.latency_ms, 0.9), percentile(t.latency_ms, 0.99),
         static_cast<double>(t.bytes_in) / per, static_cast<double>(t.bytes_out) / per);
   } else {
     std::printf("warpmind-bots: %d bots, %llu joined, %.1f s: sent %llu, received %llu messages\n", run.f.bots,
@@ -741,9 +797,8 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
     std::printf(
         "rtt ms p50 %.2f p99 %.2f; tick latency ms p50 %.2f p99 %.2f; bytes per client per second in %.0f "
         "out %.0f\n",
-        percentile(run.rtt_ms, 0.5), percentile(run.rtt_ms, 0.99), percentile(run.latency_ms, 0.5),
-        percentile(run.latency_ms, 0.99), static_cast<double>(t.bytes_in) / per,
-        static_cast<double>(t.bytes_out) / per);
+        percentile(t.rtt_ms, 0.5), percentile(t.rtt_ms, 0.99), percentile(t.latency_ms, 0.5),
+        percentile(t.latency_ms, 0.99), static_cast<double>(t.bytes_in) / per, static_cast<double>(t.bytes_out) / per);
   }
 }
 
@@ -751,11 +806,7 @@ int run(Run& run) {
   if (enet_initialize() != 0) return bad("cannot initialise ENet");
   std::vector<ENetAddress> servers;
   if (const std::string err = parse_servers(run.f.server, servers); !err.empty()) return bad(err);
-  if (!run.f.server_key.empty()) {
-    if (!net::parse_hex32(run.f.server_key, run.pinned)) return bad("--server-key: 64 hexadecimal digits expected");
-    run.pin = true;
-  }
-  run.offer_aes = run.f.cipher == "auto" && net::aes256gcm_available();
+  if (const std::string err = run.handshake.configure(run.f); !err.empty()) return bad(err);
   std::vector<enet_uint32> locals;
   if (!run.f.bind.empty()) parse_bind(run.f.bind, locals);  // checked when the flags were read
   if (const std::string err = open_bots(run, servers, locals); !err.empty()) return bad(err);
@@ -763,20 +814,20 @@ int run(Run& run) {
   const Clock::time_point stop =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(run.f.seconds));
   play_all(run, start, stop);
+  Totals t;
   for (const Bot& b : run.bots) {
-    run.rtt_ms.insert(run.rtt_ms.end(), b.rtt_ms.begin(), b.rtt_ms.end());
-    run.latency_ms.insert(run.latency_ms.end(), b.latency_ms.begin(), b.latency_ms.end());
+    t.rtt_ms.insert(t.rtt_ms.end(), b.counts.rtt_ms.begin(), b.counts.rtt_ms.end());
+    t.latency_ms.insert(t.latency_ms.end(), b.counts.latency_ms.begin(), b.counts.latency_ms.end());
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  Totals t;
   count_lost(run, t);
   leave(run);
   close_bots(run, t);
   Check c;  // --record: the check is left to --check-records over every process's record
   if (!run.f.record.empty()) {
-    if (const std::string err = write_record(run.f.record, run.world, run.bots); !err.empty()) return bad(err);
+    if (const std::string err = write_record(run.f.record, run.world.get(), run.bots); !err.empty()) return bad(err);
   } else {
-    c = check(run.world, run.bots);
+    c = check(run.world.get(), run.bots);
   }
   print_summary(run, c, t, seconds);
   return t.joined == 0 || c.inconsistencies() + t.bad_in > 0 || t.lost > 0 || t.duplicated > 0 ? 1 : 0;
