@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "flags.h"
+#include "connection_limits.h"
 #include "metrics_endpoint.h"
 #include "protocol.h"
 #include "sent_filter.h"
@@ -33,6 +34,7 @@
 #include "time_samples.h"
 #include "zone_bus.h"
 #include "zone_store.h"
+#include "zones.h"
 #include "zone_wire.h"
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/core/context.h"
@@ -142,22 +144,6 @@ struct Flags {
   Nats nats;
   Store store;
   VirtualClients virtual_clients;
-};
-
-// A token bucket: `rate` a second, bursts of `rate` (at least 1).
-struct Bucket {
-  double tokens = 0;
-  Clock::time_point last{};
-  bool take(double rate, Clock::time_point now) {
-    if (last == Clock::time_point{})
-      tokens = rate;
-    else
-      tokens = std::min(rate, tokens + rate * std::chrono::duration<double>(now - last).count());
-    last = now;
-    if (tokens < 1) return false;
-    tokens -= 1;
-    return true;
-  }
 };
 
 // Free -> (Hello) Joining -> (its tick) Active -> (Leave, idle, slow) Leaving -> (its tick) Free; a lost
@@ -284,33 +270,19 @@ struct Server {
   std::vector<std::uint32_t> last_applied;  // by player: the seq of its last command applied
   std::vector<View> views;                  // by player: what its client holds (players whose States are built here)
   std::vector<std::uint64_t> client_ack;    // by player, a cluster: the newest State its client acknowledged
-  std::vector<net::RawCommand> raw;         // this tick's commands, the whole cluster's, by player
-  std::vector<aoi::Player> desired;         // a zone's world before a tick: its own players and mirrors
 
   // Counters for the summary.
   std::uint64_t drops[kDrops] = {};
-  std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0, slow_peers = 0;
-  std::uint64_t idle_players = 0, half_open_reset = 0;  // players timed out; handshakes reset (server_limits.cpp)
+  std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0;
   // Sessions kept over a lost connection (detached), taken back by their clients (resumed), asked for
   // and not found (resume_failed: a new session instead), left when the grace ran out (expired), and
   // connections dropped because a new one came from their address and port (superseded).
   std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
-  std::uint64_t ciphers[2] = {};                                // connections whose keys were agreed, by net::Cipher
-  std::vector<std::vector<Clock::time_point>> half_open_since;  // by host, by peer: when its handshake began (0: none)
-  std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers;  // the sweep's (address, peer index) of a host
-  std::uint64_t datagrams_in = 0, datagram_bytes_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
+  std::uint64_t ciphers[2] = {};  // connections whose keys were agreed, by net::Cipher
+  std::uint64_t bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
   std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
   int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
   TimeSamples tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
-  std::uint64_t zone_messages = 0, zone_bad = 0, zone_late = 0, zone_timeouts = 0, relayed_out = 0, relayed_in = 0,
-                resets = 0;
-  // Bus messages dropped for a wrong or missing tag (not signed with the cluster key), and tick messages
-  // for ticks too far ahead, or beyond what the store of early messages holds.
-  std::uint64_t zone_bad_tags = 0, zone_too_early = 0;
-  std::uint64_t zone_resent = 0;  // this zone's tick messages published again while it waited (exchange)
-  std::size_t early_bytes = 0;    // the early messages' wire size (at most kEarlyBytes)
-  static constexpr std::uint64_t kEarlyTicks = 64;
-  static constexpr std::size_t kEarlyBytes = std::size_t{64} << 20;
   std::uint64_t views_missing = 0;  // States built without the client's view (none by design: counted)
 
   std::uint32_t id_of(int slot) const {
@@ -348,7 +320,6 @@ struct Server {
   net::KeyPair identity;                // this process's X25519 key pair, the server's side of every Connect
   std::vector<std::uint8_t> opened;     // a received packet's Message, opened
   std::uint64_t observers_refused = 0;  // Observes without the key, or from elsewhere than loopback
-  std::uint64_t observers_idle = 0;     // observers that sent nothing for --idle-seconds
   static constexpr int kCommand = -1, kAckOnly = -2;
   void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
   void make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
@@ -373,20 +344,15 @@ struct Server {
   void handle(ENetEvent& ev);
   void service(Clock::time_point until);
 
-  // Limits (server_limits.cpp): datagrams by address, and connections that are silent or slow.
-  std::unordered_map<std::uint64_t, Bucket> address_buckets;
-  Clock::time_point address_sweep{};
-  void limit_addresses();
-  void sweep_peers();
+  // Limits (connection_limits.h): datagrams by address, and connections that are silent or slow.
+  Limits limits{*this};
   void expire_detached();
-  void half_open(std::size_t k, Clock::time_point now);
 
   // The tick (server_tick.cpp): commands in, the AOI module's tick, notifications out.
   std::vector<std::size_t> part_start, part_written;
   void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r);
   bool take_pending(std::uint32_t i, net::RawCommand& c);
   int resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command* k);
-  void resolve(std::vector<aoi::Command>& cmds);
   void local_commands(std::vector<aoi::Command>& cmds);
 
   // States, Events and Snapshots (server_states.cpp), the States delta-encoded with their catch-up.
@@ -413,46 +379,9 @@ struct Server {
   void deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us);
   void send_snapshots(std::uint64_t time_us);
 
-  // Zones (server_zones.cpp, docs/server.md "Zones"): tick messages, relays, mirrors and handoff.
+  // Zones (zones.h, docs/server.md "Zones"): the bus (zone_bus.h) and the zone's part in its cluster.
   net::ZoneBus bus;
-  struct Early {
-    std::vector<net::TickMessage> list;
-    std::size_t bytes = 0;  // their wire size
-  };
-  std::map<std::uint64_t, Early> early;  // peers' messages for ticks not run yet (at most kEarlyTicks ahead)
-  std::vector<net::TickMessage> peers;   // this tick's, one per other zone
-  std::vector<std::vector<std::uint8_t>> relay_out;  // by gateway zone
-  std::vector<std::uint8_t> wire;
-  std::vector<net::RelayRecord> relay_records;
-  std::vector<std::uint8_t> relay_check;  // a relayed message, aligned for its check
-  net::TickMessage mine;
-  // This zone's tick message of the tick being run and of the one before, as published, for publishing
-  // again while it waits: a zone that came to the bus late (or lost a message) gets them (exchange).
-  std::vector<std::uint8_t> sent_now, sent_before;
-  std::uint64_t sent_now_tick = UINT64_MAX, sent_before_tick = UINT64_MAX;
-  static constexpr auto kResendEvery = std::chrono::milliseconds(200);
-  bool first_wait = true;
-  void drain_relays();
-  void flush_relay(std::uint32_t g);
-  void deliver(std::uint32_t id, std::uint8_t channel, std::span<const std::uint8_t> message);
-  void deliver(std::uint32_t id, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
-    deliver(id, channel, {b.GetBufferPointer(), b.GetSize()});
-  }
-  // Resumed Welcomes (and their Events) this zone answers in the tick being resolved, sent once the
-  // tick's relays begin.
-  struct Outgoing {
-    std::uint32_t player;
-    std::uint8_t channel;
-    std::vector<std::uint8_t> bytes;
-  };
-  std::vector<Outgoing> resume_out;
-  void answer_resume(const net::RawCommand& c, const aoi::Player& at);
-  bool sent_by_its_zone(const net::TickMessage& m) const;
-  void publish_tick(const std::vector<aoi::Player>& before);
-  bool exchange(const std::vector<aoi::Player>& before, bool publish = true);
-  void adopt_views(const net::TickMessage& m);
-  bool zone_commands(std::vector<aoi::Command>& cmds, Clock::time_point& t0);
-  bool align_world();
+  Zones zones{*this};
 
   // The zone's store (zone_store.h, --zone-store): its state after every tick, and the state and tick
   // messages it comes back from after a crash (--restore).

@@ -1,82 +1,70 @@
-// warpmind-server's limits beyond the protocol's: datagrams a second by address (--address-rate, before
-// ENet parses them); connections dropped for never saying Hello or for piling up unacknowledged
-// reliable data; players whose clients went quiet (--idle-seconds); players whose connections were lost
-// and not resumed (--resume-seconds); handshakes never completed (--half-open-ms, --max-half-open by
-// address). Messages a second by connection (--peer-rate) are taken in server_sessions.cpp.
+// warpmind-server's limits (connection_limits.h).
+#include "connection_limits.h"
+
 #include "server.h"
 
 namespace warpmind::server {
 
 namespace {
 
-Server* g_server = nullptr;  // for ENet's intercept callback, which has no user data
+Limits* g_limits = nullptr;  // for ENet's intercept callback, which has no user data
+
+}  // namespace
 
 // Every raw datagram, before ENet parses it: counted, and dropped when its address sends more than
 // --address-rate a second (a flood never reaches the protocol).
-int intercept(ENetHost* h, ENetEvent*) {
-  Server& self = *g_server;
-  ++self.datagrams_in;
-  self.datagram_bytes_in += h->receivedDataLength;
+int Limits::intercept(ENetHost* h, ENetEvent*) {
+  Limits& self = *g_limits;
+  ++self.counts_.datagrams_in;
+  self.counts_.datagram_bytes_in += h->receivedDataLength;
   const Clock::time_point now = Clock::now();
-  if (now - self.address_sweep > std::chrono::seconds(10) || self.address_buckets.size() > 65536) {
-    std::erase_if(self.address_buckets,
+  if (now - self.address_sweep_ > std::chrono::seconds(10) || self.address_buckets_.size() > 65536) {
+    std::erase_if(self.address_buckets_,
                   [now](const auto& kv) { return now - kv.second.last > std::chrono::seconds(5); });
-    if (self.address_buckets.size() > 65536) self.address_buckets.clear();
-    self.address_sweep = now;
+    if (self.address_buckets_.size() > 65536) self.address_buckets_.clear();
+    self.address_sweep_ = now;
   }
   const std::uint64_t key = (std::uint64_t{h->receivedAddress.host} << 16) | h->receivedAddress.port;
-  if (!self.address_buckets[key].take(self.f.limits.address_rate, now)) {
-    ++self.drops[Flood];
+  if (!self.address_buckets_[key].take(self.sv_.f.limits.address_rate, now)) {
+    ++self.sv_.drops[Flood];
     return 1;  // consumed: ENet never sees it
   }
   return 0;
 }
 
-}  // namespace
-
-void Server::limit_addresses() {
-  g_server = this;
-  for (ENetHost* h : hosts) h->intercept = &intercept;
+void Limits::install() {
+  g_limits = this;
+  for (ENetHost* h : sv_.hosts) h->intercept = &intercept;
 }
 
 // Connections that never said Hello, or whose reliable data piles up unacknowledged, are dropped;
 // players whose clients went quiet leave; and handshakes that hang are reset (half_open below).
-void Server::sweep_peers() {
+void Limits::sweep() {
   const Clock::time_point now = Clock::now();
-  for_each_peer([&](std::size_t, std::size_t, ENetPeer* p) {
+  sv_.for_each_peer([&](std::size_t, std::size_t, ENetPeer* p) {
     if (p->state != ENET_PEER_STATE_CONNECTED || p->data == nullptr) return;
     Conn* c = static_cast<Conn*>(p->data);
     const bool silent = c->slot < 0 && !c->observer && now - c->connected > std::chrono::seconds(5);
     const bool slow = p->reliableDataInTransit > 256 * 1024 || enet_list_size(&p->outgoingCommands) > 4096;
     // Joined, and nothing with its token for --idle-seconds (ENet keeps a connection alive by itself, so
     // a client that holds a slot and sends nothing would hold it for ever).
-    const bool idle = c->slot >= 0 && f.limits.idle_seconds > 0 &&
-                      static_cast<double>(tick - slots[c->slot].heard_tick) > f.limits.idle_seconds * f.tick_hz;
+    const bool idle =
+        c->slot >= 0 && sv_.f.limits.idle_seconds > 0 &&
+        static_cast<double>(sv_.tick - sv_.slots[c->slot].heard_tick) > sv_.f.limits.idle_seconds * sv_.f.tick_hz;
     // An observer that sent nothing (warpmind-demo sends an Ack a second) for --idle-seconds.
-    const bool gone_quiet = c->observer && f.limits.idle_seconds > 0 &&
-                            std::chrono::duration<double>(now - c->heard).count() > f.limits.idle_seconds;
+    const bool gone_quiet = c->observer && sv_.f.limits.idle_seconds > 0 &&
+                            std::chrono::duration<double>(now - c->heard).count() > sv_.f.limits.idle_seconds;
     if (silent || slow || idle || gone_quiet) {
-      slow_peers += slow;
-      idle_players += idle && !slow;
-      observers_idle += gone_quiet && !slow;
-      release(p);
+      counts_.slow_peers += slow;
+      counts_.idle_players += idle && !slow;
+      counts_.observers_idle += gone_quiet && !slow;
+      sv_.release(p);
       enet_peer_disconnect_now(p, 0);
     }
   });
-  if (half_open_since.size() != hosts.size()) half_open_since.resize(hosts.size());
-  for (std::size_t k = 0; k < hosts.size(); ++k) half_open(k, now);
-  expire_detached();
-}
-
-// Detached players whose clients did not come back within --resume-seconds leave (in the next tick).
-void Server::expire_detached() {
-  const double grace = f.limits.resume_seconds * f.tick_hz;
-  for (Slot& s : slots)
-    if (s.state == SlotState::Detached && static_cast<double>(tick - s.detached_tick) > grace) {
-      s.state = SlotState::Leaving;
-      ++expired;
-      ++left;
-    }
+  if (half_open_since_.size() != sv_.hosts.size()) half_open_since_.resize(sv_.hosts.size());
+  for (std::size_t k = 0; k < sv_.hosts.size(); ++k) half_open(k, now);
+  sv_.expire_detached();
 }
 
 // Host k's connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the
@@ -86,13 +74,13 @@ void Server::expire_detached() {
 // address (IP) keeps its --max-half-open newest: the oldest beyond are reset. A busy server completes
 // honest handshakes late, so a burst of them from one address (players behind one NAT, a bot farm) is
 // cut short only when the peers run out, and then only past the grace.
-void Server::half_open(std::size_t k, Clock::time_point now) {
-  ENetHost* host = hosts[k];
-  std::vector<Clock::time_point>& since = half_open_since[k];
+void Limits::half_open(std::size_t k, Clock::time_point now) {
+  ENetHost* host = sv_.hosts[k];
+  std::vector<Clock::time_point>& since = half_open_since_[k];
   if (since.size() != host->peerCount) since.assign(host->peerCount, Clock::time_point{});
-  std::vector<std::pair<std::uint32_t, std::size_t>>& open = half_open_peers;  // (address, peer index)
+  std::vector<std::pair<std::uint32_t, std::size_t>>& open = half_open_peers_;  // (address, peer index)
   open.clear();
-  const auto limit = std::chrono::milliseconds(f.limits.half_open_ms);
+  const auto limit = std::chrono::milliseconds(sv_.f.limits.half_open_ms);
   const auto grace = std::min(limit / 2, std::chrono::milliseconds(1000));
   std::size_t free = 0;
   for (std::size_t i = 0; i < host->peerCount; ++i) {
@@ -107,13 +95,13 @@ void Server::half_open(std::size_t k, Clock::time_point now) {
     if (now - since[i] > limit) {
       enet_peer_reset(p);
       since[i] = Clock::time_point{};
-      ++half_open_reset;
+      ++counts_.half_open_reset;
       continue;
     }
     if (now - since[i] > grace) open.emplace_back(p->address.host, i);
   }
-  if (free * 4 >= host->peerCount) return;                                      // peers enough for everyone
-  if (open.size() <= static_cast<std::size_t>(f.limits.max_half_open)) return;  // no address can be over
+  if (free * 4 >= host->peerCount) return;                                          // peers enough for everyone
+  if (open.size() <= static_cast<std::size_t>(sv_.f.limits.max_half_open)) return;  // no address can be over
   // By address, the newest first (then by index): the ones past --max-half-open are reset.
   std::sort(open.begin(), open.end(), [&since](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first < b.first;
@@ -123,10 +111,10 @@ void Server::half_open(std::size_t k, Clock::time_point now) {
   int run = 0;
   for (std::size_t j = 0; j < open.size(); ++j) {
     run = j > 0 && open[j].first == open[j - 1].first ? run + 1 : 0;
-    if (run < f.limits.max_half_open) continue;
+    if (run < sv_.f.limits.max_half_open) continue;
     enet_peer_reset(&host->peers[open[j].second]);
     since[open[j].second] = Clock::time_point{};
-    ++half_open_reset;
+    ++counts_.half_open_reset;
   }
 }
 

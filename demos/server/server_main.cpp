@@ -62,7 +62,7 @@ int run(Server& sv) {
       next = Clock::now() + period;
     }
     if (Clock::now() - last_sweep > std::chrono::milliseconds(50)) {
-      sv.sweep_peers();
+      sv.limits.sweep();
       last_sweep = Clock::now();
     }
   }

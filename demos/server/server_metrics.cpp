@@ -23,9 +23,10 @@ std::string Server::metrics_text() {
   single("warpmind_server_joins_total", "counter", "Joins accepted.", joined);
   single("warpmind_server_leaves_total", "counter", "Players that left.", left);
   single("warpmind_server_refused_total", "counter", "Joins refused.", refused);
-  single("warpmind_server_idle_total", "counter", "Players whose clients went quiet for --idle-seconds.", idle_players);
+  single("warpmind_server_idle_total", "counter", "Players whose clients went quiet for --idle-seconds.",
+         limits.counts().idle_players);
   single("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
-         half_open_reset);
+         limits.counts().half_open_reset);
   std::size_t open_connections = 0;
   for_each_peer([&](std::size_t, std::size_t, const ENetPeer* p) {
     open_connections += p->state != ENET_PEER_STATE_DISCONNECTED;
@@ -49,7 +50,7 @@ std::string Server::metrics_text() {
   metric("warpmind_server_drops_total", "counter", "Packets and datagrams dropped, by reason.", d);
   single("warpmind_server_commands_total", "counter", "Commands accepted into a tick.", commands);
   single("warpmind_server_notifications_total", "counter", "Notifications sent.", notifications);
-  single("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.", datagrams_in);
+  single("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.", limits.counts().datagrams_in);
   single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", bytes_in);
   single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", bytes_out);
   // The last 1,000 ticks' times.
@@ -102,27 +103,31 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(late_ticks),
         static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
         static_cast<unsigned long long>(disconnected), static_cast<unsigned long long>(refused),
-        static_cast<unsigned long long>(slow_peers), static_cast<unsigned long long>(peak), connected,
-        static_cast<unsigned long long>(idle_players), static_cast<unsigned long long>(half_open_reset),
-        static_cast<unsigned long long>(detached), static_cast<unsigned long long>(resumed),
-        static_cast<unsigned long long>(resume_failed), static_cast<unsigned long long>(expired),
-        static_cast<unsigned long long>(superseded), static_cast<unsigned long long>(ciphers[0]),
-        static_cast<unsigned long long>(ciphers[1]), drop_list.c_str(), static_cast<unsigned long long>(dropped),
-        static_cast<unsigned long long>(receive_errors), static_cast<unsigned long long>(commands),
-        static_cast<unsigned long long>(module_rejected), static_cast<unsigned long long>(notifications),
-        static_cast<unsigned long long>(datagrams_in), static_cast<unsigned long long>(datagram_bytes_in),
-        static_cast<unsigned long long>(bytes_in), static_cast<unsigned long long>(packets_out),
-        static_cast<unsigned long long>(bytes_out), percentile(tick_ms.kept(), 0.5), percentile(tick_ms.kept(), 0.9),
-        percentile(tick_ms.kept(), 0.99), tick_ms.max(), aoi::variant_name(world->variant()),
-        backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(),
-        static_cast<unsigned long long>(observers_refused), static_cast<unsigned long long>(observers_idle),
-        by_socket.c_str(), socket_buffer, f.zone, f.zones, static_cast<unsigned long long>(zone_messages),
-        static_cast<unsigned long long>(zone_bad), static_cast<unsigned long long>(zone_late),
-        static_cast<unsigned long long>(zone_timeouts), static_cast<unsigned long long>(relayed_out),
-        static_cast<unsigned long long>(relayed_in), static_cast<unsigned long long>(resets),
-        static_cast<unsigned long long>(views_missing), static_cast<unsigned long long>(zone_bad_tags),
-        static_cast<unsigned long long>(zone_too_early), static_cast<unsigned long long>(zone_resent),
-        static_cast<unsigned long long>(store.counts().stores),
+        static_cast<unsigned long long>(limits.counts().slow_peers), static_cast<unsigned long long>(peak), connected,
+        static_cast<unsigned long long>(limits.counts().idle_players),
+        static_cast<unsigned long long>(limits.counts().half_open_reset), static_cast<unsigned long long>(detached),
+        static_cast<unsigned long long>(resumed), static_cast<unsigned long long>(resume_failed),
+        static_cast<unsigned long long>(expired), static_cast<unsigned long long>(superseded),
+        static_cast<unsigned long long>(ciphers[0]), static_cast<unsigned long long>(ciphers[1]), drop_list.c_str(),
+        static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(receive_errors),
+        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(module_rejected),
+        static_cast<unsigned long long>(notifications), static_cast<unsigned long long>(limits.counts().datagrams_in),
+        static_cast<unsigned long long>(limits.counts().datagram_bytes_in), static_cast<unsigned long long>(bytes_in),
+        static_cast<unsigned long long>(packets_out), static_cast<unsigned long long>(bytes_out),
+        percentile(tick_ms.kept(), 0.5), percentile(tick_ms.kept(), 0.9), percentile(tick_ms.kept(), 0.99),
+        tick_ms.max(), aoi::variant_name(world->variant()), backend_name(ctx->backend()),
+        static_cast<unsigned long long>(send_failures), observers.size(),
+        static_cast<unsigned long long>(observers_refused),
+        static_cast<unsigned long long>(limits.counts().observers_idle), by_socket.c_str(), socket_buffer, f.zone,
+        f.zones, static_cast<unsigned long long>(zones.counts().messages),
+        static_cast<unsigned long long>(zones.counts().bad), static_cast<unsigned long long>(zones.counts().late),
+        static_cast<unsigned long long>(zones.counts().timeouts),
+        static_cast<unsigned long long>(zones.counts().relayed_out),
+        static_cast<unsigned long long>(zones.counts().relayed_in),
+        static_cast<unsigned long long>(zones.counts().resets), static_cast<unsigned long long>(views_missing),
+        static_cast<unsigned long long>(zones.counts().bad_tags),
+        static_cast<unsigned long long>(zones.counts().too_early),
+        static_cast<unsigned long long>(zones.counts().resent), static_cast<unsigned long long>(store.counts().stores),
         static_cast<unsigned long long>(store.counts().failures), static_cast<unsigned long long>(store.counts().bytes),
         static_cast<unsigned long long>(store.counts().restored_tick), store.counts().restore_ms,
         percentile(wait_ms.kept(), 0.5), percentile(wait_ms.kept(), 0.99));

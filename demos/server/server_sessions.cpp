@@ -463,13 +463,24 @@ void Server::service(Clock::time_point until) {
   const Clock::time_point hard = std::max(until, Clock::now()) + std::chrono::milliseconds(20);
   for (;;) {
     metrics.publish();
-    drain_relays();
+    zones.drain_relays();
     const Clock::time_point now = Clock::now();
     if (g_stop.load()) return;
     const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
     const bool busy = pump(static_cast<int>(std::clamp<long long>(wait, 0, 5)));
     if (Clock::now() >= until && (!busy || Clock::now() >= hard)) return;
   }
+}
+
+// Detached players whose clients did not come back within --resume-seconds leave (in the next tick).
+void Server::expire_detached() {
+  const double grace = f.limits.resume_seconds * f.tick_hz;
+  for (Slot& s : slots)
+    if (s.state == SlotState::Detached && static_cast<double>(tick - s.detached_tick) > grace) {
+      s.state = SlotState::Leaving;
+      ++expired;
+      ++left;
+    }
 }
 
 }  // namespace warpmind::server

@@ -125,7 +125,7 @@ std::string Server::open_network() {
     std::fill(password.begin(), password.end(), '\0');
     key.fill(0);
     if (!err.empty()) return "--nats " + f.nats.url + ": " + err;
-    relay_out.resize(f.zones);
+    zones.open(f.zones);
   }
   if (!f.keys.observer_file.empty()) {
     if (!first_line(f.keys.observer_file, observer_key))
@@ -185,7 +185,7 @@ std::string Server::open_network() {
   socklen_t rcvlen = sizeof rcvbuf;
   getsockopt(hosts[0]->socket, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &rcvlen);
   socket_buffer = rcvbuf;
-  limit_addresses();
+  limits.install();
   if (f.listen.metrics_port >= 0) {
     if (std::string err = metrics.open(f.listen.host, f.listen.metrics_port, [this] { return metrics_text(); });
         !err.empty())

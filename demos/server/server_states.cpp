@@ -35,8 +35,9 @@ void Server::deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResul
     if (f.zones == 1 && slots[i].peer == nullptr) continue;
     notifications += box.size() + catch_up.size();
     build_state(out_builder, i, box, catch_up, since, time_us, after[i]);
-    deliver(i, net::kStreamChannel, out_builder);
-    if (build_events(out_builder, entered, gone)) deliver(i, net::kReliableChannel, out_builder);
+    zones.deliver(i, net::kStreamChannel, {out_builder.GetBufferPointer(), out_builder.GetSize()});
+    if (build_events(out_builder, entered, gone))
+      zones.deliver(i, net::kReliableChannel, {out_builder.GetBufferPointer(), out_builder.GetSize()});
   }
 }
 

@@ -52,15 +52,15 @@ std::string ZoneStore::open() {
     }
   }
   sv_.last_applied = stored_.last_applied;
-  sv_.desired = sv_.parking;
+  std::vector<aoi::Player> desired = sv_.parking;
   for (const net::StoredPlayer& p : stored_.own) {
-    sv_.desired[p.player] = {p.x, p.y, p.hp};
+    desired[p.player] = {p.x, p.y, p.hp};
     View& v = sv_.views[p.player];
     v.start(sv_.tick - 1);
     if (v.history.size() != kHistory) v.history.assign(kHistory, net::ViewTick{UINT64_MAX, {}, {}});
     v.visible = p.visible;
   }
-  if (Status st = sv_.world->reset(sv_.desired); !st.ok()) return "--restore: " + st.message();
+  if (Status st = sv_.world->reset(desired); !st.ok()) return "--restore: " + st.message();
   // The tick messages of the last ticks: the others' for this tick and later (also arriving live:
   // the first of a zone for a tick counts), and this zone's own for this tick if it sent one.
   net::TickMessage m;
@@ -69,18 +69,13 @@ std::string ZoneStore::open() {
       8 * static_cast<std::size_t>(sv_.f.zones) + 8, [&](net::ZoneBus::Got g, std::vector<std::uint8_t>& data) {
         ++log_messages;
         if (g != net::ZoneBus::Got::Message || !net::decode_tick(data.data(), data.size(), sv_.f.zones, sv_.total, m) ||
-            !sv_.sent_by_its_zone(m) || m.tick < sv_.tick || m.tick > sv_.tick + Server::kEarlyTicks)
+            !sv_.zones.sent_by_its_zone(m) || m.tick < sv_.tick || m.tick > sv_.tick + Zones::kEarlyTicks)
           return true;
         if (m.zone == static_cast<std::uint32_t>(sv_.f.zone)) {
           replay_own_.emplace(m.tick, m);  // the newest first: a repeat of a tick is not kept
           return true;
         }
-        Server::Early& e = sv_.early[m.tick];
-        if (std::none_of(e.list.begin(), e.list.end(), [&m](const net::TickMessage& p) { return p.zone == m.zone; })) {
-          e.bytes += data.size();
-          sv_.early_bytes += data.size();
-          e.list.push_back(m);
-        }
+        sv_.zones.keep_early(std::move(m), data.size());
         return true;
       });
   counts_.restored_tick = sv_.tick;

@@ -22,7 +22,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   Clock::time_point t0 = Clock::now();
   if (f.zones == 1)
     local_commands(cmds);
-  else if (!zone_commands(cmds, t0))
+  else if (!zones.gather(cmds, t0))
     return;
   // The module's tick; its mailboxes come chunk by chunk (gpu-fast writes the next while this one's
   // messages are built), the State's time being when the first chunk is ready.
@@ -30,10 +30,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   Clock::time_point t_encode{};
   std::uint64_t time_us = 0;
   out_in = out_left = 0;
-  for (std::uint32_t g = 0; g < relay_out.size(); ++g)
-    net::begin_relay(relay_out[g], static_cast<std::uint32_t>(f.zone), tick);
-  for (const Outgoing& o : resume_out) deliver(o.player, o.channel, o.bytes);
-  resume_out.clear();
+  zones.begin_relays();
   const aoi::NotificationSink sink = [&](const aoi::NotificationChunk& c) {
     if (t_encode == Clock::time_point{}) {
       t_encode = Clock::now();
@@ -56,7 +53,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   if (t_encode == Clock::time_point{}) t_encode = Clock::now();
   for (std::size_t k : r.rejected) module_rejected += k;
   send_snapshots(time_us);
-  for (std::uint32_t g = 0; g < relay_out.size(); ++g) flush_relay(g);
+  zones.flush_relays();
   // With a store: the tick's relays are on the NATS server before its state is stored, and nothing goes
   // to this zone's own clients before that (a crash in between replays the tick: the gateways drop what
   // they passed on already, see drain_relays).
@@ -114,18 +111,11 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
       client_ack[c.player] = std::max<std::uint64_t>(client_ack[c.player], c.target);
       return 0;
     case net::RawKind::Resume:  // its client holds nothing: its next State is a snapshot
-      if (in_zone(p)) answer_resume(c, p);
+      if (in_zone(p)) zones.answer_resume(c, p);
       client_ack[c.player] = 0;
       return 0;
   }
   return 0;
-}
-
-void Server::resolve(std::vector<aoi::Command>& cmds) {
-  cmds.clear();
-  const std::span<const aoi::Player> pos = world->players();
-  aoi::Command k[2];
-  for (const net::RawCommand& c : raw) cmds.insert(cmds.end(), k, k + resolve_one(c, pos, k));
 }
 
 // Takes slot i's part in the next tick into c: false when it has none.

@@ -1,0 +1,72 @@
+// warpmind-server's limits beyond the protocol's (server_limits.cpp): datagrams a second by address
+// (--address-rate, before ENet parses them); connections dropped for never saying Hello or for piling up
+// unacknowledged reliable data; players whose clients went quiet (--idle-seconds); handshakes never
+// completed (--half-open-ms, --max-half-open by address). Messages a second by connection (--peer-rate)
+// are taken with each packet (server_sessions.cpp), Detached players' grace (--resume-seconds) by the
+// sessions.
+//
+// Called on the tick thread only: install() once the sockets are open, sweep() every 50 ms or so.
+#pragma once
+
+#include <enet/enet.h>
+
+#include <chrono>
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace warpmind::server {
+
+struct Server;
+
+// A token bucket: `rate` a second, bursts of `rate` (at least 1).
+struct Bucket {
+  using Clock = std::chrono::steady_clock;
+  double tokens = 0;
+  Clock::time_point last{};
+  bool take(double rate, Clock::time_point now) {
+    if (last == Clock::time_point{})
+      tokens = rate;
+    else
+      tokens = std::min(rate, tokens + rate * std::chrono::duration<double>(now - last).count());
+    last = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  }
+};
+
+class Limits {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // What the summary reports of them.
+  struct Counts {
+    std::uint64_t datagrams_in = 0, datagram_bytes_in = 0;  // every datagram, before ENet parses it
+    std::uint64_t slow_peers = 0, idle_players = 0, observers_idle = 0, half_open_reset = 0;
+  };
+
+  explicit Limits(Server& sv) : sv_(sv) {}
+
+  // Every socket's datagrams counted and held to --address-rate from now on (one Limits per process:
+  // ENet's intercept callback has no user data).
+  void install();
+  // Connections that never said Hello, or whose reliable data piles up unacknowledged, are dropped;
+  // players whose clients went quiet leave; handshakes that hang are reset.
+  void sweep();
+  const Counts& counts() const { return counts_; }
+
+ private:
+  static int intercept(ENetHost* h, ENetEvent*);
+  void half_open(std::size_t k, Clock::time_point now);
+
+  Server& sv_;
+  Counts counts_;
+  std::unordered_map<std::uint64_t, Bucket> address_buckets_;
+  Clock::time_point address_sweep_{};
+  std::vector<std::vector<Clock::time_point>> half_open_since_;         // by host, by peer: when its handshake began
+  std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers_;  // the sweep's (address, peer index)
+};
+
+}  // namespace warpmind::server
