@@ -27,11 +27,14 @@
 
 #include "flags.h"
 #include "connection_limits.h"
+#include "drops.h"
 #include "metrics_endpoint.h"
+#include "outbox.h"
 #include "protocol.h"
 #include "sent_filter.h"
 #include "session_keys.h"
 #include "time_samples.h"
+#include "virtual_clients.h"
 #include "zone_bus.h"
 #include "zone_store.h"
 #include "zones.h"
@@ -46,30 +49,6 @@ using Clock = std::chrono::steady_clock;
 
 // Set by SIGINT and SIGTERM, and by a tick that cannot go on: the server stops.
 extern std::atomic<bool> g_stop;
-
-// Why a packet (or a datagram) was dropped.
-enum Drop : int {
-  BadPacket,       // not a Message (verifier failed), or a message a client never sends
-  Oversized,       // more than kMaxClientPacket bytes
-  UnknownVersion,  // Hello with another protocol version
-  NotJoined,       // a command before the Hello was answered
-  WrongToken,      // a token that is not this connection's
-  StaleSeq,        // seq not above the last received (replayed or reordered)
-  SeqWindow,       // seq more than kSeqWindow above the last received
-  BadValue,        // a non-finite target position, or an attack on no player
-  RateLimit,       // more messages from one connection than --peer-rate allows
-  Flood,           // more datagrams from one address than --address-rate allows (before ENet sees them)
-  Forged,          // a packet that does not open with the connection's keys (docs/protocol.md, "Sealed packets")
-  Replayed,        // a sealed packet whose counter is not above the last opened on its channel
-  NoKeys,          // before the keys: anything but a Connect (or a clear Hello or Observe, refused)
-  kDrops
-};
-inline const char* drop_name(int d) {
-  static const char* names[] = {"bad_packet", "oversized",  "unknown_version", "not_joined", "wrong_token",
-                                "stale_seq",  "seq_window", "bad_value",       "rate_limit", "flood",
-                                "forged",     "replayed",   "no_keys"};
-  return names[d];
-}
 
 // The flags (server_main.cpp declares them), grouped by the part of the server that reads them.
 struct Flags {
@@ -280,10 +259,9 @@ struct Server {
   std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
   std::uint64_t ciphers[2] = {};  // connections whose keys were agreed, by net::Cipher
   std::uint64_t bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
-  std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, notifications = 0, send_failures = 0;
+  std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, send_failures = 0;
   int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
   TimeSamples tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
-  std::uint64_t views_missing = 0;  // States built without the client's view (none by design: counted)
 
   std::uint32_t id_of(int slot) const {
     return static_cast<std::uint32_t>(f.zone) * cap + static_cast<std::uint32_t>(slot);
@@ -355,29 +333,8 @@ struct Server {
   int resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command* k);
   void local_commands(std::vector<aoi::Command>& cmds);
 
-  // States, Events and Snapshots (server_states.cpp), the States delta-encoded with their catch-up.
-  flatbuffers::FlatBufferBuilder out_builder{1024};
-  std::size_t out_in = 0, out_left = 0;
-  std::vector<aoi::MailboxEntry> catch_up;
-  std::vector<std::uint32_t> keys;
-  std::vector<net::PlayerState> snapshot;
-  static std::span<const aoi::VisibilityEvent> events_of(const std::vector<aoi::VisibilityEvent>& list, std::uint32_t i,
-                                                         std::size_t& at);
-  static std::span<const aoi::MailboxEntry> box_of(const aoi::NotificationChunk& c, std::uint32_t i);
-  static void all_fields(std::vector<std::uint32_t>& keys, std::uint32_t s);
-  static void finish_catch_up(std::uint32_t i, std::vector<std::uint32_t>& keys, std::span<const aoi::MailboxEntry> box,
-                              std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out,
-                              bool ordered = false);
-  std::uint64_t catch_up_of(std::uint32_t i, View& v, std::uint64_t a, std::span<const aoi::VisibilityEvent> entered,
-                            std::span<const aoi::VisibilityEvent> gone, std::span<const aoi::MailboxEntry> box,
-                            std::span<const aoi::Player> now, std::vector<aoi::MailboxEntry>& out);
-  void build_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t i, std::span<const aoi::MailboxEntry> box,
-                   std::span<const aoi::MailboxEntry> catch_up, std::uint64_t since, std::uint64_t time_us,
-                   const aoi::Player& me) const;
-  bool build_events(flatbuffers::FlatBufferBuilder& b, std::span<const aoi::VisibilityEvent> in,
-                    std::span<const aoi::VisibilityEvent> out) const;
-  void deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us);
-  void send_snapshots(std::uint64_t time_us);
+  // States, Events and Snapshots (outbox.h), the States delta-encoded with their catch-up.
+  Outbox outbox{*this};
 
   // Zones (zones.h, docs/server.md "Zones"): the bus (zone_bus.h) and the zone's part in its cluster.
   net::ZoneBus bus;
@@ -393,21 +350,9 @@ struct Server {
   std::string metrics_text();
   void print_summary(double seconds, std::uint32_t connected) const;
 
-  // Virtual clients (server_virtual.cpp, --virtual-clients): the same command and notification path
-  // without sockets, on the context's thread pool, each worker with its own builder.
-  std::uint32_t virtual_clients = 0;
-  struct Worker {
-    flatbuffers::FlatBufferBuilder b{1024};
-    std::vector<std::uint32_t> keys;
-    std::vector<aoi::MailboxEntry> catch_up;
-    std::vector<std::uint8_t> sealed;  // the message being sealed
-    std::uint64_t packets = 0, bytes = 0, notifications = 0, commands = 0, drops[kDrops] = {};
-    char pad[64];
-  };
-  std::vector<Worker> workers;
-  std::vector<net::SessionKeys> virtual_keys;  // by client: the server's side of its connection
-  std::vector<std::uint32_t> seen;             // by client: a player its last State named (whom it attacks), or none
-  void deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us);
+  // Virtual clients (virtual_clients.h, --virtual-clients): while they run, the sink of the tick's
+  // notifications instead of the outbox.
+  std::unique_ptr<VirtualRun> virtual_run;
 };
 
 using demos::percentile;  // stats.h

@@ -49,7 +49,7 @@ std::string Server::metrics_text() {
     d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) + "\n";
   metric("warpmind_server_drops_total", "counter", "Packets and datagrams dropped, by reason.", d);
   single("warpmind_server_commands_total", "counter", "Commands accepted into a tick.", commands);
-  single("warpmind_server_notifications_total", "counter", "Notifications sent.", notifications);
+  single("warpmind_server_notifications_total", "counter", "Notifications sent.", outbox.notifications());
   single("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.", limits.counts().datagrams_in);
   single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", bytes_in);
   single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", bytes_out);
@@ -111,7 +111,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(ciphers[0]), static_cast<unsigned long long>(ciphers[1]), drop_list.c_str(),
         static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(receive_errors),
         static_cast<unsigned long long>(commands), static_cast<unsigned long long>(module_rejected),
-        static_cast<unsigned long long>(notifications), static_cast<unsigned long long>(limits.counts().datagrams_in),
+        static_cast<unsigned long long>(outbox.notifications()),
+        static_cast<unsigned long long>(limits.counts().datagrams_in),
         static_cast<unsigned long long>(limits.counts().datagram_bytes_in), static_cast<unsigned long long>(bytes_in),
         static_cast<unsigned long long>(packets_out), static_cast<unsigned long long>(bytes_out),
         percentile(tick_ms.kept(), 0.5), percentile(tick_ms.kept(), 0.9), percentile(tick_ms.kept(), 0.99),
@@ -124,7 +125,7 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(zones.counts().timeouts),
         static_cast<unsigned long long>(zones.counts().relayed_out),
         static_cast<unsigned long long>(zones.counts().relayed_in),
-        static_cast<unsigned long long>(zones.counts().resets), static_cast<unsigned long long>(views_missing),
+        static_cast<unsigned long long>(zones.counts().resets), static_cast<unsigned long long>(outbox.views_missing()),
         static_cast<unsigned long long>(zones.counts().bad_tags),
         static_cast<unsigned long long>(zones.counts().too_early),
         static_cast<unsigned long long>(zones.counts().resent), static_cast<unsigned long long>(store.counts().stores),

@@ -20,7 +20,6 @@ std::atomic<bool> g_stop{false};
 std::string Server::open_world() {
   max_move = f.max_move > 0 ? f.max_move : f.aoi;
   rng.seed(f.seed);
-  virtual_clients = f.virtual_clients.count;
   if (f.virtual_clients.count > 0 && f.zones > 1) return "--virtual-clients: one zone only";
   cap = f.virtual_clients.count > 0 ? f.virtual_clients.count : static_cast<std::uint32_t>(f.max_clients);
   total = cap * static_cast<std::uint32_t>(f.zones);

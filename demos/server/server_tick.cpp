@@ -29,7 +29,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   const Clock::time_point t_module = Clock::now();
   Clock::time_point t_encode{};
   std::uint64_t time_us = 0;
-  out_in = out_left = 0;
+  outbox.begin();
   zones.begin_relays();
   const aoi::NotificationSink sink = [&](const aoi::NotificationChunk& c) {
     if (t_encode == Clock::time_point{}) {
@@ -38,10 +38,10 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
           std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
               .count());
     }
-    if (virtual_clients)
-      deliver_virtual(c, r, time_us);
+    if (virtual_run)
+      virtual_run->deliver(c, r, time_us);
     else
-      deliver_chunk(c, r, time_us);
+      outbox.deliver_chunk(c, r, time_us);
   };
   const Status st = world->tick(cmds, r, sink);
   if (!st.ok()) {
@@ -52,7 +52,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   }
   if (t_encode == Clock::time_point{}) t_encode = Clock::now();
   for (std::size_t k : r.rejected) module_rejected += k;
-  send_snapshots(time_us);
+  outbox.send_snapshots(time_us);
   zones.flush_relays();
   // With a store: the tick's relays are on the NATS server before its state is stored, and nothing goes
   // to this zone's own clients before that (a crash in between replays the tick: the gateways drop what

@@ -1,11 +1,9 @@
-// warpmind-server --virtual-clients: the same command and notification path without sockets (docs/server.md).
-// Each client's message is built, sealed, opened and verified like a packet; its State and Events are
-// built and sealed like a connected client's (with the cipher one would get: --cipher) and counted instead
-// of sent. The clients' keys come from one random key (SessionKeys::derive_pair) instead of a handshake
-// each. Commands are taken and messages built on the context's thread pool, each worker with its own builder.
+// warpmind-server --virtual-clients (virtual_clients.h).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+
+#include "virtual_clients.h"
 
 #include "server.h"
 
@@ -20,191 +18,173 @@ std::uint64_t splitmix(std::uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-// A virtual client: its waypoint, its last seq, its script's random state.
-struct Client {
-  float wx = 0, wy = 0;
-  std::uint32_t seq = 0;
-  std::uint64_t rng = 0;
-};
-
 constexpr std::size_t kSlot = 128;  // a Move or an Attack is about 60 bytes, sealed 84
-
-// The clients of a run, their messages of the tick (kSlot bytes each), and the times of its stages.
-struct VirtualRun {
-  explicit VirtualRun(Server& s) : sv(s) {}
-
-  Server& sv;
-  std::vector<Client> clients;
-  std::vector<net::SessionKeys> keys;  // each client's side of its connection (the server's: sv.virtual_keys)
-  std::vector<std::uint8_t> arena;
-  std::vector<std::uint16_t> length;
-  std::vector<float> intake_ms, upload, query, visibility, download;
-  std::uint64_t rejected = 0;
-
-  float uniform(std::uint64_t& r) const { return static_cast<float>(splitmix(r) >> 40) * 0x1p-24f * sv.f.map; }
-
-  // Every client joins: its slot, token and spawn point, and its first waypoint.
-  bool join() {
-    const std::uint32_t n = sv.total;
-    clients.assign(n, Client{});
-    keys.assign(n, net::SessionKeys{});
-    sv.virtual_keys.assign(n, net::SessionKeys{});
-    std::uint8_t master[crypto_kdf_KEYBYTES];
-    crypto_kdf_keygen(master);
-    // The cipher a connected client of this server would get (--cipher; every virtual client offers both).
-    const net::Cipher cipher =
-        sv.f.keys.cipher == "auto" && net::aes256gcm_available() ? net::Cipher_Aes256Gcm : net::Cipher_ChaCha20Poly1305;
-    bool keyed = true;
-    for (std::uint32_t i = 0; i < n && keyed; ++i)
-      keyed = net::SessionKeys::derive_pair(master, i, keys[i], sv.virtual_keys[i]) && keys[i].use(cipher) &&
-              sv.virtual_keys[i].use(cipher);
-    sv.ciphers[cipher] = keyed ? n : 0;
-    sodium_memzero(master, sizeof master);
-    if (!keyed) return false;
-    std::uint64_t seed = sv.f.seed;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      Slot& s = sv.slots[i];
-      s = Slot{};
-      s.state = SlotState::Joining;
-      s.token = splitmix(seed) | 1;
-      s.spawn = {uniform(seed), uniform(seed), 100};
-      clients[i].rng = splitmix(seed);
-      clients[i].wx = uniform(clients[i].rng);
-      clients[i].wy = uniform(clients[i].rng);
-    }
-    arena.assign(static_cast<std::size_t>(n) * kSlot, 0);
-    length.assign(n, 0);
-    return true;
-  }
-
-  // The clients' side (not timed): each client's Move or Attack of this tick, into the arena.
-  void write_commands() {
-    const std::span<const aoi::Player> pos = sv.world->players();
-    sv.ctx->pool().parallel_for(
-        sv.total,
-        [&](std::size_t begin, std::size_t end, unsigned w) {
-          flatbuffers::FlatBufferBuilder& b = sv.workers[w].b;
-          for (std::size_t i = begin; i < end; ++i) {
-            Client& c = clients[i];
-            const std::uint32_t seq = ++c.seq;
-            b.Clear();
-            if (sv.seen[i] != UINT32_MAX &&
-                static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < sv.f.virtual_clients.attack_share) {
-              net::FinishMessageBuffer(
-                  b, net::CreateMessage(b, net::Body_Attack,
-                                        net::CreateAttack(b, sv.slots[i].token, seq, sv.seen[i], sv.tick - 1).Union()));
-            } else {
-              if (std::fabs(pos[i].x - c.wx) < 0.5f && std::fabs(pos[i].y - c.wy) < 0.5f) {
-                c.wx = uniform(c.rng);
-                c.wy = uniform(c.rng);
-              }
-              net::FinishMessageBuffer(
-                  b, net::CreateMessage(b, net::Body_Move,
-                                        net::CreateMove(b, sv.slots[i].token, seq, c.wx, c.wy, sv.tick - 1).Union()));
-            }
-            const std::size_t n = std::min<std::size_t>(b.GetSize(), kSlot - net::kSealOverhead);
-            keys[i].seal(net::kStreamChannel, b.GetBufferPointer(), n, arena.data() + i * kSlot);
-            length[i] = static_cast<std::uint16_t>(n + net::kSealOverhead);
-          }
-        },
-        1024);
-  }
-
-  // Intake (timed): every message opened, verified and taken, as the server takes a packet.
-  void take_commands() {
-    const Clock::time_point t0 = Clock::now();
-    sv.ctx->pool().parallel_for(
-        sv.total,
-        [&](std::size_t begin, std::size_t end, unsigned w) {
-          Server::Worker& k = sv.workers[w];
-          alignas(8) std::uint8_t plain[kSlot];
-          for (std::size_t i = begin; i < end; ++i) {
-            std::size_t size = 0;
-            const net::OpenError e =
-                sv.virtual_keys[i].open(net::kStreamChannel, arena.data() + i * kSlot, length[i], plain, size);
-            if (e != net::OpenError::None) {
-              ++k.drops[e == net::OpenError::Forged ? Forged : Replayed];
-              continue;
-            }
-            const net::Message* m = net::read_message(plain, size);
-            const int d = m ? sv.take_command(sv.slots[i], static_cast<int>(i), *m) : BadPacket;
-            if (d >= 0)
-              ++k.drops[d];
-            else
-              ++k.commands;
-          }
-        },
-        1024);
-    intake_ms.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
-  }
-
-  // The AOI module's own times of a tick.
-  void record(const aoi::TickResult& result) {
-    for (std::size_t k : result.rejected) rejected += k;
-    upload.push_back(static_cast<float>(result.ms_upload));
-    query.push_back(static_cast<float>(result.ms_query + result.ms_sort + result.ms_logic));
-    visibility.push_back(static_cast<float>(result.ms_visibility));
-    download.push_back(static_cast<float>(result.ms_download));
-  }
-
-  // The run's JSON line on stdout; the exit status (1 when a message was dropped).
-  int report() const {
-    const Flags& f = sv.f;
-    std::uint64_t packets = 0, bytes = 0, notes = 0, commands = 0, dropped = 0;
-    for (const Server::Worker& w : sv.workers) {
-      packets += w.packets, bytes += w.bytes, notes += w.notifications, commands += w.commands;
-      for (std::uint64_t d : w.drops) dropped += d;
-    }
-    const double ticks = std::max<std::uint64_t>(1, sv.tick_ms.count());
-    const auto p = [](const std::vector<float>& v, double q) { return percentile(v, q); };
-    std::printf(
-        "{\"program\":\"warpmind-server\",\"mode\":\"virtual\",\"clients\":%u,\"ticks\":%zu,\"map\":%g,\"aoi\":%g,"
-        "\"shape\":\"%s\",\"cipher\":\"%s\",\"attack_share\":%g,\"threads\":%u,\"backend\":\"%s\",\"variant\":\"%s\","
-        "\"notifications_per_tick\":%.0f,\"messages_per_tick\":%.0f,\"bytes_per_tick\":%.0f,\"commands\":%llu,"
-        "\"dropped\":%llu,\"rejected_by_aoi\":%llu,"
-        "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"intake_ms\":{\"p50\":%.4f,\"p99\":%.4f},"
-        "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
-        "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
-        sv.total, static_cast<std::size_t>(sv.tick_ms.count()), f.map, f.aoi, aoi::shape_name(sv.cfg.shape),
-        sv.ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305", f.virtual_clients.attack_share,
-        sv.ctx->pool().size(), backend_name(sv.ctx->backend()), aoi::variant_name(sv.world->variant()),
-        static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
-        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
-        static_cast<unsigned long long>(rejected), p(sv.tick_ms.kept(), 0.5), p(sv.tick_ms.kept(), 0.9),
-        p(sv.tick_ms.kept(), 0.99), sv.tick_ms.max(), p(intake_ms, 0.5), p(intake_ms, 0.99),
-        p(sv.commands_ms.kept(), 0.5), p(sv.module_ms.kept(), 0.5), p(sv.encode_ms.kept(), 0.5), p(upload, 0.5),
-        p(query, 0.5), p(visibility, 0.5), p(download, 0.5));
-    return dropped == 0 ? 0 : 1;
-  }
-};
 
 }  // namespace
 
+float VirtualRun::uniform(std::uint64_t& r) const {
+  return static_cast<float>(splitmix(r) >> 40) * 0x1p-24f * sv_.f.map;
+}
+
+// Every client joins: its slot, token and spawn point, and its first waypoint.
+bool VirtualRun::join() {
+  const std::uint32_t n = sv_.total;
+  clients_.assign(n, Client{});
+  client_keys_.assign(n, net::SessionKeys{});
+  server_keys_.assign(n, net::SessionKeys{});
+  std::uint8_t master[crypto_kdf_KEYBYTES];
+  crypto_kdf_keygen(master);
+  // The cipher a connected client of this server would get (--cipher; every virtual client offers both).
+  const net::Cipher cipher =
+      sv_.f.keys.cipher == "auto" && net::aes256gcm_available() ? net::Cipher_Aes256Gcm : net::Cipher_ChaCha20Poly1305;
+  bool keyed = true;
+  for (std::uint32_t i = 0; i < n && keyed; ++i)
+    keyed = net::SessionKeys::derive_pair(master, i, client_keys_[i], server_keys_[i]) && client_keys_[i].use(cipher) &&
+            server_keys_[i].use(cipher);
+  sv_.ciphers[cipher] = keyed ? n : 0;
+  sodium_memzero(master, sizeof master);
+  if (!keyed) return false;
+  std::uint64_t seed = sv_.f.seed;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Slot& s = sv_.slots[i];
+    s = Slot{};
+    s.state = SlotState::Joining;
+    s.token = splitmix(seed) | 1;
+    s.spawn = {uniform(seed), uniform(seed), 100};
+    clients_[i].rng = splitmix(seed);
+    clients_[i].wx = uniform(clients_[i].rng);
+    clients_[i].wy = uniform(clients_[i].rng);
+  }
+  arena_.assign(static_cast<std::size_t>(n) * kSlot, 0);
+  length_.assign(n, 0);
+  return true;
+}
+
+// The clients' side (not timed): each client's Move or Attack of this tick, into the arena.
+void VirtualRun::write_commands() {
+  const std::span<const aoi::Player> pos = sv_.world->players();
+  sv_.ctx->pool().parallel_for(
+      sv_.total,
+      [&](std::size_t begin, std::size_t end, unsigned w) {
+        flatbuffers::FlatBufferBuilder& b = workers_[w].b;
+        for (std::size_t i = begin; i < end; ++i) {
+          Client& c = clients_[i];
+          const std::uint32_t seq = ++c.seq;
+          b.Clear();
+          if (seen_[i] != UINT32_MAX &&
+              static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < sv_.f.virtual_clients.attack_share) {
+            net::FinishMessageBuffer(
+                b, net::CreateMessage(b, net::Body_Attack,
+                                      net::CreateAttack(b, sv_.slots[i].token, seq, seen_[i], sv_.tick - 1).Union()));
+          } else {
+            if (std::fabs(pos[i].x - c.wx) < 0.5f && std::fabs(pos[i].y - c.wy) < 0.5f) {
+              c.wx = uniform(c.rng);
+              c.wy = uniform(c.rng);
+            }
+            net::FinishMessageBuffer(
+                b, net::CreateMessage(b, net::Body_Move,
+                                      net::CreateMove(b, sv_.slots[i].token, seq, c.wx, c.wy, sv_.tick - 1).Union()));
+          }
+          const std::size_t n = std::min<std::size_t>(b.GetSize(), kSlot - net::kSealOverhead);
+          client_keys_[i].seal(net::kStreamChannel, b.GetBufferPointer(), n, arena_.data() + i * kSlot);
+          length_[i] = static_cast<std::uint16_t>(n + net::kSealOverhead);
+        }
+      },
+      1024);
+}
+
+// Intake (timed): every message opened, verified and taken, as the server takes a packet.
+void VirtualRun::take_commands() {
+  const Clock::time_point t0 = Clock::now();
+  sv_.ctx->pool().parallel_for(
+      sv_.total,
+      [&](std::size_t begin, std::size_t end, unsigned w) {
+        Worker& k = workers_[w];
+        alignas(8) std::uint8_t plain[kSlot];
+        for (std::size_t i = begin; i < end; ++i) {
+          std::size_t size = 0;
+          const net::OpenError e =
+              server_keys_[i].open(net::kStreamChannel, arena_.data() + i * kSlot, length_[i], plain, size);
+          if (e != net::OpenError::None) {
+            ++k.drops[e == net::OpenError::Forged ? Forged : Replayed];
+            continue;
+          }
+          const net::Message* m = net::read_message(plain, size);
+          const int d = m ? sv_.take_command(sv_.slots[i], static_cast<int>(i), *m) : BadPacket;
+          if (d >= 0)
+            ++k.drops[d];
+          else
+            ++k.commands;
+        }
+      },
+      1024);
+  intake_ms_.push_back(std::chrono::duration<float, std::milli>(Clock::now() - t0).count());
+}
+
+// The AOI module's own times of a tick.
+void VirtualRun::record(const aoi::TickResult& result) {
+  for (std::size_t k : result.rejected) rejected_ += k;
+  upload_.push_back(static_cast<float>(result.ms_upload));
+  query_.push_back(static_cast<float>(result.ms_query + result.ms_sort + result.ms_logic));
+  visibility_.push_back(static_cast<float>(result.ms_visibility));
+  download_.push_back(static_cast<float>(result.ms_download));
+}
+
+// The run's JSON line on stdout; the exit status (1 when a message was dropped).
+int VirtualRun::report() const {
+  const Flags& f = sv_.f;
+  std::uint64_t packets = 0, bytes = 0, notes = 0, commands = 0, dropped = 0;
+  for (const Worker& w : workers_) {
+    packets += w.packets, bytes += w.bytes, notes += w.notifications, commands += w.commands;
+    for (std::uint64_t d : w.drops) dropped += d;
+  }
+  const double ticks = std::max<std::uint64_t>(1, sv_.tick_ms.count());
+  const auto p = [](const std::vector<float>& v, double q) { return percentile(v, q); };
+  std::printf(
+      "{\"program\":\"warpmind-server\",\"mode\":\"virtual\",\"clients\":%u,\"ticks\":%zu,\"map\":%g,\"aoi\":%g,"
+      "\"shape\":\"%s\",\"cipher\":\"%s\",\"attack_share\":%g,\"threads\":%u,\"backend\":\"%s\",\"variant\":\"%s\","
+      "\"notifications_per_tick\":%.0f,\"messages_per_tick\":%.0f,\"bytes_per_tick\":%.0f,\"commands\":%llu,"
+      "\"dropped\":%llu,\"rejected_by_aoi\":%llu,"
+      "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"intake_ms\":{\"p50\":%.4f,\"p99\":%.4f},"
+      "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
+      "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
+      sv_.total, static_cast<std::size_t>(sv_.tick_ms.count()), f.map, f.aoi, aoi::shape_name(sv_.cfg.shape),
+      sv_.ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305", f.virtual_clients.attack_share,
+      sv_.ctx->pool().size(), backend_name(sv_.ctx->backend()), aoi::variant_name(sv_.world->variant()),
+      static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
+      static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
+      static_cast<unsigned long long>(rejected_), p(sv_.tick_ms.kept(), 0.5), p(sv_.tick_ms.kept(), 0.9),
+      p(sv_.tick_ms.kept(), 0.99), sv_.tick_ms.max(), p(intake_ms_, 0.5), p(intake_ms_, 0.99),
+      p(sv_.commands_ms.kept(), 0.5), p(sv_.module_ms.kept(), 0.5), p(sv_.encode_ms.kept(), 0.5), p(upload_, 0.5),
+      p(query_, 0.5), p(visibility_, 0.5), p(download_, 0.5));
+  return dropped == 0 ? 0 : 1;
+}
+
 // Virtual clients acknowledge every State, so each State's catch-up is the players that came into view.
-void Server::deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us) {
-  const std::span<const aoi::Player> after = world->players();
+void VirtualRun::deliver(const aoi::NotificationChunk& c, const aoi::TickResult& r, std::uint64_t time_us) {
+  const std::span<const aoi::Player> after = sv_.world->players();
   const auto first_of = [](const std::vector<aoi::VisibilityEvent>& list, std::size_t i) {
     return static_cast<std::size_t>(
         std::lower_bound(list.begin(), list.end(), i,
                          [](const aoi::VisibilityEvent& e, std::size_t x) { return e.receiver < x; }) -
         list.begin());
   };
-  ctx->pool().parallel_for(
+  sv_.ctx->pool().parallel_for(
       c.end_receiver - c.first_receiver,
       [&](std::size_t begin, std::size_t end, unsigned w) {
-        Worker& k = workers[w];
+        Worker& k = workers_[w];
         std::size_t e_in = first_of(r.entered, c.first_receiver + begin);
         std::size_t e_out = first_of(r.left, c.first_receiver + begin);
         for (std::size_t n = begin; n < end; ++n) {
           const std::uint32_t i = static_cast<std::uint32_t>(c.first_receiver + n);
           const auto entered = events_of(r.entered, i, e_in), gone = events_of(r.left, i, e_out);
-          if (slots[i].state != SlotState::Active) continue;
+          if (sv_.slots[i].state != SlotState::Active) continue;
           const std::span<const aoi::MailboxEntry> box = box_of(c, i);
           k.notifications += box.size();
-          seen[i] = UINT32_MAX;
+          seen_[i] = UINT32_MAX;
           for (const aoi::MailboxEntry& e : box)
             if (e.subject() != i) {
-              seen[i] = e.subject();
+              seen_[i] = e.subject();
               break;
             }
           // Virtual clients acknowledge every State: the catch-up is the players that came into view.
@@ -215,45 +195,44 @@ void Server::deliver_virtual(const aoi::NotificationChunk& c, const aoi::TickRes
           // Each message sealed, as for a connected client (and counted at its size on the wire).
           const auto seal = [&](std::uint8_t channel) {
             k.sealed.resize(k.b.GetSize() + net::kSealOverhead);
-            virtual_keys[i].seal(channel, k.b.GetBufferPointer(), k.b.GetSize(), k.sealed.data());
+            server_keys_[i].seal(channel, k.b.GetBufferPointer(), k.b.GetSize(), k.sealed.data());
             ++k.packets;
             k.bytes += k.sealed.size();
           };
-          build_state(k.b, i, box, k.catch_up, tick - 1, time_us, after[i]);
+          sv_.outbox.build_state(k.b, i, box, k.catch_up, sv_.tick - 1, time_us, after[i]);
           seal(net::kStreamChannel);
-          if (build_events(k.b, entered, gone)) seal(net::kReliableChannel);
+          if (sv_.outbox.build_events(k.b, entered, gone)) seal(net::kReliableChannel);
         }
       },
       256);
 }
 
-// --virtual-clients N: N clients in this process join at tick 0, then each tick every client builds
-// one Move or Attack message (by the bots' script: an attack on a player its last State named, with
-// probability --attack-share, else a step towards its waypoint), the server verifies and takes them
-// (intake, on the thread pool), runs the tick and builds every client's State and Events. Prints the
-// times of intake and tick (commands, AOI module, messages) over --ticks ticks, the join tick left out.
-int run_virtual(Server& sv) {
-  sv.workers.resize(sv.ctx->pool().size());
-  sv.seen.assign(sv.total, UINT32_MAX);
-  VirtualRun run(sv);
-  if (!run.join()) {
+int VirtualRun::run() {
+  workers_.resize(sv_.ctx->pool().size());
+  seen_.assign(sv_.total, UINT32_MAX);
+  if (!join()) {
     std::fprintf(stderr, "warpmind-server: cannot start libsodium for the virtual clients' keys\n");
     return 1;
   }
   std::vector<aoi::Command> cmds;
   aoi::TickResult result;
-  sv.run_tick(cmds, result);  // the joins
+  sv_.run_tick(cmds, result);  // the joins
   if (g_stop.load()) return 1;
-  sv.tick_ms.clear(), sv.commands_ms.clear(), sv.module_ms.clear(), sv.encode_ms.clear();
-  for (Server::Worker& w : sv.workers) w = {};
-  for (int t = 0; t < sv.f.virtual_clients.ticks && !g_stop.load(); ++t) {
-    run.write_commands();
-    run.take_commands();
-    sv.run_tick(cmds, result);
+  sv_.tick_ms.clear(), sv_.commands_ms.clear(), sv_.module_ms.clear(), sv_.encode_ms.clear();
+  for (Worker& w : workers_) w = {};
+  for (int t = 0; t < sv_.f.virtual_clients.ticks && !g_stop.load(); ++t) {
+    write_commands();
+    take_commands();
+    sv_.run_tick(cmds, result);
     if (g_stop.load()) return 1;
-    run.record(result);
+    record(result);
   }
-  return run.report();
+  return report();
+}
+
+int run_virtual(Server& sv) {
+  sv.virtual_run = std::make_unique<VirtualRun>(sv);
+  return sv.virtual_run->run();
 }
 
 }  // namespace warpmind::server
