@@ -33,7 +33,7 @@
 #include "protocol.h"
 #include "sent_filter.h"
 #include "session_keys.h"
-#include "time_samples.h"
+#include "tick_times.h"
 #include "virtual_clients.h"
 #include "zone_bus.h"
 #include "zone_store.h"
@@ -259,9 +259,9 @@ struct Server {
   std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
   std::uint64_t ciphers[2] = {};  // connections whose keys were agreed, by net::Cipher
   std::uint64_t bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
-  std::uint64_t receive_errors = 0, late_ticks = 0, module_rejected = 0, send_failures = 0;
+  std::uint64_t receive_errors = 0, send_failures = 0;
   int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
-  TimeSamples tick_ms, wait_ms, commands_ms, module_ms, encode_ms;
+  TickTimes times;        // the tick's stage times and counts (tick_times.h)
 
   std::uint32_t id_of(int slot) const {
     return static_cast<std::uint32_t>(f.zone) * cap + static_cast<std::uint32_t>(slot);

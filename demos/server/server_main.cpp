@@ -58,7 +58,7 @@ int run(Server& sv) {
     sv.run_tick(cmds, result);
     next += period;
     if (Clock::now() > next + period) {  // more than a tick behind: skip ahead rather than burst
-      ++sv.late_ticks;
+      sv.times.add_late();
       next = Clock::now() + period;
     }
     if (Clock::now() - last_sweep > std::chrono::milliseconds(50)) {

@@ -18,7 +18,7 @@ std::string Server::metrics_text() {
     metric(name, type, help, b);
   };
   single("warpmind_server_ticks_total", "counter", "Ticks run.", tick - 1);
-  single("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.", late_ticks);
+  single("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.", times.late());
   single("warpmind_server_clients", "gauge", "Players joined now.", active_count());
   single("warpmind_server_joins_total", "counter", "Joins accepted.", joined);
   single("warpmind_server_leaves_total", "counter", "Players that left.", left);
@@ -54,7 +54,7 @@ std::string Server::metrics_text() {
   single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", bytes_in);
   single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", bytes_out);
   // The last 1,000 ticks' times.
-  std::vector<float> recent = tick_ms.recent();
+  std::vector<float> recent = times.tick().recent();
   std::sort(recent.begin(), recent.end());
   std::string q;
   for (double p : {0.5, 0.9, 0.99}) {
@@ -100,7 +100,7 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "llu,"
         "\"restored_tick\":%llu,\"restore_ms\":%.3f,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
-        static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(late_ticks),
+        static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(times.late()),
         static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
         static_cast<unsigned long long>(disconnected), static_cast<unsigned long long>(refused),
         static_cast<unsigned long long>(limits.counts().slow_peers), static_cast<unsigned long long>(peak), connected,
@@ -110,14 +110,14 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(expired), static_cast<unsigned long long>(superseded),
         static_cast<unsigned long long>(ciphers[0]), static_cast<unsigned long long>(ciphers[1]), drop_list.c_str(),
         static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(receive_errors),
-        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(module_rejected),
+        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(times.rejected()),
         static_cast<unsigned long long>(outbox.notifications()),
         static_cast<unsigned long long>(limits.counts().datagrams_in),
         static_cast<unsigned long long>(limits.counts().datagram_bytes_in), static_cast<unsigned long long>(bytes_in),
         static_cast<unsigned long long>(packets_out), static_cast<unsigned long long>(bytes_out),
-        percentile(tick_ms.kept(), 0.5), percentile(tick_ms.kept(), 0.9), percentile(tick_ms.kept(), 0.99),
-        tick_ms.max(), aoi::variant_name(world->variant()), backend_name(ctx->backend()),
-        static_cast<unsigned long long>(send_failures), observers.size(),
+        percentile(times.tick().kept(), 0.5), percentile(times.tick().kept(), 0.9),
+        percentile(times.tick().kept(), 0.99), times.tick().max(), aoi::variant_name(world->variant()),
+        backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(),
         static_cast<unsigned long long>(observers_refused),
         static_cast<unsigned long long>(limits.counts().observers_idle), by_socket.c_str(), socket_buffer, f.zone,
         f.zones, static_cast<unsigned long long>(zones.counts().messages),
@@ -131,17 +131,17 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(zones.counts().resent), static_cast<unsigned long long>(store.counts().stores),
         static_cast<unsigned long long>(store.counts().failures), static_cast<unsigned long long>(store.counts().bytes),
         static_cast<unsigned long long>(store.counts().restored_tick), store.counts().restore_ms,
-        percentile(wait_ms.kept(), 0.5), percentile(wait_ms.kept(), 0.99));
+        percentile(times.wait().kept(), 0.5), percentile(times.wait().kept(), 0.99));
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
-                static_cast<unsigned long long>(tick - 1), seconds, static_cast<unsigned long long>(late_ticks),
+                static_cast<unsigned long long>(tick - 1), seconds, static_cast<unsigned long long>(times.late()),
                 static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
                 static_cast<unsigned long long>(peak));
     std::printf("dropped %llu:", static_cast<unsigned long long>(dropped));
     for (int d = 0; d < kDrops; ++d) std::printf(" %s %llu", drop_name(d), static_cast<unsigned long long>(drops[d]));
     std::printf("\nbytes in %llu, out %llu; tick ms p50 %.3f p99 %.3f\n", static_cast<unsigned long long>(bytes_in),
-                static_cast<unsigned long long>(bytes_out), percentile(tick_ms.kept(), 0.5),
-                percentile(tick_ms.kept(), 0.99));
+                static_cast<unsigned long long>(bytes_out), percentile(times.tick().kept(), 0.5),
+                percentile(times.tick().kept(), 0.99));
   }
 }
 

@@ -51,7 +51,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
     return;
   }
   if (t_encode == Clock::time_point{}) t_encode = Clock::now();
-  for (std::size_t k : r.rejected) module_rejected += k;
+  for (std::size_t k : r.rejected) times.add_rejected(k);
   outbox.send_snapshots(time_us);
   zones.flush_relays();
   // With a store: the tick's relays are on the NATS server before its state is stored, and nothing goes
@@ -63,10 +63,8 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   flush_all();
   ++tick;
   const Clock::time_point t1 = Clock::now();
-  tick_ms.add(std::chrono::duration<float, std::milli>(t1 - t0).count());
-  commands_ms.add(std::chrono::duration<float, std::milli>(t_module - t0).count());
-  module_ms.add(std::chrono::duration<float, std::milli>(t_encode - t_module).count());
-  encode_ms.add(std::chrono::duration<float, std::milli>(t1 - t_encode).count());
+  const auto ms = [](Clock::duration d) { return std::chrono::duration<float, std::milli>(d).count(); };
+  times.add(ms(t1 - t0), ms(t_module - t0), ms(t_encode - t_module), ms(t1 - t_encode));
 }
 
 // The tick's commands for the AOI module: every raw command whose player (an attack: whose target)

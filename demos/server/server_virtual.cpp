@@ -138,7 +138,7 @@ int VirtualRun::report() const {
     packets += w.packets, bytes += w.bytes, notes += w.notifications, commands += w.commands;
     for (std::uint64_t d : w.drops) dropped += d;
   }
-  const double ticks = std::max<std::uint64_t>(1, sv_.tick_ms.count());
+  const double ticks = std::max<std::uint64_t>(1, sv_.times.tick().count());
   const auto p = [](const std::vector<float>& v, double q) { return percentile(v, q); };
   std::printf(
       "{\"program\":\"warpmind-server\",\"mode\":\"virtual\",\"clients\":%u,\"ticks\":%zu,\"map\":%g,\"aoi\":%g,"
@@ -148,15 +148,15 @@ int VirtualRun::report() const {
       "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"intake_ms\":{\"p50\":%.4f,\"p99\":%.4f},"
       "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
       "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
-      sv_.total, static_cast<std::size_t>(sv_.tick_ms.count()), f.map, f.aoi, aoi::shape_name(sv_.cfg.shape),
+      sv_.total, static_cast<std::size_t>(sv_.times.tick().count()), f.map, f.aoi, aoi::shape_name(sv_.cfg.shape),
       sv_.ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305", f.virtual_clients.attack_share,
       sv_.ctx->pool().size(), backend_name(sv_.ctx->backend()), aoi::variant_name(sv_.world->variant()),
       static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
       static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
-      static_cast<unsigned long long>(rejected_), p(sv_.tick_ms.kept(), 0.5), p(sv_.tick_ms.kept(), 0.9),
-      p(sv_.tick_ms.kept(), 0.99), sv_.tick_ms.max(), p(intake_ms_, 0.5), p(intake_ms_, 0.99),
-      p(sv_.commands_ms.kept(), 0.5), p(sv_.module_ms.kept(), 0.5), p(sv_.encode_ms.kept(), 0.5), p(upload_, 0.5),
-      p(query_, 0.5), p(visibility_, 0.5), p(download_, 0.5));
+      static_cast<unsigned long long>(rejected_), p(sv_.times.tick().kept(), 0.5), p(sv_.times.tick().kept(), 0.9),
+      p(sv_.times.tick().kept(), 0.99), sv_.times.tick().max(), p(intake_ms_, 0.5), p(intake_ms_, 0.99),
+      p(sv_.times.commands().kept(), 0.5), p(sv_.times.module().kept(), 0.5), p(sv_.times.encode().kept(), 0.5),
+      p(upload_, 0.5), p(query_, 0.5), p(visibility_, 0.5), p(download_, 0.5));
   return dropped == 0 ? 0 : 1;
 }
 
@@ -218,7 +218,7 @@ int VirtualRun::run() {
   aoi::TickResult result;
   sv_.run_tick(cmds, result);  // the joins
   if (g_stop.load()) return 1;
-  sv_.tick_ms.clear(), sv_.commands_ms.clear(), sv_.module_ms.clear(), sv_.encode_ms.clear();
+  sv_.times.clear_stages();
   for (Worker& w : workers_) w = {};
   for (int t = 0; t < sv_.f.virtual_clients.ticks && !g_stop.load(); ++t) {
     write_commands();

@@ -261,7 +261,7 @@ bool Zones::gather(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
   std::sort(raw_.begin(), raw_.end(),
             [&rank](const net::RawCommand& a, const net::RawCommand& b) { return rank(a) < rank(b); });
   const Clock::time_point waited = Clock::now();
-  sv_.wait_ms.add(std::chrono::duration<float, std::milli>(waited - t0).count());
+  sv_.times.add_wait(std::chrono::duration<float, std::milli>(waited - t0).count());
   t0 = waited;
   if (!align_world()) {
     g_stop.store(true);
