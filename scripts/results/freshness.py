@@ -48,6 +48,8 @@ SOURCES = {
     "nav": _module("nav", "nav_suite.cpp") + _BENCH_COMMON,
     # Refereed matches of the engines: the search and its networks, the engines' programs.
     "matches": _SEARCH + ["assets/chess/network.wmn", "assets/connect6/network.wmn", "demos/chess", "demos/connect6"],
+    # The trainer, its data's programs and the network inputs they share with the engine.
+    "training": ["train", "demos/train", "ai/src/search/chess", "ai/include/warpmind/search/chess_network.h"],
     "demo-battle": ["demos/demo", "engine/src", "ai/include/warpmind/field", "ai/src/field", "gpu/src/field",
                     "ai/include/warpmind/crowd", "ai/src/crowd", "gpu/src/crowd", "ai/include/warpmind/combat",
                     "ai/src/combat", "gpu/src/combat", "ai/src/core", "gpu/src/core"],
@@ -76,6 +78,7 @@ RERUN = {
     "server-10k.json": "gpu-run.sh STAGE OUT server-10k",
     "server-kill.json": "gpu-run.sh STAGE OUT server-kill",
     "matches.json": "scripts/match.sh (docs/search.md, Chess strength)",
+    "training.json": "scripts/train-chess.sh (docs/training.md, Commands)",
 }
 
 

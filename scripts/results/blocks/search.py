@@ -217,3 +217,24 @@ def tables(load):
                          "all equal" if r.get("checked") else f"{r['mismatches']} differ"])
     return table(["positions", "tables", "search", "time", "moves a second", "nodes", "× CPU",
                   "GPU moves and values against the CPU's"], rows)
+
+
+@block("training")
+def training(load):
+    """The chess networks trained on a GPU: their shape, data, time and held-out loss."""
+    res = load("h100/training.json")
+    rows = []
+    for r in res.find(variant="chess-network"):
+        p = r["params"]
+        shape = f"{p['hidden']}, {p['buckets']} king bucket{'s' if p['buckets'] > 1 else ''}"
+        shape += ", residual" if p["residual"] else ""
+        rows.append([p["name"] + (" (built in)" if r["built_in"] else ""), shape, count(r["records"]),
+                     str(r["epochs"]), f"{sig(r['train_seconds'])} s", f"{r['held_out_loss']:.5f}",
+                     f"{r['quantisation_mean_abs_cp']:.2f} cp"])
+    gen = res.one(variant="chess-datagen")
+    p = gen["params"]
+    return table(["network", "accumulator", "records", "epochs", f"time ({res.device})", "held-out loss",
+                  "integers vs model"], rows) + [
+        "", f"Labelling on {p['threads']} threads (Stockfish at {p['nodes']} nodes a move): "
+        f"{count(gen['labelled_positions'])} positions in {sig(gen['seconds'])} s, "
+        f"{count(gen['positions_per_second'])} a second."]
