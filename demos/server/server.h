@@ -33,6 +33,7 @@
 #include "protocol.h"
 #include "sent_filter.h"
 #include "session_keys.h"
+#include "sockets.h"
 #include "tick_times.h"
 #include "virtual_clients.h"
 #include "zone_bus.h"
@@ -207,30 +208,10 @@ struct View {
   }
 };
 
-// Per connection (ENetPeer::data).
-struct Conn {
-  int slot = -1;
-  bool observer = false;  // an Observe connection: gets a Snapshot a tick, commands nothing
-  Bucket bucket;
-  Clock::time_point connected;
-  net::SessionKeys keys;    // ready once its Connect is answered: every later packet is sealed
-  Clock::time_point heard;  // when a packet of it last opened (an observer's Ack keeps it watching)
-};
-
 struct Server {
   Flags f;
-  // The UDP sockets (ENet hosts) clients connect to, all on one port (--sockets; SO_REUSEPORT: the kernel
-  // gives each client's datagrams to one of them, always the same), each with up to 4,095 connections.
-  std::vector<ENetHost*> hosts;
-  std::vector<std::uint64_t> connects_by_socket;  // connections each socket took
-  void flush_all() {
-    for (ENetHost* h : hosts) enet_host_flush(h);
-  }
-  template <class Fn>
-  void for_each_peer(Fn&& fn) {  // fn(host index, peer index, peer)
-    for (std::size_t k = 0; k < hosts.size(); ++k)
-      for (std::size_t i = 0; i < hosts[k]->peerCount; ++i) fn(k, i, &hosts[k]->peers[i]);
-  }
+  // The UDP sockets clients connect to, sending to a connection, servicing ENet (sockets.h).
+  Sockets sockets;
   std::unique_ptr<Context> ctx;
   std::unique_ptr<aoi::AoiWorld> world;
   aoi::AoiConfig cfg;
@@ -258,10 +239,8 @@ struct Server {
   // connections dropped because a new one came from their address and port (superseded).
   std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
   std::uint64_t ciphers[2] = {};  // connections whose keys were agreed, by net::Cipher
-  std::uint64_t bytes_in = 0, packets_out = 0, bytes_out = 0, commands = 0;
-  std::uint64_t receive_errors = 0, send_failures = 0;
-  int socket_buffer = 0;  // the UDP socket's receive buffer as the system set it
-  TickTimes times;        // the tick's stage times and counts (tick_times.h)
+  std::uint64_t commands = 0;
+  TickTimes times;  // the tick's stage times and counts (tick_times.h)
 
   std::uint32_t id_of(int slot) const {
     return static_cast<std::uint32_t>(f.zone) * cap + static_cast<std::uint32_t>(slot);
@@ -299,11 +278,9 @@ struct Server {
   std::vector<std::uint8_t> opened;     // a received packet's Message, opened
   std::uint64_t observers_refused = 0;  // Observes without the key, or from elsewhere than loopback
   static constexpr int kCommand = -1, kAckOnly = -2;
-  void send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b);
   void make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
                     const aoi::Player& at, bool resumed, std::uint32_t last_seq, std::uint32_t seq) const;
   void welcome_join(Slot& s, int k);
-  void send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size, bool seal = true);
   void refuse(ENetPeer* p, net::RefuseReason why);
   void on_hello(ENetPeer* p, Conn& c, const net::Hello& h);
   bool resume(ENetPeer* p, Conn& c, const net::Hello& h);
@@ -316,7 +293,6 @@ struct Server {
   void release(ENetPeer* p, bool lost = false);
   void on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* packet);
   void on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPacket* packet);
-  void send_clear(ENetPeer* p, flatbuffers::FlatBufferBuilder& b);
   int take_command(Slot& s, int slot, const net::Message& m) const;
   bool pump(int wait_ms);
   void handle(ENetEvent& ev);

@@ -34,14 +34,14 @@ int Limits::intercept(ENetHost* h, ENetEvent*) {
 
 void Limits::install() {
   g_limits = this;
-  for (ENetHost* h : sv_.hosts) h->intercept = &intercept;
+  for (ENetHost* h : sv_.sockets.hosts()) h->intercept = &intercept;
 }
 
 // Connections that never said Hello, or whose reliable data piles up unacknowledged, are dropped;
 // players whose clients went quiet leave; and handshakes that hang are reset (half_open below).
 void Limits::sweep() {
   const Clock::time_point now = Clock::now();
-  sv_.for_each_peer([&](std::size_t, std::size_t, ENetPeer* p) {
+  sv_.sockets.for_each_peer([&](std::size_t, std::size_t, ENetPeer* p) {
     if (p->state != ENET_PEER_STATE_CONNECTED || p->data == nullptr) return;
     Conn* c = static_cast<Conn*>(p->data);
     const bool silent = c->slot < 0 && !c->observer && now - c->connected > std::chrono::seconds(5);
@@ -62,8 +62,8 @@ void Limits::sweep() {
       enet_peer_disconnect_now(p, 0);
     }
   });
-  if (half_open_since_.size() != sv_.hosts.size()) half_open_since_.resize(sv_.hosts.size());
-  for (std::size_t k = 0; k < sv_.hosts.size(); ++k) half_open(k, now);
+  if (half_open_since_.size() != sv_.sockets.hosts().size()) half_open_since_.resize(sv_.sockets.hosts().size());
+  for (std::size_t k = 0; k < sv_.sockets.hosts().size(); ++k) half_open(k, now);
   sv_.expire_detached();
 }
 
@@ -75,7 +75,7 @@ void Limits::sweep() {
 // honest handshakes late, so a burst of them from one address (players behind one NAT, a bot farm) is
 // cut short only when the peers run out, and then only past the grace.
 void Limits::half_open(std::size_t k, Clock::time_point now) {
-  ENetHost* host = sv_.hosts[k];
+  ENetHost* host = sv_.sockets.hosts()[k];
   std::vector<Clock::time_point>& since = half_open_since_[k];
   if (since.size() != host->peerCount) since.assign(host->peerCount, Clock::time_point{});
   std::vector<std::pair<std::uint32_t, std::size_t>>& open = half_open_peers_;  // (address, peer index)

@@ -28,7 +28,7 @@ std::string Server::metrics_text() {
   single("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
          limits.counts().half_open_reset);
   std::size_t open_connections = 0;
-  for_each_peer([&](std::size_t, std::size_t, const ENetPeer* p) {
+  sockets.for_each_peer([&](std::size_t, std::size_t, const ENetPeer* p) {
     open_connections += p->state != ENET_PEER_STATE_DISCONNECTED;
   });
   single("warpmind_server_connections", "gauge", "ENet connections open now (handshakes and closings included).",
@@ -51,8 +51,8 @@ std::string Server::metrics_text() {
   single("warpmind_server_commands_total", "counter", "Commands accepted into a tick.", commands);
   single("warpmind_server_notifications_total", "counter", "Notifications sent.", outbox.notifications());
   single("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.", limits.counts().datagrams_in);
-  single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", bytes_in);
-  single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", bytes_out);
+  single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", sockets.counts().bytes_in);
+  single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", sockets.counts().bytes_out);
   // The last 1,000 ticks' times.
   std::vector<float> recent = times.tick().recent();
   std::sort(recent.begin(), recent.end());
@@ -74,8 +74,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
   for (std::uint64_t d : drops) dropped += d;
   if (f.json) {
     std::string drop_list, by_socket;
-    for (std::size_t k = 0; k < connects_by_socket.size(); ++k)
-      by_socket += (k ? "," : "") + std::to_string(connects_by_socket[k]);
+    for (std::size_t k = 0; k < sockets.connects_by_socket().size(); ++k)
+      by_socket += (k ? "," : "") + std::to_string(sockets.connects_by_socket()[k]);
     for (int d = 0; d < kDrops; ++d)
       drop_list += std::string(d ? "," : "") + "\"" + drop_name(d) + "\":" + std::to_string(drops[d]);
     std::printf(
@@ -109,18 +109,20 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(resumed), static_cast<unsigned long long>(resume_failed),
         static_cast<unsigned long long>(expired), static_cast<unsigned long long>(superseded),
         static_cast<unsigned long long>(ciphers[0]), static_cast<unsigned long long>(ciphers[1]), drop_list.c_str(),
-        static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(receive_errors),
+        static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(sockets.counts().receive_errors),
         static_cast<unsigned long long>(commands), static_cast<unsigned long long>(times.rejected()),
         static_cast<unsigned long long>(outbox.notifications()),
         static_cast<unsigned long long>(limits.counts().datagrams_in),
-        static_cast<unsigned long long>(limits.counts().datagram_bytes_in), static_cast<unsigned long long>(bytes_in),
-        static_cast<unsigned long long>(packets_out), static_cast<unsigned long long>(bytes_out),
-        percentile(times.tick().kept(), 0.5), percentile(times.tick().kept(), 0.9),
-        percentile(times.tick().kept(), 0.99), times.tick().max(), aoi::variant_name(world->variant()),
-        backend_name(ctx->backend()), static_cast<unsigned long long>(send_failures), observers.size(),
+        static_cast<unsigned long long>(limits.counts().datagram_bytes_in),
+        static_cast<unsigned long long>(sockets.counts().bytes_in),
+        static_cast<unsigned long long>(sockets.counts().packets_out),
+        static_cast<unsigned long long>(sockets.counts().bytes_out), percentile(times.tick().kept(), 0.5),
+        percentile(times.tick().kept(), 0.9), percentile(times.tick().kept(), 0.99), times.tick().max(),
+        aoi::variant_name(world->variant()), backend_name(ctx->backend()),
+        static_cast<unsigned long long>(sockets.counts().send_failures), observers.size(),
         static_cast<unsigned long long>(observers_refused),
-        static_cast<unsigned long long>(limits.counts().observers_idle), by_socket.c_str(), socket_buffer, f.zone,
-        f.zones, static_cast<unsigned long long>(zones.counts().messages),
+        static_cast<unsigned long long>(limits.counts().observers_idle), by_socket.c_str(), sockets.socket_buffer(),
+        f.zone, f.zones, static_cast<unsigned long long>(zones.counts().messages),
         static_cast<unsigned long long>(zones.counts().bad), static_cast<unsigned long long>(zones.counts().late),
         static_cast<unsigned long long>(zones.counts().timeouts),
         static_cast<unsigned long long>(zones.counts().relayed_out),
@@ -139,8 +141,9 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
                 static_cast<unsigned long long>(peak));
     std::printf("dropped %llu:", static_cast<unsigned long long>(dropped));
     for (int d = 0; d < kDrops; ++d) std::printf(" %s %llu", drop_name(d), static_cast<unsigned long long>(drops[d]));
-    std::printf("\nbytes in %llu, out %llu; tick ms p50 %.3f p99 %.3f\n", static_cast<unsigned long long>(bytes_in),
-                static_cast<unsigned long long>(bytes_out), percentile(times.tick().kept(), 0.5),
+    std::printf("\nbytes in %llu, out %llu; tick ms p50 %.3f p99 %.3f\n",
+                static_cast<unsigned long long>(sockets.counts().bytes_in),
+                static_cast<unsigned long long>(sockets.counts().bytes_out), percentile(times.tick().kept(), 0.5),
                 percentile(times.tick().kept(), 0.99));
   }
 }

@@ -1,47 +1,19 @@
 // warpmind-server's sessions: connections and what their clients say (Hello, Observe, Leave, and the
 // commands and acknowledgements checked against the connection's token and seq), sending, and
 // servicing ENet between ticks.
-#include <poll.h>
-
 #include <cmath>
 
 #include "server.h"
 
 namespace warpmind::server {
 
-void Server::send(ENetPeer* p, std::uint8_t channel, flatbuffers::FlatBufferBuilder& b) {
-  send_bytes(p, channel, b.GetBufferPointer(), b.GetSize());
-}
-
-// A Message in clear, whatever the connection's keys: the Keys that answer its Connect.
-void Server::send_clear(ENetPeer* p, flatbuffers::FlatBufferBuilder& b) {
-  send_bytes(p, net::kReliableChannel, b.GetBufferPointer(), b.GetSize(), false);
-}
-
 void Server::refuse(ENetPeer* p, net::RefuseReason why) {
   flatbuffers::FlatBufferBuilder b(64);
   net::FinishMessageBuffer(
       b, net::CreateMessage(b, net::Body_Refused, net::CreateRefused(b, why, net::kProtocolVersion).Union()));
-  send(p, net::kReliableChannel, b);  // sealed once the connection has keys
+  sockets.send(p, net::kReliableChannel, b);  // sealed once the connection has keys
   enet_peer_disconnect_later(p, 0);
   ++refused;
-}
-
-// A Message to a connection, sealed with its keys (before them, in clear: only refusals come then;
-// `seal` false: in clear whatever the keys).
-void Server::send_bytes(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size, bool seal) {
-  Conn* c = static_cast<Conn*>(p->data);
-  const bool sealed = seal && c != nullptr && c->keys.ready();
-  const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
-  ENetPacket* packet = enet_packet_create(sealed ? nullptr : data, size + (sealed ? net::kSealOverhead : 0), flags);
-  if (packet == nullptr) return void(++send_failures);
-  if (sealed) c->keys.seal(channel, data, size, packet->data);
-  if (enet_peer_send(p, channel, packet) != 0) {
-    enet_packet_destroy(packet);
-    return void(++send_failures);
-  }
-  ++packets_out;
-  bytes_out += packet->dataLength;
 }
 
 void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
@@ -125,7 +97,7 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   welcome(p, k, true);
   flatbuffers::FlatBufferBuilder b(64 + 4 * views[id].visible.size());
   make_resume_events(b, id);
-  send(p, net::kReliableChannel, b);
+  sockets.send(p, net::kReliableChannel, b);
   return true;
 }
 
@@ -160,7 +132,7 @@ void Server::welcome(ENetPeer* p, int k, bool resumed_session) {
   flatbuffers::FlatBufferBuilder b(256);
   make_welcome(b, id, s.token, tick, resumed_session ? world->players()[id] : s.spawn, resumed_session,
                resumed_session ? last_applied[id] : 0, resumed_session ? s.last_received : 0);
-  send(p, net::kReliableChannel, b);
+  sockets.send(p, net::kReliableChannel, b);
 }
 
 // The end of a session that left in tick `at`: a Goodbye saying so, and again in the data of the disconnect
@@ -169,7 +141,7 @@ void Server::welcome(ENetPeer* p, int k, bool resumed_session) {
 void Server::goodbye(ENetPeer* p, std::uint64_t at) {
   flatbuffers::FlatBufferBuilder b(64);
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Goodbye, net::CreateGoodbye(b, at).Union()));
-  send(p, net::kReliableChannel, b);
+  sockets.send(p, net::kReliableChannel, b);
   enet_peer_disconnect_later(p, at <= UINT32_MAX ? static_cast<enet_uint32>(at) : 0);
 }
 
@@ -177,7 +149,7 @@ void Server::goodbye(ENetPeer* p, std::uint64_t at) {
 // client behind it is gone (restarted, or a NAT gave its port to someone new), so the old connection is
 // dropped before it can send anything more to the new one. Its player, if any, is kept for a resume.
 void Server::supersede(ENetPeer* p) {
-  for_each_peer([&](std::size_t, std::size_t, ENetPeer* q) {
+  sockets.for_each_peer([&](std::size_t, std::size_t, ENetPeer* q) {
     if (q == p || q->state == ENET_PEER_STATE_DISCONNECTED || q->address.host != p->address.host ||
         q->address.port != p->address.port)
       return;
@@ -224,7 +196,7 @@ void Server::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
                                     cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
                                     max_move, cfg.attack_range, f.damage, 0, 0, 0);
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
-  send(p, net::kReliableChannel, b);
+  sockets.send(p, net::kReliableChannel, b);
 }
 
 // Frees the connection's slot: its player leaves the map in the next tick — or, when the connection was
@@ -258,7 +230,7 @@ void Server::release(ENetPeer* p, bool lost) {
 void Server::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* packet) {
   Conn* c = static_cast<Conn*>(p->data);
   if (c == nullptr) return;
-  bytes_in += packet->dataLength;
+  sockets.note_received(packet->dataLength);
   if (!c->bucket.take(f.limits.peer_rate, Clock::now())) return void(++drops[RateLimit]);
   if (!c->keys.ready()) return on_clear(p, *c, channel, packet);
   if (packet->dataLength > net::kMaxClientPacket + net::kSealOverhead) return void(++drops[Oversized]);
@@ -356,7 +328,7 @@ void Server::on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPack
   flatbuffers::FlatBufferBuilder b(96);
   const auto mine = b.CreateVector(identity.pk.data(), identity.pk.size());
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Keys, net::CreateKeys(b, mine, cipher).Union()));
-  send_clear(p, b);
+  sockets.send(p, net::kReliableChannel, b.GetBufferPointer(), b.GetSize(), false);  // in clear: the Keys
 }
 
 // A joined client's Move or Attack, verified: kept as its slot's pending command (-1), or the reason
@@ -405,27 +377,7 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
 // One pass of ENet over every socket (waiting at most wait_ms for something to happen) and every event
 // it had; false when nothing happened.
 bool Server::pump(int wait_ms) {
-  if (hosts.size() > 1 && wait_ms > 0) {  // one wait for all the sockets, then each serviced without one
-    pollfd fds[8];
-    for (std::size_t k = 0; k < hosts.size(); ++k) fds[k] = {hosts[k]->socket, POLLIN, 0};
-    poll(fds, hosts.size(), wait_ms);
-    wait_ms = 0;
-  }
-  bool any = false;
-  for (ENetHost* h : hosts) {
-    ENetEvent ev;
-    const int r = enet_host_service(h, &ev, static_cast<enet_uint32>(wait_ms));
-    if (r < 0) {  // a socket error (a datagram larger than ENet's buffer, say): nothing to handle
-      ++receive_errors;
-      any = true;
-      continue;
-    }
-    if (r == 0) continue;
-    any = true;
-    do handle(ev);
-    while (enet_host_check_events(h, &ev) > 0);
-  }
-  return any;
+  return sockets.pump(wait_ms, [this](ENetEvent& ev) { handle(ev); });
 }
 
 // One ENet event: a connection made, a message, a connection ended.
@@ -439,7 +391,7 @@ void Server::handle(ENetEvent& ev) {
       // No throttling of unreliable packets: a State is dropped only by the network (or by a
       // client that stops acknowledging, which the sweep disconnects).
       enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
-      for (std::size_t k = 0; k < hosts.size(); ++k) connects_by_socket[k] += hosts[k] == ev.peer->host;
+      sockets.note_connect(ev.peer->host);
       supersede(ev.peer);
       break;
     }

@@ -1,9 +1,6 @@
 // warpmind-server's setting up and closing down: the AOI world of its zone, the bus, the keys, the UDP
 // sockets and the metrics endpoint (docs/server.md). The program's flags and its loop are in
 // server_main.cpp; a fuzz target drives the same Server without them (tests/fuzz/fuzz_server.cpp).
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -141,49 +138,11 @@ std::string Server::open_network() {
   } else if (!identity.make()) {
     return "cannot make the server's key pair (libsodium)";
   }
-  if (enet_initialize() != 0) return "cannot initialise ENet";
-  ENetAddress address;
-  if (enet_address_set_host_ip(&address, f.listen.host.c_str()) != 0)
-    return "--host: not an IPv4 address: " + f.listen.host;
-  address.port = static_cast<enet_uint16>(f.listen.port);
-  // One socket (an ENet host of up to 4,095 connections), or --sockets of them on one port: each made
-  // unbound, marked SO_REUSEPORT and bound, the first to --port (0: any), the others to the port it got;
-  // the kernel then hands each client's datagrams to one of them, always the same one.
-  const std::size_t peers = std::min<std::size_t>(static_cast<std::size_t>(f.max_clients) + 64, 4095);
-  ENetAddress bound{};
-  for (int k = 0; k < f.listen.sockets; ++k) {
-    ENetHost* h = enet_host_create(f.listen.sockets == 1 ? &address : nullptr, peers, net::kChannels, 0, 0);
-    if (h == nullptr) return "cannot listen on " + f.listen.host + ":" + std::to_string(address.port);
-    hosts.push_back(h);
-    if (f.listen.sockets > 1) {
-      const int on = 1;
-      if (setsockopt(h->socket, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0 ||
-          enet_socket_bind(h->socket, &address) != 0)
-        return "cannot listen on " + f.listen.host + ":" + std::to_string(address.port) + " (socket " +
-               std::to_string(k) + " of --sockets " + std::to_string(f.listen.sockets) + ")";
-      h->address = address;
-    }
-    // The largest packet sent or received (ENet applies it both ways): a State of up to ~32,000
-    // notifications, a Snapshot of 4,000 players. A client's messages are far smaller (kMaxClientPacket).
-    h->maximumPacketSize = 256 * 1024;
-    // A tick's commands arrive in a burst (clients send on their own tick): a socket buffer that holds
-    // them all, past the system's default cap where allowed (SO_RCVBUFFORCE needs CAP_NET_ADMIN).
-    for (const int opt : {SO_RCVBUF, SO_SNDBUF}) {
-      const int want = f.listen.socket_buffer, force = opt == SO_RCVBUF ? SO_RCVBUFFORCE : SO_SNDBUFFORCE;
-      if (setsockopt(h->socket, SOL_SOCKET, force, &want, sizeof want) != 0)
-        setsockopt(h->socket, SOL_SOCKET, opt, &want, sizeof want);
-    }
-    h->maximumWaitingData = 64 * 1024;  // per peer, packets received and not yet handed out
-    if (k == 0) {
-      enet_socket_get_address(h->socket, &bound);
-      address.port = bound.port;
-    }
-  }
-  connects_by_socket.assign(hosts.size(), 0);
-  int rcvbuf = 0;
-  socklen_t rcvlen = sizeof rcvbuf;
-  getsockopt(hosts[0]->socket, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &rcvlen);
-  socket_buffer = rcvbuf;
+  enet_uint16 port = 0;
+  if (std::string err =
+          sockets.open(f.listen.host, f.listen.port, f.listen.sockets, f.listen.socket_buffer, f.max_clients, port);
+      !err.empty())
+    return err;
   limits.install();
   if (f.listen.metrics_port >= 0) {
     if (std::string err = metrics.open(f.listen.host, f.listen.metrics_port, [this] { return metrics_text(); });
@@ -191,7 +150,7 @@ std::string Server::open_network() {
       return err;
   }
   std::fprintf(stderr, "warpmind-server: listening on %s:%u, %d Hz, map %g, AOI %g (%s), variant %s, zone %d of %d\n",
-               f.listen.host.c_str(), bound.port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape),
+               f.listen.host.c_str(), port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape),
                aoi::variant_name(world->variant()), f.zone, f.zones);
   std::fprintf(stderr, "warpmind-server: public key %s (%s)\n", net::hex32(identity.pk.data()).c_str(),
                f.keys.file.empty() ? "made at start" : "from --key-file");
@@ -201,17 +160,7 @@ std::string Server::open_network() {
 
 // Every connection dropped, the sockets, ENet, the bus and the metrics endpoint closed.
 void Server::close_network() {
-  for_each_peer([](std::size_t, std::size_t, ENetPeer* p) {
-    if (p->data) {
-      delete static_cast<Conn*>(p->data);
-      p->data = nullptr;
-    }
-    if (p->state == ENET_PEER_STATE_CONNECTED) enet_peer_disconnect_now(p, 0);
-  });
-  flush_all();
-  for (ENetHost* h : hosts) enet_host_destroy(h);
-  hosts.clear();
-  enet_deinitialize();
+  sockets.close();
   bus.close();
   metrics.close();
 }

@@ -190,7 +190,7 @@ void Outbox::send_snapshots(std::uint64_t time_us) {
   const auto list = b.CreateVectorOfStructs(snapshot_);
   net::FinishMessageBuffer(
       b, net::CreateMessage(b, net::Body_Snapshot, net::CreateSnapshot(b, sv_.tick, time_us, list).Union()));
-  for (ENetPeer* p : sv_.observers) sv_.send(p, net::kStreamChannel, b);
+  for (ENetPeer* p : sv_.observers) sv_.sockets.send(p, net::kStreamChannel, b);
 }
 
 }  // namespace warpmind::server

@@ -60,7 +60,7 @@ void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   if (f.store.on) bus.flush();
   if (f.store.crash_at_tick == tick && f.store.crash_point == "relays") std::_Exit(137);  // --crash-point relays
   store.store();
-  flush_all();
+  sockets.flush();
   ++tick;
   const Clock::time_point t1 = Clock::now();
   const auto ms = [](Clock::duration d) { return std::chrono::duration<float, std::milli>(d).count(); };

@@ -44,11 +44,11 @@ void Zones::drain_relays() {
       if (s.state != SlotState::Active || s.peer == nullptr || s.resume_pending || relay_tick < s.first_tick ||
           !s.sent.first(*m))
         continue;
-      sv_.send_bytes(s.peer, r.channel, r.message.data(), r.message.size());
+      sv_.sockets.send(s.peer, r.channel, r.message.data(), r.message.size());
       ++counts_.relayed_in;
     }
   }
-  sv_.flush_all();
+  sv_.sockets.flush();
 }
 
 void Zones::begin_relays() {
@@ -76,7 +76,7 @@ void Zones::deliver(std::uint32_t id, std::uint8_t channel, std::span<const std:
     Slot& s = sv_.slots[id % sv_.cap];
     if (s.state == SlotState::Active && s.peer != nullptr && !s.resume_pending &&
         (sv_.f.zones == 1 || s.sent.first(*net::GetMessage(message.data()))))
-      sv_.send_bytes(s.peer, channel, message.data(), message.size());
+      sv_.sockets.send(s.peer, channel, message.data(), message.size());
     return;
   }
   net::add_relay(relay_out_[g], id, channel, message);
@@ -247,7 +247,7 @@ bool Zones::gather(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
   }
   // With a store, the Welcomes and Goodbyes of this tick's joins and leaves are out before the tick message
   // that commits them: a crash after it replays them, and their clients hold the tokens and ticks.
-  if (sv_.f.store.on && !replay) sv_.flush_all();
+  if (sv_.f.store.on && !replay) sv_.sockets.flush();
   const std::vector<aoi::Player> before(sv_.world->players().begin(), sv_.world->players().end());
   if (!exchange(before, !replay) && g_stop.load()) return false;
   for (const net::TickMessage& m : peers_) {

@@ -72,13 +72,12 @@ struct Harness {
     a.port = 0;
     ENetHost* h = enet_host_create(&a, 16, net::kChannels, 0, 0);
     if (h == nullptr) return false;
-    sv->hosts.push_back(h);
-    sv->connects_by_socket.assign(1, 0);
+    sv->sockets.add(h);
     return true;
   }
 
   ~Harness() {
-    for (ENetHost* h : sv->hosts) {
+    for (ENetHost* h : sv->sockets.hosts()) {
       for (std::size_t i = 0; i < h->peerCount; ++i)
         if (h->peers[i].data) {
           delete static_cast<Conn*>(h->peers[i].data);
@@ -111,7 +110,7 @@ struct Harness {
     ENetAddress a{};
     enet_address_set_host_ip(&a, "127.0.0.1");
     a.port = static_cast<enet_uint16>(40000 + k);
-    ENetPeer* p = enet_host_connect(sv->hosts[0], &a, net::kChannels, 0);
+    ENetPeer* p = enet_host_connect(sv->sockets.hosts()[0], &a, net::kChannels, 0);
     if (p == nullptr) return;
     p->state = ENET_PEER_STATE_CONNECTED;
     clients[k].peer = p;
@@ -307,7 +306,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::fprintf(stderr, "joined %llu left %llu resumed %llu commands %llu observers %zu packets out %llu drops:%s\n",
                  static_cast<unsigned long long>(h.sv->joined), static_cast<unsigned long long>(h.sv->left),
                  static_cast<unsigned long long>(h.sv->resumed), static_cast<unsigned long long>(h.sv->commands),
-                 h.sv->observers.size(), static_cast<unsigned long long>(h.sv->packets_out), [&] {
+                 h.sv->observers.size(), static_cast<unsigned long long>(h.sv->sockets.counts().packets_out), [&] {
                    static std::string d;
                    d.clear();
                    for (int k = 0; k < kDrops; ++k)
