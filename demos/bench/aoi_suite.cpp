@@ -24,7 +24,7 @@
 #include "warpmind/aoi/aoi.h"
 #include "warpmind/aoi/scenario.h"
 #include "warpmind/core/context.h"
-#include "bench_support.h"
+#include "warpmind/core/device_ceilings.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/core/random.h"
 #include "aoi_oracle.h"

@@ -12,7 +12,7 @@
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/context.h"
-#include "bench_support.h"
+#include "warpmind/core/device_ceilings.h"
 #include "warpmind/core/device_memory.h"
 #include "warpmind/field/field.h"
 #include "warpmind/field/scenario.h"

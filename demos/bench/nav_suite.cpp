@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_support.h"
+#include "warpmind/core/device_ceilings.h"
 #include "results.h"
 #include "suites.h"
 #include "warpmind/core/device_memory.h"

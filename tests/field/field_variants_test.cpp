@@ -12,7 +12,7 @@
 #include "field_oracle.h"
 #include "gpu_helpers.h"
 #include "warpmind/core/device_memory.h"
-#include "bench_support.h"
+#include "warpmind/core/device_ceilings.h"
 #include "field/field_math.h"
 #include "warpmind/core/hash.h"
 #include "warpmind/core/random.h"

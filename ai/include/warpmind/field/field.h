@@ -191,4 +191,9 @@ class FieldLayers {
   std::unique_ptr<Impl> impl_;
 };
 
+// The work any exact method must do for these entities: the number of (cell, charge) pairs with the cell
+// inside the charge's cut-off, over every layer (the distance rule and the grid of FieldConfig). The
+// benchmarks print it beside their times; it allocates, so it is not for a game's tick.
+std::uint64_t count_evaluations(const FieldConfig& config, std::span<const Entity> entities);
+
 }  // namespace warpmind::field

@@ -1,31 +1,12 @@
-// Benchmark floors (bench_support.h).
-#include "bench_support.h"
-
+// The cut-off pairs a field build must evaluate (field.h, count_evaluations).
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
 
 #include "field/field_math.h"
+#include "warpmind/field/field.h"
 
-#if WARPMIND_HAVE_CUDA
-#include "core/device.h"
-#endif
-
-namespace warpmind {
-
-Status measure_ceilings(Context& ctx, DeviceCeilings& out) {
-  if (!ctx.cuda()) return Status::Unavailable("device ceilings need the CUDA backend");
-#if WARPMIND_HAVE_CUDA
-  WM_RETURN_IF_ERROR(gpu::measure_copy_bandwidth(ctx.stream(), &out.copy_bytes_per_s));
-  WM_RETURN_IF_ERROR(gpu::measure_int_add_rate(ctx.stream(), &out.int_adds_per_s));
-  WM_RETURN_IF_ERROR(gpu::measure_download_bandwidth(ctx.stream(), &out.download_bytes_per_s));
-#else
-  (void)out;
-#endif
-  return Status::Ok();
-}
-
-namespace field {
+namespace warpmind::field {
 
 using detail::Grid;
 using detail::Instance;
@@ -59,5 +40,4 @@ std::uint64_t count_evaluations(const FieldConfig& config, std::span<const Entit
   return total;
 }
 
-}  // namespace field
-}  // namespace warpmind
+}  // namespace warpmind::field
