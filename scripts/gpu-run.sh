@@ -16,7 +16,9 @@
 #   bots on one GPU, then each zone on a GPU of its own with --device; needs 2 GPUs), soak[:MINUTES] (scripts/soak.sh
 #   with 2,000 bots, default 8 minutes), bench-SUITE (e.g. bench-field), bench-SUITE-quick, and bench-SUITE:ARG,ARG,...
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json), match-chess[:GAMES] and
-#   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed). Default:
+#   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed), label-chess[:SECONDS]
+#   (Stockfish-labelled games for the trainer; STOCKFISH names the program), match-stockfish[:GAMES]
+#   (warpmind-chess against Stockfish at UCI_Elo MATCH_ELO, 10 s + 0.1 s, a referee per host thread). Default:
 #   tests memcheck bench-field
 # WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got);
 # WARPMIND_GPU_FILTER replaces the sanitizer steps' test filter (a --gtest_filter pattern).
@@ -366,6 +368,36 @@ PY
         --engine1 "$stage/warpmind-$game 2>/dev/null" --options1 "$gpu_side" \
         --engine2 "$stage/warpmind-$game 2>/dev/null" --options2 "$cpu_side" \
         --games "$games" "${clock[@]}" --seed 1 --log "$out/$game-games.txt" >> "$log" 2>&1 ;;
+    label-chess|label-chess:*)
+      # Chess games labelled by Stockfish (STOCKFISH: its program) at LABEL_NODES (600) nodes a move on all
+      # host threads but 4, for the seconds after the colon (default 500), openings from LABEL_SEED
+      # (900000000) on: OUTDIR/games-SEED.wmg.xz for the trainer (docs/training.md).
+      secs=${step#label-chess}; secs=${secs#:}; secs=${secs:-500}
+      seed=${LABEL_SEED:-900000000}
+      { "$stage/warpmind-datagen" chess --engine "${STOCKFISH:?STOCKFISH names the labelling engine}" \
+          --nodes "${LABEL_NODES:-600}" --games 100000000 --seconds "$secs" --threads $(( $(nproc) > 5 ? $(nproc) - 4 : 1 )) \
+          --seed "$seed" --random-plies 8 --out "$out/games-$seed.wmg" && xz -T4 -f "$out/games-$seed.wmg"; } > "$log" 2>&1 ;;
+    match-stockfish|match-stockfish:*)
+      # warpmind-chess (its built-in network, or MATCH_OPTIONS1 such as EvalFile=FILE) against Stockfish
+      # (STOCKFISH) at UCI_Elo MATCH_ELO (2400), 10 s + 0.1 s, one thread and 64 MB each: one referee per
+      # host thread, referee j on openings 1 + 1000 j, the games after the colon (default 400) shared
+      # among them in pairs. Every game in OUTDIR/stockfish-games-J.txt; the summary of all is the log's end.
+      games=${step#match-stockfish}; games=${games#:}; games=${games:-400}
+      jobs=$(nproc); each=$(( (games + jobs - 1) / jobs )); each=$(( each + each % 2 ))
+      opts1="Threads=1,Hash=64${MATCH_OPTIONS1:+,$MATCH_OPTIONS1}"
+      opts2="Threads=1,Hash=64,UCI_LimitStrength=true,UCI_Elo=${MATCH_ELO:-2400}"
+      for ((j = 0; j < jobs; ++j)); do
+        ${step_timeout[@]+"${step_timeout[@]}"} "$stage/warpmind-referee" --engine1 "$stage/warpmind-chess" \
+          --options1 "$opts1" --engine2 "${STOCKFISH:?STOCKFISH names the opponent}" --options2 "$opts2" \
+          --games "$each" --time 10000 --inc 100 --seed $((1 + 1000 * j)) --log "$out/stockfish-games-$j.txt" \
+          > "$out/stockfish-referee-$j.txt" 2>&1 &
+      done
+      wait
+      { echo "== warpmind-chess ($opts1) against Stockfish ($opts2), 10 s + 0.1 s, $jobs referees"
+        grep -h "^engine 1: +" "$out"/stockfish-referee-*.txt | tr -c '0-9\n' ' ' | awk '
+          {w += $2; d += $3; l += $4; illegal += $5; time += $6}
+          END {n = w + d + l; printf "games %d: +%d =%d -%d, score %.1f%%; illegal moves %d, time losses %d\n", n, w,
+               d, l, n ? 100 * (w + d / 2) / n : 0, illegal, time}'; } > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1
