@@ -359,6 +359,197 @@ struct Worker::Impl {
     h = static_cast<std::int16_t>(v);
   }
 
+  // The table's entry for the position, as negamax reads it (bound BoundNone: there is none).
+  struct TableHit {
+    Move move{};
+    int score = 0, depth = 0;
+    Bound bound = BoundNone;
+  };
+
+  // Reads the table's entry for the position into `tt` (its score relative to `ply`); true when it ends
+  // the node, with its score: off the principal variation, below the root, searched as deep and bounded
+  // the right way.
+  bool table_cuts(int depth, int alpha, int beta, int ply, bool pv_node, TableHit& tt) {
+    if (!s.table.probe(pos.key, tt.move, tt.score, tt.depth, tt.bound)) return false;
+    tt.score = from_table(tt.score, ply);
+    return !pv_node && ply > 0 && tt.depth >= depth &&
+           (tt.bound == Exact || (tt.bound == Lower && tt.score >= beta) || (tt.bound == Upper && tt.score <= alpha));
+  }
+
+  // A table score whose bound points the right way is a better guess than the static evaluation.
+  static int table_guess(int static_eval, const TableHit& tt) {
+    if (tt.bound != BoundNone && std::abs(tt.score) < kMateBound &&
+        (tt.bound == Exact || (tt.bound == Lower && tt.score > static_eval) ||
+         (tt.bound == Upper && tt.score < static_eval)))
+      return tt.score;
+    return static_eval;
+  }
+
+  // The principal variation at `ply`: move `m`, then the one found below it.
+  void extend_pv(int ply, Move m) {
+    pv[ply][ply] = m;
+    for (int k = ply + 1; k < pv_len[ply + 1]; ++k) pv[ply][k] = pv[ply + 1][k];
+    pv_len[ply] = std::max(pv_len[ply + 1], ply + 1);
+  }
+
+  // The stages before the move loop that can end a node not on the principal variation and not in check:
+  // reverse futility, razoring, the null move and ProbCut. True when one does, with the node's score in
+  // `result`.
+  bool cut_early(int depth, int alpha, int beta, int ply, int static_eval, bool improving, bool allow_null,
+                 bool cut_node, const TableHit& tt, int& result) {
+    // Reverse futility: far enough above beta at a shallow depth, the opponent will not catch up.
+    if (depth <= 7 && std::abs(beta) < kMateBound && static_eval - 85 * (depth - improving) >= beta) {
+      result = static_eval;
+      return true;
+    }
+    // Razoring: far below alpha at depth 1 to 3, a quiescence search decides whether anything can
+    // reach it.
+    if (depth <= 3 && static_eval + 250 * depth <= alpha && std::abs(alpha) < kMateBound) {
+      const int v = quiesce(alpha - 1, alpha, ply);
+      if (v < alpha) {
+        result = v;
+        return true;
+      }
+    }
+    if (allow_null && null_move_cuts(depth, beta, ply, static_eval, cut_node, result)) return true;
+    return depth >= 5 && std::abs(beta) < kMateBound &&
+           probcut_cuts(depth, beta, ply, static_eval, cut_node, tt, result);
+  }
+
+  // Null move: give the opponent a free move; if we still fail high, this node is not worth a full
+  // search (not in check, not in pawn endings where zugzwang is common). The reduction grows with the
+  // depth and with the margin above beta. True when the node is cut (`result` beta, or 0 when the search
+  // stopped).
+  bool null_move_cuts(int depth, int beta, int ply, int static_eval, bool cut_node, int& result) {
+    const Color us = pos.side;
+    const bool pieces = (pos.occupied[us] & ~pos.pieces[us][Pawn] & ~pos.pieces[us][King]) != 0;
+    if (depth < 3 || !pieces || static_eval < beta) return false;
+    const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
+    Undo u;
+    record(ply + 1, Move{});
+    make_null_move(pos, u);
+    keys.push_back(pos.key);
+    stack[ply + 1].piece_to = -1;
+    const int v = -negamax(depth - r, -beta, -beta + 1, ply + 1, false, !cut_node);
+    keys.pop_back();
+    unmake_null_move(pos, u);
+    if (s.stop.load(std::memory_order_relaxed)) {
+      result = 0;
+      return true;
+    }
+    if (v >= beta && v < kMateBound) {
+      result = beta;
+      return true;
+    }
+    return false;
+  }
+
+  // ProbCut: a capture that wins enough by exchange and still beats beta + 200 in a search four plies
+  // shallower (after a quiescence check) most likely beats beta at full depth. True when the node is cut
+  // (`result` that capture's score, or 0 when the search stopped).
+  bool probcut_cuts(int depth, int beta, int ply, int static_eval, bool cut_node, const TableHit& tt, int& result) {
+    const int probcut_beta = beta + 200;
+    MoveList caps;
+    detail::generate_pseudo(pos, caps, true);
+    for (int i = 0; i < caps.size; ++i) {
+      const Move m = caps.moves[i];
+      if (m == tt.move && tt.bound != BoundNone && tt.depth >= depth - 3 && tt.score < probcut_beta) continue;
+      if (see(pos, m) < probcut_beta - static_eval) continue;
+      const int pt = piece_to(m);
+      Undo u;
+      if (!make_legal(m, u, ply)) continue;
+      keys.push_back(pos.key);
+      stack[ply + 1].piece_to = pt;
+      int v = -quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
+      if (v >= probcut_beta) v = -negamax(depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, true, !cut_node);
+      keys.pop_back();
+      unmake_move(pos, m, u);
+      if (s.stop.load(std::memory_order_relaxed)) {
+        result = 0;
+        return true;
+      }
+      if (v >= probcut_beta) {
+        s.table.store(pos.key, m, to_table(v, ply), depth - 3, Lower);
+        result = v;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Singular extension: when every move but the table's fails low against a bound a little under the
+  // table's score (a search of half the depth without it), the table move is searched a ply deeper
+  // (`singular` 1); when even that bound is above beta, several moves beat beta and the node is cut
+  // (multi-cut). True when the node is cut (`result` that bound, or 0 when the search stopped).
+  bool singular_cuts(int depth, int beta, int ply, bool cut_node, const TableHit& tt, int& singular, int& result) {
+    const int singular_beta = tt.score - 2 * depth;
+    stack[ply].excluded = tt.move;
+    const int v = negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, false, cut_node);
+    stack[ply].excluded = Move{};
+    pv_len[ply] = ply;
+    if (s.stop.load(std::memory_order_relaxed)) {
+      result = 0;
+      return true;
+    }
+    if (v < singular_beta) {
+      singular = 1;
+    } else if (singular_beta >= beta) {
+      result = singular_beta;
+      return true;
+    }
+    return false;
+  }
+
+  // The reduction of a late quiet move (`rank` among the legal moves, move-ordering score `score`,
+  // history `hist`) that neither gives nor evades check at depth 3 or more: grows with the logarithms of
+  // the depth and of the rank; less on the principal variation, for killers and the counter move and for
+  // moves with a good history, more when the position is not improving, at expected cut nodes and when
+  // the table's best move is a capture.
+  static int late_reduction(int depth, int rank, int score, int hist, bool pv_node, bool improving, bool cut_node,
+                            Move tt_move) {
+    int r = reduction(depth, rank);
+    if (pv_node) --r;
+    if (score >= (1 << 26) - 1) --r;
+    if (!improving) ++r;
+    if (cut_node) ++r;
+    if (tt_move.flags() & Move::Capture) ++r;  // the table's best here is a capture
+    r -= hist / 8192;
+    return std::clamp(r, 0, depth - 2);
+  }
+
+  // A beta cutoff by `m` at `ply`: the cutoff capture gains capture history, the captures tried before it
+  // lose; a quiet cutoff move becomes a killer and the counter move, and gains history (with gravity)
+  // while the quiet moves tried before it lose.
+  void reward_cutoff(Move m, bool quiet, int depth, int ply, const Move* tried, int n_tried, const Move* tried_captures,
+                     int n_captures) {
+    const Color us = pos.side;
+    const int bonus = std::min(depth * depth, 400);
+    for (int k = 0; k < n_captures; ++k)
+      nudge(capture_entry(tried_captures[k]), tried_captures[k] == m ? bonus : -bonus);
+    if (!quiet) return;
+    if (!(killers[ply][0] == m)) killers[ply][1] = killers[ply][0], killers[ply][0] = m;
+    if (stack[ply].piece_to >= 0) counter[stack[ply].piece_to] = m;
+    for (int k = 0; k < n_tried; ++k) {
+      const int b = tried[k] == m ? bonus : -bonus;
+      nudge(history[us][tried[k].from()][tried[k].to()], b);
+      const int tpt = piece_to(tried[k]);
+      for (int back = 1; back <= 2; ++back)
+        if (std::int16_t* c = follow(ply, back, tpt)) nudge(*c, b);
+    }
+  }
+
+  // After the search of a node that was not a singular-extension search: the correction history learns
+  // from scores that bound the evaluation on the informative side, where the best move is not a capture
+  // or promotion (material the evaluation could not see), and the table stores the result.
+  void finish_node(int depth, int alpha0, int beta, int ply, bool check, int raw_eval, int eval_here, int best,
+                   Move best_move) {
+    if (!check && std::abs(best) < kMateBound &&
+        !(best > alpha0 && ((best_move.flags() & Move::Capture) || best_move.promo() != NoPiece)) &&
+        !(best >= beta && best <= eval_here) && !(best <= alpha0 && best >= eval_here))
+      correct(raw_eval, best, depth);
+    s.table.store(pos.key, best_move, to_table(best, ply), depth, best >= beta ? Lower : best > alpha0 ? Exact : Upper);
+  }
+
   // `cut_node`: a null-window node expected to fail high (the first move's child of an expected ALL node
   // and the reduced searches of late moves), where late quiet moves are reduced a ply more.
   int negamax(int depth, int alpha, int beta, int ply, bool allow_null, bool cut_node = false) {
@@ -377,16 +568,8 @@ struct Worker::Impl {
     if (out_of_time()) return 0;
     if (ply >= kMaxPly - 1) return eval(ply);
     const bool pv_node = beta - alpha > 1;
-    Move tt_move{};
-    int tt_score = 0, tt_depth = 0;
-    Bound tt_bound = BoundNone;
-    if (!excluded.bits && s.table.probe(pos.key, tt_move, tt_score, tt_depth, tt_bound)) {
-      tt_score = from_table(tt_score, ply);
-      if (!pv_node && ply > 0 && tt_depth >= depth &&
-          (tt_bound == Exact || (tt_bound == Lower && tt_score >= beta) || (tt_bound == Upper && tt_score <= alpha)))
-        return tt_score;
-    }
-    const Color us = pos.side;
+    TableHit tt;
+    if (!excluded.bits && table_cuts(depth, alpha, beta, ply, pv_node, tt)) return tt.score;
     // The evaluation, and the same corrected by the correction history (what the search uses).
     const int raw_eval = check || excluded.bits ? kNoEval : eval(ply);
     const int eval_here = check ? kNoEval : excluded.bits ? stack[ply].eval : corrected(raw_eval);
@@ -395,90 +578,23 @@ struct Worker::Impl {
     // Improving: the static evaluation is above the one two plies up (our last turn); pruning is bolder
     // when it is not.
     const bool improving = !check && (ply < 2 || stack[ply - 2].eval == kNoEval || eval_here > stack[ply - 2].eval);
-    // A table score whose bound points the right way is a better guess than the static evaluation.
-    if (!check && tt_bound != BoundNone && std::abs(tt_score) < kMateBound &&
-        (tt_bound == Exact || (tt_bound == Lower && tt_score > static_eval) ||
-         (tt_bound == Upper && tt_score < static_eval)))
-      static_eval = tt_score;
+    if (!check) static_eval = table_guess(static_eval, tt);
     stack[ply + 1].excluded = Move{};
-    const bool prune = !pv_node && !check && !excluded.bits;
-    // Reverse futility: far enough above beta at a shallow depth, the opponent will not catch up.
-    if (prune && depth <= 7 && std::abs(beta) < kMateBound && static_eval - 85 * (depth - improving) >= beta)
-      return static_eval;
-    // Razoring: far below alpha at depth 1 to 3, a quiescence search decides whether anything can
-    // reach it.
-    if (prune && depth <= 3 && static_eval + 250 * depth <= alpha && std::abs(alpha) < kMateBound) {
-      const int v = quiesce(alpha - 1, alpha, ply);
-      if (v < alpha) return v;
-    }
-    // Null move: give the opponent a free move; if we still fail high, this node is not worth a full
-    // search (not in check, not in pawn endings where zugzwang is common). The reduction grows with the
-    // depth and with the margin above beta.
-    const bool pieces = (pos.occupied[us] & ~pos.pieces[us][Pawn] & ~pos.pieces[us][King]) != 0;
-    if (allow_null && prune && depth >= 3 && pieces && static_eval >= beta) {
-      const int r = 3 + depth / 4 + std::min((static_eval - beta) / 200, 2);
-      Undo u;
-      record(ply + 1, Move{});
-      make_null_move(pos, u);
-      keys.push_back(pos.key);
-      stack[ply + 1].piece_to = -1;
-      const int v = -negamax(depth - r, -beta, -beta + 1, ply + 1, false, !cut_node);
-      keys.pop_back();
-      unmake_null_move(pos, u);
-      if (s.stop.load(std::memory_order_relaxed)) return 0;
-      if (v >= beta && v < kMateBound) return beta;
-    }
-    // ProbCut: a capture that wins enough by exchange and still beats beta + 200 in a search four plies
-    // shallower (after a quiescence check) most likely beats beta at full depth.
-    if (prune && depth >= 5 && std::abs(beta) < kMateBound) {
-      const int probcut_beta = beta + 200;
-      MoveList caps;
-      detail::generate_pseudo(pos, caps, true);
-      for (int i = 0; i < caps.size; ++i) {
-        const Move m = caps.moves[i];
-        if (m == tt_move && tt_bound != BoundNone && tt_depth >= depth - 3 && tt_score < probcut_beta) continue;
-        if (see(pos, m) < probcut_beta - static_eval) continue;
-        const int pt = piece_to(m);
-        Undo u;
-        if (!make_legal(m, u, ply)) continue;
-        keys.push_back(pos.key);
-        stack[ply + 1].piece_to = pt;
-        int v = -quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
-        if (v >= probcut_beta) v = -negamax(depth - 4, -probcut_beta, -probcut_beta + 1, ply + 1, true, !cut_node);
-        keys.pop_back();
-        unmake_move(pos, m, u);
-        if (s.stop.load(std::memory_order_relaxed)) return 0;
-        if (v >= probcut_beta) {
-          s.table.store(pos.key, m, to_table(v, ply), depth - 3, Lower);
-          return v;
-        }
-      }
-    }
+    int result = 0;
+    if (!pv_node && !check && !excluded.bits &&
+        cut_early(depth, alpha, beta, ply, static_eval, improving, allow_null, cut_node, tt, result))
+      return result;
     // No table move at depth: this node was not searched before, a shallower search is cheaper and
     // fills the table for the next iteration (internal iterative reduction).
-    if (tt_bound == BoundNone && depth >= 4 && !excluded.bits) --depth;
-    // Singular extension: when every move but the table's fails low against a bound a little under the
-    // table's score (a search of half the depth without it), the table move is searched a ply deeper;
-    // when even that bound is above beta, several moves beat beta and the node is cut (multi-cut).
+    if (tt.bound == BoundNone && depth >= 4 && !excluded.bits) --depth;
     int singular = 0;
-    if (ply > 0 && depth >= 7 && !excluded.bits && tt_move.bits && (tt_bound & Lower) && tt_depth >= depth - 3 &&
-        std::abs(tt_score) < kMateBound) {
-      const int singular_beta = tt_score - 2 * depth;
-      stack[ply].excluded = tt_move;
-      const int v = negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, false, cut_node);
-      stack[ply].excluded = Move{};
-      pv_len[ply] = ply;
-      if (s.stop.load(std::memory_order_relaxed)) return 0;
-      if (v < singular_beta) {
-        singular = 1;
-      } else if (singular_beta >= beta) {
-        return singular_beta;
-      }
-    }
+    if (ply > 0 && depth >= 7 && !excluded.bits && tt.move.bits && (tt.bound & Lower) && tt.depth >= depth - 3 &&
+        std::abs(tt.score) < kMateBound && singular_cuts(depth, beta, ply, cut_node, tt, singular, result))
+      return result;
     MoveList list;
     detail::generate_pseudo(pos, list, false);
     int scores[kMaxMoves];
-    order(list, tt_move, ply, scores);
+    order(list, tt.move, ply, scores);
     const int alpha0 = alpha;
     Move tried[kMaxMoves];           // the quiet moves searched so far, whose history a cutoff lowers
     Move tried_captures[kMaxMoves];  // the same for captures
@@ -519,26 +635,16 @@ struct Worker::Impl {
       stack[ply + 1].piece_to = pt;
       if (quiet) tried[n_tried++] = m;
       if (m.flags() & Move::Capture) tried_captures[n_captures++] = m;
-      const int extension = m == tt_move ? singular : 0;
+      const int extension = m == tt.move ? singular : 0;
       int v;
       if (rank == 0) {
         v = -negamax(depth - 1 + extension, -beta, -alpha, ply + 1, true, !pv_node && !cut_node);
       } else {
-        // Late quiet moves at depth get a reduced null-window search first, the reduction growing with
-        // the logarithms of the depth and of the move's rank; less on the principal variation, for
-        // killers and the counter move and for moves with a good history, more when the position is not
-        // improving; none for moves that give check or when in check.
-        int r = 0;
-        if (quiet && !check && !gives_check && depth >= 3 && rank >= 2) {
-          r = reduction(depth, rank);
-          if (pv_node) --r;
-          if (scores[i] >= (1 << 26) - 1) --r;
-          if (!improving) ++r;
-          if (cut_node) ++r;
-          if (tt_move.flags() & Move::Capture) ++r;  // the table's best here is a capture
-          r -= hist / 8192;
-          r = std::clamp(r, 0, depth - 2);
-        }
+        // Later moves get a null-window search first, reduced for late quiet moves at depth (none for
+        // moves that give check or when in check), then a full-depth and a full-window one where needed.
+        const int r = quiet && !check && !gives_check && depth >= 3 && rank >= 2
+                          ? late_reduction(depth, rank, scores[i], hist, pv_node, improving, cut_node, tt.move)
+                          : 0;
         v = -negamax(depth - 1 - r, -alpha - 1, -alpha, ply + 1, true, true);
         if (v > alpha && r) v = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true, !cut_node);
         if (v > alpha && v < beta && pv_node) v = -negamax(depth - 1, -beta, -alpha, ply + 1, true, false);
@@ -551,43 +657,16 @@ struct Worker::Impl {
         best_move = m;
         if (v > alpha) {
           alpha = v;
-          pv[ply][ply] = m;
-          for (int k = ply + 1; k < pv_len[ply + 1]; ++k) pv[ply][k] = pv[ply + 1][k];
-          pv_len[ply] = std::max(pv_len[ply + 1], ply + 1);
+          extend_pv(ply, m);
           if (v >= beta) {
-            // The cutoff capture gains capture history, the captures tried before it lose.
-            const int bonus = std::min(depth * depth, 400);
-            for (int k = 0; k < n_captures; ++k)
-              nudge(capture_entry(tried_captures[k]), tried_captures[k] == m ? bonus : -bonus);
-            if (quiet) {
-              if (!(killers[ply][0] == m)) killers[ply][1] = killers[ply][0], killers[ply][0] = m;
-              if (stack[ply].piece_to >= 0) counter[stack[ply].piece_to] = m;
-              // Histories with gravity: the cutoff move gains, the quiet moves tried before it lose.
-              for (int k = 0; k < n_tried; ++k) {
-                const int b = tried[k] == m ? bonus : -bonus;
-                nudge(history[us][tried[k].from()][tried[k].to()], b);
-                const int tpt = piece_to(tried[k]);
-                for (int back = 1; back <= 2; ++back)
-                  if (std::int16_t* c = follow(ply, back, tpt)) nudge(*c, b);
-              }
-            }
+            reward_cutoff(m, quiet, depth, ply, tried, n_tried, tried_captures, n_captures);
             break;
           }
         }
       }
     }
     if (legal == 0) return excluded.bits ? alpha : check ? -kMate + ply : 0;
-    // The correction history learns from scores that bound the evaluation on the informative side, where
-    // the best move is not a capture or promotion (material the evaluation could not see).
-    if (!excluded.bits && !check && std::abs(best) < kMateBound &&
-        !(best > alpha0 && ((best_move.flags() & Move::Capture) || best_move.promo() != NoPiece)) &&
-        !(best >= beta && best <= eval_here) && !(best <= alpha0 && best >= eval_here))
-      correct(raw_eval, best, depth);
-    if (!excluded.bits)
-      s.table.store(pos.key, best_move, to_table(best, ply), depth,
-                    best >= beta    ? Lower
-                    : best > alpha0 ? Exact
-                                    : Upper);
+    if (!excluded.bits) finish_node(depth, alpha0, beta, ply, check, raw_eval, eval_here, best, best_move);
     return best;
   }
 };
