@@ -1,5 +1,6 @@
-// The AOI tick on the CPU (contract in aoi.h). [SECTION] helpers   [SECTION] logic and merge
-// [SECTION] buckets and range queries   [SECTION] the tick
+// The AOI tick on the CPU (contract in aoi.h). [SECTION] helpers   [SECTION] creation
+// [SECTION] buckets and range queries   [SECTION] the tick's stages on the CPU
+// [SECTION] the tick on the device   [SECTION] the tick
 #include "core/names.h"
 #include "warpmind/aoi/aoi.h"
 
@@ -227,6 +228,317 @@ void for_each_in_aoi(const AoiWorld::Impl& im, const AoiConfig& c, const std::ve
 
 }  // namespace
 
+// ---- [SECTION] the tick's stages on the CPU ------------------------------------------------------
+
+namespace {
+
+// One tick on the CPU (cpu-fast when `fast`, else cpu-grid), stage by stage in the order run_tick calls
+// them: the commands checked and merged, the merged offsets applied, the players bucketed, the
+// notifications counted and written (to `out` or to a sink), the visibility compared.
+struct CpuTick {
+  AoiWorld::Impl& im;
+  const AoiConfig& c;
+  std::vector<Player>& p;
+  ThreadPool& pool;
+  const bool fast;
+  TickResult& out;
+
+  // fn(s) for every player s in r's AOI (r included): candidates from the sorted buckets (cpu-fast) or
+  // from the bucket lists (cpu-grid).
+  template <class Fn>
+  void in_aoi_sorted(std::uint32_t r, Fn&& fn) const {
+    const auto sorted_bucket = [&](std::size_t b, auto&& f) { im.buckets.each(b, f); };
+    for_each_in_aoi(im, c, p, r, sorted_bucket, fn);
+  }
+  template <class Fn>
+  void in_aoi_listed(std::uint32_t r, Fn&& fn) const {
+    const auto list_bucket = [&](std::size_t b, auto&& f) {
+      for (std::uint32_t s : im.lists[b]) f(s);
+    };
+    for_each_in_aoi(im, c, p, r, list_bucket, fn);
+  }
+
+  // Logic and conflict merge: each command checked (a rejected one counted by its reason), the accepted
+  // ones' offsets summed per (player, field) in command order.
+  void merge(std::span<const Command> commands) {
+    const std::size_t n = p.size();
+    const float range2 = c.attack_range * c.attack_range;
+    for (const Command& cmd : commands) {
+      RejectReason why{};
+      bool ok = cmd.player < n;
+      if (!ok)
+        why = RejectReason::UnknownPlayer;
+      else if (cmd.type == CommandType::Move) {
+        ok = std::isfinite(cmd.dx) && std::isfinite(cmd.dy) && std::fabs(cmd.dx) <= c.max_move &&
+             std::fabs(cmd.dy) <= c.max_move;
+        if (!ok) why = RejectReason::BadMove;
+      } else if (cmd.type == CommandType::Attack) {
+        if (cmd.target >= n)
+          ok = false, why = RejectReason::UnknownTarget;
+        else if (cmd.target == cmd.player)
+          ok = false, why = RejectReason::SelfAttack;
+        else if (cmd.damage < 0)
+          ok = false, why = RejectReason::BadDamage;
+        else if (!(distance2(p[cmd.player].x, p[cmd.player].y, p[cmd.target].x, p[cmd.target].y) <= range2))
+          ok = false, why = RejectReason::TargetOutOfRange;
+      } else if (cmd.type == CommandType::Heal) {
+        if (cmd.damage < 0) ok = false, why = RejectReason::BadDamage;
+      } else {
+        ok = false;
+        why = RejectReason::UnknownType;
+      }
+      if (!ok) {
+        ++out.rejected[static_cast<int>(why)];
+        continue;
+      }
+      ++out.accepted;
+      if (cmd.type == CommandType::Move) {
+        im.dx[cmd.player] += cmd.dx;
+        im.dy[cmd.player] += cmd.dy;
+        im.moved[cmd.player] = 1;
+      } else if (cmd.type == CommandType::Attack) {
+        im.damage[cmd.target] += cmd.damage;
+        im.hit[cmd.target] = 1;
+      } else {  // Heal: a negative damage of its own player
+        im.damage[cmd.player] -= cmd.damage;
+        im.hit[cmd.player] = 1;
+      }
+    }
+  }
+
+  // Apply, in player order: the updates come out sorted by (player, field).
+  void apply() {
+    const std::size_t n = p.size();
+    const WorldRect& w = c.world;
+    out.updates.clear();
+    const float x_last = std::nextafter(im.x1, w.x0), y_last = std::nextafter(im.y1, w.y0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      im.update_count[i] = 0;
+      if (!im.moved[i] && !im.hit[i]) continue;
+      im.first_update[i] = static_cast<std::uint32_t>(out.updates.size());
+      if (im.moved[i]) {
+        p[i].x = rules::moved(p[i].x, im.dx[i], w.x0, x_last);
+        p[i].y = rules::moved(p[i].y, im.dy[i], w.y0, y_last);
+        out.updates.push_back({i, Field::X, float_bits(p[i].x)});
+        out.updates.push_back({i, Field::Y, float_bits(p[i].y)});
+        im.dx[i] = im.dy[i] = 0.0f;
+        im.moved[i] = 0;
+      }
+      if (im.hit[i]) {
+        p[i].hp = rules::hp_after(p[i].hp, im.damage[i]);
+        out.updates.push_back({i, Field::Hp, static_cast<std::uint32_t>(p[i].hp)});
+        im.damage[i] = 0;
+        im.hit[i] = 0;
+      }
+      im.update_count[i] = static_cast<std::uint8_t>(out.updates.size() - im.first_update[i]);
+    }
+  }
+
+  // Buckets on the new positions: each player's bucket, then the players by bucket.
+  void bucket() {
+    const std::size_t n = p.size();
+    const WorldRect& w = c.world;
+    const std::size_t nb = static_cast<std::size_t>(im.cols) * im.rows;
+    im.bucket_of.resize(n);
+    const auto place = [&](std::size_t b, std::size_t e, unsigned) {
+      for (std::size_t i = b; i < e; ++i)
+        im.bucket_of[i] = static_cast<std::uint32_t>(im.bucket_y(p[i].y, w)) * im.cols +
+                          static_cast<std::uint32_t>(im.bucket_x(p[i].x, w));
+    };
+    if (fast)
+      pool.parallel_for(n, place, 4096);
+    else
+      place(0, n, 0);
+    if (fast) {
+      im.buckets.build(im.bucket_of, nb);
+    } else {
+      im.lists.resize(nb);
+      for (auto& l : im.lists) l.clear();
+      for (std::uint32_t i = 0; i < n; ++i) im.lists[im.bucket_of[i]].push_back(i);
+    }
+  }
+
+  // The players with updates in receiver r's AOI, ascending (cpu-fast).
+  void gather(std::uint32_t r, std::vector<std::uint32_t>& subjects) const {
+    subjects.clear();
+    in_aoi_sorted(r, [&](std::uint32_t s) {
+      if (im.update_count[s]) subjects.push_back(s);
+    });
+    std::sort(subjects.begin(), subjects.end());
+  }
+
+  // Range query, first half: each receiver's notifications counted, as offsets in im.counts (n + 1 of
+  // them); cpu-grid builds its whole sorted list here.
+  void count_notifications() {
+    const std::size_t n = p.size();
+    std::vector<std::uint64_t>& off = im.counts;
+    off.assign(n + 1, 0);
+    if (fast) {
+      // Receiver-centric, two phases: count per receiver, prefix sum, store. Subjects of a receiver are
+      // gathered from its 9 buckets and sorted (a handful), so the output is ordered without a global sort.
+      pool.parallel_for(
+          n,
+          [&](std::size_t b, std::size_t e, unsigned worker) {
+            std::vector<std::uint32_t>& subjects = im.scratch[worker];
+            for (std::size_t r = b; r < e; ++r) {
+              gather(static_cast<std::uint32_t>(r), subjects);
+              std::uint64_t k = 0;
+              for (std::uint32_t s : subjects) k += im.update_count[s];
+              off[r + 1] = k;
+            }
+          },
+          1024);
+    } else {
+      // The thesis's CPU server: for every update, every player in its subject's AOI; then the sort the
+      // output order needs.
+      im.all_notes.clear();
+      for (const Update& u : out.updates)
+        in_aoi_listed(u.player, [&](std::uint32_t r) { im.all_notes.push_back({r, u.player, u.field, u.value}); });
+      std::sort(im.all_notes.begin(), im.all_notes.end(), [](const Notification& a, const Notification& b) {
+        return a.receiver != b.receiver ? a.receiver < b.receiver
+                                        : (a.subject != b.subject ? a.subject < b.subject : a.field < b.field);
+      });
+      for (const Notification& q : im.all_notes) ++off[q.receiver + 1];
+    }
+    for (std::size_t r = 0; r < n; ++r) off[r + 1] += off[r];
+  }
+
+  // Range query, second half: the notifications of receivers [r0, r1) written to `records`, or as mailbox
+  // entries to `boxes` when `records` is null, from the array's start.
+  void write(std::size_t r0, std::size_t r1, Notification* records, MailboxEntry* boxes) {
+    const std::vector<std::uint64_t>& off = im.counts;
+    const auto put = [&](std::uint64_t at, const Notification& q) {
+      if (records)
+        records[at] = q;
+      else
+        boxes[at] = {q.subject | static_cast<std::uint32_t>(q.field) << 30, q.value};
+    };
+    if (!fast) {
+      for (std::uint64_t k = off[r0]; k < off[r1]; ++k) put(k - off[r0], im.all_notes[k]);
+      return;
+    }
+    pool.parallel_for(
+        r1 - r0,
+        [&](std::size_t b, std::size_t e, unsigned worker) {
+          std::vector<std::uint32_t>& subjects = im.scratch[worker];
+          for (std::size_t r = r0 + b; r < r0 + e; ++r) {
+            gather(static_cast<std::uint32_t>(r), subjects);
+            std::uint64_t at = off[r] - off[r0];
+            for (std::uint32_t s : subjects)
+              for (std::uint32_t u = im.first_update[s]; u < im.first_update[s] + im.update_count[s]; ++u)
+                put(at++, {static_cast<std::uint32_t>(r), s, out.updates[u].field, out.updates[u].value});
+          }
+        },
+        1024);
+  }
+
+  // The notifications into `out` when no sink takes them: as mailboxes, or as the list.
+  void store_notifications(bool boxes) {
+    const std::vector<std::uint64_t>& off = im.counts;
+    const std::size_t n = p.size();
+    if (boxes) {
+      out.mailbox_start.assign(off.begin(), off.end());
+      out.mailbox.resize(off[n]);
+      write(0, n, nullptr, out.mailbox.data());
+    } else if (!fast) {  // cpu-grid's sorted list is the result: handed over, not copied
+      out.notifications.swap(im.all_notes);
+    } else {
+      out.notifications.resize(off[n]);
+      write(0, n, out.notifications.data(), nullptr);
+    }
+  }
+
+  // Visibility and its changes: the pairs (receiver, other) in each other's AOI now, sorted, and those
+  // that entered or left it since the last tick.
+  void visibility() {
+    const std::size_t n = p.size();
+    out.entered.clear();
+    out.left.clear();
+    if (!c.track_visibility) return;
+    im.vis_cur.clear();
+    if (fast) {
+      const auto gather_others = [&](std::uint32_t r, std::vector<std::uint32_t>& others) {
+        others.clear();
+        in_aoi_sorted(r, [&](std::uint32_t s) {
+          if (s != r) others.push_back(s);
+        });
+        std::sort(others.begin(), others.end());
+      };
+      im.vis_counts.assign(n + 1, 0);
+      pool.parallel_for(
+          n,
+          [&](std::size_t b, std::size_t e, unsigned worker) {
+            for (std::size_t r = b; r < e; ++r) {
+              gather_others(static_cast<std::uint32_t>(r), im.scratch[worker]);
+              im.vis_counts[r + 1] = im.scratch[worker].size();
+            }
+          },
+          1024);
+      for (std::size_t r = 0; r < n; ++r) im.vis_counts[r + 1] += im.vis_counts[r];
+      im.vis_cur.resize(im.vis_counts[n]);
+      pool.parallel_for(
+          n,
+          [&](std::size_t b, std::size_t e, unsigned worker) {
+            for (std::size_t r = b; r < e; ++r) {
+              gather_others(static_cast<std::uint32_t>(r), im.scratch[worker]);
+              VisibilityEvent* o = im.vis_cur.data() + im.vis_counts[r];
+              for (std::uint32_t s : im.scratch[worker]) *o++ = {static_cast<std::uint32_t>(r), s};
+            }
+          },
+          1024);
+    } else {
+      std::vector<std::uint32_t>& others = im.scratch[0];
+      for (std::uint32_t r = 0; r < n; ++r) {
+        others.clear();
+        in_aoi_listed(r, [&](std::uint32_t s) {
+          if (s != r) others.push_back(s);
+        });
+        std::sort(others.begin(), others.end());
+        for (std::uint32_t s : others) im.vis_cur.push_back({r, s});
+      }
+    }
+    const auto less = [](const VisibilityEvent& a, const VisibilityEvent& b) {
+      return a.receiver != b.receiver ? a.receiver < b.receiver : a.other < b.other;
+    };
+    std::set_difference(im.vis_cur.begin(), im.vis_cur.end(), im.vis_prev.begin(), im.vis_prev.end(),
+                        std::back_inserter(out.entered), less);
+    std::set_difference(im.vis_prev.begin(), im.vis_prev.end(), im.vis_cur.begin(), im.vis_cur.end(),
+                        std::back_inserter(out.left), less);
+    std::swap(im.vis_prev, im.vis_cur);
+  }
+
+  // Delivery to a sink, chunk by chunk; the writes count in ms_query, the sink's time in nothing.
+  void deliver(const NotificationSink& sink, bool boxes) {
+    std::vector<std::uint64_t>& off = im.counts;
+    const std::size_t n = p.size();
+    rules::for_each_chunk(off.data(), n, c.chunk_notifications, [&](std::size_t r0, std::size_t r1) {
+      const auto t_write = Clock::now();
+      const std::uint64_t count = off[r1] - off[r0];
+      NotificationChunk chunk;
+      chunk.first_receiver = static_cast<std::uint32_t>(r0);
+      chunk.end_receiver = static_cast<std::uint32_t>(r1);
+      chunk.first_notification = off[r0];
+      if (boxes) {
+        im.chunk_boxes.resize(count);
+        im.chunk_starts.resize(r1 - r0 + 1);
+        for (std::size_t r = r0; r <= r1; ++r) im.chunk_starts[r - r0] = off[r] - off[r0];
+        write(r0, r1, nullptr, im.chunk_boxes.data());
+        chunk.mailbox_start = im.chunk_starts;
+        chunk.mailbox = im.chunk_boxes;
+      } else if (!fast) {  // cpu-grid holds the whole list: a slice of it
+        chunk.notifications = std::span<const Notification>(im.all_notes).subspan(off[r0], count);
+      } else {
+        im.chunk_notes.resize(count);
+        write(r0, r1, im.chunk_notes.data(), nullptr);
+        chunk.notifications = im.chunk_notes;
+      }
+      out.ms_query += ms_since(t_write);
+      sink(chunk);
+    });
+  }
+};
+
+}  // namespace
 // ---- [SECTION] the tick on the device ------------------------------------------------------------
 
 #if WARPMIND_HAVE_CUDA
@@ -437,283 +749,34 @@ Status AoiWorld::tick(std::span<const Command> commands, TickResult& out, const 
 Status AoiWorld::run_tick(std::span<const Command> commands, TickResult& out, const NotificationSink* sink) {
   Impl& im = *impl_;
   const AoiConfig& c = config_;
-  const WorldRect& w = c.world;
-  const std::size_t n = players_.size();
-  std::vector<Player>& p = players_;
-  ThreadPool& pool = ctx_->pool();
-  const bool fast = variant_ == AoiVariant::CpuFast;
   out.rejected.fill(0);
   out.accepted = 0;
   out.ms_upload = out.ms_sort = out.ms_download = 0;
 #if WARPMIND_HAVE_CUDA
   if (im.device) return tick_device(im, c, commands, players_, out, sink);
 #endif
-
-  // Logic and conflict merge: offsets summed per (player, field) in command order.
+  CpuTick t{im, c, players_, ctx_->pool(), variant_ == AoiVariant::CpuFast, out};
   auto t0 = Clock::now();
-  const float range2 = c.attack_range * c.attack_range;
-  for (const Command& cmd : commands) {
-    RejectReason why{};
-    bool ok = cmd.player < n;
-    if (!ok)
-      why = RejectReason::UnknownPlayer;
-    else if (cmd.type == CommandType::Move) {
-      ok = std::isfinite(cmd.dx) && std::isfinite(cmd.dy) && std::fabs(cmd.dx) <= c.max_move &&
-           std::fabs(cmd.dy) <= c.max_move;
-      if (!ok) why = RejectReason::BadMove;
-    } else if (cmd.type == CommandType::Attack) {
-      if (cmd.target >= n)
-        ok = false, why = RejectReason::UnknownTarget;
-      else if (cmd.target == cmd.player)
-        ok = false, why = RejectReason::SelfAttack;
-      else if (cmd.damage < 0)
-        ok = false, why = RejectReason::BadDamage;
-      else if (!(distance2(p[cmd.player].x, p[cmd.player].y, p[cmd.target].x, p[cmd.target].y) <= range2))
-        ok = false, why = RejectReason::TargetOutOfRange;
-    } else if (cmd.type == CommandType::Heal) {
-      if (cmd.damage < 0) ok = false, why = RejectReason::BadDamage;
-    } else {
-      ok = false;
-      why = RejectReason::UnknownType;
-    }
-    if (!ok) {
-      ++out.rejected[static_cast<int>(why)];
-      continue;
-    }
-    ++out.accepted;
-    if (cmd.type == CommandType::Move) {
-      im.dx[cmd.player] += cmd.dx;
-      im.dy[cmd.player] += cmd.dy;
-      im.moved[cmd.player] = 1;
-    } else if (cmd.type == CommandType::Attack) {
-      im.damage[cmd.target] += cmd.damage;
-      im.hit[cmd.target] = 1;
-    } else {  // Heal: a negative damage of its own player
-      im.damage[cmd.player] -= cmd.damage;
-      im.hit[cmd.player] = 1;
-    }
-  }
-  // Apply, in player order: the updates come out sorted by (player, field).
-  out.updates.clear();
-  const float x_last = std::nextafter(im.x1, w.x0), y_last = std::nextafter(im.y1, w.y0);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    im.update_count[i] = 0;
-    if (!im.moved[i] && !im.hit[i]) continue;
-    im.first_update[i] = static_cast<std::uint32_t>(out.updates.size());
-    if (im.moved[i]) {
-      p[i].x = rules::moved(p[i].x, im.dx[i], w.x0, x_last);
-      p[i].y = rules::moved(p[i].y, im.dy[i], w.y0, y_last);
-      out.updates.push_back({i, Field::X, float_bits(p[i].x)});
-      out.updates.push_back({i, Field::Y, float_bits(p[i].y)});
-      im.dx[i] = im.dy[i] = 0.0f;
-      im.moved[i] = 0;
-    }
-    if (im.hit[i]) {
-      p[i].hp = rules::hp_after(p[i].hp, im.damage[i]);
-      out.updates.push_back({i, Field::Hp, static_cast<std::uint32_t>(p[i].hp)});
-      im.damage[i] = 0;
-      im.hit[i] = 0;
-    }
-    im.update_count[i] = static_cast<std::uint8_t>(out.updates.size() - im.first_update[i]);
-  }
+  t.merge(commands);
+  t.apply();
   out.ms_logic = ms_since(t0);
-
-  // Buckets on the new positions.
+  // ms_query runs from here too: on the CPU the bucket sort is part of it (aoi.h).
   t0 = Clock::now();
-  const std::size_t nb = static_cast<std::size_t>(im.cols) * im.rows;
-  im.bucket_of.resize(n);
-  const auto place = [&](std::size_t b, std::size_t e, unsigned) {
-    for (std::size_t i = b; i < e; ++i)
-      im.bucket_of[i] = static_cast<std::uint32_t>(im.bucket_y(p[i].y, w)) * im.cols +
-                        static_cast<std::uint32_t>(im.bucket_x(p[i].x, w));
-  };
-  if (fast)
-    pool.parallel_for(n, place, 4096);
-  else
-    place(0, n, 0);
-  if (fast) {
-    im.buckets.build(im.bucket_of, nb);
-  } else {
-    im.lists.resize(nb);
-    for (auto& l : im.lists) l.clear();
-    for (std::uint32_t i = 0; i < n; ++i) im.lists[im.bucket_of[i]].push_back(i);
-  }
+  t.bucket();
   out.ms_sort = ms_since(t0);
-  const auto sorted_bucket = [&](std::size_t b, auto&& fn) { im.buckets.each(b, fn); };
-  const auto list_bucket = [&](std::size_t b, auto&& fn) {
-    for (std::uint32_t s : im.lists[b]) fn(s);
-  };
-
-  // Range query: each receiver's notifications counted (offsets in im.counts), then written by
-  // write(r0, r1, records, boxes): receivers [r0, r1) to one of the two arrays from its start.
-  const auto gather = [&](std::uint32_t r, std::vector<std::uint32_t>& subjects) {
-    subjects.clear();
-    for_each_in_aoi(im, c, p, r, sorted_bucket, [&](std::uint32_t s) {
-      if (im.update_count[s]) subjects.push_back(s);
-    });
-    std::sort(subjects.begin(), subjects.end());
-  };
-  std::vector<std::uint64_t>& off = im.counts;
-  off.assign(n + 1, 0);
-  if (fast) {
-    // Receiver-centric, two phases: count per receiver, prefix sum, store. Subjects of a receiver are
-    // gathered from its 9 buckets and sorted (a handful), so the output is ordered without a global sort.
-    pool.parallel_for(
-        n,
-        [&](std::size_t b, std::size_t e, unsigned worker) {
-          std::vector<std::uint32_t>& subjects = im.scratch[worker];
-          for (std::size_t r = b; r < e; ++r) {
-            gather(static_cast<std::uint32_t>(r), subjects);
-            std::uint64_t k = 0;
-            for (std::uint32_t s : subjects) k += im.update_count[s];
-            off[r + 1] = k;
-          }
-        },
-        1024);
-  } else {
-    // The thesis's CPU server: for every update, every player in its subject's AOI; then the sort the
-    // output order needs.
-    im.all_notes.clear();
-    for (const Update& u : out.updates)
-      for_each_in_aoi(im, c, p, u.player, list_bucket, [&](std::uint32_t r) {
-        im.all_notes.push_back({r, u.player, u.field, u.value});
-      });
-    std::sort(im.all_notes.begin(), im.all_notes.end(), [](const Notification& a, const Notification& b) {
-      return a.receiver != b.receiver ? a.receiver < b.receiver
-                                      : (a.subject != b.subject ? a.subject < b.subject : a.field < b.field);
-    });
-    for (const Notification& q : im.all_notes) ++off[q.receiver + 1];
-  }
-  for (std::size_t r = 0; r < n; ++r) off[r + 1] += off[r];
-  const auto write = [&](std::size_t r0, std::size_t r1, Notification* records, MailboxEntry* boxes) {
-    const auto put = [&](std::uint64_t at, const Notification& q) {
-      if (records)
-        records[at] = q;
-      else
-        boxes[at] = {q.subject | static_cast<std::uint32_t>(q.field) << 30, q.value};
-    };
-    if (!fast) {
-      for (std::uint64_t k = off[r0]; k < off[r1]; ++k) put(k - off[r0], im.all_notes[k]);
-      return;
-    }
-    pool.parallel_for(
-        r1 - r0,
-        [&](std::size_t b, std::size_t e, unsigned worker) {
-          std::vector<std::uint32_t>& subjects = im.scratch[worker];
-          for (std::size_t r = r0 + b; r < r0 + e; ++r) {
-            gather(static_cast<std::uint32_t>(r), subjects);
-            std::uint64_t at = off[r] - off[r0];
-            for (std::uint32_t s : subjects)
-              for (std::uint32_t u = im.first_update[s]; u < im.first_update[s] + im.update_count[s]; ++u)
-                put(at++, {static_cast<std::uint32_t>(r), s, out.updates[u].field, out.updates[u].value});
-          }
-        },
-        1024);
-  };
+  t.count_notifications();
   const bool boxes = c.format == NotificationFormat::Mailboxes;
-  out.notification_count = off[n];
+  out.notification_count = im.counts[players_.size()];
   out.notifications.clear();
   out.mailbox_start.clear();
   out.mailbox.clear();
-  if (!sink) {
-    if (boxes) {
-      out.mailbox_start.assign(off.begin(), off.end());
-      out.mailbox.resize(off[n]);
-      write(0, n, nullptr, out.mailbox.data());
-    } else if (!fast) {  // cpu-grid's sorted list is the result: handed over, not copied
-      out.notifications.swap(im.all_notes);
-    } else {
-      out.notifications.resize(off[n]);
-      write(0, n, out.notifications.data(), nullptr);
-    }
-  }
+  if (!sink) t.store_notifications(boxes);
   out.ms_query = ms_since(t0);
-
-  // Visibility and its changes.
   t0 = Clock::now();
-  out.entered.clear();
-  out.left.clear();
-  if (c.track_visibility) {
-    im.vis_cur.clear();
-    if (fast) {
-      const auto gather = [&](std::uint32_t r, std::vector<std::uint32_t>& others) {
-        others.clear();
-        for_each_in_aoi(im, c, p, r, sorted_bucket, [&](std::uint32_t s) {
-          if (s != r) others.push_back(s);
-        });
-        std::sort(others.begin(), others.end());
-      };
-      im.vis_counts.assign(n + 1, 0);
-      pool.parallel_for(
-          n,
-          [&](std::size_t b, std::size_t e, unsigned worker) {
-            for (std::size_t r = b; r < e; ++r) {
-              gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
-              im.vis_counts[r + 1] = im.scratch[worker].size();
-            }
-          },
-          1024);
-      for (std::size_t r = 0; r < n; ++r) im.vis_counts[r + 1] += im.vis_counts[r];
-      im.vis_cur.resize(im.vis_counts[n]);
-      pool.parallel_for(
-          n,
-          [&](std::size_t b, std::size_t e, unsigned worker) {
-            for (std::size_t r = b; r < e; ++r) {
-              gather(static_cast<std::uint32_t>(r), im.scratch[worker]);
-              VisibilityEvent* o = im.vis_cur.data() + im.vis_counts[r];
-              for (std::uint32_t s : im.scratch[worker]) *o++ = {static_cast<std::uint32_t>(r), s};
-            }
-          },
-          1024);
-    } else {
-      std::vector<std::uint32_t>& others = im.scratch[0];
-      for (std::uint32_t r = 0; r < n; ++r) {
-        others.clear();
-        for_each_in_aoi(im, c, p, r, list_bucket, [&](std::uint32_t s) {
-          if (s != r) others.push_back(s);
-        });
-        std::sort(others.begin(), others.end());
-        for (std::uint32_t s : others) im.vis_cur.push_back({r, s});
-      }
-    }
-    const auto less = [](const VisibilityEvent& a, const VisibilityEvent& b) {
-      return a.receiver != b.receiver ? a.receiver < b.receiver : a.other < b.other;
-    };
-    std::set_difference(im.vis_cur.begin(), im.vis_cur.end(), im.vis_prev.begin(), im.vis_prev.end(),
-                        std::back_inserter(out.entered), less);
-    std::set_difference(im.vis_prev.begin(), im.vis_prev.end(), im.vis_cur.begin(), im.vis_cur.end(),
-                        std::back_inserter(out.left), less);
-    std::swap(im.vis_prev, im.vis_cur);
-  }
+  t.visibility();
   out.ms_visibility = ms_since(t0);
-  // Delivery to a sink, after every other result is in `out`; the writes count in ms_query, the sink's
-  // time in nothing.
-  if (sink) {
-    rules::for_each_chunk(off.data(), n, c.chunk_notifications, [&](std::size_t r0, std::size_t r1) {
-      const auto t_write = Clock::now();
-      const std::uint64_t count = off[r1] - off[r0];
-      NotificationChunk chunk;
-      chunk.first_receiver = static_cast<std::uint32_t>(r0);
-      chunk.end_receiver = static_cast<std::uint32_t>(r1);
-      chunk.first_notification = off[r0];
-      if (boxes) {
-        im.chunk_boxes.resize(count);
-        im.chunk_starts.resize(r1 - r0 + 1);
-        for (std::size_t r = r0; r <= r1; ++r) im.chunk_starts[r - r0] = off[r] - off[r0];
-        write(r0, r1, nullptr, im.chunk_boxes.data());
-        chunk.mailbox_start = im.chunk_starts;
-        chunk.mailbox = im.chunk_boxes;
-      } else if (!fast) {  // cpu-grid holds the whole list: a slice of it
-        chunk.notifications = std::span<const Notification>(im.all_notes).subspan(off[r0], count);
-      } else {
-        im.chunk_notes.resize(count);
-        write(r0, r1, im.chunk_notes.data(), nullptr);
-        chunk.notifications = im.chunk_notes;
-      }
-      out.ms_query += ms_since(t_write);
-      (*sink)(chunk);
-    });
-  }
+  // Delivery to a sink comes after every other result is in `out`.
+  if (sink) t.deliver(*sink, boxes);
   return Status::Ok();
 }
 
