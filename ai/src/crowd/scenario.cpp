@@ -259,25 +259,134 @@ Status parse_shapes(const Reader& r, const json& shapes, const WorldRect& world,
   return Status::Ok();
 }
 
+// "standard": a standard scenario by name (standard_crowd_scenario), with its agent count and spacing.
+// The keys it sets itself may not be given beside it.
+Status parse_standard(const Reader& r, const json& root, const json& st, CrowdScenario& s) {
+  for (const char* own : {"world", "radius", "obstacles", "agents", "generate", "moves"})
+    if (root.contains(own)) return r.error(own, "not with \"standard\" (the standard scenario sets it)");
+  WM_RETURN_IF_ERROR(r.object(st, "standard"));
+  WM_RETURN_IF_ERROR(r.keys(st, "standard.", {"name", "agents", "spacing"}));
+  const auto name = st.find("name");
+  if (name == st.end() || !name->is_string()) return r.error("standard.name", "expected a scenario name");
+  long long n = 0;
+  WM_RETURN_IF_ERROR(r.integer(st, "agents", "standard.", 0, 1 << 24, n, true));
+  float spacing = 0.0f;
+  WM_RETURN_IF_ERROR(r.number(st, "spacing", "standard.", spacing, false));
+  if (!valid_spacing(spacing)) return r.error("standard.spacing", "expected 0, or 1.05 to 10");
+  const Status made = standard_crowd_scenario(name->get<std::string>(), static_cast<std::size_t>(n), s, spacing);
+  if (!made.ok()) return r.error("standard.name", made.message());
+  return Status::Ok();
+}
+
+// "obstacles": the grid's size in cells, its blocked cells as [x, y] pairs and its shapes.
+Status parse_obstacles(const Reader& r, const json& obstacles, CrowdScenario& s) {
+  WM_RETURN_IF_ERROR(r.object(obstacles, "obstacles"));
+  WM_RETURN_IF_ERROR(r.keys(obstacles, "obstacles.", {"width", "height", "blocked", "shapes"}));
+  long long w = 0, h = 0;
+  WM_RETURN_IF_ERROR(r.integer(obstacles, "width", "obstacles.", 1, 65536, w, true));
+  WM_RETURN_IF_ERROR(r.integer(obstacles, "height", "obstacles.", 1, 65536, h, true));
+  ObstacleGrid& o = s.config.obstacles;
+  o.width = static_cast<int>(w);
+  o.height = static_cast<int>(h);
+  o.blocked.assign(static_cast<std::size_t>(w * h), 0);
+  if (auto b = obstacles.find("blocked"); b != obstacles.end()) {
+    if (!b->is_array()) return r.error("obstacles.blocked", "expected an array of [x, y] cells");
+    for (std::size_t i = 0; i < b->size(); ++i) {
+      const json& cell = (*b)[i];
+      const std::string path = "obstacles.blocked[" + std::to_string(i) + "]";
+      if (!cell.is_array() || cell.size() != 2 || !cell[0].is_number_integer() || !cell[1].is_number_integer())
+        return r.error(path, "expected [x, y] integers");
+      const long long x = cell[0].get<long long>(), y = cell[1].get<long long>();
+      if (x < 0 || y < 0 || x >= w || y >= h) return r.error(path, "cell outside the obstacle grid");
+      o.blocked[static_cast<std::size_t>(y * w + x)] = 1;
+    }
+  }
+  if (auto sh = obstacles.find("shapes"); sh != obstacles.end())
+    WM_RETURN_IF_ERROR(parse_shapes(r, *sh, s.config.world, o));
+  return Status::Ok();
+}
+
+// The start positions: "agents", a list of {"x", "y"}, or "generate", a jittered lattice (lattice_start);
+// exactly one of the two.
+Status parse_agents(const Reader& r, const json& root, CrowdScenario& s) {
+  const auto agents = root.find("agents");
+  const auto gen = root.find("generate");
+  if ((agents == root.end()) == (gen == root.end())) return r.error("agents", "give either \"agents\" or \"generate\"");
+  if (agents != root.end()) {
+    if (!agents->is_array()) return r.error("agents", "expected an array");
+    for (std::size_t i = 0; i < agents->size(); ++i) {
+      const std::string path = "agents[" + std::to_string(i) + "]";
+      WM_RETURN_IF_ERROR(r.object((*agents)[i], path));
+      WM_RETURN_IF_ERROR(r.keys((*agents)[i], path + ".", {"x", "y"}));
+      Vec2 v;
+      WM_RETURN_IF_ERROR(r.number((*agents)[i], "x", path + ".", v.x, true));
+      WM_RETURN_IF_ERROR(r.number((*agents)[i], "y", path + ".", v.y, true));
+      s.start.push_back(v);
+    }
+    return Status::Ok();
+  }
+  WM_RETURN_IF_ERROR(r.object(*gen, "generate"));
+  WM_RETURN_IF_ERROR(r.keys(*gen, "generate.", {"agents", "seed", "spacing"}));
+  long long n = 0, seed = 1;
+  float spacing = 1.25f;
+  WM_RETURN_IF_ERROR(r.integer(*gen, "agents", "generate.", 0, 1 << 28, n, true));
+  WM_RETURN_IF_ERROR(r.integer(*gen, "seed", "generate.", 0, INT64_MAX, seed, false));
+  WM_RETURN_IF_ERROR(r.number(*gen, "spacing", "generate.", spacing, false));
+  if (!(spacing >= 1.0f)) return r.error("generate.spacing", "must be >= 1 (units of 2R)");
+  s.start =
+      lattice_start(static_cast<std::size_t>(n), s.config.radius, spacing, s.config, static_cast<std::uint64_t>(seed));
+  return Status::Ok();
+}
+
+// "moves": their kind, step and seed, and the goal ("goal") or the goals, one per agent ("goals").
+Status parse_moves(const Reader& r, const json& moves, CrowdScenario& s) {
+  WM_RETURN_IF_ERROR(r.object(moves, "moves"));
+  WM_RETURN_IF_ERROR(r.keys(moves, "moves.", {"kind", "step", "seed", "goal", "goals"}));
+  MoveSpec& m = s.moves;
+  if (auto k = moves.find("kind"); k != moves.end()) {
+    const std::string kind = k->is_string() ? k->get<std::string>() : "";
+    if (kind != "random" && kind != "goal" && kind != "goals")
+      return r.error("moves.kind", "expected \"random\", \"goal\" or \"goals\"");
+    m.kind = kind == "goal" ? MoveSpec::Kind::Goal : kind == "goals" ? MoveSpec::Kind::Goals : MoveSpec::Kind::Random;
+  }
+  const auto goals = moves.find("goals");
+  if ((goals != moves.end()) != (m.kind == MoveSpec::Kind::Goals))
+    return r.error("moves.goals", "given exactly with \"kind\": \"goals\"");
+  if (goals != moves.end()) {
+    if (!goals->is_array() || goals->size() != s.start.size())
+      return r.error("moves.goals", "expected an array of one {\"x\", \"y\"} per agent");
+    m.goals.resize(goals->size());
+    for (std::size_t i = 0; i < goals->size(); ++i) {
+      const std::string path = "moves.goals[" + std::to_string(i) + "]";
+      WM_RETURN_IF_ERROR(r.object((*goals)[i], path));
+      WM_RETURN_IF_ERROR(r.keys((*goals)[i], path + ".", {"x", "y"}));
+      WM_RETURN_IF_ERROR(r.number((*goals)[i], "x", path + ".", m.goals[i].x, true));
+      WM_RETURN_IF_ERROR(r.number((*goals)[i], "y", path + ".", m.goals[i].y, true));
+    }
+  }
+  WM_RETURN_IF_ERROR(r.number(moves, "step", "moves.", m.step, false));
+  if (!(m.step >= 0.0f)) return r.error("moves.step", "must be >= 0");
+  long long seed = static_cast<long long>(m.seed);
+  WM_RETURN_IF_ERROR(r.integer(moves, "seed", "moves.", 0, INT64_MAX, seed, false));
+  m.seed = static_cast<std::uint64_t>(seed);
+  if (auto g = moves.find("goal"); g != moves.end()) {
+    WM_RETURN_IF_ERROR(r.object(*g, "moves.goal"));
+    WM_RETURN_IF_ERROR(r.keys(*g, "moves.goal.", {"x", "y"}));
+    WM_RETURN_IF_ERROR(r.number(*g, "x", "moves.goal.", m.goal.x, true));
+    WM_RETURN_IF_ERROR(r.number(*g, "y", "moves.goal.", m.goal.y, true));
+  } else if (m.kind == MoveSpec::Kind::Goal) {
+    return r.error("moves.goal", "required for \"goal\" moves");
+  }
+  return Status::Ok();
+}
+
 Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   WM_RETURN_IF_ERROR(r.object(root, ""));
   WM_RETURN_IF_ERROR(r.keys(root, "",
                             {"world", "radius", "rule", "obstacles", "agents", "generate", "moves", "movement",
                              "max_step", "standard", "exit_radius"}));
   if (auto st = root.find("standard"); st != root.end()) {
-    for (const char* own : {"world", "radius", "obstacles", "agents", "generate", "moves"})
-      if (root.contains(own)) return r.error(own, "not with \"standard\" (the standard scenario sets it)");
-    WM_RETURN_IF_ERROR(r.object(*st, "standard"));
-    WM_RETURN_IF_ERROR(r.keys(*st, "standard.", {"name", "agents", "spacing"}));
-    const auto name = st->find("name");
-    if (name == st->end() || !name->is_string()) return r.error("standard.name", "expected a scenario name");
-    long long n = 0;
-    WM_RETURN_IF_ERROR(r.integer(*st, "agents", "standard.", 0, 1 << 24, n, true));
-    float spacing = 0.0f;
-    WM_RETURN_IF_ERROR(r.number(*st, "spacing", "standard.", spacing, false));
-    if (!valid_spacing(spacing)) return r.error("standard.spacing", "expected 0, or 1.05 to 10");
-    const Status made = standard_crowd_scenario(name->get<std::string>(), static_cast<std::size_t>(n), s, spacing);
-    if (!made.ok()) return r.error("standard.name", made.message());
+    WM_RETURN_IF_ERROR(parse_standard(r, root, *st, s));
   } else {
     WM_RETURN_IF_ERROR(r.world(root, s.config.world));
   }
@@ -294,95 +403,9 @@ Status parse_root(const Reader& r, const json& root, CrowdScenario& s) {
   if (root.contains("standard")) return Status::Ok();
   WM_RETURN_IF_ERROR(r.number(root, "radius", "", s.config.radius, false));
   if (!(s.config.radius > 0.0f)) return r.error("radius", "must be > 0");
-  if (auto it = root.find("obstacles"); it != root.end()) {
-    WM_RETURN_IF_ERROR(r.object(*it, "obstacles"));
-    WM_RETURN_IF_ERROR(r.keys(*it, "obstacles.", {"width", "height", "blocked", "shapes"}));
-    long long w = 0, h = 0;
-    WM_RETURN_IF_ERROR(r.integer(*it, "width", "obstacles.", 1, 65536, w, true));
-    WM_RETURN_IF_ERROR(r.integer(*it, "height", "obstacles.", 1, 65536, h, true));
-    ObstacleGrid& o = s.config.obstacles;
-    o.width = static_cast<int>(w);
-    o.height = static_cast<int>(h);
-    o.blocked.assign(static_cast<std::size_t>(w * h), 0);
-    if (auto b = it->find("blocked"); b != it->end()) {
-      if (!b->is_array()) return r.error("obstacles.blocked", "expected an array of [x, y] cells");
-      for (std::size_t i = 0; i < b->size(); ++i) {
-        const json& cell = (*b)[i];
-        const std::string path = "obstacles.blocked[" + std::to_string(i) + "]";
-        if (!cell.is_array() || cell.size() != 2 || !cell[0].is_number_integer() || !cell[1].is_number_integer())
-          return r.error(path, "expected [x, y] integers");
-        const long long x = cell[0].get<long long>(), y = cell[1].get<long long>();
-        if (x < 0 || y < 0 || x >= w || y >= h) return r.error(path, "cell outside the obstacle grid");
-        o.blocked[static_cast<std::size_t>(y * w + x)] = 1;
-      }
-    }
-    if (auto sh = it->find("shapes"); sh != it->end()) WM_RETURN_IF_ERROR(parse_shapes(r, *sh, s.config.world, o));
-  }
-  const auto agents = root.find("agents");
-  const auto gen = root.find("generate");
-  if ((agents == root.end()) == (gen == root.end())) return r.error("agents", "give either \"agents\" or \"generate\"");
-  if (agents != root.end()) {
-    if (!agents->is_array()) return r.error("agents", "expected an array");
-    for (std::size_t i = 0; i < agents->size(); ++i) {
-      const std::string path = "agents[" + std::to_string(i) + "]";
-      WM_RETURN_IF_ERROR(r.object((*agents)[i], path));
-      WM_RETURN_IF_ERROR(r.keys((*agents)[i], path + ".", {"x", "y"}));
-      Vec2 v;
-      WM_RETURN_IF_ERROR(r.number((*agents)[i], "x", path + ".", v.x, true));
-      WM_RETURN_IF_ERROR(r.number((*agents)[i], "y", path + ".", v.y, true));
-      s.start.push_back(v);
-    }
-  } else {
-    WM_RETURN_IF_ERROR(r.object(*gen, "generate"));
-    WM_RETURN_IF_ERROR(r.keys(*gen, "generate.", {"agents", "seed", "spacing"}));
-    long long n = 0, seed = 1;
-    float spacing = 1.25f;
-    WM_RETURN_IF_ERROR(r.integer(*gen, "agents", "generate.", 0, 1 << 28, n, true));
-    WM_RETURN_IF_ERROR(r.integer(*gen, "seed", "generate.", 0, INT64_MAX, seed, false));
-    WM_RETURN_IF_ERROR(r.number(*gen, "spacing", "generate.", spacing, false));
-    if (!(spacing >= 1.0f)) return r.error("generate.spacing", "must be >= 1 (units of 2R)");
-    s.start = lattice_start(static_cast<std::size_t>(n), s.config.radius, spacing, s.config,
-                            static_cast<std::uint64_t>(seed));
-  }
-  if (auto it = root.find("moves"); it != root.end()) {
-    WM_RETURN_IF_ERROR(r.object(*it, "moves"));
-    WM_RETURN_IF_ERROR(r.keys(*it, "moves.", {"kind", "step", "seed", "goal", "goals"}));
-    MoveSpec& m = s.moves;
-    if (auto k = it->find("kind"); k != it->end()) {
-      const std::string kind = k->is_string() ? k->get<std::string>() : "";
-      if (kind != "random" && kind != "goal" && kind != "goals")
-        return r.error("moves.kind", "expected \"random\", \"goal\" or \"goals\"");
-      m.kind = kind == "goal" ? MoveSpec::Kind::Goal : kind == "goals" ? MoveSpec::Kind::Goals : MoveSpec::Kind::Random;
-    }
-    const auto goals = it->find("goals");
-    if ((goals != it->end()) != (m.kind == MoveSpec::Kind::Goals))
-      return r.error("moves.goals", "given exactly with \"kind\": \"goals\"");
-    if (goals != it->end()) {
-      if (!goals->is_array() || goals->size() != s.start.size())
-        return r.error("moves.goals", "expected an array of one {\"x\", \"y\"} per agent");
-      m.goals.resize(goals->size());
-      for (std::size_t i = 0; i < goals->size(); ++i) {
-        const std::string path = "moves.goals[" + std::to_string(i) + "]";
-        WM_RETURN_IF_ERROR(r.object((*goals)[i], path));
-        WM_RETURN_IF_ERROR(r.keys((*goals)[i], path + ".", {"x", "y"}));
-        WM_RETURN_IF_ERROR(r.number((*goals)[i], "x", path + ".", m.goals[i].x, true));
-        WM_RETURN_IF_ERROR(r.number((*goals)[i], "y", path + ".", m.goals[i].y, true));
-      }
-    }
-    WM_RETURN_IF_ERROR(r.number(*it, "step", "moves.", m.step, false));
-    if (!(m.step >= 0.0f)) return r.error("moves.step", "must be >= 0");
-    long long seed = static_cast<long long>(m.seed);
-    WM_RETURN_IF_ERROR(r.integer(*it, "seed", "moves.", 0, INT64_MAX, seed, false));
-    m.seed = static_cast<std::uint64_t>(seed);
-    if (auto g = it->find("goal"); g != it->end()) {
-      WM_RETURN_IF_ERROR(r.object(*g, "moves.goal"));
-      WM_RETURN_IF_ERROR(r.keys(*g, "moves.goal.", {"x", "y"}));
-      WM_RETURN_IF_ERROR(r.number(*g, "x", "moves.goal.", m.goal.x, true));
-      WM_RETURN_IF_ERROR(r.number(*g, "y", "moves.goal.", m.goal.y, true));
-    } else if (m.kind == MoveSpec::Kind::Goal) {
-      return r.error("moves.goal", "required for \"goal\" moves");
-    }
-  }
+  if (auto it = root.find("obstacles"); it != root.end()) WM_RETURN_IF_ERROR(parse_obstacles(r, *it, s));
+  WM_RETURN_IF_ERROR(parse_agents(r, root, s));
+  if (auto it = root.find("moves"); it != root.end()) WM_RETURN_IF_ERROR(parse_moves(r, *it, s));
   return Status::Ok();
 }
 
