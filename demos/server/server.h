@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "flags.h"
+#include "clients.h"
 #include "connection_limits.h"
 #include "drops.h"
 #include "metrics_endpoint.h"
@@ -136,10 +137,6 @@ inline bool playing(SlotState s) { return s == SlotState::Active || s == SlotSta
 // The HP a player joins with (Welcome.hp): a reused id is healed back to it in its join tick.
 constexpr std::int32_t kSpawnHp = 100;
 
-// How many ticks back a State's catch-up can reach (docs/protocol.md, "Deltas"): a client whose newest
-// acknowledged State is older gets a snapshot.
-constexpr std::uint64_t kHistory = 32;
-
 // A zone's area of the map: [x0, x1) x [y0, y1), bounds map * k / n in float (the same in every zone);
 // the outer sides are open-ended, so that every position on the map, rounding past its edge included, is
 // exactly one zone's (the parking strip beyond x = map is no zone's: Server::in_game).
@@ -186,28 +183,6 @@ struct Slot {
   SentFilter sent;                  // a cluster's gateway: what it passed on to this connection (sent_filter.h)
 };
 
-// What a player's client holds, as the zone that builds its States keeps track of it: the players in
-// its AOI after tick `tick`, and per tick of the last kHistory its notifications' keys and the players
-// that came into view — what a catch-up is made of. Handed to the next zone when the player walks
-// across a border.
-struct View {
-  std::uint64_t tick = 0;  // the tick this view is of (0: none)
-  std::vector<std::uint32_t> visible;
-  std::vector<net::ViewTick> history;  // by tick % kHistory; tick UINT64_MAX: nothing
-  // A player joining in the tick after `before`: sees nothing yet. Its vectors' memory is given back, so
-  // that what a view holds is what its own session needed, never the most any session of its id did (a
-  // server up for days would otherwise creep up to every id's busiest moment).
-  void start(std::uint64_t before) {
-    tick = before;
-    std::vector<std::uint32_t>().swap(visible);
-    for (net::ViewTick& h : history) {
-      h.tick = UINT64_MAX;
-      std::vector<std::uint32_t>().swap(h.keys);
-      std::vector<std::uint32_t>().swap(h.entered);
-    }
-  }
-};
-
 struct Server {
   Flags f;
   // The UDP sockets clients connect to, sending to a connection, servicing ENet (sockets.h).
@@ -227,9 +202,7 @@ struct Server {
   std::uint32_t cap = 0, total = 0;
   ZoneRect area;    // this zone's area of the map (one server: all of it)
   float reach = 0;  // how far beyond its area a zone mirrors players (5 AOI: see docs/server.md)
-  std::vector<std::uint32_t> last_applied;  // by player: the seq of its last command applied
-  std::vector<View> views;                  // by player: what its client holds (players whose States are built here)
-  std::vector<std::uint64_t> client_ack;    // by player, a cluster: the newest State its client acknowledged
+  Clients clients;  // by player: what its client holds, its acknowledgement, its last command applied (clients.h)
 
   // Counters for the summary.
   std::uint64_t drops[kDrops] = {};

@@ -95,7 +95,7 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
     return true;
   }
   welcome(p, k, true);
-  flatbuffers::FlatBufferBuilder b(64 + 4 * views[id].visible.size());
+  flatbuffers::FlatBufferBuilder b(64 + 4 * clients.view(id).visible.size());
   make_resume_events(b, id);
   sockets.send(p, net::kReliableChannel, b);
   return true;
@@ -104,7 +104,7 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
 // A resumed client's Events of the tick before: whom player id sees after it — the view kept up while
 // the client was away (nothing, when there is no view of that tick here).
 void Server::make_resume_events(flatbuffers::FlatBufferBuilder& b, std::uint32_t id) const {
-  const View& v = views[id];
+  const View& v = clients.view(id);
   b.Clear();
   const auto entered = b.CreateVector(v.tick + 1 == tick ? v.visible : std::vector<std::uint32_t>{});
   const auto none = b.CreateVector(std::vector<std::uint32_t>{});
@@ -131,7 +131,7 @@ void Server::welcome(ENetPeer* p, int k, bool resumed_session) {
   const std::uint32_t id = id_of(k);
   flatbuffers::FlatBufferBuilder b(256);
   make_welcome(b, id, s.token, tick, resumed_session ? world->players()[id] : s.spawn, resumed_session,
-               resumed_session ? last_applied[id] : 0, resumed_session ? s.last_received : 0);
+               resumed_session ? clients.last_applied(id) : 0, resumed_session ? s.last_received : 0);
   sockets.send(p, net::kReliableChannel, b);
 }
 

@@ -36,9 +36,7 @@ std::string Server::open_world() {
       return "--zones: each zone (--map / columns wide, --map / --zone-rows high) must be at least 5 AOI across";
   }
   area = ZoneRect::of(f.zone, f.zones, f.zone_rows, f.map);
-  last_applied.assign(total, 0);
-  views.resize(total);
-  client_ack.assign(total, 0);
+  clients.open(total);
   // The AOI world: the map, and beyond it a parking strip where the players not in the game wait, each
   // two buckets away from anything else (so parked players see only themselves and cost nothing).
   const int per_column = std::max(1, static_cast<int>(f.map / (2 * f.aoi)));

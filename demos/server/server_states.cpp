@@ -29,8 +29,9 @@ void Outbox::deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResul
     const bool mine_now = sv_.f.zones == 1 ? playing(sv_.slots[i].state) : sv_.in_zone(after[i]);
     if (!mine_now) continue;
     const std::span<const aoi::MailboxEntry> box = box_of(c, i);
-    const std::uint64_t since = catch_up_of(i, sv_.views[i], sv_.f.zones == 1 ? sv_.slots[i].acked : sv_.client_ack[i],
-                                            entered, gone, box, after, catch_up_);
+    const std::uint64_t since =
+        catch_up_of(i, sv_.clients.view(i), sv_.f.zones == 1 ? sv_.slots[i].acked : sv_.clients.acked(i), entered, gone,
+                    box, after, catch_up_);
     if (sv_.f.zones == 1 && sv_.slots[i].peer == nullptr) continue;
     notifications_ += box.size() + catch_up_.size();
     build_state(builder_, i, box, catch_up_, since, time_us, after[i]);
@@ -63,7 +64,7 @@ void Outbox::build_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t i, std
   const auto entries = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(box.data()), box.size());
   const auto extra = b.CreateVectorOfStructs(reinterpret_cast<const net::Entry*>(catch_up.data()), catch_up.size());
   const auto state =
-      net::CreateState(b, sv_.tick, time_us, sv_.last_applied[i], me.x, me.y, me.hp, entries, since, extra);
+      net::CreateState(b, sv_.tick, time_us, sv_.clients.last_applied(i), me.x, me.y, me.hp, entries, since, extra);
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_State, state.Union()));
 }
 

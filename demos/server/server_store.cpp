@@ -51,11 +51,11 @@ std::string ZoneStore::open() {
       ++players;
     }
   }
-  sv_.last_applied = stored_.last_applied;
+  sv_.clients.restore_last_applied(stored_.last_applied);
   std::vector<aoi::Player> desired = sv_.parking;
   for (const net::StoredPlayer& p : stored_.own) {
     desired[p.player] = {p.x, p.y, p.hp};
-    View& v = sv_.views[p.player];
+    View& v = sv_.clients.view(p.player);
     v.start(sv_.tick - 1);
     if (v.history.size() != kHistory) v.history.assign(kHistory, net::ViewTick{UINT64_MAX, {}, {}});
     v.visible = p.visible;
@@ -109,12 +109,12 @@ void ZoneStore::store() {
                         s.heard_tick,
                         s.detached_tick};
   }
-  stored_.last_applied = sv_.last_applied;
+  stored_.last_applied = sv_.clients.all_last_applied();
   stored_.own.clear();
   const std::span<const aoi::Player> now = sv_.world->players();
   for (std::uint32_t id = 0; id < sv_.total; ++id) {
     if (!sv_.in_zone(now[id])) continue;
-    const View& v = sv_.views[id];
+    const View& v = sv_.clients.view(id);
     stored_.own.push_back(
         {id, now[id].x, now[id].y, now[id].hp, v.tick == sv_.tick ? v.visible : std::vector<std::uint32_t>{}});
   }

@@ -76,9 +76,7 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
   const aoi::Player& p = pos[c.player];
   switch (c.kind) {
     case net::RawKind::Join:  // a new session: nothing of the id's previous one carries over
-      views[c.player].start(tick - 1);
-      client_ack[c.player] = 0;
-      last_applied[c.player] = 0;
+      clients.start(c.player, tick - 1);
       if (!in_reach(c.x, c.y)) return 0;
       k.dx = c.x - p.x;
       k.dy = c.y - p.y;
@@ -91,7 +89,7 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
       k.dy = parking[c.player].y - p.y;
       return 1;
     case net::RawKind::Move: {
-      last_applied[c.player] = c.seq;
+      clients.applied(c.player, c.seq);
       if (!in_game(p)) return 0;
       const float tx = std::clamp(c.x, 0.0f, f.map), ty = std::clamp(c.y, 0.0f, f.map);
       k.dx = std::clamp(tx - p.x, -max_move, max_move);
@@ -99,18 +97,18 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
       return 1;
     }
     case net::RawKind::Attack:
-      last_applied[c.player] = c.seq;
+      clients.applied(c.player, c.seq);
       if (!in_game(pos[c.target])) return 0;
       k.type = aoi::CommandType::Attack;
       k.target = c.target;
       k.damage = f.damage;
       return 1;
     case net::RawKind::Ack:
-      client_ack[c.player] = std::max<std::uint64_t>(client_ack[c.player], c.target);
+      clients.ack(c.player, c.target);
       return 0;
     case net::RawKind::Resume:  // its client holds nothing: its next State is a snapshot
       if (in_zone(p)) zones.answer_resume(c, p);
-      client_ack[c.player] = 0;
+      clients.forget_ack(c.player);
       return 0;
   }
   return 0;

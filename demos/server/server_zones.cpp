@@ -111,13 +111,13 @@ void Zones::publish_tick(const std::vector<aoi::Player>& before) {
     if (sv_.area.near_border(p.x, p.y, sv_.reach)) mine_.states.push_back({id, p.x, p.y, p.hp});
     // A player that may cross a border this tick: its client's view goes along, so the zone it walks
     // into delta-encodes its State as this one would have (twice the largest move: rounding aside).
-    const View& v = sv_.views[id];
+    const View& v = sv_.clients.view(id);
     const float edge = 2 * sv_.max_move;
     if (v.tick + 1 == sv_.tick && sv_.area.near_border(p.x, p.y, edge)) {
       net::PlayerView& out = mine_.views.emplace_back();
       out.player = id;
       out.visible = v.visible;
-      const std::uint64_t a = sv_.client_ack[id];
+      const std::uint64_t a = sv_.clients.acked(id);
       if (a != 0 && sv_.tick - a <= kHistory && v.history.size() == kHistory)
         for (std::uint64_t u = a + 1; u < sv_.tick; ++u)
           if (v.history[u % kHistory].tick == u) out.past.push_back(v.history[u % kHistory]);
@@ -279,7 +279,7 @@ void Zones::answer_resume(const net::RawCommand& c, const aoi::Player& at) {
   const std::uint32_t id = c.player;
   flatbuffers::FlatBufferBuilder b(256);
   sv_.make_welcome(b, id, sv_.bus.derive_token(id / sv_.cap, id % sv_.cap, c.target), sv_.tick, at, true,
-                   sv_.last_applied[id], c.seq);
+                   sv_.clients.last_applied(id), c.seq);
   resume_out_.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
   sv_.make_resume_events(b, id);
   resume_out_.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
@@ -289,7 +289,7 @@ void Zones::answer_resume(const net::RawCommand& c, const aoi::Player& at) {
 // a player's last State sent its client's view along, so the States built here delta-encode alike.
 void Zones::adopt_views(const net::TickMessage& m) {
   for (const net::PlayerView& pv : m.views) {
-    View& v = sv_.views[pv.player];
+    View& v = sv_.clients.view(pv.player);
     if (v.tick + 1 == sv_.tick) continue;  // this zone built its last State itself
     v.start(sv_.tick - 1);
     v.visible = pv.visible;
