@@ -140,8 +140,8 @@ WM_HD void term_weight(int term, int& mg, int& eg) {
 
 // Piece-square values: PeSTO's published tables (Ronald Friederich's tapered evaluation, tuned on
 // its material values above). Written as diagrams from White's side, index 0 = a8, so square `sq`
-// (a1 = 0, from White's point of view) reads entry sq ^ 56.
-WM_HD void pst(int type, int sq, int& mg, int& eg) {
+// (a1 = 0, from White's point of view) reads entry sq ^ 56. The middle-game table:
+WM_HD int pst_mg(int type, int sq) {
   // clang-format off
   static constexpr short kMg[6][64] = {
     {  // pawn
@@ -205,6 +205,13 @@ WM_HD void pst(int type, int sq, int& mg, int& eg) {
        -12,    38,    15,   -52,     2,   -26,    20,    12,
     },
   };
+  // clang-format on
+  return kMg[type][sq ^ 56];
+}
+
+// The end-game table, in the same layout.
+WM_HD int pst_eg(int type, int sq) {
+  // clang-format off
   static constexpr short kEg[6][64] = {
     {  // pawn
          0,     0,     0,     0,     0,     0,     0,     0,
@@ -268,8 +275,12 @@ WM_HD void pst(int type, int sq, int& mg, int& eg) {
     },
   };
   // clang-format on
-  mg = kMg[type][sq ^ 56];
-  eg = kEg[type][sq ^ 56];
+  return kEg[type][sq ^ 56];
+}
+
+WM_HD void pst(int type, int sq, int& mg, int& eg) {
+  mg = pst_mg(type, sq);
+  eg = pst_eg(type, sq);
 }
 
 // The king's distance between two squares (moves a king needs).
