@@ -1,5 +1,6 @@
-// warpmind-server's Server: its flags, the types its parts share (drop reasons, token buckets, slots,
-// views, connections) and the Server itself, whose member functions are defined by concern in
+// warpmind-server's Server: its flags, the zone's area, and the Server itself: the world and the tick it
+// shares with its parts (sockets, sessions, clients, limits, outbox, zones, store, metrics), each of
+// which owns its own state (its header says what), and whose member functions are defined by concern in
 // server_*.cpp (docs/server.md, docs/protocol.md).
 //
 // Each tick: the commands received since the previous tick are applied (per player the latest valid
@@ -34,6 +35,7 @@
 #include "protocol.h"
 #include "sent_filter.h"
 #include "session_keys.h"
+#include "sessions.h"
 #include "sockets.h"
 #include "tick_times.h"
 #include "virtual_clients.h"
@@ -127,16 +129,6 @@ struct Flags {
   VirtualClients virtual_clients;
 };
 
-// Free -> (Hello) Joining -> (its tick) Active -> (Leave, idle, slow) Leaving -> (its tick) Free; a lost
-// connection makes an Active slot Detached: the player stays in the game, commanding nothing, until a
-// Hello with its token makes it Active again or --resume-seconds pass (then Leaving).
-enum class SlotState { Free, Joining, Active, Leaving, Detached };
-// Whether a slot's player is in the game (on the map, seen and attackable).
-inline bool playing(SlotState s) { return s == SlotState::Active || s == SlotState::Detached; }
-
-// The HP a player joins with (Welcome.hp): a reused id is healed back to it in its join tick.
-constexpr std::int32_t kSpawnHp = 100;
-
 // A zone's area of the map: [x0, x1) x [y0, y1), bounds map * k / n in float (the same in every zone);
 // the outer sides are open-ended, so that every position on the map, rounding past its edge included, is
 // exactly one zone's (the parking strip beyond x = map is no zone's: Server::in_game).
@@ -165,24 +157,6 @@ struct ZoneRect {
   }
 };
 
-struct Slot {
-  SlotState state = SlotState::Free;
-  ENetPeer* peer = nullptr;
-  std::uint64_t token = 0;
-  std::uint32_t last_received = 0;  // highest seq received
-  bool has_command = false;         // the pending command (the latest received since the last tick)
-  net::RawCommand command;
-  aoi::Player spawn;
-  std::uint64_t acked = 0;          // the newest State tick the client acknowledged (0: none)
-  std::uint64_t first_tick = 0;     // the tick of its join
-  std::uint64_t heard_tick = 0;     // the tick in which its client last sent something with its token
-  std::uint64_t ack_sent = 0;       // a cluster's gateway: the acknowledgement last passed on to the zones
-  std::uint64_t detached_tick = 0;  // Detached: the tick in which its connection was lost
-  std::uint64_t join_tick = 0;      // the tick its session joined in (a cluster's tokens are made from it)
-  bool resume_pending = false;      // a cluster: resumed, its Resume not yet in a tick (no Welcome yet)
-  SentFilter sent;                  // a cluster's gateway: what it passed on to this connection (sent_filter.h)
-};
-
 struct Server {
   Flags f;
   // The UDP sockets clients connect to, sending to a connection, servicing ENet (sockets.h).
@@ -190,10 +164,7 @@ struct Server {
   std::unique_ptr<Context> ctx;
   std::unique_ptr<aoi::AoiWorld> world;
   aoi::AoiConfig cfg;
-  std::vector<Slot> slots;
   std::vector<aoi::Player> parking;
-  std::mt19937_64 rng;         // spawn positions (--seed)
-  std::random_device entropy;  // session tokens
   // The next tick to run. Ticks count from 1, so that 0 can mean "none" (an acknowledgement of
   // nothing) and "a snapshot" (State.since) without colliding with a real tick.
   std::uint64_t tick = 1;
@@ -203,16 +174,6 @@ struct Server {
   ZoneRect area;    // this zone's area of the map (one server: all of it)
   float reach = 0;  // how far beyond its area a zone mirrors players (5 AOI: see docs/server.md)
   Clients clients;  // by player: what its client holds, its acknowledgement, its last command applied (clients.h)
-
-  // Counters for the summary.
-  std::uint64_t drops[kDrops] = {};
-  std::uint64_t joined = 0, left = 0, disconnected = 0, refused = 0, peak = 0;
-  // Sessions kept over a lost connection (detached), taken back by their clients (resumed), asked for
-  // and not found (resume_failed: a new session instead), left when the grace ran out (expired), and
-  // connections dropped because a new one came from their address and port (superseded).
-  std::uint64_t detached = 0, resumed = 0, resume_failed = 0, expired = 0, superseded = 0;
-  std::uint64_t ciphers[2] = {};  // connections whose keys were agreed, by net::Cipher
-  std::uint64_t commands = 0;
   TickTimes times;  // the tick's stage times and counts (tick_times.h)
 
   std::uint32_t id_of(int slot) const {
@@ -227,58 +188,24 @@ struct Server {
     return x <= f.map && x >= area.x0 - reach && x < area.x1 + reach && y >= area.y0 - reach && y < area.y1 + reach;
   }
 
-  std::uint32_t active_count() const {
-    std::uint32_t n = 0;
-    for (const Slot& s : slots) n += s.state != SlotState::Free;
-    return n;
-  }
-  // Players whose clients are connected (Detached ones are not).
-  std::uint32_t connected_count() const {
-    std::uint32_t n = 0;
-    for (const Slot& s : slots) n += s.state != SlotState::Free && s.peer != nullptr;
-    return n;
-  }
-
   // Setting up and closing down (server_setup.cpp): empty string or the reason it cannot run.
   std::string open_world();
   std::string open_network();
   void close_network();
 
-  // Sessions (server_sessions.cpp): connections, Hello and Observe, tokens and seqs, and servicing ENet.
-  std::vector<ENetPeer*> observers;
-  std::string observer_key;             // from --observer-key-file (empty: loopback observers only)
-  net::KeyPair identity;                // this process's X25519 key pair, the server's side of every Connect
-  std::vector<std::uint8_t> opened;     // a received packet's Message, opened
-  std::uint64_t observers_refused = 0;  // Observes without the key, or from elsewhere than loopback
-  static constexpr int kCommand = -1, kAckOnly = -2;
-  void make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
-                    const aoi::Player& at, bool resumed, std::uint32_t last_seq, std::uint32_t seq) const;
-  void welcome_join(Slot& s, int k);
-  void refuse(ENetPeer* p, net::RefuseReason why);
-  void on_hello(ENetPeer* p, Conn& c, const net::Hello& h);
-  bool resume(ENetPeer* p, Conn& c, const net::Hello& h);
-  void make_resume_events(flatbuffers::FlatBufferBuilder& b, std::uint32_t id) const;
-  void welcome(ENetPeer* p, int slot, bool resumed);
-  void goodbye(ENetPeer* p, std::uint64_t at);
-  void supersede(ENetPeer* p);
-  void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
-  bool observer_admitted(const ENetPeer* p, const net::Observe& o) const;
-  void release(ENetPeer* p, bool lost = false);
-  void on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* packet);
-  void on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPacket* packet);
-  int take_command(Slot& s, int slot, const net::Message& m) const;
-  bool pump(int wait_ms);
-  void handle(ENetEvent& ev);
+  // Sessions (sessions.h): the slots, the observers, the server's keys, and what clients say.
+  Sessions sessions{*this};
+  // The network serviced until `until`, and past it until what has arrived is handled (server_tick.cpp);
+  // one pass of it, waiting at most wait_ms (false when nothing happened).
   void service(Clock::time_point until);
+  bool pump(int wait_ms);
 
   // Limits (connection_limits.h): datagrams by address, and connections that are silent or slow.
   Limits limits{*this};
-  void expire_detached();
 
   // The tick (server_tick.cpp): commands in, the AOI module's tick, notifications out.
   std::vector<std::size_t> part_start, part_written;
   void run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r);
-  bool take_pending(std::uint32_t i, net::RawCommand& c);
   int resolve_one(const net::RawCommand& c, std::span<const aoi::Player> pos, aoi::Command* k);
   void local_commands(std::vector<aoi::Command>& cmds);
 

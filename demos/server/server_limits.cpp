@@ -26,7 +26,7 @@ int Limits::intercept(ENetHost* h, ENetEvent*) {
   }
   const std::uint64_t key = (std::uint64_t{h->receivedAddress.host} << 16) | h->receivedAddress.port;
   if (!self.address_buckets_[key].take(self.sv_.f.limits.address_rate, now)) {
-    ++self.sv_.drops[Flood];
+    self.sv_.sessions.count_drop(Flood);
     return 1;  // consumed: ENet never sees it
   }
   return 0;
@@ -48,9 +48,9 @@ void Limits::sweep() {
     const bool slow = p->reliableDataInTransit > 256 * 1024 || enet_list_size(&p->outgoingCommands) > 4096;
     // Joined, and nothing with its token for --idle-seconds (ENet keeps a connection alive by itself, so
     // a client that holds a slot and sends nothing would hold it for ever).
-    const bool idle =
-        c->slot >= 0 && sv_.f.limits.idle_seconds > 0 &&
-        static_cast<double>(sv_.tick - sv_.slots[c->slot].heard_tick) > sv_.f.limits.idle_seconds * sv_.f.tick_hz;
+    const bool idle = c->slot >= 0 && sv_.f.limits.idle_seconds > 0 &&
+                      static_cast<double>(sv_.tick - sv_.sessions.slot(c->slot).heard_tick) >
+                          sv_.f.limits.idle_seconds * sv_.f.tick_hz;
     // An observer that sent nothing (warpmind-demo sends an Ack a second) for --idle-seconds.
     const bool gone_quiet = c->observer && sv_.f.limits.idle_seconds > 0 &&
                             std::chrono::duration<double>(now - c->heard).count() > sv_.f.limits.idle_seconds;
@@ -58,13 +58,13 @@ void Limits::sweep() {
       counts_.slow_peers += slow;
       counts_.idle_players += idle && !slow;
       counts_.observers_idle += gone_quiet && !slow;
-      sv_.release(p);
+      sv_.sessions.release(p);
       enet_peer_disconnect_now(p, 0);
     }
   });
   if (half_open_since_.size() != sv_.sockets.hosts().size()) half_open_since_.resize(sv_.sockets.hosts().size());
   for (std::size_t k = 0; k < sv_.sockets.hosts().size(); ++k) half_open(k, now);
-  sv_.expire_detached();
+  sv_.sessions.expire_detached();
 }
 
 // Host k's connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the

@@ -67,7 +67,7 @@ int run(Server& sv) {
     }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const std::uint32_t connected = sv.connected_count();
+  const std::uint32_t connected = sv.sessions.connected_count();
   sv.close_network();
   sv.print_summary(seconds, connected);
   return 0;
@@ -218,7 +218,7 @@ void add_cluster_flags(CLI::App& app, Flags& f) {
                     "for tests, with --crash-at-tick: right after the tick's message is sent (message), or after the "
                     "tick has run and its relays are sent, before its state is stored (relays)");
   demos::add_context_flags(app, f.context);
-  demos::add_text(app, "--variant", f.variant, "V", "auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast",
+  demos::add_text(app, "--variant", f.variant, "V", "auto, cpu-grid, cpu-fast, gpu-sorted, gpu-fast",
                   [](const std::string& s) {
                     aoi::AoiVariant v;
                     return aoi::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";

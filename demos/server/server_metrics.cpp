@@ -7,6 +7,7 @@
 namespace warpmind::server {
 
 std::string Server::metrics_text() {
+  const Sessions::Counts& n = sessions.counts();
   std::string t;
   const auto metric = [&t](const char* name, const char* type, const char* help, const std::string& samples) {
     t += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + samples;
@@ -19,10 +20,10 @@ std::string Server::metrics_text() {
   };
   single("warpmind_server_ticks_total", "counter", "Ticks run.", tick - 1);
   single("warpmind_server_late_ticks_total", "counter", "Times the schedule skipped ahead.", times.late());
-  single("warpmind_server_clients", "gauge", "Players joined now.", active_count());
-  single("warpmind_server_joins_total", "counter", "Joins accepted.", joined);
-  single("warpmind_server_leaves_total", "counter", "Players that left.", left);
-  single("warpmind_server_refused_total", "counter", "Joins refused.", refused);
+  single("warpmind_server_clients", "gauge", "Players joined now.", sessions.active_count());
+  single("warpmind_server_joins_total", "counter", "Joins accepted.", n.joined);
+  single("warpmind_server_leaves_total", "counter", "Players that left.", n.left);
+  single("warpmind_server_refused_total", "counter", "Joins refused.", n.refused);
   single("warpmind_server_idle_total", "counter", "Players whose clients went quiet for --idle-seconds.",
          limits.counts().idle_players);
   single("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
@@ -34,21 +35,23 @@ std::string Server::metrics_text() {
   single("warpmind_server_connections", "gauge", "ENet connections open now (handshakes and closings included).",
          static_cast<double>(open_connections));
   single("warpmind_server_detached_total", "counter", "Players kept in the game after their connection was lost.",
-         detached);
-  single("warpmind_server_resumed_total", "counter", "Sessions taken back by a Hello with their token.", resumed);
+         n.detached);
+  single("warpmind_server_resumed_total", "counter", "Sessions taken back by a Hello with their token.", n.resumed);
   single("warpmind_server_resume_failed_total", "counter", "Resumes asked for of sessions not there (a new one given).",
-         resume_failed);
-  single("warpmind_server_expired_total", "counter", "Detached players that left after --resume-seconds.", expired);
+         n.resume_failed);
+  single("warpmind_server_expired_total", "counter", "Detached players that left after --resume-seconds.", n.expired);
   single("warpmind_server_superseded_total", "counter",
-         "Connections dropped for a new one from their address and port.", superseded);
+         "Connections dropped for a new one from their address and port.", n.superseded);
   metric("warpmind_server_connections_sealed_total", "counter", "Connections whose keys were agreed, by cipher.",
-         "warpmind_server_connections_sealed_total{cipher=\"chacha20-poly1305\"} " + std::to_string(ciphers[0]) +
-             "\nwarpmind_server_connections_sealed_total{cipher=\"aes-256-gcm\"} " + std::to_string(ciphers[1]) + "\n");
+         "warpmind_server_connections_sealed_total{cipher=\"chacha20-poly1305\"} " + std::to_string(n.ciphers[0]) +
+             "\nwarpmind_server_connections_sealed_total{cipher=\"aes-256-gcm\"} " + std::to_string(n.ciphers[1]) +
+             "\n");
   std::string d;
   for (int k = 0; k < kDrops; ++k)
-    d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(drops[k]) + "\n";
+    d += "warpmind_server_drops_total{reason=\"" + std::string(drop_name(k)) + "\"} " + std::to_string(n.drops[k]) +
+         "\n";
   metric("warpmind_server_drops_total", "counter", "Packets and datagrams dropped, by reason.", d);
-  single("warpmind_server_commands_total", "counter", "Commands accepted into a tick.", commands);
+  single("warpmind_server_commands_total", "counter", "Commands accepted into a tick.", n.commands);
   single("warpmind_server_notifications_total", "counter", "Notifications sent.", outbox.notifications());
   single("warpmind_server_datagrams_in_total", "counter", "UDP datagrams received.", limits.counts().datagrams_in);
   single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", sockets.counts().bytes_in);
@@ -70,14 +73,15 @@ std::string Server::metrics_text() {
 
 // The summary on stop: one line of JSON (--json) or a few lines of text, on stdout.
 void Server::print_summary(double seconds, std::uint32_t connected) const {
+  const Sessions::Counts& n = sessions.counts();
   std::uint64_t dropped = 0;
-  for (std::uint64_t d : drops) dropped += d;
+  for (std::uint64_t d : n.drops) dropped += d;
   if (f.json) {
     std::string drop_list, by_socket;
     for (std::size_t k = 0; k < sockets.connects_by_socket().size(); ++k)
       by_socket += (k ? "," : "") + std::to_string(sockets.connects_by_socket()[k]);
     for (int d = 0; d < kDrops; ++d)
-      drop_list += std::string(d ? "," : "") + "\"" + drop_name(d) + "\":" + std::to_string(drops[d]);
+      drop_list += std::string(d ? "," : "") + "\"" + drop_name(d) + "\":" + std::to_string(n.drops[d]);
     std::printf(
         "{\"program\":\"warpmind-server\",\"ticks\":%llu,\"seconds\":%.3f,\"tick_hz\":%d,\"late_ticks\":%llu,"
         "\"clients\":{\"joined\":%llu,\"left\":%llu,\"disconnected\":%llu,\"refused\":%llu,\"slow\":%llu,\"peak\":%llu,"
@@ -101,16 +105,16 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"restored_tick\":%llu,\"restore_ms\":%.3f,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
         static_cast<unsigned long long>(tick - 1), seconds, f.tick_hz, static_cast<unsigned long long>(times.late()),
-        static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
-        static_cast<unsigned long long>(disconnected), static_cast<unsigned long long>(refused),
-        static_cast<unsigned long long>(limits.counts().slow_peers), static_cast<unsigned long long>(peak), connected,
+        static_cast<unsigned long long>(n.joined), static_cast<unsigned long long>(n.left),
+        static_cast<unsigned long long>(n.disconnected), static_cast<unsigned long long>(n.refused),
+        static_cast<unsigned long long>(limits.counts().slow_peers), static_cast<unsigned long long>(n.peak), connected,
         static_cast<unsigned long long>(limits.counts().idle_players),
-        static_cast<unsigned long long>(limits.counts().half_open_reset), static_cast<unsigned long long>(detached),
-        static_cast<unsigned long long>(resumed), static_cast<unsigned long long>(resume_failed),
-        static_cast<unsigned long long>(expired), static_cast<unsigned long long>(superseded),
-        static_cast<unsigned long long>(ciphers[0]), static_cast<unsigned long long>(ciphers[1]), drop_list.c_str(),
+        static_cast<unsigned long long>(limits.counts().half_open_reset), static_cast<unsigned long long>(n.detached),
+        static_cast<unsigned long long>(n.resumed), static_cast<unsigned long long>(n.resume_failed),
+        static_cast<unsigned long long>(n.expired), static_cast<unsigned long long>(n.superseded),
+        static_cast<unsigned long long>(n.ciphers[0]), static_cast<unsigned long long>(n.ciphers[1]), drop_list.c_str(),
         static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(sockets.counts().receive_errors),
-        static_cast<unsigned long long>(commands), static_cast<unsigned long long>(times.rejected()),
+        static_cast<unsigned long long>(n.commands), static_cast<unsigned long long>(times.rejected()),
         static_cast<unsigned long long>(outbox.notifications()),
         static_cast<unsigned long long>(limits.counts().datagrams_in),
         static_cast<unsigned long long>(limits.counts().datagram_bytes_in),
@@ -119,8 +123,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(sockets.counts().bytes_out), percentile(times.tick().kept(), 0.5),
         percentile(times.tick().kept(), 0.9), percentile(times.tick().kept(), 0.99), times.tick().max(),
         aoi::variant_name(world->variant()), backend_name(ctx->backend()),
-        static_cast<unsigned long long>(sockets.counts().send_failures), observers.size(),
-        static_cast<unsigned long long>(observers_refused),
+        static_cast<unsigned long long>(sockets.counts().send_failures), sessions.observers().size(),
+        static_cast<unsigned long long>(n.observers_refused),
         static_cast<unsigned long long>(limits.counts().observers_idle), by_socket.c_str(), sockets.socket_buffer(),
         f.zone, f.zones, static_cast<unsigned long long>(zones.counts().messages),
         static_cast<unsigned long long>(zones.counts().bad), static_cast<unsigned long long>(zones.counts().late),
@@ -137,10 +141,10 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
   } else {
     std::printf("warpmind-server: %llu ticks in %.1f s (%llu late), %llu joined, %llu left, peak %llu clients\n",
                 static_cast<unsigned long long>(tick - 1), seconds, static_cast<unsigned long long>(times.late()),
-                static_cast<unsigned long long>(joined), static_cast<unsigned long long>(left),
-                static_cast<unsigned long long>(peak));
+                static_cast<unsigned long long>(n.joined), static_cast<unsigned long long>(n.left),
+                static_cast<unsigned long long>(n.peak));
     std::printf("dropped %llu:", static_cast<unsigned long long>(dropped));
-    for (int d = 0; d < kDrops; ++d) std::printf(" %s %llu", drop_name(d), static_cast<unsigned long long>(drops[d]));
+    for (int d = 0; d < kDrops; ++d) std::printf(" %s %llu", drop_name(d), static_cast<unsigned long long>(n.drops[d]));
     std::printf("\nbytes in %llu, out %llu; tick ms p50 %.3f p99 %.3f\n",
                 static_cast<unsigned long long>(sockets.counts().bytes_in),
                 static_cast<unsigned long long>(sockets.counts().bytes_out), percentile(times.tick().kept(), 0.5),

@@ -1,24 +1,48 @@
-// warpmind-server's sessions: connections and what their clients say (Hello, Observe, Leave, and the
-// commands and acknowledgements checked against the connection's token and seq), sending, and
-// servicing ENet between ticks.
+// warpmind-server's sessions (sessions.h): connections and what their clients say (Hello, Observe,
+// Leave, and the commands and acknowledgements checked against the connection's token and seq), and the
+// slots' part in the tick, the relays and the store.
 #include <cmath>
+
+#include "sessions.h"
 
 #include "server.h"
 
 namespace warpmind::server {
 
-void Server::refuse(ENetPeer* p, net::RefuseReason why) {
+void Sessions::open(std::uint32_t slots, std::uint64_t seed) {
+  rng_.seed(seed);
+  slots_.resize(slots);
+}
+
+bool Sessions::open_keys(const net::Key32* seed, std::string observer_key) {
+  observer_key_ = std::move(observer_key);
+  return seed ? identity_.from_seed(*seed) : identity_.make();
+}
+
+std::uint32_t Sessions::active_count() const {
+  std::uint32_t n = 0;
+  for (const Slot& s : slots_) n += s.state != SlotState::Free;
+  return n;
+}
+
+std::uint32_t Sessions::connected_count() const {
+  std::uint32_t n = 0;
+  for (const Slot& s : slots_) n += s.state != SlotState::Free && s.peer != nullptr;
+  return n;
+}
+
+void Sessions::refuse(ENetPeer* p, net::RefuseReason why) {
   flatbuffers::FlatBufferBuilder b(64);
   net::FinishMessageBuffer(
       b, net::CreateMessage(b, net::Body_Refused, net::CreateRefused(b, why, net::kProtocolVersion).Union()));
-  sockets.send(p, net::kReliableChannel, b);  // sealed once the connection has keys
+  sv_.sockets.send(p, net::kReliableChannel, b);  // sealed once the connection has keys
   enet_peer_disconnect_later(p, 0);
-  ++refused;
+  ++counts_.refused;
 }
 
-void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
+void Sessions::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   if (h.version() != net::kProtocolVersion) {
-    ++drops[UnknownVersion];
+    ++counts_.drops[UnknownVersion];
     refuse(p, net::RefuseReason_UnknownVersion);
     return;
   }
@@ -28,38 +52,38 @@ void Server::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   }
   if (h.resume_token() != 0) {
     if (resume(p, c, h)) return;
-    ++resume_failed;  // not there any more (or never was): a new session
+    ++counts_.resume_failed;  // not there any more (or never was): a new session
   }
   int free = -1;
-  for (std::size_t i = 0; i < slots.size() && free < 0; ++i)
-    if (slots[i].state == SlotState::Free) free = static_cast<int>(i);
+  for (std::size_t i = 0; i < slots_.size() && free < 0; ++i)
+    if (slots_[i].state == SlotState::Free) free = static_cast<int>(i);
   if (free < 0) {
     refuse(p, net::RefuseReason_ServerFull);
     return;
   }
-  Slot& s = slots[free];
+  Slot& s = slots_[free];
   s = Slot{};
   s.state = SlotState::Joining;
   s.peer = p;
-  std::uniform_real_distribution<float> where(0.0f, f.map);
-  s.spawn = {where(rng), where(rng), kSpawnHp};
-  s.first_tick = tick;
-  s.heard_tick = tick;
+  std::uniform_real_distribution<float> where(0.0f, sv_.f.map);
+  s.spawn = {where(rng_), where(rng_), kSpawnHp};
+  s.first_tick = sv_.tick;
+  s.heard_tick = sv_.tick;
   c.slot = free;
-  ++joined;
-  peak = std::max<std::uint64_t>(peak, active_count());
-  if (f.zones > 1) return;  // a cluster's Welcome comes with the join's tick (welcome_join)
-  do s.token = (std::uint64_t{entropy()} << 32) ^ entropy();
+  ++counts_.joined;
+  counts_.peak = std::max<std::uint64_t>(counts_.peak, active_count());
+  if (sv_.f.zones > 1) return;  // a cluster's Welcome comes with the join's tick (welcome_join)
+  do s.token = (std::uint64_t{entropy_()} << 32) ^ entropy_();
   while (s.token == 0);
-  s.join_tick = tick;
+  s.join_tick = sv_.tick;
   welcome(p, free, false);
 }
 
 // A cluster: slot k's join taken into the tick being gathered. Its token is made from the cluster key,
 // the slot and this tick, so that the zone can make it again after a crash; the Welcome says this tick.
-void Server::welcome_join(Slot& s, int k) {
-  s.join_tick = s.first_tick = tick;
-  s.token = bus.derive_token(static_cast<std::uint32_t>(f.zone), static_cast<std::uint32_t>(k), tick);
+void Sessions::welcome_join(Slot& s, int k) {
+  s.join_tick = s.first_tick = sv_.tick;
+  s.token = sv_.bus.derive_token(static_cast<std::uint32_t>(sv_.f.zone), static_cast<std::uint32_t>(k), sv_.tick);
   if (s.peer) welcome(s.peer, k, false);
 }
 
@@ -70,11 +94,11 @@ void Server::welcome_join(Slot& s, int k) {
 // player may be in another zone's area, which holds its view: the slot waits for its Resume to go into
 // the next tick, and the zone whose area it is in then answers (answer_resume). False when there is no
 // such session.
-bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
+bool Sessions::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   const std::uint32_t id = h.resume_player();
-  if (id / cap != static_cast<std::uint32_t>(f.zone) || id >= total) return false;
-  const int k = static_cast<int>(id % cap);
-  Slot& s = slots[k];
+  if (id / sv_.cap != static_cast<std::uint32_t>(sv_.f.zone) || id >= sv_.total) return false;
+  const int k = static_cast<int>(id % sv_.cap);
+  Slot& s = slots_[k];
   if (!playing(s.state) || s.token != h.resume_token()) return false;
   if (ENetPeer* old = s.peer) {  // the client's earlier connection, still open here: dropped silently
     delete static_cast<Conn*>(old->data);
@@ -84,174 +108,175 @@ bool Server::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   s.state = SlotState::Active;
   s.peer = p;
   s.acked = s.ack_sent = 0;
-  s.sent = {};          // a new connection
-  s.first_tick = tick;  // acknowledgements count from this connection's first State
-  s.heard_tick = tick;
+  s.sent = {};              // a new connection
+  s.first_tick = sv_.tick;  // acknowledgements count from this connection's first State
+  s.heard_tick = sv_.tick;
   c.slot = k;
-  ++resumed;
-  if (f.zones > 1) {
+  ++counts_.resumed;
+  if (sv_.f.zones > 1) {
     s.resume_pending = true;
     s.has_command = false;
     return true;
   }
   welcome(p, k, true);
-  flatbuffers::FlatBufferBuilder b(64 + 4 * clients.view(id).visible.size());
+  flatbuffers::FlatBufferBuilder b(64 + 4 * sv_.clients.view(id).visible.size());
   make_resume_events(b, id);
-  sockets.send(p, net::kReliableChannel, b);
+  sv_.sockets.send(p, net::kReliableChannel, b);
   return true;
 }
 
 // A resumed client's Events of the tick before: whom player id sees after it — the view kept up while
 // the client was away (nothing, when there is no view of that tick here).
-void Server::make_resume_events(flatbuffers::FlatBufferBuilder& b, std::uint32_t id) const {
-  const View& v = clients.view(id);
+void Sessions::make_resume_events(flatbuffers::FlatBufferBuilder& b, std::uint32_t id) const {
+  const View& v = sv_.clients.view(id);
   b.Clear();
-  const auto entered = b.CreateVector(v.tick + 1 == tick ? v.visible : std::vector<std::uint32_t>{});
+  const auto entered = b.CreateVector(v.tick + 1 == sv_.tick ? v.visible : std::vector<std::uint32_t>{});
   const auto none = b.CreateVector(std::vector<std::uint32_t>{});
   net::FinishMessageBuffer(
-      b, net::CreateMessage(b, net::Body_Events, net::CreateEvents(b, tick - 1, entered, none).Union()));
+      b, net::CreateMessage(b, net::Body_Events, net::CreateEvents(b, sv_.tick - 1, entered, none).Union()));
 }
 
 // A Welcome: player id's session (token) from tick `first` on, the player at `at`.
-void Server::make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token, std::uint64_t first,
-                          const aoi::Player& at, bool resumed_session, std::uint32_t last_seq,
-                          std::uint32_t seq) const {
+void Sessions::make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id, std::uint64_t token,
+                            std::uint64_t first, const aoi::Player& at, bool resumed_session, std::uint32_t last_seq,
+                            std::uint32_t seq) const {
   b.Clear();
-  const auto w =
-      net::CreateWelcome(b, net::kProtocolVersion, id, token, static_cast<std::uint32_t>(f.tick_hz), first, f.map,
-                         cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
-                         cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square, max_move,
-                         cfg.attack_range, f.damage, at.x, at.y, at.hp, resumed_session, last_seq, seq);
+  const auto w = net::CreateWelcome(
+      b, net::kProtocolVersion, id, token, static_cast<std::uint32_t>(sv_.f.tick_hz), first, sv_.f.map,
+      sv_.cfg.world.x0, sv_.cfg.world.y0, sv_.cfg.world.width, sv_.cfg.world.height, sv_.cfg.aoi,
+      sv_.cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square, sv_.max_move,
+      sv_.cfg.attack_range, sv_.f.damage, at.x, at.y, at.hp, resumed_session, last_seq, seq);
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
 }
 
 // The Welcome of slot k's session, new (its spawn point) or resumed (where its player is now).
-void Server::welcome(ENetPeer* p, int k, bool resumed_session) {
-  const Slot& s = slots[k];
-  const std::uint32_t id = id_of(k);
+void Sessions::welcome(ENetPeer* p, int k, bool resumed_session) {
+  const Slot& s = slots_[k];
+  const std::uint32_t id = sv_.id_of(k);
   flatbuffers::FlatBufferBuilder b(256);
-  make_welcome(b, id, s.token, tick, resumed_session ? world->players()[id] : s.spawn, resumed_session,
-               resumed_session ? clients.last_applied(id) : 0, resumed_session ? s.last_received : 0);
-  sockets.send(p, net::kReliableChannel, b);
+  make_welcome(b, id, s.token, sv_.tick, resumed_session ? sv_.world->players()[id] : s.spawn, resumed_session,
+               resumed_session ? sv_.clients.last_applied(id) : 0, resumed_session ? s.last_received : 0);
+  sv_.sockets.send(p, net::kReliableChannel, b);
 }
 
 // The end of a session that left in tick `at`: a Goodbye saying so, and again in the data of the disconnect
 // that follows it (ENet drops a received packet not yet handed to the client when the disconnect comes in
 // the same batch of datagrams; the disconnect's data always arrives).
-void Server::goodbye(ENetPeer* p, std::uint64_t at) {
+void Sessions::goodbye(ENetPeer* p, std::uint64_t at) {
   flatbuffers::FlatBufferBuilder b(64);
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Goodbye, net::CreateGoodbye(b, at).Union()));
-  sockets.send(p, net::kReliableChannel, b);
+  sv_.sockets.send(p, net::kReliableChannel, b);
   enet_peer_disconnect_later(p, at <= UINT32_MAX ? static_cast<enet_uint32>(at) : 0);
 }
 
 // A connection completed from an address and port that another connection of this host still has: the
 // client behind it is gone (restarted, or a NAT gave its port to someone new), so the old connection is
 // dropped before it can send anything more to the new one. Its player, if any, is kept for a resume.
-void Server::supersede(ENetPeer* p) {
-  sockets.for_each_peer([&](std::size_t, std::size_t, ENetPeer* q) {
+void Sessions::supersede(ENetPeer* p) {
+  sv_.sockets.for_each_peer([&](std::size_t, std::size_t, ENetPeer* q) {
     if (q == p || q->state == ENET_PEER_STATE_DISCONNECTED || q->address.host != p->address.host ||
         q->address.port != p->address.port)
       return;
-    if (q->data && static_cast<Conn*>(q->data)->slot >= 0) ++disconnected;
+    if (q->data && static_cast<Conn*>(q->data)->slot >= 0) ++counts_.disconnected;
     release(q, true);
     enet_peer_reset(q);
-    ++superseded;
+    ++counts_.superseded;
   });
 }
 
 // Whether an Observe may watch: it carries the observer key (compared in time independent of where they
 // differ), or, with no key set, it comes from a loopback address. A Snapshot is every player's position and
 // HP, so no stranger may have one.
-bool Server::observer_admitted(const ENetPeer* p, const net::Observe& o) const {
-  if (observer_key.empty()) return (ENET_NET_TO_HOST_32(p->address.host) >> 24) == 127;
+bool Sessions::observer_admitted(const ENetPeer* p, const net::Observe& o) const {
+  if (observer_key_.empty()) return (ENET_NET_TO_HOST_32(p->address.host) >> 24) == 127;
   const flatbuffers::String* key = o.key();
-  if (key == nullptr || key->size() != observer_key.size()) return false;
+  if (key == nullptr || key->size() != observer_key_.size()) return false;
   unsigned char diff = 0;
-  for (std::size_t i = 0; i < observer_key.size(); ++i)
-    diff |= static_cast<unsigned char>(key->c_str()[i] ^ observer_key[i]);
+  for (std::size_t i = 0; i < observer_key_.size(); ++i)
+    diff |= static_cast<unsigned char>(key->c_str()[i] ^ observer_key_[i]);
   return diff == 0;
 }
 
 // An observer (warpmind-demo --connect): a Welcome without a player, then a Snapshot every tick.
-void Server::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
+void Sessions::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
   if (o.version() != net::kProtocolVersion) {
-    ++drops[UnknownVersion];
+    ++counts_.drops[UnknownVersion];
     refuse(p, net::RefuseReason_UnknownVersion);
     return;
   }
   if (c.slot >= 0 || c.observer) return refuse(p, net::RefuseReason_AlreadyJoined);
   if (!observer_admitted(p, o)) {
-    ++observers_refused;
+    ++counts_.observers_refused;
     return refuse(p, net::RefuseReason_NotAuthorized);
   }
-  if (observers.size() >= static_cast<std::size_t>(f.limits.max_observers))
+  if (observers_.size() >= static_cast<std::size_t>(sv_.f.limits.max_observers))
     return refuse(p, net::RefuseReason_ServerFull);
   c.observer = true;
   c.heard = Clock::now();
-  observers.push_back(p);
+  observers_.push_back(p);
   flatbuffers::FlatBufferBuilder b(256);
-  const auto w = net::CreateWelcome(b, net::kProtocolVersion, 0xffffffffu, 0, static_cast<std::uint32_t>(f.tick_hz),
-                                    tick, f.map, cfg.world.x0, cfg.world.y0, cfg.world.width, cfg.world.height, cfg.aoi,
-                                    cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
-                                    max_move, cfg.attack_range, f.damage, 0, 0, 0);
+  const auto w =
+      net::CreateWelcome(b, net::kProtocolVersion, 0xffffffffu, 0, static_cast<std::uint32_t>(sv_.f.tick_hz), sv_.tick,
+                         sv_.f.map, sv_.cfg.world.x0, sv_.cfg.world.y0, sv_.cfg.world.width, sv_.cfg.world.height,
+                         sv_.cfg.aoi, sv_.cfg.shape == aoi::AoiShape::Circle ? net::Shape_Circle : net::Shape_Square,
+                         sv_.max_move, sv_.cfg.attack_range, sv_.f.damage, 0, 0, 0);
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
-  sockets.send(p, net::kReliableChannel, b);
+  sv_.sockets.send(p, net::kReliableChannel, b);
 }
 
 // Frees the connection's slot: its player leaves the map in the next tick — or, when the connection was
 // lost (`lost`: no Leave) and --resume-seconds allows, stays in the game Detached for its client to
 // resume. A session whose join tick has not come yet is simply dropped.
-void Server::release(ENetPeer* p, bool lost) {
+void Sessions::release(ENetPeer* p, bool lost) {
   Conn* c = static_cast<Conn*>(p->data);
   if (c == nullptr) return;
   if (c->slot >= 0) {
-    Slot& s = slots[c->slot];
+    Slot& s = slots_[c->slot];
     s.peer = nullptr;
     s.has_command = s.resume_pending = false;
     if (s.state == SlotState::Joining) {
       s.state = SlotState::Free;
-      ++left;
+      ++counts_.left;
     } else if (s.state == SlotState::Leaving) {  // a cluster's Leave, its tick not come yet: it still leaves
-    } else if (lost && f.limits.resume_seconds > 0) {
+    } else if (lost && sv_.f.limits.resume_seconds > 0) {
       s.state = SlotState::Detached;
-      s.detached_tick = tick;
-      ++detached;
+      s.detached_tick = sv_.tick;
+      ++counts_.detached;
     } else {
       s.state = SlotState::Leaving;
-      ++left;
+      ++counts_.left;
     }
   }
-  if (c->observer) std::erase(observers, p);
+  if (c->observer) std::erase(observers_, p);
   delete c;
   p->data = nullptr;
 }
 
-void Server::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* packet) {
+void Sessions::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* packet) {
   Conn* c = static_cast<Conn*>(p->data);
   if (c == nullptr) return;
-  sockets.note_received(packet->dataLength);
-  if (!c->bucket.take(f.limits.peer_rate, Clock::now())) return void(++drops[RateLimit]);
+  sv_.sockets.note_received(packet->dataLength);
+  if (!c->bucket.take(sv_.f.limits.peer_rate, Clock::now())) return void(++counts_.drops[RateLimit]);
   if (!c->keys.ready()) return on_clear(p, *c, channel, packet);
-  if (packet->dataLength > net::kMaxClientPacket + net::kSealOverhead) return void(++drops[Oversized]);
-  if (packet->dataLength < net::kSealOverhead) return void(++drops[Forged]);
+  if (packet->dataLength > net::kMaxClientPacket + net::kSealOverhead) return void(++counts_.drops[Oversized]);
+  if (packet->dataLength < net::kSealOverhead) return void(++counts_.drops[Forged]);
   // Opened into a buffer of its own: FlatBuffers reads it in place, aligned.
-  opened.resize(packet->dataLength - net::kSealOverhead);
+  opened_.resize(packet->dataLength - net::kSealOverhead);
   std::size_t size = 0;
-  switch (c->keys.open(channel, packet->data, packet->dataLength, opened.data(), size)) {
+  switch (c->keys.open(channel, packet->data, packet->dataLength, opened_.data(), size)) {
     case net::OpenError::Forged:
-      return void(++drops[Forged]);
+      return void(++counts_.drops[Forged]);
     case net::OpenError::Replayed:
-      return void(++drops[Replayed]);
+      return void(++counts_.drops[Replayed]);
     case net::OpenError::None:
       break;
   }
   c->heard = Clock::now();
-  const net::Message* m = net::read_message(opened.data(), size);
-  if (m == nullptr) return void(++drops[BadPacket]);
+  const net::Message* m = net::read_message(opened_.data(), size);
+  if (m == nullptr) return void(++counts_.drops[BadPacket]);
   switch (m->body_type()) {
     case net::Body_Hello:
-      if (c->observer) return void(++drops[BadPacket]);
+      if (c->observer) return void(++counts_.drops[BadPacket]);
       on_hello(p, *c, *m->body_as_Hello());
       return;
     case net::Body_Observe:
@@ -263,18 +288,18 @@ void Server::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* pac
     case net::Body_Ack:
       break;
     default:
-      return void(++drops[BadPacket]);
+      return void(++counts_.drops[BadPacket]);
   }
   if (c->observer && m->body_type() == net::Body_Ack) return;  // an observer saying it is still there
   // Not joined yet: no Hello answered, or (a cluster) no Welcome yet, whose token it would carry.
-  if (c->slot < 0 || slots[c->slot].token == 0) return void(++drops[NotJoined]);
-  Slot& s = slots[c->slot];
+  if (c->slot < 0 || slots_[c->slot].token == 0) return void(++counts_.drops[NotJoined]);
+  Slot& s = slots_[c->slot];
   if (const net::Leave* l = m->body_as_Leave()) {
-    if (l->token() != s.token) return void(++drops[WrongToken]);
-    if (f.zones > 1 && s.state == SlotState::Active) {  // its Goodbye comes with the leave's tick (take_pending)
+    if (l->token() != s.token) return void(++counts_.drops[WrongToken]);
+    if (sv_.f.zones > 1 && s.state == SlotState::Active) {  // its Goodbye comes with the leave's tick (take_pending)
       s.state = SlotState::Leaving;
       s.has_command = false;
-      ++left;
+      ++counts_.left;
       return;
     }
     // Its player leaves in the next tick: the client is told which. A join whose tick has not come yet
@@ -282,27 +307,27 @@ void Server::on_receive(ENetPeer* p, std::uint8_t channel, const ENetPacket* pac
     // that left right after its Welcome learns the session's end like any other).
     // (Told before the connection's state, its keys with it, is let go.)
     if (s.state == SlotState::Active || s.state == SlotState::Joining)
-      goodbye(p, tick);
+      goodbye(p, sv_.tick);
     else
       enet_peer_disconnect_later(p, 0);
     release(p);
     return;
   }
-  const int d = take_command(s, c->slot, *m);
+  const int d = take_command(c->slot, *m);
   if (d >= 0)
-    ++drops[d];
+    ++counts_.drops[d];
   else if (d == kCommand)
-    ++commands;
+    ++counts_.commands;
 }
 
 // A packet before the connection's keys: a Connect with this protocol's version and a valid public key
 // gets the server's Keys (in clear), and the connection is sealed from then on; a Hello or Observe of
 // protocol 1 (which sent them in clear) or a Connect of another version gets Refused(UnknownVersion) in
 // clear; anything else is dropped.
-void Server::on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPacket* packet) {
-  if (packet->dataLength > net::kMaxClientPacket) return void(++drops[Oversized]);
+void Sessions::on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPacket* packet) {
+  if (packet->dataLength > net::kMaxClientPacket) return void(++counts_.drops[Oversized]);
   const net::Message* m = net::read_message(packet->data, packet->dataLength);
-  if (m == nullptr) return void(++drops[BadPacket]);
+  if (m == nullptr) return void(++counts_.drops[BadPacket]);
   std::uint32_t version = net::kProtocolVersion;
   if (const net::Connect* k = m->body_as_Connect())
     version = k->version();
@@ -311,30 +336,31 @@ void Server::on_clear(ENetPeer* p, Conn& c, std::uint8_t channel, const ENetPack
   else if (const net::Observe* o = m->body_as_Observe())
     version = o->version();
   if (version != net::kProtocolVersion) {
-    ++drops[UnknownVersion];
+    ++counts_.drops[UnknownVersion];
     return refuse(p, net::RefuseReason_UnknownVersion);  // in clear: no keys yet
   }
-  if (m->body_type() != net::Body_Connect) return void(++drops[NoKeys]);
+  if (m->body_type() != net::Body_Connect) return void(++counts_.drops[NoKeys]);
   const net::Connect* k = m->body_as_Connect();
   const flatbuffers::Vector<std::uint8_t>* key = k->key();
   if (channel != net::kReliableChannel || key == nullptr || key->size() != net::kPublicKeyBytes ||
-      !c.keys.derive_server(identity, key->data()))
-    return void(++drops[BadPacket]);
+      !c.keys.derive_server(identity_, key->data()))
+    return void(++counts_.drops[BadPacket]);
   // The cipher (--cipher): AES-256-GCM when the client offers it and this server may and can use it.
-  const net::Cipher cipher = k->aes256gcm() && f.keys.cipher == "auto" && c.keys.use(net::Cipher_Aes256Gcm)
+  const net::Cipher cipher = k->aes256gcm() && sv_.f.keys.cipher == "auto" && c.keys.use(net::Cipher_Aes256Gcm)
                                  ? net::Cipher_Aes256Gcm
                                  : net::Cipher_ChaCha20Poly1305;
-  ++ciphers[cipher];
+  ++counts_.ciphers[cipher];
   flatbuffers::FlatBufferBuilder b(96);
-  const auto mine = b.CreateVector(identity.pk.data(), identity.pk.size());
+  const auto mine = b.CreateVector(identity_.pk.data(), identity_.pk.size());
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Keys, net::CreateKeys(b, mine, cipher).Union()));
-  sockets.send(p, net::kReliableChannel, b.GetBufferPointer(), b.GetSize(), false);  // in clear: the Keys
+  sv_.sockets.send(p, net::kReliableChannel, b.GetBufferPointer(), b.GetSize(), false);  // in clear: the Keys
 }
 
 // A joined client's Move or Attack, verified: kept as its slot's pending command (-1), or the reason
 // it is dropped. Touches only that slot, so clients can be taken in parallel.
-int Server::take_command(Slot& s, int slot, const net::Message& m) const {
-  const std::uint32_t me = id_of(slot);
+int Sessions::take_command(int slot, const net::Message& m) {
+  Slot& s = slots_[slot];
+  const std::uint32_t me = sv_.id_of(slot);
   std::uint64_t token, ack;
   std::uint32_t seq;
   if (const net::Move* mv = m.body_as_Move()) {
@@ -347,12 +373,12 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
     return BadPacket;
   }
   if (token != s.token) return WrongToken;
-  s.heard_tick = tick;  // its client is there, whatever becomes of the message
+  s.heard_tick = sv_.tick;  // its client is there, whatever becomes of the message
   if (seq <= s.last_received) return StaleSeq;
   if (seq - s.last_received > net::kSeqWindow) return SeqWindow;
   // An acknowledgement counts when it names a State this client can have received and is newer than
   // the last; any other is ignored (the command stands).
-  if (ack > s.acked && ack >= s.first_tick && ack < tick) s.acked = ack;
+  if (ack > s.acked && ack >= s.first_tick && ack < sv_.tick) s.acked = ack;
   if (m.body_as_Ack()) {
     s.last_received = seq;
     return kAckOnly;
@@ -366,7 +392,7 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
     // that left after the client's last State named it) is taken and applied to no one, in one zone as
     // in a cluster (whose gateway cannot know where the target is): the States' last applied command
     // moves past it, so a client waiting for its commands to be applied is not kept waiting.
-    if (target >= total || target == me) return BadValue;
+    if (target >= sv_.total || target == me) return BadValue;
     s.command = {me, net::RawKind::Attack, seq, 0, 0, target};
   }
   s.last_received = seq;
@@ -374,14 +400,8 @@ int Server::take_command(Slot& s, int slot, const net::Message& m) const {
   return kCommand;
 }
 
-// One pass of ENet over every socket (waiting at most wait_ms for something to happen) and every event
-// it had; false when nothing happened.
-bool Server::pump(int wait_ms) {
-  return sockets.pump(wait_ms, [this](ENetEvent& ev) { handle(ev); });
-}
-
 // One ENet event: a connection made, a message, a connection ended.
-void Server::handle(ENetEvent& ev) {
+void Sessions::handle(ENetEvent& ev) {
   switch (ev.type) {
     case ENET_EVENT_TYPE_CONNECT: {
       Conn* c = new Conn;
@@ -391,7 +411,7 @@ void Server::handle(ENetEvent& ev) {
       // No throttling of unreliable packets: a State is dropped only by the network (or by a
       // client that stops acknowledging, which the sweep disconnects).
       enet_peer_throttle_configure(ev.peer, ENET_PEER_PACKET_THROTTLE_INTERVAL, ENET_PEER_PACKET_THROTTLE_SCALE, 0);
-      sockets.note_connect(ev.peer->host);
+      sv_.sockets.note_connect(ev.peer->host);
       supersede(ev.peer);
       break;
     }
@@ -400,7 +420,7 @@ void Server::handle(ENetEvent& ev) {
       enet_packet_destroy(ev.packet);
       break;
     case ENET_EVENT_TYPE_DISCONNECT:
-      if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++disconnected;
+      if (ev.peer->data && static_cast<Conn*>(ev.peer->data)->slot >= 0) ++counts_.disconnected;
       release(ev.peer, true);
       break;
     default:
@@ -408,31 +428,136 @@ void Server::handle(ENetEvent& ev) {
   }
 }
 
-// Services the network until `until`, and past it until what has arrived is handled (at most 20 ms
-// more): a server running late — a slow tick, or a zone waiting for the others — still takes its
-// clients' packets every tick.
-void Server::service(Clock::time_point until) {
-  const Clock::time_point hard = std::max(until, Clock::now()) + std::chrono::milliseconds(20);
-  for (;;) {
-    metrics.publish();
-    zones.drain_relays();
-    const Clock::time_point now = Clock::now();
-    if (g_stop.load()) return;
-    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
-    const bool busy = pump(static_cast<int>(std::clamp<long long>(wait, 0, 5)));
-    if (Clock::now() >= until && (!busy || Clock::now() >= hard)) return;
+// Detached players whose clients did not come back within --resume-seconds leave (in the next tick).
+void Sessions::expire_detached() {
+  const double grace = sv_.f.limits.resume_seconds * sv_.f.tick_hz;
+  for (Slot& s : slots_)
+    if (s.state == SlotState::Detached && static_cast<double>(sv_.tick - s.detached_tick) > grace) {
+      s.state = SlotState::Leaving;
+      ++counts_.expired;
+      ++counts_.left;
+    }
+}
+
+std::size_t Sessions::pending_commands(std::uint32_t i) const {
+  const Slot& s = slots_[i];
+  if (s.state == SlotState::Joining) return 2;
+  return s.state == SlotState::Leaving || (s.state == SlotState::Active && s.has_command);
+}
+
+// Takes slot i's part in the next tick into c: false when it has none.
+bool Sessions::take_pending(std::uint32_t i, net::RawCommand& c) {
+  Slot& s = slots_[i];
+  if (s.state == SlotState::Joining) {
+    c = {sv_.id_of(static_cast<int>(i)), net::RawKind::Join, 0, s.spawn.x, s.spawn.y, 0};
+    s.state = SlotState::Active;
+    if (sv_.f.zones > 1) welcome_join(s, static_cast<int>(i));
+  } else if (s.state == SlotState::Leaving) {
+    c = {sv_.id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0};
+    s.state = SlotState::Free;
+    if (sv_.f.zones > 1 && s.peer) {  // a cluster's Leave: its client told the tick now, the connection let go
+      if (auto* conn = static_cast<Conn*>(s.peer->data)) conn->slot = -1;
+      goodbye(s.peer, sv_.tick);
+      s.peer = nullptr;
+    }
+  } else if (s.state == SlotState::Active && s.has_command) {
+    s.has_command = false;
+    c = s.command;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void Sessions::take_notes(std::uint32_t i, std::vector<net::RawCommand>& raw) {
+  Slot& s = slots_[i];
+  const std::uint32_t id = sv_.id_of(static_cast<int>(i));
+  if (s.state == SlotState::Active && s.resume_pending) {  // its client is back: see Zones::answer_resume
+    raw.push_back({id, net::RawKind::Resume, s.last_received, 0, 0, static_cast<std::uint32_t>(s.join_tick)});
+    s.resume_pending = false;
+    s.first_tick = sv_.tick;
+  }
+  if (s.state == SlotState::Active && s.acked != s.ack_sent && s.acked < (std::uint64_t{1} << 32)) {
+    raw.push_back({id, net::RawKind::Ack, 0, 0, 0, static_cast<std::uint32_t>(s.acked)});
+    s.ack_sent = s.acked;
   }
 }
 
-// Detached players whose clients did not come back within --resume-seconds leave (in the next tick).
-void Server::expire_detached() {
-  const double grace = f.limits.resume_seconds * f.tick_hz;
-  for (Slot& s : slots)
-    if (s.state == SlotState::Detached && static_cast<double>(tick - s.detached_tick) > grace) {
+void Sessions::deliver(std::uint32_t k, std::uint8_t channel, std::span<const std::uint8_t> message) {
+  // A cluster: through the same filter as relayed messages (a late relayed State of tick T must not
+  // follow this zone's own T + 1). The message was built here: read without verifying.
+  Slot& s = slots_[k];
+  if (s.state == SlotState::Active && s.peer != nullptr && !s.resume_pending &&
+      (sv_.f.zones == 1 || s.sent.first(*net::GetMessage(message.data()))))
+    sv_.sockets.send(s.peer, channel, message.data(), message.size());
+}
+
+bool Sessions::relay(std::uint32_t k, std::uint64_t relay_tick, const net::Message& m, std::uint8_t channel,
+                     std::span<const std::uint8_t> bytes) {
+  // Not for a client that left meanwhile, nor (a resumed one) anything of the ticks before its Welcome,
+  // nor anything older than, or the same as, what it was sent already (sent_filter.h).
+  Slot& s = slots_[k];
+  if (s.state != SlotState::Active || s.peer == nullptr || s.resume_pending || relay_tick < s.first_tick ||
+      !s.sent.first(m))
+    return false;
+  sv_.sockets.send(s.peer, channel, bytes.data(), bytes.size());
+  return true;
+}
+
+std::uint32_t Sessions::restore(const std::vector<net::StoredSlot>& from, std::uint64_t tick) {
+  std::uint32_t players = 0;
+  for (std::uint32_t i = 0; i < slots_.size(); ++i) {
+    const net::StoredSlot& was = from[i];
+    Slot& s = slots_[i];
+    s = Slot{};
+    const auto state = static_cast<SlotState>(was.state);
+    if (state == SlotState::Free || state == SlotState::Joining) continue;  // a join not in a tick: no Welcome went out
+    s.token = was.token;
+    s.last_received = was.last_received;
+    s.join_tick = was.join_tick;
+    s.first_tick = was.first_tick;
+    s.heard_tick = tick;
+    if (state == SlotState::Leaving) {
       s.state = SlotState::Leaving;
-      ++expired;
-      ++left;
+    } else {  // Active or Detached: its client's connection is gone, its player stays for a resume
+      s.state = SlotState::Detached;
+      s.detached_tick = tick;
+      ++counts_.detached;
+      ++players;
     }
+  }
+  return players;
+}
+
+void Sessions::replay(std::uint32_t k, const net::RawCommand& c) {
+  Slot& s = slots_[k];
+  switch (c.kind) {
+    case net::RawKind::Join:
+      s = Slot{};
+      s.state = SlotState::Detached;
+      s.spawn = {c.x, c.y, kSpawnHp};
+      s.join_tick = s.first_tick = s.detached_tick = s.heard_tick = sv_.tick;
+      s.token = sv_.bus.derive_token(static_cast<std::uint32_t>(sv_.f.zone), k, sv_.tick);
+      ++counts_.detached;
+      break;
+    case net::RawKind::Leave:
+      s = Slot{};
+      break;
+    case net::RawKind::Move:
+    case net::RawKind::Attack:
+      s.last_received = std::max(s.last_received, c.seq);
+      break;
+    default:
+      break;
+  }
+}
+
+void Sessions::join_virtual(std::uint32_t i, std::uint64_t token, const aoi::Player& spawn) {
+  Slot& s = slots_[i];
+  s = Slot{};
+  s.state = SlotState::Joining;
+  s.token = token;
+  s.spawn = spawn;
 }
 
 }  // namespace warpmind::server

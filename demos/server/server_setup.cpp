@@ -16,7 +16,6 @@ std::atomic<bool> g_stop{false};
 // the reason it cannot run.
 std::string Server::open_world() {
   max_move = f.max_move > 0 ? f.max_move : f.aoi;
-  rng.seed(f.seed);
   if (f.virtual_clients.count > 0 && f.zones > 1) return "--virtual-clients: one zone only";
   cap = f.virtual_clients.count > 0 ? f.virtual_clients.count : static_cast<std::uint32_t>(f.max_clients);
   total = cap * static_cast<std::uint32_t>(f.zones);
@@ -53,7 +52,7 @@ std::string Server::open_world() {
   cfg.chunk_notifications = std::uint64_t{1} << 22;  // messages are built from a chunk while the next is written
   if (static_cast<double>(cfg.world.width) / f.aoi * (cfg.world.height / f.aoi) > 1e8)
     return "--map / --aoi: too many AOI buckets (at most 10^8 with the parking strip)";
-  slots.resize(cap);
+  sessions.open(cap, f.seed);
   for (int i = 0; i < static_cast<int>(total); ++i)
     parking.push_back(
         {(first_column + 2.0f * (i / per_column) + 0.5f) * f.aoi, (2.0f * (i % per_column) + 0.5f) * f.aoi, 100});
@@ -121,21 +120,19 @@ std::string Server::open_network() {
     if (!err.empty()) return "--nats " + f.nats.url + ": " + err;
     zones.open(f.zones);
   }
+  std::string observer_key;
   if (!f.keys.observer_file.empty()) {
     if (!first_line(f.keys.observer_file, observer_key))
       return "--observer-key-file: cannot read " + f.keys.observer_file;
     if (observer_key.size() < 16 || observer_key.size() > 256)
       return "--observer-key-file: " + f.keys.observer_file + " must hold a key of 16 to 256 bytes on its first line";
   }
-  if (!f.keys.file.empty()) {
-    net::Key32 seed{};
+  net::Key32 seed{};
+  if (!f.keys.file.empty())
     if (std::string err = read_key32("--key-file", f.keys.file, seed); !err.empty()) return err;
-    const bool made = identity.from_seed(seed);
-    sodium_memzero(seed.data(), seed.size());
-    if (!made) return "cannot make the server's key pair (libsodium)";
-  } else if (!identity.make()) {
-    return "cannot make the server's key pair (libsodium)";
-  }
+  const bool made = sessions.open_keys(f.keys.file.empty() ? nullptr : &seed, std::move(observer_key));
+  sodium_memzero(seed.data(), seed.size());
+  if (!made) return "cannot make the server's key pair (libsodium)";
   enet_uint16 port = 0;
   if (std::string err =
           sockets.open(f.listen.host, f.listen.port, f.listen.sockets, f.listen.socket_buffer, f.max_clients, port);
@@ -150,7 +147,7 @@ std::string Server::open_network() {
   std::fprintf(stderr, "warpmind-server: listening on %s:%u, %d Hz, map %g, AOI %g (%s), variant %s, zone %d of %d\n",
                f.listen.host.c_str(), port, f.tick_hz, f.map, f.aoi, aoi::shape_name(cfg.shape),
                aoi::variant_name(world->variant()), f.zone, f.zones);
-  std::fprintf(stderr, "warpmind-server: public key %s (%s)\n", net::hex32(identity.pk.data()).c_str(),
+  std::fprintf(stderr, "warpmind-server: public key %s (%s)\n", net::hex32(sessions.identity().pk.data()).c_str(),
                f.keys.file.empty() ? "made at start" : "from --key-file");
   std::fflush(stderr);
   return {};

@@ -26,13 +26,13 @@ void Outbox::deliver_chunk(const aoi::NotificationChunk& c, const aoi::TickResul
     const auto entered = events_of(r.entered, i, out_in_), gone = events_of(r.left, i, out_left_);
     // One zone: a player in the game — Detached ones too, whose views are kept up for their clients'
     // resume, though nothing is sent.
-    const bool mine_now = sv_.f.zones == 1 ? playing(sv_.slots[i].state) : sv_.in_zone(after[i]);
+    const bool mine_now = sv_.f.zones == 1 ? playing(sv_.sessions.slot(i).state) : sv_.in_zone(after[i]);
     if (!mine_now) continue;
     const std::span<const aoi::MailboxEntry> box = box_of(c, i);
     const std::uint64_t since =
-        catch_up_of(i, sv_.clients.view(i), sv_.f.zones == 1 ? sv_.slots[i].acked : sv_.clients.acked(i), entered, gone,
-                    box, after, catch_up_);
-    if (sv_.f.zones == 1 && sv_.slots[i].peer == nullptr) continue;
+        catch_up_of(i, sv_.clients.view(i), sv_.f.zones == 1 ? sv_.sessions.slot(i).acked : sv_.clients.acked(i),
+                    entered, gone, box, after, catch_up_);
+    if (sv_.f.zones == 1 && sv_.sessions.slot(i).peer == nullptr) continue;
     notifications_ += box.size() + catch_up_.size();
     build_state(builder_, i, box, catch_up_, since, time_us, after[i]);
     sv_.zones.deliver(i, net::kStreamChannel, {builder_.GetBufferPointer(), builder_.GetSize()});
@@ -180,18 +180,18 @@ bool Outbox::build_events(flatbuffers::FlatBufferBuilder& b, std::span<const aoi
 
 // The Snapshot of this tick for the observers: the players in the game (a cluster: in this zone's area).
 void Outbox::send_snapshots(std::uint64_t time_us) {
-  if (sv_.observers.empty()) return;
+  if (sv_.sessions.observers().empty()) return;
   const std::span<const aoi::Player> now = sv_.world->players();
   snapshot_.clear();
   for (std::uint32_t i = 0; i < sv_.total; ++i)
-    if (sv_.f.zones == 1 ? playing(sv_.slots[i].state) : sv_.in_zone(now[i]))
+    if (sv_.f.zones == 1 ? playing(sv_.sessions.slot(i).state) : sv_.in_zone(now[i]))
       snapshot_.emplace_back(i, now[i].x, now[i].y, now[i].hp);
   flatbuffers::FlatBufferBuilder& b = builder_;
   b.Clear();
   const auto list = b.CreateVectorOfStructs(snapshot_);
   net::FinishMessageBuffer(
       b, net::CreateMessage(b, net::Body_Snapshot, net::CreateSnapshot(b, sv_.tick, time_us, list).Union()));
-  for (ENetPeer* p : sv_.observers) sv_.sockets.send(p, net::kStreamChannel, b);
+  for (ENetPeer* p : sv_.sessions.observers()) sv_.sockets.send(p, net::kStreamChannel, b);
 }
 
 }  // namespace warpmind::server

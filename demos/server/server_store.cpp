@@ -29,28 +29,8 @@ std::string ZoneStore::open() {
     return "--restore: the stored state of zone " + std::to_string(sv_.f.zone) +
            " is not this zone's or not well formed";
   sv_.tick = stored_.tick;
-  sv_.rng.seed(sv_.f.seed ^ sv_.tick);
-  std::uint32_t players = 0;
-  for (std::uint32_t i = 0; i < sv_.cap; ++i) {
-    const net::StoredSlot& from = stored_.slots[i];
-    Slot& s = sv_.slots[i];
-    s = Slot{};
-    const auto state = static_cast<SlotState>(from.state);
-    if (state == SlotState::Free || state == SlotState::Joining) continue;  // a join not in a tick: no Welcome went out
-    s.token = from.token;
-    s.last_received = from.last_received;
-    s.join_tick = from.join_tick;
-    s.first_tick = from.first_tick;
-    s.heard_tick = sv_.tick;
-    if (state == SlotState::Leaving) {
-      s.state = SlotState::Leaving;
-    } else {  // Active or Detached: its client's connection is gone, its player stays for a resume
-      s.state = SlotState::Detached;
-      s.detached_tick = sv_.tick;
-      ++sv_.detached;
-      ++players;
-    }
-  }
+  sv_.sessions.reseed(sv_.f.seed ^ sv_.tick);
+  const std::uint32_t players = sv_.sessions.restore(stored_.slots, sv_.tick);
   sv_.clients.restore_last_applied(stored_.last_applied);
   std::vector<aoi::Player> desired = sv_.parking;
   for (const net::StoredPlayer& p : stored_.own) {
@@ -99,7 +79,7 @@ void ZoneStore::store() {
   stored_.tick = sv_.tick + 1;
   stored_.slots.resize(sv_.cap);
   for (std::uint32_t i = 0; i < sv_.cap; ++i) {
-    const Slot& s = sv_.slots[i];
+    const Slot& s = sv_.sessions.slot(i);
     // A resumed slot whose Resume is not in a tick yet has no Welcome: after a crash it is Detached.
     stored_.slots[i] = {static_cast<std::uint8_t>(s.state),
                         s.token,
@@ -138,27 +118,7 @@ void ZoneStore::replay(std::vector<net::RawCommand>& raw) {
   replay_own_.erase(replay_own_.begin());
   for (const net::RawCommand& c : raw) {
     if (c.player / sv_.cap != static_cast<std::uint32_t>(sv_.f.zone)) continue;
-    const std::uint32_t k = c.player % sv_.cap;
-    Slot& s = sv_.slots[k];
-    switch (c.kind) {
-      case net::RawKind::Join:
-        s = Slot{};
-        s.state = SlotState::Detached;
-        s.spawn = {c.x, c.y, kSpawnHp};
-        s.join_tick = s.first_tick = s.detached_tick = s.heard_tick = sv_.tick;
-        s.token = sv_.bus.derive_token(static_cast<std::uint32_t>(sv_.f.zone), k, sv_.tick);
-        ++sv_.detached;
-        break;
-      case net::RawKind::Leave:
-        s = Slot{};
-        break;
-      case net::RawKind::Move:
-      case net::RawKind::Attack:
-        s.last_received = std::max(s.last_received, c.seq);
-        break;
-      default:
-        break;
-    }
+    sv_.sessions.replay(c.player % sv_.cap, c);
   }
 }
 

@@ -1,22 +1,12 @@
 // warpmind-server's tick: the commands taken since the previous tick (one zone: straight from the
 // slots; a cluster: the whole cluster's, see server_zones.cpp) resolved into the AOI module's, the
-// module's tick, and its notifications handed out chunk by chunk (server_states.cpp), timed by stage.
+// module's tick, and its notifications handed out chunk by chunk (server_states.cpp), timed by stage;
+// and servicing the network between ticks.
 #include <cstring>
 
 #include "server.h"
 
 namespace warpmind::server {
-
-namespace {
-
-// How many of the module's commands a slot's part in the next tick can make: its join (a move and a
-// heal), its leave, or its latest command.
-std::size_t pending_commands(const Slot& s) {
-  if (s.state == SlotState::Joining) return 2;
-  return s.state == SlotState::Leaving || (s.state == SlotState::Active && s.has_command);
-}
-
-}  // namespace
 
 void Server::run_tick(std::vector<aoi::Command>& cmds, aoi::TickResult& r) {
   Clock::time_point t0 = Clock::now();
@@ -114,30 +104,6 @@ int Server::resolve_one(const net::RawCommand& c, std::span<const aoi::Player> p
   return 0;
 }
 
-// Takes slot i's part in the next tick into c: false when it has none.
-bool Server::take_pending(std::uint32_t i, net::RawCommand& c) {
-  Slot& s = slots[i];
-  if (s.state == SlotState::Joining) {
-    c = {id_of(static_cast<int>(i)), net::RawKind::Join, 0, s.spawn.x, s.spawn.y, 0};
-    s.state = SlotState::Active;
-    if (f.zones > 1) welcome_join(s, static_cast<int>(i));
-  } else if (s.state == SlotState::Leaving) {
-    c = {id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0};
-    s.state = SlotState::Free;
-    if (f.zones > 1 && s.peer) {  // a cluster's Leave: its client told the tick now, the connection let go
-      if (auto* conn = static_cast<Conn*>(s.peer->data)) conn->slot = -1;
-      goodbye(s.peer, tick);
-      s.peer = nullptr;
-    }
-  } else if (s.state == SlotState::Active && s.has_command) {
-    s.has_command = false;
-    c = s.command;
-  } else {
-    return false;
-  }
-  return true;
-}
-
 // One zone: the slots' commands resolved straight into the module's, in player order, on the pool
 // (parts counted, then written at their offsets; a command that no longer applies — an attack on a
 // player who left — leaves a gap, closed afterwards).
@@ -151,7 +117,7 @@ void Server::local_commands(std::vector<aoi::Command>& cmds) {
   pool.parallel_for(parts, [&](std::size_t b, std::size_t e, unsigned) {
     for (std::size_t p = b; p < e; ++p) {
       std::size_t k = 0;
-      for (std::uint32_t i = lo(p); i < lo(p + 1); ++i) k += pending_commands(slots[i]);
+      for (std::uint32_t i = lo(p); i < lo(p + 1); ++i) k += sessions.pending_commands(i);
       part_start[p + 1] = k;
     }
   });
@@ -162,7 +128,7 @@ void Server::local_commands(std::vector<aoi::Command>& cmds) {
       std::size_t at = part_start[p];
       net::RawCommand c;
       for (std::uint32_t i = lo(p); i < lo(p + 1); ++i)
-        if (take_pending(i, c)) at += resolve_one(c, pos, cmds.data() + at);
+        if (sessions.take_pending(i, c)) at += resolve_one(c, pos, cmds.data() + at);
       part_written[p] = at - part_start[p];
     }
   });
@@ -173,6 +139,26 @@ void Server::local_commands(std::vector<aoi::Command>& cmds) {
     to += part_written[p];
   }
   cmds.resize(to);
+}
+
+// Services the network until `until`, and past it until what has arrived is handled (at most 20 ms
+// more): a server running late — a slow tick, or a zone waiting for the others — still takes its
+// clients' packets every tick.
+void Server::service(Clock::time_point until) {
+  const Clock::time_point hard = std::max(until, Clock::now()) + std::chrono::milliseconds(20);
+  for (;;) {
+    metrics.publish();
+    zones.drain_relays();
+    const Clock::time_point now = Clock::now();
+    if (g_stop.load()) return;
+    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
+    const bool busy = pump(static_cast<int>(std::clamp<long long>(wait, 0, 5)));
+    if (Clock::now() >= until && (!busy || Clock::now() >= hard)) return;
+  }
+}
+
+bool Server::pump(int wait_ms) {
+  return sockets.pump(wait_ms, [this](ENetEvent& ev) { sessions.handle(ev); });
 }
 
 }  // namespace warpmind::server

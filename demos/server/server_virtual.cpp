@@ -41,16 +41,14 @@ bool VirtualRun::join() {
   for (std::uint32_t i = 0; i < n && keyed; ++i)
     keyed = net::SessionKeys::derive_pair(master, i, client_keys_[i], server_keys_[i]) && client_keys_[i].use(cipher) &&
             server_keys_[i].use(cipher);
-  sv_.ciphers[cipher] = keyed ? n : 0;
+  sv_.sessions.set_sealed(cipher, keyed ? n : 0);
   sodium_memzero(master, sizeof master);
   if (!keyed) return false;
   std::uint64_t seed = sv_.f.seed;
   for (std::uint32_t i = 0; i < n; ++i) {
-    Slot& s = sv_.slots[i];
-    s = Slot{};
-    s.state = SlotState::Joining;
-    s.token = splitmix(seed) | 1;
-    s.spawn = {uniform(seed), uniform(seed), 100};
+    const std::uint64_t token = splitmix(seed) | 1;
+    const aoi::Player spawn{uniform(seed), uniform(seed), 100};
+    sv_.sessions.join_virtual(i, token, spawn);
     clients_[i].rng = splitmix(seed);
     clients_[i].wx = uniform(clients_[i].rng);
     clients_[i].wy = uniform(clients_[i].rng);
@@ -74,16 +72,18 @@ void VirtualRun::write_commands() {
           if (seen_[i] != UINT32_MAX &&
               static_cast<double>(splitmix(c.rng) >> 11) * 0x1p-53 < sv_.f.virtual_clients.attack_share) {
             net::FinishMessageBuffer(
-                b, net::CreateMessage(b, net::Body_Attack,
-                                      net::CreateAttack(b, sv_.slots[i].token, seq, seen_[i], sv_.tick - 1).Union()));
+                b, net::CreateMessage(
+                       b, net::Body_Attack,
+                       net::CreateAttack(b, sv_.sessions.slot(i).token, seq, seen_[i], sv_.tick - 1).Union()));
           } else {
             if (std::fabs(pos[i].x - c.wx) < 0.5f && std::fabs(pos[i].y - c.wy) < 0.5f) {
               c.wx = uniform(c.rng);
               c.wy = uniform(c.rng);
             }
             net::FinishMessageBuffer(
-                b, net::CreateMessage(b, net::Body_Move,
-                                      net::CreateMove(b, sv_.slots[i].token, seq, c.wx, c.wy, sv_.tick - 1).Union()));
+                b, net::CreateMessage(
+                       b, net::Body_Move,
+                       net::CreateMove(b, sv_.sessions.slot(i).token, seq, c.wx, c.wy, sv_.tick - 1).Union()));
           }
           const std::size_t n = std::min<std::size_t>(b.GetSize(), kSlot - net::kSealOverhead);
           client_keys_[i].seal(net::kStreamChannel, b.GetBufferPointer(), n, arena_.data() + i * kSlot);
@@ -110,7 +110,7 @@ void VirtualRun::take_commands() {
             continue;
           }
           const net::Message* m = net::read_message(plain, size);
-          const int d = m ? sv_.take_command(sv_.slots[i], static_cast<int>(i), *m) : BadPacket;
+          const int d = m ? sv_.sessions.take_command(static_cast<int>(i), *m) : BadPacket;
           if (d >= 0)
             ++k.drops[d];
           else
@@ -149,14 +149,15 @@ int VirtualRun::report() const {
       "\"stages_ms\":{\"commands\":%.4f,\"aoi\":%.4f,\"messages\":%.4f,\"aoi_upload\":%.4f,\"aoi_query\":%.4f,"
       "\"aoi_visibility\":%.4f,\"aoi_download\":%.4f}}\n",
       sv_.total, static_cast<std::size_t>(sv_.times.tick().count()), f.map, f.aoi, aoi::shape_name(sv_.cfg.shape),
-      sv_.ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305", f.virtual_clients.attack_share,
-      sv_.ctx->pool().size(), backend_name(sv_.ctx->backend()), aoi::variant_name(sv_.world->variant()),
-      static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks, static_cast<double>(bytes) / ticks,
-      static_cast<unsigned long long>(commands), static_cast<unsigned long long>(dropped),
-      static_cast<unsigned long long>(rejected_), p(sv_.times.tick().kept(), 0.5), p(sv_.times.tick().kept(), 0.9),
-      p(sv_.times.tick().kept(), 0.99), sv_.times.tick().max(), p(intake_ms_, 0.5), p(intake_ms_, 0.99),
-      p(sv_.times.commands().kept(), 0.5), p(sv_.times.module().kept(), 0.5), p(sv_.times.encode().kept(), 0.5),
-      p(upload_, 0.5), p(query_, 0.5), p(visibility_, 0.5), p(download_, 0.5));
+      sv_.sessions.counts().ciphers[net::Cipher_Aes256Gcm] ? "aes-256-gcm" : "chacha20-poly1305",
+      f.virtual_clients.attack_share, sv_.ctx->pool().size(), backend_name(sv_.ctx->backend()),
+      aoi::variant_name(sv_.world->variant()), static_cast<double>(notes) / ticks, static_cast<double>(packets) / ticks,
+      static_cast<double>(bytes) / ticks, static_cast<unsigned long long>(commands),
+      static_cast<unsigned long long>(dropped), static_cast<unsigned long long>(rejected_),
+      p(sv_.times.tick().kept(), 0.5), p(sv_.times.tick().kept(), 0.9), p(sv_.times.tick().kept(), 0.99),
+      sv_.times.tick().max(), p(intake_ms_, 0.5), p(intake_ms_, 0.99), p(sv_.times.commands().kept(), 0.5),
+      p(sv_.times.module().kept(), 0.5), p(sv_.times.encode().kept(), 0.5), p(upload_, 0.5), p(query_, 0.5),
+      p(visibility_, 0.5), p(download_, 0.5));
   return dropped == 0 ? 0 : 1;
 }
 
@@ -178,7 +179,7 @@ void VirtualRun::deliver(const aoi::NotificationChunk& c, const aoi::TickResult&
         for (std::size_t n = begin; n < end; ++n) {
           const std::uint32_t i = static_cast<std::uint32_t>(c.first_receiver + n);
           const auto entered = events_of(r.entered, i, e_in), gone = events_of(r.left, i, e_out);
-          if (sv_.slots[i].state != SlotState::Active) continue;
+          if (sv_.sessions.slot(i).state != SlotState::Active) continue;
           const std::span<const aoi::MailboxEntry> box = box_of(c, i);
           k.notifications += box.size();
           seen_[i] = UINT32_MAX;

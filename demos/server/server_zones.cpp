@@ -38,13 +38,7 @@ void Zones::drain_relays() {
         ++counts_.bad;
         continue;
       }
-      // Not for a client that left meanwhile, nor (a resumed one) anything of the ticks before its Welcome,
-      // nor anything older than, or the same as, what it was sent already (sent_filter.h).
-      Slot& s = sv_.slots[r.player % sv_.cap];
-      if (s.state != SlotState::Active || s.peer == nullptr || s.resume_pending || relay_tick < s.first_tick ||
-          !s.sent.first(*m))
-        continue;
-      sv_.sockets.send(s.peer, r.channel, r.message.data(), r.message.size());
+      if (!sv_.sessions.relay(r.player % sv_.cap, relay_tick, *m, r.channel, r.message)) continue;
       ++counts_.relayed_in;
     }
   }
@@ -71,12 +65,7 @@ void Zones::flush_relay(std::uint32_t g) {
 void Zones::deliver(std::uint32_t id, std::uint8_t channel, std::span<const std::uint8_t> message) {
   const std::uint32_t g = id / sv_.cap;
   if (g == static_cast<std::uint32_t>(sv_.f.zone)) {
-    // A cluster: through the same filter as relayed messages (a late relayed State of tick T must not
-    // follow this zone's own T + 1). The message was built here: read without verifying.
-    Slot& s = sv_.slots[id % sv_.cap];
-    if (s.state == SlotState::Active && s.peer != nullptr && !s.resume_pending &&
-        (sv_.f.zones == 1 || s.sent.first(*net::GetMessage(message.data()))))
-      sv_.sockets.send(s.peer, channel, message.data(), message.size());
+    sv_.sessions.deliver(id % sv_.cap, channel, message);
     return;
   }
   net::add_relay(relay_out_[g], id, channel, message);
@@ -231,18 +220,8 @@ bool Zones::gather(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
   } else {
     net::RawCommand c;
     for (std::uint32_t i = 0; i < sv_.cap; ++i) {
-      if (sv_.take_pending(i, c)) raw_.push_back(c);
-      Slot& s = sv_.slots[i];
-      const std::uint32_t id = sv_.id_of(static_cast<int>(i));
-      if (s.state == SlotState::Active && s.resume_pending) {  // its client is back: see answer_resume
-        raw_.push_back({id, net::RawKind::Resume, s.last_received, 0, 0, static_cast<std::uint32_t>(s.join_tick)});
-        s.resume_pending = false;
-        s.first_tick = sv_.tick;
-      }
-      if (s.state == SlotState::Active && s.acked != s.ack_sent && s.acked < (std::uint64_t{1} << 32)) {
-        raw_.push_back({id, net::RawKind::Ack, 0, 0, 0, static_cast<std::uint32_t>(s.acked)});
-        s.ack_sent = s.acked;
-      }
+      if (sv_.sessions.take_pending(i, c)) raw_.push_back(c);
+      sv_.sessions.take_notes(i, raw_);
     }
   }
   // With a store, the Welcomes and Goodbyes of this tick's joins and leaves are out before the tick message
@@ -278,10 +257,10 @@ bool Zones::gather(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
 void Zones::answer_resume(const net::RawCommand& c, const aoi::Player& at) {
   const std::uint32_t id = c.player;
   flatbuffers::FlatBufferBuilder b(256);
-  sv_.make_welcome(b, id, sv_.bus.derive_token(id / sv_.cap, id % sv_.cap, c.target), sv_.tick, at, true,
-                   sv_.clients.last_applied(id), c.seq);
+  sv_.sessions.make_welcome(b, id, sv_.bus.derive_token(id / sv_.cap, id % sv_.cap, c.target), sv_.tick, at, true,
+                            sv_.clients.last_applied(id), c.seq);
   resume_out_.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
-  sv_.make_resume_events(b, id);
+  sv_.sessions.make_resume_events(b, id);
   resume_out_.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
 }
 

@@ -66,7 +66,7 @@ struct Harness {
     f.map = 100, f.aoi = 20, f.max_clients = 8, f.limits.max_observers = 2;
     f.limits.peer_rate = 1000000, f.limits.address_rate = 10000000;  // a script's packets come within microseconds
     f.context.backend = "cpu", f.context.threads = 1;
-    if (!sv->open_world().empty() || !sv->identity.make()) return false;
+    if (!sv->open_world().empty() || !sv->sessions.open_keys(nullptr, {})) return false;
     ENetAddress a{};
     enet_address_set_host_ip(&a, "127.0.0.1");
     a.port = 0;
@@ -100,7 +100,7 @@ struct Harness {
       ev.packet = enet_packet_create(data, size, 0);
       if (ev.packet == nullptr) return;
     }
-    sv->handle(ev);  // destroys a received packet
+    sv->sessions.handle(ev);  // destroys a received packet
   }
 
   // A new connection for client k from 127.0.0.1:(40000 + k): a peer of the host set up as ENet sets up
@@ -140,7 +140,7 @@ struct Harness {
         net::CreateMessage(b, net::Body_Connect, net::CreateConnect(b, net::kProtocolVersion, key, offer_aes).Union()));
     event(ENET_EVENT_TYPE_RECEIVE, c.peer, net::kReliableChannel, b.GetBufferPointer(), b.GetSize());
     const Conn* conn = static_cast<const Conn*>(c.peer->data);
-    if (conn && conn->keys.ready() && c.keys.derive_client(c.pair, sv->identity.pk.data()))
+    if (conn && conn->keys.ready() && c.keys.derive_client(c.pair, sv->sessions.identity().pk.data()))
       c.keys.use(conn->keys.cipher());
   }
 
@@ -159,10 +159,10 @@ struct Harness {
       case 1:
         return in.value<std::uint64_t>();
       case 2:
-        return sv->slots[in.byte() % sv->slots.size()].token;
+        return sv->sessions.slot(in.byte() % sv->sessions.size()).token;
       default: {
         const Conn* conn = open_conn(k) ? static_cast<const Conn*>(clients[k].peer->data) : nullptr;
-        return conn && conn->slot >= 0 ? sv->slots[conn->slot].token : 0;
+        return conn && conn->slot >= 0 ? sv->sessions.slot(conn->slot).token : 0;
       }
     }
   }
@@ -227,16 +227,16 @@ struct Harness {
   // The server's bookkeeping, after any step.
   void check() const {
     const Server& s = *sv;
-    FUZZ_CHECK(s.active_count() <= s.slots.size());
+    FUZZ_CHECK(s.sessions.active_count() <= s.sessions.size());
     for (const Client& c : clients) {
       if (c.peer == nullptr || c.peer->data == nullptr) continue;
       const Conn* conn = static_cast<const Conn*>(c.peer->data);
-      FUZZ_CHECK(conn->slot < static_cast<int>(s.slots.size()));
-      if (conn->slot >= 0) FUZZ_CHECK(s.slots[conn->slot].peer == c.peer);
+      FUZZ_CHECK(conn->slot < static_cast<int>(s.sessions.size()));
+      if (conn->slot >= 0) FUZZ_CHECK(s.sessions.slot(conn->slot).peer == c.peer);
       FUZZ_CHECK(!(conn->observer && conn->slot >= 0));
     }
-    for (std::size_t i = 0; i < s.slots.size(); ++i) {
-      const Slot& slot = s.slots[i];
+    for (std::uint32_t i = 0; i < s.sessions.size(); ++i) {
+      const Slot& slot = s.sessions.slot(i);
       if (slot.peer == nullptr) continue;
       FUZZ_CHECK(slot.state != SlotState::Free && slot.state != SlotState::Detached);
       const Conn* conn = static_cast<const Conn*>(slot.peer->data);
@@ -248,8 +248,8 @@ struct Harness {
   void check_world() const {
     const std::span<const aoi::Player> at = sv->world->players();
     const WorldRect w = sv->cfg.world;
-    for (std::size_t i = 0; i < sv->slots.size() && i < at.size(); ++i) {
-      if (sv->slots[i].state == SlotState::Free) continue;
+    for (std::uint32_t i = 0; i < sv->sessions.size() && i < at.size(); ++i) {
+      if (sv->sessions.slot(i).state == SlotState::Free) continue;
       FUZZ_CHECK(std::isfinite(at[i].x) && std::isfinite(at[i].y));
       FUZZ_CHECK(at[i].x >= w.x0 && at[i].x <= w.x0 + w.width && at[i].y >= w.y0 && at[i].y <= w.y0 + w.height);
     }
@@ -304,13 +304,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (std::getenv("WARPMIND_FUZZ_SERVER_DEBUG"))  // what a seed reached
     std::fprintf(stderr, "joined %llu left %llu resumed %llu commands %llu observers %zu packets out %llu drops:%s\n",
-                 static_cast<unsigned long long>(h.sv->joined), static_cast<unsigned long long>(h.sv->left),
-                 static_cast<unsigned long long>(h.sv->resumed), static_cast<unsigned long long>(h.sv->commands),
-                 h.sv->observers.size(), static_cast<unsigned long long>(h.sv->sockets.counts().packets_out), [&] {
+                 static_cast<unsigned long long>(h.sv->sessions.counts().joined),
+                 static_cast<unsigned long long>(h.sv->sessions.counts().left),
+                 static_cast<unsigned long long>(h.sv->sessions.counts().resumed),
+                 static_cast<unsigned long long>(h.sv->sessions.counts().commands), h.sv->sessions.observers().size(),
+                 static_cast<unsigned long long>(h.sv->sockets.counts().packets_out), [&] {
                    static std::string d;
                    d.clear();
                    for (int k = 0; k < kDrops; ++k)
-                     if (h.sv->drops[k]) d += std::string(" ") + drop_name(k) + "=" + std::to_string(h.sv->drops[k]);
+                     if (h.sv->sessions.counts().drops[k])
+                       d += std::string(" ") + drop_name(k) + "=" + std::to_string(h.sv->sessions.counts().drops[k]);
                    return d.c_str();
                  }());
   return 0;
