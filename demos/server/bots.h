@@ -77,6 +77,17 @@ enum class Phase { Playing, Leaving, Settling, Connecting };
 // The most one churn step may take (ENet's own connect and disconnect give up after about 5 s).
 constexpr auto kChurnStep = std::chrono::seconds(5);
 
+// What a bot is doing about its connection (its Phase), since when, and what its next connection asks for.
+struct Step {
+  Phase phase = Phase::Playing;
+  Clock::time_point since{};
+  bool resume_next = false;  // Connecting: the Hello asks for the current session's player back
+  bool crash_next = false;   // ... because the server went silent (--resume-after-ms)
+  int connects = 0;          // connections made in the current churn step (WARPMIND_BOTS_DEBUG's report)
+  bool waiting = false;      // --ramp-seconds: not connected yet; it connects connect_after into the run
+  Clock::duration connect_after{};
+};
+
 // What a bot counts and measures for the summary.
 struct BotCounts {
   std::vector<double> rtt_ms, latency_ms;  // a command's round trip; a State's age when it came
@@ -98,12 +109,7 @@ struct Bot {
   bool welcomed = false, refused = false, gone = false;  // the current connection's
   net::KeyPair pair;                                     // the current connection's key pair (fresh for each) and keys
   net::SessionKeys keys;
-  Phase phase = Phase::Playing;
-  bool waiting = false;  // --ramp-seconds: not connected yet; it connects connect_after into the run
-  Clock::duration connect_after{};
-  Clock::time_point phase_since{};
-  bool resume_next = false;            // Connecting: the Hello asks for the current session's player back
-  bool crash_next = false;             // ... because the server went silent (--resume-after-ms)
+  Step step;                           // what it is doing about its connection, and since when
   Clock::time_point heard_at{};        // when its server last sent it anything (this connection)
   Clock::time_point last_state_at{};   // when its last State came (this session, or the one a crash resumed)
   std::vector<Session> sessions;       // the last one is the current one (once welcomed)
@@ -113,7 +119,6 @@ struct Bot {
   std::set<std::uint32_t> visible;  // live, from the events: what to attack
   std::mt19937_64 rng;
   BotCounts counts;
-  int connects = 0;  // connections made in the current churn step (WARPMIND_BOTS_DEBUG's report)
   Session& session() { return sessions.back(); }
 };
 

@@ -201,14 +201,14 @@ struct Client {
 
   // The answer to a Leave: the tick in which the player leaves, the end of the session.
   void on_goodbye(Bot& b, const net::Goodbye& g) {
-    if (b.welcomed && b.phase == Phase::Leaving) b.session().end_tick = g.tick();
+    if (b.welcomed && b.step.phase == Phase::Leaving) b.session().end_tick = g.tick();
   }
 
   // A session begins: a new player, or (a Hello that asked for it) the player of the session before back
   // — which ends that one. And the first Welcome says what the world is.
   void on_welcome(Bot& b, const net::Welcome& w) {
     if (b.welcomed) return void(++b.counts.bad_in);  // a second Welcome on one connection
-    const bool asked = b.resume_next && !b.sessions.empty();
+    const bool asked = b.step.resume_next && !b.sessions.empty();
     Session s;
     s.player = w.player();
     s.token = w.token();
@@ -220,7 +220,7 @@ struct Client {
     s.welcome_last_seq = w.last_seq();
     s.welcome_seq = w.seq();
     if (asked) {
-      s.after_crash = b.crash_next;
+      s.after_crash = b.step.crash_next;
       Session& before = b.session();
       if (!before.states.empty()) {
         s.before_x = before.states.back().x;
@@ -253,10 +253,10 @@ struct Client {
     }
     b.acked_tick = 0;
     b.visible.clear();
-    b.resume_next = b.crash_next = false;
+    b.step.resume_next = b.step.crash_next = false;
     b.welcomed = true;
-    b.connects = 0;
-    b.phase = Phase::Playing;
+    b.step.connects = 0;
+    b.step.phase = Phase::Playing;
     b.x = s.spawn_x;
     b.y = s.spawn_y;
     b.sessions.push_back(std::move(s));
@@ -318,7 +318,7 @@ struct Client {
   // The Hello of a connection: a new session, or (a restart) the current session's player asked back.
   void hello(Bot& b) {
     flatbuffers::FlatBufferBuilder fb(64);
-    const bool resume = b.resume_next && !b.sessions.empty();
+    const bool resume = b.step.resume_next && !b.sessions.empty();
     const auto hello = net::CreateHello(fb, net::kProtocolVersion, fb.CreateString("bot"),
                                         resume ? b.session().player : 0, resume ? b.session().token : 0);
     net::FinishMessageBuffer(fb, net::CreateMessage(fb, net::Body_Hello, hello.Union()));
@@ -340,20 +340,21 @@ struct Client {
         b.gone = true;
         // After a Leave the disconnect's data is the Goodbye's tick (docs/protocol.md): the end of the
         // session even where the Goodbye itself did not reach the bot.
-        if (record && b.welcomed && b.phase == Phase::Leaving && b.session().end_tick == UINT64_MAX && ev.data != 0)
+        if (record && b.welcomed && b.step.phase == Phase::Leaving && b.session().end_tick == UINT64_MAX &&
+            ev.data != 0)
           b.session().end_tick = ev.data;
-        if (record && b.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {
+        if (record && b.step.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {
           // A new connection and session, from a new socket: from the old one, the server's packets of the
           // connection just ended (a disconnect it sends again) can end the new one's handshake.
-          if (!connect(b, false)) b.phase = Phase::Playing, b.gone = true;
+          if (!connect(b, false)) b.step.phase = Phase::Playing, b.gone = true;
           return;
-        } else if (record && b.phase == Phase::Connecting && !b.welcomed && !b.refused &&
-                   Clock::now() - b.phase_since < kChurnStep) {
+        } else if (record && b.step.phase == Phase::Connecting && !b.welcomed && !b.refused &&
+                   Clock::now() - b.step.since < kChurnStep) {
           return retry_connect(b);  // the handshake ended before the Welcome: once more within the step
-        } else if (record && b.welcomed && b.phase != Phase::Connecting && f.resume_after_ms > 0) {
+        } else if (record && b.welcomed && b.step.phase != Phase::Connecting && f.resume_after_ms > 0) {
           crash_resume(b);  // the server went away: take the player back from it (or from its successor)
           return;
-        } else if (record && b.welcomed && b.phase != Phase::Leaving) {
+        } else if (record && b.welcomed && b.step.phase != Phase::Leaving) {
           b.session().gone = b.session().lost = true;
         }
       }
@@ -363,9 +364,9 @@ struct Client {
   // A connection attempt that ended or went silent before its Welcome, tried again from a new socket
   // within the same churn step (its bound unchanged), asking for what the attempt asked for.
   void retry_connect(Bot& b) {
-    const Clock::time_point since = b.phase_since;
-    if (!connect(b, b.resume_next)) return void(b.gone = true);
-    b.phase_since = since;
+    const Clock::time_point since = b.step.since;
+    if (!connect(b, b.step.resume_next)) return void(b.gone = true);
+    b.step.since = since;
     ++b.counts.reconnects;
   }
 
@@ -379,26 +380,26 @@ struct Client {
     if (b.peer == nullptr) return false;
     b.keys = net::SessionKeys{};  // its packets are in clear until the new connection's Keys
     b.welcomed = b.gone = false;
-    b.resume_next = resume;
-    ++b.connects;
+    b.step.resume_next = resume;
+    ++b.step.connects;
     b.heard_at = Clock::now();
-    if (!b.crash_next) b.last_state_at = {};  // a leave or restart it chose: no outage
-    b.phase = Phase::Connecting;
-    b.phase_since = Clock::now();
+    if (!b.step.crash_next) b.last_state_at = {};  // a leave or restart it chose: no outage
+    b.step.phase = Phase::Connecting;
+    b.step.since = Clock::now();
     return true;
   }
 
   // --resume-after-ms: a bot that heard nothing that long (or whose connection ended) restarts and resumes
   // its session, as a client does when its server crashed; the resumed Welcome is checked by the crash rule.
   void crash_resume(Bot& b) {
-    b.phase_since = Clock::now();
-    if (b.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {  // it had left: it joins anew
-      if (!connect(b, false)) b.phase = Phase::Playing, b.gone = true;
+    b.step.since = Clock::now();
+    if (b.step.phase == Phase::Leaving && b.session().end_tick != UINT64_MAX) {  // it had left: it joins anew
+      if (!connect(b, false)) b.step.phase = Phase::Playing, b.gone = true;
       return;
     }
     ++b.counts.crash_resumes;
-    b.crash_next = true;
-    if (!connect(b, true)) b.phase = Phase::Playing, b.gone = true;
+    b.step.crash_next = true;
+    if (!connect(b, true)) b.step.phase = Phase::Playing, b.gone = true;
   }
 };
 
@@ -411,20 +412,20 @@ struct Script {
   // --churn: once a tick, with probability churn / tick_hz, a playing bot leaves and joins again (a new
   // session) or restarts and resumes its session, one or the other by a coin toss.
   void churn(Bot& b) {
-    if (f.churn <= 0 || b.phase != Phase::Playing || !b.welcomed || b.gone) return;
+    if (f.churn <= 0 || b.step.phase != Phase::Playing || !b.welcomed || b.gone) return;
     std::uniform_real_distribution<double> u(0.0, 1.0);
     if (u(b.rng) >= f.churn / std::max(1, world.get().tick_hz)) return;
-    b.phase_since = Clock::now();
+    b.step.since = Clock::now();
     if (u(b.rng) < 0.5) {
       ++b.counts.leaves;
       flatbuffers::FlatBufferBuilder fb(64);
       net::FinishMessageBuffer(
           fb, net::CreateMessage(fb, net::Body_Leave, net::CreateLeave(fb, b.session().token).Union()));
       send(b, net::kReliableChannel, fb);
-      b.phase = Phase::Leaving;
+      b.step.phase = Phase::Leaving;
     } else {
       ++b.counts.restarts;
-      b.phase = Phase::Settling;
+      b.step.phase = Phase::Settling;
     }
   }
 
@@ -434,26 +435,26 @@ struct Script {
     // Silence in any step: a wait that cannot end. Connecting, it tries again from a new socket (within
     // the step's bound: a server that died while it connected), else it resumes.
     if (f.resume_after_ms > 0 && !b.gone && Clock::now() - b.heard_at > std::chrono::milliseconds(f.resume_after_ms)) {
-      if (b.phase == Phase::Connecting) return client.retry_connect(b);
+      if (b.step.phase == Phase::Connecting) return client.retry_connect(b);
       if (b.welcomed) return client.crash_resume(b);
     }
-    if (b.phase == Phase::Playing) return;
-    if (b.phase == Phase::Settling && b.welcomed) {
+    if (b.step.phase == Phase::Playing) return;
+    if (b.step.phase == Phase::Settling && b.welcomed) {
       const Session& s = b.session();
       const std::uint32_t applied = s.states.empty() ? s.welcome_last_seq : s.states.back().last_seq;
       if (applied == b.seq) {
-        if (!client.connect(b, true)) b.phase = Phase::Playing, b.gone = true;
+        if (!client.connect(b, true)) b.step.phase = Phase::Playing, b.gone = true;
         return;
       }
     }
-    if (Clock::now() - b.phase_since > kChurnStep) {
+    if (Clock::now() - b.step.since > kChurnStep) {
       if (std::getenv("WARPMIND_BOTS_DEBUG") && !b.sessions.empty()) {
         const Session& s = b.session();
         std::fprintf(
             stderr,
             "churn step timed out: phase %d (%d connections), player %u, seq %u, applied %u, %zu states (last tick "
             "%llu), welcomed %d\n",
-            static_cast<int>(b.phase), b.connects, s.player, b.seq,
+            static_cast<int>(b.step.phase), b.step.connects, s.player, b.seq,
             s.states.empty() ? s.welcome_last_seq : s.states.back().last_seq, s.states.size(),
             static_cast<unsigned long long>(s.states.empty() ? 0 : s.states.back().tick), b.welcomed);
         for (const Session& x : b.sessions)
@@ -463,8 +464,11 @@ struct Script {
                        x.welcome_seq, x.sent.size());
       }
       ++b.counts.churn_timeouts;
-      ++b.counts.timed_out[b.phase == Phase::Leaving ? 0 : b.phase == Phase::Settling ? 1 : b.resume_next ? 3 : 2];
-      b.phase = Phase::Playing;
+      ++b.counts.timed_out[b.step.phase == Phase::Leaving    ? 0
+                           : b.step.phase == Phase::Settling ? 1
+                           : b.step.resume_next              ? 3
+                                                             : 2];
+      b.step.phase = Phase::Playing;
       b.gone = true;  // it plays no more
       if (!b.sessions.empty() && b.session().end_tick == UINT64_MAX) b.session().lost = true;
     }
@@ -577,8 +581,8 @@ std::string open_bots(Run& run, const std::vector<ENetAddress>& servers, const s
       return "cannot open a UDP socket for bot " + std::to_string(i) +
              (locals.empty() ? std::string() : " (is its --bind address one of this machine's?)");
     if (run.f.ramp_seconds > 0) {  // bot i connects i / bots of the ramp into the run
-      b.waiting = true;
-      b.connect_after = std::chrono::duration_cast<Clock::duration>(
+      b.step.waiting = true;
+      b.step.connect_after = std::chrono::duration_cast<Clock::duration>(
           std::chrono::duration<double>(run.f.ramp_seconds * i / run.f.bots));
       continue;
     }
@@ -597,12 +601,12 @@ void play(Run& run, std::span<Bot> group, Clock::time_point start, Clock::time_p
   Clock::time_point next_send = start, next_all = start;
   const Clock::time_point churn_end = stop - kChurnStep;
   std::size_t waiting = 0;
-  for (const Bot& b : group) waiting += b.waiting;
+  for (const Bot& b : group) waiting += b.step.waiting;
   for (Clock::time_point now = Clock::now(); now < drain_end; now = Clock::now()) {
     for (Bot& b : group) {  // --ramp-seconds: the bots whose time has come connect
       if (waiting == 0) break;
-      if (!b.waiting || now < start + b.connect_after) continue;
-      b.waiting = false;
+      if (!b.step.waiting || now < start + b.step.connect_after) continue;
+      b.step.waiting = false;
       --waiting;
       b.peer = now < stop ? enet_host_connect(b.host, &b.server, net::kChannels, 0) : nullptr;
       b.gone = b.peer == nullptr;
@@ -620,9 +624,9 @@ void play(Run& run, std::span<Bot> group, Clock::time_point start, Clock::time_p
     if (now >= next_send && now < stop) {
       for (Bot& b : group) {
         run.script.advance(b);
-        if (!b.welcomed || b.gone || b.phase != Phase::Playing) continue;
+        if (!b.welcomed || b.gone || b.step.phase != Phase::Playing) continue;
         if (now < churn_end) run.script.churn(b);
-        if (b.phase == Phase::Playing) run.script.command(b);
+        if (b.step.phase == Phase::Playing) run.script.command(b);
         enet_host_flush(b.host);
       }
       const auto period = std::chrono::duration_cast<Clock::duration>(
