@@ -3,7 +3,7 @@
 // players, the CPU backend on one thread): connect, disconnect, a packet in clear, a connection's keys
 // agreed, a packet sealed with those keys (arbitrary bytes, or a Hello, Move, Attack, Ack, Leave or
 // Observe with fuzzed fields, so that the handling behind the seal is reached), and a tick. Every event
-// goes through the server's own dispatch (Server::handle); nothing crosses a network. After every step
+// goes through the server's own dispatch (Sessions::handle); nothing crosses a network. After every step
 // the server's bookkeeping must hold: a connection's slot is its own and points back to it, every
 // playing slot's connection names that slot, no more players than slots; after a tick every player in
 // the game is at a finite place inside the AOI world. WARPMIND_FUZZ_SERVER_DEBUG=1 prints what an input
