@@ -33,7 +33,7 @@ namespace warpmind::bench {
 
 namespace {
 
-bool is_gpu(aoi::AoiVariant v) { return v == aoi::AoiVariant::GpuSeed || v == aoi::AoiVariant::GpuFast; }
+bool is_gpu(aoi::AoiVariant v) { return v == aoi::AoiVariant::GpuSorted || v == aoi::AoiVariant::GpuFast; }
 
 struct Case {
   std::size_t clients;
@@ -172,7 +172,7 @@ int run(const Flags& f) {
   std::vector<aoi::AoiVariant> variants = {aoi::AoiVariant::CpuFast, aoi::AoiVariant::CpuGrid};
   DeviceCeilings ceil;
   if (ctx->cuda()) {
-    variants.push_back(aoi::AoiVariant::GpuSeed);
+    variants.push_back(aoi::AoiVariant::GpuSorted);
     variants.push_back(aoi::AoiVariant::GpuFast);
     const Status st = measure_ceilings(*ctx, ceil);
     if (!st.ok()) {
@@ -224,7 +224,7 @@ int run(const Flags& f) {
     std::vector<aoi::TickResult> out(nv);
     std::vector<Digest> digest(nv);
     std::vector<long long> mismatches(nv, 0);
-    std::vector<std::string> refused(nv);  // a variant that refused the world (gpu-seed above 2^31 - 1)
+    std::vector<std::string> refused(nv);  // a variant that refused the world (gpu-sorted above 2^31 - 1)
     for (std::size_t v = 0; v < nv; ++v) digest[v].corrupt = corrupt(aoi::variant_name(here[v]));
     std::vector<aoi::Command> cmds;
     aoi::CommandSpec spec;
@@ -248,7 +248,7 @@ int run(const Flags& f) {
         const Status st =
             worlds[v]->tick(cmds, out[v], [&](const aoi::NotificationChunk& k) { d.take(k, ctx->pool()); });
         const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        if (!st.ok() && here[v] == aoi::AoiVariant::GpuSeed && st.code() == StatusCode::InvalidArgument) {
+        if (!st.ok() && here[v] == aoi::AoiVariant::GpuSorted && st.code() == StatusCode::InvalidArgument) {
           refused[v] = st.message();
           std::printf("%8zu %5g %4g %-9s | not run: %s\n", cs.clients, cs.map, cs.aoi, aoi::variant_name(here[v]),
                       st.message().c_str());

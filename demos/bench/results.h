@@ -3,7 +3,7 @@
 //  "max_ms","repeats","floor_ms","checked","checked_against"}]} described in docs/conventions.md.
 //
 // `checked` is true only when the record's own output was compared in the same run with an independent
-// reference (another variant, or one of the brute-force oracles of demos/oracles) and matched;
+// reference (another variant, or one of the brute-force oracles of tests/oracles) and matched;
 // `checked_against` names that reference whenever a comparison was made (null otherwise).
 #pragma once
 

@@ -20,10 +20,7 @@ namespace {
 
 using demos::median;
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind aoi: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind aoi"};
 
 // The flags of `warpmind aoi`.
 struct Flags {
@@ -149,7 +146,7 @@ demos::Subcommand aoi_command(CLI::App& parent) {
   demos::add_text(*app, "--notifications", f->notifications, "F",
                   "write the last tick's notifications to F (CSV: receiver,subject,field,value)");
   demos::add_context_flags(*app, f->context);
-  demos::add_text(*app, "--variant", f->variant, "V", "auto, cpu-grid, cpu-fast, gpu-seed, gpu-fast",
+  demos::add_text(*app, "--variant", f->variant, "V", "auto, cpu-grid, cpu-fast, gpu-sorted, gpu-fast",
                   [](const std::string& s) {
                     aoi::AoiVariant v;
                     return aoi::parse_variant(s, v) ? std::string() : "unknown variant '" + s + "'";

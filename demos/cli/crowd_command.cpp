@@ -22,10 +22,7 @@ namespace warpmind::cli {
 
 namespace {
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind crowd: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind crowd"};
 
 // One line of a --moves file.
 struct ExplicitMove {

@@ -17,10 +17,7 @@ namespace warpmind::cli {
 
 namespace {
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind ddm: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind ddm"};
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }

@@ -20,10 +20,7 @@ namespace warpmind::cli {
 
 namespace {
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind field: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind field"};
 
 std::string layer_path(const std::string& path, const std::string& layer, bool several) {
   if (!several) return path;

@@ -22,10 +22,7 @@ namespace warpmind::cli {
 
 namespace {
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind nav: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind nav"};
 
 struct Flags {
   std::string map, generate, size = "256x256", out, directions, write_map;

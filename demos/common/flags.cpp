@@ -169,6 +169,11 @@ void configure(CLI::App& app, const std::string& noun) {
   app.group(noun + "s");  // the heading the subcommands are listed under
 }
 
+int Refusal::operator()(const std::string& why) const {
+  std::fprintf(stderr, "%s: %s\n", program, why.c_str());
+  return 2;
+}
+
 int parse(CLI::App& app, int argc, char** argv) {
   const std::string noun = lower(app.get_formatter()->get_label("SUBCOMMAND"));
   const auto fail = [&app](const std::string& what) {

@@ -34,6 +34,14 @@ void configure(CLI::App& app, const std::string& noun = "command");
 // stdout; 2 after printing one line "PROGRAM[ SUBCOMMAND]: what is wrong" on stderr.
 int parse(CLI::App& app, int argc, char** argv);
 
+// Bad input found after parsing: `bad("what is wrong")` prints "PROGRAM: what is wrong" on stderr and
+// returns 2, the exit status of bad input. One per program or subcommand:
+//   constexpr demos::Refusal bad{"warpmind field"};
+struct Refusal {
+  const char* program;
+  int operator()(const std::string& why) const;
+};
+
 // A subcommand (of warpmind) or a suite (of warpmind-bench): its app, on which its flags are declared, and
 // what runs when the command line chose it (returning the exit status).
 struct Subcommand {

@@ -41,10 +41,7 @@ using namespace warpmind;
 using demos::median;
 using Clock = std::chrono::steady_clock;
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind-demo: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind-demo"};
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 

@@ -127,7 +127,7 @@ class ServerObserver {
 };
 
 // The players of the latest snapshot inside the AOI of the player with id `selected` by the module's rule
-// (aoi_sees of demos/oracles/aoi_oracle.h on the Welcome's world and AOI), ascending ids, `selected`
+// (aoi_sees of tests/oracles/aoi_oracle.h on the Welcome's world and AOI), ascending ids, `selected`
 // included; empty when it is not in the snapshot.
 std::vector<std::uint32_t> observed_aoi(const ServerObserver& o, std::uint32_t selected);
 

@@ -52,7 +52,7 @@ class AoiScene : public Scene {
     c.shape = shape_;
     c.variant = variant_;
     WM_RETURN_IF_ERROR(aoi::AoiWorld::create(ctx, c, world_));
-    is_gpu_ = world_->variant() == aoi::AoiVariant::GpuSeed || world_->variant() == aoi::AoiVariant::GpuFast;
+    is_gpu_ = world_->variant() == aoi::AoiVariant::GpuSorted || world_->variant() == aoi::AoiVariant::GpuFast;
     WM_RETURN_IF_ERROR(
         world_->reset(aoi::generate_players(static_cast<std::size_t>(clients_), c.world, hot_spots_, seed_)));
     tick_ = 0;
@@ -79,7 +79,7 @@ class AoiScene : public Scene {
     const aoi::AoiShape shapes[] = {aoi::AoiShape::Square, aoi::AoiShape::Circle};
     dirty |= combo("AOI shape", shape_, shapes, aoi::shape_name);
     const aoi::AoiVariant variants[] = {aoi::AoiVariant::Auto, aoi::AoiVariant::CpuGrid, aoi::AoiVariant::CpuFast,
-                                        aoi::AoiVariant::GpuSeed, aoi::AoiVariant::GpuFast};
+                                        aoi::AoiVariant::GpuSorted, aoi::AoiVariant::GpuFast};
     dirty |= combo("AOI variant", variant_, variants, aoi::variant_name);
     ImGui::SliderFloat("attack share", &attack_share_, 0.0f, 1.0f);
     if (world_) {

@@ -2,7 +2,6 @@
 // port, per bot) that join, walk between scripted waypoints and attack what they see, then check every
 // State they received against their commands and the AOI rule (docs/server.md, "What the bots check").
 // The check is bots_check.cpp; what a bot records, bots.h.
-#include <arpa/inet.h>
 #include <enet/enet.h>
 #include <poll.h>
 #include <sys/resource.h>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "bots.h"
+#include "bots_addresses.h"
 #include "bots_check.h"
 #include "bots_record.h"
 #include "flags.h"
@@ -34,10 +34,7 @@ using namespace warpmind;
 using namespace warpmind::bots;
 using demos::percentile;
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind-bots: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind-bots"};
 
 std::int64_t wall_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -511,56 +508,6 @@ struct Run {
   Client client{f, handshake, world};
   Script script{f, world, client};
 };
-
-// HOST:PORT[,HOST:PORT...]: bot i connects to the (i mod count)-th (the zones of a cluster). Empty
-// string or what is wrong with the list.
-std::string parse_servers(const std::string& list, std::vector<ENetAddress>& servers) {
-  for (std::size_t from = 0; from <= list.size();) {
-    std::size_t to = list.find(',', from);
-    if (to == std::string::npos) to = list.size();
-    const std::string one = list.substr(from, to - from);
-    from = to + 1;
-    const std::size_t colon = one.rfind(':');
-    if (colon == std::string::npos) return "--server: expected HOST:PORT, got '" + one + "'";
-    const std::string host_name = one.substr(0, colon);
-    char* end = nullptr;
-    const long port = std::strtol(one.c_str() + colon + 1, &end, 10);
-    if (*end != '\0' || port < 1 || port > 65535) return "--server: bad port in '" + one + "'";
-    ENetAddress address;
-    if (enet_address_set_host(&address, host_name.c_str()) != 0) return "--server: unknown host '" + host_name + "'";
-    address.port = static_cast<enet_uint16>(port);
-    servers.push_back(address);
-  }
-  return {};
-}
-
-// --bind ADDR[/PREFIX][,...]: the local IPv4 addresses the bots' sockets are bound to, bot i to the (i mod
-// count)-th, a block ADDR/PREFIX (16 <= PREFIX <= 32) standing for its addresses in order (without the
-// block's first and last where PREFIX <= 30: its network and broadcast addresses). Hosts in network byte
-// order, as ENet keeps them; empty string or what is wrong with the list.
-std::string parse_bind(const std::string& list, std::vector<enet_uint32>& locals) {
-  for (std::size_t from = 0; from <= list.size();) {
-    std::size_t to = list.find(',', from);
-    if (to == std::string::npos) to = list.size();
-    const std::string one = list.substr(from, to - from);
-    from = to + 1;
-    const std::size_t slash = one.find('/');
-    const std::string host_name = one.substr(0, slash);
-    in_addr a{};
-    if (inet_pton(AF_INET, host_name.c_str(), &a) != 1) return "expected an IPv4 address, got '" + one + "'";
-    long prefix = 32;
-    if (slash != std::string::npos) {
-      char* end = nullptr;
-      prefix = std::strtol(one.c_str() + slash + 1, &end, 10);
-      if (*end != '\0' || end == one.c_str() + slash + 1 || prefix < 16 || prefix > 32)
-        return "the prefix of '" + one + "' must be 16 to 32";
-    }
-    const std::uint32_t size = std::uint32_t{1} << (32 - prefix), first = ntohl(a.s_addr) & ~(size - 1);
-    const std::uint32_t skip = prefix <= 30 ? 1 : 0;
-    for (std::uint32_t k = skip; k < size - skip; ++k) locals.push_back(htonl(first + k));
-  }
-  return {};
-}
 
 // One ENet host per bot, connecting to its server; empty string or the reason it cannot.
 std::string open_bots(Run& run, const std::vector<ENetAddress>& servers, const std::vector<enet_uint32>& locals) {

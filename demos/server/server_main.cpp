@@ -22,10 +22,7 @@ using namespace warpmind::server;
 
 extern "C" void on_signal(int) { g_stop.store(true); }
 
-int bad(const std::string& why) {
-  std::fprintf(stderr, "warpmind-server: %s\n", why.c_str());
-  return 2;
-}
+constexpr demos::Refusal bad{"warpmind-server"};
 
 int run(Server& sv) {
   const Flags& f = sv.f;

@@ -31,7 +31,7 @@ STYLE = {  # variant -> (colour, marker)
     "gpu-coalesced": ("#bcbd22", "D"), "gpu-shared": ("#2ca02c", "P"), "gpu-binned": ("#d62728", "o"),
     "cpu-reference": ("#1f77b4", "s"), "gpu-sort": ("#ff7f0e", "^"), "gpu-tiled": ("#2ca02c", "P"),
     "gpu-static-grid": ("#d62728", "o"),
-    "cpu-fast": ("#1f77b4", "s"), "cpu-grid": ("#8c564b", "v"), "gpu-seed": ("#ff7f0e", "^"),
+    "cpu-fast": ("#1f77b4", "s"), "cpu-grid": ("#8c564b", "v"), "gpu-seed": ("#ff7f0e", "^"), "gpu-sorted": ("#ff7f0e", "^"),
     "gpu-fast": ("#d62728", "o"),
     "cpu-sort": ("#1f77b4", "s"), "cpu-brute": ("#8c564b", "v"), "gpu-region": ("#ff7f0e", "^"),
     "gpu-grid": ("#d62728", "o"),

@@ -36,7 +36,7 @@ _BOTS = ["demos/server/bots_main.cpp", "demos/server/bots_check.cpp", "demos/ser
 
 SOURCES = {
     "field": _module("field", "field_suite.cpp") + _BENCH_COMMON,
-    "crowd": _module("crowd", "crowd_suite.cpp") + ["demos/bench/crowd_avoid_suite.cpp", "demos/oracles/crowd_oracle.h"]
+    "crowd": _module("crowd", "crowd_suite.cpp") + ["demos/bench/crowd_avoid_suite.cpp", "tests/oracles/crowd_oracle.h"]
              + _BENCH_COMMON,
     "aoi": _module("aoi", "aoi_suite.cpp") + _BENCH_COMMON,
     "ddm": _module("ddm", "ddm_suite.cpp") + _BENCH_COMMON,
@@ -49,7 +49,8 @@ SOURCES = {
     # Refereed matches of the engines: the search and its networks, the engines' programs.
     "matches": _SEARCH + ["assets/chess/network.wmn", "assets/connect6/network.wmn", "demos/chess", "demos/connect6"],
     # The trainer, its data's programs and the network inputs they share with the engine.
-    "training": ["train", "demos/train", "ai/src/search/chess", "ai/include/warpmind/search/chess_network.h"],
+    "training": ["train", "demos/train", "ai/src/search/chess/chess_network.cpp", "ai/src/search/nnue_layers.cpp",
+                 "ai/src/search/nnue_layers.h", "ai/include/warpmind/search/chess_network.h"],
     "demo-battle": ["demos/demo", "engine/src", "ai/include/warpmind/field", "ai/src/field", "gpu/src/field",
                     "ai/include/warpmind/crowd", "ai/src/crowd", "gpu/src/crowd", "ai/include/warpmind/combat",
                     "ai/src/combat", "gpu/src/combat", "ai/src/core", "gpu/src/core"],

@@ -16,9 +16,10 @@
 namespace warpmind::aoi {
 namespace {
 
-constexpr AoiVariant kVariants[] = {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast};
+constexpr AoiVariant kVariants[] = {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSorted,
+                                    AoiVariant::GpuFast};
 
-bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
+bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSorted || v == AoiVariant::GpuFast; }
 
 std::unique_ptr<AoiWorld> make(AoiConfig c, AoiVariant v) {
   Context* ctx = is_gpu(v) ? test::cuda_context() : &test::cpu_context();

@@ -40,7 +40,7 @@ struct Expected {
   TickResult result;
 };
 
-// The contract, naively (demos/oracles/aoi_oracle.h): O(N^2) range queries.
+// The contract, naively (tests/oracles/aoi_oracle.h): O(N^2) range queries.
 Expected oracle(const AoiConfig& c, std::vector<Player> p, const std::vector<Command>& cmds,
                 ::warpmind::oracle::AoiVisible& visible) {
   Expected e;
@@ -148,7 +148,7 @@ std::vector<Command> commands(const std::vector<Player>& p, const AoiConfig& c, 
   return cmds;
 }
 
-bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
+bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSorted || v == AoiVariant::GpuFast; }
 
 Context* context_for(AoiVariant v) {
   return is_gpu(v) ? warpmind::test::cuda_context() : &warpmind::test::cpu_context();
@@ -201,8 +201,8 @@ TEST_P(AoiVariantTest, MatchesTheOracleTickByTick) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, AoiVariantTest,
-                         testing::Combine(testing::Values(AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed,
-                                                          AoiVariant::GpuFast),
+                         testing::Combine(testing::Values(AoiVariant::CpuGrid, AoiVariant::CpuFast,
+                                                          AoiVariant::GpuSorted, AoiVariant::GpuFast),
                                           testing::Values(AoiShape::Square, AoiShape::Circle)),
                          [](const auto& i) {
                            std::string n =
@@ -234,7 +234,7 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
     AoiConfig cc = c;
     cc.variant = AoiVariant::CpuFast;
     ASSERT_TRUE(AoiWorld::create(warpmind::test::cpu_context(), cc, ref).ok());
-    cc.variant = AoiVariant::GpuSeed;
+    cc.variant = AoiVariant::GpuSorted;
     ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), cc, seed).ok());
     cc.variant = AoiVariant::GpuFast;
     ASSERT_TRUE(AoiWorld::create(*warpmind::test::cuda_context(), cc, fast).ok());
@@ -267,7 +267,7 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
         EXPECT_TRUE(g->entered == a.entered);
         EXPECT_TRUE(g->left == a.left);
       }
-      expect_same_players(seed->players(), ref->players(), "cpu-fast (gpu-seed)");
+      expect_same_players(seed->players(), ref->players(), "cpu-fast (gpu-sorted)");
       expect_same_players(fast->players(), ref->players(), "cpu-fast (gpu-fast)");
       expect_same_players(chunked->players(), ref->players(), "cpu-fast (gpu-fast in chunks)");
       EXPECT_GT(a.notifications.size(), 100000u);
@@ -277,7 +277,7 @@ TEST(AoiGpu, EqualsCpuFastOnLargeWorlds) {
 
 // Mailboxes hold exactly the records' notifications, regrouped by receiver; on every variant.
 TEST(Aoi, MailboxesAreTheRecordsByReceiver) {
-  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSorted, AoiVariant::GpuFast}) {
     if (is_gpu(v) && !warpmind::test::cuda_context()) continue;  // the GPU variants on a GPU only
     SCOPED_TRACE(variant_name(v));
     const World wd = worlds()[1];  // hot spots
@@ -321,7 +321,7 @@ TEST(Aoi, MailboxesAreTheRecordsByReceiver) {
 // receiver once, each chunk within its bound (or one receiver alone); put together they are the stored
 // list, as records and as mailboxes, on every variant, for chunks of 1 notification up to unbounded.
 TEST(AoiGpu, ASinkGetsTheListInChunksOfWholeReceivers) {
-  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSorted, AoiVariant::GpuFast}) {
     if (is_gpu(v) && !warpmind::test::cuda_context()) continue;
     for (const NotificationFormat format : {NotificationFormat::Records, NotificationFormat::Mailboxes})
       for (const std::uint64_t chunk : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{5000}, ~std::uint64_t{0}}) {
@@ -439,7 +439,7 @@ TEST(Aoi, ChunkRuleCutsAtTheDocumentedReceivers) {
 
 // On every variant (the GPU ones on a GPU only; the suite name keeps it in the sanitizer runs' filter).
 TEST(AoiGpu, EmptyWorldsAndEmptyBatches) {
-  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSeed, AoiVariant::GpuFast}) {
+  for (const AoiVariant v : {AoiVariant::CpuGrid, AoiVariant::CpuFast, AoiVariant::GpuSorted, AoiVariant::GpuFast}) {
     if (is_gpu(v) && !warpmind::test::cuda_context()) continue;
     SCOPED_TRACE(variant_name(v));
     AoiConfig c;
@@ -478,8 +478,13 @@ TEST(AoiGpu, GpuVariantsNeedTheCudaBackend) {
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("CUDA"), std::string::npos) << st.message();
   AoiVariant v;
+  EXPECT_TRUE(parse_variant("gpu-sorted", v));
+  EXPECT_EQ(v, AoiVariant::GpuSorted);
+  EXPECT_STREQ(variant_name(AoiVariant::GpuSorted), "gpu-sorted");
+  // The variant's old name still parses, for one release.
+  v = AoiVariant::Auto;
   EXPECT_TRUE(parse_variant("gpu-seed", v));
-  EXPECT_EQ(v, AoiVariant::GpuSeed);
+  EXPECT_EQ(v, AoiVariant::GpuSorted);
 }
 
 TEST(Aoi, AutoFollowsTheContextsBackend) {
@@ -607,7 +612,7 @@ TEST(AoiScenario, CommandsAreReproducibleAndMixed) {
 
 std::vector<AoiVariant> available_variants() {
   std::vector<AoiVariant> v = {AoiVariant::CpuGrid, AoiVariant::CpuFast};
-  if (warpmind::test::cuda_context()) v.insert(v.end(), {AoiVariant::GpuSeed, AoiVariant::GpuFast});
+  if (warpmind::test::cuda_context()) v.insert(v.end(), {AoiVariant::GpuSorted, AoiVariant::GpuFast});
   return v;
 }
 

@@ -33,7 +33,7 @@ std::vector<Vec2> lattice(const WorldRect& w, float gap, std::size_t n, std::uin
 
 using test::random_moves;
 
-// O(N^2) oracle of the rule, straight from the header's definition (demos/oracles/crowd_oracle.h).
+// O(N^2) oracle of the rule, straight from the header's definition (tests/oracles/crowd_oracle.h).
 std::vector<Verdict> oracle(const CrowdConfig& c, const std::vector<Vec2>& old, const std::vector<Vec2>& p) {
   return ::warpmind::oracle::crowd_verdicts(c, old, p);
 }

@@ -24,7 +24,7 @@ struct TestRegion {
   bool alive = true;
 };
 
-// Brute force from the half-open contract (demos/oracles/ddm_oracle.h).
+// Brute force from the half-open contract (tests/oracles/ddm_oracle.h).
 template <int D>
 std::vector<Pair> oracle(const std::vector<TestRegion<D>>& r) {
   std::vector<RegionKind> kind;

@@ -1,4 +1,4 @@
-// Every variant against the brute-force oracle (demos/oracles/field_oracle.h, no code shared with the
+// Every variant against the brute-force oracle (tests/oracles/field_oracle.h, no code shared with the
 // variants), bit for bit (the field is defined exactly: tolerance 0), on the cases of field_cases.h;
 // plus the pinned signature, determinism and error handling.
 #include <gtest/gtest.h>

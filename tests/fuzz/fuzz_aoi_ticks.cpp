@@ -1,5 +1,5 @@
 // libFuzzer target: AOI command batches through the public API (warpmind::aoi::AoiWorld), on both CPU
-// variants, against the brute-force oracle written from the contract (demos/oracles/aoi_oracle.h).
+// variants, against the brute-force oracle written from the contract (tests/oracles/aoi_oracle.h).
 // Input: a 32-byte header (flags, player count, tick count, then world x0 y0 width height, aoi,
 // max_move, attack_range as raw float bits), 12 bytes per player (x, y as float bits, hp), then 24-byte
 // commands exactly as a client batch arrives, split evenly over the ticks. Checked: a rejected

@@ -86,12 +86,7 @@ def test_regenerated_docs_pass_the_check(repo):
 
 
 def test_a_change_to_a_measured_module_lands_with_its_figures_marked_stale(repo):
-    # crowd.json and field.json measured at the copy's head (fresh, whatever the real files' state).
-    head = git(repo, "rev-parse", "HEAD").strip()
-    for results in ("bench/results/h200/crowd.json", "bench/results/h200/field.json"):
-        write(repo, results, re.sub(r'"commit": "[0-9a-f]+"', f'"commit": "{head}"', read(repo, results), count=1))
-    assert figures(repo).returncode == 0
-    git(repo, "commit", "-q", "-am", "results: crowd and field measured at the head")
+    fresh_at_head(repo, "bench/results/h200/crowd.json", "bench/results/h200/field.json")
     crowd = "ai/src/crowd/crowd_solver.cpp"
     write(repo, crowd, read(repo, crowd) + "// a change to what the crowd suite measures\n")
     # Committed without regenerating: the docs still call crowd.json fresh, and the check says so.
@@ -142,7 +137,18 @@ def test_a_hand_edit_of_a_generated_figure_fails(repo):
     assert "README.md: block 'performance' differs" in r.stderr
 
 
+def fresh_at_head(repo, *results):
+    """The results files measured at the copy's head (fresh, whatever the real files' state), docs
+    regenerated and committed."""
+    head = git(repo, "rev-parse", "HEAD").strip()
+    for rel in results:
+        write(repo, rel, re.sub(r'"commit": "[0-9a-f]+"', f'"commit": "{head}"', read(repo, rel), count=1))
+    assert figures(repo).returncode == 0
+    git(repo, "commit", "-q", "-am", "results: measured at the head")
+
+
 def test_a_hand_edit_of_a_stale_mark_fails(repo):
+    fresh_at_head(repo, "bench/results/h200/crowd.json")
     state_doc = read(repo, "docs/status.md")
     state = block(state_doc, "results-state")
     edited = state.replace("| fresh |", "| **stale**: measured at 0000000; the sources changed since |", 1)
@@ -189,6 +195,17 @@ def test_figures_and_commit_ids_typed_outside_blocks_fail(repo):
     write(repo, "docs/notes/2026-01-01-account.md", "Measured at 8b0b4fb: 1.79 ms, 17.7×.\n")
     r = figures(repo, "--check")
     assert r.returncode == 0, r.stderr
+
+
+def test_references_over_their_line_limits_fail(repo):
+    for rel, limit in (("docs/server.md", 700), ("docs/search.md", 700), ("README.md", 150)):
+        text = read(repo, rel)
+        lines = len(text.rstrip("\n").split("\n"))
+        write(repo, rel, text + "\nA line.\n" * (limit - lines + 1))
+        r = figures(repo, "--check")
+        assert r.returncode == 1, rel
+        assert f"{rel}: " in r.stderr and f"more than its {limit}" in r.stderr, r.stderr
+        write(repo, rel, text)
 
 
 def test_goals_say_met_or_missed_from_the_results(repo):

@@ -71,7 +71,11 @@ namespace Warpmind
     public struct SearchResult { public string Move; public int Score, Depth; public ulong Nodes; }
 
     public enum AoiShape { Square = 0, Circle = 1 }
-    public enum AoiVariant { Auto = 0, CpuGrid = 1, CpuFast = 2, GpuSeed = 3, GpuFast = 4 }
+    public enum AoiVariant
+    {
+        Auto = 0, CpuGrid = 1, CpuFast = 2, GpuSorted = 3, GpuFast = 4,
+        [System.Obsolete("use GpuSorted")] GpuSeed = 3
+    }
     public enum CommandType : uint { Move = 0, Attack = 1, Heal = 2 }
     public enum RegionKind { Publication = 0, Subscription = 1 }
     public enum DdmVariant { Auto = 0, CpuBrute = 1, CpuSort = 2, GpuRegion = 3, GpuGrid = 4 }

@@ -278,8 +278,9 @@ typedef enum wm_aoi_variant {
   WM_AOI_AUTO = 0, /* the context's backend: gpu-fast on CUDA, cpu-fast on the CPU */
   WM_AOI_CPU_GRID = 1,
   WM_AOI_CPU_FAST = 2,
-  WM_AOI_GPU_SEED = 3, /* needs a CUDA context */
-  WM_AOI_GPU_FAST = 4  /* needs a CUDA context */
+  WM_AOI_GPU_SORTED = 3, /* needs a CUDA context */
+  WM_AOI_GPU_FAST = 4,   /* needs a CUDA context */
+  WM_AOI_GPU_SEED = 3    /* WM_AOI_GPU_SORTED's old name, kept for one release */
 } wm_aoi_variant;
 
 typedef struct wm_aoi_config {

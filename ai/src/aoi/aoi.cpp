@@ -26,13 +26,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-constexpr warpmind::detail::Named<AoiVariant> kVariants[] = {{AoiVariant::Auto, "auto"},
-                                                             {AoiVariant::CpuGrid, "cpu-grid"},
-                                                             {AoiVariant::CpuFast, "cpu-fast"},
-                                                             {AoiVariant::GpuSeed, "gpu-seed"},
-                                                             {AoiVariant::GpuFast, "gpu-fast"}};
+constexpr warpmind::detail::Named<AoiVariant> kVariants[] = {
+    {AoiVariant::Auto, "auto"},        {AoiVariant::CpuGrid, "cpu-grid"},
+    {AoiVariant::CpuFast, "cpu-fast"}, {AoiVariant::GpuSorted, "gpu-sorted"},
+    {AoiVariant::GpuFast, "gpu-fast"}, {AoiVariant::GpuSorted, "gpu-seed"}};  // the old name
 
-bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSeed || v == AoiVariant::GpuFast; }
+bool is_gpu(AoiVariant v) { return v == AoiVariant::GpuSorted || v == AoiVariant::GpuFast; }
 
 #if WARPMIND_HAVE_CUDA
 // The device records mirror the public ones byte for byte.
@@ -198,7 +197,7 @@ Status AoiWorld::create(Context& ctx, const AoiConfig& c, std::unique_ptr<AoiWor
                              c.track_visibility,
                              c.format == NotificationFormat::Mailboxes};
     Status err = gpu::AoiDevice::create(
-        ctx.stream(), v == AoiVariant::GpuSeed ? gpu::AoiKernel::Seed : gpu::AoiKernel::Fast, g, im.device);
+        ctx.stream(), v == AoiVariant::GpuSorted ? gpu::AoiKernel::Sorted : gpu::AoiKernel::Fast, g, im.device);
     if (err.ok()) err = im.device->reset(nullptr, 0);  // a tick before reset() works as on the CPU
     if (!err.ok()) return err.context("aoi");
   }

@@ -28,11 +28,11 @@ struct AoiGeometry {
 };
 
 enum class AoiKernel {
-  Seed,  // the thesis pipeline: sorted update vectors + segmented sums; subject-centric range query,
-         // then a stable sort of the notifications by receiver (the whole list in device memory, at most
-         // 2^31 - 1 notifications)
-  Fast   // atomics for the merge; receiver-centric count / scan, then the notifications written in output
-         // order a chunk of receivers at a time (device memory bounded by the chunk, any count)
+  Sorted,  // the thesis pipeline: sorted update vectors + segmented sums; subject-centric range query,
+           // then a stable sort of the notifications by receiver (the whole list in device memory, at most
+           // 2^31 - 1 notifications)
+  Fast     // atomics for the merge; receiver-centric count / scan, then the notifications written in output
+           // order a chunk of receivers at a time (device memory bounded by the chunk, any count)
 };
 
 struct AoiPlayerRec {
@@ -85,7 +85,7 @@ struct AoiTickCounts {
   std::size_t accepted = 0;
   std::size_t updates = 0, notifications = 0, entered = 0, left = 0;
   // Time per stage on the device's timeline (CUDA events): commands up, logic and merge, bucket sort
-  // (with the neighbourhood lists), range query (gpu-seed: the whole list in device memory; gpu-fast:
+  // (with the neighbourhood lists), range query (gpu-sorted: the whole list in device memory; gpu-fast:
   // each receiver's count and offset, the list itself is written by deliver()), visibility and its
   // changes. A stage that reads a size back (a scan's total) or grows a buffer includes those host round
   // trips.

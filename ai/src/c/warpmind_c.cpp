@@ -315,7 +315,7 @@ wm_status wm_aoi_create(wm_context* ctx, const wm_aoi_config* c, wm_aoi** out) {
     ac.attack_range = c->attack_range;
     ac.track_visibility = c->track_visibility != 0;
     static constexpr aoi::AoiVariant kVariants[] = {aoi::AoiVariant::Auto, aoi::AoiVariant::CpuGrid,
-                                                    aoi::AoiVariant::CpuFast, aoi::AoiVariant::GpuSeed,
+                                                    aoi::AoiVariant::CpuFast, aoi::AoiVariant::GpuSorted,
                                                     aoi::AoiVariant::GpuFast};
     ac.variant = kVariants[c->variant];
     if (c->chunk_notifications) ac.chunk_notifications = c->chunk_notifications;

@@ -19,7 +19,7 @@
 //               walk of each player's previous and current lists, count / scan / write again
 //   delivery    the list handed to the host in chunks of whole receivers (aoi::rules::for_each_chunk),
 //               two page-locked staging buffers, the next chunk's copy overlapping the consumer
-// gpu-seed (the thesis pipeline):
+// gpu-sorted (the thesis pipeline):
 //   merge       every valid command emits update vectors keyed (player, field); a stable radix sort
 //               keeps command order inside a key; heads are marked and scanned into the update index;
 //               one thread per update sums its run in command order and applies it
@@ -540,7 +540,7 @@ Status AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTic
   WM_CUDA(cudaEventRecord(im.ev[3], s));
 
   // Range query. gpu-fast: the counts and offsets per receiver (with the visibility counts); the list
-  // itself is written chunk by chunk in deliver(). gpu-seed: the whole sorted list, and its receivers'
+  // itself is written chunk by chunk in deliver(). gpu-sorted: the whole sorted list, and its receivers'
   // run starts as the offsets.
   if (!(err = fast ? im.count_receivers(true) : im.query_seed()).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[4], s));
@@ -609,7 +609,7 @@ Status AoiDevice::download(const AoiHostOutputs& out, double& ms) {
 }
 
 // Queues chunk receivers [r0, r1) (notifications [first, first + count)) into staging slot `slot`:
-// written (gpu-fast) or packed (gpu-seed's mailboxes) into the slot's device buffer, then copied to its
+// written (gpu-fast) or packed (gpu-sorted's mailboxes) into the slot's device buffer, then copied to its
 // page-locked buffer, events around each part.
 Status AoiDevice::Impl::write_chunk(int slot, unsigned r0, unsigned r1, unsigned long long first,
                                     unsigned long long count) {

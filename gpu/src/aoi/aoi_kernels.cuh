@@ -1,6 +1,6 @@
 // The AOI tick on the device, shared by its three files (aoi.cu: the tick, validation, buckets and
-// neighbourhood lists, receiver-centric counts and writes, visibility, delivery in chunks; aoi_seed.cu:
-// gpu-seed's merge and range query; aoi_fast.cu: gpu-fast's merge):
+// neighbourhood lists, receiver-centric counts and writes, visibility, delivery in chunks; aoi_sorted.cu:
+// gpu-sorted's merge and range query; aoi_fast.cu: gpu-fast's merge):
 // constants, device helpers, and the device world's state. Pipelines in aoi.cu's opening comment.
 #pragma once
 
@@ -100,7 +100,7 @@ struct AoiDevice::Impl {
   DeviceBuffer<unsigned long long> counters, damage;
   DeviceBuffer<unsigned> move_count, first_move, multi_count;
   DeviceBuffer<unsigned long long> multi_key, multi_key_sorted;
-  // gpu-seed merge
+  // gpu-sorted merge
   DeviceBuffer<unsigned> vec_count, vec_offset, vec_val, vec_val_sorted, head, head_index;
   DeviceBuffer<unsigned long long> vec_key, vec_key_sorted;
   // updates
@@ -116,7 +116,7 @@ struct AoiDevice::Impl {
   DeviceBuffer<unsigned char> nb_count;
   // range query: per receiver the count and the offset of its notifications (n + 1)
   DeviceBuffer<unsigned long long> note_count, note_off;
-  DeviceBuffer<AoiNotificationRec> notes;  // gpu-seed: the whole list
+  DeviceBuffer<AoiNotificationRec> notes;  // gpu-sorted: the whole list
   DeviceBuffer<unsigned> pair_receiver, pair_update, pair_receiver_sorted, pair_update_sorted;
   unsigned long long note_total = 0;
   // delivery: two chunks in device memory and in page-locked staging

@@ -55,7 +55,7 @@
 // Variants: cpu-grid (the thesis's CPU baseline: bucket lists, one thread, subject-centric delivery then
 // a sort; holds the whole list whatever the chunk), cpu-fast (multi-threaded: counting sort into
 // buckets, receiver-centric two-phase count and store, a chunk at a time), and with the CUDA backend
-// gpu-seed (the thesis pipeline: sorted update vectors and segmented sums, subject-centric query by
+// gpu-sorted (the thesis pipeline: sorted update vectors and segmented sums, subject-centric query by
 // binary search, notifications sorted by receiver; the whole list in device memory, at most 2^31 - 1
 // notifications a tick) and gpu-fast (atomic merge; per bucket one list of its 3 x 3 buckets' players
 // in id order, then one warp per receiver counting and writing its notifications in output order, a
@@ -78,7 +78,15 @@
 
 namespace warpmind::aoi {
 
-enum class AoiVariant { Auto, CpuGrid, CpuFast, GpuSeed, GpuFast };
+// GpuSeed is GpuSorted's name before 2026-12-07 (and "gpu-seed" still parses): kept for one release.
+enum class AoiVariant {
+  Auto,
+  CpuGrid,
+  CpuFast,
+  GpuSorted,
+  GpuFast,
+  GpuSeed [[deprecated("use GpuSorted")]] = GpuSorted
+};
 const char* variant_name(AoiVariant v);
 bool parse_variant(std::string_view name, AoiVariant& out);
 

@@ -1,4 +1,4 @@
-// gpu-seed, the thesis pipeline (see aoi.cu): the merge by sorted update vectors and segmented sums, and
+// gpu-sorted, the thesis pipeline (see aoi.cu): the merge by sorted update vectors and segmented sums, and
 // the subject-centric range query whose (receiver, update) pairs a stable radix sort puts in order.
 #include "aoi/aoi_kernels.cuh"
 
@@ -6,7 +6,7 @@ namespace warpmind::gpu {
 namespace {
 using namespace aoi_device;
 
-// ---- gpu-seed merge ------------------------------------------------------------------------------
+// ---- gpu-sorted merge ------------------------------------------------------------------------------
 
 __global__ void k_vector_counts(const AoiCommandRec* __restrict__ cmd, const unsigned char* __restrict__ ok, unsigned m,
                                 unsigned* __restrict__ count) {
@@ -81,7 +81,7 @@ __global__ void k_update_index(const AoiUpdateRec* __restrict__ upd, unsigned u_
   count[p] = e - u;
 }
 
-// ---- gpu-seed range query ------------------------------------------------------------------------
+// ---- gpu-sorted range query ------------------------------------------------------------------------
 
 // Per update (when write: enumerate) the receivers of its subject: 3 row runs found by binary search.
 template <bool kWrite>
@@ -192,7 +192,7 @@ Status AoiDevice::Impl::query_seed() {
     return err;
   if (note_total > static_cast<unsigned long long>(INT_MAX))
     return Status::Invalid(
-        "gpu-seed: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast");
+        "gpu-sorted: more than 2^31 - 1 notifications in one tick (its sort is limited to that); use gpu-fast");
   const std::size_t cap = std::max<std::size_t>(note_total, 1);
   for (DeviceBuffer<unsigned>* b : {&pair_receiver, &pair_update, &pair_receiver_sorted, &pair_update_sorted})
     if (!(err = b->reserve(cap)).ok()) return err;
