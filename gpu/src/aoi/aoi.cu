@@ -532,7 +532,7 @@ Status AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTic
                                                                      nullptr, nullptr);
     WM_CUDA_LAUNCH(k_validate);
   }
-  if (!(err = fast ? im.merge_fast(m) : im.merge_seed(m)).ok()) return err;
+  if (!(err = fast ? im.merge_fast(m) : im.merge_sorted(m)).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[2], s));
 
   if (!(err = im.sort_buckets()).ok()) return err;
@@ -542,7 +542,7 @@ Status AoiDevice::tick(const AoiCommandRec* commands, std::size_t m_size, AoiTic
   // Range query. gpu-fast: the counts and offsets per receiver (with the visibility counts); the list
   // itself is written chunk by chunk in deliver(). gpu-sorted: the whole sorted list, and its receivers'
   // run starts as the offsets.
-  if (!(err = fast ? im.count_receivers(true) : im.query_seed()).ok()) return err;
+  if (!(err = fast ? im.count_receivers(true) : im.query_sorted()).ok()) return err;
   WM_CUDA(cudaEventRecord(im.ev[4], s));
   if (!fast && !(err = im.count_receivers(false)).ok()) return err;
   if (!(err = im.write_visibility()).ok()) return err;

@@ -145,9 +145,9 @@ struct AoiDevice::Impl {
   }
   Status sort_buckets();
   Status neighbourhoods();
-  Status merge_seed(unsigned m);
+  Status merge_sorted(unsigned m);
   Status merge_fast(unsigned m);
-  Status query_seed();
+  Status query_sorted();
   Status count_receivers(bool notes);
   Status write_visibility();
   Status enter_leave();

@@ -85,11 +85,11 @@ __global__ void k_update_index(const AoiUpdateRec* __restrict__ upd, unsigned u_
 
 // Per update (when write: enumerate) the receivers of its subject: 3 row runs found by binary search.
 template <bool kWrite>
-__global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const AoiUpdateRec* __restrict__ upd,
-                             const unsigned* __restrict__ bucket, const float* __restrict__ px,
-                             const float* __restrict__ py, const unsigned* __restrict__ skey, Sorted s,
-                             unsigned long long* __restrict__ count, const unsigned long long* __restrict__ offset,
-                             unsigned* __restrict__ pair_receiver, unsigned* __restrict__ pair_update) {
+__global__ void k_sorted_query(unsigned u_count, unsigned n, AoiGeometry g, const AoiUpdateRec* __restrict__ upd,
+                               const unsigned* __restrict__ bucket, const float* __restrict__ px,
+                               const float* __restrict__ py, const unsigned* __restrict__ skey, Sorted s,
+                               unsigned long long* __restrict__ count, const unsigned long long* __restrict__ offset,
+                               unsigned* __restrict__ pair_receiver, unsigned* __restrict__ pair_update) {
   const unsigned u = blockIdx.x * blockDim.x + threadIdx.x;
   if (u >= u_count) return;
   const unsigned sub = upd[u].player, b = bucket[sub];
@@ -115,9 +115,9 @@ __global__ void k_seed_query(unsigned u_count, unsigned n, AoiGeometry g, const 
   if (!kWrite) count[u] = c;
 }
 
-__global__ void k_seed_gather(unsigned long long t, const unsigned* __restrict__ receiver,
-                              const unsigned* __restrict__ update, const AoiUpdateRec* __restrict__ upd,
-                              AoiNotificationRec* __restrict__ notes) {
+__global__ void k_sorted_gather(unsigned long long t, const unsigned* __restrict__ receiver,
+                                const unsigned* __restrict__ update, const AoiUpdateRec* __restrict__ upd,
+                                AoiNotificationRec* __restrict__ notes) {
   const unsigned long long j = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= t) return;
   const AoiUpdateRec& v = upd[update[j]];
@@ -128,7 +128,7 @@ __global__ void k_seed_gather(unsigned long long t, const unsigned* __restrict__
 
 using namespace aoi_device;
 
-Status AoiDevice::Impl::merge_seed(unsigned m) {
+Status AoiDevice::Impl::merge_sorted(unsigned m) {
   cudaStream_t s = stream;
   Status err;
   for (DeviceBuffer<unsigned>* b : {&vec_count, &vec_offset})
@@ -175,16 +175,16 @@ Status AoiDevice::Impl::merge_seed(unsigned m) {
   return Status::Ok();
 }
 
-Status AoiDevice::Impl::query_seed() {
+Status AoiDevice::Impl::query_sorted() {
   cudaStream_t s = stream;
   Status err;
   if (!(err = note_count.reserve(std::size_t{u_count} + 1)).ok()) return err;
   if (!(err = note_off.reserve(std::size_t{u_count} + 1)).ok()) return err;
   if (u_count > 0) {
-    k_seed_query<false><<<blocks_for<kThreads>(u_count), kThreads, 0, s>>>(u_count, n, g, upd.get(), bucket.get(),
-                                                                           px.get(), py.get(), skey.get(), sorted(),
-                                                                           note_count.get(), nullptr, nullptr, nullptr);
-    WM_CUDA_LAUNCH(k_seed_query);
+    k_sorted_query<false><<<blocks_for<kThreads>(u_count), kThreads, 0, s>>>(
+        u_count, n, g, upd.get(), bucket.get(), px.get(), py.get(), skey.get(), sorted(), note_count.get(), nullptr,
+        nullptr, nullptr);
+    WM_CUDA_LAUNCH(k_sorted_query);
   }
   WM_CUDA(cudaMemsetAsync(note_count.get() + u_count, 0, sizeof(unsigned long long), s));
   if (!(err = exclusive_scan(note_count.get(), note_off.get(), std::size_t{u_count} + 1, temp, stream, &note_total))
@@ -198,17 +198,17 @@ Status AoiDevice::Impl::query_seed() {
     if (!(err = b->reserve(cap)).ok()) return err;
   if (!(err = notes.reserve(cap)).ok()) return err;
   if (u_count > 0) {
-    k_seed_query<true><<<blocks_for<kThreads>(u_count), kThreads, 0, s>>>(
+    k_sorted_query<true><<<blocks_for<kThreads>(u_count), kThreads, 0, s>>>(
         u_count, n, g, upd.get(), bucket.get(), px.get(), py.get(), skey.get(), sorted(), nullptr, note_off.get(),
         pair_receiver.get(), pair_update.get());
-    WM_CUDA_LAUNCH(k_seed_query);
+    WM_CUDA_LAUNCH(k_sorted_query);
   }
   WM_RETURN_IF_ERROR(sort_pairs(pair_receiver.get(), pair_receiver_sorted.get(), pair_update.get(),
                                 pair_update_sorted.get(), note_total, temp, s, 0, bits_for(n)));
   if (note_total > 0) {
-    k_seed_gather<<<blocks_for<kThreads>(note_total), kThreads, 0, s>>>(
+    k_sorted_gather<<<blocks_for<kThreads>(note_total), kThreads, 0, s>>>(
         note_total, pair_receiver_sorted.get(), pair_update_sorted.get(), upd.get(), notes.get());
-    WM_CUDA_LAUNCH(k_seed_gather);
+    WM_CUDA_LAUNCH(k_sorted_gather);
   }
   // The receivers' offsets in the sorted list: where each one's run starts.
   k_run_starts<<<blocks_for<kThreads>(std::size_t{n} + 1), kThreads, 0, s>>>(
