@@ -20,6 +20,14 @@ namespace warpmind::server {
 
 struct Server;
 
+// Whether the per-address caps (--max-sessions-per-address, ...) pass over an ENet address (network
+// order): 127.0.0.1, the server's own host, whose bots and tools the operator runs.
+inline bool uncapped_address(std::uint32_t host) { return ENET_NET_TO_HOST_32(host) == 0x7f000001u; }
+// Whether `n` already held by one address leave it room for one more under `cap` (0: no cap).
+inline bool under_cap(std::uint32_t host, std::size_t n, int cap) {
+  return cap == 0 || uncapped_address(host) || n < static_cast<std::size_t>(cap);
+}
+
 // A token bucket: `rate` a second, bursts of `rate` (at least 1).
 struct Bucket {
   using Clock = std::chrono::steady_clock;

@@ -71,6 +71,9 @@ struct Flags {
     // most 1 s).
     double idle_seconds = 10;
     int half_open_ms = 5000, max_half_open = 64;
+    // What one IPv4 address may hold (0: no cap; 127.0.0.1, the server's own host, is held to none):
+    // players (joined, Detached included, until their slot is free) and observers.
+    int max_sessions_per_address = 64, max_observers_per_address = 2;
     // A player whose connection is lost without a Leave stays in the game, its slot Detached, for
     // resume_seconds (0: it leaves at once): a Hello with its token in that time takes it back.
     double resume_seconds = 10;

@@ -131,6 +131,13 @@ void add_server_flags(CLI::App& app, Flags& f) {
                      "CAP_NET_ADMIN; the summary's socket_buffer says what was set)");
   demos::add_integer(app, "--max-observers", f.limits.max_observers, 0, 64, "N",
                      "observer connections at once (warpmind-demo --connect): a Snapshot of every player a tick each");
+  demos::add_integer(app, "--max-sessions-per-address", f.limits.max_sessions_per_address, 0, 1000000, "N",
+                     "players one IPv4 address may hold (Detached ones included); a Hello beyond is refused "
+                     "(ServerFull). 0: no cap. Servers whose players share addresses (NAT) raise it; 127.0.0.1 is "
+                     "not held to it");
+  demos::add_integer(app, "--max-observers-per-address", f.limits.max_observers_per_address, 0, 64, "N",
+                     "observers one IPv4 address may have (an Observe beyond is refused: ServerFull); 0: no cap; "
+                     "127.0.0.1 is not held to it");
   demos::add_text(app, "--key-file", f.keys.file, "FILE",
                   "the server's key pair from the 32-byte seed in FILE (64 hexadecimal digits on its first line), so "
                   "that clients can check its public key (printed at start; warpmind-bots --server-key)",

@@ -24,6 +24,8 @@ std::string Server::metrics_text() {
   single("warpmind_server_joins_total", "counter", "Joins accepted.", n.joined);
   single("warpmind_server_leaves_total", "counter", "Players that left.", n.left);
   single("warpmind_server_refused_total", "counter", "Joins refused.", n.refused);
+  single("warpmind_server_address_refused_total", "counter",
+         "Hellos and Observes refused because their address held its cap of players or observers.", n.address_refused);
   single("warpmind_server_idle_total", "counter", "Players whose clients went quiet for --idle-seconds.",
          limits.counts().idle_players);
   single("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
@@ -93,7 +95,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"notifications\":%llu,\"datagrams_in\":%llu,\"datagram_bytes_in\":%llu,\"bytes_in\":%llu,\"packets_out\":%"
         "llu,\"bytes_out\":%llu,"
         "\"tick_ms\":{\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f},\"variant\":\"%s\",\"backend\":\"%s\","
-        "\"send_failures\":%llu,\"observers\":%zu,\"observers_refused\":%llu,\"observers_idle\":%llu,\"connects_by_"
+        "\"send_failures\":%llu,\"observers\":%zu,\"observers_refused\":%llu,\"address_refused\":%llu,\"observers_"
+        "idle\":%llu,\"connects_by_"
         "socket\":[%s],\"socket_"
         "buffer\":%d,\"zone\":%d,"
         "\"zones\":%d,\"cluster\":{"
@@ -124,7 +127,7 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         percentile(times.tick().kept(), 0.9), percentile(times.tick().kept(), 0.99), times.tick().max(),
         aoi::variant_name(world->variant()), backend_name(ctx->backend()),
         static_cast<unsigned long long>(sockets.counts().send_failures), sessions.observers().size(),
-        static_cast<unsigned long long>(n.observers_refused),
+        static_cast<unsigned long long>(n.observers_refused), static_cast<unsigned long long>(n.address_refused),
         static_cast<unsigned long long>(limits.counts().observers_idle), by_socket.c_str(), sockets.socket_buffer(),
         f.zone, f.zones, static_cast<unsigned long long>(zones.counts().messages),
         static_cast<unsigned long long>(zones.counts().bad), static_cast<unsigned long long>(zones.counts().late),

@@ -1,6 +1,7 @@
 // warpmind-server's sessions (sessions.h): connections and what their clients say (Hello, Observe,
 // Leave, and the commands and acknowledgements checked against the connection's token and seq), and the
 // slots' part in the tick, the relays and the store.
+#include <algorithm>
 #include <cmath>
 
 #include "sessions.h"
@@ -54,6 +55,15 @@ void Sessions::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
     if (resume(p, c, h)) return;
     ++counts_.resume_failed;  // not there any more (or never was): a new session
   }
+  // One address holds at most --max-sessions-per-address players (Detached ones included): a client
+  // cannot take every slot by joining again and again, and honest joins from elsewhere still get in.
+  const auto held = sessions_by_address_.find(p->address.host);
+  if (!under_cap(p->address.host, held == sessions_by_address_.end() ? 0 : held->second,
+                 sv_.f.limits.max_sessions_per_address)) {
+    ++counts_.address_refused;
+    refuse(p, net::RefuseReason_ServerFull);
+    return;
+  }
   int free = -1;
   for (std::size_t i = 0; i < slots_.size() && free < 0; ++i)
     if (slots_[i].state == SlotState::Free) free = static_cast<int>(i);
@@ -69,6 +79,7 @@ void Sessions::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   s.spawn = {where(rng_), where(rng_), kSpawnHp};
   s.first_tick = sv_.tick;
   s.heard_tick = sv_.tick;
+  count_address(s, p->address.host);
   c.slot = free;
   ++counts_.joined;
   counts_.peak = std::max<std::uint64_t>(counts_.peak, active_count());
@@ -107,6 +118,7 @@ bool Sessions::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   }
   s.state = SlotState::Active;
   s.peer = p;
+  count_address(s, p->address.host);  // counted against the address it is played from now
   s.acked = s.ack_sent = 0;
   s.sent = {};              // a new connection
   s.first_tick = sv_.tick;  // acknowledgements count from this connection's first State
@@ -184,6 +196,15 @@ void Sessions::supersede(ENetPeer* p) {
   });
 }
 
+void Sessions::count_address(Slot& s, std::uint32_t address) {
+  if (s.address != 0) {
+    auto held = sessions_by_address_.find(s.address);
+    if (held != sessions_by_address_.end() && --held->second == 0) sessions_by_address_.erase(held);
+  }
+  s.address = address;
+  if (address != 0) ++sessions_by_address_[address];
+}
+
 // Whether an Observe may watch: it carries the observer key (compared in time independent of where they
 // differ), or, with no key set, it comes from a loopback address. A Snapshot is every player's position and
 // HP, so no stranger may have one.
@@ -211,6 +232,12 @@ void Sessions::on_observe(ENetPeer* p, Conn& c, const net::Observe& o) {
   }
   if (observers_.size() >= static_cast<std::size_t>(sv_.f.limits.max_observers))
     return refuse(p, net::RefuseReason_ServerFull);
+  const auto same_address = [p](const ENetPeer* o) { return o->address.host == p->address.host; };
+  if (!under_cap(p->address.host, std::count_if(observers_.begin(), observers_.end(), same_address),
+                 sv_.f.limits.max_observers_per_address)) {
+    ++counts_.address_refused;
+    return refuse(p, net::RefuseReason_ServerFull);
+  }
   c.observer = true;
   c.heard = Clock::now();
   observers_.push_back(p);
@@ -236,6 +263,7 @@ void Sessions::release(ENetPeer* p, bool lost) {
     s.has_command = s.resume_pending = false;
     if (s.state == SlotState::Joining) {
       s.state = SlotState::Free;
+      count_address(s, 0);
       ++counts_.left;
     } else if (s.state == SlotState::Leaving) {  // a cluster's Leave, its tick not come yet: it still leaves
     } else if (lost && sv_.f.limits.resume_seconds > 0) {
@@ -373,9 +401,11 @@ int Sessions::take_command(int slot, const net::Message& m) {
     return BadPacket;
   }
   if (token != s.token) return WrongToken;
-  s.heard_tick = sv_.tick;  // its client is there, whatever becomes of the message
   if (seq <= s.last_received) return StaleSeq;
   if (seq - s.last_received > net::kSeqWindow) return SeqWindow;
+  // Its client is there: a message with its token and a new seq, whatever becomes of it. A stale or
+  // repeated seq is not (a client could keep a slot for ever by sending one packet again).
+  s.heard_tick = sv_.tick;
   // An acknowledgement counts when it names a State this client can have received and is newer than
   // the last; any other is ignored (the command stands).
   if (ack > s.acked && ack >= s.first_tick && ack < sv_.tick) s.acked = ack;
@@ -455,6 +485,7 @@ bool Sessions::take_pending(std::uint32_t i, net::RawCommand& c) {
   } else if (s.state == SlotState::Leaving) {
     c = {sv_.id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0};
     s.state = SlotState::Free;
+    count_address(s, 0);
     if (sv_.f.zones > 1 && s.peer) {  // a cluster's Leave: its client told the tick now, the connection let go
       if (auto* conn = static_cast<Conn*>(s.peer->data)) conn->slot = -1;
       goodbye(s.peer, sv_.tick);
@@ -506,6 +537,7 @@ bool Sessions::relay(std::uint32_t k, std::uint64_t relay_tick, const net::Messa
 
 std::uint32_t Sessions::restore(const std::vector<net::StoredSlot>& from, std::uint64_t tick) {
   std::uint32_t players = 0;
+  sessions_by_address_.clear();  // no connection is left: no session is counted against an address
   for (std::uint32_t i = 0; i < slots_.size(); ++i) {
     const net::StoredSlot& was = from[i];
     Slot& s = slots_[i];
@@ -533,6 +565,7 @@ void Sessions::replay(std::uint32_t k, const net::RawCommand& c) {
   Slot& s = slots_[k];
   switch (c.kind) {
     case net::RawKind::Join:
+      count_address(s, 0);
       s = Slot{};
       s.state = SlotState::Detached;
       s.spawn = {c.x, c.y, kSpawnHp};
@@ -541,6 +574,7 @@ void Sessions::replay(std::uint32_t k, const net::RawCommand& c) {
       ++counts_.detached;
       break;
     case net::RawKind::Leave:
+      count_address(s, 0);
       s = Slot{};
       break;
     case net::RawKind::Move:
@@ -554,6 +588,7 @@ void Sessions::replay(std::uint32_t k, const net::RawCommand& c) {
 
 void Sessions::join_virtual(std::uint32_t i, std::uint64_t token, const aoi::Player& spawn) {
   Slot& s = slots_[i];
+  count_address(s, 0);
   s = Slot{};
   s.state = SlotState::Joining;
   s.token = token;

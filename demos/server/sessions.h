@@ -17,6 +17,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "drops.h"
@@ -52,6 +53,7 @@ struct Slot {
   std::uint64_t ack_sent = 0;       // a cluster's gateway: the acknowledgement last passed on to the zones
   std::uint64_t detached_tick = 0;  // Detached: the tick in which its connection was lost
   std::uint64_t join_tick = 0;      // the tick its session joined in (a cluster's tokens are made from it)
+  std::uint32_t address = 0;        // the IPv4 address its session is counted against (0: none)
   bool resume_pending = false;      // a cluster: resumed, its Resume not yet in a tick (no Welcome yet)
   SentFilter sent;                  // a cluster's gateway: what it passed on to this connection (sent_filter.h)
 };
@@ -72,6 +74,9 @@ class Sessions {
     std::uint64_t ciphers[2] = {};        // connections whose keys were agreed, by net::Cipher
     std::uint64_t commands = 0;           // commands taken (kept as a slot's pending command)
     std::uint64_t observers_refused = 0;  // Observes without the key, or from elsewhere than loopback
+    // Hellos and Observes refused (ServerFull, also counted in `refused`) because their address held
+    // --max-sessions-per-address players or --max-observers-per-address observers.
+    std::uint64_t address_refused = 0;
   };
 
   explicit Sessions(Server& sv) : sv_(sv) {}
@@ -148,10 +153,13 @@ class Sessions {
   void supersede(ENetPeer* p);
   void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
   bool observer_admitted(const ENetPeer* p, const net::Observe& o) const;
+  // Slot s's session counted against `address` (0: none) instead of the one it was.
+  void count_address(Slot& s, std::uint32_t address);
 
   Server& sv_;
   std::vector<Slot> slots_;
   std::vector<ENetPeer*> observers_;
+  std::unordered_map<std::uint32_t, std::uint32_t> sessions_by_address_;  // slots not Free, by Slot::address
   std::string observer_key_;          // from --observer-key-file (empty: loopback observers only)
   net::KeyPair identity_;             // this process's X25519 key pair, the server's side of every Connect
   std::vector<std::uint8_t> opened_;  // a received packet's Message, opened

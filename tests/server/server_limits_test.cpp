@@ -132,34 +132,108 @@ TEST(Server, DisconnectsAClientThatStopsAcknowledging) {
 }
 
 // A joined client that goes quiet (ENet keeps its connection alive, but it sends nothing with its
-// token) loses its player after --idle-seconds; one that keeps sending, even only stale seqs, keeps it.
+// token) loses its player after --idle-seconds, and so does one that sends only a stale seq again and
+// again (its own token, a command already received: no sign of a client playing); one that keeps sending
+// new seqs keeps it.
 TEST(Server, QuietPlayersLeaveAfterIdleSeconds) {
   ASSERT_EQ(enet_initialize(), 0);
   ServerProcess server({"--map", "100", "--aoi", "10", "--idle-seconds", "1"}, "idle");
   ASSERT_GT(server.port, 0) << slurp(server.err);
   using namespace warpmind::net;
   flatbuffers::FlatBufferBuilder b(256);
-  Client quiet(server.port), busy(server.port);
-  ASSERT_TRUE(quiet.connected && busy.connected);
-  std::uint64_t token = 0;
-  for (Client* c : {&quiet, &busy}) ASSERT_NE(join(*c, b), nullptr);
-  token = busy.find(Body_Welcome)->body_as_Welcome()->token();
-  // 2.5 s: `busy` sends a Move every 100 ms (the same seq after the first: stale, but its own token);
-  // `quiet` only lets ENet answer.
+  Client quiet(server.port), stale(server.port), busy(server.port);
+  ASSERT_TRUE(quiet.connected && stale.connected && busy.connected);
+  for (Client* c : {&quiet, &stale, &busy}) ASSERT_NE(join(*c, b), nullptr);
+  const std::uint64_t busy_token = busy.find(Body_Welcome)->body_as_Welcome()->token();
+  const std::uint64_t stale_token = stale.find(Body_Welcome)->body_as_Welcome()->token();
+  // 2.5 s: `busy` sends a Move every 100 ms with a new seq; `stale` the same Move (seq 1) every 100 ms,
+  // taken once and stale after; `quiet` only lets ENet answer.
+  std::uint32_t seq = 0;
   for (const auto until = Clock::now() + std::chrono::milliseconds(2500); Clock::now() < until;) {
-    move(b, token, 1, 5, 5);
+    move(b, busy_token, ++seq, 5, 5);
     busy.send(b, kStreamChannel);
-    busy.pump([] { return false; }, 0.05);
-    quiet.pump([] { return false; }, 0.05);
+    move(b, stale_token, 1, 5, 5);
+    stale.send(b, kStreamChannel);
+    busy.pump([] { return false; }, 0.03);
+    stale.pump([] { return false; }, 0.03);
+    quiet.pump([] { return false; }, 0.03);
   }
   EXPECT_TRUE(quiet.disconnected);
+  EXPECT_TRUE(stale.disconnected);
   EXPECT_FALSE(busy.disconnected);
   json sv;
   ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
   ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
-  EXPECT_EQ(sv["clients"]["idle"], 1) << sv.dump();
+  EXPECT_EQ(sv["clients"]["idle"], 2) << sv.dump();
   EXPECT_EQ(sv["clients"]["connected_at_stop"], 1) << sv.dump();
-  EXPECT_GE(sv["drops"]["stale_seq"], 10) << sv.dump();
+  EXPECT_GE(sv["drops"]["stale_seq"], 5) << sv.dump();
+  enet_deinitialize();
+}
+
+// One address (127.0.0.2) tries to take every slot and every observer place: it keeps
+// --max-sessions-per-address players and --max-observers-per-address observers, the rest are refused
+// (ServerFull, counted as address_refused), and players and an observer from another address (127.0.0.3)
+// still get in. Without the caps the first address would hold all 8 slots and both observer places.
+TEST(Server, OneAddressHoldsNoMoreThanItsCapOfPlayersAndObservers) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10", "--max-clients", "8", "--max-sessions-per-address", "3",
+                        "--max-observers", "2", "--max-observers-per-address", "1"},
+                       "per_address");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  flatbuffers::FlatBufferBuilder b(256);
+  ENetAddress attacker_address{}, honest_address{};
+  enet_address_set_host_ip(&attacker_address, "127.0.0.2");
+  enet_address_set_host_ip(&honest_address, "127.0.0.3");
+  const auto refused_full = [](const Client& c) {
+    const Message* m = c.find(Body_Refused);
+    return m != nullptr && m->body_as_Refused()->reason() == RefuseReason_ServerFull;
+  };
+  const auto observe = [&](Client& c) {
+    b.Clear();
+    FinishMessageBuffer(b, CreateMessage(b, Body_Observe, CreateObserve(b, kProtocolVersion).Union()));
+    c.send(b, kReliableChannel);
+    c.pump([&] { return c.find(Body_Welcome) || c.find(Body_Refused); }, 3.0);
+    return c.find(Body_Welcome) != nullptr;
+  };
+  std::vector<std::unique_ptr<Client>> attackers, honest;
+  int attacker_players = 0, attacker_full = 0;
+  for (std::uint32_t i = 0; i < 10; ++i) {
+    attackers.push_back(std::make_unique<Client>(server.port, &attacker_address, 100 + i));
+    ASSERT_TRUE(attackers.back()->connected);
+    Client& c = *attackers.back();
+    hello(b, kProtocolVersion);
+    c.send(b, kReliableChannel);
+    c.pump([&] { return c.find(Body_Welcome) || c.find(Body_Refused); }, 3.0);
+    attacker_players += c.find(Body_Welcome) != nullptr;
+    attacker_full += refused_full(c);
+  }
+  EXPECT_EQ(attacker_players, 3);
+  EXPECT_EQ(attacker_full, 7);
+  int attacker_observers = 0;
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    attackers.push_back(std::make_unique<Client>(server.port, &attacker_address, 200 + i));
+    ASSERT_TRUE(attackers.back()->connected);
+    attacker_observers += observe(*attackers.back());
+  }
+  EXPECT_EQ(attacker_observers, 1);
+  EXPECT_TRUE(refused_full(*attackers.back()));
+  int honest_players = 0;
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    honest.push_back(std::make_unique<Client>(server.port, &honest_address, 300 + i));
+    ASSERT_TRUE(honest.back()->connected);
+    honest_players += join(*honest.back(), b) != nullptr;
+  }
+  EXPECT_EQ(honest_players, 3);
+  honest.push_back(std::make_unique<Client>(server.port, &honest_address, 400));
+  ASSERT_TRUE(honest.back()->connected);
+  EXPECT_TRUE(observe(*honest.back()));
+  EXPECT_TRUE(server.alive());
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  EXPECT_EQ(sv["clients"]["joined"], 6) << sv.dump();
+  EXPECT_EQ(sv["address_refused"], 8) << sv.dump();
   enet_deinitialize();
 }
 
