@@ -79,6 +79,7 @@ RERUN = {
     "server-10k.json": "gpu-run.sh STAGE OUT server-10k",
     "server-kill.json": "gpu-run.sh STAGE OUT server-kill",
     "matches.json": "scripts/match.sh (docs/search.md, Chess strength)",
+    "matches-g256b1.json": "scripts/match.sh or gpu-run.sh match-stockfish (docs/search.md, Chess strength)",
     "training.json": "scripts/train-chess.sh (docs/training.md, Commands)",
 }
 
