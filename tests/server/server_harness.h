@@ -290,6 +290,17 @@ inline const warpmind::net::Message* join(Client& c, flatbuffers::FlatBufferBuil
   c.pump([&] { return c.find(warpmind::net::Body_Welcome) != nullptr; }, 3.0);
   return c.find(warpmind::net::Body_Welcome);
 }
+// Sends c an Observe of this protocol and waits (3 s at most) for its Welcome or Refused; whether it
+// was welcomed.
+inline bool observe(Client& c, flatbuffers::FlatBufferBuilder& b) {
+  b.Clear();
+  warpmind::net::FinishMessageBuffer(
+      b, warpmind::net::CreateMessage(b, warpmind::net::Body_Observe,
+                                      warpmind::net::CreateObserve(b, warpmind::net::kProtocolVersion).Union()));
+  c.send(b, warpmind::net::kReliableChannel);
+  c.pump([&] { return c.find(warpmind::net::Body_Welcome) || c.find(warpmind::net::Body_Refused); }, 3.0);
+  return c.find(warpmind::net::Body_Welcome) != nullptr;
+}
 inline void move(flatbuffers::FlatBufferBuilder& b, std::uint64_t token, std::uint32_t seq, float x, float y) {
   b.Clear();
   warpmind::net::FinishMessageBuffer(

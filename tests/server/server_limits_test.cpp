@@ -189,13 +189,7 @@ TEST(Server, OneAddressHoldsNoMoreThanItsCapOfPlayersAndObservers) {
     const Message* m = c.find(Body_Refused);
     return m != nullptr && m->body_as_Refused()->reason() == RefuseReason_ServerFull;
   };
-  const auto observe = [&](Client& c) {
-    b.Clear();
-    FinishMessageBuffer(b, CreateMessage(b, Body_Observe, CreateObserve(b, kProtocolVersion).Union()));
-    c.send(b, kReliableChannel);
-    c.pump([&] { return c.find(Body_Welcome) || c.find(Body_Refused); }, 3.0);
-    return c.find(Body_Welcome) != nullptr;
-  };
+  const auto observe = [&](Client& c) { return warpmind::server_test::observe(c, b); };
   std::vector<std::unique_ptr<Client>> attackers, honest;
   int attacker_players = 0, attacker_full = 0;
   for (std::uint32_t i = 0; i < 10; ++i) {

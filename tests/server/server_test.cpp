@@ -693,13 +693,7 @@ TEST(Server, ObserversNeedTheKeyWhenTheServerHasOne) {
   ServerProcess quiet({"--map", "100", "--aoi", "10", "--max-observers", "2", "--idle-seconds", "1"},
                       "quiet_observers");
   ASSERT_GT(quiet.port, 0) << slurp(quiet.err);
-  const auto observe = [&](Client& c) {
-    b.Clear();
-    FinishMessageBuffer(b, CreateMessage(b, Body_Observe, CreateObserve(b, kProtocolVersion).Union()));
-    c.send(b, kReliableChannel);
-    c.pump([&] { return c.find(Body_Welcome) || c.find(Body_Refused); }, 3.0);
-    return c.find(Body_Welcome) != nullptr;
-  };
+  const auto observe = [&](Client& c) { return warpmind::server_test::observe(c, b); };
   Client silent1(quiet.port), silent2(quiet.port), third(quiet.port);
   EXPECT_TRUE(observe(silent1));
   EXPECT_TRUE(observe(silent2));
