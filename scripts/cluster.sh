@@ -162,17 +162,34 @@ field() { sed -n "s/.*\"$2\":\([-0-9.e]*\).*/\1/p" <<<"$1" | head -1; }
 server_args=(--port 0 --map "$map" --aoi "$aoi" --shape "$shape" --backend "$backend" --json --seconds "$limit")
 
 # ---- The cluster: its bus authenticated (docs/server.md, "The zone bus"). A random cluster key signs
-# every zone's messages; a random password guards the NATS server (its config file and the zones'
-# credentials file are readable by this user alone), so neither travels on a command line.
+# every zone's messages; each zone is a NATS user of its own with a random password (the NATS config file
+# and the credentials files are readable by this user alone, so nothing secret travels on a command line),
+# allowed only what a zone does: publish tick messages, relays to any zone and its own stored state;
+# subscribe to tick messages and its own relays; of JetStream's API, make, read and look up the cluster's
+# two streams. No zone may write another's stored state, and none may delete or purge a stream.
+prefix="warpmind.cluster.$$"
+echo "$prefix" > "$log/nats.prefix"  # what the users' permissions name (a zone started by hand needs it)
+stream_base=${prefix//./_}
 (
   umask 077
   od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$log/cluster.key"
   echo >> "$log/cluster.key"
   od -An -tx1 -N32 /dev/urandom | tr -d ' \n' > "$log/server.key"  # the zones' key pair's seed (--key-file)
   echo >> "$log/server.key"
-  password=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-  echo "warpmind:$password" > "$log/nats.credentials"
-  printf 'authorization {\n  user: warpmind\n  password: "%s"\n}\nmax_payload: 8388608\n' "$password" > "$log/nats.conf"
+  js=""
+  for s in "${stream_base}_TICKS" "${stream_base}_STATE"; do
+    for api in CREATE INFO MSG.GET; do js+=", \"\$JS.API.STREAM.$api.$s\""; done
+  done
+  printf 'authorization {\n  users = [\n' > "$log/nats.conf"
+  for ((k = 0; k < zones; ++k)); do
+    password=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+    echo "zone$k:$password" > "$log/zone$k.credentials"
+    printf '    {user: "zone%d", password: "%s", permissions: {\n' "$k" "$password" >> "$log/nats.conf"
+    printf '      publish: {allow: ["%s.tick", "%s.relay.*", "%s.state.%d"%s]}\n' "$prefix" "$prefix" "$prefix" "$k" \
+      "$js" >> "$log/nats.conf"
+    printf '      subscribe: {allow: ["%s.tick", "%s.relay.%d", "_INBOX.>"]}}}\n' "$prefix" "$prefix" "$k" >> "$log/nats.conf"
+  done
+  printf '  ]\n}\nmax_payload: 8388608\n' >> "$log/nats.conf"
 )
 # CLUSTER_TLS=1: the bus over TLS (docs/server.md, "Trust: the zone bus"). A CA made for this run signs
 # the NATS server's certificate (named warpmind-nats, which the zones check: --nats-tls-name) and one
@@ -214,13 +231,12 @@ if ((tls)); then
   plain=refused
   if exec 3<>"/dev/tcp/$nats_host/$nats_port"; then
     printf 'CONNECT {"verbose":false,"pedantic":false,"name":"plain","user":"%s","pass":"%s"}\r\nPING\r\n' \
-      "$(cut -d: -f1 "$log/nats.credentials")" "$(cut -d: -f2 "$log/nats.credentials")" >&3 2> /dev/null || true
-    pong "$(timeout 3 head -c 4096 <&3 2> /dev/null || true)" && plain=admitted
+      "$(cut -d: -f1 "$log/zone0.credentials")" "$(cut -d: -f2 "$log/zone0.credentials")" >&3 2> /dev/null || true
+    pong "$(timeout 3 cat <&3 2> /dev/null || true)" && plain=admitted
     exec 3>&-
   fi
   tls_json="{\"plain_client\":\"$plain\"}"
 fi
-prefix="warpmind.cluster.$$"
 servers=""
 zone_pids=()
 zone_ports=()
@@ -230,7 +246,7 @@ store_args=()
 zone_args() {  # zone $1's flags, into the array `zone`
   zone=(--host "$(zone_host "$1")" --sockets "$sockets" --max-clients "$per_zone" --zones "$zones" --zone-rows "$rows" --zone "$1"
     --nats "nats://$nats_host:$nats_port"
-    --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --key-file "$log/server.key" --nats-credentials-file "$log/nats.credentials"
+    --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --key-file "$log/server.key" --nats-credentials-file "$log/zone$1.credentials"
     "${store_args[@]}" "${tls_args[@]}")
   ((devices == 0)) || zone+=(--device "$(($1 % devices))")
 }
@@ -256,20 +272,21 @@ done
 server_key=$(grep -o "public key [0-9a-f]*" "$log/zone0.err" | head -1 | cut -d' ' -f3)
 [[ ${#server_key} -eq 64 ]] || { echo "cluster: zone 0 printed no public key" >&2; exit 1; }
 # CLUSTER_FORGE=N: while the bots play, a stranger on the bus. It tries the NATS server without
-# credentials (it must be refused), then with them — as if they had leaked — publishes N messages the
+# credentials (it must be refused), then with zone 0's — as if they had leaked — publishes N messages the
 # zones must drop for their tags: random bytes of up to 1 MB on the tick subject and on zone 0's relay
-# subject, and well-sized messages with a wrong tag. The zones count them (bad_tags).
+# subject, and well-sized messages with a wrong tag. The zones count them (bad_tags). Then, with zone 1's,
+# it tries to overwrite zone 0's stored state and to delete and purge the store: NATS must refuse all three.
 forge() {
   local n=$1 i size
   exec 3<>"/dev/tcp/$nats_host/$nats_port" || return 1
   printf 'CONNECT {"verbose":false,"pedantic":false,"name":"stranger"}\r\nPING\r\n' >&3
   anonymous=refused
-  pong "$(timeout 3 head -c 4096 <&3 2> /dev/null || true)" && anonymous=admitted
+  pong "$(timeout 3 cat <&3 2> /dev/null || true)" && anonymous=admitted
   exec 3>&-
   echo "$anonymous" > "$log/forge-anonymous"
   exec 3<>"/dev/tcp/$nats_host/$nats_port" || return 1
   printf 'CONNECT {"verbose":false,"pedantic":false,"name":"forger","user":"%s","pass":"%s"}\r\n' \
-    "$(cut -d: -f1 "$log/nats.credentials")" "$(cut -d: -f2 "$log/nats.credentials")" >&3
+    "$(cut -d: -f1 "$log/zone0.credentials")" "$(cut -d: -f2 "$log/zone0.credentials")" >&3
   for ((i = 0; i < n; ++i)); do
     size=$(( i % 10 == 0 ? 1000000 : 64 + (i * 97) % 4000 ))
     head -c "$size" /dev/urandom > "$log/forged.bin"
@@ -279,9 +296,19 @@ forge() {
     sleep 0.01
   done
   printf 'PING\r\n' >&3
-  timeout 3 head -c 4096 <&3 > /dev/null || true
+  timeout 3 cat <&3 > /dev/null || true
   exec 3>&-
   echo "$n" > "$log/forge-sent"
+  exec 3<>"/dev/tcp/$nats_host/$nats_port" || return 1
+  printf 'CONNECT {"verbose":false,"pedantic":false,"name":"forger","user":"%s","pass":"%s"}\r\n' \
+    "$(cut -d: -f1 "$log/zone1.credentials")" "$(cut -d: -f2 "$log/zone1.credentials")" >&3
+  printf 'PUB %s.state.0 4\r\nWMS2\r\n' "$prefix" >&3
+  printf 'PUB $JS.API.STREAM.DELETE.%s_STATE 0\r\n\r\n' "$stream_base" >&3
+  printf 'PUB $JS.API.STREAM.PURGE.%s_STATE 0\r\n\r\n' "$stream_base" >&3
+  printf 'PING\r\n' >&3
+  timeout 3 cat <&3 > "$log/forge-store-reply" || true
+  grep -c "Permissions Violation for Publish" "$log/forge-store-reply" > "$log/forge-store-refused" || true
+  exec 3>&-
 }
 
 echo "cluster: $zones zones ($rows x $columns) on $servers (NATS $nats_host:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
@@ -402,9 +429,10 @@ if ((forge_n > 0)); then
   sent=$(cat "$log/forge-sent" 2>/dev/null || echo 0)
   relays=$(( (forge_n + 1) / 4 ))
   expected=$(( (forge_n - relays) * zones + relays ))
-  [[ $anonymous == refused && $sent -eq $forge_n && $bad_tags -eq $expected ]] || ok=false
-  forge_json=$(printf '{"anonymous":"%s","forged":%d,"bad_tags":%d,"expected_bad_tags":%d}' "$anonymous" "$sent" \
-    "$bad_tags" "$expected")
+  store_refused=$(cat "$log/forge-store-refused" 2>/dev/null || echo 0)
+  [[ $anonymous == refused && $sent -eq $forge_n && $bad_tags -eq $expected && $store_refused -eq 3 ]] || ok=false
+  forge_json=$(printf '{"anonymous":"%s","forged":%d,"bad_tags":%d,"expected_bad_tags":%d,"store_writes_refused":%d}' \
+    "$anonymous" "$sent" "$bad_tags" "$expected" "$store_refused")
 else
   [[ $bad_tags -eq 0 ]] || ok=false
 fi

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "aoi_oracle.h"
+#include "enet_send.h"
 #include "output.h"
 #include "protocol.h"
 #include "session_keys.h"
@@ -188,8 +189,7 @@ void ServerObserver::poll(int max_events) {
           const auto key = b.CreateVector(sealing_->pair.pk.data(), sealing_->pair.pk.size());
           net::FinishMessageBuffer(
               b, net::CreateMessage(b, net::Body_Connect, net::CreateConnect(b, net::kProtocolVersion, key).Union()));
-          enet_peer_send(peer_, net::kReliableChannel,
-                         enet_packet_create(b.GetBufferPointer(), b.GetSize(), ENET_PACKET_FLAG_RELIABLE));
+          net::send_packet(peer_, net::kReliableChannel, b.GetBufferPointer(), b.GetSize(), nullptr);
           state_ = ObserverState::Waiting;
           since_ = Clock::now();
         }
@@ -264,11 +264,7 @@ void ServerObserver::on_keys(const std::uint8_t* data, std::size_t size) {
 }
 
 void ServerObserver::send_sealed(std::uint8_t channel, const std::uint8_t* data, std::size_t size) {
-  ENetPacket* p = enet_packet_create(nullptr, size + net::kSealOverhead,
-                                     channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0);
-  if (p == nullptr) return;
-  sealing_->keys.seal(channel, data, size, p->data);
-  if (enet_peer_send(peer_, channel, p) != 0) enet_packet_destroy(p);
+  net::send_packet(peer_, channel, data, size, &sealing_->keys);
 }
 
 void ServerObserver::on_message(const std::uint8_t* data, std::size_t size) {

@@ -81,10 +81,11 @@ constexpr auto kChurnStep = std::chrono::seconds(5);
 struct Step {
   Phase phase = Phase::Playing;
   Clock::time_point since{};
-  bool resume_next = false;  // Connecting: the Hello asks for the current session's player back
-  bool crash_next = false;   // ... because the server went silent (--resume-after-ms)
-  int connects = 0;          // connections made in the current churn step (WARPMIND_BOTS_DEBUG's report)
-  bool waiting = false;      // --ramp-seconds: not connected yet; it connects connect_after into the run
+  bool resume_next = false;       // Connecting: the Hello asks for the current session's player back
+  bool crash_next = false;        // ... because the server went silent (--resume-after-ms)
+  Clock::time_point resent_at{};  // Settling: when it last sent one more command (its last one not applied)
+  int connects = 0;               // connections made in the current churn step (WARPMIND_BOTS_DEBUG's report)
+  bool waiting = false;           // --ramp-seconds: not connected yet; it connects connect_after into the run
   Clock::duration connect_after{};
 };
 

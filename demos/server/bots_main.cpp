@@ -23,6 +23,7 @@
 #include "bots_addresses.h"
 #include "bots_check.h"
 #include "bots_record.h"
+#include "enet_send.h"
 #include "flags.h"
 #include "protocol.h"
 #include "warpmind/aoi/aoi.h"
@@ -45,7 +46,7 @@ struct Flags {
   std::string server, server_key, record, check_records, bind;
   std::string cipher = "auto";  // "auto": offer AES-256-GCM where this processor has AES-NI
   int bots = 10;
-  double seconds = 5, attack_share = 0.1, lose_share = 0, churn = 0, ramp_seconds = 0;
+  double seconds = 5, attack_share = 0.1, lose_share = 0, lose_commands = 0, churn = 0, ramp_seconds = 0;
   int threads = 1, resume_after_ms = 0;
   std::uint64_t seed = 1;
   bool json = false;
@@ -58,18 +59,10 @@ ENetHost* open_socket(const Bot& b) {
 
 // A Message to the bot's server: sealed with the connection's keys, or (the Connect) in clear before them.
 void send(Bot& b, std::uint8_t channel, flatbuffers::FlatBufferBuilder& fb) {
-  const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
-  const bool sealed = b.keys.ready();
-  ENetPacket* p = enet_packet_create(sealed ? nullptr : fb.GetBufferPointer(),
-                                     fb.GetSize() + (sealed ? net::kSealOverhead : 0), flags);
-  if (p == nullptr) return;
-  if (sealed) b.keys.seal(channel, fb.GetBufferPointer(), fb.GetSize(), p->data);
-  if (enet_peer_send(b.peer, channel, p) != 0) {
-    enet_packet_destroy(p);
-    return;
-  }
+  const std::size_t bytes = net::send_packet(b.peer, channel, fb.GetBufferPointer(), fb.GetSize(), &b.keys);
+  if (bytes == 0) return;
   ++b.counts.packets_out;
-  b.counts.bytes_out += p->dataLength;
+  b.counts.bytes_out += bytes;
 }
 
 // The servers' key and the ciphers the bots offer (--server-key, --cipher): each connection's Connect,
@@ -334,7 +327,11 @@ struct Client {
         if (record) on_message(b, ev.channelID, ev.packet, plain);
         enet_packet_destroy(ev.packet);
       } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+        // A bot that gave up (a churn step past its bound) plays no more: the server dropping its silent
+        // connection later is no news, and its session is counted lost once, by that step.
+        const bool gave_up = b.gone;
         b.gone = true;
+        if (gave_up) continue;
         // After a Leave the disconnect's data is the Goodbye's tick (docs/protocol.md): the end of the
         // session even where the Goodbye itself did not reach the bot.
         if (record && b.welcomed && b.step.phase == Phase::Leaving && b.session().end_tick == UINT64_MAX &&
@@ -443,6 +440,14 @@ struct Script {
         if (!client.connect(b, true)) b.step.phase = Phase::Playing, b.gone = true;
         return;
       }
+      // A second of States without its last command applied: that command was lost on the way (the
+      // stream channel is unreliable), so one more is sent, which the restart then waits for.
+      const Clock::time_point from = std::max(b.step.since, b.step.resent_at);
+      if (!b.gone && b.last_state_at > from + std::chrono::seconds(1)) {
+        command(b);
+        enet_host_flush(b.host);
+        b.step.resent_at = Clock::now();
+      }
     }
     if (Clock::now() - b.step.since > kChurnStep) {
       if (std::getenv("WARPMIND_BOTS_DEBUG") && !b.sessions.empty()) {
@@ -460,11 +465,13 @@ struct Script {
                        x.resumed ? " resumed" : "", x.after_crash ? " after a crash" : "", x.welcome_last_seq,
                        x.welcome_seq, x.sent.size());
       }
-      ++b.counts.churn_timeouts;
-      ++b.counts.timed_out[b.step.phase == Phase::Leaving    ? 0
-                           : b.step.phase == Phase::Settling ? 1
-                           : b.step.resume_next              ? 3
-                                                             : 2];
+      // A session the server cut off is counted lost once, as cut off, not again by the step it was in.
+      const bool cut_off = !b.sessions.empty() && b.session().gone;
+      b.counts.churn_timeouts += !cut_off;
+      b.counts.timed_out[b.step.phase == Phase::Leaving    ? 0
+                         : b.step.phase == Phase::Settling ? 1
+                         : b.step.resume_next              ? 3
+                                                           : 2] += !cut_off;
       b.step.phase = Phase::Playing;
       b.gone = true;  // it plays no more
       if (!b.sessions.empty() && b.session().end_tick == UINT64_MAX) b.session().lost = true;
@@ -495,6 +502,7 @@ struct Script {
           fb, net::CreateMessage(fb, net::Body_Move, net::CreateMove(fb, ses.token, seq, s.x, s.y, ack).Union()));
     }
     ses.sent.push_back(s);
+    if (f.lose_commands > 0 && u(b.rng) < f.lose_commands) return;  // lost on the way: recorded, never sent
     send(b, net::kStreamChannel, fb);
   }
 };
@@ -856,6 +864,8 @@ int main(int argc, char** argv) {
                     "share of commands that attack a visible player");
   demos::add_number(app, "--lose-share", f.lose_share, 0.0, 1.0, "F",
                     "share of States a bot acts as if it lost: checked, but not acknowledged");
+  demos::add_number(app, "--lose-commands", f.lose_commands, 0.0, 1.0, "F",
+                    "share of commands a bot records as sent and never sends, as if lost on the way");
   demos::add_number(app, "--churn", f.churn, 0.0, 10.0, "F",
                     "each second a share F of the bots leaves and joins again (a new session) or restarts and "
                     "takes its session back with its token, half and half; none in the last 5 s of the run");

@@ -1,7 +1,8 @@
 // warpmind-server's limits beyond the protocol's (server_limits.cpp): datagrams a second by address
 // (--address-rate, before ENet parses them); connections dropped for never saying Hello or for piling up
 // unacknowledged reliable data; players whose clients went quiet (--idle-seconds); handshakes never
-// completed (--half-open-ms, --max-half-open by address). Messages a second by connection (--peer-rate)
+// completed (--half-open-ms, --max-half-open by address); while peers are short, connections that never
+// joined (--max-unjoined by address: the oldest beyond are dropped, and new connects refused). Messages a second by connection (--peer-rate)
 // are taken with each packet (server_sessions.cpp), Detached players' grace (--resume-seconds) by the
 // sessions.
 //
@@ -52,7 +53,7 @@ class Limits {
   // What the summary reports of them.
   struct Counts {
     std::uint64_t datagrams_in = 0, datagram_bytes_in = 0;  // every datagram, before ENet parses it
-    std::uint64_t slow_peers = 0, idle_players = 0, observers_idle = 0, half_open_reset = 0;
+    std::uint64_t slow_peers = 0, idle_players = 0, observers_idle = 0, half_open_reset = 0, unjoined_dropped = 0;
   };
 
   explicit Limits(Server& sv) : sv_(sv) {}
@@ -66,15 +67,30 @@ class Limits {
   const Counts& counts() const { return counts_; }
 
  private:
+  // A connection held by an address: its peer index on the host and since when it is in its state.
+  struct Held {
+    std::uint32_t address;
+    Clock::time_point since;
+    std::size_t index;
+  };
   static int intercept(ENetHost* h, ENetEvent*);
-  void half_open(std::size_t k, Clock::time_point now);
+  bool admit_connect(const ENetHost* h, std::uint32_t address);
+  void short_of_peers(std::size_t k, Clock::time_point now);
+  // Of `held`, each address keeps its `cap` newest (ties: the lower index); the others' indexes are
+  // passed to `drop`. Reorders `held`.
+  template <class Drop>
+  static void keep_newest(std::vector<Held>& held, int cap, Drop drop);
 
   Server& sv_;
   Counts counts_;
   std::unordered_map<std::uint64_t, Bucket> address_buckets_;
   Clock::time_point address_sweep_{};
-  std::vector<std::vector<Clock::time_point>> half_open_since_;         // by host, by peer: when its handshake began
-  std::vector<std::pair<std::uint32_t, std::size_t>> half_open_peers_;  // the sweep's (address, peer index)
+  std::vector<std::vector<Clock::time_point>> half_open_since_;  // by host, by peer: when its handshake began
+  std::vector<Held> half_open_, unjoined_;                       // the sweep's, on one host
+  std::vector<bool> short_;  // by host: fewer than a quarter of its peers free at the last sweep
+  // By address (not 127.0.0.1): connections in the handshake or not joined at the last sweep, and
+  // connects admitted since while short of peers.
+  std::unordered_map<std::uint32_t, int> unjoined_by_address_;
 };
 
 }  // namespace warpmind::server

@@ -18,12 +18,15 @@ enum Drop : int {
   Forged,          // a packet that does not open with the connection's keys (docs/protocol.md, "Sealed packets")
   Replayed,        // a sealed packet whose counter is not above the last opened on its channel
   NoKeys,          // before the keys: anything but a Connect (or a clear Hello or Observe, refused)
+  Garbage,         // a datagram ENet would discard: not its format, or for no connection of this address
+  Fragment,        // a datagram with an ENet fragment (no client message needs one; datagram_check.h)
+  AddressCap,      // a connect from an address holding --max-unjoined connections while peers are short
   kDrops
 };
 inline const char* drop_name(int d) {
-  static const char* names[] = {"bad_packet", "oversized",  "unknown_version", "not_joined", "wrong_token",
-                                "stale_seq",  "seq_window", "bad_value",       "rate_limit", "flood",
-                                "forged",     "replayed",   "no_keys"};
+  static const char* names[] = {"bad_packet", "oversized", "unknown_version", "not_joined", "wrong_token", "stale_seq",
+                                "seq_window", "bad_value", "rate_limit",      "flood",      "forged",      "replayed",
+                                "no_keys",    "garbage",   "fragment",        "address_cap"};
   return names[d];
 }
 

@@ -68,9 +68,10 @@ struct Flags {
     // A joined player whose client sent nothing with its token for idle_seconds (0: never) leaves; a
     // connection whose handshake is not done within half_open_ms is reset, and while peers are short one
     // address (IP) keeps at most max_half_open handshakes older than the grace (half of half_open_ms, at
-    // most 1 s).
+    // most 1 s); likewise it keeps at most max_unjoined connections older than the grace that agreed
+    // keys but neither joined nor observe (their oldest beyond are dropped).
     double idle_seconds = 10;
-    int half_open_ms = 5000, max_half_open = 64;
+    int half_open_ms = 5000, max_half_open = 64, max_unjoined = 64;
     // What one IPv4 address may hold (0: no cap; 127.0.0.1, the server's own host, is held to none):
     // players (joined, Detached included, until their slot is free) and observers.
     int max_sessions_per_address = 64, max_observers_per_address = 2;

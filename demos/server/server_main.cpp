@@ -159,6 +159,9 @@ void add_server_flags(CLI::App& app, Flags& f) {
   demos::add_integer(app, "--max-half-open", f.limits.max_half_open, 1, 65535, "N",
                      "while fewer than a quarter of the peers are free: connections one IP address may have in "
                      "their handshake for more than half of --half-open-ms, at most 1 s (the oldest beyond are reset)");
+  demos::add_integer(app, "--max-unjoined", f.limits.max_unjoined, 1, 65535, "N",
+                     "while fewer than a quarter of the peers are free: connections one IP address (not 127.0.0.1) "
+                     "may hold for more than that grace without joining or observing (the oldest beyond are dropped)");
   demos::add_number(app, "--seconds", f.seconds, 0.0, 1e7, "S", "stop after S seconds; 0: when signalled");
   demos::add_integer(app, "--peer-rate", f.limits.peer_rate, 1, 1000000, "N",
                      "messages a second one connection may send");

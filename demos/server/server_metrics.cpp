@@ -30,6 +30,9 @@ std::string Server::metrics_text() {
          limits.counts().idle_players);
   single("warpmind_server_half_open_reset_total", "counter", "Handshakes reset: too old, or too many from one address.",
          limits.counts().half_open_reset);
+  single("warpmind_server_unjoined_dropped_total", "counter",
+         "Connections dropped while peers were short: too many from one address that never joined.",
+         limits.counts().unjoined_dropped);
   std::size_t open_connections = 0;
   sockets.for_each_peer([&](std::size_t, std::size_t, const ENetPeer* p) {
     open_connections += p->state != ENET_PEER_STATE_DISCONNECTED;
@@ -87,7 +90,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
     std::printf(
         "{\"program\":\"warpmind-server\",\"ticks\":%llu,\"seconds\":%.3f,\"tick_hz\":%d,\"late_ticks\":%llu,"
         "\"clients\":{\"joined\":%llu,\"left\":%llu,\"disconnected\":%llu,\"refused\":%llu,\"slow\":%llu,\"peak\":%llu,"
-        "\"connected_at_stop\":%u,\"idle\":%llu,\"half_open_reset\":%llu,\"detached\":%llu,\"resumed\":%llu,"
+        "\"connected_at_stop\":%u,\"idle\":%llu,\"half_open_reset\":%llu,\"unjoined_dropped\":%llu,\"detached\":%llu,"
+        "\"resumed\":%llu,"
         "\"resume_failed\":%llu,\"expired\":%llu,\"superseded\":%llu,\"sealed_chacha20_poly1305\":%llu,"
         "\"sealed_aes_256_gcm\":%llu},\"drops\":{%s},\"dropped\":%llu,\"receive_"
         "errors\":%llu,\"commands\":%llu,"
@@ -112,7 +116,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(n.disconnected), static_cast<unsigned long long>(n.refused),
         static_cast<unsigned long long>(limits.counts().slow_peers), static_cast<unsigned long long>(n.peak), connected,
         static_cast<unsigned long long>(limits.counts().idle_players),
-        static_cast<unsigned long long>(limits.counts().half_open_reset), static_cast<unsigned long long>(n.detached),
+        static_cast<unsigned long long>(limits.counts().half_open_reset),
+        static_cast<unsigned long long>(limits.counts().unjoined_dropped), static_cast<unsigned long long>(n.detached),
         static_cast<unsigned long long>(n.resumed), static_cast<unsigned long long>(n.resume_failed),
         static_cast<unsigned long long>(n.expired), static_cast<unsigned long long>(n.superseded),
         static_cast<unsigned long long>(n.ciphers[0]), static_cast<unsigned long long>(n.ciphers[1]), drop_list.c_str(),

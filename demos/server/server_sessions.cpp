@@ -531,6 +531,12 @@ bool Sessions::relay(std::uint32_t k, std::uint64_t relay_tick, const net::Messa
   if (s.state != SlotState::Active || s.peer == nullptr || s.resume_pending || relay_tick < s.first_tick ||
       !s.sent.first(m))
     return false;
+  if (m.body_type() == net::Body_Welcome) {  // its token written in here (kTokenFilledByGateway)
+    relay_welcome_.assign(bytes.begin(), bytes.end());
+    auto* w = static_cast<net::Welcome*>(net::GetMutableMessage(relay_welcome_.data())->mutable_body());
+    if (w->token() != net::kTokenFilledByGateway || !w->mutate_token(s.token)) return false;
+    bytes = relay_welcome_;
+  }
   sv_.sockets.send(s.peer, channel, bytes.data(), bytes.size());
   return true;
 }
@@ -544,7 +550,7 @@ std::uint32_t Sessions::restore(const std::vector<net::StoredSlot>& from, std::u
     s = Slot{};
     const auto state = static_cast<SlotState>(was.state);
     if (state == SlotState::Free || state == SlotState::Joining) continue;  // a join not in a tick: no Welcome went out
-    s.token = was.token;
+    s.token = sv_.bus.derive_token(static_cast<std::uint32_t>(sv_.f.zone), i, was.join_tick);
     s.last_received = was.last_received;
     s.join_tick = was.join_tick;
     s.first_tick = was.first_tick;

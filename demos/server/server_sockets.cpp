@@ -6,6 +6,8 @@
 
 #include "sockets.h"
 
+#include "enet_send.h"
+
 namespace warpmind::server {
 
 std::string Sockets::open(const std::string& host, int port, int sockets, int socket_buffer, int max_clients,
@@ -72,17 +74,10 @@ void Sockets::close() {
 
 void Sockets::send(ENetPeer* p, std::uint8_t channel, const std::uint8_t* data, std::size_t size, bool seal) {
   Conn* c = static_cast<Conn*>(p->data);
-  const bool sealed = seal && c != nullptr && c->keys.ready();
-  const std::uint32_t flags = channel == net::kReliableChannel ? ENET_PACKET_FLAG_RELIABLE : 0;
-  ENetPacket* packet = enet_packet_create(sealed ? nullptr : data, size + (sealed ? net::kSealOverhead : 0), flags);
-  if (packet == nullptr) return void(++counts_.send_failures);
-  if (sealed) c->keys.seal(channel, data, size, packet->data);
-  if (enet_peer_send(p, channel, packet) != 0) {
-    enet_packet_destroy(packet);
-    return void(++counts_.send_failures);
-  }
+  const std::size_t bytes = net::send_packet(p, channel, data, size, seal && c != nullptr ? &c->keys : nullptr);
+  if (bytes == 0) return void(++counts_.send_failures);
   ++counts_.packets_out;
-  counts_.bytes_out += packet->dataLength;
+  counts_.bytes_out += bytes;
 }
 
 bool Sockets::pump(int wait_ms, const std::function<void(ENetEvent&)>& handle) {

@@ -49,13 +49,13 @@ std::string ZoneStore::open() {
       8 * static_cast<std::size_t>(sv_.f.zones) + 8, [&](net::ZoneBus::Got g, std::vector<std::uint8_t>& data) {
         ++log_messages;
         if (g != net::ZoneBus::Got::Message || !net::decode_tick(data.data(), data.size(), sv_.f.zones, sv_.total, m) ||
-            !sv_.zones.sent_by_its_zone(m) || m.tick < sv_.tick || m.tick > sv_.tick + Zones::kEarlyTicks)
+            !sv_.zones.sent_by_its_zone(m) || m.tick < sv_.tick || m.tick > sv_.tick + EarlyTicks::kTicks)
           return true;
         if (m.zone == static_cast<std::uint32_t>(sv_.f.zone)) {
           replay_own_.emplace(m.tick, m);  // the newest first: a repeat of a tick is not kept
           return true;
         }
-        sv_.zones.keep_early(std::move(m), data.size());
+        sv_.zones.keep_early(std::move(m));
         return true;
       });
   counts_.restored_tick = sv_.tick;
@@ -81,13 +81,8 @@ void ZoneStore::store() {
   for (std::uint32_t i = 0; i < sv_.cap; ++i) {
     const Slot& s = sv_.sessions.slot(i);
     // A resumed slot whose Resume is not in a tick yet has no Welcome: after a crash it is Detached.
-    stored_.slots[i] = {static_cast<std::uint8_t>(s.state),
-                        s.token,
-                        s.last_received,
-                        s.join_tick,
-                        s.first_tick,
-                        s.heard_tick,
-                        s.detached_tick};
+    stored_.slots[i] = {
+        static_cast<std::uint8_t>(s.state), s.last_received, s.join_tick, s.first_tick, s.heard_tick, s.detached_tick};
   }
   stored_.last_applied = sv_.clients.all_last_applied();
   stored_.own.clear();

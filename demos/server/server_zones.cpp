@@ -137,12 +137,7 @@ bool Zones::exchange(const std::vector<aoi::Player>& before, bool publish) {
     sv_.bus.flush();
     std::_Exit(137);
   }
-  peers_.clear();
-  if (auto it = early_.find(sv_.tick); it != early_.end()) {
-    peers_ = std::move(it->second.list);
-    early_bytes_ -= it->second.bytes;
-    early_.erase(it);
-  }
+  early_.take(sv_.tick, peers_);
   const Clock::time_point until = first_wait_
                                       ? Clock::time_point::max()
                                       : Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -194,22 +189,17 @@ void Zones::take(net::TickMessage& m) {
     // a copy of the last tick's, published again by a zone that waits (it had this zone's already)
   } else if (m.tick < sv_.tick) {
     ++counts_.late;
-  } else if (m.tick > sv_.tick + kEarlyTicks || early_bytes_ + wire_.size() > kEarlyBytes) {
-    ++counts_.too_early;  // further ahead than a zone can be, or more than the store holds
   } else if (m.tick > sv_.tick) {
-    keep_early(std::move(m), wire_.size());
+    keep_early(std::move(m));
   } else if (std::none_of(peers_.begin(), peers_.end(), [&m](const net::TickMessage& p) { return p.zone == m.zone; })) {
     peers_.push_back(std::move(m));
   }
 }
 
-void Zones::keep_early(net::TickMessage&& m, std::size_t bytes) {
-  Early& e = early_[m.tick];
-  if (std::any_of(e.list.begin(), e.list.end(), [&m](const net::TickMessage& p) { return p.zone == m.zone; }))
-    return;  // not a zone's first for a tick
-  e.bytes += bytes;
-  early_bytes_ += bytes;
-  e.list.push_back(std::move(m));
+void Zones::keep_early(net::TickMessage&& m) {
+  const EarlyTicks::Kept k = early_.keep(sv_.tick, std::move(m));
+  // further ahead than a zone can be, or more than the store holds
+  if (k == EarlyTicks::Kept::TooFar || k == EarlyTicks::Kept::Full) ++counts_.too_early;
 }
 
 bool Zones::gather(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
@@ -257,8 +247,10 @@ bool Zones::gather(std::vector<aoi::Command>& cmds, Clock::time_point& t0) {
 void Zones::answer_resume(const net::RawCommand& c, const aoi::Player& at) {
   const std::uint32_t id = c.player;
   flatbuffers::FlatBufferBuilder b(256);
-  sv_.sessions.make_welcome(b, id, sv_.bus.derive_token(id / sv_.cap, id % sv_.cap, c.target), sv_.tick, at, true,
-                            sv_.clients.last_applied(id), c.seq);
+  const bool here = id / sv_.cap == static_cast<std::uint32_t>(sv_.f.zone);  // else relayed over the bus
+  const std::uint64_t token =
+      here ? sv_.bus.derive_token(id / sv_.cap, id % sv_.cap, c.target) : net::kTokenFilledByGateway;
+  sv_.sessions.make_welcome(b, id, token, sv_.tick, at, true, sv_.clients.last_applied(id), c.seq);
   resume_out_.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
   sv_.sessions.make_resume_events(b, id);
   resume_out_.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});

@@ -114,7 +114,8 @@ class Sessions {
   // and, in a cluster, when it is new to the connection (sent_filter.h).
   void deliver(std::uint32_t k, std::uint8_t channel, std::span<const std::uint8_t> message);
   // A cluster: message m (`bytes`) of tick relay_tick, relayed by the zone that built it: sent on as
-  // deliver() would, unless it is of a tick before the connection's first. Whether it was.
+  // deliver() would, unless it is of a tick before the connection's first; a resumed Welcome with the
+  // session's token written in (it crosses the bus without one). Whether it was.
   bool relay(std::uint32_t k, std::uint64_t relay_tick, const net::Message& m, std::uint8_t channel,
              std::span<const std::uint8_t> bytes);
   // A Welcome: player id's session (token) from tick `first` on, the player at `at`.
@@ -160,11 +161,12 @@ class Sessions {
   std::vector<Slot> slots_;
   std::vector<ENetPeer*> observers_;
   std::unordered_map<std::uint32_t, std::uint32_t> sessions_by_address_;  // slots not Free, by Slot::address
-  std::string observer_key_;          // from --observer-key-file (empty: loopback observers only)
-  net::KeyPair identity_;             // this process's X25519 key pair, the server's side of every Connect
-  std::vector<std::uint8_t> opened_;  // a received packet's Message, opened
-  std::mt19937_64 rng_;               // spawn positions (--seed)
-  std::random_device entropy_;        // session tokens
+  std::string observer_key_;                 // from --observer-key-file (empty: loopback observers only)
+  net::KeyPair identity_;                    // this process's X25519 key pair, the server's side of every Connect
+  std::vector<std::uint8_t> opened_;         // a received packet's Message, opened
+  std::vector<std::uint8_t> relay_welcome_;  // a relayed resumed Welcome, its token written in (relay)
+  std::mt19937_64 rng_;                      // spawn positions (--seed)
+  std::random_device entropy_;               // session tokens
   Counts counts_;
 };
 

@@ -73,6 +73,11 @@ struct TickMessage {
   std::vector<PlayerView> views;
 };
 
+// A resumed Welcome relayed from the player's area zone to its gateway zone carries this in place of the
+// session's token (the bus is no place for a token: anyone with a NATS password reads it); the gateway,
+// whose slot holds the token, writes it in before the Welcome goes to the client, sealed.
+constexpr std::uint64_t kTokenFilledByGateway = ~std::uint64_t{0};
+
 struct RelayRecord {
   std::uint32_t player = 0;
   std::uint8_t channel = 0;
@@ -188,14 +193,15 @@ inline bool decode_tick(const std::uint8_t* data, std::size_t size, std::uint32_
 
 // A zone's stored state (--zone-store), what it comes back from after a crash: the next tick to run,
 // its slots, its own players and their views, and the last applied command of every player.
-//   u32 magic 'WMS1', u32 zone, u64 tick, u32 slots, u32 players (the cluster's ids),
-//   slots   x { u8 state, u64 token, u32 last_received, u64 join_tick, u64 first_tick, u64 heard_tick,
-//               u64 detached_tick }                                          45 bytes each
+//   u32 magic 'WMS2', u32 zone, u64 tick, u32 slots, u32 players (the cluster's ids),
+//   slots   x { u8 state, u32 last_received, u64 join_tick, u64 first_tick, u64 heard_tick,
+//               u64 detached_tick }                                          37 bytes each
 //   players x u32 last_applied,
 //   u32 own, own x { u32 player, f32 x, f32 y, i32 hp, u32 visible, visible x u32 }
+// No session token is stored: a zone makes its sessions' tokens again from the cluster key, the slot and
+// the join tick (ZoneBus::derive_token), so a reader of the store learns none.
 struct StoredSlot {
   std::uint8_t state = 0;  // SlotState
-  std::uint64_t token = 0;
   std::uint32_t last_received = 0;
   std::uint64_t join_tick = 0, first_tick = 0, heard_tick = 0, detached_tick = 0;
 };
@@ -212,8 +218,8 @@ struct StoredZone {
   std::vector<std::uint32_t> last_applied;
   std::vector<StoredPlayer> own;
 };
-constexpr std::uint32_t kStateMagic = 0x31534d57;  // "WMS1"
-constexpr std::size_t kStoredSlotBytes = 45;
+constexpr std::uint32_t kStateMagic = 0x32534d57;  // "WMS2"
+constexpr std::size_t kStoredSlotBytes = 37;
 
 inline void encode_stored(const StoredZone& z, std::vector<std::uint8_t>& out) {
   out.clear();
@@ -224,7 +230,6 @@ inline void encode_stored(const StoredZone& z, std::vector<std::uint8_t>& out) {
   wire::put(out, static_cast<std::uint32_t>(z.last_applied.size()));
   for (const StoredSlot& s : z.slots) {
     wire::put(out, s.state);
-    wire::put(out, s.token);
     wire::put(out, s.last_received);
     wire::put(out, s.join_tick);
     wire::put(out, s.first_tick);
@@ -259,12 +264,11 @@ inline bool decode_stored(const std::uint8_t* data, std::size_t size, std::uint3
   z.slots.resize(slots);
   for (StoredSlot& s : z.slots) {
     s.state = data[at];
-    s.token = wire::get<std::uint64_t>(data + at + 1);
-    s.last_received = wire::get<std::uint32_t>(data + at + 9);
-    s.join_tick = wire::get<std::uint64_t>(data + at + 13);
-    s.first_tick = wire::get<std::uint64_t>(data + at + 21);
-    s.heard_tick = wire::get<std::uint64_t>(data + at + 29);
-    s.detached_tick = wire::get<std::uint64_t>(data + at + 37);
+    s.last_received = wire::get<std::uint32_t>(data + at + 1);
+    s.join_tick = wire::get<std::uint64_t>(data + at + 5);
+    s.first_tick = wire::get<std::uint64_t>(data + at + 13);
+    s.heard_tick = wire::get<std::uint64_t>(data + at + 21);
+    s.detached_tick = wire::get<std::uint64_t>(data + at + 29);
     at += kStoredSlotBytes;
     if (s.state >= states) return false;
   }

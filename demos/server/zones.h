@@ -16,6 +16,7 @@
 
 #include "protocol.h"
 #include "warpmind/aoi/aoi.h"
+#include "early_ticks.h"
 #include "zone_wire.h"
 
 namespace warpmind::server {
@@ -35,8 +36,6 @@ class Zones {
     std::uint64_t bad_tags = 0, too_early = 0;
     std::uint64_t resent = 0;  // this zone's tick messages published again while it waited (exchange)
   };
-  static constexpr std::uint64_t kEarlyTicks = 64;
-  static constexpr std::size_t kEarlyBytes = std::size_t{64} << 20;
 
   explicit Zones(Server& sv) : sv_(sv) {}
 
@@ -56,8 +55,9 @@ class Zones {
   // States and Events other zones computed for this zone's clients: passed on as they are.
   void drain_relays();
   // A peer's tick message for a tick not run yet (a restore reads them from the store): kept, unless
-  // that zone's message for that tick is kept already.
-  void keep_early(net::TickMessage&& m, std::size_t bytes);
+  // that zone's message for that tick is kept already or the store of early messages is full
+  // (early_ticks.h); counted as too_early when it is too far ahead or the store is full.
+  void keep_early(net::TickMessage&& m);
   // Whether a tick message says only what its zone may (its own clients' commands, its own area's players).
   bool sent_by_its_zone(const net::TickMessage& m) const;
   // A Resume of a player in this zone's area: its resumed Welcome and Events, sent once the tick's relays begin.
@@ -65,10 +65,6 @@ class Zones {
   const Counts& counts() const { return counts_; }
 
  private:
-  struct Early {
-    std::vector<net::TickMessage> list;
-    std::size_t bytes = 0;  // their wire size
-  };
   // Resumed Welcomes (and their Events) this zone answers in the tick being resolved, sent once the
   // tick's relays begin.
   struct Outgoing {
@@ -88,11 +84,10 @@ class Zones {
 
   Server& sv_;
   Counts counts_;
-  std::vector<net::RawCommand> raw_;      // this tick's commands, the whole cluster's, by player
-  std::vector<aoi::Player> desired_;      // the world before a tick: its own players and mirrors
-  std::map<std::uint64_t, Early> early_;  // peers' messages for ticks not run yet (at most kEarlyTicks ahead)
-  std::size_t early_bytes_ = 0;           // the early messages' wire size (at most kEarlyBytes)
-  std::vector<net::TickMessage> peers_;   // this tick's, one per other zone
+  std::vector<net::RawCommand> raw_;                  // this tick's commands, the whole cluster's, by player
+  std::vector<aoi::Player> desired_;                  // the world before a tick: its own players and mirrors
+  EarlyTicks early_;                                  // peers' messages for ticks not run yet
+  std::vector<net::TickMessage> peers_;               // this tick's, one per other zone
   std::vector<std::vector<std::uint8_t>> relay_out_;  // by gateway zone
   std::vector<std::uint8_t> wire_;
   std::vector<net::RelayRecord> relay_records_;

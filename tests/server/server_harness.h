@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "enet_send.h"
 #include "gpu_helpers.h"
 #include "protocol.h"
 #include "session_keys.h"
@@ -127,6 +128,41 @@ struct ServerProcess {
     return -1;
   }
 };
+
+// Random datagrams from one raw UDP socket: truncated (0..3 bytes), random (up to 1400), and larger
+// than any ENet datagram (8000 bytes); at most `count`, for at most `seconds`.
+inline std::uint64_t flood(int port, int count, double seconds, std::atomic<bool>& stop) {
+  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<std::uint16_t>(port));
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::mt19937 rng(1234);
+  std::vector<std::uint8_t> buf(8000);
+  std::uint64_t sent = 0;
+  const auto until = Clock::now() + std::chrono::duration<double>(seconds);
+  for (int i = 0; i < count && Clock::now() < until && !stop.load(); ++i) {
+    std::size_t n;
+    switch (i % 4) {
+      case 0:
+        n = rng() % 4;
+        break;
+      case 1:
+        n = 8000;
+        break;
+      default:
+        n = 1 + rng() % 1400;
+        break;
+    }
+    for (std::size_t k = 0; k < n; ++k) buf[k] = static_cast<std::uint8_t>(rng());
+    if (i % 8 == 2 && n >= 4) buf[0] = buf[1] = 0;  // an ENet header naming peer 0
+    if (sendto(fd, buf.data(), n, 0, reinterpret_cast<const sockaddr*>(&to), sizeof to) >= 0) ++sent;
+    if (i % 64 == 63) std::this_thread::sleep_for(std::chrono::milliseconds(2));  // ~30,000 a second
+  }
+  close(fd);
+  return sent;
+}
 
 // Runs warpmind-bots to the end; its exit status and JSON summary (the last line).
 inline int run_bots(int port, const std::string& args, json& summary, const std::string& name = "bots") {
@@ -246,7 +282,7 @@ struct Client {
   void send_clear(const void* data, std::size_t n, std::uint8_t channel) {
     ENetPacket* p = enet_packet_create(data, n, channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0);
     wire_out.emplace_back(p->data, p->data + n);
-    enet_peer_send(peer, channel, p);
+    if (enet_peer_send(peer, channel, p) != 0) enet_packet_destroy(p);  // ENet took it only on success
     enet_host_flush(host);
   }
   // Bytes sealed with the connection's keys (in clear before them).

@@ -29,9 +29,9 @@ TEST(Server, DropsAndCountsWhatAClientMustNotSend) {
   move(b, 1, 1, 5, 5);  // before joining
   c.send(b, kStreamChannel);
   const std::uint8_t garbage[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-  c.send_raw(garbage, sizeof garbage, kStreamChannel);  // not a Message
-  c.send_raw(garbage, 3, kReliableChannel);             // truncated
-  const std::vector<std::uint8_t> big(2000, 0x41);
+  c.send_raw(garbage, sizeof garbage, kStreamChannel);   // not a Message
+  c.send_raw(garbage, 3, kReliableChannel);              // truncated
+  const std::vector<std::uint8_t> big(1000, 0x41);       // one datagram (a larger one would be fragments)
   c.send_raw(big.data(), big.size(), kReliableChannel);  // oversized
   const Message* w = join(c, b);
   ASSERT_NE(w, nullptr);
@@ -66,6 +66,56 @@ TEST(Server, DropsAndCountsWhatAClientMustNotSend) {
   EXPECT_EQ(d["seq_window"], 1) << sv.dump();
   EXPECT_EQ(d["bad_value"], 1) << sv.dump();
   EXPECT_EQ(sv["commands"], 1) << sv.dump();
+  enet_deinitialize();
+}
+
+// A client that sends messages too large for one datagram (ENet cuts them into fragments) and a raw
+// socket that floods junk for 5 s: the fragments never reach ENet (which would otherwise hold the
+// half-built message, up to 256 KiB a connection), the junk is counted, an honest player joins within
+// 2 s, and 30 bots playing through the flood lose nothing and see nothing inconsistent.
+TEST(Server, RefusesFragmentsAndCountsEveryDatagramItDrops) {
+  ASSERT_EQ(enet_initialize(), 0);
+  // --resume-seconds 0: the honest player leaves with its connection, before the bots come.
+  ServerProcess server({"--map", "200", "--aoi", "15", "--resume-seconds", "0"}, "fragments");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  std::atomic<bool> stop{false};
+  std::uint64_t junk = 0;
+  std::thread flooding([&] { junk = flood(server.port, 1000000, 5.0, stop); });
+  {
+    Client f(server.port);
+    ASSERT_TRUE(f.connected && f.keys.ready());
+    const std::vector<std::uint8_t> big(64 * 1024, 0x41);
+    for (int i = 0; i < 20; ++i) {
+      f.send_raw(big.data(), big.size(), i % 2 ? kStreamChannel : kReliableChannel);
+      f.pump([] { return false; }, 0.02);
+    }
+    flatbuffers::FlatBufferBuilder b(256);
+    const auto asked = Clock::now();
+    Client honest(server.port);
+    ASSERT_TRUE(honest.connected);
+    ASSERT_NE(join(honest, b), nullptr);
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - asked).count(), 2.0);
+    enet_peer_disconnect_now(honest.peer, 0);  // its player leaves at once (--resume-seconds 0)
+    enet_host_flush(honest.host);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  json bots;
+  const int bots_rc = run_bots(server.port, "--bots 30 --seconds 3 --seed 5", bots, "fragment_bots");
+  stop.store(true);
+  flooding.join();
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  const json& d = sv["drops"];
+  EXPECT_GT(d["fragment"].get<double>(), 0) << sv.dump();
+  EXPECT_EQ(d["oversized"], 0) << sv.dump();  // no fragmented message was put together
+  EXPECT_GT(junk, 10000u);
+  EXPECT_GT(d["garbage"].get<double>(), 1000) << sv.dump();
+  EXPECT_EQ(bots_rc, 0) << bots.dump();
+  EXPECT_EQ(bots["joined"], 30) << bots.dump();
+  EXPECT_EQ(bots["players_lost"], 0) << bots.dump();
+  EXPECT_EQ(bots["inconsistencies"], 0) << bots.dump();
   enet_deinitialize();
 }
 
@@ -235,6 +285,77 @@ TEST(Server, OneAddressHoldsNoMoreThanItsCapOfPlayersAndObservers) {
 // on, the oldest beyond --max-half-open are reset at the next sweep and the rest after --half-open-ms,
 // so a client from the same address still joins within a couple of its connect retries (without the
 // limits the host's peers stay taken for some 30 s), and the server says how many it reset.
+// An address that connects, agrees keys and never says Hello, reconnecting whenever a connection is
+// dropped, with a host of peers enough for all the server's: while peers are short it keeps at most
+// --max-unjoined such connections (the oldest beyond are dropped, new connects refused), so a player
+// from another address joins within 2 s; without the cap the attacker held every peer.
+TEST(Server, ConnectionsThatNeverJoinDoNotLockPlayersOut) {
+  ASSERT_EQ(enet_initialize(), 0);
+  ServerProcess server({"--map", "100", "--aoi", "10", "--max-clients", "100", "--max-unjoined", "8"}, "unjoined");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  using namespace warpmind::net;
+  std::atomic<bool> stop{false};
+  std::atomic<int> peak{0}, reconnects{0};
+  std::thread attack([&] {
+    ENetAddress from{}, to{};
+    enet_address_set_host_ip(&from, "127.0.0.2");
+    enet_address_set_host_ip(&to, "127.0.0.1");
+    to.port = static_cast<enet_uint16>(server.port);
+    KeyPair pair;
+    pair.make();
+    flatbuffers::FlatBufferBuilder b(96);
+    FinishMessageBuffer(
+        b, CreateMessage(b, Body_Connect,
+                         CreateConnect(b, kProtocolVersion, b.CreateVector(pair.pk.data(), pair.pk.size())).Union()));
+    // One socket (port) a connection: a new connection from an old one's port would supersede it.
+    std::vector<ENetHost*> hosts;
+    for (int i = 0; i < 300; ++i)
+      if (ENetHost* h = enet_host_create(&from, 1, kChannels, 0, 0)) {
+        hosts.push_back(h);
+        enet_host_connect(h, &to, kChannels, 0);
+      }
+    int connected = 0;
+    ENetEvent ev;
+    while (!stop.load()) {
+      for (ENetHost* h : hosts)
+        while (enet_host_service(h, &ev, 0) > 0) {
+          if (ev.type == ENET_EVENT_TYPE_CONNECT) {
+            peak.store(std::max(peak.load(), ++connected));
+            send_packet(ev.peer, kReliableChannel, b.GetBufferPointer(), b.GetSize(), nullptr);
+          } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+            connected = std::max(0, connected - 1);  // (or a connect that never became one)
+            ++reconnects;
+            enet_host_connect(h, &to, kChannels, 0);
+          } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+            enet_packet_destroy(ev.packet);
+          }
+        }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    for (ENetHost* h : hosts) enet_host_destroy(h);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  flatbuffers::FlatBufferBuilder b(256);
+  ENetAddress honest_address{};
+  enet_address_set_host_ip(&honest_address, "127.0.0.3");
+  const auto t0 = Clock::now();
+  Client c(server.port, &honest_address, 11);
+  ASSERT_TRUE(c.connected);
+  ASSERT_NE(join(c, b), nullptr);
+  const double join_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  stop.store(true);
+  attack.join();
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  ASSERT_FALSE(sv.is_discarded()) << slurp(server.out);
+  EXPECT_LT(join_seconds, 2.0);
+  EXPECT_GT(peak.load(), 8);  // the attacker had more than its cap before peers ran short
+  EXPECT_GT(reconnects.load(), 0);
+  EXPECT_GT(sv["clients"]["unjoined_dropped"].get<double>() + sv["drops"]["address_cap"].get<double>(), 0) << sv.dump();
+  EXPECT_EQ(sv["clients"]["joined"], 1) << sv.dump();
+  enet_deinitialize();
+}
+
 TEST(Server, HalfOpenConnectsDoNotLockPlayersOut) {
   ASSERT_EQ(enet_initialize(), 0);
   ServerProcess server(

@@ -154,6 +154,27 @@ TEST(Server, ChurnAtFivePercentASecondLosesAndDuplicatesNoOne) {
   EXPECT_EQ(sv["clients"]["joined"], 100 + bots["churn"]["leaves"].get<int>()) << sv.dump();
 }
 
+// The same churn with a fifth of every bot's commands lost on the way (--lose-commands): a bot that
+// restarts waits until its last command is applied, and when that one was lost it sends one more after a
+// second of States without it, so every restart ends, and no session is counted lost twice.
+TEST(Server, ChurnWithCommandsLostOnTheWayLosesNoOne) {
+  ServerProcess server({"--map", "300", "--aoi", "20", "--tick-hz", "20"}, "churn_lossy_server");
+  ASSERT_GT(server.port, 0) << slurp(server.err);
+  json bots;
+  const int rc =
+      run_bots(server.port, "--bots 100 --seconds 12 --churn 0.05 --lose-commands 0.2 --seed 9", bots, "churn_lossy");
+  ASSERT_FALSE(bots.is_discarded());
+  EXPECT_EQ(rc, 0) << bots.dump();
+  EXPECT_EQ(bots["inconsistencies"], 0) << bots.dump();
+  EXPECT_EQ(bots["players_lost"], 0) << bots.dump();
+  EXPECT_EQ(bots["churn"]["timeouts"], 0) << bots.dump();
+  EXPECT_GE(bots["churn"]["restarts"], 5) << bots.dump();
+  EXPECT_EQ(bots["churn"]["resumed"], bots["churn"]["restarts"]) << bots.dump();
+  json sv;
+  ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
+  EXPECT_EQ(sv["clients"]["resume_failed"], 0) << sv.dump();
+}
+
 // A client that restarts (its socket gone without a word) and comes back with its token after the
 // server noticed the loss: the same player, where it was, with its HP, its last applied command and its
 // seq counter; an Events of the tick before naming everyone it sees, then States from the Welcome's
