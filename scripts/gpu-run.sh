@@ -379,25 +379,14 @@ PY
           --seed "$seed" --random-plies 8 --out "$out/games-$seed.wmg" && xz -T4 -f "$out/games-$seed.wmg"; } > "$log" 2>&1 ;;
     match-stockfish|match-stockfish:*)
       # warpmind-chess (its built-in network, or MATCH_OPTIONS1 such as EvalFile=FILE) against Stockfish
-      # (STOCKFISH) at UCI_Elo MATCH_ELO (2400), 10 s + 0.1 s, one thread and 64 MB each: one referee per
-      # host thread, referee j on openings 1 + 1000 j, the games after the colon (default 400) shared
-      # among them in pairs. Every game in OUTDIR/stockfish-games-J.txt; the summary of all is the log's end.
+      # (STOCKFISH) at UCI_Elo MATCH_ELO (2400), 10 s + 0.1 s, one thread and 64 MB each, by match.sh: one
+      # referee per host thread, the games after the colon (default 400) shared among them in pairs. Every
+      # game in OUTDIR/stockfish/games-J.txt; the summary of all is the log's end.
       games=${step#match-stockfish}; games=${games#:}; games=${games:-400}
-      jobs=$(nproc); each=$(( (games + jobs - 1) / jobs )); each=$(( each + each % 2 ))
-      opts1="Threads=1,Hash=64${MATCH_OPTIONS1:+,$MATCH_OPTIONS1}"
-      opts2="Threads=1,Hash=64,UCI_LimitStrength=true,UCI_Elo=${MATCH_ELO:-2400}"
-      for ((j = 0; j < jobs; ++j)); do
-        ${step_timeout[@]+"${step_timeout[@]}"} "$stage/warpmind-referee" --engine1 "$stage/warpmind-chess" \
-          --options1 "$opts1" --engine2 "${STOCKFISH:?STOCKFISH names the opponent}" --options2 "$opts2" \
-          --games "$each" --time 10000 --inc 100 --seed $((1 + 1000 * j)) --log "$out/stockfish-games-$j.txt" \
-          > "$out/stockfish-referee-$j.txt" 2>&1 &
-      done
-      wait
-      { echo "== warpmind-chess ($opts1) against Stockfish ($opts2), 10 s + 0.1 s, $jobs referees"
-        grep -h "^engine 1: +" "$out"/stockfish-referee-*.txt | tr -c '0-9\n' ' ' | awk '
-          {w += $2; d += $3; l += $4; illegal += $5; time += $6}
-          END {n = w + d + l; printf "games %d: +%d =%d -%d, score %.1f%%; illegal moves %d, time losses %d\n", n, w,
-               d, l, n ? 100 * (w + d / 2) / n : 0, illegal, time}'; } > "$log" 2>&1 ;;
+      MATCH_OPPONENT=${STOCKFISH:?STOCKFISH names the opponent} MATCH_ENGINE1="$stage/warpmind-chess" \
+        MATCH_REFEREE="$stage/warpmind-referee" MATCH_JOBS=$(nproc) MATCH_OUT="$out/stockfish" \
+        ${step_timeout[@]+"${step_timeout[@]}"} bash "$stage/match.sh" "$games" 10000 100 "${MATCH_ELO:-2400}" 1 \
+        > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

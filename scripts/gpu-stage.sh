@@ -26,7 +26,7 @@ rm -rf "$stage"
 mkdir -p "$stage/assets" "$stage/lib"
 for p in "${programs[@]}"; do cp "$build/bin/$p" "$stage/"; done
 cp -r assets/scenarios assets/maps "$stage/assets/"
-cp scripts/gpu-run.sh scripts/gather-runs.py "$stage/"
+cp scripts/gpu-run.sh scripts/gather-runs.py scripts/match.sh "$stage/"
 # The shared libraries a staged program needs beyond the C library and the compiler's runtime.
 stage_libs() {
   ldd "$@" | awk '/=> \// {print $3}' | sort -u |

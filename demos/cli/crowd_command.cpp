@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "output.h"
+#include "stats.h"
 #include "warpmind/core/context.h"
 #include "warpmind/crowd/crowd_solver.h"
 #include "warpmind/crowd/scenario.h"
@@ -202,9 +203,7 @@ int run(const Flags& f, const CLI::App& app) {
   }
   if (given("--ticks"))
     if (const std::string err = demos::write_file(f.ticks, tick_rows); !err.empty()) return bad(err);
-  std::vector<double> sorted = ms;
-  std::sort(sorted.begin(), sorted.end());
-  const double median = sorted.empty() ? 0.0 : sorted[sorted.size() / 2];
+  const double median = demos::median(ms);
   const double rate = n && steps ? static_cast<double>(accepted) / (static_cast<double>(n) * steps) : 0.0;
   if (json) {
     std::printf(

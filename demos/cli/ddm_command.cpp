@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "output.h"
+#include "stats.h"
 #include "warpmind/core/context.h"
 #include "warpmind/ddm/ddm.h"
 #include "warpmind/ddm/scenario.h"
@@ -68,8 +69,7 @@ int run(Context& ctx, ddm::DdmVariant variant, const ddm::DdmScenario& sc, bool 
     }
     if (const std::string err = demos::write_file(pairs_path, text); !err.empty()) return bad(err);
   }
-  std::sort(step_ms.begin(), step_ms.end());
-  const double step_median = step_ms.empty() ? 0.0 : step_ms[step_ms.size() / 2];
+  const double step_median = demos::median(step_ms);
   const std::size_t now = pairs.size() + in - out;
   if (json) {
     std::printf(

@@ -5,6 +5,7 @@
 
 #include <enet/enet.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -100,6 +101,18 @@ struct BotCounts {
   // Churn steps that ran past their bound, by step: waiting for the Goodbye and the disconnect, waiting for
   // the last command to be applied, connecting to join again, connecting to resume.
   std::uint64_t timed_out[4] = {};
+
+  // o's counts added to these (the longest gap: the longer; the samples: appended).
+  void add(const BotCounts& o) {
+    rtt_ms.insert(rtt_ms.end(), o.rtt_ms.begin(), o.rtt_ms.end());
+    latency_ms.insert(latency_ms.end(), o.latency_ms.begin(), o.latency_ms.end());
+    longest_gap_ms = std::max(longest_gap_ms, o.longest_gap_ms);
+    packets_out += o.packets_out, bytes_out += o.bytes_out, packets_in += o.packets_in, bytes_in += o.bytes_in;
+    bad_in += o.bad_in, duplicate_states += o.duplicate_states;
+    leaves += o.leaves, restarts += o.restarts, resume_failures += o.resume_failures;
+    churn_timeouts += o.churn_timeouts, crash_resumes += o.crash_resumes, reconnects += o.reconnects;
+    for (int k = 0; k < 4; ++k) timed_out[k] += o.timed_out[k];
+  }
 };
 
 struct Bot {
@@ -125,7 +138,7 @@ struct Bot {
 
 // What the first Welcome said about the world (the same for every client of one server).
 struct World {
-  std::atomic<bool> known{false};  // set once, by the first Welcome (any thread), under Run::world_mutex
+  std::atomic<bool> known{false};  // set once, by the first Welcome (any thread), under SharedWorld's mutex
   aoi::AoiConfig cfg;
   float map = 0, max_move = 0;
   int tick_hz = 20;

@@ -94,15 +94,11 @@ class Handshake {
   // The server's Keys: the connection's keys made (true: its Hello may go), or the connection refused or
   // the Keys counted bad (false).
   bool take_keys(Bot& b, const net::Keys& k) const {
-    // The cipher must be one the Connect offered (use() refuses AES-256-GCM where the processor lacks it).
-    if ((k.cipher() == net::Cipher_Aes256Gcm && !offer_aes_) || !b.keys.use(k.cipher())) {
-      ++b.counts.bad_in;
-      b.refused = true;
-      enet_peer_disconnect_now(b.peer, 0);
-      return false;
-    }
-    // --server-key: another key is not the server's (a host in the middle): no Hello, the connection dropped.
-    if (pin_ && std::memcmp(k.key()->data(), pinned_.data(), pinned_.size()) != 0) {
+    // The cipher must be one the Connect offered (use() refuses AES-256-GCM where the processor lacks it);
+    // with --server-key, another key is not the server's (a host in the middle): no Hello, the connection
+    // dropped.
+    if ((k.cipher() == net::Cipher_Aes256Gcm && !offer_aes_) || !b.keys.use(k.cipher()) ||
+        (pin_ && std::memcmp(k.key()->data(), pinned_.data(), pinned_.size()) != 0)) {
       ++b.counts.bad_in;
       b.refused = true;
       enet_peer_disconnect_now(b.peer, 0);
@@ -607,15 +603,11 @@ void play_all(Run& run, Clock::time_point start, Clock::time_point stop) {
   for (std::thread& t : pool) t.join();
 }
 
-// What the summary counts of the bots.
+// What the summary counts of the bots: every bot's counts added up, and what is counted per bot or
+// session here.
 struct Totals {
-  std::uint64_t lost = 0, duplicated = 0, duplicate_states = 0;
-  std::uint64_t sent = 0, received = 0, bytes_out = 0, bytes_in = 0, bad_in = 0, joined = 0, refused = 0;
-  std::uint64_t sessions = 0, leaves = 0, restarts = 0, resumed = 0, resume_failures = 0, churn_timeouts = 0;
-  std::uint64_t crash_resumes = 0, reconnects = 0;
-  double longest_gap_ms = 0;
-  std::uint64_t timed_out[4] = {};
-  std::vector<double> rtt_ms, latency_ms;  // all bots' samples
+  BotCounts all;
+  std::uint64_t lost = 0, duplicated = 0, joined = 0, refused = 0, sessions = 0, resumed = 0;
 };
 
 // Players lost and duplicated.
@@ -639,7 +631,6 @@ void count_lost(const Run& run, Totals& t) {
                        s.states.back().tick + static_cast<std::uint64_t>(run.world.get().tick_hz) < last_heard);
     t.lost += b.counts.churn_timeouts + b.counts.resume_failures;
     t.duplicated += b.counts.duplicate_states > 0;
-    t.duplicate_states += b.counts.duplicate_states;
   }
 }
 
@@ -667,25 +658,12 @@ void leave(Run& run) {
   }
 }
 
-// The bots' packets and bytes counted, their hosts closed.
+// The bots' joins, refusals and sessions counted, their hosts closed.
 void close_bots(Run& run, Totals& t) {
   for (Bot& b : run.bots) {
-    t.sent += b.counts.packets_out;
-    t.received += b.counts.packets_in;
-    t.bytes_out += b.counts.bytes_out;
-    t.bytes_in += b.counts.bytes_in;
-    t.bad_in += b.counts.bad_in;
     t.joined += !b.sessions.empty();
     t.refused += b.refused;
     t.sessions += b.sessions.size();
-    t.leaves += b.counts.leaves;
-    t.restarts += b.counts.restarts;
-    t.churn_timeouts += b.counts.churn_timeouts;
-    for (int k = 0; k < 4; ++k) t.timed_out[k] += b.counts.timed_out[k];
-    t.resume_failures += b.counts.resume_failures;
-    t.crash_resumes += b.counts.crash_resumes;
-    t.reconnects += b.counts.reconnects;
-    t.longest_gap_ms = std::max(t.longest_gap_ms, b.counts.longest_gap_ms);
     for (const Session& s : b.sessions) t.resumed += s.resumed;
     enet_host_destroy(b.host);
     b.host = nullptr;
@@ -696,7 +674,7 @@ void close_bots(Run& run, Totals& t) {
 // The summary on stdout: one JSON object (--json) or a few lines of text.
 void print_summary(const Run& run, const Check& c, const Totals& t, double seconds) {
   const double per = static_cast<double>(std::max(1, run.f.bots)) * std::max(seconds, 1e-9);
-  const std::uint64_t inconsistencies = c.inconsistencies() + t.bad_in;
+  const std::uint64_t inconsistencies = c.inconsistencies() + t.all.bad_in;
   if (run.f.json) {
     std::printf(
         "{\"program\":\"warpmind-bots\",\"checked\":%s,\"bots\":%d,\"joined\":%llu,\"refused\":%llu,\"seconds\":%.3f,"
@@ -715,8 +693,8 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         "\"tick_latency_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},"
         "\"bytes_per_client_per_second\":{\"in\":%.1f,\"out\":%.1f}}\n",
         run.f.record.empty() ? "true" : "false", run.f.bots, static_cast<unsigned long long>(t.joined),
-        static_cast<unsigned long long>(t.refused), seconds, static_cast<unsigned long long>(t.sent),
-        static_cast<unsigned long long>(t.received), static_cast<unsigned long long>(c.states_received),
+        static_cast<unsigned long long>(t.refused), seconds, static_cast<unsigned long long>(t.all.packets_out),
+        static_cast<unsigned long long>(t.all.packets_in), static_cast<unsigned long long>(c.states_received),
         static_cast<unsigned long long>(c.states_expected), static_cast<unsigned long long>(c.ticks_checked),
         static_cast<unsigned long long>(c.states_checked), static_cast<unsigned long long>(inconsistencies),
         static_cast<unsigned long long>(c.missing), static_cast<unsigned long long>(c.extra),
@@ -724,23 +702,24 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(c.visibility_errors), static_cast<unsigned long long>(c.catch_up_errors),
         static_cast<unsigned long long>(c.catch_ups_checked), static_cast<unsigned long long>(c.catch_ups_skipped),
         static_cast<unsigned long long>(c.catch_ups_behind), static_cast<unsigned long long>(c.snapshots),
-        static_cast<unsigned long long>(t.bad_in), static_cast<unsigned long long>(t.lost),
-        static_cast<unsigned long long>(t.duplicated), static_cast<unsigned long long>(t.duplicate_states),
-        static_cast<unsigned long long>(t.sessions), static_cast<unsigned long long>(t.leaves),
-        static_cast<unsigned long long>(t.restarts), static_cast<unsigned long long>(t.resumed),
-        static_cast<unsigned long long>(t.resume_failures), static_cast<unsigned long long>(t.churn_timeouts),
-        static_cast<unsigned long long>(t.timed_out[0]), static_cast<unsigned long long>(t.timed_out[1]),
-        static_cast<unsigned long long>(t.timed_out[2]), static_cast<unsigned long long>(t.timed_out[3]),
-        static_cast<unsigned long long>(t.crash_resumes), static_cast<unsigned long long>(t.reconnects),
-        t.longest_gap_ms, static_cast<unsigned long long>(c.resumes_checked),
+        static_cast<unsigned long long>(t.all.bad_in), static_cast<unsigned long long>(t.lost),
+        static_cast<unsigned long long>(t.duplicated), static_cast<unsigned long long>(t.all.duplicate_states),
+        static_cast<unsigned long long>(t.sessions), static_cast<unsigned long long>(t.all.leaves),
+        static_cast<unsigned long long>(t.all.restarts), static_cast<unsigned long long>(t.resumed),
+        static_cast<unsigned long long>(t.all.resume_failures), static_cast<unsigned long long>(t.all.churn_timeouts),
+        static_cast<unsigned long long>(t.all.timed_out[0]), static_cast<unsigned long long>(t.all.timed_out[1]),
+        static_cast<unsigned long long>(t.all.timed_out[2]), static_cast<unsigned long long>(t.all.timed_out[3]),
+        static_cast<unsigned long long>(t.all.crash_resumes), static_cast<unsigned long long>(t.all.reconnects),
+        t.all.longest_gap_ms, static_cast<unsigned long long>(c.resumes_checked),
         static_cast<unsigned long long>(c.resume_errors), static_cast<unsigned long long>(c.shared_ids),
-        percentile(t.rtt_ms, 0.5), percentile(t.rtt_ms, 0.9), percentile(t.rtt_ms, 0.99), t.rtt_ms.size(),
-        percentile(t.latency_ms, 0.5), percentile(t.latency_ms, 0.9), percentile(t.latency_ms, 0.99),
-        static_cast<double>(t.bytes_in) / per, static_cast<double>(t.bytes_out) / per);
+        percentile(t.all.rtt_ms, 0.5), percentile(t.all.rtt_ms, 0.9), percentile(t.all.rtt_ms, 0.99),
+        t.all.rtt_ms.size(), percentile(t.all.latency_ms, 0.5), percentile(t.all.latency_ms, 0.9),
+        percentile(t.all.latency_ms, 0.99), static_cast<double>(t.all.bytes_in) / per,
+        static_cast<double>(t.all.bytes_out) / per);
   } else {
     std::printf("warpmind-bots: %d bots, %llu joined, %.1f s: sent %llu, received %llu messages\n", run.f.bots,
-                static_cast<unsigned long long>(t.joined), seconds, static_cast<unsigned long long>(t.sent),
-                static_cast<unsigned long long>(t.received));
+                static_cast<unsigned long long>(t.joined), seconds, static_cast<unsigned long long>(t.all.packets_out),
+                static_cast<unsigned long long>(t.all.packets_in));
     std::printf(
         "checked %llu ticks, %llu states: %llu inconsistencies (missing %llu, extra %llu, wrong value %llu, "
         "own %llu, visibility %llu, bad messages %llu)\n",
@@ -748,16 +727,17 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
         static_cast<unsigned long long>(inconsistencies), static_cast<unsigned long long>(c.missing),
         static_cast<unsigned long long>(c.extra), static_cast<unsigned long long>(c.wrong_value),
         static_cast<unsigned long long>(c.own_errors), static_cast<unsigned long long>(c.visibility_errors),
-        static_cast<unsigned long long>(t.bad_in));
+        static_cast<unsigned long long>(t.all.bad_in));
     std::printf("players lost %llu, duplicated %llu; %llu sessions (%llu leaves, %llu restarts, %llu resumed)\n",
                 static_cast<unsigned long long>(t.lost), static_cast<unsigned long long>(t.duplicated),
-                static_cast<unsigned long long>(t.sessions), static_cast<unsigned long long>(t.leaves),
-                static_cast<unsigned long long>(t.restarts), static_cast<unsigned long long>(t.resumed));
+                static_cast<unsigned long long>(t.sessions), static_cast<unsigned long long>(t.all.leaves),
+                static_cast<unsigned long long>(t.all.restarts), static_cast<unsigned long long>(t.resumed));
     std::printf(
         "rtt ms p50 %.2f p99 %.2f; tick latency ms p50 %.2f p99 %.2f; bytes per client per second in %.0f "
         "out %.0f\n",
-        percentile(t.rtt_ms, 0.5), percentile(t.rtt_ms, 0.99), percentile(t.latency_ms, 0.5),
-        percentile(t.latency_ms, 0.99), static_cast<double>(t.bytes_in) / per, static_cast<double>(t.bytes_out) / per);
+        percentile(t.all.rtt_ms, 0.5), percentile(t.all.rtt_ms, 0.99), percentile(t.all.latency_ms, 0.5),
+        percentile(t.all.latency_ms, 0.99), static_cast<double>(t.all.bytes_in) / per,
+        static_cast<double>(t.all.bytes_out) / per);
   }
 }
 
@@ -774,10 +754,7 @@ int run(Run& run) {
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(run.f.seconds));
   play_all(run, start, stop);
   Totals t;
-  for (const Bot& b : run.bots) {
-    t.rtt_ms.insert(t.rtt_ms.end(), b.counts.rtt_ms.begin(), b.counts.rtt_ms.end());
-    t.latency_ms.insert(t.latency_ms.end(), b.counts.latency_ms.begin(), b.counts.latency_ms.end());
-  }
+  for (const Bot& b : run.bots) t.all.add(b.counts);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   count_lost(run, t);
   leave(run);
@@ -789,7 +766,7 @@ int run(Run& run) {
     c = check(run.world.get(), run.bots);
   }
   print_summary(run, c, t, seconds);
-  return t.joined == 0 || c.inconsistencies() + t.bad_in > 0 || t.lost > 0 || t.duplicated > 0 ? 1 : 0;
+  return t.joined == 0 || c.inconsistencies() + t.all.bad_in > 0 || t.lost > 0 || t.duplicated > 0 ? 1 : 0;
 }
 
 // --check-records: the check over the records of several bot processes, as if one process had run every bot.

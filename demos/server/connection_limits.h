@@ -2,9 +2,9 @@
 // (--address-rate, before ENet parses them); connections dropped for never saying Hello or for piling up
 // unacknowledged reliable data; players whose clients went quiet (--idle-seconds); handshakes never
 // completed (--half-open-ms, --max-half-open by address); while peers are short, connections that never
-// joined (--max-unjoined by address: the oldest beyond are dropped, and new connects refused). Messages a second by connection (--peer-rate)
-// are taken with each packet (server_sessions.cpp), Detached players' grace (--resume-seconds) by the
-// sessions.
+// joined (--max-unjoined by address: the oldest beyond are dropped, and new connects refused). Messages
+// a second by connection (--peer-rate) are taken with each packet (server_sessions.cpp), Detached
+// players' grace (--resume-seconds) by the sessions.
 //
 // Called on the tick thread only: install() once the sockets are open, sweep() every 50 ms or so.
 #pragma once

@@ -99,15 +99,16 @@ void Limits::sweep() {
   sv_.sessions.expire_detached();
 }
 
-// Host k's connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one of the
-// host's peers until ENet gives up on it (up to 30 s), so a sender of connects it never completes could
-// take them all. One is reset once it is --half-open-ms old. And while fewer than a quarter of the
+// Host k's connections whose handshake (ENet's connect, verify, acknowledge) is not done: each holds one
+// of the host's peers until ENet gives up on it (up to 30 s), so a sender of connects it never completes
+// could take them all. One is reset once it is --half-open-ms old. And while fewer than a quarter of the
 // host's peers are free, of the handshakes older than the grace (half of --half-open-ms, at most 1 s) one
 // address (IP) keeps its --max-half-open newest: the oldest beyond are reset; likewise of the connections
 // older than the grace that neither joined nor observe (an attacker that agrees keys and never says
 // Hello, reconnecting each time the 5-second rule drops it), its --max-unjoined newest: the oldest beyond
-// are dropped (127.0.0.1, the server's own host, is held to none). A busy server completes honest handshakes late, so a burst of them from one address
-// (players behind one NAT, a bot farm) is cut short only when the peers run out, and then only past the grace.
+// are dropped (127.0.0.1, the server's own host, is held to none). A busy server completes honest
+// handshakes late, so a burst of them from one address (players behind one NAT, a bot farm) is cut short
+// only when the peers run out, and then only past the grace.
 void Limits::short_of_peers(std::size_t k, Clock::time_point now) {
   ENetHost* host = sv_.sockets.hosts()[k];
   std::vector<Clock::time_point>& since = half_open_since_[k];
@@ -123,9 +124,10 @@ void Limits::short_of_peers(std::size_t k, Clock::time_point now) {
     const Conn* c = static_cast<const Conn*>(p->data);
     const bool unjoined = p->state == ENET_PEER_STATE_CONNECTED && c != nullptr && c->slot < 0 && !c->observer;
     const bool handshake = p->state >= ENET_PEER_STATE_CONNECTING && p->state <= ENET_PEER_STATE_CONNECTION_SUCCEEDED;
-    if ((unjoined || handshake) && !uncapped_address(p->address.host)) ++unjoined_by_address_[p->address.host];
-    if (unjoined && now - c->connected > grace && !uncapped_address(p->address.host))
-      unjoined_.push_back({p->address.host, c->connected, i});
+    if (!uncapped_address(p->address.host)) {
+      if (unjoined || handshake) ++unjoined_by_address_[p->address.host];
+      if (unjoined && now - c->connected > grace) unjoined_.push_back({p->address.host, c->connected, i});
+    }
     if (!handshake) {
       since[i] = Clock::time_point{};
       continue;

@@ -62,12 +62,10 @@ std::string Server::metrics_text() {
   single("warpmind_server_bytes_in_total", "counter", "Message bytes received.", sockets.counts().bytes_in);
   single("warpmind_server_bytes_out_total", "counter", "Message bytes sent.", sockets.counts().bytes_out);
   // The last 1,000 ticks' times.
-  std::vector<float> recent = times.tick().recent();
-  std::sort(recent.begin(), recent.end());
+  const std::vector<float> recent = times.tick().recent();
   std::string q;
   for (double p : {0.5, 0.9, 0.99}) {
-    const double v =
-        recent.empty() ? 0.0 : recent[std::min(recent.size() - 1, static_cast<std::size_t>(p * recent.size()))];
+    const double v = percentile(recent, p);
     char b[160];
     std::snprintf(b, sizeof b, "warpmind_server_tick_seconds{quantile=\"%g\"} %.9g\n", p, v / 1000.0);
     q += b;

@@ -57,9 +57,10 @@ void Sessions::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   }
   // One address holds at most --max-sessions-per-address players (Detached ones included): a client
   // cannot take every slot by joining again and again, and honest joins from elsewhere still get in.
-  const auto held = sessions_by_address_.find(p->address.host);
-  if (!under_cap(p->address.host, held == sessions_by_address_.end() ? 0 : held->second,
-                 sv_.f.limits.max_sessions_per_address)) {
+  const std::uint32_t host = p->address.host;
+  const auto held = std::count_if(slots_.begin(), slots_.end(),
+                                  [host](const Slot& s) { return s.state != SlotState::Free && s.address == host; });
+  if (!under_cap(host, static_cast<std::size_t>(held), sv_.f.limits.max_sessions_per_address)) {
     ++counts_.address_refused;
     refuse(p, net::RefuseReason_ServerFull);
     return;
@@ -79,7 +80,7 @@ void Sessions::on_hello(ENetPeer* p, Conn& c, const net::Hello& h) {
   s.spawn = {where(rng_), where(rng_), kSpawnHp};
   s.first_tick = sv_.tick;
   s.heard_tick = sv_.tick;
-  count_address(s, p->address.host);
+  s.address = host;
   c.slot = free;
   ++counts_.joined;
   counts_.peak = std::max<std::uint64_t>(counts_.peak, active_count());
@@ -118,7 +119,7 @@ bool Sessions::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   }
   s.state = SlotState::Active;
   s.peer = p;
-  count_address(s, p->address.host);  // counted against the address it is played from now
+  s.address = p->address.host;  // counted against the address it is played from now
   s.acked = s.ack_sent = 0;
   s.sent = {};              // a new connection
   s.first_tick = sv_.tick;  // acknowledgements count from this connection's first State
@@ -196,15 +197,6 @@ void Sessions::supersede(ENetPeer* p) {
   });
 }
 
-void Sessions::count_address(Slot& s, std::uint32_t address) {
-  if (s.address != 0) {
-    auto held = sessions_by_address_.find(s.address);
-    if (held != sessions_by_address_.end() && --held->second == 0) sessions_by_address_.erase(held);
-  }
-  s.address = address;
-  if (address != 0) ++sessions_by_address_[address];
-}
-
 // Whether an Observe may watch: it carries the observer key (compared in time independent of where they
 // differ), or, with no key set, it comes from a loopback address. A Snapshot is every player's position and
 // HP, so no stranger may have one.
@@ -263,7 +255,6 @@ void Sessions::release(ENetPeer* p, bool lost) {
     s.has_command = s.resume_pending = false;
     if (s.state == SlotState::Joining) {
       s.state = SlotState::Free;
-      count_address(s, 0);
       ++counts_.left;
     } else if (s.state == SlotState::Leaving) {  // a cluster's Leave, its tick not come yet: it still leaves
     } else if (lost && sv_.f.limits.resume_seconds > 0) {
@@ -485,7 +476,6 @@ bool Sessions::take_pending(std::uint32_t i, net::RawCommand& c) {
   } else if (s.state == SlotState::Leaving) {
     c = {sv_.id_of(static_cast<int>(i)), net::RawKind::Leave, 0, 0, 0, 0};
     s.state = SlotState::Free;
-    count_address(s, 0);
     if (sv_.f.zones > 1 && s.peer) {  // a cluster's Leave: its client told the tick now, the connection let go
       if (auto* conn = static_cast<Conn*>(s.peer->data)) conn->slot = -1;
       goodbye(s.peer, sv_.tick);
@@ -543,7 +533,6 @@ bool Sessions::relay(std::uint32_t k, std::uint64_t relay_tick, const net::Messa
 
 std::uint32_t Sessions::restore(const std::vector<net::StoredSlot>& from, std::uint64_t tick) {
   std::uint32_t players = 0;
-  sessions_by_address_.clear();  // no connection is left: no session is counted against an address
   for (std::uint32_t i = 0; i < slots_.size(); ++i) {
     const net::StoredSlot& was = from[i];
     Slot& s = slots_[i];
@@ -571,7 +560,6 @@ void Sessions::replay(std::uint32_t k, const net::RawCommand& c) {
   Slot& s = slots_[k];
   switch (c.kind) {
     case net::RawKind::Join:
-      count_address(s, 0);
       s = Slot{};
       s.state = SlotState::Detached;
       s.spawn = {c.x, c.y, kSpawnHp};
@@ -580,7 +568,6 @@ void Sessions::replay(std::uint32_t k, const net::RawCommand& c) {
       ++counts_.detached;
       break;
     case net::RawKind::Leave:
-      count_address(s, 0);
       s = Slot{};
       break;
     case net::RawKind::Move:
@@ -594,7 +581,6 @@ void Sessions::replay(std::uint32_t k, const net::RawCommand& c) {
 
 void Sessions::join_virtual(std::uint32_t i, std::uint64_t token, const aoi::Player& spawn) {
   Slot& s = slots_[i];
-  count_address(s, 0);
   s = Slot{};
   s.state = SlotState::Joining;
   s.token = token;

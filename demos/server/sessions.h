@@ -17,7 +17,6 @@
 #include <random>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "drops.h"
@@ -155,12 +154,10 @@ class Sessions {
   void on_observe(ENetPeer* p, Conn& c, const net::Observe& o);
   bool observer_admitted(const ENetPeer* p, const net::Observe& o) const;
   // Slot s's session counted against `address` (0: none) instead of the one it was.
-  void count_address(Slot& s, std::uint32_t address);
 
   Server& sv_;
   std::vector<Slot> slots_;
   std::vector<ENetPeer*> observers_;
-  std::unordered_map<std::uint32_t, std::uint32_t> sessions_by_address_;  // slots not Free, by Slot::address
   std::string observer_key_;                 // from --observer-key-file (empty: loopback observers only)
   net::KeyPair identity_;                    // this process's X25519 key pair, the server's side of every Connect
   std::vector<std::uint8_t> opened_;         // a received packet's Message, opened

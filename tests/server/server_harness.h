@@ -280,9 +280,9 @@ struct Client {
   }
   // Bytes as they are on the wire, sealed or not.
   void send_clear(const void* data, std::size_t n, std::uint8_t channel) {
-    ENetPacket* p = enet_packet_create(data, n, channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0);
-    wire_out.emplace_back(p->data, p->data + n);
-    if (enet_peer_send(peer, channel, p) != 0) enet_packet_destroy(p);  // ENet took it only on success
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    wire_out.emplace_back(bytes, bytes + n);
+    warpmind::net::send_packet(peer, channel, bytes, n, nullptr);
     enet_host_flush(host);
   }
   // Bytes sealed with the connection's keys (in clear before them).

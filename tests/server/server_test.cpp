@@ -883,9 +883,7 @@ TEST(Server, TheDemoWatchesALiveServerHeadless) {
   SessionKeys keys;
   flatbuffers::FlatBufferBuilder b(256);
   const auto send_bytes = [&keys](ENetPeer* to, std::uint8_t channel, const std::uint8_t* data, std::size_t n) {
-    ENetPacket* p = enet_packet_create(nullptr, n + kSealOverhead, channel == 0 ? ENET_PACKET_FLAG_RELIABLE : 0);
-    keys.seal(channel, data, n, p->data);
-    if (enet_peer_send(to, channel, p) != 0) enet_packet_destroy(p);
+    warpmind::net::send_packet(to, channel, data, n, &keys);  // sealed: it is used once the keys are agreed
   };
   const auto send = [&](ENetPeer* to, std::uint8_t channel) {
     send_bytes(to, channel, b.GetBufferPointer(), b.GetSize());

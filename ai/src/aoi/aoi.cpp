@@ -344,13 +344,11 @@ struct CpuTick {
         im.bucket_of[i] = static_cast<std::uint32_t>(im.bucket_y(p[i].y, w)) * im.cols +
                           static_cast<std::uint32_t>(im.bucket_x(p[i].x, w));
     };
-    if (fast)
-      pool.parallel_for(n, place, 4096);
-    else
-      place(0, n, 0);
     if (fast) {
+      pool.parallel_for(n, place, 4096);
       im.buckets.build(im.bucket_of, nb);
     } else {
+      place(0, n, 0);
       im.lists.resize(nb);
       for (auto& l : im.lists) l.clear();
       for (std::uint32_t i = 0; i < n; ++i) im.lists[im.bucket_of[i]].push_back(i);

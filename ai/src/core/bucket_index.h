@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace warpmind::detail {
@@ -17,18 +18,21 @@ class BucketIndex {
   void build(std::size_t n, std::size_t buckets, Key&& key) {
     keys_.resize(n);
     for (std::size_t i = 0; i < n; ++i) keys_[i] = static_cast<std::uint32_t>(key(i));
-    build_from_keys(buckets);
+    build(keys_, buckets);
   }
-  // The same from keys already computed (keys[i] < buckets); `keys` is copied.
-  void build(const std::vector<std::uint32_t>& keys, std::size_t buckets) {
-    keys_.assign(keys.begin(), keys.end());
-    build_from_keys(buckets);
+  // The same from keys already computed (keys[i] < buckets), read in place.
+  void build(std::span<const std::uint32_t> keys, std::size_t buckets) {
+    const std::size_t n = keys.size();
+    start_.assign(buckets + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++start_[keys[i] + 1];
+    for (std::size_t b = 0; b < buckets; ++b) start_[b + 1] += start_[b];
+    next_.assign(start_.begin(), start_.end() - 1);
+    ids_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) ids_[next_[keys[i]]++] = static_cast<std::uint32_t>(i);
   }
 
-  std::uint32_t start(std::size_t bucket) const { return start_[bucket]; }
   const std::vector<std::uint32_t>& starts() const { return start_; }  // buckets + 1 entries
   const std::vector<std::uint32_t>& ids() const { return ids_; }
-  std::uint32_t key(std::size_t item) const { return keys_[item]; }
   // Calls f(id) for every item of `bucket`, in ascending order.
   template <class F>
   void each(std::size_t bucket, F&& f) const {
@@ -36,16 +40,8 @@ class BucketIndex {
   }
 
  private:
-  void build_from_keys(std::size_t buckets) {
-    const std::size_t n = keys_.size();
-    start_.assign(buckets + 1, 0);
-    for (std::size_t i = 0; i < n; ++i) ++start_[keys_[i] + 1];
-    for (std::size_t b = 0; b < buckets; ++b) start_[b + 1] += start_[b];
-    next_.assign(start_.begin(), start_.end() - 1);
-    ids_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) ids_[next_[keys_[i]]++] = static_cast<std::uint32_t>(i);
-  }
-  std::vector<std::uint32_t> keys_, start_, next_, ids_;
+  std::vector<std::uint32_t> keys_;  // the lambda build's keys
+  std::vector<std::uint32_t> start_, next_, ids_;
 };
 
 }  // namespace warpmind::detail

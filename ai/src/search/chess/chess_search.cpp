@@ -298,15 +298,8 @@ struct Worker::Impl {
     if (out_of_time()) return 0;
     if (ply >= kMaxPly - 1) return eval(ply);
     const bool pv_node = beta - alpha > 1;
-    Move tt_move{};
-    int tt_score = 0, tt_depth = 0;
-    Bound tt_bound = BoundNone;
-    if (s.table.probe(pos.key, tt_move, tt_score, tt_depth, tt_bound)) {
-      tt_score = from_table(tt_score, ply);
-      if (!pv_node &&
-          (tt_bound == Exact || (tt_bound == Lower && tt_score >= beta) || (tt_bound == Upper && tt_score <= alpha)))
-        return tt_score;
-    }
+    TableHit tt;
+    if (table_cuts(0, alpha, beta, ply, pv_node, tt)) return tt.score;
     const bool check = pos.in_check();
     const int alpha0 = alpha;
     int best = -kMate + ply;
@@ -318,7 +311,7 @@ struct Worker::Impl {
     MoveList list;
     detail::generate_pseudo(pos, list, !check);
     int scores[kMaxMoves];
-    order(list, tt_move, ply, scores);
+    order(list, tt.move, ply, scores);
     Move best_move{};
     int legal = 0;
     for (int i = 0; i < list.size; ++i) {
@@ -367,12 +360,12 @@ struct Worker::Impl {
   };
 
   // Reads the table's entry for the position into `tt` (its score relative to `ply`); true when it ends
-  // the node, with its score: off the principal variation, below the root, searched as deep and bounded
-  // the right way.
+  // the node, with its score: off the principal variation, searched as deep and bounded the right way
+  // (negamax takes no cut at the root; quiescence asks for depth 0).
   bool table_cuts(int depth, int alpha, int beta, int ply, bool pv_node, TableHit& tt) {
     if (!s.table.probe(pos.key, tt.move, tt.score, tt.depth, tt.bound)) return false;
     tt.score = from_table(tt.score, ply);
-    return !pv_node && ply > 0 && tt.depth >= depth &&
+    return !pv_node && tt.depth >= depth &&
            (tt.bound == Exact || (tt.bound == Lower && tt.score >= beta) || (tt.bound == Upper && tt.score <= alpha));
   }
 
@@ -569,7 +562,7 @@ struct Worker::Impl {
     if (ply >= kMaxPly - 1) return eval(ply);
     const bool pv_node = beta - alpha > 1;
     TableHit tt;
-    if (!excluded.bits && table_cuts(depth, alpha, beta, ply, pv_node, tt)) return tt.score;
+    if (!excluded.bits && table_cuts(depth, alpha, beta, ply, pv_node, tt) && ply > 0) return tt.score;
     // The evaluation, and the same corrected by the correction history (what the search uses).
     const int raw_eval = check || excluded.bits ? kNoEval : eval(ply);
     const int eval_here = check ? kNoEval : excluded.bits ? stack[ply].eval : corrected(raw_eval);
