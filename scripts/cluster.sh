@@ -29,7 +29,13 @@
 # root and iproute2 — below), CLUSTER_BIND (none: the bots' warpmind-bots --bind, e.g. 127.0.10.0/24 so
 # that the zones see them from many addresses as on a network; not with CLUSTER_NETNS), CLUSTER_DEVICES
 # (0: every zone on its backend's default GPU; N: zone K on GPU K mod N, --device, for the GPUs of one
-# host).
+# host), CLUSTER_RECORD (0; 1: a reader of the whole bus records it while the bots play — below).
+#
+# CLUSTER_RECORD=1: a NATS user "reader" that may subscribe to every subject of the cluster and publish
+# nothing records every message on the bus (tick messages, relays, stored states) while the bots play,
+# and the bots write every session token they were given (warpmind-bots --tokens-out). No token may be
+# in the recording, in either byte order: a reader of the bus cannot take over a player. Not with
+# CLUSTER_TLS or CLUSTER_BOT_PROCESSES.
 #
 # CLUSTER_NETNS=1: the script makes a bridge (10.231.X.1/24, X from its process id) and, per zone, a
 # network namespace with a veth pair into the bridge, the zone's address 10.231.X.(10 + K); the NATS
@@ -57,6 +63,8 @@ done
 tls=${CLUSTER_TLS:-0}
 [[ "$tls" == 0 || "$tls" == 1 ]] || { echo "cluster: CLUSTER_TLS must be 0 or 1" >&2; exit 2; }
 ((tls == 0)) || command -v openssl > /dev/null || { echo "cluster: CLUSTER_TLS=1 needs openssl (scripts/setup.sh)" >&2; exit 2; }
+record=${CLUSTER_RECORD:-0}
+[[ "$record" == 0 || "$record" == 1 ]] || { echo "cluster: CLUSTER_RECORD must be 0 or 1" >&2; exit 2; }
 rows=${CLUSTER_ROWS:-1}
 [[ "$rows" =~ ^[1-9][0-9]*$ ]] && ((zones % rows == 0)) || { echo "cluster: CLUSTER_ROWS must divide ZONES" >&2; exit 2; }
 columns=$((zones / rows))
@@ -189,6 +197,10 @@ stream_base=${prefix//./_}
       "$js" >> "$log/nats.conf"
     printf '      subscribe: {allow: ["%s.tick", "%s.relay.%d", "_INBOX.>"]}}}\n' "$prefix" "$prefix" "$k" >> "$log/nats.conf"
   done
+  reader=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+  echo "reader:$reader" > "$log/reader.credentials"
+  printf '    {user: "reader", password: "%s", permissions: {publish: {deny: [">"]}, subscribe: {allow: ["%s.>"]}}}\n' \
+    "$reader" "$prefix" >> "$log/nats.conf"
   printf '  ]\n}\nmax_payload: 8388608\n' >> "$log/nats.conf"
 )
 # CLUSTER_TLS=1: the bus over TLS (docs/server.md, "Trust: the zone bus"). A CA made for this run signs
@@ -311,6 +323,19 @@ forge() {
   exec 3>&-
 }
 
+# CLUSTER_RECORD=1: the reader subscribes to the cluster's subjects and writes what NATS sends it.
+record_pid=""
+if ((record)); then
+  ((tls == 0 && processes == 1)) || { echo "cluster: CLUSTER_RECORD is not for CLUSTER_TLS or CLUSTER_BOT_PROCESSES" >&2; exit 2; }
+  (
+    exec 4<>"/dev/tcp/$nats_host/$nats_port"
+    printf 'CONNECT {"verbose":false,"pedantic":false,"name":"reader","user":"reader","pass":"%s"}\r\nSUB %s.> 1\r\n' \
+      "$(cut -d: -f2 "$log/reader.credentials")" "$prefix" >&4
+    exec cat <&4 > "$log/bus.raw"
+  ) &
+  record_pid=$!
+  pids+=("$record_pid")
+fi
 echo "cluster: $zones zones ($rows x $columns) on $servers (NATS $nats_host:$nats_port), map $map, AOI $aoi, $bots bots for $seconds s" >&2
 forge_n=${CLUSTER_FORGE:-0}
 forge_pid=""
@@ -322,6 +347,7 @@ fi
 # its stored state; how long that took (kill to listening) goes to the log.
 kill_pid=""
 bot_args=(--churn "${CLUSTER_CHURN:-0}" --server-key "$server_key")
+((record)) && bot_args+=(--tokens-out "$log/tokens.txt")
 [[ -n ${CLUSTER_BIND:-} ]] && bot_args+=(--bind "$CLUSTER_BIND")
 if [[ -n "$kill_zone" ]]; then
   bot_args+=(--resume-after-ms "$resume_after")
@@ -372,7 +398,7 @@ for p in "${zone_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 [[ -n "$kill_pid" ]] && { wait "$kill_pid" 2>/dev/null || true; }
 cluster_bots=$(tail -1 "$log/cluster-bots.json")
 echo "$cluster_bots"
-timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0 bad_tags=0 summaries=0
+timeouts=0 bad=0 relayed=0 tick_p99=0 missing=0 bad_tags=0 summaries=0 resumes_relayed=0
 count() { local v; v=$(field "$1" "$2"); echo "${v:-0}"; }  # a zone's counter, 0 when it has none
 for ((k = 0; k < zones; ++k)); do
   z=$(tail -1 "$log/zone$k.json" 2>/dev/null || true)
@@ -383,9 +409,29 @@ for ((k = 0; k < zones; ++k)); do
   relayed=$((relayed + $(count "$z" relayed_in)))
   missing=$((missing + $(count "$z" views_missing)))
   bad_tags=$((bad_tags + $(count "$z" bad_tags)))
+  resumes_relayed=$((resumes_relayed + $(count "$z" resumes_relayed)))
   p99=$(sed -n 's/.*"tick_ms":{[^}]*"p99":\([0-9.]*\).*/\1/p' <<<"$z")
   tick_p99=$(awk -v a="$tick_p99" -v b="${p99:-0}" 'BEGIN { print (b > a ? b : a) }')
 done
+
+# CLUSTER_RECORD: the recording ends with the zones; each token the bots were given looked for in it
+# as 8 bytes, little- and big-endian. It must hold something, and the bots must have had tokens.
+bus_json=null
+if [[ -n "$record_pid" ]]; then
+  kill -TERM "$record_pid" 2>/dev/null || true
+  wait "$record_pid" 2>/dev/null || true
+  bus_json=$(python3 - "$log/bus.raw" "$log/tokens.txt" "$resumes_relayed" <<'EOF_PY'
+import sys
+raw = open(sys.argv[1], "rb").read() if sys.argv[1] else b""
+tokens = {int(line, 16) for line in open(sys.argv[2]) if line.strip()}
+found = sum(1 for t in tokens for order in ("little", "big") if t.to_bytes(8, order) in raw)
+print('{"bytes":%d,"messages":%d,"tokens":%d,"tokens_found":%d,"resumes_relayed":%s}'
+      % (len(raw), raw.count(b"\r\nMSG ") + raw.startswith(b"MSG "), len(tokens), found, sys.argv[3]))
+EOF_PY
+) || bus_json='{"bytes":0,"messages":0,"tokens":0,"tokens_found":-1}'
+  [[ $(field "$bus_json" messages) -gt 0 && $(field "$bus_json" tokens) -gt 0 && $(field "$bus_json" tokens_found) -eq 0 ]] ||
+    ok_bus=false
+fi
 
 # ---- One server, the same bots.
 single_bots=""
@@ -452,6 +498,7 @@ if [[ -n "$kill_zone" ]]; then
     "$kill_zone" "$([[ -n "$kill_tick" ]] && echo null || echo "$kill_at")" "${kill_tick:-null}" "$restart_ms" "$restored" "${restore_ms:-null}" "${outage:-null}" "${crash_resumes:-0}" "$max_outage")
 fi
 [[ $tls_json == *admitted* ]] && ok=false
+[[ ${ok_bus:-true} == true ]] || ok=false
 # The logs stay where CLUSTER_LOG says, or (in a temporary folder) when something was wrong.
 if [[ $ok == true && -z "$keep_log" ]]; then
   rm -rf "$log"
@@ -467,7 +514,7 @@ if [[ -z "$(field "$cluster_bots" joined)" ]]; then
   e=$(tail -1 "$log/cluster-bots.err" 2>/dev/null | tr -d '\000-\037' | sed 's/[\\"]/\\&/g')
   bots_error="\"${e:-no summary}\""
 fi
-printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"devices":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"bots_error":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"tls":%s,"forge":%s,"kill":%s,"single":%s,"ok":%s,"logs":%s}\n' \
+printf '{"program":"cluster","zones":%d,"rows":%d,"netns":%s,"devices":%d,"bots":%d,"seconds":%s,"map":%s,"aoi":%s,"shape":"%s","cluster":%s,"bots_error":%s,"zone_timeouts":%d,"bad_zone_messages":%d,"views_missing":%d,"relayed":%d,"zone_tick_p99_ms":%s,"store":%s,"tls":%s,"forge":%s,"kill":%s,"bus":%s,"single":%s,"ok":%s,"logs":%s}\n' \
   "$zones" "$rows" "$([[ $netns == 1 ]] && echo true || echo false)" "$devices" "$bots" "$seconds" "$map" "$aoi" "$shape" "$(summary "$cluster_bots")" "$bots_error" "$timeouts" "$bad" "$missing" "$relayed" \
-  "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$tls_json" "$forge_json" "$kill_json" "$single_summary" "$ok" "$logs"
+  "$tick_p99" "$([[ $store == 1 ]] && echo true || echo false)" "$tls_json" "$forge_json" "$kill_json" "$bus_json" "$single_summary" "$ok" "$logs"
 [[ $ok == true ]]

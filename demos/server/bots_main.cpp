@@ -43,7 +43,7 @@ std::int64_t wall_us() {
 }
 
 struct Flags {
-  std::string server, server_key, record, check_records, bind;
+  std::string server, server_key, record, check_records, bind, tokens_out;
   std::string cipher = "auto";  // "auto": offer AES-256-GCM where this processor has AES-NI
   int bots = 10;
   double seconds = 5, attack_share = 0.1, lose_share = 0, lose_commands = 0, churn = 0, ramp_seconds = 0;
@@ -741,6 +741,16 @@ void print_summary(const Run& run, const Check& c, const Totals& t, double secon
   }
 }
 
+// --tokens-out: every session token the bots were given, one a line (16 hexadecimal digits, the
+// number's value), for a check that a recording of a cluster's bus holds none of them.
+std::string write_tokens(const std::string& path, const std::vector<Bot>& bots) {
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  if (out == nullptr) return "--tokens-out: cannot write " + path;
+  for (const Bot& b : bots)
+    for (const Session& s : b.sessions) std::fprintf(out, "%016llx\n", static_cast<unsigned long long>(s.token));
+  return std::fclose(out) == 0 ? std::string{} : "--tokens-out: cannot write " + path;
+}
+
 int run(Run& run) {
   if (enet_initialize() != 0) return bad("cannot initialise ENet");
   std::vector<ENetAddress> servers;
@@ -759,6 +769,8 @@ int run(Run& run) {
   count_lost(run, t);
   leave(run);
   close_bots(run, t);
+  if (!run.f.tokens_out.empty())
+    if (const std::string err = write_tokens(run.f.tokens_out, run.bots); !err.empty()) return bad(err);
   Check c;  // --record: the check is left to --check-records over every process's record
   if (!run.f.record.empty()) {
     if (const std::string err = write_record(run.f.record, run.world.get(), run.bots); !err.empty()) return bad(err);
@@ -858,6 +870,9 @@ int main(int argc, char** argv) {
                   "write what the bots sent and received to FILE instead of checking it here: for bots spread over "
                   "several processes, whose records --check-records checks together (the summary says \"checked\": "
                   "false)");
+  demos::add_text(app, "--tokens-out", f.tokens_out, "FILE",
+                  "write every session token the bots were given to FILE, one a line in hexadecimal (to check "
+                  "that a recording of a cluster's bus holds none)");
   demos::add_text(app, "--check-records", f.check_records, "FILE[,...]",
                   "run no bots: check the records of every process of one run together, as if one process had run "
                   "every bot; one JSON object on stdout; exit status 0 when ticks were checked and nothing was "

@@ -105,7 +105,8 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         "\"messages_in\":%llu,\"bad_"
         "messages\":%llu,\"late_messages\":%llu,"
         "\"timeouts\":%llu,\"relayed_out\":%llu,\"relayed_in\":%llu,\"resets\":%llu,\"views_missing\":%llu,"
-        "\"bad_tags\":%llu,\"too_early\":%llu,\"resent\":%llu,\"stores\":%llu,\"store_failures\":%llu,\"store_bytes\":%"
+        "\"bad_tags\":%llu,\"too_early\":%llu,\"resent\":%llu,\"resumes_relayed\":%llu,\"stores\":%llu,\"store_"
+        "failures\":%llu,\"store_bytes\":%"
         "llu,"
         "\"restored_tick\":%llu,\"restore_ms\":%.3f,"
         "\"wait_ms\":{\"p50\":%.4f,\"p99\":%.4f}}}\n",
@@ -140,7 +141,9 @@ void Server::print_summary(double seconds, std::uint32_t connected) const {
         static_cast<unsigned long long>(zones.counts().resets), static_cast<unsigned long long>(outbox.views_missing()),
         static_cast<unsigned long long>(zones.counts().bad_tags),
         static_cast<unsigned long long>(zones.counts().too_early),
-        static_cast<unsigned long long>(zones.counts().resent), static_cast<unsigned long long>(store.counts().stores),
+        static_cast<unsigned long long>(zones.counts().resent),
+        static_cast<unsigned long long>(zones.counts().resumes_relayed),
+        static_cast<unsigned long long>(store.counts().stores),
         static_cast<unsigned long long>(store.counts().failures), static_cast<unsigned long long>(store.counts().bytes),
         static_cast<unsigned long long>(store.counts().restored_tick), store.counts().restore_ms,
         percentile(times.wait().kept(), 0.5), percentile(times.wait().kept(), 0.99));

@@ -250,6 +250,7 @@ void Zones::answer_resume(const net::RawCommand& c, const aoi::Player& at) {
   const bool here = id / sv_.cap == static_cast<std::uint32_t>(sv_.f.zone);  // else relayed over the bus
   const std::uint64_t token =
       here ? sv_.bus.derive_token(id / sv_.cap, id % sv_.cap, c.target) : net::kTokenFilledByGateway;
+  counts_.resumes_relayed += !here;
   sv_.sessions.make_welcome(b, id, token, sv_.tick, at, true, sv_.clients.last_applied(id), c.seq);
   resume_out_.push_back({id, net::kReliableChannel, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()}});
   sv_.sessions.make_resume_events(b, id);

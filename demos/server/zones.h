@@ -35,6 +35,9 @@ class Zones {
     // for ticks too far ahead, or beyond what the store of early messages holds.
     std::uint64_t bad_tags = 0, too_early = 0;
     std::uint64_t resent = 0;  // this zone's tick messages published again while it waited (exchange)
+    // Resumed Welcomes this zone made for players whose gateway is another zone, sent over the bus
+    // without their token (kTokenFilledByGateway: the gateway writes it in).
+    std::uint64_t resumes_relayed = 0;
   };
 
   explicit Zones(Server& sv) : sv_(sv) {}
