@@ -48,6 +48,9 @@ struct Session {
   // session's first tick; UINT64_MAX: in the game to the end of the run.
   std::uint64_t end_tick = UINT64_MAX;
   bool resumed = false;  // the Welcome gave back the player of the session before
+  // Resumed before its join tick came (the session before had no State, and the Welcome names its first
+  // tick): the join carried over, so the first State is the join's.
+  bool joins = false;
   // Resumed after the server went silent (--resume-after-ms), not at a moment the bot chose: what it
   // sent last may or may not have been applied (see the check).
   bool after_crash = false;

@@ -196,7 +196,7 @@ void Checker::check_own_updates(std::size_t i) {
   for (const auto& [t, s] : by_tick_[i]) {
     if (t > last) break;
     if (t == b.first_tick) {
-      if (!b.resumed) c_.own_errors += bad_join(b, *s);
+      if (!b.resumed || b.joins) c_.own_errors += bad_join(b, *s);
       continue;
     }
     auto p = by_tick_[i].find(t - 1);
@@ -243,7 +243,7 @@ bool Checker::bad_resume(const Session& b, const StateRecord& s) {
   } else if (!same_place || b.welcome_last_seq != b.before_last_seq || b.welcome_seq != b.before_seq) {
     return true;
   }
-  if (s.tick != b.first_tick) return false;
+  if (s.tick != b.first_tick || b.joins) return false;  // a join's first State: checked as a join
   StateRecord at_welcome;
   at_welcome.x = b.spawn_x;
   at_welcome.y = b.spawn_y;

@@ -222,6 +222,7 @@ struct Client {
       if (s.resumed) {  // the player is the new session's from its first tick
         before.end_tick = w.tick();
         s.sent = before.sent;
+        s.joins = before.states.empty() && w.tick() == before.first_tick;
       } else {  // the server had let the player go, when is not known: the session before is lost
         if (before.end_tick == UINT64_MAX) before.lost = true;
         ++b.counts.resume_failures;

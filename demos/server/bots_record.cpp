@@ -99,7 +99,7 @@ void world_fields(IO& io, W& w) {
 
 template <class IO, class S>
 void session_fields(IO& io, S& s) {
-  io(s.player), io(s.token), io(s.first_tick), io(s.end_tick), io(s.resumed), io(s.after_crash);
+  io(s.player), io(s.token), io(s.first_tick), io(s.end_tick), io(s.resumed), io(s.joins), io(s.after_crash);
   io(s.spawn_x), io(s.spawn_y), io(s.spawn_hp), io(s.welcome_last_seq), io(s.welcome_seq);
   io(s.before_x), io(s.before_y), io(s.before_last_seq), io(s.before_seq), io(s.before_exact), io(s.gone);
   io(s.lost);

@@ -102,7 +102,9 @@ void Sessions::welcome_join(Slot& s, int k) {
 // A Hello with the token of a session whose player is still in the game (Detached, or Active on a
 // connection the client has given up): the player is this connection's from the next tick on, where it
 // is, with its HP, its seq counter and its last applied command. Its client holds nothing yet, so its
-// first State is a snapshot and an Events of the tick before lists everyone it sees. In a cluster the
+// first State is a snapshot and an Events of the tick before lists everyone it sees. A session whose
+// join tick has not come yet (its client restarted right after its Welcome) is taken back alike: the
+// Welcome says the join's tick and spawn point, and its first State is the join's. In a cluster the
 // player may be in another zone's area, which holds its view: the slot waits for its Resume to go into
 // the next tick, and the zone whose area it is in then answers (answer_resume). False when there is no
 // such session.
@@ -111,13 +113,15 @@ bool Sessions::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
   if (id / sv_.cap != static_cast<std::uint32_t>(sv_.f.zone) || id >= sv_.total) return false;
   const int k = static_cast<int>(id % sv_.cap);
   Slot& s = slots_[k];
-  if (!playing(s.state) || s.token != h.resume_token()) return false;
+  // (A cluster's joining slot has no token yet: its Welcome comes with the join's tick.)
+  const bool joining = s.state == SlotState::Joining;
+  if (!(playing(s.state) || joining) || s.token != h.resume_token()) return false;
   if (ENetPeer* old = s.peer) {  // the client's earlier connection, still open here: dropped silently
     delete static_cast<Conn*>(old->data);
     old->data = nullptr;
     enet_peer_reset(old);
   }
-  s.state = SlotState::Active;
+  if (!joining) s.state = SlotState::Active;
   s.peer = p;
   s.address = p->address.host;  // counted against the address it is played from now
   s.acked = s.ack_sent = 0;
@@ -132,6 +136,7 @@ bool Sessions::resume(ENetPeer* p, Conn& c, const net::Hello& h) {
     return true;
   }
   welcome(p, k, true);
+  if (joining) return true;  // no one seen yet: the join tick's Events say whom it sees
   flatbuffers::FlatBufferBuilder b(64 + 4 * sv_.clients.view(id).visible.size());
   make_resume_events(b, id);
   sv_.sockets.send(p, net::kReliableChannel, b);
@@ -162,13 +167,15 @@ void Sessions::make_welcome(flatbuffers::FlatBufferBuilder& b, std::uint32_t id,
   net::FinishMessageBuffer(b, net::CreateMessage(b, net::Body_Welcome, w.Union()));
 }
 
-// The Welcome of slot k's session, new (its spawn point) or resumed (where its player is now).
+// The Welcome of slot k's session, new (its spawn point) or resumed (where its player is now; a player
+// whose join tick has not come yet is at its spawn point, no command applied).
 void Sessions::welcome(ENetPeer* p, int k, bool resumed_session) {
   const Slot& s = slots_[k];
   const std::uint32_t id = sv_.id_of(k);
+  const bool in_game = resumed_session && s.state != SlotState::Joining;
   flatbuffers::FlatBufferBuilder b(256);
-  make_welcome(b, id, s.token, sv_.tick, resumed_session ? sv_.world->players()[id] : s.spawn, resumed_session,
-               resumed_session ? sv_.clients.last_applied(id) : 0, resumed_session ? s.last_received : 0);
+  make_welcome(b, id, s.token, sv_.tick, in_game ? sv_.world->players()[id] : s.spawn, resumed_session,
+               in_game ? sv_.clients.last_applied(id) : 0, resumed_session ? s.last_received : 0);
   sv_.sockets.send(p, net::kReliableChannel, b);
 }
 
