@@ -260,6 +260,12 @@ zone_args() {  # zone $1's flags, into the array `zone`
     --nats "nats://$nats_host:$nats_port"
     --nats-prefix "$prefix" --cluster-key-file "$log/cluster.key" --key-file "$log/server.key" --nats-credentials-file "$log/zone$1.credentials"
     "${store_args[@]}" "${tls_args[@]}")
+  # In namespaces every bot reaches the zones from the bridge's one address, as players behind one NAT
+  # do: a zone's per-address caps are raised to all its players (docs/server.md, "Flags").
+  if ((netns)); then
+    local cap=$((per_zone < 65535 ? per_zone : 65535))
+    zone+=(--max-sessions-per-address "$cap" --max-unjoined "$cap")
+  fi
   ((devices == 0)) || zone+=(--device "$(($1 % devices))")
 }
 stagger_ms=${CLUSTER_STAGGER_MS:-0}
