@@ -398,7 +398,7 @@ def server_virtual(load):
 
 @block("server-sockets")
 def server_sockets(load):
-    s = load("h200/server-sockets.json")
+    s = load("h100/server-sockets.json")
     rows = []
     runs = s.runs
     for i, r in enumerate(runs):
@@ -433,7 +433,7 @@ def server_sockets(load):
 
 @block("server-kill")
 def server_kill(load):
-    s = load("h200/server-kill.json")
+    s = load("h100/server-kill.json")
     rows = []
     for r in s.runs:
         if r.get("program") != "cluster" or not r.get("kill"):
