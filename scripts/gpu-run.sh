@@ -18,7 +18,9 @@
 #   to pass options (e.g. bench-field:--only-scale writes field-only-scale.json), match-chess[:GAMES] and
 #   match-connect6[:GAMES] (the engines' GPU search against 16 CPU threads, refereed), label-chess[:SECONDS]
 #   (Stockfish-labelled games for the trainer; STOCKFISH names the program), match-stockfish[:GAMES]
-#   (warpmind-chess against Stockfish at UCI_Elo MATCH_ELO, 10 s + 0.1 s, a referee per host thread). Default:
+#   (warpmind-chess against Stockfish at UCI_Elo MATCH_ELO, 10 s + 0.1 s, a referee per host thread), bindings
+#   (the shared CUDA build of STAGE/prefix from Python and C: the module built there, tests/python on cuda,
+#   the examples; gpu-stage.sh with WARPMIND_GPU_SHARED_BUILD_DIR). Default:
 #   tests memcheck bench-field
 # WARPMIND_STEP_TIMEOUT=SECONDS ends a sanitizer step that runs longer (its log says how far it got);
 # WARPMIND_GPU_FILTER replaces the sanitizer steps' test filter (a --gtest_filter pattern).
@@ -387,6 +389,49 @@ PY
         MATCH_REFEREE="$stage/warpmind-referee" MATCH_JOBS=$(nproc) MATCH_OUT="$out/stockfish" \
         ${step_timeout[@]+"${step_timeout[@]}"} bash "$stage/match.sh" "$games" 10000 100 "${MATCH_ELO:-2400}" 1 \
         > "$log" 2>&1 ;;
+    bindings)
+      # The shared CUDA build that gpu-stage.sh installs into STAGE/prefix (WARPMIND_GPU_SHARED_BUILD_DIR), as
+      # a Python or C user of it would take it: the Python module built for this machine's python3 (its
+      # headers; pybind11 from PYBIND11_INCLUDE, pip's pybind11 or PyTorch's copy), tests/python on the cpu
+      # and cuda backends with a GPU required, the Python examples; then the C and C++ examples configured
+      # with CMake against the prefix, built and run; the binding's cost per call on both backends
+      # (bindings-overhead.jsonl). The module goes to OUTDIR/python.
+      (
+        set -e
+        prefix="$stage/prefix" src="$stage/src"
+        libdir=$(dirname "$(find "$prefix" -name 'libwarpmind_c.so' | head -n 1)")
+        pyinc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+        ext=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+        pb=${PYBIND11_INCLUDE:-$(python3 -c 'import pybind11; print(pybind11.get_include())' 2> /dev/null ||
+          python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')}
+        echo "== the Python module: $(python3 -V 2>&1), headers $pyinc, pybind11 from $pb, libraries $libdir"
+        mkdir -p "$out/python/warpmind"
+        libs=$(cd "$libdir" && ls libwarpmind_*.so | sed 's/^lib/-l/; s/\.so$//')
+        # shellcheck disable=SC2086
+        g++ -O2 -std=c++20 -shared -fPIC -fvisibility=hidden -I"$pyinc" -I"$pb" -I"$prefix/include" -I"$src/ai/src" \
+          "$src"/ai/bindings/python/*.cpp -L"$libdir" $libs -Wl,-rpath,"$libdir" -o "$out/python/warpmind/_warpmind$ext"
+        cp "$src/ai/bindings/python/warpmind/__init__.py" "$out/python/warpmind/"
+        echo "== tests/python, WARPMIND_TEST_BACKENDS=cpu,cuda, a GPU required"
+        PYTHONPATH="$out/python" WARPMIND_C_LIBRARY="$libdir/libwarpmind_c.so" WARPMIND_TEST_BACKENDS=cpu,cuda \
+          WARPMIND_TEST_REQUIRE_GPU=1 python3 -m pytest -v -p no:cacheprovider --junitxml="$out/bindings-pytest.xml" \
+          "$src/tests/python"
+        echo "== examples/python"
+        PYTHONPATH="$out/python" python3 "$src/examples/python/quickstart.py"
+        PYTHONPATH="$out/python" python3 "$src/examples/python/heatmap.py" "$out/heatmap.png"
+        echo "== the Python binding's cost per call against the C API's (bench/bindings/overhead.py), CPU and cuda"
+        for b in cpu cuda; do
+          for n in "100000 20" "100 200"; do
+            # shellcheck disable=SC2086
+            PYTHONPATH="$out/python" WARPMIND_C_LIBRARY="$libdir/libwarpmind_c.so" \
+              python3 "$src/bench/bindings/overhead.py" $n "$b"
+          done
+        done | tee "$out/bindings-overhead.jsonl"
+        echo "== the C and C++ examples against the prefix"
+        cmake -S "$src/examples" -B "$out/examples-build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > /dev/null
+        cmake --build "$out/examples-build" -j "$(nproc)" > /dev/null
+        for e in rts_loop aoi_server chess_ai connect6_ai c_api; do echo "== $e"; "$out/examples-build/$e"; done
+        echo "bindings: the module, tests/python on cuda and the examples passed"
+      ) > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.
       cuobjdump -sass "$stage/warpmind" | awk '/Function : .*k_bin_accumulate/{p=1} p&&/Function : /&&!/k_bin_accumulate/{p=0} p' > "$log" 2>&1

@@ -53,6 +53,28 @@ for l in libGLdispatch.so.0 libGLX.so.0 libEGL.so.1 libOpenGL.so.0 libGL.so.1 li
   p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ {print $NF; exit}')
   [[ -n $p ]] && cp -L "$p" "$stage/lib/"
 done
+# WARPMIND_GPU_SHARED_BUILD_DIR: a shared CUDA build (-DBUILD_SHARED_LIBS=ON -DWARPMIND_CUDA=ON), built and
+# installed into STAGE/prefix (its CUDA runtime with it), and beside it in STAGE/src what gpu-run.sh's
+# bindings step builds and runs there: the Python module's sources (built for that machine's Python),
+# the headers they include, tests/python, the examples and the binding benchmark.
+if [[ -n ${WARPMIND_GPU_SHARED_BUILD_DIR:-} ]]; then
+  shared=$WARPMIND_GPU_SHARED_BUILD_DIR
+  help=$(cmake --build "$shared" --target help)
+  grep -q "BUILD_SHARED_LIBS:BOOL=ON" "$shared/CMakeCache.txt" && [[ $help == *warpmind_gpu_core* ]] ||
+    { echo "gpu-stage: $shared is not a shared CUDA build" >&2; exit 2; }
+  # What installs: the libraries, the Python module (built there again for its Python) and Warpmind.dll.
+  targets=(warpmind_c warpmind_scenarios warpmind_python)
+  [[ $help == *warpmind_csharp* ]] && targets+=(warpmind_csharp)
+  cmake --build "$shared" -j "${WARPMIND_JOBS:-2}" --target "${targets[@]}"
+  cmake --install "$shared" --prefix "$stage/prefix" > /dev/null
+  mkdir -p "$stage/src/ai" "$stage/src/tests" "$stage/src/bench"
+  cp -r ai/bindings "$stage/src/ai/"
+  dest=$(cd "$stage/src/ai" && pwd)
+  (cd ai && find src -name '*.h' -exec cp --parents {} "$dest/" \;)
+  cp -r tests/python "$stage/src/tests/"
+  cp -r examples "$stage/src/"
+  cp -r bench/bindings "$stage/src/bench/"
+fi
 git describe --always --abbrev=12 --dirty > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 for p in "${programs[@]}"; do strip --strip-debug "$stage/$p" 2>/dev/null || true; done
 du -sh "$stage"

@@ -1,7 +1,12 @@
 """The Python module against the library: every result equal, bit for bit, to the C API's on the same
 inputs (the C API is itself held to the C++ modules by tests/c), plus the module's own contract (errors,
 shapes, dtypes). Run by scripts/test.sh with the shared build's python/ folder on PYTHONPATH and
-WARPMIND_C_LIBRARY naming that build's libwarpmind_c.so."""
+WARPMIND_C_LIBRARY naming that build's libwarpmind_c.so.
+
+The tests that take `contexts` run once per backend of WARPMIND_TEST_BACKENDS (default "cpu"; "cpu,cuda"
+on a GPU machine, as gpu-run.sh's python step sets it): the module's context and the C API's on that
+backend, both asserted to be on it. A cuda run where no GPU is usable is skipped, or fails with
+WARPMIND_TEST_REQUIRE_GPU=1."""
 import ctypes
 import os
 
@@ -51,11 +56,26 @@ def ok(status):
     assert status == 0, LIB.wm_last_error().decode()
 
 
-@pytest.fixture(scope="module")
-def contexts():
+BACKENDS = [b.strip() for b in os.environ.get("WARPMIND_TEST_BACKENDS", "cpu").split(",") if b.strip()]
+C_BACKEND = {"cpu": 1, "cuda": 2}  # WM_BACKEND_CPU, WM_BACKEND_CUDA
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def contexts(request):
+    backend = request.param
     c = ctypes.c_void_p()
-    ok(LIB.wm_context_create(1, 2, ctypes.byref(c)))  # WM_BACKEND_CPU, 2 threads
-    yield wm.Context("cpu", 2), c
+    status = LIB.wm_context_create(C_BACKEND[backend], 2, ctypes.byref(c))  # 2 CPU threads
+    if backend == "cuda" and status != 0:
+        message = LIB.wm_last_error().decode()
+        if os.environ.get("WARPMIND_TEST_REQUIRE_GPU") == "1":
+            pytest.fail("no usable GPU: " + message)
+        pytest.skip("no usable GPU: " + message)
+    ok(status)
+    ctx = wm.Context(backend, 2)
+    assert ctx.backend == backend
+    assert ctx.uses_gpu == (backend == "cuda")
+    assert LIB.wm_context_uses_gpu(c) == (1 if backend == "cuda" else 0)
+    yield ctx, c
     LIB.wm_context_destroy(c)
 
 
