@@ -267,7 +267,8 @@ TEST(Server, ARestartBeforeTheJoinTickGetsItsPlayerBack) {
   ASSERT_GT(server.port, 0) << slurp(server.err);
   flatbuffers::FlatBufferBuilder b(256);
   int rounds = 0;
-  for (bool in_time = false; !in_time && rounds < 3; ++rounds) {
+  bool in_time = false;
+  for (; !in_time && rounds < 3; ++rounds) {
     auto first = std::make_unique<Client>(server.port);
     const Message* m0 = join(*first, b);
     ASSERT_NE(m0, nullptr);
@@ -303,6 +304,7 @@ TEST(Server, ARestartBeforeTheJoinTickGetsItsPlayerBack) {
     EXPECT_NEAR(s->x(), x, 1e-3);
     EXPECT_NEAR(s->y(), y, 1e-3);
   }
+  EXPECT_TRUE(in_time) << "every round's join tick came before its resume";
   json sv;
   ASSERT_EQ(server.stop(sv), 0) << slurp(server.err);
   EXPECT_EQ(sv["clients"]["resumed"], rounds) << sv.dump();
