@@ -428,15 +428,13 @@ if [[ -n "$record_pid" ]]; then
   wait "$record_pid" 2>/dev/null || true
   bus_json=$(python3 - "$log/bus.raw" "$log/tokens.txt" "$resumes_relayed" <<'EOF_PY'
 import sys
-raw = open(sys.argv[1], "rb").read() if sys.argv[1] else b""
+raw = open(sys.argv[1], "rb").read()
 tokens = {int(line, 16) for line in open(sys.argv[2]) if line.strip()}
 found = sum(1 for t in tokens for order in ("little", "big") if t.to_bytes(8, order) in raw)
 print('{"bytes":%d,"messages":%d,"tokens":%d,"tokens_found":%d,"resumes_relayed":%s}'
       % (len(raw), raw.count(b"\r\nMSG ") + raw.startswith(b"MSG "), len(tokens), found, sys.argv[3]))
 EOF_PY
 ) || bus_json='{"bytes":0,"messages":0,"tokens":0,"tokens_found":-1}'
-  [[ $(field "$bus_json" messages) -gt 0 && $(field "$bus_json" tokens) -gt 0 && $(field "$bus_json" tokens_found) -eq 0 ]] ||
-    ok_bus=false
 fi
 
 # ---- One server, the same bots.
@@ -504,7 +502,8 @@ if [[ -n "$kill_zone" ]]; then
     "$kill_zone" "$([[ -n "$kill_tick" ]] && echo null || echo "$kill_at")" "${kill_tick:-null}" "$restart_ms" "$restored" "${restore_ms:-null}" "${outage:-null}" "${crash_resumes:-0}" "$max_outage")
 fi
 [[ $tls_json == *admitted* ]] && ok=false
-[[ ${ok_bus:-true} == true ]] || ok=false
+[[ $bus_json == null ]] || [[ $(field "$bus_json" messages) -gt 0 && $(field "$bus_json" tokens) -gt 0 &&
+  $(field "$bus_json" tokens_found) -eq 0 ]] || ok=false
 # The logs stay where CLUSTER_LOG says, or (in a temporary folder) when something was wrong.
 if [[ $ok == true && -z "$keep_log" ]]; then
   rm -rf "$log"
