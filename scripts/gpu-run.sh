@@ -395,7 +395,8 @@ PY
       # headers; pybind11 from PYBIND11_INCLUDE, pip's pybind11 or PyTorch's copy), tests/python on the cpu
       # and cuda backends with a GPU required, the Python examples; then the C and C++ examples configured
       # with CMake against the prefix, built and run; the binding's cost per call on both backends
-      # (bindings-overhead.jsonl). The module goes to OUTDIR/python.
+      # (bindings-overhead.jsonl); the C# NUnit suite on both backends and the C# example where gpu-stage.sh
+      # compiled them and a mono is there (WARPMIND_GPU_MONO=1 carries one). The module goes to OUTDIR/python.
       (
         set -e
         prefix="$stage/prefix" src="$stage/src"
@@ -430,7 +431,22 @@ PY
         cmake -S "$src/examples" -B "$out/examples-build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > /dev/null
         cmake --build "$out/examples-build" -j "$(nproc)" > /dev/null
         for e in rts_loop aoi_server chess_ai connect6_ai c_api; do echo "== $e"; "$out/examples-build/$e"; done
-        echo "bindings: the module, tests/python on cuda and the examples passed"
+        # C#: the NUnit suite and the example that gpu-stage.sh compiled (STAGE/dotnet), under STAGE/mono's
+        # runtime or this machine's mono.
+        mono=$(command -v mono || true)
+        [[ -x $stage/mono/bin/mono ]] && mono=$stage/mono/bin/mono
+        nunit=$(ls "$stage/mono/nunit/nunit-console.exe" /usr/lib/nunit/nunit-console.exe 2> /dev/null | head -n 1 || true)
+        if [[ -f $stage/dotnet/WarpmindTests.dll && -n $mono && -n $nunit ]]; then
+          echo "== tests/csharp (NUnit under $mono), WARPMIND_TEST_BACKENDS=cpu,cuda, a GPU required"
+          mkdir -p "$out/mono-home"
+          HOME="$out/mono-home" LD_LIBRARY_PATH="$libdir:$stage/mono/lib:$LD_LIBRARY_PATH" WARPMIND_TEST_BACKENDS=cpu,cuda \
+            WARPMIND_TEST_REQUIRE_GPU=1 "$mono" "$nunit" -nologo -xml="$out/bindings-nunit.xml" "$stage/dotnet/WarpmindTests.dll"
+          echo "== examples/csharp/GameLoop.cs"
+          HOME="$out/mono-home" LD_LIBRARY_PATH="$libdir:$stage/mono/lib:$LD_LIBRARY_PATH" "$mono" "$stage/dotnet/GameLoop.exe"
+          echo "bindings: the module, tests/python and tests/csharp on cuda and the examples passed"
+        else
+          echo "bindings: the module, tests/python on cuda and the examples passed; C# not run (no STAGE/dotnet or no mono)"
+        fi
       ) > "$log" 2>&1 ;;
     sass-field)
       # Disassembly of the binned accumulate kernel and its instruction mix.

@@ -74,6 +74,27 @@ if [[ -n ${WARPMIND_GPU_SHARED_BUILD_DIR:-} ]]; then
   cp -r tests/python "$stage/src/tests/"
   cp -r examples "$stage/src/"
   cp -r bench/bindings "$stage/src/bench/"
+  # The C# tests and example compiled here against the installed Warpmind.dll (STAGE/dotnet), for a
+  # machine with mono; WARPMIND_GPU_MONO=1 also carries this machine's mono runtime and NUnit console into
+  # STAGE/mono for one without (mono finds its assemblies and configuration beside its binary).
+  dll=$(find "$stage/prefix" -name Warpmind.dll | head -n 1)
+  if [[ -n $dll ]] && command -v mcs > /dev/null; then
+    mkdir -p "$stage/dotnet"
+    cp "$dll" "$stage/dotnet/"
+    mcs -nologo -target:library -out:"$stage/dotnet/WarpmindTests.dll" -r:"$dll" -pkg:nunit tests/csharp/WarpmindTests.cs
+    mcs -nologo -out:"$stage/dotnet/GameLoop.exe" -r:"$dll" examples/csharp/GameLoop.cs
+  fi
+  if [[ ${WARPMIND_GPU_MONO:-0} == 1 ]]; then
+    m="$stage/mono"
+    mkdir -p "$m/bin" "$m/lib/mono" "$m/etc" "$m/nunit"
+    cp -L "$(command -v mono-sgen || echo /usr/bin/mono-sgen)" "$m/bin/mono"
+    cp -r /usr/lib/mono/4.5 /usr/lib/mono/gac "$m/lib/mono/"
+    cp -rL /etc/mono "$m/etc/"
+    cp -L /usr/lib/libmono-native.so /usr/lib/libMonoPosixHelper.so "$m/lib/"
+    cp /usr/lib/nunit/nunit-console.exe /usr/lib/nunit/nunit-console.exe.config "$m/nunit/"
+    ldd "$m"/lib/*.so | awk '/=> \// {print $3}' | sort -u |
+      grep -vE '/(libc|libm|libdl|libpthread|librt|libgcc_s|ld-linux[^/]*)\.so' | xargs -r cp -L -t "$m/lib/"
+  fi
 fi
 git describe --always --abbrev=12 --dirty > "$stage/COMMIT" 2>/dev/null || echo unknown > "$stage/COMMIT"
 for p in "${programs[@]}"; do strip --strip-debug "$stage/$p" 2>/dev/null || true; done

@@ -3,6 +3,9 @@
 // 0.25 grid, so every squared distance is exact and the oracles' float arithmetic cannot differ), the
 // field and the engines against known values, and every bad argument an exception with the library's
 // message, the object unchanged.
+// The fixture runs once per backend named in WARPMIND_TEST_BACKENDS (default "cpu"; "cpu,cuda" on a GPU
+// machine, as gpu-run.sh's bindings step sets it), its context asserted to be on that backend. A backend not
+// named is ignored; a cuda run where no GPU is usable is ignored, or fails with WARPMIND_TEST_REQUIRE_GPU=1.
 using System;
 using System.Collections.Generic;
 using NUnit.Framework;
@@ -10,18 +13,37 @@ using Warpmind;
 
 namespace Warpmind.Tests
 {
-    [TestFixture]
+    [TestFixture(Backend.Cpu)]
+    [TestFixture(Backend.Cuda)]
     public class WarpmindTests
     {
+        readonly Backend backend;
         Context ctx;
-        [SetUp] public void Open() { ctx = new Context(Backend.Cpu, 2); }
+        public WarpmindTests(Backend backend) { this.backend = backend; }
+
+        [TestFixtureSetUp]
+        public void CheckBackend()
+        {
+            string name = backend == Backend.Cuda ? "cuda" : "cpu";
+            string listed = Environment.GetEnvironmentVariable("WARPMIND_TEST_BACKENDS") ?? "cpu";
+            if (Array.IndexOf(Array.ConvertAll(listed.Split(','), b => b.Trim()), name) < 0)
+                Assert.Ignore("backend " + name + " is not in WARPMIND_TEST_BACKENDS (" + listed + ")");
+            if (backend != Backend.Cuda) return;
+            try { new Context(Backend.Cuda, 2).Dispose(); }
+            catch (Exception e)
+            {
+                if (Environment.GetEnvironmentVariable("WARPMIND_TEST_REQUIRE_GPU") == "1") Assert.Fail("no usable GPU: " + e.Message);
+                Assert.Ignore("no usable GPU: " + e.Message);
+            }
+        }
+        [SetUp] public void Open() { ctx = new Context(backend, 2); }
         [TearDown] public void Close() { ctx.Dispose(); }
 
         [Test]
         public void ContextReportsItsBackendAndRefusesWhatCannotRun()
         {
             Assert.AreEqual("0.2.0", Context.Version);
-            Assert.IsFalse(ctx.UsesGpu);
+            Assert.AreEqual(backend == Backend.Cuda, ctx.UsesGpu);
             Assert.Throws<ArgumentException>(() => new Context((Backend)42));
             Assert.Throws<ArgumentException>(() => new Context(Backend.Cpu, 4097));
         }
