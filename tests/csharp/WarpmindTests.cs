@@ -37,7 +37,7 @@ namespace Warpmind.Tests
             }
         }
         [SetUp] public void Open() { ctx = new Context(backend, 2); }
-        [TearDown] public void Close() { ctx.Dispose(); }
+        [TearDown] public void Close() { if (ctx != null) ctx.Dispose(); ctx = null; }  // SetUp may have failed
 
         [Test]
         public void ContextReportsItsBackendAndRefusesWhatCannotRun()
