@@ -88,7 +88,16 @@ if [[ -n ${WARPMIND_GPU_SHARED_BUILD_DIR:-} ]]; then
     m="$stage/mono"
     mkdir -p "$m/bin" "$m/lib/mono" "$m/etc" "$m/nunit"
     cp -L "$(command -v mono-sgen || echo /usr/bin/mono-sgen)" "$m/bin/mono"
-    cp -r /usr/lib/mono/4.5 /usr/lib/mono/gac "$m/lib/mono/"
+    cp -r /usr/lib/mono/4.5 "$m/lib/mono/"
+    rm -f "$m/lib/mono/4.5/"*.exe
+    # The assemblies the NUnit console, the suite and the example load (the rest of the GAC stays here).
+    mkdir -p "$m/lib/mono/gac"
+    for a in System System.Configuration System.Core System.Drawing System.Numerics System.Runtime.Remoting \
+             System.Security System.Xml Mono.Posix Mono.Security nunit-console-runner nunit.core nunit.core.interfaces \
+             nunit.framework nunit.util policy.2.6.nunit-console-runner policy.2.6.nunit.core \
+             policy.2.6.nunit.core.interfaces policy.2.6.nunit.framework policy.2.6.nunit.util; do
+      cp -r "/usr/lib/mono/gac/$a" "$m/lib/mono/gac/"
+    done
     cp -rL /etc/mono "$m/etc/"
     cp -L /usr/lib/libmono-native.so /usr/lib/libMonoPosixHelper.so "$m/lib/"
     cp /usr/lib/nunit/nunit-console.exe /usr/lib/nunit/nunit-console.exe.config "$m/nunit/"
