@@ -389,3 +389,42 @@ TEST(NavGpu, ExactComparisonShortcutAgreesWithTheWideOne) {
 
 }  // namespace
 }  // namespace warpmind::nav
+
+namespace warpmind::nav {
+namespace {
+
+// Unreachable::NearestCell on the GPU: the substitutes' fields too are the CPU's bits, one goal a field
+// and goal sets, on maps cut into many components.
+TEST(NavGpu, NearestCellOptionEqualsTheCpu) {
+  WM_REQUIRE_GPU();
+  SplitMix64 rng(91);
+  FieldOptions cpu_opt, gpu_opt;
+  cpu_opt.unreachable = gpu_opt.unreachable = Unreachable::NearestCell;
+  cpu_opt.variant = NavVariant::Cpu;
+  gpu_opt.variant = NavVariant::Gpu;
+  for (int round = 0; round < 12; ++round) {
+    Grid g;
+    const int sides[] = {17, 33, 64, 100};
+    ASSERT_TRUE(make_grid(sides[rng.next() % 4], sides[rng.next() % 4], 1, g).ok());
+    for (auto& c : g.cost) {
+      c = static_cast<std::uint8_t>(round % 2 ? 1 + rng.next() % 9 : 1);
+      if (rng.next() % 100 < 40) c = kBlocked;
+    }
+    const std::vector<Cell> goals = passable_goals(g, 3, rng);
+    const std::size_t n = goals.size() * g.cells();
+    std::vector<float> cpu(n), gpu(n, -1.0f);
+    std::vector<std::int8_t> cpu_dir(n), gpu_dir(n, 9);
+    ASSERT_TRUE(distance_fields(test::cpu_context(), g, goals, cpu, cpu_dir, cpu_opt).ok());
+    const Status st = distance_fields(*test::cuda_context(), g, goals, gpu, gpu_dir, gpu_opt);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(std::memcmp(cpu.data(), gpu.data(), n * sizeof(float)), 0) << "round " << round;
+    ASSERT_EQ(cpu_dir, gpu_dir) << "round " << round;
+    std::vector<float> set_cpu(g.cells()), set_gpu(g.cells());
+    ASSERT_TRUE(goal_set_field(test::cpu_context(), g, goals, set_cpu, {}, cpu_opt).ok());
+    ASSERT_TRUE(goal_set_field(*test::cuda_context(), g, goals, set_gpu, {}, gpu_opt).ok());
+    ASSERT_EQ(std::memcmp(set_cpu.data(), set_gpu.data(), g.cells() * sizeof(float)), 0) << "round " << round;
+  }
+}
+
+}  // namespace
+}  // namespace warpmind::nav

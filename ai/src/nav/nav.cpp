@@ -138,6 +138,83 @@ Status goal_sets(Context& ctx, const Grid& grid, std::span<const Cell> goals, st
   return Status::Ok();
 }
 
+// Unreachable::NearestCell for one field computed into dist (and dir, unless null) for `goals`: every
+// component of passable cells the field did not reach gets the field of its substitute goal (nav.h), all
+// of them in one goal-set field (no component reaches another's substitute).
+Status fill_unreached(Context& ctx, const Grid& grid, std::span<const Cell> goals, float* dist, std::int8_t* dir,
+                      FieldStats& stats, NavVariant variant) {
+  const std::size_t cells = grid.cells();
+  constexpr std::uint32_t kFree = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> component(cells, kFree);
+  std::vector<Cell> substitutes;
+  std::vector<std::uint32_t> stack;
+  const octile::CostView view{grid.cost.data(), grid.width, grid.height};
+  for (std::size_t start = 0; start < cells; ++start) {
+    if (grid.cost[start] == kBlocked || std::isfinite(dist[start]) || component[start] != kFree) continue;
+    const auto id = static_cast<std::uint32_t>(substitutes.size());
+    std::int64_t best_d2 = std::numeric_limits<std::int64_t>::max();
+    std::uint32_t best = 0;
+    component[start] = id;
+    stack.assign(1, static_cast<std::uint32_t>(start));
+    while (!stack.empty()) {
+      const std::uint32_t c = stack.back();
+      stack.pop_back();
+      const int x = detail::x_of(grid, c), y = detail::y_of(grid, c);
+      std::int64_t d2 = std::numeric_limits<std::int64_t>::max();
+      for (const Cell& g : goals) {
+        const std::int64_t dx = x - g.x, dy = y - g.y;
+        d2 = std::min(d2, dx * dx + dy * dy);
+      }
+      if (d2 < best_d2 || (d2 == best_d2 && c < best)) best_d2 = d2, best = c;
+      for (int k = 0; k < 8; ++k) {
+        if (!octile::allowed(view, x, y, k)) continue;
+        const std::size_t n = grid.index(x + octile::step_dx(k), y + octile::step_dy(k));
+        if (component[n] != kFree) continue;
+        component[n] = id;
+        stack.push_back(static_cast<std::uint32_t>(n));
+      }
+    }
+    substitutes.push_back({detail::x_of(grid, best), detail::y_of(grid, best)});
+  }
+  if (substitutes.empty()) return Status::Ok();
+  std::vector<float> sub_dist(cells);
+  std::vector<std::int8_t> sub_dir(dir ? cells : 0);
+  FieldStats sub;
+  const std::size_t first[2] = {0, substitutes.size()};
+  WM_RETURN_IF_ERROR(goal_sets(ctx, grid, substitutes, first, 1, sub_dist, sub_dir, &sub, variant));
+  for (std::size_t c = 0; c < cells; ++c) {
+    if (component[c] == kFree) continue;
+    dist[c] = sub_dist[c];
+    if (dir) dir[c] = sub_dir[c];
+  }
+  stats.settled += sub.settled;
+  stats.device_ms += sub.device_ms;
+  stats.tiles_relaxed += sub.tiles_relaxed;
+  return Status::Ok();
+}
+
+Status with_options(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<const std::size_t> first,
+                    std::size_t fields, std::span<float> distance, std::span<std::int8_t> direction,
+                    const FieldOptions& options, FieldStats* stats) {
+  const auto t0 = std::chrono::steady_clock::now();
+  FieldStats local;
+  FieldStats& st = stats ? *stats : local;
+  if (options.unreachable != Unreachable::Infinity && options.unreachable != Unreachable::NearestCell)
+    return Status::Invalid("nav: unknown Unreachable option");
+  WM_RETURN_IF_ERROR(goal_sets(ctx, grid, goals, first, fields, distance, direction, &st, options.variant));
+  if (options.unreachable == Unreachable::NearestCell) {
+    NavVariant variant = options.variant;
+    WM_RETURN_IF_ERROR(resolve(ctx, variant));
+    const std::size_t cells = grid.cells();
+    for (std::size_t f = 0; f < fields; ++f)
+      WM_RETURN_IF_ERROR(fill_unreached(
+          ctx, grid, first.empty() ? goals.subspan(f, 1) : goals.subspan(first[f], first[f + 1] - first[f]),
+          distance.data() + f * cells, direction.empty() ? nullptr : direction.data() + f * cells, st, variant));
+  }
+  st.ms = ms_since(t0);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
@@ -149,6 +226,17 @@ Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goal
                       std::span<std::int8_t> direction, FieldStats* stats, NavVariant variant) {
   const std::size_t first[2] = {0, goals.size()};
   return goal_sets(ctx, grid, goals, first, 1, distance, direction, stats, variant);
+}
+
+Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                       std::span<std::int8_t> direction, const FieldOptions& options, FieldStats* stats) {
+  return with_options(ctx, grid, goals, {}, goals.size(), distance, direction, options, stats);
+}
+
+Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                      std::span<std::int8_t> direction, const FieldOptions& options, FieldStats* stats) {
+  const std::size_t first[2] = {0, goals.size()};
+  return with_options(ctx, grid, goals, first, 1, distance, direction, options, stats);
 }
 
 Status steer(const Grid& grid, std::span<const float> distance, std::span<const std::int8_t> direction,

@@ -72,6 +72,24 @@ Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goal
                       std::span<std::int8_t> direction = {}, FieldStats* stats = nullptr,
                       NavVariant variant = NavVariant::Auto);
 
+// Options of a field call. `unreachable`: what a passable cell that cannot reach the goal (a goal set:
+// any of its goals) gets. Infinity (the default): +infinity and no direction, as above. NearestCell: the
+// field of its substitute goal instead, the cell of its own component (the cells that reach each other;
+// steps are allowed both ways, so components are well defined) nearest the goal in a straight line: the
+// least squared distance between cell centres, dx^2 + dy^2 in integers, to the goal (to the nearest goal
+// of a set), ties by the lower row-major index. So such a cell's distance is its walk to the substitute
+// (0 on it) and its direction leads there (none on it); every cell that reaches the goal keeps its value,
+// and blocked cells stay +infinity. Both variants give the same bits.
+enum class Unreachable { Infinity, NearestCell };
+struct FieldOptions {
+  NavVariant variant = NavVariant::Auto;
+  Unreachable unreachable = Unreachable::Infinity;
+};
+Status distance_fields(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                       std::span<std::int8_t> direction, const FieldOptions& options, FieldStats* stats = nullptr);
+Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goals, std::span<float> distance,
+                      std::span<std::int8_t> direction, const FieldOptions& options, FieldStats* stats = nullptr);
+
 // Steering by one goal's field (its `distance` and `direction`, cells floats and directions each): for
 // every position, in cell units (cell (x, y) covers [x, x + 1) x [y, y + 1)), the cell floor(x), floor(y)
 // gives steer[i] = the unit vector of its direction (a diagonal's components are the float nearest
