@@ -2,6 +2,7 @@
 #include "warpmind/nav/grid.h"
 
 #include <charconv>
+#include <cmath>
 #include <string>
 
 namespace warpmind::nav {
@@ -122,6 +123,84 @@ Status write_moving_ai(const Grid& grid, std::string& out) {
     s.push_back('\n');
   }
   out = std::move(s);
+  return Status::Ok();
+}
+
+namespace {
+
+Status scenario_error(std::size_t line, const std::string& what) {
+  return Status::Invalid("Moving AI scenarios, line " + std::to_string(line + 1) + ": " + what);
+}
+
+// A plain decimal integer in [lo, hi].
+bool parse_int(std::string_view s, int lo, int hi, int& out) {
+  if (s.empty() || s.size() > 9) return false;
+  for (const char c : s)
+    if (c < '0' || c > '9') return false;
+  int v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  if (v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+// Digits, optionally '.' and digits: at most 20 characters; `decimals` the digits after the point.
+bool parse_length(std::string_view s, double& out, int& decimals) {
+  const std::size_t dot = s.find('.');
+  const std::string_view whole = s.substr(0, dot);
+  const std::string_view frac = dot == std::string_view::npos ? std::string_view{} : s.substr(dot + 1);
+  if (whole.empty() || s.size() > 20 || (dot != std::string_view::npos && frac.empty())) return false;
+  for (const std::string_view part : {whole, frac})
+    for (const char c : part)
+      if (c < '0' || c > '9') return false;
+  double v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc{} || r.ptr != s.data() + s.size() || !std::isfinite(v)) return false;
+  out = v;
+  decimals = static_cast<int>(frac.size());
+  return true;
+}
+
+}  // namespace
+
+Status read_moving_ai_scenarios(std::string_view text, std::vector<Scenario>& out) {
+  const std::vector<std::string_view> lines = lines_of(text);
+  if (lines.empty() || (lines[0] != "version 1" && lines[0] != "version 1.0"))
+    return scenario_error(0, "expected 'version 1'");
+  std::vector<Scenario> result;
+  bool blank_seen = false;
+  for (std::size_t at = 1; at < lines.size(); ++at) {
+    const std::string_view line = lines[at];
+    if (line.empty()) {
+      blank_seen = true;
+      continue;
+    }
+    if (blank_seen) return scenario_error(at, "a problem after a blank line");
+    std::string_view field[9];
+    std::size_t n = 0, pos = 0;
+    while (pos < line.size()) {
+      while (pos < line.size() && (line[pos] == '\t' || line[pos] == ' ')) ++pos;
+      if (pos == line.size()) break;
+      std::size_t end = pos;
+      while (end < line.size() && line[end] != '\t' && line[end] != ' ') ++end;
+      if (n == 9) return scenario_error(at, "more than nine fields");
+      field[n++] = line.substr(pos, end - pos);
+      pos = end;
+    }
+    if (n != 9) return scenario_error(at, std::to_string(n) + " fields, expected nine");
+    Scenario sc;
+    sc.map = std::string(field[1]);
+    if (!parse_int(field[0], 0, 1000000000, sc.bucket)) return scenario_error(at, "a bad bucket");
+    if (!parse_int(field[2], 1, 4096, sc.width) || !parse_int(field[3], 1, 4096, sc.height))
+      return scenario_error(at, "a map size out of 1..4096");
+    if (!parse_int(field[4], 0, sc.width - 1, sc.start.x) || !parse_int(field[5], 0, sc.height - 1, sc.start.y))
+      return scenario_error(at, "a start outside the map");
+    if (!parse_int(field[6], 0, sc.width - 1, sc.goal.x) || !parse_int(field[7], 0, sc.height - 1, sc.goal.y))
+      return scenario_error(at, "a goal outside the map");
+    if (!parse_length(field[8], sc.optimal, sc.decimals)) return scenario_error(at, "a bad optimal length");
+    result.push_back(std::move(sc));
+  }
+  out = std::move(result);
   return Status::Ok();
 }
 

@@ -16,6 +16,15 @@
 // many rows — is an error naming the line, and `out` is left unchanged. Written: the same header
 // (height before width), '.' for cost 1 and '@' for blocked, "\n" line ends; a cost above 1 has no
 // character in the format and is an error (nothing written).
+//
+// Moving AI scenarios (.scen), as read: the line "version 1" (or "version 1.0"), then one problem a line:
+// bucket, map, map width, map height, start x, start y, goal x, goal y, optimal length — nine fields
+// separated by tabs or spaces, the map a path without spaces, the numbers plain decimals (the length may
+// have a fraction: digits, '.', digits), the sizes 1..4096, start and goal inside them. The optimal length
+// is the octile one without corner cutting (nav.h's distance on a map of costs 1), rounded as written
+// (`decimals` digits after the point: files differ, from 2 to 8). Some files mark a problem without a path
+// by a length of 0 between two distinct cells.
+// Line ends and blank lines as for maps; anything else is an error naming the line, `out` unchanged.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +61,17 @@ Status check_grid(const Grid& grid);
 // A grid of width x height cells, all of cost `cost` (InvalidArgument for a size out of range).
 Status make_grid(int width, int height, std::uint8_t cost, Grid& out);
 
+struct Scenario {
+  int bucket = 0;
+  std::string map;
+  int width = 0, height = 0;
+  Cell start, goal;
+  double optimal = 0;
+  int decimals = 0;  // the optimal length's digits after the point as written: its rounding is half a unit of the last
+};
+
 Status read_moving_ai(std::string_view text, Grid& out);
+Status read_moving_ai_scenarios(std::string_view text, std::vector<Scenario>& out);
 Status write_moving_ai(const Grid& grid, std::string& out);
 
 }  // namespace warpmind::nav
