@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "gpu_helpers.h"
+#include "warpmind/nav/clearance.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
+#include "warpmind/nav/sight.h"
 #include "warpmind/warpmind.h"
 
 namespace {
@@ -140,6 +142,86 @@ TEST(CApi, UpdatedNavFieldsSaveAndRestore) {
   wm_navfields_destroy(other);
   wm_navfields_destroy(f);
   wm_navfields_destroy(nullptr);
+  wm_context_destroy(ctx);
+}
+
+// Clearance, size classes, line of sight, waypoints and the nearest-cell option: the library's values
+// through the C API, and bad arguments refused with nothing written.
+TEST(CApi, NavSizesSightAndUnreachableEqualTheLibrary) {
+  using namespace warpmind::nav;
+  Grid g;
+  ASSERT_TRUE(make_grid(12, 9, 1, g).ok());
+  for (int y = 0; y < 9; ++y) g.cost[g.index(6, y)] = kBlocked;  // a wall that cuts the map in two
+  g.cost[g.index(2, 2)] = kBlocked;
+  g.cost[g.index(1, 5)] = 4;
+  std::vector<std::uint16_t> clear(g.cells()), want_clear(g.cells());
+  ASSERT_EQ(wm_nav_clearance(g.width, g.height, g.cost.data(), clear.data()), WM_OK);
+  ASSERT_TRUE(clearance(g, want_clear).ok());
+  EXPECT_EQ(clear, want_clear);
+  std::vector<std::uint8_t> cls(g.cells(), 9);
+  Grid want_cls;
+  ASSERT_EQ(wm_nav_class_costs(g.width, g.height, g.cost.data(), 2, cls.data()), WM_OK);
+  ASSERT_TRUE(class_grid(g, 2, want_cls).ok());
+  EXPECT_EQ(cls, want_cls.cost);
+  std::vector<std::uint8_t> keep(g.cells(), 9);
+  EXPECT_EQ(wm_nav_class_costs(g.width, g.height, g.cost.data(), 0, keep.data()), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(keep, std::vector<std::uint8_t>(g.cells(), 9));
+  int n = 0;
+  ASSERT_EQ(wm_nav_size_class(1.2, &n), WM_OK);
+  EXPECT_EQ(n, 2);
+  EXPECT_EQ(wm_nav_size_class(-1.0, &n), WM_INVALID_ARGUMENT);
+  EXPECT_EQ(n, 2);
+  int visible = 7;
+  ASSERT_EQ(wm_nav_line_of_sight(g.width, g.height, g.cost.data(), 0, 0, 4, 4, &visible), WM_OK);
+  EXPECT_EQ(visible, line_of_sight(g, {0, 0}, {4, 4}) ? 1 : 0);
+  ASSERT_EQ(wm_nav_line_of_sight(g.width, g.height, g.cost.data(), 0, 0, 5, 1, &visible), WM_OK);
+  EXPECT_EQ(visible, 1);
+  ASSERT_EQ(wm_nav_line_of_sight(g.width, g.height, g.cost.data(), 0, 4, 11, 4, &visible), WM_OK);
+  EXPECT_EQ(visible, 0);
+
+  wm_context* ctx = nullptr;
+  ASSERT_EQ(wm_context_create(WM_BACKEND_CPU, 2, &ctx), WM_OK);
+  const std::int32_t goal[] = {9, 4};
+  std::vector<float> dist(g.cells()), want(g.cells());
+  std::vector<std::int8_t> dir(g.cells()), want_dir(g.cells());
+  ASSERT_EQ(wm_nav_fields_with(ctx, g.width, g.height, g.cost.data(), goal, 1, 1, WM_NAV_UNREACHABLE_NEAREST_CELL,
+                               dist.data(), dir.data()),
+            WM_OK);
+  FieldOptions o;
+  o.unreachable = Unreachable::NearestCell;
+  ASSERT_TRUE(goal_set_field(warpmind::test::cpu_context(), g, std::vector<Cell>{{9, 4}}, want, want_dir, o).ok());
+  EXPECT_EQ(std::memcmp(dist.data(), want.data(), dist.size() * sizeof(float)), 0);
+  EXPECT_EQ(dir, want_dir);
+  EXPECT_EQ(dist[g.index(5, 4)], 0.0f);  // the far side's substitute: beside the wall, level with the goal
+  std::vector<float> untouched(g.cells(), 1.0f);
+  EXPECT_EQ(wm_nav_fields_with(ctx, g.width, g.height, g.cost.data(), goal, 1, 0, static_cast<wm_nav_unreachable>(5),
+                               untouched.data(), nullptr),
+            WM_INVALID_ARGUMENT);
+  EXPECT_EQ(untouched, std::vector<float>(g.cells(), 1.0f));
+
+  std::vector<std::uint32_t> way(g.cells()), want_way(g.cells());
+  ASSERT_EQ(wm_nav_waypoints(ctx, g.width, g.height, g.cost.data(), dist.data(), dir.data(), way.data()), WM_OK);
+  ASSERT_TRUE(waypoints(warpmind::test::cpu_context(), g, want, want_dir, want_way).ok());
+  EXPECT_EQ(way, want_way);
+  const wm_vec2 pos[] = {{0.5f, 0.5f}, {11.5f, 8.5f}};
+  wm_vec2 st[2];
+  float d[2];
+  ASSERT_EQ(wm_nav_steer_waypoints(g.width, g.height, dist.data(), way.data(), pos, 2, st, d), WM_OK);
+  std::vector<warpmind::Vec2> want_st(2);
+  std::vector<float> want_d(2);
+  ASSERT_TRUE(
+      steer_to_waypoints(g, want, want_way, std::vector<warpmind::Vec2>{{0.5f, 0.5f}, {11.5f, 8.5f}}, want_st, want_d)
+          .ok());
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(st[i].x, want_st[static_cast<std::size_t>(i)].x);
+    EXPECT_EQ(st[i].y, want_st[static_cast<std::size_t>(i)].y);
+    EXPECT_EQ(d[i], want_d[static_cast<std::size_t>(i)]);
+  }
+  dir[g.index(0, 0)] = 4;  // off the grid: not a field
+  std::vector<std::uint32_t> w2(g.cells(), 3);
+  EXPECT_EQ(wm_nav_waypoints(ctx, g.width, g.height, g.cost.data(), dist.data(), dir.data(), w2.data()),
+            WM_INVALID_ARGUMENT);
+  EXPECT_EQ(w2, std::vector<std::uint32_t>(g.cells(), 3));
   wm_context_destroy(ctx);
 }
 

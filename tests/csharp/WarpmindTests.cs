@@ -465,6 +465,51 @@ namespace Warpmind.Tests
         }
 
         [Test]
+        public void NavigationSizesSightAndUnreachableGoals()
+        {
+            // 9 x 5 open cells with a wall down column 4: clearance is the distance to the wall or the edge.
+            const int w = 9, h = 5;
+            var costs = new byte[w * h];
+            for (int i = 0; i < costs.Length; ++i) costs[i] = (byte)(i % w == 4 ? 0 : 1);
+            var clear = new ushort[w * h];
+            Navigation.Clearance(w, h, costs, clear);
+            Assert.AreEqual(0, clear[2 * w + 4]);
+            Assert.AreEqual(2, clear[2 * w + 2]);  // two from the wall and from the edges
+            Assert.AreEqual(1, clear[0]);
+            var cls = new byte[w * h];
+            Navigation.ClassCosts(w, h, costs, 2, cls);
+            for (int i = 0; i < cls.Length; ++i) Assert.AreEqual(clear[i] >= 2 ? costs[i] : 0, cls[i], "cell " + i);
+            Assert.Throws<ArgumentException>(() => Navigation.ClassCosts(w, h, costs, 0, cls));
+            Assert.AreEqual(2, Navigation.SizeClass(1.2));
+            Assert.Throws<ArgumentException>(() => Navigation.SizeClass(double.NaN));
+            Assert.IsTrue(Navigation.LineOfSight(w, h, costs, 0, 0, 3, 4));
+            Assert.IsFalse(Navigation.LineOfSight(w, h, costs, 0, 2, 8, 2));
+            // A goal right of the wall: the left side walks to the cell beside the wall level with it.
+            var d = new float[w * h];
+            var dir = new sbyte[w * h];
+            Navigation.Fields(ctx, w, h, costs, new[] { 6, 2 }, true, Unreachable.Infinity, d, dir);
+            Assert.IsTrue(float.IsPositiveInfinity(d[2 * w + 0]));
+            Navigation.Fields(ctx, w, h, costs, new[] { 6, 2 }, true, Unreachable.NearestCell, d, dir);
+            Assert.AreEqual(0f, d[2 * w + 3]);
+            Assert.AreEqual(3f, d[2 * w + 0]);
+            Assert.AreEqual(2f, d[2 * w + 8]);
+            Assert.Throws<ArgumentException>(() => Navigation.Fields(ctx, w, h, costs, new[] { 6, 2 }, true, (Unreachable)9, d, dir));
+            // Waypoints on open ground: every cell of the goal's side heads straight for the goal.
+            var way = new uint[w * h];
+            Navigation.Waypoints(ctx, w, h, costs, d, dir, way);
+            Assert.AreEqual((uint)(2 * w + 6), way[0 * w + 8]);
+            Assert.AreEqual((uint)(2 * w + 3), way[4 * w + 0]);
+            Assert.AreEqual(uint.MaxValue, way[2 * w + 4]);
+            var steer = new Vec2[1];
+            var dist = new float[1];
+            Navigation.SteerToWaypoints(w, h, d, way, new[] { new Vec2(8.5f, 0.5f) }, steer, dist);
+            float len = (float)Math.Sqrt(8f);
+            Assert.AreEqual(-2f / len, steer[0].X);
+            Assert.AreEqual(2f / len, steer[0].Y);
+            Assert.AreEqual(d[8], dist[0]);
+        }
+
+        [Test]
         public void NavFieldsFollowUpdatesAndRestore()
         {
             var costs = new byte[12 * 8];

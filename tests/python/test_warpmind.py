@@ -641,3 +641,61 @@ def test_world_map_equals_the_c_api_and_walls_the_crowd(contexts):
     with pytest.raises(ValueError):
         w.walls(64)
     assert w.costs.tobytes() == costs.tobytes()
+
+
+def test_nav_sizes_sight_and_unreachable_equal_the_c_api(contexts):
+    """Clearance, class costs, size classes, line of sight, waypoints and the nearest-cell option through
+    the module equal the C API's, on the backend of `contexts`."""
+    ctx, c_ctx = contexts
+    rng = np.random.default_rng(17)
+    costs = np.ones((30, 40), np.uint8)
+    costs[:, 20] = 0  # a wall from edge to edge: the right half cannot reach a goal on the left
+    costs[rng.uniform(size=costs.shape) < 0.08] = 0
+    costs[5, 5] = 1
+    ptr = costs.ctypes.data_as(ctypes.c_void_p)
+    clear = wm.clearance(costs)
+    c_clear = np.zeros(costs.shape, np.uint16)
+    ok(LIB.wm_nav_clearance(40, 30, ptr, c_clear.ctypes.data_as(ctypes.c_void_p)))
+    assert clear.dtype == np.uint16 and clear.tobytes() == c_clear.tobytes() and clear[:, 20].max() == 0
+    cls = wm.class_costs(costs, 2)
+    c_cls = np.zeros(costs.shape, np.uint8)
+    ok(LIB.wm_nav_class_costs(40, 30, ptr, 2, c_cls.ctypes.data_as(ctypes.c_void_p)))
+    assert cls.tobytes() == c_cls.tobytes() and np.array_equal(cls > 0, clear >= 2)
+    assert wm.size_class(0.5) == 1 and wm.size_class(1.2) == 2
+    with pytest.raises(ValueError):
+        wm.size_class(-1.0)
+    with pytest.raises(ValueError):
+        wm.class_costs(costs, 0)
+    visible = ctypes.c_int(7)
+    for a, b in [((0, 0), (19, 29)), ((5, 5), (30, 5)), ((2, 3), (2, 3))]:
+        ok(LIB.wm_nav_line_of_sight(40, 30, ptr, a[0], a[1], b[0], b[1], ctypes.byref(visible)))
+        assert wm.line_of_sight(costs, a, b) == bool(visible.value)
+    assert not wm.line_of_sight(costs, (5, 5), (30, 5))  # through the wall
+    goal = np.array([[5, 5]], np.int32)
+    for unreachable, code in [("infinity", 0), ("nearest", 1)]:
+        dist, dirs = wm.goal_set_field(ctx, costs, goal, unreachable=unreachable)
+        d2 = np.zeros(costs.size, np.float32)
+        r2 = np.zeros(costs.size, np.int8)
+        ok(LIB.wm_nav_fields_with(c_ctx, 40, 30, ptr, goal.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(1), 1, code,
+                                  d2.ctypes.data_as(ctypes.c_void_p), r2.ctypes.data_as(ctypes.c_void_p)))
+        assert dist.tobytes() == d2.tobytes() and dirs.tobytes() == r2.tobytes()
+        many, _ = wm.distance_fields(ctx, costs, goal, unreachable=unreachable)
+        assert many[0].tobytes() == dist.tobytes()
+        assert np.isinf(dist[:, 21:][costs[:, 21:] > 0]).any() == (unreachable == "infinity")
+    with pytest.raises(ValueError):
+        wm.goal_set_field(ctx, costs, goal, unreachable="everywhere")
+    way = wm.waypoints(ctx, costs, dist, dirs)
+    w2 = np.zeros(costs.size, np.uint32)
+    ok(LIB.wm_nav_waypoints(c_ctx, 40, 30, ptr, dist.ctypes.data_as(ctypes.c_void_p),
+                            dirs.ctypes.data_as(ctypes.c_void_p), w2.ctypes.data_as(ctypes.c_void_p)))
+    assert way.dtype == np.uint32 and way.tobytes() == w2.tobytes() and way[5, 5] == 5 * 40 + 5
+    pts = rng.uniform(-1, 41, size=(100, 2)).astype(np.float32)
+    st, sd = wm.steer_to_waypoints(costs, dist, way, pts)
+    st2 = np.zeros((len(pts), 2), np.float32)
+    sd2 = np.zeros(len(pts), np.float32)
+    ok(LIB.wm_nav_steer_waypoints(40, 30, dist.ctypes.data_as(ctypes.c_void_p), way.ctypes.data_as(ctypes.c_void_p),
+                                  pts.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(len(pts)),
+                                  st2.ctypes.data_as(ctypes.c_void_p), sd2.ctypes.data_as(ctypes.c_void_p)))
+    assert st.tobytes() == st2.tobytes() and sd.tobytes() == sd2.tobytes()
+    with pytest.raises(ValueError):
+        wm.waypoints(ctx, costs, dist[:5], dirs)

@@ -23,6 +23,9 @@ namespace Warpmind
     public enum Verdict : byte { Moved = 0, Stayed = 1, OutOfWorld = 2, Blocked = 3, Collision = 4, TooFar = 5 }
     public enum CrowdMovement { AcceptReject = 0, Avoid = 1 }
     public enum CombatVariant { Auto = 0, Cpu = 1, Gpu = 2 }
+    // What a field gives a cell that cannot reach its goal (warpmind/nav/nav.h): +infinity, or the field of
+    // its region's cell nearest the goal in a straight line.
+    public enum Unreachable { Infinity = 0, NearestCell = 1 }
 
     public class WarpmindException : Exception
     {
@@ -195,6 +198,13 @@ namespace Warpmind
         [DllImport(Lib)] internal static extern int wm_navfields_save(NavFieldsHandle f, out IntPtr bytes, out UIntPtr size);
         [DllImport(Lib)] internal static extern int wm_navfields_restore(NavFieldsHandle f, byte[] bytes, UIntPtr size);
         [DllImport(Lib)] internal static extern int wm_nav_steer(int width, int height, float[] distances, sbyte[] directions, Vec2[] positions, UIntPtr count, [Out] Vec2[] steer, [Out] float[] dist);
+        [DllImport(Lib)] internal static extern int wm_nav_fields_with(ContextHandle ctx, int width, int height, byte[] costs, int[] goals, UIntPtr goalCount, int goalSet, int unreachable, [Out] float[] distances, [Out] sbyte[] directions);
+        [DllImport(Lib)] internal static extern int wm_nav_clearance(int width, int height, byte[] costs, [Out] ushort[] clearance);
+        [DllImport(Lib)] internal static extern int wm_nav_class_costs(int width, int height, byte[] costs, int sizeClass, [Out] byte[] classCosts);
+        [DllImport(Lib)] internal static extern int wm_nav_size_class(double radiusCells, out int sizeClass);
+        [DllImport(Lib)] internal static extern int wm_nav_line_of_sight(int width, int height, byte[] costs, int ax, int ay, int bx, int by, out int visible);
+        [DllImport(Lib)] internal static extern int wm_nav_waypoints(ContextHandle ctx, int width, int height, byte[] costs, float[] distances, sbyte[] directions, [Out] uint[] waypoints);
+        [DllImport(Lib)] internal static extern int wm_nav_steer_waypoints(int width, int height, float[] distances, uint[] waypoints, Vec2[] positions, UIntPtr count, [Out] Vec2[] steer, [Out] float[] dist);
 
         // Copies count records from memory the library owns into `into` (grown when too small): one block
         // copy, no allocation once the array is large enough.
@@ -761,6 +771,52 @@ namespace Warpmind
         public static void Steer(int width, int height, float[] distances, sbyte[] directions, Vec2[] positions, Vec2[] steer, float[] dist)
         {
             Native.Check(Native.wm_nav_steer(width, height, distances, directions, positions, Native.Size(positions.Length), steer, dist));
+        }
+        // DistanceFields (goalSet false) or GoalSetField (true) with the unreachable option.
+        public static void Fields(Context ctx, int width, int height, byte[] costs, int[] goals, bool goalSet,
+                                  Unreachable unreachable, float[] distances, sbyte[] directions)
+        {
+            if (goals.Length % 2 != 0) throw new ArgumentException("Fields: goals are (x, y) pairs");
+            long need = (goalSet ? 1L : (long)goals.Length / 2) * width * height;
+            if (distances.Length != need || directions.Length != need)
+                throw new ArgumentException("Fields: distances and directions need " + need + " entries each");
+            Native.Check(Native.wm_nav_fields_with(ctx.Handle, width, height, costs, goals, Native.Size(goals.Length / 2),
+                                                   goalSet ? 1 : 0, (int)unreachable, distances, directions));
+        }
+        // Unit sizes (warpmind/nav/clearance.h): clearance and the costs of a size class, width x height each.
+        public static void Clearance(int width, int height, byte[] costs, ushort[] clearance)
+        {
+            if (clearance.Length != (long)width * height) throw new ArgumentException("Clearance: width x height values");
+            Native.Check(Native.wm_nav_clearance(width, height, costs, clearance));
+        }
+        public static void ClassCosts(int width, int height, byte[] costs, int sizeClass, byte[] classCosts)
+        {
+            if (classCosts.Length != (long)width * height) throw new ArgumentException("ClassCosts: width x height values");
+            Native.Check(Native.wm_nav_class_costs(width, height, costs, sizeClass, classCosts));
+        }
+        public static int SizeClass(double radiusCells)
+        {
+            int n;
+            Native.Check(Native.wm_nav_size_class(radiusCells, out n));
+            return n;
+        }
+        // Line of sight and waypoints (warpmind/nav/sight.h).
+        public static bool LineOfSight(int width, int height, byte[] costs, int ax, int ay, int bx, int by)
+        {
+            int visible;
+            Native.Check(Native.wm_nav_line_of_sight(width, height, costs, ax, ay, bx, by, out visible));
+            return visible != 0;
+        }
+        public static void Waypoints(Context ctx, int width, int height, byte[] costs, float[] distances, sbyte[] directions, uint[] waypoints)
+        {
+            long need = (long)width * height;
+            if (distances.Length != need || directions.Length != need || waypoints.Length != need)
+                throw new ArgumentException("Waypoints: distances, directions and waypoints need " + need + " entries each");
+            Native.Check(Native.wm_nav_waypoints(ctx.Handle, width, height, costs, distances, directions, waypoints));
+        }
+        public static void SteerToWaypoints(int width, int height, float[] distances, uint[] waypoints, Vec2[] positions, Vec2[] steer, float[] dist)
+        {
+            Native.Check(Native.wm_nav_steer_waypoints(width, height, distances, waypoints, positions, Native.Size(positions.Length), steer, dist));
         }
     }
 

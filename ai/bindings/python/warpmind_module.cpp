@@ -22,9 +22,11 @@
 #include "warpmind/combat/combat.h"
 #include "warpmind/core/context.h"
 #include "warpmind/ddm/ddm.h"
+#include "warpmind/nav/clearance.h"
 #include "warpmind/nav/generate.h"
 #include "warpmind/nav/nav.h"
 #include "warpmind/nav/nav_fields.h"
+#include "warpmind/nav/sight.h"
 #include "warpmind/field/charge.h"
 #include "warpmind/field/field.h"
 #include "warpmind/warpmind.h"
@@ -396,7 +398,18 @@ std::vector<nav::Cell> cells_of(const Array<std::int32_t>& goals) {
   return cells;
 }
 
-py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals) {
+nav::FieldOptions options_of(const std::string& unreachable) {
+  nav::FieldOptions o;
+  if (unreachable == "nearest")
+    o.unreachable = nav::Unreachable::NearestCell;
+  else if (unreachable != "infinity")
+    throw py::value_error("unreachable: 'infinity' or 'nearest', got '" + unreachable + "'");
+  return o;
+}
+
+py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals,
+                          const std::string& unreachable) {
+  const nav::FieldOptions o = options_of(unreachable);
   const nav::Grid g = grid_of(costs);
   const std::vector<nav::Cell> cells = cells_of(goals);
   const std::vector<py::ssize_t> shape = {static_cast<py::ssize_t>(cells.size()), g.height, g.width};
@@ -405,12 +418,14 @@ py::tuple distance_fields(ContextObject& ctx, const Array<std::uint8_t>& costs, 
   const std::size_t n = cells.size() * g.cells();
   const std::span<float> d(distance.mutable_data(), n);
   const std::span<std::int8_t> r(direction.mutable_data(), n);
-  check(without_gil([&] { return nav::distance_fields(ctx.ctx(), g, cells, d, r); }));
+  check(without_gil([&] { return nav::distance_fields(ctx.ctx(), g, cells, d, r, o); }));
   return py::make_tuple(distance, direction);
 }
 
 // (distance (rows, columns) float32, direction (rows, columns) int8): the field of the goal set `goals`.
-py::tuple goal_set_field(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals) {
+py::tuple goal_set_field(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<std::int32_t>& goals,
+                         const std::string& unreachable) {
+  const nav::FieldOptions o = options_of(unreachable);
   const nav::Grid g = grid_of(costs);
   const std::vector<nav::Cell> cells = cells_of(goals);
   const std::vector<py::ssize_t> shape = {g.height, g.width};
@@ -418,7 +433,7 @@ py::tuple goal_set_field(ContextObject& ctx, const Array<std::uint8_t>& costs, c
   py::array_t<std::int8_t> direction(shape);
   const std::span<float> d(distance.mutable_data(), g.cells());
   const std::span<std::int8_t> r(direction.mutable_data(), g.cells());
-  check(without_gil([&] { return nav::goal_set_field(ctx.ctx(), g, cells, d, r); }));
+  check(without_gil([&] { return nav::goal_set_field(ctx.ctx(), g, cells, d, r, o); }));
   return py::make_tuple(distance, direction);
 }
 
@@ -435,6 +450,53 @@ py::tuple steer(const Array<std::uint8_t>& costs, const Array<float>& distance,
   Array<float> dist(static_cast<py::ssize_t>(p.size()));
   check(nav::steer(g, {distance.data(), g.cells()}, {direction.data(), g.cells()}, p,
                    {reinterpret_cast<Vec2*>(out.mutable_data()), p.size()}, {dist.mutable_data(), p.size()}));
+  return py::make_tuple(out, dist);
+}
+
+// Unit sizes and line of sight (warpmind/nav/clearance.h, sight.h).
+py::array_t<std::uint16_t> clearance_of(const Array<std::uint8_t>& costs) {
+  const nav::Grid g = grid_of(costs);
+  py::array_t<std::uint16_t> out({static_cast<py::ssize_t>(g.height), static_cast<py::ssize_t>(g.width)});
+  check(nav::clearance(g, {out.mutable_data(), g.cells()}));
+  return out;
+}
+int size_class(double radius_cells) {
+  int n = 0;
+  check(nav::size_class_of_radius(radius_cells, n));
+  return n;
+}
+bool line_of_sight(const Array<std::uint8_t>& costs, std::pair<int, int> a, std::pair<int, int> b) {
+  const nav::Grid g = grid_of(costs);
+  check(nav::check_grid(g));
+  return nav::line_of_sight(g, {a.first, a.second}, {b.first, b.second});
+}
+void check_field_shape(const nav::Grid& g, const py::array& a, const char* what) {
+  if (a.ndim() != 2 || a.shape(0) != g.height || a.shape(1) != g.width)
+    throw py::value_error(std::string(what) + " must have the shape of costs (rows, columns)");
+}
+py::array_t<std::uint32_t> waypoints(ContextObject& ctx, const Array<std::uint8_t>& costs, const Array<float>& distance,
+                                     const py::array_t<std::int8_t>& direction) {
+  const nav::Grid g = grid_of(costs);
+  check_field_shape(g, distance, "waypoints: distance");
+  check_field_shape(g, direction, "waypoints: direction");
+  py::array_t<std::uint32_t> out({static_cast<py::ssize_t>(g.height), static_cast<py::ssize_t>(g.width)});
+  const std::span<std::uint32_t> w(out.mutable_data(), g.cells());
+  check(without_gil([&] {
+    return nav::waypoints(ctx.ctx(), g, {distance.data(), g.cells()}, {direction.data(), g.cells()}, w);
+  }));
+  return out;
+}
+py::tuple steer_to_waypoints(const Array<std::uint8_t>& costs, const Array<float>& distance,
+                             const py::array_t<std::uint32_t>& waypoint, const Array<float>& positions) {
+  const nav::Grid g = grid_of(costs);
+  check_field_shape(g, distance, "steer_to_waypoints: distance");
+  check_field_shape(g, waypoint, "steer_to_waypoints: waypoints");
+  const std::span<const Vec2> p = points_of(positions, "steer_to_waypoints: positions");
+  Array<float> out({static_cast<py::ssize_t>(p.size()), py::ssize_t{2}});
+  Array<float> dist(static_cast<py::ssize_t>(p.size()));
+  check(nav::steer_to_waypoints(g, {distance.data(), g.cells()}, {waypoint.data(), g.cells()}, p,
+                                {reinterpret_cast<Vec2*>(out.mutable_data()), p.size()},
+                                {dist.mutable_data(), p.size()}));
   return py::make_tuple(out, dist);
 }
 
@@ -455,6 +517,11 @@ std::string write_map(const Array<std::uint8_t>& costs) {
   std::string out;
   check(nav::write_moving_ai(grid_of(costs), out));
   return out;
+}
+py::array_t<std::uint8_t> class_costs(const Array<std::uint8_t>& costs, int size_class) {
+  nav::Grid g;
+  check(nav::class_grid(grid_of(costs), size_class, g));
+  return costs_of(g);
 }
 py::array_t<std::uint8_t> generate_map(const std::string& kind, int width, int height, std::uint64_t seed) {
   nav::MapKind k;
@@ -701,14 +768,35 @@ Crowd.retain(keep) does.)")
       .def("__len__", [](const CombatObject& c) { return c.volleys->size(); });
 
   m.def("distance_fields", &distance_fields, py::arg("context"), py::arg("costs"), py::arg("goals"),
+        py::arg("unreachable") = "infinity",
         R"(Navigation fields (warpmind/nav/nav.h): costs (rows, columns) uint8, 0 blocked; goals (n, 2) cells
 (x, y). Returns (distance (n, rows, columns) float32, +inf where unreachable; direction (n, rows,
-columns) int8, an index into the 8 steps E, SE, S, SW, W, NW, N, NE, -1 at the goal and where none).)");
+columns) int8, an index into the 8 steps E, SE, S, SW, W, NW, N, NE, -1 at the goal and where none).
+unreachable='nearest': a cell that cannot reach the goal gets the field of its region's cell nearest
+the goal in a straight line instead of +inf.)");
 
   m.def("goal_set_field", &goal_set_field, py::arg("context"), py::arg("costs"), py::arg("goals"),
+        py::arg("unreachable") = "infinity",
         R"(The field of a goal set (warpmind/nav/nav.h): the walk from every cell to the nearest of goals (n, 2)
 (x, y) on costs (rows, columns) uint8. Returns (distance (rows, columns) float32, direction (rows,
-columns) int8), as distance_fields' for one goal; no goal gives +inf everywhere.)");
+columns) int8), as distance_fields' for one goal; no goal gives +inf everywhere. unreachable as
+distance_fields'.)");
+
+  m.def("clearance", &clearance_of, py::arg("costs"),
+        "Clearance (warpmind/nav/clearance.h): (rows, columns) uint16, 0 blocked, else the Chebyshev distance to "
+        "the nearest blocked or outside cell.");
+  m.def("class_costs", &class_costs, py::arg("costs"), py::arg("size_class"),
+        "The costs of size class n: a cell's cost where its clearance is at least n, 0 elsewhere.");
+  m.def("size_class", &size_class, py::arg("radius_cells"),
+        "The size class of a disc of this radius in cell units: max(1, ceil(r + 0.5)).");
+  m.def("line_of_sight", &line_of_sight, py::arg("costs"), py::arg("a"), py::arg("b"),
+        "Whether the segment between the centres of cells a and b (x, y) walks only passable cells "
+        "(warpmind/nav/sight.h).");
+  m.def("waypoints", &waypoints, py::arg("context"), py::arg("costs"), py::arg("distance"), py::arg("direction"),
+        "The waypoints of one field (warpmind/nav/sight.h): (rows, columns) uint32, the row-major cell each cell "
+        "heads for, 0xFFFFFFFF where none.");
+  m.def("steer_to_waypoints", &steer_to_waypoints, py::arg("costs"), py::arg("distance"), py::arg("waypoints"),
+        py::arg("positions"), "(steer (n, 2) float32, dist (n,) float32): toward each position's waypoint centre.");
 
   m.def("read_map", &read_map, py::arg("text"),
         "A Moving AI map's text (warpmind/nav/grid.h) as costs (rows, columns) uint8: 0 blocked, 1 passable.");

@@ -525,6 +525,37 @@ wm_status wm_nav_goal_set_field(wm_context* ctx, int width, int height, const ui
 wm_status wm_nav_steer(int width, int height, const float* distances, const int8_t* directions,
                        const wm_vec2* positions, size_t count, wm_vec2* steer, float* dist);
 
+/* What a field gives a passable cell that cannot reach the goal (nav.h's Unreachable): +infinity and no
+ * direction, or the field of its component's cell nearest the goal in a straight line. */
+typedef enum { WM_NAV_UNREACHABLE_INFINITY = 0, WM_NAV_UNREACHABLE_NEAREST_CELL = 1 } wm_nav_unreachable;
+/* wm_nav_fields (goal_set 0) or wm_nav_goal_set_field (goal_set 1) with the unreachable option. An
+ * unknown option: WM_INVALID_ARGUMENT, nothing written. */
+wm_status wm_nav_fields_with(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
+                             size_t goal_count, int goal_set, wm_nav_unreachable unreachable, float* distances,
+                             int8_t* directions);
+
+/* Unit sizes (warpmind/nav/clearance.h). clearance[c] (width * height values): 0 on a blocked cell, else
+ * the Chebyshev distance to the nearest blocked or outside cell. class_costs (width * height values): the
+ * grid of size class `size_class` (>= 1): a cell's cost where its clearance is at least the class, 0
+ * elsewhere; its fields route no unit of the class through a narrower gap. wm_nav_size_class: the class
+ * of a disc of radius `radius_cells` (cell units), max(1, ceil(r + 0.5)); negative, not finite or beyond
+ * any grid: WM_INVALID_ARGUMENT. */
+wm_status wm_nav_clearance(int width, int height, const uint8_t* costs, uint16_t* clearance);
+wm_status wm_nav_class_costs(int width, int height, const uint8_t* costs, int size_class, uint8_t* class_costs);
+wm_status wm_nav_size_class(double radius_cells, int* size_class);
+
+/* Line of sight and waypoints (warpmind/nav/sight.h). wm_nav_line_of_sight: *visible = 1 when the segment
+ * between the centres of (ax, ay) and (bx, by) walks only passable cells (the crowd's wall rule), else 0.
+ * wm_nav_waypoints: for one field (distances and directions as wm_nav_goal_set_field writes them),
+ * waypoints[c] = the row-major cell a unit in c heads for (0xFFFFFFFF: none); a field that is not one of
+ * the grid's: WM_INVALID_ARGUMENT. wm_nav_steer_waypoints: as wm_nav_steer, toward the waypoint's centre. */
+wm_status wm_nav_line_of_sight(int width, int height, const uint8_t* costs, int ax, int ay, int bx, int by,
+                               int* visible);
+wm_status wm_nav_waypoints(wm_context* ctx, int width, int height, const uint8_t* costs, const float* distances,
+                           const int8_t* directions, uint32_t* waypoints);
+wm_status wm_nav_steer_waypoints(int width, int height, const float* distances, const uint32_t* waypoints,
+                                 const wm_vec2* positions, size_t count, wm_vec2* steer, float* dist);
+
 /* Navigation fields kept up to date as cells change (warpmind/nav/nav_fields.h; the context's CPU
  * threads on every backend). Created from a grid and goals as wm_nav_fields takes them. update applies
  * `count` changes, changes[3k .. 3k + 2] = (column, row, new cost 0..255; 0 blocks), a later change of a

@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "c/c_api.h"
+#include "warpmind/nav/clearance.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
 #include "warpmind/nav/nav_fields.h"
+#include "warpmind/nav/sight.h"
 #include "warpmind/warpmind.h"
 
 using namespace warpmind;
@@ -94,6 +96,110 @@ wm_status wm_nav_goal_set_field(wm_context* ctx, int width, int height, const ui
     return from(
         nav::goal_set_field(*ctx->ctx, g, cells, std::span<float>(distances, g.cells()),
                             directions ? std::span<std::int8_t>(directions, g.cells()) : std::span<std::int8_t>()));
+  });
+}
+
+wm_status wm_nav_fields_with(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
+                             size_t goal_count, int goal_set, wm_nav_unreachable unreachable, float* distances,
+                             int8_t* directions) {
+  return guarded([&] {
+    nav::Grid g;
+    std::vector<nav::Cell> cells;
+    if (const wm_status s =
+            grid_and_goals("wm_nav_fields_with", ctx, width, height, costs, goals, goal_count, g, cells);
+        s != WM_OK)
+      return s;
+    nav::FieldOptions o;
+    if (unreachable == WM_NAV_UNREACHABLE_NEAREST_CELL)
+      o.unreachable = nav::Unreachable::NearestCell;
+    else if (unreachable != WM_NAV_UNREACHABLE_INFINITY)
+      return fail(WM_INVALID_ARGUMENT,
+                  "wm_nav_fields_with: unknown unreachable option " + std::to_string(static_cast<int>(unreachable)));
+    const std::size_t fields = goal_set ? 1 : goal_count;
+    const std::size_t n = fields * g.cells();
+    if (fields > 0 && n / fields != g.cells()) return fail(WM_INVALID_ARGUMENT, "wm_nav_fields_with: too many goals");
+    if (fields > 0 && !distances) return null_argument("wm_nav_fields_with", "distances");
+    const std::span<float> d(distances, n);
+    const std::span<std::int8_t> r = directions ? std::span<std::int8_t>(directions, n) : std::span<std::int8_t>();
+    return from(goal_set ? nav::goal_set_field(*ctx->ctx, g, cells, d, r, o)
+                         : nav::distance_fields(*ctx->ctx, g, cells, d, r, o));
+  });
+}
+
+namespace {
+
+// A grid of width x height from `costs` (not null), or the status of the first bad argument.
+wm_status grid_from(const char* where, int width, int height, const uint8_t* costs, nav::Grid& g) {
+  if (const wm_status s = from(nav::make_grid(width, height, nav::kBlocked, g)); s != WM_OK) return s;
+  if (!costs) return null_argument(where, "costs");
+  std::memcpy(g.cost.data(), costs, g.cells());
+  return WM_OK;
+}
+
+}  // namespace
+
+wm_status wm_nav_clearance(int width, int height, const uint8_t* costs, uint16_t* clearance) {
+  return guarded([&] {
+    nav::Grid g;
+    if (const wm_status s = grid_from("wm_nav_clearance", width, height, costs, g); s != WM_OK) return s;
+    if (!clearance) return null_argument("wm_nav_clearance", "clearance");
+    return from(nav::clearance(g, std::span<std::uint16_t>(clearance, g.cells())));
+  });
+}
+
+wm_status wm_nav_class_costs(int width, int height, const uint8_t* costs, int size_class, uint8_t* class_costs) {
+  return guarded([&] {
+    nav::Grid g, c;
+    if (const wm_status s = grid_from("wm_nav_class_costs", width, height, costs, g); s != WM_OK) return s;
+    if (!class_costs) return null_argument("wm_nav_class_costs", "class_costs");
+    if (const wm_status s = from(nav::class_grid(g, size_class, c)); s != WM_OK) return s;
+    std::memcpy(class_costs, c.cost.data(), c.cells());
+    return WM_OK;
+  });
+}
+
+wm_status wm_nav_size_class(double radius_cells, int* size_class) {
+  if (!size_class) return null_argument("wm_nav_size_class", "size_class");
+  return guarded([&] { return from(nav::size_class_of_radius(radius_cells, *size_class)); });
+}
+
+wm_status wm_nav_line_of_sight(int width, int height, const uint8_t* costs, int ax, int ay, int bx, int by,
+                               int* visible) {
+  return guarded([&] {
+    nav::Grid g;
+    if (const wm_status s = grid_from("wm_nav_line_of_sight", width, height, costs, g); s != WM_OK) return s;
+    if (!visible) return null_argument("wm_nav_line_of_sight", "visible");
+    *visible = nav::line_of_sight(g, {ax, ay}, {bx, by}) ? 1 : 0;
+    return WM_OK;
+  });
+}
+
+wm_status wm_nav_waypoints(wm_context* ctx, int width, int height, const uint8_t* costs, const float* distances,
+                           const int8_t* directions, uint32_t* waypoints) {
+  return guarded([&] {
+    if (!ctx) return null_argument("wm_nav_waypoints", "ctx");
+    nav::Grid g;
+    if (const wm_status s = grid_from("wm_nav_waypoints", width, height, costs, g); s != WM_OK) return s;
+    if (!distances || !directions || !waypoints)
+      return null_argument("wm_nav_waypoints", "distances, directions or waypoints");
+    return from(nav::waypoints(*ctx->ctx, g, std::span<const float>(distances, g.cells()),
+                               std::span<const std::int8_t>(directions, g.cells()),
+                               std::span<std::uint32_t>(waypoints, g.cells())));
+  });
+}
+
+wm_status wm_nav_steer_waypoints(int width, int height, const float* distances, const uint32_t* waypoints,
+                                 const wm_vec2* positions, size_t count, wm_vec2* steer, float* dist) {
+  return guarded([&] {
+    nav::Grid g;
+    if (const wm_status s = from(nav::make_grid(width, height, 1, g)); s != WM_OK) return s;
+    if (!distances || !waypoints) return null_argument("wm_nav_steer_waypoints", "distances or waypoints");
+    if (count > 0 && (!positions || !steer || !dist))
+      return null_argument("wm_nav_steer_waypoints", "positions, steer or dist");
+    return from(nav::steer_to_waypoints(
+        g, std::span<const float>(distances, g.cells()), std::span<const std::uint32_t>(waypoints, g.cells()),
+        std::span<const Vec2>(reinterpret_cast<const Vec2*>(positions), count),
+        std::span<Vec2>(reinterpret_cast<Vec2*>(steer), count), std::span<float>(dist, count)));
   });
 }
 

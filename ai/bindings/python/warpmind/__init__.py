@@ -31,11 +31,17 @@ from ._warpmind import (  # noqa: F401
     Unavailable,
     World,
     charge_kind,
+    class_costs,
+    clearance,
     distance_fields,
     generate_map,
     goal_set_field,
+    line_of_sight,
     read_map,
+    size_class,
     steer,
+    steer_to_waypoints,
+    waypoints,
     write_map,
 )
 
