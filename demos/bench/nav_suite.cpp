@@ -6,12 +6,19 @@
 // full computation, bit for bit. With CUDA, the GPU variant on the same goals after each CPU row (every
 // field compared with the CPU's, bit for bit; timed by the device's time, the call's beside it). On the
 // maps up to 1024 x 1024, the many goals also as one goal set (goal_set_field, DeviceNavField) and a
-// million units steered by its field (nav::steer, DeviceNavField::steer_device).
+// million units steered by its field (nav::steer, DeviceNavField::steer_device). Then the real maps of
+// --maps (assets/maps/movingai: StarCraft, Dragon Age, Baldur's Gate II, mazes, rooms, a city, with their
+// scenario files): one goal and --goals goals, the goals those of problems spread over the scenario file,
+// every field's start of those problems checked against the file's optimal length, and with CUDA the
+// GPU's fields against the CPU's, bit for bit.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,6 +31,7 @@
 #include "warpmind/nav/generate.h"
 #include "warpmind/nav/nav.h"
 #include "warpmind/nav/nav_fields.h"
+#include "output.h"
 
 namespace warpmind::bench {
 
@@ -32,6 +40,7 @@ namespace {
 struct Flags {
   SuiteFlags suite;
   int goals = 64;
+  std::string maps;  // the real maps' folder; empty: WARPMIND_SOURCE_DIR's (or the working folder's) assets
 };
 
 std::vector<nav::Cell> seeded_goals(const nav::Grid& g, int n, std::uint64_t seed) {
@@ -48,7 +57,7 @@ std::vector<nav::Cell> seeded_goals(const nav::Grid& g, int n, std::uint64_t see
 // A building placed: 100 cells around a point changed (blocked, or reopened where they were blocked) in
 // one NavFields::update of one goal's field, timed over rounds that toggle them back and forth, and the
 // field after the last round compared with distance_fields on the changed grid.
-int update_rows(Context& ctx, nav::MapKind kind, int side, const nav::Grid& start, Results& results) {
+int update_rows(Context& ctx, const std::string& map, int side, const nav::Grid& start, Results& results) {
   if (side > 1024) return 0;
   nav::Grid grid = start;
   const std::vector<nav::Cell> goal = seeded_goals(grid, 1, 7);
@@ -82,14 +91,14 @@ int update_rows(Context& ctx, nav::MapKind kind, int side, const nav::Grid& star
   if (corrupt("cpu-update")) got[0] = -1.0f;
   const bool same = std::memcmp(want.data(), got.data(), want.size() * sizeof(float)) == 0 &&
                     std::memcmp(want_dir.data(), fields->direction(0).data(), want_dir.size()) == 0;
-  std::printf("%-6s %6d %6d | %-12s %10.3f %12s %14llu %s\n", nav::map_kind_name(kind), side, 1, "cpu-update",
-              t.median(), "100 cells", static_cast<unsigned long long>(stats.settled), same ? "equal" : "DIFFER");
+  std::printf("%-6s %6d %6d | %-12s %10.3f %12s %14llu %s\n", map.c_str(), side, 1, "cpu-update", t.median(),
+              "100 cells", static_cast<unsigned long long>(stats.settled), same ? "equal" : "DIFFER");
   Record r;
   r.variant = "cpu-update";
   r.backend = "cpu";
   r.timing = t;
   r.compared("cpu-1-thread", same);
-  r.params_json = std::string("{\"map\": \"") + nav::map_kind_name(kind) + "\", \"width\": " + std::to_string(side) +
+  r.params_json = std::string("{\"map\": \"") + map + "\", \"width\": " + std::to_string(side) +
                   ", \"height\": " + std::to_string(side) + ", \"goals\": 1, \"changed_cells\": 100}";
   results.add(r);
   if (!ctx.cuda()) return same ? 0 : 1;
@@ -111,7 +120,7 @@ int update_rows(Context& ctx, nav::MapKind kind, int side, const nav::Grid& star
   const bool gsame = std::memcmp(want.data(), gd.data(), want.size() * sizeof(float)) == 0 &&
                      std::memcmp(want_dir.data(), gr.data(), want_dir.size()) == 0;
   std::printf("%-6s %6d %6d | %-12s %10.3f %12s %14s %s  (%.1fx the CPU's update, %.0f tile relaxations a round)\n",
-              nav::map_kind_name(kind), side, 1, "gpu-update", g.median(), "100 cells", "", gsame ? "equal" : "DIFFER",
+              map.c_str(), side, 1, "gpu-update", g.median(), "100 cells", "", gsame ? "equal" : "DIFFER",
               t.median() / g.median(), static_cast<double>(relaxed) / static_cast<double>(rounds.size()));
   Record u;
   u.variant = "gpu-update";
@@ -130,7 +139,7 @@ int update_rows(Context& ctx, nav::MapKind kind, int side, const nav::Grid& star
 // The GPU variant on the same goals: timed by the device's time (the call's, copies included, beside it),
 // every field compared bit for bit with the CPU's, the floor the results' bytes written once and the map
 // read once at the measured copy bandwidth.
-int gpu_row(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const nav::Grid& grid,
+int gpu_row(Context& ctx, const DeviceCeilings& ceil, const std::string& map, const nav::Grid& grid,
             const std::vector<nav::Cell>& goals, const std::vector<float>& cpu_dist,
             const std::vector<std::int8_t>& cpu_dir, double cpu_ms, const char* cpu_variant, Results& results) {
   const std::size_t n = goals.size();
@@ -161,7 +170,7 @@ int gpu_row(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const n
   std::printf(
       "%-6s %6d %6zu | %-12s %10.3f %12.4f %14llu %s  (call %.2f ms, %.1fx the CPU, %llu tile relaxations, floor %.4f "
       "ms)\n",
-      nav::map_kind_name(kind), grid.width, n, "gpu", t.median(), t.median() / static_cast<double>(n),
+      map.c_str(), grid.width, n, "gpu", t.median(), t.median() / static_cast<double>(n),
       static_cast<unsigned long long>(stats.settled), same ? "equal" : "DIFFER", call.median(), cpu_ms / t.median(),
       static_cast<unsigned long long>(stats.tiles_relaxed), floor_ms);
   Record r;
@@ -171,8 +180,8 @@ int gpu_row(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const n
   r.floor_ms = floor_ms;
   r.compared(cpu_variant, same);
   char params[200], extra[300];
-  std::snprintf(params, sizeof params, "{\"map\": \"%s\", \"width\": %d, \"height\": %d, \"goals\": %zu}",
-                nav::map_kind_name(kind), grid.width, grid.height, n);
+  std::snprintf(params, sizeof params, "{\"map\": \"%s\", \"width\": %d, \"height\": %d, \"goals\": %zu}", map.c_str(),
+                grid.width, grid.height, n);
   std::snprintf(
       extra, sizeof extra,
       "\"settled\": %llu, \"ms_per_goal\": %.5f, \"call_ms\": %.4f, \"tiles_relaxed\": %llu, \"speedup\": %.2f, "
@@ -186,15 +195,16 @@ int gpu_row(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const n
 }
 
 // A record of the goal-set and steering rows: params map, side, goals; extra as given.
-void add_row(Results& results, const char* variant, const char* backend, const Timing& t, nav::MapKind kind, int side,
-             std::size_t goals, const std::string& extra, const char* against, bool same, double floor_ms = 0) {
+void add_row(Results& results, const char* variant, const char* backend, const Timing& t, const std::string& map,
+             int side, std::size_t goals, const std::string& extra, const char* against, bool same,
+             double floor_ms = 0) {
   Record r;
   r.variant = variant;
   r.backend = backend;
   r.timing = t;
   r.floor_ms = floor_ms;
   if (against) r.compared(against, same);
-  r.params_json = std::string("{\"map\": \"") + nav::map_kind_name(kind) + "\", \"width\": " + std::to_string(side) +
+  r.params_json = std::string("{\"map\": \"") + map + "\", \"width\": " + std::to_string(side) +
                   ", \"height\": " + std::to_string(side) + ", \"goals\": " + std::to_string(goals) + "}";
   r.extra_json = extra;
   results.add(r);
@@ -204,7 +214,7 @@ void add_row(Results& results, const char* variant, const char* backend, const T
 // compared with the least of the many-goal fields; with CUDA, DeviceNavField's (device time) compared
 // with the CPU's bit for bit, then the steering of a million units on the device (steer_device, wall time
 // to the stream's end) against nav::steer on one thread, bit for bit.
-int goal_set_rows(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, const nav::Grid& grid,
+int goal_set_rows(Context& ctx, const DeviceCeilings& ceil, const std::string& map, const nav::Grid& grid,
                   const std::vector<nav::Cell>& goals, const std::vector<float>& fields, Results& results) {
   const std::size_t cells = grid.cells();
   std::vector<float> dist(cells);
@@ -225,10 +235,9 @@ int goal_set_rows(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, c
     same &= std::memcmp(&least, &dist[c], sizeof least) == 0;
   }
   if (corrupt("cpu-goal-set")) same = false;
-  std::printf("%-6s %6d %6zu | %-12s %10.3f %12s %14llu %s\n", nav::map_kind_name(kind), grid.width, goals.size(),
-              "cpu-goal-set", t.median(), "one field", static_cast<unsigned long long>(stats.settled),
-              same ? "equal" : "DIFFER");
-  add_row(results, "cpu-goal-set", "cpu", t, kind, grid.width, goals.size(),
+  std::printf("%-6s %6d %6zu | %-12s %10.3f %12s %14llu %s\n", map.c_str(), grid.width, goals.size(), "cpu-goal-set",
+              t.median(), "one field", static_cast<unsigned long long>(stats.settled), same ? "equal" : "DIFFER");
+  add_row(results, "cpu-goal-set", "cpu", t, map, grid.width, goals.size(),
           "\"settled\": " + std::to_string(stats.settled), "cpu-threads", same);
   int failures = same ? 0 : 1;
   if (!ctx.cuda()) return failures;
@@ -244,15 +253,15 @@ int goal_set_rows(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, c
   if (corrupt("gpu-goal-set")) gd[0] = -1.0f;
   const bool gsame =
       std::memcmp(gd.data(), dist.data(), cells * sizeof(float)) == 0 && std::memcmp(gr.data(), dir.data(), cells) == 0;
-  std::printf("%-6s %6d %6zu | %-12s %10.3f %12s %14llu %s  (%.1fx the CPU, %llu tile relaxations)\n",
-              nav::map_kind_name(kind), grid.width, goals.size(), "gpu-goal-set", g.median(), "one field",
+  std::printf("%-6s %6d %6zu | %-12s %10.3f %12s %14llu %s  (%.1fx the CPU, %llu tile relaxations)\n", map.c_str(),
+              grid.width, goals.size(), "gpu-goal-set", g.median(), "one field",
               static_cast<unsigned long long>(stats.settled), gsame ? "equal" : "DIFFER", cpu_ms / g.median(),
               static_cast<unsigned long long>(stats.tiles_relaxed));
   char extra[200];
   std::snprintf(extra, sizeof extra, "\"settled\": %llu, \"tiles_relaxed\": %llu, \"speedup\": %.2f",
                 static_cast<unsigned long long>(stats.settled), static_cast<unsigned long long>(stats.tiles_relaxed),
                 cpu_ms / g.median());
-  add_row(results, "gpu-goal-set", "cuda", g, kind, grid.width, goals.size(), extra, "cpu-goal-set", gsame,
+  add_row(results, "gpu-goal-set", "cuda", g, map, grid.width, goals.size(), extra, "cpu-goal-set", gsame,
           (static_cast<double>(cells) * (1 + sizeof(float) + 1)) / ceil.copy_bytes_per_s * 1e3);
   failures += gsame ? 0 : 1;
 
@@ -297,17 +306,145 @@ int goal_set_rows(Context& ctx, const DeviceCeilings& ceil, nav::MapKind kind, c
   const double steer_floor =
       static_cast<double>(kUnits) * (sizeof(Vec2) * 2 + sizeof(float)) / ceil.copy_bytes_per_s * 1e3;
   std::printf("%-6s %6d %6s | %-12s %10.3f %12s %14s %s  (cpu-steer %.3f ms on one thread, %.1fx; floor %.4f ms)\n",
-              nav::map_kind_name(kind), grid.width, "1M", "gpu-steer", d.median(), "", "", ssame ? "equal" : "DIFFER",
-              h.median(), h.median() / d.median(), steer_floor);
-  add_row(results, "cpu-steer", "cpu", h, kind, grid.width, goals.size(), "\"units\": 1000000", nullptr, true);
+              map.c_str(), grid.width, "1M", "gpu-steer", d.median(), "", "", ssame ? "equal" : "DIFFER", h.median(),
+              h.median() / d.median(), steer_floor);
+  add_row(results, "cpu-steer", "cpu", h, map, grid.width, goals.size(), "\"units\": 1000000", nullptr, true);
   std::snprintf(extra, sizeof extra, "\"units\": 1000000, \"speedup\": %.2f", h.median() / d.median());
-  add_row(results, "gpu-steer", "cuda", d, kind, grid.width, goals.size(), extra, "cpu-steer", ssame, steer_floor);
+  add_row(results, "gpu-steer", "cuda", d, map, grid.width, goals.size(), extra, "cpu-steer", ssame, steer_floor);
   return failures + (ssame ? 0 : 1);
+}
+
+// Each field's start of its problem (problems[i] for goal i) against the scenario file's optimal length,
+// to its rounding (half a unit of its last digit, plus the float's own); a length of 0 between distinct
+// cells marks a problem without a path (+infinity). Returns how many failed.
+std::size_t scenario_failures(const nav::Grid& g, std::span<const nav::Scenario> problems,
+                              const std::vector<float>& dist) {
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const nav::Scenario& s = problems[i];
+    const double got = dist[i * g.cells() + g.index(s.start.x, s.start.y)];
+    const bool none = s.optimal == 0 && !(s.start == s.goal);
+    failed +=
+        none ? !std::isinf(got) : !(std::fabs(got - s.optimal) <= 0.5 * std::pow(10.0, -s.decimals) + 1e-7 * s.optimal);
+  }
+  return failed;
+}
+
+// The CPU's row of one map and goal count (one goal: Dijkstra on one thread; more: the context's
+// threads, the first goals' fields compared with one goal at a time), its scenario checks where the goals
+// are problems', then the GPU's row on the same goals and, for the many goals up to 1024², the goal-set
+// and steering rows.
+int field_rows(Context& ctx, const DeviceCeilings& ceil, const std::string& map, const nav::Grid& grid,
+               const std::vector<nav::Cell>& goals, std::span<const nav::Scenario> problems, Results& results) {
+  const std::size_t n = goals.size();
+  std::vector<float> dist(n * grid.cells());
+  std::vector<std::int8_t> dir(dist.size());
+  nav::FieldStats stats;
+  Timing t;
+  Status st;
+  const bool ok = time_runs(
+      [&] {
+        st = nav::distance_fields(ctx, grid, goals, dist, dir, &stats, nav::NavVariant::Cpu);
+        return st.ok() ? stats.ms : -1.0;
+      },
+      0, 1, n == 1 ? 5 : 3, 10000, t);
+  if (!ok) {
+    std::fprintf(stderr, "warpmind-bench nav: %s\n", st.message().c_str());
+    return 1;
+  }
+  // The many-goal fields against one goal at a time, for the first goals.
+  std::size_t differ = 0, compared = 0;
+  if (n > 1) {
+    std::vector<float> one(grid.cells());
+    std::vector<std::int8_t> one_dir(grid.cells());
+    for (std::size_t g = 0; g < std::min<std::size_t>(n, 4); ++g, ++compared) {
+      if (!nav::distance_fields(ctx, grid, std::span(goals).subspan(g, 1), one, one_dir, nullptr, nav::NavVariant::Cpu)
+               .ok())
+        return 1;
+      if (corrupt("cpu-threads") && g == 0) one[goals[0].y * grid.width + goals[0].x] = 1.0f;
+      differ += std::memcmp(one.data(), dist.data() + g * grid.cells(), one.size() * sizeof(float)) != 0 ||
+                std::memcmp(one_dir.data(), dir.data() + g * grid.cells(), one_dir.size()) != 0;
+    }
+  }
+  const std::size_t scen_failed = scenario_failures(grid, problems, dist);
+  const char* variant = n == 1 ? "cpu-1-thread" : "cpu-threads";
+  std::printf("%-14s %5dx%-5d %6zu | %-12s %10.2f %12.3f %14llu %s%s\n", map.c_str(), grid.width, grid.height, n,
+              variant, t.median(), t.median() / static_cast<double>(n), static_cast<unsigned long long>(stats.settled),
+              n == 1   ? ""
+              : differ ? "DIFFER"
+                       : "equal",
+              problems.empty() ? ""
+              : scen_failed    ? (n == 1 ? "scenario length DIFFER" : "; scenario lengths DIFFER")
+                               : (n == 1 ? "scenario length equal" : "; scenario lengths equal"));
+  Record r;
+  r.variant = variant;
+  r.backend = "cpu";
+  r.timing = t;
+  if (n > 1)
+    r.compared("cpu-1-thread", differ == 0 && scen_failed == 0);
+  else if (!problems.empty())
+    r.compared("scenarios", scen_failed == 0);
+  char params[300], extra[300];
+  std::snprintf(params, sizeof params,
+                "{\"map\": \"%s\", \"width\": %d, \"height\": %d, \"goals\": %zu, \"threads\": %u}", map.c_str(),
+                grid.width, grid.height, n, n == 1 ? 1u : ctx.pool().size());
+  std::snprintf(extra, sizeof extra,
+                "\"settled\": %llu, \"ms_per_goal\": %.4f, \"compared_goals\": %zu, \"scenarios_checked\": %zu, "
+                "\"scenarios_failed\": %zu",
+                static_cast<unsigned long long>(stats.settled), t.median() / static_cast<double>(n), compared,
+                problems.size(), scen_failed);
+  r.params_json = params;
+  r.extra_json = extra;
+  results.add(r);
+  int failures = (differ != 0) + (scen_failed != 0);
+  if (ctx.cuda()) failures += gpu_row(ctx, ceil, map, grid, goals, dist, dir, t.median(), variant, results);
+  if (n > 1 && grid.width <= 1024 && grid.height <= 1024 && grid.width == grid.height && problems.empty())
+    failures += goal_set_rows(ctx, ceil, map, grid, goals, dist, results);
+  return failures;
+}
+
+// The real maps of `dir` (NAME.map.gz with NAME.map.scen.gz): one goal and `goals` goals, those of
+// problems spread over the scenario file (the one goal's a long one, 90% down a file sorted short to long).
+int real_map_rows(Context& ctx, const DeviceCeilings& ceil, const std::string& dir, bool quick, int goals,
+                  ResultsFile& file, Results& results) {
+  std::vector<std::string> names = {"TheFrozenSea", "Berlin_1_1024", "Caldera", "Triskelion",  "AR0309SR",
+                                    "64room_003",   "brc504d",       "lak512d", "maze512-1-8", "maze512-8-8"};
+  if (quick) names = {"maze512-1-8", "brc504d"};
+  int failures = 0;
+  for (const std::string& name : names) {
+    std::string text, scen_text;
+    std::string err = demos::read_file(dir + "/" + name + ".map.gz", text);
+    if (err.empty()) err = demos::read_file(dir + "/" + name + ".map.scen.gz", scen_text);
+    nav::Grid grid;
+    std::vector<nav::Scenario> scen;
+    Status st = err.empty() ? nav::read_moving_ai(text, grid) : Status::Invalid(err);
+    if (st.ok()) st = nav::read_moving_ai_scenarios(scen_text, scen);
+    if (st.ok() && scen.empty()) st = Status::Invalid("no problems");
+    if (!st.ok()) {
+      std::fprintf(stderr, "warpmind-bench nav: %s: %s\n", name.c_str(), st.message().c_str());
+      return failures + 1;
+    }
+    std::vector<nav::Scenario> one = {scen[(scen.size() - 1) * 9 / 10]}, many;
+    for (int i = 0; i < goals; ++i)
+      many.push_back(scen[(scen.size() - 1) * static_cast<std::size_t>(i) / static_cast<std::size_t>(goals - 1)]);
+    for (const std::vector<nav::Scenario>* problems : {&one, &many}) {
+      std::vector<nav::Cell> cells;
+      for (const nav::Scenario& p : *problems) cells.push_back(p.goal);
+      failures += field_rows(ctx, ceil, name, grid, cells, *problems, results);
+    }
+    if (!file.write(results)) return failures + 1;
+  }
+  return failures;
 }
 
 int run(const Flags& f) {
   std::unique_ptr<Context> ctx;
   if (int rc = open_context(f.suite, "nav", ctx)) return rc;
+  std::string maps_dir = f.maps;
+  if (maps_dir.empty()) {
+    const char* root = std::getenv("WARPMIND_SOURCE_DIR");
+    maps_dir = std::string(root && *root ? root : ".") + "/assets/maps/movingai";
+  }
   ResultsFile file;
   if (int rc = file.open(f.suite, "nav")) return rc;
   Results results("nav", ctx->cuda() ? ctx->device().name : "cpu");
@@ -330,71 +467,18 @@ int run(const Flags& f) {
   std::vector<MapCase> maps = {
       {nav::MapKind::Open, 1024}, {nav::MapKind::Rooms, 1024}, {nav::MapKind::Maze, 1024}, {nav::MapKind::Open, 4096}};
   if (f.suite.quick) maps = {{nav::MapKind::Open, 256}, {nav::MapKind::Maze, 256}};
-  std::printf("%-6s %6s %6s | %-12s %10s %12s %14s %s\n", "map", "side", "goals", "variant", "ms", "ms a goal",
+  std::printf("%-14s %11s %6s | %-12s %10s %12s %14s %s\n", "map", "size", "goals", "variant", "ms", "ms a goal",
               "cells settled", "checked");
   int failures = 0;
   for (const MapCase& m : maps) {
     nav::Grid grid;
     if (!nav::generate_map(m.kind, m.side, m.side, 1, grid).ok()) return 1;
-    for (const int n : {1, f.goals}) {
-      const std::vector<nav::Cell> goals = seeded_goals(grid, n, 7);
-      std::vector<float> dist(goals.size() * grid.cells());
-      std::vector<std::int8_t> dir(dist.size());
-      nav::FieldStats stats;
-      Timing t;
-      Status st;
-      const bool ok = time_runs(
-          [&] {
-            st = nav::distance_fields(*ctx, grid, goals, dist, dir, &stats, nav::NavVariant::Cpu);
-            return st.ok() ? stats.ms : -1.0;
-          },
-          0, 1, n == 1 ? 5 : 3, 10000, t);
-      if (!ok) {
-        std::fprintf(stderr, "warpmind-bench nav: %s\n", st.message().c_str());
-        return 1;
-      }
-      // The many-goal fields against one goal at a time, for the first goals.
-      std::size_t differ = 0, compared = 0;
-      if (n > 1) {
-        std::vector<float> one(grid.cells());
-        std::vector<std::int8_t> one_dir(grid.cells());
-        for (std::size_t g = 0; g < std::min<std::size_t>(goals.size(), 4); ++g, ++compared) {
-          if (!nav::distance_fields(*ctx, grid, std::span(goals).subspan(g, 1), one, one_dir, nullptr,
-                                    nav::NavVariant::Cpu)
-                   .ok())
-            return 1;
-          if (corrupt("cpu-threads") && g == 0) one[goals[0].y * grid.width + goals[0].x] = 1.0f;
-          differ += std::memcmp(one.data(), dist.data() + g * grid.cells(), one.size() * sizeof(float)) != 0 ||
-                    std::memcmp(one_dir.data(), dir.data() + g * grid.cells(), one_dir.size()) != 0;
-        }
-      }
-      failures += differ != 0;
-      const char* variant = n == 1 ? "cpu-1-thread" : "cpu-threads";
-      std::printf("%-6s %6d %6d | %-12s %10.2f %12.3f %14llu %s\n", nav::map_kind_name(m.kind), m.side, n, variant,
-                  t.median(), t.median() / n, static_cast<unsigned long long>(stats.settled),
-                  n == 1   ? ""
-                  : differ ? "DIFFER"
-                           : "equal");
-      Record r;
-      r.variant = variant;
-      r.backend = "cpu";
-      r.timing = t;
-      if (n > 1) r.compared("cpu-1-thread", differ == 0);
-      char params[200], extra[200];
-      std::snprintf(params, sizeof params,
-                    "{\"map\": \"%s\", \"width\": %d, \"height\": %d, \"goals\": %d, \"threads\": %u}",
-                    nav::map_kind_name(m.kind), m.side, m.side, n, n == 1 ? 1u : ctx->pool().size());
-      std::snprintf(extra, sizeof extra, "\"settled\": %llu, \"ms_per_goal\": %.4f, \"compared_goals\": %zu",
-                    static_cast<unsigned long long>(stats.settled), t.median() / n, compared);
-      r.params_json = params;
-      r.extra_json = extra;
-      results.add(r);
-      if (ctx->cuda()) failures += gpu_row(*ctx, ceil, m.kind, grid, goals, dist, dir, t.median(), variant, results);
-      if (n > 1 && m.side <= 1024) failures += goal_set_rows(*ctx, ceil, m.kind, grid, goals, dist, results);
-    }
-    failures += update_rows(*ctx, m.kind, m.side, grid, results);
+    for (const int n : {1, f.goals})
+      failures += field_rows(*ctx, ceil, nav::map_kind_name(m.kind), grid, seeded_goals(grid, n, 7), {}, results);
+    failures += update_rows(*ctx, nav::map_kind_name(m.kind), m.side, grid, results);
     if (!file.write(results)) return 1;
   }
+  failures += real_map_rows(*ctx, ceil, maps_dir, f.suite.quick, f.goals, file, results);
   file.finish(results);
   return failures ? 1 : 0;
 }
@@ -405,12 +489,17 @@ demos::Subcommand nav_suite(CLI::App& parent) {
   auto f = std::make_shared<Flags>();
   CLI::App* app = add_suite(
       parent, "nav",
-      "navigation fields: one goal and many on generated maps\n"
-      "Navigation fields on generated maps (open ground, rooms, a maze at 1024 x 1024; open ground at 4096 x 4096): "
-      "one goal by Dijkstra on one thread, and many goals at once on the context's threads.",
-      "Checks: the many-goal fields of the first goals against one goal at a time, bit for bit.",
-      "256 x 256 open ground and maze", f->suite);
+      "navigation fields: one goal and many on generated and real maps\n"
+      "Navigation fields on generated maps (open ground, rooms, a maze at 1024 x 1024; open ground at 4096 x 4096) "
+      "and the real maps of --maps: one goal by Dijkstra on one thread, and many goals at once on the context's "
+      "threads.",
+      "Checks: the many-goal fields of the first goals against one goal at a time, bit for bit; on the real maps, "
+      "the start of every goal's problem against the scenario file's optimal length.",
+      "256 x 256 open ground and maze; the real maps maze512-1-8 and brc504d", f->suite);
   demos::add_integer(*app, "--goals", f->goals, 2, 4096, "N", "the goals of the many-goal rows");
+  app->add_option("--maps", f->maps,
+                  "the real maps' folder (NAME.map.gz and NAME.map.scen.gz); default "
+                  "$WARPMIND_SOURCE_DIR/assets/maps/movingai, else ./assets/maps/movingai");
   return {app, [f] { return run(*f); }};
 }
 

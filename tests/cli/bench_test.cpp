@@ -50,6 +50,7 @@ CheckedSummary checked_summary(const nlohmann::json& j, const std::string& what)
 // against an independent reference but the one-thread batch rows, which have none without a GPU, and
 // the engines' own searches (a different search, timed beside the others).
 TEST(Cli, BenchQuickWritesCheckedResults) {
+  static const std::string nav_args = "--goals 4 --maps " + warpmind::test::source_dir() + "/assets/maps/movingai";
   struct Suite {
     const char* name;
     const char* args;
@@ -63,7 +64,7 @@ TEST(Cli, BenchQuickWritesCheckedResults) {
       {"hybrid", "", {"hybrid-cpu"}},
       {"chess", "", {"perft-cpu", "cpu-pool", "hybrid-cpu-pool", "subtrees-cpu-pool"}},
       {"connect6", "", {"cpu-pool", "hybrid-cpu-pool", "subtrees-cpu-pool"}},
-      {"nav", "--goals 4", {"cpu-threads", "cpu-update", "cpu-goal-set"}},
+      {"nav", nav_args.c_str(), {"cpu-threads", "cpu-update", "cpu-goal-set"}},
   };
   for (const Suite& su : suites) {
     SCOPED_TRACE(su.name);
@@ -110,6 +111,7 @@ TEST(Cli, BenchBoardSuitesRunInParts) {
 // `checked: true` must mean compared: with one variant's output altered behind the test-only switch,
 // that variant's records say `checked: false` (and everything compared with it), and the suite fails.
 TEST(Cli, BenchCheckedFailsForACorruptedVariant) {
+  static const std::string nav_args = "--goals 4 --maps " + warpmind::test::source_dir() + "/assets/maps/movingai";
   struct Case {
     const char* suite;
     const char* args;
@@ -127,9 +129,9 @@ TEST(Cli, BenchCheckedFailsForACorruptedVariant) {
       {"hybrid", "", "hybrid-cpu", {}},
       {"chess", "", "cpu-pool", {"perft-cpu", "hybrid-cpu-pool"}},
       {"connect6", "", "hybrid-cpu-pool", {"cpu-pool"}},
-      {"nav", "--goals 4", "cpu-threads", {"cpu-update"}},
-      {"nav", "--goals 4", "cpu-update", {"cpu-threads"}},
-      {"nav", "--goals 4", "cpu-goal-set", {"cpu-threads", "cpu-update"}},
+      {"nav", nav_args.c_str(), "cpu-threads", {"cpu-update"}},
+      {"nav", nav_args.c_str(), "cpu-update", {"cpu-threads"}},
+      {"nav", nav_args.c_str(), "cpu-goal-set", {"cpu-threads", "cpu-update"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.suite) + " with " + c.corrupt + " corrupted");
