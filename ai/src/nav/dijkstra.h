@@ -3,12 +3,14 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
 #include <vector>
 
 #include "nav/octile.h"
+#include "warpmind/core/geometry.h"
 #include "warpmind/nav/grid.h"
 #include "warpmind/nav/nav.h"
 
@@ -105,6 +107,24 @@ inline std::uint64_t solve(const Grid& g, std::span<const Cell> goals, std::vect
 inline std::int8_t direction_of(const Grid& g, const std::vector<Exact>& exact, std::size_t c) {
   return static_cast<std::int8_t>(
       octile::direction(view(g), x_of(g, c), y_of(g, c), exact[c], [&](int x, int y) { return exact[g.index(x, y)]; }));
+}
+
+// nav.h's steer rule, written once: the cell of a position (false outside the grid or not finite) and the
+// unit vector of a direction ((0, 0) for none; a diagonal's components the float nearest 1 / sqrt(2)).
+inline bool cell_of(const Grid& g, Vec2 p, int& x, int& y) {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+  const float fx = std::floor(p.x), fy = std::floor(p.y);
+  if (fx < 0 || fy < 0 || fx >= static_cast<float>(g.width) || fy >= static_cast<float>(g.height)) return false;
+  x = static_cast<int>(fx);
+  y = static_cast<int>(fy);
+  return true;
+}
+inline Vec2 step_vector(int k) {
+  if (k < 0 || k > 7) return {0.0f, 0.0f};
+  constexpr float kDiagonal = 0.70710677f;  // the float nearest 1 / sqrt(2)
+  const float unit = (k & 1) ? kDiagonal : 1.0f;
+  return {static_cast<float>(kSteps[static_cast<std::size_t>(k)][0]) * unit,
+          static_cast<float>(kSteps[static_cast<std::size_t>(k)][1]) * unit};
 }
 
 inline float distance_of(const Exact& e) {

@@ -248,21 +248,14 @@ Status steer(const Grid& grid, std::span<const float> distance, std::span<const 
                            std::to_string(direction.size()));
   if (steer.size() != positions.size() || dist.size() != positions.size())
     return Status::Invalid("nav steer: " + std::to_string(positions.size()) + " positions need as many outputs");
-  constexpr float kDiagonal = 0.70710677f;  // the float nearest 1 / sqrt(2)
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    const Vec2 p = positions[i];
     steer[i] = {0.0f, 0.0f};
     dist[i] = std::numeric_limits<float>::infinity();
-    if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
-    const float fx = std::floor(p.x), fy = std::floor(p.y);
-    if (fx < 0 || fy < 0 || fx >= static_cast<float>(grid.width) || fy >= static_cast<float>(grid.height)) continue;
-    const std::size_t c = grid.index(static_cast<int>(fx), static_cast<int>(fy));
+    int x, y;
+    if (!detail::cell_of(grid, positions[i], x, y)) continue;
+    const std::size_t c = grid.index(x, y);
     dist[i] = distance[c];
-    const int k = direction[c];
-    if (k < 0 || k > 7) continue;
-    const float unit = (k & 1) ? kDiagonal : 1.0f;
-    steer[i] = {static_cast<float>(kSteps[static_cast<std::size_t>(k)][0]) * unit,
-                static_cast<float>(kSteps[static_cast<std::size_t>(k)][1]) * unit};
+    steer[i] = detail::step_vector(direction[c]);
   }
   return Status::Ok();
 }

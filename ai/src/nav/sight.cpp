@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "nav/dijkstra.h"
 #include "nav/octile.h"
 #include "warpmind/nav/nav.h"
 
@@ -162,10 +163,9 @@ Status steer_to_waypoints(const Grid& grid, std::span<const float> distance, std
     const Vec2 p = positions[i];
     steer[i] = {0.0f, 0.0f};
     dist[i] = std::numeric_limits<float>::infinity();
-    if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
-    const float fx = std::floor(p.x), fy = std::floor(p.y);
-    if (fx < 0 || fy < 0 || fx >= static_cast<float>(grid.width) || fy >= static_cast<float>(grid.height)) continue;
-    const std::size_t c = grid.index(static_cast<int>(fx), static_cast<int>(fy));
+    int x, y;
+    if (!detail::cell_of(grid, p, x, y)) continue;
+    const std::size_t c = grid.index(x, y);
     dist[i] = distance[c];
     const std::uint32_t w = waypoint[c];
     if (w == kNoWaypoint) continue;
