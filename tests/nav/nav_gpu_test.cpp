@@ -19,7 +19,9 @@
 #include "warpmind/core/device_memory.h"
 #include "warpmind/nav/device_field.h"
 #include "warpmind/nav/generate.h"
+#include "warpmind/nav/clearance.h"
 #include "warpmind/nav/nav.h"
+#include "warpmind/nav/sight.h"
 
 namespace warpmind::nav {
 namespace {
@@ -347,6 +349,14 @@ TEST(NavGpu, GpuVariantNeedsACudaContext) {
   EXPECT_EQ(distance_fields(test::cpu_context(), g, goal, dist, {}, nullptr, NavVariant::Gpu).code(),
             StatusCode::Unavailable);
   EXPECT_EQ(dist[0], -1.0f);
+  std::vector<std::uint16_t> clear(g.cells(), 7);
+  EXPECT_EQ(clearance(test::cpu_context(), g, clear, NavVariant::Gpu).code(), StatusCode::Unavailable);
+  EXPECT_EQ(clear[0], 7);
+  ASSERT_TRUE(clearance(test::cpu_context(), g, clear).ok());  // Auto on a CPU context: the CPU
+  EXPECT_EQ(clear[g.index(3, 3)], 4);
+  std::vector<std::uint8_t> vis(g.cells(), 9);
+  EXPECT_EQ(sight(test::cpu_context(), g, {1, 1}, vis, NavVariant::Gpu).code(), StatusCode::Unavailable);
+  EXPECT_EQ(vis[0], 9);
   NavVariant v{};
   EXPECT_TRUE(parse_variant("gpu", v));
   EXPECT_EQ(v, NavVariant::Gpu);
@@ -423,6 +433,62 @@ TEST(NavGpu, NearestCellOptionEqualsTheCpu) {
     ASSERT_TRUE(goal_set_field(test::cpu_context(), g, goals, set_cpu, {}, cpu_opt).ok());
     ASSERT_TRUE(goal_set_field(*test::cuda_context(), g, goals, set_gpu, {}, gpu_opt).ok());
     ASSERT_EQ(std::memcmp(set_cpu.data(), set_gpu.data(), g.cells() * sizeof(float)), 0) << "round " << round;
+  }
+}
+
+}  // namespace
+}  // namespace warpmind::nav
+
+namespace warpmind::nav {
+namespace {
+
+// Clearance and sight flags on the GPU against the CPU's: random maps around the launch shapes, an empty
+// 1024 x 700 map (clearance up to 350: hundreds of passes), everything blocked, one row, one column, a
+// lone passable cell; sight toward goals in corners, on edges and inside.
+TEST(NavGpu, ClearanceAndSightEqualTheCpu) {
+  WM_REQUIRE_GPU();
+  Context& gpu = *test::cuda_context();
+  SplitMix64 rng(97);
+  std::vector<Grid> maps;
+  const int sides[] = {1, 7, 31, 32, 33, 100, 257};
+  for (int round = 0; round < 16; ++round) {
+    Grid g;
+    ASSERT_TRUE(make_grid(sides[rng.next() % 7], sides[rng.next() % 7], 1, g).ok());
+    const int blocked = static_cast<int>(rng.next() % 40);
+    for (auto& c : g.cost)
+      if (static_cast<int>(rng.next() % 100) < blocked) c = kBlocked;
+    maps.push_back(std::move(g));
+  }
+  Grid g;
+  ASSERT_TRUE(make_grid(1024, 700, 1, g).ok());
+  maps.push_back(g);
+  ASSERT_TRUE(make_grid(50, 40, kBlocked, g).ok());
+  maps.push_back(g);
+  g.cost[g.index(20, 20)] = 1;
+  maps.push_back(g);
+  ASSERT_TRUE(make_grid(300, 1, 1, g).ok());
+  maps.push_back(g);
+  ASSERT_TRUE(make_grid(1, 300, 1, g).ok());
+  maps.push_back(g);
+  ASSERT_TRUE(generate_map(MapKind::Maze, 512, 512, 3, g).ok());
+  maps.push_back(g);
+  for (std::size_t m = 0; m < maps.size(); ++m) {
+    const Grid& map = maps[m];
+    SCOPED_TRACE("map " + std::to_string(m) + ": " + std::to_string(map.width) + " x " + std::to_string(map.height));
+    std::vector<std::uint16_t> cpu(map.cells()), dev(map.cells(), 7);
+    ASSERT_TRUE(clearance(test::cpu_context(), map, cpu, NavVariant::Cpu).ok());
+    const Status st = clearance(gpu, map, dev, NavVariant::Gpu);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(cpu, dev);
+    std::vector<Cell> goals = passable_goals(map, 2, rng);
+    for (const Cell c : {Cell{0, 0}, Cell{map.width - 1, map.height - 1}, Cell{map.width / 2, 0}})
+      if (map.passable(c.x, c.y)) goals.push_back(c);
+    for (const Cell& goal : goals) {
+      std::vector<std::uint8_t> sc(map.cells()), sg(map.cells(), 9);
+      ASSERT_TRUE(sight(test::cpu_context(), map, goal, sc, NavVariant::Cpu).ok());
+      ASSERT_TRUE(sight(gpu, map, goal, sg, NavVariant::Gpu).ok());
+      ASSERT_EQ(sc, sg) << "goal (" << goal.x << ", " << goal.y << ")";
+    }
   }
 }
 

@@ -7,6 +7,11 @@
 #include <cmath>
 #include <string>
 
+#include "nav/variant.h"
+#if WARPMIND_HAVE_CUDA
+#include "nav/nav_device.h"
+#endif
+
 namespace warpmind::nav {
 
 namespace {
@@ -55,6 +60,25 @@ Status clearance(const Grid& grid, std::span<std::uint16_t> out) {
   if (out.size() != grid.cells())
     return Status::Invalid("nav clearance: " + std::to_string(out.size()) + " values for " +
                            std::to_string(grid.cells()) + " cells");
+  sweep_clearance(grid, out);
+  return Status::Ok();
+}
+
+Status clearance(Context& ctx, const Grid& grid, std::span<std::uint16_t> out, NavVariant variant) {
+  WM_RETURN_IF_ERROR(check_grid(grid));
+  if (out.size() != grid.cells())
+    return Status::Invalid("nav clearance: " + std::to_string(out.size()) + " values for " +
+                           std::to_string(grid.cells()) + " cells");
+  WM_RETURN_IF_ERROR(detail::resolve(ctx, variant));
+#if WARPMIND_HAVE_CUDA
+  if (variant == NavVariant::Gpu) {
+    std::vector<std::uint16_t> result(grid.cells());
+    const Status st = gpu::nav_clearance(ctx.stream(), grid.cost.data(), grid.width, grid.height, result.data());
+    if (!st.ok()) return st.context("nav clearance");
+    std::copy(result.begin(), result.end(), out.begin());
+    return Status::Ok();
+  }
+#endif
   sweep_clearance(grid, out);
   return Status::Ok();
 }

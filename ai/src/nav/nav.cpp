@@ -13,6 +13,7 @@
 
 #include "core/names.h"
 #include "nav/dijkstra.h"
+#include "nav/variant.h"
 
 #if WARPMIND_HAVE_CUDA
 #include "nav/nav_device.h"
@@ -61,13 +62,6 @@ Status check_call(const Grid& grid, std::span<const Cell> goals, std::size_t fie
   return Status::Ok();
 }
 
-// The variant a call runs: Auto resolved by the context; Gpu needs the CUDA backend.
-Status resolve(Context& ctx, NavVariant& variant) {
-  if (variant == NavVariant::Auto) variant = ctx.cuda() ? NavVariant::Gpu : NavVariant::Cpu;
-  if (variant == NavVariant::Gpu && !ctx.cuda()) return Status::Unavailable("nav: variant gpu needs the CUDA backend");
-  return Status::Ok();
-}
-
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -110,7 +104,7 @@ Status goal_sets(Context& ctx, const Grid& grid, std::span<const Cell> goals, st
                  NavVariant variant) {
   const auto t0 = std::chrono::steady_clock::now();
   WM_RETURN_IF_ERROR(check_call(grid, goals, fields, distance, direction));
-  WM_RETURN_IF_ERROR(resolve(ctx, variant));
+  WM_RETURN_IF_ERROR(detail::resolve(ctx, variant));
   FieldStats local;
   FieldStats& st = stats ? *stats : local;
   st = FieldStats{};
@@ -204,7 +198,7 @@ Status with_options(Context& ctx, const Grid& grid, std::span<const Cell> goals,
   WM_RETURN_IF_ERROR(goal_sets(ctx, grid, goals, first, fields, distance, direction, &st, options.variant));
   if (options.unreachable == Unreachable::NearestCell) {
     NavVariant variant = options.variant;
-    WM_RETURN_IF_ERROR(resolve(ctx, variant));
+    WM_RETURN_IF_ERROR(detail::resolve(ctx, variant));
     const std::size_t cells = grid.cells();
     for (std::size_t f = 0; f < fields; ++f)
       WM_RETURN_IF_ERROR(fill_unreached(

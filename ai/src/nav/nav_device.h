@@ -59,4 +59,12 @@ class NavDevice {
 Status nav_steer(void* stream, const float* distance, const std::int8_t* direction, int width, int height,
                  const float* xy, std::size_t n, float* steer, float* dist);
 
+// clearance.h's clearance of the width * height map `cost` (host memory) into `clearance` (host), the
+// same values as the CPU's: every cell relaxed to 1 + the least of its 8 neighbours (outside and blocked
+// cells 0) until nothing changes, queued on `stream`.
+Status nav_clearance(void* stream, const std::uint8_t* cost, int width, int height, std::uint16_t* clearance);
+// sight.h's sight flags toward (gx, gy), a passable cell: visible[c] (host) for every cell, a thread a cell
+// walking sight_walk.h's segment.
+Status nav_sight(void* stream, const std::uint8_t* cost, int width, int height, int gx, int gy, std::uint8_t* visible);
+
 }  // namespace warpmind::gpu

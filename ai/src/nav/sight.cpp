@@ -10,35 +10,20 @@
 
 #include "nav/dijkstra.h"
 #include "nav/octile.h"
+#include "nav/sight_walk.h"
+#include "nav/variant.h"
+#if WARPMIND_HAVE_CUDA
+#include "nav/nav_device.h"
+#endif
 #include "warpmind/nav/nav.h"
 
 namespace warpmind::nav {
 
 bool line_of_sight(const Grid& g, Cell a, Cell b) {
-  if (!g.passable(a.x, a.y) || !g.passable(b.x, b.y)) return false;
-  const int adx = std::abs(b.x - a.x), ady = std::abs(b.y - a.y);
-  const int sx = b.x > a.x ? 1 : -1, sy = b.y > a.y ? 1 : -1;
-  int x = a.x, y = a.y;
-  // The next column line is crossed at t = (2 |x - a.x| + 1) / (2 |dx|), the next row line at
-  // (2 |y - a.y| + 1) / (2 |dy|): compared by cross-multiplying (a line never crossed where d is 0).
-  while (x != b.x || y != b.y) {
-    const std::int64_t tx = adx == 0 ? -1 : (2 * std::int64_t{std::abs(x - a.x)} + 1) * ady;
-    const std::int64_t ty = ady == 0 ? -1 : (2 * std::int64_t{std::abs(y - a.y)} + 1) * adx;
-    if (ady == 0 || (adx != 0 && tx < ty)) {
-      x += sx;
-    } else if (adx == 0 || ty < tx) {
-      y += sy;
-    } else {  // through the corner: both cells beside it, then the diagonal one
-      if (!g.passable(x + sx, y) || !g.passable(x, y + sy)) return false;
-      x += sx;
-      y += sy;
-    }
-    if (!g.passable(x, y)) return false;
-  }
-  return true;
+  return octile::sight_walk({g.cost.data(), g.width, g.height}, a.x, a.y, b.x, b.y);
 }
 
-Status sight(Context& ctx, const Grid& grid, Cell goal, std::span<std::uint8_t> visible) {
+Status sight(Context& ctx, const Grid& grid, Cell goal, std::span<std::uint8_t> visible, NavVariant variant) {
   WM_RETURN_IF_ERROR(check_grid(grid));
   if (!grid.passable(goal.x, goal.y))
     return Status::Invalid("nav sight: the goal (" + std::to_string(goal.x) + ", " + std::to_string(goal.y) + ") is " +
@@ -46,6 +31,17 @@ Status sight(Context& ctx, const Grid& grid, Cell goal, std::span<std::uint8_t> 
   if (visible.size() != grid.cells())
     return Status::Invalid("nav sight: " + std::to_string(visible.size()) + " flags for " +
                            std::to_string(grid.cells()) + " cells");
+  WM_RETURN_IF_ERROR(detail::resolve(ctx, variant));
+#if WARPMIND_HAVE_CUDA
+  if (variant == NavVariant::Gpu) {
+    std::vector<std::uint8_t> result(grid.cells());
+    const Status st =
+        gpu::nav_sight(ctx.stream(), grid.cost.data(), grid.width, grid.height, goal.x, goal.y, result.data());
+    if (!st.ok()) return st.context("nav sight");
+    std::copy(result.begin(), result.end(), visible.begin());
+    return Status::Ok();
+  }
+#endif
   ctx.pool().parallel_for(static_cast<std::size_t>(grid.height), [&](std::size_t b, std::size_t e, unsigned) {
     for (std::size_t y = b; y < e; ++y)
       for (int x = 0; x < grid.width; ++x)

@@ -29,16 +29,20 @@
 #include <span>
 #include <vector>
 
+#include "warpmind/core/context.h"
 #include "warpmind/core/status.h"
 #include "warpmind/nav/grid.h"
+#include "warpmind/nav/nav.h"
 #include "warpmind/nav/nav_fields.h"
 
 namespace warpmind::nav {
 
 constexpr int kMaxSizeClass = 2048;  // the largest clearance: the centre cells of an empty 4096 x 4096 grid
 
-// clearance[c] for every cell c (row-major): grid.cells() values.
+// clearance[c] for every cell c (row-major): grid.cells() values. The overload with a context runs the
+// variant asked for (nav.h's NavVariant; Auto: the GPU on a CUDA context): both give the same values.
 Status clearance(const Grid& grid, std::span<std::uint16_t> out);
+Status clearance(Context& ctx, const Grid& grid, std::span<std::uint16_t> out, NavVariant variant = NavVariant::Auto);
 Status size_class_of_radius(double radius_cells, int& out);
 Status class_grid(const Grid& grid, int size_class, Grid& out);
 Status class_grid_changes(const Grid& grid, const Grid& class_grid, int size_class, std::span<const CellChange> changes,

@@ -9,7 +9,8 @@
 // cell and itself see each other when passable; a blocked or outside end sees nothing. Symmetric.
 //
 // sight(goal): visible[c] = 1 where c sees the goal's cell (line_of_sight), 0 elsewhere (blocked cells
-// included), over the context's threads.
+// included): on the context's threads, or a GPU thread a cell (nav.h's NavVariant; Auto: the GPU on a
+// CUDA context), the same code and flags.
 //
 // waypoints(field): for the field of one goal or goal set (nav.h's distance and direction of the same
 // grid), the cell a unit in each cell heads for, string-pulled along its path (the rule Theta* uses,
@@ -40,13 +41,15 @@
 #include "warpmind/core/context.h"
 #include "warpmind/core/geometry.h"
 #include "warpmind/nav/grid.h"
+#include "warpmind/nav/nav.h"
 
 namespace warpmind::nav {
 
 constexpr std::uint32_t kNoWaypoint = 0xFFFFFFFFu;
 
 bool line_of_sight(const Grid& grid, Cell a, Cell b);
-Status sight(Context& ctx, const Grid& grid, Cell goal, std::span<std::uint8_t> visible);
+Status sight(Context& ctx, const Grid& grid, Cell goal, std::span<std::uint8_t> visible,
+             NavVariant variant = NavVariant::Auto);
 Status waypoints(Context& ctx, const Grid& grid, std::span<const float> distance,
                  std::span<const std::int8_t> direction, std::span<std::uint32_t> waypoint);
 Status steer_to_waypoints(const Grid& grid, std::span<const float> distance, std::span<const std::uint32_t> waypoint,
