@@ -39,11 +39,12 @@ __global__ void k_clear_pass(int width, int height, std::uint16_t* d, int* chang
     for (int dx = -1; dx <= 1; ++dx) {
       if (dx == 0 && dy == 0) continue;
       const int nx = x + dx, ny = y + dy;
-      const unsigned v = nx < 0 || ny < 0 || nx >= width || ny >= height
-                             ? 0u
-                             : static_cast<unsigned>(*(volatile std::uint16_t*)&d[static_cast<std::size_t>(ny) *
-                                                                                   static_cast<std::size_t>(width) +
-                                                                               static_cast<std::size_t>(nx)]);
+      const unsigned v =
+          nx < 0 || ny < 0 || nx >= width || ny >= height
+              ? 0u
+              : static_cast<unsigned>(
+                    *(volatile std::uint16_t*)&d[static_cast<std::size_t>(ny) * static_cast<std::size_t>(width) +
+                                                 static_cast<std::size_t>(nx)]);
       least = min(least, v);
     }
   if (least + 1 < here) {
