@@ -28,6 +28,7 @@ struct AppOptions {
   std::string observer_key;      // ... sending it this observer key (--observer-key-file)
   std::string server_key;        // ... taking only this public key from it (--server-key; empty: any)
   std::string crowd_layout = "lattice";  // crowd: lattice | bottleneck | corridor | crossing (Avoid but lattice)
+  std::string nav_map;                   // nav: a Moving AI map (.map or .map.gz) instead of a generated one
 };
 
 // Runs the window until it is closed (or `frames` frames); returns the process exit status.

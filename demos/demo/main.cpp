@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
   bool headless = false, want_window = false, no_interop = false, no_nav = false;
   std::string connect, observer_key_file, observer_key, server_key,
       scene = "battle", fen, moves, ai_search = "alphabeta", out = "out/demo", map_file, size = "768x768",
-      crowd_layout = "lattice";
+      crowd_layout = "lattice", nav_map;
   int frames = 0, per_frame = 5, plays = 0, ai_time = 200, save_every = 1;
   std::size_t units = 600;
   std::uint64_t seed = 1;
@@ -237,6 +237,9 @@ int main(int argc, char** argv) {
   demos::add_choice(app, "--crowd-layout", crowd_layout, {"lattice", "bottleneck", "corridor", "crossing"},
                     "crowd scene: a lattice walking to a clicked goal, or a standard scenario (docs/crowd.md), "
                     "which starts in Avoid mode");
+  demos::add_text(app, "--nav-map", nav_map, "FILE",
+                  "nav scene: a Moving AI map (.map or gzip-compressed .map.gz; assets/maps/movingai holds ten) "
+                  "instead of a generated one");
   demos::add_text(app, "--connect", connect, "HOST:PORT",
                   "aoi: watch the warpmind-server at HOST:PORT (its players, buckets, a chosen player's AOI) instead "
                   "of simulating; headless: a frame every --ticks-per-frame server ticks, exit 2 when it cannot be "
@@ -364,6 +367,7 @@ int main(int argc, char** argv) {
       ao.observer_key = observer_key;
       ao.server_key = server_key;
       ao.crowd_layout = crowd_layout;
+      ao.nav_map = nav_map;
       return demos::run_window(ao, *window);
     }
     if (want_window) return bad(werr);

@@ -169,10 +169,13 @@ TEST(Cli, DemoWindowUnderXvfb) {
   // The README's main command with a display: every scene opens a window, runs, and the screenshot of
   // its last frame shows something (pixel spread), with the validation layer quiet.
   if (std::system("command -v xvfb-run > /dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run not installed (package xvfb)";
-  for (std::string scene :
-       {"battle", "crowd", "crowd --crowd-layout bottleneck", "field", "nav", "aoi", "regions", "chess", "connect6"}) {
+  const std::string real_map = "nav --nav-map " + warpmind::test::source_dir() + "/assets/maps/movingai/Caldera.map.gz";
+  for (const std::string& scene :
+       {std::string("battle"), std::string("crowd"), std::string("crowd --crowd-layout bottleneck"),
+        std::string("field"), std::string("nav"), real_map, std::string("aoi"), std::string("regions"),
+        std::string("chess"), std::string("connect6")}) {
     SCOPED_TRACE(scene);
-    std::string name = scene.substr(0, scene.find(' ')) + (scene.find(' ') == std::string::npos ? "" : "-layout");
+    std::string name = scene.substr(0, scene.find(' ')) + (scene.find(' ') == std::string::npos ? "" : "-variant");
     const fs::path dir = scratch("window-" + name);
     const std::string cmd =
         "xvfb-run -a -s '-screen 0 800x600x24' env WARPMIND_VK_VALIDATION=1 " + warpmind::test::bin_dir() +
@@ -187,7 +190,7 @@ TEST(Cli, DemoWindowUnderXvfb) {
     EXPECT_NE(ss.str().find("\"mode\": \"window\""), std::string::npos) << ss.str();
     EXPECT_NE(ss.str().find("\"frames\": 12"), std::string::npos) << ss.str();
     EXPECT_NE(ss.str().find("\"validation_messages\": 0"), std::string::npos) << ss.str();
-    if (std::string(scene) == "nav") {  // a goal, and the walk to it from most of the rooms' cells
+    if (scene.rfind("nav", 0) == 0) {  // a goal, and the walk to it (the rooms' cells, or Caldera's)
       EXPECT_NE(ss.str().find("\"nav_goals\": 1,"), std::string::npos) << ss.str();
       EXPECT_EQ(ss.str().find("\"nav_cells_reached\": 0,"), std::string::npos) << ss.str();
     }

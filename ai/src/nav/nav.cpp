@@ -137,6 +137,7 @@ Status goal_sets(Context& ctx, const Grid& grid, std::span<const Cell> goals, st
 // of them in one goal-set field (no component reaches another's substitute).
 Status fill_unreached(Context& ctx, const Grid& grid, std::span<const Cell> goals, float* dist, std::int8_t* dir,
                       FieldStats& stats, NavVariant variant) {
+  if (goals.empty()) return Status::Ok();  // no goal: +infinity everywhere, as without the option
   const std::size_t cells = grid.cells();
   constexpr std::uint32_t kFree = 0xFFFFFFFFu;
   std::vector<std::uint32_t> component(cells, kFree);

@@ -79,7 +79,8 @@ Status goal_set_field(Context& ctx, const Grid& grid, std::span<const Cell> goal
 // least squared distance between cell centres, dx^2 + dy^2 in integers, to the goal (to the nearest goal
 // of a set), ties by the lower row-major index. So such a cell's distance is its walk to the substitute
 // (0 on it) and its direction leads there (none on it); every cell that reaches the goal keeps its value,
-// and blocked cells stay +infinity. Both variants give the same bits.
+// and blocked cells stay +infinity. A field with no goal at all stays +infinity everywhere. Both variants
+// give the same bits.
 enum class Unreachable { Infinity, NearestCell };
 struct FieldOptions {
   NavVariant variant = NavVariant::Auto;
