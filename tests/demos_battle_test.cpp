@@ -2,6 +2,8 @@
 // overlaps, and the final state is pinned.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <fstream>
 
 #include "battle.h"
@@ -11,23 +13,31 @@ namespace warpmind::demos {
 namespace {
 
 TEST(Battle, FixedSeedEndsWithAWinnerWithoutOverlaps) {
-  BattleConfig c;
-  c.units_per_army = 120;
-  c.field_resolution = 128;
-  c.start_gap = 16.0f;
-  c.seed = 5;
-  std::unique_ptr<Battle> b;
-  ASSERT_TRUE(Battle::create(warpmind::test::cpu_context(), c, b).ok());
-  const std::size_t start = b->alive(0) + b->alive(1);
-  EXPECT_GT(start, 200u);
-  while (b->winner() < 0 && b->ticks() < 3000) {
-    ASSERT_TRUE(b->tick().ok());
-    ASSERT_EQ(b->overlaps(), 0u) << "tick " << b->ticks();
+  // Straight to the waypoints (the default) and along the 8 directions (the battle as it was before
+  // waypoints: its hash unchanged).
+  for (const bool straight : {true, false}) {
+    SCOPED_TRACE(straight ? "straight" : "8 directions");
+    BattleConfig c;
+    c.units_per_army = 120;
+    c.field_resolution = 128;
+    c.start_gap = 16.0f;
+    c.seed = 5;
+    c.nav_straight = straight;
+    std::unique_ptr<Battle> b;
+    ASSERT_TRUE(Battle::create(warpmind::test::cpu_context(), c, b).ok());
+    EXPECT_EQ(b->size_class(), 1);
+    const std::size_t start = b->alive(0) + b->alive(1);
+    EXPECT_GT(start, 200u);
+    while (b->winner() < 0 && b->ticks() < 3000) {
+      ASSERT_TRUE(b->tick().ok());
+      ASSERT_EQ(b->overlaps(), 0u) << "tick " << b->ticks();
+    }
+    ASSERT_GE(b->winner(), 0) << "no winner after 3000 ticks: " << b->alive(0) << " vs " << b->alive(1);
+    EXPECT_NE(b->winner(), 2);
+    EXPECT_GT(b->alive(b->winner()), 0u);
+    EXPECT_EQ(b->state_hash(), straight ? 0x287e4cfbdfcc3bb3ull : 0x36085c4082015012ull)
+        << "ticks " << b->ticks() << ", winner " << b->winner();
   }
-  ASSERT_GE(b->winner(), 0) << "no winner after 3000 ticks: " << b->alive(0) << " vs " << b->alive(1);
-  EXPECT_NE(b->winner(), 2);
-  EXPECT_GT(b->alive(b->winner()), 0u);
-  EXPECT_EQ(b->state_hash(), 0x36085c4082015012ull) << "ticks " << b->ticks() << ", winner " << b->winner();
 }
 
 // The CUDA backend's tick (decisions, crowd and combat on device state) gives the CPU backend's battle:
@@ -87,6 +97,22 @@ TEST(Battle, NavigationFieldsLeadTheArmiesAroundAWall) {
       EXPECT_EQ(walkers, 0u);
     }
   }
+}
+
+// Units as wide as several plan cells get the fields of their size class: radius 2 world units on a plan
+// of 1-unit cells is class 3 (a 5 x 5 square), and the battle runs on that class's fields.
+TEST(Battle, LargeUnitsWalkTheFieldsOfTheirSizeClass) {
+  BattleConfig c;
+  c.units_per_army = 60;
+  c.unit_radius = 2.0f;
+  std::unique_ptr<Battle> b;
+  ASSERT_TRUE(Battle::create(warpmind::test::cpu_context(), c, b).ok());
+  ASSERT_EQ(b->map(), 128);
+  EXPECT_EQ(b->size_class(), 3);
+  for (int t = 0; t < 8; ++t) ASSERT_TRUE(b->tick().ok());
+  std::size_t reached = 0;
+  for (const float d : b->nav_distance(0)) reached += std::isfinite(d);
+  EXPECT_GT(reached, 0u);
 }
 
 TEST(Battle, RejectsBadConfigs) {

@@ -101,6 +101,9 @@ Status Battle::create(Context& ctx, const BattleConfig& c, std::unique_ptr<Battl
   cc.obstacles = walls.crowd_obstacles();
   WM_RETURN_IF_ERROR(walls.wall_entities(2, b->walls_));
   WM_RETURN_IF_ERROR(plan.nav_grid(b->plan_));
+  // The units' size class on the plan (a plan cell is map / 128 world units) and its grid.
+  WM_RETURN_IF_ERROR(nav::size_class_of_radius(c.unit_radius / (static_cast<double>(b->map_) / 128.0), b->size_class_));
+  WM_RETURN_IF_ERROR(nav::class_grid(b->plan_, b->size_class_, b->class_plan_));
 
   // Armies on jittered lattices, their fronts start_gap apart around the centre line: lattice slots are
   // taken in order, those on walls or off the map skipped, until each army has units_per_army units.
@@ -316,18 +319,22 @@ Status Battle::plan_routes() {
   for (std::size_t i = 0; i < pos_.size(); ++i) {
     const int x = std::clamp(static_cast<int>(pos_[i].x / s), 0, 127),
               y = std::clamp(static_cast<int>(pos_[i].y / s), 0, 127);
-    if (plan_.passable(x, y)) enemy_cells_[1 - team_[i]].push_back({x, y});
+    if (class_plan_.passable(x, y)) enemy_cells_[1 - team_[i]].push_back({x, y});
   }
   for (int t = 0; t < 2; ++t) {
     nav_dist_[t].resize(plan_.cells());
     nav_dir_[t].resize(plan_.cells());
     if (device) {  // the GPU's field, its buffers kept from one computation to the next
-      if (!nav_dev_[t]) WM_RETURN_IF_ERROR(nav::DeviceNavField::create(*ctx_, plan_, nav_dev_[t]));
+      if (!nav_dev_[t]) WM_RETURN_IF_ERROR(nav::DeviceNavField::create(*ctx_, class_plan_, nav_dev_[t]));
       WM_RETURN_IF_ERROR(nav_dev_[t]->compute(enemy_cells_[t]));
       WM_RETURN_IF_ERROR(nav_dev_[t]->read(nav_dist_[t], nav_dir_[t]));
     } else {
-      WM_RETURN_IF_ERROR(
-          nav::goal_set_field(*ctx_, plan_, enemy_cells_[t], nav_dist_[t], nav_dir_[t], nullptr, cfg_.nav_variant));
+      WM_RETURN_IF_ERROR(nav::goal_set_field(*ctx_, class_plan_, enemy_cells_[t], nav_dist_[t], nav_dir_[t], nullptr,
+                                             cfg_.nav_variant));
+    }
+    if (cfg_.nav_straight) {
+      nav_way_[t].resize(plan_.cells());
+      WM_RETURN_IF_ERROR(nav::waypoints(*ctx_, class_plan_, nav_dist_[t], nav_dir_[t], nav_way_[t]));
     }
   }
   times_.nav_ms = ms_since(t0);
@@ -359,10 +366,26 @@ void Battle::walk(std::span<Vec2> proposal, std::span<float> facing) {
           const int team = team_[i];
           int k = nav_dir_[team][c];
           if (k < 0 || !(nav_dist_[team][c] * s > far)) continue;
-          if (i < blocked_.size() && blocked_[i]) k = (k + (((static_cast<long long>(i) + ticks_) & 1) ? 1 : 7)) & 7;
-          const float unit = (k & 1) ? kDiagonal : 1.0f;
-          const Vec2 d{static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][0]) * unit,
-                       static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][1]) * unit};
+          const bool sidestep = i < blocked_.size() && blocked_[i];
+          const float turn = ((static_cast<long long>(i) + ticks_) & 1) ? kDiagonal : -kDiagonal;  // +-45 degrees
+          Vec2 d;
+          const std::uint32_t w = cfg_.nav_straight ? nav_way_[team][c] : nav::kNoWaypoint;
+          float vx = 0, vy = 0, len = 0;
+          if (w != nav::kNoWaypoint && w != c) {  // straight at the waypoint's centre
+            vx = (static_cast<float>(w % 128u) + 0.5f) * s - pos_[i].x;
+            vy = (static_cast<float>(w / 128u) + 0.5f) * s - pos_[i].y;
+            const float xx = vx * vx, yy = vy * vy;
+            len = std::sqrt(xx + yy);
+          }
+          if (len > 0) {
+            d = {vx / len, vy / len};
+            if (sidestep) d = {d.x * kDiagonal - d.y * turn, d.x * turn + d.y * kDiagonal};
+          } else {
+            if (sidestep) k = (k + (turn > 0 ? 1 : 7)) & 7;
+            const float unit = (k & 1) ? kDiagonal : 1.0f;
+            d = {static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][0]) * unit,
+                 static_cast<float>(nav::kSteps[static_cast<std::size_t>(k)][1]) * unit};
+          }
           proposal[i] = {pos_[i].x + d.x * cfg_.step, pos_[i].y + d.y * cfg_.step};
           if (!facing.empty()) facing[i] = std::atan2(d.y, d.x);
           walked_[i] = 1;

@@ -6,7 +6,10 @@
 // of its 3 x 3 neighbourhood — or, with navigation on (the default), a unit whose walk to the nearest
 // enemy is longer than weapon_range + nav_margin steps along its team's navigation field instead (the nav
 // module's field of the goal set "every enemy's cell" on the 128 x 128 plan of walls, computed again every
-// nav_every ticks), so armies walk around walls and the potential field handles contact — the crowd solver (lowest-id-wins rule) accepts or rejects the moves, then
+// nav_every ticks on the grid of the units' size class, nav/clearance.h, so no army squeezes through a gap
+// narrower than its units; straight to the cell's waypoint, nav/sight.h, with nav_straight, else along the
+// field's 8 directions), so armies walk around walls and the potential field handles contact — the crowd
+// solver (lowest-id-wins rule) accepts or rejects the moves, then
 // combat (the combat module's volley: a unit whose weapon has cooled down fires at the nearest enemy in
 // range, ties to the lowest index, damage is applied at once, the dead are removed; on the GPU with the
 // CUDA backend). The battle ends when an army is gone.
@@ -27,7 +30,9 @@
 #include "warpmind/field/field.h"
 #include "warpmind/nav/device_field.h"
 #include "warpmind/nav/grid.h"
+#include "warpmind/nav/clearance.h"
 #include "warpmind/nav/nav.h"
+#include "warpmind/nav/sight.h"
 
 namespace warpmind::demos {
 
@@ -55,9 +60,10 @@ struct BattleConfig {
   field::FieldVariant field_variant = field::FieldVariant::Auto;
   crowd::CrowdVariant crowd_variant = crowd::CrowdVariant::Auto;
   crowd::CrowdRule crowd_rule = crowd::CrowdRule::LowestIdWins;
-  bool nav = true;          // walk to the enemy around walls by navigation fields
-  float nav_margin = 6.0f;  // world units of walk beyond weapon_range where the potential field takes over
-  int nav_every = 4;        // ticks between two computations of the navigation fields [Limit: 1..1000]
+  bool nav = true;           // walk to the enemy around walls by navigation fields
+  float nav_margin = 6.0f;   // world units of walk beyond weapon_range where the potential field takes over
+  int nav_every = 4;         // ticks between two computations of the navigation fields [Limit: 1..1000]
+  bool nav_straight = true;  // walk straight to the waypoint (nav/sight.h), else along the 8 directions
   nav::NavVariant nav_variant = nav::NavVariant::Auto;
 };
 
@@ -90,6 +96,7 @@ class Battle {
   std::span<const float> nav_distance(int team) const { return nav_dist_[team]; }
   std::span<const std::int8_t> nav_direction(int team) const { return nav_dir_[team]; }
   std::size_t nav_walkers() const { return nav_walkers_; }  // units the navigation fields moved last tick
+  int size_class() const { return size_class_; }            // the units' size class on the plan (nav/clearance.h)
   const BattleTimes& last_times() const { return times_; }
   int map() const { return map_; }
   const BattleConfig& config() const { return cfg_; }
@@ -115,16 +122,19 @@ class Battle {
   std::vector<Vec2> pos_, proposal_;
   std::vector<int> team_;
   std::vector<float> hp_, facing_, want_;
-  std::vector<std::uint8_t> keep_, teams8_;          // the last volley's survivors; teams as the combat module has them
-  bool device_ = false;                              // every stage on the GPU (all three modules on GPU variants)
-  DeviceBytes proposals_dev_;                        // device path: the decisions' proposals
-  DeviceBytes walls_dev_;                            // device path: the walls' entity records
-  std::vector<Vec2> after_;                          // positions after the crowd's step
-  nav::Grid plan_;                                   // the walls on the 128 x 128 plan: the navigation fields' grid
+  std::vector<std::uint8_t> keep_, teams8_;  // the last volley's survivors; teams as the combat module has them
+  bool device_ = false;                      // every stage on the GPU (all three modules on GPU variants)
+  DeviceBytes proposals_dev_;                // device path: the decisions' proposals
+  DeviceBytes walls_dev_;                    // device path: the walls' entity records
+  std::vector<Vec2> after_;                  // positions after the crowd's step
+  nav::Grid plan_;                           // the walls on the 128 x 128 plan
+  nav::Grid class_plan_;                     // the plan of the units' size class: the fields' grid
+  int size_class_ = 1;
   std::vector<nav::Cell> enemy_cells_[2];            // each team's goal set: the other team's units' cells
   std::unique_ptr<nav::DeviceNavField> nav_dev_[2];  // the GPU's fields (a CUDA context, variant auto or gpu)
   std::vector<float> nav_dist_[2];
   std::vector<std::int8_t> nav_dir_[2];
+  std::vector<std::uint32_t> nav_way_[2];  // each cell's waypoint (nav_straight)
   std::size_t nav_walkers_ = 0;
   std::vector<std::uint8_t> walked_;    // the unit steps along its navigation field this tick
   std::vector<std::uint8_t> blocked_;   // the unit did not move last tick (refused, or left standing)

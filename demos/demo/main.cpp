@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
       "warpmind-demo");
   demos::configure(app);
   app.footer("window keys: space pause, n single step, F12/p screenshot, Esc quit; wheel zoom, right drag pan");
-  bool headless = false, want_window = false, no_interop = false, no_nav = false;
+  bool headless = false, want_window = false, no_interop = false, no_nav = false, nav_8 = false;
   std::string connect, observer_key_file, observer_key, server_key,
       scene = "battle", fen, moves, ai_search = "alphabeta", out = "out/demo", map_file, size = "768x768",
       crowd_layout = "lattice", nav_map;
@@ -279,6 +279,8 @@ int main(int argc, char** argv) {
   demos::add_flag(app, "--no-interop", no_interop, "always take the heat map through the host");
   demos::add_flag(app, "--no-nav", no_nav,
                   "battle: no navigation fields (units follow the potential field alone, walls and all)");
+  demos::add_flag(app, "--nav-8-directions", nav_8,
+                  "battle: walkers step along the fields' 8 directions instead of straight to their waypoints");
   demos::add_integer(app, "--save-every", save_every, 1, 1000000, "K",
                      "write every K-th frame as PNG; the last frame is always written");
   demos::add_text(
@@ -343,6 +345,7 @@ int main(int argc, char** argv) {
   bc.sight = sight;
   bc.start_gap = gap;
   bc.nav = !no_nav;
+  bc.nav_straight = !nav_8;
   if (app.count("--map-file")) {
     const Status ms = demos::load_battle_map(map_file, bc.layout);
     if (!ms.ok()) return bad(ms.message());

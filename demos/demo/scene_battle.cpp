@@ -49,6 +49,7 @@ class BattleScene : public Scene {
     if (ImGui::CollapsingHeader("navigation", ImGuiTreeNodeFlags_DefaultOpen)) {
       dirty |= ImGui::Checkbox("walk around walls by navigation fields", &cfg_.nav);
       dirty |= ImGui::SliderInt("fields every N ticks", &cfg_.nav_every, 1, 64);
+      dirty |= ImGui::Checkbox("straight to waypoints (else the 8 directions)", &cfg_.nav_straight);
       dirty |= ImGui::SliderFloat("potential field within (beyond weapon range)", &cfg_.nav_margin, 0.0f, 60.0f);
       dirty |= combo("nav variant", cfg_.nav_variant, kNavVariants, nav::variant_name);
       ImGui::Checkbox("show the shown team's flow arrows", &arrows_);
