@@ -109,6 +109,28 @@ inline std::int8_t direction_of(const Grid& g, const std::vector<Exact>& exact, 
       octile::direction(view(g), x_of(g, c), y_of(g, c), exact[c], [&](int x, int y) { return exact[g.index(x, y)]; }));
 }
 
+// The component of `start` (the cells it reaches; steps are allowed both ways): every cell of it not yet
+// labelled (kNone) gets `id` and is visited once, visit(c).
+template <class Visit>
+void flood_component(const Grid& g, std::size_t start, std::uint32_t id, std::vector<std::uint32_t>& label,
+                     std::vector<std::uint32_t>& stack, Visit&& visit) {
+  label[start] = id;
+  stack.assign(1, static_cast<std::uint32_t>(start));
+  while (!stack.empty()) {
+    const std::uint32_t c = stack.back();
+    stack.pop_back();
+    visit(c);
+    const int x = x_of(g, c), y = y_of(g, c);
+    for (int k = 0; k < 8; ++k) {
+      if (!allowed(g, x, y, k)) continue;
+      const std::size_t n = neighbour(g, c, k);
+      if (label[n] != kNone) continue;
+      label[n] = id;
+      stack.push_back(static_cast<std::uint32_t>(n));
+    }
+  }
+}
+
 // nav.h's steer rule, written once: the cell of a position (false outside the grid or not finite) and the
 // unit vector of a direction ((0, 0) for none; a diagonal's components the float nearest 1 / sqrt(2)).
 inline bool cell_of(const Grid& g, Vec2 p, int& x, int& y) {

@@ -77,29 +77,12 @@ struct FieldCache::Impl {
   std::uint32_t sector_of(int x, int y) const { return static_cast<std::uint32_t>((y / side) * sectors_x + x / side); }
 
   void label_components() {
-    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-    component.assign(grid.cells(), kNone);
+    component.assign(grid.cells(), detail::kNone);
     std::vector<std::uint32_t> stack;
     std::uint32_t next = 0;
-    const octile::CostView view = detail::view(grid);
-    for (std::size_t start = 0; start < grid.cells(); ++start) {
-      if (grid.cost[start] == kBlocked || component[start] != kNone) continue;
-      component[start] = next;
-      stack.assign(1, static_cast<std::uint32_t>(start));
-      while (!stack.empty()) {
-        const std::uint32_t c = stack.back();
-        stack.pop_back();
-        const int x = detail::x_of(grid, c), y = detail::y_of(grid, c);
-        for (int k = 0; k < 8; ++k) {
-          if (!octile::allowed(view, x, y, k)) continue;
-          const std::size_t n = detail::neighbour(grid, c, k);
-          if (component[n] != kNone) continue;
-          component[n] = next;
-          stack.push_back(static_cast<std::uint32_t>(n));
-        }
-      }
-      ++next;
-    }
+    for (std::size_t start = 0; start < grid.cells(); ++start)
+      if (grid.cost[start] != kBlocked && component[start] == detail::kNone)
+        detail::flood_component(grid, start, next++, component, stack, [](std::uint32_t) {});
     components_dirty = false;
   }
 

@@ -139,36 +139,24 @@ Status fill_unreached(Context& ctx, const Grid& grid, std::span<const Cell> goal
                       FieldStats& stats, NavVariant variant) {
   if (goals.empty()) return Status::Ok();  // no goal: +infinity everywhere, as without the option
   const std::size_t cells = grid.cells();
-  constexpr std::uint32_t kFree = 0xFFFFFFFFu;
+  constexpr std::uint32_t kFree = detail::kNone;
   std::vector<std::uint32_t> component(cells, kFree);
   std::vector<Cell> substitutes;
   std::vector<std::uint32_t> stack;
-  const octile::CostView view{grid.cost.data(), grid.width, grid.height};
   for (std::size_t start = 0; start < cells; ++start) {
     if (grid.cost[start] == kBlocked || std::isfinite(dist[start]) || component[start] != kFree) continue;
-    const auto id = static_cast<std::uint32_t>(substitutes.size());
     std::int64_t best_d2 = std::numeric_limits<std::int64_t>::max();
     std::uint32_t best = 0;
-    component[start] = id;
-    stack.assign(1, static_cast<std::uint32_t>(start));
-    while (!stack.empty()) {
-      const std::uint32_t c = stack.back();
-      stack.pop_back();
-      const int x = detail::x_of(grid, c), y = detail::y_of(grid, c);
-      std::int64_t d2 = std::numeric_limits<std::int64_t>::max();
-      for (const Cell& g : goals) {
-        const std::int64_t dx = x - g.x, dy = y - g.y;
-        d2 = std::min(d2, dx * dx + dy * dy);
-      }
-      if (d2 < best_d2 || (d2 == best_d2 && c < best)) best_d2 = d2, best = c;
-      for (int k = 0; k < 8; ++k) {
-        if (!octile::allowed(view, x, y, k)) continue;
-        const std::size_t n = grid.index(x + octile::step_dx(k), y + octile::step_dy(k));
-        if (component[n] != kFree) continue;
-        component[n] = id;
-        stack.push_back(static_cast<std::uint32_t>(n));
-      }
-    }
+    detail::flood_component(grid, start, static_cast<std::uint32_t>(substitutes.size()), component, stack,
+                            [&](std::uint32_t c) {
+                              const int x = detail::x_of(grid, c), y = detail::y_of(grid, c);
+                              std::int64_t d2 = std::numeric_limits<std::int64_t>::max();
+                              for (const Cell& g : goals) {
+                                const std::int64_t dx = x - g.x, dy = y - g.y;
+                                d2 = std::min(d2, dx * dx + dy * dy);
+                              }
+                              if (d2 < best_d2 || (d2 == best_d2 && c < best)) best_d2 = d2, best = c;
+                            });
     substitutes.push_back({detail::x_of(grid, best), detail::y_of(grid, best)});
   }
   if (substitutes.empty()) return Status::Ok();
