@@ -497,7 +497,7 @@ demos::Subcommand nav_suite(CLI::App& parent) {
       "the start of every goal's problem against the scenario file's optimal length.",
       "256 x 256 open ground and maze; the real maps maze512-1-8 and brc504d", f->suite);
   demos::add_integer(*app, "--goals", f->goals, 2, 4096, "N", "the goals of the many-goal rows");
-  app->add_option("--maps", f->maps,
+  demos::add_text(*app, "--maps", f->maps, "DIR",
                   "the real maps' folder (NAME.map.gz and NAME.map.scen.gz); default "
                   "$WARPMIND_SOURCE_DIR/assets/maps/movingai, else ./assets/maps/movingai");
   return {app, [f] { return run(*f); }};

@@ -67,7 +67,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
     {"warpmind-bench hybrid", suite + " --width --depth --max-tree-mb"},
     {"warpmind-bench chess", suite + " --part --perft-only --resident-only"},
     {"warpmind-bench connect6", suite + " --part --resident-only"},
-    {"warpmind-bench nav", suite + " --goals"},
+    {"warpmind-bench nav", suite + " --goals --maps"},
     {"warpmind-referee", "--help --game --engine1 --engine2 --options1 --options2 --games --time --inc --seed --log"},
     {"warpmind-chess", "--help"},
     {"warpmind-chess bench", "--help"},
@@ -79,7 +79,7 @@ TEST(Cli, HelpListsExactlyTheFlagsAccepted) {
      "--ai-plays "
      "--ai-time --ai-search --frames --ticks-per-frame --out --units --map-file --map --resolution --sight --gap "
      "--heat-range "
-     "--no-interop --no-nav --save-every --size --backend --seed"},
+     "--no-interop --no-nav --nav-8-directions --nav-map --save-every --size --backend --seed"},
 #endif
   };
   const std::string unknown = "--zz-no-such-flag";
