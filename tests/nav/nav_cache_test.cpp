@@ -292,6 +292,14 @@ TEST(NavCache, BadArgumentsChangeNothing) {
   std::vector<float> small(10);
   EXPECT_EQ(cache->sector({1, 1}, 0, 0, small, sr).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(cache->targets(), 0u);
+  std::vector<Vec2> off{{-3.0f, 2.0f}, {std::nanf(""), 1.0f}};  // no unit on the map: nothing computed
+  std::vector<Vec2> off_st(2);
+  std::vector<float> off_d(2);
+  CacheStats none;
+  ASSERT_TRUE(cache->steer({1, 1}, off, off_st, off_d, &none).ok());
+  EXPECT_EQ(off_d[0], kInf);
+  EXPECT_EQ(none.settled, 0u);
+  EXPECT_EQ(cache->targets(), 0u);
   EXPECT_EQ(cache->update(std::vector<CellChange>{{{1, 1}, 0}, {{40, 1}, 0}}).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(cache->grid().cost, g.cost);
   ASSERT_TRUE(cache->steer({1, 1}, pos, st, d).ok());

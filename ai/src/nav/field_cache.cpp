@@ -258,13 +258,13 @@ Status FieldCache::steer(Cell goal, std::span<const Vec2> positions, std::span<V
   }
   std::sort(needed.begin(), needed.end());
   needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-  const Target& t = m.serve(goal, needed, st);
+  const Target* t = needed.empty() ? nullptr : &m.serve(goal, needed, st);  // no unit on the map: no target
   for (std::size_t i = 0; i < positions.size(); ++i) {
     steer[i] = {0.0f, 0.0f};
     dist[i] = std::numeric_limits<float>::infinity();
     int x, y;
-    if (!detail::cell_of(m.grid, positions[i], x, y)) continue;
-    const SectorData& s = t.sectors.at(m.sector_of(x, y));
+    if (!t || !detail::cell_of(m.grid, positions[i], x, y)) continue;
+    const SectorData& s = t->sectors.at(m.sector_of(x, y));
     const std::size_t c =
         static_cast<std::size_t>(y % m.side) * static_cast<std::size_t>(m.side) + static_cast<std::size_t>(x % m.side);
     dist[i] = s.dist[c];
