@@ -194,8 +194,7 @@ TEST(CApi, NavSizesSightAndUnreachableEqualTheLibrary) {
   EXPECT_EQ(dir, want_dir);
   EXPECT_EQ(dist[g.index(5, 4)], 0.0f);  // the far side's substitute: beside the wall, level with the goal
   std::vector<float> untouched(g.cells(), 1.0f);
-  EXPECT_EQ(wm_nav_fields_with(ctx, g.width, g.height, g.cost.data(), goal, 1, 0, static_cast<wm_nav_unreachable>(5),
-                               untouched.data(), nullptr),
+  EXPECT_EQ(wm_nav_fields_with(ctx, g.width, g.height, g.cost.data(), goal, 1, 0, 5, untouched.data(), nullptr),
             WM_INVALID_ARGUMENT);
   EXPECT_EQ(untouched, std::vector<float>(g.cells(), 1.0f));
 

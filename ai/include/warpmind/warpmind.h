@@ -528,11 +528,10 @@ wm_status wm_nav_steer(int width, int height, const float* distances, const int8
 /* What a field gives a passable cell that cannot reach the goal (nav.h's Unreachable): +infinity and no
  * direction, or the field of its component's cell nearest the goal in a straight line. */
 typedef enum { WM_NAV_UNREACHABLE_INFINITY = 0, WM_NAV_UNREACHABLE_NEAREST_CELL = 1 } wm_nav_unreachable;
-/* wm_nav_fields (goal_set 0) or wm_nav_goal_set_field (goal_set 1) with the unreachable option. An
- * unknown option: WM_INVALID_ARGUMENT, nothing written. */
+/* wm_nav_fields (goal_set 0) or wm_nav_goal_set_field (goal_set 1) with the unreachable option, a
+ * wm_nav_unreachable value passed as an int. Any other value: WM_INVALID_ARGUMENT, nothing written. */
 wm_status wm_nav_fields_with(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
-                             size_t goal_count, int goal_set, wm_nav_unreachable unreachable, float* distances,
-                             int8_t* directions);
+                             size_t goal_count, int goal_set, int unreachable, float* distances, int8_t* directions);
 
 /* Unit sizes (warpmind/nav/clearance.h). clearance[c] (width * height values): 0 on a blocked cell, else
  * the Chebyshev distance to the nearest blocked or outside cell. class_costs (width * height values): the

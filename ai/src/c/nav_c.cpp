@@ -100,8 +100,7 @@ wm_status wm_nav_goal_set_field(wm_context* ctx, int width, int height, const ui
 }
 
 wm_status wm_nav_fields_with(wm_context* ctx, int width, int height, const uint8_t* costs, const int32_t* goals,
-                             size_t goal_count, int goal_set, wm_nav_unreachable unreachable, float* distances,
-                             int8_t* directions) {
+                             size_t goal_count, int goal_set, int unreachable, float* distances, int8_t* directions) {
   return guarded([&] {
     nav::Grid g;
     std::vector<nav::Cell> cells;
