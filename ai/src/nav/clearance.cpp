@@ -46,6 +46,14 @@ bool square_free(const Grid& g, int x, int y, int n) {
   return true;
 }
 
+Status check_clearance_call(const Grid& grid, std::span<std::uint16_t> out) {
+  WM_RETURN_IF_ERROR(check_grid(grid));
+  if (out.size() != grid.cells())
+    return Status::Invalid("nav clearance: " + std::to_string(out.size()) + " values for " +
+                           std::to_string(grid.cells()) + " cells");
+  return Status::Ok();
+}
+
 Status check_class(int size_class) {
   if (size_class < 1 || size_class > kMaxSizeClass)
     return Status::Invalid("nav: size class " + std::to_string(size_class) + " is outside 1.." +
@@ -56,27 +64,19 @@ Status check_class(int size_class) {
 }  // namespace
 
 Status clearance(const Grid& grid, std::span<std::uint16_t> out) {
-  WM_RETURN_IF_ERROR(check_grid(grid));
-  if (out.size() != grid.cells())
-    return Status::Invalid("nav clearance: " + std::to_string(out.size()) + " values for " +
-                           std::to_string(grid.cells()) + " cells");
+  WM_RETURN_IF_ERROR(check_clearance_call(grid, out));
   sweep_clearance(grid, out);
   return Status::Ok();
 }
 
 Status clearance(Context& ctx, const Grid& grid, std::span<std::uint16_t> out, NavVariant variant) {
-  WM_RETURN_IF_ERROR(check_grid(grid));
-  if (out.size() != grid.cells())
-    return Status::Invalid("nav clearance: " + std::to_string(out.size()) + " values for " +
-                           std::to_string(grid.cells()) + " cells");
+  WM_RETURN_IF_ERROR(check_clearance_call(grid, out));
   WM_RETURN_IF_ERROR(detail::resolve(ctx, variant));
 #if WARPMIND_HAVE_CUDA
   if (variant == NavVariant::Gpu) {
-    std::vector<std::uint16_t> result(grid.cells());
-    const Status st = gpu::nav_clearance(ctx.stream(), grid.cost.data(), grid.width, grid.height, result.data());
-    if (!st.ok()) return st.context("nav clearance");
-    std::copy(result.begin(), result.end(), out.begin());
-    return Status::Ok();
+    // The values reach `out` in one copy from the staging buffer, after the device's work succeeded.
+    const Status st = gpu::nav_clearance(ctx.stream(), grid.cost.data(), grid.width, grid.height, out.data());
+    return st.ok() ? st : st.context("nav clearance");
   }
 #endif
   sweep_clearance(grid, out);

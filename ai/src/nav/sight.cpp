@@ -34,12 +34,9 @@ Status sight(Context& ctx, const Grid& grid, Cell goal, std::span<std::uint8_t> 
   WM_RETURN_IF_ERROR(detail::resolve(ctx, variant));
 #if WARPMIND_HAVE_CUDA
   if (variant == NavVariant::Gpu) {
-    std::vector<std::uint8_t> result(grid.cells());
     const Status st =
-        gpu::nav_sight(ctx.stream(), grid.cost.data(), grid.width, grid.height, goal.x, goal.y, result.data());
-    if (!st.ok()) return st.context("nav sight");
-    std::copy(result.begin(), result.end(), visible.begin());
-    return Status::Ok();
+        gpu::nav_sight(ctx.stream(), grid.cost.data(), grid.width, grid.height, goal.x, goal.y, visible.data());
+    return st.ok() ? st : st.context("nav sight");
   }
 #endif
   ctx.pool().parallel_for(static_cast<std::size_t>(grid.height), [&](std::size_t b, std::size_t e, unsigned) {
