@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpu_helpers.h"
+#include "nav/random_maps.h"
 #include "warpmind/core/random.h"
 #include "warpmind/nav/field_cache.h"
 #include "warpmind/nav/generate.h"
@@ -62,26 +63,10 @@ void expect_equal(FieldCache& cache, const Grid& g, Cell goal, const std::vector
 }
 
 Grid random_map(SplitMix64& rng, int max_side) {
-  Grid g;
-  EXPECT_TRUE(make_grid(1 + static_cast<int>(rng.next() % static_cast<std::uint64_t>(max_side)),
-                        1 + static_cast<int>(rng.next() % static_cast<std::uint64_t>(max_side)), 1, g)
-                  .ok());
-  const int blocked = static_cast<int>(rng.next() % 40), costly = static_cast<int>(rng.next() % 2);
-  for (auto& c : g.cost) {
-    c = static_cast<std::uint8_t>(costly ? 1 + rng.next() % 9 : 1);
-    if (static_cast<int>(rng.next() % 100) < blocked) c = kBlocked;
-  }
-  return g;
+  const int blocked = static_cast<int>(rng.next() % 40);
+  return test_maps::random_grid(rng, max_side, blocked, rng.next() % 2 != 0);
 }
-
-Cell passable_cell(SplitMix64& rng, const Grid& g) {
-  for (int tries = 0; tries < 10000; ++tries) {
-    const Cell c{static_cast<int>(rng.next() % static_cast<std::uint64_t>(g.width)),
-                 static_cast<int>(rng.next() % static_cast<std::uint64_t>(g.height))};
-    if (g.passable(c.x, c.y)) return c;
-  }
-  return {-1, -1};
-}
+using test_maps::random_passable;
 
 // A group of units around a point (some outside the map, one not finite).
 std::vector<Vec2> group(SplitMix64& rng, const Grid& g, int n) {
@@ -101,7 +86,7 @@ TEST(NavCache, RandomMapsEqualTheWholeField) {
     std::unique_ptr<FieldCache> cache;
     ASSERT_TRUE(FieldCache::create(g, o, cache).ok());
     for (int q = 0; q < 4; ++q) {
-      const Cell goal = passable_cell(rng, g);
+      const Cell goal = random_passable(rng, g);
       if (goal.x < 0) break;
       expect_equal(*cache, g, goal, group(rng, g, 12),
                    "round " + std::to_string(round) + " query " + std::to_string(q));
@@ -122,7 +107,7 @@ TEST(NavCache, UpdatesKeepOnlyWhatNoChangeCanTouch) {
     ASSERT_TRUE(FieldCache::create(g, o, cache).ok());
     std::vector<Cell> goals;
     for (int i = 0; i < 3; ++i) {
-      const Cell c = passable_cell(rng, g);
+      const Cell c = random_passable(rng, g);
       if (c.x >= 0) goals.push_back(c);
     }
     for (int step = 0; step < 5; ++step) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpu_helpers.h"
+#include "nav/random_maps.h"
 #include "warpmind/core/random.h"
 #include "warpmind/nav/clearance.h"
 #include "warpmind/nav/generate.h"
@@ -24,26 +25,8 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-Grid random_grid(SplitMix64& rng, int max_side, int blocked_percent, bool costly) {
-  Grid g;
-  EXPECT_TRUE(make_grid(1 + static_cast<int>(rng.next() % static_cast<std::uint64_t>(max_side)),
-                        1 + static_cast<int>(rng.next() % static_cast<std::uint64_t>(max_side)), 1, g)
-                  .ok());
-  for (auto& c : g.cost) {
-    c = static_cast<std::uint8_t>(costly ? 1 + rng.next() % 9 : 1);
-    if (static_cast<int>(rng.next() % 100) < blocked_percent) c = kBlocked;
-  }
-  return g;
-}
-
-Cell random_passable(SplitMix64& rng, const Grid& g) {
-  for (int tries = 0; tries < 1000; ++tries) {
-    const Cell c{static_cast<int>(rng.next() % static_cast<std::uint64_t>(g.width)),
-                 static_cast<int>(rng.next() % static_cast<std::uint64_t>(g.height))};
-    if (g.passable(c.x, c.y)) return c;
-  }
-  return {-1, -1};
-}
+using test_maps::random_grid;
+using test_maps::random_passable;
 
 // --- clearance ---
 
